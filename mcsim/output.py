@@ -1,0 +1,41 @@
+"""Print result tables as an aligned table, JSON or CSV (stdout only)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+
+FORMATS = ("table", "json", "csv")
+
+
+def _jsonable(value):
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        v = float(value)
+        return None if math.isnan(v) else v
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
+
+
+def records(df: pd.DataFrame) -> list[dict]:
+    """Rows as plain dicts with JSON-friendly values."""
+    return [{k: _jsonable(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
+
+
+def render(df: pd.DataFrame, fmt: str, *, title: str | None = None, floatfmt: str = "{:.4f}") -> str:
+    """Text for ``df`` in ``fmt``; ``title`` and footers only in table form."""
+    if fmt == "json":
+        return json.dumps(records(df), indent=2)
+    if fmt == "csv":
+        return df.to_csv(index=False).rstrip("\n")
+    if fmt != "table":
+        raise ValueError(f"unknown format {fmt}")
+    formatters = {c: (lambda v, f=floatfmt: "" if pd.isna(v) else f.format(v))
+                  for c in df.columns if pd.api.types.is_float_dtype(df[c])}
+    body = df.to_string(index=False, formatters=formatters)
+    return f"{title}\n{body}" if title else body

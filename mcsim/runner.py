@@ -1,0 +1,113 @@
+"""Chunked, seeded, parallel Monte Carlo runs with adaptive stopping.
+
+A simulation is split into chunks of ``chunk_size`` rounds. Chunk ``c`` of a
+run with seed ``s`` always draws from random stream ``(s, c)`` (see
+``mcsim.rng``) and kernels return additive sufficient statistics (counts,
+sums), so the totals are the same whatever the thread count, batch size or
+machine that ran a chunk. Batches of chunks go to a numba kernel that runs
+its chunks with ``prange``; between batches the runner updates the progress
+bar and asks the caller's ``stop`` rule whether the intervals are narrow
+enough. Batch boundaries depend only on chunk indices, so adaptive stopping
+is reproducible too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Callable
+
+import numba as nb
+import numpy as np
+
+from mcsim.progress import Progress
+
+DEFAULT_CHUNK = 2048
+FIRST_BATCH_CHUNKS = 8
+MAX_BATCH_CHUNKS = 256
+
+
+def derive_seed(seed: int, *keys) -> int:
+    """A 63-bit seed derived from ``seed`` and any labels (stable across runs)."""
+    h = hashlib.blake2b(digest_size=8)
+    h.update(str(int(seed)).encode())
+    for key in keys:
+        h.update(b"\x00" + str(key).encode())
+    return int.from_bytes(h.digest(), "little") >> 1
+
+
+def chunk_counts(n: int, chunk_size: int) -> np.ndarray:
+    """Rounds per chunk covering exactly ``n`` rounds."""
+    full, rest = divmod(int(n), int(chunk_size))
+    counts = np.full(full + (1 if rest else 0), chunk_size, dtype=np.int64)
+    if rest:
+        counts[-1] = rest
+    return counts
+
+
+def batch_bounds(n_chunks: int, first: int = FIRST_BATCH_CHUNKS, cap: int = MAX_BATCH_CHUNKS):
+    """Deterministic, geometrically growing batches of chunk indices."""
+    start, size = 0, first
+    while start < n_chunks:
+        stop = min(n_chunks, start + size)
+        yield start, stop
+        start, size = stop, min(cap, size * 2)
+
+
+def set_threads(threads: int | None) -> int:
+    """Set numba's thread count (``None`` = all cores); return what is in force."""
+    if threads:
+        nb.set_num_threads(max(1, min(int(threads), nb.config.NUMBA_NUM_THREADS)))
+    else:
+        nb.set_num_threads(nb.config.NUMBA_NUM_THREADS)
+    return nb.get_num_threads()
+
+
+@dataclass
+class RunResult:
+    """What a run produced: summed statistics and the rounds behind them."""
+
+    totals: np.ndarray
+    rounds: int
+    chunks: int
+    stopped_early: bool
+
+
+BatchFn = Callable[[int, np.ndarray], np.ndarray]
+
+
+def run_chunked(
+    batch_fn: BatchFn,
+    n: int,
+    *,
+    chunk_size: int = DEFAULT_CHUNK,
+    stop: Callable[[np.ndarray, int], bool] | None = None,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Run up to ``n`` rounds through ``batch_fn`` and sum its statistics.
+
+    ``batch_fn(first_chunk, counts)`` simulates ``len(counts)`` chunks, chunk
+    ``first_chunk + i`` holding ``counts[i]`` rounds, and returns an array of
+    per-chunk statistics with chunks on axis 0 (or already summed). ``stop``
+    sees the running totals and rounds after each batch and may end the run.
+    """
+    counts = chunk_counts(n, chunk_size)
+    totals = None
+    done = 0
+    used = 0
+    stopped = False
+    for lo, hi in batch_bounds(len(counts)):
+        part = np.asarray(batch_fn(lo, counts[lo:hi]))
+        if part.ndim and part.shape[0] == hi - lo and part.ndim > 1:
+            part = part.sum(axis=0)
+        totals = part if totals is None else totals + part
+        done += int(counts[lo:hi].sum())
+        used = hi
+        if progress is not None:
+            progress.advance(int(counts[lo:hi].sum()))
+        if stop is not None and hi < len(counts) and stop(totals, done):
+            stopped = True
+            break
+    if totals is None:
+        totals = np.asarray(batch_fn(0, counts[:0]))
+    return RunResult(totals=totals, rounds=done, chunks=used, stopped_early=stopped)

@@ -1,0 +1,229 @@
+"""Sponsio rule sets: TOML data shipped with the package, validated into a RuleSet.
+
+``load_rules(rules=None, players=None, overrides=())`` is the one entry point:
+``rules`` is a shipped name (``standard-4p``), a TOML path, or None (the
+standard set for ``players``); ``overrides`` are ``key=value`` strings or a
+mapping. Every problem is a one-line ``UserError`` naming the file and key.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from mcsim.errors import UserError
+from mcsim.rulefile import apply_overrides, load_packaged, load_toml
+
+COLOUR_LETTERS = "RBGY"
+RANKS = 9
+BET_TYPES = ("tricks", "colour", "last", "nines", "fail")
+TOKENS = ("lead", "double", "rebet", "swap")
+_INT_FIELDS = ("players", "hand_size", "start_coins", "betting_turns", "stake", "token_cost",
+               "troll_pay", "round_bonus", "track_win", "coins_to_end", "max_rounds")
+_KNOWN = set(_INT_FIELDS) | {"name", "colours", "bets", "tokens", "track_value",
+                             "multiplier", "multiplier_param"}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A validated Sponsio rule set (see ../shared/rules/sponsio.md)."""
+
+    name: str
+    players: int
+    colours: tuple[str, ...]
+    hand_size: int
+    start_coins: int
+    betting_turns: int
+    stake: int
+    bets: tuple[str, ...]
+    tokens: tuple[str, ...]
+    token_cost: int
+    troll_pay: int
+    round_bonus: int
+    track_value: tuple[int, ...]
+    track_win: int
+    coins_to_end: int
+    max_rounds: int
+    multiplier: Mapping[str, float]
+    multiplier_param: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    source: str = ""
+
+    @property
+    def n_colours(self) -> int:
+        return len(self.colours)
+
+    @property
+    def deck_size(self) -> int:
+        return self.n_colours * RANKS
+
+    @property
+    def talon_size(self) -> int:
+        return self.deck_size - self.players * self.hand_size
+
+    @property
+    def deck_mask(self) -> int:
+        return (1 << self.deck_size) - 1
+
+    def multiplier_for(self, bet) -> float:
+        """Payout multiplier of a bet (per-parameter value if the rule set has one)."""
+        table = self.multiplier_param.get(bet.kind, {})
+        if bet.kind == "tricks" and str(bet.a) in table:
+            return float(table[str(bet.a)])
+        if bet.kind == "colour":
+            key = f"{self.colours[bet.a]}{bet.b}"
+            if key in table:
+                return float(table[key])
+            if str(bet.b) in table:
+                return float(table[str(bet.b)])
+        if bet.kind == "fail" and str(bet.a) in table:
+            return float(table[str(bet.a)])
+        return float(self.multiplier[bet.kind])
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data, as written in a rule file (for reports and JSON)."""
+        out = {k: getattr(self, k) for k in ("name", *_INT_FIELDS[:1], "colours", *_INT_FIELDS[1:],
+                                             "bets", "tokens", "track_value")}
+        out["colours"], out["bets"], out["tokens"] = list(self.colours), list(self.bets), list(self.tokens)
+        out["track_value"] = list(self.track_value)
+        out["multiplier"] = dict(self.multiplier)
+        out["multiplier_param"] = {k: dict(v) for k, v in self.multiplier_param.items()}
+        return out
+
+    def summary(self) -> str:
+        """One line naming the rule set and its main numbers (for reports)."""
+        mult = ", ".join(f"{k} x{v:g}" for k, v in self.multiplier.items())
+        extra = {k: dict(v) for k, v in self.multiplier_param.items() if v}
+        return (f"rules {self.name}: {self.players} players, colours {''.join(self.colours)}, "
+                f"hand {self.hand_size}, talon {self.talon_size}; multipliers {mult}"
+                + (f" {json.dumps(extra)}" if extra else "")
+                + f"; troll pay {self.troll_pay}, round bonus {self.round_bonus}")
+
+
+def load_rules(rules: str | Path | None = None, players: int | None = None,
+               overrides=None) -> RuleSet:
+    """Load, override and validate a rule set (see module docstring)."""
+    if isinstance(rules, RuleSet):
+        if overrides:
+            return validate(apply_overrides(rules.as_dict(), overrides, allow_new=_FREE_TABLES),
+                            rules.source)
+        return rules
+    if rules is None:
+        if players is None:
+            players = 4
+        if players not in (3, 4):
+            raise UserError(f"--players {players}: standard rule sets exist for 3 and 4 players "
+                            "(use --rules FILE or --set players=N for others)")
+        rules = f"standard-{players}p"
+    text = str(rules)
+    if text.endswith(".toml") or Path(text).exists():
+        data, source = load_toml(text), text
+    else:
+        data, source = load_packaged("sponsio_sim.rules", text), f"shipped:{text}"
+    data = apply_overrides(data, overrides, allow_new=_FREE_TABLES)
+    ruleset = validate(data, source)
+    if players is not None and ruleset.players != players:
+        raise UserError(f"--players {players} contradicts rule set {ruleset.name} "
+                        f"({ruleset.players} players)")
+    return ruleset
+
+
+_FREE_TABLES = ("multiplier_param.tricks", "multiplier_param.colour", "multiplier_param.fail")
+
+
+def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
+    """Check every field of a rule mapping; return the frozen RuleSet."""
+    where = f"rule set {data.get('name', source) or source}"
+
+    def bad(msg: str):
+        raise UserError(f"{where}: {msg}")
+
+    unknown = sorted(set(data) - _KNOWN)
+    if unknown:
+        bad(f"unknown key '{unknown[0]}'")
+    missing = sorted((_KNOWN - {"multiplier_param"}) - set(data))
+    if missing:
+        bad(f"missing key '{missing[0]}'")
+    ints = {}
+    for key in _INT_FIELDS:
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            bad(f"'{key}' must be an integer, got {value!r}")
+        if value < 0:
+            bad(f"'{key}' must not be negative, got {value}")
+        ints[key] = value
+    colours = data["colours"]
+    if (not isinstance(colours, list) or not colours
+            or any(not isinstance(c, str) or c.upper() not in COLOUR_LETTERS for c in colours)):
+        bad(f"'colours' must be a list of letters from {COLOUR_LETTERS}, got {colours!r}")
+    colours = tuple(c.upper() for c in colours)
+    if len(set(colours)) != len(colours):
+        bad(f"'colours' repeats a colour: {colours!r}")
+    if not 2 <= ints["players"] <= 6:
+        bad(f"'players' must be 2..6, got {ints['players']}")
+    if ints["hand_size"] < 1:
+        bad("'hand_size' must be at least 1")
+    deck = len(colours) * RANKS
+    if ints["players"] * ints["hand_size"] > deck:
+        bad(f"{ints['players']} hands of {ints['hand_size']} need more than the {deck}-card deck")
+    for key, allowed in (("bets", BET_TYPES), ("tokens", TOKENS)):
+        values = data[key]
+        if not isinstance(values, list) or any(v not in allowed for v in values) or len(set(values)) != len(values):
+            bad(f"'{key}' must be a list of distinct names from {', '.join(allowed)}, got {values!r}")
+    track = data["track_value"]
+    if (not isinstance(track, list) or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in track)):
+        bad(f"'track_value' must be a list of non-negative integers, got {track!r}")
+    if len(track) != ints["track_win"]:
+        bad(f"'track_value' needs one value per position 0..{ints['track_win'] - 1} "
+            f"({ints['track_win']}), got {len(track)}")
+    mult = data["multiplier"]
+    if not isinstance(mult, dict):
+        bad("'multiplier' must be a table")
+    for key in mult:
+        if key not in BET_TYPES:
+            bad(f"unknown key 'multiplier.{key}'")
+    for key in BET_TYPES:
+        if key not in mult:
+            bad(f"missing key 'multiplier.{key}'")
+        _check_mult(bad, f"multiplier.{key}", mult[key])
+    params = data.get("multiplier_param", {}) or {}
+    if not isinstance(params, dict):
+        bad("'multiplier_param' must be a table")
+    clean_params = {}
+    for kind, table in params.items():
+        if kind not in ("tricks", "colour", "fail") or not isinstance(table, dict):
+            bad(f"unknown key 'multiplier_param.{kind}'")
+        for key, value in table.items():
+            if not _param_key_ok(kind, key, colours, ints):
+                bad(f"unknown key 'multiplier_param.{kind}.{key}'")
+            _check_mult(bad, f"multiplier_param.{kind}.{key}", value)
+        clean_params[kind] = {str(k): float(v) for k, v in table.items()}
+    return RuleSet(
+        name=str(data["name"]), colours=colours, bets=tuple(data["bets"]), tokens=tuple(data["tokens"]),
+        track_value=tuple(track), multiplier={k: float(mult[k]) for k in BET_TYPES},
+        multiplier_param=clean_params, source=source, **ints,
+    )
+
+
+def _check_mult(bad, key, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        bad(f"'{key}' must be a non-negative number, got {value!r}")
+
+
+def _param_key_ok(kind, key, colours, ints):
+    key = str(key).upper()
+    if kind == "tricks":
+        return key.isdigit() and int(key) <= ints["hand_size"]
+    if kind == "fail":
+        return key.isdigit() and int(key) < ints["players"]
+    if key[:1] in colours:
+        key = key[1:]
+    return key.isdigit() and int(key) <= RANKS
+
+
+def kernel_multipliers(rules: RuleSet, catalogue) -> np.ndarray:
+    """Multiplier per catalogue row, as a float array for kernels and tables."""
+    return np.array([rules.multiplier_for(b) for b in catalogue], dtype=np.float64)
