@@ -1,0 +1,1 @@
+"""Circus Maximus Monte Carlo analyser: rules -> kernels -> analysis -> cli."""

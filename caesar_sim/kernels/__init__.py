@@ -1,0 +1,1 @@
+"""Numba kernels: plain arrays in and out (layouts in ``layout``)."""

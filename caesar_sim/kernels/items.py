@@ -1,0 +1,103 @@
+"""What an item is worth to a seat, and which item a seat takes (numba)."""
+
+import numba as nb
+import numpy as np
+
+from mcsim.rng import randbelow
+from caesar_sim.kernels.layout import (
+    BOOST, DOUBLE, GOLD, SP_ITEM, RANDOM, NVEN, HOLD, DISP, NFT,
+    R_GOLD, R_TPV, R_TCOIN, R_NCOIN, R_COINVAL, R_FAVTIX,
+    S_N, S_FAV, S_FDISP, S_SPAV, S_TDN, S_TD, S_VDN, S_VD, S_PTN, S_PT, S_PVN, S_SPEC,
+    S_COINS, S_CAESAR, S_POL,
+)
+
+# policy weights vector PP (floats; defaults in caesar_sim.profile)
+PP_BOOST, PP_DOUBLE, PP_SP, PP_NEED1, PP_ALPHA, PP_SHORT, PP_RISK, PP_C3, PP_FAVKEEP, \
+    PP_GREEDY_TIX, PP_EPS, PP_HORIZON = range(12)
+PP_SIZE = 12
+
+
+@nb.njit(cache=True)
+def favour_util(R, PP, t):
+    """Expected coins of favour type ``t`` (or the start card) to its taker."""
+    if t == BOOST:
+        return PP[PP_BOOST]
+    if t == DOUBLE:
+        return PP[PP_DOUBLE]
+    if t == GOLD:
+        return float(R[R_GOLD])
+    return PP[PP_SP]
+
+
+@nb.njit(cache=True)
+def ticket_util(R, S, PP, p, tid):
+    """Expected coins of display ticket ``tid`` to seat ``p`` (net of the phase-3 card it needs)."""
+    n = S[S_N]
+    x = tid // R[R_TPV]
+    cc = min(S[S_SPEC + x], S[S_COINS]) * R[R_COINVAL]
+    vis = S[S_VDN + x]
+    if vis <= S[S_PTN + p * NVEN + x]:
+        return float(cc)
+    held = 0
+    for i in range(S[S_TDN]):
+        held += S[S_TD + i] // R[R_TPV] == x
+    for q in range(n):
+        held += S[S_PTN + q * NVEN + x]
+    avg = 0.0
+    for i in range(vis):
+        avg += S[S_VD + x * DISP + i]
+    avg /= vis
+    share = min(1.0, vis / max(held, 1))
+    return cc + share * (R[R_TCOIN + tid % R[R_TPV]] + avg) - PP[PP_C3]
+
+
+@nb.njit(cache=True)
+def visitor_util(R, S, p, x, coin, ahead):
+    """Coins a visitor worth ``coin`` at venue ``x`` scores for ``p``, who wins ``ahead`` others there first."""
+    k = S[S_PVN + p * NVEN + x] + ahead
+    if k < S[S_PTN + p * NVEN + x]:
+        return float(coin + S[S_PT + (p * NVEN + x) * HOLD + k])
+    if x == S[S_CAESAR]:
+        spare = k - S[S_PTN + p * NVEN + x]
+        if spare < R[R_FAVTIX]:
+            f = S[S_FAV + p * NFT + BOOST] + S[S_FAV + p * NFT + DOUBLE]
+            if spare < f:
+                return float(coin)
+            if spare < f + S[S_FAV + p * NFT + GOLD] and coin > R[R_GOLD]:
+                return float(coin - R[R_GOLD])
+    return 0.0
+
+
+@nb.njit(cache=True)
+def choose_item(R, S, PP, p, row, rng):
+    """Index of the item seat ``p`` takes from ``row``'s display (phase 1: a type code)."""
+    pol = S[S_POL + p]
+    if row == 0:
+        best, bu, cnt = -1, -1e9, 0
+        for t in range(NFT + 1):
+            avail = S[S_SPAV] if t == SP_ITEM else S[S_FDISP + t]
+            if avail <= 0:
+                continue
+            cnt += 1
+            if pol == RANDOM:
+                if randbelow(rng, cnt) == 0:
+                    best = t
+            else:
+                u = favour_util(R, PP, t)
+                if u > bu:
+                    best, bu = t, u
+        return best
+    if row == 1:
+        nt = S[S_TDN]
+        if pol == RANDOM:
+            return randbelow(rng, nt)
+        best, bu = 0, -1e9
+        for i in range(nt):
+            u = ticket_util(R, S, PP, p, S[S_TD + i])
+            if u > bu:
+                best, bu = i, u
+        return best
+    nv = S[S_VDN + row - 2]
+    if pol == RANDOM:
+        return randbelow(rng, nv)
+    return 0  # visitors are kept sorted, best first

@@ -1,0 +1,132 @@
+"""Index layout of the flat arrays the kernels share.
+
+``R`` (int64) carries the rule set, ``S`` (int64) the whole game state (so a
+rollout copies it with one slice assignment), ``ST`` (float64) the summed
+statistics of a chunk, and the log (int64 rows of ``LOGW``) a narrated game.
+These are array shapes, not rule numbers: every rule number arrives in ``R``.
+"""
+
+P = 5            # most seats
+NVAL = 8         # merchant values 1..8 (bit v-1 of a hand mask)
+NVEN = 3         # venues: Circus Maximus, Pompeius Theater, Colosseum
+NROW = 5         # rows: 0 villa, 1 forum, 2..4 the venues
+NFT = 3          # favour types
+BOOST, DOUBLE, GOLD = 0, 1, 2
+SP_ITEM = 3      # item code of the start-player card in phase 1
+RANDOM, GREEDY, VALUE, MC = 0, 1, 2, 3
+NPOL = 4
+TPV_MAX = 12     # tickets per venue
+VIS_MAX = 40     # visitor cards (incl. Caesar)
+FAV_MAX = 60     # favour cards
+DAYS_MAX = 6
+HOLD = 16        # items of one venue a player can hold
+DISP = 24        # items on one display
+ROWCAP = P * NVAL
+ACT_MAX = 1 + NVAL * NVEN * 3
+
+_next = 0
+
+
+def _f(size=1):
+    global _next
+    start = _next
+    _next += size
+    return start
+
+
+# --- rule vector R
+R_PLAYERS = _f()
+R_DAYS = _f()
+R_TPD = _f()
+R_FIRST = _f()
+R_BOOST = _f()
+R_DOUBLE = _f()
+R_GOLD = _f()
+R_TPV = _f()
+R_NVIS = _f()
+R_NCOIN = _f()
+R_COINVAL = _f()
+R_CAESAR = _f()
+R_CAESAR_EXTRA = _f()
+R_FAVTIX = _f()
+R_GIFT_TYPE = _f()   # experiment: favour type given to R_GIFT_SEAT each day (-1 = none)
+R_GIFT_SEAT = _f()
+R_SPEC = _f(DAYS_MAX)
+R_MCOIN = _f(NVAL)
+R_FCOUNT = _f(NFT)
+R_TCOIN = _f(TPV_MAX)
+R_VCOIN = _f(VIS_MAX)
+R_SIZE = _next
+
+# --- state vector S
+_next = 0
+S_N = _f()
+S_DAY = _f()
+S_PHASE = _f()
+S_START = _f()
+S_TURN = _f()
+S_COINS = _f()
+S_SPAV = _f()
+S_CAESAR = _f()
+S_OVER = _f()
+S_NT = _f()
+S_NVD = _f()
+S_NF = _f()
+S_TPTR = _f()
+S_VPTR = _f()
+S_FPTR = _f()
+S_DCN = _f()
+S_HAND = _f(P)
+S_PASS = _f(P)
+S_POL = _f(P)
+S_K = _f(P)
+S_TOT = _f(P)
+S_CC = _f(P)
+S_FAV = _f(P * NFT)
+S_FDISP = _f(NFT)
+S_SPEC = _f(NVEN)
+S_TDN = _f()
+S_TD = _f(DISP)
+S_VDN = _f(NVEN)
+S_VD = _f(NVEN * DISP)
+S_PTN = _f(P * NVEN)
+S_PT = _f(P * NVEN * HOLD)
+S_PTO = _f(P * NVEN * HOLD)
+S_PVN = _f(P * NVEN)
+S_PV = _f(P * NVEN * HOLD)
+S_PVO = _f(P * NVEN * HOLD)
+S_ROWN = _f(NROW)
+S_ROWO = _f(NROW * ROWCAP)
+S_ROWV = _f(NROW * ROWCAP)
+S_ROWE = _f(NROW * ROWCAP)
+S_ROWF = _f(NROW * ROWCAP)
+S_ROWC = _f(NROW * ROWCAP)
+S_DCV = _f(ROWCAP)     # day's played cards: value, row, seat order, owner, items won, item, net coins
+S_DCR = _f(ROWCAP)
+S_DCO = _f(ROWCAP)
+S_DCW = _f(ROWCAP)
+S_DCK = _f(ROWCAP)
+S_DCI = _f(ROWCAP)
+S_DCG = _f(ROWCAP)
+S_TDECK = _f(3 * TPV_MAX)
+S_VDECK = _f(VIS_MAX)
+S_FDECK = _f(FAV_MAX)
+S_SIZE = _next
+
+# --- statistics vector ST (float64, summed over games)
+_next = 0
+BIN_STATS = 4    # cards played, cards winning >= 1 item, sum net coins, sum net coins^2
+ST_BIDS = _f(NPOL * P * NROW * NVAL * BIN_STATS)
+NCOMP = 5        # score parts: merchants, visitors, tickets, coin cards, gold
+ST_COMP = _f(P * NCOMP * 2)
+ST_UNCL = _f(4 * 2)          # unclaimed per day: favours, start card, tickets, visitors (sum, sum sq)
+ST_DAYS = _f()
+ST_SP = _f(3)                # start card: taken by choice, to leftmost merchant, stayed
+ST_FAVS = _f(NFT * 4)        # per type: taken, used in play, used as Caesar ticket, unused at day end
+ST_SIZE = _next
+
+# --- log rows
+LOGW = 10
+LOG_MAX = 4096
+EV_DAY, EV_FDISP, EV_TICKET, EV_VISITOR, EV_BID, EV_PASS, EV_TAKE, EV_NOTHING, EV_SPFALL, \
+    EV_SCORE, EV_FAVTIX, EV_CAESAR, EV_PHASE = range(13)

@@ -1,0 +1,183 @@
+"""Bidding policies on the state vector (numba): legal actions, greedy, value.
+
+``random`` picks uniformly from ``legal_actions``; ``mc`` lives in ``mc.py``.
+Action codes as in ``state``: -1 pass, else ``(v-1) + 8*row + 40*favour``.
+"""
+
+import numba as nb
+import numpy as np
+
+from caesar_sim.kernels.items import (
+    PP_ALPHA, PP_C3, PP_FAVKEEP, PP_GREEDY_TIX, PP_NEED1, PP_RISK, PP_SHORT,
+    favour_util, ticket_util, visitor_util,
+)
+from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
+from caesar_sim.kernels.state import consumed, n_items
+
+
+@nb.njit(cache=True)
+def phase_rows(ph):
+    """First and one-past-last row of phase ``ph``."""
+    return (2, NROW) if ph == 2 else (ph, ph + 1)
+
+
+@nb.njit(cache=True)
+def legal_actions(S, p, A):
+    """Fill ``A`` with seat ``p``'s legal actions (pass first); return their number."""
+    ph, hand = S[S_PHASE], S[S_HAND + p]
+    r0, r1 = phase_rows(ph)
+    A[0] = -1
+    cnt = 1
+    for f in range(3):
+        if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
+            continue
+        for row in range(r0, r1):
+            for v in range(NVAL):
+                if hand >> v & 1:
+                    A[cnt] = v + NVAL * row + NVAL * NROW * f
+                    cnt += 1
+    return cnt
+
+
+@nb.njit(cache=True)
+def my_items(R, S, row, p):
+    """Items seat ``p``'s cards in ``row`` win as the row stands."""
+    nit = n_items(S, row)
+    took = 0
+    mine = 0
+    for e in range(S[S_ROWN + row]):
+        j = row * ROWCAP + e
+        t = R[R_DOUBLE] if S[S_ROWF + j] == 2 else 1
+        if S[S_ROWO + j] == p:
+            mine += max(0, min(t, nit - took))
+        took += t
+    return mine
+
+
+@nb.njit(cache=True)
+def visitor_slots(R, S, p, x):
+    """Visitors at venue ``x`` that seat ``p`` could still score (open tickets, Caesar favours)."""
+    h = p * NVEN + x
+    cap = S[S_PTN + h] - S[S_PVN + h]
+    if x == S[S_CAESAR]:
+        cap += min(R[R_FAVTIX], S[S_FAV + p * NFT] + S[S_FAV + p * NFT + 1] + S[S_FAV + p * NFT + 2])
+    return cap
+
+
+@nb.njit(cache=True)
+def greedy_action(R, S, PP, p):
+    """The cheapest merchant that, as the rows stand, wins an item ``p`` wants (boost if needed)."""
+    ph, hand = S[S_PHASE], S[S_HAND + p]
+    r0, r1 = phase_rows(ph)
+    for f in range(2):
+        if f == 1 and (ph == 0 or S[S_FAV + p * NFT + BOOST] == 0):
+            break
+        best, bestv = -1, NVAL + 1
+        for row in range(r0, r1):
+            nit = n_items(S, row)
+            if nit == 0:
+                continue
+            have = my_items(R, S, row, p)
+            if row == 0:
+                want = have == 0
+            elif row == 1:
+                want = False
+                if have < PP[PP_GREEDY_TIX]:
+                    for i in range(S[S_TDN]):
+                        want = want or S[S_VDN + S[S_TD + i] // R[R_TPV]] > 0
+            else:
+                want = have < visitor_slots(R, S, p, row - 2)
+            if not want:
+                continue
+            for v in range(1, bestv):
+                if hand >> (v - 1) & 1 and consumed(R, S, row, v + f * R[R_BOOST]) < nit:
+                    best, bestv = v - 1 + NVAL * row + NVAL * NROW * f, v
+                    break
+        if best >= 0:
+            return best
+    return -1
+
+
+@nb.njit(cache=True)
+def _row_utils(R, S, PP, p, row, W):
+    """Fill W[0:n] with what each item of row 0/1 is worth to ``p``, best first; return n."""
+    m = 0
+    if row == 0:
+        for t in range(NFT + 1):
+            cnt = S[S_SPAV] if t == SP_ITEM else S[S_FDISP + t]
+            for _ in range(cnt):
+                W[m] = favour_util(R, PP, t)
+                m += 1
+    else:
+        for i in range(S[S_TDN]):
+            W[m] = ticket_util(R, S, PP, p, S[S_TD + i])
+            m += 1
+    for i in range(1, m):
+        u = W[i]
+        j = i
+        while j > 0 and W[j - 1] < u:
+            W[j] = W[j - 1]
+            j -= 1
+        W[j] = u
+    return m
+
+
+@nb.njit(cache=True)
+def value_action(R, S, PP, p, W):
+    """Best bid by expected item coins minus the card's unplayed coins and later needs; else pass."""
+    ph, hand, n = S[S_PHASE], S[S_HAND + p], S[S_N]
+    r0, r1 = phase_rows(ph)
+    left = -1
+    for v in range(NVAL):
+        left += hand >> v & 1
+    T = W.shape[0] - P  # threat table: best effective card each active opponent could still play
+    for q in range(n):
+        W[T + q] = -1.0
+        if q != p and S[S_PASS + q] == 0 and S[S_HAND + q] != 0:
+            top = NVAL
+            while not S[S_HAND + q] >> (top - 1) & 1:
+                top -= 1
+            W[T + q] = top + (R[R_BOOST] if ph > 0 and S[S_FAV + q * NFT + BOOST] > 0 else 0)
+    need = PP[PP_NEED1]
+    if ph == 1:
+        need = 1.0 + my_items(R, S, 1, p)
+        for x in range(NVEN):
+            need += S[S_PTN + p * NVEN + x]
+    short = max(0.0, need - left) * PP[PP_SHORT] if ph < 2 else 0.0
+    best, bg = -1, 0.0
+    for row in range(r0, r1):
+        nit = n_items(S, row)
+        if nit == 0:
+            continue
+        if row < 2:
+            _row_utils(R, S, PP, p, row, W)
+        ahead = my_items(R, S, row, p)
+        for f in range(3):
+            if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
+                continue
+            takes = R[R_DOUBLE] if f == 2 else 1
+            fcost = PP[PP_FAVKEEP] if f > 0 and ph == 1 else 0.0
+            for v in range(1, NVAL + 1):
+                if not hand >> (v - 1) & 1:
+                    continue
+                eff = v + (R[R_BOOST] if f == 1 else 0)
+                s = consumed(R, S, row, eff)
+                if s >= nit:
+                    continue
+                u = 0.0
+                for k in range(min(takes, nit - s)):
+                    if row < 2:
+                        u += W[s + k]
+                    else:
+                        u += visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP + s + k], ahead + k)
+                threats = 0
+                for q in range(n):
+                    threats += W[T + q] > eff
+                keep = 1.0 if threats <= nit - s - takes else PP[PP_RISK]
+                cost = R[R_MCOIN + v - 1] + fcost + short
+                if ph < 2:
+                    cost += PP[PP_ALPHA] * v
+                g = keep * u - cost
+                if g > bg:
+                    best, bg = v - 1 + NVAL * row + NVAL * NROW * f, g
+    return best

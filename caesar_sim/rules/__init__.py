@@ -1,0 +1,213 @@
+"""Circus Maximus rule sets: TOML shipped with the package, validated into a RuleSet.
+
+``load_rules(rules=None, overrides=())`` is the one entry point: ``rules`` is
+a shipped name (``standard``), a TOML path, a RuleSet, or None (standard);
+``overrides`` are ``key=value`` strings or a mapping. The player count is not
+part of the rule set (``--players``); ``kernel_rules`` turns a RuleSet and a
+player count into the int64 vector the kernels read. Every problem is a
+one-line ``UserError`` naming the rule set and key.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from mcsim.errors import UserError
+from mcsim.rulefile import apply_overrides, load_packaged, load_toml
+
+from caesar_sim.kernels import layout as L
+
+FAVOUR_TYPES = ("boost", "double", "gold")
+VENUES = ("Circus Maximus", "Pompeius Theater", "Colosseum")
+MIN_PLAYERS, MAX_PLAYERS = 3, L.P
+
+_SCHEMA = {  # key -> (kind, minimum)
+    "days": ("int", 1), "first_start_seat": ("int", 0), "tickets_per_day": ("int", 0),
+    "special_tickets": ("ints", 0), "caesar": ("bool", None),
+    "merchant.coins": ("ints", 0),
+    "favour.boost": ("int", 0), "favour.double": ("int", 0), "favour.gold": ("int", 0),
+    "favour.boost_value": ("int", 0), "favour.double_items": ("int", 1), "favour.gold_coins": ("int", 0),
+    "tickets.coins": ("ints", 0), "visitors.coins": ("ints", 0),
+    "coin_cards.count": ("int", 0), "coin_cards.value": ("int", 0),
+    "caesar_card.extra_visitors": ("int", 0), "caesar_card.favour_tickets": ("int", 0),
+}
+_TABLES = {k.split(".")[0] for k in _SCHEMA if "." in k}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A validated Circus Maximus rule set (see ../shared/rules/circus_maximus.md)."""
+
+    name: str
+    days: int
+    first_start_seat: int
+    tickets_per_day: int
+    special_tickets: tuple[int, ...]
+    caesar: bool
+    merchant_coins: tuple[int, ...]
+    favour_counts: tuple[int, int, int]
+    boost_value: int
+    double_items: int
+    gold_coins: int
+    ticket_coins: tuple[int, ...]
+    visitor_coins: tuple[int, ...]
+    coin_cards: int
+    coin_card_value: int
+    caesar_extra_visitors: int
+    caesar_favour_tickets: int
+    source: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data in rule-file form (for reports, JSON and re-validation)."""
+        return {
+            "name": self.name, "days": self.days, "first_start_seat": self.first_start_seat,
+            "tickets_per_day": self.tickets_per_day, "special_tickets": list(self.special_tickets),
+            "caesar": self.caesar,
+            "merchant": {"coins": list(self.merchant_coins)},
+            "favour": {**dict(zip(FAVOUR_TYPES, self.favour_counts)), "boost_value": self.boost_value,
+                       "double_items": self.double_items, "gold_coins": self.gold_coins},
+            "tickets": {"coins": list(self.ticket_coins)},
+            "visitors": {"coins": list(self.visitor_coins)},
+            "coin_cards": {"count": self.coin_cards, "value": self.coin_card_value},
+            "caesar_card": {"extra_visitors": self.caesar_extra_visitors,
+                            "favour_tickets": self.caesar_favour_tickets},
+        }
+
+    def summary(self) -> str:
+        """One line naming the rule set and its main numbers (for reports)."""
+        fav = ", ".join(f"{t} x{c}" for t, c in zip(FAVOUR_TYPES, self.favour_counts))
+        return (f"rules {self.name}{' + Caesar card' if self.caesar else ''}: {self.days} days, "
+                f"merchant coins {list(self.merchant_coins)}, favours {fav} (boost +{self.boost_value}, "
+                f"double {self.double_items} items, gold {self.gold_coins} coins), "
+                f"tickets/venue {list(self.ticket_coins)}, visitors {list(self.visitor_coins)}, "
+                f"tickets/day {self.tickets_per_day or 'players'}, specials {list(self.special_tickets)}, "
+                f"coin cards {self.coin_cards} x{self.coin_card_value}")
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_dict())
+
+
+def load_rules(rules: str | Path | RuleSet | None = None, overrides=None) -> RuleSet:
+    """Load, override and validate a rule set (see module docstring)."""
+    if isinstance(rules, RuleSet):
+        return validate(apply_overrides(rules.as_dict(), overrides), rules.source) if overrides else rules
+    text = "standard" if rules is None else str(rules)
+    if text.endswith(".toml") or Path(text).exists():
+        data, source = load_toml(text), text
+    else:
+        data, source = load_packaged("caesar_sim.rules", text), f"shipped:{text}"
+    return validate(apply_overrides(data, overrides), source)
+
+
+def _get(data, key):
+    node = data
+    for part in key.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return None, False
+        node = node[part]
+    return node, True
+
+
+def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
+    """Check every field of a rule mapping; return the frozen RuleSet."""
+    where = f"rule set {data.get('name', '') or source}"
+
+    def bad(msg: str):
+        raise UserError(f"{where}: {msg}")
+
+    for key, value in data.items():
+        if key != "name" and key not in _SCHEMA and key not in _TABLES:
+            bad(f"unknown key '{key}'")
+        if key in _TABLES:
+            if not isinstance(value, dict):
+                bad(f"'{key}' must be a table")
+            for sub in value:
+                if f"{key}.{sub}" not in _SCHEMA:
+                    bad(f"unknown key '{key}.{sub}'")
+    vals = {}
+    for key, (kind, low) in _SCHEMA.items():
+        value, found = _get(data, key)
+        if not found:
+            bad(f"missing key '{key}'")
+        if kind == "bool":
+            if not isinstance(value, bool):
+                bad(f"'{key}' must be true or false, got {value!r}")
+        elif kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                bad(f"'{key}' must be an integer >= {low}, got {value!r}")
+        else:
+            if (not isinstance(value, list)
+                    or any(isinstance(v, bool) or not isinstance(v, int) or v < low for v in value)):
+                bad(f"'{key}' must be a list of integers >= {low}, got {value!r}")
+            value = tuple(value)
+        vals[key] = value
+    if not 1 <= vals["days"] <= L.DAYS_MAX:
+        bad(f"'days' must be 1..{L.DAYS_MAX}, got {vals['days']}")
+    if len(vals["special_tickets"]) != vals["days"]:
+        bad(f"'special_tickets' needs one entry per day ({vals['days']}), got {len(vals['special_tickets'])}")
+    if len(vals["merchant.coins"]) != L.NVAL:
+        bad(f"'merchant.coins' needs {L.NVAL} entries (values 1..{L.NVAL}), got {len(vals['merchant.coins'])}")
+    if not 1 <= len(vals["tickets.coins"]) <= L.TPV_MAX:
+        bad(f"'tickets.coins' needs 1..{L.TPV_MAX} entries (tickets per venue), got {len(vals['tickets.coins'])}")
+    if not 1 <= len(vals["visitors.coins"]) < L.VIS_MAX:
+        bad(f"'visitors.coins' needs 1..{L.VIS_MAX - 1} entries, got {len(vals['visitors.coins'])}")
+    counts = tuple(vals[f"favour.{t}"] for t in FAVOUR_TYPES)
+    if sum(counts) > L.FAV_MAX:
+        bad(f"the favour deck holds at most {L.FAV_MAX} cards, got {sum(counts)}")
+    if vals["first_start_seat"] >= MIN_PLAYERS:
+        bad(f"'first_start_seat' must be a seat 0..{MIN_PLAYERS - 1}, got {vals['first_start_seat']}")
+    if vals["tickets_per_day"] + max(vals["special_tickets"]) > L.DISP:
+        bad(f"at most {L.DISP} tickets can be on display in a day")
+    return RuleSet(
+        name=str(data.get("name", "custom")), days=vals["days"], first_start_seat=vals["first_start_seat"],
+        tickets_per_day=vals["tickets_per_day"], special_tickets=vals["special_tickets"],
+        caesar=vals["caesar"], merchant_coins=vals["merchant.coins"], favour_counts=counts,
+        boost_value=vals["favour.boost_value"], double_items=vals["favour.double_items"],
+        gold_coins=vals["favour.gold_coins"], ticket_coins=vals["tickets.coins"],
+        visitor_coins=vals["visitors.coins"], coin_cards=vals["coin_cards.count"],
+        coin_card_value=vals["coin_cards.value"], caesar_extra_visitors=vals["caesar_card.extra_visitors"],
+        caesar_favour_tickets=vals["caesar_card.favour_tickets"], source=source,
+    )
+
+
+def check_players(players: int) -> int:
+    """The player count, or a UserError if it is outside 3..5."""
+    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise UserError(f"--players {players}: Circus Maximus is for {MIN_PLAYERS}..{MAX_PLAYERS} players")
+    return players
+
+
+def kernel_rules(rules: RuleSet, players: int, gift_type: int = -1, gift_seat: int = 0) -> np.ndarray:
+    """The int64 rule vector ``R`` for ``players`` seats (layout in kernels.layout)."""
+    check_players(players)
+    R = np.zeros(L.R_SIZE, dtype=np.int64)
+    R[L.R_PLAYERS] = players
+    R[L.R_DAYS] = rules.days
+    R[L.R_TPD] = rules.tickets_per_day or players
+    R[L.R_FIRST] = rules.first_start_seat
+    R[L.R_BOOST] = rules.boost_value
+    R[L.R_DOUBLE] = rules.double_items
+    R[L.R_GOLD] = rules.gold_coins
+    R[L.R_TPV] = len(rules.ticket_coins)
+    R[L.R_NVIS] = len(rules.visitor_coins)
+    R[L.R_NCOIN] = rules.coin_cards
+    R[L.R_COINVAL] = rules.coin_card_value
+    R[L.R_CAESAR] = int(rules.caesar)
+    R[L.R_CAESAR_EXTRA] = rules.caesar_extra_visitors
+    R[L.R_FAVTIX] = rules.caesar_favour_tickets
+    R[L.R_GIFT_TYPE] = gift_type
+    R[L.R_GIFT_SEAT] = gift_seat
+    R[L.R_SPEC:L.R_SPEC + rules.days] = rules.special_tickets
+    R[L.R_MCOIN:L.R_MCOIN + L.NVAL] = rules.merchant_coins
+    R[L.R_FCOUNT:L.R_FCOUNT + L.NFT] = rules.favour_counts
+    R[L.R_TCOIN:L.R_TCOIN + len(rules.ticket_coins)] = rules.ticket_coins
+    R[L.R_VCOIN:L.R_VCOIN + len(rules.visitor_coins)] = rules.visitor_coins
+    return R
+
+
+__all__ = ["RuleSet", "load_rules", "validate", "kernel_rules", "check_players", "FAVOUR_TYPES", "VENUES"]
