@@ -1,0 +1,1 @@
+"""pandas layer: turns kernel counts into tables, intervals and plots."""

@@ -1,0 +1,149 @@
+"""Odds of every bet for a seat's hand: the `sponsio odds` job.
+
+Rows are catalogue bets (or the bets asked for), each with n, P(success),
+its 95% Wilson interval, the multiplier, EV = P x multiplier - stake and the
+fair multiplier 1/P. Under a goal-seeking policy the asking seat plays for
+the row's bet, so each row is its own simulation; under a policy that
+ignores bets one simulation answers every row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mcsim.errors import UserError
+from mcsim.progress import Progress
+from mcsim.runner import run_chunked, set_threads
+from mcsim.stats import wilson, wilson_width
+from sponsio_sim.bets import Bet, catalogue
+from sponsio_sim.kernels.odds import odds_chunks, stats_layout
+from sponsio_sim.kernels.policies import GOAL, GREEDY, RANDOM
+from sponsio_sim.rules import load_rules
+from sponsio_sim.situation import Situation, build_situation
+
+PLAY_POLICIES = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
+GOAL_DEPENDENT = {"goal"}
+DEFAULT_TARGET_CI = 0.01
+DEFAULT_MAX_N = 2_000_000
+ODDS_CHUNK = 1024
+COLUMNS = ["bet", "n", "p", "ci_low", "ci_high", "multiplier", "ev", "fair_multiplier"]
+
+
+def policy_code(name: str, what: str = "--policy") -> int:
+    try:
+        return PLAY_POLICIES[name]
+    except KeyError:
+        raise UserError(f"{what}: unknown play policy '{name}' (choose from {', '.join(PLAY_POLICIES)})") from None
+
+
+def stat_index(bet: Bet, layout: dict) -> int:
+    """Where the kernel counts successes of the asking seat's ``bet``."""
+    if bet.kind == "tricks":
+        return layout["tricks"] + bet.a
+    if bet.kind == "colour":
+        return layout["colour"] + bet.a * 10 + bet.b
+    if bet.kind == "fail":
+        return layout["fail"] + bet.a
+    return layout[bet.kind]
+
+
+def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: float | None,
+             seed: int, watch: list[int], progress: Progress | None = None) -> tuple[np.ndarray, int]:
+    """Run the odds kernel for one situation; return (counts, rounds).
+
+    Stops early once every ``watch``ed count's Wilson interval is narrower
+    than ``target_ci``.
+    """
+    r = sit.rules
+    arrays = sit.kernel_arrays()
+    pol = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
+    pol[sit.seat] = policy_code(policy)
+    watch = np.asarray(watch, dtype=np.int64)
+
+    def batch(first, counts):
+        return odds_chunks(np.uint64(seed), np.int64(first), counts, arrays["pool"], arrays["fixed"],
+                           arrays["need"], arrays["talon_fixed"], np.int64(arrays["talon_need"]),
+                           arrays["revealed"], np.int64(sit.lead), pol, arrays["codes"],
+                           arrays["bcounts"], np.int64(sit.seat), np.int64(r.n_colours),
+                           np.int64(r.hand_size))
+
+    def stop(totals, rounds):
+        return target_ci is not None and bool(np.all(wilson_width(totals[watch], rounds) <= target_ci))
+
+    res = run_chunked(batch, n, chunk_size=ODDS_CHUNK, stop=stop, progress=progress)
+    return res.totals, res.rounds
+
+
+def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: int = 0,
+         revealed=None, bets=None, others=None, policy: str = "goal", opponents: str = "goal",
+         n: int | None = None, target_ci: float | None = None, seed: int = 1, rules=None,
+         overrides=None, threads: int | None = None, progress: bool | None = False) -> pd.DataFrame:
+    """Odds of the asking seat's bets for a hand, as a DataFrame sorted by EV.
+
+    ``hand``/``talon`` are card strings (``"R9 R7 ..."``); ``revealed``
+    ``"1:G9 Y1; 2:B2"``; ``bets`` ``"tricks=2,last"`` (None: the whole
+    catalogue, one row per bet); ``others`` ``"1:tricks=3; 2:colour:R=0"``.
+    ``n`` fixes the rounds per simulation; ``target_ci`` stops when every
+    interval is narrower (default 0.01 when neither is given; ``n`` then caps).
+    """
+    ruleset = load_rules(rules, players, overrides)
+    sit = build_situation(ruleset, hand, talon, seat=seat, lead=lead, revealed=revealed,
+                          bets=bets, others=others)
+    policy_code(policy)
+    policy_code(opponents, "--opponents")
+    if n is not None and n < 1:
+        raise UserError(f"-n {n}: the number of rounds must be at least 1")
+    if target_ci is not None and not 0 < target_ci < 1:
+        raise UserError(f"--target-ci {target_ci}: must be between 0 and 1")
+    if n is None and target_ci is None:
+        target_ci = DEFAULT_TARGET_CI
+    cap = n if n is not None else DEFAULT_MAX_N
+    set_threads(threads)
+    layout = stats_layout(ruleset.hand_size, ruleset.n_colours, ruleset.players)
+    joint = bool(sit.bets)
+    rows_bets = list(sit.bets) if joint else catalogue(ruleset, sit.seat)
+    goal_rows = not joint and (policy in GOAL_DEPENDENT or opponents in GOAL_DEPENDENT)
+    runs = [[b] for b in rows_bets] if goal_rows else [list(sit.bets)]
+    bar = Progress(cap * len(runs), "sponsio odds", enabled=progress)
+    results = []
+    try:
+        for run_bets in runs:
+            run_sit = sit.with_bets(run_bets) if goal_rows else sit
+            shown = run_bets if goal_rows else rows_bets
+            watch = [stat_index(b, layout) for b in shown] + ([layout["joint"]] if joint else [])
+            bar.set_label(f"odds {run_bets[0].notation(ruleset)}" if goal_rows else "odds")
+            before = bar.done
+            counts, rounds = simulate(run_sit, policy, opponents, n=cap, target_ci=target_ci,
+                                      seed=seed, watch=watch, progress=bar)
+            bar.total -= cap - (bar.done - before)
+            for b in shown:
+                results.append((b.notation(ruleset), int(counts[stat_index(b, layout)]), rounds,
+                                ruleset.multiplier_for(b), ruleset.stake))
+            if joint:
+                results.append(("all:" + ",".join(b.notation(ruleset) for b in sit.bets),
+                                int(counts[layout["joint"]]), rounds, np.nan,
+                                ruleset.stake * len(sit.bets)))
+    finally:
+        bar.close()
+    df = _table(results)
+    if joint:
+        df.loc[df.index[-1], "ev"] = df["ev"].iloc[:-1].sum()
+    else:
+        df = df.sort_values(["ev", "bet"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    df.attrs.update(situation=sit.describe(), rules=ruleset.summary(), seat=sit.seat, seed=seed,
+                    policy=policy, opponents=opponents)
+    return df
+
+
+def _table(results) -> pd.DataFrame:
+    bet, k, n, mult, stake = zip(*results)
+    k = np.array(k, dtype=float)
+    n = np.array(n, dtype=float)
+    p, low, high = wilson(k, n)
+    mult = np.array(mult, dtype=float)
+    with np.errstate(divide="ignore"):
+        fair = np.where(p > 0, 1.0 / np.where(p > 0, p, 1.0), np.inf)
+    return pd.DataFrame({"bet": bet, "n": n.astype(np.int64), "p": p, "ci_low": low, "ci_high": high,
+                         "multiplier": mult, "ev": p * mult - np.array(stake, dtype=float),
+                         "fair_multiplier": fair})[COLUMNS]

@@ -1,0 +1,18 @@
+"""`sponsio` command line: thin click wrappers over sponsio_sim.analysis."""
+
+import click
+
+from mcsim.clitools import OneLineErrorGroup
+
+
+@click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    """Sponsio bet-odds calculator and strategy analyser.
+
+    \b
+    Example:
+      sponsio odds --hand "R9 R7 R2 B8 B5 G6 G1 Y3" --talon "R1 B9 G4 Y7"
+    """
+
+
+from sponsio_sim.cli import odds as _odds  # noqa: E402,F401  (registers the command)

@@ -1,0 +1,51 @@
+"""`sponsio odds`: the odds of every bet for a hand."""
+
+import click
+
+from mcsim.clitools import common_options, emit
+from mcsim.output import render
+from mcsim.stats import CI_METHOD
+from sponsio_sim.analysis.odds import odds
+from sponsio_sim.cli import main
+
+
+@main.command("odds")
+@click.option("--hand", required=True, help='Your cards, e.g. "R9 R7 R2 B8 B5 G6 G1 Y3".')
+@click.option("--talon", default=None, help="The talon's cards; omit if unknown (dealt at random).")
+@click.option("--players", type=int, default=None, help="Number of players (3 or 4; default from --rules, else 4).")
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0..players-1).")
+@click.option("--lead", type=int, default=0, show_default=True, help="Seat that leads the first trick.")
+@click.option("--revealed", default=None, help='Other seats\' revealed cards, e.g. "1:G9 Y1; 2:B2".')
+@click.option("--bets", default=None, help='Your bets, e.g. "tricks=2,last" (default: every catalogue bet, one row each).')
+@click.option("--others", default=None, help='Other seats\' bets, e.g. "1:tricks=3; 2:colour:R=0" (seats without bets play as trolls).')
+@click.option("--policy", default="goal", show_default=True, help="Your play policy: random, greedy or goal.")
+@click.option("--opponents", default="goal", show_default=True, help="The other seats' play policy.")
+@click.option("-n", "n", type=int, default=None, help="Rounds per simulation (a cap when --target-ci is given).")
+@click.option("--target-ci", type=float, default=None,
+              help="Stop when every 95%% CI is narrower than this (default 0.01 when -n is not given).")
+@common_options
+def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, opponents, n, target_ci,
+             seed, fmt, rules, overrides, threads):
+    """Odds, EV and fair multiplier of each bet for your hand.
+
+    Without --bets: one row per catalogue bet, your seat playing for that bet
+    (under the goal policy), sorted by EV = P x multiplier - stake. With
+    --bets: your seat plays for that set; each bet's odds and the joint odds
+    that all succeed (row "all:...").
+
+    \b
+    Example:
+      sponsio odds --hand "R9 R7 R2 B8 B5 G6 G1 Y3" --talon "R1 B9 G4 Y7" \\
+          --others "1:tricks=3" --seed 1
+      sponsio odds --hand "R9 R7 R2 B8 B5 G6 G1 Y3" --bets "tricks=2,last" --format json
+    """
+    df = odds(hand, talon, players=players, seat=seat, lead=lead, revealed=revealed, bets=bets,
+              others=others, policy=policy, opponents=opponents, n=n, target_ci=target_ci, seed=seed,
+              rules=rules, overrides=overrides, threads=threads, progress=None)
+    title = None
+    if fmt == "table":
+        meta = df.attrs
+        title = (f"{meta['situation']}\n{meta['rules']}\n"
+                 f"play: seat {meta['seat']} {policy}, others {opponents}; seed {seed}; {CI_METHOD.split(';')[0]}; "
+                 f"EV in coins per 1-coin stake")
+    emit(render(df, fmt, title=title))

@@ -1,0 +1,5 @@
+"""Numba kernels for Sponsio: plain arrays and scalars in and out.
+
+Cards are bit positions in a uint64 (see ``sponsio_sim.cards``); bets are
+integer triples (see ``sponsio_sim.bets``). Nothing here sees a Python object.
+"""

@@ -1,0 +1,81 @@
+"""Odds kernel: conditional deal + trick phase + settlement, many rounds.
+
+One call simulates a batch of chunks in parallel (``prange``); chunk
+``first_chunk + i`` draws from random stream ``(seed, first_chunk + i)``, so
+the counts do not depend on the thread count. Per chunk it returns counts
+in the ``stats_layout`` order: the asking seat's tricks histogram (0..H),
+per colour its captured-card histogram (0..9), last, nines, fail:S per seat,
+and the joint success of all the asking seat's bets.
+"""
+
+import numba as nb
+import numpy as np
+
+from mcsim.rng import seed_state
+from sponsio_sim.kernels.bets import settle
+from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask, popcount
+from sponsio_sim.kernels.deal import deal
+from sponsio_sim.kernels.play import play_tricks
+from sponsio_sim.kernels.policies import MAX_REL, build_relevance
+
+
+def stats_layout(hand_size, n_colours, players):
+    """Offsets of each statistic in the kernel's count vector."""
+    colour = hand_size + 1
+    last = colour + n_colours * (RANKS + 1)
+    nines = last + 1
+    fail = nines + 1
+    joint = fail + players
+    return {"tricks": 0, "colour": colour, "last": last, "nines": nines, "fail": fail,
+            "joint": joint, "size": joint + 1}
+
+
+@nb.njit(parallel=True, cache=True)
+def odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, talon_need, revealed,
+                leader, policy, codes, bcounts, ask, n_colours, hand_size):
+    """Simulate ``counts[i]`` rounds for each chunk; return per-chunk counts."""
+    players = fixed.shape[0]
+    colour0 = hand_size + 1
+    last_i = colour0 + n_colours * (RANKS + 1)
+    fail0 = last_i + 2
+    joint_i = fail0 + players
+    n_stats = joint_i + 1
+    n_chunks = counts.shape[0]
+    out = np.zeros((n_chunks, n_stats), dtype=np.int64)
+    colmask = colour_masks(n_colours)
+    nines = nines_mask(n_colours)
+    deck = (np.uint64(1) << np.uint64(n_colours * RANKS)) - np.uint64(1)
+    rel = np.zeros((players, MAX_REL, 5), dtype=np.int64)
+    nrel = np.zeros(players, dtype=np.int64)
+    build_relevance(codes, bcounts, rel, nrel)
+    for i in nb.prange(n_chunks):
+        state = np.empty(4, dtype=np.uint64)
+        seed_state(seed, first_chunk + i, state)
+        my_pool = pool.copy()
+        hands = np.empty(players, dtype=np.uint64)
+        tricks = np.zeros(players, dtype=np.int64)
+        won = np.zeros(players, dtype=np.uint64)
+        void = np.zeros(players, dtype=np.int64)
+        probs = np.zeros(players, dtype=np.float64)
+        can_seats = np.zeros(players, dtype=np.int64)
+        result = np.zeros((players, codes.shape[1]), dtype=np.int64)
+        failed = np.zeros(players, dtype=np.bool_)
+        row = out[i]
+        for _ in range(counts[i]):
+            talon = deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
+            last, nines_ok = play_tricks(hands, leader, talon, revealed, policy, rel, nrel, colmask,
+                                         deck, nines, state, tricks, won, void, probs, can_seats)
+            row[tricks[ask]] += 1
+            for col in range(n_colours):
+                row[colour0 + col * (RANKS + 1) + popcount(won[ask] & colmask[col])] += 1
+            if last == ask:
+                row[last_i] += 1
+            if nines_ok:
+                row[last_i + 1] += 1
+            settle(codes, bcounts, tricks, won, last, nines_ok, colmask, result, failed)
+            for t in range(players):
+                if bcounts[t] > 0 and failed[t]:
+                    row[fail0 + t] += 1
+            if bcounts[ask] > 0 and not failed[ask]:
+                row[joint_i] += 1
+    return out
