@@ -9,7 +9,7 @@ from caesar_sim.kernels.mc import mc_action
 from caesar_sim.kernels.policies import greedy_action, legal_actions, value_action
 from caesar_sim.kernels.state import advance, new_game
 
-W_SIZE = 64 + P
+W_SIZE = 64 + 2 * NVAL + 8 + P
 
 
 @nb.njit(cache=True)

@@ -17,7 +17,7 @@ PP_BOOST, PP_DOUBLE, PP_SP, PP_NEED1, PP_ALPHA, PP_SHORT, PP_RISK, PP_C3, PP_FAV
 PP_SIZE = 12
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def favour_util(R, PP, t):
     """Expected coins of favour type ``t`` (or the start card) to its taker."""
     if t == BOOST:

@@ -12,10 +12,10 @@ from caesar_sim.kernels.items import (
     favour_util, ticket_util, visitor_util,
 )
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
-from caesar_sim.kernels.state import consumed, n_items
+from caesar_sim.kernels.state import n_items
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def phase_rows(ph):
     """First and one-past-last row of phase ``ph``."""
     return (2, NROW) if ph == 2 else (ph, ph + 1)
@@ -39,22 +39,7 @@ def legal_actions(S, p, A):
     return cnt
 
 
-@nb.njit(cache=True)
-def my_items(R, S, row, p):
-    """Items seat ``p``'s cards in ``row`` win as the row stands."""
-    nit = n_items(S, row)
-    took = 0
-    mine = 0
-    for e in range(S[S_ROWN + row]):
-        j = row * ROWCAP + e
-        t = R[R_DOUBLE] if S[S_ROWF + j] == 2 else 1
-        if S[S_ROWO + j] == p:
-            mine += max(0, min(t, nit - took))
-        took += t
-    return mine
-
-
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def visitor_slots(R, S, p, x):
     """Visitors at venue ``x`` that seat ``p`` could still score (open tickets, Caesar favours)."""
     h = p * NVEN + x
@@ -64,38 +49,68 @@ def visitor_slots(R, S, p, x):
     return cap
 
 
+@nb.njit(cache=True, inline="always")
+def row_scan(R, S, row, p):
+    """(items on display, items ``p`` wins as the row stands, least effective value that wins one)."""
+    nit = n_items(S, row)
+    took = 0
+    mine = 0
+    tau = 1
+    for e in range(S[S_ROWN + row]):
+        j = row * ROWCAP + e
+        t = R[R_DOUBLE] if S[S_ROWF + j] == 2 else 1
+        if S[S_ROWO + j] == p:
+            mine += max(0, min(t, nit - took))
+        took += t
+        if took >= nit and tau == 1:
+            tau = S[S_ROWE + j] + 1
+    return nit, mine, tau
+
+
+@nb.njit(cache=True, inline="always")
+def cheapest(hand, tau):
+    """Lowest merchant value in ``hand`` that is at least ``tau`` (NVAL + 1 if none)."""
+    if tau > NVAL:
+        return NVAL + 1
+    m = hand >> (max(tau, 1) - 1) << (max(tau, 1) - 1)
+    if m == 0:
+        return NVAL + 1
+    v = 1
+    while not m >> (v - 1) & 1:
+        v += 1
+    return v
+
+
 @nb.njit(cache=True)
 def greedy_action(R, S, PP, p):
     """The cheapest merchant that, as the rows stand, wins an item ``p`` wants (boost if needed)."""
     ph, hand = S[S_PHASE], S[S_HAND + p]
     r0, r1 = phase_rows(ph)
-    for f in range(2):
-        if f == 1 and (ph == 0 or S[S_FAV + p * NFT + BOOST] == 0):
-            break
-        best, bestv = -1, NVAL + 1
-        for row in range(r0, r1):
-            nit = n_items(S, row)
-            if nit == 0:
-                continue
-            have = my_items(R, S, row, p)
-            if row == 0:
-                want = have == 0
-            elif row == 1:
-                want = False
-                if have < PP[PP_GREEDY_TIX]:
-                    for i in range(S[S_TDN]):
-                        want = want or S[S_VDN + S[S_TD + i] // R[R_TPV]] > 0
-            else:
-                want = have < visitor_slots(R, S, p, row - 2)
-            if not want:
-                continue
-            for v in range(1, bestv):
-                if hand >> (v - 1) & 1 and consumed(R, S, row, v + f * R[R_BOOST]) < nit:
-                    best, bestv = v - 1 + NVAL * row + NVAL * NROW * f, v
-                    break
-        if best >= 0:
-            return best
-    return -1
+    boost = R[R_BOOST] if ph > 0 and S[S_FAV + p * NFT + BOOST] > 0 else -1
+    best, bestv, bestb = -1, NVAL + 1, NVAL + 1
+    for row in range(r0, r1):
+        nit, have, tau = row_scan(R, S, row, p)
+        if nit == 0:
+            continue
+        if row == 0:
+            want = have == 0
+        elif row == 1:
+            want = False
+            if have < PP[PP_GREEDY_TIX]:
+                for i in range(S[S_TDN]):
+                    want = want or S[S_VDN + S[S_TD + i] // R[R_TPV]] > 0
+        else:
+            want = have < visitor_slots(R, S, p, row - 2)
+        if not want:
+            continue
+        v = cheapest(hand, tau)
+        if v < bestv:
+            best, bestv = v - 1 + NVAL * row, v
+        if boost >= 0 and bestv > NVAL:
+            v = cheapest(hand, tau - boost)
+            if v < bestb:
+                best, bestb = v - 1 + NVAL * row + NVAL * NROW, v
+    return best
 
 
 @nb.njit(cache=True)
@@ -122,6 +137,21 @@ def _row_utils(R, S, PP, p, row, W):
     return m
 
 
+C_LEN = 2 * NVAL + 8
+
+
+@nb.njit(cache=True)
+def _slots(R, S, row, W, C):
+    """W[C + e] = items taken before a card of effective value e played now (equal cards stay left)."""
+    i, took = 0, 0
+    base = row * ROWCAP
+    for e in range(C_LEN - 1, 0, -1):
+        while i < S[S_ROWN + row] and S[S_ROWE + base + i] >= e:
+            took += R[R_DOUBLE] if S[S_ROWF + base + i] == 2 else 1
+            i += 1
+        W[C + e] = took
+
+
 @nb.njit(cache=True)
 def value_action(R, S, PP, p, W):
     """Best bid by expected item coins minus the card's unplayed coins and later needs; else pass."""
@@ -130,6 +160,7 @@ def value_action(R, S, PP, p, W):
     left = -1
     for v in range(NVAL):
         left += hand >> v & 1
+    C = W.shape[0] - P - C_LEN  # slot table: items taken before a card of each effective value
     T = W.shape[0] - P  # threat table: best effective card each active opponent could still play
     for q in range(n):
         W[T + q] = -1.0
@@ -140,7 +171,7 @@ def value_action(R, S, PP, p, W):
             W[T + q] = top + (R[R_BOOST] if ph > 0 and S[S_FAV + q * NFT + BOOST] > 0 else 0)
     need = PP[PP_NEED1]
     if ph == 1:
-        need = 1.0 + my_items(R, S, 1, p)
+        need = 1.0 + row_scan(R, S, 1, p)[1]
         for x in range(NVEN):
             need += S[S_PTN + p * NVEN + x]
     short = max(0.0, need - left) * PP[PP_SHORT] if ph < 2 else 0.0
@@ -151,7 +182,8 @@ def value_action(R, S, PP, p, W):
             continue
         if row < 2:
             _row_utils(R, S, PP, p, row, W)
-        ahead = my_items(R, S, row, p)
+        ahead = row_scan(R, S, row, p)[1]
+        _slots(R, S, row, W, C)
         for f in range(3):
             if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
                 continue
@@ -161,7 +193,7 @@ def value_action(R, S, PP, p, W):
                 if not hand >> (v - 1) & 1:
                     continue
                 eff = v + (R[R_BOOST] if f == 1 else 0)
-                s = consumed(R, S, row, eff)
+                s = int(W[C + eff])
                 if s >= nit:
                     continue
                 u = 0.0

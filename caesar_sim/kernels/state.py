@@ -16,7 +16,7 @@ from caesar_sim.kernels.items import choose_item
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def log(lg, ev, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0):
     """Append an event row to ``lg`` (row 0 holds the count); no-op on a 1-row dummy."""
     if lg.shape[0] <= 1:
@@ -38,7 +38,7 @@ def shuffle(S, off, n, rng):
         S[j] = t
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def insert_desc(S, off, cnt, value, ooff=-1, origin=0):
     """Insert ``value`` into the descending list S[off:off+cnt] (origins alongside); return new count."""
     i = cnt
@@ -102,7 +102,7 @@ def lay_visitor(R, S, x, lg):
 
 
 @nb.njit(cache=True)
-def draw_ticket(R, S, lg):
+def draw_ticket(R, S, lg, special):
     """Lay the next ticket on the forum display; its venue, or -1 if the deck is empty."""
     if S[S_TPTR] >= S[S_NT] or S[S_TDN] >= DISP:
         return -1
@@ -110,7 +110,7 @@ def draw_ticket(R, S, lg):
     S[S_TPTR] += 1
     S[S_TD + S[S_TDN]] = tid
     S[S_TDN] += 1
-    log(lg, EV_TICKET, tid // R[R_TPV], R[R_TCOIN + tid % R[R_TPV]])
+    log(lg, EV_TICKET, tid // R[R_TPV], R[R_TCOIN + tid % R[R_TPV]], special)
     return tid // R[R_TPV]
 
 
@@ -146,14 +146,14 @@ def setup_day(R, S, lg):
     log(lg, EV_FDISP, S[S_FDISP], S[S_FDISP + 1], S[S_FDISP + 2])
     cnt = np.zeros(NVEN, np.int64)
     for _ in range(R[R_TPD]):
-        x = draw_ticket(R, S, lg)
+        x = draw_ticket(R, S, lg, 0)
         if x >= 0:
             cnt[x] += 1
     for x in range(NVEN):
         for _ in range(cnt[x] - 1):
             lay_visitor(R, S, x, lg)
     for _ in range(R[R_SPEC + d]):
-        x = draw_ticket(R, S, lg)
+        x = draw_ticket(R, S, lg, 1)
         if x >= 0:
             S[S_SPEC + x] += 1
             lay_visitor(R, S, x, lg)
@@ -170,7 +170,7 @@ def begin_phase(S, lg):
     log(lg, EV_PHASE, S[S_DAY], S[S_PHASE], S[S_START])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def n_items(S, row):
     """Items on the display of ``row``."""
     if row == 0:

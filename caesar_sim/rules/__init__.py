@@ -159,6 +159,10 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
     counts = tuple(vals[f"favour.{t}"] for t in FAVOUR_TYPES)
     if sum(counts) > L.FAV_MAX:
         bad(f"the favour deck holds at most {L.FAV_MAX} cards, got {sum(counts)}")
+    if vals["favour.boost_value"] > L.NVAL + 7:
+        bad(f"'favour.boost_value' must be at most {L.NVAL + 7}, got {vals['favour.boost_value']}")
+    if vals["favour.double_items"] > L.DISP:
+        bad(f"'favour.double_items' must be at most {L.DISP}, got {vals['favour.double_items']}")
     if vals["first_start_seat"] >= MIN_PLAYERS:
         bad(f"'first_start_seat' must be a seat 0..{MIN_PLAYERS - 1}, got {vals['first_start_seat']}")
     if vals["tickets_per_day"] + max(vals["special_tickets"]) > L.DISP:

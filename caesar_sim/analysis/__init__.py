@@ -1,0 +1,9 @@
+"""pandas layer: batches of games -> tidy tables, plots and reports."""
+
+from caesar_sim.analysis.run import Batch, run_games
+from caesar_sim.analysis.tables import simulate
+from caesar_sim.analysis.bids import bids
+from caesar_sim.analysis.sweep import sweep
+from caesar_sim.analysis.narrate import narrated_game
+
+__all__ = ["Batch", "run_games", "simulate", "bids", "sweep", "narrated_game"]

@@ -1,0 +1,91 @@
+"""`game`: one logged game told as text, plus its result table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from caesar_sim.analysis.bids import LOCATIONS
+from caesar_sim.kernels import layout as L
+from caesar_sim.kernels.game import play_one
+from caesar_sim.profile import parse_profile, policy_weights
+from caesar_sim.rules import FAVOUR_TYPES, VENUES, check_players, kernel_rules, load_rules
+
+PHASES = ("favours (Caesars Villa)", "tickets (Forum Romanum)", "visitors (the venues)")
+FAV_WITH = ("", " + boost", " + double")
+
+
+def _item(row, code, coin, extra):
+    if row == 0:
+        return "the start-player card" if code == L.SP_ITEM else f"a {FAVOUR_TYPES[code]} favour"
+    if row == 1:
+        cc = f" (+{extra} coin card{'s' if extra != 1 else ''})" if extra else ""
+        return f"a {VENUES[code]} ticket worth {coin}{cc}"
+    return f"a visitor worth {coin}"
+
+
+def narrate(log: np.ndarray, names: list[str], verbose: bool = False) -> str:
+    """The log's events as lines of text (passes only when ``verbose``)."""
+    out = []
+    disp = {"t": [], "v": []}
+
+    def flush_display():
+        if disp["t"]:
+            out.append("  tickets: " + ", ".join(disp["t"]))
+        if disp["v"]:
+            out.append("  visitors: " + ", ".join(disp["v"]))
+        disp["t"].clear()
+        disp["v"].clear()
+
+    for ev, a, b, c, d, e, f, g, h in log[1:log[0, 0] + 1, :9]:
+        if ev == L.EV_DAY:
+            out.append(f"\n=== Day {a + 1} (start player: {names[b]})")
+        elif ev == L.EV_FDISP:
+            out.append(f"  favours on display: boost x{a}, double x{b}, gold x{c}; start-player card")
+        elif ev == L.EV_TICKET:
+            disp["t"].append(f"{VENUES[a]} {b}{' [special event]' if c else ''}")
+        elif ev == L.EV_VISITOR:
+            disp["v"].append(f"{VENUES[a]} {b}")
+        elif ev == L.EV_CAESAR:
+            disp["v"].append(f"{VENUES[a]} CAESAR (a favour may serve as a ticket there)")
+        elif ev == L.EV_PHASE:
+            flush_display()
+            out.append(f"-- Phase {b + 1}: {PHASES[b]}, {names[c]} starts")
+        elif ev == L.EV_BID:
+            where = f" at {LOCATIONS[c]}" if c >= 2 else ""
+            out.append(f"  {names[a]} plays {b}{FAV_WITH[d]}{where} (counts {e}, row position {f + 1})")
+        elif ev == L.EV_PASS and verbose:
+            out.append(f"  {names[a]} {'has no merchants left' if b else 'passes'}")
+        elif ev == L.EV_TAKE:
+            out.append(f"    -> {names[a]} ({b}) takes {_item(c, d, e, f)}")
+        elif ev == L.EV_NOTHING:
+            out.append(f"    -> {names[a]} ({b} at {LOCATIONS[c]}) gets nothing")
+        elif ev == L.EV_SPFALL:
+            out.append(f"    -> nobody took the start-player card: it goes to {names[a]} (leftmost merchant)")
+        elif ev == L.EV_FAVTIX:
+            out.append(f"  {names[a]} uses a {FAVOUR_TYPES[d]} favour as a {VENUES[b]} ticket for a visitor worth {c}")
+        elif ev == L.EV_SCORE:
+            out.append(f"  {names[a]}: merchants {b} + visitors {c} + tickets {d} + coin cards {e} + gold {f}"
+                       f" = {g} today, {h} in all")
+    return "\n".join(out).lstrip("\n")
+
+
+def narrated_game(players: int, profile: str, *, seed: int = 1, rules=None, overrides=None,
+                  verbose: bool = False) -> tuple[str, pd.DataFrame, str]:
+    """Play game 0 of ``seed`` (the first game `simulate` plays with that seed, unrotated).
+
+    Returns (narration, result table by seat, rule summary).
+    """
+    check_players(players)
+    rs = load_rules(rules, overrides)
+    prof = parse_profile(profile, players)
+    log = np.zeros((L.LOG_MAX, L.LOGW), dtype=np.int64)
+    S = play_one(kernel_rules(rs, players), policy_weights(), prof.policies, prof.rollouts,
+                 int(seed) & 0x7FFFFFFFFFFFFFFF, log)
+    names = [f"seat {s} ({prof.entries[s]})" for s in range(players)]
+    totals = S[L.S_TOT:L.S_TOT + players]
+    top = totals == totals.max()
+    table = pd.DataFrame({"seat": range(players), "policy": prof.entries, "coins": totals,
+                          "win_share": top / top.sum()})
+    text = narrate(log, names, verbose)
+    return text, table, rs.summary()

@@ -1,0 +1,76 @@
+"""Matplotlib figures (Agg backend), saved as PNG."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from caesar_sim.analysis.bids import LOCATIONS  # noqa: E402
+from caesar_sim.kernels.layout import NVAL  # noqa: E402
+
+
+def bid_heatmap(table: pd.DataFrame, path, title: str) -> None:
+    """Mean net coins by location (rows) and merchant value (columns), pooled over policy and seat order."""
+    grid = np.full((len(LOCATIONS), NVAL), np.nan)
+    count = np.zeros_like(grid)
+    for (loc, v), g in table.groupby(["location", "value"]):
+        i = LOCATIONS.index(loc)
+        count[i, v - 1] = g["n"].sum()
+        grid[i, v - 1] = (g["net_coins"] * g["n"]).sum() / g["n"].sum()
+    fig, ax = plt.subplots(figsize=(8, 3.8))
+    lim = np.nanmax(np.abs(grid)) if np.isfinite(grid).any() else 1.0
+    im = ax.imshow(grid, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
+    for i in range(grid.shape[0]):
+        for j in range(grid.shape[1]):
+            if np.isfinite(grid[i, j]):
+                ax.text(j, i, f"{grid[i, j]:+.2f}", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(NVAL), [str(v) for v in range(1, NVAL + 1)])
+    ax.set_yticks(range(len(LOCATIONS)), [f"{loc} (ph. {1 if i == 0 else 2 if i == 1 else 3})"
+                                          for i, loc in enumerate(LOCATIONS)])
+    ax.set_xlabel("merchant card value")
+    ax.set_ylabel("where it was played")
+    ax.set_title(title, fontsize=9)
+    fig.colorbar(im, ax=ax, label="mean net coins per card played (coins)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def score_histogram(scores: np.ndarray, labels: list[str], path, title: str) -> None:
+    """Distribution of final coins per profile entry."""
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    lo, hi = int(scores.min()), int(scores.max())
+    bins = np.arange(lo, hi + 2) - 0.5
+    for e, label in enumerate(labels):
+        ax.hist(scores[:, e], bins=bins, histtype="step", density=True, label=label)
+    ax.set_xlabel("final coins (coins)")
+    ax.set_ylabel("share of games")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def sweep_plot(table: pd.DataFrame, path, title: str) -> None:
+    """Win rate (with 95% CI) per variant and profile entry."""
+    variants = list(dict.fromkeys(table["variant"]))
+    entries = list(dict.fromkeys(table["entry"]))
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(variants) + 2))
+    h = 0.8 / max(len(entries), 1)
+    for k, e in enumerate(entries):
+        g = table[table["entry"] == e].set_index("variant").loc[variants]
+        y = np.arange(len(variants)) + k * h
+        ax.errorbar(g["win_rate"], y, xerr=[g["win_rate"] - g["ci_low"], g["ci_high"] - g["win_rate"]],
+                    fmt="o", label=e, capsize=2)
+    ax.set_yticks(np.arange(len(variants)) + 0.4 - h / 2, variants, fontsize=7)
+    ax.set_xlabel("win rate (share of games, 95% Wilson CI)")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

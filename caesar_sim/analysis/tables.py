@@ -1,0 +1,139 @@
+"""`simulate`: win rates, score distributions, seat order, favours and unclaimed items."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from mcsim.stats import CI_METHOD, mean_ci, wilson
+from caesar_sim.analysis.run import Batch, run_games
+from caesar_sim.kernels import layout as L
+from caesar_sim.rules import FAVOUR_TYPES
+
+ITEMS = ("favour", "start card", "ticket", "visitor")
+PARTS = ("merchants", "visitors", "tickets", "coin cards", "gold")
+
+
+def _mean_row(x: np.ndarray) -> dict:
+    x = np.asarray(x, dtype=float)
+    m, lo, hi = mean_ci(x.sum(), (x * x).sum(), len(x))
+    return {"mean": m, "mean_low": lo, "mean_high": hi}
+
+
+def _win_row(shares: np.ndarray) -> dict:
+    p, lo, hi = wilson(shares.sum(), len(shares))
+    return {"win_rate": p, "ci_low": lo, "ci_high": hi}
+
+
+def win_table(b: Batch) -> pd.DataFrame:
+    """Per profile entry: win rate (Wilson CI), mean coins (mean +/- 1.96 SE) and score quantiles."""
+    sc, sh = b.entry_scores(), b.win_shares()
+    rows = []
+    for e, label in enumerate(b.profile.labels):
+        x = sc[:, e]
+        rows.append({"entry": label, "n": b.n, **_win_row(sh[:, e]),
+                     **{f"score_{k}": v for k, v in _mean_row(x).items()},
+                     "score_sd": float(x.std(ddof=1)) if b.n > 1 else np.nan,
+                     "p10": float(np.percentile(x, 10)), "p50": float(np.percentile(x, 50)),
+                     "p90": float(np.percentile(x, 90))})
+    return pd.DataFrame(rows)
+
+
+def seat_table(b: Batch) -> pd.DataFrame:
+    """Per seat (seat `first_start_seat` starts day 1): win rate and mean coins, all entries pooled."""
+    sh = b.win_shares(by_entry=False)
+    rows = []
+    for s in range(b.players):
+        rows.append({"seat": s, "starts_day1": s == b.rules.first_start_seat, "n": b.n,
+                     **_win_row(sh[:, s]), **{f"score_{k}": v for k, v in _mean_row(b.scores[:, s]).items()}})
+    return pd.DataFrame(rows)
+
+
+def favour_table(b: Batch, gifted: dict[str, Batch] | None = None) -> pd.DataFrame:
+    """Per favour type: how often taken/used; with ``gifted`` runs, the coins one extra favour is worth.
+
+    A gifted run gives seat 0 one more favour of the type at the start of every day, with the
+    same seed (common random numbers); its value is the paired mean change of seat 0's coins
+    per day and of its win rate.
+    """
+    st = b.stats
+    rows = []
+    for t, name in enumerate(FAVOUR_TYPES):
+        o = L.ST_FAVS + 4 * t
+        row = {"favour": name, "n_games": b.n, "taken_per_game": st[o] / b.n,
+               "used_in_play": st[o + 1] / b.n, "caesar_ticket": st[o + 2] / b.n,
+               "unused_at_day_end": st[o + 3] / b.n}
+        if gifted and name in gifted:
+            g = gifted[name]
+            d = (g.scores[:, 0] - b.scores[:, 0]) / b.rules.days
+            m = _mean_row(d)
+            row.update({"value_per_day": m["mean"], "value_low": m["mean_low"], "value_high": m["mean_high"]})
+            dw = g.win_shares(by_entry=False)[:, 0] - b.win_shares(by_entry=False)[:, 0]
+            m = _mean_row(dw)
+            row.update({"win_rate_change": m["mean"], "change_low": m["mean_low"], "change_high": m["mean_high"]})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def start_card_table(b: Batch) -> pd.DataFrame:
+    """How the start-player card changed hands per day (Wilson CI over days)."""
+    days = b.n * b.rules.days
+    rows = []
+    for i, how in enumerate(("taken as an item", "to the leftmost merchant", "stayed (no merchant)")):
+        p, lo, hi = wilson(b.stats[L.ST_SP + i], days)
+        rows.append({"start_card": how, "n_days": days, "share": p, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows)
+
+
+def unclaimed_table(b: Batch) -> pd.DataFrame:
+    """Items left on the displays per day (mean +/- 1.96 SE)."""
+    days = b.stats[L.ST_DAYS]
+    rows = []
+    for i, item in enumerate(ITEMS):
+        m, lo, hi = mean_ci(b.stats[L.ST_UNCL + 2 * i], b.stats[L.ST_UNCL + 2 * i + 1], days)
+        rows.append({"item": item, "n_days": int(days), "unclaimed_per_day": m, "mean_low": lo, "mean_high": hi})
+    return pd.DataFrame(rows)
+
+
+def parts_table(b: Batch) -> pd.DataFrame:
+    """Where the coins come from: mean coins per day by score part and seat."""
+    days = b.stats[L.ST_DAYS]
+    rows = []
+    for s in range(b.players):
+        for j, part in enumerate(PARTS):
+            o = L.ST_COMP + (s * L.NCOMP + j) * 2
+            m, lo, hi = mean_ci(b.stats[o], b.stats[o + 1], days)
+            rows.append({"seat": s, "part": part, "n_days": int(days), "coins_per_day": m,
+                         "mean_low": lo, "mean_high": hi})
+    return pd.DataFrame(rows)
+
+
+@dataclass
+class Simulation:
+    """All `simulate` tables, plus what produced them."""
+
+    batch: Batch
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+    def header(self) -> str:
+        b = self.batch
+        return (f"{b.rules.summary()}\nprofile {b.profile.text()} ({b.players} players"
+                f"{', rotated over seats' if b.rotate else ''}), n={b.n} games, seed {b.seed}; {CI_METHOD}")
+
+
+def simulate(players: int, profile: str, n: int, *, seed: int = 1, rules=None, overrides=None,
+             rotate: bool = False, threads=None, progress=None, favour_value: bool = True) -> Simulation:
+    """Play ``n`` games and build every `simulate` table (favour values cost 3 more runs)."""
+    b = run_games(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
+                  threads=threads, progress=progress)
+    gifted = None
+    if favour_value:
+        gifted = {name: run_games(players, b.profile, n, seed=seed, rules=b.rules, rotate=rotate,
+                                  threads=threads, progress=progress, gift=(t, 0), label=f"extra {name}")
+                  for t, name in enumerate(FAVOUR_TYPES)}
+    sim = Simulation(b)
+    sim.tables = {"wins": win_table(b), "seats": seat_table(b), "favours": favour_table(b, gifted),
+                  "start_card": start_card_table(b), "unclaimed": unclaimed_table(b), "score_parts": parts_table(b)}
+    return sim
