@@ -24,6 +24,7 @@ from mcsim.progress import Progress
 
 DEFAULT_CHUNK = 2048
 FIRST_BATCH_CHUNKS = 8
+MIN_BATCH_CHUNKS = 2
 MAX_BATCH_CHUNKS = 256
 
 
@@ -43,15 +44,6 @@ def chunk_counts(n: int, chunk_size: int) -> np.ndarray:
     if rest:
         counts[-1] = rest
     return counts
-
-
-def batch_bounds(n_chunks: int, first: int = FIRST_BATCH_CHUNKS, cap: int = MAX_BATCH_CHUNKS):
-    """Deterministic, geometrically growing batches of chunk indices."""
-    start, size = 0, first
-    while start < n_chunks:
-        stop = min(n_chunks, start + size)
-        yield start, stop
-        start, size = stop, min(cap, size * 2)
 
 
 def set_threads(threads: int | None) -> int:
@@ -82,21 +74,28 @@ def run_chunked(
     *,
     chunk_size: int = DEFAULT_CHUNK,
     stop: Callable[[np.ndarray, int], bool] | None = None,
+    needed: Callable[[np.ndarray, int], float] | None = None,
     progress: Progress | None = None,
+    first_batch: int = FIRST_BATCH_CHUNKS,
 ) -> RunResult:
     """Run up to ``n`` rounds through ``batch_fn`` and sum its statistics.
 
     ``batch_fn(first_chunk, counts)`` simulates ``len(counts)`` chunks, chunk
     ``first_chunk + i`` holding ``counts[i]`` rounds, and returns an array of
     per-chunk statistics with chunks on axis 0 (or already summed). ``stop``
-    sees the running totals and rounds after each batch and may end the run.
+    sees the running totals and rounds after each batch and may end the run;
+    ``needed`` estimates the total rounds the run will need, which sizes the
+    next batch (otherwise batches double). Batch sizes depend only on the
+    totals so far, never on threads, so a seeded run is reproducible.
     """
     counts = chunk_counts(n, chunk_size)
     totals = None
     done = 0
     used = 0
     stopped = False
-    for lo, hi in batch_bounds(len(counts)):
+    lo, size = 0, first_batch
+    while lo < len(counts):
+        hi = min(len(counts), lo + size)
         part = np.asarray(batch_fn(lo, counts[lo:hi]))
         if part.ndim and part.shape[0] == hi - lo and part.ndim > 1:
             part = part.sum(axis=0)
@@ -108,6 +107,12 @@ def run_chunked(
         if stop is not None and hi < len(counts) and stop(totals, done):
             stopped = True
             break
+        if needed is not None:
+            want = float(needed(totals, done)) * 1.05 - done
+            size = int(min(MAX_BATCH_CHUNKS, max(MIN_BATCH_CHUNKS, np.ceil(want / chunk_size))))
+        else:
+            size = min(MAX_BATCH_CHUNKS, size * 2)
+        lo = hi
     if totals is None:
         totals = np.asarray(batch_fn(0, counts[:0]))
     return RunResult(totals=totals, rounds=done, chunks=used, stopped_early=stopped)

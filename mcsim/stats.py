@@ -36,6 +36,18 @@ def wilson_width(k, n, z=Z95):
     return np.asarray(high) - np.asarray(low)
 
 
+def wilson_rounds_needed(k, n, width, z=Z95):
+    """Trials for the Wilson interval of the observed rate to be ``width`` wide.
+
+    Normal approximation ``4 z^2 p(1-p) / w^2``, at least ``z^2 / w`` (the
+    width at p = 0); array-friendly. The caller re-checks the real width.
+    """
+    k = np.asarray(k, dtype=float)
+    n = np.maximum(np.asarray(n, dtype=float), 1.0)
+    p = k / n
+    return np.ceil(np.maximum(4.0 * z * z * p * (1.0 - p) / (width * width), z * z / width))
+
+
 def mean_ci(total, total_sq, n, z=Z95):
     """Mean and normal 95% interval from sufficient statistics.
 

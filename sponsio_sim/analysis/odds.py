@@ -15,7 +15,7 @@ import pandas as pd
 from mcsim.errors import UserError
 from mcsim.progress import Progress
 from mcsim.runner import run_chunked, set_threads
-from mcsim.stats import wilson, wilson_width
+from mcsim.stats import wilson, wilson_rounds_needed, wilson_width
 from sponsio_sim.bets import Bet, catalogue
 from sponsio_sim.kernels.odds import odds_chunks, stats_layout
 from sponsio_sim.kernels.policies import GOAL, GREEDY, RANDOM
@@ -26,7 +26,8 @@ PLAY_POLICIES = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
 GOAL_DEPENDENT = {"goal"}
 DEFAULT_TARGET_CI = 0.01
 DEFAULT_MAX_N = 2_000_000
-ODDS_CHUNK = 1024
+ODDS_CHUNK = 512
+ODDS_FIRST_BATCH = 4  # chunks: 2 048 rounds settle rows near 0 or 1
 COLUMNS = ["bet", "n", "p", "ci_low", "ci_high", "multiplier", "ev", "fair_multiplier"]
 
 
@@ -71,7 +72,11 @@ def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: 
     def stop(totals, rounds):
         return target_ci is not None and bool(np.all(wilson_width(totals[watch], rounds) <= target_ci))
 
-    res = run_chunked(batch, n, chunk_size=ODDS_CHUNK, stop=stop, progress=progress)
+    def needed(totals, rounds):
+        return float(np.max(wilson_rounds_needed(totals[watch], rounds, target_ci)))
+
+    res = run_chunked(batch, n, chunk_size=ODDS_CHUNK, stop=stop, progress=progress,
+                      needed=needed if target_ci is not None else None, first_batch=ODDS_FIRST_BATCH)
     return res.totals, res.rounds
 
 

@@ -3,3 +3,9 @@
 Cards are bit positions in a uint64 (see ``sponsio_sim.cards``); bets are
 integer triples (see ``sponsio_sim.bets``). Nothing here sees a Python object.
 """
+
+from pathlib import Path
+
+from mcsim.jitcache import configure
+
+CACHE_DIR = configure("sponsio_sim", Path(__file__).parent)

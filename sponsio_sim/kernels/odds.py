@@ -13,10 +13,11 @@ import numpy as np
 
 from mcsim.rng import seed_state
 from sponsio_sim.kernels.bets import settle
-from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask, popcount
+from sponsio_sim.kernels.bits import RANKS, colour_masks, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.play import play_tricks
-from sponsio_sim.kernels.policies import MAX_REL, build_relevance
+from sponsio_sim.kernels.policies import build_relevance
+from sponsio_sim.kernels.table import TRICKS, WON, new_state, set_round
 
 
 def stats_layout(hand_size, n_colours, players):
@@ -43,31 +44,26 @@ def odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, talon
     n_chunks = counts.shape[0]
     out = np.zeros((n_chunks, n_stats), dtype=np.int64)
     colmask = colour_masks(n_colours)
-    nines = nines_mask(n_colours)
-    deck = (np.uint64(1) << np.uint64(n_colours * RANKS)) - np.uint64(1)
-    rel = np.zeros((players, MAX_REL, 5), dtype=np.int64)
-    nrel = np.zeros(players, dtype=np.int64)
-    build_relevance(codes, bcounts, rel, nrel)
     for i in nb.prange(n_chunks):
         state = np.empty(4, dtype=np.uint64)
         seed_state(seed, first_chunk + i, state)
         my_pool = pool.copy()
         hands = np.empty(players, dtype=np.uint64)
-        tricks = np.zeros(players, dtype=np.int64)
-        won = np.zeros(players, dtype=np.uint64)
-        void = np.zeros(players, dtype=np.int64)
-        probs = np.zeros(players, dtype=np.float64)
-        can_seats = np.zeros(players, dtype=np.int64)
+        tab, ints, weight = new_state(n_colours)
+        build_relevance(codes, bcounts, ints)
+        tricks = ints[TRICKS:TRICKS + players]
+        won = tab[WON:WON + players]
         result = np.zeros((players, codes.shape[1]), dtype=np.int64)
         failed = np.zeros(players, dtype=np.bool_)
         row = out[i]
         for _ in range(counts[i]):
             talon = deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
-            last, nines_ok = play_tricks(hands, leader, talon, revealed, policy, rel, nrel, colmask,
-                                         deck, nines, state, tricks, won, void, probs, can_seats)
+            set_round(tab, ints, hands, talon, revealed)
+            last, nines_ok = play_tricks(players, leader, policy, tab, ints, weight, state)
+            mine = won[ask]
             row[tricks[ask]] += 1
             for col in range(n_colours):
-                row[colour0 + col * (RANKS + 1) + popcount(won[ask] & colmask[col])] += 1
+                row[colour0 + col * (RANKS + 1) + popcount(mine & colmask[col])] += 1
             if last == ask:
                 row[last_i] += 1
             if nines_ok:

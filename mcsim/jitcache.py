@@ -1,0 +1,39 @@
+"""numba's on-disk cache, keyed by the source of every kernel module.
+
+numba invalidates a cached function only when its own file changes, not when
+a kernel it calls does, so an edited inner kernel can silently keep running
+its old code. Each game package calls ``configure`` from its
+``kernels/__init__.py`` before any kernel is compiled: the cache then lives
+in a directory named by a hash of all the package's kernel sources (and of
+this shared plumbing), so any edit gets a fresh cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+_HERE = Path(__file__).resolve().parent
+
+
+def source_hash(*dirs: Path) -> str:
+    """Hash of every ``.py`` file under ``dirs`` and of mcsim itself."""
+    h = hashlib.blake2b(digest_size=8)
+    h.update(numba.__version__.encode())
+    for d in (*dirs, _HERE):
+        for path in sorted(Path(d).rglob("*.py")):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def configure(package: str, kernel_dir: str | Path) -> Path:
+    """Point numba's cache for ``package`` at a directory keyed by its kernel sources."""
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "sponsio-sim")
+    path = Path(base) / f"{package}-{source_hash(Path(kernel_dir))}"
+    numba.config.CACHE_DIR = str(path)
+    return path

@@ -1,0 +1,197 @@
+"""Double-dummy answers for known deals: the `sponsio dd` job.
+
+A deal lists the remaining hands of seats 0..n-1, separated by ``|``
+(``"R9 R7 | B8 B5 | G6 G1 | Y3 Y2"``). Two questions, alone or together:
+
+- ``coalition`` (e.g. ``[0, 2]``): the most tricks those seats take of the
+  tricks left against the other seats (column ``tricks``);
+- ``seat`` + ``bets`` (e.g. ``"tricks=2,last"``): can the seat win all those
+  bets when every other seat plays to defeat them (``worst``), and when all
+  seats cooperate (``best``)? Other seats' bets (``others``) matter only
+  through ``fail`` bets.
+
+``trick`` lists cards already played to the current trick, from ``lead`` on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mcsim.errors import UserError
+from mcsim.runner import set_threads
+from sponsio_sim.bets import encode_table, parse_bet_set, parse_others
+from sponsio_sim.cards import card_name, mask_of, parse_cards
+from sponsio_sim.kernels.bits import colour_masks, nines_mask
+from sponsio_sim.kernels.dd import batch_bets, batch_coalition
+from sponsio_sim.rules import RANKS, RuleSet, load_rules
+
+
+def parse_deal(text: str, rules: RuleSet, where: str = "--deal") -> list[int]:
+    """Hand masks of a ``|``-separated deal; every problem is one line."""
+    parts = str(text).split("|")
+    if len(parts) != rules.players:
+        raise UserError(f"{where}: {len(parts)} hands given; rule set {rules.name} has "
+                        f"{rules.players} players (separate hands with '|')")
+    seen: dict[int, int] = {}
+    hands = []
+    for s, part in enumerate(parts):
+        ids = parse_cards(part, rules, f"{where} seat {s}")
+        for c in ids:
+            if c in seen:
+                raise UserError(f"{where}: card {card_name(c, rules)} is in seats {seen[c]} and {s}")
+            seen[c] = s
+        hands.append(mask_of(ids))
+    return hands
+
+
+def _parse_trick(text, hands, lead, rules, where):
+    """Card ids of the current trick; checks the cards and colour following."""
+    ids = parse_cards(text, rules, f"{where} --trick") if text else []
+    players = rules.players
+    if len(ids) >= players:
+        raise UserError(f"{where}: --trick holds {len(ids)} cards; a trick in progress has at most "
+                        f"{players - 1}")
+    owned = 0
+    for h in hands:
+        owned |= h
+    for j, c in enumerate(ids):
+        seat = (lead + j) % players
+        if (owned >> c) & 1:
+            raise UserError(f"{where}: --trick card {card_name(c, rules)} is also in a hand")
+        led = ids[0] // RANKS
+        if j > 0 and c // RANKS != led and (hands[seat] >> (led * RANKS)) & 0x1FF:
+            raise UserError(f"{where}: seat {seat} played {card_name(c, rules)} but holds "
+                            f"{rules.colours[led]} (must follow colour)")
+    return ids
+
+
+def _check_sizes(hands, lead, trick, rules, where):
+    players = rules.players
+    sizes = [bin(h).count("1") + (1 if (s - lead) % players < len(trick) else 0)
+             for s, h in enumerate(hands)]
+    if len(set(sizes)) != 1:
+        shown = ", ".join(f"seat {s}: {n}" for s, n in enumerate(sizes))
+        extra = " counting --trick" if trick else ""
+        raise UserError(f"{where}: hands must have equal sizes{extra} ({shown})")
+    if sizes[0] == 0:
+        raise UserError(f"{where}: the hands are empty")
+    if sizes[0] > rules.hand_size:
+        raise UserError(f"{where}: hands of {sizes[0]} cards; rule set {rules.name} deals {rules.hand_size}")
+
+
+def _seat(value, rules, what):
+    if value is None:
+        return None
+    if not 0 <= int(value) < rules.players:
+        raise UserError(f"{what} {value} out of range 0..{rules.players - 1}")
+    return int(value)
+
+
+def parse_coalition(value, rules: RuleSet) -> int | None:
+    """``"0,2"`` or ``[0, 2]`` -> seat mask; must leave at least one seat out."""
+    if value is None:
+        return None
+    items = value.split(",") if isinstance(value, str) else list(value)
+    mask = 0
+    for item in items:
+        t = str(item).strip()
+        if not t.isdigit():
+            raise UserError(f"--coalition: seat {t!r} is not a number")
+        mask |= 1 << _seat(int(t), rules, "--coalition: seat")
+    if mask == 0 or mask == (1 << rules.players) - 1:
+        raise UserError("--coalition must name some seats but not all, e.g. 0,2")
+    return mask
+
+
+def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=None, trick=None,
+          players: int | None = None, rules=None, overrides=None, threads: int | None = None
+          ) -> pd.DataFrame:
+    """Answer the questions for each deal (a string or a list of strings).
+
+    One row per deal in input order: ``deal`` (1-based), ``lead``, then
+    ``tricks`` (coalition question) and/or ``worst``, ``best`` (bet
+    question), and ``nodes`` searched.
+    """
+    single = isinstance(deals, str)
+    texts = [deals] if single else list(deals)
+    if players is None and rules is None and texts:
+        players = len(str(texts[0]).split("|"))
+        if players not in (3, 4):
+            players = None
+    ruleset = load_rules(rules, players, overrides)
+    lead = _seat(lead, ruleset, "--lead")
+    coal = parse_coalition(coalition, ruleset)
+    seat = _seat(seat, ruleset, "--seat")
+    if seat is None and bets:
+        raise UserError("--bets needs --seat (the bettor)")
+    if seat is not None and not bets:
+        raise UserError("--seat needs --bets (the bets to test)")
+    if coal is None and seat is None:
+        raise UserError("nothing to solve: give --coalition SEATS and/or --seat S --bets BETS")
+    if others and seat is None:
+        raise UserError("--others needs --seat and --bets")
+    if trick and not single:
+        raise UserError("--trick applies to a single --deal")
+    if not texts:
+        raise UserError("no deals to solve")
+    n = len(texts)
+    P = ruleset.players
+    hands = np.zeros((n, P), dtype=np.uint64)
+    tricks = np.zeros((n, max(P - 1, 1)), dtype=np.int64)
+    trick_len = np.zeros(n, dtype=np.int64)
+    for i, text in enumerate(texts):
+        where = "--deal" if single else f"deal {i + 1}"
+        hs = parse_deal(text, ruleset, where)
+        ids = _parse_trick(trick, hs, lead, ruleset, where)
+        _check_sizes(hs, lead, ids, ruleset, where)
+        hands[i] = hs
+        tricks[i, :len(ids)] = ids
+        trick_len[i] = len(ids)
+    set_threads(threads)
+    colmask = colour_masks(ruleset.n_colours)
+    nines = nines_mask(ruleset.n_colours)
+    leaders = np.full(n, lead, dtype=np.int64)
+    max_cards = ruleset.players * ruleset.hand_size
+    df = pd.DataFrame({"deal": np.arange(1, n + 1), "lead": leaders})
+    total_nodes = np.zeros(n, dtype=np.int64)
+    if coal is not None:
+        out = np.zeros(n, dtype=np.int64)
+        nodes = np.zeros(n, dtype=np.int64)
+        batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, np.int64(coal),
+                        np.int64(max_cards), out, nodes)
+        df["coalition"] = ",".join(str(s) for s in range(P) if (coal >> s) & 1)
+        df["tricks"] = out
+        total_nodes += nodes
+    if seat is not None:
+        my_bets = parse_bet_set(bets, ruleset, seat)
+        table = {s: b for s, b in parse_others(others, ruleset, seat).items()}
+        table[seat] = my_bets
+        codes, counts = encode_table(table, P)
+        worst = np.zeros(n, dtype=np.bool_)
+        best = np.zeros(n, dtype=np.bool_)
+        nodes = np.zeros(n, dtype=np.int64)
+        batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, counts, np.int64(seat),
+                   np.int64(max_cards), worst, best, nodes)
+        df["seat"] = seat
+        df["bets"] = ",".join(b.notation(ruleset) for b in my_bets)
+        df["worst"] = worst
+        df["best"] = best
+        total_nodes += nodes
+    df["nodes"] = total_nodes
+    df.attrs.update(rules=ruleset.summary())
+    return df
+
+
+def read_deals(path: str) -> list[str]:
+    """Deals from a file, one per line; blank lines and ``#`` comments skipped."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except OSError as exc:
+        raise UserError(f"--deals {path}: cannot read ({exc.strerror or exc})") from None
+    deals = [ln.split("#", 1)[0].strip() for ln in lines]
+    deals = [d for d in deals if d]
+    if not deals:
+        raise UserError(f"--deals {path}: no deals in the file")
+    return deals

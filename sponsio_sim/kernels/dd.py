@@ -1,0 +1,169 @@
+"""Double-dummy questions on known deals (the solver's entry points).
+
+- ``solve_coalition``: the most tricks the seats in mask ``coal`` can take
+  from here against the others (zero-window searches, bounds kept in the
+  transposition table between them).
+- ``solve_bets``: can seat ``ask`` win all its bets (``codes``/``bcounts``
+  rows as in ``kernels.bets``) when the seats in ``maxside`` help it and the
+  rest play to defeat it. Worst case: ``maxside = 1 << ask``; best case
+  (everyone cooperates): every seat.
+- ``batch_*``: the same over many deals in parallel (``prange`` over blocks
+  of deals, one workspace per block).
+
+Deals are ``hands[s]`` uint64 masks; ``trick`` the cards already played to
+the current trick from ``leader`` on (empty at a trick boundary); ``ctr0``
+the ``CT`` row so far (``fresh_counters``). ``stamp`` identifies the
+question for the transposition table: callers give a new stamp whenever the
+goal changes, and may keep one stamp across deals with the same goal.
+"""
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.kernels.bits import U0, U1
+from sponsio_sim.kernels.dd_core import (
+    MAX_PLAYERS, MODE_BET, MODE_TRICKS, TT_BITS, YES, bet_flags, ct_layout, new_workspace,
+    quick_tricks, relevant_seats,
+)
+from sponsio_sim.kernels.dd_search import search, setup_root
+
+_BET_SLOTS = 5
+
+
+@nb.njit(cache=True)
+def fresh_counters(players, n_colours):
+    """CT row of a trick phase that has not started: nothing won, nines ok."""
+    cc, nok, last, width = ct_layout(players, n_colours)
+    row = np.zeros(width, dtype=np.int64)
+    row[nok] = 1
+    row[last] = -1
+    return row
+
+
+@nb.njit(cache=True)
+def _scratch(players):
+    return np.zeros((players, _BET_SLOTS), dtype=np.int64), np.zeros(players, dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def solve_coalition(hands, leader, trick, colmask, nines, coal, PL, PU, CT, TT, stamp):
+    """(most tricks coalition ``coal`` takes of the tricks left, nodes)."""
+    players = hands.shape[0]
+    n_col = colmask.shape[0]
+    ctr0 = fresh_counters(players, n_col)
+    codes = np.zeros((players, _BET_SLOTS, 3), dtype=np.int64)
+    bcounts = np.zeros(players, dtype=np.int64)
+    res3, fail3 = _scratch(players)
+    to_move = (leader + trick.shape[0]) % players
+    left = 0
+    h = hands[to_move]
+    while h != U0:
+        h &= h - U1
+        left += 1
+    lo = 0
+    hi = left
+    if trick.shape[0] == 0:
+        in_play = U0
+        for t in range(players):
+            in_play |= hands[t]
+        q = quick_tricks(hands[leader], in_play, n_col)
+        if (coal >> leader) & 1:
+            lo = q
+        else:
+            hi = left - q
+    nodes = 0
+    tt_bits = np.int64(np.log2(TT.shape[0]) + 0.5)
+    while lo < hi:
+        t = (lo + hi + 1) // 2
+        setup_root(hands, leader, trick, ctr0, PL, PU, CT)
+        ok, k = search(hands, colmask, nines, MODE_TRICKS, t, coal, coal, codes, bcounts, 0, 0,
+                       False, False, U0, PL, PU, CT, TT, stamp, tt_bits, res3, fail3)
+        nodes += k
+        if ok == YES:
+            lo = t
+        else:
+            hi = t - 1
+    return lo, nodes
+
+
+@nb.njit(cache=True)
+def solve_bets(hands, leader, trick, ctr0, colmask, nines, codes, bcounts, ask, maxside, root_mask,
+               PL, PU, CT, TT, stamp):
+    """(True if seat ``ask`` wins all its bets under the question, nodes)."""
+    players = hands.shape[0]
+    relseats = relevant_seats(codes, bcounts, ask)
+    any_fail, sens = bet_flags(codes, bcounts, relseats)
+    res3, fail3 = _scratch(players)
+    tt_bits = np.int64(np.log2(TT.shape[0]) + 0.5)
+    setup_root(hands, leader, trick, ctr0, PL, PU, CT)
+    ok, nodes = search(hands, colmask, nines, MODE_BET, 0, maxside, 0, codes, bcounts, ask, relseats,
+                       any_fail, sens, root_mask, PL, PU, CT, TT, stamp, tt_bits, res3, fail3)
+    return ok == YES, nodes
+
+
+def workspace(players, n_colours, max_cards, tt_bits=TT_BITS):
+    """A fresh (PL, PU, CT, TT) for one thread."""
+    if players > MAX_PLAYERS:
+        raise ValueError(f"the solver handles at most {MAX_PLAYERS} players")
+    return new_workspace(players, n_colours, max_cards, tt_bits)
+
+
+@nb.njit(cache=True)
+def _blocks(n):
+    """Block boundaries: about four blocks per thread, contiguous deals."""
+    nb_ = min(n, 4 * nb.get_num_threads())
+    bounds = np.zeros(nb_ + 1, dtype=np.int64)
+    for i in range(nb_ + 1):
+        bounds[i] = (n * i) // nb_
+    return bounds
+
+
+@nb.njit(parallel=True, cache=True)
+def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, out, nodes):
+    """``solve_coalition`` for each row of ``hands``; ``tricks[i, :trick_len[i]]``
+    is deal i's current trick. Fills ``out`` and ``nodes``."""
+    n = hands.shape[0]
+    players = hands.shape[1]
+    if n == 0:
+        return
+    bounds = _blocks(n)
+    for blk in nb.prange(bounds.shape[0] - 1):
+        PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
+        h = np.empty(players, dtype=np.uint64)
+        for i in range(bounds[blk], bounds[blk + 1]):
+            for s in range(players):
+                h[s] = hands[i, s]
+            out[i], nodes[i] = solve_coalition(h, leaders[i], tricks[i, :trick_len[i]], colmask,
+                                               nines, coal, PL, PU, CT, TT, np.uint64(i + 1))
+
+
+@nb.njit(parallel=True, cache=True)
+def batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts, ask, max_cards,
+               worst, best, nodes):
+    """Worst- and best-case ``solve_bets`` for each deal (fills the outputs).
+    A deal whose best case fails cannot succeed in the worst case either,
+    and one that succeeds in the worst case succeeds in the best case."""
+    n = hands.shape[0]
+    players = hands.shape[1]
+    if n == 0:
+        return
+    everyone = (np.int64(1) << players) - 1
+    bounds = _blocks(n)
+    for blk in nb.prange(bounds.shape[0] - 1):
+        PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
+        h = np.empty(players, dtype=np.uint64)
+        ctr0 = fresh_counters(players, colmask.shape[0])
+        for i in range(bounds[blk], bounds[blk + 1]):
+            for s in range(players):
+                h[s] = hands[i, s]
+            tr = tricks[i, :trick_len[i]]
+            ok_b, k_b = solve_bets(h, leaders[i], tr, ctr0, colmask, nines, codes, bcounts, ask,
+                                   everyone, U0, PL, PU, CT, TT, np.uint64(2 * i + 1))
+            ok_w = False
+            k_w = 0
+            if ok_b:
+                ok_w, k_w = solve_bets(h, leaders[i], tr, ctr0, colmask, nines, codes, bcounts, ask,
+                                       np.int64(1) << ask, U0, PL, PU, CT, TT, np.uint64(2 * i + 2))
+            worst[i] = ok_w
+            best[i] = ok_b
+            nodes[i] = k_b + k_w

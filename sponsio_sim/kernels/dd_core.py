@@ -1,0 +1,327 @@
+"""Double-dummy solver building blocks: workspace layout, keys, bounds, goals.
+
+The search itself is in ``dd_search``; this module holds what it calls at
+trick boundaries and when it generates moves. Everything is scalar or plain
+arrays (numba only).
+
+Workspace (one per thread, reused across solves):
+- ``PL[d, F_*]`` int64 per ply: who moves, trick state, the move list;
+- ``PU[d, U_*]`` uint64 per ply: cards in the current trick, the node's key;
+- ``CT[t, :]`` int64 per completed-trick count ``t``: tricks per seat,
+  captured cards per seat and colour, nines-ok flag, last trick's winner;
+- ``TT[slot, :]`` uint64 transposition table: key words, then a meta word
+  ``stamp << 16 | lower << 8 | upper``. An entry is live only under the
+  caller's current ``stamp``, so no clearing between solves is needed.
+  The meta word is ``stamp << 24 | move << 16 | lower << 8 | upper``; move
+  is the last move that decided the node (colour x 9 + relative rank + 1,
+  0 for none), tried first when the position comes back.
+
+Transposition keys (DDS's idea): at a trick boundary the position is stored
+in relative ranks: each remaining card becomes its rank among the cards of
+its colour still in play, so positions that differ only by which low cards
+are gone share one entry. Two extra key words carry the leader and, for bet
+goals, the accumulated state those bets still depend on.
+"""
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.kernels.bets import COLOUR, FAIL, LAST, NINES, TRICKS
+from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
+
+# Search modes.
+MODE_TRICKS, MODE_BET = 0, 1
+# Kleene three-valued logic for goal bounds.
+NO, YES, UNKNOWN = 0, 1, 2
+
+MAX_PLAYERS = 6
+MAX_MOVES = 18                 # a hand holds at most 36 / 2 cards
+# Per-ply int fields.
+F_SEAT, F_POS, F_LEADER, F_BEST, F_BSEAT, F_LED, F_TN, F_NMOV, F_IMOV, F_SLOT, F_NEED, F_ISOR, \
+    F_EXPANDED, F_HINT = range(14)
+F_MOV0 = 14
+F_SC0 = F_MOV0 + MAX_MOVES
+N_FIELDS = F_SC0 + MAX_MOVES
+# Per-ply uint64 fields: trick mask, then key words (hands..., extra1, extra2).
+U_TMASK = 0
+U_KEY0 = 1
+N_UFIELDS = U_KEY0 + MAX_PLAYERS + 2
+TT_BITS = 16
+_H = np.uint64(0x9E3779B97F4A7C15)
+
+
+@nb.njit(cache=True)
+def ct_layout(players, n_colours):
+    """Column offsets in a ``CT`` row: (captured, nines_ok, last, width)."""
+    cc = players
+    nok = cc + players * n_colours
+    return cc, nok, nok + 1, nok + 2
+
+
+@nb.njit(cache=True)
+def new_workspace(players, n_colours, max_cards, tt_bits):
+    """Arrays for one thread's solves (see module docstring)."""
+    plies = max_cards + 2
+    width = ct_layout(players, n_colours)[3]
+    PL = np.zeros((plies, N_FIELDS), dtype=np.int64)
+    PU = np.zeros((plies, N_UFIELDS), dtype=np.uint64)
+    CT = np.zeros((max_cards // max(players, 1) + 2, width), dtype=np.int64)
+    TT = np.zeros((1 << tt_bits, players + 3), dtype=np.uint64)
+    return PL, PU, CT, TT
+
+
+@nb.njit(cache=True, inline="always")
+def quick_tricks(hand, in_play, n_colours):
+    """Tricks the leader takes for sure by cashing its top cards: in each
+    colour, its cards that are the highest still in play, one after another.
+    Discards by others only make them safer, and the leader keeps the lead."""
+    q = 0
+    for col in range(n_colours):
+        m = in_play & (np.uint64(0x1FF) << np.uint64(col * RANKS))
+        while m != U0:
+            h = highest(m)
+            if (hand & bit(h)) == U0:
+                break
+            q += 1
+            m &= ~bit(h)
+    return q
+
+
+@nb.njit(cache=True, inline="always")
+def rel_hands(hands, players, in_play, PU, d):
+    """Write the seats' hands in relative ranks to ``PU[d, U_KEY0 + s]``."""
+    for s in range(players):
+        h = hands[s]
+        r = U0
+        while h != U0:
+            c = lowest(h)
+            h &= h - U1
+            base = (c // RANKS) * RANKS
+            below = in_play & (bit(c) - U1) & ~(bit(base) - U1)
+            r |= bit(base + popcount(below))
+        PU[d, U_KEY0 + s] = r
+
+
+@nb.njit(cache=True, inline="always")
+def key_slot(PU, d, n_words, tt_bits):
+    h = np.uint64(0x243F6A8885A308D3)
+    for k in range(n_words):
+        h = (h ^ PU[d, U_KEY0 + k]) * _H
+        h ^= h >> np.uint64(29)
+    return np.int64(h >> np.uint64(64 - tt_bits))
+
+
+@nb.njit(cache=True, inline="always")
+def tt_probe(TT, slot, PU, d, n_words, stamp):
+    """(lower, upper, move) stored for the key at ply d, or (-1, -1, 0)."""
+    meta = TT[slot, n_words]
+    if (meta >> np.uint64(24)) != stamp:
+        return -1, -1, 0
+    for k in range(n_words):
+        if TT[slot, k] != PU[d, U_KEY0 + k]:
+            return -1, -1, 0
+    return (np.int64((meta >> np.uint64(8)) & np.uint64(0xFF)), np.int64(meta & np.uint64(0xFF)),
+            np.int64((meta >> np.uint64(16)) & np.uint64(0xFF)))
+
+
+@nb.njit(cache=True, inline="always")
+def tt_store(TT, slot, PU, d, n_words, stamp, need, ok, top, move):
+    """Record that the value at ply d's key is >= need (ok) or < need, and
+    the move that showed it (0: keep the stored one)."""
+    lo, hi, old = tt_probe(TT, slot, PU, d, n_words, stamp)
+    if lo < 0:
+        lo, hi = 0, top
+        for k in range(n_words):
+            TT[slot, k] = PU[d, U_KEY0 + k]
+    if ok:
+        lo = max(lo, need)
+    else:
+        hi = min(hi, need - 1)
+    if move == 0:
+        move = old
+    TT[slot, n_words] = ((stamp << np.uint64(24)) | (np.uint64(move) << np.uint64(16))
+                         | (np.uint64(lo) << np.uint64(8)) | np.uint64(hi))
+
+
+@nb.njit(cache=True, inline="always")
+def rel_move(c, in_play):
+    """A card as colour x 9 + its rank among the colour's cards in play, + 1."""
+    base = (c // RANKS) * RANKS
+    return base + popcount(in_play & (bit(c) - U1) & ~(bit(base) - U1)) + 1
+
+
+@nb.njit(cache=True, inline="always")
+def abs_move(move, hand, in_play):
+    """The card of ``hand`` that ``rel_move`` encoded as ``move`` (-1: none)."""
+    if move == 0:
+        return -1
+    base = ((move - 1) // RANKS) * RANKS
+    k = move - 1 - base
+    m = in_play & (np.uint64(0x1FF) << np.uint64(base))
+    for _ in range(k):
+        if m == U0:
+            return -1
+        m &= m - U1
+    if m == U0:
+        return -1
+    c = lowest(m)
+    return c if (hand & bit(c)) != U0 else -1
+
+
+@nb.njit(cache=True, inline="always")
+def _not3(v):
+    return v if v == UNKNOWN else 1 - v
+
+
+@nb.njit(cache=True, inline="always")
+def _or3(a, b):
+    if a == YES or b == YES:
+        return YES
+    if a == NO and b == NO:
+        return NO
+    return UNKNOWN
+
+
+@nb.njit(cache=True, inline="always")
+def _and3(a, b):
+    if a == NO or b == NO:
+        return NO
+    if a == YES and b == YES:
+        return YES
+    return UNKNOWN
+
+
+@nb.njit(cache=True, inline="always")
+def _atom3(kind, a, b, s, row, players, n_colours, left, in_play, colmask, nines):
+    """Can a plain bet of seat s still succeed / fail, ``left`` tricks to go?"""
+    if kind == TRICKS:
+        t = row[s]
+        if t > a or t + left < a:
+            return NO
+        return YES if left == 0 else UNKNOWN
+    if kind == COLOUR:
+        k = row[players + s * n_colours + a]
+        rest = popcount(in_play & colmask[a])
+        if k > b or k + rest < b:
+            return NO
+        return YES if rest == 0 else UNKNOWN
+    if kind == LAST:
+        if left == 0:
+            return YES if row[players + players * n_colours + 1] == s else NO
+        return UNKNOWN
+    if row[players + players * n_colours] == 0:
+        return NO
+    return YES if (in_play & nines) == U0 else UNKNOWN
+
+
+@nb.njit(cache=True)
+def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, in_play, colmask, nines,
+          res3, fail3):
+    """Does seat ``ask`` win all its bets: YES, NO or UNKNOWN yet.
+
+    Kleene evaluation of exactly the computation in ``kernels.bets.settle``
+    (fail chains unrolled to ``players`` passes), on partial results: a
+    definite answer holds for every way the remaining tricks can go.
+    """
+    if bcounts[ask] == 0:
+        return NO
+    if not any_fail:
+        v = YES
+        for i in range(bcounts[ask]):
+            v = _and3(v, _atom3(codes[ask, i, 0], codes[ask, i, 1], codes[ask, i, 2], ask, row,
+                                players, n_colours, left, in_play, colmask, nines))
+            if v == NO:
+                return NO
+        return v
+    for s in range(players):
+        f = NO
+        for i in range(bcounts[s]):
+            if codes[s, i, 0] == FAIL:
+                res3[s, i] = NO
+                continue
+            v = _atom3(codes[s, i, 0], codes[s, i, 1], codes[s, i, 2], s, row, players, n_colours,
+                       left, in_play, colmask, nines)
+            res3[s, i] = v
+            f = _or3(f, _not3(v))
+        fail3[s] = f
+    for _ in range(players):
+        for s in range(players):
+            for i in range(bcounts[s]):
+                if codes[s, i, 0] == FAIL:
+                    t = codes[s, i, 1]
+                    res3[s, i] = _and3(YES if bcounts[t] > 0 else NO, fail3[t])
+        for s in range(players):
+            f = NO
+            for i in range(bcounts[s]):
+                f = _or3(f, _not3(res3[s, i]))
+            fail3[s] = f
+    return _not3(fail3[ask])
+
+
+@nb.njit(cache=True)
+def relevant_seats(codes, bcounts, ask):
+    """Seats whose bets decide ``ask``'s: ask and, through fail bets, their targets."""
+    rel = np.int64(1) << ask
+    for _ in range(bcounts.shape[0]):
+        for s in range(bcounts.shape[0]):
+            if (rel >> s) & 1:
+                for i in range(bcounts[s]):
+                    if codes[s, i, 0] == FAIL:
+                        rel |= np.int64(1) << codes[s, i, 1]
+    return rel
+
+
+@nb.njit(cache=True, inline="always")
+def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in_play, nines,
+                   nines_sens):
+    """Key words for the accumulated state the relevant bets still depend on:
+    each counter clamped just above its target, the nines flag and which 9s
+    are still in play (relative ranks hide which top card is a 9)."""
+    x1 = np.uint64(leader)
+    if nines_sens:
+        x1 |= np.uint64(row[players + players * n_colours]) << np.uint64(3)
+        x1 |= (in_play & nines) << np.uint64(4)
+    x2 = U0
+    sh = 0
+    for s in range(players):
+        if (relseats >> s) & 1:
+            for i in range(bcounts[s]):
+                kind = codes[s, i, 0]
+                if kind == TRICKS:
+                    v = min(row[s], codes[s, i, 1] + 1)
+                elif kind == COLOUR:
+                    v = min(row[players + s * n_colours + codes[s, i, 1]], codes[s, i, 2] + 1)
+                else:
+                    continue
+                x2 |= np.uint64(v) << np.uint64(sh)
+                sh += 5
+    return x1, x2
+
+
+@nb.njit(cache=True)
+def bet_flags(codes, bcounts, relseats):
+    """(any fail bet among relevant seats, any nines bet among them)."""
+    any_fail = False
+    sens = False
+    for s in range(bcounts.shape[0]):
+        if (relseats >> s) & 1:
+            for i in range(bcounts[s]):
+                if codes[s, i, 0] == FAIL:
+                    any_fail = True
+                if codes[s, i, 0] == NINES:
+                    sens = True
+    return any_fail, sens
+
+
+@nb.njit(cache=True, inline="always")
+def desire(codes, bcounts, ask, row, players, n_colours):
+    """+1 if seat ``ask`` wants to win tricks now, -1 if it wants to lose them
+    (move ordering only)."""
+    d = 1
+    for i in range(bcounts[ask]):
+        kind = codes[ask, i, 0]
+        if kind == TRICKS:
+            return 1 if codes[ask, i, 1] > row[ask] else -1
+        if kind == COLOUR:
+            d = 1 if codes[ask, i, 2] > row[players + ask * n_colours + codes[ask, i, 1]] else -1
+    return d

@@ -1,0 +1,359 @@
+"""Double-dummy search: one boolean question, iterative alpha-beta.
+
+The question is always "can the max side reach the goal?": seats in the
+``maxside`` mask choose cards to make it true (OR nodes), the others to make
+it false (AND nodes). Two goals:
+
+- ``MODE_TRICKS``: the coalition ``coal`` wins at least ``target`` tricks
+  (a zero-window test; ``dd.solve_coalition`` finds the exact maximum);
+- ``MODE_BET``: seat ``ask`` wins all its bets (``codes``/``bcounts`` as in
+  ``kernels.bets.settle``, other seats' bets matter through ``fail``).
+
+The search keeps an explicit stack of plies (no recursion, no calls with
+array arguments in the hot loop apart from inlined helpers). At every trick
+boundary it first tries to decide the node without searching: the goal's
+three-valued bound (target reached / out of reach, bets settled either
+way), the leader's quick tricks, then the transposition table. Moves are
+generated once per class of equivalent cards (cards adjacent among the
+cards still in play are one move) and ordered by who would win the trick.
+"""
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
+from sponsio_sim.kernels.dd_core import (
+    F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
+    F_SC0, F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_KEY0, U_TMASK, UNKNOWN, YES,
+    abs_move, bet_extra_keys, desire, goal3, key_slot, quick_tricks, rel_hands, rel_move, tt_probe,
+    tt_store,
+)
+
+_TOP_DISCARD = 20   # ordering: keep a colour's top card rather than discard it
+_WINNER = 64        # ordering: the trick goes to a seat the mover wants to win it
+_HINTED = 1000      # ordering: the move that decided this position before
+
+
+@nb.njit(cache=True, inline="always")
+def _owner(hands, players, c):
+    b = bit(c)
+    for t in range(players):
+        if hands[t] & b:
+            return t
+    return -1
+
+
+@nb.njit(cache=True, inline="always")
+def _last_trick_winner(hands, players, leader):
+    """Winner of a trick where every seat holds one card."""
+    best = lowest(hands[leader])
+    win = leader
+    for t in range(players):
+        c = lowest(hands[t])
+        if c // RANKS == best // RANKS and c > best:
+            best = c
+            win = t
+    return win
+
+
+@nb.njit(cache=True)
+def setup_root(hands, leader, trick, ctr0, PL, PU, CT):
+    """Root ply: ``trick`` holds the cards already played to the current
+    trick, from ``leader`` on; ``ctr0`` is the ``CT`` row so far."""
+    players = hands.shape[0]
+    k = trick.shape[0]
+    tm = U0
+    best = -1
+    bseat = -1
+    led = -1
+    for j in range(k):
+        c = trick[j]
+        seat = (leader + j) % players
+        tm |= bit(c)
+        if j == 0:
+            led = c // RANKS
+            best = c
+            bseat = seat
+        elif c // RANKS == led and c > best:
+            best = c
+            bseat = seat
+    PL[0, F_POS] = k
+    PL[0, F_LEADER] = leader
+    PL[0, F_SEAT] = (leader + k) % players
+    PL[0, F_TN] = 0
+    PL[0, F_BEST] = best
+    PL[0, F_BSEAT] = bseat
+    PL[0, F_LED] = led
+    PU[0, U_TMASK] = tm
+    for j in range(ctr0.shape[0]):
+        CT[0, j] = ctr0[j]
+
+
+@nb.njit(cache=True, inline="always")
+def _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, ask, sens, root_mask,
+               PL, PU, CT):
+    """Fill ply d's move list: one card per equivalence class, best first."""
+    n_col = colmask.shape[0]
+    allmask = (np.int64(1) << players) - 1
+    s = PL[d, F_SEAT]
+    pos = PL[d, F_POS]
+    h = hands[s]
+    in_play = PU[d, U_TMASK]
+    for t in range(players):
+        in_play |= hands[t]
+    led = PL[d, F_LED]
+    if pos > 0:
+        legal = h & colmask[led]
+        if legal == U0:
+            legal = h
+    else:
+        legal = h
+    if d == 0 and root_mask != U0:
+        legal &= root_mask
+    later = U0
+    t = s
+    for _ in range(pos + 1, players):
+        t += 1
+        if t == players:
+            t = 0
+        later |= hands[t]
+    if mode == MODE_TRICKS:
+        want = coal if (coal >> s) & 1 else allmask & ~coal
+    else:
+        dsr = desire(codes, bcounts, ask, CT[PL[d, F_TN]], players, n_col)
+        if (dsr > 0) == (((maxside >> s) & 1) == 1):
+            want = np.int64(1) << ask
+        else:
+            want = allmask & ~(np.int64(1) << ask)
+    best = PL[d, F_BEST]
+    bseat = PL[d, F_BSEAT]
+    n = 0
+    m = legal
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        b = bit(c)
+        col = c // RANKS
+        rank = c - col * RANKS
+        cm = colmask[col]
+        below = in_play & cm & (b - U1)
+        if below != U0 and (legal & bit(highest(below))) != U0 and not (sens and rank == RANKS - 1):
+            continue  # same power as the next lower card, already listed
+        if pos == 0:
+            oth = in_play & cm & ~h
+            win = s
+            if oth != U0:
+                top = highest(oth)
+                if top > c:
+                    win = _owner(hands, players, top)
+        else:
+            cur = best
+            win = bseat
+            if col == led and c > cur:
+                cur = c
+                win = s
+            rl = later & colmask[led]
+            if rl != U0:
+                top = highest(rl)
+                if top > cur:
+                    win = _owner(hands, players, top)
+        score = -rank
+        hint = PL[d, F_HINT]
+        if pos == 0 and hint >= c and hint // RANKS == col \
+                and (in_play & ~h & (bit(hint) - U1) & ~((b << U1) - U1)) == U0:
+            score += _HINTED
+        if (want >> win) & 1:
+            score += _WINNER
+        if pos > 0 and col != led and (in_play & cm & ~((b << U1) - U1)) == U0:
+            score -= _TOP_DISCARD
+        j = n
+        while j > 0 and PL[d, F_SC0 + j - 1] < score:
+            PL[d, F_MOV0 + j] = PL[d, F_MOV0 + j - 1]
+            PL[d, F_SC0 + j] = PL[d, F_SC0 + j - 1]
+            j -= 1
+        PL[d, F_MOV0 + j] = c
+        PL[d, F_SC0 + j] = score
+        n += 1
+    PL[d, F_NMOV] = n
+    PL[d, F_IMOV] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcounts, ask, relseats,
+              any_fail, sens, PL, PU, CT, TT, stamp, tt_bits, res3, fail3):
+    """Try to decide the trick-boundary node at ply d without searching;
+    else record its key, slot and need, and return UNKNOWN."""
+    n_col = colmask.shape[0]
+    in_play = U0
+    for t in range(players):
+        in_play |= hands[t]
+    leader = PL[d, F_SEAT]
+    left = popcount(hands[leader])
+    tn = PL[d, F_TN]
+    if mode == MODE_TRICKS:
+        sc = 0
+        for t in range(players):
+            if (coal >> t) & 1:
+                sc += CT[tn, t]
+        need = target - sc
+        if need <= 0:
+            return YES
+        if need > left:
+            return NO
+        if left == 1:
+            return YES if (coal >> _last_trick_winner(hands, players, leader)) & 1 else NO
+        qt = quick_tricks(hands[leader], in_play, n_col)
+        if (coal >> leader) & 1:
+            if qt >= need:
+                return YES
+        elif left - qt < need:
+            return NO
+        x1 = np.uint64(leader)
+        x2 = U0
+    else:
+        v = goal3(codes, bcounts, ask, any_fail, CT[tn], players, n_col, left, in_play, colmask,
+                  nines, res3, fail3)
+        if v != UNKNOWN:
+            return v
+        need = 1
+        x1, x2 = bet_extra_keys(codes, bcounts, relseats, CT[tn], players, n_col, leader, in_play,
+                                nines, sens)
+    rel_hands(hands, players, in_play, PU, d)
+    PU[d, U_KEY0 + players] = x1
+    PU[d, U_KEY0 + players + 1] = x2
+    slot = key_slot(PU, d, players + 2, tt_bits)
+    lo, hi, move = tt_probe(TT, slot, PU, d, players + 2, stamp)
+    PL[d, F_HINT] = abs_move(move, hands[leader], in_play)
+    if lo >= 0:
+        if lo >= need:
+            return YES
+        if hi < need:
+            return NO
+    PL[d, F_SLOT] = slot
+    PL[d, F_NEED] = need
+    return UNKNOWN
+
+
+@nb.njit(cache=True)
+def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, ask, relseats,
+           any_fail, sens, root_mask, PL, PU, CT, TT, stamp, tt_bits, res3, fail3):
+    """Answer the question from the root set up by ``setup_root``.
+
+    ``root_mask`` (non-zero) restricts the root's moves to those cards.
+    Returns (YES or NO, nodes searched). ``hands`` is restored on return.
+    """
+    players = hands.shape[0]
+    n_col = colmask.shape[0]
+    n_words = players + 2
+    cc0 = players
+    nok = players + players * n_col
+    width = CT.shape[1]
+    nodes = 0
+    d = 0
+    pending = -1
+    entering = True
+    cut = False
+    while True:
+        if entering:
+            entering = False
+            PL[d, F_EXPANDED] = 0
+            PL[d, F_ISOR] = (maxside >> PL[d, F_SEAT]) & 1
+            if PL[d, F_POS] == 0:
+                status = _boundary(d, hands, players, colmask, nines, mode, target, coal, codes,
+                                   bcounts, ask, relseats, any_fail, sens, PL, PU, CT, TT, stamp,
+                                   tt_bits, res3, fail3)
+                if status != UNKNOWN:
+                    if d == 0:
+                        return status, nodes
+                    pending = status
+                    d -= 1
+                    continue
+            _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, ask, sens,
+                       root_mask, PL, PU, CT)
+            PL[d, F_EXPANDED] = 1
+        if pending >= 0:
+            c = PL[d, F_MOV0 + PL[d, F_IMOV] - 1]
+            hands[PL[d, F_SEAT]] |= bit(c)
+            if (PL[d, F_ISOR] == 1) == (pending == YES):
+                resolved = pending
+                cut = True
+            else:
+                resolved = -1
+                pending = -1
+        else:
+            resolved = -1
+        if resolved < 0 and PL[d, F_IMOV] >= PL[d, F_NMOV]:
+            resolved = NO if PL[d, F_ISOR] == 1 else YES
+            cut = False
+        if resolved >= 0:
+            if PL[d, F_EXPANDED] == 1 and PL[d, F_POS] == 0 and (d > 0 or root_mask == U0):
+                h_all = U0
+                for t in range(players):
+                    h_all |= hands[t]
+                top = popcount(hands[PL[d, F_SEAT]]) if mode == MODE_TRICKS else 1
+                move = 0
+                if cut:
+                    move = rel_move(PL[d, F_MOV0 + PL[d, F_IMOV] - 1], h_all)
+                tt_store(TT, PL[d, F_SLOT], PU, d, n_words, stamp, PL[d, F_NEED], resolved == YES, top,
+                         move)
+            if d == 0:
+                return resolved, nodes
+            pending = resolved
+            d -= 1
+            continue
+        i = PL[d, F_IMOV]
+        PL[d, F_IMOV] = i + 1
+        c = PL[d, F_MOV0 + i]
+        s = PL[d, F_SEAT]
+        b = bit(c)
+        hands[s] &= ~b
+        nodes += 1
+        pos = PL[d, F_POS]
+        tm = PU[d, U_TMASK] | b
+        if pos == 0:
+            led = c // RANKS
+            best = c
+            bseat = s
+            leader = s
+        else:
+            led = PL[d, F_LED]
+            best = PL[d, F_BEST]
+            bseat = PL[d, F_BSEAT]
+            leader = PL[d, F_LEADER]
+            if c // RANKS == led and c > best:
+                best = c
+                bseat = s
+        tn = PL[d, F_TN]
+        e = d + 1
+        if pos + 1 == players:
+            for j in range(width):
+                CT[tn + 1, j] = CT[tn, j]
+            CT[tn + 1, bseat] += 1
+            if mode != MODE_TRICKS:
+                for col in range(n_col):
+                    CT[tn + 1, cc0 + bseat * n_col + col] += popcount(tm & colmask[col])
+                if (tm & nines & ~bit(best)) != U0:
+                    CT[tn + 1, nok] = 0
+                CT[tn + 1, nok + 1] = bseat
+            PL[e, F_SEAT] = bseat
+            PL[e, F_POS] = 0
+            PL[e, F_LEADER] = bseat
+            PL[e, F_TN] = tn + 1
+            PL[e, F_BEST] = -1
+            PL[e, F_BSEAT] = -1
+            PL[e, F_LED] = -1
+            PU[e, U_TMASK] = U0
+        else:
+            nxt = s + 1
+            if nxt == players:
+                nxt = 0
+            PL[e, F_SEAT] = nxt
+            PL[e, F_POS] = pos + 1
+            PL[e, F_LEADER] = leader
+            PL[e, F_TN] = tn
+            PL[e, F_BEST] = best
+            PL[e, F_BSEAT] = bseat
+            PL[e, F_LED] = led
+            PU[e, U_TMASK] = tm
+        d = e
+        entering = True

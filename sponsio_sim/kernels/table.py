@@ -1,0 +1,73 @@
+"""The trick phase's state, packed into three flat arrays.
+
+numba reference-counts every array passed to a function, and a call that
+takes ten arrays costs more than a whole trick, so the kernels keep a
+round's state in three arrays with fixed offsets:
+
+- ``tab`` (uint64): hands, won cards, colour masks and public masks;
+- ``ints`` (int64): tricks won, voids, scratch seats, and the relevance
+  table (which bets each seat plays for or against, see policies);
+- ``weight`` (float64): the goal policy's scratch.
+"""
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
+
+MAX_PLAYERS = 6
+MAX_COLOURS = 4
+MAX_REL = 16
+REL_FIELDS = 5  # kind, a, b, owner, sign
+
+# tab (uint64) offsets
+HANDS = 0
+WON = HANDS + MAX_PLAYERS
+COLMASK = WON + MAX_PLAYERS
+TALON = COLMASK + MAX_COLOURS
+REVEALED = TALON + 1
+PLAYED = REVEALED + 1
+DECK = PLAYED + 1
+NINES = DECK + 1
+TAB_SIZE = NINES + 1
+
+# ints (int64) offsets
+TRICKS = 0
+VOID = TRICKS + MAX_PLAYERS
+CAN = VOID + MAX_PLAYERS
+NREL = CAN + MAX_PLAYERS
+REL = NREL + MAX_PLAYERS
+INTS_SIZE = REL + MAX_PLAYERS * MAX_REL * REL_FIELDS
+
+
+@nb.njit(cache=True, inline="always")
+def rel_at(s, j, field):
+    """Offset in ``ints`` of field ``field`` of seat s's j-th relevance entry."""
+    return REL + (s * MAX_REL + j) * REL_FIELDS + field
+
+
+@nb.njit(cache=True)
+def new_state(n_colours):
+    """Fresh (tab, ints, weight) arrays with the deck's constant masks set."""
+    tab = np.zeros(TAB_SIZE, dtype=np.uint64)
+    masks = colour_masks(n_colours)
+    for c in range(n_colours):
+        tab[COLMASK + c] = masks[c]
+    tab[DECK] = (np.uint64(1) << np.uint64(n_colours * RANKS)) - np.uint64(1)
+    tab[NINES] = nines_mask(n_colours)
+    ints = np.zeros(INTS_SIZE, dtype=np.int64)
+    weight = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    return tab, ints, weight
+
+
+@nb.njit(cache=True)
+def set_round(tab, ints, hands, talon, revealed):
+    """Load a deal: hands, talon and revealed cards; clear tricks, won, voids."""
+    for s in range(hands.shape[0]):
+        tab[HANDS + s] = hands[s]
+        tab[WON + s] = U0
+        ints[TRICKS + s] = 0
+        ints[VOID + s] = 0
+    tab[TALON] = talon
+    tab[REVEALED] = revealed
+    tab[PLAYED] = U0

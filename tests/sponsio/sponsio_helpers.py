@@ -1,0 +1,26 @@
+"""Test helpers: build kernel inputs from card strings, play one deal."""
+
+import numpy as np
+
+from sponsio_sim.bets import encode_table, parse_bet_set
+from sponsio_sim.cards import mask_of, parse_cards
+from sponsio_sim.kernels.play import play_tricks
+from sponsio_sim.kernels.policies import build_relevance
+from sponsio_sim.kernels.table import TRICKS, WON, new_state, set_round
+from mcsim.rng import new_state as new_rng
+
+
+def play_deal(rules, hands, talon="", leader=0, policy=0, bets=None, seed=0):
+    """Play a hand-made deal; return (tricks, won masks, last winner, nines_ok)."""
+    masks = np.array([mask_of(parse_cards(h, rules)) for h in hands], dtype=np.uint64)
+    talon_mask = np.uint64(mask_of(parse_cards(talon, rules)))
+    tab, ints, weight = new_state(rules.n_colours)
+    codes, counts = encode_table({s: parse_bet_set(b, rules, s) for s, b in (bets or {}).items()},
+                                 rules.players)
+    build_relevance(codes, counts, ints)
+    set_round(tab, ints, masks, talon_mask, np.uint64(0))
+    policies = np.full(rules.players, policy, dtype=np.int64)
+    last, nines_ok = play_tricks(rules.players, leader, policies, tab, ints, weight, new_rng(seed))
+    tricks = [int(x) for x in ints[TRICKS:TRICKS + rules.players]]
+    won = [int(x) for x in tab[WON:WON + rules.players]]
+    return tricks, won, int(last), bool(nines_ok)

@@ -1,0 +1,100 @@
+"""The odds API: reproducibility, thread independence, table contents, policies."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sponsio_sim import odds
+from sponsio_sim.analysis.odds import COLUMNS
+
+HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
+TALON = "R1 B9 G4 Y7"
+
+
+def test_same_seed_same_result_on_1_and_2_threads():
+    kw = dict(talon=TALON, policy="goal", opponents="goal", n=6000, seed=11)
+    one = odds(HAND, threads=1, **kw)
+    two = odds(HAND, threads=2, **kw)
+    pd.testing.assert_frame_equal(one, two)
+    other = odds(HAND, threads=2, **{**kw, "seed": 12})
+    assert not one["p"].equals(other["p"])
+
+
+def test_adaptive_stop_is_thread_independent():
+    kw = dict(talon=TALON, bets="tricks=2,last", target_ci=0.02, seed=3)
+    pd.testing.assert_frame_equal(odds(HAND, threads=1, **kw), odds(HAND, threads=2, **kw))
+
+
+def test_catalogue_rows_and_columns():
+    df = odds(HAND, TALON, policy="random", opponents="random", n=4000, seed=1)
+    assert list(df.columns) == COLUMNS
+    # tricks 0..8, colour 4 x 0..9, last, nines, fail:1..3
+    assert len(df) == 9 + 40 + 2 + 3
+    assert df["ev"].is_monotonic_decreasing
+    assert (df["ci_low"] <= df["p"]).all() and (df["p"] <= df["ci_high"]).all()
+    np.testing.assert_allclose(df["ev"], df["p"] * df["multiplier"] - 1)
+    # One shared simulation under a goal-blind policy: the trick rows sum to 1.
+    tricks = df[df.bet.str.startswith("tricks=")]
+    assert tricks["p"].sum() == pytest.approx(1.0)
+    # Nobody else holds a bet, so fail:S always loses.
+    assert (df[df.bet.str.startswith("fail:")]["p"] == 0).all()
+    # Impossible: 9 red cards when R1 is in the talon.
+    assert df.set_index("bet").loc["colour:R=9", "p"] == 0
+
+
+def test_target_ci_reached():
+    df = odds(HAND, TALON, bets="tricks=2", target_ci=0.01, seed=2)
+    assert ((df["ci_high"] - df["ci_low"]) <= 0.01).all()
+    assert df["n"].iloc[0] < 60_000  # adaptive batches stop near the needed n
+
+
+def test_joint_row_and_fail_bet_against_other_seat():
+    df = odds(HAND, TALON, bets="tricks=2,fail:1", others="1:tricks=0", n=8000, seed=5)
+    assert list(df["bet"]) == ["tricks=2", "fail:1", "all:tricks=2,fail:1"]
+    joint = df.iloc[-1]
+    assert joint["p"] <= df["p"].iloc[:2].min() + 1e-12
+    assert joint["ev"] == pytest.approx(df["ev"].iloc[:2].sum())
+
+
+def _random_hands(count, seed=0):
+    from sponsio_sim.cards import format_cards
+    from sponsio_sim.rules import load_rules
+    rules = load_rules()
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        perm = [int(x) for x in rng.permutation(36)]
+        yield format_cards(perm[:8], rules), format_cards(perm[8:12], rules)
+
+
+def _paired(bet, a, b, hands=12, n=1500):
+    """Per-hand success rates of bet under settings a and b (same deals)."""
+    pa, pb = [], []
+    for h, (hand, talon) in enumerate(_random_hands(hands)):
+        pa.append(odds(hand, talon, bets=bet, n=n, seed=h, **a)["p"].iloc[0])
+        pb.append(odds(hand, talon, bets=bet, n=n, seed=h, **b)["p"].iloc[0])
+    d = np.array(pa) - np.array(pb)
+    return d.mean(), d.std(ddof=1) / np.sqrt(len(d))
+
+
+@pytest.mark.parametrize("bet", ["tricks=0", "tricks=2", "last", "nines", "colour:B=2"])
+def test_goal_policy_plays_for_its_bet(bet):
+    """Over random hands, the goal policy makes its bet more often than random play."""
+    mean, se = _paired(bet, dict(policy="goal", opponents="random"),
+                       dict(policy="random", opponents="random"))
+    assert mean > 3 * se and mean > 0.03, (mean, se)
+
+
+@pytest.mark.parametrize("bet", ["last", "nines"])
+def test_trolls_play_against_the_bet(bet):
+    """Seats without bets (trolls) under goal play lower the bettor's odds."""
+    mean, se = _paired(bet, dict(policy="goal", opponents="goal"),
+                       dict(policy="goal", opponents="random"))
+    assert mean < -3 * se and mean < -0.03, (mean, se)
+
+
+def test_unknown_talon_and_revealed_cards():
+    df = odds(HAND, None, revealed="1:G9 Y1; 2:B2", bets="nines", n=3000, seed=1)
+    assert df["n"].iloc[0] == 3000
+    three = odds("R9 R7 R2 B8 B5 G6 G1 G3", "R1 B9 G4", players=3, seat=2, lead=1, n=2000, seed=1,
+                 policy="greedy", opponents="greedy")
+    assert len(three) == 9 + 30 + 2 + 2
