@@ -22,8 +22,8 @@ MAX_ROLLOUTS = 4096
 
 # value/greedy/mc weights (coins unless noted); see kernels.policies.value_action
 WEIGHTS = {
-    "boost": 1.5,        # expected coins a boost favour brings later the same day
-    "double": 2.0,       # ... a double favour
+    "boost": 0.75,       # expected coins a boost favour brings later the same day
+    "double": 0.75,      # ... a double favour
     "start_card": 0.5,   # ... the start-player card
     "need_phase1": 2.0,  # merchants to keep for phases 2-3 when bidding in phase 1 (cards)
     "strength": 0.15,    # coins per merchant value spent before phase 3 (later strength)

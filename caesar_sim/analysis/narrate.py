@@ -80,10 +80,9 @@ def narrated_game(players: int, profile: str, *, seed: int = 1, rules=None, over
     rs = load_rules(rules, overrides)
     prof = parse_profile(profile, players)
     log = np.zeros((L.LOG_MAX, L.LOGW), dtype=np.int64)
-    S = play_one(kernel_rules(rs, players), policy_weights(), prof.policies, prof.rollouts,
-                 int(seed) & 0x7FFFFFFFFFFFFFFF, log)
+    totals = play_one(kernel_rules(rs, players), policy_weights(), prof.policies, prof.rollouts,
+                 int(seed) & 0x7FFFFFFFFFFFFFFF, log)[:players]
     names = [f"seat {s} ({prof.entries[s]})" for s in range(players)]
-    totals = S[L.S_TOT:L.S_TOT + players]
     top = totals == totals.max()
     table = pd.DataFrame({"seat": range(players), "policy": prof.entries, "coins": totals,
                           "win_share": top / top.sum()})

@@ -30,25 +30,44 @@ def favour_util(R, PP, t):
 
 
 @nb.njit(cache=True)
-def ticket_util(R, S, PP, p, tid):
-    """Expected coins of display ticket ``tid`` to seat ``p`` (net of the phase-3 card it needs)."""
-    n = S[S_N]
-    x = tid // R[R_TPV]
+def venue_terms(R, S, PP, p, x):
+    """(base, per_coin): a display ticket of venue ``x`` worth c coins is worth base + per_coin * c to ``p``.
+
+    Coin cards of special events are certain; ticket and visitor coins count with the share of
+    the venue's visitors per ticket in play, net of the phase-3 merchant the visitor costs.
+    """
     cc = min(S[S_SPEC + x], S[S_COINS]) * R[R_COINVAL]
     vis = S[S_VDN + x]
     if vis <= S[S_PTN + p * NVEN + x]:
-        return float(cc)
+        return float(cc), 0.0
     held = 0
     for i in range(S[S_TDN]):
         held += S[S_TD + i] // R[R_TPV] == x
-    for q in range(n):
+    for q in range(S[S_N]):
         held += S[S_PTN + q * NVEN + x]
     avg = 0.0
     for i in range(vis):
         avg += S[S_VD + x * DISP + i]
-    avg /= vis
     share = min(1.0, vis / max(held, 1))
-    return cc + share * (R[R_TCOIN + tid % R[R_TPV]] + avg) - PP[PP_C3]
+    return cc + share * avg / vis - PP[PP_C3], share
+
+
+@nb.njit(cache=True)
+def ticket_utils(R, S, PP, p, W):
+    """W[i] = what display ticket i is worth to seat ``p`` (coins); returns the index of the best."""
+    b0, m0 = venue_terms(R, S, PP, p, 0)
+    b1, m1 = venue_terms(R, S, PP, p, 1)
+    b2, m2 = venue_terms(R, S, PP, p, 2)
+    best, bu = 0, -1e18
+    for i in range(S[S_TDN]):
+        tid = S[S_TD + i]
+        x = tid // R[R_TPV]
+        c = R[R_TCOIN + tid % R[R_TPV]]
+        u = b0 + m0 * c if x == 0 else (b1 + m1 * c if x == 1 else b2 + m2 * c)
+        W[i] = u
+        if u > bu:
+            best, bu = i, u
+    return best
 
 
 @nb.njit(cache=True)
@@ -69,7 +88,7 @@ def visitor_util(R, S, p, x, coin, ahead):
 
 
 @nb.njit(cache=True)
-def choose_item(R, S, PP, p, row, rng):
+def choose_item(R, S, PP, p, row, rng, W):
     """Index of the item seat ``p`` takes from ``row``'s display (phase 1: a type code)."""
     pol = S[S_POL + p]
     if row == 0:
@@ -91,12 +110,7 @@ def choose_item(R, S, PP, p, row, rng):
         nt = S[S_TDN]
         if pol == RANDOM:
             return randbelow(rng, nt)
-        best, bu = 0, -1e9
-        for i in range(nt):
-            u = ticket_util(R, S, PP, p, S[S_TD + i])
-            if u > bu:
-                best, bu = i, u
-        return best
+        return ticket_utils(R, S, PP, p, W)
     nv = S[S_VDN + row - 2]
     if pol == RANDOM:
         return randbelow(rng, nv)

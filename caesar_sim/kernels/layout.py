@@ -115,6 +115,7 @@ S_SIZE = _next
 
 # --- statistics vector ST (float64, summed over games)
 _next = 0
+ST_ON = _f()                 # 1 in a live statistics vector, 0 in a dummy (rollouts)
 BIN_STATS = 4    # cards played, cards winning >= 1 item, sum net coins, sum net coins^2
 ST_BIDS = _f(NPOL * P * NROW * NVAL * BIN_STATS)
 NCOMP = 5        # score parts: merchants, visitors, tickets, coin cards, gold
@@ -125,8 +126,12 @@ ST_SP = _f(3)                # start card: taken by choice, to leftmost merchant
 ST_FAVS = _f(NFT * 4)        # per type: taken, used in play, used as Caesar ticket, unused at day end
 ST_SIZE = _next
 
-# --- log rows
+# --- log: rows of LOGW; row 0 holds (events written, capacity); capacity 0 = logging off
 LOGW = 10
 LOG_MAX = 4096
+
+# --- scratch
+W_SIZE = 64 + 3 * (2 * NVAL + 8) + P   # floats: item utilities, slot table, threat table
+A_SIZE = 2 * ACT_MAX             # ints: legal actions (rollouts), mc's own list
 EV_DAY, EV_FDISP, EV_TICKET, EV_VISITOR, EV_BID, EV_PASS, EV_TAKE, EV_NOTHING, EV_SPFALL, \
     EV_SCORE, EV_FAVTIX, EV_CAESAR, EV_PHASE = range(13)

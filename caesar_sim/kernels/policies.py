@@ -5,11 +5,10 @@ Action codes as in ``state``: -1 pass, else ``(v-1) + 8*row + 40*favour``.
 """
 
 import numba as nb
-import numpy as np
 
 from caesar_sim.kernels.items import (
     PP_ALPHA, PP_C3, PP_FAVKEEP, PP_GREEDY_TIX, PP_NEED1, PP_RISK, PP_SHORT,
-    favour_util, ticket_util, visitor_util,
+    favour_util, ticket_utils, visitor_util,
 )
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 from caesar_sim.kernels.state import n_items
@@ -22,11 +21,11 @@ def phase_rows(ph):
 
 
 @nb.njit(cache=True)
-def legal_actions(S, p, A):
-    """Fill ``A`` with seat ``p``'s legal actions (pass first); return their number."""
+def legal_actions(S, p, A, off):
+    """Fill ``A[off:]`` with seat ``p``'s legal actions (pass first); return their number."""
     ph, hand = S[S_PHASE], S[S_HAND + p]
     r0, r1 = phase_rows(ph)
-    A[0] = -1
+    A[off] = -1
     cnt = 1
     for f in range(3):
         if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
@@ -34,7 +33,7 @@ def legal_actions(S, p, A):
         for row in range(r0, r1):
             for v in range(NVAL):
                 if hand >> v & 1:
-                    A[cnt] = v + NVAL * row + NVAL * NROW * f
+                    A[off + cnt] = v + NVAL * row + NVAL * NROW * f
                     cnt += 1
     return cnt
 
@@ -124,9 +123,8 @@ def _row_utils(R, S, PP, p, row, W):
                 W[m] = favour_util(R, PP, t)
                 m += 1
     else:
-        for i in range(S[S_TDN]):
-            W[m] = ticket_util(R, S, PP, p, S[S_TD + i])
-            m += 1
+        ticket_utils(R, S, PP, p, W)
+        m = S[S_TDN]
     for i in range(1, m):
         u = W[i]
         j = i
@@ -154,21 +152,31 @@ def _slots(R, S, row, W, C):
 
 @nb.njit(cache=True)
 def value_action(R, S, PP, p, W):
-    """Best bid by expected item coins minus the card's unplayed coins and later needs; else pass."""
+    """Best bid by expected item coins minus the card's unplayed coins and later needs; else pass.
+
+    For each row, favour and merchant: the item(s) the card would win as the row stands
+    (phase 1: favours by their weights, halved per item already won there; phase 2: tickets
+    by ``ticket_utils``; phase 3: visitors that fill an open ticket), times the chance to
+    keep them against opponents who can still outbid, minus the card's unplayed coins,
+    a favour's keep value, and (phases 1-2) its strength and any shortfall of cards needed later.
+    """
     ph, hand, n = S[S_PHASE], S[S_HAND + p], S[S_N]
     r0, r1 = phase_rows(ph)
     left = -1
     for v in range(NVAL):
         left += hand >> v & 1
-    C = W.shape[0] - P - C_LEN  # slot table: items taken before a card of each effective value
-    T = W.shape[0] - P  # threat table: best effective card each active opponent could still play
+    C = W_SIZE - P - C_LEN  # slot table: items taken before a card of each effective value
+    T = W_SIZE - P - 2 * C_LEN  # threats: active opponents who can still play above each value
+    for e in range(C_LEN):
+        W[T + e] = 0.0
     for q in range(n):
-        W[T + q] = -1.0
         if q != p and S[S_PASS + q] == 0 and S[S_HAND + q] != 0:
             top = NVAL
             while not S[S_HAND + q] >> (top - 1) & 1:
                 top -= 1
-            W[T + q] = top + (R[R_BOOST] if ph > 0 and S[S_FAV + q * NFT + BOOST] > 0 else 0)
+            top += R[R_BOOST] if ph > 0 and S[S_FAV + q * NFT + BOOST] > 0 else 0
+            for e in range(min(top, C_LEN)):
+                W[T + e] += 1.0
     need = PP[PP_NEED1]
     if ph == 1:
         need = 1.0 + row_scan(R, S, 1, p)[1]
@@ -177,18 +185,23 @@ def value_action(R, S, PP, p, W):
     short = max(0.0, need - left) * PP[PP_SHORT] if ph < 2 else 0.0
     best, bg = -1, 0.0
     for row in range(r0, r1):
-        nit = n_items(S, row)
-        if nit == 0:
+        nit, ahead, _ = row_scan(R, S, row, p)
+        if nit == 0 or (row >= 2 and visitor_slots(R, S, p, row - 2) <= ahead):
             continue
         if row < 2:
             _row_utils(R, S, PP, p, row, W)
-        ahead = row_scan(R, S, row, p)[1]
+            if W[0] <= 0.0:
+                continue
+            if row == 0:
+                for i in range(nit):
+                    W[i] /= 1.0 + ahead
         _slots(R, S, row, W, C)
         for f in range(3):
             if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
                 continue
             takes = R[R_DOUBLE] if f == 2 else 1
             fcost = PP[PP_FAVKEEP] if f > 0 and ph == 1 else 0.0
+            last, u = -1, 0.0
             for v in range(1, NVAL + 1):
                 if not hand >> (v - 1) & 1:
                     continue
@@ -196,16 +209,14 @@ def value_action(R, S, PP, p, W):
                 s = int(W[C + eff])
                 if s >= nit:
                     continue
-                u = 0.0
-                for k in range(min(takes, nit - s)):
-                    if row < 2:
-                        u += W[s + k]
-                    else:
-                        u += visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP + s + k], ahead + k)
-                threats = 0
-                for q in range(n):
-                    threats += W[T + q] > eff
-                keep = 1.0 if threats <= nit - s - takes else PP[PP_RISK]
+                if s != last:
+                    last, u = s, 0.0
+                    for k in range(min(takes, nit - s)):
+                        if row < 2:
+                            u += W[s + k]
+                        else:
+                            u += visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP + s + k], ahead + k)
+                keep = 1.0 if W[T + eff] <= nit - s - takes else PP[PP_RISK]
                 cost = R[R_MCOIN + v - 1] + fcost + short
                 if ph < 2:
                     cost += PP[PP_ALPHA] * v

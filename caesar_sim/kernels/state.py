@@ -9,7 +9,6 @@ decision or the game end (``S[S_OVER]``). Actions: -1 pass, else
 """
 
 import numba as nb
-import numpy as np
 
 from mcsim.rng import randbelow
 from caesar_sim.kernels.items import choose_item
@@ -18,15 +17,14 @@ from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants onl
 
 @nb.njit(cache=True, inline="always")
 def log(lg, ev, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0):
-    """Append an event row to ``lg`` (row 0 holds the count); no-op on a 1-row dummy."""
-    if lg.shape[0] <= 1:
+    """Append an event row to log ``lg`` (row 0: count, capacity); no-op if the capacity is 0."""
+    i = lg[0] + 1
+    if i >= lg[1]:
         return
-    i = lg[0, 0] + 1
-    if i >= lg.shape[0]:
-        return
-    lg[0, 0] = i
-    lg[i, 0], lg[i, 1], lg[i, 2], lg[i, 3], lg[i, 4] = ev, a, b, c, d
-    lg[i, 5], lg[i, 6], lg[i, 7], lg[i, 8] = e, f, g, h
+    lg[0] = i
+    o = i * LOGW
+    lg[o], lg[o + 1], lg[o + 2], lg[o + 3], lg[o + 4] = ev, a, b, c, d
+    lg[o + 5], lg[o + 6], lg[o + 7], lg[o + 8] = e, f, g, h
 
 
 @nb.njit(cache=True)
@@ -54,10 +52,11 @@ def insert_desc(S, off, cnt, value, ooff=-1, origin=0):
 
 
 @nb.njit(cache=True)
-def new_game(R, S, PP, pols, ks, rng, lg, st):
+def new_game(R, S, PP, W, pols, ks, rng, lg, st):
     """Deal a fresh game for the seats' policies and stop at the first decision."""
     n = R[R_PLAYERS]
-    S[:] = 0
+    for i in range(S_FDISP):  # scalars and per-seat fields; day and phase set-up reset the rest
+        S[i] = 0
     S[S_N] = n
     S[S_NT] = 3 * R[R_TPV]
     for i in range(S[S_NT]):
@@ -80,7 +79,7 @@ def new_game(R, S, PP, pols, ks, rng, lg, st):
         S[S_POL + p] = pols[p]
         S[S_K + p] = ks[p]
     setup_day(R, S, lg)
-    settle(R, S, PP, rng, lg, st)
+    settle(R, S, PP, W, rng, lg, st)
 
 
 @nb.njit(cache=True)
@@ -144,13 +143,13 @@ def setup_day(R, S, lg):
             S[S_FDISP + S[S_FDECK + S[S_FPTR]]] += 1
             S[S_FPTR] += 1
     log(lg, EV_FDISP, S[S_FDISP], S[S_FDISP + 1], S[S_FDISP + 2])
-    cnt = np.zeros(NVEN, np.int64)
     for _ in range(R[R_TPD]):
-        x = draw_ticket(R, S, lg, 0)
-        if x >= 0:
-            cnt[x] += 1
+        draw_ticket(R, S, lg, 0)
     for x in range(NVEN):
-        for _ in range(cnt[x] - 1):
+        cnt = 0
+        for i in range(S[S_TDN]):
+            cnt += S[S_TD + i] // R[R_TPV] == x
+        for _ in range(cnt - 1):
             lay_visitor(R, S, x, lg)
     for _ in range(R[R_SPEC + d]):
         x = draw_ticket(R, S, lg, 1)
@@ -206,7 +205,7 @@ def apply_action(R, S, p, a, lg, st):
         eff += R[R_BOOST]
     if f > 0:
         S[S_FAV + p * NFT + f - 1] -= 1
-        if st.shape[0] > 1:
+        if st[ST_ON] > 0:
             st[ST_FAVS + (f - 1) * 4 + 1] += 1
     c = S[S_DCN]
     S[S_DCN] = c + 1
@@ -225,21 +224,21 @@ def apply_action(R, S, p, a, lg, st):
 
 
 @nb.njit(cache=True)
-def take_item(R, S, PP, p, row, c, rng, lg, st):
+def take_item(R, S, PP, W, p, row, c, rng, lg, st):
     """Seat ``p`` takes one item from ``row`` for day card ``c``."""
-    i = choose_item(R, S, PP, p, row, rng)
+    i = choose_item(R, S, PP, p, row, rng, W)
     S[S_DCK + c] += 1
     if row == 0:
         S[S_DCI + c] = i
         if i == SP_ITEM:
             S[S_SPAV] = 0
             S[S_START] = p
-            if st.shape[0] > 1:
+            if st[ST_ON] > 0:
                 st[ST_SP] += 1
         else:
             S[S_FDISP + i] -= 1
             S[S_FAV + p * NFT + i] += 1
-            if st.shape[0] > 1:
+            if st[ST_ON] > 0:
                 st[ST_FAVS + i * 4] += 1
         log(lg, EV_TAKE, p, S[S_DCV + c], row, i)
         return
@@ -268,7 +267,7 @@ def take_item(R, S, PP, p, row, c, rng, lg, st):
 
 
 @nb.njit(cache=True)
-def resolve_phase(R, S, PP, rng, lg, st):
+def resolve_phase(R, S, PP, W, rng, lg, st):
     """Hand out the items of the phase's rows, left to right."""
     ph = S[S_PHASE]
     r0 = 2 if ph == 2 else ph
@@ -280,14 +279,14 @@ def resolve_phase(R, S, PP, rng, lg, st):
             takes = R[R_DOUBLE] if S[S_ROWF + base + e] == 2 else 1
             for _ in range(takes):
                 if n_items(S, row) > 0:
-                    take_item(R, S, PP, p, row, c, rng, lg, st)
+                    take_item(R, S, PP, W, p, row, c, rng, lg, st)
             if S[S_DCK + c] == 0:
                 log(lg, EV_NOTHING, p, S[S_DCV + c], row)
     if ph == 0:
         if S[S_SPAV] and S[S_ROWN] > 0:
             S[S_START] = S[S_ROWO]
             log(lg, EV_SPFALL, S[S_START])
-        if st.shape[0] > 1:
+        if st[ST_ON] > 0:
             if S[S_SPAV] == 1:
                 st[ST_SP + (1 if S[S_ROWN] > 0 else 2)] += 1
             u = S[S_FDISP] + S[S_FDISP + 1] + S[S_FDISP + 2]
@@ -296,7 +295,7 @@ def resolve_phase(R, S, PP, rng, lg, st):
             st[ST_UNCL + 2] += S[S_SPAV]
             st[ST_UNCL + 3] += S[S_SPAV]
         S[S_SPAV] = 0
-    elif st.shape[0] > 1:
+    elif st[ST_ON] > 0:
         u = S[S_TDN] if ph == 1 else S[S_VDN] + S[S_VDN + 1] + S[S_VDN + 2]
         st[ST_UNCL + 2 * (ph + 1)] += u
         st[ST_UNCL + 2 * (ph + 1) + 1] += u * u
@@ -336,7 +335,7 @@ def score_day(R, S, lg, st):
                     vis += coin
                     S[S_DCG + S[S_PVO + h * HOLD + i]] += coin
                     log(lg, EV_FAVTIX, p, x, coin, t)
-                    if st.shape[0] > 1:
+                    if st[ST_ON] > 0:
                         st[ST_FAVS + t * 4 + 2] += 1
         gold_left = S[S_FAV + p * NFT + GOLD]
         gold = gold_left * R[R_GOLD]
@@ -348,14 +347,14 @@ def score_day(R, S, lg, st):
         day = merch + vis + tix + cc + gold
         S[S_TOT + p] += day
         log(lg, EV_SCORE, p, merch, vis, tix, cc, gold, day, S[S_TOT + p])
-        if st.shape[0] > 1:
+        if st[ST_ON] > 0:
             comp = (merch, vis, tix, cc, gold)
             for j in range(NCOMP):
                 st[ST_COMP + (p * NCOMP + j) * 2] += comp[j]
                 st[ST_COMP + (p * NCOMP + j) * 2 + 1] += comp[j] * comp[j]
             for t in range(NFT):
                 st[ST_FAVS + t * 4 + 3] += S[S_FAV + p * NFT + t]
-    if st.shape[0] > 1:
+    if st[ST_ON] > 0:
         st[ST_DAYS] += 1
         for c in range(S[S_DCN]):
             own = S[S_DCW + c]
@@ -369,7 +368,7 @@ def score_day(R, S, lg, st):
 
 
 @nb.njit(cache=True)
-def settle(R, S, PP, rng, lg, st):
+def settle(R, S, PP, W, rng, lg, st):
     """Run everything up to the next decision (``S[S_TURN]`` to act) or the game end."""
     n = S[S_N]
     while S[S_OVER] == 0:
@@ -382,7 +381,7 @@ def settle(R, S, PP, rng, lg, st):
                     return
                 S[S_PASS + q] = 1
                 log(lg, EV_PASS, q, 1)
-        resolve_phase(R, S, PP, rng, lg, st)
+        resolve_phase(R, S, PP, W, rng, lg, st)
         if S[S_PHASE] < 2:
             S[S_PHASE] += 1
             begin_phase(S, lg)
@@ -396,9 +395,9 @@ def settle(R, S, PP, rng, lg, st):
 
 
 @nb.njit(cache=True)
-def advance(R, S, PP, a, rng, lg, st):
+def advance(R, S, PP, W, a, rng, lg, st):
     """The acting seat plays ``a``; then run on to the next decision."""
     p = S[S_TURN]
     apply_action(R, S, p, a, lg, st)
     S[S_TURN] = (p + 1) % S[S_N]
-    settle(R, S, PP, rng, lg, st)
+    settle(R, S, PP, W, rng, lg, st)
