@@ -23,7 +23,7 @@ from mcsim.runner import set_threads
 from sponsio_sim.bets import encode_table, parse_bet_set, parse_others
 from sponsio_sim.cards import card_name, mask_of, parse_cards
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
-from sponsio_sim.kernels.dd import batch_bets, batch_coalition
+from sponsio_sim.kernels.dd import batch_bets, batch_coalition, blocks
 from sponsio_sim.rules import RANKS, RuleSet, load_rules
 
 
@@ -105,13 +105,14 @@ def parse_coalition(value, rules: RuleSet) -> int | None:
 
 
 def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=None, trick=None,
-          players: int | None = None, rules=None, overrides=None, threads: int | None = None
-          ) -> pd.DataFrame:
+          players: int | None = None, rules=None, overrides=None, threads: int | None = None,
+          lines=None) -> pd.DataFrame:
     """Answer the questions for each deal (a string or a list of strings).
 
     One row per deal in input order: ``deal`` (1-based), ``lead``, then
     ``tricks`` (coalition question) and/or ``worst``, ``best`` (bet
-    question), and ``nodes`` searched.
+    question), and ``nodes`` searched. ``lines`` (file line numbers) only
+    label error messages.
     """
     single = isinstance(deals, str)
     texts = [deals] if single else list(deals)
@@ -141,7 +142,7 @@ def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=
     tricks = np.zeros((n, max(P - 1, 1)), dtype=np.int64)
     trick_len = np.zeros(n, dtype=np.int64)
     for i, text in enumerate(texts):
-        where = "--deal" if single else f"deal {i + 1}"
+        where = "--deal" if single else f"deal {i + 1}" + (f" (line {lines[i]})" if lines else "")
         hs = parse_deal(text, ruleset, where)
         ids = _parse_trick(trick, hs, lead, ruleset, where)
         _check_sizes(hs, lead, ids, ruleset, where)
@@ -159,7 +160,7 @@ def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=
         out = np.zeros(n, dtype=np.int64)
         nodes = np.zeros(n, dtype=np.int64)
         batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, np.int64(coal),
-                        np.int64(max_cards), out, nodes)
+                        np.int64(max_cards), blocks(n), out, nodes)
         df["coalition"] = ",".join(str(s) for s in range(P) if (coal >> s) & 1)
         df["tricks"] = out
         total_nodes += nodes
@@ -172,7 +173,7 @@ def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=
         best = np.zeros(n, dtype=np.bool_)
         nodes = np.zeros(n, dtype=np.int64)
         batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, counts, np.int64(seat),
-                   np.int64(max_cards), worst, best, nodes)
+                   np.int64(max_cards), blocks(n), worst, best, nodes)
         df["seat"] = seat
         df["bets"] = ",".join(b.notation(ruleset) for b in my_bets)
         df["worst"] = worst
@@ -183,15 +184,16 @@ def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=
     return df
 
 
-def read_deals(path: str) -> list[str]:
-    """Deals from a file, one per line; blank lines and ``#`` comments skipped."""
+def read_deals(path: str) -> tuple[list[str], list[int]]:
+    """(deals, their line numbers) from a file, one deal per line; blank
+    lines and ``#`` comments are skipped."""
     try:
         with open(path, encoding="utf-8") as fh:
             lines = fh.read().splitlines()
     except OSError as exc:
         raise UserError(f"--deals {path}: cannot read ({exc.strerror or exc})") from None
-    deals = [ln.split("#", 1)[0].strip() for ln in lines]
-    deals = [d for d in deals if d]
-    if not deals:
+    kept = [(ln.split("#", 1)[0].strip(), i + 1) for i, ln in enumerate(lines)]
+    kept = [(d, i) for d, i in kept if d]
+    if not kept:
         raise UserError(f"--deals {path}: no deals in the file")
-    return deals
+    return [d for d, _ in kept], [i for _, i in kept]

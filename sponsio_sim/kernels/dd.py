@@ -108,10 +108,10 @@ def workspace(players, n_colours, max_cards, tt_bits=TT_BITS):
     return new_workspace(players, n_colours, max_cards, tt_bits)
 
 
-@nb.njit(cache=True)
-def _blocks(n):
-    """Block boundaries: about four blocks per thread, contiguous deals."""
-    nb_ = min(n, 4 * nb.get_num_threads())
+def blocks(n, threads=None):
+    """Block boundaries for the batch kernels: about four blocks of
+    contiguous deals per thread."""
+    nb_ = max(1, min(n, 4 * (threads or nb.get_num_threads())))
     bounds = np.zeros(nb_ + 1, dtype=np.int64)
     for i in range(nb_ + 1):
         bounds[i] = (n * i) // nb_
@@ -119,14 +119,15 @@ def _blocks(n):
 
 
 @nb.njit(parallel=True, cache=True)
-def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, out, nodes):
+def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, bounds, out,
+                    nodes):
     """``solve_coalition`` for each row of ``hands``; ``tricks[i, :trick_len[i]]``
-    is deal i's current trick. Fills ``out`` and ``nodes``."""
+    is deal i's current trick; ``bounds`` from ``blocks``. Fills ``out`` and
+    ``nodes``."""
     n = hands.shape[0]
     players = hands.shape[1]
     if n == 0:
         return
-    bounds = _blocks(n)
     for blk in nb.prange(bounds.shape[0] - 1):
         PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
         h = np.empty(players, dtype=np.uint64)
@@ -139,7 +140,7 @@ def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max
 
 @nb.njit(parallel=True, cache=True)
 def batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts, ask, max_cards,
-               worst, best, nodes):
+               bounds, worst, best, nodes):
     """Worst- and best-case ``solve_bets`` for each deal (fills the outputs).
     A deal whose best case fails cannot succeed in the worst case either,
     and one that succeeds in the worst case succeeds in the best case."""
@@ -148,7 +149,6 @@ def batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts
     if n == 0:
         return
     everyone = (np.int64(1) << players) - 1
-    bounds = _blocks(n)
     for blk in nb.prange(bounds.shape[0] - 1):
         PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
         h = np.empty(players, dtype=np.uint64)
