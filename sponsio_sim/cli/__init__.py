@@ -16,3 +16,4 @@ def main():
 
 
 from sponsio_sim.cli import odds as _odds  # noqa: E402,F401  (registers the command)
+from sponsio_sim.cli import dd as _dd  # noqa: E402,F401  (registers the command)
