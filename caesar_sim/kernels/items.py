@@ -7,7 +7,7 @@ from mcsim.rng import randbelow
 from caesar_sim.kernels.layout import (
     BOOST, DOUBLE, GOLD, SP_ITEM, RANDOM, NVEN, HOLD, DISP, NFT,
     R_GOLD, R_TPV, R_TCOIN, R_NCOIN, R_COINVAL, R_FAVTIX,
-    S_N, S_FAV, S_FDISP, S_SPAV, S_TDN, S_TD, S_VDN, S_VD, S_PTN, S_PT, S_PVN, S_SPEC,
+    S_N, S_FAV, S_FDISP, S_SPAV, S_TDN, S_TDX, S_TDC, S_VDN, S_VD, S_PTN, S_PT, S_PVN, S_SPEC,
     S_COINS, S_CAESAR, S_POL,
 )
 
@@ -42,7 +42,7 @@ def venue_terms(R, S, PP, p, x):
         return float(cc), 0.0
     held = 0
     for i in range(S[S_TDN]):
-        held += S[S_TD + i] // R[R_TPV] == x
+        held += S[S_TDX + i] == x
     for q in range(S[S_N]):
         held += S[S_PTN + q * NVEN + x]
     avg = 0.0
@@ -60,9 +60,7 @@ def ticket_utils(R, S, PP, p, W):
     b2, m2 = venue_terms(R, S, PP, p, 2)
     best, bu = 0, -1e18
     for i in range(S[S_TDN]):
-        tid = S[S_TD + i]
-        x = tid // R[R_TPV]
-        c = R[R_TCOIN + tid % R[R_TPV]]
+        x, c = S[S_TDX + i], S[S_TDC + i]
         u = b0 + m0 * c if x == 0 else (b1 + m1 * c if x == 1 else b2 + m2 * c)
         W[i] = u
         if u > bu:

@@ -88,19 +88,22 @@ def greedy_action(R, S, PP, p):
     boost = R[R_BOOST] if ph > 0 and S[S_FAV + p * NFT + BOOST] > 0 else -1
     best, bestv, bestb = -1, NVAL + 1, NVAL + 1
     for row in range(r0, r1):
-        nit, have, tau = row_scan(R, S, row, p)
-        if nit == 0:
+        if n_items(S, row) == 0:
             continue
         if row == 0:
-            want = have == 0
+            cap = 1
         elif row == 1:
-            want = False
-            if have < PP[PP_GREEDY_TIX]:
-                for i in range(S[S_TDN]):
-                    want = want or S[S_VDN + S[S_TD + i] // R[R_TPV]] > 0
+            cap = 0
+            for i in range(S[S_TDN]):
+                if S[S_VDN + S[S_TDX + i]] > 0:
+                    cap = int(PP[PP_GREEDY_TIX])
+                    break
         else:
-            want = have < visitor_slots(R, S, p, row - 2)
-        if not want:
+            cap = visitor_slots(R, S, p, row - 2)
+        if cap <= 0:
+            continue
+        nit, have, tau = row_scan(R, S, row, p)
+        if have >= cap:
             continue
         v = cheapest(hand, tau)
         if v < bestv:

@@ -107,10 +107,12 @@ def draw_ticket(R, S, lg, special):
         return -1
     tid = S[S_TDECK + S[S_TPTR]]
     S[S_TPTR] += 1
-    S[S_TD + S[S_TDN]] = tid
+    x, coin = tid // R[R_TPV], R[R_TCOIN + tid % R[R_TPV]]
+    S[S_TDX + S[S_TDN]] = x
+    S[S_TDC + S[S_TDN]] = coin
     S[S_TDN] += 1
-    log(lg, EV_TICKET, tid // R[R_TPV], R[R_TCOIN + tid % R[R_TPV]], special)
-    return tid // R[R_TPV]
+    log(lg, EV_TICKET, x, coin, special)
+    return x
 
 
 @nb.njit(cache=True)
@@ -148,7 +150,7 @@ def setup_day(R, S, lg):
     for x in range(NVEN):
         cnt = 0
         for i in range(S[S_TDN]):
-            cnt += S[S_TD + i] // R[R_TPV] == x
+            cnt += S[S_TDX + i] == x
         for _ in range(cnt - 1):
             lay_visitor(R, S, x, lg)
     for _ in range(R[R_SPEC + d]):
@@ -209,13 +211,15 @@ def apply_action(R, S, p, a, lg, st):
             st[ST_FAVS + (f - 1) * 4 + 1] += 1
     c = S[S_DCN]
     S[S_DCN] = c + 1
-    S[S_DCV + c], S[S_DCR + c], S[S_DCO + c] = v, row, (p - S[S_START]) % S[S_N]
+    order = p - S[S_START]
+    S[S_DCV + c], S[S_DCR + c], S[S_DCO + c] = v, row, order + S[S_N] if order < 0 else order
     S[S_DCW + c], S[S_DCK + c], S[S_DCI + c], S[S_DCG + c] = p, 0, -1, -R[R_MCOIN + v - 1]
     base = row * ROWCAP
     i = S[S_ROWN + row]
     while i > 0 and S[S_ROWE + base + i - 1] < eff:
-        for off in (S_ROWO, S_ROWV, S_ROWE, S_ROWF, S_ROWC):
-            S[off + base + i] = S[off + base + i - 1]
+        j = base + i
+        S[S_ROWO + j], S[S_ROWV + j], S[S_ROWE + j] = S[S_ROWO + j - 1], S[S_ROWV + j - 1], S[S_ROWE + j - 1]
+        S[S_ROWF + j], S[S_ROWC + j] = S[S_ROWF + j - 1], S[S_ROWC + j - 1]
         i -= 1
     S[S_ROWO + base + i], S[S_ROWV + base + i], S[S_ROWE + base + i] = p, v, eff
     S[S_ROWF + base + i], S[S_ROWC + base + i] = f, c
@@ -243,10 +247,10 @@ def take_item(R, S, PP, W, p, row, c, rng, lg, st):
         log(lg, EV_TAKE, p, S[S_DCV + c], row, i)
         return
     if row == 1:
-        tid = S[S_TD + i]
+        x, coin = S[S_TDX + i], S[S_TDC + i]
         S[S_TDN] -= 1
-        S[S_TD + i] = S[S_TD + S[S_TDN]]
-        x, coin = tid // R[R_TPV], R[R_TCOIN + tid % R[R_TPV]]
+        S[S_TDX + i] = S[S_TDX + S[S_TDN]]
+        S[S_TDC + i] = S[S_TDC + S[S_TDN]]
         h = (p * NVEN + x)
         S[S_PTN + h] = insert_desc(S, S_PT + h * HOLD, S[S_PTN + h], coin, S_PTO + h * HOLD, c)
         k = min(S[S_SPEC + x], S[S_COINS])
@@ -372,15 +376,15 @@ def settle(R, S, PP, W, rng, lg, st):
     """Run everything up to the next decision (``S[S_TURN]`` to act) or the game end."""
     n = S[S_N]
     while S[S_OVER] == 0:
-        t = S[S_TURN]
-        for k in range(n):
-            q = (t + k) % n
+        q = S[S_TURN]
+        for _ in range(n):
             if S[S_PASS + q] == 0:
                 if S[S_HAND + q] != 0:
                     S[S_TURN] = q
                     return
                 S[S_PASS + q] = 1
                 log(lg, EV_PASS, q, 1)
+            q = q + 1 if q + 1 < n else 0
         resolve_phase(R, S, PP, W, rng, lg, st)
         if S[S_PHASE] < 2:
             S[S_PHASE] += 1
@@ -399,5 +403,5 @@ def advance(R, S, PP, W, a, rng, lg, st):
     """The acting seat plays ``a``; then run on to the next decision."""
     p = S[S_TURN]
     apply_action(R, S, p, a, lg, st)
-    S[S_TURN] = (p + 1) % S[S_N]
+    S[S_TURN] = p + 1 if p + 1 < S[S_N] else 0
     settle(R, S, PP, W, rng, lg, st)

@@ -43,9 +43,9 @@ class Table:
 
     def tickets(self, *venue_coin_index):
         """Display tickets given as (venue, index into tickets.coins)."""
-        tpv = self.R[L.R_TPV]
         for i, (x, k) in enumerate(venue_coin_index):
-            self.S[L.S_TD + i] = x * tpv + k
+            self.S[L.S_TDX + i] = x
+            self.S[L.S_TDC + i] = self.R[L.R_TCOIN + k]
         self.S[L.S_TDN] = len(venue_coin_index)
 
     def visitors(self, x, coins):
