@@ -23,6 +23,7 @@ PROFILE = click.option("--profile", default="value x4", show_default=True,
                        help="One policy per seat: random, greedy, value, mc[:K] (e.g. 'value,greedy,mc:16,random' "
                             "or 'value x4').")
 N = click.option("-n", "n", type=int, default=10000, show_default=True, help="Games to play.")
+PLOT = lambda what: click.option("--plot", default=None, metavar="PNG", help=f"Save {what} as a PNG.")  # noqa: E731
 ROTATE = click.option("--rotate/--no-rotate", default=False, show_default=True,
                       help="Rotate the profile over the seats game by game (removes seat-order bias).")
 
@@ -35,14 +36,20 @@ def _tables(named: dict, fmt: str, header: str) -> str:
     return header + "\n\n" + "\n\n".join(render(v, "table", title=f"[{k}]") for k, v in named.items())
 
 
-def _save_plot(path: str, draw) -> None:
-    """Draw into a temporary file beside ``path`` and move it in place (no partial file on error)."""
+def _plot_target(path: str) -> Path:
+    """The plot's path, or a UserError if it cannot be written as a PNG."""
     target = Path(path)
     if target.suffix.lower() != ".png":
         raise UserError(f"--plot {path}: the plot is a PNG, name it *.png")
-    if not target.parent.exists() if str(target.parent) else False:
+    if not target.parent.is_dir():
         raise UserError(f"--plot {path}: directory {target.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(suffix=".png", dir=target.parent or ".")
+    return target
+
+
+def _save_plot(path: str, draw) -> None:
+    """Draw into a temporary file beside ``path`` and move it in place (no partial file on error)."""
+    target = _plot_target(path)
+    fd, tmp = tempfile.mkstemp(suffix=".png", dir=target.parent)
     os.close(fd)
     try:
         draw(tmp)
@@ -50,6 +57,13 @@ def _save_plot(path: str, draw) -> None:
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
+
+
+def _check_early(players: int, plot: str | None) -> None:
+    """Fail on a bad player count or plot path before any simulation runs."""
+    check_players(players)
+    if plot:
+        _plot_target(plot)
 
 
 @click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -91,7 +105,7 @@ def game(players, profile, verbose, seed, fmt, rules, overrides, threads):
 @ROTATE
 @click.option("--favour-value/--no-favour-value", default=True, show_default=True,
               help="Measure what one extra favour of each type is worth (3 more runs with the same seed).")
-@click.option("--plot", default=None, metavar="PNG", help="Save the score distributions as a PNG.")
+@PLOT("the score distributions")
 @common_options
 def simulate(players, profile, n, rotate, favour_value, plot, seed, fmt, rules, overrides, threads):
     """Win rates (Wilson CI), score distributions, seat order, favours, unclaimed items.
@@ -100,9 +114,7 @@ def simulate(players, profile, n, rotate, favour_value, plot, seed, fmt, rules, 
     Example:
       caesar simulate --players 4 --profile "value,value,greedy,random" -n 100000 --rotate
     """
-    check_players(players)
-    if plot:
-        _save_plot(plot, lambda p: None)  # fail early on a bad path
+    _check_early(players, plot)
     sim = A.simulate(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
                      threads=threads, favour_value=favour_value)
     if plot:
@@ -114,12 +126,12 @@ def simulate(players, profile, n, rotate, favour_value, plot, seed, fmt, rules, 
 
 @main.command()
 @PLAYERS
-@click.option("--profile", default="value x4", show_default=True, help="One policy per seat.")
+@PROFILE
 @click.option("-n", "n", type=int, default=50000, show_default=True, help="Games to play.")
 @ROTATE
 @click.option("--by-seat/--pooled", default=True, show_default=True,
               help="Split the table by seat order (0 = the phase's start player).")
-@click.option("--plot", default=None, metavar="PNG", help="Save a heatmap (location x value) as a PNG.")
+@PLOT("a heatmap (location x merchant value)")
 @common_options
 def bids(players, profile, n, rotate, by_seat, plot, seed, fmt, rules, overrides, threads):
     """The venue-bid value table: net coins per merchant value, phase and venue.
@@ -128,9 +140,7 @@ def bids(players, profile, n, rotate, by_seat, plot, seed, fmt, rules, overrides
     Example:
       caesar bids --players 4 --profile "value x4" -n 200000 --plot bids.png
     """
-    check_players(players)
-    if plot:
-        _save_plot(plot, lambda p: None)
+    _check_early(players, plot)
     b, table = A.bids(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
                       threads=threads, by_seat=by_seat)
     if plot:
@@ -146,7 +156,7 @@ def bids(players, profile, n, rotate, by_seat, plot, seed, fmt, rules, overrides
 @PROFILE
 @click.option("-n", "n", type=int, default=20000, show_default=True, help="Games per variant.")
 @click.option("--rotate/--no-rotate", default=True, show_default=True, help="Rotate the profile over seats.")
-@click.option("--plot", default=None, metavar="PNG", help="Save win rates per variant as a PNG.")
+@PLOT("win rates per variant")
 @common_options
 def sweep(players, profile, n, rotate, plot, seed, fmt, rules, overrides, threads):
     """Rerun the same games under alternative rule numbers; report what moves.
@@ -159,9 +169,7 @@ def sweep(players, profile, n, rotate, plot, seed, fmt, rules, overrides, thread
       caesar sweep --players 4 --profile "value,greedy,value,greedy" -n 20000 \\
         --set "merchant.coins=[0,0,1,1,2,2,3,3];[0,1,1,2,2,3,3,4]" --set favour.gold_coins=1;3
     """
-    check_players(players)
-    if plot:
-        _save_plot(plot, lambda p: None)
+    _check_early(players, plot)
     table, summary = A.sweep(players, profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
                              threads=threads)
     if plot:

@@ -13,6 +13,15 @@ from caesar_sim.analysis.bids import LOCATIONS  # noqa: E402
 from caesar_sim.kernels.layout import NVAL  # noqa: E402
 
 
+def _finish(fig, ax, path, title: str, legend: bool = False) -> None:
+    ax.set_title(title, fontsize=9)
+    if legend:
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, format="png")
+    plt.close(fig)
+
+
 def bid_heatmap(table: pd.DataFrame, path, title: str) -> None:
     """Mean net coins by location (rows) and merchant value (columns), pooled over policy and seat order."""
     grid = np.full((len(LOCATIONS), NVAL), np.nan)
@@ -33,11 +42,8 @@ def bid_heatmap(table: pd.DataFrame, path, title: str) -> None:
                                           for i, loc in enumerate(LOCATIONS)])
     ax.set_xlabel("merchant card value")
     ax.set_ylabel("where it was played")
-    ax.set_title(title, fontsize=9)
     fig.colorbar(im, ax=ax, label="mean net coins per card played (coins)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _finish(fig, ax, path, title)
 
 
 def score_histogram(scores: np.ndarray, labels: list[str], path, title: str) -> None:
@@ -49,11 +55,7 @@ def score_histogram(scores: np.ndarray, labels: list[str], path, title: str) -> 
         ax.hist(scores[:, e], bins=bins, histtype="step", density=True, label=label)
     ax.set_xlabel("final coins (coins)")
     ax.set_ylabel("share of games")
-    ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _finish(fig, ax, path, title, legend=True)
 
 
 def sweep_plot(table: pd.DataFrame, path, title: str) -> None:
@@ -69,8 +71,5 @@ def sweep_plot(table: pd.DataFrame, path, title: str) -> None:
                     fmt="o", label=e, capsize=2)
     ax.set_yticks(np.arange(len(variants)) + 0.4 - h / 2, variants, fontsize=7)
     ax.set_xlabel("win rate (share of games, 95% Wilson CI)")
-    ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    ax.set_ylabel("rule variant")
+    _finish(fig, ax, path, title, legend=True)

@@ -108,12 +108,13 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     bt.to_csv(out / "bids_by_seat.csv", index=False)
     doc.parts.append("<p class='csv'>By seat order: <a href='bids_by_seat.csv'>bids_by_seat.csv</a></p>")
 
-    sprof = "value,value,greedy,greedy"
-    table, summary = sweep(4, sprof, n(20000), SWEEP, rotate=True, **common)
-    doc.section("Sweep over [D] numbers",
-                f"base {summary}; profile {sprof} rotated; n={n(20000)} games per variant, same seed {seed} in "
+    sprof = "value x4"
+    table, summary = sweep(4, sprof, n(20000), SWEEP, rotate=False, **common)
+    doc.section("Sweep over [D] numbers (seat balance and score level)",
+                f"base {summary}; all seats `value`, not rotated, so each entry is a seat (seat 0 starts day 1); "
+                f"n={n(20000)} games per variant, same seed {seed} in "
                 f"every variant (paired differences); {CI_METHOD}; moved = a 95% CI of d_win or d_score excludes 0.")
-    doc.image("sweep", lambda p: plots.sweep_plot(table, p, f"win rate by rule variant, {sprof}"))
+    doc.image("sweep", lambda p: plots.sweep_plot(table, p, f"win rate by seat and rule variant, {sprof}"))
     doc.table(table, "sweep")
 
     doc.write("Circus Maximus: strategy and rule analysis",
