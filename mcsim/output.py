@@ -27,15 +27,20 @@ def records(df: pd.DataFrame) -> list[dict]:
     return [{k: _jsonable(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
 
 
-def render(df: pd.DataFrame, fmt: str, *, title: str | None = None, floatfmt: str = "{:.4f}") -> str:
-    """Text for ``df`` in ``fmt``; ``title`` and footers only in table form."""
+def render(df: pd.DataFrame, fmt: str, *, title: str | None = None, floatfmt: str = "{:.4f}",
+           formats: dict[str, str] | None = None) -> str:
+    """Text for ``df`` in ``fmt``; ``title`` only in table form.
+
+    In a table, float columns use ``formats[column]`` or ``floatfmt``; NaN is blank.
+    """
     if fmt == "json":
         return json.dumps(records(df), indent=2)
     if fmt == "csv":
         return df.to_csv(index=False).rstrip("\n")
     if fmt != "table":
         raise ValueError(f"unknown format {fmt}")
-    formatters = {c: (lambda v, f=floatfmt: "" if pd.isna(v) else f.format(v))
+    formats = formats or {}
+    formatters = {c: (lambda v, f=formats.get(c, floatfmt): "" if pd.isna(v) else f.format(v))
                   for c in df.columns if pd.api.types.is_float_dtype(df[c])}
-    body = df.to_string(index=False, formatters=formatters)
+    body = df.to_string(index=False, formatters=formatters, na_rep="")
     return f"{title}\n{body}" if title else body

@@ -106,9 +106,9 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     cap = n if n is not None else DEFAULT_MAX_N
     set_threads(threads)
     layout = stats_layout(ruleset.hand_size, ruleset.n_colours, ruleset.players)
-    joint = bool(sit.bets)
-    rows_bets = list(sit.bets) if joint else catalogue(ruleset, sit.seat)
-    goal_rows = not joint and (policy in GOAL_DEPENDENT or opponents in GOAL_DEPENDENT)
+    joint = len(sit.bets) > 1
+    rows_bets = list(sit.bets) if sit.bets else catalogue(ruleset, sit.seat)
+    goal_rows = not sit.bets and (policy in GOAL_DEPENDENT or opponents in GOAL_DEPENDENT)
     runs = [[b] for b in rows_bets] if goal_rows else [list(sit.bets)]
     bar = Progress(cap * len(runs), "sponsio odds", enabled=progress)
     results = []
@@ -134,7 +134,7 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     df = _table(results)
     if joint:
         df.loc[df.index[-1], "ev"] = df["ev"].iloc[:-1].sum()
-    else:
+    elif not sit.bets:
         df = df.sort_values(["ev", "bet"], ascending=[False, True], kind="stable").reset_index(drop=True)
     df.attrs.update(situation=sit.describe(), rules=ruleset.summary(), seat=sit.seat, seed=seed,
                     policy=policy, opponents=opponents)

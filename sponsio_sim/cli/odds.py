@@ -8,6 +8,8 @@ from mcsim.stats import CI_METHOD
 from sponsio_sim.analysis.odds import odds
 from sponsio_sim.cli import main
 
+TABLE_FORMATS = {"multiplier": "{:g}", "ev": "{:+.3f}", "fair_multiplier": "{:.2f}"}
+
 
 @main.command("odds")
 @click.option("--hand", required=True, help='Your cards, e.g. "R9 R7 R2 B8 B5 G6 G1 Y3".')
@@ -48,4 +50,4 @@ def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, o
         title = (f"{meta['situation']}\n{meta['rules']}\n"
                  f"play: seat {meta['seat']} {policy}, others {opponents}; seed {seed}; {CI_METHOD.split(';')[0]}; "
                  f"EV in coins per 1-coin stake")
-    emit(render(df, fmt, title=title))
+    emit(render(df, fmt, title=title, formats=TABLE_FORMATS))

@@ -98,7 +98,11 @@ def _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, 
     s = PL[d, F_SEAT]
     pos = PL[d, F_POS]
     h = hands[s]
-    in_play = PU[d, U_TMASK]
+    # Cards that separate two of the mover's cards: those still in hands and
+    # the trick's current top card. The trick's other cards are gone after
+    # this trick and cannot win it, so they separate nothing.
+    best = PL[d, F_BEST]
+    in_play = bit(best) if pos > 0 else U0
     for t in range(players):
         in_play |= hands[t]
     led = PL[d, F_LED]
@@ -125,7 +129,6 @@ def _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, 
             want = np.int64(1) << ask
         else:
             want = allmask & ~(np.int64(1) << ask)
-    best = PL[d, F_BEST]
     bseat = PL[d, F_BSEAT]
     n = 0
     m = legal
@@ -326,7 +329,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
         tn = PL[d, F_TN]
         e = d + 1
         if pos + 1 == players:
-            for j in range(width):
+            for j in range(players if mode == MODE_TRICKS else width):
                 CT[tn + 1, j] = CT[tn, j]
             CT[tn + 1, bseat] += 1
             if mode != MODE_TRICKS:

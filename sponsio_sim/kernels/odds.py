@@ -36,42 +36,49 @@ def odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, talon
                 leader, policy, codes, bcounts, ask, n_colours, hand_size):
     """Simulate ``counts[i]`` rounds for each chunk; return per-chunk counts."""
     players = fixed.shape[0]
+    n_stats = hand_size + 1 + n_colours * (RANKS + 1) + 3 + players
+    out = np.zeros((counts.shape[0], n_stats), dtype=np.int64)
+    for i in nb.prange(counts.shape[0]):
+        odds_chunk(seed, first_chunk + i, counts[i], pool, fixed, need, talon_fixed, talon_need, revealed,
+                   leader, policy, codes, bcounts, ask, n_colours, hand_size, out[i])
+    return out
+
+
+@nb.njit(cache=True)
+def odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need, revealed,
+               leader, policy, codes, bcounts, ask, n_colours, hand_size, row):
+    """One chunk: ``rounds`` rounds from random stream ``(seed, stream)``, counted into ``row``."""
+    players = fixed.shape[0]
     colour0 = hand_size + 1
     last_i = colour0 + n_colours * (RANKS + 1)
     fail0 = last_i + 2
     joint_i = fail0 + players
-    n_stats = joint_i + 1
-    n_chunks = counts.shape[0]
-    out = np.zeros((n_chunks, n_stats), dtype=np.int64)
     colmask = colour_masks(n_colours)
-    for i in nb.prange(n_chunks):
-        state = np.empty(4, dtype=np.uint64)
-        seed_state(seed, first_chunk + i, state)
-        my_pool = pool.copy()
-        hands = np.empty(players, dtype=np.uint64)
-        tab, ints, weight = new_state(n_colours)
-        build_relevance(codes, bcounts, ints)
-        tricks = ints[TRICKS:TRICKS + players]
-        won = tab[WON:WON + players]
-        result = np.zeros((players, codes.shape[1]), dtype=np.int64)
-        failed = np.zeros(players, dtype=np.bool_)
-        row = out[i]
-        for _ in range(counts[i]):
-            talon = deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
-            set_round(tab, ints, hands, talon, revealed)
-            last, nines_ok = play_tricks(players, leader, policy, tab, ints, weight, state)
-            mine = won[ask]
-            row[tricks[ask]] += 1
-            for col in range(n_colours):
-                row[colour0 + col * (RANKS + 1) + popcount(mine & colmask[col])] += 1
-            if last == ask:
-                row[last_i] += 1
-            if nines_ok:
-                row[last_i + 1] += 1
-            settle(codes, bcounts, tricks, won, last, nines_ok, colmask, result, failed)
-            for t in range(players):
-                if bcounts[t] > 0 and failed[t]:
-                    row[fail0 + t] += 1
-            if bcounts[ask] > 0 and not failed[ask]:
-                row[joint_i] += 1
-    return out
+    state = np.empty(4, dtype=np.uint64)
+    seed_state(seed, stream, state)
+    my_pool = pool.copy()
+    hands = np.empty(players, dtype=np.uint64)
+    tab, ints, weight = new_state(n_colours)
+    build_relevance(codes, bcounts, ints)
+    tricks = ints[TRICKS:TRICKS + players]
+    won = tab[WON:WON + players]
+    result = np.zeros((players, codes.shape[1]), dtype=np.int64)
+    failed = np.zeros(players, dtype=np.bool_)
+    for _ in range(rounds):
+        talon = deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
+        set_round(tab, ints, hands, talon, revealed)
+        last, nines_ok = play_tricks(players, leader, policy, tab, ints, weight, state)
+        mine = won[ask]
+        row[tricks[ask]] += 1
+        for col in range(n_colours):
+            row[colour0 + col * (RANKS + 1) + popcount(mine & colmask[col])] += 1
+        if last == ask:
+            row[last_i] += 1
+        if nines_ok:
+            row[last_i + 1] += 1
+        settle(codes, bcounts, tricks, won, last, nines_ok, colmask, result, failed)
+        for t in range(players):
+            if bcounts[t] > 0 and failed[t]:
+                row[fail0 + t] += 1
+        if bcounts[ask] > 0 and not failed[ask]:
+            row[joint_i] += 1

@@ -1,0 +1,67 @@
+"""Shared Monte Carlo plumbing: intervals, random streams, chunked runs."""
+
+import numba as nb
+import numpy as np
+import pytest
+
+from mcsim.rng import new_state, randbelow, seed_state, uniform
+from mcsim.runner import chunk_counts, derive_seed, run_chunked
+from mcsim.stats import mean_ci, wilson, wilson_rounds_needed, wilson_width
+
+
+def test_wilson_known_values():
+    # Reference values (Wilson 1927; e.g. Newcombe 1998, table I): 81/263.
+    p, low, high = wilson(81, 263)
+    assert (round(low, 4), round(high, 4)) == (0.2553, 0.3662)
+    assert wilson(0, 10)[1] == 0.0 and wilson(10, 10)[2] == 1.0
+    assert wilson(0, 0) == (0.0, 0.0, 1.0)
+    _, lo, hi = wilson(np.array([0, 5]), np.array([10, 10]))
+    assert lo.shape == (2,) and hi[1] > 0.5
+
+
+def test_rounds_needed_reaches_width():
+    for p in (0.0, 0.02, 0.3, 0.5):
+        n = int(wilson_rounds_needed(p * 1000, 1000, 0.01))
+        assert wilson_width(round(p * n), n) <= 0.0101
+
+
+def test_mean_ci():
+    x = np.arange(10.0)
+    mean, low, high = mean_ci(x.sum(), (x ** 2).sum(), len(x))
+    se = x.std(ddof=1) / np.sqrt(10)
+    assert mean == 4.5 and high - mean == pytest.approx(1.959964 * se, rel=1e-6)
+
+
+@nb.njit
+def _draws(seed, stream, n, k):
+    s = np.empty(4, dtype=np.uint64)
+    seed_state(seed, stream, s)
+    out = np.zeros(k, dtype=np.int64)
+    for _ in range(n):
+        out[randbelow(s, k)] += 1
+    return out, uniform(s)
+
+
+def test_streams_reproducible_independent_and_uniform():
+    a, ua = _draws(1, 0, 60000, 6)
+    b, ub = _draws(1, 0, 60000, 6)
+    c, _ = _draws(1, 1, 60000, 6)
+    assert (a == b).all() and ua == ub and not (a == c).all()
+    chi2 = ((a - 10000) ** 2 / 10000).sum()
+    assert chi2 < 20.5  # 5 d.o.f., p = 0.001
+    assert 0 <= ua < 1
+    assert not (new_state(1, 0) == new_state(2, 0)).all()
+
+
+def test_chunked_run_is_independent_of_batching():
+    def batch(first, counts):
+        return np.stack([_draws(99, first + i, int(c), 4)[0] for i, c in enumerate(counts)])
+
+    full = run_chunked(batch, 10_000, chunk_size=300)
+    assert full.rounds == 10_000 and full.totals.sum() == 10_000
+    assert list(chunk_counts(1000, 300)) == [300, 300, 300, 100]
+    stopped = run_chunked(batch, 10_000, chunk_size=300, stop=lambda t, n: n >= 4000)
+    assert stopped.stopped_early and 4000 <= stopped.rounds < 10_000
+    again = run_chunked(batch, 10_000, chunk_size=300, needed=lambda t, n: 3000.0)
+    assert (again.totals == full.totals).all()
+    assert derive_seed(1, "a") == derive_seed(1, "a") != derive_seed(1, "b")

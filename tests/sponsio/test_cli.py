@@ -1,0 +1,102 @@
+"""`sponsio odds` from the command line: output formats and one-line errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from sponsio_sim.cli import main
+
+HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
+TALON = "R1 B9 G4 Y7"
+
+
+def run(*args):
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--hand", "R9 R7 R2 B8 B5 G6 G1 X3"], "unknown card 'X3'"),
+    (["--hand", "R9 R7 R2 B8 B5 G6 G1 R9"], "listed twice"),
+    (["--hand", "R9 R7 R2 B8 B5 G6 G1"], "has 7 cards"),
+    (["--hand", HAND, "--talon", "R1 B9 G4"], "talon of 4"),
+    (["--hand", HAND, "--talon", "R9 B9 G4 Y7"], "R9 is both in --hand and --talon"),
+    (["--hand", HAND, "--revealed", "1:R7"], "R7 of seat 1 is also in --hand"),
+    (["--hand", HAND, "--talon", TALON, "--revealed", "1:B9"], "also in --talon"),
+    (["--hand", HAND, "--revealed", "1:G9; 2:G9"], "G9 of seat 2 is also in --revealed seat 1"),
+    (["--hand", HAND, "--revealed", "1:G9 G8 G7 G5 G4 G3 G2 B1 B2"], "shows 9 cards but holds only 8"),
+    (["--hand", HAND, "--revealed", "0:G9"], "asking seat"),
+    (["--hand", HAND, "--bets", "trix=2"], "unknown bet 'trix=2'"),
+    (["--hand", HAND, "--bets", "tricks=9"], "tricks must be 0..8"),
+    (["--hand", HAND, "--bets", "tricks=2,tricks=3"], "two 'tricks' bets"),
+    (["--hand", HAND, "--bets", "colour:P=2"], "unknown colour P"),
+    (["--hand", HAND, "--bets", "fail:0"], "cannot bet on its own failure"),
+    (["--hand", HAND, "--seat", "4"], "--seat 4 out of range 0..3"),
+    (["--hand", HAND, "--lead", "-1"], "--lead -1 out of range"),
+    (["--hand", HAND, "--others", "0:tricks=1"], "asking seat"),
+    (["--hand", HAND, "--others", "5:tricks=1"], "seat 5 out of range"),
+    (["--hand", HAND, "--policy", "clever"], "unknown play policy 'clever'"),
+    (["--hand", HAND, "--players", "3"], "card 'Y3' does not exist with colours RBG"),
+    (["--hand", HAND, "--players", "5"], "standard rule sets exist for 3 and 4 players"),
+    (["--hand", HAND, "--set", "multiplier.lst=3"], "unknown rule key 'multiplier.lst'"),
+    (["--hand", HAND, "--set", "hand_size=20"], "need more than the 36-card deck"),
+    (["--hand", HAND, "--rules", "nosuch"], "unknown rule set 'nosuch'"),
+    (["--hand", HAND, "-n", "0"], "at least 1"),
+    (["--hand", HAND, "--target-ci", "2"], "between 0 and 1"),
+    (["--hand", HAND, "--format", "xml"], "xml"),
+    (["--talon", TALON], "--hand"),
+])
+def test_bad_input_is_one_line_exit_2(args, needle):
+    code, out, err = run("odds", *args)
+    assert code == 2, (code, out, err)
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert needle in lines[0]
+
+
+def test_broken_rule_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("players = [\n")
+    code, out, err = run("odds", "--hand", HAND, "--rules", str(bad))
+    assert code == 2 and out == "" and "not valid TOML" in err and len(err.strip().splitlines()) == 1
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text(open(__import__("sponsio_sim.rules", fromlist=["x"]).__path__[0] + "/standard-4p.toml")
+                     .read().replace("troll_pay = 2", "troll_pay = -2"))
+    code, out, err = run("odds", "--hand", HAND, "--rules", str(wrong))
+    assert code == 2 and "'troll_pay' must not be negative" in err
+
+
+def test_json_output_keys_and_values():
+    code, out, err = run("odds", "--hand", HAND, "--talon", TALON, "--bets", "tricks=2,last",
+                         "-n", "3000", "--format", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert [r["bet"] for r in rows] == ["tricks=2", "last", "all:tricks=2,last"]
+    for r in rows[:2]:
+        assert set(r) == {"bet", "n", "p", "ci_low", "ci_high", "multiplier", "ev", "fair_multiplier"}
+        assert r["n"] == 3000 and r["ci_low"] <= r["p"] <= r["ci_high"]
+
+
+def test_csv_and_table_output():
+    code, out, _ = run("odds", "--hand", HAND, "--talon", TALON, "--bets", "nines", "-n", "1000",
+                       "--format", "csv")
+    assert code == 0
+    assert out.splitlines()[0] == "bet,n,p,ci_low,ci_high,multiplier,ev,fair_multiplier"
+    code, out, _ = run("odds", "--hand", HAND, "--bets", "nines", "-n", "1000", "--seed", "3")
+    assert code == 0 and "talon unknown" in out and "95% Wilson" in out and "nines" in out
+
+
+def test_help_has_example():
+    code, out, _ = run("odds", "--help")
+    assert code == 0 and "Example:" in out and "sponsio odds --hand" in out
+
+
+def test_console_script_no_traceback():
+    proc = subprocess.run([sys.executable, "-m", "sponsio_sim.cli", "odds", "--hand", "R0"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip().startswith("error: ") and "Traceback" not in proc.stderr
