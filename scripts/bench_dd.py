@@ -1,0 +1,142 @@
+"""Benchmark the Sponsio double-dummy solver (and DDS on the same positions).
+
+    python scripts/bench_dd.py [--deals 500] [--repeats 3] [--seed 1]
+
+1. Coalition {0,2} max tricks on random full 4 x 8 deals: our solver and
+   DDS (endplay, no-trump, colours R,B,G,Y as spades..clubs, ranks 1..9 as
+   2..10, seats 0..3 as N,E,S,W) on the same positions; answers must agree.
+2. Worst-case makeability of a bet for seat 0 alone against the three others.
+
+Times are process CPU time per solve (the machine is shared), the minimum
+over ``--repeats`` runs of each position; JIT compilation is timed apart.
+Each solve starts from an empty transposition table (a new stamp).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from sponsio_sim.bets import encode_table, parse_bet_set
+from sponsio_sim.kernels.bits import colour_masks, nines_mask
+from sponsio_sim.kernels.dd import fresh_counters, solve_bets, solve_coalition, workspace
+from sponsio_sim.rules import load_rules
+
+BETS = ["tricks=2", "tricks=3", "last", "colour:R=2", "tricks=1,last", "nines", "colour:B=0", "tricks=4"]
+
+
+def random_deals(n, seed):
+    rng = np.random.default_rng(seed)
+    out = np.zeros((n, 4), dtype=np.uint64)
+    for i in range(n):
+        cards = rng.permutation(36)[:32]
+        for s in range(4):
+            out[i, s] = np.uint64(sum(1 << int(c) for c in cards[s * 8:(s + 1) * 8]))
+    return out, rng.integers(0, 4, n)
+
+
+def pbn(hands):
+    ranks = "23456789T"
+    return "N:" + " ".join(".".join("".join(ranks[r] for r in range(8, -1, -1) if (int(h) >> (9 * col + r)) & 1)
+                                     for col in range(4)) for h in hands)
+
+
+def cpu(fn):
+    t0 = time.process_time()
+    out = fn()
+    return time.process_time() - t0, out
+
+
+def summary(name, secs):
+    ms = np.asarray(secs) * 1e3
+    return f"{name:<34} median {np.median(ms):7.3f} ms   p99 {np.percentile(ms, 99):7.3f} ms   mean {ms.mean():7.3f} ms"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=500)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    rules = load_rules(players=4)
+    colmask = colour_masks(4)
+    nines = nines_mask(4)
+    PL, PU, CT, TT = workspace(4, 4, 32)
+    empty = np.zeros(0, dtype=np.int64)
+    deals, leaders = random_deals(args.deals, args.seed)
+    stamp = [1]
+
+    def ours(i):
+        stamp[0] += 1
+        return solve_coalition(deals[i].copy(), int(leaders[i]), empty, colmask, nines, 5, PL, PU, CT, TT,
+                               np.uint64(stamp[0]))
+
+    t0 = time.perf_counter()
+    ours(0)
+    codes0, counts0 = encode_table({0: parse_bet_set(BETS[0], rules, 0)}, 4)
+    ctr0 = fresh_counters(4, 4)
+    solve_bets(deals[0].copy(), 0, empty, ctr0, colmask, nines, codes0, counts0, 0, 1, np.uint64(0),
+               PL, PU, CT, TT, np.uint64(1))
+    print(f"JIT compile / cache load: {time.perf_counter() - t0:.1f} s (excluded below)")
+
+    ours_t = np.full(args.deals, np.inf)
+    nodes = np.zeros(args.deals, dtype=np.int64)
+    answers = np.zeros(args.deals, dtype=np.int64)
+    for _ in range(args.repeats):
+        for i in range(args.deals):
+            dt, (answers[i], nodes[i]) = cpu(lambda: ours(i))
+            ours_t[i] = min(ours_t[i], dt)
+
+    dds_t = None
+    try:
+        from endplay.dds import solve_board
+        from endplay.dds.solve import SolveMode
+        from endplay.types import Deal, Denom, Player
+    except ImportError:  # pragma: no cover - endplay is in the test extra
+        print("endplay not installed: DDS comparison skipped")
+    else:
+        dds_t = np.full(args.deals, np.inf)
+        dds_ans = np.zeros(args.deals, dtype=np.int64)
+        boards = []
+        for i in range(args.deals):
+            d = Deal(pbn(deals[i]))
+            d.first = Player(int(leaders[i]))
+            d.trump = Denom.nt
+            boards.append(d)
+        for _ in range(args.repeats):
+            for i in range(args.deals):
+                dt, res = cpu(lambda: max(s for _, s in solve_board(boards[i], SolveMode.OptimalOne)))
+                dds_t[i] = min(dds_t[i], dt)
+                dds_ans[i] = res if leaders[i] % 2 == 0 else 8 - res
+        bad = int(np.sum(dds_ans != answers))
+        print(f"answers agree with DDS on {args.deals - bad}/{args.deals} positions")
+
+    print(f"\n1. coalition {{0,2}} max tricks, {args.deals} random 4 x 8 deals (random leader), "
+          f"min of {args.repeats} runs, CPU time")
+    print(summary("ours", ours_t) + f"   nodes median {int(np.median(nodes))}")
+    if dds_t is not None:
+        print(summary("DDS (endplay solve_board)", dds_t))
+        print(f"ratio DDS / ours: median {np.median(dds_t) / np.median(ours_t):.2f}x, "
+              f"p99 {np.percentile(dds_t, 99) / np.percentile(ours_t, 99):.2f}x, "
+              f"mean {dds_t.mean() / ours_t.mean():.2f}x")
+
+    bet_t = np.full(args.deals, np.inf)
+    made = 0
+    for k, text in enumerate(BETS):
+        codes, counts = encode_table({0: parse_bet_set(text, rules, 0)}, 4)
+        for i in range(k, args.deals, len(BETS)):
+            for _ in range(args.repeats):
+                stamp[0] += 1
+                dt, (ok, _) = cpu(lambda: solve_bets(deals[i].copy(), int(leaders[i]), empty, ctr0, colmask, nines,
+                                                     codes, counts, 0, 1, np.uint64(0), PL, PU, CT, TT,
+                                                     np.uint64(stamp[0])))
+                bet_t[i] = min(bet_t[i], dt)
+            made += bool(ok)
+    print(f"\n2. worst-case makeability, seat 0 alone vs three; bets cycle over {', '.join(BETS)}")
+    print(summary("ours", bet_t) + f"   makeable {made}/{args.deals}")
+
+
+if __name__ == "__main__":
+    main()
