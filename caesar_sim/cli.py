@@ -16,6 +16,7 @@ from mcsim.stats import CI_METHOD
 from caesar_sim import analysis as A
 from caesar_sim.analysis import plots
 from caesar_sim.analysis.bids import NET_NOTE
+from caesar_sim.profile import HORIZONS
 from caesar_sim.rules import check_players
 
 PLAYERS = click.option("--players", type=int, default=4, show_default=True, help="Players (3..5).")
@@ -23,6 +24,8 @@ PROFILE = click.option("--profile", default="value x4", show_default=True,
                        help="One policy per seat: random, greedy, value, mc[:K] (e.g. 'value,greedy,mc:16,random' "
                             "or 'value x4').")
 N = click.option("-n", "n", type=int, default=10000, show_default=True, help="Games to play.")
+MC_HORIZON = click.option("--mc-horizon", type=click.Choice(HORIZONS), default="day", show_default=True,
+                          help="How far `mc` rolls out each candidate action: the day's end or the game's end.")
 PLOT = lambda what: click.option("--plot", default=None, metavar="PNG", help=f"Save {what} as a PNG.")  # noqa: E731
 ROTATE = click.option("--rotate/--no-rotate", default=False, show_default=True,
                       help="Rotate the profile over the seats game by game (removes seat-order bias).")
@@ -81,8 +84,9 @@ def main():
 @click.option("--profile", default="value,value,greedy,mc", show_default=True,
               help="One policy per seat: random, greedy, value, mc[:K].")
 @click.option("--verbose", is_flag=True, help="Also show every pass.")
+@MC_HORIZON
 @common_options
-def game(players, profile, verbose, seed, fmt, rules, overrides, threads):
+def game(players, profile, verbose, mc_horizon, seed, fmt, rules, overrides, threads):
     """Play one narrated game: set-up, every bid, resolution and scoring.
 
     \b
@@ -91,7 +95,7 @@ def game(players, profile, verbose, seed, fmt, rules, overrides, threads):
     The game is the first one `caesar simulate` plays with the same seed (no --rotate).
     """
     text, table, summary = A.narrated_game(players, profile, seed=seed, rules=rules, overrides=overrides,
-                                           verbose=verbose)
+                                           verbose=verbose, mc_horizon=mc_horizon)
     if fmt == "table":
         emit(f"{summary}\nseed {seed}, profile {profile}\n\n{text}\n\n{render(table, 'table', title='[result]')}")
     else:
@@ -106,8 +110,9 @@ def game(players, profile, verbose, seed, fmt, rules, overrides, threads):
 @click.option("--favour-value/--no-favour-value", default=True, show_default=True,
               help="Measure what one extra favour of each type is worth (3 more runs with the same seed).")
 @PLOT("the score distributions")
+@MC_HORIZON
 @common_options
-def simulate(players, profile, n, rotate, favour_value, plot, seed, fmt, rules, overrides, threads):
+def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, fmt, rules, overrides, threads):
     """Win rates (Wilson CI), score distributions, seat order, favours, unclaimed items.
 
     \b
@@ -116,7 +121,7 @@ def simulate(players, profile, n, rotate, favour_value, plot, seed, fmt, rules, 
     """
     _check_early(players, plot)
     sim = A.simulate(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
-                     threads=threads, favour_value=favour_value)
+                     threads=threads, favour_value=favour_value, mc_horizon=mc_horizon)
     if plot:
         b = sim.batch
         _save_plot(plot, lambda p: plots.score_histogram(b.entry_scores(), b.profile.labels, p,
@@ -132,8 +137,9 @@ def simulate(players, profile, n, rotate, favour_value, plot, seed, fmt, rules, 
 @click.option("--by-seat/--pooled", default=True, show_default=True,
               help="Split the table by seat order (0 = the phase's start player).")
 @PLOT("a heatmap (location x merchant value)")
+@MC_HORIZON
 @common_options
-def bids(players, profile, n, rotate, by_seat, plot, seed, fmt, rules, overrides, threads):
+def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rules, overrides, threads):
     """The venue-bid value table: net coins per merchant value, phase and venue.
 
     \b
@@ -142,7 +148,7 @@ def bids(players, profile, n, rotate, by_seat, plot, seed, fmt, rules, overrides
     """
     _check_early(players, plot)
     b, table = A.bids(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
-                      threads=threads, by_seat=by_seat)
+                      threads=threads, by_seat=by_seat, mc_horizon=mc_horizon)
     if plot:
         _save_plot(plot, lambda p: plots.bid_heatmap(table, p, f"venue-bid values: {b.profile.text()}, "
                                                      f"{players} players, n={b.n} games, seed {b.seed}"))
@@ -157,8 +163,9 @@ def bids(players, profile, n, rotate, by_seat, plot, seed, fmt, rules, overrides
 @click.option("-n", "n", type=int, default=20000, show_default=True, help="Games per variant.")
 @click.option("--rotate/--no-rotate", default=True, show_default=True, help="Rotate the profile over seats.")
 @PLOT("win rates per variant")
+@MC_HORIZON
 @common_options
-def sweep(players, profile, n, rotate, plot, seed, fmt, rules, overrides, threads):
+def sweep(players, profile, n, rotate, plot, mc_horizon, seed, fmt, rules, overrides, threads):
     """Rerun the same games under alternative rule numbers; report what moves.
 
     Each --set KEY=VALUE is one alternative to the base rule set (KEY=V1;V2 gives several);
@@ -171,7 +178,7 @@ def sweep(players, profile, n, rotate, plot, seed, fmt, rules, overrides, thread
     """
     _check_early(players, plot)
     table, summary = A.sweep(players, profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
-                             threads=threads)
+                             threads=threads, mc_horizon=mc_horizon)
     if plot:
         _save_plot(plot, lambda p: plots.sweep_plot(table, p, f"{profile}, {players} players, n={n} per variant"))
     header = (f"base {summary}\nprofile {profile}, n={n} games per variant, seed {seed} (same games in every "

@@ -40,6 +40,16 @@ _ORDER = ("boost", "double", "start_card", "need_phase1", "strength", "short", "
 assert len(_ORDER) == I.PP_SIZE
 
 
+HORIZONS = ("day", "game")
+
+
+def weights_for(mc_horizon: str = "day") -> np.ndarray:
+    """Default weights with `mc` rolling out to the end of the day or of the game."""
+    if mc_horizon not in HORIZONS:
+        raise UserError(f"--mc-horizon {mc_horizon}: use one of {', '.join(HORIZONS)}")
+    return policy_weights(mc_horizon=HORIZONS.index(mc_horizon))
+
+
 def policy_weights(**changes) -> np.ndarray:
     """The weight vector ``PP`` (defaults, with keyword changes)."""
     w = dict(WEIGHTS)

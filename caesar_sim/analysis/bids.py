@@ -39,8 +39,8 @@ def bid_table(b: Batch, by_seat: bool = True) -> pd.DataFrame:
 
 
 def bids(players: int, profile: str, n: int, *, seed: int = 1, rules=None, overrides=None,
-         rotate: bool = False, threads=None, progress=None, by_seat: bool = True):
+         rotate: bool = False, threads=None, progress=None, by_seat: bool = True, mc_horizon: str = "day"):
     """Play ``n`` games; return (batch, venue-bid table). Seat order 0 = the phase's start player."""
     b = run_games(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
-                  threads=threads, progress=progress)
+                  threads=threads, progress=progress, mc_horizon=mc_horizon)
     return b, bid_table(b, by_seat)

@@ -8,7 +8,7 @@ import pandas as pd
 from caesar_sim.analysis.bids import LOCATIONS
 from caesar_sim.kernels import layout as L
 from caesar_sim.kernels.game import play_one
-from caesar_sim.profile import parse_profile, policy_weights
+from caesar_sim.profile import parse_profile, weights_for
 from caesar_sim.rules import FAVOUR_TYPES, VENUES, check_players, kernel_rules, load_rules
 
 PHASES = ("favours (Caesars Villa)", "tickets (Forum Romanum)", "visitors (the venues)")
@@ -71,7 +71,7 @@ def narrate(log: np.ndarray, names: list[str], verbose: bool = False) -> str:
 
 
 def narrated_game(players: int, profile: str, *, seed: int = 1, rules=None, overrides=None,
-                  verbose: bool = False) -> tuple[str, pd.DataFrame, str]:
+                  verbose: bool = False, mc_horizon: str = "day") -> tuple[str, pd.DataFrame, str]:
     """Play game 0 of ``seed`` (the first game `simulate` plays with that seed, unrotated).
 
     Returns (narration, result table by seat, rule summary).
@@ -80,7 +80,7 @@ def narrated_game(players: int, profile: str, *, seed: int = 1, rules=None, over
     rs = load_rules(rules, overrides)
     prof = parse_profile(profile, players)
     log = np.zeros((L.LOG_MAX, L.LOGW), dtype=np.int64)
-    totals = play_one(kernel_rules(rs, players), policy_weights(), prof.policies, prof.rollouts,
+    totals = play_one(kernel_rules(rs, players), weights_for(mc_horizon), prof.policies, prof.rollouts,
                  int(seed) & 0x7FFFFFFFFFFFFFFF, log)[:players]
     names = [f"seat {s} ({prof.entries[s]})" for s in range(players)]
     top = totals == totals.max()

@@ -87,7 +87,8 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     doc.section("Start-player advantage by player count",
                 f"{rules.summary()}; all seats `value`; seat {rules.first_start_seat} starts day 1; "
                 f"n={n(20000)} games per player count, seed {seed}; {CI_METHOD}.")
-    doc.table(pd.concat(frames)[["players", *frames[0].columns]], "seats_by_players")
+    seats = pd.concat(frames)
+    doc.table(seats[["players", *[c for c in seats.columns if c != "players"]]], "seats_by_players")
 
     rows = []
     for match in MC_MATCHES:
@@ -95,7 +96,8 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
         rows.append(win_table(b).assign(match=match))
     doc.section("Flat Monte Carlo (mc, 8 rollouts to the day's end) against each policy",
                 f"{rules.summary()}; 4 players, rotated; n={n(1000)} games per match, seed {seed}; {CI_METHOD}.")
-    doc.table(pd.concat(rows)[["match", *rows[0].columns]], "mc_matches")
+    mc = pd.concat(rows)
+    doc.table(mc[["match", *[c for c in mc.columns if c != "match"]]], "mc_matches")
 
     b = run_games(4, "value x4", n(100000), **common)
     bt = bid_table(b, by_seat=True)

@@ -11,7 +11,7 @@ from mcsim.progress import Progress
 from mcsim.runner import run_chunked, set_threads
 from caesar_sim.kernels import layout as L
 from caesar_sim.kernels.game import run_batch
-from caesar_sim.profile import MC_CHUNK, Profile, parse_profile, policy_weights
+from caesar_sim.profile import MC_CHUNK, Profile, parse_profile, weights_for
 from caesar_sim.rules import RuleSet, check_players, kernel_rules, load_rules
 
 FAST_CHUNK = 2048
@@ -30,6 +30,7 @@ class Batch:
     scores: np.ndarray   # (n, players) final coins by seat
     rots: np.ndarray     # (n,) profile entry (s + rot) % players sits in seat s
     stats: np.ndarray    # ST_* vector summed over all games
+    mc_horizon: str = "day"
 
     def entry_scores(self) -> np.ndarray:
         """(n, players) final coins by profile entry."""
@@ -50,7 +51,7 @@ def chunk_size_for(profile: Profile) -> int:
 
 def run_games(players: int, profile: str | Profile, n: int, *, seed: int = 1, rules=None, overrides=None,
               rotate: bool = False, threads: int | None = None, progress: bool | None = None,
-              gift: tuple[int, int] = (-1, 0), weights: np.ndarray | None = None, label: str = "") -> Batch:
+              gift: tuple[int, int] = (-1, 0), mc_horizon: str = "day", label: str = "") -> Batch:
     """Play ``n`` games; the same arguments give the same numbers on any thread count."""
     check_players(players)
     if isinstance(n, bool) or int(n) < 1:
@@ -59,7 +60,7 @@ def run_games(players: int, profile: str | Profile, n: int, *, seed: int = 1, ru
     rs = load_rules(rules, overrides)
     prof = profile if isinstance(profile, Profile) else parse_profile(profile, players)
     R = kernel_rules(rs, players, *gift)
-    PP = policy_weights() if weights is None else weights
+    PP = weights_for(mc_horizon)
     set_threads(threads)
     scores = np.zeros((n, L.P), dtype=np.int64)
     rots = np.zeros(n, dtype=np.int64)
@@ -74,4 +75,4 @@ def run_games(players: int, profile: str | Profile, n: int, *, seed: int = 1, ru
 
     with Progress(n, label or f"caesar {prof.text()}", enabled=progress) as bar:
         res = run_chunked(batch, n, chunk_size=chunk, progress=bar)
-    return Batch(rs, players, prof, n, seed, bool(rotate), scores[:, :players], rots, res.totals)
+    return Batch(rs, players, prof, n, seed, bool(rotate), scores[:, :players], rots, res.totals, mc_horizon)

@@ -49,7 +49,7 @@ def compare(base: Batch, alt: Batch, label: str) -> list[dict]:
 
 
 def sweep(players: int, profile: str, n: int, alternatives, *, seed: int = 1, rules=None, rotate: bool = True,
-          threads=None, progress=None) -> tuple[pd.DataFrame, str]:
+          threads=None, progress=None, mc_horizon: str = "day") -> tuple[pd.DataFrame, str]:
     """Baseline plus one run per alternative rule value, all with the same seed (paired comparison).
 
     Returns the table and the baseline rule summary. ``moved`` marks a variant whose change in
@@ -60,10 +60,11 @@ def sweep(players: int, profile: str, n: int, alternatives, *, seed: int = 1, ru
     for key, value in alts:  # validate every variant before running anything
         load_rules(base_rules, [f"{key}={value}"])
     base = run_games(players, profile, n, seed=seed, rules=base_rules, rotate=rotate, threads=threads,
-                     progress=progress, label="baseline")
+                     progress=progress, label="baseline", mc_horizon=mc_horizon)
     rows = compare(base, base, "baseline")
     for key, value in alts:
         alt = run_games(players, base.profile, n, seed=seed, rules=base_rules, overrides=[f"{key}={value}"],
-                        rotate=rotate, threads=threads, progress=progress, label=f"{key}={value}")
+                        rotate=rotate, threads=threads, progress=progress, label=f"{key}={value}",
+                        mc_horizon=mc_horizon)
         rows += compare(base, alt, f"{key}={value}")
     return pd.DataFrame(rows), base_rules.summary()

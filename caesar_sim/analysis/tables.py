@@ -119,19 +119,22 @@ class Simulation:
 
     def header(self) -> str:
         b = self.batch
-        return (f"{b.rules.summary()}\nprofile {b.profile.text()} ({b.players} players"
+        mc = f", mc rolls out to the end of the {b.mc_horizon}" if (b.profile.policies == 3).any() else ""
+        return (f"{b.rules.summary()}\nprofile {b.profile.text()} ({b.players} players{mc}"
                 f"{', rotated over seats' if b.rotate else ''}), n={b.n} games, seed {b.seed}; {CI_METHOD}")
 
 
 def simulate(players: int, profile: str, n: int, *, seed: int = 1, rules=None, overrides=None,
-             rotate: bool = False, threads=None, progress=None, favour_value: bool = True) -> Simulation:
+             rotate: bool = False, threads=None, progress=None, favour_value: bool = True,
+             mc_horizon: str = "day") -> Simulation:
     """Play ``n`` games and build every `simulate` table (favour values cost 3 more runs)."""
     b = run_games(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
-                  threads=threads, progress=progress)
+                  threads=threads, progress=progress, mc_horizon=mc_horizon)
     gifted = None
     if favour_value:
         gifted = {name: run_games(players, b.profile, n, seed=seed, rules=b.rules, rotate=rotate,
-                                  threads=threads, progress=progress, gift=(t, 0), label=f"extra {name}")
+                                  threads=threads, progress=progress, gift=(t, 0), label=f"extra {name}",
+                                  mc_horizon=mc_horizon)
                   for t, name in enumerate(FAVOUR_TYPES)}
     sim = Simulation(b)
     sim.tables = {"wins": win_table(b), "seats": seat_table(b), "favours": favour_table(b, gifted),

@@ -1,4 +1,10 @@
-"""Flat Monte Carlo lookahead (numba): score each legal action by K rollouts of `value` play."""
+"""Flat Monte Carlo lookahead (numba): score each legal action by K rollouts of `value` play.
+
+Every seat (the mover too) plays `value` in the rollouts, with a small chance of a
+random action so that the K rollouts of one action differ. Horizon ``PP_HORIZON``:
+0 = to the end of the day (all of it is on the table), 1 = to the end of the game
+(the unseen decks are reshuffled in each rollout, so `mc` never sees their order).
+"""
 
 import numba as nb
 
@@ -19,19 +25,13 @@ def rollout_action(R, S, PP, rng, A, W):
 
 
 @nb.njit(cache=True)
-def outcome(S, p, whole_game):
-    """Rollout score for seat ``p``: coin margin over the best rival (day), or win share (game)."""
-    best, ties = -(1 << 30), 0
+def outcome(S, p):
+    """Rollout score for seat ``p``: its coin margin over the best rival (a smooth proxy for winning)."""
+    best = -(1 << 30)
     for q in range(S[S_N]):
-        if q != p:
-            if S[S_TOT + q] > best:
-                best, ties = S[S_TOT + q], 0
-            ties += S[S_TOT + q] == best
-    margin = S[S_TOT + p] - best
-    if not whole_game:
-        return float(margin)
-    share = 0.0 if margin < 0 else (1.0 if margin > 0 else 1.0 / (ties + 1))
-    return share + 1e-3 * margin
+        if q != p and S[S_TOT + q] > best:
+            best = S[S_TOT + q]
+    return float(S[S_TOT + p] - best)
 
 
 @nb.njit(cache=True)
@@ -54,7 +54,7 @@ def mc_action(R, S, PP, K, rng, B, A, W, lg, st):
             advance(R, B, PP, W, a, rng, lg, st)
             while B[S_OVER] == 0 and (whole or B[S_DAY] == d0):
                 advance(R, B, PP, W, rollout_action(R, B, PP, rng, A, W), rng, lg, st)
-            tot += outcome(B, p, whole)
+            tot += outcome(B, p)
         if tot > bv:
             best, bv = a, tot
     return best

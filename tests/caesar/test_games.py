@@ -81,3 +81,10 @@ def test_value_beats_random_and_greedy_in_mixed_table():
     w = sim.tables["wins"].set_index("entry")
     assert w.loc["random", "ci_high"] < w.loc["greedy", "ci_low"]
     assert w.loc["greedy", "ci_high"] < w.loc["value#0", "ci_low"]
+
+
+def test_mc_game_horizon_runs_reproducibly_and_differs_from_day():
+    a = run_games(3, "mc:2,value,greedy", 12, seed=4, mc_horizon="game", threads=1, progress=False)
+    b = run_games(3, "mc:2,value,greedy", 12, seed=4, mc_horizon="game", threads=2, progress=False)
+    c = run_games(3, "mc:2,value,greedy", 12, seed=4, mc_horizon="day", threads=1, progress=False)
+    assert np.array_equal(a.scores, b.scores) and not np.array_equal(a.scores, c.scores)
