@@ -68,3 +68,16 @@ def common_options(func):
 def emit(text: str) -> None:
     """Write a finished result to stdout in one go (never a partial table)."""
     click.echo(text)
+
+
+def scale_options(func):
+    """Add --scheduler / --workers: run the batches on a Dask cluster."""
+    options = [
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Run the batches on this Dask distributed scheduler (same numbers as locally)."),
+        click.option("--workers", type=int, default=None,
+                     help="Start a local Dask cluster with this many worker processes."),
+    ]
+    for opt in reversed(options):
+        func = opt(func)
+    return func

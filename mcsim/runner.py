@@ -20,7 +20,9 @@ from typing import Callable
 import numba as nb
 import numpy as np
 
+from mcsim.backend import combine, current as current_backend
 from mcsim.progress import Progress
+from mcsim.resultcache import ResultCache
 
 DEFAULT_CHUNK = 2048
 FIRST_BATCH_CHUNKS = 8
@@ -77,6 +79,7 @@ def run_chunked(
     needed: Callable[[np.ndarray, int], float] | None = None,
     progress: Progress | None = None,
     first_batch: int = FIRST_BATCH_CHUNKS,
+    cache: ResultCache | None = None,
 ) -> RunResult:
     """Run up to ``n`` rounds through ``batch_fn`` and sum its statistics.
 
@@ -96,9 +99,11 @@ def run_chunked(
     lo, size = 0, first_batch
     while lo < len(counts):
         hi = min(len(counts), lo + size)
-        part = np.asarray(batch_fn(lo, counts[lo:hi]))
-        if part.ndim and part.shape[0] == hi - lo and part.ndim > 1:
-            part = part.sum(axis=0)
+        part = cache.get(lo, hi) if cache is not None else None
+        if part is None:
+            part = current_backend().run_batch(batch_fn, lo, counts[lo:hi])
+            if cache is not None:
+                cache.put(lo, hi, part)
         totals = part if totals is None else totals + part
         done += int(counts[lo:hi].sum())
         used = hi
@@ -114,5 +119,5 @@ def run_chunked(
             size = min(MAX_BATCH_CHUNKS, size * 2)
         lo = hi
     if totals is None:
-        totals = np.asarray(batch_fn(0, counts[:0]))
+        totals = combine(batch_fn(0, counts[:0]), 0)
     return RunResult(totals=totals, rounds=done, chunks=used, stopped_early=stopped)

@@ -1,0 +1,144 @@
+"""Where batches of chunks run: this process (numba threads) or a Dask cluster.
+
+A batch is ``batch_fn(first_chunk, counts)``: chunk ``first_chunk + i``
+draws from its own seeded stream, so splitting a batch into tasks and
+summing their integer statistics gives exactly the local result. On Dask,
+each task runs the numba kernel over a contiguous run of chunks and returns
+its sufficient statistics; every worker warms its JIT once, on its first
+task of the session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from typing import Callable
+
+import numpy as np
+
+from mcsim.errors import UserError
+
+
+class KernelBatch:
+    """A picklable batch function: ``module.kernel(seed, first, counts, *args)``.
+
+    Workers import the kernel by name, so they use its on-disk JIT cache
+    rather than a pickled copy of the dispatcher that would compile anew.
+    """
+
+    def __init__(self, module: str, kernel: str, seed: int, *args):
+        self.module, self.kernel, self.seed, self.args = module, kernel, seed, args
+        self.kernel_name = f"{module}.{kernel}"
+
+    def __call__(self, first: int, counts: np.ndarray) -> np.ndarray:
+        func = getattr(importlib.import_module(self.module), self.kernel)
+        return func(np.uint64(self.seed), np.int64(first), counts, *self.args)
+
+
+def combine(part: np.ndarray, n_chunks: int) -> np.ndarray:
+    """Sum per-chunk statistics (chunks on axis 0) into one array."""
+    part = np.asarray(part)
+    if part.ndim > 1 and part.shape[0] == n_chunks:
+        return part.sum(axis=0)
+    return part
+
+
+class LocalBackend:
+    """Run batches here; the kernel's ``prange`` spreads chunks over threads."""
+
+    name = "local"
+
+    def run_batch(self, batch_fn: Callable, first: int, counts: np.ndarray) -> np.ndarray:
+        return combine(batch_fn(first, counts), len(counts))
+
+    def close(self) -> None:
+        pass
+
+
+def _task(batch_fn, first, counts):
+    return combine(batch_fn(first, counts), len(counts))
+
+
+def _single_thread():
+    import numba
+    numba.set_num_threads(1)
+    return numba.get_num_threads()
+
+
+class DaskBackend:
+    """Run batches as tasks on a Dask distributed cluster."""
+
+    name = "dask"
+
+    def __init__(self, client, cluster=None, tasks_per_worker: int = 2):
+        self.client = client
+        self.cluster = cluster
+        self.tasks_per_worker = tasks_per_worker
+        self._warm: set = set()
+
+    def _workers(self) -> int:
+        return max(1, len(self.client.scheduler_info().get("workers", {})))
+
+    def run_batch(self, batch_fn: Callable, first: int, counts: np.ndarray) -> np.ndarray:
+        n_chunks = len(counts)
+        kernel = getattr(batch_fn, "kernel_name", None) or getattr(batch_fn, "__qualname__", "")
+        if kernel not in self._warm:
+            # Every worker compiles (or loads from its cache) the kernels once.
+            self.client.run(_task, batch_fn, 0, np.zeros(1, dtype=np.int64))
+            self._warm.add(kernel)
+        n_tasks = max(1, min(n_chunks, self._workers() * self.tasks_per_worker))
+        bounds = np.linspace(0, n_chunks, n_tasks + 1).astype(int)
+        futures = [self.client.submit(_task, batch_fn, first + int(a), counts[a:b], pure=False)
+                   for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        parts = self.client.gather(futures)
+        return np.sum(parts, axis=0)
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+_current = LocalBackend()
+
+
+def current():
+    """The backend batches run on now (local unless inside ``use_backend``)."""
+    return _current
+
+
+@contextlib.contextmanager
+def use_backend(scheduler: str | None = None, workers: int | None = None):
+    """Run the enclosed simulations on Dask: an existing cluster at
+    ``scheduler`` (``tcp://HOST:PORT``) or a local one with ``workers``
+    single-threaded worker processes. With neither, run locally."""
+    global _current
+    if scheduler is None and not workers:
+        yield _current
+        return
+    if scheduler is not None and workers:
+        raise UserError("--scheduler and --workers exclude each other (connect, or start a local cluster)")
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:  # pragma: no cover - depends on the install
+        raise UserError("Dask is not installed: pip install -e '.[dask]'") from None
+    cluster = None
+    try:
+        if scheduler is not None:
+            client = Client(scheduler, timeout="10s")
+        else:
+            if workers < 1:
+                raise UserError(f"--workers {workers}: must be at least 1")
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, host="127.0.0.1")
+            client = Client(cluster)
+            client.run(_single_thread)
+    except (OSError, TimeoutError) as exc:
+        raise UserError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
+    backend = DaskBackend(client, cluster)
+    previous, _current = _current, backend
+    try:
+        yield backend
+    finally:
+        _current = previous
+        backend.close()

@@ -1,0 +1,62 @@
+"""Finished batches on disk, so a killed run resumes instead of starting over.
+
+A run's directory is named by a hash of everything that determines its
+numbers (kernel, inputs, seed, chunk size, kernel sources); each finished
+batch is one ``.npy`` file named by its chunk range. Batch boundaries depend
+only on the totals so far, so a resumed run asks for the same batches and
+finds them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+
+def default_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sponsio-sim" / "results"
+
+
+def config_key(*parts) -> str:
+    """Stable hash of JSON-able values and numpy arrays."""
+    h = hashlib.blake2b(digest_size=12)
+    for part in parts:
+        if isinstance(part, np.ndarray):
+            h.update(str(part.dtype).encode() + str(part.shape).encode() + part.tobytes())
+        else:
+            h.update(json.dumps(part, sort_keys=True, default=str).encode())
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+class ResultCache:
+    """Batch results of one run configuration."""
+
+    def __init__(self, key: str, root: str | Path | None = None):
+        self.dir = Path(root or default_root()) / key
+        self.hits = 0
+
+    def _path(self, lo: int, hi: int) -> Path:
+        return self.dir / f"{lo:08d}-{hi:08d}.npy"
+
+    def get(self, lo: int, hi: int):
+        path = self._path(lo, hi)
+        if path.exists():
+            try:
+                value = np.load(path)
+            except (OSError, ValueError):
+                return None
+            self.hits += 1
+            return value
+        return None
+
+    def put(self, lo: int, hi: int, value: np.ndarray) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        tmp = self.dir / f".{lo:08d}-{hi:08d}.{os.getpid()}.tmp.npy"
+        np.save(tmp, np.asarray(value))
+        os.replace(tmp, self._path(lo, hi))
