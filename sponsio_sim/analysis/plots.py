@@ -1,0 +1,35 @@
+"""Matplotlib figures for Sponsio tables (PNG, labelled axes, CIs as bars)."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def odds_panels(tables: dict, path, top: int = 15, title: str = "") -> None:
+    """One panel per hand: P(success) of its ``top`` bets by EV, with 95% CI bars."""
+    n = len(tables)
+    cols = 2
+    rows = (n + 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(12, 4.2 * rows), squeeze=False)
+    for ax, (name, df) in zip(axes.flat, tables.items()):
+        d = df.head(top).iloc[::-1]
+        y = np.arange(len(d))
+        err = np.vstack([d["p"] - d["ci_low"], d["ci_high"] - d["p"]])
+        colours = ["tab:green" if ev > 0 else "tab:red" for ev in d["ev"]]
+        ax.barh(y, d["p"], xerr=err, color=colours, alpha=0.75, capsize=2)
+        ax.set_yticks(y, d["bet"], fontsize=8)
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("P(bet succeeds) with 95% Wilson CI")
+        ax.set_title(name, fontsize=10)
+        for yi, (p, ev) in enumerate(zip(d["p"], d["ev"])):
+            ax.text(min(p + 0.03, 0.85), yi, f"EV {ev:+.2f}", va="center", fontsize=7)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    fig.suptitle(title or "Best bets by EV (green: EV > 0)", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
