@@ -26,7 +26,7 @@ def plain_bet_won(kind, a, b, seat, tricks, won, last, nines_ok, colmask):
     return nines_ok
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def settle(codes, counts, tricks, won, last, nines_ok, colmask, result, failed):
     """Judge every seat's bets.
 

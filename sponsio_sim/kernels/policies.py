@@ -174,7 +174,7 @@ def choose_scored(s, players, policy, legal, pos, leader, led, best, best_seat, 
     return best_card
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _decision_weights(s, players, tricks_left, trick_mask, tab, ints, weight):
     """Fold seat s's trick-count and last-trick terms into ``weight[o]``: the
     value to s of owner o winning this trick rather than losing it. Returns
@@ -228,7 +228,7 @@ def _decision_weights(s, players, tricks_left, trick_mask, tab, ints, weight):
     return keep, own_last, n_colour, nine_sign, bank
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def sure_winners(hand, gone, tab):
     """Cards of ``hand`` that win whenever led: per colour, the own cards in
     the run from the top down made only of own and gone cards."""
@@ -291,7 +291,7 @@ def _colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_ca
     return score
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _seats_to_play(s, players, pos, leader, lead_col, tab, ints):
     """For the led colour: (chance an unknown card is NOT with a seat still to
     play, number of such seats not void in it); those seats go to ints[CAN:]."""
