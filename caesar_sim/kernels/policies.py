@@ -142,11 +142,11 @@ C_LEN = 2 * NVAL + 8
 
 
 @nb.njit(cache=True)
-def _slots(R, S, row, W, C):
-    """W[C + e] = items taken before a card of effective value e played now (equal cards stay left)."""
+def _slots(R, S, row, W, C, emax):
+    """W[C + e] = items taken before a card of effective value e <= emax played now (equal cards stay left)."""
     i, took = 0, 0
     base = row * ROWCAP
-    for e in range(C_LEN - 1, 0, -1):
+    for e in range(emax, 0, -1):
         while i < S[S_ROWN + row] and S[S_ROWE + base + i] >= e:
             took += R[R_DOUBLE] if S[S_ROWF + base + i] == 2 else 1
             i += 1
@@ -170,7 +170,8 @@ def value_action(R, S, PP, p, W):
         left += hand >> v & 1
     C = W_SIZE - P - C_LEN  # slot table: items taken before a card of each effective value
     T = W_SIZE - P - 2 * C_LEN  # threats: active opponents who can still play above each value
-    for e in range(C_LEN):
+    emax = NVAL + (R[R_BOOST] if ph > 0 and S[S_FAV + p * NFT + BOOST] > 0 else 0)
+    for e in range(emax + 1):
         W[T + e] = 0.0
     for q in range(n):
         if q != p and S[S_PASS + q] == 0 and S[S_HAND + q] != 0:
@@ -178,7 +179,7 @@ def value_action(R, S, PP, p, W):
             while not S[S_HAND + q] >> (top - 1) & 1:
                 top -= 1
             top += R[R_BOOST] if ph > 0 and S[S_FAV + q * NFT + BOOST] > 0 else 0
-            for e in range(min(top, C_LEN)):
+            for e in range(min(top, emax + 1)):
                 W[T + e] += 1.0
     need = PP[PP_NEED1]
     if ph == 1:
@@ -186,6 +187,13 @@ def value_action(R, S, PP, p, W):
         for x in range(NVEN):
             need += S[S_PTN + p * NVEN + x]
     short = max(0.0, need - left) * PP[PP_SHORT] if ph < 2 else 0.0
+    K = W_SIZE - P - 3 * C_LEN  # per held merchant: value, then its cost
+    nh = 0
+    for v in range(1, NVAL + 1):
+        if hand >> (v - 1) & 1:
+            W[K + nh] = v
+            W[K + NVAL + nh] = R[R_MCOIN + v - 1] + short + (PP[PP_ALPHA] * v if ph < 2 else 0.0)
+            nh += 1
     best, bg = -1, 0.0
     for row in range(r0, r1):
         nit, ahead, _ = row_scan(R, S, row, p)
@@ -198,17 +206,17 @@ def value_action(R, S, PP, p, W):
             if row == 0:
                 for i in range(nit):
                     W[i] /= 1.0 + ahead
-        _slots(R, S, row, W, C)
+        _slots(R, S, row, W, C, emax)
         for f in range(3):
             if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
                 continue
             takes = R[R_DOUBLE] if f == 2 else 1
             fcost = PP[PP_FAVKEEP] if f > 0 and ph == 1 else 0.0
+            bonus = R[R_BOOST] if f == 1 else 0
             last, u = -1, 0.0
-            for v in range(1, NVAL + 1):
-                if not hand >> (v - 1) & 1:
-                    continue
-                eff = v + (R[R_BOOST] if f == 1 else 0)
+            for h in range(nh):
+                v = int(W[K + h])
+                eff = v + bonus
                 s = int(W[C + eff])
                 if s >= nit:
                     continue
@@ -220,10 +228,7 @@ def value_action(R, S, PP, p, W):
                         else:
                             u += visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP + s + k], ahead + k)
                 keep = 1.0 if W[T + eff] <= nit - s - takes else PP[PP_RISK]
-                cost = R[R_MCOIN + v - 1] + fcost + short
-                if ph < 2:
-                    cost += PP[PP_ALPHA] * v
-                g = keep * u - cost
+                g = keep * u - W[K + NVAL + h] - fcost
                 if g > bg:
                     best, bg = v - 1 + NVAL * row + NVAL * NROW * f, g
     return best
