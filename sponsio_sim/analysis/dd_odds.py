@@ -1,0 +1,212 @@
+"""Double-dummy odds brackets, and `sponsio odds --policy dd|pimc|X,dd`.
+
+Over deals drawn with the same conditioning as the other policies, each
+bet row gets two rates: P(makeable in the worst case: the seat wins it
+against every other seat playing to defeat it, all cards known) and
+P(possible in the best case: some play of all seats wins it). Any play,
+by any policy, wins a bet on a deal only where the best case does, so a
+simulated policy's rate can never exceed the best-case rate; a rate below
+the worst case means the policy loses deals that perfect play wins.
+
+``--policy goal,dd`` puts a simulated policy's rate beside the two
+brackets and flags the rows where it lies outside them (Wilson intervals
+disjoint).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mcsim.errors import UserError
+from mcsim.progress import Progress
+from mcsim.runner import run_chunked, set_threads
+from mcsim.stats import wilson, wilson_rounds_needed, wilson_width
+from sponsio_sim.bets import MAX_BETS, catalogue, encode_table
+from sponsio_sim.kernels.dd_odds import dd_odds_chunks, pimc_odds_chunks
+from sponsio_sim.situation import Situation
+
+DD_CHUNK = 32
+DD_FIRST_BATCH = 4
+DD_DEFAULT_TARGET_CI = 0.02
+DD_MAX_N = 200_000
+DD_COLUMNS = ["bet", "n", "p_worst", "worst_low", "worst_high", "p_best", "best_low", "best_high"]
+
+
+def bet_rows(sit: Situation):
+    """(label, bets) per row: the asking seat's bets one by one and, with
+    several, all together; without bets, every catalogue bet."""
+    r = sit.rules
+    if not sit.bets:
+        return [(b.notation(r), [b]) for b in catalogue(r, sit.seat)]
+    rows = [(b.notation(r), [b]) for b in sit.bets]
+    if len(sit.bets) > 1:
+        rows.append(("all:" + ",".join(b.notation(r) for b in sit.bets), list(sit.bets)))
+    return rows
+
+
+def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed: int,
+                threads: int | None = None, progress: bool | None = False) -> pd.DataFrame:
+    """Worst- and best-case DD rates per bet row, with Wilson intervals."""
+    r = sit.rules
+    if n is None and target_ci is None:
+        target_ci = DD_DEFAULT_TARGET_CI
+    cap = n if n is not None else DD_MAX_N
+    set_threads(threads)
+    rows = bet_rows(sit)
+    arr = np.zeros((len(rows), MAX_BETS, 3), dtype=np.int64)
+    row_counts = np.zeros(len(rows), dtype=np.int64)
+    for i, (_, bets) in enumerate(rows):
+        for j, b in enumerate(bets):
+            arr[i, j] = b.code()
+        row_counts[i] = len(bets)
+    k = sit.kernel_arrays()
+    codes, bcounts = encode_table(sit.bets_by_seat(), r.players)
+
+    def batch(first, counts):
+        out = dd_odds_chunks(np.uint64(seed), np.int64(first), counts, k["pool"], k["fixed"], k["need"],
+                             k["talon_fixed"], np.int64(k["talon_need"]), np.int64(sit.lead), codes,
+                             bcounts, arr, row_counts, np.int64(sit.seat), np.int64(r.n_colours))
+        return out.reshape(out.shape[0], -1)
+
+    def stop(totals, rounds):
+        return target_ci is not None and bool(np.all(wilson_width(totals, rounds) <= target_ci))
+
+    def needed(totals, rounds):
+        return float(np.max(wilson_rounds_needed(totals, rounds, target_ci)))
+
+    with Progress(cap, "dd odds", enabled=progress) as bar:
+        res = run_chunked(batch, cap, chunk_size=DD_CHUNK, stop=stop, progress=bar,
+                          needed=needed if target_ci is not None else None, first_batch=DD_FIRST_BATCH)
+    totals = res.totals.reshape(len(rows), 2)
+    pw, wl, wh = wilson(totals[:, 0], res.rounds)
+    pb, bl, bh = wilson(totals[:, 1], res.rounds)
+    df = pd.DataFrame({"bet": [label for label, _ in rows], "n": res.rounds, "p_worst": pw,
+                       "worst_low": wl, "worst_high": wh, "p_best": pb, "best_low": bl,
+                       "best_high": bh})[DD_COLUMNS]
+    df.attrs.update(situation=sit.describe(), rules=r.summary(), seat=sit.seat, seed=seed)
+    return df
+
+
+def beside(sim: pd.DataFrame, dd: pd.DataFrame, policy: str) -> pd.DataFrame:
+    """A simulated policy's rates beside the DD brackets, in ``dd``'s row
+    order; ``note`` flags a rate whose interval lies wholly outside them."""
+    sim = sim.set_index("bet")
+    out = dd.copy()
+    out.insert(1, f"p_{policy}", sim.loc[dd["bet"], "p"].to_numpy())
+    out.insert(2, f"{policy}_low", sim.loc[dd["bet"], "ci_low"].to_numpy())
+    out.insert(3, f"{policy}_high", sim.loc[dd["bet"], "ci_high"].to_numpy())
+    out.insert(4, f"n_{policy}", sim.loc[dd["bet"], "n"].to_numpy())
+    out = out.rename(columns={"n": "n_dd"})
+    note = np.full(len(out), "", dtype=object)
+    below = out[f"{policy}_high"] < out["worst_low"]
+    above = out[f"{policy}_low"] > out["best_high"]
+    note[below.to_numpy()] = "below worst case"
+    note[above.to_numpy()] = "ABOVE best case"
+    out["note"] = note
+    out.attrs.update(dd.attrs)
+    out.attrs["outside"] = [f"{b}: {t}" for b, t in zip(out["bet"], note) if t]
+    return out
+
+
+def split_policy(policy: str, known) -> tuple[str | None, bool]:
+    """``"goal,dd"`` -> ("goal", True); one simulated policy at most."""
+    parts = [p.strip() for p in str(policy).split(",") if p.strip()]
+    has_dd = "dd" in parts
+    sims = [p for p in parts if p != "dd"]
+    if not parts or len(sims) > 1 or parts.count("dd") > 1:
+        raise UserError(f"--policy {policy!r}: give one play policy, 'dd', or POLICY,dd "
+                        f"(policies: {', '.join(known)}, dd)")
+    for p in sims:
+        if p not in known:
+            raise UserError(f"--policy: unknown play policy '{p}' (choose from {', '.join(known)}, dd)")
+    return (sims[0] if sims else None), has_dd
+
+
+PIMC_CHUNK = 8
+PIMC_DEFAULT_TARGET_CI = 0.05
+PIMC_MAX_N = 20_000
+
+
+def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float | None, seed: int,
+              worlds: int, threads: int | None = None, progress: bool | None = False) -> pd.DataFrame:
+    """Odds table (as ``analysis.odds``) with the asking seat on PIMC play."""
+    from sponsio_sim.analysis.odds import _table, policy_code
+
+    from sponsio_sim.kernels.pimc import PIMC
+
+    r = sit.rules
+    if worlds < 1:
+        raise UserError(f"--worlds {worlds}: must be at least 1")
+    if n is None and target_ci is None:
+        target_ci = PIMC_DEFAULT_TARGET_CI
+    cap = n if n is not None else PIMC_MAX_N
+    set_threads(threads)
+    pol = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
+    pol[sit.seat] = PIMC
+    runs = [[b] for b in catalogue(r, sit.seat)] if not sit.bets else [list(sit.bets)]
+    results = []
+    with Progress(cap * len(runs), "pimc odds", enabled=progress) as bar:
+        for run_bets in runs:
+            run_sit = sit.with_bets(run_bets)
+            k = run_sit.kernel_arrays()
+
+            def batch(first, counts):
+                return pimc_odds_chunks(np.uint64(seed), np.int64(first), counts, k["pool"], k["fixed"],
+                                        k["need"], k["talon_fixed"], np.int64(k["talon_need"]),
+                                        k["revealed"], np.int64(sit.lead), pol, k["codes"], k["bcounts"],
+                                        np.int64(sit.seat), np.int64(r.n_colours), np.int64(worlds))
+
+            def stop(totals, rounds):
+                return target_ci is not None and bool(np.all(wilson_width(totals, rounds) <= target_ci))
+
+            before = bar.done
+            res = run_chunked(batch, cap, chunk_size=PIMC_CHUNK, stop=stop, progress=bar)
+            bar.total -= cap - (bar.done - before)
+            for j, b in enumerate(run_bets):
+                results.append((b.notation(r), int(res.totals[j]), res.rounds, r.multiplier_for(b), r.stake))
+            if len(run_bets) > 1:
+                results.append(("all:" + ",".join(b.notation(r) for b in run_bets), int(res.totals[-1]),
+                                res.rounds, np.nan, r.stake * len(run_bets)))
+    df = _table(results)
+    if len(sit.bets) > 1:
+        df.loc[df.index[-1], "ev"] = df["ev"].iloc[:-1].sum()
+    elif not sit.bets:
+        df = df.sort_values(["ev", "bet"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    df.attrs.update(situation=sit.describe(), rules=r.summary(), seat=sit.seat, seed=seed,
+                    policy=f"pimc ({worlds} worlds)", opponents=opponents)
+    return df
+
+
+def extended_odds(hand, talon, *, sim_policy, with_dd, players, seat, lead, revealed, bets, others,
+                  opponents, n, target_ci, seed, rules, overrides, threads, progress, worlds):
+    """`sponsio odds` for ``--policy dd``, ``pimc`` and ``POLICY,dd``."""
+    from sponsio_sim.analysis.odds import odds, policy_code
+    from sponsio_sim.rules import load_rules
+    from sponsio_sim.situation import build_situation
+
+    ruleset = load_rules(rules, players, overrides)
+    sit = build_situation(ruleset, hand, talon, seat=seat, lead=lead, revealed=revealed,
+                          bets=bets, others=others)
+    policy_code(opponents, "--opponents")
+    if n is not None and n < 1:
+        raise UserError(f"-n {n}: the number of rounds must be at least 1")
+    if target_ci is not None and not 0 < target_ci < 1:
+        raise UserError(f"--target-ci {target_ci}: must be between 0 and 1")
+    sim = None
+    if sim_policy == "pimc":
+        sim = pimc_odds(sit, opponents, n=n, target_ci=target_ci, seed=seed, worlds=worlds,
+                        threads=threads, progress=progress)
+    elif sim_policy is not None:
+        sim = odds(hand, talon, players=players, seat=seat, lead=lead, revealed=revealed, bets=bets,
+                   others=others, policy=sim_policy, opponents=opponents, n=n, target_ci=target_ci,
+                   seed=seed, rules=rules, overrides=overrides, threads=threads, progress=progress)
+    if not with_dd:
+        return sim
+    dd = dd_brackets(sit, n=n, target_ci=target_ci, seed=seed, threads=threads, progress=progress)
+    if sim is None:
+        out = dd
+    else:
+        out = beside(sim, dd, sim_policy)
+    out.attrs.update(policy=sim_policy or "dd", opponents=opponents if sim is not None else "-")
+    return out
