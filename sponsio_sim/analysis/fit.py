@@ -1,0 +1,125 @@
+"""`sponsio fit`: fit the `ev` policy's success model and check its calibration.
+
+Training rounds (``kernels.game_fit``, mode 0) give (bets, wins) per model
+cell; a held-out run on a different seed (mode 1) compares the model's
+predicted chance of every bet held with what happened. Calibration is shown
+by decile of the predicted chance (equal-count groups of held-out bets):
+mean predicted, observed success with its 95% Wilson interval, and the
+absolute error; the headline is the mean absolute error over the deciles,
+overall and per bet type.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mcsim.errors import UserError
+from mcsim.progress import Progress
+from mcsim.runner import derive_seed, run_chunked, set_threads
+from mcsim.stats import wilson
+from sponsio_sim.analysis.game_model import KINDS, SuccessModel, fingerprint
+from sponsio_sim.analysis.game_setup import PLAY, build_state
+from sponsio_sim.kernels.game_fit import fit_chunks
+from sponsio_sim.kernels.game_layout import model_sizes
+from sponsio_sim.rules import load_rules
+
+FIT_CHUNK = 2048
+CAL_BINS = 1000          # fine bins of predicted P, grouped into deciles afterwards
+TROLL_SHARE = 0.25       # share of seats without bets in the sample rounds
+DEFAULT_ROUNDS = 1_000_000
+HOLDOUT_SHARE = 0.25
+DECILES = 10
+
+
+def _run(rules, model, mode, n, seed, policy, progress, label):
+    tab, ints, weight = build_state(rules, [], model)
+    width = 2 * len(model.bets) if mode == 0 else len(KINDS) * CAL_BINS * 3
+    pol = PLAY[policy]
+
+    def batch(first, counts):
+        return fit_chunks(np.uint64(seed), np.int64(first), counts, tab, ints, weight, np.int64(mode),
+                          np.int64(pol), TROLL_SHARE, np.int64(CAL_BINS), np.int64(width))
+
+    if progress is not None:
+        progress.set_label(label)
+    return run_chunked(batch, n, chunk_size=FIT_CHUNK, progress=progress).totals
+
+
+def fit_model(rules, *, n: int = DEFAULT_ROUNDS, seed: int = 1, policy: str = "goal",
+              progress: Progress | bool | None = False) -> SuccessModel:
+    """Fit a success model on ``n`` simulated rounds."""
+    bar = progress if isinstance(progress, Progress) else Progress(n, "fit", enabled=progress)
+    empty = np.zeros(sum(model_sizes(rules.hand_size)))
+    blank = SuccessModel(fingerprint(rules), rules.hand_size, empty, empty)
+    totals = _run(rules, blank, 0, n, derive_seed(seed, "fit"), policy, bar, "fit: training")
+    if not isinstance(progress, Progress):
+        bar.close()
+    return SuccessModel(fingerprint(rules), rules.hand_size, totals[0::2].copy(), totals[1::2].copy(),
+                        meta={"rules": rules.name, "rounds": int(n), "seed": int(seed), "play_policy": policy,
+                              "troll_share": TROLL_SHARE})
+
+
+def _deciles(hist: np.ndarray) -> pd.DataFrame:
+    """Equal-count groups of fine bins (count, sum of P, wins) -> calibration rows."""
+    n = hist[:, 0]
+    total = n.sum()
+    if total == 0:
+        return pd.DataFrame(columns=["decile", "n", "predicted", "observed", "ci_low", "ci_high", "abs_error"])
+    mid = np.cumsum(n) - n / 2.0
+    group = np.minimum((mid / total * DECILES).astype(int), DECILES - 1)
+    rows = []
+    for d in range(DECILES):
+        sel = (group == d) & (n > 0)
+        k = hist[sel, 0].sum()
+        if k == 0:
+            continue
+        wins = hist[sel, 2].sum()
+        pred = hist[sel, 1].sum() / k
+        p, lo, hi = wilson(wins, k)
+        rows.append((d + 1, int(k), pred, p, lo, hi, abs(pred - p)))
+    return pd.DataFrame(rows, columns=["decile", "n", "predicted", "observed", "ci_low", "ci_high", "abs_error"])
+
+
+def calibration(rules, model: SuccessModel, *, n: int, seed: int = 1, policy: str = "goal",
+                progress: Progress | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(deciles over all bets, per bet type summary) on ``n`` held-out rounds."""
+    totals = _run(rules, model, 1, n, derive_seed(seed, "holdout"), policy, progress, "fit: held-out check")
+    hist = totals.reshape(len(KINDS), CAL_BINS, 3)
+    overall = _deciles(hist.sum(axis=0))
+    per_kind = []
+    for k, name in enumerate(KINDS):
+        d = _deciles(hist[k])
+        if len(d):
+            per_kind.append((name, int(d["n"].sum()), float(d["abs_error"].mean()), float(d["abs_error"].max())))
+    per_kind.append(("all", int(overall["n"].sum()), float(overall["abs_error"].mean()),
+                     float(overall["abs_error"].max())))
+    summary = pd.DataFrame(per_kind, columns=["bet_type", "n", "mae", "max_error"])
+    return overall, summary
+
+
+def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFAULT_ROUNDS,
+        holdout: int | None = None, seed: int = 1, policy: str = "goal", threads: int | None = None,
+        progress: bool | None = False):
+    """Fit and check a model: returns (model, deciles, per-type summary) DataFrames."""
+    ruleset = load_rules(rules, players, overrides)
+    if n < 1:
+        raise UserError(f"-n {n}: the number of training rounds must be at least 1")
+    if policy not in PLAY:
+        raise UserError(f"--policy {policy}: unknown play policy (choose from {', '.join(PLAY)})")
+    holdout = holdout if holdout is not None else max(1, int(n * HOLDOUT_SHARE))
+    if holdout < 1:
+        raise UserError(f"--holdout {holdout}: must be at least 1")
+    set_threads(threads)
+    bar = Progress(n + holdout, "fit", enabled=progress)
+    try:
+        model = fit_model(ruleset, n=n, seed=seed, policy=policy, progress=bar)
+        deciles, summary = calibration(ruleset, model, n=holdout, seed=seed, policy=policy, progress=bar)
+    finally:
+        bar.close()
+    model.meta.update(holdout_rounds=int(holdout), calibration_mae=float(summary["mae"].iloc[-1]),
+                      mae_by_type={r.bet_type: r.mae for r in summary.itertuples()})
+    for df in (deciles, summary):
+        df.attrs.update(rules=ruleset.summary(), seed=seed, rounds=n, holdout=holdout, policy=policy,
+                        fingerprint=fingerprint(ruleset))
+    return model, deciles, summary

@@ -1,0 +1,176 @@
+"""Strategy profiles and the packed arrays the full-game kernels start from.
+
+A seat's strategy is ``BETTING:PLAY[:CASH]``:
+
+- BETTING: ``troll`` | ``random`` (passes with share 0.5; ``random0.3``
+  passes 30%) | ``ev`` (bets when EV > 0 coins; ``ev0.5`` needs EV > 0.5);
+- PLAY: ``random`` | ``greedy`` | ``goal`` (the engine's play policies);
+- CASH: ``never`` (default) | ``cashK``: cash the streak in at position >= K.
+
+A profile is comma-separated strategies, one per seat; ``"ev:goal x4"``
+repeats one. Rule numbers and policy parameters reach the kernels as the
+arrays built by ``build_state``; the rule set's numbers are never copied.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from mcsim.errors import UserError
+from sponsio_sim.analysis.game_model import SuccessModel
+from sponsio_sim.bets import KIND_CODE, catalogue
+from sponsio_sim.kernels import game_layout as L
+from sponsio_sim.kernels.policies import GOAL, GREEDY, RANDOM
+from sponsio_sim.kernels.table import MAX_PLAYERS, new_state
+from sponsio_sim.rules import TOKENS, RuleSet, kernel_multipliers
+
+BETTING = {"troll": L.BET_TROLL, "random": L.BET_RANDOM, "ev": L.BET_EV}
+PLAY = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
+DEFAULT_PASS = 0.5
+DEFAULT_THRESHOLD = 0.0
+_BETTING_RE = re.compile(r"^(troll|random|ev)(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")
+_CASH_RE = re.compile(r"^cash=?(\d+)$")
+_REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
+STRATEGY_HELP = ("BETTING:PLAY[:CASH] with BETTING troll, random[P] (pass share P, default 0.5) or ev[T] "
+                 "(EV threshold T coins, default 0); PLAY random, greedy or goal; CASH never or cashK")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    betting: str
+    play: str
+    cash: int | None = None      # None: never cash in
+    param: float | None = None   # random: pass share; ev: threshold
+
+    @property
+    def text(self) -> str:
+        bet = self.betting if self.param is None else f"{self.betting}{self.param:g}"
+        cash = "never" if self.cash is None else f"cash{self.cash}"
+        return f"{bet}:{self.play}:{cash}"
+
+    @property
+    def kernel_param(self) -> float:
+        if self.param is not None:
+            return float(self.param)
+        return DEFAULT_PASS if self.betting == "random" else DEFAULT_THRESHOLD
+
+
+def parse_strategy(text: str, rules: RuleSet) -> Strategy:
+    """One strategy (module docstring); one-line UserError naming what is wrong."""
+    parts = [p.strip().lower() for p in str(text).strip().split(":")]
+    if len(parts) not in (2, 3) or not all(parts):
+        raise UserError(f"strategy {text.strip()!r}: expected {STRATEGY_HELP}")
+    m = _BETTING_RE.match(parts[0])
+    if not m:
+        raise UserError(f"strategy {text.strip()!r}: unknown betting policy '{parts[0]}' "
+                        f"(troll, random[P], ev[T])")
+    betting, param = m.group(1), (float(m.group(2)) if m.group(2) else None)
+    if betting == "troll" and param is not None:
+        raise UserError(f"strategy {text.strip()!r}: troll takes no parameter")
+    if betting == "random" and param is not None and not 0 <= param <= 1:
+        raise UserError(f"strategy {text.strip()!r}: the pass share of random must be 0..1")
+    if parts[1] not in PLAY:
+        raise UserError(f"strategy {text.strip()!r}: unknown play policy '{parts[1]}' "
+                        f"(choose from {', '.join(PLAY)})")
+    cash = None
+    if len(parts) == 3 and parts[2] != "never":
+        c = _CASH_RE.match(parts[2])
+        if not c:
+            raise UserError(f"strategy {text.strip()!r}: unknown cash-in policy '{parts[2]}' (never, cashK)")
+        cash = int(c.group(1))
+        if not 1 <= cash < rules.track_win:
+            raise UserError(f"strategy {text.strip()!r}: cash{cash} must be 1..{rules.track_win - 1} "
+                            f"(track positions with a value)")
+    return Strategy(betting, parts[1], cash, param)
+
+
+def parse_strategies(text, rules: RuleSet, what: str = "--profile") -> list[Strategy]:
+    """Comma-separated strategies; ``"ev:goal x3"`` repeats one."""
+    items = text if isinstance(text, (list, tuple)) else str(text or "").split(",")
+    out: list[Strategy] = []
+    for item in items:
+        item = str(item).strip()
+        if not item:
+            raise UserError(f"{what} {text!r}: empty strategy (expected {STRATEGY_HELP})")
+        m = _REPEAT_RE.match(item)
+        count = 1
+        if m:
+            item, count = m.group(1), int(m.group(2))
+            if count < 1:
+                raise UserError(f"{what}: repeat count must be at least 1")
+        out += [parse_strategy(item, rules)] * count
+    return out
+
+
+def parse_profile(text, rules: RuleSet) -> list[Strategy]:
+    """One strategy per seat: exactly ``rules.players`` of them."""
+    out = parse_strategies(text, rules)
+    if len(out) != rules.players:
+        raise UserError(f"--profile has {len(out)} strategies for {rules.players} players "
+                        f"(one per seat; 'ev:goal x{rules.players}' repeats one)")
+    return out
+
+
+def check_rules(rules: RuleSet) -> None:
+    """Full-game limits of the kernels."""
+    if rules.players > MAX_PLAYERS:
+        raise UserError(f"rule set {rules.name}: the full game supports at most {MAX_PLAYERS} players")
+    if rules.track_win >= L.MAX_TRACK:
+        raise UserError(f"rule set {rules.name}: 'track_win' must be below {L.MAX_TRACK}")
+    if rules.max_rounds < 1:
+        raise UserError(f"rule set {rules.name}: 'max_rounds' must be at least 1")
+    if not rules.bets:
+        raise UserError(f"rule set {rules.name}: the full game needs at least one bet type")
+
+
+def rows_of(rules: RuleSet):
+    """Seat-independent catalogue (fail:S for every S; a seat skips its own)."""
+    return catalogue(rules, seat=-1)
+
+
+def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel, *, rotate: bool = False):
+    """(tab, ints, weight) templates for the game and fit kernels."""
+    check_rules(rules)
+    tab, ints0, w0 = new_state(rules.n_colours)
+    ints = np.zeros(L.INTS_GAME, dtype=np.int64)
+    ints[:len(ints0)] = ints0
+    weight = np.zeros(L.W_MODEL + len(model.p), dtype=np.float64)
+    weight[:len(w0)] = w0
+    ints[L.I_PLAYERS] = rules.players
+    ints[L.I_NCOL] = rules.n_colours
+    ints[L.I_HAND] = rules.hand_size
+    ints[L.I_TURNS] = rules.betting_turns
+    ints[L.I_TRACK_WIN] = rules.track_win
+    ints[L.I_MAX_ROUNDS] = rules.max_rounds
+    ints[L.I_TOKENS] = sum(1 << TOKENS.index(t) for t in rules.tokens)
+    ints[L.I_ROTATE] = 1 if rotate else 0
+    rows = rows_of(rules)
+    ints[L.I_NROWS] = len(rows)
+    ints[L.I_ROW_OF:L.I_ROW_OF + L.N_KINDS] = -1
+    for r, bet in enumerate(rows):
+        code = bet.code()
+        ints[L.I_ROWS + 3 * r:L.I_ROWS + 3 * r + 3] = code
+        if ints[L.I_ROW_OF + code[0]] < 0:
+            ints[L.I_ROW_OF + code[0]] = r
+    ints[L.I_MOFF:L.I_MOFF + L.N_KINDS] = model.offsets
+    weight[L.W_STAKE] = rules.stake
+    weight[L.W_TOKEN_COST] = rules.token_cost
+    weight[L.W_TROLL_PAY] = rules.troll_pay
+    weight[L.W_BONUS] = rules.round_bonus
+    weight[L.W_COINS_END] = rules.coins_to_end
+    weight[L.W_START] = rules.start_coins
+    weight[L.W_TRACKV:L.W_TRACKV + len(rules.track_value)] = rules.track_value
+    weight[L.W_MULT:L.W_MULT + len(rows)] = kernel_multipliers(rules, rows)
+    weight[L.W_BASE:L.W_BASE + len(rows)] = [
+        model.base_rate(KIND_CODE[b.kind], b.b if b.kind == "colour" else b.a) for b in rows]
+    for e, st in enumerate(strategies):
+        ints[L.I_BETPOL + e] = BETTING[st.betting]
+        ints[L.I_PLAYPOL + e] = PLAY[st.play]
+        ints[L.I_CASHK + e] = L.CASH_NEVER if st.cash is None else st.cash
+        weight[L.W_PASS + e] = st.kernel_param if st.betting == "random" else 0.0
+        weight[L.W_THRESH + e] = st.kernel_param if st.betting == "ev" else 0.0
+    weight[L.W_MODEL:] = model.p
+    return tab, ints, weight

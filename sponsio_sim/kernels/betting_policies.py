@@ -1,0 +1,312 @@
+"""Betting policies: which action a seat takes in the betting phase.
+
+- ``troll``: always passes (holds no bet, so plays as a troll).
+- ``random``: passes with a fixed share, else a uniformly random legal
+  action (every bet row, token and payment, and hand/talon exchange counts
+  as one action); at the end of betting uses its tokens at random.
+- ``ev``: values its position as the model's expected payout of its bets
+  (``betting_model``) and takes the action that raises it most, if by more
+  than its threshold (coins): a bet (EV = P x multiplier x stake - stake,
+  less the troll pay it gives up when it is its first bet), an exchange, or
+  a token (lead: the bets' gain from leading; double: the best bet's
+  expected payout; rebet: the best change of parameter; swap: the best
+  exchange), paid by revealing a card when it can, else in coins.
+
+Policies see only public information and their own hand (spec 8).
+"""
+
+import numba as nb
+import numpy as np
+
+from mcsim.rng import randbelow, uniform
+from sponsio_sim.kernels.betting import bet_legal, entry_of, leader_of, swap_legal, token_free
+from sponsio_sim.kernels.betting_model import prepare_features, row_prob
+from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
+from sponsio_sim.kernels.game_layout import (BET, BET_EV, BET_RANDOM, DOUBLE_TOKEN, FAIL, I_BETPOL, I_BROW,
+                                             I_DOUBLED, I_F_LEAD, I_NBETS, I_NROWS, I_PLAYERS, I_ROW_OF,
+                                             I_ROWS, LEAD_TOKEN, MAX_BETS, N_TOKENS, PASS, REBET_TOKEN, SWAP,
+                                             SWAP_TOKEN, TOKEN, W_BASE, W_COINS, W_MULT, W_PASS, W_STAKE,
+                                             W_THRESH, W_TOKEN_COST, W_TROLL_PAY)
+from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+
+NO_GAIN = -1e300
+
+
+@nb.njit(cache=True)
+def choose_action(s, tab, ints, weight, state):
+    """Seat s's betting action ``(act, x, y, rv)`` under its entry's policy."""
+    pol = ints[I_BETPOL + entry_of(s, ints)]
+    if pol == BET_EV:
+        return choose_ev(s, tab, ints, weight)
+    if pol == BET_RANDOM:
+        return choose_random(s, tab, ints, weight, state)
+    return PASS, -1, -1, -1
+
+
+@nb.njit(cache=True)
+def _cheap_card(mask):
+    """The lowest-ranked card of ``mask`` (what a seat least minds showing)."""
+    best = -1
+    m = mask
+    while m:
+        c = lowest(m)
+        m &= m - U1
+        if best < 0 or c % RANKS < best % RANKS:
+            best = c
+    return best
+
+
+@nb.njit(cache=True)
+def _payment(s, rv, tab, weight):
+    """How seat s pays for a token after revealing ``rv``: (card to reveal or
+    -1 for coins, coin cost), or (-2, 0) when it cannot pay."""
+    rest = tab[HANDS + s] & ~tab[REVEALED] & ~(U1 << np.uint64(rv))
+    if rest != U0:
+        return _cheap_card(rest), 0.0
+    if weight[W_COINS + s] >= weight[W_TOKEN_COST]:
+        return -1, weight[W_TOKEN_COST]
+    return -2, 0.0
+
+
+@nb.njit(cache=True)
+def held_value(s, ints, weight):
+    """Model expected payout of seat s's bets (features prepared for its hand)."""
+    v = 0.0
+    for i in range(ints[I_NBETS + s]):
+        row = ints[I_BROW + s * MAX_BETS + i]
+        m = weight[W_MULT + row] * weight[W_STAKE]
+        if ints[I_DOUBLED + s] == i:
+            m *= 2.0
+        v += row_prob(row, ints, weight) * m
+    return v
+
+
+@nb.njit(cache=True)
+def best_swap(s, lead, tab, ints, weight):
+    """(gain, hand card, talon card) of the exchange that raises seat s's
+    held value most; features are left prepared for the current hand."""
+    hand = tab[HANDS + s]
+    talon = tab[TALON]
+    best = NO_GAIN
+    bx = -1
+    by = -1
+    if ints[I_NBETS + s] > 0 and talon != U0:
+        cur = held_value(s, ints, weight)
+        mx = hand
+        while mx:
+            x = lowest(mx)
+            mx &= mx - U1
+            my = talon
+            while my:
+                y = lowest(my)
+                my &= my - U1
+                bxy = (U1 << np.uint64(x)) | (U1 << np.uint64(y))
+                prepare_features(hand ^ bxy, talon ^ bxy, lead, tab, ints)
+                g = held_value(s, ints, weight) - cur
+                if g > best:
+                    best = g
+                    bx = x
+                    by = y
+        prepare_features(hand, talon, lead, tab, ints)
+    return best, bx, by
+
+
+@nb.njit(cache=True)
+def best_rebet(s, ints, weight):
+    """(gain, bet index, new row) of the best change of one bet's parameter."""
+    best = NO_GAIN
+    bi = -1
+    brow = -1
+    for i in range(ints[I_NBETS + s]):
+        row = ints[I_BROW + s * MAX_BETS + i]
+        kind = ints[I_ROWS + 3 * row]
+        dbl = 2.0 if ints[I_DOUBLED + s] == i else 1.0
+        cur = row_prob(row, ints, weight) * weight[W_MULT + row]
+        r = ints[I_ROW_OF + kind]
+        while r < ints[I_NROWS] and ints[I_ROWS + 3 * r] == kind:
+            if r != row and not (kind == FAIL and ints[I_ROWS + 3 * r + 1] == s):
+                g = (row_prob(r, ints, weight) * weight[W_MULT + r] - cur) * dbl * weight[W_STAKE]
+                if g > best:
+                    best = g
+                    bi = i
+                    brow = r
+            r += 1
+    return best, bi, brow
+
+
+@nb.njit(cache=True)
+def best_double(s, ints, weight):
+    """(expected extra payout, bet index) of doubling seat s's best bet."""
+    best = NO_GAIN
+    bi = -1
+    for i in range(ints[I_NBETS + s]):
+        row = ints[I_BROW + s * MAX_BETS + i]
+        g = row_prob(row, ints, weight) * weight[W_MULT + row] * weight[W_STAKE]
+        if g > best:
+            best = g
+            bi = i
+    return best, bi
+
+
+@nb.njit(cache=True)
+def _troll_income(s, ints, weight):
+    """Troll pay seat s expects from the bets already on the table."""
+    players = ints[I_PLAYERS]
+    fails = 0.0
+    for t in range(players):
+        if t != s:
+            for i in range(ints[I_NBETS + t]):
+                fails += 1.0 - weight[W_BASE + ints[I_BROW + t * MAX_BETS + i]]
+    return fails * weight[W_TROLL_PAY]
+
+
+@nb.njit(cache=True)
+def choose_ev(s, tab, ints, weight):
+    """The ``ev`` policy (module docstring)."""
+    hand = tab[HANDS + s]
+    unrev = hand & ~tab[REVEALED]
+    if unrev == U0:
+        return PASS, -1, -1, -1
+    lead = leader_of(ints) == s
+    prepare_features(hand, tab[TALON], lead, tab, ints)
+    best = weight[W_THRESH + entry_of(s, ints)]
+    act, bx, by = PASS, -1, -1
+    stake = weight[W_STAKE]
+    nbets = ints[I_NBETS + s]
+    forgone = _troll_income(s, ints, weight) if nbets == 0 else 0.0
+    for row in range(ints[I_NROWS]):
+        if bet_legal(s, row, ints, weight):
+            g = row_prob(row, ints, weight) * weight[W_MULT + row] * stake - stake - forgone
+            if g > best:
+                best, act, bx = g, BET, row
+    rv = _cheap_card(unrev)
+    g, x, y = best_swap(s, lead, tab, ints, weight)
+    if g > best:
+        best, act, bx, by = g, SWAP, x, y
+    if nbets > 0:
+        pay, cost = _payment(s, rv, tab, weight)
+        if pay > -2:
+            for t in range(N_TOKENS):
+                if not token_free(t, ints):
+                    continue
+                if t == LEAD_TOKEN:
+                    if lead:
+                        continue
+                    cur = held_value(s, ints, weight)
+                    ints[I_F_LEAD] = 1
+                    tg = held_value(s, ints, weight) - cur
+                    ints[I_F_LEAD] = 0
+                elif t == DOUBLE_TOKEN:
+                    tg = best_double(s, ints, weight)[0]
+                elif t == REBET_TOKEN:
+                    tg = best_rebet(s, ints, weight)[0]
+                else:
+                    tg = g
+                if tg - cost > best:
+                    best, act, bx, by = tg - cost, TOKEN, t, pay
+    if act == SWAP and (unrev & (U1 << np.uint64(bx))) != U0:
+        rv = bx  # show the card that is given away anyway
+    return act, bx, by, rv
+
+
+@nb.njit(cache=True)
+def choose_random(s, tab, ints, weight, state):
+    """The ``random`` policy (module docstring)."""
+    hand = tab[HANDS + s]
+    unrev = hand & ~tab[REVEALED]
+    if unrev == U0 or uniform(state) < weight[W_PASS + entry_of(s, ints)]:
+        return PASS, -1, -1, -1
+    n_unrev = popcount(unrev)
+    rv = select(unrev, randbelow(state, n_unrev))
+    n_bets = 0
+    for row in range(ints[I_NROWS]):
+        if bet_legal(s, row, ints, weight):
+            n_bets += 1
+    coin_ok = weight[W_COINS + s] >= weight[W_TOKEN_COST]
+    per_token = (1 if coin_ok else 0) + (1 if n_unrev > 1 else 0)
+    n_free = 0
+    for t in range(N_TOKENS):
+        if token_free(t, ints):
+            n_free += 1
+    talon = tab[TALON]
+    n_swaps = popcount(hand) * popcount(talon)
+    total = n_bets + n_free * per_token + n_swaps
+    if total == 0:
+        return PASS, -1, -1, -1
+    k = randbelow(state, total)
+    if k < n_bets:
+        for row in range(ints[I_NROWS]):
+            if bet_legal(s, row, ints, weight):
+                if k == 0:
+                    return BET, row, -1, rv
+                k -= 1
+    k -= n_bets
+    if k < n_free * per_token:
+        ti = k // per_token
+        by_reveal = (k % per_token == 1) or not coin_ok
+        for t in range(N_TOKENS):
+            if token_free(t, ints):
+                if ti == 0:
+                    pay = -1
+                    if by_reveal:
+                        rest = unrev & ~(U1 << np.uint64(rv))
+                        pay = select(rest, randbelow(state, popcount(rest)))
+                    return TOKEN, t, pay, rv
+                ti -= 1
+    k -= n_free * per_token
+    nt = popcount(talon)
+    return SWAP, select(hand, k // nt), select(talon, k % nt), rv
+
+
+@nb.njit(cache=True)
+def choose_end_token(s, t, tab, ints, weight, state):
+    """How seat s uses token ``t`` when betting ends: (x, y), or (-1, -1) for
+    no use. swap: (hand card, talon card); rebet: (bet index, new row);
+    double: (bet index, -1)."""
+    pol = ints[I_BETPOL + entry_of(s, ints)]
+    nbets = ints[I_NBETS + s]
+    if pol == BET_EV:
+        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
+        if t == SWAP_TOKEN:
+            g, x, y = best_swap(s, leader_of(ints) == s, tab, ints, weight)
+            return (x, y) if g > 0.0 else (-1, -1)
+        if t == REBET_TOKEN:
+            g, i, row = best_rebet(s, ints, weight)
+            return (i, row) if g > 0.0 else (-1, -1)
+        if t == DOUBLE_TOKEN:
+            return best_double(s, ints, weight)[1], -1
+        return -1, -1
+    if pol != BET_RANDOM:
+        return -1, -1
+    if t == DOUBLE_TOKEN:
+        return (randbelow(state, nbets), -1) if nbets > 0 else (-1, -1)
+    if uniform(state) < weight[W_PASS + entry_of(s, ints)]:
+        return -1, -1
+    if t == SWAP_TOKEN:
+        hand = tab[HANDS + s]
+        talon = tab[TALON]
+        if talon == U0:
+            return -1, -1
+        return select(hand, randbelow(state, popcount(hand))), select(talon, randbelow(state, popcount(talon)))
+    if t == REBET_TOKEN and nbets > 0:
+        i = randbelow(state, nbets)
+        row = ints[I_BROW + s * MAX_BETS + i]
+        kind = ints[I_ROWS + 3 * row]
+        first = ints[I_ROW_OF + kind]
+        r = first
+        n_alt = 0
+        while r < ints[I_NROWS] and ints[I_ROWS + 3 * r] == kind:
+            if r != row and not (kind == FAIL and ints[I_ROWS + 3 * r + 1] == s):
+                n_alt += 1
+            r += 1
+        if n_alt == 0:
+            return -1, -1
+        k = randbelow(state, n_alt)
+        r = first
+        while True:
+            if r != row and not (kind == FAIL and ints[I_ROWS + 3 * r + 1] == s):
+                if k == 0:
+                    return i, r
+                k -= 1
+            r += 1
+    return -1, -1

@@ -1,0 +1,337 @@
+"""The full game (spec 2, 3, 6, 7): rounds of betting, tricks and scoring
+until one of the three end conditions, many games per chunk.
+
+State lives in the packed arrays of ``game_layout`` (built once per run by
+``analysis.game_setup``); each chunk copies them, seeds its own stream
+``(seed, chunk)`` and adds its games' statistics (``game_layout.E_*``) to its
+row, so totals do not depend on the thread count. A chunk given a log array
+with more than one row also writes every event (``game_layout.EV_*``) there:
+the narrated game is the same code path as the tournament.
+"""
+
+import numba as nb
+import numpy as np
+
+from mcsim.rng import seed_state
+from sponsio_sim.kernels.bets import settle
+from sponsio_sim.kernels.betting import (apply_action, apply_double, apply_rebet, entry_of, leader_of,
+                                         swap_cards, swap_legal)
+from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
+from sponsio_sim.kernels.bits import RANKS
+from sponsio_sim.kernels.deal import deal
+from sponsio_sim.kernels.game_layout import (DOUBLE_TOKEN, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS,
+                                             E_COINS_SQ, E_PAYOUT, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE,
+                                             E_STAKES, E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY,
+                                             E_TROLLPAY_SQ, E_WIN, E_WON, END_COINS, END_ROUNDS, END_TRACK,
+                                             EV_ACTION, EV_BET, EV_END, EV_END_TOKEN, EV_HAND, EV_LEAD,
+                                             EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICKS, I_BROW, I_CASHK,
+                                             I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD, I_MAX_ROUNDS,
+                                             I_NBETS, I_NCOL, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROTATE,
+                                             I_ROUND, I_ROWS, I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK,
+                                             I_TRACK_WIN, I_TURNS, MAX_BETS, N_TOKENS, REBET_TOKEN, S_END,
+                                             S_GAMES, S_HEAD, S_ROUNDS, S_ROUNDS_SQ, SWAP_TOKEN, W_BONUS,
+                                             W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MULT,
+                                             W_PAYOUT, W_STAKE, W_STAKES, W_START, W_TRACKV, W_TROLL_PAY,
+                                             W_TROLLPAID)
+from sponsio_sim.kernels.play import play_tricks
+from sponsio_sim.kernels.policies import build_relevance
+from sponsio_sim.kernels.table import COLMASK, HANDS, REVEALED, TALON, TRICKS, WON, set_round
+
+
+@nb.njit(cache=True)
+def log_event(log, rnd, ev, seat, a, b, c, d, e):
+    """Append one event; row 0 holds the count (a 1-row log records nothing)."""
+    n = np.int64(log[0, 0]) + 1
+    if log.shape[0] <= 1 or n >= log.shape[0]:
+        return
+    log[0, 0] = n
+    log[n, 0] = rnd
+    log[n, 1] = ev
+    log[n, 2] = seat
+    log[n, 3] = a
+    log[n, 4] = b
+    log[n, 5] = c
+    log[n, 6] = d
+    log[n, 7] = e
+
+
+@nb.njit(cache=True)
+def start_game(g, ints, weight):
+    """Coins, track and seat order for game ``g`` of a chunk; dealer = last seat."""
+    players = ints[I_PLAYERS]
+    for s in range(players):
+        ints[I_ENTRY + s] = (s + g) % players if ints[I_ROTATE] else s
+        weight[W_COINS + s] = weight[W_START]
+        ints[I_TRACK + s] = 0
+    ints[I_ROUND] = 0
+    ints[I_DEALER] = players - 1
+
+
+@nb.njit(cache=True)
+def start_round(tab, ints, weight):
+    """Clear the round's tokens, bets, swaps and ledger."""
+    for t in range(N_TOKENS):
+        ints[I_TOKOWN + t] = -1
+    for s in range(ints[I_PLAYERS]):
+        ints[I_NBETS + s] = 0
+        ints[I_HELD + s] = 0
+        ints[I_DOUBLED + s] = -1
+        ints[I_SWAPS + s] = 0
+        for t in range(N_TOKENS):
+            ints[I_TOKTAKEN + s * N_TOKENS + t] = 0
+        for f in (W_STAKES, W_FEES, W_PAYOUT, W_TROLLPAID, W_BONUSPAID, W_CASHED):
+            weight[f + s] = 0.0
+    tab[REVEALED] = 0
+
+
+@nb.njit(cache=True)
+def betting_phase(tab, ints, weight, state, log):
+    """Spec 2: ``turns`` turns, each seat acting once from left of the dealer;
+    then the swap, rebet and double tokens take effect (spec 3)."""
+    players = ints[I_PLAYERS]
+    rnd = ints[I_ROUND] + 1
+    for turn in range(ints[I_TURNS]):
+        for k in range(players):
+            s = (ints[I_DEALER] + 1 + k) % players
+            act, x, y, rv = choose_action(s, tab, ints, weight, state)
+            if not apply_action(s, act, x, y, rv, tab, ints, weight):
+                act, x, y, rv = 0, -1, -1, -1  # pragma: no cover - policies only choose legal actions
+            log_event(log, rnd, EV_ACTION, s, turn, act, x, y, rv)
+    for t in (SWAP_TOKEN, REBET_TOKEN, DOUBLE_TOKEN):
+        s = ints[I_TOKOWN + t]
+        if s < 0:
+            continue
+        x, y = choose_end_token(s, t, tab, ints, weight, state)
+        if t == SWAP_TOKEN:
+            ok = swap_legal(s, x, y, tab)
+            if ok:
+                swap_cards(s, x, y, tab, ints)
+        elif t == REBET_TOKEN:
+            ok = apply_rebet(s, x, y, ints)
+        else:
+            ok = apply_double(s, x, ints)
+        if ok:
+            log_event(log, rnd, EV_END_TOKEN, s, t, x, y, 0, 0)
+
+
+@nb.njit(cache=True)
+def load_bets(ints, codes, counts):
+    """Bets as ``settle``/``build_relevance`` take them: codes[s, i] = (kind, a, b)."""
+    for s in range(ints[I_PLAYERS]):
+        counts[s] = ints[I_NBETS + s]
+        for i in range(counts[s]):
+            row = ints[I_BROW + s * MAX_BETS + i]
+            for f in range(3):
+                codes[s, i, f] = ints[I_ROWS + 3 * row + f]
+
+
+@nb.njit(cache=True)
+def score_round(last, nines_ok, tab, ints, weight, codes, counts, result, failed):
+    """Spec 6: bet payouts (``double`` doubles one), troll pay, the round bonus,
+    the streak track and cash-in. Returns the number of failed bets."""
+    players = ints[I_PLAYERS]
+    settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nines_ok,
+           tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
+    n_failed = 0
+    for s in range(players):
+        for i in range(counts[s]):
+            ints[I_RESULT + s * MAX_BETS + i] = result[s, i]
+            if result[s, i] == 0:
+                n_failed += 1
+    top = 0.0
+    for s in range(players):
+        pay = 0.0
+        for i in range(counts[s]):
+            if result[s, i]:
+                m = weight[W_MULT + ints[I_BROW + s * MAX_BETS + i]] * weight[W_STAKE]
+                pay += 2.0 * m if ints[I_DOUBLED + s] == i else m
+        troll = weight[W_TROLL_PAY] * n_failed if counts[s] == 0 else 0.0
+        weight[W_PAYOUT + s] = pay
+        weight[W_TROLLPAID + s] = troll
+        weight[W_COINS + s] += pay + troll
+        top = max(top, pay + troll)
+    track_win = ints[I_TRACK_WIN]
+    for s in range(players):
+        if top > 0.0 and weight[W_PAYOUT + s] + weight[W_TROLLPAID + s] == top:
+            weight[W_BONUSPAID + s] = weight[W_BONUS]
+            weight[W_COINS + s] += weight[W_BONUS]
+        pos = ints[I_TRACK + s]
+        if counts[s] == 0:
+            pos += n_failed
+        elif failed[s]:
+            pos = 0
+        else:
+            pos += counts[s]
+        pos = min(pos, track_win)
+        if 0 < pos < track_win and pos >= ints[I_CASHK + entry_of(s, ints)]:
+            weight[W_CASHED + s] = weight[W_TRACKV + pos]
+            weight[W_COINS + s] += weight[W_TRACKV + pos]
+            pos = 0
+        ints[I_TRACK + s] = pos
+    return n_failed
+
+
+@nb.njit(cache=True)
+def end_check(ints, weight):
+    """Spec 7, in priority order: (reason, bitmask of winners) or (0, 0)."""
+    players = ints[I_PLAYERS]
+    cand = 0
+    for s in range(players):
+        if ints[I_TRACK + s] >= ints[I_TRACK_WIN]:
+            cand |= 1 << s
+    reason = END_TRACK if cand else 0
+    if reason == 0:
+        for s in range(players):
+            if weight[W_COINS + s] >= weight[W_COINS_END]:
+                reason = END_COINS
+        if reason == 0 and ints[I_ROUND] >= ints[I_MAX_ROUNDS]:
+            reason = END_ROUNDS
+        if reason == 0:
+            return 0, 0
+        cand = (1 << players) - 1
+    best = -1e300
+    for s in range(players):
+        if (cand >> s) & 1 and weight[W_COINS + s] > best:
+            best = weight[W_COINS + s]
+    winners = 0
+    for s in range(players):
+        if (cand >> s) & 1 and weight[W_COINS + s] == best:
+            winners |= 1 << s
+    return reason, winners
+
+
+@nb.njit(cache=True)
+def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result, failed, playpol,
+               row, log):
+    """Deal, bet, play and score one round; then rotate the dealer.
+    Returns (end reason, winners) of the end check after scoring."""
+    players = ints[I_PLAYERS]
+    rnd = ints[I_ROUND] + 1
+    talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * ints[I_HAND], hands)
+    start_round(tab, ints, weight)
+    for s in range(players):
+        tab[HANDS + s] = hands[s]
+    tab[TALON] = talon
+    if log.shape[0] > 1:
+        log_event(log, rnd, EV_ROUND, ints[I_DEALER], leader_of(ints), 0, 0, 0, 0)
+        for s in range(players):
+            log_event(log, rnd, EV_HAND, s, hands[s], weight[W_COINS + s], ints[I_TRACK + s], 0, 0)
+        log_event(log, rnd, EV_TALON, -1, talon, 0, 0, 0, 0)
+    betting_phase(tab, ints, weight, state, log)
+    load_bets(ints, codes, counts)
+    build_relevance(codes, counts, ints)
+    for s in range(players):
+        hands[s] = tab[HANDS + s]
+        playpol[s] = ints[I_PLAYPOL + entry_of(s, ints)]
+    leader = leader_of(ints)
+    log_event(log, rnd, EV_LEAD, leader, tab[REVEALED], tab[TALON], 0, 0, 0)
+    set_round(tab, ints, hands, tab[TALON], tab[REVEALED])
+    last, nines_ok = play_tricks(players, leader, playpol, tab, ints, weight, state)
+    n_failed = score_round(last, nines_ok, tab, ints, weight, codes, counts, result, failed)
+    ints[I_ROUND] = rnd
+    record_round(ints, weight, n_failed, row)
+    if log.shape[0] > 1:
+        for s in range(players):
+            log_event(log, rnd, EV_TRICKS, s, ints[TRICKS + s], tab[WON + s], 1 if last == s else 0,
+                      1 if nines_ok else 0, 0)
+            for i in range(counts[s]):
+                log_event(log, rnd, EV_BET, s, ints[I_BROW + s * MAX_BETS + i], result[s, i],
+                          1 if ints[I_DOUBLED + s] == i else 0, 0, 0)
+            log_event(log, rnd, EV_SCORE, s, weight[W_PAYOUT + s], weight[W_TROLLPAID + s],
+                      weight[W_BONUSPAID + s], weight[W_CASHED + s], weight[W_COINS + s])
+            log_event(log, rnd, EV_TRACK, s, ints[I_TRACK + s], weight[W_STAKES + s],
+                      weight[W_FEES + s], 0, 0)
+    ints[I_DEALER] = (ints[I_DEALER] + 1) % players
+    return end_check(ints, weight)
+
+
+@nb.njit(cache=True)
+def record_round(ints, weight, n_failed, row):
+    """Add the round's per-entry statistics to ``row``."""
+    for s in range(ints[I_PLAYERS]):
+        e = S_HEAD + entry_of(s, ints) * E_SIZE
+        n = ints[I_NBETS + s]
+        if n == 0:
+            tp = weight[W_TROLLPAID + s]
+            row[e + E_TROLL] += 1.0
+            row[e + E_TROLLPAY] += tp
+            row[e + E_TROLLPAY_SQ] += tp * tp
+        for i in range(n):
+            kind = ints[I_ROWS + 3 * ints[I_BROW + s * MAX_BETS + i]]
+            row[e + E_BETS + kind] += 1.0
+            row[e + E_WON + kind] += ints[I_RESULT + s * MAX_BETS + i]
+        row[e + E_PAYOUT] += weight[W_PAYOUT + s]
+        row[e + E_STAKES] += weight[W_STAKES + s]
+        if weight[W_CASHED + s] > 0.0:
+            row[e + E_CASH_N] += 1.0
+            row[e + E_CASH] += weight[W_CASHED + s]
+        if weight[W_BONUSPAID + s] > 0.0:
+            row[e + E_BONUS_N] += 1.0
+        for t in range(N_TOKENS):
+            row[e + E_TOKENS + t] += ints[I_TOKTAKEN + s * N_TOKENS + t]
+        row[e + E_SWAPS] += ints[I_SWAPS + s]
+
+
+@nb.njit(cache=True)
+def record_game(reason, winners, ints, weight, row):
+    """Add a finished game's statistics to ``row``."""
+    players = ints[I_PLAYERS]
+    rounds = float(ints[I_ROUND])
+    row[S_GAMES] += 1.0
+    row[S_ROUNDS] += rounds
+    row[S_ROUNDS_SQ] += rounds * rounds
+    row[S_END + reason - 1] += 1.0
+    n_win = 0
+    for s in range(players):
+        n_win += (winners >> s) & 1
+    for s in range(players):
+        e = S_HEAD + entry_of(s, ints) * E_SIZE
+        won = (winners >> s) & 1
+        share = won / n_win
+        c = weight[W_COINS + s]
+        row[e + E_WIN] += won
+        row[e + E_SHARE] += share
+        row[e + E_SHARE_SQ] += share * share
+        row[e + E_COINS] += c
+        row[e + E_COINS_SQ] += c * c
+        row[e + E_ROUNDS] += rounds
+        if ints[I_TRACK + s] >= ints[I_TRACK_WIN]:
+            row[e + E_TRACKWIN] += 1.0
+
+
+@nb.njit(cache=True)
+def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log):
+    """Play ``games`` games from random stream ``(seed, stream)``; statistics into ``row``."""
+    tab = tab0.copy()
+    ints = ints0.copy()
+    weight = weight0.copy()
+    state = np.empty(4, dtype=np.uint64)
+    seed_state(seed, stream, state)
+    players = ints[I_PLAYERS]
+    pool = np.arange(ints[I_NCOL] * RANKS).astype(np.int64)
+    fixed = np.zeros(players, dtype=np.uint64)
+    need = np.full(players, ints[I_HAND], dtype=np.int64)
+    hands = np.zeros(players, dtype=np.uint64)
+    codes = np.zeros((players, MAX_BETS, 3), dtype=np.int64)
+    counts = np.zeros(players, dtype=np.int64)
+    result = np.zeros((players, MAX_BETS), dtype=np.int64)
+    failed = np.zeros(players, dtype=np.bool_)
+    playpol = np.zeros(players, dtype=np.int64)
+    for g in range(games):
+        start_game(g, ints, weight)
+        reason, winners = 0, 0
+        while reason == 0:
+            reason, winners = play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts,
+                                         result, failed, playpol, row, log)
+        record_game(reason, winners, ints, weight, row)
+        log_event(log, ints[I_ROUND], EV_END, -1, reason, winners, 0, 0, 0)
+
+
+@nb.njit(parallel=True, cache=True)
+def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats):
+    """Per-chunk statistics of ``counts[i]`` games for chunk ``first_chunk + i``."""
+    out = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
+    for i in nb.prange(counts.shape[0]):
+        nolog = np.zeros((1, 8), dtype=np.float64)
+        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, out[i], nolog)
+    return out

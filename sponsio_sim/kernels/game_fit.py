@@ -1,0 +1,111 @@
+"""Fitting the success model by simulation, and checking its calibration.
+
+Each simulated round deals at random, picks a random leader, gives every
+seat either no bet (a troll, with share ``troll_share``) or 1..3 random
+catalogue bets of distinct types, plays the tricks with the given play
+policy and settles. Every bet held is one sample: its model cell (from the
+holder's dealt hand, the talon, whether it led, the fail target's bets) and
+whether it won.
+
+- mode 0 (fit): ``row[2 * cell]`` += 1, ``row[2 * cell + 1]`` += won.
+- mode 1 (calibration of the model loaded in ``weight``): per bet kind and
+  per fine bin of the predicted P, ``row[3 * (kind * bins + bin) + k]`` +=
+  (1, predicted P, won).
+"""
+
+import numba as nb
+import numpy as np
+
+from mcsim.rng import randbelow, seed_state, uniform
+from sponsio_sim.kernels.bets import settle
+from sponsio_sim.kernels.betting import bet_legal
+from sponsio_sim.kernels.betting_model import cell_of, prepare_features
+from sponsio_sim.kernels.bits import RANKS
+from sponsio_sim.kernels.deal import deal
+from sponsio_sim.kernels.game_layout import (FAIL, I_BROW, I_HAND, I_HELD, I_NBETS, I_NCOL, I_NROWS,
+                                             I_PLAYERS, I_ROW_OF, I_ROWS, MAX_BETS, N_KINDS, W_COINS, W_MODEL)
+from sponsio_sim.kernels.game import load_bets
+from sponsio_sim.kernels.play import play_tricks
+from sponsio_sim.kernels.policies import build_relevance
+from sponsio_sim.kernels.table import COLMASK, TRICKS, WON, set_round
+
+MAX_FIT_BETS = 3
+
+
+@nb.njit(cache=True)
+def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_share, bins, row):
+    """One chunk of ``rounds`` sample rounds (module docstring)."""
+    tab = tab0.copy()
+    ints = ints0.copy()
+    weight = weight0.copy()
+    state = np.empty(4, dtype=np.uint64)
+    seed_state(seed, stream, state)
+    players = ints[I_PLAYERS]
+    pool = np.arange(ints[I_NCOL] * RANKS).astype(np.int64)
+    fixed = np.zeros(players, dtype=np.uint64)
+    need = np.full(players, ints[I_HAND], dtype=np.int64)
+    hands = np.zeros(players, dtype=np.uint64)
+    codes = np.zeros((players, MAX_BETS, 3), dtype=np.int64)
+    counts = np.zeros(players, dtype=np.int64)
+    result = np.zeros((players, MAX_BETS), dtype=np.int64)
+    failed = np.zeros(players, dtype=np.bool_)
+    pol = np.full(players, policy, dtype=np.int64)
+    for s in range(players):
+        weight[W_COINS + s] = 1e9
+    n_rows = ints[I_NROWS]
+    n_kinds = 0
+    for k in range(N_KINDS):
+        if ints[I_ROW_OF + k] >= 0:
+            n_kinds += 1
+    for _ in range(rounds):
+        talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * ints[I_HAND], hands)
+        lead = randbelow(state, players)
+        for s in range(players):
+            ints[I_NBETS + s] = 0
+            ints[I_HELD + s] = 0
+            if uniform(state) < troll_share:
+                continue
+            for _ in range(min(1 + randbelow(state, MAX_FIT_BETS), n_kinds)):
+                r = randbelow(state, n_rows)
+                while not bet_legal(s, r, ints, weight):
+                    r = randbelow(state, n_rows)
+                n = ints[I_NBETS + s]
+                ints[I_BROW + s * MAX_BETS + n] = r
+                ints[I_NBETS + s] = n + 1
+                ints[I_HELD + s] |= np.int64(1) << ints[I_ROWS + 3 * r]
+        load_bets(ints, codes, counts)
+        build_relevance(codes, counts, ints)
+        set_round(tab, ints, hands, talon, np.uint64(0))
+        last, nines_ok = play_tricks(players, lead, pol, tab, ints, weight, state)
+        settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nines_ok,
+               tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
+        for s in range(players):
+            if counts[s] == 0:
+                continue
+            prepare_features(hands[s], talon, s == lead, tab, ints)
+            for i in range(counts[s]):
+                kind = codes[s, i, 0]
+                a = codes[s, i, 1]
+                tb = counts[a] if kind == FAIL else 0
+                cell = cell_of(kind, a, codes[s, i, 2], tb, ints) - W_MODEL
+                won = result[s, i]
+                if mode == 0:
+                    row[2 * cell] += 1.0
+                    row[2 * cell + 1] += won
+                else:
+                    p = weight[W_MODEL + cell]
+                    b = min(int(p * bins), bins - 1)
+                    k = 3 * (kind * bins + b)
+                    row[k] += 1.0
+                    row[k + 1] += p
+                    row[k + 2] += won
+
+
+@nb.njit(parallel=True, cache=True)
+def fit_chunks(seed, first_chunk, counts, tab0, ints0, weight0, mode, policy, troll_share, bins, width):
+    """Per-chunk rows of ``width`` sums for chunks ``first_chunk + i``."""
+    out = np.zeros((counts.shape[0], width), dtype=np.float64)
+    for i in nb.prange(counts.shape[0]):
+        fit_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, mode, policy, troll_share, bins,
+                  out[i])
+    return out

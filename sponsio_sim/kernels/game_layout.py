@@ -1,0 +1,158 @@
+"""Where the full game keeps its state: offsets into the packed arrays.
+
+The full-game kernels extend the trick phase's packed state (``table``)
+instead of adding arrays, so every hot call takes the same four arrays
+``(tab, ints, weight, rng)`` as ``play_tricks``:
+
+- ``ints`` (int64) = the trick-phase part (``table.INTS_SIZE``), then the
+  game's integer configuration (rule numbers, catalogue rows, policies, model
+  offsets) and integer state (round, dealer, tokens, bets, track, scratch);
+- ``weight`` (float64) = the goal policy's scratch (``table.MAX_PLAYERS``),
+  then the money configuration (stake, token cost, troll pay, bonus, track
+  values, multipliers, policy parameters), the coins and the round's ledger,
+  and last the fitted success model (variable length, offsets in ``ints``).
+- ``tab`` (uint64) is ``table``'s unchanged: hands, talon, revealed cards.
+
+Offsets are module constants, which numba compiles in.
+"""
+
+from sponsio_sim.kernels.table import INTS_SIZE, MAX_PLAYERS
+
+MAX_ROWS = 72          # catalogue rows: tricks 0..H, colour C x 0..9, last, nines, fail S
+MAX_TRACK = 32         # streak track positions (track_win <= MAX_TRACK - 1)
+N_KINDS = 5
+N_TOKENS = 4
+MAX_BETS = N_KINDS     # one bet per type
+
+# bet kinds (as sponsio_sim.bets / kernels.bets), tokens (rules.TOKENS order)
+TRICKS, COLOUR, LAST, NINES, FAIL = 0, 1, 2, 3, 4
+LEAD_TOKEN, DOUBLE_TOKEN, REBET_TOKEN, SWAP_TOKEN = 0, 1, 2, 3
+# betting policies; cash-in "never" is a threshold no position reaches
+BET_TROLL, BET_RANDOM, BET_EV = 0, 1, 2
+CASH_NEVER = 1 << 30
+# actions of the betting phase
+PASS, BET, TOKEN, SWAP = 0, 1, 2, 3
+# end reasons (spec 7, in priority order)
+END_TRACK, END_COINS, END_ROUNDS = 1, 2, 3
+
+
+class _Alloc:
+    def __init__(self, start):
+        self.at = start
+
+    def take(self, n=1):
+        start = self.at
+        self.at += n
+        return start
+
+
+_i = _Alloc(INTS_SIZE)
+I_PLAYERS = _i.take()
+I_NCOL = _i.take()
+I_HAND = _i.take()
+I_TURNS = _i.take()
+I_TRACK_WIN = _i.take()
+I_MAX_ROUNDS = _i.take()
+I_TOKENS = _i.take()        # bitmask of the rule set's tokens
+I_NROWS = _i.take()         # catalogue rows in use
+I_ROTATE = _i.take()        # 1: the profile rotates over the seats game by game
+I_MOFF = _i.take(N_KINDS)   # model table offsets (into weight), per bet kind
+I_BETPOL = _i.take(MAX_PLAYERS)   # per profile entry
+I_PLAYPOL = _i.take(MAX_PLAYERS)
+I_CASHK = _i.take(MAX_PLAYERS)
+I_ROWS = _i.take(3 * MAX_ROWS)    # (kind, a, b) per catalogue row
+I_ROW_OF = _i.take(N_KINDS)       # first row of each kind (-1: not in the rule set)
+# game state
+I_ROUND = _i.take()         # rounds finished
+I_DEALER = _i.take()
+I_ENTRY = _i.take(MAX_PLAYERS)    # seat -> profile entry this game
+I_TRACK = _i.take(MAX_PLAYERS)
+# round state
+I_TOKOWN = _i.take(N_TOKENS)      # token owner, -1 while in the pool
+I_NBETS = _i.take(MAX_PLAYERS)
+I_HELD = _i.take(MAX_PLAYERS)     # bitmask of bet kinds held
+I_BROW = _i.take(MAX_PLAYERS * MAX_BETS)    # catalogue row of each bet
+I_DOUBLED = _i.take(MAX_PLAYERS)  # index of the doubled bet, -1
+I_RESULT = _i.take(MAX_PLAYERS * MAX_BETS)  # 1 won, 0 lost (after settlement)
+I_SWAPS = _i.take(MAX_PLAYERS)
+I_TOKTAKEN = _i.take(MAX_PLAYERS * N_TOKENS)  # seat took token t this round
+# success-model features of the hand being evaluated (scratch)
+I_F_SURE = _i.take()
+I_F_HIGH = _i.take()
+I_F_NOWN = _i.take()
+I_F_NINPLAY = _i.take()
+I_F_LEAD = _i.take()
+I_F_COL = _i.take(4)
+INTS_GAME = _i.at
+
+_w = _Alloc(MAX_PLAYERS)
+W_STAKE = _w.take()
+W_TOKEN_COST = _w.take()
+W_TROLL_PAY = _w.take()
+W_BONUS = _w.take()
+W_COINS_END = _w.take()
+W_START = _w.take()
+W_TRACKV = _w.take(MAX_TRACK)
+W_MULT = _w.take(MAX_ROWS)
+W_BASE = _w.take(MAX_ROWS)        # model's unconditional success rate per row
+W_PASS = _w.take(MAX_PLAYERS)     # random: pass share, per entry
+W_THRESH = _w.take(MAX_PLAYERS)   # ev: EV threshold in coins, per entry
+W_COINS = _w.take(MAX_PLAYERS)
+# the round's ledger, per seat (coins)
+W_STAKES = _w.take(MAX_PLAYERS)
+W_FEES = _w.take(MAX_PLAYERS)
+W_PAYOUT = _w.take(MAX_PLAYERS)
+W_TROLLPAID = _w.take(MAX_PLAYERS)
+W_BONUSPAID = _w.take(MAX_PLAYERS)
+W_CASHED = _w.take(MAX_PLAYERS)
+W_MODEL = _w.at                   # the success model's tables start here
+
+# success-model table shapes (feature cells x parameter); see betting.cell_of
+TRICKS_CELLS = (6, 5, 2)          # sure winners (0..5+), high cards (0..4+), leads
+COLOUR_CELLS = (7, 4, 3)          # own cards of C (0..6+), talon's C (0..3+), own sure C (0..2+)
+COLOUR_PARAMS = 10                # N = 0..9
+LAST_CELLS = (4, 3, 2)            # sure winners (0..3+), own 9s (0..2+), leads
+NINES_CELLS = (5, 5)              # 9s not in the talon, own 9s
+FAIL_CELLS = (MAX_BETS + 1,)      # the target's bets (0..5)
+
+
+def model_sizes(hand_size):
+    """Flat size of each kind's table (tricks, colour, last, nines, fail)."""
+    t = TRICKS_CELLS[0] * TRICKS_CELLS[1] * TRICKS_CELLS[2] * (hand_size + 1)
+    c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2] * COLOUR_PARAMS
+    last = LAST_CELLS[0] * LAST_CELLS[1] * LAST_CELLS[2]
+    return [t, c, last, NINES_CELLS[0] * NINES_CELLS[1], FAIL_CELLS[0]]
+
+
+def model_shapes(hand_size):
+    """Shape of each kind's table, parameter last where there is one."""
+    return [(*TRICKS_CELLS, hand_size + 1), (*COLOUR_CELLS, COLOUR_PARAMS), LAST_CELLS, NINES_CELLS,
+            FAIL_CELLS]
+
+
+# statistics per chunk (float64): game totals, then one block per profile entry
+S_GAMES, S_ROUNDS, S_ROUNDS_SQ, S_END = 0, 1, 2, 3   # S_END + reason - 1
+S_HEAD = S_END + 3
+E_WIN, E_SHARE, E_SHARE_SQ, E_COINS, E_COINS_SQ, E_ROUNDS = 0, 1, 2, 3, 4, 5
+E_TROLL, E_TROLLPAY, E_TROLLPAY_SQ = 6, 7, 8
+E_BETS = 9                 # + kind: bets placed
+E_WON = E_BETS + N_KINDS   # + kind: bets won
+E_PAYOUT = E_WON + N_KINDS
+E_STAKES = E_PAYOUT + 1
+E_CASH_N = E_STAKES + 1
+E_CASH = E_CASH_N + 1
+E_BONUS_N = E_CASH + 1
+E_TOKENS = E_BONUS_N + 1   # + token
+E_SWAPS = E_TOKENS + N_TOKENS
+E_TRACKWIN = E_SWAPS + 1
+E_SIZE = E_TRACKWIN + 1
+
+
+def stats_size(players):
+    return S_HEAD + players * E_SIZE
+
+
+# narration log: one float64 row of LOG_FIELDS per event
+LOG_FIELDS = 8   # round, event, seat, a, b, c, d, e
+(EV_ROUND, EV_HAND, EV_TALON, EV_ACTION, EV_END_TOKEN, EV_LEAD, EV_TRICKS, EV_BET, EV_SCORE, EV_TRACK,
+ EV_END) = range(11)
