@@ -25,7 +25,7 @@ from sponsio_sim.kernels.game_layout import (DOUBLE_TOKEN, E_BETS, E_BONUS_N, E_
                                              E_TROLLPAY_SQ, E_WIN, E_WON, END_COINS, END_ROUNDS, END_TRACK,
                                              EV_ACTION, EV_BET, EV_END, EV_END_TOKEN, EV_HAND, EV_LEAD,
                                              EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICKS, I_BROW, I_CASHK,
-                                             I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD, I_MAX_ROUNDS,
+                                             I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD, I_MAX_ROUNDS, I_MOVED,
                                              I_NBETS, I_NCOL, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROTATE,
                                              I_ROUND, I_ROWS, I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK,
                                              I_TRACK_WIN, I_TURNS, MAX_BETS, N_TOKENS, REBET_TOKEN, S_END,
@@ -163,6 +163,7 @@ def score_round(last, nines_ok, tab, ints, weight, codes, counts, result, failed
         else:
             pos += counts[s]
         pos = min(pos, track_win)
+        ints[I_MOVED + s] = pos
         if 0 < pos < track_win and pos >= ints[I_CASHK + entry_of(s, ints)]:
             weight[W_CASHED + s] = weight[W_TRACKV + pos]
             weight[W_COINS + s] += weight[W_TRACKV + pos]
@@ -234,13 +235,14 @@ def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts
         for s in range(players):
             log_event(log, rnd, EV_TRICKS, s, ints[TRICKS + s], tab[WON + s], 1 if last == s else 0,
                       1 if nines_ok else 0, 0)
+        for s in range(players):
             for i in range(counts[s]):
                 log_event(log, rnd, EV_BET, s, ints[I_BROW + s * MAX_BETS + i], result[s, i],
                           1 if ints[I_DOUBLED + s] == i else 0, 0, 0)
             log_event(log, rnd, EV_SCORE, s, weight[W_PAYOUT + s], weight[W_TROLLPAID + s],
                       weight[W_BONUSPAID + s], weight[W_CASHED + s], weight[W_COINS + s])
-            log_event(log, rnd, EV_TRACK, s, ints[I_TRACK + s], weight[W_STAKES + s],
-                      weight[W_FEES + s], 0, 0)
+            log_event(log, rnd, EV_TRACK, s, ints[I_MOVED + s], ints[I_TRACK + s], weight[W_STAKES + s],
+                      weight[W_FEES + s], 0)
     ints[I_DEALER] = (ints[I_DEALER] + 1) % players
     return end_check(ints, weight)
 

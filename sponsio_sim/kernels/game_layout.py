@@ -75,6 +75,7 @@ I_BROW = _i.take(MAX_PLAYERS * MAX_BETS)    # catalogue row of each bet
 I_DOUBLED = _i.take(MAX_PLAYERS)  # index of the doubled bet, -1
 I_RESULT = _i.take(MAX_PLAYERS * MAX_BETS)  # 1 won, 0 lost (after settlement)
 I_SWAPS = _i.take(MAX_PLAYERS)
+I_MOVED = _i.take(MAX_PLAYERS)    # track position after moving, before cashing in
 I_TOKTAKEN = _i.take(MAX_PLAYERS * N_TOKENS)  # seat took token t this round
 # success-model features of the hand being evaluated (scratch)
 I_F_SURE = _i.take()

@@ -1,0 +1,144 @@
+"""Whole games, many of them: `sponsio tournament` and `sponsio matrix`.
+
+``tournament`` plays ``n`` games of one profile and returns one row per
+profile entry (per seat without ``rotate``; with it the profile turns one
+seat per game, so each entry plays every seat equally and seat effects
+cancel). ``matrix`` plays, for every ordered pair (A, B) of strategies, one
+seat A against the other seats all B, with A rotating over the seats.
+
+Every proportion carries its 95% Wilson interval and n, every mean its
+mean +/- 1.96 SE interval (``mcsim.stats``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from mcsim.errors import UserError
+from mcsim.progress import Progress
+from mcsim.runner import run_chunked, set_threads
+from mcsim.stats import CI_METHOD, mean_ci, wilson
+from sponsio_sim.analysis.game_model import KINDS, find_model
+from sponsio_sim.analysis.game_setup import Strategy, build_state, parse_profile, parse_strategies
+from sponsio_sim.kernels import game_layout as L
+from sponsio_sim.kernels.game import game_chunks
+from sponsio_sim.rules import TOKENS, load_rules
+
+GAME_CHUNK = 240        # games per chunk: a multiple of 3, 4, 5 and 6 keeps rotation balanced
+END_REASONS = ("track", "coins", "rounds")
+
+
+def run_games(rules, strategies: list[Strategy], n: int, *, rotate: bool, seed: int, model,
+              progress: Progress | None = None) -> np.ndarray:
+    """Summed kernel statistics of ``n`` games (layout ``game_layout.S_*/E_*``)."""
+    tab, ints, weight = build_state(rules, strategies, model, rotate=rotate)
+    size = np.int64(L.stats_size(rules.players))
+
+    def batch(first, counts):
+        return game_chunks(np.uint64(seed), np.int64(first), counts, tab, ints, weight, size)
+
+    return run_chunked(batch, n, chunk_size=GAME_CHUNK, progress=progress).totals
+
+
+def _check_n(n: int) -> None:
+    if n < 1:
+        raise UserError(f"-n {n}: the number of games must be at least 1")
+
+
+def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, rules) -> pd.DataFrame:
+    """One row per profile entry from summed statistics (see module docstring)."""
+    games = totals[L.S_GAMES]
+    rows = []
+    for e, st in enumerate(strategies):
+        b = totals[L.S_HEAD + e * L.E_SIZE:L.S_HEAD + (e + 1) * L.E_SIZE]
+        rounds = b[L.E_ROUNDS]
+        win, win_lo, win_hi = wilson(b[L.E_WIN], games)
+        share, share_lo, share_hi = mean_ci(b[L.E_SHARE], b[L.E_SHARE_SQ], games)
+        coins, coins_lo, coins_hi = mean_ci(b[L.E_COINS], b[L.E_COINS_SQ], games)
+        troll, troll_lo, troll_hi = wilson(b[L.E_TROLL], rounds)
+        tpay, tpay_lo, tpay_hi = mean_ci(b[L.E_TROLLPAY], b[L.E_TROLLPAY_SQ], b[L.E_TROLL])
+        row = {"entry": e, "strategy": st.text, "seat": "all" if rotate else str(e), "games": int(games),
+               "win": win, "win_low": win_lo, "win_high": win_hi,
+               "win_share": share, "share_low": share_lo, "share_high": share_hi,
+               "coins": coins, "coins_low": coins_lo, "coins_high": coins_hi,
+               "rounds": int(rounds), "troll_share": troll, "troll_low": troll_lo, "troll_high": troll_hi,
+               "troll_pay": tpay, "troll_pay_low": tpay_lo, "troll_pay_high": tpay_hi,
+               "payout_per_round": b[L.E_PAYOUT] / max(rounds, 1),
+               "stakes_per_round": b[L.E_STAKES] / max(rounds, 1),
+               "track_wins": int(b[L.E_TRACKWIN]), "cash_ins": int(b[L.E_CASH_N]),
+               "cash_coins_per_round": b[L.E_CASH] / max(rounds, 1),
+               "bonus_share": b[L.E_BONUS_N] / max(rounds, 1),
+               "swaps_per_round": b[L.E_SWAPS] / max(rounds, 1)}
+        for k, kind in enumerate(KINDS):
+            placed, won = b[L.E_BETS + k], b[L.E_WON + k]
+            p, lo, hi = wilson(won, placed)
+            row[f"{kind}_bets_per_round"] = placed / max(rounds, 1)
+            row[f"{kind}_won"] = p if placed else np.nan
+            row[f"{kind}_won_low"] = lo if placed else np.nan
+            row[f"{kind}_won_high"] = hi if placed else np.nan
+            row[f"{kind}_placed"] = int(placed)
+        for t, token in enumerate(TOKENS):
+            row[f"{token}_tokens_per_round"] = b[L.E_TOKENS + t] / max(rounds, 1)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def game_table(totals: np.ndarray) -> pd.DataFrame:
+    """Game length and end reasons (shares of games, Wilson intervals)."""
+    games = totals[L.S_GAMES]
+    mean, lo, hi = mean_ci(totals[L.S_ROUNDS], totals[L.S_ROUNDS_SQ], games)
+    rows = [{"measure": "rounds per game", "n": int(games), "value": mean, "ci_low": lo, "ci_high": hi}]
+    for i, reason in enumerate(END_REASONS):
+        p, lo, hi = wilson(totals[L.S_END + i], games)
+        rows.append({"measure": f"ended by {reason}", "n": int(games), "value": p, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows)
+
+
+def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: bool = False, seed: int = 1,
+               rules=None, overrides=None, threads: int | None = None, model=None,
+               progress: bool | None = False) -> pd.DataFrame:
+    """Play ``n`` games of ``profile``; one row per entry (``attrs['games']``: game table)."""
+    ruleset = load_rules(rules, players, overrides)
+    strategies = parse_profile(profile, ruleset)
+    _check_n(n)
+    success = find_model(ruleset, model, progress=progress)
+    set_threads(threads)
+    with Progress(n, "sponsio tournament", enabled=progress) as bar:
+        totals = run_games(ruleset, strategies, n, rotate=rotate, seed=seed, model=success, progress=bar)
+    df = entry_table(totals, strategies, rotate, ruleset)
+    df.attrs.update(games=game_table(totals), rules=ruleset.summary(), seed=seed, rotate=rotate,
+                    profile=", ".join(s.text for s in strategies), model=success.source, ci=CI_METHOD)
+    return df
+
+
+def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int = 1, rules=None,
+           overrides=None, threads: int | None = None, model=None, progress: bool | None = False) -> pd.DataFrame:
+    """Win rate of one seat playing A against all other seats playing B, every (A, B).
+
+    Row per pair: ``a``, ``b``, games, win (Wilson CI), win share, mean coins;
+    the A seat rotates over the seats game by game.
+    """
+    ruleset = load_rules(rules, players, overrides)
+    strats = parse_strategies(strategies, ruleset, "--strategies")
+    uniq = list(dict.fromkeys(strats))
+    if len(uniq) < 1:
+        raise UserError("--strategies: give at least one strategy")
+    _check_n(n)
+    success = find_model(ruleset, model, progress=progress)
+    set_threads(threads)
+    rows = []
+    with Progress(n * len(uniq) ** 2, "sponsio matrix", enabled=progress) as bar:
+        for a in uniq:
+            for b in uniq:
+                bar.set_label(f"matrix {a.text} vs {b.text}")
+                lineup = [a] + [b] * (ruleset.players - 1)
+                totals = run_games(ruleset, lineup, n, rotate=True, seed=seed, model=success, progress=bar)
+                t = entry_table(totals, lineup, True, ruleset).iloc[0]
+                rows.append({"a": a.text, "b": b.text, "games": t["games"], "win": t["win"],
+                             "win_low": t["win_low"], "win_high": t["win_high"], "win_share": t["win_share"],
+                             "coins": t["coins"], "coins_low": t["coins_low"], "coins_high": t["coins_high"]})
+    df = pd.DataFrame(rows)
+    df.attrs.update(rules=ruleset.summary(), seed=seed, players=ruleset.players, model=success.source,
+                    ci=CI_METHOD, fair=1.0 / ruleset.players)
+    return df

@@ -1,0 +1,203 @@
+"""`sponsio game`, `tournament`, `matrix` and `fit`: whole games of Sponsio."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import click
+
+from mcsim.clitools import common_options, emit
+from mcsim.errors import UserError
+from mcsim.output import records, render
+from mcsim.stats import CI_METHOD
+from sponsio_sim.analysis import game_plots
+from sponsio_sim.analysis.fit import DEFAULT_ROUNDS, fit
+from sponsio_sim.analysis.game import play_game
+from sponsio_sim.analysis.game_model import cache_path
+from sponsio_sim.analysis.game_setup import STRATEGY_HELP
+from sponsio_sim.analysis.tournament import matrix, tournament
+from sponsio_sim.cli import main
+from sponsio_sim.rules import load_rules
+
+PLAYERS = click.option("--players", type=int, default=None,
+                       help="Number of players (3 or 4; default from --rules, else 4).")
+MODEL = click.option("--model", default=None, metavar="NPZ",
+                     help="Success model of the ev policy (default: the shipped one for the rule set).")
+PLOT = click.option("--plot", default=None, metavar="PNG", help="Also save a figure as a PNG.")
+PCT = {c: "{:.3f}" for c in ("win", "win_low", "win_high", "win_share", "troll_share", "value", "ci_low",
+                              "ci_high")}
+PCT.update({c: "{:.2f}" for c in ("coins", "coins_low", "coins_high", "troll_pay", "troll_pay_low",
+                                   "troll_pay_high")})
+
+
+def _plot_target(path: str | None) -> Path | None:
+    """Check a --plot path before any simulation runs."""
+    if path is None:
+        return None
+    target = Path(path)
+    if target.suffix.lower() != ".png":
+        raise UserError(f"--plot {path}: the plot is a PNG, name it *.png")
+    if not target.parent.is_dir():
+        raise UserError(f"--plot {path}: directory {target.parent} does not exist")
+    return target
+
+
+def _save_plot(target: Path | None, draw) -> None:
+    """Draw into a temporary file and move it in place (no partial file on error)."""
+    if target is None:
+        return
+    fd, tmp = tempfile.mkstemp(suffix=".png", dir=target.parent)
+    os.close(fd)
+    try:
+        draw(tmp)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def _blocks(named: dict, fmt: str, header: str, formats=None) -> str:
+    if fmt == "json":
+        return json.dumps({k: records(v) if hasattr(v, "to_dict") else v for k, v in named.items()}, indent=2)
+    if fmt == "csv":
+        return "\n\n".join(f"# {k}\n{render(v, 'csv')}" for k, v in named.items() if hasattr(v, "to_dict"))
+    return header + "\n\n" + "\n\n".join(render(v, "table", title=f"[{k}]", formats=formats)
+                                         for k, v in named.items() if hasattr(v, "to_dict"))
+
+
+@main.command("game")
+@click.option("--profile", required=True, help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}.")
+@PLAYERS
+@click.option("--verbose", "-v", is_flag=True, help="Narrate every hand, action, trick and settlement.")
+@MODEL
+@common_options
+def game_cmd(profile, players, verbose, model, seed, fmt, rules, overrides, threads):
+    """Play one whole game and print it round by round.
+
+    The game is the first game a tournament with the same seed plays, so a
+    player can check the rules on it.
+
+    \b
+    Example:
+      sponsio game --profile "ev:goal:cash4, troll:goal, ev:goal:never, random:random" --seed 3 --verbose
+    """
+    g = play_game(profile, players=players, seed=seed, rules=rules, overrides=overrides, model=model)
+    end = {"reason": g.reason, "winners": g.winners, "final_coins": g.final_coins, "final_track": g.final_track}
+    if fmt == "json":
+        emit(json.dumps({"rounds": records(g.rounds), **end}, indent=2))
+        return
+    if fmt == "csv":
+        emit(render(g.rounds, "csv"))
+        return
+    text = g.text if verbose else g.text.split("\n\n", 1)[0] + "\n\n" + g.text.splitlines()[-1]
+    emit(text + "\n\n" + render(g.rounds, "table", formats={c: "{:g}" for c in g.rounds.columns}))
+
+
+@main.command("tournament")
+@click.option("--profile", required=True, help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}.")
+@PLAYERS
+@click.option("-n", "n", type=int, default=10_000, show_default=True, help="Games to play.")
+@click.option("--rotate/--no-rotate", default=False, show_default=True,
+              help="Rotate the profile over the seats game by game so seat effects cancel "
+                   "(without it, each entry keeps its seat and results are per seat).")
+@PLOT
+@MODEL
+@common_options
+def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, overrides, threads):
+    """Many games of one profile: win rates, coins, trolls and bets per entry.
+
+    \b
+    Example:
+      sponsio tournament --players 4 --profile "ev:goal:cash4, troll:goal, ev:goal:never, random:random" \\
+          -n 100000 --rotate --seed 1 --plot tournament.png
+    """
+    target = _plot_target(plot)
+    df = tournament(profile, players=players, n=n, rotate=rotate, seed=seed, rules=rules, overrides=overrides,
+                    threads=threads, model=model, progress=None)
+    games = df.attrs["games"]
+    main_cols = ["entry", "strategy", "seat", "games", "win", "win_low", "win_high", "win_share", "coins",
+                 "coins_low", "coins_high", "troll_share", "troll_pay", "track_wins", "cash_ins"]
+    bets = df[["entry", "strategy"] + [c for c in df.columns if c.endswith(("_bets_per_round", "_won"))]]
+    header = (f"{df.attrs['rules']}\nprofile: {df.attrs['profile']}; {'seats rotate' if rotate else 'fixed seats'}; "
+              f"n {n} games; seed {seed}; ev model {df.attrs['model']}\n{CI_METHOD}; troll pay is per troll round")
+    named = {"results": df[main_cols] if fmt == "table" else df, "bets": bets, "games": games}
+    if fmt != "table":
+        named.pop("bets")
+    emit(_blocks(named, fmt, header, PCT | {c: "{:.3f}" for c in bets.columns}))
+    _save_plot(target, lambda p: game_plots.tournament_plot(
+        df, p, 1.0 / len(df), f"Sponsio tournament, {n} games, seed {seed}"))
+
+
+@main.command("matrix")
+@click.option("--strategies", required=True, help=f"Strategies to pit against each other: {STRATEGY_HELP}.")
+@PLAYERS
+@click.option("-n", "n", type=int, default=10_000, show_default=True, help="Games per pair.")
+@PLOT
+@MODEL
+@common_options
+def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides, threads):
+    """Win rate of one seat playing A against every other seat playing B.
+
+    One row per (A, B); the A seat rotates over the seats.
+
+    \b
+    Example:
+      sponsio matrix --strategies "ev:goal:cash4, troll:goal, random:random" -n 50000 --plot matrix.png
+    """
+    target = _plot_target(plot)
+    df = matrix(strategies, players=players, n=n, seed=seed, rules=rules, overrides=overrides, threads=threads,
+                model=model, progress=None)
+    pivot = df.pivot(index="a", columns="b", values="win").reindex(index=list(dict.fromkeys(df["a"])),
+                                                                    columns=list(dict.fromkeys(df["b"])))
+    pivot = pivot.reset_index().rename(columns={"a": "A \\ B"})
+    header = (f"{df.attrs['rules']}\none seat A vs {df.attrs['players'] - 1} seats B, A rotating over the seats; "
+              f"n {n} games per pair; seed {seed}; fair win rate {df.attrs['fair']:.3f}; ev model "
+              f"{df.attrs['model']}\n{CI_METHOD}")
+    named = {"win rate of A": pivot, "pairs": df} if fmt == "table" else {"pairs": df}
+    emit(_blocks(named, fmt, header, PCT | {c: "{:.3f}" for c in pivot.columns[1:]}))
+    _save_plot(target, lambda p: game_plots.matrix_heatmap(
+        df, p, df.attrs["fair"], f"Sponsio: one seat A vs the others B, {n} games per pair"))
+
+
+@main.command("fit")
+@PLAYERS
+@click.option("-n", "n", type=int, default=DEFAULT_ROUNDS, show_default=True, help="Training rounds.")
+@click.option("--holdout", type=int, default=None, help="Held-out rounds for the calibration check (default n/4).")
+@click.option("--policy", default="goal", show_default=True, help="Play policy of the simulated rounds.")
+@click.option("--out", default=None, metavar="NPZ",
+              help="Where to save the model (default: the user cache, used for rule sets without a shipped model).")
+@PLOT
+@common_options
+def fit_cmd(players, n, holdout, policy, out, plot, seed, fmt, rules, overrides, threads):
+    """Fit the ev policy's success model by simulation and print its calibration.
+
+    Predicted vs simulated success of held-out bets by decile of the
+    prediction, and the mean absolute calibration error per bet type.
+
+    \b
+    Example:
+      sponsio fit --rules standard-3p -n 1000000 --out my-3p.npz --plot calibration.png
+      sponsio tournament --rules standard-3p --model my-3p.npz --profile "ev:goal x3" -n 10000
+    """
+    target = _plot_target(plot)
+    ruleset = load_rules(rules, players, overrides)
+    out_path = Path(out) if out else cache_path(ruleset)
+    if out and (out_path.suffix.lower() != ".npz" or not out_path.parent.is_dir()):
+        raise UserError(f"--out {out}: name an .npz file in an existing directory")
+    model, deciles, summary = fit(ruleset, n=n, holdout=holdout, seed=seed, policy=policy, threads=threads,
+                                  progress=None)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(out_path)
+    mae = summary["mae"].iloc[-1]
+    header = (f"{ruleset.summary()}\nsuccess model for deal {deciles.attrs['fingerprint']}: {n} training rounds, "
+              f"{deciles.attrs['holdout']} held-out rounds, play {policy}, seed {seed}; saved to {out_path}\n"
+              f"mean absolute calibration error {mae * 100:.2f} percentage points; {CI_METHOD.split(';')[0]}")
+    named = {"calibration by decile": deciles, "by bet type": summary}
+    if fmt == "json":
+        named["saved_to"] = str(out_path)
+    emit(_blocks(named, fmt, header))
+    _save_plot(target, lambda p: game_plots.reliability_plot(
+        deciles, p, f"Sponsio success model {deciles.attrs['fingerprint']}: MAE {mae * 100:.2f} pp"))
