@@ -183,7 +183,7 @@ def _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, 
 
 @nb.njit(cache=True, inline="always")
 def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcounts, ask, relseats,
-              any_fail, sens, PL, PU, CT, TT, stamp, tt_bits, res3, fail3):
+              any_fail, sens, root_mask, PL, PU, CT, TT, stamp, tt_bits, res3, fail3):
     """Try to decide the trick-boundary node at ply d without searching;
     else record its key, slot and need, and return UNKNOWN."""
     n_col = colmask.shape[0]
@@ -193,6 +193,9 @@ def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcou
     leader = PL[d, F_SEAT]
     left = popcount(hands[leader])
     tn = PL[d, F_TN]
+    # A root restricted to some cards asks another question than the
+    # position's: only the goal's own bounds apply there.
+    free = d > 0 or root_mask == U0
     if mode == MODE_TRICKS:
         sc = 0
         for t in range(players):
@@ -203,6 +206,8 @@ def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcou
             return YES
         if need > left:
             return NO
+        if not free:
+            return UNKNOWN
         if left == 1:
             return YES if (coal >> _last_trick_winner(hands, players, leader)) & 1 else NO
         qt = quick_tricks(hands[leader], in_play, n_col)
@@ -216,7 +221,7 @@ def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcou
     else:
         v = goal3(codes, bcounts, ask, any_fail, CT[tn], players, n_col, left, in_play, colmask,
                   nines, res3, fail3)
-        if v != UNKNOWN:
+        if v != UNKNOWN or not free:
             return v
         need = 1
         x1, x2 = bet_extra_keys(codes, bcounts, relseats, CT[tn], players, n_col, leader, in_play,
@@ -263,8 +268,8 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
             PL[d, F_ISOR] = (maxside >> PL[d, F_SEAT]) & 1
             if PL[d, F_POS] == 0:
                 status = _boundary(d, hands, players, colmask, nines, mode, target, coal, codes,
-                                   bcounts, ask, relseats, any_fail, sens, PL, PU, CT, TT, stamp,
-                                   tt_bits, res3, fail3)
+                                   bcounts, ask, relseats, any_fail, sens, root_mask, PL, PU, CT, TT,
+                                   stamp, tt_bits, res3, fail3)
                 if status != UNKNOWN:
                     if d == 0:
                         return status, nodes

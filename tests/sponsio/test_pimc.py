@@ -1,0 +1,74 @@
+"""DD odds brackets and PIMC play, on full-information deals where the
+answers are known exactly, and on hidden deals for their invariants."""
+
+import random
+
+import pytest
+
+from sponsio_sim.analysis.dd import solve
+from sponsio_sim.analysis.odds import odds
+from sponsio_sim.cards import format_cards, mask_of
+from sponsio_sim.rules import load_rules
+
+RULES = {"hand_size": 3}
+
+
+def known_deal(seed):
+    """Seat 0's hand, the talon and the other seats' hands (all revealed)."""
+    rng = random.Random(seed)
+    rules = load_rules(players=4, overrides=RULES)
+    cards = rng.sample(range(36), 36)
+    hands = [sorted(cards[s * 3:(s + 1) * 3]) for s in range(4)]
+    talon = cards[12:]
+    fmt = lambda ids: format_cards(mask_of(ids), rules)  # noqa: E731
+    revealed = "; ".join(f"{s}:{fmt(hands[s])}" for s in range(1, 4))
+    return rules, fmt(hands[0]), fmt(talon), revealed, " | ".join(fmt(h) for h in hands)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_dd_odds_on_a_known_deal_are_the_solver_answer(seed):
+    rules, hand, talon, revealed, deal = known_deal(seed)
+    df = odds(hand, talon, revealed=revealed, bets="tricks=1,last", policy="dd", n=40, rules=rules)
+    exact = solve(deal, seat=0, bets="tricks=1", rules=rules)
+    row = df.set_index("bet").loc["tricks=1"]
+    assert row["p_worst"] == float(exact["worst"].iloc[0])
+    assert row["p_best"] == float(exact["best"].iloc[0])
+    joint = solve(deal, seat=0, bets="tricks=1,last", rules=rules)
+    assert df.set_index("bet").loc["all:tricks=1,last", "p_worst"] == float(joint["worst"].iloc[0])
+
+
+def test_pimc_wins_every_known_deal_that_is_makeable():
+    made = 0
+    for seed in range(40):
+        rules, hand, talon, revealed, deal = known_deal(seed)
+        for bets in ("tricks=1", "tricks=2", "last"):
+            if not solve(deal, seat=0, bets=bets, rules=rules)["worst"].iloc[0]:
+                continue
+            df = odds(hand, talon, revealed=revealed, bets=bets, policy="pimc", worlds=1, n=8,
+                      rules=rules)
+            assert df["p"].iloc[0] == 1.0, (seed, bets)
+            made += 1
+    assert made >= 10
+
+
+def test_goal_sits_under_the_best_case_and_threads_do_not_matter():
+    kw = dict(hand="R9 R7 R2 B8 B5 G6 G1 Y3", talon="R1 B9 G4 Y7", bets="tricks=2", n=256, seed=3)
+    one = odds(**kw, policy="goal,dd", threads=1)
+    two = odds(**kw, policy="goal,dd", threads=2)
+    assert one.drop(columns="note").equals(two.drop(columns="note"))
+    assert not (one["note"] == "ABOVE best case").any()
+    assert (one["p_worst"] <= one["p_best"]).all()
+
+
+def test_pimc_same_numbers_on_any_thread_count():
+    kw = dict(hand="R9 R7 R2 B8 B5 G6 G1 Y3", talon="R1 B9 G4 Y7", bets="tricks=2", n=16, seed=5,
+              policy="pimc", worlds=4)
+    assert odds(**kw, threads=1).equals(odds(**kw, threads=2))
+
+
+def test_bad_policy_is_a_user_error():
+    from mcsim.errors import UserError
+    with pytest.raises(UserError, match="one play policy"):
+        odds("R9 R7 R2 B8 B5 G6 G1 Y3", policy="goal,pimc,dd")
+    with pytest.raises(UserError, match="--worlds 0"):
+        odds("R9 R7 R2 B8 B5 G6 G1 Y3", talon="R1 B9 G4 Y7", bets="last", policy="pimc", worlds=0)
