@@ -188,24 +188,30 @@ def value_action(R, S, PP, p, W):
             need += S[S_PTN + p * NVEN + x]
     short = max(0.0, need - left) * PP[PP_SHORT] if ph < 2 else 0.0
     K = W_SIZE - P - 3 * C_LEN  # per held merchant: value, then its cost
-    nh = 0
+    nh, cheap, rising = 0, 1e18, True
     for v in range(1, NVAL + 1):
         if hand >> (v - 1) & 1:
             W[K + nh] = v
             W[K + NVAL + nh] = R[R_MCOIN + v - 1] + short + (PP[PP_ALPHA] * v if ph < 2 else 0.0)
+            cheap = min(cheap, W[K + NVAL + nh])
+            rising = rising and (nh == 0 or W[K + NVAL + nh] >= W[K + NVAL + nh - 1])
             nh += 1
     best, bg = -1, 0.0
+    most = R[R_DOUBLE] if ph > 0 and S[S_FAV + p * NFT + DOUBLE] > 0 else 1
     for row in range(r0, r1):
         nit, ahead, _ = row_scan(R, S, row, p)
         if nit == 0 or (row >= 2 and visitor_slots(R, S, p, row - 2) <= ahead):
             continue
         if row < 2:
             _row_utils(R, S, PP, p, row, W)
-            if W[0] <= 0.0:
-                continue
             if row == 0:
                 for i in range(nit):
                     W[i] /= 1.0 + ahead
+            top = W[0]
+        else:
+            top = visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP], ahead)
+        if top * min(most, nit) - cheap <= bg:  # even the best items for the cheapest card lose
+            continue
         _slots(R, S, row, W, C, emax)
         for f in range(3):
             if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
@@ -231,4 +237,6 @@ def value_action(R, S, PP, p, W):
                 g = keep * u - W[K + NVAL + h] - fcost
                 if g > bg:
                     best, bg = v - 1 + NVAL * row + NVAL * NROW * f, g
+                if s == 0 and keep == 1.0 and rising:
+                    break  # higher merchants win nothing more and cost more
     return best
