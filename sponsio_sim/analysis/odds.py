@@ -12,12 +12,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from mcsim.backend import KernelBatch, use_backend
 from mcsim.errors import UserError
 from mcsim.progress import Progress
 from mcsim.runner import run_chunked, set_threads
 from mcsim.stats import wilson, wilson_rounds_needed, wilson_width
 from sponsio_sim.bets import Bet, catalogue
-from sponsio_sim.kernels.odds import odds_chunks, stats_layout
+from sponsio_sim.kernels.odds import stats_layout
 from sponsio_sim.kernels.policies import GOAL, GREEDY, RANDOM
 from sponsio_sim.rules import load_rules
 from sponsio_sim.situation import Situation, build_situation
@@ -62,12 +63,10 @@ def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: 
     pol[sit.seat] = policy_code(policy)
     watch = np.asarray(watch, dtype=np.int64)
 
-    def batch(first, counts):
-        return odds_chunks(np.uint64(seed), np.int64(first), counts, arrays["pool"], arrays["fixed"],
-                           arrays["need"], arrays["talon_fixed"], np.int64(arrays["talon_need"]),
-                           arrays["revealed"], np.int64(sit.lead), pol, arrays["codes"],
-                           arrays["bcounts"], np.int64(sit.seat), np.int64(r.n_colours),
-                           np.int64(r.hand_size))
+    batch = KernelBatch("sponsio_sim.kernels.odds", "odds_chunks", seed, arrays["pool"], arrays["fixed"],
+                        arrays["need"], arrays["talon_fixed"], np.int64(arrays["talon_need"]),
+                        arrays["revealed"], np.int64(sit.lead), pol, arrays["codes"], arrays["bcounts"],
+                        np.int64(sit.seat), np.int64(r.n_colours), np.int64(r.hand_size))
 
     def stop(totals, rounds):
         return target_ci is not None and bool(np.all(wilson_width(totals[watch], rounds) <= target_ci))
@@ -83,7 +82,8 @@ def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: 
 def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: int = 0,
          revealed=None, bets=None, others=None, policy: str = "goal", opponents: str = "goal",
          n: int | None = None, target_ci: float | None = None, seed: int = 1, rules=None,
-         overrides=None, threads: int | None = None, progress: bool | None = False) -> pd.DataFrame:
+         overrides=None, threads: int | None = None, progress: bool | None = False,
+         scheduler: str | None = None, workers: int | None = None, worlds: int = 20) -> pd.DataFrame:
     """Odds of the asking seat's bets for a hand, as a DataFrame sorted by EV.
 
     ``hand``/``talon`` are card strings (``"R9 R7 ..."``); ``revealed``
@@ -91,7 +91,20 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     catalogue, one row per bet); ``others`` ``"1:tricks=3; 2:colour:R=0"``.
     ``n`` fixes the rounds per simulation; ``target_ci`` stops when every
     interval is narrower (default 0.01 when neither is given; ``n`` then caps).
+    ``scheduler`` (``tcp://HOST:PORT``) or ``workers`` (a local cluster) run
+    the batches on Dask, with the same numbers as a local run.
+    ``policy`` may also be ``dd`` (double-dummy brackets), ``pimc`` (with
+    ``worlds`` sampled layouts per decision) or ``POLICY,dd`` (see
+    ``analysis.dd_odds``; these run locally).
     """
+    if policy not in PLAY_POLICIES:
+        from sponsio_sim.analysis.dd_odds import extended_odds, split_policy
+        sim_policy, with_dd = split_policy(policy, [*PLAY_POLICIES, "pimc"])
+        if with_dd or sim_policy == "pimc":
+            return extended_odds(hand, talon, sim_policy=sim_policy, with_dd=with_dd, players=players,
+                                 seat=seat, lead=lead, revealed=revealed, bets=bets, others=others,
+                                 opponents=opponents, n=n, target_ci=target_ci, seed=seed, rules=rules,
+                                 overrides=overrides, threads=threads, progress=progress, worlds=worlds)
     ruleset = load_rules(rules, players, overrides)
     sit = build_situation(ruleset, hand, talon, seat=seat, lead=lead, revealed=revealed,
                           bets=bets, others=others)
@@ -111,24 +124,10 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     goal_rows = not sit.bets and (policy in GOAL_DEPENDENT or opponents in GOAL_DEPENDENT)
     runs = [[b] for b in rows_bets] if goal_rows else [list(sit.bets)]
     bar = Progress(cap * len(runs), "sponsio odds", enabled=progress)
-    results = []
     try:
-        for run_bets in runs:
-            run_sit = sit.with_bets(run_bets) if goal_rows else sit
-            shown = run_bets if goal_rows else rows_bets
-            watch = [stat_index(b, layout) for b in shown] + ([layout["joint"]] if joint else [])
-            bar.set_label(f"odds {run_bets[0].notation(ruleset)}" if goal_rows else "odds")
-            before = bar.done
-            counts, rounds = simulate(run_sit, policy, opponents, n=cap, target_ci=target_ci,
-                                      seed=seed, watch=watch, progress=bar)
-            bar.total -= cap - (bar.done - before)
-            for b in shown:
-                results.append((b.notation(ruleset), int(counts[stat_index(b, layout)]), rounds,
-                                ruleset.multiplier_for(b), ruleset.stake))
-            if joint:
-                results.append(("all:" + ",".join(b.notation(ruleset) for b in sit.bets),
-                                int(counts[layout["joint"]]), rounds, np.nan,
-                                ruleset.stake * len(sit.bets)))
+        with use_backend(scheduler, workers):
+            results = _run_rows(sit, runs, rows_bets, goal_rows, joint, layout, policy, opponents,
+                                cap, target_ci, seed, bar)
     finally:
         bar.close()
     df = _table(results)
@@ -139,6 +138,29 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     df.attrs.update(situation=sit.describe(), rules=ruleset.summary(), seat=sit.seat, seed=seed,
                     policy=policy, opponents=opponents)
     return df
+
+
+def _run_rows(sit, runs, rows_bets, goal_rows, joint, layout, policy, opponents, cap, target_ci, seed, bar):
+    """Simulate each run of bets; return (bet, successes, rounds, multiplier, stake) rows."""
+    ruleset = sit.rules
+    results = []
+    for run_bets in runs:
+        run_sit = sit.with_bets(run_bets) if goal_rows else sit
+        shown = run_bets if goal_rows else rows_bets
+        watch = [stat_index(b, layout) for b in shown] + ([layout["joint"]] if joint else [])
+        bar.set_label(f"odds {run_bets[0].notation(ruleset)}" if goal_rows else "odds")
+        before = bar.done
+        counts, rounds = simulate(run_sit, policy, opponents, n=cap, target_ci=target_ci,
+                                  seed=seed, watch=watch, progress=bar)
+        bar.total -= cap - (bar.done - before)
+        for b in shown:
+            results.append((b.notation(ruleset), int(counts[stat_index(b, layout)]), rounds,
+                            ruleset.multiplier_for(b), ruleset.stake))
+        if joint:
+            results.append(("all:" + ",".join(b.notation(ruleset) for b in sit.bets),
+                            int(counts[layout["joint"]]), rounds, np.nan,
+                            ruleset.stake * len(sit.bets)))
+    return results
 
 
 def _table(results) -> pd.DataFrame:

@@ -2,7 +2,7 @@
 
 import click
 
-from mcsim.clitools import common_options, emit
+from mcsim.clitools import common_options, emit, scale_options
 from mcsim.output import render
 from mcsim.stats import CI_METHOD
 from sponsio_sim.analysis.odds import odds
@@ -20,14 +20,19 @@ TABLE_FORMATS = {"multiplier": "{:g}", "ev": "{:+.3f}", "fair_multiplier": "{:.2
 @click.option("--revealed", default=None, help='Other seats\' revealed cards, e.g. "1:G9 Y1; 2:B2".')
 @click.option("--bets", default=None, help='Your bets, e.g. "tricks=2,last" (default: every catalogue bet, one row each).')
 @click.option("--others", default=None, help='Other seats\' bets, e.g. "1:tricks=3; 2:colour:R=0" (seats without bets play as trolls).')
-@click.option("--policy", default="goal", show_default=True, help="Your play policy: random, greedy or goal.")
+@click.option("--policy", default="goal", show_default=True,
+              help="Your play policy: random, greedy, goal or pimc; or dd (double-dummy worst/best-case "
+                   "brackets); or POLICY,dd for both side by side.")
+@click.option("--worlds", type=int, default=20, show_default=True,
+              help="pimc: sampled layouts of the hidden cards per decision.")
 @click.option("--opponents", default="goal", show_default=True, help="The other seats' play policy.")
 @click.option("-n", "n", type=int, default=None, help="Rounds per simulation (a cap when --target-ci is given).")
 @click.option("--target-ci", type=float, default=None,
-              help="Stop when every 95%% CI is narrower than this (default 0.01 when -n is not given).")
+              help="Stop when every 95 % CI is narrower than this (default 0.01 when -n is not given).")
 @common_options
-def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, opponents, n, target_ci,
-             seed, fmt, rules, overrides, threads):
+@scale_options
+def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, worlds, opponents, n,
+             target_ci, seed, fmt, rules, overrides, threads, scheduler, workers):
     """Odds, EV and fair multiplier of each bet for your hand.
 
     Without --bets: one row per catalogue bet, your seat playing for that bet
@@ -40,14 +45,23 @@ def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, o
       sponsio odds --hand "R9 R7 R2 B8 B5 G6 G1 Y3" --talon "R1 B9 G4 Y7" \\
           --others "1:tricks=3" --seed 1
       sponsio odds --hand "R9 R7 R2 B8 B5 G6 G1 Y3" --bets "tricks=2,last" --format json
+      sponsio odds --hand "R9 R7 R2 B8 B5 G6 G1 Y3" --talon "R1 B9 G4 Y7" --policy goal,dd -n 2000
+      sponsio odds --hand "R9 R7 R2 B8 B5 G6 G1 Y3" --talon "R1 B9 G4 Y7" --bets tricks=2 \\
+          --policy pimc --worlds 20 -n 1000
     """
     df = odds(hand, talon, players=players, seat=seat, lead=lead, revealed=revealed, bets=bets,
               others=others, policy=policy, opponents=opponents, n=n, target_ci=target_ci, seed=seed,
-              rules=rules, overrides=overrides, threads=threads, progress=None)
+              rules=rules, overrides=overrides, threads=threads, progress=None, worlds=worlds,
+              scheduler=scheduler, workers=workers)
     title = None
     if fmt == "table":
         meta = df.attrs
         title = (f"{meta['situation']}\n{meta['rules']}\n"
-                 f"play: seat {meta['seat']} {policy}, others {opponents}; seed {seed}; {CI_METHOD.split(';')[0]}; "
-                 f"EV in coins per 1-coin stake")
+                 f"play: seat {meta['seat']} {meta.get('policy', policy)}, others {meta.get('opponents', opponents)}; "
+                 f"seed {seed}; {CI_METHOD.split(';')[0]}; EV in coins per 1-coin stake")
+        if "p_worst" in df.columns:
+            title += ("\ndd: worst = makeable against all other seats, best = possible with all seats "
+                      "cooperating (every card known)")
+        if df.attrs.get("outside"):
+            title += "\noutside the dd brackets: " + "; ".join(df.attrs["outside"])
     emit(render(df, fmt, title=title, formats=TABLE_FORMATS))
