@@ -23,6 +23,7 @@ from mcsim.errors import UserError
 from sponsio_sim.analysis.game_model import SuccessModel
 from sponsio_sim.bets import KIND_CODE, catalogue
 from sponsio_sim.kernels import game_layout as L
+from sponsio_sim.kernels.betting_model import precompute_best
 from sponsio_sim.kernels.policies import GOAL, GREEDY, RANDOM
 from sponsio_sim.kernels.table import MAX_PLAYERS, new_state
 from sponsio_sim.rules import TOKENS, RuleSet, kernel_multipliers
@@ -173,4 +174,5 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
         weight[L.W_PASS + e] = st.kernel_param if st.betting == "random" else 0.0
         weight[L.W_THRESH + e] = st.kernel_param if st.betting == "ev" else 0.0
     weight[L.W_MODEL:] = model.p
+    precompute_best(ints, weight)
     return tab, ints, weight

@@ -20,11 +20,12 @@ import numpy as np
 
 from mcsim.rng import randbelow, uniform
 from sponsio_sim.kernels.betting import bet_legal, entry_of, leader_of, swap_legal, token_free
-from sponsio_sim.kernels.betting_model import prepare_features, row_prob
+from sponsio_sim.kernels.betting_model import (colour_features, kind_best, prepare_features, row_prob,
+                                               sure_mask, total_features)
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
 from sponsio_sim.kernels.game_layout import (BET, BET_EV, BET_RANDOM, DOUBLE_TOKEN, FAIL, I_BETPOL, I_BROW,
-                                             I_DOUBLED, I_F_LEAD, I_NBETS, I_NROWS, I_PLAYERS, I_ROW_OF,
-                                             I_ROWS, LEAD_TOKEN, MAX_BETS, N_TOKENS, PASS, REBET_TOKEN, SWAP,
+                                             I_DOUBLED, I_F_LEAD, I_HELD, I_NBETS, I_NROWS, I_PLAYERS, I_ROW_OF,
+                                             I_ROWS, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS, PASS, REBET_TOKEN, SWAP,
                                              SWAP_TOKEN, TOKEN, W_BASE, W_COINS, W_MULT, W_PASS, W_STAKE,
                                              W_THRESH, W_TOKEN_COST, W_TROLL_PAY)
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
@@ -92,17 +93,33 @@ def best_swap(s, lead, tab, ints, weight):
     by = -1
     if ints[I_NBETS + s] > 0 and talon != U0:
         cur = held_value(s, ints, weight)
+        runs = sure_mask(hand, talon, tab, ints)
+        seen = 0
         mx = hand
         while mx:
             x = lowest(mx)
             mx &= mx - U1
+            # hand cards that differ only in rank below the top run are one choice:
+            # the model sees colour, top-run membership, rank 7+ and 9s only
+            bxm = U1 << np.uint64(x)
+            key = (x // RANKS) * 8 + (4 if (runs & bxm) != U0 else 0) + min(x % RANKS // 6, 1) * 2 \
+                + (1 if x % RANKS == RANKS - 1 else 0)
+            if (seen >> key) & 1:
+                continue
+            seen |= 1 << key
             my = talon
             while my:
                 y = lowest(my)
                 my &= my - U1
                 bxy = (U1 << np.uint64(x)) | (U1 << np.uint64(y))
-                prepare_features(hand ^ bxy, talon ^ bxy, lead, tab, ints)
+                cx = x // RANKS
+                cy = y // RANKS
+                colour_features(cx, hand ^ bxy, talon ^ bxy, tab, ints)
+                colour_features(cy, hand ^ bxy, talon ^ bxy, tab, ints)
+                total_features(hand ^ bxy, talon ^ bxy, tab, ints)
                 g = held_value(s, ints, weight) - cur
+                colour_features(cx, hand, talon, tab, ints)
+                colour_features(cy, hand, talon, tab, ints)
                 if g > best:
                     best = g
                     bx = x
@@ -119,18 +136,15 @@ def best_rebet(s, ints, weight):
     brow = -1
     for i in range(ints[I_NBETS + s]):
         row = ints[I_BROW + s * MAX_BETS + i]
-        kind = ints[I_ROWS + 3 * row]
+        v, r = kind_best(ints[I_ROWS + 3 * row], s, ints, weight)
+        if r == row:
+            continue
         dbl = 2.0 if ints[I_DOUBLED + s] == i else 1.0
-        cur = row_prob(row, ints, weight) * weight[W_MULT + row]
-        r = ints[I_ROW_OF + kind]
-        while r < ints[I_NROWS] and ints[I_ROWS + 3 * r] == kind:
-            if r != row and not (kind == FAIL and ints[I_ROWS + 3 * r + 1] == s):
-                g = (row_prob(r, ints, weight) * weight[W_MULT + r] - cur) * dbl * weight[W_STAKE]
-                if g > best:
-                    best = g
-                    bi = i
-                    brow = r
-            r += 1
+        g = (v - row_prob(row, ints, weight) * weight[W_MULT + row]) * dbl * weight[W_STAKE]
+        if g > best:
+            best = g
+            bi = i
+            brow = r
     return best, bi, brow
 
 
@@ -174,11 +188,13 @@ def choose_ev(s, tab, ints, weight):
     stake = weight[W_STAKE]
     nbets = ints[I_NBETS + s]
     forgone = _troll_income(s, ints, weight) if nbets == 0 else 0.0
-    for row in range(ints[I_NROWS]):
-        if bet_legal(s, row, ints, weight):
-            g = row_prob(row, ints, weight) * weight[W_MULT + row] * stake - stake - forgone
-            if g > best:
-                best, act, bx = g, BET, row
+    if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
+        for kind in range(N_KINDS):
+            if ints[I_ROW_OF + kind] >= 0 and (ints[I_HELD + s] >> kind) & 1 == 0:
+                v, row = kind_best(kind, s, ints, weight)
+                g = v * stake - stake - forgone
+                if row >= 0 and g > best:
+                    best, act, bx = g, BET, row
     rv = _cheap_card(unrev)
     g, x, y = best_swap(s, lead, tab, ints, weight)
     if g > best:

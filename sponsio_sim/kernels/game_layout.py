@@ -84,6 +84,11 @@ I_F_NOWN = _i.take()
 I_F_NINPLAY = _i.take()
 I_F_LEAD = _i.take()
 I_F_COL = _i.take(4)
+I_F_SC = _i.take(4)         # per colour: sure winners, high cards
+I_F_HI = _i.take(4)
+# best catalogue row (max P x multiplier) per tricks cell, and per colour and colour cell
+I_BEST_T = _i.take(6 * 5 * 2)
+I_BEST_C = _i.take(4 * 7 * 4 * 3)
 INTS_GAME = _i.at
 
 _w = _Alloc(MAX_PLAYERS)
