@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from pathlib import Path
 
 import click
 
 from mcsim.clitools import OneLineErrorGroup, common_options, emit
-from mcsim.errors import UserError
+from mcsim.plotfile import plot_target, save_plot
 from mcsim.output import records, render
 from mcsim.stats import CI_METHOD
 from caesar_sim import analysis as A
@@ -39,34 +36,11 @@ def _tables(named: dict, fmt: str, header: str) -> str:
     return header + "\n\n" + "\n\n".join(render(v, "table", title=f"[{k}]") for k, v in named.items())
 
 
-def _plot_target(path: str) -> Path:
-    """The plot's path, or a UserError if it cannot be written as a PNG."""
-    target = Path(path)
-    if target.suffix.lower() != ".png":
-        raise UserError(f"--plot {path}: the plot is a PNG, name it *.png")
-    if not target.parent.is_dir():
-        raise UserError(f"--plot {path}: directory {target.parent} does not exist")
-    return target
-
-
-def _save_plot(path: str, draw) -> None:
-    """Draw into a temporary file beside ``path`` and move it in place (no partial file on error)."""
-    target = _plot_target(path)
-    fd, tmp = tempfile.mkstemp(suffix=".png", dir=target.parent)
-    os.close(fd)
-    try:
-        draw(tmp)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
 def _check_early(players: int, plot: str | None) -> None:
     """Fail on a bad player count or plot path before any simulation runs."""
     check_players(players)
     if plot:
-        _plot_target(plot)
+        plot_target(plot)
 
 
 @click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -124,7 +98,7 @@ def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, 
                      threads=threads, favour_value=favour_value, mc_horizon=mc_horizon)
     if plot:
         b = sim.batch
-        _save_plot(plot, lambda p: plots.score_histogram(b.entry_scores(), b.profile.labels, p,
+        save_plot(plot, lambda p: plots.score_histogram(b.entry_scores(), b.profile.labels, p,
                                                          f"final coins, {b.players} players, n={b.n}, seed {b.seed}"))
     emit(_tables(sim.tables, fmt, sim.header()))
 
@@ -150,7 +124,7 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
     b, table = A.bids(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
                       threads=threads, by_seat=by_seat, mc_horizon=mc_horizon)
     if plot:
-        _save_plot(plot, lambda p: plots.bid_heatmap(table, p, f"venue-bid values: {b.profile.text()}, "
+        save_plot(plot, lambda p: plots.bid_heatmap(table, p, f"venue-bid values: {b.profile.text()}, "
                                                      f"{players} players, n={b.n} games, seed {b.seed}"))
     header = (f"{b.rules.summary()}\nprofile {b.profile.text()}, n={b.n} games, seed {b.seed}; {CI_METHOD}\n"
               f"{NET_NOTE}")
@@ -180,7 +154,7 @@ def sweep(players, profile, n, rotate, plot, mc_horizon, seed, fmt, rules, overr
     table, summary = A.sweep(players, profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
                              threads=threads, mc_horizon=mc_horizon)
     if plot:
-        _save_plot(plot, lambda p: plots.sweep_plot(table, p, f"{profile}, {players} players, n={n} per variant"))
+        save_plot(plot, lambda p: plots.sweep_plot(table, p, f"{profile}, {players} players, n={n} per variant"))
     header = (f"base {summary}\nprofile {profile}, n={n} games per variant, seed {seed} (same games in every "
               f"variant); {CI_METHOD}; moved = a 95% CI of d_win or d_score excludes 0")
     emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))

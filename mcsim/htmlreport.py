@@ -41,6 +41,11 @@ class HtmlReport:
                                      classes="t", na_rep="")
                           + f"<p class='csv'>CSV: <a href='{name}.csv'>{name}.csv</a></p>")
 
+    def link(self, href: str, label: str) -> None:
+        """A line linking a file written beside the page."""
+        self.parts.append(f"<p class='csv'>{html.escape(label)}: <a href='{html.escape(href)}'>"
+                          f"{html.escape(href)}</a></p>")
+
     def image(self, name: str, draw: Callable[[Path], None]) -> None:
         """``draw(path)`` saves a PNG; it is kept beside the page and embedded in it."""
         path = self.out / f"{name}.png"

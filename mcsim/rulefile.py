@@ -61,7 +61,7 @@ def apply_overrides(data: Mapping, overrides: Iterable[str] | Mapping[str, Any] 
     out = copy.deepcopy(dict(data))
     if not overrides:
         return out
-    items = overrides.items() if isinstance(overrides, Mapping) else (_split(o) for o in overrides)
+    items = overrides.items() if isinstance(overrides, Mapping) else (split_override(o) for o in overrides)
     allow = set(allow_new)
     for key, value in items:
         if isinstance(value, str):
@@ -81,7 +81,8 @@ def apply_overrides(data: Mapping, overrides: Iterable[str] | Mapping[str, Any] 
     return out
 
 
-def _split(item: str) -> tuple[str, str]:
+def split_override(item: str) -> tuple[str, str]:
+    """``'key=value'`` -> (key, value text); a malformed item is a UserError."""
     if "=" not in item:
         raise UserError(f"--set {item!r}: expected key=value")
     key, value = item.split("=", 1)

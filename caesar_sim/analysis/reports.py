@@ -6,13 +6,12 @@ multiplies every sample size (0.05 for a smoke test).
 
 from __future__ import annotations
 
-import base64
-import html
 import time
 from pathlib import Path
 
 import pandas as pd
 
+from mcsim.htmlreport import HtmlReport
 from mcsim.stats import CI_METHOD
 from caesar_sim.analysis import plots
 from caesar_sim.analysis.bids import NET_NOTE, bid_table
@@ -26,36 +25,6 @@ SWEEP = ["merchant.coins=[0,0,0,1,1,2,2,3];[0,1,1,2,2,3,3,4]", "favour.gold_coin
 MC_MATCHES = ("mc,random,random,random", "mc,greedy,greedy,greedy", "mc,value,value,value")
 
 
-class _Doc:
-    def __init__(self, out: Path):
-        self.out, self.parts = out, []
-
-    def section(self, title: str, note: str):
-        self.parts.append(f"<h2>{html.escape(title)}</h2><p class='note'>{html.escape(note)}</p>")
-
-    def table(self, df: pd.DataFrame, name: str):
-        df.to_csv(self.out / f"{name}.csv", index=False)
-        self.parts.append(df.to_html(index=False, float_format=lambda v: f"{v:.4f}", border=0, classes="t")
-                          + f"<p class='csv'>CSV: <a href='{name}.csv'>{name}.csv</a></p>")
-
-    def image(self, name: str, draw):
-        path = self.out / f"{name}.png"
-        draw(path)
-        data = base64.b64encode(path.read_bytes()).decode()
-        self.parts.append(f"<img alt='{name}' src='data:image/png;base64,{data}'>")
-
-    def write(self, title: str, intro: str):
-        css = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
-               "table.t{border-collapse:collapse;font-size:12px;margin:.5em 0}"
-               "table.t td,table.t th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right}"
-               ".note{color:#555;font-size:13px}.csv{font-size:11px}img{max-width:100%}")
-        body = "".join(self.parts)
-        (self.out / "index.html").write_text(
-            f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title><style>{css}</style></head>"
-            f"<body><h1>{html.escape(title)}</h1><p class='note'>{html.escape(intro)}</p>{body}</body></html>",
-            encoding="utf-8")
-
-
 def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, progress=None) -> Path:
     """Regenerate every Circus Maximus report under ``out_dir``; returns the index.html path."""
     out = Path(out_dir)
@@ -63,7 +32,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     n = lambda k: max(int(k * scale), 20)  # noqa: E731
     rules = load_rules()
     t0 = time.perf_counter()
-    doc = _Doc(out)
+    doc = HtmlReport(out)
     common = dict(seed=seed, threads=threads, progress=progress)
 
     prof = "value,value,greedy,random"
@@ -108,7 +77,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     doc.image("bids_heatmap", lambda p: plots.bid_heatmap(pooled, p, f"venue-bid values, value x4, n={b.n}"))
     doc.table(pooled, "bids_pooled")
     bt.to_csv(out / "bids_by_seat.csv", index=False)
-    doc.parts.append("<p class='csv'>By seat order: <a href='bids_by_seat.csv'>bids_by_seat.csv</a></p>")
+    doc.link("bids_by_seat.csv", "By seat order")
 
     sprof = "value x4"
     table, summary = sweep(4, sprof, n(20000), SWEEP, rotate=False, **common)

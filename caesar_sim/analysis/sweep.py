@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from mcsim.errors import UserError
-from mcsim.rulefile import _split as split_override  # the same key=value parsing as --set
+from mcsim.rulefile import split_override  # the same key=value parsing as --set
 from mcsim.stats import mean_ci, wilson
 from caesar_sim.analysis.run import Batch, run_games
 from caesar_sim.rules import load_rules

@@ -1,1 +1,7 @@
 """Numba kernels: plain arrays in and out (layouts in ``layout``)."""
+
+from pathlib import Path
+
+from mcsim.jitcache import configure
+
+CACHE_DIR = configure("caesar_sim", Path(__file__).parent)
