@@ -1,0 +1,96 @@
+"""Whole games: the narrated game agrees with the kernel, coins are conserved
+round by round (recomputed here from the rules, not read from the kernel),
+and the betting policies behave as their parameters say."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sponsio_sim.analysis.game import play_game
+from sponsio_sim.analysis.game_model import find_model
+from sponsio_sim.analysis.game_setup import build_state, parse_profile
+from sponsio_sim.bets import parse_bet
+from sponsio_sim.kernels import game_layout as L
+from sponsio_sim.kernels.game import game_chunk
+from sponsio_sim.rules import load_rules
+
+PROFILE = "ev:goal:cash4, troll:goal, ev:goal:never, random:random"
+PROFILES = [PROFILE, "random:goal:cash2 x4", "random0.1:greedy:cash3, ev0.3:goal:cash5, random:random, troll:goal"]
+
+
+def kernel_game(rules, profile, seed):
+    strategies = parse_profile(profile, rules)
+    tab, ints, weight = build_state(rules, strategies, find_model(rules))
+    row = np.zeros(L.stats_size(rules.players))
+    game_chunk(np.uint64(seed), np.int64(0), np.int64(1), tab, ints, weight, row, np.zeros((1, 8)))
+    return row
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_narrated_game_agrees_with_the_kernel(seed):
+    r = load_rules("standard-4p")
+    g = play_game(PROFILE, seed=seed)
+    row = kernel_game(r, PROFILE, seed)
+    for s in range(4):
+        b = row[L.S_HEAD + s * L.E_SIZE:]
+        assert b[L.E_COINS] == pytest.approx(g.final_coins[s])
+        assert bool(b[L.E_WIN]) == (s in g.winners)
+        assert b[L.E_ROUNDS] == g.rounds["round"].max()
+    assert row[L.S_END + ["track", "coins", "rounds"].index(g.reason)] == 1
+
+
+def _bet_payout(text, rules, seat):
+    note = text.strip()
+    bet_text, outcome = note.split(" ", 1)
+    won = outcome.startswith("won")
+    mult = rules.multiplier_for(parse_bet(bet_text, rules, seat)) * rules.stake
+    return (mult * (2 if "doubled" in outcome else 1) if won else 0.0), won
+
+
+@pytest.mark.parametrize("players,profile", [(4, p) for p in PROFILES]
+                         + [(3, "ev:goal:cash4, troll:goal, random0.2:random"), (3, "random:goal:cash2 x3")])
+def test_coins_in_equal_coins_out_every_round(profile, players):
+    r = load_rules(players=players)
+    for seed in range(1, 6):
+        df = play_game(profile, players=players, seed=seed).rounds
+        for rnd, rows in df.groupby("round"):
+            rows = rows.sort_values("seat")
+            # every coin moved is a stake, token fee, payout, troll pay, bonus or cash-in
+            assert np.allclose(rows["coins"], rows["coins_before"] - rows["stakes"] - rows["token_fees"]
+                               + rows["payout"] + rows["troll_pay"] + rows["bonus"] + rows["cash_in"])
+            failed = 0
+            for s, bets in zip(rows["seat"], rows["bets"]):
+                pays = [_bet_payout(b, r, s) for b in bets.split(",") if b.strip()]
+                assert rows[rows.seat == s]["payout"].iloc[0] == pytest.approx(sum(p for p, _ in pays))
+                assert rows[rows.seat == s]["stakes"].iloc[0] == len(pays) * r.stake
+                failed += sum(1 for _, w in pays if not w)
+            trolls = rows["bets"] == ""
+            assert (rows.loc[trolls, "troll_pay"] == failed * r.troll_pay).all()
+            assert (rows.loc[~trolls, "troll_pay"] == 0).all()
+            gain = rows["payout"] + rows["troll_pay"]
+            top = gain.max()
+            expect = np.where((gain == top) & (top > 0), r.round_bonus, 0)
+            assert (rows["bonus"].to_numpy() == expect).all()
+            assert (rows["dealer"] == (players - 1 + rnd - 1) % players).all()
+        # coins carry over from round to round
+        for s in range(players):
+            seat = df[df.seat == s].sort_values("round")
+            assert (seat["coins_before"].iloc[1:].to_numpy() == seat["coins"].iloc[:-1].to_numpy()).all()
+            assert seat["coins_before"].iloc[0] == r.start_coins
+
+
+def test_game_is_reproducible_and_seed_dependent():
+    a = play_game(PROFILE, seed=7)
+    b = play_game(PROFILE, seed=7)
+    c = play_game(PROFILE, seed=8)
+    pd.testing.assert_frame_equal(a.rounds, b.rounds)
+    assert a.text == b.text
+    assert not a.rounds.equals(c.rounds)
+
+
+def test_narration_names_every_phase():
+    g = play_game(PROFILE, seed=3)
+    for needle in ("Round 1: dealer seat 3, seat 0 acts first", "talon:", "betting:", "trick phase: seat",
+                   "settlement:", "Game over after round"):
+        assert needle in g.text
+    assert "troll:goal:never" in g.text
