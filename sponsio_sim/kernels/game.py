@@ -19,7 +19,7 @@ from sponsio_sim.kernels.betting import (apply_action, apply_double, apply_rebet
 from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import RANKS
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game_layout import (DOUBLE_TOKEN, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS,
+from sponsio_sim.kernels.game_layout import (MAX_ROWS, R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_WON, DOUBLE_TOKEN, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS,
                                              E_COINS_SQ, E_PAYOUT, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE,
                                              E_STAKES, E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY,
                                              E_TROLLPAY_SQ, E_WIN, E_WON, END_COINS, END_ROUNDS, END_TRACK,
@@ -249,19 +249,32 @@ def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts
 
 @nb.njit(cache=True)
 def record_round(ints, weight, n_failed, row):
-    """Add the round's per-entry statistics to ``row``."""
-    for s in range(ints[I_PLAYERS]):
+    """Add the round's per-entry statistics, and per-seat bet statistics by
+    catalogue row (placed, won, payout with ``double``), to ``row``."""
+    players = ints[I_PLAYERS]
+    for s in range(players):
         e = S_HEAD + entry_of(s, ints) * E_SIZE
         n = ints[I_NBETS + s]
         if n == 0:
             tp = weight[W_TROLLPAID + s]
+            row[S_HEAD + players * (E_SIZE + MAX_ROWS * R_FIELDS) + n_failed] += 1.0
             row[e + E_TROLL] += 1.0
             row[e + E_TROLLPAY] += tp
             row[e + E_TROLLPAY_SQ] += tp * tp
         for i in range(n):
-            kind = ints[I_ROWS + 3 * ints[I_BROW + s * MAX_BETS + i]]
+            brow = ints[I_BROW + s * MAX_BETS + i]
+            kind = ints[I_ROWS + 3 * brow]
+            won = ints[I_RESULT + s * MAX_BETS + i]
             row[e + E_BETS + kind] += 1.0
-            row[e + E_WON + kind] += ints[I_RESULT + s * MAX_BETS + i]
+            row[e + E_WON + kind] += won
+            r = S_HEAD + players * E_SIZE + (s * MAX_ROWS + brow) * R_FIELDS
+            pay = 0.0
+            if won:
+                pay = weight[W_MULT + brow] * weight[W_STAKE] * (2.0 if ints[I_DOUBLED + s] == i else 1.0)
+            row[r + R_PLACED] += 1.0
+            row[r + R_WON] += won
+            row[r + R_PAY] += pay
+            row[r + R_PAY_SQ] += pay * pay
         row[e + E_PAYOUT] += weight[W_PAYOUT + s]
         row[e + E_STAKES] += weight[W_STAKES + s]
         if weight[W_CASHED + s] > 0.0:

@@ -154,8 +154,26 @@ E_TRACKWIN = E_SWAPS + 1
 E_SIZE = E_TRACKWIN + 1
 
 
-def stats_size(players):
+# then, per seat and catalogue row, the bets placed there: placed, won, payout, payout squared
+R_PLACED, R_WON, R_PAY, R_PAY_SQ = 0, 1, 2, 3
+R_FIELDS = 4
+
+
+def rows_head(players):
+    """Start of the per-seat, per-catalogue-row bet statistics."""
     return S_HEAD + players * E_SIZE
+
+
+def troll_hist_head(players):
+    """Start of the histogram of failed bets in troll rounds (one count per troll and round)."""
+    return rows_head(players) + players * MAX_ROWS * R_FIELDS
+
+
+MAX_FAILED = (MAX_PLAYERS - 1) * MAX_BETS + 1   # 0..(players-1) x 5 failed bets
+
+
+def stats_size(players):
+    return troll_hist_head(players) + MAX_FAILED
 
 
 # narration log: one float64 row of LOG_FIELDS per event
