@@ -15,14 +15,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from mcsim.backend import KernelBatch, use_backend
 from mcsim.errors import UserError
 from mcsim.progress import Progress
+from mcsim.resultcache import ResultCache, config_key
 from mcsim.runner import run_chunked, set_threads
 from mcsim.stats import CI_METHOD, mean_ci, wilson
 from sponsio_sim.analysis.game_model import KINDS, find_model
 from sponsio_sim.analysis.game_setup import Strategy, build_state, parse_profile, parse_strategies
 from sponsio_sim.kernels import game_layout as L
-from sponsio_sim.kernels.game import game_chunks
+from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.rules import TOKENS, load_rules
 
 GAME_CHUNK = 240        # games per chunk: a multiple of 3, 4, 5 and 6 keeps rotation balanced
@@ -30,15 +32,20 @@ END_REASONS = ("track", "coins", "rounds")
 
 
 def run_games(rules, strategies: list[Strategy], n: int, *, rotate: bool, seed: int, model,
-              progress: Progress | None = None) -> np.ndarray:
-    """Summed kernel statistics of ``n`` games (layout ``game_layout.S_*/E_*``)."""
+              progress: Progress | None = None, cache: bool = False) -> np.ndarray:
+    """Summed kernel statistics of ``n`` games (layout ``game_layout.S_*/E_*``).
+
+    Batches run on the current backend (local threads or Dask); with
+    ``cache`` finished batches are kept on disk, keyed by the whole
+    configuration, so a killed run resumes.
+    """
     tab, ints, weight = build_state(rules, strategies, model, rotate=rotate)
     size = np.int64(L.stats_size(rules.players))
-
-    def batch(first, counts):
-        return game_chunks(np.uint64(seed), np.int64(first), counts, tab, ints, weight, size)
-
-    return run_chunked(batch, n, chunk_size=GAME_CHUNK, progress=progress).totals
+    batch = KernelBatch("sponsio_sim.kernels.game", "game_chunks", seed, tab, ints, weight, size)
+    store = None
+    if cache:
+        store = ResultCache(config_key("sponsio-game", CACHE_DIR.name, tab, ints, weight, seed, GAME_CHUNK))
+    return run_chunked(batch, n, chunk_size=GAME_CHUNK, progress=progress, cache=store).totals
 
 
 def _check_n(n: int) -> None:
@@ -97,14 +104,17 @@ def game_table(totals: np.ndarray) -> pd.DataFrame:
 
 def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: bool = False, seed: int = 1,
                rules=None, overrides=None, threads: int | None = None, model=None,
-               progress: bool | None = False) -> pd.DataFrame:
-    """Play ``n`` games of ``profile``; one row per entry (``attrs['games']``: game table)."""
+               progress: bool | None = False, scheduler: str | None = None,
+               workers: int | None = None) -> pd.DataFrame:
+    """Play ``n`` games of ``profile``; one row per entry (``attrs['games']``: game table).
+
+    ``scheduler``/``workers`` run the batches on Dask with the same numbers."""
     ruleset = load_rules(rules, players, overrides)
     strategies = parse_profile(profile, ruleset)
     _check_n(n)
     success = find_model(ruleset, model, progress=progress)
     set_threads(threads)
-    with Progress(n, "sponsio tournament", enabled=progress) as bar:
+    with Progress(n, "sponsio tournament", enabled=progress) as bar, use_backend(scheduler, workers):
         totals = run_games(ruleset, strategies, n, rotate=rotate, seed=seed, model=success, progress=bar)
     df = entry_table(totals, strategies, rotate, ruleset)
     df.attrs.update(games=game_table(totals), rules=ruleset.summary(), seed=seed, rotate=rotate,
@@ -113,7 +123,8 @@ def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: 
 
 
 def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int = 1, rules=None,
-           overrides=None, threads: int | None = None, model=None, progress: bool | None = False) -> pd.DataFrame:
+           overrides=None, threads: int | None = None, model=None, progress: bool | None = False,
+           scheduler: str | None = None, workers: int | None = None) -> pd.DataFrame:
     """Win rate of one seat playing A against all other seats playing B, every (A, B).
 
     Row per pair: ``a``, ``b``, games, win (Wilson CI), win share, mean coins;
@@ -128,7 +139,7 @@ def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int
     success = find_model(ruleset, model, progress=progress)
     set_threads(threads)
     rows = []
-    with Progress(n * len(uniq) ** 2, "sponsio matrix", enabled=progress) as bar:
+    with Progress(n * len(uniq) ** 2, "sponsio matrix", enabled=progress) as bar, use_backend(scheduler, workers):
         for a in uniq:
             for b in uniq:
                 bar.set_label(f"matrix {a.text} vs {b.text}")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from mcsim.clitools import common_options, emit
+from mcsim.clitools import common_options, emit, scale_options
 from mcsim.errors import UserError
 from mcsim.output import records, render
 from mcsim.stats import CI_METHOD
@@ -106,7 +106,9 @@ def game_cmd(profile, players, verbose, model, seed, fmt, rules, overrides, thre
 @PLOT
 @MODEL
 @common_options
-def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, overrides, threads):
+@scale_options
+def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, overrides, threads, scheduler,
+                   workers):
     """Many games of one profile: win rates, coins, trolls and bets per entry.
 
     \b
@@ -116,7 +118,7 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
     """
     target = _plot_target(plot)
     df = tournament(profile, players=players, n=n, rotate=rotate, seed=seed, rules=rules, overrides=overrides,
-                    threads=threads, model=model, progress=None)
+                    threads=threads, model=model, progress=None, scheduler=scheduler, workers=workers)
     games = df.attrs["games"]
     main_cols = ["entry", "strategy", "seat", "games", "win", "win_low", "win_high", "win_share", "coins",
                  "coins_low", "coins_high", "troll_share", "troll_pay", "track_wins", "cash_ins"]
@@ -138,7 +140,8 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
 @PLOT
 @MODEL
 @common_options
-def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides, threads):
+@scale_options
+def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides, threads, scheduler, workers):
     """Win rate of one seat playing A against every other seat playing B.
 
     One row per (A, B); the A seat rotates over the seats.
@@ -149,7 +152,7 @@ def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides,
     """
     target = _plot_target(plot)
     df = matrix(strategies, players=players, n=n, seed=seed, rules=rules, overrides=overrides, threads=threads,
-                model=model, progress=None)
+                model=model, progress=None, scheduler=scheduler, workers=workers)
     pivot = df.pivot(index="a", columns="b", values="win").reindex(index=list(dict.fromkeys(df["a"])),
                                                                     columns=list(dict.fromkeys(df["b"])))
     pivot = pivot.reset_index().rename(columns={"a": "A \\ B"})

@@ -66,3 +66,69 @@ def play_tricks(players, leader, policy, tab, ints, weight, state):
         tab[PLAYED] |= trick_mask
         leader = best_seat
     return leader, nines_ok
+
+
+HOOKED = 3  # policy codes from here on choose through the caller's hook
+
+
+@nb.njit(cache=True)
+def play_tricks_hooked(players, leader, policy, tab, ints, weight, state, hook, ctx):
+    """The trick loop of ``play_tricks`` where seats with a policy code >= ``HOOKED`` choose with
+    ``hook(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state)``
+    (a jitted function; ``ctx`` its own data). ``order`` packs the cards
+    already in the trick, 6 bits each from the leader's; ``best`` is the
+    trick's top card so far (-1 when leading)."""
+    n_tricks = popcount(tab[HANDS + leader])
+    nines = tab[NINES]
+    nines_ok = True
+    for t in range(n_tricks):
+        tricks_left = n_tricks - t
+        trick_mask = U0
+        order = U0
+        led = -1
+        led_mask = U0
+        best = -1
+        best_seat = -1
+        s = leader - 1
+        for pos in range(players):
+            s += 1
+            if s == players:
+                s = 0
+            h = tab[HANDS + s]
+            if pos == 0:
+                legal = h
+            else:
+                legal = h & led_mask
+                if legal == U0:
+                    legal = h
+                    ints[VOID + s] |= np.int64(1) << led
+            pol = policy[s]
+            if pol == RANDOM:
+                c = choose_random(legal, state)
+            elif (legal & (legal - U1)) == U0:
+                c = lowest(legal)
+            elif pol >= HOOKED:
+                c = hook(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state)
+            else:
+                c = choose_scored(s, players, pol, legal, pos, leader, led, best, best_seat, trick_mask,
+                                  tricks_left, tab, ints, weight)
+            b = bit(c)
+            tab[HANDS + s] = h & ~b
+            tab[REVEALED] &= ~b
+            trick_mask |= b
+            order |= np.uint64(c) << np.uint64(6 * pos)
+            if pos == 0:
+                led = c // RANKS
+                led_mask = tab[COLMASK + led]
+                best = c
+                best_seat = s
+            elif (b & led_mask) != U0 and c > best:
+                best = c
+                best_seat = s
+        if trick_mask & nines & ~bit(best):
+            nines_ok = False
+        ints[TRICKS + best_seat] += 1
+        tab[WON + best_seat] |= trick_mask
+        tab[PLAYED] |= trick_mask
+        leader = best_seat
+    return leader, nines_ok
