@@ -1,12 +1,16 @@
 #!/usr/bin/env python
-"""Benchmark the Sponsio kernels and the default `sponsio odds` query.
+"""Benchmark the Sponsio kernels, the default `sponsio odds` query and the full game.
 
 Prints rounds/s/core for each play policy (one thread, JIT compile excluded
 and reported separately, whole bet catalogue evaluated every round), and the
 wall time of the default odds query cold (empty numba cache) and warm.
+Full game: games/s/core with `ev:goal` at every seat (one thread, best of 3
+by process CPU time, JIT compile reported separately), and the warm wall time
+of `sponsio tournament -n 100000` for 4 players on 2 threads.
 
-    python scripts/bench_sponsio.py            # everything (~1-2 minutes)
+    python scripts/bench_sponsio.py            # everything (~2-3 minutes)
     python scripts/bench_sponsio.py --quick    # kernels only, smaller n
+    python scripts/bench_sponsio.py --game     # the full game only
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
 TALON = "R1 B9 G4 Y7"
 TARGETS = {"random": 1_500_000, "goal": 300_000}
 ODDS_TARGETS = {"warm": 5.0, "cold": 30.0}
+GAME_PROFILE = "ev:goal x4"
+GAME_TARGETS = {"games": 20_000, "tournament": 15.0}
 
 
 def kernel_rates(n: int, repeats: int) -> list[tuple[str, float, float]]:
@@ -63,9 +69,67 @@ def odds_wall(cache_dir: str) -> tuple[float, int]:
     return wall, sum(int(r.split(",")[1]) for r in rows)
 
 
+def game_rates(games: int, repeats: int) -> tuple[float, float, float]:
+    """(best games/s/core, rounds per game, first-call seconds) of `ev:goal` x4, one thread."""
+    import numba
+    import numpy as np
+
+    from sponsio_sim.analysis.game_model import find_model
+    from sponsio_sim.analysis.game_setup import build_state, parse_profile
+    from sponsio_sim.analysis.tournament import GAME_CHUNK
+    from sponsio_sim.kernels.game import game_chunks
+    from sponsio_sim.kernels.game_layout import S_GAMES, S_ROUNDS, stats_size
+    from sponsio_sim.rules import load_rules
+
+    numba.set_num_threads(1)
+    rules = load_rules("standard-4p")
+    tab, ints, weight = build_state(rules, parse_profile(GAME_PROFILE, rules), find_model(rules))
+    size = np.int64(stats_size(rules.players))
+    t = time.perf_counter()
+    game_chunks(np.uint64(0), np.int64(0), np.array([10], dtype=np.int64), tab, ints, weight, size)
+    first = time.perf_counter() - t
+    counts = np.full(games // GAME_CHUNK, GAME_CHUNK, dtype=np.int64)
+    best, per_game = 0.0, 0.0
+    for rep in range(repeats):
+        c0 = time.process_time()
+        out = game_chunks(np.uint64(rep + 1), np.int64(0), counts, tab, ints, weight, size).sum(axis=0)
+        best = max(best, out[S_GAMES] / (time.process_time() - c0))
+        per_game = out[S_ROUNDS] / out[S_GAMES]
+    return best, per_game, first
+
+
+def tournament_wall(cache_dir: str) -> float:
+    """Wall seconds of `sponsio tournament -n 100000` (4 players, ev:goal x4) on 2 threads."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "sponsio_sim.cli", "tournament", "--players", "4", "--profile",
+                           GAME_PROFILE, "-n", "100000", "--threads", "2", "--format", "csv"],
+                          capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - t
+    if proc.returncode:
+        raise SystemExit(proc.stderr)
+    return wall
+
+
+def game_section(games: int, cache_dir: str) -> None:
+    rate, per_game, first = game_rates(games, 3)
+    ok = "yes" if rate >= GAME_TARGETS["games"] else "NO"
+    print(f"\nfull game, {GAME_PROFILE} (standard-4p), 1 thread, best of 3 by process CPU time:")
+    print(f"  {rate:,.0f} games/s/core ({rate * per_game:,.0f} rounds/s, {per_game:.2f} rounds/game)   "
+          f"target >= {GAME_TARGETS['games']:,}  {ok}")
+    print(f"  JIT compile of the game kernels (first call, this cache): {first:.1f} s")
+    tournament_wall(cache_dir)  # fills the numba cache
+    warm = min(tournament_wall(cache_dir) for _ in range(2))
+    ok = "yes" if warm <= GAME_TARGETS["tournament"] else "NO"
+    print(f"  `sponsio tournament -n 100000` warm, 2 threads: {warm:.1f} s wall (best of 2)   "
+          f"target <= {GAME_TARGETS['tournament']:.0f} s  {ok}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="kernels only, fewer rounds")
+    ap.add_argument("--game", action="store_true", help="the full-game section only")
+    ap.add_argument("--games", type=int, default=48_000, help="games per full-game timing")
     ap.add_argument("-n", type=int, default=None, help="rounds per timing (default 400k random / 100k others)")
     args = ap.parse_args()
     n = args.n or (100_000 if args.quick else 400_000)
@@ -73,6 +137,10 @@ def main() -> None:
     compile_dir = tempfile.mkdtemp(prefix="sponsio-bench-jit-")
     os.environ["NUMBA_CACHE_DIR"] = compile_dir  # cold: the first call compiles
     t = time.perf_counter()
+    if args.game:
+        game_section(args.games, compile_dir)
+        print(f"\nbench wall time {time.perf_counter() - t:.0f} s")
+        return
     rows = kernel_rates(n, 3)
     print(f"\n{'policy':<10}{'rounds/s/core':>16}{'target':>12}  ok")
     for policy, rate, _ in rows[:3]:
@@ -91,6 +159,7 @@ def main() -> None:
     print(f"  warm (cached kernels):    {warm:6.1f} s   target <= {ODDS_TARGETS['warm']:.0f} s  "
           f"{'yes' if warm <= ODDS_TARGETS['warm'] else 'NO'}")
     print(f"  rounds simulated: {rounds:,} over all rows")
+    game_section(args.games, cold_dir)
     print(f"\nbench wall time {time.perf_counter() - t:.0f} s")
 
 

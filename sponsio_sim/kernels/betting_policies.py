@@ -7,10 +7,12 @@
 - ``ev``: values its position as the model's expected payout of its bets
   (``betting_model``) and takes the action that raises it most, if by more
   than its threshold (coins): a bet (EV = P x multiplier x stake - stake,
-  less the troll pay it gives up when it is its first bet), an exchange, or
-  a token (lead: the bets' gain from leading; double: the best bet's
-  expected payout; rebet: the best change of parameter; swap: the best
-  exchange), paid by revealing a card when it can, else in coins.
+  less the troll pay it gives up when it is its first bet) or a token (lead:
+  the bets' gain from leading; double: the best bet's expected payout;
+  rebet: the best change of parameter; swap: the best exchange), paid by
+  revealing a card when it can, else in coins. Exchanges (and the swap
+  token) are weighed on turns where no bet beats the threshold: it bets
+  first and spends its other turns improving the hand for its bets.
 
 Policies see only public information and their own hand (spec 8).
 """
@@ -196,9 +198,11 @@ def choose_ev(s, tab, ints, weight):
                 if row >= 0 and g > best:
                     best, act, bx = g, BET, row
     rv = _cheap_card(unrev)
-    g, x, y = best_swap(s, lead, tab, ints, weight)
-    if g > best:
-        best, act, bx, by = g, SWAP, x, y
+    g = NO_GAIN
+    if act == PASS:  # no bet worth its stake left: use the turn to improve the hand
+        g, x, y = best_swap(s, lead, tab, ints, weight)
+        if g > best:
+            best, act, bx, by = g, SWAP, x, y
     if nbets > 0:
         pay, cost = _payment(s, rv, tab, weight)
         if pay > -2:
