@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 
 import click
 
 from mcsim.clitools import OneLineErrorGroup, common_options, emit
 from mcsim.plotfile import plot_target, save_plot
-from mcsim.output import records, render
+from mcsim.output import render, render_tables
 from mcsim.stats import CI_METHOD
 from caesar_sim import analysis as A
 from caesar_sim.analysis import plots
@@ -26,14 +25,6 @@ MC_HORIZON = click.option("--mc-horizon", type=click.Choice(HORIZONS), default="
 PLOT = lambda what: click.option("--plot", default=None, metavar="PNG", help=f"Save {what} as a PNG.")  # noqa: E731
 ROTATE = click.option("--rotate/--no-rotate", default=False, show_default=True,
                       help="Rotate the profile over the seats game by game (removes seat-order bias).")
-
-
-def _tables(named: dict, fmt: str, header: str) -> str:
-    if fmt == "json":
-        return json.dumps({k: records(v) for k, v in named.items()}, indent=2)
-    if fmt == "csv":
-        return "\n\n".join(f"# {k}\n{render(v, 'csv')}" for k, v in named.items())
-    return header + "\n\n" + "\n\n".join(render(v, "table", title=f"[{k}]") for k, v in named.items())
 
 
 def _check_early(players: int, plot: str | None) -> None:
@@ -100,7 +91,7 @@ def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, 
         b = sim.batch
         save_plot(plot, lambda p: plots.score_histogram(b.entry_scores(), b.profile.labels, p,
                                                          f"final coins, {b.players} players, n={b.n}, seed {b.seed}"))
-    emit(_tables(sim.tables, fmt, sim.header()))
+    emit(render_tables(sim.tables, fmt, sim.header()))
 
 
 @main.command()

@@ -44,3 +44,17 @@ def render(df: pd.DataFrame, fmt: str, *, title: str | None = None, floatfmt: st
                   for c in df.columns if pd.api.types.is_float_dtype(df[c])}
     body = df.to_string(index=False, formatters=formatters, na_rep="")
     return f"{title}\n{body}" if title else body
+
+
+def render_tables(named: dict, fmt: str, header: str = "", formats: dict[str, str] | None = None) -> str:
+    """Several named tables: a JSON object of row lists, CSV blocks headed
+    ``# name``, or aligned tables titled ``[name]`` under ``header``.
+    Values that are not DataFrames are kept in JSON only."""
+    if fmt == "json":
+        return json.dumps({k: records(v) if isinstance(v, pd.DataFrame) else v for k, v in named.items()},
+                          indent=2, default=str)
+    frames = {k: v for k, v in named.items() if isinstance(v, pd.DataFrame)}
+    if fmt == "csv":
+        return "\n\n".join(f"# {k}\n{render(v, 'csv')}" for k, v in frames.items())
+    body = "\n\n".join(render(v, "table", title=f"[{k}]", formats=formats) for k, v in frames.items())
+    return f"{header}\n\n{body}" if header else body

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import click
 
 from mcsim.clitools import common_options, emit, scale_options
 from mcsim.errors import UserError
-from mcsim.output import records, render
+from mcsim.output import records, render, render_tables
+from mcsim.plotfile import plot_target, save_plot
 from mcsim.stats import CI_METHOD
 from sponsio_sim.analysis import game_plots
 from sponsio_sim.analysis.fit import DEFAULT_ROUNDS, fit
@@ -31,41 +30,6 @@ PCT = {c: "{:.3f}" for c in ("win", "win_low", "win_high", "win_share", "troll_s
                               "ci_high")}
 PCT.update({c: "{:.2f}" for c in ("coins", "coins_low", "coins_high", "troll_pay", "troll_pay_low",
                                    "troll_pay_high")})
-
-
-def _plot_target(path: str | None) -> Path | None:
-    """Check a --plot path before any simulation runs."""
-    if path is None:
-        return None
-    target = Path(path)
-    if target.suffix.lower() != ".png":
-        raise UserError(f"--plot {path}: the plot is a PNG, name it *.png")
-    if not target.parent.is_dir():
-        raise UserError(f"--plot {path}: directory {target.parent} does not exist")
-    return target
-
-
-def _save_plot(target: Path | None, draw) -> None:
-    """Draw into a temporary file and move it in place (no partial file on error)."""
-    if target is None:
-        return
-    fd, tmp = tempfile.mkstemp(suffix=".png", dir=target.parent)
-    os.close(fd)
-    try:
-        draw(tmp)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
-def _blocks(named: dict, fmt: str, header: str, formats=None) -> str:
-    if fmt == "json":
-        return json.dumps({k: records(v) if hasattr(v, "to_dict") else v for k, v in named.items()}, indent=2)
-    if fmt == "csv":
-        return "\n\n".join(f"# {k}\n{render(v, 'csv')}" for k, v in named.items() if hasattr(v, "to_dict"))
-    return header + "\n\n" + "\n\n".join(render(v, "table", title=f"[{k}]", formats=formats)
-                                         for k, v in named.items() if hasattr(v, "to_dict"))
 
 
 @main.command("game")
@@ -116,7 +80,7 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
       sponsio tournament --players 4 --profile "ev:goal:cash4, troll:goal, ev:goal:never, random:random" \\
           -n 100000 --rotate --seed 1 --plot tournament.png
     """
-    target = _plot_target(plot)
+    target = plot_target(plot)
     df = tournament(profile, players=players, n=n, rotate=rotate, seed=seed, rules=rules, overrides=overrides,
                     threads=threads, model=model, progress=None, scheduler=scheduler, workers=workers)
     games = df.attrs["games"]
@@ -128,8 +92,8 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
     named = {"results": df[main_cols] if fmt == "table" else df, "bets": bets, "games": games}
     if fmt != "table":
         named.pop("bets")
-    emit(_blocks(named, fmt, header, PCT | {c: "{:.3f}" for c in bets.columns}))
-    _save_plot(target, lambda p: game_plots.tournament_plot(
+    emit(render_tables(named, fmt, header, PCT | {c: "{:.3f}" for c in bets.columns}))
+    save_plot(target, lambda p: game_plots.tournament_plot(
         df, p, 1.0 / len(df), f"Sponsio tournament, {n} games, seed {seed}"))
 
 
@@ -150,7 +114,7 @@ def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides,
     Example:
       sponsio matrix --strategies "ev:goal:cash4, troll:goal, random:random" -n 50000 --plot matrix.png
     """
-    target = _plot_target(plot)
+    target = plot_target(plot)
     df = matrix(strategies, players=players, n=n, seed=seed, rules=rules, overrides=overrides, threads=threads,
                 model=model, progress=None, scheduler=scheduler, workers=workers)
     pivot = df.pivot(index="a", columns="b", values="win").reindex(index=list(dict.fromkeys(df["a"])),
@@ -160,8 +124,8 @@ def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides,
               f"n {n} games per pair; seed {seed}; fair win rate {df.attrs['fair']:.3f}; ev model "
               f"{df.attrs['model']}\n{CI_METHOD}")
     named = {"win rate of A": pivot, "pairs": df} if fmt == "table" else {"pairs": df}
-    emit(_blocks(named, fmt, header, PCT | {c: "{:.3f}" for c in pivot.columns[1:]}))
-    _save_plot(target, lambda p: game_plots.matrix_heatmap(
+    emit(render_tables(named, fmt, header, PCT | {c: "{:.3f}" for c in pivot.columns[1:]}))
+    save_plot(target, lambda p: game_plots.matrix_heatmap(
         df, p, df.attrs["fair"], f"Sponsio: one seat A vs the others B, {n} games per pair"))
 
 
@@ -185,7 +149,7 @@ def fit_cmd(players, n, holdout, policy, out, plot, seed, fmt, rules, overrides,
       sponsio fit --rules standard-3p -n 1000000 --out my-3p.npz --plot calibration.png
       sponsio tournament --rules standard-3p --model my-3p.npz --profile "ev:goal x3" -n 10000
     """
-    target = _plot_target(plot)
+    target = plot_target(plot)
     ruleset = load_rules(rules, players, overrides)
     out_path = Path(out) if out else cache_path(ruleset)
     if out and (out_path.suffix.lower() != ".npz" or not out_path.parent.is_dir()):
@@ -201,6 +165,6 @@ def fit_cmd(players, n, holdout, policy, out, plot, seed, fmt, rules, overrides,
     named = {"calibration by decile": deciles, "by bet type": summary}
     if fmt == "json":
         named["saved_to"] = str(out_path)
-    emit(_blocks(named, fmt, header))
-    _save_plot(target, lambda p: game_plots.reliability_plot(
+    emit(render_tables(named, fmt, header))
+    save_plot(target, lambda p: game_plots.reliability_plot(
         deciles, p, f"Sponsio success model {deciles.attrs['fingerprint']}: MAE {mae * 100:.2f} pp"))

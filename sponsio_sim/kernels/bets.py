@@ -7,7 +7,6 @@ trick, ``nines_ok`` (every 9 played won its trick).
 """
 
 import numba as nb
-import numpy as np
 
 from sponsio_sim.kernels.bits import popcount
 

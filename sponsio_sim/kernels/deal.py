@@ -1,10 +1,9 @@
 """Conditional deal: fixed cards stay put, hidden slots are dealt uniformly."""
 
 import numba as nb
-import numpy as np
 
 from mcsim.rng import randbelow
-from sponsio_sim.kernels.bits import U0, bit
+from sponsio_sim.kernels.bits import bit
 
 
 @nb.njit(cache=True)
