@@ -21,7 +21,7 @@ import numba as nb
 import numpy as np
 
 from mcsim.rng import randbelow, uniform
-from sponsio_sim.kernels.betting import bet_legal, entry_of, leader_of, swap_legal, token_free
+from sponsio_sim.kernels.betting import bet_legal, entry_of, leader_of, token_free
 from sponsio_sim.kernels.betting_model import (colour_features, kind_best, prepare_features, row_prob,
                                                sure_mask, total_features)
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select

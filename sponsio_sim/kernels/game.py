@@ -315,13 +315,9 @@ def record_game(reason, winners, ints, weight, row):
 
 
 @nb.njit(cache=True)
-def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log):
-    """Play ``games`` games from random stream ``(seed, stream)``; statistics into ``row``."""
-    tab = tab0.copy()
-    ints = ints0.copy()
-    weight = weight0.copy()
-    state = np.empty(4, dtype=np.uint64)
-    seed_state(seed, stream, state)
+def round_arrays(ints):
+    """A chunk's work arrays: deck pool and deal constraints, hands, bets in
+    ``settle``'s form, results, and the seats' play policies."""
     players = ints[I_PLAYERS]
     pool = np.arange(ints[I_NCOL] * RANKS).astype(np.int64)
     fixed = np.zeros(players, dtype=np.uint64)
@@ -332,6 +328,18 @@ def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log):
     result = np.zeros((players, MAX_BETS), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)
     playpol = np.zeros(players, dtype=np.int64)
+    return pool, fixed, need, hands, codes, counts, result, failed, playpol
+
+
+@nb.njit(cache=True)
+def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log):
+    """Play ``games`` games from random stream ``(seed, stream)``; statistics into ``row``."""
+    tab = tab0.copy()
+    ints = ints0.copy()
+    weight = weight0.copy()
+    state = np.empty(4, dtype=np.uint64)
+    seed_state(seed, stream, state)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
     for g in range(games):
         start_game(g, ints, weight)
         reason, winners = 0, 0

@@ -20,11 +20,10 @@ from mcsim.rng import randbelow, seed_state, uniform
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.betting import bet_legal
 from sponsio_sim.kernels.betting_model import cell_of, prepare_features
-from sponsio_sim.kernels.bits import RANKS
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game_layout import (FAIL, I_BROW, I_HAND, I_HELD, I_NBETS, I_NCOL, I_NROWS,
                                              I_PLAYERS, I_ROW_OF, I_ROWS, MAX_BETS, N_KINDS, W_COINS, W_MODEL)
-from sponsio_sim.kernels.game import load_bets
+from sponsio_sim.kernels.game import load_bets, round_arrays
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import build_relevance
 from sponsio_sim.kernels.table import COLMASK, TRICKS, WON, set_round
@@ -41,15 +40,8 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
     state = np.empty(4, dtype=np.uint64)
     seed_state(seed, stream, state)
     players = ints[I_PLAYERS]
-    pool = np.arange(ints[I_NCOL] * RANKS).astype(np.int64)
-    fixed = np.zeros(players, dtype=np.uint64)
-    need = np.full(players, ints[I_HAND], dtype=np.int64)
-    hands = np.zeros(players, dtype=np.uint64)
-    codes = np.zeros((players, MAX_BETS, 3), dtype=np.int64)
-    counts = np.zeros(players, dtype=np.int64)
-    result = np.zeros((players, MAX_BETS), dtype=np.int64)
-    failed = np.zeros(players, dtype=np.bool_)
-    pol = np.full(players, policy, dtype=np.int64)
+    pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(ints)
+    pol[:] = policy
     for s in range(players):
         weight[W_COINS + s] = 1e9
     n_rows = ints[I_NROWS]
