@@ -1,0 +1,105 @@
+"""`sponsio balance` and `sponsio recommend`: payout-table balance for designers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from mcsim.clitools import common_options, emit, scale_options
+from mcsim.errors import UserError
+from mcsim.output import render_tables
+from mcsim.plotfile import save_plot
+from sponsio_sim.analysis import balance_plots
+from sponsio_sim.analysis.balance import balance
+from sponsio_sim.analysis.recommend import recommend
+from sponsio_sim.cli import main
+
+FORMATS = {"multiplier": "{:g}", "placed": "{:.0f}"}
+
+
+@main.command("balance")
+@click.option("--profile", default="ev:goal:cash4 x4", show_default=True,
+              help="One strategy per seat (BETTING:PLAY[:CASH]); 'S xN' repeats a strategy.")
+@click.option("--players", type=int, default=None, help="3 or 4 (default from --rules, else 4).")
+@click.option("-n", "n", type=int, default=200_000, show_default=True, help="Games per run.")
+@click.option("--sweep", "sweep_spec", default=None, metavar="KEY=A..B",
+              help="Rerun per value of a rule-set number: KEY=A..B, KEY=A..B:STEP or KEY=v1,v2.")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="Also write every table as CSV and the plots as PNG into this folder.")
+@click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk (no resume).")
+@common_options
+@scale_options
+def balance_cmd(profile, players, n, sweep_spec, out_dir, no_cache, seed, fmt, rules, overrides, threads,
+                scheduler, workers):
+    """Hit rate, EV per coin, fair multiplier, RTP and volatility of every bet
+    as the strategies place them in full games; by seat; troll economics.
+
+    Finished batches are kept on disk, so a killed run resumes (--no-cache:
+    off). Volatility index = 1.96 x SD of the payout per stake.
+
+    \b
+    Example:
+      sponsio balance --players 4 --profile "ev:goal:cash4 x4" -n 200000
+      sponsio balance -n 50000 --sweep "multiplier.last=2..5" --out balance/
+    """
+    if out_dir is not None and Path(out_dir).exists() and not Path(out_dir).is_dir():
+        raise UserError(f"--out {out_dir}: not a folder")
+    b = balance(profile, players=players, n=n, seed=seed, rules=rules, overrides=overrides,
+                sweep_spec=sweep_spec, threads=threads, progress=None, scheduler=scheduler, workers=workers,
+                cache=not no_cache)
+    named = {"bet types": b.kinds, "bets": b.bets, "by seat": b.by_seat, "trolls": b.trolls,
+             "troll pay distribution": b.troll_pay, "troll vs bettor": b.meta["troll_vs_bettor"],
+             "strategies": b.entries[["entry", "strategy", "games", "win", "win_low", "win_high", "coins",
+                                      "troll_share", "troll_pay"]],
+             "games": b.games}
+    if "sweep" in b.meta:
+        named["sweep"] = b.meta["sweep"]
+    if out_dir is not None:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, df in named.items():
+            df.to_csv(out / f"{name.replace(' ', '_')}.csv", index=False)
+        save_plot(out / "bet_ev.png", lambda p: balance_plots.ev_bars(b.kinds, b.bets, p, b.meta))
+        if "sweep" in b.meta:
+            save_plot(out / "sweep.png", lambda p: balance_plots.sweep_plot(b.meta["sweep"], p, b.meta))
+    header = (f"{b.meta['rules']}\nprofile {b.meta['profile']} (rotated over seats), n={n} games per run, "
+              f"seed {seed}; {b.meta['ci']}; volatility index = {b.meta['volatility']}; "
+              f"success model {b.meta['model']}")
+    emit(render_tables(named, fmt, header, formats=FORMATS))
+
+
+@main.command("recommend")
+@click.option("--profile", default="ev:goal:cash4 x4", show_default=True, help="Strategies, as for balance.")
+@click.option("--players", type=int, default=None, help="3 or 4 (default from --rules, else 4).")
+@click.option("-n", "n", type=int, default=50_000, show_default=True, help="Games per iteration.")
+@click.option("--target-rtp", type=float, default=1.0, show_default=True,
+              help="Return to player per coin staked to aim at (1.0 = fair).")
+@click.option("--range", "mult_range", default="2..6", show_default=True, help="Integer multipliers allowed.")
+@click.option("--max-iter", type=int, default=6, show_default=True, help="Replays with a new table at most.")
+@click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk.")
+@common_options
+@scale_options
+def recommend_cmd(profile, players, n, target_rtp, mult_range, max_iter, no_cache, seed, fmt, rules, overrides,
+                  threads, scheduler, workers):
+    """Integer multipliers per bet type bringing every type's RTP near a target,
+    the ev policy re-adapting to each new table until it stops changing.
+
+    \b
+    Example:
+      sponsio recommend --profile "ev:goal:cash4 x4" --target-rtp 0.95 --range 2..6 -n 50000
+    """
+    df = recommend(profile, players=players, n=n, seed=seed, rules=rules, overrides=overrides,
+                   target_rtp=target_rtp, mult_range=mult_range, max_iter=max_iter, threads=threads,
+                   progress=None, scheduler=scheduler, workers=workers, cache=not no_cache)
+    a = df.attrs
+    header = (f"{a['rules']}\nprofile {a['profile']}, n={a['n']} games per iteration, seed {a['seed']}, "
+              f"target RTP {a['target_rtp']:g}, multipliers {a['range'][0]}..{a['range'][1]}\n"
+              f"{'converged' if a['converged'] else 'NOT converged'} after {a['iterations']} runs "
+              f"(tables tried: {a['history']}); chosen run {a['chosen_iteration']}; "
+              f"largest |RTP - target| {a['spread_before']:.3f} before -> {a['spread_after']:.3f} after"
+              + (f"\ntypes held at a range bound (RTP still off target): "
+                 f"{', '.join(df.loc[df['at_range_bound'], 'type'])}" if df["at_range_bound"].any() else ""))
+    meta = {"converged": a["converged"], "iterations": a["iterations"], "spread_before": a["spread_before"],
+            "spread_after": a["spread_after"], "tables_tried": a["history"]}
+    emit(render_tables({"recommendation": df, "search": meta}, fmt, header, formats=FORMATS))
