@@ -8,6 +8,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 import pandas as pd  # noqa: E402
 
 
@@ -35,17 +36,17 @@ def tournament_plot(df: pd.DataFrame, path, fair: float, title: str) -> None:
 
 
 def matrix_heatmap(df: pd.DataFrame, path, fair: float, title: str) -> None:
-    """Win rate (%) of one seat playing A (rows) against all others playing B (columns)."""
+    """Win share (%) of one seat playing A (rows) against all others playing B
+    (columns), with its 95% interval's half width; a k-way shared win counts 1/k."""
     names = list(dict.fromkeys(df["a"]))
     grid = np.full((len(names), len(names)), np.nan)
     half = np.full_like(grid, np.nan)
     for r in df.itertuples():
         i, j = names.index(r.a), names.index(r.b)
-        grid[i, j] = r.win * 100
-        half[i, j] = (r.win_high - r.win_low) * 50
+        grid[i, j] = r.win_share * 100
+        half[i, j] = (r.share_high - r.share_low) * 50
     fig, ax = plt.subplots(figsize=(2.2 + 1.5 * len(names), 1.6 + 1.1 * len(names)))
-    lim = max(np.nanmax(np.abs(grid - fair * 100)), 1.0)
-    im = ax.imshow(grid, cmap="RdBu", vmin=fair * 100 - lim, vmax=fair * 100 + lim)
+    im = ax.imshow(grid, cmap="RdBu", norm=TwoSlopeNorm(vcenter=fair * 100, vmin=0.0, vmax=100.0))
     for i in range(len(names)):
         for j in range(len(names)):
             ax.text(j, i, f"{grid[i, j]:.1f}\n±{half[i, j]:.1f}", ha="center", va="center", fontsize=8)
@@ -53,7 +54,7 @@ def matrix_heatmap(df: pd.DataFrame, path, fair: float, title: str) -> None:
     ax.set_yticks(range(len(names)), names, fontsize=7)
     ax.set_xlabel("strategy B (all other seats)")
     ax.set_ylabel("strategy A (one seat)")
-    fig.colorbar(im, ax=ax, label=f"win rate of A, % (fair {fair:.0%})")
+    fig.colorbar(im, ax=ax, label=f"win share of A, % (fair {fair:.0%})")
     _save(fig, ax, path, title)
 
 

@@ -127,8 +127,9 @@ def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int
            scheduler: str | None = None, workers: int | None = None) -> pd.DataFrame:
     """Win rate of one seat playing A against all other seats playing B, every (A, B).
 
-    Row per pair: ``a``, ``b``, games, win (Wilson CI), win share, mean coins;
-    the A seat rotates over the seats game by game.
+    Row per pair: ``a``, ``b``, games, win (any share of a win; Wilson CI),
+    win share (a shared win counts 1/k; mean CI), mean coins; the A seat
+    rotates over the seats game by game.
     """
     ruleset = load_rules(rules, players, overrides)
     strats = parse_strategies(strategies, ruleset, "--strategies")
@@ -148,6 +149,7 @@ def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int
                 t = entry_table(totals, lineup, True, ruleset).iloc[0]
                 rows.append({"a": a.text, "b": b.text, "games": t["games"], "win": t["win"],
                              "win_low": t["win_low"], "win_high": t["win_high"], "win_share": t["win_share"],
+                             "share_low": t["share_low"], "share_high": t["share_high"],
                              "coins": t["coins"], "coins_low": t["coins_low"], "coins_high": t["coins_high"]})
     df = pd.DataFrame(rows)
     df.attrs.update(rules=ruleset.summary(), seed=seed, players=ruleset.players, model=success.source,

@@ -117,13 +117,13 @@ def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides,
     target = plot_target(plot)
     df = matrix(strategies, players=players, n=n, seed=seed, rules=rules, overrides=overrides, threads=threads,
                 model=model, progress=None, scheduler=scheduler, workers=workers)
-    pivot = df.pivot(index="a", columns="b", values="win").reindex(index=list(dict.fromkeys(df["a"])),
+    pivot = df.pivot(index="a", columns="b", values="win_share").reindex(index=list(dict.fromkeys(df["a"])),
                                                                     columns=list(dict.fromkeys(df["b"])))
     pivot = pivot.reset_index().rename(columns={"a": "A \\ B"})
     header = (f"{df.attrs['rules']}\none seat A vs {df.attrs['players'] - 1} seats B, A rotating over the seats; "
               f"n {n} games per pair; seed {seed}; fair win rate {df.attrs['fair']:.3f}; ev model "
               f"{df.attrs['model']}\n{CI_METHOD}")
-    named = {"win rate of A": pivot, "pairs": df} if fmt == "table" else {"pairs": df}
+    named = {"win share of A (a k-way shared win counts 1/k)": pivot, "pairs": df} if fmt == "table" else {"pairs": df}
     emit(render_tables(named, fmt, header, PCT | {c: "{:.3f}" for c in pivot.columns[1:]}))
     save_plot(target, lambda p: game_plots.matrix_heatmap(
         df, p, df.attrs["fair"], f"Sponsio: one seat A vs the others B, {n} games per pair"))

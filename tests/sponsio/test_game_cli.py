@@ -79,7 +79,7 @@ def test_tournament_formats_and_plot(tmp_path):
 def test_matrix_table_and_heatmap(tmp_path):
     png = tmp_path / "m.png"
     code, out, _ = run("matrix", "--strategies", "ev:goal, troll:goal", "-n", "240", "--plot", str(png))
-    assert code == 0 and "[win rate of A]" in out and "[pairs]" in out
+    assert code == 0 and "[win share of A" in out and "[pairs]" in out
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
