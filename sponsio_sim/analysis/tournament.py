@@ -82,6 +82,8 @@ def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, ru
             p, lo, hi = wilson(won, placed)
             row[f"{kind}_bets_per_round"] = placed / max(rounds, 1)
             row[f"{kind}_won"] = p if placed else np.nan
+            # the success model's mean P for the same bets, judged on the hands as betting ended
+            row[f"{kind}_predicted"] = b[L.E_PRED + k] / placed if placed else np.nan
             row[f"{kind}_won_low"] = lo if placed else np.nan
             row[f"{kind}_won_high"] = hi if placed else np.nan
             row[f"{kind}_placed"] = int(placed)

@@ -86,7 +86,8 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
     games = df.attrs["games"]
     main_cols = ["entry", "strategy", "seat", "games", "win", "win_low", "win_high", "win_share", "coins",
                  "coins_low", "coins_high", "troll_share", "troll_pay", "track_wins", "cash_ins"]
-    bets = df[["entry", "strategy"] + [c for c in df.columns if c.endswith(("_bets_per_round", "_won"))]]
+    bets = df[["entry", "strategy"]
+              + [c for c in df.columns if c.endswith(("_bets_per_round", "_won", "_predicted"))]]
     header = (f"{df.attrs['rules']}\nprofile: {df.attrs['profile']}; {'seats rotate' if rotate else 'fixed seats'}; "
               f"n {n} games; seed {seed}; ev model {df.attrs['model']}\n{CI_METHOD}; troll pay is per troll round")
     named = {"results": df[main_cols] if fmt == "table" else df, "bets": bets, "games": games}

@@ -16,11 +16,12 @@ from mcsim.rng import seed_state
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.betting import (apply_action, apply_double, apply_rebet, entry_of, leader_of,
                                          swap_cards, swap_legal)
+from sponsio_sim.kernels.betting_model import prepare_features, row_prob
 from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import RANKS
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game_layout import (MAX_ROWS, R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_WON, DOUBLE_TOKEN, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS,
-                                             E_COINS_SQ, E_PAYOUT, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE,
+                                             E_COINS_SQ, E_PAYOUT, E_PRED, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE,
                                              E_STAKES, E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY,
                                              E_TROLLPAY_SQ, E_WIN, E_WON, END_COINS, END_ROUNDS, END_TRACK,
                                              EV_ACTION, EV_BET, EV_END, EV_END_TOKEN, EV_HAND, EV_LEAD,
@@ -31,7 +32,7 @@ from sponsio_sim.kernels.game_layout import (MAX_ROWS, R_FIELDS, R_PAY, R_PAY_SQ
                                              I_TRACK_WIN, I_TURNS, MAX_BETS, N_TOKENS, REBET_TOKEN, S_END,
                                              S_GAMES, S_HEAD, S_ROUNDS, S_ROUNDS_SQ, SWAP_TOKEN, W_BONUS,
                                              W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MULT,
-                                             W_PAYOUT, W_STAKE, W_STAKES, W_START, W_TRACKV, W_TROLL_PAY,
+                                             W_PAYOUT, W_PRED, W_STAKE, W_STAKES, W_START, W_TRACKV, W_TROLL_PAY,
                                              W_TROLLPAID)
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import build_relevance
@@ -123,6 +124,18 @@ def load_bets(ints, codes, counts):
             row = ints[I_BROW + s * MAX_BETS + i]
             for f in range(3):
                 codes[s, i, f] = ints[I_ROWS + 3 * row + f]
+
+
+@nb.njit(cache=True)
+def predict_bets(tab, ints, weight):
+    """The success model's P of every bet held when betting ends (any policy),
+    so tournaments can set the model against what happens in real games."""
+    for s in range(ints[I_PLAYERS]):
+        if ints[I_NBETS + s] == 0:
+            continue
+        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
+        for i in range(ints[I_NBETS + s]):
+            weight[W_PRED + s * MAX_BETS + i] = row_prob(ints[I_BROW + s * MAX_BETS + i], ints, weight)
 
 
 @nb.njit(cache=True)
@@ -219,6 +232,7 @@ def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts
             log_event(log, rnd, EV_HAND, s, hands[s], weight[W_COINS + s], ints[I_TRACK + s], 0, 0)
         log_event(log, rnd, EV_TALON, -1, talon, 0, 0, 0, 0)
     betting_phase(tab, ints, weight, state, log)
+    predict_bets(tab, ints, weight)
     load_bets(ints, codes, counts)
     build_relevance(codes, counts, ints)
     for s in range(players):
@@ -267,6 +281,7 @@ def record_round(ints, weight, n_failed, row):
             won = ints[I_RESULT + s * MAX_BETS + i]
             row[e + E_BETS + kind] += 1.0
             row[e + E_WON + kind] += won
+            row[e + E_PRED + kind] += weight[W_PRED + s * MAX_BETS + i]
             r = S_HEAD + players * E_SIZE + (s * MAX_ROWS + brow) * R_FIELDS
             pay = 0.0
             if won:

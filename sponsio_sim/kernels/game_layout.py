@@ -111,6 +111,7 @@ W_PAYOUT = _w.take(MAX_PLAYERS)
 W_TROLLPAID = _w.take(MAX_PLAYERS)
 W_BONUSPAID = _w.take(MAX_PLAYERS)
 W_CASHED = _w.take(MAX_PLAYERS)
+W_PRED = _w.take(MAX_PLAYERS * MAX_BETS)  # model P of each bet when betting ends
 W_MODEL = _w.at                   # the success model's tables start here
 
 # success-model table shapes (feature cells x parameter); see betting.cell_of
@@ -151,7 +152,8 @@ E_BONUS_N = E_CASH + 1
 E_TOKENS = E_BONUS_N + 1   # + token
 E_SWAPS = E_TOKENS + N_TOKENS
 E_TRACKWIN = E_SWAPS + 1
-E_SIZE = E_TRACKWIN + 1
+E_PRED = E_TRACKWIN + 1    # + kind: the model's P of the bets placed, summed
+E_SIZE = E_PRED + N_KINDS
 
 
 # then, per seat and catalogue row, the bets placed there: placed, won, payout, payout squared
