@@ -10,21 +10,27 @@ best-case successes instead (the card most likely to leave a chance);
 remaining ties go to the cheapest card (lowest rank, then lowest id).
 Cards adjacent among the cards still in hands are one choice.
 
-``pimc_play`` is a trick-phase driver like ``play.play_tricks``: other seats
-play through the shared policies (``policies.choose_scored`` / random).
+``pimc_play`` runs the trick loop of ``play.play_tricks_hooked`` with this
+seat's choice as the hook; other seats play through the shared policies.
 """
+
+from collections import namedtuple
 
 import numba as nb
 import numpy as np
+from numba.extending import overload
 
 from mcsim.rng import randbelow
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd import solve_bets
 from sponsio_sim.kernels.dd_core import ct_layout
-from sponsio_sim.kernels.policies import RANDOM, choose_random, choose_scored
-from sponsio_sim.kernels.table import COLMASK, HANDS, NINES, PLAYED, REVEALED, TRICKS, VOID, WON
+from sponsio_sim.kernels.play import HOOKED, choose_hooked, play_tricks_hooked
+from sponsio_sim.kernels.table import COLMASK, HANDS, NINES, REVEALED, TRICKS, VOID, WON
 
-PIMC = 3
+PIMC = HOOKED
+# What the pimc seat's hook needs besides the public state.
+PimcCtx = namedtuple("PimcCtx", ["codes", "bcounts", "worlds", "n_colours", "PL", "PU", "CT", "TT", "stamps",
+                                 "ctr", "trick", "pool", "world", "score"])
 _REJECT_TRIES = 200
 
 
@@ -117,7 +123,7 @@ def _constrained_order(s, players, tab, ints, state, pool, n):
             pos += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, tab, ints, ctr, codes,
                 bcounts, worlds, state, pool, world, PL, PU, CT, TT, stamps, score):
     """The pimc seat's card (see module docstring). ``trick[:n_trick]`` are
@@ -148,24 +154,30 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, tab,
         return score[0, 0]
     tr = trick[:n_trick]
     everyone = (np.int64(1) << players) - 1
-    for _ in range(worlds):
+    # A card whose count cannot reach the leader's with the worlds left is
+    # never picked: it is not solved any more (same choice, fewer solves).
+    top = 0
+    for i in range(worlds):
         sample_world(s, players, tab, ints, state, pool, world)
         for k in range(n):
+            if score[k, 1] + worlds - i < top:
+                continue
             ok, _ = solve_bets(world, leader, tr, ctr, colmask, nines, codes, bcounts, s,
                                np.int64(1) << s, bit(score[k, 0]), PL, PU, CT, TT, stamps[0])
             if ok:
                 score[k, 1] += 1
-    top = 0
-    for k in range(n):
-        top = max(top, score[k, 1])
+                top = max(top, score[k, 1])
     if top == 0:
-        for _ in range(worlds):
+        for i in range(worlds):
             sample_world(s, players, tab, ints, state, pool, world)
             for k in range(n):
+                if score[k, 2] + worlds - i < top:
+                    continue
                 ok, _ = solve_bets(world, leader, tr, ctr, colmask, nines, codes, bcounts, s,
                                    everyone, bit(score[k, 0]), PL, PU, CT, TT, stamps[1])
                 if ok:
                     score[k, 2] += 1
+                    top = max(top, score[k, 2])
     pick = 0
     for k in range(1, n):
         if _better(score[k, 1], score[k, 2], score[k, 0], score[pick, 1], score[pick, 2], score[pick, 0]):
@@ -185,74 +197,44 @@ def _better(w1, b1, c1, w2, b2, c2):
     return c1 < c2
 
 
+@nb.njit(cache=True, inline="always")
+def _pimc_hook(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state):
+    """``play.play_tricks_hooked``'s hook: the solver's counters and the
+    trick so far from the public state, then ``pimc_choose``."""
+    n_colours = ctx.n_colours
+    ctr = ctx.ctr
+    trick = ctx.trick
+    players = ctx.bcounts.shape[0]
+    cc0, nok, last_i, _ = ct_layout(players, n_colours)
+    for q in range(players):
+        ctr[q] = ints[TRICKS + q]
+        for col in range(n_colours):
+            ctr[cc0 + q * n_colours + col] = popcount(tab[WON + q] & tab[COLMASK + col])
+    ctr[nok] = 1 if nines_ok else 0
+    ctr[last_i] = -1
+    for j in range(pos):
+        trick[j] = np.int64((order >> np.uint64(6 * j)) & np.uint64(63))
+    return pimc_choose(s, players, n_colours, legal, leader, trick, pos, best, tab, ints, ctr, ctx.codes,
+                       ctx.bcounts, ctx.worlds, state, ctx.pool, ctx.world, ctx.PL, ctx.PU, ctx.CT, ctx.TT,
+                       ctx.stamps, ctx.score)
+
+
+@overload(choose_hooked, jit_options={"cache": True})
+def _choose_hooked_pimc(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state):
+    if getattr(ctx, "instance_class", None) is PimcCtx:
+        def impl(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state):
+            return _pimc_hook(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state)
+        return impl
+    return None
+
+
 @nb.njit(cache=True)
 def pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts, worlds, n_colours,
               PL, PU, CT, TT, stamps):
     """Play every trick like ``play.play_tricks``; seats with policy PIMC
     decide with ``pimc_choose``. Returns ``(last_trick_winner, nines_ok)``."""
-    cc0, nok, last_i, width = ct_layout(players, n_colours)
-    ctr = np.zeros(width, dtype=np.int64)
-    trick = np.zeros(players, dtype=np.int64)
-    pool = np.zeros(n_colours * RANKS, dtype=np.int64)
-    world = np.zeros(players, dtype=np.uint64)
-    score = np.zeros((n_colours * RANKS, 3), dtype=np.int64)
-    n_tricks = popcount(tab[HANDS + leader])
-    nines = tab[NINES]
-    nines_ok = True
-    for t in range(n_tricks):
-        tricks_left = n_tricks - t
-        trick_mask = U0
-        led = -1
-        led_mask = U0
-        best = -1
-        best_seat = -1
-        s = leader - 1
-        for pos in range(players):
-            s += 1
-            if s == players:
-                s = 0
-            h = tab[HANDS + s]
-            if pos == 0:
-                legal = h
-            else:
-                legal = h & led_mask
-                if legal == U0:
-                    legal = h
-                    ints[VOID + s] |= np.int64(1) << led
-            pol = policy[s]
-            if (legal & (legal - U1)) == U0:
-                c = lowest(legal)
-            elif pol == RANDOM:
-                c = choose_random(legal, state)
-            elif pol == PIMC:
-                for q in range(players):
-                    ctr[q] = ints[TRICKS + q]
-                    for col in range(n_colours):
-                        ctr[cc0 + q * n_colours + col] = popcount(tab[WON + q] & tab[COLMASK + col])
-                ctr[nok] = 1 if nines_ok else 0
-                ctr[last_i] = -1
-                c = pimc_choose(s, players, n_colours, legal, leader, trick, pos, best, tab, ints, ctr, codes,
-                                bcounts, worlds, state, pool, world, PL, PU, CT, TT, stamps, score)
-            else:
-                c = choose_scored(s, players, pol, legal, pos, leader, led, best, best_seat, trick_mask,
-                                  tricks_left, tab, ints, weight)
-            b = bit(c)
-            tab[HANDS + s] = h & ~b
-            tab[REVEALED] &= ~b
-            trick_mask |= b
-            trick[pos] = c
-            if pos == 0:
-                led = c // RANKS
-                led_mask = tab[COLMASK + led]
-                best = c
-                best_seat = s
-            elif (b & led_mask) != U0 and c > best:
-                best = c
-                best_seat = s
-        if trick_mask & nines & ~bit(best):
-            nines_ok = False
-        ints[TRICKS + best_seat] += 1
-        tab[WON + best_seat] |= trick_mask
-        tab[PLAYED] |= trick_mask
-        leader = best_seat
-    return leader, nines_ok
+    width = ct_layout(players, n_colours)[3]
+    ctx = PimcCtx(codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps, np.zeros(width, dtype=np.int64),
+                  np.zeros(players, dtype=np.int64), np.zeros(n_colours * RANKS, dtype=np.int64),
+                  np.zeros(players, dtype=np.uint64), np.zeros((n_colours * RANKS, 3), dtype=np.int64))
+    return play_tricks_hooked(players, leader, policy, tab, ints, weight, state, ctx)

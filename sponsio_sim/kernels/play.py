@@ -68,16 +68,25 @@ def play_tricks(players, leader, policy, tab, ints, weight, state):
     return leader, nines_ok
 
 
-HOOKED = 3  # policy codes from here on choose through the caller's hook
+HOOKED = 3  # policy codes from here on choose through ``choose_hooked``
+
+
+def choose_hooked(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state):
+    """The card of a seat whose policy code is >= ``HOOKED``.
+
+    Resolved at compile time by the type of ``ctx``: a module adding such a
+    policy registers a ``numba.extending.overload`` of this function for its
+    own context type (a namedtuple class, see ``pimc``). A static call, unlike
+    a function passed as an argument, keeps the callers cacheable."""
+    raise NotImplementedError("choose_hooked is resolved inside jitted code")
 
 
 @nb.njit(cache=True)
-def play_tricks_hooked(players, leader, policy, tab, ints, weight, state, hook, ctx):
+def play_tricks_hooked(players, leader, policy, tab, ints, weight, state, ctx):
     """The trick loop of ``play_tricks`` where seats with a policy code >= ``HOOKED`` choose with
-    ``hook(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state)``
-    (a jitted function; ``ctx`` its own data). ``order`` packs the cards
-    already in the trick, 6 bits each from the leader's; ``best`` is the
-    trick's top card so far (-1 when leading)."""
+    ``choose_hooked(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state)``.
+    ``order`` packs the cards already in the trick, 6 bits each from the
+    leader's; ``best`` is the trick's top card so far (-1 when leading)."""
     n_tricks = popcount(tab[HANDS + leader])
     nines = tab[NINES]
     nines_ok = True
@@ -108,7 +117,7 @@ def play_tricks_hooked(players, leader, policy, tab, ints, weight, state, hook, 
             elif (legal & (legal - U1)) == U0:
                 c = lowest(legal)
             elif pol >= HOOKED:
-                c = hook(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state)
+                c = choose_hooked(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state)
             else:
                 c = choose_scored(s, players, pol, legal, pos, leader, led, best, best_seat, trick_mask,
                                   tricks_left, tab, ints, weight)
