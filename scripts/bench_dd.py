@@ -62,7 +62,7 @@ def main():
     args = ap.parse_args()
     rules = load_rules(players=4)
     colmask = colour_masks(4)
-    nines = nines_mask(4)
+    nines = np.uint64(nines_mask(4))
     PL, PU, CT, TT = workspace(4, 4, 32)
     empty = np.zeros(0, dtype=np.int64)
     deals, leaders = random_deals(args.deals, args.seed)

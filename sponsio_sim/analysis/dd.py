@@ -151,7 +151,7 @@ def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=
         trick_len[i] = len(ids)
     set_threads(threads)
     colmask = colour_masks(ruleset.n_colours)
-    nines = nines_mask(ruleset.n_colours)
+    nines = np.uint64(nines_mask(ruleset.n_colours))
     leaders = np.full(n, lead, dtype=np.int64)
     max_cards = ruleset.players * ruleset.hand_size
     df = pd.DataFrame({"deal": np.arange(1, n + 1), "lead": leaders})

@@ -134,7 +134,7 @@ def plot(table: pd.DataFrame, by_kind: pd.DataFrame, path, title: str) -> None:
         axes[1].bar(x, d["p"], width, yerr=e, capsize=2, color=colours[name], label=name)
     n_by = by_kind.drop_duplicates("kind").set_index("kind")["n"]
     axes[1].set_xticks(np.arange(len(kinds)), [f"{k}\n(n = {n_by[k]})" for k in kinds])
-    axes[1].set_ylim(0, 1)
+    axes[1].set_ylim(0, 1.18)
     axes[1].set_ylabel("P(picked bet won)")
     axes[1].legend(fontsize=8, ncol=5, loc="upper center")
     axes[1].set_title("by kind of the picked bet", fontsize=10)

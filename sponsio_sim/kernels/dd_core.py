@@ -184,11 +184,8 @@ def _or3(a, b):
 
 @nb.njit(cache=True, inline="always")
 def _and3(a, b):
-    if a == NO or b == NO:
-        return NO
-    if a == YES and b == YES:
-        return YES
-    return UNKNOWN
+    """Kleene AND, by De Morgan from ``_or3``."""
+    return _not3(_or3(_not3(a), _not3(b)))
 
 
 @nb.njit(cache=True, inline="always")

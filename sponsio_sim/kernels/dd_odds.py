@@ -37,22 +37,29 @@ def dd_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, ta
 
 
 @nb.njit(cache=True)
+def chunk_start(seed, stream, pool, players, n_colours):
+    """A chunk's random stream, its own copy of the deal pool, a hands buffer
+    and a solver workspace (PL, PU, CT, TT)."""
+    state = np.empty(4, dtype=np.uint64)
+    seed_state(seed, stream, state)
+    work = new_workspace(players, n_colours, n_colours * RANKS, TT_BITS)
+    return state, pool.copy(), np.empty(players, dtype=np.uint64), work
+
+
+@nb.njit(cache=True)
 def dd_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need, leader, codes,
                   bcounts, rows, row_counts, ask, n_colours, out):
     players = fixed.shape[0]
     colmask = colour_masks(n_colours)
     nines = nines_mask(n_colours)
-    state = np.empty(4, dtype=np.uint64)
-    seed_state(seed, stream, state)
-    my_pool = pool.copy()
-    hands = np.empty(players, dtype=np.uint64)
-    PL, PU, CT, TT = new_workspace(players, n_colours, n_colours * RANKS, TT_BITS)
+    state, my_pool, hands, (PL, PU, CT, TT) = chunk_start(seed, stream, pool, players, n_colours)
     ctr0 = fresh_counters(players, n_colours)
     table = codes.copy()
     tcounts = bcounts.copy()
     empty = np.zeros(0, dtype=np.int64)
     everyone = (np.int64(1) << players) - 1
-    stamp = np.uint64(0)
+    # One stamp per (row, question) for the whole chunk: the transposition
+    # table's entries stay valid across deals with the same goal.
     for _ in range(rounds):
         deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
         for r in range(rows.shape[0]):
@@ -60,15 +67,13 @@ def dd_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_ne
                 for f in range(3):
                     table[ask, j, f] = rows[r, j, f]
             tcounts[ask] = row_counts[r]
-            stamp += np.uint64(1)
             ok_b, _ = solve_bets(hands, leader, empty, ctr0, colmask, nines, table, tcounts, ask,
-                                 everyone, U0, PL, PU, CT, TT, stamp)
+                                 everyone, U0, PL, PU, CT, TT, np.uint64(2 * r + 1))
             if not ok_b:
                 continue
             out[r, 1] += 1
-            stamp += np.uint64(1)
             ok_w, _ = solve_bets(hands, leader, empty, ctr0, colmask, nines, table, tcounts, ask,
-                                 np.int64(1) << ask, U0, PL, PU, CT, TT, stamp)
+                                 np.int64(1) << ask, U0, PL, PU, CT, TT, np.uint64(2 * r + 2))
             if ok_w:
                 out[r, 0] += 1
 
@@ -90,14 +95,10 @@ def pimc_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, 
 def pimc_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need, revealed,
                     leader, policy, codes, bcounts, ask, n_colours, worlds, row):
     players = fixed.shape[0]
+    state, my_pool, hands, (PL, PU, CT, TT) = chunk_start(seed, stream, pool, players, n_colours)
     colmask = colour_masks(n_colours)
-    state = np.empty(4, dtype=np.uint64)
-    seed_state(seed, stream, state)
-    my_pool = pool.copy()
-    hands = np.empty(players, dtype=np.uint64)
     tab, ints, weight = new_state(n_colours)
     build_relevance(codes, bcounts, ints)
-    PL, PU, CT, TT = new_workspace(players, n_colours, n_colours * RANKS, TT_BITS)
     stamps = np.zeros(2, dtype=np.uint64)
     result = np.zeros((players, codes.shape[1]), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)

@@ -20,11 +20,11 @@ outcomes, and ``ev[h]`` the picked bet's estimated EV.
 import numba as nb
 import numpy as np
 
-from mcsim.rng import randbelow, seed_state
+from mcsim.rng import randbelow
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.bits import RANKS, U0, bit, colour_masks, nines_mask
 from sponsio_sim.kernels.dd import fresh_counters, solve_bets
-from sponsio_sim.kernels.dd_core import TT_BITS, new_workspace
+from sponsio_sim.kernels.dd_odds import chunk_start
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.pimc import PIMC, pimc_play
 from sponsio_sim.kernels.play import play_tricks
@@ -111,18 +111,14 @@ def pick_bet(state, ask, leader, players, hand, talon, hand_size, n_colours,
 @nb.njit(cache=True)
 def grade_chunk(seed, stream, n_hands, ask, players, n_colours, hand_size, talon_size, cand, mult,
                 stake, pick_rounds, worlds, out, ev):
-    deck = n_colours * RANKS
-    state = np.empty(4, dtype=np.uint64)
-    seed_state(seed, stream, state)
-    pool = np.arange(deck, dtype=np.int64)
+    state, pool, hands, (PL, PU, CT, TT) = chunk_start(seed, stream, np.arange(n_colours * RANKS),
+                                                        players, n_colours)
     fixed = np.zeros(players, dtype=np.uint64)
     need = np.full(players, hand_size, dtype=np.int64)
-    hands = np.empty(players, dtype=np.uint64)
     work = np.empty(players, dtype=np.uint64)
     tab, ints, weight = new_state(n_colours)
     colmask = colour_masks(n_colours)
     nines = nines_mask(n_colours)
-    PL, PU, CT, TT = new_workspace(players, n_colours, deck, TT_BITS)
     ctr0 = fresh_counters(players, n_colours)
     codes = np.zeros((players, 5, 3), dtype=np.int64)
     bcounts = np.zeros(players, dtype=np.int64)
