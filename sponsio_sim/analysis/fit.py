@@ -7,6 +7,12 @@ by decile of the predicted chance (equal-count groups of held-out bets):
 mean predicted, observed success with its 95% Wilson interval, and the
 absolute error; the headline is the mean absolute error over the deciles,
 overall and per bet type.
+
+Limit: the check is on rounds of the fitting process, where bettors and
+their bets are random. In real games the model is optimistic for the bets
+`ev` picks (a tournament's ``*_predicted`` columns set the model's mean P
+beside the observed success): opponents bet better than at random, and the
+features do not see a seat's other bets (tricks=0 with nines conflict).
 """
 
 from __future__ import annotations
