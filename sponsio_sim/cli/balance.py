@@ -10,7 +10,6 @@ from mcsim.clitools import common_options, emit, scale_options
 from mcsim.errors import UserError
 from mcsim.output import render_tables
 from mcsim.plotfile import save_plot
-from sponsio_sim.analysis import balance_plots
 from sponsio_sim.analysis.balance import balance
 from sponsio_sim.analysis.recommend import recommend
 from sponsio_sim.cli import main
@@ -60,9 +59,9 @@ def balance_cmd(profile, players, n, sweep_spec, out_dir, no_cache, seed, fmt, r
         out.mkdir(parents=True, exist_ok=True)
         for name, df in named.items():
             df.to_csv(out / f"{name.replace(' ', '_')}.csv", index=False)
-        save_plot(out / "bet_ev.png", lambda p: balance_plots.ev_bars(b.kinds, b.bets, p, b.meta))
+        save_plot(out / "bet_ev.png", lambda p: _plots().ev_bars(b.kinds, b.bets, p, b.meta))
         if "sweep" in b.meta:
-            save_plot(out / "sweep.png", lambda p: balance_plots.sweep_plot(b.meta["sweep"], p, b.meta))
+            save_plot(out / "sweep.png", lambda p: _plots().sweep_plot(b.meta["sweep"], p, b.meta))
     header = (f"{b.meta['rules']}\nprofile {b.meta['profile']} (rotated over seats), n={n} games per run, "
               f"seed {seed}; {b.meta['ci']}; volatility index = {b.meta['volatility']}; "
               f"success model {b.meta['model']}")
@@ -103,3 +102,9 @@ def recommend_cmd(profile, players, n, target_rtp, mult_range, max_iter, no_cach
     meta = {"converged": a["converged"], "iterations": a["iterations"], "spread_before": a["spread_before"],
             "spread_after": a["spread_after"], "tables_tried": a["history"]}
     emit(render_tables({"recommendation": df, "search": meta}, fmt, header, formats=FORMATS))
+
+
+def _plots():
+    """The plotting module, imported only when a plot is drawn (matplotlib is slow to import)."""
+    from sponsio_sim.analysis import balance_plots
+    return balance_plots

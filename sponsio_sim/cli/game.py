@@ -12,7 +12,6 @@ from mcsim.errors import UserError
 from mcsim.output import records, render, render_tables
 from mcsim.plotfile import plot_target, save_plot
 from mcsim.stats import CI_METHOD
-from sponsio_sim.analysis import game_plots
 from sponsio_sim.analysis.fit import DEFAULT_ROUNDS, fit
 from sponsio_sim.analysis.game import play_game
 from sponsio_sim.analysis.game_model import cache_path
@@ -94,7 +93,7 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
     if fmt != "table":
         named.pop("bets")
     emit(render_tables(named, fmt, header, PCT | {c: "{:.3f}" for c in bets.columns}))
-    save_plot(target, lambda p: game_plots.tournament_plot(
+    save_plot(target, lambda p: _plots().tournament_plot(
         df, p, 1.0 / len(df), f"Sponsio tournament, {n} games, seed {seed}"))
 
 
@@ -126,7 +125,7 @@ def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides,
               f"{df.attrs['model']}\n{CI_METHOD}")
     named = {"win share of A (a k-way shared win counts 1/k)": pivot, "pairs": df} if fmt == "table" else {"pairs": df}
     emit(render_tables(named, fmt, header, PCT | {c: "{:.3f}" for c in pivot.columns[1:]}))
-    save_plot(target, lambda p: game_plots.matrix_heatmap(
+    save_plot(target, lambda p: _plots().matrix_heatmap(
         df, p, df.attrs["fair"], f"Sponsio: one seat A vs the others B, {n} games per pair"))
 
 
@@ -167,5 +166,11 @@ def fit_cmd(players, n, holdout, policy, out, plot, seed, fmt, rules, overrides,
     if fmt == "json":
         named["saved_to"] = str(out_path)
     emit(render_tables(named, fmt, header))
-    save_plot(target, lambda p: game_plots.reliability_plot(
+    save_plot(target, lambda p: _plots().reliability_plot(
         deciles, p, f"Sponsio success model {deciles.attrs['fingerprint']}: MAE {mae * 100:.2f} pp"))
+
+
+def _plots():
+    """The plotting module, imported only when a plot is drawn (matplotlib is slow to import)."""
+    from sponsio_sim.analysis import game_plots
+    return game_plots
