@@ -1,9 +1,12 @@
 """Conditional deal: fixed cards stay put, hidden slots are dealt uniformly."""
 
 import numba as nb
+import numpy as np
 
-from mcsim.rng import randbelow
+from mcsim.rng import next_u64
 from sponsio_sim.kernels.bits import bit
+
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 
 @nb.njit(cache=True)
@@ -12,12 +15,26 @@ def deal(state, pool, fixed, need, talon_fixed, talon_need, hands):
 
     Seat ``s`` gets ``fixed[s]`` plus ``need[s]`` pool cards; the talon gets
     ``talon_fixed`` plus ``talon_need`` pool cards. ``len(pool)`` equals the
-    number of hidden slots. The in-place shuffle keeps ``pool`` a uniform
+    number of hidden slots. Each 64-bit draw gives two 32-bit multiply-shift
+    indices (the same method and bias bound as ``mcsim.rng.randbelow``). The in-place shuffle keeps ``pool`` a uniform
     permutation, so it need not be reset between rounds. Returns the talon mask.
     """
     n = pool.shape[0]
-    for i in range(n - 1):
-        j = i + randbelow(state, n - i)
+    i = 0
+    while i < n - 2:
+        # one 64-bit draw serves two steps: its high and low 32 bits
+        r = next_u64(state)
+        j = i + np.int64(((r >> np.uint64(32)) * np.uint64(n - i)) >> np.uint64(32))
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = t
+        j = i + 1 + np.int64(((r & _LOW32) * np.uint64(n - i - 1)) >> np.uint64(32))
+        t = pool[i + 1]
+        pool[i + 1] = pool[j]
+        pool[j] = t
+        i += 2
+    if i == n - 2:
+        j = i + np.int64(((next_u64(state) >> np.uint64(32)) * np.uint64(2)) >> np.uint64(32))
         t = pool[i]
         pool[i] = pool[j]
         pool[j] = t
