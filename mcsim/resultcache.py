@@ -2,9 +2,10 @@
 
 A run's directory is named by a hash of everything that determines its
 numbers (kernel, inputs, seed, chunk size, kernel sources); each finished
-batch is one ``.npy`` file named by its chunk range. Batch boundaries depend
-only on the totals so far, so a resumed run asks for the same batches and
-finds them.
+batch is one ``.npy`` file named by its chunk range and its rounds (a run
+of another ``n`` can end a batch on a shorter last chunk). Batch boundaries
+depend only on the totals so far, so a resumed run asks for the same
+batches and finds them.
 """
 
 from __future__ import annotations
@@ -41,11 +42,11 @@ class ResultCache:
         self.dir = Path(root or default_root()) / key
         self.hits = 0
 
-    def _path(self, lo: int, hi: int) -> Path:
-        return self.dir / f"{lo:08d}-{hi:08d}.npy"
+    def _path(self, lo: int, hi: int, rounds: int) -> Path:
+        return self.dir / f"{lo:08d}-{hi:08d}-{rounds}.npy"
 
-    def get(self, lo: int, hi: int):
-        path = self._path(lo, hi)
+    def get(self, lo: int, hi: int, rounds: int):
+        path = self._path(lo, hi, rounds)
         if path.exists():
             try:
                 value = np.load(path)
@@ -55,8 +56,8 @@ class ResultCache:
             return value
         return None
 
-    def put(self, lo: int, hi: int, value: np.ndarray) -> None:
+    def put(self, lo: int, hi: int, rounds: int, value: np.ndarray) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
-        tmp = self.dir / f".{lo:08d}-{hi:08d}.{os.getpid()}.tmp.npy"
+        tmp = self.dir / f".{lo:08d}-{hi:08d}-{rounds}.{os.getpid()}.tmp.npy"
         np.save(tmp, np.asarray(value))
-        os.replace(tmp, self._path(lo, hi))
+        os.replace(tmp, self._path(lo, hi, rounds))

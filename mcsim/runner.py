@@ -99,11 +99,12 @@ def run_chunked(
     lo, size = 0, first_batch
     while lo < len(counts):
         hi = min(len(counts), lo + size)
-        part = cache.get(lo, hi) if cache is not None else None
+        rounds = int(counts[lo:hi].sum())
+        part = cache.get(lo, hi, rounds) if cache is not None else None
         if part is None:
             part = current_backend().run_batch(batch_fn, lo, counts[lo:hi])
             if cache is not None:
-                cache.put(lo, hi, part)
+                cache.put(lo, hi, rounds, part)
         totals = part if totals is None else totals + part
         done += int(counts[lo:hi].sum())
         used = hi

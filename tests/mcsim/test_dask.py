@@ -41,3 +41,7 @@ def test_killed_run_resumes_from_finished_batches(tmp_path):
         f.unlink()
     resumed = run_chunked(batch, 5000, chunk_size=100, cache=ResultCache(key, tmp_path))
     assert 0 < len(calls) < first_calls and (resumed.totals == full.totals).all()
+    # A run of another n whose last chunk is shorter never reuses a batch of different size.
+    run_chunked(batch, 900, chunk_size=100, cache=ResultCache(key, tmp_path))  # batch [8, 9): 100 rounds
+    shorter = run_chunked(batch, 850, chunk_size=100, cache=ResultCache(key, tmp_path))  # [8, 9): 50
+    assert (shorter.totals == run_chunked(batch, 850, chunk_size=100).totals).all()
