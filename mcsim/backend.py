@@ -30,6 +30,12 @@ class KernelBatch:
         self.module, self.kernel, self.seed, self.args = module, kernel, seed, args
         self.kernel_name = f"{module}.{kernel}"
 
+    def cache_key(self, *extra) -> str:
+        """A key naming everything that fixes this batch's numbers (see ``mcsim.resultcache``);
+        ``extra`` should name the kernel sources' version and the chunk size."""
+        from mcsim.resultcache import config_key
+        return config_key(self.kernel_name, self.seed, *self.args, *extra)
+
     def __call__(self, first: int, counts: np.ndarray) -> np.ndarray:
         func = getattr(importlib.import_module(self.module), self.kernel)
         return func(np.uint64(self.seed), np.int64(first), counts, *self.args)

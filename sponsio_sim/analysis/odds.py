@@ -15,9 +15,11 @@ import pandas as pd
 from mcsim.backend import KernelBatch, use_backend
 from mcsim.errors import UserError
 from mcsim.progress import Progress
+from mcsim.resultcache import ResultCache
 from mcsim.runner import run_chunked, set_threads
 from mcsim.stats import wilson, wilson_rounds_needed, wilson_width
 from sponsio_sim.bets import Bet, catalogue
+from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.kernels.odds import stats_layout
 from sponsio_sim.kernels.policies import GOAL, GREEDY, RANDOM
 from sponsio_sim.rules import load_rules
@@ -51,11 +53,12 @@ def stat_index(bet: Bet, layout: dict) -> int:
 
 
 def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: float | None,
-             seed: int, watch: list[int], progress: Progress | None = None) -> tuple[np.ndarray, int]:
+             seed: int, watch: list[int], progress: Progress | None = None,
+             cache: bool = False) -> tuple[np.ndarray, int]:
     """Run the odds kernel for one situation; return (counts, rounds).
 
     Stops early once every ``watch``ed count's Wilson interval is narrower
-    than ``target_ci``.
+    than ``target_ci``; with ``cache`` finished batches are kept on disk.
     """
     r = sit.rules
     arrays = sit.kernel_arrays()
@@ -74,8 +77,10 @@ def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: 
     def needed(totals, rounds):
         return float(np.max(wilson_rounds_needed(totals[watch], rounds, target_ci)))
 
+    store = ResultCache(batch.cache_key(CACHE_DIR.name, ODDS_CHUNK)) if cache else None
     res = run_chunked(batch, n, chunk_size=ODDS_CHUNK, stop=stop, progress=progress,
-                      needed=needed if target_ci is not None else None, first_batch=ODDS_FIRST_BATCH)
+                      needed=needed if target_ci is not None else None, first_batch=ODDS_FIRST_BATCH,
+                      cache=store)
     return res.totals, res.rounds
 
 
@@ -83,7 +88,8 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
          revealed=None, bets=None, others=None, policy: str = "goal", opponents: str = "goal",
          n: int | None = None, target_ci: float | None = None, seed: int = 1, rules=None,
          overrides=None, threads: int | None = None, progress: bool | None = False,
-         scheduler: str | None = None, workers: int | None = None, worlds: int = 20) -> pd.DataFrame:
+         scheduler: str | None = None, workers: int | None = None, worlds: int = 20,
+         cache: bool = False) -> pd.DataFrame:
     """Odds of the asking seat's bets for a hand, as a DataFrame sorted by EV.
 
     ``hand``/``talon`` are card strings (``"R9 R7 ..."``); ``revealed``
@@ -92,7 +98,8 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     ``n`` fixes the rounds per simulation; ``target_ci`` stops when every
     interval is narrower (default 0.01 when neither is given; ``n`` then caps).
     ``scheduler`` (``tcp://HOST:PORT``) or ``workers`` (a local cluster) run
-    the batches on Dask, with the same numbers as a local run.
+    the batches on Dask, with the same numbers as a local run; ``cache``
+    keeps finished batches on disk (a rerun or a killed run resumes).
     ``policy`` may also be ``dd`` (double-dummy brackets), ``pimc`` (with
     ``worlds`` sampled layouts per decision) or ``POLICY,dd`` (see
     ``analysis.dd_odds``; these run locally).
@@ -127,7 +134,7 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     try:
         with use_backend(scheduler, workers):
             results = _run_rows(sit, runs, rows_bets, goal_rows, joint, layout, policy, opponents,
-                                cap, target_ci, seed, bar)
+                                cap, target_ci, seed, bar, cache)
     finally:
         bar.close()
     df = _table(results)
@@ -140,7 +147,8 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     return df
 
 
-def _run_rows(sit, runs, rows_bets, goal_rows, joint, layout, policy, opponents, cap, target_ci, seed, bar):
+def _run_rows(sit, runs, rows_bets, goal_rows, joint, layout, policy, opponents, cap, target_ci, seed, bar,
+              cache=False):
     """Simulate each run of bets; return (bet, successes, rounds, multiplier, stake) rows."""
     ruleset = sit.rules
     results = []
@@ -151,7 +159,7 @@ def _run_rows(sit, runs, rows_bets, goal_rows, joint, layout, policy, opponents,
         bar.set_label(f"odds {run_bets[0].notation(ruleset)}" if goal_rows else "odds")
         before = bar.done
         counts, rounds = simulate(run_sit, policy, opponents, n=cap, target_ci=target_ci,
-                                  seed=seed, watch=watch, progress=bar)
+                                  seed=seed, watch=watch, progress=bar, cache=cache)
         bar.total -= cap - (bar.done - before)
         for b in shown:
             results.append((b.notation(ruleset), int(counts[stat_index(b, layout)]), rounds,

@@ -38,7 +38,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     tables = {}
     for name, players, hand, talon in TYPICAL_HANDS:
         df = odds(hand, talon, players=players, seed=seed, target_ci=target, threads=threads,
-                  progress=progress)
+                  progress=progress, cache=True)
         tables[f"{name}: {hand} | talon {talon}"] = df
         df.attrs["slug"] = "odds_" + name.replace(" ", "_")
     rules4 = load_rules()
@@ -100,7 +100,7 @@ def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads,
                     f"n={sb.meta['n']} games per value, same seed (common random numbers).")
         doc.image(slug, lambda p, t=table, m=sb.meta: balance_plots.sweep_plot(t, p, m))
         doc.table(table, slug)
-    mx = matrix(MATRIX, n=n(10_000), **common)
+    mx = matrix(MATRIX, n=n(10_000), cache=True, **common)
     doc.section("Strategy matrix", f"{rules.summary()}. Win rate of one seat playing A (rows) against all "
                 f"other seats playing B (columns), A rotating over the seats; n={mx['games'].iloc[0]} games per "
                 f"pair, seed {seed}; fair share {1 / rules.players:.2f}. {CI_METHOD}.")

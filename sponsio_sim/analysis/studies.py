@@ -49,10 +49,11 @@ def lead_value(rules: RuleSet, hands: int, *, seed: int, target_ci: float = 0.02
         perm = [int(x) for x in rng.permutation(rules.deck_size)]
         hand = format_cards(perm[:rules.hand_size], rules)
         talon = format_cards(perm[rules.hand_size:rules.hand_size + rules.talon_size], rules)
-        lead = odds(hand, talon, rules=rules, lead=0, seed=seed + h, target_ci=target_ci, threads=threads)
+        lead = odds(hand, talon, rules=rules, lead=0, seed=seed + h, target_ci=target_ci, threads=threads,
+                    cache=True)
         best = lead.iloc[0]
         other = odds(hand, talon, rules=rules, lead=1, bets=best["bet"], seed=seed + h, target_ci=target_ci,
-                     threads=threads).iloc[0]
+                     threads=threads, cache=True).iloc[0]
         rows.append({"hand": hand, "talon": talon, "bet": best["bet"], "p_lead": best["p"],
                      "p_not_lead": other["p"], "ev_lead": best["ev"], "ev_not_lead": other["ev"],
                      "n_lead": best["n"], "n_not_lead": other["n"]})

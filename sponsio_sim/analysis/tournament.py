@@ -18,7 +18,7 @@ import pandas as pd
 from mcsim.backend import KernelBatch, use_backend
 from mcsim.errors import UserError
 from mcsim.progress import Progress
-from mcsim.resultcache import ResultCache, config_key
+from mcsim.resultcache import ResultCache
 from mcsim.runner import run_chunked, set_threads
 from mcsim.stats import CI_METHOD, mean_ci, wilson
 from sponsio_sim.analysis.game_model import KINDS, find_model
@@ -44,7 +44,7 @@ def run_games(rules, strategies: list[Strategy], n: int, *, rotate: bool, seed: 
     batch = KernelBatch("sponsio_sim.kernels.game", "game_chunks", seed, tab, ints, weight, size)
     store = None
     if cache:
-        store = ResultCache(config_key("sponsio-game", CACHE_DIR.name, tab, ints, weight, seed, GAME_CHUNK))
+        store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK))
     return run_chunked(batch, n, chunk_size=GAME_CHUNK, progress=progress, cache=store).totals
 
 
@@ -126,7 +126,7 @@ def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: 
 
 def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int = 1, rules=None,
            overrides=None, threads: int | None = None, model=None, progress: bool | None = False,
-           scheduler: str | None = None, workers: int | None = None) -> pd.DataFrame:
+           scheduler: str | None = None, workers: int | None = None, cache: bool = False) -> pd.DataFrame:
     """Win rate of one seat playing A against all other seats playing B, every (A, B).
 
     Row per pair: ``a``, ``b``, games, win (any share of a win; Wilson CI),
@@ -147,7 +147,8 @@ def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int
             for b in uniq:
                 bar.set_label(f"matrix {a.text} vs {b.text}")
                 lineup = [a] + [b] * (ruleset.players - 1)
-                totals = run_games(ruleset, lineup, n, rotate=True, seed=seed, model=success, progress=bar)
+                totals = run_games(ruleset, lineup, n, rotate=True, seed=seed, model=success, progress=bar,
+                                   cache=cache)
                 t = entry_table(totals, lineup, True, ruleset).iloc[0]
                 rows.append({"a": a.text, "b": b.text, "games": t["games"], "win": t["win"],
                              "win_low": t["win_low"], "win_high": t["win_high"], "win_share": t["win_share"],
