@@ -66,19 +66,18 @@ def solve_coalition(hands, leader, trick, colmask, nines, coal, PL, PU, CT, TT, 
         in_play = U0
         for t in range(players):
             in_play |= hands[t]
-        q = quick_tricks(hands[leader], in_play, n_col)
+        q = quick_tricks(hands[leader], in_play, n_col)[0]
         if (coal >> leader) & 1:
             lo = q
         else:
             hi = left - q
     nodes = 0
-    tt_bits = np.int64(np.log2(TT.shape[0]) + 0.5)
     while lo < hi:
         t = (lo + hi + 1) // 2
         setup_root(hands, leader, trick, ctr0, PL, PU, CT)
         ok, k = search(hands, colmask, np.uint64(nines), np.int64(MODE_TRICKS), np.int64(t), np.int64(coal),
                        np.int64(coal), codes, bcounts, np.int64(0), np.int64(0), np.bool_(False),
-                       np.bool_(False), np.uint64(0), PL, PU, CT, TT, np.uint64(stamp), tt_bits, res3, fail3)
+                       np.bool_(False), np.uint64(0), PL, PU, CT, TT, np.uint64(stamp), res3, fail3)
         nodes += k
         if ok == YES:
             lo = t
@@ -95,13 +94,12 @@ def solve_bets(hands, leader, trick, ctr0, colmask, nines, codes, bcounts, ask, 
     relseats = relevant_seats(codes, bcounts, ask)
     any_fail, sens = bet_flags(codes, bcounts, relseats)
     res3, fail3 = _scratch(players)
-    tt_bits = np.int64(np.log2(TT.shape[0]) + 0.5)
     setup_root(hands, leader, trick, ctr0, PL, PU, CT)
     # Every argument typed the same way as in ``solve_coalition`` (no
     # literals, nines as uint64), so ``search`` compiles once.
     ok, nodes = search(hands, colmask, np.uint64(nines), np.int64(MODE_BET), np.int64(0), np.int64(maxside),
                        np.int64(0), codes, bcounts, np.int64(ask), np.int64(relseats), np.bool_(any_fail),
-                       np.bool_(sens), np.uint64(root_mask), PL, PU, CT, TT, np.uint64(stamp), tt_bits,
+                       np.bool_(sens), np.uint64(root_mask), PL, PU, CT, TT, np.uint64(stamp),
                        res3, fail3)
     return ok == YES, nodes
 

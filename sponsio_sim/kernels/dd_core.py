@@ -6,21 +6,18 @@ arrays (numba only).
 
 Workspace (one per thread, reused across solves):
 - ``PL[d, F_*]`` int64 per ply: who moves, trick state, the move list;
-- ``PU[d, U_*]`` uint64 per ply: cards in the current trick, the node's key;
+- ``PU[d, U_*]`` uint64 per ply: cards in the current trick, the winning
+  ranks gathered so far, the position words of a trick boundary;
 - ``CT[t, :]`` int64 per completed-trick count ``t``: tricks per seat,
   captured cards per seat and colour, nines-ok flag, last trick's winner;
-- ``TT[slot, :]`` uint64 transposition table: key words, then a meta word
-  ``stamp << 16 | lower << 8 | upper``. An entry is live only under the
-  caller's current ``stamp``, so no clearing between solves is needed.
-  The meta word is ``stamp << 24 | move << 16 | lower << 8 | upper``; move
-  is the last move that decided the node (colour x 9 + relative rank + 1,
-  0 for none), tried first when the position comes back.
+- ``TT``: the transposition table of ``dd_tt`` (winning ranks, relative
+  ranks). An entry is live only under the caller's current ``stamp``, so no
+  clearing between solves is needed. Its move hint is the last move that
+  decided the node (colour x 9 + relative rank + 1, 0 for none), tried
+  first when the position comes back.
 
-Transposition keys (DDS's idea): at a trick boundary the position is stored
-in relative ranks: each remaining card becomes its rank among the cards of
-its colour still in play, so positions that differ only by which low cards
-are gone share one entry. Two extra key words carry the leader and, for bet
-goals, the accumulated state those bets still depend on.
+Two extra key words carry the leader and, for bet goals, the accumulated
+state those bets still depend on (``bet_extra_keys``).
 """
 
 import numba as nb
@@ -28,13 +25,11 @@ import numpy as np
 
 from sponsio_sim.kernels.bets import COLOUR, FAIL, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
+from sponsio_sim.kernels.dd_tt import MAX_PLAYERS, NO, U_REL0, UNKNOWN, YES, new_table
 
 # Search modes.
 MODE_TRICKS, MODE_BET = 0, 1
-# Kleene three-valued logic for goal bounds.
-NO, YES, UNKNOWN = 0, 1, 2
-
-MAX_PLAYERS = 6
+# Kleene three-valued logic for goal bounds: NO, YES, UNKNOWN (from dd_tt).
 MAX_MOVES = 18                 # a hand holds at most 36 / 2 cards
 # Per-ply int fields.
 F_SEAT, F_POS, F_LEADER, F_BEST, F_BSEAT, F_LED, F_TN, F_NMOV, F_IMOV, F_SLOT, F_NEED, F_ISOR, \
@@ -42,12 +37,11 @@ F_SEAT, F_POS, F_LEADER, F_BEST, F_BSEAT, F_LED, F_TN, F_NMOV, F_IMOV, F_SLOT, F
 F_MOV0 = 14
 F_SC0 = F_MOV0 + MAX_MOVES
 N_FIELDS = F_SC0 + MAX_MOVES
-# Per-ply uint64 fields: trick mask, then key words (hands..., extra1, extra2).
-U_TMASK = 0
-U_KEY0 = 1
-N_UFIELDS = U_KEY0 + MAX_PLAYERS + 2
+# Per-ply uint64 fields: trick mask, winning ranks so far, then the
+# position words the transposition table reads (``dd_tt``).
+U_TMASK, U_WR = 0, 1
+N_UFIELDS = U_REL0 + MAX_PLAYERS
 TT_BITS = 16
-_H = np.uint64(0x9E3779B97F4A7C15)
 
 
 @nb.njit(cache=True)
@@ -66,16 +60,17 @@ def new_workspace(players, n_colours, max_cards, tt_bits):
     PL = np.zeros((plies, N_FIELDS), dtype=np.int64)
     PU = np.zeros((plies, N_UFIELDS), dtype=np.uint64)
     CT = np.zeros((max_cards // max(players, 1) + 2, width), dtype=np.int64)
-    TT = np.zeros((1 << tt_bits, players + 3), dtype=np.uint64)
-    return PL, PU, CT, TT
+    return PL, PU, CT, new_table(players, tt_bits)
 
 
 @nb.njit(cache=True, inline="always")
 def quick_tricks(hand, in_play, n_colours):
-    """Tricks the leader takes for sure by cashing its top cards: in each
-    colour, its cards that are the highest still in play, one after another.
-    Discards by others only make them safer, and the leader keeps the lead."""
+    """(tricks the leader takes for sure by cashing its top cards, those
+    cards): in each colour, its cards that are the highest still in play,
+    one after another. Discards by others only make them safer, and the
+    leader keeps the lead."""
     q = 0
+    w = U0
     for col in range(n_colours):
         m = in_play & (np.uint64(0x1FF) << np.uint64(col * RANKS))
         while m != U0:
@@ -83,64 +78,9 @@ def quick_tricks(hand, in_play, n_colours):
             if (hand & bit(h)) == U0:
                 break
             q += 1
+            w |= bit(h)
             m &= ~bit(h)
-    return q
-
-
-@nb.njit(cache=True, inline="always")
-def rel_hands(hands, players, in_play, PU, d):
-    """Write the seats' hands in relative ranks to ``PU[d, U_KEY0 + s]``."""
-    for s in range(players):
-        h = hands[s]
-        r = U0
-        while h != U0:
-            c = lowest(h)
-            h &= h - U1
-            base = (c // RANKS) * RANKS
-            below = in_play & (bit(c) - U1) & ~(bit(base) - U1)
-            r |= bit(base + popcount(below))
-        PU[d, U_KEY0 + s] = r
-
-
-@nb.njit(cache=True, inline="always")
-def key_slot(PU, d, n_words, tt_bits):
-    h = np.uint64(0x243F6A8885A308D3)
-    for k in range(n_words):
-        h = (h ^ PU[d, U_KEY0 + k]) * _H
-        h ^= h >> np.uint64(29)
-    return np.int64(h >> np.uint64(64 - tt_bits))
-
-
-@nb.njit(cache=True, inline="always")
-def tt_probe(TT, slot, PU, d, n_words, stamp):
-    """(lower, upper, move) stored for the key at ply d, or (-1, -1, 0)."""
-    meta = TT[slot, n_words]
-    if (meta >> np.uint64(24)) != stamp:
-        return -1, -1, 0
-    for k in range(n_words):
-        if TT[slot, k] != PU[d, U_KEY0 + k]:
-            return -1, -1, 0
-    return (np.int64((meta >> np.uint64(8)) & np.uint64(0xFF)), np.int64(meta & np.uint64(0xFF)),
-            np.int64((meta >> np.uint64(16)) & np.uint64(0xFF)))
-
-
-@nb.njit(cache=True, inline="always")
-def tt_store(TT, slot, PU, d, n_words, stamp, need, ok, top, move):
-    """Record that the value at ply d's key is >= need (ok) or < need, and
-    the move that showed it (0: keep the stored one)."""
-    lo, hi, old = tt_probe(TT, slot, PU, d, n_words, stamp)
-    if lo < 0:
-        lo, hi = 0, top
-        for k in range(n_words):
-            TT[slot, k] = PU[d, U_KEY0 + k]
-    if ok:
-        lo = max(lo, need)
-    else:
-        hi = min(hi, need - 1)
-    if move == 0:
-        move = old
-    TT[slot, n_words] = ((stamp << np.uint64(24)) | (np.uint64(move) << np.uint64(16))
-                         | (np.uint64(lo) << np.uint64(8)) | np.uint64(hi))
+    return q, w
 
 
 @nb.njit(cache=True, inline="always")
@@ -211,18 +151,40 @@ def _atom3(kind, a, b, s, row, players, n_colours, left, in_play, colmask, nines
     return YES if (in_play & nines) == U0 else UNKNOWN
 
 
+@nb.njit(cache=True, inline="always")
+def _clash(codes, bcounts, s, row, left, my_nines):
+    """Seat s bets on exactly a tricks and cannot win all its bets any more:
+    a ``last`` bet wins one more trick, a ``nines`` bet one more per 9 the
+    seat still holds (each 9 must win its own trick; a 9 may win the last)."""
+    a = -1
+    more = 0
+    for i in range(bcounts[s]):
+        kind = codes[s, i, 0]
+        if kind == TRICKS:
+            a = codes[s, i, 1]
+        elif kind == LAST and left > 0:
+            more = max(more, 1)
+        elif kind == NINES:
+            more = max(more, my_nines)
+    return a >= 0 and row[s] + more > a
+
+
 @nb.njit(cache=True)
-def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, in_play, colmask, nines,
+def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, in_play, colmask, nines,
           res3, fail3):
     """Does seat ``ask`` win all its bets: YES, NO or UNKNOWN yet.
 
     Kleene evaluation of exactly the computation in ``kernels.bets.settle``
     (fail chains unrolled to ``players`` passes), on partial results: a
-    definite answer holds for every way the remaining tricks can go.
+    definite answer holds for every way the remaining tricks can go. Bets
+    that each could still succeed but not together count as failed
+    (``_clash``).
     """
     if bcounts[ask] == 0:
         return NO
     if not any_fail:
+        if _clash(codes, bcounts, ask, row, left, popcount(hands[ask] & nines)):
+            return NO
         v = YES
         for i in range(bcounts[ask]):
             v = _and3(v, _atom3(codes[ask, i, 0], codes[ask, i, 1], codes[ask, i, 2], ask, row,
@@ -240,7 +202,7 @@ def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, in_play,
                        left, in_play, colmask, nines)
             res3[s, i] = v
             f = _or3(f, _not3(v))
-        fail3[s] = f
+        fail3[s] = YES if _clash(codes, bcounts, s, row, left, popcount(hands[s] & nines)) else f
     for _ in range(players):
         for s in range(players):
             for i in range(bcounts[s]):
@@ -251,7 +213,7 @@ def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, in_play,
             f = NO
             for i in range(bcounts[s]):
                 f = _or3(f, _not3(res3[s, i]))
-            fail3[s] = f
+            fail3[s] = YES if _clash(codes, bcounts, s, row, left, popcount(hands[s] & nines)) else f
     return _not3(fail3[ask])
 
 
@@ -311,14 +273,25 @@ def bet_flags(codes, bcounts, relseats):
 
 
 @nb.njit(cache=True, inline="always")
-def desire(codes, bcounts, ask, row, players, n_colours):
+def desire(codes, bcounts, ask, row, players, n_colours, left):
     """+1 if seat ``ask`` wants to win tricks now, -1 if it wants to lose them
-    (move ordering only)."""
+    (move ordering only; ``left`` tricks to go, this one included). A seat
+    betting on the last trick keeps a winner for it."""
     d = 1
+    tricks = -1
+    last = False
+    colour = False
     for i in range(bcounts[ask]):
         kind = codes[ask, i, 0]
         if kind == TRICKS:
-            return 1 if codes[ask, i, 1] > row[ask] else -1
-        if kind == COLOUR:
+            tricks = codes[ask, i, 1]
+        elif kind == LAST:
+            last = left > 1
+        elif kind == COLOUR:
+            colour = True
             d = 1 if codes[ask, i, 2] > row[players + ask * n_colours + codes[ask, i, 1]] else -1
+    if tricks >= 0:
+        return 1 if tricks - row[ask] > (1 if last else 0) else -1
+    if last and not colour:
+        return -1
     return d

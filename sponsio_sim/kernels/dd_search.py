@@ -24,9 +24,11 @@ import numpy as np
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
-    F_SC0, F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_KEY0, U_TMASK, UNKNOWN, YES,
-    abs_move, bet_extra_keys, desire, goal3, key_slot, quick_tricks, rel_hands, rel_move, tt_probe,
-    tt_store,
+    F_SC0, F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_TMASK, U_WR, UNKNOWN, YES,
+    abs_move, bet_extra_keys, desire, goal3, quick_tricks, rel_move,
+)
+from sponsio_sim.kernels.dd_tt import (
+    U_TAG, U_X1, U_X2, bucket_of, position_words, rank_mask, tt_probe, tt_store,
 )
 
 _TOP_DISCARD = 20   # ordering: keep a colour's top card rather than discard it
@@ -44,16 +46,71 @@ def _owner(hands, players, c):
 
 
 @nb.njit(cache=True, inline="always")
-def _last_trick_winner(hands, players, leader):
-    """Winner of a trick where every seat holds one card."""
+def _last_trick(hands, players, leader):
+    """(winner, winning ranks) of a trick where every seat holds one card."""
     best = lowest(hands[leader])
     win = leader
+    same = 0
     for t in range(players):
         c = lowest(hands[t])
-        if c // RANKS == best // RANKS and c > best:
-            best = c
-            win = t
-    return win
+        if c // RANKS == best // RANKS:
+            same += 1
+            if c > best:
+                best = c
+                win = t
+    return win, (bit(best) if same > 1 else U0)
+
+
+@nb.njit(cache=True, inline="always")
+def _trick_rank(tm, best, colmask):
+    """Winning rank of a finished trick (cards ``tm``, top card ``best``):
+    the top card if it beat another card of its colour, else none (any card
+    of the led colour would have won)."""
+    if popcount(tm & colmask[best // RANKS]) > 1:
+        return bit(best)
+    return U0
+
+
+@nb.njit(cache=True, inline="always")
+def _legal(d, hands, colmask, root_mask, PL):
+    s = PL[d, F_SEAT]
+    h = hands[s]
+    legal = h
+    if PL[d, F_POS] > 0:
+        legal = h & colmask[PL[d, F_LED]]
+        if legal == U0:
+            legal = h
+    if d == 0 and root_mask != U0:
+        legal &= root_mask
+    return legal
+
+
+@nb.njit(cache=True, inline="always")
+def _close_classes(W, d, hands, players, colmask, sens, root_mask, PL):
+    """Winning ranks of a node that tried all its moves. The move list
+    skipped cards equal in power to the next lower card of the mover; if
+    such a run of cards reaches from W's lowest card of a colour downwards,
+    the run's lower cards must count too, or a matching position could split
+    the run (and its skipped cards would not have been tried)."""
+    legal = _legal(d, hands, colmask, root_mask, PL)
+    in_play = bit(PL[d, F_BEST]) if PL[d, F_POS] > 0 else U0
+    for t in range(players):
+        in_play |= hands[t]
+    out = W
+    for col in range(colmask.shape[0]):
+        w = W & colmask[col]
+        if w == U0:
+            continue
+        t = lowest(w)
+        if (legal & bit(t)) == U0 or (sens and t % RANKS == RANKS - 1):
+            continue
+        while True:
+            below = in_play & colmask[col] & (bit(t) - U1)
+            if below == U0 or (legal & bit(highest(below))) == U0:
+                break
+            t = highest(below)
+        out |= bit(t)
+    return out
 
 
 @nb.njit(cache=True)
@@ -106,14 +163,7 @@ def _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, 
     for t in range(players):
         in_play |= hands[t]
     led = PL[d, F_LED]
-    if pos > 0:
-        legal = h & colmask[led]
-        if legal == U0:
-            legal = h
-    else:
-        legal = h
-    if d == 0 and root_mask != U0:
-        legal &= root_mask
+    legal = _legal(d, hands, colmask, root_mask, PL)
     later = U0
     t = s
     for _ in range(pos + 1, players):
@@ -124,7 +174,7 @@ def _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, 
     if mode == MODE_TRICKS:
         want = coal if (coal >> s) & 1 else allmask & ~coal
     else:
-        dsr = desire(codes, bcounts, ask, CT[PL[d, F_TN]], players, n_col)
+        dsr = desire(codes, bcounts, ask, CT[PL[d, F_TN]], players, n_col, popcount(h))
         if (dsr > 0) == (((maxside >> s) & 1) == 1):
             want = np.int64(1) << ask
         else:
@@ -183,9 +233,10 @@ def _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, 
 
 @nb.njit(cache=True, inline="always")
 def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcounts, ask, relseats,
-              any_fail, sens, root_mask, PL, PU, CT, TT, stamp, tt_bits, res3, fail3):
-    """Try to decide the trick-boundary node at ply d without searching;
-    else record its key, slot and need, and return UNKNOWN."""
+              any_fail, sens, root_mask, PL, PU, CT, TT, stamp, res3, fail3):
+    """Try to decide the trick-boundary node at ply d without searching:
+    (YES or NO, its winning ranks); else record its key, bucket and need,
+    and return (UNKNOWN, 0)."""
     n_col = colmask.shape[0]
     in_play = U0
     for t in range(players):
@@ -203,62 +254,64 @@ def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcou
                 sc += CT[tn, t]
         need = target - sc
         if need <= 0:
-            return YES
+            return YES, U0
         if need > left:
-            return NO
+            return NO, U0
         if not free:
-            return UNKNOWN
+            return UNKNOWN, U0
         if left == 1:
-            return YES if (coal >> _last_trick_winner(hands, players, leader)) & 1 else NO
-        qt = quick_tricks(hands[leader], in_play, n_col)
+            win, w = _last_trick(hands, players, leader)
+            return (YES if (coal >> win) & 1 else NO), w
+        qt, w = quick_tricks(hands[leader], in_play, n_col)
         if (coal >> leader) & 1:
             if qt >= need:
-                return YES
+                return YES, w
         elif left - qt < need:
-            return NO
+            return NO, w
         x1 = np.uint64(leader)
         x2 = U0
     else:
-        v = goal3(codes, bcounts, ask, any_fail, CT[tn], players, n_col, left, in_play, colmask,
+        v = goal3(codes, bcounts, ask, any_fail, CT[tn], players, n_col, left, hands, in_play, colmask,
                   nines, res3, fail3)
         if v != UNKNOWN or not free:
-            return v
+            return v, U0
         need = 1
         x1, x2 = bet_extra_keys(codes, bcounts, relseats, CT[tn], players, n_col, leader, in_play,
                                 nines, sens)
-    rel_hands(hands, players, in_play, PU, d)
-    PU[d, U_KEY0 + players] = x1
-    PU[d, U_KEY0 + players + 1] = x2
-    slot = key_slot(PU, d, players + 2, tt_bits)
-    lo, hi, move = tt_probe(TT, slot, PU, d, players + 2, stamp)
+    position_words(hands, players, in_play, colmask, PU, d)
+    PU[d, U_X1] = x1
+    PU[d, U_X2] = x2
+    b, tag = bucket_of(TT, PU, d)
+    PU[d, U_TAG] = tag
+    status, w, move = tt_probe(TT, b, tag, PU, d, players, stamp, need, in_play, colmask)
     PL[d, F_HINT] = abs_move(move, hands[leader], in_play)
-    if lo >= 0:
-        if lo >= need:
-            return YES
-        if hi < need:
-            return NO
-    PL[d, F_SLOT] = slot
+    if status != UNKNOWN:
+        return status, w
+    PL[d, F_SLOT] = b
     PL[d, F_NEED] = need
-    return UNKNOWN
+    return UNKNOWN, U0
 
 
 @nb.njit(cache=True)
 def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, ask, relseats,
-           any_fail, sens, root_mask, PL, PU, CT, TT, stamp, tt_bits, res3, fail3):
+           any_fail, sens, root_mask, PL, PU, CT, TT, stamp, res3, fail3):
     """Answer the question from the root set up by ``setup_root``.
 
     ``root_mask`` (non-zero) restricts the root's moves to those cards.
     Returns (YES or NO, nodes searched). ``hands`` is restored on return.
+    Each resolved node hands its winning ranks (``dd_tt``) to its parent:
+    a cut passes on the deciding move's, a node that tried every move the
+    union of all of them; a finished trick adds its winning rank.
     """
     players = hands.shape[0]
     n_col = colmask.shape[0]
-    n_words = players + 2
     cc0 = players
     nok = players + players * n_col
     width = CT.shape[1]
     nodes = 0
     d = 0
     pending = -1
+    pending_w = U0
     entering = True
     cut = False
     while True:
@@ -266,14 +319,19 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
             entering = False
             PL[d, F_EXPANDED] = 0
             PL[d, F_ISOR] = (maxside >> PL[d, F_SEAT]) & 1
+            PU[d, U_WR] = U0
             if PL[d, F_POS] == 0:
-                status = _boundary(d, hands, players, colmask, nines, mode, target, coal, codes,
-                                   bcounts, ask, relseats, any_fail, sens, root_mask, PL, PU, CT, TT,
-                                   stamp, tt_bits, res3, fail3)
+                status, w = _boundary(d, hands, players, colmask, nines, mode, target, coal, codes,
+                                      bcounts, ask, relseats, any_fail, sens, root_mask, PL, PU, CT,
+                                      TT, stamp, res3, fail3)
                 if status != UNKNOWN:
                     if d == 0:
                         return status, nodes
+                    if sens:
+                        for t in range(players):
+                            w |= hands[t] & nines
                     pending = status
+                    pending_w = w
                     d -= 1
                     continue
             _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, ask, sens,
@@ -282,10 +340,16 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
         if pending >= 0:
             c = PL[d, F_MOV0 + PL[d, F_IMOV] - 1]
             hands[PL[d, F_SEAT]] |= bit(c)
+            if PL[d, F_POS] == players - 1:
+                best = PL[d, F_BEST]
+                if c // RANKS == PL[d, F_LED] and c > best:
+                    best = c
+                pending_w |= _trick_rank(PU[d, U_TMASK] | bit(c), best, colmask)
             if (PL[d, F_ISOR] == 1) == (pending == YES):
                 resolved = pending
                 cut = True
             else:
+                PU[d, U_WR] |= pending_w
                 resolved = -1
                 pending = -1
         else:
@@ -293,17 +357,20 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
         if resolved < 0 and PL[d, F_IMOV] >= PL[d, F_NMOV]:
             resolved = NO if PL[d, F_ISOR] == 1 else YES
             cut = False
+            pending_w = _close_classes(PU[d, U_WR], d, hands, players, colmask, sens, root_mask, PL)
         if resolved >= 0:
             if PL[d, F_EXPANDED] == 1 and PL[d, F_POS] == 0 and (d > 0 or root_mask == U0):
                 h_all = U0
                 for t in range(players):
                     h_all |= hands[t]
+                if sens:
+                    pending_w |= h_all & nines
                 top = popcount(hands[PL[d, F_SEAT]]) if mode == MODE_TRICKS else 1
                 move = 0
                 if cut:
                     move = rel_move(PL[d, F_MOV0 + PL[d, F_IMOV] - 1], h_all)
-                tt_store(TT, PL[d, F_SLOT], PU, d, n_words, stamp, PL[d, F_NEED], resolved == YES, top,
-                         move)
+                tt_store(TT, PL[d, F_SLOT], PU[d, U_TAG], PU, d, players, stamp, PL[d, F_NEED], resolved == YES, top,
+                         move, rank_mask(pending_w, h_all, colmask))
             if d == 0:
                 return resolved, nodes
             pending = resolved

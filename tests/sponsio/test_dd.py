@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from sponsio_sim.analysis.dd import solve
-from sponsio_sim.bets import catalogue
+from sponsio_sim.bets import catalogue, parse_bet_set
 from sponsio_sim.cards import card_name, format_cards, mask_of
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
@@ -97,6 +97,27 @@ def test_bets_match_minimax(case):
                trick=trick_text(trick, rules), rules=rules)
     table = {s: [bet_tuple(b) for b in bs] for s, bs in others.items()}
     table[seat] = [bet_tuple(b) for b in mine]
+    assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), notation
+    assert bool(df["best"].iloc[0]) == bet_question(hands, leader, seat, table, False, trick), notation
+
+
+CLASH_BETS = ["tricks=0,last", "tricks=1,last", "tricks=2,last", "nines,tricks=0", "nines,tricks=1",
+              "nines,tricks=1,last", "nines,last"]
+
+
+@pytest.mark.parametrize("case", range(21))
+def test_bets_that_clash_match_minimax(case):
+    """Bets that can each succeed but not together (last or the seat's 9s
+    win tricks beyond an exact trick bet) are cut early; still exact."""
+    players, hand = ((4, 4), (3, 4), (4, 3))[case % 3]
+    rng = random.Random(3000 + case)
+    rules = small_rules(players, hand)
+    hands, leader, trick = random_position(rng, players, hand, case % 2 == 1)
+    seat = rng.randrange(players)
+    notation = CLASH_BETS[case % len(CLASH_BETS)]
+    df = solve(deal_text(hands, rules), lead=leader, seat=seat, bets=notation,
+               trick=trick_text(trick, rules), rules=rules)
+    table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}
     assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), notation
     assert bool(df["best"].iloc[0]) == bet_question(hands, leader, seat, table, False, trick), notation
 
