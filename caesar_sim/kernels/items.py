@@ -29,37 +29,43 @@ def favour_util(R, PP, t):
     return PP[PP_SP]
 
 
-@nb.njit(cache=True)
-def venue_terms(R, S, PP, p, x):
+@nb.njit(cache=True, inline="always")
+def venue_terms(R, S, PP, p, x, shown):
     """(base, per_coin): a display ticket of venue ``x`` worth c coins is worth base + per_coin * c to ``p``.
 
-    Coin cards of special events are certain; ticket and visitor coins count with the share of
-    the venue's visitors per ticket in play, net of the phase-3 merchant the visitor costs.
+    ``shown``: the venue's tickets on display. Coin cards of special events are certain; ticket and
+    visitor coins count with the share of the venue's visitors per ticket in play, net of the
+    phase-3 merchant the visitor costs.
     """
     cc = min(S[S_SPEC + x], S[S_COINS]) * R[R_COINVAL]
     vis = S[S_VDN + x]
     if vis <= S[S_PTN + p * NVEN + x]:
         return float(cc), 0.0
-    held = 0
-    for i in range(S[S_TDN]):
-        held += S[S_TDX + i] == x
+    held = shown
     for q in range(S[S_N]):
         held += S[S_PTN + q * NVEN + x]
-    avg = 0.0
+    tot = 0
     for i in range(vis):
-        avg += S[S_VD + x * DISP + i]
+        tot += S[S_VD + x * DISP + i]
     share = min(1.0, vis / max(held, 1))
-    return cc + share * avg / vis - PP[PP_C3], share
+    return cc + share * float(tot) / vis - PP[PP_C3], share
 
 
 @nb.njit(cache=True)
 def ticket_utils(R, S, PP, p, W):
     """W[i] = what display ticket i is worth to seat ``p`` (coins); returns the index of the best."""
-    b0, m0 = venue_terms(R, S, PP, p, 0)
-    b1, m1 = venue_terms(R, S, PP, p, 1)
-    b2, m2 = venue_terms(R, S, PP, p, 2)
+    nt = S[S_TDN]
+    k0, k1, k2 = 0, 0, 0
+    for i in range(nt):
+        x = S[S_TDX + i]
+        k0 += x == 0
+        k1 += x == 1
+        k2 += x == 2
+    b0, m0 = venue_terms(R, S, PP, p, 0, k0) if k0 > 0 else (0.0, 0.0)
+    b1, m1 = venue_terms(R, S, PP, p, 1, k1) if k1 > 0 else (0.0, 0.0)
+    b2, m2 = venue_terms(R, S, PP, p, 2, k2) if k2 > 0 else (0.0, 0.0)
     best, bu = 0, -1e18
-    for i in range(S[S_TDN]):
+    for i in range(nt):
         x, c = S[S_TDX + i], S[S_TDC + i]
         u = b0 + m0 * c if x == 0 else (b1 + m1 * c if x == 1 else b2 + m2 * c)
         W[i] = u

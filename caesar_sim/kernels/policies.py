@@ -5,7 +5,9 @@ Action codes as in ``state``: -1 pass, else ``(v-1) + 8*row + 40*favour``.
 """
 
 import numba as nb
+import numpy as np
 
+from caesar_sim.kernels.bits import highest, lowest, popcount
 from caesar_sim.kernels.items import (
     PP_ALPHA, PP_C3, PP_FAVKEEP, PP_GREEDY_TIX, PP_NEED1, PP_RISK, PP_SHORT,
     favour_util, ticket_utils, visitor_util,
@@ -72,12 +74,7 @@ def cheapest(hand, tau):
     if tau > NVAL:
         return NVAL + 1
     m = hand >> (max(tau, 1) - 1) << (max(tau, 1) - 1)
-    if m == 0:
-        return NVAL + 1
-    v = 1
-    while not m >> (v - 1) & 1:
-        v += 1
-    return v
+    return NVAL + 1 if m == 0 else lowest(m) + 1
 
 
 @nb.njit(cache=True)
@@ -138,20 +135,6 @@ def _row_utils(R, S, PP, p, row, W):
     return m
 
 
-C_LEN = 2 * NVAL + 8
-
-
-@nb.njit(cache=True)
-def _slots(R, S, row, W, C, emax):
-    """W[C + e] = items taken before a card of effective value e <= emax played now (equal cards stay left)."""
-    i, took = 0, 0
-    base = row * ROWCAP
-    for e in range(emax, 0, -1):
-        while i < S[S_ROWN + row] and S[S_ROWE + base + i] >= e:
-            took += R[R_DOUBLE] if S[S_ROWF + base + i] == 2 else 1
-            i += 1
-        W[C + e] = took
-
 
 @nb.njit(cache=True)
 def value_action(R, S, PP, p, W):
@@ -165,46 +148,47 @@ def value_action(R, S, PP, p, W):
     """
     ph, hand, n = S[S_PHASE], S[S_HAND + p], S[S_N]
     r0, r1 = phase_rows(ph)
-    left = -1
-    for v in range(NVAL):
-        left += hand >> v & 1
-    C = W_SIZE - P - C_LEN  # slot table: items taken before a card of each effective value
-    T = W_SIZE - P - 2 * C_LEN  # threats: active opponents who can still play above each value
-    emax = NVAL + (R[R_BOOST] if ph > 0 and S[S_FAV + p * NFT + BOOST] > 0 else 0)
-    for e in range(emax + 1):
-        W[T + e] = 0.0
+    boost, dbl = R[R_BOOST], R[R_DOUBLE]
+    # threats: bit-sliced counters (t0 + 2 t1 + 4 t2 at bit e) of active opponents who can play above e
+    t0, t1, t2 = 0, 0, 0
     for q in range(n):
-        if q != p and S[S_PASS + q] == 0 and S[S_HAND + q] != 0:
-            top = NVAL
-            while not S[S_HAND + q] >> (top - 1) & 1:
-                top -= 1
-            top += R[R_BOOST] if ph > 0 and S[S_FAV + q * NFT + BOOST] > 0 else 0
-            for e in range(min(top, emax + 1)):
-                W[T + e] += 1.0
+        hq = S[S_HAND + q]
+        if q != p and S[S_PASS + q] == 0 and hq != 0:
+            x = (1 << (highest(hq) + 1 + (boost if ph > 0 and S[S_FAV + q * NFT + BOOST] > 0 else 0))) - 1
+            c = t0 & x
+            t0 ^= x
+            t2 |= t1 & c
+            t1 ^= c
     need = PP[PP_NEED1]
     if ph == 1:
-        need = 1.0 + row_scan(R, S, 1, p)[1]
+        nit1, ahead1, _ = row_scan(R, S, 1, p)
+        need = 1.0 + ahead1
         for x in range(NVEN):
             need += S[S_PTN + p * NVEN + x]
+    left = popcount(hand) - 1  # cards left after this one
     short = max(0.0, need - left) * PP[PP_SHORT] if ph < 2 else 0.0
-    K = W_SIZE - P - 3 * C_LEN  # per held merchant: value, then its cost
-    nh, cheap, rising = 0, 1e18, True
-    for v in range(1, NVAL + 1):
-        if hand >> (v - 1) & 1:
-            W[K + nh] = v
-            W[K + NVAL + nh] = R[R_MCOIN + v - 1] + short + (PP[PP_ALPHA] * v if ph < 2 else 0.0)
-            cheap = min(cheap, W[K + NVAL + nh])
-            rising = rising and (nh == 0 or W[K + NVAL + nh] >= W[K + NVAL + nh - 1])
-            nh += 1
+    K = DISP  # W[:DISP] item utilities, W[K + v] the cost of held merchant v
+    cheap, rising, prev, m = 1e18, True, -np.inf, hand
+    while m:
+        v = lowest(m) + 1
+        m &= m - 1
+        c = R[R_MCOIN + v - 1] + short + (PP[PP_ALPHA] * v if ph < 2 else 0.0)
+        W[K + v] = c
+        cheap = min(cheap, c)
+        rising = rising and c >= prev
+        prev = c
     best, bg = -1, 0.0
-    most = R[R_DOUBLE] if ph > 0 and S[S_FAV + p * NFT + DOUBLE] > 0 else 1
+    most = dbl if ph > 0 and S[S_FAV + p * NFT + DOUBLE] > 0 else 1
     for row in range(r0, r1):
-        nit, ahead, _ = row_scan(R, S, row, p)
+        if ph == 1:
+            nit, ahead = nit1, ahead1
+        else:
+            nit, ahead, _ = row_scan(R, S, row, p)
         if nit == 0 or (row >= 2 and visitor_slots(R, S, p, row - 2) <= ahead):
             continue
         if row < 2:
             _row_utils(R, S, PP, p, row, W)
-            if row == 0:
+            if row == 0 and ahead > 0:
                 for i in range(nit):
                     W[i] /= 1.0 + ahead
             top = W[0]
@@ -212,18 +196,24 @@ def value_action(R, S, PP, p, W):
             top = visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP], ahead)
         if top * min(most, nit) - cheap <= bg:  # even the best items for the cheapest card lose
             continue
-        _slots(R, S, row, W, C, emax)
+        base, rown, total = row * ROWCAP, S[S_ROWN + row], 0
+        for e in range(rown):
+            total += dbl if S[S_ROWF + base + e] == 2 else 1
         for f in range(3):
             if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
                 continue
-            takes = R[R_DOUBLE] if f == 2 else 1
+            takes = dbl if f == 2 else 1
             fcost = PP[PP_FAVKEEP] if f > 0 and ph == 1 else 0.0
-            bonus = R[R_BOOST] if f == 1 else 0
+            bonus = boost if f == 1 else 0
             last, u = -1, 0.0
-            for h in range(nh):
-                v = int(W[K + h])
+            i, s, m = rown, total, hand  # s: items taken before the card (equal cards stay left)
+            while m:
+                v = lowest(m) + 1
+                m &= m - 1
                 eff = v + bonus
-                s = int(W[C + eff])
+                while i > 0 and S[S_ROWE + base + i - 1] < eff:
+                    i -= 1
+                    s -= dbl if S[S_ROWF + base + i] == 2 else 1
                 if s >= nit:
                     continue
                 if s != last:
@@ -233,8 +223,9 @@ def value_action(R, S, PP, p, W):
                             u += W[s + k]
                         else:
                             u += visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP + s + k], ahead + k)
-                keep = 1.0 if W[T + eff] <= nit - s - takes else PP[PP_RISK]
-                g = keep * u - W[K + NVAL + h] - fcost
+                threats = ((t0 >> eff) & 1) + 2 * ((t1 >> eff) & 1) + 4 * ((t2 >> eff) & 1)
+                keep = 1.0 if threats <= nit - s - takes else PP[PP_RISK]
+                g = keep * u - W[K + v] - fcost
                 if g > bg:
                     best, bg = v - 1 + NVAL * row + NVAL * NROW * f, g
                 if s == 0 and keep == 1.0 and rising:
