@@ -28,7 +28,7 @@ from sponsio_sim.kernels.dd_core import (
     abs_move, bet_extra_keys, desire, goal3, quick_tricks, rel_move,
 )
 from sponsio_sim.kernels.dd_tt import (
-    U_TAG, U_X1, U_X2, bucket_of, position_words, rank_mask, tt_probe, tt_store,
+    U_OWN, U_TAG, U_X1, U_X2, bucket_of, position_words, rank_mask, top_owners, tt_probe, tt_store,
 )
 
 _TOP_DISCARD = 20   # ordering: keep a colour's top card rather than discard it
@@ -283,6 +283,7 @@ def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcou
     PU[d, U_X2] = x2
     b, tag = bucket_of(TT, PU, d)
     PU[d, U_TAG] = tag
+    PU[d, U_OWN] = top_owners(hands, players, in_play, colmask)
     status, w, move = tt_probe(TT, b, tag, PU, d, players, stamp, need, in_play, colmask)
     PL[d, F_HINT] = abs_move(move, hands[leader], in_play)
     if status != UNKNOWN:
@@ -370,7 +371,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
                 if cut:
                     move = rel_move(PL[d, F_MOV0 + PL[d, F_IMOV] - 1], h_all)
                 tt_store(TT, PL[d, F_SLOT], PU[d, U_TAG], PU, d, players, stamp, PL[d, F_NEED], resolved == YES, top,
-                         move, rank_mask(pending_w, h_all, colmask))
+                         move, rank_mask(pending_w, h_all, colmask), colmask)
             if d == 0:
                 return resolved, nodes
             pending = resolved

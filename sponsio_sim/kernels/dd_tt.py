@@ -18,7 +18,8 @@ have done. So an entry stores:
 A probe matches an entry when the keys are equal and every hand agrees with
 the stored one on ``M``. The key alone picks a bucket of ``WAYS`` entries
 (many positions share a key); a probe scans the bucket's live entries,
-whose key tags sit together in front of them. A full bucket replaces an
+whose key tags and filter words (who holds each colour's top two cards,
+where ``M`` needs it) sit together in front of them. A full bucket replaces an
 entry picked by the position's hash.
 
 Ply words used here (``PU[d, U_*]``): the position's relative hands, its
@@ -28,18 +29,20 @@ length words, the extra words, the key tag.
 import numba as nb
 import numpy as np
 
-from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, lowest, popcount, select
+from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount, select
 
 NO, YES, UNKNOWN = 0, 1, 2
 MAX_PLAYERS = 6
 WAYS = 64
 # PU fields of a ply that the table reads.
-U_LEN0, U_LEN1, U_X1, U_X2, U_TAG, U_REL0 = 2, 3, 4, 5, 6, 7
+U_LEN0, U_LEN1, U_X1, U_X2, U_TAG, U_OWN, U_REL0 = 2, 3, 4, 5, 6, 7, 8
 # Entry words.
 E_LEN0, E_LEN1, E_X1, E_X2, E_MASK, E_META, E_REL0 = range(7)
 _H = np.uint64(0x9E3779B97F4A7C15)
 _FOUR = np.uint64(4)
-_ENT = 1 + WAYS  # a bucket row: header (stamp << 8 | entries), key tags, entries
+_ENT = 1 + 2 * WAYS  # a bucket row: header (stamp << 8 | entries), key tags, filters, entries
+_SEVEN = np.uint64(7)
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 
 @nb.njit(cache=True)
@@ -76,6 +79,38 @@ def position_words(hands, players, in_play, colmask, PU, d):
         PU[d, U_REL0 + s] = r
     PU[d, U_LEN0] = l0
     PU[d, U_LEN1] = l1
+
+
+@nb.njit(cache=True, inline="always")
+def top_owners(hands, players, in_play, colmask):
+    """Filter word of a position: per colour, the seats holding its top two
+    cards in play (3 bits each, 7 for none)."""
+    f = U0
+    for col in range(colmask.shape[0]):
+        m = in_play & colmask[col]
+        for j in range(2):
+            o = _SEVEN
+            if m != U0:
+                b = bit(highest(m))
+                m &= ~b
+                for s in range(players):
+                    if hands[s] & b:
+                        o = np.uint64(s)
+            f |= o << np.uint64(6 * col + 3 * j)
+    return f
+
+
+@nb.njit(cache=True, inline="always")
+def _filter_mask(M, colmask):
+    """Which owner fields of ``top_owners`` an entry with mask ``M`` needs."""
+    f = U0
+    for col in range(colmask.shape[0]):
+        n = popcount(M & colmask[col])
+        if n >= 1:
+            f |= _SEVEN << np.uint64(6 * col)
+        if n >= 2:
+            f |= _SEVEN << np.uint64(6 * col + 3)
+    return f
 
 
 @nb.njit(cache=True, inline="always")
@@ -138,8 +173,12 @@ def tt_probe(TT, b, tag, PU, d, players, stamp, need, in_play, colmask):
     """(YES / NO / UNKNOWN for "value >= need", its winning cards, a move hint)."""
     move = np.int64(0)
     ew = E_REL0 + players
+    own = PU[d, U_OWN]
     for e in range(_live(TT, b, stamp)):
         if TT[b, 1 + e] != tag:
+            continue
+        f = TT[b, 1 + WAYS + e]
+        if ((f ^ own) & (f >> np.uint64(32))) & _LOW32 != U0:
             continue
         o = _ENT + e * ew
         if not _matches(TT, b, o, PU, d, players):
@@ -157,7 +196,7 @@ def tt_probe(TT, b, tag, PU, d, players, stamp, need, in_play, colmask):
 
 
 @nb.njit(cache=True, inline="always")
-def tt_store(TT, b, tag, PU, d, players, stamp, need, ok, top, move, M):
+def tt_store(TT, b, tag, PU, d, players, stamp, need, ok, top, move, M, colmask):
     """Record "value >= need" (ok) or "value < need" for the positions that
     match ply d on ``M``, with the move that showed it (0: none)."""
     ew = E_REL0 + players
@@ -184,6 +223,7 @@ def tt_store(TT, b, tag, PU, d, players, stamp, need, ok, top, move, M):
                 h = (h ^ PU[d, U_REL0 + s]) * _H
             e = np.int64(h >> np.uint64(58)) % WAYS
         TT[b, 1 + e] = tag
+        TT[b, 1 + WAYS + e] = PU[d, U_OWN] | (_filter_mask(M, colmask) << np.uint64(32))
         o = _ENT + e * ew
         lo, hi = 0, top
         for k in range(4):
