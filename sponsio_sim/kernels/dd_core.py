@@ -169,7 +169,7 @@ def _clash(codes, bcounts, s, row, left, my_nines):
     return a >= 0 and row[s] + more > a
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, in_play, colmask, nines,
           res3, fail3):
     """Does seat ``ask`` win all its bets: YES, NO or UNKNOWN yet.
