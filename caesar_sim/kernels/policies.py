@@ -5,7 +5,6 @@ Action codes as in ``state``: -1 pass, else ``(v-1) + 8*row + 40*favour``.
 """
 
 import numba as nb
-import numpy as np
 
 from caesar_sim.kernels.bits import highest, lowest, popcount
 from caesar_sim.kernels.items import (
@@ -52,7 +51,8 @@ def visitor_slots(R, S, p, x):
 
 @nb.njit(cache=True, inline="always")
 def row_scan(R, S, row, p):
-    """(items on display, items ``p`` wins as the row stands, least effective value that wins one)."""
+    """(items on display, items ``p`` wins as the row stands, least effective value that wins one,
+    items the row's cards claim)."""
     nit = n_items(S, row)
     took = 0
     mine = 0
@@ -60,12 +60,11 @@ def row_scan(R, S, row, p):
     for e in range(S[S_ROWN + row]):
         j = row * ROWCAP + e
         t = R[R_DOUBLE] if S[S_ROWF + j] == 2 else 1
-        if S[S_ROWO + j] == p:
-            mine += max(0, min(t, nit - took))
+        mine += max(0, min(t, nit - took)) * (S[S_ROWO + j] == p)
         took += t
         if took >= nit and tau == 1:
             tau = S[S_ROWE + j] + 1
-    return nit, mine, tau
+    return nit, mine, tau, took
 
 
 @nb.njit(cache=True, inline="always")
@@ -99,7 +98,7 @@ def greedy_action(R, S, PP, p):
             cap = visitor_slots(R, S, p, row - 2)
         if cap <= 0:
             continue
-        nit, have, tau = row_scan(R, S, row, p)
+        nit, have, tau, _ = row_scan(R, S, row, p)
         if have >= cap:
             continue
         v = cheapest(hand, tau)
@@ -147,6 +146,8 @@ def value_action(R, S, PP, p, W):
     a favour's keep value, and (phases 1-2) its strength and any shortfall of cards needed later.
     """
     ph, hand, n = S[S_PHASE], S[S_HAND + p], S[S_N]
+    if hand == 0:
+        return -1
     r0, r1 = phase_rows(ph)
     boost, dbl = R[R_BOOST], R[R_DOUBLE]
     # threats: bit-sliced counters (t0 + 2 t1 + 4 t2 at bit e) of active opponents who can play above e
@@ -161,29 +162,34 @@ def value_action(R, S, PP, p, W):
             t1 ^= c
     need = PP[PP_NEED1]
     if ph == 1:
-        nit1, ahead1, _ = row_scan(R, S, 1, p)
+        nit1, ahead1, _, total1 = row_scan(R, S, 1, p)
         need = 1.0 + ahead1
         for x in range(NVEN):
             need += S[S_PTN + p * NVEN + x]
     left = popcount(hand) - 1  # cards left after this one
     short = max(0.0, need - left) * PP[PP_SHORT] if ph < 2 else 0.0
-    K = DISP  # W[:DISP] item utilities, W[K + v] the cost of held merchant v
-    cheap, rising, prev, m = 1e18, True, -np.inf, hand
-    while m:
-        v = lowest(m) + 1
-        m &= m - 1
-        c = R[R_MCOIN + v - 1] + short + (PP[PP_ALPHA] * v if ph < 2 else 0.0)
-        W[K + v] = c
-        cheap = min(cheap, c)
-        rising = rising and c >= prev
-        prev = c
+    alpha = PP[PP_ALPHA] if ph < 2 else 0.0  # a card's cost: R[R_MCOIN + v - 1] + short + alpha * v
+    mono = 0.0 <= alpha <= 1e300 and -1e300 <= short <= 1e300  # then costs rise with v if the coins do
+    for v in range(1, NVAL):
+        mono = mono and R[R_MCOIN + v] >= R[R_MCOIN + v - 1]
+    v = lowest(hand) + 1
+    cheap, rising = min(1e18, R[R_MCOIN + v - 1] + short + alpha * v), True
+    if not mono:
+        prev, m = R[R_MCOIN + v - 1] + short + alpha * v, hand & (hand - 1)
+        while m:
+            v = lowest(m) + 1
+            m &= m - 1
+            c = R[R_MCOIN + v - 1] + short + alpha * v
+            cheap = min(cheap, c)
+            rising = rising and c >= prev
+            prev = c
     best, bg = -1, 0.0
     most = dbl if ph > 0 and S[S_FAV + p * NFT + DOUBLE] > 0 else 1
     for row in range(r0, r1):
         if ph == 1:
-            nit, ahead = nit1, ahead1
+            nit, ahead, total = nit1, ahead1, total1
         else:
-            nit, ahead, _ = row_scan(R, S, row, p)
+            nit, ahead, _, total = row_scan(R, S, row, p)
         if nit == 0 or (row >= 2 and visitor_slots(R, S, p, row - 2) <= ahead):
             continue
         if row < 2:
@@ -196,9 +202,7 @@ def value_action(R, S, PP, p, W):
             top = visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP], ahead)
         if top * min(most, nit) - cheap <= bg:  # even the best items for the cheapest card lose
             continue
-        base, rown, total = row * ROWCAP, S[S_ROWN + row], 0
-        for e in range(rown):
-            total += dbl if S[S_ROWF + base + e] == 2 else 1
+        base, rown = row * ROWCAP, S[S_ROWN + row]
         for f in range(3):
             if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
                 continue
@@ -225,7 +229,7 @@ def value_action(R, S, PP, p, W):
                             u += visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP + s + k], ahead + k)
                 threats = ((t0 >> eff) & 1) + 2 * ((t1 >> eff) & 1) + 4 * ((t2 >> eff) & 1)
                 keep = 1.0 if threats <= nit - s - takes else PP[PP_RISK]
-                g = keep * u - W[K + v] - fcost
+                g = keep * u - (R[R_MCOIN + v - 1] + short + alpha * v) - fcost
                 if g > bg:
                     best, bg = v - 1 + NVAL * row + NVAL * NROW * f, g
                 if s == 0 and keep == 1.0 and rising:
