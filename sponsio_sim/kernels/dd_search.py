@@ -62,6 +62,32 @@ def _last_trick(hands, players, leader):
 
 
 @nb.njit(cache=True, inline="always")
+def _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT, tn, res3,
+               fail3):
+    """(YES or NO, winning ranks) of a bet goal when every seat holds one
+    card: play the last trick into ``CT[tn + 1]`` and settle."""
+    win, w = _last_trick(hands, players, leader)
+    tm = U0
+    for t in range(players):
+        tm |= hands[t]
+    best = lowest(hands[win])
+    n_col = colmask.shape[0]
+    cc0 = players
+    nok = players + players * n_col
+    for j in range(CT.shape[1]):
+        CT[tn + 1, j] = CT[tn, j]
+    CT[tn + 1, win] += 1
+    for col in range(n_col):
+        CT[tn + 1, cc0 + win * n_col + col] += popcount(tm & colmask[col])
+    if (tm & nines & ~bit(best)) != U0:
+        CT[tn + 1, nok] = 0
+    CT[tn + 1, nok + 1] = win
+    v = goal3(codes, bcounts, ask, any_fail, CT[tn + 1], players, n_col, 0, hands, U0, colmask, U0,
+              res3, fail3)
+    return v, w
+
+
+@nb.njit(cache=True, inline="always")
 def _trick_rank(tm, best, colmask):
     """Winning rank of a finished trick (cards ``tm``, top card ``best``):
     the top card if it beat another card of its colour, else none (any card
@@ -275,6 +301,9 @@ def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcou
                   nines, res3, fail3)
         if v != UNKNOWN or not free:
             return v, U0
+        if left == 1:
+            return _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT,
+                              tn, res3, fail3)
         need = 1
         x1, x2 = bet_extra_keys(codes, bcounts, relseats, CT[tn], players, n_col, leader, in_play,
                                 nines, sens)
