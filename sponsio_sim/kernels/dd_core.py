@@ -84,6 +84,29 @@ def quick_tricks(hand, in_play, n_colours):
 
 
 @nb.njit(cache=True, inline="always")
+def side_quick_tricks(hands, players, leader, side, in_play, colmask):
+    """(sure tricks of the leader's side, the cards they rest on): the more
+    of the leader cashing its own top cards, and, for a colour whose top card
+    another seat of ``side`` holds, the leader leading its lowest card of it
+    there and that seat cashing its own top cards after the trick."""
+    n_col = colmask.shape[0]
+    q, w = quick_tricks(hands[leader], in_play, n_col)
+    for col in range(n_col):
+        mine = hands[leader] & colmask[col]
+        m = in_play & colmask[col]
+        if mine == U0 or (mine & bit(highest(m))) != U0:
+            continue
+        top = bit(highest(m))
+        for p in range(players):
+            if p != leader and (side >> p) & 1 and (hands[p] & top) != U0:
+                q2, w2 = quick_tricks(hands[p] & ~top, in_play & ~top & ~bit(lowest(mine)), n_col)
+                if q2 + 1 > q:
+                    q = q2 + 1
+                    w = w2 | top
+    return q, w
+
+
+@nb.njit(cache=True, inline="always")
 def rel_move(c, in_play):
     """A card as colour x 9 + its rank among the colour's cards in play, + 1."""
     base = (c // RANKS) * RANKS

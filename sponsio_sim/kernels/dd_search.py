@@ -25,7 +25,7 @@ from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcou
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
     F_SC0, F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_TMASK, U_WR, UNKNOWN, YES,
-    abs_move, bet_extra_keys, desire, goal3, quick_tricks, rel_move,
+    abs_move, bet_extra_keys, desire, goal3, rel_move, side_quick_tricks,
 )
 from sponsio_sim.kernels.dd_tt import (
     U_OWN, U_TAG, U_X1, U_X2, bucket_of, position_words, rank_mask, top_owners, tt_probe, tt_store,
@@ -288,12 +288,15 @@ def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcou
         if left == 1:
             win, w = _last_trick(hands, players, leader)
             return (YES if (coal >> win) & 1 else NO), w
-        qt, w = quick_tricks(hands[leader], in_play, n_col)
         if (coal >> leader) & 1:
+            qt, w = side_quick_tricks(hands, players, leader, coal, in_play, colmask)
             if qt >= need:
                 return YES, w
-        elif left - qt < need:
-            return NO, w
+        else:
+            qt, w = side_quick_tricks(hands, players, leader, ((np.int64(1) << players) - 1) & ~coal,
+                                      in_play, colmask)
+            if left - qt < need:
+                return NO, w
         x1 = np.uint64(leader)
         x2 = U0
     else:
