@@ -30,23 +30,22 @@ def favour_util(R, PP, t):
 
 
 @nb.njit(cache=True, inline="always")
-def venue_terms(R, S, PP, p, x, shown):
+def venue_terms(R, S, PP, p, x, held):
     """(base, per_coin): a display ticket of venue ``x`` worth c coins is worth base + per_coin * c to ``p``.
 
-    ``shown``: the venue's tickets on display. Coin cards of special events are certain; ticket and
-    visitor coins count with the share of the venue's visitors per ticket in play, net of the
-    phase-3 merchant the visitor costs.
+    ``held``: the venue's tickets in play (display and seats). Coin cards of special events are
+    certain; ticket and visitor coins count with the share of the venue's visitors per ticket
+    in play, net of the phase-3 merchant the visitor costs.
     """
     cc = min(S[S_SPEC + x], S[S_COINS]) * R[R_COINVAL]
     vis = S[S_VDN + x]
     if vis <= S[S_PTN + p * NVEN + x]:
         return float(cc), 0.0
-    held = shown
-    for q in range(S[S_N]):
-        held += S[S_PTN + q * NVEN + x]
     tot = 0
     for i in range(vis):
         tot += S[S_VD + x * DISP + i]
+    if vis >= held:  # share 1 (saves a division)
+        return cc + float(tot) / vis - PP[PP_C3], 1.0
     share = min(1.0, vis / max(held, 1))
     return cc + share * float(tot) / vis - PP[PP_C3], share
 
@@ -55,15 +54,20 @@ def venue_terms(R, S, PP, p, x, shown):
 def ticket_utils(R, S, PP, p, W):
     """W[i] = what display ticket i is worth to seat ``p`` (coins); returns the index of the best."""
     nt = S[S_TDN]
-    k0, k1, k2 = 0, 0, 0
+    k0, k1, k2 = 0, 0, 0  # tickets of each venue on display
     for i in range(nt):
         x = S[S_TDX + i]
         k0 += x == 0
         k1 += x == 1
         k2 += x == 2
-    b0, m0 = venue_terms(R, S, PP, p, 0, k0) if k0 > 0 else (0.0, 0.0)
-    b1, m1 = venue_terms(R, S, PP, p, 1, k1) if k1 > 0 else (0.0, 0.0)
-    b2, m2 = venue_terms(R, S, PP, p, 2, k2) if k2 > 0 else (0.0, 0.0)
+    h0, h1, h2 = k0, k1, k2  # ... and in play
+    for q in range(S[S_N]):
+        h0 += S[S_PTN + q * NVEN]
+        h1 += S[S_PTN + q * NVEN + 1]
+        h2 += S[S_PTN + q * NVEN + 2]
+    b0, m0 = venue_terms(R, S, PP, p, 0, h0) if k0 > 0 else (0.0, 0.0)
+    b1, m1 = venue_terms(R, S, PP, p, 1, h1) if k1 > 0 else (0.0, 0.0)
+    b2, m2 = venue_terms(R, S, PP, p, 2, h2) if k2 > 0 else (0.0, 0.0)
     best, bu = 0, -1e18
     for i in range(nt):
         x, c = S[S_TDX + i], S[S_TDC + i]

@@ -111,7 +111,7 @@ def greedy_action(R, S, PP, p):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _row_utils(R, S, PP, p, row, W):
     """Fill W[0:n] with what each item of row 0/1 is worth to ``p``, best first; return n."""
     m = 0
@@ -152,14 +152,14 @@ def value_action(R, S, PP, p, W):
     boost, dbl = R[R_BOOST], R[R_DOUBLE]
     # threats: bit-sliced counters (t0 + 2 t1 + 4 t2 at bit e) of active opponents who can play above e
     t0, t1, t2 = 0, 0, 0
-    for q in range(n):
+    for q in range(n):  # branch-free: x = 0 adds nothing
         hq = S[S_HAND + q]
-        if q != p and S[S_PASS + q] == 0 and hq != 0:
-            x = (1 << (highest(hq) + 1 + (boost if ph > 0 and S[S_FAV + q * NFT + BOOST] > 0 else 0))) - 1
-            c = t0 & x
-            t0 ^= x
-            t2 |= t1 & c
-            t1 ^= c
+        top = highest(hq | 1) + 1 + boost * ((ph > 0) & (S[S_FAV + q * NFT + BOOST] > 0))
+        x = ((1 << top) - 1) & -((q != p) & (S[S_PASS + q] == 0) & (hq != 0))
+        c = t0 & x
+        t0 ^= x
+        t2 |= t1 & c
+        t1 ^= c
     need = PP[PP_NEED1]
     if ph == 1:
         nit1, ahead1, _, total1 = row_scan(R, S, 1, p)
