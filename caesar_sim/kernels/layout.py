@@ -132,7 +132,7 @@ LOGW = 10
 LOG_MAX = 4096
 
 # --- scratch
-W_SIZE = 64 + 3 * (2 * NVAL + 8) + P   # floats: item utilities, merchant costs (value)
+W_SIZE = 64 + 3 * (2 * NVAL + 8) + P   # floats: item utilities (the rest is spare)
 A_SIZE = 2 * ACT_MAX             # ints: legal actions (rollouts), mc's own list
 EV_DAY, EV_FDISP, EV_TICKET, EV_VISITOR, EV_BID, EV_PASS, EV_TAKE, EV_NOTHING, EV_SPFALL, \
     EV_SCORE, EV_FAVTIX, EV_CAESAR, EV_PHASE = range(13)

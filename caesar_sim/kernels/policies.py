@@ -155,7 +155,7 @@ def value_action(R, S, PP, p, W):
     for q in range(n):  # branch-free: x = 0 adds nothing
         hq = S[S_HAND + q]
         top = highest(hq | 1) + 1 + boost * ((ph > 0) & (S[S_FAV + q * NFT + BOOST] > 0))
-        x = ((1 << top) - 1) & -((q != p) & (S[S_PASS + q] == 0) & (hq != 0))
+        x = ((1 << top) - 1) * ((q != p) & (S[S_PASS + q] == 0) & (hq != 0))
         c = t0 & x
         t0 ^= x
         t2 |= t1 & c
