@@ -34,6 +34,7 @@ from sponsio_sim.kernels.dd_tt import (
 _TOP_DISCARD = 20   # ordering: keep a colour's top card rather than discard it
 _WINNER = 64        # ordering: the trick goes to a seat the mover wants to win it
 _HINTED = 1000      # ordering: the move that decided this position before
+_OWN_FIRST = 10     # ordering: a leader cashes its own winners before leading to a partner's
 
 
 @nb.njit(cache=True, inline="always")
@@ -243,6 +244,8 @@ def _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, 
             score += _HINTED
         if (want >> win) & 1:
             score += _WINNER
+            if pos == 0 and win != s:
+                score -= _OWN_FIRST
         if pos > 0 and col != led and (in_play & cm & ~((b << U1) - U1)) == U0:
             score -= _TOP_DISCARD
         j = n
