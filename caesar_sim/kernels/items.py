@@ -78,7 +78,7 @@ def ticket_utils(R, S, PP, p, W):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def visitor_util(R, S, p, x, coin, ahead):
     """Coins a visitor worth ``coin`` at venue ``x`` scores for ``p``, who wins ``ahead`` others there first."""
     k = S[S_PVN + p * NVEN + x] + ahead
