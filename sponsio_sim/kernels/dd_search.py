@@ -13,37 +13,23 @@ The search keeps an explicit stack of plies (no recursion, no calls with
 array arguments in the hot loop apart from inlined helpers). At every trick
 boundary it first tries to decide the node without searching: the goal's
 three-valued bound (target reached / out of reach, bets settled either
-way), the leader's quick tricks, then the transposition table. Moves are
-generated once per class of equivalent cards (cards adjacent among the
-cards still in play are one move) and ordered by who would win the trick.
+way), the sure tricks of the side on lead, then the transposition table
+(``dd_tt``, winning ranks). Moves come from ``dd_moves``.
 """
 
 import numba as nb
 import numpy as np
 
-from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
+from sponsio_sim.kernels.bits import RANKS, U0, bit, lowest, popcount
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
-    F_SC0, F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_TMASK, U_WR, UNKNOWN, YES,
-    abs_move, bet_extra_keys, desire, goal3, rel_move, side_quick_tricks,
+    F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_TMASK, U_WR, UNKNOWN, YES,
+    abs_move, bet_extra_keys, goal3, rel_move, side_quick_tricks,
 )
+from sponsio_sim.kernels.dd_moves import close_classes, gen_moves
 from sponsio_sim.kernels.dd_tt import (
     U_OWN, U_TAG, U_X1, U_X2, bucket_of, position_words, rank_mask, top_owners, tt_probe, tt_store,
 )
-
-_TOP_DISCARD = 20   # ordering: keep a colour's top card rather than discard it
-_WINNER = 64        # ordering: the trick goes to a seat the mover wants to win it
-_HINTED = 1000      # ordering: the move that decided this position before
-_OWN_FIRST = 10     # ordering: a leader cashes its own winners before leading to a partner's
-
-
-@nb.njit(cache=True, inline="always")
-def _owner(hands, players, c):
-    b = bit(c)
-    for t in range(players):
-        if hands[t] & b:
-            return t
-    return -1
 
 
 @nb.njit(cache=True, inline="always")
@@ -98,48 +84,6 @@ def _trick_rank(tm, best, colmask):
     return U0
 
 
-@nb.njit(cache=True, inline="always")
-def _legal(d, hands, colmask, root_mask, PL):
-    s = PL[d, F_SEAT]
-    h = hands[s]
-    legal = h
-    if PL[d, F_POS] > 0:
-        legal = h & colmask[PL[d, F_LED]]
-        if legal == U0:
-            legal = h
-    if d == 0 and root_mask != U0:
-        legal &= root_mask
-    return legal
-
-
-@nb.njit(cache=True, inline="always")
-def _close_classes(W, d, hands, players, colmask, sens, root_mask, PL):
-    """Winning ranks of a node that tried all its moves. The move list
-    skipped cards equal in power to the next lower card of the mover; if
-    such a run of cards reaches from W's lowest card of a colour downwards,
-    the run's lower cards must count too, or a matching position could split
-    the run (and its skipped cards would not have been tried)."""
-    legal = _legal(d, hands, colmask, root_mask, PL)
-    in_play = bit(PL[d, F_BEST]) if PL[d, F_POS] > 0 else U0
-    for t in range(players):
-        in_play |= hands[t]
-    out = W
-    for col in range(colmask.shape[0]):
-        w = W & colmask[col]
-        if w == U0:
-            continue
-        t = lowest(w)
-        if (legal & bit(t)) == U0 or (sens and t % RANKS == RANKS - 1):
-            continue
-        while True:
-            below = in_play & colmask[col] & (bit(t) - U1)
-            if below == U0 or (legal & bit(highest(below))) == U0:
-                break
-            t = highest(below)
-        out |= bit(t)
-    return out
-
-
 @nb.njit(cache=True)
 def setup_root(hands, leader, trick, ctr0, PL, PU, CT):
     """Root ply: ``trick`` holds the cards already played to the current
@@ -171,93 +115,6 @@ def setup_root(hands, leader, trick, ctr0, PL, PU, CT):
     PU[0, U_TMASK] = tm
     for j in range(ctr0.shape[0]):
         CT[0, j] = ctr0[j]
-
-
-@nb.njit(cache=True, inline="always")
-def _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, ask, sens, root_mask,
-               PL, PU, CT):
-    """Fill ply d's move list: one card per equivalence class, best first."""
-    n_col = colmask.shape[0]
-    allmask = (np.int64(1) << players) - 1
-    s = PL[d, F_SEAT]
-    pos = PL[d, F_POS]
-    h = hands[s]
-    # Cards that separate two of the mover's cards: those still in hands and
-    # the trick's current top card. The trick's other cards are gone after
-    # this trick and cannot win it, so they separate nothing.
-    best = PL[d, F_BEST]
-    in_play = bit(best) if pos > 0 else U0
-    for t in range(players):
-        in_play |= hands[t]
-    led = PL[d, F_LED]
-    legal = _legal(d, hands, colmask, root_mask, PL)
-    later = U0
-    t = s
-    for _ in range(pos + 1, players):
-        t += 1
-        if t == players:
-            t = 0
-        later |= hands[t]
-    if mode == MODE_TRICKS:
-        want = coal if (coal >> s) & 1 else allmask & ~coal
-    else:
-        dsr = desire(codes, bcounts, ask, CT[PL[d, F_TN]], players, n_col, popcount(h))
-        if (dsr > 0) == (((maxside >> s) & 1) == 1):
-            want = np.int64(1) << ask
-        else:
-            want = allmask & ~(np.int64(1) << ask)
-    bseat = PL[d, F_BSEAT]
-    n = 0
-    m = legal
-    while m != U0:
-        c = lowest(m)
-        m &= m - U1
-        b = bit(c)
-        col = c // RANKS
-        rank = c - col * RANKS
-        cm = colmask[col]
-        below = in_play & cm & (b - U1)
-        if below != U0 and (legal & bit(highest(below))) != U0 and not (sens and rank == RANKS - 1):
-            continue  # same power as the next lower card, already listed
-        if pos == 0:
-            oth = in_play & cm & ~h
-            win = s
-            if oth != U0:
-                top = highest(oth)
-                if top > c:
-                    win = _owner(hands, players, top)
-        else:
-            cur = best
-            win = bseat
-            if col == led and c > cur:
-                cur = c
-                win = s
-            rl = later & colmask[led]
-            if rl != U0:
-                top = highest(rl)
-                if top > cur:
-                    win = _owner(hands, players, top)
-        score = -rank
-        hint = PL[d, F_HINT]
-        if pos == 0 and hint >= c and hint // RANKS == col \
-                and (in_play & ~h & (bit(hint) - U1) & ~((b << U1) - U1)) == U0:
-            score += _HINTED
-        if (want >> win) & 1:
-            score += _WINNER
-            if pos == 0 and win != s:
-                score -= _OWN_FIRST
-        if pos > 0 and col != led and (in_play & cm & ~((b << U1) - U1)) == U0:
-            score -= _TOP_DISCARD
-        j = n
-        while j > 0 and PL[d, F_SC0 + j - 1] < score:
-            PL[d, F_MOV0 + j] = PL[d, F_MOV0 + j - 1]
-            PL[d, F_SC0 + j] = PL[d, F_SC0 + j - 1]
-            j -= 1
-        PL[d, F_MOV0 + j] = c
-        PL[d, F_SC0 + j] = score
-        n += 1
-    PL[d, F_NMOV] = n
-    PL[d, F_IMOV] = 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -375,7 +232,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
                     pending_w = w
                     d -= 1
                     continue
-            _gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, ask, sens,
+            gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, ask, sens,
                        root_mask, PL, PU, CT)
             PL[d, F_EXPANDED] = 1
         if pending >= 0:
@@ -398,7 +255,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
         if resolved < 0 and PL[d, F_IMOV] >= PL[d, F_NMOV]:
             resolved = NO if PL[d, F_ISOR] == 1 else YES
             cut = False
-            pending_w = _close_classes(PU[d, U_WR], d, hands, players, colmask, sens, root_mask, PL)
+            pending_w = close_classes(PU[d, U_WR], d, hands, players, colmask, sens, root_mask, PL)
         if resolved >= 0:
             if PL[d, F_EXPANDED] == 1 and PL[d, F_POS] == 0 and (d > 0 or root_mask == U0):
                 h_all = U0
