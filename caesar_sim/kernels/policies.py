@@ -6,9 +6,9 @@ Action codes as in ``state``: -1 pass, else ``(v-1) + 8*row + 40*favour``.
 
 import numba as nb
 
-from caesar_sim.kernels.bits import highest, lowest, popcount
+from mcsim.bits import highest, lowest, popcount
 from caesar_sim.kernels.items import (
-    PP_ALPHA, PP_C3, PP_FAVKEEP, PP_GREEDY_TIX, PP_NEED1, PP_RISK, PP_SHORT,
+    PP_ALPHA, PP_FAVKEEP, PP_GREEDY_TIX, PP_NEED1, PP_RISK, PP_SHORT,
     favour_util, ticket_utils, visitor_util,
 )
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)

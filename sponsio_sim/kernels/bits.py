@@ -1,14 +1,13 @@
 """Bitboard primitives on uint64 card sets.
 
-``popcount`` and ``highest`` compile to the CPU's popcnt / lzcnt through LLVM
-intrinsics; with ``NUMBA_DISABLE_JIT=1`` plain-Python versions stand in.
+The bit scans (``popcount``, ``lowest``, ``highest``) are the shared ones of
+``mcsim.bits`` (CPU popcnt / tzcnt / lzcnt).
 """
 
 import numba as nb
 import numpy as np
-from numba.core import types
-from llvmlite import ir
-from numba.extending import intrinsic
+
+from mcsim.bits import highest, lowest, popcount  # noqa: F401  (re-exported for the kernels)
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
@@ -20,56 +19,6 @@ NINE_OF_COLOUR0 = 8  # rank 9 is bit 8 of its colour
 def bit(c):
     """The mask of card id ``c``."""
     return U1 << np.uint64(c)
-
-
-@intrinsic
-def _ctpop(typingctx, x):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def _ctlz(typingctx, x):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
-if nb.config.DISABLE_JIT:  # pragma: no cover - debugging mode only
-    def popcount(x):
-        """Number of cards in mask ``x``."""
-        return bin(int(x)).count("1")
-
-    def lowest(x):
-        """Card id of the lowest set bit of a non-empty mask."""
-        x = int(x)
-        return (x & -x).bit_length() - 1
-
-    def highest(x):
-        """Card id of the highest set bit of a non-empty mask."""
-        return int(x).bit_length() - 1
-else:
-    @nb.njit(cache=True, inline="always")
-    def popcount(x):
-        """Number of cards in mask ``x``."""
-        return np.int64(_ctpop(np.uint64(x)))
-
-    @nb.njit(cache=True, inline="always")
-    def lowest(x):
-        """Card id of the lowest set bit of a non-empty mask."""
-        return popcount((x & (~x + U1)) - U1)
-
-    @nb.njit(cache=True, inline="always")
-    def highest(x):
-        """Card id of the highest set bit of a non-empty mask."""
-        return np.int64(63) - np.int64(_ctlz(np.uint64(x)))
 
 
 @nb.njit(cache=True, inline="always")

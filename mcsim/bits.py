@@ -1,8 +1,8 @@
-"""Bit tricks on merchant hand masks (bit v-1 = merchant v).
+"""Bit scans on uint64 masks for the game kernels (numba).
 
 ``popcount``, ``lowest`` and ``highest`` compile to popcnt / tzcnt / lzcnt
-through LLVM intrinsics (mirrors ``sponsio_sim.kernels.bits``); with
-``NUMBA_DISABLE_JIT=1`` plain-Python versions stand in.
+through LLVM intrinsics; with ``NUMBA_DISABLE_JIT=1`` plain-Python versions
+stand in. Sponsio uses them on card sets, Circus Maximus on merchant hands.
 """
 
 import numba as nb
