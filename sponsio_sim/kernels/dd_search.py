@@ -20,6 +20,7 @@ way), the sure tricks of the side on lead, then the transposition table
 import numba as nb
 import numpy as np
 
+from sponsio_sim.kernels.bets import TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, bit, lowest, popcount
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
@@ -118,8 +119,8 @@ def setup_root(hands, leader, trick, ctr0, PL, PU, CT):
 
 
 @nb.njit(cache=True, inline="always")
-def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcounts, ask, relseats,
-              any_fail, sens, root_mask, PL, PU, CT, TT, stamp, res3, fail3):
+def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, codes, bcounts, ask,
+              relseats, any_fail, sens, root_mask, PL, PU, CT, TT, stamp, res3, fail3):
     """Try to decide the trick-boundary node at ply d without searching:
     (YES or NO, its winning ranks); else record its key, bucket and need,
     and return (UNKNOWN, 0)."""
@@ -167,6 +168,18 @@ def _boundary(d, hands, players, colmask, nines, mode, target, coal, codes, bcou
         if left == 1:
             return _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT,
                               tn, res3, fail3)
+        if not (maxside >> leader) & 1:
+            # The side against the bets leads: cashing its sure tricks may
+            # leave too few for the asking seat's trick bet.
+            a = -1
+            for i in range(bcounts[ask]):
+                if codes[ask, i, 0] == TRICKS:
+                    a = codes[ask, i, 1]
+            if a > CT[tn, ask]:
+                qt, w = side_quick_tricks(hands, players, leader, ((np.int64(1) << players) - 1) & ~maxside,
+                                          in_play, colmask)
+                if CT[tn, ask] + left - qt < a:
+                    return NO, w
         need = 1
         x1, x2 = bet_extra_keys(codes, bcounts, relseats, CT[tn], players, n_col, leader, in_play,
                                 nines, sens)
@@ -219,7 +232,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
             PL[d, F_ISOR] = (maxside >> PL[d, F_SEAT]) & 1
             PU[d, U_WR] = U0
             if PL[d, F_POS] == 0:
-                status, w = _boundary(d, hands, players, colmask, nines, mode, target, coal, codes,
+                status, w = _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, codes,
                                       bcounts, ask, relseats, any_fail, sens, root_mask, PL, PU, CT,
                                       TT, stamp, res3, fail3)
                 if status != UNKNOWN:
