@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from sponsio_sim.analysis.dd import solve
 from sponsio_sim.bets import catalogue, parse_bet_set
-from sponsio_sim.cards import card_name, format_cards, mask_of
+from sponsio_sim.cards import card_name, format_cards, mask_of, parse_cards
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
 
@@ -120,6 +120,17 @@ def test_bets_that_clash_match_minimax(case):
     table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}
     assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), notation
     assert bool(df["best"].iloc[0]) == bet_question(hands, leader, seat, table, False, trick), notation
+
+
+def test_trick_bet_exactly_reachable_after_the_other_side_cashes():
+    """Seat 1 leads with one sure trick (Y9); seat 0 still makes exactly 2
+    with its two top cards: the sure-trick bound must not cut it off."""
+    rules = small_rules(4, 3)
+    text = "R9 B9 Y1 | Y9 R1 B1 | G1 G2 G3 | G4 G5 G6"
+    df = solve(text, lead=1, seat=0, bets="tricks=2", rules=rules)
+    hands = [sorted(parse_cards(part, rules, "deal")) for part in text.split("|")]
+    assert bet_question(hands, 1, 0, {0: [("tricks", 2)]}, True) is True
+    assert bool(df["worst"].iloc[0]) and bool(df["best"].iloc[0])
 
 
 def test_every_catalogue_bet_on_one_deal():
