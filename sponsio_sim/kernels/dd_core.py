@@ -83,7 +83,7 @@ def quick_tricks(hand, in_play, n_colours):
     return q, w
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False)
 def side_quick_tricks(hands, players, leader, side, in_play, colmask):
     """(sure tricks of the leader's side, the cards they rest on): the more
     of the leader cashing its own top cards, and, for a colour whose top card
@@ -253,7 +253,7 @@ def relevant_seats(codes, bcounts, ask):
     return rel
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False)
 def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in_play, nines,
                    nines_sens):
     """Key words for the accumulated state the relevant bets still depend on:

@@ -15,6 +15,11 @@ boundary it first tries to decide the node without searching: the goal's
 three-valued bound (target reached / out of reach, bets settled either
 way), the sure tricks of the side on lead, then the transposition table
 (``dd_tt``, winning ranks). Moves come from ``dd_moves``.
+
+Helpers run on every node are inlined; those run at most once per trick
+boundary (sure tricks, table stores, settling a bet goal's last trick) are
+compiled out of line without reference counting: inlining them as well
+cost a third more compile time (39 s against 27 s) for no measurable speed.
 """
 
 import numba as nb
@@ -49,7 +54,7 @@ def _last_trick(hands, players, leader):
     return win, (bit(best) if same > 1 else U0)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False)
 def _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT, tn, res3,
                fail3):
     """(YES or NO, winning ranks) of a bet goal when every seat holds one

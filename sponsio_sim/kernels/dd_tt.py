@@ -123,7 +123,7 @@ def bucket_of(TT, PU, d):
     return np.int64(h % np.uint64(TT.shape[0])), h
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False)
 def rank_mask(W, in_play, colmask):
     """``M`` for winning ranks ``W``: per colour, the relative ranks from W's
     lowest card of the colour up to the colour's top card in play."""
@@ -195,7 +195,7 @@ def tt_probe(TT, b, tag, PU, d, players, stamp, need, in_play, colmask):
     return UNKNOWN, U0, move
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False)
 def tt_store(TT, b, tag, PU, d, players, stamp, need, ok, top, move, M, colmask):
     """Record "value >= need" (ok) or "value < need" for the positions that
     match ply d on ``M``, with the move that showed it (0: none)."""
