@@ -47,8 +47,8 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 
 @nb.njit(cache=True)
 def new_table(players, tt_bits):
-    """An empty table of about ``2**tt_bits`` entries, in buckets of ``WAYS``
-    (a zero stamp is never live)."""
+    """An empty table of ``2**tt_bits`` entries in buckets of ``WAYS`` (at
+    least one bucket; a zero stamp is never live)."""
     return np.zeros((max(1, (1 << tt_bits) // WAYS), _ENT + WAYS * (E_REL0 + players)), dtype=np.uint64)
 
 
@@ -120,7 +120,7 @@ def bucket_of(TT, PU, d):
     for k in range(U_LEN0, U_X2 + 1):
         h = (h ^ PU[d, k]) * _H
         h ^= h >> np.uint64(29)
-    return np.int64(h % np.uint64(TT.shape[0])), h
+    return np.int64(h >> np.uint64(32)) & (TT.shape[0] - 1), h
 
 
 @nb.njit(cache=True, _nrt=False)
