@@ -106,6 +106,32 @@ def side_quick_tricks(hands, players, leader, side, in_play, colmask):
     return q, w
 
 
+@nb.njit(cache=True, _nrt=False)
+def tops_against(hands, players, leader, side, in_play, colmask):
+    """(sure tricks of the seats outside ``side``, the leader's side, from
+    this trick on; the cards they rest on). If they hold the top card in
+    play of every colour the leader holds, they can win this trick whatever
+    is led, and the seat that wins it can then cash its own top cards: the
+    fewest over the colours the leader may lead, plus one. Else 0."""
+    n_col = colmask.shape[0]
+    q = 99
+    w = U0
+    for col in range(n_col):
+        if hands[leader] & colmask[col] == U0:
+            continue
+        top = bit(highest(in_play & colmask[col]))
+        holder = -1
+        for t in range(players):
+            if not (side >> t) & 1 and (hands[t] & top) != U0:
+                holder = t
+        if holder < 0:
+            return 0, U0
+        k, wk = quick_tricks(hands[holder] & ~top, in_play & ~top, n_col)
+        q = min(q, 1 + k)
+        w |= top | wk
+    return (q, w) if q < 99 else (0, U0)
+
+
 @nb.njit(cache=True, inline="always")
 def rel_move(c, in_play):
     """A card as colour x 9 + its rank among the colour's cards in play, + 1."""

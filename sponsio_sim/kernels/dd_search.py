@@ -30,7 +30,7 @@ from sponsio_sim.kernels.bits import RANKS, U0, bit, lowest, popcount
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
     F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_TMASK, U_WR, UNKNOWN, YES,
-    abs_move, bet_extra_keys, goal3, rel_move, side_quick_tricks,
+    abs_move, bet_extra_keys, goal3, rel_move, side_quick_tricks, tops_against,
 )
 from sponsio_sim.kernels.dd_moves import close_classes, gen_moves
 from sponsio_sim.kernels.dd_tt import (
@@ -154,15 +154,21 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
         if left == 1:
             win, w = _last_trick(hands, players, leader)
             return (YES if (coal >> win) & 1 else NO), w
+        rest = ((np.int64(1) << players) - 1) & ~coal
         if (coal >> leader) & 1:
             qt, w = side_quick_tricks(hands, players, leader, coal, in_play, colmask)
             if qt >= need:
                 return YES, w
+            qo, w = tops_against(hands, players, leader, coal, in_play, colmask)
+            if left - qo < need:
+                return NO, w
         else:
-            qt, w = side_quick_tricks(hands, players, leader, ((np.int64(1) << players) - 1) & ~coal,
-                                      in_play, colmask)
+            qt, w = side_quick_tricks(hands, players, leader, rest, in_play, colmask)
             if left - qt < need:
                 return NO, w
+            qc, w = tops_against(hands, players, leader, rest, in_play, colmask)
+            if qc >= need:
+                return YES, w
         x1 = np.uint64(leader)
         x2 = U0
     else:
