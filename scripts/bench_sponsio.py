@@ -153,7 +153,7 @@ def main() -> None:
     cold_dir = tempfile.mkdtemp(prefix="sponsio-bench-cold-")
     cold, rounds = odds_wall(cold_dir)
     warm, _ = odds_wall(cold_dir)
-    print(f"\ndefault `sponsio odds` (whole catalogue, goal vs goal, CI width <= 0.01, all cores):")
+    print("\ndefault `sponsio odds` (whole catalogue, goal vs goal, CI width <= 0.01, all cores):")
     print(f"  cold (empty numba cache): {cold:6.1f} s   target <= {ODDS_TARGETS['cold']:.0f} s  "
           f"{'yes' if cold <= ODDS_TARGETS['cold'] else 'NO'}")
     print(f"  warm (cached kernels):    {warm:6.1f} s   target <= {ODDS_TARGETS['warm']:.0f} s  "
