@@ -12,34 +12,20 @@ from numba.core import types
 from numba.extending import intrinsic
 
 
-@intrinsic
-def _ctpop(typingctx, x):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def _ctlz(typingctx, x):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
+def _unary_intrinsic(emit):
+    """A numba intrinsic uint64 -> uint64 whose LLVM code is ``emit(builder, x)``."""
+    @intrinsic
+    def op(typingctx, x):
+        def codegen(context, builder, signature, args):
+            return emit(builder, args[0])
+        return types.uint64(types.uint64), codegen
+    return op
 
 
-@intrinsic
-def _cttz(typingctx, x):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
+_NOT_POISON = ir.Constant(ir.IntType(1), 0)  # a zero input gives 64, not poison
+_ctpop = _unary_intrinsic(lambda b, x: b.ctpop(x))
+_ctlz = _unary_intrinsic(lambda b, x: b.ctlz(x, _NOT_POISON))
+_cttz = _unary_intrinsic(lambda b, x: b.cttz(x, _NOT_POISON))
 
 
 if nb.config.DISABLE_JIT:  # pragma: no cover - debugging mode only
