@@ -157,27 +157,20 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, tab,
     # A card whose count cannot reach the leader's with the worlds left is
     # never picked: it is not solved any more (same choice, fewer solves).
     top = 0
-    for i in range(worlds):
-        sample_world(s, players, tab, ints, state, pool, world)
-        for k in range(n):
-            if score[k, 1] + worlds - i < top:
-                continue
-            ok, _ = solve_bets(world, leader, tr, ctr, colmask, nines, codes, bcounts, s,
-                               np.int64(1) << s, bit(score[k, 0]), PL, PU, CT, TT, stamps[0])
-            if ok:
-                score[k, 1] += 1
-                top = max(top, score[k, 1])
-    if top == 0:
+    for q in range(2):  # worst case; best case only if no card succeeds in any world
+        if q == 1 and top > 0:
+            break
+        maxside = np.int64(1) << s if q == 0 else everyone
         for i in range(worlds):
             sample_world(s, players, tab, ints, state, pool, world)
             for k in range(n):
-                if score[k, 2] + worlds - i < top:
+                if score[k, 1 + q] + worlds - i < top:
                     continue
                 ok, _ = solve_bets(world, leader, tr, ctr, colmask, nines, codes, bcounts, s,
-                                   everyone, bit(score[k, 0]), PL, PU, CT, TT, stamps[1])
+                                   maxside, bit(score[k, 0]), PL, PU, CT, TT, stamps[q])
                 if ok:
-                    score[k, 2] += 1
-                    top = max(top, score[k, 2])
+                    score[k, 1 + q] += 1
+                    top = max(top, score[k, 1 + q])
     pick = 0
     for k in range(1, n):
         if _better(score[k, 1], score[k, 2], score[k, 0], score[pick, 1], score[pick, 2], score[pick, 0]):
