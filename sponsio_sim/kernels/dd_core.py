@@ -37,10 +37,12 @@ F_SEAT, F_POS, F_LEADER, F_BEST, F_BSEAT, F_LED, F_TN, F_NMOV, F_IMOV, F_SLOT, F
 F_MOV0 = 14
 F_SC0 = F_MOV0 + MAX_MOVES
 N_FIELDS = F_SC0 + MAX_MOVES
-# Per-ply uint64 fields: trick mask, winning ranks so far, then the
-# position words the transposition table reads (``dd_tt``).
+# Per-ply uint64 fields: trick mask, winning ranks so far, the position
+# words the transposition table reads (``dd_tt``), then the moves found
+# equivalent to one already tried (``dd_moves.skip_small``).
 U_TMASK, U_WR = 0, 1
-N_UFIELDS = U_REL0 + MAX_PLAYERS
+U_SKIP = U_REL0 + MAX_PLAYERS
+N_UFIELDS = U_SKIP + 1
 TT_BITS = 16
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_HINT, F_IMOV, F_LED, F_MOV0, F_NMOV, F_POS, F_SC0, F_SEAT, F_TN, MODE_TRICKS,
-    desire,
+    U_SKIP, U_WR, desire,
 )
 
 _TOP_DISCARD = 20   # ordering: keep a colour's top card rather than discard it
@@ -159,3 +159,27 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         n += 1
     PL[d, F_NMOV] = n
     PL[d, F_IMOV] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def skip_small(d, c, colmask, PL, PU):
+    """After move ``c`` failed to cut at ply d: if ``c`` lies below the
+    lowest winning rank of its colour found so far (``U_WR``), which small
+    card of the colour was played did not matter, so the mover's other
+    cards of the colour below that rank are the same move and are skipped
+    (as DDS does; set once per colour and ply, flag bit ``36 + colour``).
+    Moves ``PL[d, F_IMOV]`` on past skipped moves."""
+    col = c // RANKS
+    flag = bit(36 + col)
+    skip = PU[d, U_SKIP]
+    if (skip & flag) == U0:
+        w = PU[d, U_WR] & colmask[col]
+        low = lowest(w) if w != U0 else (col + 1) * RANKS
+        if c < low:
+            skip |= flag | (colmask[col] & (bit(low) - U1))
+            PU[d, U_SKIP] = skip
+    i = PL[d, F_IMOV]
+    n = PL[d, F_NMOV]
+    while i < n and (skip & bit(PL[d, F_MOV0 + i])) != U0:
+        i += 1
+    PL[d, F_IMOV] = i

@@ -29,10 +29,10 @@ from sponsio_sim.kernels.bets import TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, bit, lowest, popcount
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
-    F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_TMASK, U_WR, UNKNOWN, YES,
+    F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_SKIP, U_TMASK, U_WR, UNKNOWN, YES,
     abs_move, bet_extra_keys, goal3, rel_move, side_quick_tricks, tops_against,
 )
-from sponsio_sim.kernels.dd_moves import close_classes, gen_moves
+from sponsio_sim.kernels.dd_moves import close_classes, gen_moves, skip_small
 from sponsio_sim.kernels.dd_tt import (
     U_OWN, U_TAG, U_X1, U_X2, bucket_of, position_words, rank_mask, top_owners, tt_probe, tt_store,
 )
@@ -242,6 +242,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
             PL[d, F_EXPANDED] = 0
             PL[d, F_ISOR] = (maxside >> PL[d, F_SEAT]) & 1
             PU[d, U_WR] = U0
+            PU[d, U_SKIP] = U0
             if PL[d, F_POS] == 0:
                 status, w = _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, codes,
                                       bcounts, ask, relseats, any_fail, sens, root_mask, PL, PU, CT,
@@ -274,6 +275,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
                 PU[d, U_WR] |= pending_w
                 resolved = -1
                 pending = -1
+                skip_small(d, c, colmask, PL, PU)
         else:
             resolved = -1
         if resolved < 0 and PL[d, F_IMOV] >= PL[d, F_NMOV]:
