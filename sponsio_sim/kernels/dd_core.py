@@ -87,24 +87,42 @@ def quick_tricks(hand, in_play, n_colours):
 
 @nb.njit(cache=True, _nrt=False)
 def side_quick_tricks(hands, players, leader, side, in_play, colmask):
-    """(sure tricks of the leader's side, the cards they rest on): the more
-    of the leader cashing its own top cards, and, for a colour whose top card
-    another seat of ``side`` holds, the leader leading its lowest card of it
-    there and that seat cashing its own top cards after the trick."""
+    """(sure tricks of the leader's side, the cards they rest on): the most
+    of three lines. The leader cashes its own top cards. Or, for a colour
+    whose top card another seat of ``side`` holds, the leader leads its
+    lowest card of it there and that seat cashes its own top cards after the
+    trick. Or the leader cashes first and crosses after; the partner then
+    counts only top cards of colours the leader did not cash (it may have had
+    to follow there) and keeps enough cards for them and the entry through
+    the leader's tricks (all hands are the same size here)."""
     n_col = colmask.shape[0]
-    q, w = quick_tricks(hands[leader], in_play, n_col)
+    q0, w0 = quick_tricks(hands[leader], in_play, n_col)
+    q = q0
+    w = w0
+    cashed = U0
+    for col in range(n_col):
+        if (w0 & colmask[col]) != U0:
+            cashed |= colmask[col]
+    left = popcount(hands[leader])
     for col in range(n_col):
         mine = hands[leader] & colmask[col]
         m = in_play & colmask[col]
         if mine == U0 or (mine & bit(highest(m))) != U0:
             continue
         top = bit(highest(m))
+        entry = bit(lowest(mine))
         for p in range(players):
             if p != leader and (side >> p) & 1 and (hands[p] & top) != U0:
-                q2, w2 = quick_tricks(hands[p] & ~top, in_play & ~top & ~bit(lowest(mine)), n_col)
+                q2, w2 = quick_tricks(hands[p] & ~top, in_play & ~top & ~entry, n_col)
                 if q2 + 1 > q:
                     q = q2 + 1
                     w = w2 | top
+                if q0 > 0:
+                    q3, w3 = quick_tricks(hands[p] & ~top & ~cashed, in_play & ~top & ~entry & ~w0, n_col)
+                    q3 = min(q3, left - q0 - 1)
+                    if q0 + 1 + q3 > q:
+                        q = q0 + 1 + q3
+                        w = w0 | top | w3
     return q, w
 
 
