@@ -66,22 +66,33 @@ def new_workspace(players, n_colours, max_cards, tt_bits):
 
 
 @nb.njit(cache=True, inline="always")
-def quick_tricks(hand, in_play, n_colours):
-    """(tricks the leader takes for sure by cashing its top cards, those
-    cards): in each colour, its cards that are the highest still in play,
-    one after another. Discards by others only make them safer, and the
-    leader keeps the lead."""
+def quick_tricks(hands, seat, hand, in_play, colmask):
+    """(tricks seat ``seat`` takes for sure by cashing the cards ``hand``,
+    those cards): in each colour, its cards that are the highest still in
+    play, one after another; and the rest of the colour too once every
+    other seat's cards of it in play are gone by then (length tricks).
+    Discards by others only make them safer, and the seat keeps the lead."""
     q = 0
     w = U0
-    for col in range(n_colours):
-        m = in_play & (np.uint64(0x1FF) << np.uint64(col * RANKS))
+    for col in range(colmask.shape[0]):
+        m = in_play & colmask[col]
+        k = 0
         while m != U0:
             h = highest(m)
             if (hand & bit(h)) == U0:
                 break
-            q += 1
+            k += 1
             w |= bit(h)
             m &= ~bit(h)
+        rest = hand & m
+        if k > 0 and rest != U0:
+            longest = 0
+            for t in range(hands.shape[0]):
+                if t != seat:
+                    longest = max(longest, popcount(hands[t] & m))
+            if longest <= k:
+                k += popcount(rest)
+        q += k
     return q, w
 
 
@@ -96,7 +107,7 @@ def side_quick_tricks(hands, players, leader, side, in_play, colmask):
     to follow there) and keeps enough cards for them and the entry through
     the leader's tricks (all hands are the same size here)."""
     n_col = colmask.shape[0]
-    q0, w0 = quick_tricks(hands[leader], in_play, n_col)
+    q0, w0 = quick_tricks(hands, leader, hands[leader], in_play, colmask)
     q = q0
     w = w0
     cashed = U0
@@ -113,12 +124,13 @@ def side_quick_tricks(hands, players, leader, side, in_play, colmask):
         entry = bit(lowest(mine))
         for p in range(players):
             if p != leader and (side >> p) & 1 and (hands[p] & top) != U0:
-                q2, w2 = quick_tricks(hands[p] & ~top, in_play & ~top & ~entry, n_col)
+                q2, w2 = quick_tricks(hands, p, hands[p] & ~top, in_play & ~top & ~entry, colmask)
                 if q2 + 1 > q:
                     q = q2 + 1
                     w = w2 | top
                 if q0 > 0:
-                    q3, w3 = quick_tricks(hands[p] & ~top & ~cashed, in_play & ~top & ~entry & ~w0, n_col)
+                    q3, w3 = quick_tricks(hands, p, hands[p] & ~top & ~cashed, in_play & ~top & ~entry & ~w0,
+                                          colmask)
                     q3 = min(q3, left - q0 - 1)
                     if q0 + 1 + q3 > q:
                         q = q0 + 1 + q3
@@ -146,7 +158,7 @@ def tops_against(hands, players, leader, side, in_play, colmask):
                 holder = t
         if holder < 0:
             return 0, U0
-        k, wk = quick_tricks(hands[holder] & ~top, in_play & ~top, n_col)
+        k, wk = quick_tricks(hands, holder, hands[holder] & ~top, in_play & ~top, colmask)
         q = min(q, 1 + k)
         w |= top | wk
     return (q, w) if q < 99 else (0, U0)
