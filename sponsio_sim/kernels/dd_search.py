@@ -26,7 +26,7 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bets import TRICKS
-from sponsio_sim.kernels.bits import RANKS, U0, bit, lowest, popcount
+from sponsio_sim.kernels.bits import RANKS, U0, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
     F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_SKIP, U_TMASK, U_WR, UNKNOWN, YES,
@@ -88,6 +88,44 @@ def _trick_rank(tm, best, colmask):
     if popcount(tm & colmask[best // RANKS]) > 1:
         return bit(best)
     return U0
+
+
+@nb.njit(cache=True, inline="always")
+def _trick_decides(d, hands, players, colmask, target, coal, PL, CT):
+    """Mid-trick bound for a coalition goal: (YES or NO, winning ranks) if
+    whoever wins the trick under way settles it, else (UNKNOWN, 0). The
+    trick goes to the side holding the highest card of the led colour
+    among the current top card and the hands still to play; winning it is
+    enough when the coalition needs one trick more, losing it fatal when it
+    needs every trick left."""
+    s = PL[d, F_SEAT]
+    tn = PL[d, F_TN]
+    sc = 0
+    for t in range(players):
+        if (coal >> t) & 1:
+            sc += CT[tn, t]
+    need = target - sc
+    left = popcount(hands[s])
+    if need != 1 and need != left:
+        return UNKNOWN, U0
+    cm = colmask[PL[d, F_LED]]
+    top = PL[d, F_BEST]
+    holder = PL[d, F_BSEAT]
+    t = s
+    for _ in range(players - PL[d, F_POS]):
+        c = hands[t] & cm
+        if c != U0 and highest(c) > top:
+            top = highest(c)
+            holder = t
+        t += 1
+        if t == players:
+            t = 0
+    if (coal >> holder) & 1:
+        if need == 1:
+            return YES, bit(top)
+    elif need == left:
+        return NO, bit(top)
+    return UNKNOWN, U0
 
 
 @nb.njit(cache=True)
@@ -253,6 +291,15 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
                     if sens:
                         for t in range(players):
                             w |= hands[t] & nines
+                    pending = status
+                    pending_w = w
+                    d -= 1
+                    continue
+            elif mode == MODE_TRICKS and (d > 0 or root_mask == U0):
+                status, w = _trick_decides(d, hands, players, colmask, target, coal, PL, CT)
+                if status != UNKNOWN:
+                    if d == 0:
+                        return status, nodes
                     pending = status
                     pending_w = w
                     d -= 1
