@@ -30,7 +30,7 @@ from sponsio_sim.kernels.bits import RANKS, U0, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
     F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_SKIP, U_TMASK, U_WR, UNKNOWN, YES,
-    abs_move, bet_extra_keys, goal3, rel_move, side_quick_tricks, tops_against,
+    abs_move, bet_extra_keys, goal3, quick_tricks, rel_move, side_quick_tricks, tops_against,
 )
 from sponsio_sim.kernels.dd_moves import close_classes, gen_moves, skip_small
 from sponsio_sim.kernels.dd_tt import (
@@ -93,11 +93,11 @@ def _trick_rank(tm, best, colmask):
 @nb.njit(cache=True, inline="always")
 def _trick_decides(d, hands, players, colmask, target, coal, PL, CT):
     """Mid-trick bound for a coalition goal: (YES or NO, winning ranks) if
-    whoever wins the trick under way settles it, else (UNKNOWN, 0). The
-    trick goes to the side holding the highest card of the led colour
-    among the current top card and the hands still to play; winning it is
-    enough when the coalition needs one trick more, losing it fatal when it
-    needs every trick left."""
+    the trick under way and the sure tricks after it settle it, else
+    (UNKNOWN, 0). The trick goes to the side holding the highest card of
+    the led colour among the current top card and the hands still to play;
+    the seat that wins it leads next and cashes its own top cards (counted
+    in second hand only: elsewhere it costs more time than it saves)."""
     s = PL[d, F_SEAT]
     tn = PL[d, F_TN]
     sc = 0
@@ -106,11 +106,10 @@ def _trick_decides(d, hands, players, colmask, target, coal, PL, CT):
             sc += CT[tn, t]
     need = target - sc
     left = popcount(hands[s])
-    if need != 1 and need != left:
-        return UNKNOWN, U0
     cm = colmask[PL[d, F_LED]]
     top = PL[d, F_BEST]
     holder = PL[d, F_BSEAT]
+    in_play = U0
     t = s
     for _ in range(players - PL[d, F_POS]):
         c = hands[t] & cm
@@ -120,11 +119,20 @@ def _trick_decides(d, hands, players, colmask, target, coal, PL, CT):
         t += 1
         if t == players:
             t = 0
-    if (coal >> holder) & 1:
-        if need == 1:
-            return YES, bit(top)
-    elif need == left:
+    for t in range(players):
+        in_play |= hands[t]
+    ours = (coal >> holder) & 1
+    if ours and need == 1:
+        return YES, bit(top)
+    if not ours and need == left:
         return NO, bit(top)
+    if PL[d, F_POS] != 1:
+        return UNKNOWN, U0
+    q, w = quick_tricks(hands, holder, hands[holder] & ~bit(top), in_play & ~bit(top), colmask)
+    if ours and 1 + q >= need:
+        return YES, w | bit(top)
+    if not ours and left - 1 - q < need:
+        return NO, w | bit(top)
     return UNKNOWN, U0
 
 
