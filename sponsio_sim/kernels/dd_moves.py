@@ -21,6 +21,7 @@ _TOP_DISCARD = 20   # ordering: keep a colour's top card rather than discard it
 _WINNER = 64        # ordering: the trick goes to a seat the mover wants to win it
 _HINTED = 1000      # ordering: the move that decided this position before
 _OWN_FIRST = 10     # ordering: a leader cashes its own winners before leading to a partner's
+_LEAD_HIGH = 4      # ordering: a leader whose card wins the trick for its side leads its highest one
 
 
 @nb.njit(cache=True, inline="always")
@@ -145,8 +146,10 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
             score += _HINTED
         if (want >> win) & 1:
             score += _WINNER
-            if pos == 0 and win != s:
-                score -= _OWN_FIRST
+            if pos == 0:
+                score += _LEAD_HIGH * rank
+                if win != s:
+                    score -= _OWN_FIRST
         if pos > 0 and col != led and (in_play & cm & ~((b << U1) - U1)) == U0:
             score -= _TOP_DISCARD
         j = n

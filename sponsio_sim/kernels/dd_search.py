@@ -106,12 +106,15 @@ def _trick_decides(d, hands, players, colmask, target, coal, PL, CT):
             sc += CT[tn, t]
     need = target - sc
     left = popcount(hands[s])
+    pos = PL[d, F_POS]
+    if pos != 1 and need != 1 and need != left:
+        return UNKNOWN, U0
     cm = colmask[PL[d, F_LED]]
     top = PL[d, F_BEST]
     holder = PL[d, F_BSEAT]
     in_play = U0
     t = s
-    for _ in range(players - PL[d, F_POS]):
+    for _ in range(players - pos):
         c = hands[t] & cm
         if c != U0 and highest(c) > top:
             top = highest(c)
@@ -119,15 +122,15 @@ def _trick_decides(d, hands, players, colmask, target, coal, PL, CT):
         t += 1
         if t == players:
             t = 0
-    for t in range(players):
-        in_play |= hands[t]
     ours = (coal >> holder) & 1
     if ours and need == 1:
         return YES, bit(top)
     if not ours and need == left:
         return NO, bit(top)
-    if PL[d, F_POS] != 1:
+    if pos != 1:
         return UNKNOWN, U0
+    for t in range(players):
+        in_play |= hands[t]
     q, w = quick_tricks(hands, holder, hands[holder] & ~bit(top), in_play & ~bit(top), colmask)
     if ours and 1 + q >= need:
         return YES, w | bit(top)
