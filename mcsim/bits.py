@@ -1,14 +1,17 @@
 """Bit scans on uint64 masks for the game kernels (numba).
 
 ``popcount``, ``lowest`` and ``highest`` compile to popcnt / tzcnt / lzcnt
-through LLVM intrinsics; with ``NUMBA_DISABLE_JIT=1`` plain-Python versions
-stand in. Sponsio uses them on card sets, Circus Maximus on merchant hands.
+through LLVM intrinsics; ``compress`` to BMI2's pext where the target CPU
+has it (a loop elsewhere). With ``NUMBA_DISABLE_JIT=1`` plain-Python
+versions stand in. Sponsio uses them on card sets, Circus Maximus on
+merchant hands.
 """
 
+import llvmlite.binding as llb
 import numba as nb
 import numpy as np
 from llvmlite import ir
-from numba.core import types
+from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 
@@ -28,6 +31,24 @@ _ctlz = _unary_intrinsic(lambda b, x: b.ctlz(x, _NOT_POISON))
 _cttz = _unary_intrinsic(lambda b, x: b.cttz(x, _NOT_POISON))
 
 
+def _target_has_bmi2():
+    """Does the CPU numba compiles for have BMI2 (pext)? numba targets the
+    host unless ``NUMBA_CPU_FEATURES`` names other features."""
+    if nb.config.CPU_FEATURES is not None:
+        return "+bmi2" in nb.config.CPU_FEATURES.split(",")
+    return bool(llb.get_host_cpu_features().get("bmi2", False))
+
+
+@intrinsic
+def _pext(typingctx, x, m):
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
+                                            "llvm.x86.bmi.pext.64")
+        return builder.call(fn, args)
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
 if nb.config.DISABLE_JIT:  # pragma: no cover - debugging mode only
     def popcount(x):
         """Number of set bits of mask ``x``."""
@@ -41,6 +62,18 @@ if nb.config.DISABLE_JIT:  # pragma: no cover - debugging mode only
     def highest(x):
         """Index of the highest set bit of a non-empty mask."""
         return int(x).bit_length() - 1
+
+    def compress(x, m):
+        """The bits of ``x`` at the set bits of ``m``, packed from bit 0 up."""
+        x, m = int(x), int(m)
+        out, k = 0, 0
+        while m:
+            low = m & -m
+            if x & low:
+                out |= 1 << k
+            k += 1
+            m ^= low
+        return np.uint64(out)
 else:
     @nb.njit(cache=True, inline="always")
     def popcount(x):
@@ -56,3 +89,28 @@ else:
     def highest(x):
         """Index of the highest set bit of a non-empty mask."""
         return np.int64(63) - np.int64(_ctlz(np.uint64(x)))
+
+
+    @nb.njit(cache=True, inline="always")
+    def compress_loop(x, m):
+        """The bits of ``x`` at the set bits of ``m``, packed from bit 0 up
+        (one step per bit of ``m``: for CPUs without BMI2)."""
+        x = np.uint64(x)
+        m = np.uint64(m)
+        out = np.uint64(0)
+        k = np.uint64(0)
+        while m != np.uint64(0):
+            low = m & (~m + np.uint64(1))
+            if (x & low) != np.uint64(0):
+                out |= np.uint64(1) << k
+            k += np.uint64(1)
+            m ^= low
+        return out
+
+    if _target_has_bmi2():
+        @nb.njit(cache=True, inline="always")
+        def compress(x, m):
+            """The bits of ``x`` at the set bits of ``m``, packed from bit 0 up (pext)."""
+            return _pext(np.uint64(x), np.uint64(m))
+    else:  # pragma: no cover - CPUs without BMI2
+        compress = compress_loop

@@ -29,6 +29,7 @@ length words, the extra words, the key tag.
 import numba as nb
 import numpy as np
 
+from mcsim.bits import compress
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount, select
 
 NO, YES, UNKNOWN = 0, 1, 2
@@ -71,11 +72,7 @@ def position_words(hands, players, in_play, colmask, PU, d):
             else:
                 l1 |= n << (_FOUR * np.uint64(k - 16))
             k += 1
-            base = col * RANKS
-            while mine != U0:
-                c = lowest(mine)
-                mine &= mine - U1
-                r |= bit(base + popcount(in_play & cm & (bit(c) - U1)))
+            r |= compress(mine, in_play & cm) << np.uint64(col * RANKS)
         PU[d, U_REL0 + s] = r
     PU[d, U_LEN0] = l0
     PU[d, U_LEN1] = l1
