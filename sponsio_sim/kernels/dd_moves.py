@@ -22,6 +22,7 @@ _WINNER = 64        # ordering: the trick goes to a seat the mover wants to win 
 _HINTED = 1000      # ordering: the move that decided this position before
 _OWN_FIRST = 10     # ordering: a leader cashes its own winners before leading to a partner's
 _LEAD_HIGH = 4      # ordering: a leader whose card wins the trick for its side leads its highest one
+_FORCE = 6          # ordering: a card only an opponent's top card still to come beats (draws it)
 
 
 @nb.njit(cache=True, inline="always")
@@ -135,11 +136,17 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
                 cur = c
                 win = s
             rl = later & colmask[led]
+            force = False
             if rl != U0:
                 top = highest(rl)
                 if top > cur:
                     win = _owner(hands, players, top)
+                    if col == led and c > best:
+                        r2 = rl & ~bit(top)
+                        force = r2 == U0 or c > highest(r2)
         score = -rank
+        if force and not (want >> win) & 1:
+            score += _FORCE
         hint = PL[d, F_HINT]
         if pos == 0 and hint >= c and hint // RANKS == col \
                 and (in_play & ~h & (bit(hint) - U1) & ~((b << U1) - U1)) == U0:
