@@ -164,6 +164,34 @@ def tops_against(hands, players, leader, side, in_play, colmask):
     return (q, w) if q < 99 else (0, U0)
 
 
+@nb.njit(cache=True, _nrt=False)
+def sweep_bound(hands, players, side, in_play, colmask):
+    """(most tricks ``side`` can take if it must take every trick left, the
+    cards that rests on). Taking them all, it leads every trick, and it
+    loses any trick in a colour whose top card the others hold; so it can
+    only run the colours whose top card it holds, each as many rounds as
+    its longest holding of it (the others' top cards: the winning ranks)."""
+    total = 0
+    w = U0
+    for col in range(colmask.shape[0]):
+        m = in_play & colmask[col]
+        if m == U0:
+            continue
+        top = bit(highest(m))
+        longest = 0
+        mine = False
+        for t in range(players):
+            if (side >> t) & 1:
+                longest = max(longest, popcount(hands[t] & m))
+                if (hands[t] & top) != U0:
+                    mine = True
+        if mine:
+            total += longest
+        else:
+            w |= top
+    return total, w
+
+
 @nb.njit(cache=True, inline="always")
 def rel_move(c, in_play):
     """A card as colour x 9 + its rank among the colour's cards in play, + 1."""

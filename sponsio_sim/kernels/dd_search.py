@@ -30,7 +30,8 @@ from sponsio_sim.kernels.bits import RANKS, U0, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
     F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_SKIP, U_TMASK, U_WR, UNKNOWN, YES,
-    abs_move, bet_extra_keys, goal3, quick_tricks, rel_move, side_quick_tricks, tops_against,
+    abs_move, bet_extra_keys, goal3, quick_tricks, rel_move, side_quick_tricks, sweep_bound,
+    tops_against,
 )
 from sponsio_sim.kernels.dd_moves import close_classes, gen_moves, skip_small
 from sponsio_sim.kernels.dd_tt import (
@@ -211,6 +212,10 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
             qo, w = tops_against(hands, players, leader, coal, in_play, colmask)
             if left - qo < need:
                 return NO, w
+            if need == left:
+                sw, w = sweep_bound(hands, players, coal, in_play, colmask)
+                if sw < left:
+                    return NO, w
         else:
             qt, w = side_quick_tricks(hands, players, leader, rest, in_play, colmask)
             if left - qt < need:
@@ -218,6 +223,10 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
             qc, w = tops_against(hands, players, leader, rest, in_play, colmask)
             if qc >= need:
                 return YES, w
+            if need == 1:
+                sw, w = sweep_bound(hands, players, rest, in_play, colmask)
+                if sw < left:
+                    return YES, w
         x1 = np.uint64(leader)
         x2 = U0
     else:
