@@ -66,6 +66,26 @@ def test_coalition_matches_minimax(case):
     assert int(df["tricks"].iloc[0]) == ref
 
 
+SKEWED = [(4, 3)] * 8 + [(3, 4)] * 6 + [(4, 4)] * 2
+
+
+@pytest.mark.parametrize("case", range(len(SKEWED)))
+def test_coalition_matches_minimax_on_skewed_deals(case):
+    """Cards from two or three colours only: voids and long colours, where
+    the sure-trick and sweep bounds decide most positions."""
+    players, hand = SKEWED[case]
+    rng = random.Random(3000 + case)
+    rules = small_rules(players, hand)
+    n_col = 4 if players == 4 else 3
+    colours = rng.sample(range(n_col), 2 if players * hand <= 18 else 3)
+    cards = rng.sample([c for c in range(n_col * 9) if c // 9 in colours], players * hand)
+    hands = [sorted(cards[s * hand:(s + 1) * hand]) for s in range(players)]
+    leader = rng.randrange(players)
+    coalition = sorted(rng.sample(range(players), rng.randrange(1, players)))
+    df = solve(deal_text(hands, rules), lead=leader, coalition=",".join(map(str, coalition)), rules=rules)
+    assert int(df["tricks"].iloc[0]) == coalition_tricks(hands, leader, coalition)
+
+
 def random_bets(rng, rules, seat):
     cat = [b for b in catalogue(rules, seat) if b.kind != "fail"]
     chosen = {}
