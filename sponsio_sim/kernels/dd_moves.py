@@ -5,7 +5,9 @@ its current top card are gone) are one move; ``gen_moves`` lists the lowest
 card of each class, best first: the move that decided this position before,
 then cards that let the trick go to a seat the mover wants to win it
 (estimated from who holds the top cards still to come), then low cards.
-``close_classes`` keeps the winning ranks sound when classes were merged.
+``close_classes`` keeps the winning ranks sound when classes were merged;
+``skip_small`` drops, during the search, cards that the winning ranks of a
+tried move show to be equal to it.
 """
 
 import numba as nb

@@ -13,8 +13,12 @@ The search keeps an explicit stack of plies (no recursion, no calls with
 array arguments in the hot loop apart from inlined helpers). At every trick
 boundary it first tries to decide the node without searching: the goal's
 three-valued bound (target reached / out of reach, bets settled either
-way), the sure tricks of the side on lead, then the transposition table
-(``dd_tt``, winning ranks). Moves come from ``dd_moves``.
+way), the sure tricks of either side, the sweep bound of a side that needs
+every trick, then the transposition table (``dd_tt``, winning ranks).
+Inside a trick, a coalition goal is decided early when the trick's winner
+is already certain and that settles it (``_trick_decides``). Moves come
+from ``dd_moves``; a move found equal to one already tried is skipped
+(``dd_moves.skip_small``).
 
 Helpers run on every node are inlined; those run at most once per trick
 boundary (sure tricks, table stores, settling a bet goal's last trick) are
