@@ -21,9 +21,10 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bits import U0, U1
+from sponsio_sim.kernels.dd_bounds import side_quick_tricks
 from sponsio_sim.kernels.dd_core import (
     MAX_PLAYERS, MODE_BET, MODE_TRICKS, TT_BITS, YES, bet_flags, ct_layout, new_workspace,
-    relevant_seats, side_quick_tricks,
+    relevant_seats,
 )
 from sponsio_sim.kernels.dd_search import search, setup_root
 

@@ -1,8 +1,8 @@
-"""Double-dummy solver building blocks: workspace layout, keys, bounds, goals.
+"""Double-dummy solver building blocks: workspace layout, keys, goals.
 
-The search itself is in ``dd_search``; this module holds what it calls at
-trick boundaries and when it generates moves. Everything is scalar or plain
-arrays (numba only).
+The search itself is in ``dd_search``, its bounds in ``dd_bounds``; this
+module holds the rest of what they call at trick boundaries and when moves
+are generated. Everything is scalar or plain arrays (numba only).
 
 Workspace (one per thread, reused across solves):
 - ``PL[d, F_*]`` int64 per ply: who moves, trick state, the move list;
@@ -24,7 +24,7 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bets import COLOUR, FAIL, LAST, NINES, TRICKS
-from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
+from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, lowest, popcount
 from sponsio_sim.kernels.dd_tt import MAX_PLAYERS, NO, U_REL0, UNKNOWN, YES, new_table
 
 # Search modes.
@@ -63,133 +63,6 @@ def new_workspace(players, n_colours, max_cards, tt_bits):
     PU = np.zeros((plies, N_UFIELDS), dtype=np.uint64)
     CT = np.zeros((max_cards // max(players, 1) + 2, width), dtype=np.int64)
     return PL, PU, CT, new_table(players, tt_bits)
-
-
-@nb.njit(cache=True, inline="always")
-def quick_tricks(hands, seat, hand, in_play, colmask):
-    """(tricks seat ``seat`` takes for sure by cashing the cards ``hand``,
-    those cards): in each colour, its cards that are the highest still in
-    play, one after another; and the rest of the colour too once every
-    other seat's cards of it in play are gone by then (length tricks).
-    Discards by others only make them safer, and the seat keeps the lead."""
-    q = 0
-    w = U0
-    for col in range(colmask.shape[0]):
-        m = in_play & colmask[col]
-        k = 0
-        while m != U0:
-            h = highest(m)
-            if (hand & bit(h)) == U0:
-                break
-            k += 1
-            w |= bit(h)
-            m &= ~bit(h)
-        rest = hand & m
-        if k > 0 and rest != U0:
-            longest = 0
-            for t in range(hands.shape[0]):
-                if t != seat:
-                    longest = max(longest, popcount(hands[t] & m))
-            if longest <= k:
-                k += popcount(rest)
-        q += k
-    return q, w
-
-
-@nb.njit(cache=True, _nrt=False)
-def side_quick_tricks(hands, players, leader, side, in_play, colmask):
-    """(sure tricks of the leader's side, the cards they rest on): the most
-    of three lines. The leader cashes its own top cards. Or, for a colour
-    whose top card another seat of ``side`` holds, the leader leads its
-    lowest card of it there and that seat cashes its own top cards after the
-    trick. Or the leader cashes first and crosses after; the partner then
-    counts only top cards of colours the leader did not cash (it may have had
-    to follow there) and keeps enough cards for them and the entry through
-    the leader's tricks (all hands are the same size here)."""
-    n_col = colmask.shape[0]
-    q0, w0 = quick_tricks(hands, leader, hands[leader], in_play, colmask)
-    q = q0
-    w = w0
-    cashed = U0
-    for col in range(n_col):
-        if (w0 & colmask[col]) != U0:
-            cashed |= colmask[col]
-    left = popcount(hands[leader])
-    for col in range(n_col):
-        mine = hands[leader] & colmask[col]
-        m = in_play & colmask[col]
-        if mine == U0 or (mine & bit(highest(m))) != U0:
-            continue
-        top = bit(highest(m))
-        entry = bit(lowest(mine))
-        for p in range(players):
-            if p != leader and (side >> p) & 1 and (hands[p] & top) != U0:
-                q2, w2 = quick_tricks(hands, p, hands[p] & ~top, in_play & ~top & ~entry, colmask)
-                if q2 + 1 > q:
-                    q = q2 + 1
-                    w = w2 | top
-                if q0 > 0:
-                    q3, w3 = quick_tricks(hands, p, hands[p] & ~top & ~cashed, in_play & ~top & ~entry & ~w0,
-                                          colmask)
-                    q3 = min(q3, left - q0 - 1)
-                    if q0 + 1 + q3 > q:
-                        q = q0 + 1 + q3
-                        w = w0 | top | w3
-    return q, w
-
-
-@nb.njit(cache=True, _nrt=False)
-def tops_against(hands, players, leader, side, in_play, colmask):
-    """(sure tricks of the seats outside ``side``, the leader's side, from
-    this trick on; the cards they rest on). If they hold the top card in
-    play of every colour the leader holds, they can win this trick whatever
-    is led, and the seat that wins it can then cash its own top cards: the
-    fewest over the colours the leader may lead, plus one. Else 0."""
-    n_col = colmask.shape[0]
-    q = 99
-    w = U0
-    for col in range(n_col):
-        if hands[leader] & colmask[col] == U0:
-            continue
-        top = bit(highest(in_play & colmask[col]))
-        holder = -1
-        for t in range(players):
-            if not (side >> t) & 1 and (hands[t] & top) != U0:
-                holder = t
-        if holder < 0:
-            return 0, U0
-        k, wk = quick_tricks(hands, holder, hands[holder] & ~top, in_play & ~top, colmask)
-        q = min(q, 1 + k)
-        w |= top | wk
-    return (q, w) if q < 99 else (0, U0)
-
-
-@nb.njit(cache=True, _nrt=False)
-def sweep_bound(hands, players, side, in_play, colmask):
-    """(most tricks ``side`` can take if it must take every trick left, the
-    cards that rests on). Taking them all, it leads every trick, and it
-    loses any trick in a colour whose top card the others hold; so it can
-    only run the colours whose top card it holds, each as many rounds as
-    its longest holding of it (the others' top cards: the winning ranks)."""
-    total = 0
-    w = U0
-    for col in range(colmask.shape[0]):
-        m = in_play & colmask[col]
-        if m == U0:
-            continue
-        top = bit(highest(m))
-        longest = 0
-        mine = False
-        for t in range(players):
-            if (side >> t) & 1:
-                longest = max(longest, popcount(hands[t] & m))
-                if (hands[t] & top) != U0:
-                    mine = True
-        if mine:
-            total += longest
-        else:
-            w |= top
-    return total, w
 
 
 @nb.njit(cache=True, inline="always")

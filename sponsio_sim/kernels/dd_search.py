@@ -16,7 +16,7 @@ three-valued bound (target reached / out of reach, bets settled either
 way), the sure tricks of either side, the sweep bound of a side that needs
 every trick, then the transposition table (``dd_tt``, winning ranks).
 Inside a trick, a coalition goal is decided early when the trick's winner
-is already certain and that settles it (``_trick_decides``). Moves come
+is already certain and that settles it (``dd_bounds.trick_decides``). Moves come
 from ``dd_moves``; a move found equal to one already tried is skipped
 (``dd_moves.skip_small``).
 
@@ -30,12 +30,14 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bets import TRICKS
-from sponsio_sim.kernels.bits import RANKS, U0, bit, highest, lowest, popcount
+from sponsio_sim.kernels.bits import RANKS, U0, bit, lowest, popcount
+from sponsio_sim.kernels.dd_bounds import (
+    last_trick, side_quick_tricks, sweep_bound, tops_against, trick_decides,
+)
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
     F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_SKIP, U_TMASK, U_WR, UNKNOWN, YES,
-    abs_move, bet_extra_keys, goal3, quick_tricks, rel_move, side_quick_tricks, sweep_bound,
-    tops_against,
+    abs_move, bet_extra_keys, goal3, rel_move,
 )
 from sponsio_sim.kernels.dd_moves import close_classes, gen_moves, skip_small
 from sponsio_sim.kernels.dd_tt import (
@@ -43,28 +45,12 @@ from sponsio_sim.kernels.dd_tt import (
 )
 
 
-@nb.njit(cache=True, inline="always")
-def _last_trick(hands, players, leader):
-    """(winner, winning ranks) of a trick where every seat holds one card."""
-    best = lowest(hands[leader])
-    win = leader
-    same = 0
-    for t in range(players):
-        c = lowest(hands[t])
-        if c // RANKS == best // RANKS:
-            same += 1
-            if c > best:
-                best = c
-                win = t
-    return win, (bit(best) if same > 1 else U0)
-
-
 @nb.njit(cache=True, _nrt=False)
 def _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT, tn, res3,
                fail3):
     """(YES or NO, winning ranks) of a bet goal when every seat holds one
     card: play the last trick into ``CT[tn + 1]`` and settle."""
-    win, w = _last_trick(hands, players, leader)
+    win, w = last_trick(hands, players, leader)
     tm = U0
     for t in range(players):
         tm |= hands[t]
@@ -93,55 +79,6 @@ def _trick_rank(tm, best, colmask):
     if popcount(tm & colmask[best // RANKS]) > 1:
         return bit(best)
     return U0
-
-
-@nb.njit(cache=True, inline="always")
-def _trick_decides(d, hands, players, colmask, target, coal, PL, CT):
-    """Mid-trick bound for a coalition goal: (YES or NO, winning ranks) if
-    the trick under way and the sure tricks after it settle it, else
-    (UNKNOWN, 0). The trick goes to the side holding the highest card of
-    the led colour among the current top card and the hands still to play;
-    the seat that wins it leads next and cashes its own top cards (counted
-    in second hand only: elsewhere it costs more time than it saves)."""
-    s = PL[d, F_SEAT]
-    tn = PL[d, F_TN]
-    sc = 0
-    for t in range(players):
-        if (coal >> t) & 1:
-            sc += CT[tn, t]
-    need = target - sc
-    left = popcount(hands[s])
-    pos = PL[d, F_POS]
-    if pos != 1 and need != 1 and need != left:
-        return UNKNOWN, U0
-    cm = colmask[PL[d, F_LED]]
-    top = PL[d, F_BEST]
-    holder = PL[d, F_BSEAT]
-    in_play = U0
-    t = s
-    for _ in range(players - pos):
-        c = hands[t] & cm
-        if c != U0 and highest(c) > top:
-            top = highest(c)
-            holder = t
-        t += 1
-        if t == players:
-            t = 0
-    ours = (coal >> holder) & 1
-    if ours and need == 1:
-        return YES, bit(top)
-    if not ours and need == left:
-        return NO, bit(top)
-    if pos != 1:
-        return UNKNOWN, U0
-    for t in range(players):
-        in_play |= hands[t]
-    q, w = quick_tricks(hands, holder, hands[holder] & ~bit(top), in_play & ~bit(top), colmask)
-    if ours and 1 + q >= need:
-        return YES, w | bit(top)
-    if not ours and left - 1 - q < need:
-        return NO, w | bit(top)
-    return UNKNOWN, U0
 
 
 @nb.njit(cache=True)
@@ -206,7 +143,7 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
         if not free:
             return UNKNOWN, U0
         if left == 1:
-            win, w = _last_trick(hands, players, leader)
+            win, w = last_trick(hands, players, leader)
             return (YES if (coal >> win) & 1 else NO), w
         rest = ((np.int64(1) << players) - 1) & ~coal
         if (coal >> leader) & 1:
@@ -320,7 +257,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
                     d -= 1
                     continue
             elif mode == MODE_TRICKS and (d > 0 or root_mask == U0):
-                status, w = _trick_decides(d, hands, players, colmask, target, coal, PL, CT)
+                status, w = trick_decides(d, hands, players, colmask, target, coal, PL, CT)
                 if status != UNKNOWN:
                     if d == 0:
                         return status, nodes
