@@ -116,7 +116,7 @@ def tops_against(hands, players, leader, side, in_play, colmask):
 @nb.njit(cache=True, _nrt=False)
 def sweep_bound(hands, players, side, in_play, colmask):
     """(most tricks ``side`` can take if it must take every trick left, the
-    cards that rests on). Taking them all, it leads every trick, and it
+    cards that bound rests on). Taking them all, it leads every trick, and it
     loses any trick in a colour whose top card the others hold; so it can
     only run the colours whose top card it holds, each as many rounds as
     its longest holding of it (the others' top cards: the winning ranks)."""
@@ -179,7 +179,6 @@ def trick_decides(d, hands, players, colmask, target, coal, PL, CT):
     cm = colmask[PL[d, F_LED]]
     top = PL[d, F_BEST]
     holder = PL[d, F_BSEAT]
-    in_play = U0
     t = s
     for _ in range(players - pos):
         c = hands[t] & cm
@@ -196,6 +195,7 @@ def trick_decides(d, hands, players, colmask, target, coal, PL, CT):
         return NO, bit(top)
     if pos != 1:
         return UNKNOWN, U0
+    in_play = U0
     for t in range(players):
         in_play |= hands[t]
     q, w = quick_tricks(hands, holder, hands[holder] & ~bit(top), in_play & ~bit(top), colmask)
