@@ -62,18 +62,6 @@ if nb.config.DISABLE_JIT:  # pragma: no cover - debugging mode only
     def highest(x):
         """Index of the highest set bit of a non-empty mask."""
         return int(x).bit_length() - 1
-
-    def compress(x, m):
-        """The bits of ``x`` at the set bits of ``m``, packed from bit 0 up."""
-        x, m = int(x), int(m)
-        out, k = 0, 0
-        while m:
-            low = m & -m
-            if x & low:
-                out |= 1 << k
-            k += 1
-            m ^= low
-        return np.uint64(out)
 else:
     @nb.njit(cache=True, inline="always")
     def popcount(x):
@@ -91,26 +79,27 @@ else:
         return np.int64(63) - np.int64(_ctlz(np.uint64(x)))
 
 
-    @nb.njit(cache=True, inline="always")
-    def compress_loop(x, m):
-        """The bits of ``x`` at the set bits of ``m``, packed from bit 0 up
-        (one step per bit of ``m``: for CPUs without BMI2)."""
-        x = np.uint64(x)
-        m = np.uint64(m)
-        out = np.uint64(0)
-        k = np.uint64(0)
-        while m != np.uint64(0):
-            low = m & (~m + np.uint64(1))
-            if (x & low) != np.uint64(0):
-                out |= np.uint64(1) << k
-            k += np.uint64(1)
-            m ^= low
-        return out
+@nb.njit(cache=True, inline="always")
+def compress_loop(x, m):
+    """The bits of ``x`` at the set bits of ``m``, packed from bit 0 up
+    (one step per bit of ``m``: for CPUs without BMI2, and without JIT)."""
+    x = np.uint64(x)
+    m = np.uint64(m)
+    out = np.uint64(0)
+    k = np.uint64(0)
+    while m != np.uint64(0):
+        low = m & (~m + np.uint64(1))
+        if (x & low) != np.uint64(0):
+            out |= np.uint64(1) << k
+        k += np.uint64(1)
+        m ^= low
+    return out
 
-    if _target_has_bmi2():
-        @nb.njit(cache=True, inline="always")
-        def compress(x, m):
-            """The bits of ``x`` at the set bits of ``m``, packed from bit 0 up (pext)."""
-            return _pext(np.uint64(x), np.uint64(m))
-    else:  # pragma: no cover - CPUs without BMI2
-        compress = compress_loop
+
+if _target_has_bmi2() and not nb.config.DISABLE_JIT:
+    @nb.njit(cache=True, inline="always")
+    def compress(x, m):
+        """The bits of ``x`` at the set bits of ``m``, packed from bit 0 up (pext)."""
+        return _pext(np.uint64(x), np.uint64(m))
+else:  # pragma: no cover - CPUs without BMI2, or JIT disabled
+    compress = compress_loop
