@@ -10,7 +10,7 @@ winning ranks that ``dd_tt`` generalises a result with.
 import numba as nb
 
 from sponsio_sim.kernels.bits import RANKS, U0, bit, highest, lowest, popcount
-from sponsio_sim.kernels.dd_core import F_BEST, F_BSEAT, F_LED, F_POS, F_SEAT, F_TN
+from sponsio_sim.kernels.dd_core import F_BEST, F_BSEAT, F_LED, F_POS, F_SEAT, F_TN, side_tricks
 from sponsio_sim.kernels.dd_tt import NO, UNKNOWN, YES
 
 
@@ -167,11 +167,7 @@ def trick_decides(d, hands, players, colmask, target, coal, PL, CT):
     in second hand only: elsewhere it costs more time than it saves)."""
     s = PL[d, F_SEAT]
     tn = PL[d, F_TN]
-    sc = 0
-    for t in range(players):
-        if (coal >> t) & 1:
-            sc += CT[tn, t]
-    need = target - sc
+    need = target - side_tricks(CT[tn], coal, players)
     left = popcount(hands[s])
     pos = PL[d, F_POS]
     if pos != 1 and need != 1 and need != left:

@@ -66,6 +66,16 @@ def new_workspace(players, n_colours, max_cards, tt_bits):
 
 
 @nb.njit(cache=True, inline="always")
+def side_tricks(row, side, players):
+    """Tricks the seats in mask ``side`` have won (``row``: a ``CT`` row)."""
+    n = 0
+    for t in range(players):
+        if (side >> t) & 1:
+            n += row[t]
+    return n
+
+
+@nb.njit(cache=True, inline="always")
 def rel_move(c, in_play):
     """A card as colour x 9 + its rank among the colour's cards in play, + 1."""
     base = (c // RANKS) * RANKS

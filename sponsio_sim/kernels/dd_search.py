@@ -37,7 +37,7 @@ from sponsio_sim.kernels.dd_bounds import (
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
     F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_SKIP, U_TMASK, U_WR, UNKNOWN, YES,
-    abs_move, bet_extra_keys, goal3, rel_move,
+    abs_move, bet_extra_keys, goal3, rel_move, side_tricks,
 )
 from sponsio_sim.kernels.dd_moves import close_classes, gen_moves, skip_small
 from sponsio_sim.kernels.dd_tt import (
@@ -131,11 +131,7 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
     # position's: only the goal's own bounds apply there.
     free = d > 0 or root_mask == U0
     if mode == MODE_TRICKS:
-        sc = 0
-        for t in range(players):
-            if (coal >> t) & 1:
-                sc += CT[tn, t]
-        need = target - sc
+        need = target - side_tricks(CT[tn], coal, players)
         if need <= 0:
             return YES, U0
         if need > left:
@@ -242,29 +238,24 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
             PL[d, F_ISOR] = (maxside >> PL[d, F_SEAT]) & 1
             PU[d, U_WR] = U0
             PU[d, U_SKIP] = U0
+            status = UNKNOWN
+            w = U0
             if PL[d, F_POS] == 0:
                 status, w = _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, codes,
                                       bcounts, ask, relseats, any_fail, sens, root_mask, PL, PU, CT,
                                       TT, stamp, res3, fail3)
-                if status != UNKNOWN:
-                    if d == 0:
-                        return status, nodes
-                    if sens:
-                        for t in range(players):
-                            w |= hands[t] & nines
-                    pending = status
-                    pending_w = w
-                    d -= 1
-                    continue
             elif mode == MODE_TRICKS and (d > 0 or root_mask == U0):
                 status, w = trick_decides(d, hands, players, colmask, target, coal, PL, CT)
-                if status != UNKNOWN:
-                    if d == 0:
-                        return status, nodes
-                    pending = status
-                    pending_w = w
-                    d -= 1
-                    continue
+            if status != UNKNOWN:
+                if d == 0:
+                    return status, nodes
+                if sens:
+                    for t in range(players):
+                        w |= hands[t] & nines
+                pending = status
+                pending_w = w
+                d -= 1
+                continue
             gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, ask, sens,
                        root_mask, PL, PU, CT)
             PL[d, F_EXPANDED] = 1
