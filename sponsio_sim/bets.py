@@ -1,9 +1,10 @@
 """Bets: notation, validation, the catalogue, and the integer encoding kernels use.
 
 Notation (spec section 4): ``tricks=N``, ``colour:C=N``, ``last``, ``nines``,
-``fail:S``. Kernels see a bet as three integers ``(kind, a, b)``:
-tricks (0, N, 0), colour (1, colour index, N), last (2, 0, 0),
-nines (3, 0, 0), fail (4, S, 0).
+``fail:S`` (``fail`` under ``fail_target = any``). Kernels see a bet as four
+integers ``(kind, a, b, placed)``: tricks (0, N, 0), colour (1, colour index,
+N), last (2, 0, 0), nines (3, 0, 0), fail (4, S, 0) with S = -1 for ``fail``;
+``placed`` ranks the bets in placement order (``kernels.bets``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import numpy as np
 
 from mcsim.errors import UserError
 from sponsio_sim.rules import BET_TYPES, RANKS, RuleSet
+
+from sponsio_sim.kernels.bets import ANY_SEAT, BET_FIELDS
 
 TRICKS, COLOUR, LAST, NINES, FAIL = range(5)
 KIND_CODE = {name: i for i, name in enumerate(BET_TYPES)}
@@ -33,7 +36,7 @@ class Bet:
         if self.kind == "colour":
             return f"colour:{rules.colours[self.a]}={self.b}"
         if self.kind == "fail":
-            return f"fail:{self.a}"
+            return "fail" if self.a == ANY_SEAT else f"fail:{self.a}"
         return self.kind
 
     def code(self) -> tuple[int, int, int]:
@@ -62,7 +65,14 @@ def parse_bet(text: str, rules: RuleSet, seat: int) -> Bet:
         bet = Bet("colour", rules.colours.index(c), n)
     elif t in ("last", "nines"):
         bet = Bet(t)
+    elif t == "fail":
+        if rules.fail_target != "any":
+            raise UserError(f"bet {text!r}: name the seat, fail:S (rule set {rules.name} has "
+                            "fail_target = seat)")
+        bet = Bet("fail", ANY_SEAT)
     elif m := _FAIL.match(t):
+        if rules.fail_target == "any":
+            raise UserError(f"bet {text!r}: write 'fail' (rule set {rules.name} has fail_target = any)")
         s = int(m.group(1))
         if s >= rules.players:
             raise UserError(f"bet {text!r}: seat {s} out of range 0..{rules.players - 1}")
@@ -70,7 +80,8 @@ def parse_bet(text: str, rules: RuleSet, seat: int) -> Bet:
             raise UserError(f"bet {text!r}: seat {seat} cannot bet on its own failure")
         bet = Bet("fail", s)
     else:
-        raise UserError(f"unknown bet {text!r} (bets: tricks=N, colour:C=N, last, nines, fail:S)")
+        fail = "fail" if rules.fail_target == "any" else "fail:S"
+        raise UserError(f"unknown bet {text!r} (bets: tricks=N, colour:C=N, last, nines, {fail})")
     if bet.kind not in rules.bets:
         raise UserError(f"bet {text!r}: type '{bet.kind}' is not in rule set {rules.name}")
     return bet
@@ -129,24 +140,34 @@ def catalogue(rules: RuleSet, seat: int) -> list[Bet]:
         if kind in rules.bets:
             out.append(Bet(kind))
     if "fail" in rules.bets:
-        out += [Bet("fail", s) for s in range(rules.players) if s != seat]
+        if rules.fail_target == "any":
+            out.append(Bet("fail", ANY_SEAT))
+        else:
+            out += [Bet("fail", s) for s in range(rules.players) if s != seat]
     return out
 
 
 def encode_table(bets_by_seat: dict[int, list[Bet]], players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Kernel form: ``codes[seat, i] = (kind, a, b)`` and ``counts[seat]``."""
-    codes = np.zeros((players, MAX_BETS, 3), dtype=np.int64)
+    """Kernel form: ``codes[seat, i] = (kind, a, b, placed)`` and ``counts[seat]``.
+
+    Where the order bets were placed in is not known (an odds query), they
+    count as placed seat by seat from seat 0, each seat's in the order given:
+    it decides only fail bets that wait on each other (spec 4).
+    """
+    codes = np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64)
     counts = np.zeros(players, dtype=np.int64)
     for seat, bets in bets_by_seat.items():
         for i, bet in enumerate(bets):
-            codes[seat, i] = bet.code()
+            codes[seat, i, :3] = bet.code()
+            codes[seat, i, 3] = seat * MAX_BETS + i
         counts[seat] = len(bets)
     return codes, counts
 
 
 def encode_list(bets: list[Bet]) -> np.ndarray:
     """Kernel form of a bet list: an (n, 3) int array."""
-    arr = np.zeros((len(bets), 3), dtype=np.int64)
+    arr = np.zeros((len(bets), BET_FIELDS), dtype=np.int64)
     for i, bet in enumerate(bets):
-        arr[i] = bet.code()
+        arr[i, :3] = bet.code()
+        arr[i, 3] = i
     return arr

@@ -155,7 +155,8 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
                 return pimc_odds_chunks(np.uint64(seed), np.int64(first), counts, k["pool"], k["fixed"],
                                         k["need"], k["talon_fixed"], np.int64(k["talon_need"]),
                                         k["revealed"], np.int64(sit.lead), pol, k["codes"], k["bcounts"],
-                                        np.int64(sit.seat), np.int64(r.n_colours), np.int64(worlds))
+                                        np.int64(sit.seat), np.int64(r.n_colours), np.int64(worlds),
+                                        np.int64(r.kernel_flags))
 
             def stop(totals, rounds):
                 return target_ci is not None and bool(np.all(wilson_width(totals, rounds) <= target_ci))

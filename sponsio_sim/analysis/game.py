@@ -4,7 +4,8 @@ The game is chunk 0's first game of a tournament with the same seed, played
 by the same kernel (``kernels.game.game_chunk``) with its event log on, so
 the narration is exactly what the tournament plays. ``play_game`` returns a
 ``NarratedGame``: a per-round, per-seat DataFrame (bets, tricks, the coin
-ledger, track), the narration text, and the end (reason, winners).
+ledger, track), the narration text, the events (one dict per action, trick
+and settlement) and the end (reason, winners).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from sponsio_sim.analysis.game_setup import build_state, parse_profile, rows_of
 from sponsio_sim.cards import format_cards
 from sponsio_sim.kernels import game_layout as L
 from sponsio_sim.kernels.game import game_chunk
-from sponsio_sim.rules import TOKENS, load_rules
+from sponsio_sim.rules import TOKENS, changes_from_shipped, load_rules
 
 LOG_ROWS = 20_000
 END_TEXT = {L.END_TRACK: "a player reached the end of the streak track",
@@ -37,6 +38,7 @@ class NarratedGame:
     winners: list[int]
     final_coins: list[float]
     final_track: list[int]
+    events: list[dict]        # one per action, end-of-betting token, trick and seat's settlement
 
 
 def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
@@ -56,10 +58,15 @@ def play_game(profile, *, players: int | None = None, seed: int = 1, rules=None,
     success = find_model(ruleset, model)
     events = run_logged(ruleset, strategies, success, seed)
     game = _Narrator(ruleset, strategies, events).run()
-    head = (f"{ruleset.summary()}\nprofile: " + ", ".join(f"seat {s} {st.text}" for s, st in enumerate(strategies))
+    changed = changes_from_shipped(ruleset)
+    head = (f"{ruleset.summary()}\n"
+            + ("changed from the shipped rule set: " + ", ".join(f"{k}={v}" for k, v in changed.items()) + "\n"
+               if changed else "")
+            + "profile: " + ", ".join(f"seat {s} {st.text}" for s, st in enumerate(strategies))
             + f"; seed {seed}; ev model {success.source}")
     game.text = head + "\n\n" + game.text
-    game.rounds.attrs.update(rules=ruleset.summary(), seed=seed, profile=[s.text for s in strategies])
+    game.rounds.attrs.update(rules=ruleset.summary(), seed=seed, profile=[s.text for s in strategies],
+                             changed_rules=changed)
     return game
 
 
@@ -72,6 +79,7 @@ class _Narrator:
         self.events = events
         self.rows = [b.notation(rules) for b in rows_of(rules)]
         self.lines: list[str] = []
+        self.narrated: list[dict] = []
 
     def cards(self, mask) -> str:
         return format_cards(int(mask), self.r) or "-"
@@ -100,9 +108,17 @@ class _Narrator:
                 self.say(f"talon: {self.cards(a)}")
                 self.say("betting:")
             elif kind == L.EV_ACTION:
-                self.say(f"turn {int(a) + 1}, seat {seat}: {self.action(seat, int(b), int(c), int(d), int(e))}", 2)
+                text = self.action(seat, int(b), int(c), int(d), int(e))
+                self.say(f"turn {int(a) + 1}, seat {seat}: {text}", 2)
+                self.narrated.append({"round": rnd, "event": "action", "turn": int(a) + 1, "seat": seat,
+                                      **self.action_fields(int(b), int(c), int(d), int(e)), "text": text})
             elif kind == L.EV_END_TOKEN:
-                self.say(f"end of betting: {self.end_token(seat, int(a), int(b), int(c))}", 2)
+                text = self.end_token(seat, int(a), int(b), int(c))
+                self.say(f"end of betting: {text}", 2)
+                self.narrated.append({"round": rnd, "event": "end_token", "seat": seat, "token": TOKENS[int(a)],
+                                      **self.end_token_fields(int(a), int(b), int(c)), "text": text})
+            elif kind == L.EV_TRICK:
+                self.trick(rnd, seat, int(a), int(b), int(c), int(d))
             elif kind == L.EV_LEAD:
                 self.say(f"trick phase: seat {seat} leads; public cards in hands {self.cards(a)}; "
                          f"talon {self.cards(b)}")
@@ -111,7 +127,7 @@ class _Narrator:
                 extra = "; won the last trick" if c else ""
                 self.say(f"seat {seat} won {int(a)} trick(s): {self.cards(b)}{extra}", 2)
                 if seat == self.r.players - 1:
-                    self.say(f"nines: {'every 9 played won its trick' if d else 'a played 9 lost its trick'}", 2)
+                    self.say(f"nines: {'every 9 played won its trick' if e else 'a played 9 lost its trick'}", 2)
             elif kind == L.EV_BET:
                 note = f"{self.rows[int(a)]} {'won' if b else 'lost'}{' (doubled)' if c else ''}"
                 per_seat[seat]["bets"].append(note)
@@ -121,6 +137,9 @@ class _Narrator:
                 row = per_seat[seat]
                 row.update(track=int(b), stakes=c, token_fees=d)
                 self.settle_line(row, int(a))
+                self.narrated.append({"round": rnd, "event": "settle", "seat": seat, "bets": list(row["bets"]),
+                                    **{k: row.get(k) for k in ("payout", "troll_pay", "bonus", "cash_in",
+                                                               "coins", "track")}})
                 table.append({k: (", ".join(row["bets"]) if k == "bets" else row.get(k)) for k in COLUMNS})
             elif kind == L.EV_END:
                 end = (int(a), int(b))
@@ -134,7 +153,20 @@ class _Narrator:
         self.lines.append(f"Game over after round {int(df['round'].max())}: {END_TEXT[reason]}. "
                           f"{'Winners' if len(winners) > 1 else 'Winner'}: {who}")
         return NarratedGame(df, "\n".join(self.lines), ("track", "coins", "rounds")[reason - 1], winners,
-                            coins, track)
+                            coins, track, self.narrated)
+
+    def trick(self, rnd, leader, number, packed, winner, lost9) -> None:
+        """One trick: who leads, each card in play order, who wins, 9s that lose."""
+        n = self.r.players
+        plays = [((leader + k) % n, (packed >> (6 * k)) & 63) for k in range(n)]
+        if number == 0:
+            self.say("tricks:")
+        shown = ", ".join(f"{self.card(c)} (seat {s}{', a 9 that loses' if (lost9 >> s) & 1 else ''})"
+                          for s, c in plays)
+        self.say(f"trick {number + 1}: seat {leader} leads {shown} -> seat {winner} wins", 2)
+        self.narrated.append({"round": rnd, "event": "trick", "trick": number + 1, "leader": leader,
+                            "cards": [{"seat": s, "card": self.card(c)} for s, c in plays], "winner": winner,
+                            "nines_lost": [self.card(c) for s, c in plays if (lost9 >> s) & 1]})
 
     def action(self, seat, act, x, y, rv) -> str:
         if act == L.PASS:
@@ -146,6 +178,26 @@ class _Narrator:
             pay = f"reveals {self.card(y)} to pay" if y >= 0 else f"pays {self.r.token_cost:g} coin"
             return shown + f"takes the {TOKENS[x]} token ({pay})"
         return shown + f"swaps {self.card(x)} for the talon's {self.card(y)}"
+
+    def action_fields(self, act, x, y, rv) -> dict:
+        """The action as data: what was revealed, bet, taken or swapped."""
+        if act == L.PASS:
+            return {"action": "pass"}
+        out = {"action": ("pass", "bet", "token", "swap")[act], "reveal": self.card(rv)}
+        if act == L.BET:
+            out["bet"] = self.rows[x]
+        elif act == L.TOKEN:
+            out.update(token=TOKENS[x], pay=self.card(y) if y >= 0 else "coin")
+        else:
+            out.update(give=self.card(x), take=self.card(y))
+        return out
+
+    def end_token_fields(self, token, x, y) -> dict:
+        if token == L.SWAP_TOKEN:
+            return {"give": self.card(x), "take": self.card(y)}
+        if token == L.REBET_TOKEN:
+            return {"bet_index": x, "bet": self.rows[y]}
+        return {"bet_index": x}
 
     def end_token(self, seat, token, x, y) -> str:
         if token == L.SWAP_TOKEN:

@@ -5,8 +5,8 @@ A model is, per bet kind, a table of (bets, wins) counts over feature cells
 (``analysis.fit``). Its chance per cell is the cell's win rate shrunk toward
 the rate of the same bet parameter over all cells (``PRIOR`` pseudo-bets), so
 thin cells borrow strength. The model depends only on the deal's shape
-(players, colours, hand size), its fingerprint; multipliers, tokens and
-coins do not change who wins a trick.
+(players, colours, hand size) and on ``nines_scope`` and ``fail_target``,
+its fingerprint; multipliers, tokens and coins do not change who wins a trick.
 
 Where a model comes from (``find_model``): an explicit file; else the model
 shipped in ``sponsio_sim/models`` for the fingerprint; else one fitted
@@ -33,7 +33,10 @@ KINDS = ("tricks", "colour", "last", "nines", "fail")
 
 
 def fingerprint(rules: RuleSet) -> str:
-    return f"{rules.players}p-{rules.n_colours}c-{rules.hand_size}h"
+    """What a model depends on: the deal's shape, and the readings that change who wins a bet."""
+    options = rules.options_changed()
+    extra = "".join(f"-{k}={options[k]}" for k in ("nines_scope", "fail_target") if k in options)
+    return f"{rules.players}p-{rules.n_colours}c-{rules.hand_size}h{extra}"
 
 
 @dataclass

@@ -35,8 +35,9 @@ DEFAULT_THRESHOLD = 0.0
 _BETTING_RE = re.compile(r"^(troll|random|ev)(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")
 _CASH_RE = re.compile(r"^cash=?(\d+)$")
 _REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
-STRATEGY_HELP = ("BETTING:PLAY[:CASH] with BETTING troll, random[P] (pass share P, default 0.5) or ev[T] "
-                 "(EV threshold T coins, default 0); PLAY random, greedy or goal; CASH never or cashK")
+STRATEGY_HELP = ("BETTING:PLAY[:CASH] with BETTING troll, random or randomP (pass share P, default 0.5, "
+                 "e.g. random0.2), ev or evT (EV threshold T coins, default 0, e.g. ev0.5); "
+                 "PLAY random, greedy or goal; CASH never or cashK (e.g. cash4)")
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def parse_strategy(text: str, rules: RuleSet) -> Strategy:
     m = _BETTING_RE.match(parts[0])
     if not m:
         raise UserError(f"strategy {text.strip()!r}: unknown betting policy '{parts[0]}' "
-                        f"(troll, random[P], ev[T])")
+                        f"(troll, random, randomP such as random0.2, ev, evT such as ev0.5)")
     betting, param = m.group(1), (float(m.group(2)) if m.group(2) else None)
     if betting == "troll" and param is not None:
         raise UserError(f"strategy {text.strip()!r}: troll takes no parameter")
@@ -135,7 +136,7 @@ def rows_of(rules: RuleSet):
 def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel, *, rotate: bool = False):
     """(tab, ints, weight) templates for the game and fit kernels."""
     check_rules(rules)
-    tab, ints0, w0 = new_state(rules.n_colours)
+    tab, ints0, w0 = new_state(rules.n_colours, rules.kernel_flags)
     ints = np.zeros(L.INTS_GAME, dtype=np.int64)
     ints[:len(ints0)] = ints0
     weight = np.zeros(L.W_MODEL + len(model.p), dtype=np.float64)
@@ -148,6 +149,8 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
     ints[L.I_MAX_ROUNDS] = rules.max_rounds
     ints[L.I_TOKENS] = sum(1 << TOKENS.index(t) for t in rules.tokens)
     ints[L.I_ROTATE] = 1 if rotate else 0
+    ints[L.I_BONUS_NET] = 1 if rules.round_bonus_basis == "net" else 0
+    ints[L.I_TRACK_ENDS] = 1 if rules.track_top == "ends" else 0
     rows = rows_of(rules)
     ints[L.I_NROWS] = len(rows)
     ints[L.I_ROW_OF:L.I_ROW_OF + L.N_KINDS] = -1

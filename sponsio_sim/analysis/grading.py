@@ -64,7 +64,8 @@ def grade(n: int = 1000, *, seed: int = 1, seat: int = 0, worlds: int = 20, pick
             part = counts[lo:lo + CHUNKS_PER_BATCH]
             out, ev = grade_chunks(np.uint64(seed), np.int64(lo), part, np.int64(seat), np.int64(r.players),
                                    np.int64(r.n_colours), np.int64(r.hand_size), np.int64(r.talon_size),
-                                   cand, mult, np.float64(r.stake), np.int64(pick_rounds), np.int64(worlds))
+                                   cand, mult, np.float64(r.stake), np.int64(pick_rounds), np.int64(worlds),
+                                   np.int64(r.kernel_flags))
             outs.append(out)
             evs.append(ev)
             bar.advance(int(part.sum()))

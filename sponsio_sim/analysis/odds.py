@@ -48,7 +48,7 @@ def stat_index(bet: Bet, layout: dict) -> int:
     if bet.kind == "colour":
         return layout["colour"] + bet.a * 10 + bet.b
     if bet.kind == "fail":
-        return layout["fail"] + bet.a
+        return layout["fail"] + bet.a if bet.a >= 0 else layout["joint"] - 1   # the any-seat slot
     return layout[bet.kind]
 
 
@@ -69,7 +69,8 @@ def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: 
     batch = KernelBatch("sponsio_sim.kernels.odds", "odds_chunks", seed, arrays["pool"], arrays["fixed"],
                         arrays["need"], arrays["talon_fixed"], np.int64(arrays["talon_need"]),
                         arrays["revealed"], np.int64(sit.lead), pol, arrays["codes"], arrays["bcounts"],
-                        np.int64(sit.seat), np.int64(r.n_colours), np.int64(r.hand_size))
+                        np.int64(sit.seat), np.int64(r.n_colours), np.int64(r.hand_size),
+                        np.int64(r.kernel_flags))
 
     def stop(totals, rounds):
         return target_ci is not None and bool(np.all(wilson_width(totals[watch], rounds) <= target_ci))

@@ -50,7 +50,8 @@ def game_cmd(profile, players, verbose, model, seed, fmt, rules, overrides, thre
     g = play_game(profile, players=players, seed=seed, rules=rules, overrides=overrides, model=model)
     end = {"reason": g.reason, "winners": g.winners, "final_coins": g.final_coins, "final_track": g.final_track}
     if fmt == "json":
-        emit(json.dumps({"rounds": records(g.rounds), **end}, indent=2))
+        emit(json.dumps({"rounds": records(g.rounds), "events": g.events, **end,
+                         "changed_rules": g.rounds.attrs["changed_rules"]}, indent=2))
         return
     if fmt == "csv":
         emit(render(g.rounds, "csv"))

@@ -1,9 +1,12 @@
 """Bet settlement on a finished trick phase (spec section 4).
 
-A bet is ``(kind, a, b)``: tricks (0, N, -), colour (1, C, N), last (2),
-nines (3), fail (4, S, -). Outcome of a trick phase: ``tricks[s]`` won,
+A bet is ``(kind, a, b, placed)``: tricks (0, N, -), colour (1, C, N),
+last (2), nines (3), fail (4, S, -) with S = -1 for ``fail_target = any``;
+``placed`` ranks the bets in the order they were placed (fail cycles are
+broken at the earliest). Outcome of a trick phase: ``tricks[s]`` won,
 ``won[s]`` mask of cards in seat s's tricks, ``last`` winner of the last
-trick, ``nines_ok`` (every 9 played won its trick).
+trick, ``nine_lost`` bitmask of the seats that played a 9 that lost its
+trick.
 """
 
 import numba as nb
@@ -11,10 +14,21 @@ import numba as nb
 from sponsio_sim.kernels.bits import popcount
 
 TRICKS, COLOUR, LAST, NINES, FAIL = 0, 1, 2, 3, 4
+BET_FIELDS = 4      # kind, a, b, placement rank
+ANY_SEAT = -1       # the target of ``fail`` under ``fail_target = any``
+PENDING = -1        # a fail bet not settled yet
 
 
 @nb.njit(cache=True, inline="always")
-def plain_bet_won(kind, a, b, seat, tricks, won, last, nines_ok, colmask):
+def nines_won(seat, nine_lost, nines_own):
+    """A nines bet of ``seat``: every 9 played won its trick (``nines_own``: every 9 seat played)."""
+    if nines_own:
+        return (nine_lost >> seat) & 1 == 0
+    return nine_lost == 0
+
+
+@nb.njit(cache=True, inline="always")
+def plain_bet_won(kind, a, b, seat, tricks, won, last, nine_lost, nines_own, colmask):
     """Outcome of a bet that does not depend on other bets (not ``fail``)."""
     if kind == TRICKS:
         return tricks[seat] == a
@@ -22,52 +36,96 @@ def plain_bet_won(kind, a, b, seat, tricks, won, last, nines_ok, colmask):
         return popcount(won[seat] & colmask[a]) == b
     if kind == LAST:
         return last == seat
-    return nines_ok
+    return nines_won(seat, nine_lost, nines_own)
 
 
 @nb.njit(cache=True, inline="always")
-def settle(codes, counts, tricks, won, last, nines_ok, colmask, result, failed):
+def fail_targets(s, a, players):
+    """Seat mask a fail bet of seat s names: seat ``a``, or every other seat (``a < 0``)."""
+    if a >= 0:
+        return 1 << a
+    return ((1 << players) - 1) & ~(1 << s)
+
+
+@nb.njit(cache=True, inline="always")
+def target_bets(s, a, counts, base, players):
+    """Bets held by the seat(s) a fail bet of seat s names (seat t holds ``counts[base + t]``)."""
+    if a >= 0:
+        return counts[base + a]
+    n = 0
+    for t in range(players):
+        if t != s:
+            n += counts[base + t]
+    return n
+
+
+@nb.njit(cache=True)
+def settle_fail_bets(codes, counts, result, failed):
+    """Settle the fail bets, marked ``PENDING`` in ``result``, once every other
+    bet is settled and ``failed[s]`` says whether seat s lost one of them.
+
+    Spec 4, "Settling fail bets": repeatedly settle every fail bet whose target
+    has already failed a bet (won) or whose targets' bets are all settled (won
+    if one failed, else lost); when only fail bets waiting on each other
+    remain, the earliest placed of them is lost and settling goes on.
+    """
+    players = counts.shape[0]
+    while True:
+        progress = False
+        first_s, first_i, first_rank = -1, -1, 1 << 62
+        for s in range(players):
+            for i in range(counts[s]):
+                if result[s, i] != PENDING:
+                    continue
+                targets = fail_targets(s, codes[s, i, 1], players)
+                hit = False
+                waiting = False
+                for t in range(players):
+                    if (targets >> t) & 1:
+                        hit |= failed[t]
+                        for j in range(counts[t]):
+                            waiting |= result[t, j] == PENDING
+                if hit:
+                    result[s, i] = 1
+                    progress = True
+                elif not waiting:
+                    result[s, i] = 0
+                    failed[s] = True
+                    progress = True
+                elif codes[s, i, 3] < first_rank:
+                    first_s, first_i, first_rank = s, i, codes[s, i, 3]
+        if first_s < 0:
+            return
+        if not progress:  # a cycle: its earliest placed bet has no failure to find
+            result[first_s, first_i] = 0
+            failed[first_s] = True
+
+
+@nb.njit(cache=True, inline="always")
+def settle(codes, counts, tricks, won, last, nine_lost, nines_own, colmask, result, failed):
     """Judge every seat's bets.
 
     ``codes[s, i]`` / ``counts[s]`` hold the bets. Fills ``result[s, i]``
     (1 won, 0 lost) and ``failed[s]`` (seat s holds a bet and lost at least
-    one). ``fail:S`` wins iff S holds a bet and failed one; chains of fail
-    bets are resolved by iteration (a cycle settles after ``players`` passes).
+    one); fail bets settle last, as ``settle_fail_bets`` says.
     """
     players = counts.shape[0]
+    any_fail = False
     for s in range(players):
         failed[s] = False
         for i in range(counts[s]):
             kind = codes[s, i, 0]
             if kind == FAIL:
-                result[s, i] = 0
+                result[s, i] = PENDING
+                any_fail = True
                 continue
-            ok = plain_bet_won(kind, codes[s, i, 1], codes[s, i, 2], s, tricks, won, last, nines_ok, colmask)
+            ok = plain_bet_won(kind, codes[s, i, 1], codes[s, i, 2], s, tricks, won, last, nine_lost,
+                               nines_own, colmask)
             result[s, i] = 1 if ok else 0
             if not ok:
                 failed[s] = True
-    for _ in range(players):
-        changed = False
-        for s in range(players):
-            for i in range(counts[s]):
-                if codes[s, i, 0] != FAIL:
-                    continue
-                target = codes[s, i, 1]
-                ok = counts[target] > 0 and failed[target]
-                v = 1 if ok else 0
-                if result[s, i] != v:
-                    result[s, i] = v
-                    changed = True
-        for s in range(players):
-            f = False
-            for i in range(counts[s]):
-                if result[s, i] == 0:
-                    f = True
-            if f != failed[s]:
-                failed[s] = f
-                changed = True
-        if not changed:
-            break
+    if any_fail:
+        settle_fail_bets(codes, counts, result, failed)
 
 
 @nb.njit(cache=True)

@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bits import U0, bit
-from sponsio_sim.kernels.game_layout import (BET, FAIL, I_BROW, I_DEALER, I_DOUBLED, I_ENTRY, I_HELD, I_NBETS,
+from sponsio_sim.kernels.game_layout import (BET, FAIL, I_BORDER, I_NPLACED, I_BROW, I_DEALER, I_DOUBLED, I_ENTRY, I_HELD, I_NBETS,
                                              I_NROWS, I_PLAYERS, I_ROWS, I_SWAPS, I_TOKENS, I_TOKOWN,
                                              I_TOKTAKEN, LEAD_TOKEN, MAX_BETS, N_TOKENS, PASS, SWAP, TOKEN,
                                              W_COINS, W_FEES, W_STAKE, W_STAKES, W_TOKEN_COST)
@@ -77,6 +77,17 @@ def swap_legal(s, x, y, tab):
 
 
 @nb.njit(cache=True)
+def add_bet(s, row, ints):
+    """Seat s takes catalogue bet ``row``, ranked after every bet placed before it this round."""
+    n = ints[I_NBETS + s]
+    ints[I_BROW + s * MAX_BETS + n] = row
+    ints[I_BORDER + s * MAX_BETS + n] = ints[I_NPLACED]
+    ints[I_NPLACED] += 1
+    ints[I_NBETS + s] = n + 1
+    ints[I_HELD + s] |= np.int64(1) << ints[I_ROWS + 3 * row]
+
+
+@nb.njit(cache=True)
 def apply_action(s, act, x, y, rv, tab, ints, weight):
     """Check and apply seat s's betting action; False (nothing changed) if illegal."""
     if act == PASS:
@@ -86,10 +97,7 @@ def apply_action(s, act, x, y, rv, tab, ints, weight):
     if act == BET:
         if not bet_legal(s, x, ints, weight):
             return False
-        n = ints[I_NBETS + s]
-        ints[I_BROW + s * MAX_BETS + n] = x
-        ints[I_NBETS + s] = n + 1
-        ints[I_HELD + s] |= np.int64(1) << ints[I_ROWS + 3 * x]
+        add_bet(s, x, ints)
         weight[W_COINS + s] -= weight[W_STAKE]
         weight[W_STAKES + s] += weight[W_STAKE]
     elif act == TOKEN:

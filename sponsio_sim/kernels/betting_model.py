@@ -8,7 +8,7 @@ fitted by simulation (``game_fit``, ``analysis.fit``):
 - colour:C=N: own cards of C, the talon's cards of C, own sure winners in C;
 - last: sure winners, own 9s, whether the seat leads;
 - nines: 9s not in the talon, own 9s;
-- fail:S: the bets S holds.
+- fail:S: the bets S holds (``fail``: the bets every other seat holds).
 
 ``prepare_features`` writes a hand's features to the ``ints`` scratch; then
 ``cell_of`` / ``prob`` read them for any bet, so scanning the catalogue costs
@@ -19,9 +19,10 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bits import RANKS, U0, U1, highest, popcount
+from sponsio_sim.kernels.bets import target_bets
 from sponsio_sim.kernels.game_layout import (COLOUR, COLOUR_CELLS, COLOUR_PARAMS, FAIL, FAIL_CELLS, I_F_COL, I_F_HI, I_F_SC,
                                              I_F_HIGH, I_F_LEAD, I_F_NINPLAY, I_F_NOWN, I_F_SURE, I_HAND,
-                                             I_MOFF, I_NBETS, I_NCOL, I_NROWS, I_ROWS, I_ROW_OF, I_BEST_T, I_BEST_C,
+                                             I_MOFF, I_NBETS, I_NCOL, I_NROWS, I_PLAYERS, I_ROWS, I_ROW_OF, I_BEST_T, I_BEST_C,
                                              LAST, LAST_CELLS, NINES, NINES_CELLS, W_MULT, TRICKS, TRICKS_CELLS, W_MODEL)
 from sponsio_sim.kernels.table import COLMASK, NINES as NINES_MASK
 
@@ -146,14 +147,14 @@ def kind_best(kind, s, ints, weight):
     hand (a fail bet never names s itself)."""
     if kind == TRICKS:
         row = ints[I_BEST_T + tricks_cell(ints)]
-        return row_prob(row, ints, weight) * weight[W_MULT + row], row
+        return row_prob(row, s, ints, weight) * weight[W_MULT + row], row
     best = -1.0
     brow = -1
     if kind == COLOUR:
         n_c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2]
         for col in range(ints[I_NCOL]):
             row = ints[I_BEST_C + col * n_c + ints[I_F_COL + col]]
-            v = row_prob(row, ints, weight) * weight[W_MULT + row]
+            v = row_prob(row, s, ints, weight) * weight[W_MULT + row]
             if v > best:
                 best = v
                 brow = row
@@ -161,7 +162,7 @@ def kind_best(kind, s, ints, weight):
     row = ints[I_ROW_OF + kind]
     while row < ints[I_NROWS] and ints[I_ROWS + 3 * row] == kind:
         if not (kind == FAIL and ints[I_ROWS + 3 * row + 1] == s):
-            v = row_prob(row, ints, weight) * weight[W_MULT + row]
+            v = row_prob(row, s, ints, weight) * weight[W_MULT + row]
             if v > best:
                 best = v
                 brow = row
@@ -170,9 +171,9 @@ def kind_best(kind, s, ints, weight):
 
 
 @nb.njit(cache=True)
-def row_prob(row, ints, weight):
-    """Model P(win) of catalogue row ``row`` for the prepared hand."""
+def row_prob(row, s, ints, weight):
+    """Model P(win) of catalogue row ``row`` for seat s's prepared hand."""
     kind = ints[I_ROWS + 3 * row]
     a = ints[I_ROWS + 3 * row + 1]
-    tb = ints[I_NBETS + a] if kind == FAIL else 0
+    tb = target_bets(s, a, ints, I_NBETS, ints[I_PLAYERS]) if kind == FAIL else 0
     return weight[cell_of(kind, a, ints[I_ROWS + 3 * row + 2], tb, ints)]

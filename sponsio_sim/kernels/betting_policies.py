@@ -80,7 +80,7 @@ def held_value(s, ints, weight):
         m = weight[W_MULT + row] * weight[W_STAKE]
         if ints[I_DOUBLED + s] == i:
             m *= 2.0
-        v += row_prob(row, ints, weight) * m
+        v += row_prob(row, s, ints, weight) * m
     return v
 
 
@@ -142,7 +142,7 @@ def best_rebet(s, ints, weight):
         if r == row:
             continue
         dbl = 2.0 if ints[I_DOUBLED + s] == i else 1.0
-        g = (v - row_prob(row, ints, weight) * weight[W_MULT + row]) * dbl * weight[W_STAKE]
+        g = (v - row_prob(row, s, ints, weight) * weight[W_MULT + row]) * dbl * weight[W_STAKE]
         if g > best:
             best = g
             bi = i
@@ -157,7 +157,7 @@ def best_double(s, ints, weight):
     bi = -1
     for i in range(ints[I_NBETS + s]):
         row = ints[I_BROW + s * MAX_BETS + i]
-        g = row_prob(row, ints, weight) * weight[W_MULT + row] * weight[W_STAKE]
+        g = row_prob(row, s, ints, weight) * weight[W_MULT + row] * weight[W_STAKE]
         if g > best:
             best = g
             bi = i

@@ -20,7 +20,7 @@ from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.pimc import pimc_play
 from sponsio_sim.kernels.policies import build_relevance
-from sponsio_sim.kernels.table import TRICKS, WON, new_state, set_round
+from sponsio_sim.kernels.table import NINES_OWN, TRICKS, WON, new_state, set_round
 
 
 @nb.njit(parallel=True, cache=True)
@@ -83,24 +83,24 @@ def dd_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_ne
 
 @nb.njit(parallel=True, cache=True)
 def pimc_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, talon_need, revealed,
-                     leader, policy, codes, bcounts, ask, n_colours, worlds):
+                     leader, policy, codes, bcounts, ask, n_colours, worlds, flags):
     """Rounds played with ``kernels.pimc.pimc_play``; per chunk, successes of
     each of the asking seat's bets and of all of them (last column)."""
     nb_ = bcounts[ask]
     out = np.zeros((counts.shape[0], nb_ + 1), dtype=np.int64)
     for i in nb.prange(counts.shape[0]):
         pimc_odds_chunk(seed, first_chunk + i, counts[i], pool, fixed, need, talon_fixed, talon_need,
-                        revealed, leader, policy, codes, bcounts, ask, n_colours, worlds, out[i])
+                        revealed, leader, policy, codes, bcounts, ask, n_colours, worlds, flags, out[i])
     return out
 
 
 @nb.njit(cache=True)
 def pimc_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need, revealed,
-                    leader, policy, codes, bcounts, ask, n_colours, worlds, row):
+                    leader, policy, codes, bcounts, ask, n_colours, worlds, flags, row):
     players = fixed.shape[0]
     state, my_pool, hands, (PL, PU, CT, TT) = chunk_start(seed, stream, pool, players, n_colours)
     colmask = colour_masks(n_colours)
-    tab, ints, weight = new_state(n_colours)
+    tab, ints, weight = new_state(n_colours, flags)
     build_relevance(codes, bcounts, ints)
     stamps = np.zeros(2, dtype=np.uint64)
     result = np.zeros((players, codes.shape[1]), dtype=np.int64)
@@ -110,10 +110,10 @@ def pimc_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_
         set_round(tab, ints, hands, talon, revealed)
         stamps[0] += np.uint64(2)
         stamps[1] = stamps[0] + np.uint64(1)
-        last, nines_ok = pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
-                                   worlds, n_colours, PL, PU, CT, TT, stamps)
-        settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nines_ok,
-               colmask, result, failed)
+        last, nine_lost = pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
+                                    worlds, n_colours, PL, PU, CT, TT, stamps)
+        settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
+               (flags & NINES_OWN) != 0, colmask, result, failed)
         for j in range(bcounts[ask]):
             row[j] += result[ask, j]
         if bcounts[ask] > 0 and not failed[ask]:

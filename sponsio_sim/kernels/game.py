@@ -13,22 +13,22 @@ import numba as nb
 import numpy as np
 
 from mcsim.rng import seed_state
-from sponsio_sim.kernels.bets import settle
+from sponsio_sim.kernels.bets import BET_FIELDS, settle
 from sponsio_sim.kernels.betting import (apply_action, apply_double, apply_rebet, entry_of, leader_of,
                                          swap_cards, swap_legal)
 from sponsio_sim.kernels.betting_model import prepare_features, row_prob
 from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
-from sponsio_sim.kernels.bits import RANKS
+from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game_layout import (MAX_ROWS, R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_WON, DOUBLE_TOKEN, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS,
                                              E_COINS_SQ, E_PAYOUT, E_PRED, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE,
                                              E_STAKES, E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY,
                                              E_TROLLPAY_SQ, E_WIN, E_WON, END_COINS, END_ROUNDS, END_TRACK,
                                              EV_ACTION, EV_BET, EV_END, EV_END_TOKEN, EV_HAND, EV_LEAD,
-                                             EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICKS, I_BROW, I_CASHK,
+                                             EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK, EV_TRICKS, I_BONUS_NET, I_BORDER, I_BROW, I_CASHK,
                                              I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD, I_MAX_ROUNDS, I_MOVED,
                                              I_NBETS, I_NCOL, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROTATE,
-                                             I_ROUND, I_ROWS, I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK,
+                                             I_NPLACED, I_ROUND, I_ROWS, I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK, I_TRACK_ENDS,
                                              I_TRACK_WIN, I_TURNS, MAX_BETS, N_TOKENS, REBET_TOKEN, S_END,
                                              S_GAMES, S_HEAD, S_ROUNDS, S_ROUNDS_SQ, SWAP_TOKEN, W_BONUS,
                                              W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MULT,
@@ -36,7 +36,7 @@ from sponsio_sim.kernels.game_layout import (MAX_ROWS, R_FIELDS, R_PAY, R_PAY_SQ
                                              W_TROLLPAID)
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import build_relevance
-from sponsio_sim.kernels.table import COLMASK, HANDS, REVEALED, TALON, TRICKS, WON, set_round
+from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES_OWN, REVEALED, SEQ, TALON, TRICKS, WON, set_round
 
 
 @nb.njit(cache=True)
@@ -73,6 +73,7 @@ def start_round(tab, ints, weight):
     """Clear the round's tokens, bets, swaps and ledger."""
     for t in range(N_TOKENS):
         ints[I_TOKOWN + t] = -1
+    ints[I_NPLACED] = 0
     for s in range(ints[I_PLAYERS]):
         ints[I_NBETS + s] = 0
         ints[I_HELD + s] = 0
@@ -117,13 +118,14 @@ def betting_phase(tab, ints, weight, state, log):
 
 @nb.njit(cache=True)
 def load_bets(ints, codes, counts):
-    """Bets as ``settle``/``build_relevance`` take them: codes[s, i] = (kind, a, b)."""
+    """Bets as ``settle``/``build_relevance`` take them: codes[s, i] = (kind, a, b, placed)."""
     for s in range(ints[I_PLAYERS]):
         counts[s] = ints[I_NBETS + s]
         for i in range(counts[s]):
             row = ints[I_BROW + s * MAX_BETS + i]
             for f in range(3):
                 codes[s, i, f] = ints[I_ROWS + 3 * row + f]
+            codes[s, i, 3] = ints[I_BORDER + s * MAX_BETS + i]
 
 
 @nb.njit(cache=True)
@@ -135,22 +137,24 @@ def predict_bets(tab, ints, weight):
             continue
         prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
         for i in range(ints[I_NBETS + s]):
-            weight[W_PRED + s * MAX_BETS + i] = row_prob(ints[I_BROW + s * MAX_BETS + i], ints, weight)
+            weight[W_PRED + s * MAX_BETS + i] = row_prob(ints[I_BROW + s * MAX_BETS + i], s, ints, weight)
 
 
 @nb.njit(cache=True)
-def score_round(last, nines_ok, tab, ints, weight, codes, counts, result, failed):
-    """Spec 6: bet payouts (``double`` doubles one), troll pay, the round bonus,
-    the streak track and cash-in. Returns the number of failed bets."""
+def score_round(last, nine_lost, tab, ints, weight, codes, counts, result, failed):
+    """Spec 6: bet payouts (``double`` doubles one), troll pay, the round bonus
+    (on gross gains, or net of the round's stakes and token fees), the streak
+    track and cash-in. Returns the number of failed bets."""
     players = ints[I_PLAYERS]
-    settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nines_ok,
-           tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
+    settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
+           (ints[FLAGS] & NINES_OWN) != 0, tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
     n_failed = 0
     for s in range(players):
         for i in range(counts[s]):
             ints[I_RESULT + s * MAX_BETS + i] = result[s, i]
             if result[s, i] == 0:
                 n_failed += 1
+    net = ints[I_BONUS_NET] != 0
     top = 0.0
     for s in range(players):
         pay = 0.0
@@ -162,10 +166,10 @@ def score_round(last, nines_ok, tab, ints, weight, codes, counts, result, failed
         weight[W_PAYOUT + s] = pay
         weight[W_TROLLPAID + s] = troll
         weight[W_COINS + s] += pay + troll
-        top = max(top, pay + troll)
+        top = max(top, round_gain(s, net, weight))
     track_win = ints[I_TRACK_WIN]
     for s in range(players):
-        if top > 0.0 and weight[W_PAYOUT + s] + weight[W_TROLLPAID + s] == top:
+        if top > 0.0 and round_gain(s, net, weight) == top:
             weight[W_BONUSPAID + s] = weight[W_BONUS]
             weight[W_COINS + s] += weight[W_BONUS]
         pos = ints[I_TRACK + s]
@@ -185,15 +189,28 @@ def score_round(last, nines_ok, tab, ints, weight, codes, counts, result, failed
     return n_failed
 
 
+@nb.njit(cache=True, inline="always")
+def round_gain(s, net, weight):
+    """What the round bonus compares (spec 6.3): payouts and troll pay, less stakes and fees if ``net``."""
+    gain = weight[W_PAYOUT + s] + weight[W_TROLLPAID + s]
+    if net:
+        gain -= weight[W_STAKES + s] + weight[W_FEES + s]
+    return gain
+
+
 @nb.njit(cache=True)
 def end_check(ints, weight):
-    """Spec 7, in priority order: (reason, bitmask of winners) or (0, 0)."""
+    """Spec 7, in priority order: (reason, bitmask of winners) or (0, 0).
+    A track end is won by the richest player on the top position, or of
+    all players under ``track_top = ends``."""
     players = ints[I_PLAYERS]
     cand = 0
     for s in range(players):
         if ints[I_TRACK + s] >= ints[I_TRACK_WIN]:
             cand |= 1 << s
     reason = END_TRACK if cand else 0
+    if cand and ints[I_TRACK_ENDS]:
+        cand = (1 << players) - 1
     if reason == 0:
         for s in range(players):
             if weight[W_COINS + s] >= weight[W_COINS_END]:
@@ -241,14 +258,15 @@ def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts
     leader = leader_of(ints)
     log_event(log, rnd, EV_LEAD, leader, tab[REVEALED], tab[TALON], 0, 0, 0)
     set_round(tab, ints, hands, tab[TALON], tab[REVEALED])
-    last, nines_ok = play_tricks(players, leader, playpol, tab, ints, weight, state)
-    n_failed = score_round(last, nines_ok, tab, ints, weight, codes, counts, result, failed)
+    last, nine_lost = play_tricks(players, leader, playpol, tab, ints, weight, state)
+    n_failed = score_round(last, nine_lost, tab, ints, weight, codes, counts, result, failed)
     ints[I_ROUND] = rnd
     record_round(ints, weight, n_failed, row)
     if log.shape[0] > 1:
+        log_tricks(log, rnd, players, leader, hands, ints)
         for s in range(players):
             log_event(log, rnd, EV_TRICKS, s, ints[TRICKS + s], tab[WON + s], 1 if last == s else 0,
-                      1 if nines_ok else 0, 0)
+                      1 if (nine_lost >> s) & 1 == 0 else 0, 1 if nine_lost == 0 else 0)
         for s in range(players):
             for i in range(counts[s]):
                 log_event(log, rnd, EV_BET, s, ints[I_BROW + s * MAX_BETS + i], result[s, i],
@@ -259,6 +277,36 @@ def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts
                       weight[W_FEES + s], 0)
     ints[I_DEALER] = (ints[I_DEALER] + 1) % players
     return end_check(ints, weight)
+
+
+@nb.njit(cache=True)
+def log_tricks(log, rnd, players, leader, hands, ints):
+    """One ``EV_TRICK`` event per trick from the cards in play order
+    (``table.SEQ``) and the hands they came from: seat = leader, a = trick
+    number, b = the cards packed 6 bits each from the leader's, c = winner,
+    d = bitmask of the seats whose 9 lost the trick."""
+    n_tricks = popcount(hands[leader])
+    k = 0
+    for t in range(n_tricks):
+        cards = 0
+        led = ints[SEQ + k] // RANKS
+        best = -1
+        winner = leader
+        lost9 = 0
+        s = leader
+        for pos in range(players):
+            c = ints[SEQ + k]
+            k += 1
+            cards |= c << (6 * pos)
+            if c // RANKS == led:
+                if c > best:
+                    best = c
+                    winner = s
+            elif c % RANKS == RANKS - 1:
+                lost9 |= 1 << s
+            s = s + 1 if s + 1 < players else 0
+        log_event(log, rnd, EV_TRICK, leader, t, cards, winner, lost9, 0)
+        leader = winner
 
 
 @nb.njit(cache=True)
@@ -338,7 +386,7 @@ def round_arrays(ints):
     fixed = np.zeros(players, dtype=np.uint64)
     need = np.full(players, ints[I_HAND], dtype=np.int64)
     hands = np.zeros(players, dtype=np.uint64)
-    codes = np.zeros((players, MAX_BETS, 3), dtype=np.int64)
+    codes = np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64)
     counts = np.zeros(players, dtype=np.int64)
     result = np.zeros((players, MAX_BETS), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)

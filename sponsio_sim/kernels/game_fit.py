@@ -17,16 +17,16 @@ import numba as nb
 import numpy as np
 
 from mcsim.rng import randbelow, seed_state, uniform
-from sponsio_sim.kernels.bets import settle
-from sponsio_sim.kernels.betting import bet_legal
+from sponsio_sim.kernels.bets import settle, target_bets
+from sponsio_sim.kernels.betting import add_bet, bet_legal
 from sponsio_sim.kernels.betting_model import cell_of, prepare_features
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game_layout import (FAIL, I_BROW, I_HAND, I_HELD, I_NBETS, I_NCOL, I_NROWS,
-                                             I_PLAYERS, I_ROW_OF, I_ROWS, MAX_BETS, N_KINDS, W_COINS, W_MODEL)
+from sponsio_sim.kernels.game_layout import (FAIL, I_HAND, I_HELD, I_NBETS, I_NCOL, I_NPLACED, I_NROWS,
+                                             I_PLAYERS, I_ROW_OF, N_KINDS, W_COINS, W_MODEL)
 from sponsio_sim.kernels.game import load_bets, round_arrays
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import build_relevance
-from sponsio_sim.kernels.table import COLMASK, TRICKS, WON, set_round
+from sponsio_sim.kernels.table import COLMASK, FLAGS, NINES_OWN, TRICKS, WON, set_round
 
 MAX_FIT_BETS = 3
 
@@ -52,25 +52,24 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
     for _ in range(rounds):
         talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * ints[I_HAND], hands)
         lead = randbelow(state, players)
+        ints[I_NPLACED] = 0
         for s in range(players):
             ints[I_NBETS + s] = 0
             ints[I_HELD + s] = 0
+        for s in range(players):
             if uniform(state) < troll_share:
                 continue
             for _ in range(min(1 + randbelow(state, MAX_FIT_BETS), n_kinds)):
                 r = randbelow(state, n_rows)
                 while not bet_legal(s, r, ints, weight):
                     r = randbelow(state, n_rows)
-                n = ints[I_NBETS + s]
-                ints[I_BROW + s * MAX_BETS + n] = r
-                ints[I_NBETS + s] = n + 1
-                ints[I_HELD + s] |= np.int64(1) << ints[I_ROWS + 3 * r]
+                add_bet(s, r, ints)
         load_bets(ints, codes, counts)
         build_relevance(codes, counts, ints)
         set_round(tab, ints, hands, talon, np.uint64(0))
-        last, nines_ok = play_tricks(players, lead, pol, tab, ints, weight, state)
-        settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nines_ok,
-               tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
+        last, nine_lost = play_tricks(players, lead, pol, tab, ints, weight, state)
+        settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
+               (ints[FLAGS] & NINES_OWN) != 0, tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
         for s in range(players):
             if counts[s] == 0:
                 continue
@@ -78,7 +77,7 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
             for i in range(counts[s]):
                 kind = codes[s, i, 0]
                 a = codes[s, i, 1]
-                tb = counts[a] if kind == FAIL else 0
+                tb = target_bets(s, a, counts, 0, players) if kind == FAIL else 0
                 cell = cell_of(kind, a, codes[s, i, 2], tb, ints) - W_MODEL
                 won = result[s, i]
                 if mode == 0:

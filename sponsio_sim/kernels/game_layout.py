@@ -56,6 +56,8 @@ I_MAX_ROUNDS = _i.take()
 I_TOKENS = _i.take()        # bitmask of the rule set's tokens
 I_NROWS = _i.take()         # catalogue rows in use
 I_ROTATE = _i.take()        # 1: the profile rotates over the seats game by game
+I_BONUS_NET = _i.take()     # 1: round_bonus_basis = net
+I_TRACK_ENDS = _i.take()    # 1: track_top = ends
 I_MOFF = _i.take(N_KINDS)   # model table offsets (into weight), per bet kind
 I_BETPOL = _i.take(MAX_PLAYERS)   # per profile entry
 I_PLAYPOL = _i.take(MAX_PLAYERS)
@@ -72,6 +74,8 @@ I_TOKOWN = _i.take(N_TOKENS)      # token owner, -1 while in the pool
 I_NBETS = _i.take(MAX_PLAYERS)
 I_HELD = _i.take(MAX_PLAYERS)     # bitmask of bet kinds held
 I_BROW = _i.take(MAX_PLAYERS * MAX_BETS)    # catalogue row of each bet
+I_BORDER = _i.take(MAX_PLAYERS * MAX_BETS)  # placement rank of each bet this round
+I_NPLACED = _i.take()             # bets placed this round
 I_DOUBLED = _i.take(MAX_PLAYERS)  # index of the doubled bet, -1
 I_RESULT = _i.take(MAX_PLAYERS * MAX_BETS)  # 1 won, 0 lost (after settlement)
 I_SWAPS = _i.take(MAX_PLAYERS)
@@ -181,4 +185,4 @@ def stats_size(players):
 # narration log: one float64 row of LOG_FIELDS per event
 LOG_FIELDS = 8   # round, event, seat, a, b, c, d, e
 (EV_ROUND, EV_HAND, EV_TALON, EV_ACTION, EV_END_TOKEN, EV_LEAD, EV_TRICKS, EV_BET, EV_SCORE, EV_TRACK,
- EV_END) = range(11)
+ EV_END, EV_TRICK) = range(12)

@@ -21,7 +21,7 @@ import numba as nb
 import numpy as np
 
 from mcsim.rng import randbelow
-from sponsio_sim.kernels.bets import settle
+from sponsio_sim.kernels.bets import BET_FIELDS, settle
 from sponsio_sim.kernels.bits import RANKS, U0, bit, colour_masks, nines_mask
 from sponsio_sim.kernels.dd import fresh_counters, solve_bets
 from sponsio_sim.kernels.dd_odds import chunk_start
@@ -29,7 +29,7 @@ from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.pimc import PIMC, pimc_play
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import GOAL, RANDOM, build_relevance
-from sponsio_sim.kernels.table import TRICKS, WON, new_state, set_round
+from sponsio_sim.kernels.table import FLAGS, NINES_OWN, TRICKS, WON, new_state, set_round
 
 OUT_FIELDS = 7
 F_BET, F_RANDOM, F_GOAL, F_PIMC, F_WORST, F_BEST, F_LEADER = range(OUT_FIELDS)
@@ -37,9 +37,10 @@ F_BET, F_RANDOM, F_GOAL, F_PIMC, F_WORST, F_BEST, F_LEADER = range(OUT_FIELDS)
 
 @nb.njit(parallel=True, cache=True)
 def grade_chunks(seed, first_chunk, counts, ask, players, n_colours, hand_size, talon_size, cand,
-                 mult, stake, pick_rounds, worlds):
+                 mult, stake, pick_rounds, worlds, flags):
     """``counts[i]`` hands for chunk ``first_chunk + i``; ``cand[j]`` the
-    candidate bets (kind, a, b), ``mult[j]`` their multipliers. Returns
+    candidate bets (kind, a, b), ``mult[j]`` their multipliers; ``flags`` the
+    rule flags (``table.FLAGS``). Returns
     (out, ev) for every hand, chunk by chunk."""
     n = 0
     for i in range(counts.shape[0]):
@@ -51,7 +52,7 @@ def grade_chunks(seed, first_chunk, counts, ask, players, n_colours, hand_size, 
     ev = np.zeros(n, dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
         grade_chunk(seed, first_chunk + i, counts[i], ask, players, n_colours, hand_size, talon_size,
-                    cand, mult, stake, pick_rounds, worlds,
+                    cand, mult, stake, pick_rounds, worlds, flags,
                     out[starts[i]:starts[i + 1]], ev[starts[i]:starts[i + 1]])
     return out, ev
 
@@ -61,9 +62,9 @@ def _play_one(players, leader, policy, tab, ints, weight, state, hands, talon, c
               colmask, result, failed):
     """One round of the deal in ``hands`` under ``policy``: did ``ask`` win its bets?"""
     set_round(tab, ints, hands, talon, U0)
-    last, nines_ok = play_tricks(players, leader, policy, tab, ints, weight, state)
-    settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nines_ok,
-           colmask, result, failed)
+    last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state)
+    settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
+           (ints[FLAGS] & NINES_OWN) != 0, colmask, result, failed)
     return not failed[ask]
 
 
@@ -110,17 +111,17 @@ def pick_bet(state, ask, leader, players, hand, talon, hand_size, n_colours,
 
 @nb.njit(cache=True)
 def grade_chunk(seed, stream, n_hands, ask, players, n_colours, hand_size, talon_size, cand, mult,
-                stake, pick_rounds, worlds, out, ev):
+                stake, pick_rounds, worlds, flags, out, ev):
     state, pool, hands, (PL, PU, CT, TT) = chunk_start(seed, stream, np.arange(n_colours * RANKS),
                                                         players, n_colours)
     fixed = np.zeros(players, dtype=np.uint64)
     need = np.full(players, hand_size, dtype=np.int64)
     work = np.empty(players, dtype=np.uint64)
-    tab, ints, weight = new_state(n_colours)
+    tab, ints, weight = new_state(n_colours, flags)
     colmask = colour_masks(n_colours)
-    nines = nines_mask(n_colours)
+    nines_own = (flags & NINES_OWN) != 0
     ctr0 = fresh_counters(players, n_colours)
-    codes = np.zeros((players, 5, 3), dtype=np.int64)
+    codes = np.zeros((players, 5, BET_FIELDS), dtype=np.int64)
     bcounts = np.zeros(players, dtype=np.int64)
     result = np.zeros((players, 5), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)
@@ -152,10 +153,12 @@ def grade_chunk(seed, stream, n_hands, ask, players, n_colours, hand_size, talon
         set_round(tab, ints, hands, talon, U0)
         stamps[0] = stamp + np.uint64(1)
         stamps[1] = stamp + np.uint64(2)
-        last, nines_ok = pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
-                                   worlds, n_colours, PL, PU, CT, TT, stamps)
-        settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nines_ok,
-               colmask, result, failed)
+        last, nine_lost = pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
+                                    worlds, n_colours, PL, PU, CT, TT, stamps)
+        settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
+               nines_own, colmask, result, failed)
+        # Only the asking seat bets: under nines_scope = own its 9s are the ones that count.
+        nines = nines_mask(n_colours) & hands[ask] if nines_own else nines_mask(n_colours)
         out[h, F_PIMC] = 0 if failed[ask] else 1
         policy[ask] = GOAL
         work[:] = hands

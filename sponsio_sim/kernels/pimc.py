@@ -191,7 +191,7 @@ def _better(w1, b1, c1, w2, b2, c2):
 
 
 @nb.njit(cache=True, inline="always")
-def _pimc_hook(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state):
+def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
     """``play.play_tricks_hooked``'s hook: the solver's counters and the
     trick so far from the public state, then ``pimc_choose``."""
     n_colours = ctx.n_colours
@@ -203,7 +203,7 @@ def _pimc_hook(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, sta
         ctr[q] = ints[TRICKS + q]
         for col in range(n_colours):
             ctr[cc0 + q * n_colours + col] = popcount(tab[WON + q] & tab[COLMASK + col])
-    ctr[nok] = 1 if nines_ok else 0
+    ctr[nok] = 1 if nine_lost == 0 else 0
     ctr[last_i] = -1
     for j in range(pos):
         trick[j] = np.int64((order >> np.uint64(6 * j)) & np.uint64(63))
@@ -213,10 +213,10 @@ def _pimc_hook(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, sta
 
 
 @overload(choose_hooked, jit_options={"cache": True})
-def _choose_hooked_pimc(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state):
+def _choose_hooked_pimc(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
     if getattr(ctx, "instance_class", None) is PimcCtx:
-        def impl(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state):
-            return _pimc_hook(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state)
+        def impl(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+            return _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state)
         return impl
     return None
 
@@ -225,7 +225,7 @@ def _choose_hooked_pimc(ctx, s, legal, pos, leader, order, best, nines_ok, tab, 
 def pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts, worlds, n_colours,
               PL, PU, CT, TT, stamps):
     """Play every trick like ``play.play_tricks``; seats with policy PIMC
-    decide with ``pimc_choose``. Returns ``(last_trick_winner, nines_ok)``."""
+    decide with ``pimc_choose``. Returns ``(last_trick_winner, nine_lost)`` as ``play.play_tricks``."""
     width = ct_layout(players, n_colours)[3]
     ctx = PimcCtx(codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps, np.zeros(width, dtype=np.int64),
                   np.zeros(players, dtype=np.int64), np.zeros(n_colours * RANKS, dtype=np.int64),

@@ -5,7 +5,7 @@ import numpy as np
 
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, lowest, popcount
 from sponsio_sim.kernels.policies import RANDOM, choose_random, choose_scored
-from sponsio_sim.kernels.table import COLMASK, HANDS, NINES, PLAYED, REVEALED, TRICKS, VOID, WON
+from sponsio_sim.kernels.table import COLMASK, HANDS, NINES, PLAYED, REVEALED, SEQ, TRICKS, VOID, WON
 
 
 @nb.njit(cache=True)
@@ -13,12 +13,15 @@ def play_tricks(players, leader, policy, tab, ints, weight, state):
     """Play every trick of the deal loaded in ``tab`` (see ``table.set_round``).
 
     ``policy[s]`` picks seat s's policy. Hands are emptied; tricks won and
-    cards won end up in ``ints[TRICKS + s]`` and ``tab[WON + s]``. Returns
-    ``(last_trick_winner, nines_ok)``.
+    cards won end up in ``ints[TRICKS + s]`` and ``tab[WON + s]``, the cards
+    in play order in ``ints[SEQ:]``. Returns ``(last_trick_winner, nine_lost)``,
+    ``nine_lost`` the bitmask of seats that played a 9 that lost its trick
+    (only a discarded 9 can: a 9 is the top rank of its colour).
     """
     n_tricks = popcount(tab[HANDS + leader])
     nines = tab[NINES]
-    nines_ok = True
+    nine_lost = 0
+    k = 0
     for t in range(n_tricks):
         tricks_left = n_tricks - t
         trick_mask = U0
@@ -50,28 +53,31 @@ def play_tricks(players, leader, policy, tab, ints, weight, state):
             b = bit(c)
             tab[HANDS + s] = h & ~b
             tab[REVEALED] &= ~b
+            ints[SEQ + k] = c
+            k += 1
             trick_mask |= b
             if pos == 0:
                 led = c // RANKS
                 led_mask = tab[COLMASK + led]
                 best = c
                 best_seat = s
-            elif (b & led_mask) != U0 and c > best:
-                best = c
-                best_seat = s
-        if trick_mask & nines & ~bit(best):
-            nines_ok = False
+            elif (b & led_mask) != U0:
+                if c > best:
+                    best = c
+                    best_seat = s
+            elif (b & nines) != U0:
+                nine_lost |= 1 << s
         ints[TRICKS + best_seat] += 1
         tab[WON + best_seat] |= trick_mask
         tab[PLAYED] |= trick_mask
         leader = best_seat
-    return leader, nines_ok
+    return leader, nine_lost
 
 
 HOOKED = 3  # policy codes from here on choose through ``choose_hooked``
 
 
-def choose_hooked(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state):
+def choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
     """The card of a seat whose policy code is >= ``HOOKED``.
 
     Resolved at compile time by the type of ``ctx``: a module adding such a
@@ -84,12 +90,13 @@ def choose_hooked(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, 
 @nb.njit(cache=True)
 def play_tricks_hooked(players, leader, policy, tab, ints, weight, state, ctx):
     """The trick loop of ``play_tricks`` where seats with a policy code >= ``HOOKED`` choose with
-    ``choose_hooked(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state)``.
+    ``choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state)``.
     ``order`` packs the cards already in the trick, 6 bits each from the
     leader's; ``best`` is the trick's top card so far (-1 when leading)."""
     n_tricks = popcount(tab[HANDS + leader])
     nines = tab[NINES]
-    nines_ok = True
+    nine_lost = 0
+    k = 0
     for t in range(n_tricks):
         tricks_left = n_tricks - t
         trick_mask = U0
@@ -117,13 +124,15 @@ def play_tricks_hooked(players, leader, policy, tab, ints, weight, state, ctx):
             elif (legal & (legal - U1)) == U0:
                 c = lowest(legal)
             elif pol >= HOOKED:
-                c = choose_hooked(ctx, s, legal, pos, leader, order, best, nines_ok, tab, ints, state)
+                c = choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state)
             else:
                 c = choose_scored(s, players, pol, legal, pos, leader, led, best, best_seat, trick_mask,
                                   tricks_left, tab, ints, weight)
             b = bit(c)
             tab[HANDS + s] = h & ~b
             tab[REVEALED] &= ~b
+            ints[SEQ + k] = c
+            k += 1
             trick_mask |= b
             order |= np.uint64(c) << np.uint64(6 * pos)
             if pos == 0:
@@ -131,13 +140,14 @@ def play_tricks_hooked(players, leader, policy, tab, ints, weight, state, ctx):
                 led_mask = tab[COLMASK + led]
                 best = c
                 best_seat = s
-            elif (b & led_mask) != U0 and c > best:
-                best = c
-                best_seat = s
-        if trick_mask & nines & ~bit(best):
-            nines_ok = False
+            elif (b & led_mask) != U0:
+                if c > best:
+                    best = c
+                    best_seat = s
+            elif (b & nines) != U0:
+                nine_lost |= 1 << s
         ints[TRICKS + best_seat] += 1
         tab[WON + best_seat] |= trick_mask
         tab[PLAYED] |= trick_mask
         leader = best_seat
-    return leader, nines_ok
+    return leader, nine_lost

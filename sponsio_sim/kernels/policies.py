@@ -18,7 +18,8 @@ import numpy as np
 from mcsim.rng import randbelow
 from sponsio_sim.kernels.bets import COLOUR, FAIL, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, U1, above, bit, highest, lowest, popcount, select
-from sponsio_sim.kernels.table import (CAN, COLMASK, DECK, HANDS, MAX_COLOURS, MAX_REL, NINES as NINES_MASK, NREL,
+from sponsio_sim.kernels.table import (CAN, COLMASK, DECK, FLAGS, HANDS, MAX_COLOURS, MAX_REL, NINES as NINES_MASK,
+                                       NINES_OWN as NINES_OWN_FLAG, NREL,
                                        PLAYED, REVEALED, TALON, TRICKS as TRICKS_WON, VOID, WON, rel_at)
 
 RANDOM, GREEDY, GOAL = 0, 1, 2
@@ -40,8 +41,9 @@ def build_relevance(codes, counts, ints):
     """Which bets each seat plays for (+1) or against (-1), into ``ints``.
 
     Entry j of seat s is (kind, a, b, owner, sign). A bettor plays for its
-    own bets and, for each ``fail:T`` it holds, against T's bets; a seat
-    with no bets is a troll and plays against every other seat's bets.
+    own bets and, for each ``fail:T`` it holds, against T's bets (``fail``:
+    every other seat's); a seat with no bets is a troll and plays against
+    every other seat's bets.
     """
     players = counts.shape[0]
     for s in range(players):
@@ -56,7 +58,7 @@ def build_relevance(codes, counts, ints):
             else:
                 sign = 0
                 for i in range(counts[s]):
-                    if codes[s, i, 0] == FAIL and codes[s, i, 1] == t:
+                    if codes[s, i, 0] == FAIL and (codes[s, i, 1] == t or codes[s, i, 1] < 0):
                         sign = -1
                 if sign == 0:
                     continue
@@ -116,7 +118,8 @@ def choose_scored(s, players, policy, legal, pos, leader, led, best, best_seat, 
     else:
         keep, own_last, n_colour, nine_sign, bank = _decision_weights(s, players, tricks_left, trick_mask,
                                                                       tab, ints, weight)
-    nine_dead = pos > 0 and (trick_mask & tab[NINES_MASK] & ~bit(best)) != U0
+    nine_dead = pos > 0 and (trick_mask & tab[NINES_MASK] & ~bit(best)) != U0 \
+        and (ints[FLAGS] & NINES_OWN_FLAG) == 0
     cur_col = -1
     q = 0.0
     n_can = 0
@@ -223,8 +226,8 @@ def _decision_weights(s, players, tricks_left, trick_mask, tab, ints, weight):
                 own_last = True
         elif kind == COLOUR:
             n_colour += 1
-        elif kind == NINES:
-            nine_sign += sign
+        elif kind == NINES and (owner == s or (ints[FLAGS] & NINES_OWN_FLAG) == 0):
+            nine_sign += sign  # under nines_scope = own, only the bettor's own 9s count
     return keep, own_last, n_colour, nine_sign, bank
 
 

@@ -5,8 +5,9 @@ takes ten arrays costs more than a whole trick, so the kernels keep a
 round's state in three arrays with fixed offsets:
 
 - ``tab`` (uint64): hands, won cards, colour masks and public masks;
-- ``ints`` (int64): tricks won, voids, scratch seats, and the relevance
-  table (which bets each seat plays for or against, see policies);
+- ``ints`` (int64): tricks won, voids, scratch seats, the relevance
+  table (which bets each seat plays for or against, see policies), the
+  cards of the trick phase in play order, and the rule flags;
 - ``weight`` (float64): the goal policy's scratch.
 """
 
@@ -14,11 +15,14 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
+from sponsio_sim.rules import NINES_OWN_FLAG
 
 MAX_PLAYERS = 6
 MAX_COLOURS = 4
 MAX_REL = 16
 REL_FIELDS = 5  # kind, a, b, owner, sign
+MAX_CARDS = MAX_COLOURS * RANKS
+NINES_OWN = NINES_OWN_FLAG   # rule flag: a nines bet judges only its bettor's 9s (``nines_scope = own``)
 
 # tab (uint64) offsets
 HANDS = 0
@@ -37,7 +41,9 @@ VOID = TRICKS + MAX_PLAYERS
 CAN = VOID + MAX_PLAYERS
 NREL = CAN + MAX_PLAYERS
 REL = NREL + MAX_PLAYERS
-INTS_SIZE = REL + MAX_PLAYERS * MAX_REL * REL_FIELDS
+SEQ = REL + MAX_PLAYERS * MAX_REL * REL_FIELDS   # cards in play order (set by play_tricks)
+FLAGS = SEQ + MAX_CARDS     # rule flags (NINES_OWN)
+INTS_SIZE = FLAGS + 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -47,8 +53,8 @@ def rel_at(s, j, field):
 
 
 @nb.njit(cache=True)
-def new_state(n_colours):
-    """Fresh (tab, ints, weight) arrays with the deck's constant masks set."""
+def new_state(n_colours, flags=0):
+    """Fresh (tab, ints, weight) arrays with the deck's constant masks and the rule flags set."""
     tab = np.zeros(TAB_SIZE, dtype=np.uint64)
     masks = colour_masks(n_colours)
     for c in range(n_colours):
@@ -56,6 +62,7 @@ def new_state(n_colours):
     tab[DECK] = (np.uint64(1) << np.uint64(n_colours * RANKS)) - np.uint64(1)
     tab[NINES] = nines_mask(n_colours)
     ints = np.zeros(INTS_SIZE, dtype=np.int64)
+    ints[FLAGS] = flags
     weight = np.zeros(MAX_PLAYERS, dtype=np.float64)
     return tab, ints, weight
 

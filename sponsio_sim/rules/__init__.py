@@ -16,7 +16,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from mcsim.errors import UserError
-from mcsim.rulefile import apply_overrides, load_packaged, load_toml
+from mcsim.rulefile import apply_overrides, load_packaged, load_toml, packaged_names
 
 COLOUR_LETTERS = "RBGY"
 RANKS = 9
@@ -24,8 +24,17 @@ BET_TYPES = ("tricks", "colour", "last", "nines", "fail")
 TOKENS = ("lead", "double", "rebet", "swap")
 _INT_FIELDS = ("players", "hand_size", "start_coins", "betting_turns", "stake", "token_cost",
                "troll_pay", "round_bonus", "track_win", "coins_to_end", "max_rounds")
-_KNOWN = set(_INT_FIELDS) | {"name", "colours", "bets", "tokens", "track_value",
-                             "multiplier", "multiplier_param"}
+# Readings the seed leaves open (spec 4, 6.3, 6.4): field -> choices, default first.
+OPTIONS = {
+    "nines_scope": ("all", "own"),
+    "fail_target": ("seat", "any"),
+    "round_bonus_basis": ("gross", "net"),
+    "track_top": ("wins", "ends"),
+}
+NINES_OWN_FLAG = 1   # kernel rule flag (``RuleSet.kernel_flags``)
+_KNOWN = set(_INT_FIELDS) | set(OPTIONS) | {"name", "colours", "bets", "tokens", "track_value",
+                                            "multiplier", "multiplier_param"}
+_OPTIONAL = {"multiplier_param", *OPTIONS}
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,10 @@ class RuleSet:
     max_rounds: int
     multiplier: Mapping[str, float]
     multiplier_param: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    nines_scope: str = "all"
+    fail_target: str = "seat"
+    round_bonus_basis: str = "gross"
+    track_top: str = "wins"
     source: str = ""
 
     @property
@@ -68,6 +81,15 @@ class RuleSet:
     def deck_mask(self) -> int:
         return (1 << self.deck_size) - 1
 
+    @property
+    def kernel_flags(self) -> int:
+        """The rule flags trick-phase kernels read (``kernels.table.FLAGS``)."""
+        return NINES_OWN_FLAG if self.nines_scope == "own" else 0
+
+    def options_changed(self) -> dict[str, str]:
+        """The open readings (``OPTIONS``) this rule set sets away from the default."""
+        return {k: getattr(self, k) for k, choices in OPTIONS.items() if getattr(self, k) != choices[0]}
+
     def multiplier_for(self, bet) -> float:
         """Payout multiplier of a bet (per-parameter value if the rule set has one)."""
         table = self.multiplier_param.get(bet.kind, {})
@@ -79,7 +101,7 @@ class RuleSet:
                 return float(table[key])
             if str(bet.b) in table:
                 return float(table[str(bet.b)])
-        if bet.kind == "fail" and str(bet.a) in table:
+        if bet.kind == "fail" and bet.a >= 0 and str(bet.a) in table:
             return float(table[str(bet.a)])
         return float(self.multiplier[bet.kind])
 
@@ -91,6 +113,7 @@ class RuleSet:
         out["track_value"] = list(self.track_value)
         out["multiplier"] = dict(self.multiplier)
         out["multiplier_param"] = {k: dict(v) for k, v in self.multiplier_param.items()}
+        out.update({k: getattr(self, k) for k in OPTIONS})
         return out
 
     def summary(self) -> str:
@@ -100,7 +123,30 @@ class RuleSet:
         return (f"rules {self.name}: {self.players} players, colours {''.join(self.colours)}, "
                 f"hand {self.hand_size}, talon {self.talon_size}; multipliers {mult}"
                 + (f" {json.dumps(extra)}" if extra else "")
-                + f"; troll pay {self.troll_pay}, round bonus {self.round_bonus}")
+                + f"; troll pay {self.troll_pay}, round bonus {self.round_bonus}"
+                + "".join(f"; {k} {v}" for k, v in self.options_changed().items()))
+
+
+def changes_from_shipped(ruleset: RuleSet) -> dict[str, Any]:
+    """Every field whose value differs from the shipped set the rule set is
+    based on (its own name if shipped, else the standard set for its players)."""
+    names = packaged_names("sponsio_sim.rules")
+    base_name = ruleset.name if ruleset.name in names else f"standard-{ruleset.players}p"
+    if base_name not in names:
+        return {}
+    base = validate(load_packaged("sponsio_sim.rules", base_name), base_name).as_dict()
+    return {key: value for key, value in _flat(ruleset.as_dict()).items()
+            if key != "name" and _flat(base).get(key) != value}
+
+
+def _flat(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    out = {}
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            out.update(_flat(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
 
 
 def load_rules(rules: str | Path | None = None, players: int | None = None,
@@ -144,7 +190,7 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
     unknown = sorted(set(data) - _KNOWN)
     if unknown:
         bad(f"unknown key '{unknown[0]}'")
-    missing = sorted((_KNOWN - {"multiplier_param"}) - set(data))
+    missing = sorted((_KNOWN - _OPTIONAL) - set(data))
     if missing:
         bad(f"missing key '{missing[0]}'")
     ints = {}
@@ -179,6 +225,12 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
     if len(track) != ints["track_win"]:
         bad(f"'track_value' needs one value per position 0..{ints['track_win'] - 1} "
             f"({ints['track_win']}), got {len(track)}")
+    options = {}
+    for key, choices in OPTIONS.items():
+        value = data.get(key, choices[0])
+        if value not in choices:
+            bad(f"'{key}' must be one of {', '.join(repr(c) for c in choices)}, got {value!r}")
+        options[key] = value
     mult = data["multiplier"]
     if not isinstance(mult, dict):
         bad("'multiplier' must be a table")
@@ -204,7 +256,7 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
     return RuleSet(
         name=str(data["name"]), colours=colours, bets=tuple(data["bets"]), tokens=tuple(data["tokens"]),
         track_value=tuple(track), multiplier={k: float(mult[k]) for k in BET_TYPES},
-        multiplier_param=clean_params, source=source, **ints,
+        multiplier_param=clean_params, source=source, **options, **ints,
     )
 
 

@@ -58,6 +58,45 @@ def play_all(hands, leader, choose):
     return tricks, won, leader, nines_ok
 
 
+def settle_reference(bets, plain_won, players):
+    """Spec 4, "Settling fail bets", written out plainly.
+
+    ``bets``: list of (seat, bet tuple) in the order they were placed, a fail
+    bet being ("fail", S) or ("fail", None) for any other seat;
+    ``plain_won(seat, bet)`` judges every other bet. Returns the list of
+    outcomes (True won) in the same order.
+    """
+    result = {}
+    for k, (seat, bet) in enumerate(bets):
+        if bet[0] != "fail":
+            result[k] = plain_won(seat, bet)
+
+    def targets(k):
+        seat, bet = bets[k]
+        return [bet[1]] if bet[1] is not None else [t for t in range(players) if t != seat]
+
+    def has_failed(t):
+        return any(result.get(j) is False for j, (s, _) in enumerate(bets) if s == t)
+
+    def all_settled(t):
+        return all(j in result for j, (s, _) in enumerate(bets) if s == t)
+
+    while len(result) < len(bets):
+        pending = [k for k in range(len(bets)) if k not in result]
+        settled = {}
+        for k in pending:
+            ts = targets(k)
+            if any(has_failed(t) for t in ts):
+                settled[k] = True
+            elif all(all_settled(t) for t in ts):
+                settled[k] = False
+        if settled:
+            result.update(settled)
+        else:
+            result[pending[0]] = False      # a cycle: its earliest placed bet loses
+    return [result[k] for k in range(len(bets))]
+
+
 def bet_won(bet, seat, tricks, won, last, nines_ok, failed_seats):
     kind = bet[0]
     if kind == "tricks":

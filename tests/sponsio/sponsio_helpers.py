@@ -12,15 +12,21 @@ from mcsim.rng import new_state as new_rng
 
 def play_deal(rules, hands, talon="", leader=0, policy=0, bets=None, seed=0):
     """Play a hand-made deal; return (tricks, won masks, last winner, nines_ok)."""
+    tricks, won, last, nine_lost = play_deal_raw(rules, hands, talon, leader, policy, bets, seed)
+    return tricks, won, last, nine_lost == 0
+
+
+def play_deal_raw(rules, hands, talon="", leader=0, policy=0, bets=None, seed=0):
+    """Play a hand-made deal; return (tricks, won masks, last winner, seats whose 9 lost as a bitmask)."""
     masks = np.array([mask_of(parse_cards(h, rules)) for h in hands], dtype=np.uint64)
     talon_mask = np.uint64(mask_of(parse_cards(talon, rules)))
-    tab, ints, weight = new_state(rules.n_colours)
+    tab, ints, weight = new_state(rules.n_colours, rules.kernel_flags)
     codes, counts = encode_table({s: parse_bet_set(b, rules, s) for s, b in (bets or {}).items()},
                                  rules.players)
     build_relevance(codes, counts, ints)
     set_round(tab, ints, masks, talon_mask, np.uint64(0))
     policies = np.full(rules.players, policy, dtype=np.int64)
-    last, nines_ok = play_tricks(rules.players, leader, policies, tab, ints, weight, new_rng(seed))
+    last, nine_lost = play_tricks(rules.players, leader, policies, tab, ints, weight, new_rng(seed))
     tricks = [int(x) for x in ints[TRICKS:TRICKS + rules.players]]
     won = [int(x) for x in tab[WON:WON + rules.players]]
-    return tricks, won, int(last), bool(nines_ok)
+    return tricks, won, int(last), int(nine_lost)

@@ -93,3 +93,19 @@ def test_fit_writes_model_and_reliability_plot(tmp_path):
     assert data["by bet type"][-1]["bet_type"] == "all"
     code, out, _ = run("tournament", "--profile", "ev:goal x4", "-n", "240", "--model", str(out_file))
     assert code == 0 and str(out_file) in out
+
+
+def test_strategy_notation_in_the_help_is_what_the_parser_accepts():
+    import re
+
+    from mcsim.errors import UserError
+    from sponsio_sim.analysis.game_setup import STRATEGY_HELP, parse_strategy
+    from sponsio_sim.rules import load_rules
+
+    r = load_rules("standard-4p")
+    examples = re.findall(r"e\.g\. (\w+\d(?:\.\d+)?)", STRATEGY_HELP)
+    assert {"random0.2", "ev0.5", "cash4"} <= set(examples)
+    assert parse_strategy("random0.2:greedy", r).param == 0.2
+    assert parse_strategy("ev0.5:goal:cash4", r).text == "ev0.5:goal:cash4"
+    with pytest.raises(UserError, match="random0.2"):
+        parse_strategy("random[0.2]:greedy", r)

@@ -60,10 +60,13 @@ class Table:
     def track(self, s):
         return int(self.ints[L.I_TRACK + s])
 
-    def score(self, tricks, won=None, last=0, nines_ok=True):
-        """Settle with given trick counts / won cards; returns failed-bet count."""
+    def score(self, tricks, won=None, last=0, nines_ok=True, nine_lost=None):
+        """Settle with given trick counts / won cards; returns failed-bet count.
+        ``nine_lost`` (seat bitmask) overrides ``nines_ok`` (False: every seat's 9 lost)."""
         p = self.r.players
-        codes = np.zeros((p, L.MAX_BETS, 3), dtype=np.int64)
+        if nine_lost is None:
+            nine_lost = 0 if nines_ok else (1 << p) - 1
+        codes = np.zeros((p, L.MAX_BETS, 4), dtype=np.int64)
         counts = np.zeros(p, dtype=np.int64)
         load_bets(self.ints, codes, counts)
         for s in range(p):
@@ -71,7 +74,7 @@ class Table:
             self.tab[WON + s] = mask_of(parse_cards((won or [""] * p)[s], self.r))
         result = np.zeros((p, L.MAX_BETS), dtype=np.int64)
         failed = np.zeros(p, dtype=np.bool_)
-        return score_round(last, nines_ok, self.tab, self.ints, self.w, codes, counts, result, failed)
+        return score_round(last, nine_lost, self.tab, self.ints, self.w, codes, counts, result, failed)
 
     def ledger(self, s):
         return {k: float(self.w[getattr(L, k) + s]) for k in

@@ -69,8 +69,8 @@ def _settle(r, tricks, won, last, nines_ok, bets):
     result = np.zeros((r.players, codes.shape[1]), dtype=np.int64)
     failed = np.zeros(r.players, dtype=np.bool_)
     won_m = np.array([mask_of(parse_cards(w, r)) for w in won], dtype=np.uint64)
-    settle(codes, counts, np.array(tricks, dtype=np.int64), won_m, last, nines_ok,
-           colour_masks(r.n_colours), result, failed)
+    settle(codes, counts, np.array(tricks, dtype=np.int64), won_m, last, 0 if nines_ok else (1 << r.players) - 1,
+           r.nines_scope == "own", colour_masks(r.n_colours), result, failed)
     return {s: [bool(result[s, i]) for i in range(counts[s])] for s in bets}, failed
 
 
