@@ -23,6 +23,7 @@ from mcsim.progress import Progress
 from mcsim.runner import run_chunked, set_threads
 from mcsim.stats import wilson, wilson_rounds_needed, wilson_width
 from sponsio_sim.bets import MAX_BETS, catalogue, encode_table
+from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.dd_odds import dd_odds_chunks, pimc_odds_chunks
 from sponsio_sim.situation import Situation
 
@@ -54,11 +55,12 @@ def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed:
     cap = n if n is not None else DD_MAX_N
     set_threads(threads)
     rows = bet_rows(sit)
-    arr = np.zeros((len(rows), MAX_BETS, 3), dtype=np.int64)
+    arr = np.zeros((len(rows), MAX_BETS, BET_FIELDS), dtype=np.int64)
     row_counts = np.zeros(len(rows), dtype=np.int64)
     for i, (_, bets) in enumerate(rows):
         for j, b in enumerate(bets):
-            arr[i, j] = b.code()
+            arr[i, j, :3] = b.code()
+            arr[i, j, 3] = sit.seat * MAX_BETS + j   # placed as bets.encode_table ranks them
         row_counts[i] = len(bets)
     k = sit.kernel_arrays()
     codes, bcounts = encode_table(sit.bets_by_seat(), r.players)

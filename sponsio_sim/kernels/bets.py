@@ -59,7 +59,7 @@ def target_bets(s, a, counts, base, players):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def settle_fail_bets(codes, counts, result, failed):
     """Settle the fail bets, marked ``PENDING`` in ``result``, once every other
     bet is settled and ``failed[s]`` says whether seat s lost one of them.
@@ -82,9 +82,11 @@ def settle_fail_bets(codes, counts, result, failed):
                 waiting = False
                 for t in range(players):
                     if (targets >> t) & 1:
-                        hit |= failed[t]
+                        if failed[t]:
+                            hit = True
                         for j in range(counts[t]):
-                            waiting |= result[t, j] == PENDING
+                            if result[t, j] == PENDING:
+                                waiting = True
                 if hit:
                     result[s, i] = 1
                     progress = True

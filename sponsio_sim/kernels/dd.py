@@ -20,6 +20,7 @@ goal changes, and may keep one stamp across deals with the same goal.
 import numba as nb
 import numpy as np
 
+from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.bits import U0, U1
 from sponsio_sim.kernels.dd_bounds import side_quick_tricks
 from sponsio_sim.kernels.dd_core import (
@@ -52,7 +53,7 @@ def solve_coalition(hands, leader, trick, colmask, nines, coal, PL, PU, CT, TT, 
     players = hands.shape[0]
     n_col = colmask.shape[0]
     ctr0 = fresh_counters(players, n_col)
-    codes = np.zeros((players, _BET_SLOTS, 3), dtype=np.int64)
+    codes = np.zeros((players, _BET_SLOTS, BET_FIELDS), dtype=np.int64)
     bcounts = np.zeros(players, dtype=np.int64)
     res3, fail3 = _scratch(players)
     to_move = (leader + trick.shape[0]) % players

@@ -23,7 +23,7 @@ state those bets still depend on (``bet_extra_keys``).
 import numba as nb
 import numpy as np
 
-from sponsio_sim.kernels.bets import COLOUR, FAIL, LAST, NINES, TRICKS
+from sponsio_sim.kernels.bets import COLOUR, FAIL, LAST, NINES, PENDING, TRICKS, fail_targets, settle_fail_bets
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, lowest, popcount
 from sponsio_sim.kernels.dd_tt import MAX_PLAYERS, NO, U_REL0, UNKNOWN, YES, new_table
 
@@ -166,11 +166,13 @@ def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, i
           res3, fail3):
     """Does seat ``ask`` win all its bets: YES, NO or UNKNOWN yet.
 
-    Kleene evaluation of exactly the computation in ``kernels.bets.settle``
-    (fail chains unrolled to ``players`` passes), on partial results: a
+    Kleene evaluation of ``kernels.bets.settle`` on partial results: a
     definite answer holds for every way the remaining tricks can go. Bets
     that each could still succeed but not together count as failed
-    (``_clash``).
+    (``_clash``). With fail bets, each seat's plain bets give it a
+    three-valued "failed" state; the fail bets are then settled exactly
+    (``settle_fail_bets``) for every completion of the unknown states, and
+    an answer all completions share is definite.
     """
     if bcounts[ask] == 0:
         return NO
@@ -195,18 +197,34 @@ def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, i
             res3[s, i] = v
             f = _or3(f, _not3(v))
         fail3[s] = YES if _clash(codes, bcounts, s, row, left, popcount(hands[s] & nines)) else f
-    for _ in range(players):
+    known = 0
+    unknown = 0
+    for s in range(players):
+        if fail3[s] == UNKNOWN:
+            unknown |= 1 << s
+        elif fail3[s] == YES:
+            known |= 1 << s
+    answer = -1
+    sub = unknown
+    while True:  # every subset of the unknown seats fails, the rest stay clean
         for s in range(players):
             for i in range(bcounts[s]):
-                if codes[s, i, 0] == FAIL:
-                    t = codes[s, i, 1]
-                    res3[s, i] = _and3(YES if bcounts[t] > 0 else NO, fail3[t])
-        for s in range(players):
-            f = NO
-            for i in range(bcounts[s]):
-                f = _or3(f, _not3(res3[s, i]))
-            fail3[s] = YES if _clash(codes, bcounts, s, row, left, popcount(hands[s] & nines)) else f
-    return _not3(fail3[ask])
+                res3[s, i] = PENDING if codes[s, i, 0] == FAIL else 1
+            fail3[s] = 1 if ((known | sub) >> s) & 1 else 0   # now: has seat s failed a bet?
+        settle_fail_bets(codes, bcounts, res3, fail3)
+        v = YES
+        for i in range(bcounts[ask]):
+            if res3[ask, i] == 0:
+                v = NO
+        if fail3[ask]:
+            v = NO
+        if answer < 0:
+            answer = v
+        elif answer != v:
+            return UNKNOWN
+        if sub == 0:
+            return answer
+        sub = (sub - 1) & unknown
 
 
 @nb.njit(cache=True)
@@ -218,7 +236,7 @@ def relevant_seats(codes, bcounts, ask):
             if (rel >> s) & 1:
                 for i in range(bcounts[s]):
                     if codes[s, i, 0] == FAIL:
-                        rel |= np.int64(1) << codes[s, i, 1]
+                        rel |= fail_targets(s, codes[s, i, 1], bcounts.shape[0])
     return rel
 
 

@@ -67,7 +67,7 @@ def dd_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_ne
         stamp += np.uint64(2 * rows.shape[0])
         for r in range(rows.shape[0]):
             for j in range(row_counts[r]):
-                for f in range(3):
+                for f in range(rows.shape[2]):
                     table[ask, j, f] = rows[r, j, f]
             tcounts[ask] = row_counts[r]
             ok_b, _ = solve_bets(hands, leader, empty, ctr0, colmask, nines, table, tcounts, ask,

@@ -58,27 +58,15 @@ def minimax(hands, leader, trick, maximisers, leaf):
 
 
 def settle(bets, outcome, players):
-    """{seat: [bet tuples]} -> set of seats that failed, mirroring
-    ``kernels.bets.settle`` (fail chains iterated ``players`` times)."""
+    """{seat: [bet tuples]} -> set of seats that failed a bet, by the spec's
+    fail-bet settlement (``reference.settle_reference``), bets placed seat by
+    seat from seat 0 as ``bets.encode_table`` ranks them."""
+    from reference import settle_reference
+
     tricks, won, last, nines_ok = outcome
-    result = {}
-    failed = set()
-    for s, bs in bets.items():
-        for i, b in enumerate(bs):
-            if b[0] == "fail":
-                result[s, i] = False
-                continue
-            ok = _plain(b, s, tricks, won, last, nines_ok)
-            result[s, i] = ok
-            if not ok:
-                failed.add(s)
-    for _ in range(players):
-        for s, bs in bets.items():
-            for i, b in enumerate(bs):
-                if b[0] == "fail":
-                    result[s, i] = bool(bets.get(b[1])) and b[1] in failed
-        failed = {s for s, bs in bets.items() if any(not result[s, i] for i in range(len(bs)))}
-    return failed
+    placed = [(s, b) for s in sorted(bets) for b in bets[s]]
+    res = settle_reference(placed, lambda s, b: _plain(b, s, tricks, won, last, nines_ok), players)
+    return {s for (s, _), ok in zip(placed, res) if not ok}
 
 
 def _plain(b, s, tricks, won, last, nines_ok):
