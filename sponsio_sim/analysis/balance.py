@@ -133,7 +133,7 @@ def run_balance(ruleset: RuleSet, profile: str, n: int, *, seed: int, model, pro
     trolls, troll_pay = troll_tables(totals, ruleset, strategies, entries)
     return Balance(bets=bets[bets["placed"] > 0].reset_index(drop=True), kinds=kind_rows(bets, ruleset, totals),
                    by_seat=by_seat.reset_index(drop=True), trolls=trolls, troll_pay=troll_pay, entries=entries,
-                   games=game_table(totals),
+                   games=game_table(totals, ruleset.players),
                    meta={"rules": ruleset.summary(), "profile": ", ".join(s.text for s in strategies),
                          "n": n, "seed": seed, "model": model.source, "ci": CI_METHOD,
                          "volatility": "1.96 x SD of payout per stake"})
@@ -190,7 +190,7 @@ def sweep(ruleset: RuleSet, profile: str, key: str, values: list, n: int, *, see
         totals = run_games(rules_v, strategies, n, rotate=True, seed=seed, model=model, progress=progress,
                            cache=cache)
         entries = entry_table(totals, strategies, True, rules_v)
-        games = game_table(totals).set_index("measure")
+        games = game_table(totals, rules_v.players).set_index("measure")
         kinds = kind_rows(bet_rows(totals, rules_v), rules_v, totals).set_index("type")
         for _, e in entries.iterrows():
             row = {"key": key, "value": v, "entry": e["entry"], "strategy": e["strategy"], "games": e["games"],

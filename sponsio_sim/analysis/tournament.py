@@ -93,15 +93,34 @@ def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, ru
     return pd.DataFrame(rows)
 
 
-def game_table(totals: np.ndarray) -> pd.DataFrame:
-    """Game length and end reasons (shares of games, Wilson intervals)."""
+def game_table(totals: np.ndarray, players: int) -> pd.DataFrame:
+    """Game length, end reasons, comebacks (a winner was last after round 1)
+    and lead changes per game (shares: Wilson intervals; means: 1.96 SE)."""
     games = totals[L.S_GAMES]
+    g = L.shape_head(players)
     mean, lo, hi = mean_ci(totals[L.S_ROUNDS], totals[L.S_ROUNDS_SQ], games)
     rows = [{"measure": "rounds per game", "n": int(games), "value": mean, "ci_low": lo, "ci_high": hi}]
     for i, reason in enumerate(END_REASONS):
         p, lo, hi = wilson(totals[L.S_END + i], games)
         rows.append({"measure": f"ended by {reason}", "n": int(games), "value": p, "ci_low": lo, "ci_high": hi})
+    p, lo, hi = wilson(totals[g + L.G_COMEBACK], games)
+    rows.append({"measure": "won by a player last after round 1", "n": int(games), "value": p, "ci_low": lo,
+                 "ci_high": hi})
+    mean, lo, hi = mean_ci(totals[g + L.G_LEADCH], totals[g + L.G_LEADCH_SQ], games)
+    rows.append({"measure": "lead changes per game", "n": int(games), "value": mean, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)
+
+
+def rounds_histogram(totals: np.ndarray, players: int) -> pd.DataFrame:
+    """Games by number of rounds played (share with Wilson interval); the last
+    bin (``game_layout.MAX_ROUNDS_HIST``) also holds longer games."""
+    games = totals[L.S_GAMES]
+    g = L.shape_head(players)
+    counts = totals[g + L.G_RHIST:g + L.G_RHIST + L.MAX_ROUNDS_HIST]
+    last = int(np.max(np.nonzero(counts)[0])) + 1 if counts.any() else 1
+    p, lo, hi = wilson(counts[:last], np.full(last, games))
+    return pd.DataFrame({"rounds": np.arange(1, last + 1), "games": counts[:last].astype(np.int64),
+                         "share": p, "ci_low": lo, "ci_high": hi})
 
 
 def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: bool = False, seed: int = 1,
@@ -119,7 +138,8 @@ def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: 
     with Progress(n, "sponsio tournament", enabled=progress) as bar, use_backend(scheduler, workers):
         totals = run_games(ruleset, strategies, n, rotate=rotate, seed=seed, model=success, progress=bar)
     df = entry_table(totals, strategies, rotate, ruleset)
-    df.attrs.update(games=game_table(totals), rules=ruleset.summary(), seed=seed, rotate=rotate,
+    df.attrs.update(games=game_table(totals, ruleset.players), rounds=rounds_histogram(totals, ruleset.players),
+                    rules=ruleset.summary(), seed=seed, rotate=rotate,
                     profile=", ".join(s.text for s in strategies), model=success.source, ci=CI_METHOD)
     return df
 

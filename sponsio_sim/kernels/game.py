@@ -20,7 +20,8 @@ from sponsio_sim.kernels.betting_model import prepare_features, row_prob
 from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game_layout import (MAX_ROWS, R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_WON, DOUBLE_TOKEN, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS,
+from sponsio_sim.kernels.game_layout import (G_COMEBACK, G_LEADCH, G_LEADCH_SQ, G_RHIST, I_LAST_R1, I_LEADCH,
+                                             I_LEADERS, MAX_FAILED, MAX_ROUNDS_HIST, MAX_ROWS, R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_WON, DOUBLE_TOKEN, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS,
                                              E_COINS_SQ, E_PAYOUT, E_PRED, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE,
                                              E_STAKES, E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY,
                                              E_TROLLPAY_SQ, E_WIN, E_WON, END_COINS, END_ROUNDS, END_TRACK,
@@ -66,6 +67,9 @@ def start_game(g, ints, weight):
         ints[I_TRACK + s] = 0
     ints[I_ROUND] = 0
     ints[I_DEALER] = players - 1
+    ints[I_LEADERS] = 0
+    ints[I_LAST_R1] = 0
+    ints[I_LEADCH] = 0
 
 
 @nb.njit(cache=True)
@@ -262,6 +266,7 @@ def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts
     n_failed = score_round(last, nine_lost, tab, ints, weight, codes, counts, result, failed)
     ints[I_ROUND] = rnd
     record_round(ints, weight, n_failed, row)
+    track_standings(ints, weight)
     if log.shape[0] > 1:
         log_tricks(log, rnd, players, leader, hands, ints)
         for s in range(players):
@@ -351,10 +356,41 @@ def record_round(ints, weight, n_failed, row):
 
 
 @nb.njit(cache=True)
+def track_standings(ints, weight):
+    """After a round: who is richest (a lead change when none of the last
+    round's richest still is) and, after round 1, who is poorest."""
+    players = ints[I_PLAYERS]
+    hi = -1e300
+    lo = 1e300
+    for s in range(players):
+        hi = max(hi, weight[W_COINS + s])
+        lo = min(lo, weight[W_COINS + s])
+    leaders = 0
+    last = 0
+    for s in range(players):
+        if weight[W_COINS + s] == hi:
+            leaders |= 1 << s
+        if weight[W_COINS + s] == lo:
+            last |= 1 << s
+    if ints[I_ROUND] == 1:
+        ints[I_LAST_R1] = last
+    elif (leaders & ints[I_LEADERS]) == 0:
+        ints[I_LEADCH] += 1
+    ints[I_LEADERS] = leaders
+
+
+@nb.njit(cache=True)
 def record_game(reason, winners, ints, weight, row):
     """Add a finished game's statistics to ``row``."""
     players = ints[I_PLAYERS]
     rounds = float(ints[I_ROUND])
+    g = S_HEAD + players * (E_SIZE + MAX_ROWS * R_FIELDS) + MAX_FAILED   # game_layout.shape_head
+    row[g + G_RHIST + min(ints[I_ROUND], MAX_ROUNDS_HIST) - 1] += 1.0
+    if winners & ints[I_LAST_R1]:
+        row[g + G_COMEBACK] += 1.0
+    lc = float(ints[I_LEADCH])
+    row[g + G_LEADCH] += lc
+    row[g + G_LEADCH_SQ] += lc * lc
     row[S_GAMES] += 1.0
     row[S_ROUNDS] += rounds
     row[S_ROUNDS_SQ] += rounds * rounds

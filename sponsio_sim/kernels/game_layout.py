@@ -80,6 +80,9 @@ I_DOUBLED = _i.take(MAX_PLAYERS)  # index of the doubled bet, -1
 I_RESULT = _i.take(MAX_PLAYERS * MAX_BETS)  # 1 won, 0 lost (after settlement)
 I_SWAPS = _i.take(MAX_PLAYERS)
 I_MOVED = _i.take(MAX_PLAYERS)    # track position after moving, before cashing in
+I_LEADERS = _i.take()             # bitmask of the richest seats after the last round
+I_LAST_R1 = _i.take()             # bitmask of the poorest seats after round 1
+I_LEADCH = _i.take()              # lead changes so far this game
 I_TOKTAKEN = _i.take(MAX_PLAYERS * N_TOKENS)  # seat took token t this round
 # success-model features of the hand being evaluated (scratch)
 I_F_SURE = _i.take()
@@ -177,9 +180,25 @@ def troll_hist_head(players):
 
 MAX_FAILED = (MAX_PLAYERS - 1) * MAX_BETS + 1   # 0..(players-1) x 5 failed bets
 
+# then the games' shape: rounds per game (1..MAX_ROUNDS_HIST, the last bin
+# also counts longer games), comebacks (a winner was last after round 1) and
+# lead changes (the richest players after a round share none with those
+# after the round before; counted from round 2).
+MAX_ROUNDS_HIST = 16
+G_RHIST = 0
+G_COMEBACK = MAX_ROUNDS_HIST
+G_LEADCH = G_COMEBACK + 1
+G_LEADCH_SQ = G_LEADCH + 1
+G_SIZE = G_LEADCH_SQ + 1
+
+
+def shape_head(players):
+    """Start of the games' shape statistics (``G_*``)."""
+    return troll_hist_head(players) + MAX_FAILED
+
 
 def stats_size(players):
-    return troll_hist_head(players) + MAX_FAILED
+    return shape_head(players) + G_SIZE
 
 
 # narration log: one float64 row of LOG_FIELDS per event
