@@ -1,22 +1,87 @@
-"""Self-contained HTML reports: sections, tables (also written as CSV) and PNG plots.
+"""Self-contained HTML reports: findings first, a table of contents, sections
+with tables (also written as CSV) and PNG plots, a stamp and an appendix.
 
 Plots are saved beside ``index.html`` and embedded in it (base64), so the
 page opens anywhere on its own; every table is also a CSV file beside it.
+Findings are added as they are computed (``finding``) but shown at the top,
+each linking to the section that holds its evidence.
 """
 
 from __future__ import annotations
 
 import base64
+import datetime as _dt
 import html
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 import pandas as pd
 
-_CSS = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+_CSS = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}"
         "table.t{border-collapse:collapse;font-size:12px;margin:.5em 0}"
-        "table.t td,table.t th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right}"
-        ".note{color:#555;font-size:13px}.csv{font-size:11px}img{max-width:100%}")
+        "table.t td,table.t th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}"
+        "div.scroll{overflow-x:auto;max-width:100%}"
+        ".note{color:#555;font-size:13px}.csv{font-size:11px}img{max-width:100%;height:auto}"
+        "ul.findings li{margin:.3em 0}pre{white-space:pre-wrap;font-size:12px;background:#f6f6f6;padding:.5em}"
+        "nav.toc{font-size:13px}")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One sentence of the Findings list and the section (anchor) holding its evidence."""
+
+    text: str
+    anchor: str
+
+
+def slug(title: str) -> str:
+    """An HTML id from a section title."""
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "section"
+
+
+def format_column(values: pd.Series, float_format: str = "{:.4f}") -> list[str]:
+    """A column's cells at the column's precision: whole numbers without
+    decimals, other floats with ``float_format``, missing values empty."""
+    if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+        return ["" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v) for v in values]
+    arr = values.to_numpy(dtype=float)
+    finite = arr[np.isfinite(arr)]
+    whole = finite.size > 0 and np.all(finite == np.round(finite)) and np.all(np.abs(finite) < 1e15)
+    out = []
+    for v in arr:
+        if not np.isfinite(v):
+            out.append("" if np.isnan(v) else ("inf" if v > 0 else "-inf"))
+        elif whole:
+            out.append(f"{int(round(v)):d}")
+        else:
+            out.append(float_format.format(v))
+    return out
+
+
+def stamp_text(package: str, command: str | None = None) -> str:
+    """Package version, git commit (or "not a git checkout"), UTC date and command line."""
+    try:
+        version = metadata.version(package)
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    here = Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True,
+                                text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit, dirty = "", ""
+    commit = (commit + (" (with uncommitted changes)" if dirty else "")) if commit else "not a git checkout"
+    date = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    cmd = command if command is not None else " ".join([Path(sys.argv[0]).name, *sys.argv[1:]])
+    return f"{package} {version}; commit {commit}; generated {date}; command: {cmd}"
 
 
 class HtmlReport:
@@ -26,20 +91,35 @@ class HtmlReport:
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
         self.parts: list[str] = []
+        self.sections: list[tuple[str, str]] = []   # (anchor, title)
+        self.findings: list[Finding] = []
+        self.appendix_parts: list[str] = []
 
-    def section(self, title: str, note: str = "") -> None:
-        self.parts.append(f"<h2>{html.escape(title)}</h2>"
+    def section(self, title: str, note: str = "") -> str:
+        """Start a section; returns its anchor (for findings that cite it)."""
+        anchor = slug(title)
+        taken = {a for a, _ in self.sections}
+        base, k = anchor, 2
+        while anchor in taken:
+            anchor, k = f"{base}-{k}", k + 1
+        self.sections.append((anchor, title))
+        self.parts.append(f"<h2 id='{anchor}'>{html.escape(title)}</h2>"
                           + (f"<p class='note'>{html.escape(note)}</p>" if note else ""))
+        return anchor
+
+    def finding(self, text: str, anchor: str) -> None:
+        """A sentence for the Findings list, citing section ``anchor``."""
+        self.findings.append(Finding(text, anchor))
 
     def note(self, text: str) -> None:
         self.parts.append(f"<p class='note'>{html.escape(text)}</p>")
 
     def table(self, df: pd.DataFrame, name: str, float_format: str = "{:.4f}") -> None:
-        """Show ``df`` and write it to ``<name>.csv``."""
+        """Show ``df`` (scrolling inside its section when wide) and write it to ``<name>.csv``."""
         df.to_csv(self.out / f"{name}.csv", index=False)
-        self.parts.append(df.to_html(index=False, float_format=lambda v: float_format.format(v), border=0,
-                                     classes="t", na_rep="")
-                          + f"<p class='csv'>CSV: <a href='{name}.csv'>{name}.csv</a></p>")
+        shown = pd.DataFrame({c: format_column(df[c], float_format) for c in df.columns}, columns=df.columns)
+        self.parts.append("<div class='scroll'>" + shown.to_html(index=False, border=0, classes="t")
+                          + f"</div><p class='csv'>CSV: <a href='{name}.csv'>{name}.csv</a></p>")
 
     def link(self, href: str, label: str) -> None:
         """A line linking a file written beside the page."""
@@ -53,11 +133,26 @@ class HtmlReport:
         data = base64.b64encode(path.read_bytes()).decode()
         self.parts.append(f"<img alt='{html.escape(name)}' src='data:image/png;base64,{data}'>")
 
-    def write(self, title: str, intro: str) -> Path:
+    def appendix(self, title: str, text: str) -> None:
+        """Preformatted text shown once, after every section (e.g. the rule set in full)."""
+        anchor = slug("appendix " + title)
+        self.sections.append((anchor, f"Appendix: {title}"))
+        self.appendix_parts.append(f"<h2 id='{anchor}'>Appendix: {html.escape(title)}</h2>"
+                                   f"<pre>{html.escape(text)}</pre>")
+
+    def write(self, title: str, intro: str, stamp: str = "") -> Path:
+        findings = "".join(f"<li>{html.escape(f.text)} <a href='#{f.anchor}'>(evidence)</a></li>"
+                           for f in self.findings)
+        toc = "".join(f"<li><a href='#{a}'>{html.escape(t)}</a></li>" for a, t in self.sections)
         path = self.out / "index.html"
         path.write_text(
-            f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>"
-            f"<p class='note'>{html.escape(intro)}</p>{''.join(self.parts)}</body></html>",
+            f"<!doctype html><html><head><meta charset='utf-8'>"
+            f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
+            f"<h1>{html.escape(title)}</h1><p class='note'>{html.escape(intro)}</p>"
+            + (f"<p class='note' id='stamp'>{html.escape(stamp)}</p>" if stamp else "")
+            + (f"<h2 id='findings'>Findings</h2><ul class='findings'>{findings}</ul>" if findings else "")
+            + f"<nav class='toc'><h2>Contents</h2><ol>{toc}</ol></nav>"
+            + "".join(self.parts) + "".join(self.appendix_parts) + "</body></html>",
             encoding="utf-8")
         return path

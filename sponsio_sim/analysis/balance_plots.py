@@ -8,6 +8,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from mcsim.stats import wilson  # noqa: E402
+
 
 def ev_bars(kinds, bets, path, meta) -> None:
     """EV per coin staked by bet type and by bet (most placed), with 95% CIs."""
@@ -16,7 +18,7 @@ def ev_bars(kinds, bets, path, meta) -> None:
     x = np.arange(len(k))
     a.bar(x, k["ev_per_coin"], yerr=np.vstack([k["ev_per_coin"] - k["ev_low"], k["ev_high"] - k["ev_per_coin"]]),
           color=["tab:green" if v > 0 else "tab:red" for v in k["ev_per_coin"]], capsize=3)
-    a.set_xticks(x, k["type"])
+    a.set_xticks(x, [f"{t}\n(n={int(p):,})" for t, p in zip(k["type"], k["placed"])])
     a.axhline(0, color="k", lw=0.8)
     a.set_ylabel("EV per coin staked (coins), 95% CI")
     a.set_title("by bet type")
@@ -37,13 +39,27 @@ def ev_bars(kinds, bets, path, meta) -> None:
     plt.close(fig)
 
 
-def sweep_plot(table, path, meta) -> None:
-    """Win rate per entry (95% CI band), rounds per game and bet mix against the swept value."""
+def sweep_plot(table, path, meta, fair: float | None = None) -> None:
+    """Win rate (95% CI band), rounds per game and bet mix against the swept value.
+
+    A profile of one strategy in every seat is pooled: its seats' wins are one
+    sample (n = games x seats), drawn against the fair share; otherwise one
+    line per entry."""
     key = table["key"].iloc[0]
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
-    for entry, d in table.groupby("entry"):
-        axes[0].plot(d["value"], d["win"], marker="o", label=f"entry {entry}: {d['strategy'].iloc[0]}")
-        axes[0].fill_between(d["value"], d["win_low"], d["win_high"], alpha=0.2)
+    if table["strategy"].nunique() == 1:
+        pooled = table.groupby("value", sort=True).agg(wins=("win", "sum"), seats=("win", "size"),
+                                                       games=("games", "first")).reset_index()
+        n = pooled["games"] * pooled["seats"]
+        p, lo, hi = wilson((pooled["wins"] * pooled["games"]).to_numpy(), n.to_numpy())
+        axes[0].plot(pooled["value"], p, marker="o", label=f"{table['strategy'].iloc[0]}, pooled over seats")
+        axes[0].fill_between(pooled["value"], lo, hi, alpha=0.25)
+    else:
+        for entry, d in table.groupby("entry"):
+            axes[0].plot(d["value"], d["win"], marker="o", label=f"entry {entry}: {d['strategy'].iloc[0]}")
+            axes[0].fill_between(d["value"], d["win_low"], d["win_high"], alpha=0.2)
+    if fair is not None:
+        axes[0].axhline(fair, color="k", ls="--", lw=0.8, label=f"fair share {fair:.2f}")
     axes[0].set_ylabel("win rate (95% Wilson CI band)")
     axes[0].legend(fontsize=7)
     g = table.drop_duplicates("value")

@@ -71,3 +71,19 @@ def reliability_plot(deciles: pd.DataFrame, path, title: str) -> None:
     ax.set_ylabel("simulated success (%)")
     ax.legend(fontsize=7, loc="upper left")
     _save(fig, ax, path, title)
+
+
+def rounds_histogram(hist: pd.DataFrame, path, title: str) -> None:
+    """Share of games by rounds played, 95% Wilson CI bars, n of games per bar."""
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    x = hist["rounds"].to_numpy()
+    ax.bar(x, hist["share"] * 100, color="#0072B2", alpha=0.85)
+    ax.errorbar(x, hist["share"] * 100, yerr=np.vstack([hist["share"] - hist["ci_low"],
+                                                        hist["ci_high"] - hist["share"]]) * 100,
+                fmt="none", ecolor="black", capsize=3)
+    for xi, (top, g) in enumerate(zip(hist["ci_high"], hist["games"])):
+        ax.text(x[xi], top * 100 + 1, f"n={int(g):,}", ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(x)
+    ax.set_xlabel("rounds played in the game")
+    ax.set_ylabel("share of games (%), 95% Wilson CI")
+    _save(fig, ax, path, title)

@@ -9,43 +9,52 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 
+POSITIVE, NEGATIVE = "#0072B2", "#D55E00"   # Okabe-Ito blue and vermillion: safe for colour-blind readers
+MIN_N = 100                                  # rows from fewer samples get no bar
+
+
 def odds_panels(tables: dict, path, top: int = 15, title: str = "") -> None:
-    """One panel per hand: P(success) of its ``top`` bets by EV, with 95% CI bars."""
+    """One panel per hand: P(success) of its ``top`` bets by EV, with 95% CI
+    bars, the break-even chance 1/multiplier marked on each bar, colour by
+    the sign of EV; rows with fewer than ``MIN_N`` samples are left out."""
     n = len(tables)
     cols = 2
     rows = (n + 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(12, 4.2 * rows), squeeze=False)
     for ax, (name, df) in zip(axes.flat, tables.items()):
-        d = df.head(top).iloc[::-1]
+        d = df[df["n"] >= MIN_N].head(top).iloc[::-1]
         y = np.arange(len(d))
         err = np.vstack([d["p"] - d["ci_low"], d["ci_high"] - d["p"]])
-        colours = ["tab:green" if ev > 0 else "tab:red" for ev in d["ev"]]
-        ax.barh(y, d["p"], xerr=err, color=colours, alpha=0.75, capsize=2)
-        ax.set_yticks(y, d["bet"], fontsize=8)
+        colours = [POSITIVE if ev > 0 else NEGATIVE for ev in d["ev"]]
+        ax.barh(y, d["p"], xerr=err, color=colours, alpha=0.8, capsize=2)
+        ax.scatter(1.0 / d["multiplier"], y, marker="|", s=160, color="k", zorder=3)
+        ax.set_yticks(y, [f"{b} (n={n:,})" for b, n in zip(d["bet"], d["n"])], fontsize=8)
         ax.set_xlim(0, 1)
-        ax.set_xlabel("P(bet succeeds) with 95% Wilson CI")
+        ax.set_xlabel("P(bet succeeds), 95% Wilson CI; | = break-even 1/multiplier")
         ax.set_title(name, fontsize=10)
         for yi, (p, ev) in enumerate(zip(d["p"], d["ev"])):
             ax.text(min(p + 0.03, 0.85), yi, f"EV {ev:+.2f}", va="center", fontsize=7)
     for ax in list(axes.flat)[n:]:
         ax.axis("off")
-    fig.suptitle(title or "Best bets by EV (green: EV > 0)", fontsize=11)
+    fig.suptitle((title or "Best bets by EV") + " (blue: EV > 0, vermillion: EV <= 0)", fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
-def win_rate_bars(table, label_col: str, path, title: str, fair: float | None = None) -> None:
-    """Win rate per row with 95% Wilson CI bars (and the fair share as a line)."""
+def win_rate_bars(table, label_col: str, path, title: str, fair: float | None = None,
+                  ylabel: str = "win rate (95% Wilson CI)") -> None:
+    """Win rate per row with 95% CI bars, n under each label (and the fair share as a line)."""
     fig, ax = plt.subplots(figsize=(9, 4.5))
     x = np.arange(len(table))
     ax.bar(x, table["win"], yerr=np.vstack([table["win"] - table["win_low"], table["win_high"] - table["win"]]),
            capsize=3, color="tab:blue", alpha=0.8)
-    ax.set_xticks(x, table[label_col], rotation=30, ha="right", fontsize=8)
+    ax.set_xticks(x, [f"{lab}\n(n={int(g):,})" for lab, g in zip(table[label_col], table["games"])],
+                  rotation=30, ha="right", fontsize=8)
     if fair is not None:
         ax.axhline(fair, color="k", ls="--", lw=0.8, label=f"fair share {fair:.2f}")
         ax.legend()
-    ax.set_ylabel("win rate (95% Wilson CI)")
+    ax.set_ylabel(ylabel)
     ax.set_title(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

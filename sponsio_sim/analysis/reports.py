@@ -1,7 +1,8 @@
 """`reports/sponsio/`: the designer report, regenerated from scratch.
 
-``build_reports(out_dir, seed=1, scale=1.0)`` writes ``index.html`` (tables
-and embedded plots) plus CSV and PNG files. ``scale`` multiplies every
+``build_reports(out_dir, seed=1, scale=1.0)`` writes ``index.html``
+(findings, contents, tables and embedded plots, the rule set in an
+appendix, a stamp) plus CSV and PNG files. ``scale`` multiplies every
 sample size (0.05 for a smoke test); each section states the rule set,
 strategies, n, seed and CI method.
 """
@@ -11,13 +12,15 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from mcsim.htmlreport import HtmlReport
+from mcsim.htmlreport import HtmlReport, stamp_text
 from mcsim.stats import CI_METHOD
 from sponsio_sim.analysis import balance_plots, game_plots, plots
 from sponsio_sim.analysis.balance import balance
+from sponsio_sim.analysis.findings import length_findings, rtp_findings, seat_finding, strategy_findings
 from sponsio_sim.analysis.odds import odds
+from sponsio_sim.analysis.recommend import recommend
 from sponsio_sim.analysis.studies import cash_in_study, lead_value
-from sponsio_sim.analysis.tournament import matrix
+from sponsio_sim.analysis.tournament import matrix, tournament
 from sponsio_sim.rules import load_rules
 
 # Typical hands: (name, players, hand, talon)
@@ -30,10 +33,58 @@ TYPICAL_HANDS = [
 ]
 
 
-def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, progress=None) -> Path:
-    """Regenerate every Sponsio report under ``out_dir``; returns the index.html path."""
+def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, progress=None,
+                  command: str | None = None, with_findings: bool = False):
+    """Regenerate every Sponsio report under ``out_dir``; returns the index.html path.
+
+    The page opens with findings generated from the numbers (each linking
+    to its evidence), then a table of contents; the rule set is printed in
+    full once, in the appendix. With ``with_findings`` returns (path, the
+    findings' sentences).
+    """
     t0 = time.perf_counter()
     doc = HtmlReport(out_dir)
+    rules = load_rules()
+    _game_sections(doc, Path(out_dir), seed, scale, threads, progress)
+    _odds_section(doc, Path(out_dir), seed, scale, threads, progress)
+    _grading_section(doc, Path(out_dir), seed, scale, threads)
+    doc.appendix(f"rule set {rules.name}", tomlish(rules.as_dict()))
+    path = doc.write(
+        "Sponsio: designer report",
+        f"Built by `sponsio report` (seed {seed}, scale {scale}) in {time.perf_counter() - t0:.0f} s. Every "
+        f"probability carries a 95% Wilson interval and its sample size, every mean a 95% interval (mean "
+        f"+/- 1.96 SE; none below n = {MIN_N_CI}); tables are also CSV files beside this page. Unless a section "
+        f"says otherwise, games use the reference profile {BALANCE_PROFILE}.",
+        stamp=stamp_text("sponsio-sim", command))
+    return (path, [f.text for f in doc.findings]) if with_findings else path
+
+
+MIN_N_CI = 30
+
+
+def tomlish(data: dict, prefix: str = "") -> str:
+    """A rule mapping as TOML text (top-level fields first, then tables)."""
+    import json
+
+    lines, tables = [], []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            tables.append((key, value))
+        else:
+            lines.append(f"{key} = {json.dumps(value)}")
+    for key, value in tables:
+        name = f"{prefix}{key}"
+        scalars = {k: v for k, v in value.items() if not isinstance(v, dict)}
+        lines.append(f"\n[{name}]")
+        lines += [f"{json.dumps(k) if not k.isidentifier() else k} = {json.dumps(v)}" for k, v in scalars.items()]
+        subs = {k: v for k, v in value.items() if isinstance(v, dict)}
+        if subs:
+            lines.append(tomlish(subs, f"{name}."))
+    return "\n".join(lines)
+
+
+def _odds_section(doc: HtmlReport, out: Path, seed: int, scale: float, threads, progress) -> None:
+    """Odds of every bet for a few typical hands."""
     target = min(0.05, 0.01 / max(scale, 1e-3) ** 0.5)
     tables = {}
     for name, players, hand, talon in TYPICAL_HANDS:
@@ -47,38 +98,59 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
         f"{rules4.summary()} (3-player hand: standard-3p). Seat 0 leads and plays the goal policy for the "
         f"row's bet; seats without bets play as trolls (goal policy against it). Each row simulated until "
         f"its 95% CI is narrower than {target:.3f}; n per row in the table. Seed {seed}. {CI_METHOD}. "
-        "EV = P x multiplier - stake (coins per 1-coin stake); fair multiplier = 1/P.")
+        "EV = P x multiplier - stake (coins per 1-coin stake); fair multiplier = 1/P; the black mark on each "
+        "bar is the break-even chance 1/multiplier.")
     doc.image("odds_typical_hands", lambda p: plots.odds_panels(
         tables, p, title=f"Best bets by EV for typical hands (goal policy, seed {seed})"))
     for label, df in tables.items():
         doc.note(label)
         doc.table(df.head(10), df.attrs["slug"])
-        df.to_csv(Path(out_dir) / f"{df.attrs['slug']}_all.csv", index=False)
-    _game_sections(doc, Path(out_dir), seed, scale, threads, progress)
-    _grading_section(doc, Path(out_dir), seed, scale, threads)
-    return doc.write(
-        "Sponsio: designer report",
-        f"Generated by scripts/make_reports.py (seed {seed}, scale {scale}) in "
-        f"{time.perf_counter() - t0:.0f} s. Every probability carries a 95% Wilson interval and its "
-        "sample size; tables are also CSV files beside this page.")
+        df.to_csv(out / f"{df.attrs['slug']}_all.csv", index=False)
 
 
-BALANCE_PROFILE = "ev:goal:cash4 x4"
+REFERENCE_STRATEGY = "ev:goal:cash4"
+BALANCE_PROFILE = f"{REFERENCE_STRATEGY} x4"
 SWEEPS = ("multiplier.last=2..5", "troll_pay=1..3", "round_bonus=0..4:2")
-MATRIX = "ev:goal:cash4, ev:goal:never, troll:goal, random:random"
+MATRIX = "ev:goal:cash4, ev:goal:never, troll:goal, random:random"  # A vs B for every pair
 
 
 def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads, progress) -> None:
-    """Balance, sweeps, troll economics, matrix, cash-in and lead-token studies."""
+    """Game length, seat advantage, balance and recommend, trolls, sweeps,
+    matrix, cash-in and lead-token studies; their findings."""
     rules = load_rules()
     n = lambda k: max(int(k * scale), 240)  # noqa: E731
     common = dict(seed=seed, threads=threads, progress=progress)
+    fair = 1 / rules.players
+    fixed = tournament(BALANCE_PROFILE, n=n(50_000), rotate=False, **common)
+    games, hist = fixed.attrs["games"], fixed.attrs["rounds"]
+    anchor = doc.section("How long games last and how they end",
+                         f"{rules.summary()}. Profile {fixed.attrs['profile']} in fixed seats, n={n(50_000)} games, "
+                         f"seed {seed}. {CI_METHOD}. A comeback is a game won by a player who was last (fewest "
+                         "coins, ties included) after round 1; a lead change is a round after which none of the "
+                         "previous round's richest players is still richest (counted from round 2).")
+    for text in length_findings(games, hist):
+        doc.finding(text, anchor)
+    doc.image("game_length", lambda p: game_plots.rounds_histogram(hist, p, f"Rounds per game, {fixed.attrs['profile']}, "
+                                                                   f"n={n(50_000)}, seed {seed}"))
+    doc.table(games, "game_length")
+    doc.table(hist, "rounds_histogram")
+    anchor = doc.section("Seat advantage", f"The same {n(50_000)} games: each seat's win share (a k-way shared win "
+                         f"counts 1/k) with its 95% interval; fair share {fair:.2f}. The gap between two seats "
+                         "carries a conservative interval (the two half-widths added).")
+    doc.finding(seat_finding(fixed, fair), anchor)
+    doc.image("seat_advantage", lambda p: plots.win_rate_bars(
+        fixed.assign(win=fixed["win_share"], win_low=fixed["share_low"], win_high=fixed["share_high"],
+                     label="seat " + fixed["seat"]), "label", p, "Win share by seat (95% CI)", fair=fair,
+        ylabel="win share (95% CI)"))
+    doc.table(fixed[["seat", "strategy", "games", "win_share", "share_low", "share_high", "coins", "coins_low",
+                     "coins_high", "troll_share"]], "seat_advantage")
+
     b = balance(BALANCE_PROFILE, n=n(50_000), **common)
     note = (f"{rules.summary()}. Profile {b.meta['profile']} (rotated over seats), n={b.meta['n']} games, seed "
             f"{seed}, success model {b.meta['model']}. {CI_METHOD}. RTP = mean payout per coin staked (double "
             f"included), EV per coin = RTP - 1, fair multiplier = multiplier / RTP, volatility index = "
             f"{b.meta['volatility']}.")
-    doc.section("Bet balance: every bet as the strategies place it in full games", note)
+    bal_anchor = doc.section("Bet balance: every bet as the strategies place it in full games", note)
     doc.image("balance_ev", lambda p: balance_plots.ev_bars(b.kinds, b.bets, p, b.meta))
     doc.table(b.kinds, "balance_types")
     doc.table(b.bets.sort_values("placed", ascending=False).head(25), "balance_bets_top")
@@ -86,6 +158,19 @@ def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads,
     b.by_seat.to_csv(out / "balance_by_seat.csv", index=False)
     doc.link("balance_bets_all.csv", "Every bet")
     doc.link("balance_by_seat.csv", "By seat position")
+
+    rec = recommend(BALANCE_PROFILE, n=n(20_000), seed=seed, threads=threads, progress=progress)
+    rec_anchor = doc.section(
+        "Recommended multipliers (recommend)",
+        f"{rules.summary()}. Integer multipliers in {rec.attrs['range'][0]}..{rec.attrs['range'][1]} that bring "
+        f"each type's RTP nearest {rec.attrs['target_rtp']:g}: play, set each multiplier from the RTP it gave, "
+        f"replay so the ev policy re-adapts; {rec.attrs['iterations']} iterations, "
+        f"{'converged' if rec.attrs['converged'] else 'not converged (the table with the smallest RTP spread is shown)'}"
+        f"; n={rec.attrs['n']} games per iteration, seed {seed}. {CI_METHOD}.")
+    doc.table(rec, "recommend")
+    for text in rtp_findings(b.kinds, rec):
+        doc.finding(text, bal_anchor if "recommend" not in text else rec_anchor)
+
     doc.section("Troll economics", note + " A troll is a seat holding no bet when betting ends; troll vs bettor: "
                 "seat 0 plays troll:goal (or the profile's strategy) against the same other seats.")
     doc.table(b.trolls, "trolls")
@@ -95,24 +180,26 @@ def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads,
         sb = balance(BALANCE_PROFILE, n=n(20_000), sweep_spec=spec, **common)
         table = sb.meta["sweep"]
         key = table["key"].iloc[0]
-        slug = "sweep_" + key.replace(".", "_")
+        slug_ = "sweep_" + key.replace(".", "_")
         doc.section(f"Sweep: {key}", f"{note.split('. Profile')[0]}; {key} set to each value in turn; "
-                    f"n={sb.meta['n']} games per value, same seed (common random numbers).")
-        doc.image(slug, lambda p, t=table, m=sb.meta: balance_plots.sweep_plot(t, p, m))
-        doc.table(table, slug)
+                    f"n={sb.meta['n']} games per value, same seed (common random numbers). A profile of one "
+                    "strategy in every seat is shown pooled over the seats.")
+        doc.image(slug_, lambda p, t=table, m=sb.meta: balance_plots.sweep_plot(t, p, m, fair=fair))
+        doc.table(table, slug_)
     mx = matrix(MATRIX, n=n(10_000), cache=True, **common)
-    doc.section("Strategy matrix", f"{rules.summary()}. Win rate of one seat playing A (rows) against all "
-                f"other seats playing B (columns), A rotating over the seats; n={mx['games'].iloc[0]} games per "
-                f"pair, seed {seed}; fair share {1 / rules.players:.2f}. {CI_METHOD}.")
-    doc.image("matrix", lambda p: game_plots.matrix_heatmap(mx, p, 1 / rules.players,
-                                                            f"win rate of A vs B x{rules.players - 1}"))
+    mx_anchor = doc.section("Strategy matrix", f"{rules.summary()}. Win rate of one seat playing A (rows) against "
+                            f"all other seats playing B (columns), A rotating over the seats; n={mx['games'].iloc[0]} "
+                            f"games per pair, seed {seed}; fair share {fair:.2f}. {CI_METHOD}.")
+    for text in strategy_findings(mx, REFERENCE_STRATEGY, fair):
+        doc.finding(text, mx_anchor)
+    doc.image("matrix", lambda p: game_plots.matrix_heatmap(mx, p, fair, f"win rate of A vs B x{rules.players - 1}"))
     doc.table(mx, "matrix")
     cash = cash_in_study(rules, "ev:goal:cash4", n(20_000), seed=seed, progress=progress)
     doc.section("Streak track: when to cash in", f"{rules.summary()}; track values {list(rules.track_value)}. "
                 f"Seat 0 plays ev:goal cashing in at position >= K (or never) against ev:goal:cash4 x"
                 f"{rules.players - 1}, rotated; n={n(20_000)} games per K, seed {seed}. {CI_METHOD}.")
     doc.image("cash_in", lambda p: plots.win_rate_bars(cash, "strategy", p, "Win rate by cash-in threshold",
-                                                       fair=1 / rules.players))
+                                                       fair=fair))
     doc.table(cash, "cash_in")
     lead = lead_value(rules, max(int(40 * scale), 4), seed=seed, threads=threads)
     doc.section("What leading the first trick is worth (the lead token)",

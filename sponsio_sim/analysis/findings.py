@@ -1,0 +1,88 @@
+"""Findings for the Sponsio designer report, generated from the tables.
+
+Each function returns sentences (with figures, CIs and sample sizes); a
+claim is made only when its 95% interval excludes the neutral value,
+otherwise the sentence says there is no evidence of it.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from mcsim.findings import ci_text, diff_ci, side
+
+RTP_BAND = (0.9, 1.1)
+
+
+def rtp_findings(kinds: pd.DataFrame, rec: pd.DataFrame | None, band=RTP_BAND) -> list[str]:
+    """Bet types whose RTP lies outside ``band``, and what ``recommend`` proposes for them."""
+    out = []
+    rec_by = rec.set_index("type") if rec is not None else None
+    for _, k in kinds[kinds["placed"] > 0].iterrows():
+        rtp, lo, hi = k["rtp"], 1 + k["ev_low"], 1 + k["ev_high"]
+        where = side(lo, hi, *band)
+        if where == "overlaps":
+            if not band[0] <= rtp <= band[1]:
+                out.append(f"No evidence that {k['type']} bets pay outside RTP {band[0]:g}-{band[1]:g}: "
+                           f"RTP {ci_text(rtp, lo, hi)} (n = {int(k['placed']):,} bets).")
+            continue
+        verdict = "over-paid" if where == "above" else "under-paid"
+        text = (f"{k['type'].capitalize()} bets are {verdict}: RTP {ci_text(rtp, lo, hi)} per coin staked "
+                f"(n = {int(k['placed']):,} bets, multiplier x{k['multiplier']:g}).")
+        if rec_by is not None and k["type"] in rec_by.index:
+            r = rec_by.loc[k["type"]]
+            state = "converged" if rec.attrs.get("converged") else "did not converge"
+            inside = band[0] <= r["rtp_after"] <= band[1]
+            text += (f" recommend proposes x{r['multiplier_after']:g}: RTP then {r['rtp_after']:.2f}, "
+                     f"{'inside' if inside else 'still outside'} the band (the search {state}).")
+        out.append(text)
+    return out
+
+
+def seat_finding(entries: pd.DataFrame, fair: float) -> str:
+    """The largest gap in win share between two seats of a fixed-seat run."""
+    best = entries.loc[entries["win_share"].idxmax()]
+    worst = entries.loc[entries["win_share"].idxmin()]
+    d, lo, hi = diff_ci(best["win_share"], best["share_low"], best["share_high"],
+                        worst["win_share"], worst["share_low"], worst["share_high"])
+    games = int(best["games"])
+    if side(lo, hi, 0.0) == "overlaps":
+        return (f"No evidence of a seat advantage: the largest gap in win share, seat {best['seat']} over seat "
+                f"{worst['seat']}, is {ci_text(d, lo, hi, 3)} (n = {games:,} games; fair share {fair:.2f}).")
+    return (f"Seat {best['seat']} wins {ci_text(best['win_share'], best['share_low'], best['share_high'], 3)} of "
+            f"games and seat {worst['seat']} {ci_text(worst['win_share'], worst['share_low'], worst['share_high'], 3)}"
+            f": a gap of {ci_text(d, lo, hi, 3)} (n = {games:,} games; fair share {fair:.2f}).")
+
+
+def strategy_findings(mx: pd.DataFrame, field: str, fair: float) -> list[str]:
+    """Strongest and weakest single-seat strategy against a field of ``field`` seats."""
+    rows = mx[(mx["b"] == field) & (mx["a"] != field)]
+    if rows.empty:
+        return []
+    out = []
+    for label, row in (("strongest", rows.loc[rows["win_share"].idxmax()]),
+                       ("weakest", rows.loc[rows["win_share"].idxmin()])):
+        est = ci_text(row["win_share"], row["share_low"], row["share_high"], 3)
+        where = side(row["share_low"], row["share_high"], fair)
+        verdict = {"above": "more than", "below": "less than", "overlaps": "no evidence of a difference from"}[where]
+        out.append(f"Against {field} in every other seat, the {label} strategy tried is {row['a']}: win share "
+                   f"{est}, {verdict} the fair share {fair:.2f} (n = {int(row['games']):,} games).")
+    return out
+
+
+def length_findings(games: pd.DataFrame, hist: pd.DataFrame) -> list[str]:
+    """How long games last, how they end, comebacks and lead changes."""
+    g = games.set_index("measure")
+    n = int(g.loc["rounds per game", "n"])
+    r = g.loc["rounds per game"]
+    mode = hist.loc[hist["games"].idxmax()]
+    ends = ", ".join(f"{g.loc[f'ended by {k}', 'value'] * 100:.1f}% by {name}"
+                     for k, name in (("coins", "a player's coins"), ("track", "the streak track"),
+                                     ("rounds", "the last round")))
+    out = [f"Games last {ci_text(r['value'], r['ci_low'], r['ci_high'])} rounds on average, most often "
+           f"{int(mode['rounds'])} ({mode['share'] * 100:.1f}% of games); they end {ends} (n = {n:,} games)."]
+    c = g.loc["won by a player last after round 1"]
+    out.append(f"A player last after round 1 wins {ci_text(c['value'], c['ci_low'], c['ci_high'], 1, pct=True)} of "
+               f"games; the lead changes hands {ci_text(*g.loc['lead changes per game', ['value', 'ci_low', 'ci_high']])}"
+               f" times per game (n = {n:,}).")
+    return out

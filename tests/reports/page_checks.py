@@ -1,0 +1,53 @@
+"""Checks of a built HTML report: its structure, and how headless Chromium renders it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+PROBE = """<script>
+window.addEventListener('load', function () {
+  var imgs = Array.from(document.images);
+  var broken = imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); }).length;
+  var over = document.documentElement.scrollWidth - window.innerWidth;
+  var out = document.createElement('div');
+  out.id = 'probe-result';
+  out.textContent = 'images=' + imgs.length + ';broken=' + broken + ';overflow=' + over;
+  document.body.appendChild(out);
+});
+</script>"""
+
+
+def structure(index: Path) -> dict:
+    """Findings (text, target anchor), section ids, images and the stamp of a report page."""
+    page = index.read_text(encoding="utf-8")
+    findings = re.search(r"<ul class='findings'>(.*?)</ul>", page, re.S)
+    items = re.findall(r"<li>(.*?) <a href='#([^']+)'>", findings.group(1)) if findings else []
+    return {"findings": items, "ids": set(re.findall(r" id='([^']+)'", page)),
+            "images": re.findall(r"<img alt='([^']+)' src='data:image/png;base64,([^']+)'>", page),
+            "stamp": re.search(r"<p class='note' id='stamp'>(.*?)</p>", page),
+            "toc": re.findall(r"<nav class='toc'>.*?</nav>", page, re.S)}
+
+
+def chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def render(index: Path, width: int = 1280) -> dict:
+    """Load a copy of the page (with a probe script) in headless Chromium at ``width`` px;
+    returns the counts the probe reports: images, broken images, horizontal overflow (px)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        page = Path(tmp) / "index.html"
+        page.write_text(index.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
+        cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               f"--user-data-dir={tmp}/profile", f"--window-size={width},900", "--virtual-time-budget=10000",
+               "--dump-dom", page.as_uri()]
+        dom = subprocess.run(cmd, capture_output=True, text=True, timeout=120).stdout
+    m = re.search(r"images=(\d+);broken=(\d+);overflow=(-?\d+)", dom)
+    if not m:
+        raise AssertionError("the probe did not report: Chromium did not finish loading the page")
+    return {"images": int(m.group(1)), "broken": int(m.group(2)), "overflow": int(m.group(3))}
