@@ -89,7 +89,7 @@ def answers():
             res = np.zeros(n, dtype=np.int64)
             nodes = np.zeros(n, dtype=np.int64)
             batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, np.int64(coal), max_cards,
-                            bounds, res, nodes)
+                            bounds, res, nodes, np.zeros(n))
             out[f"{players}p coalition {coal_text}"] = "".join(str(int(v)) for v in res)
             nodes_total += int(nodes.sum())
         questions = []
@@ -112,7 +112,7 @@ def answers():
             best = np.zeros(n, dtype=np.bool_)
             nodes = np.zeros(n, dtype=np.int64)
             batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, counts, np.int64(ask),
-                       max_cards, bounds, worst, best, nodes)
+                       max_cards, bounds, worst, best, nodes, np.zeros(n))
             key = f"{players}p seat {ask} {text}" + (f" others {others}" if others else "")
             out[key] = "".join(str(int(w) + int(b)) for w, b in zip(worst, best))
             nodes_total += int(nodes.sum())
