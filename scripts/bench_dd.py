@@ -1,11 +1,13 @@
 """Benchmark the Sponsio double-dummy solver (and DDS on the same positions).
 
-    python scripts/bench_dd.py [--deals 500] [--repeats 3] [--seed 1]
+    python scripts/bench_dd.py [--deals 500] [--repeats 3] [--seed 1] [--only coalition|bets]
 
 1. Coalition {0,2} max tricks on random full 4 x 8 deals: our solver and
    DDS (endplay, no-trump, colours R,B,G,Y as spades..clubs, ranks 1..9 as
    2..10, seats 0..3 as N,E,S,W) on the same positions; answers must agree.
-2. Worst-case makeability of a bet for seat 0 alone against the three others.
+2. Worst-case makeability of every catalogue bet for seat 0 alone against
+   the three others, on the same deals: per bet, mean and maximum time and
+   nodes (targets: mean <= 0.5 ms, maximum <= 10 ms per bet).
 
 Times are process CPU time per solve (the machine is shared), the minimum
 over ``--repeats`` runs of each position, both solvers timed back to back on
@@ -21,12 +23,13 @@ import time
 
 import numpy as np
 
-from sponsio_sim.bets import encode_table, parse_bet_set
+from sponsio_sim.bets import catalogue, encode_table, parse_bet_set
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
 from sponsio_sim.kernels.dd import fresh_counters, solve_bets, solve_coalition, workspace
 from sponsio_sim.rules import load_rules
 
 BETS = ["tricks=2", "tricks=3", "last", "colour:R=2", "tricks=1,last", "nines", "colour:B=0", "tricks=4"]
+BET_MEAN_MS, BET_MAX_MS = 0.5, 10.0
 
 
 def random_deals(n, seed):
@@ -61,6 +64,7 @@ def main():
     ap.add_argument("--deals", type=int, default=500)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", choices=["coalition", "bets"], default=None, help="run one part only")
     args = ap.parse_args()
     rules = load_rules(players=4)
     colmask = colour_masks(4)
@@ -83,6 +87,52 @@ def main():
                PL, PU, CT, TT, np.uint64(1))
     print(f"JIT compile / cache load: {time.perf_counter() - t0:.1f} s (excluded below)")
 
+    if args.only != "bets":
+        coalition_part(args, deals, leaders, ours)
+    if args.only != "coalition":
+        bet_table(args, rules, deals, leaders, colmask, nines, (PL, PU, CT, TT), stamp)
+
+
+def bet_table(args, rules, deals, leaders, colmask, nines, work, stamp):
+    """Part 2: every catalogue bet, worst case, seat 0 alone, on every deal."""
+    PL, PU, CT, TT = work
+    empty = np.zeros(0, dtype=np.int64)
+    ctr0 = fresh_counters(4, 4)
+    print(f"\n2. worst-case makeability per catalogue bet, seat 0 alone vs three, {args.deals} deals, "
+          f"min of {args.repeats} runs, CPU time (targets: mean <= {BET_MEAN_MS} ms, max <= {BET_MAX_MS} ms)")
+    print(f"{'bet':<12} {'mean ms':>8} {'max ms':>8} {'mean nodes':>11} {'max nodes':>10} {'made':>5}")
+    all_t = []
+    over = []
+    for bet in catalogue(rules, 0):
+        codes, counts = encode_table({0: [bet]}, 4)
+        t = np.full(args.deals, np.inf)
+        nodes = np.zeros(args.deals, dtype=np.int64)
+        made = 0
+        for i in range(args.deals):
+            for _ in range(args.repeats):
+                stamp[0] += 1
+                dt, (ok, k) = cpu(lambda: solve_bets(deals[i].copy(), int(leaders[i]), empty, ctr0, colmask, nines,
+                                                     codes, counts, 0, 1, np.uint64(0), PL, PU, CT, TT,
+                                                     np.uint64(stamp[0])))
+                t[i] = min(t[i], dt)
+            nodes[i] = k
+            made += bool(ok)
+        ms = t * 1e3
+        name = bet.notation(rules)
+        flag = ""
+        if ms.mean() > BET_MEAN_MS or ms.max() > BET_MAX_MS:
+            flag = "  over target"
+            over.append(name)
+        print(f"{name:<12} {ms.mean():8.3f} {ms.max():8.2f} {nodes.mean():11.0f} {nodes.max():10d} "
+              f"{made:5d}{flag}")
+        all_t.append(ms)
+    all_ms = np.concatenate(all_t)
+    print(f"all bets: median {np.median(all_ms):.3f} ms, mean {all_ms.mean():.3f} ms, max {all_ms.max():.2f} ms; "
+          f"bets over target: {', '.join(over) if over else 'none'}")
+
+
+def coalition_part(args, deals, leaders, ours):
+    """Part 1: coalition {0,2}, ours and DDS back to back on each position."""
     try:
         from endplay.dds import solve_board
         from endplay.dds.solve import SolveMode
@@ -119,27 +169,13 @@ def main():
 
     print(f"\n1. coalition {{0,2}} max tricks, {args.deals} random 4 x 8 deals (random leader), "
           f"min of {args.repeats} runs, CPU time")
-    print(summary("ours", ours_t) + f"   nodes median {int(np.median(nodes))}")
+    print(summary("ours", ours_t) + f"   nodes median {int(np.median(nodes))}, "
+          f"p99 {int(np.percentile(nodes, 99))}")
     if dds_t is not None:
         print(summary("DDS (endplay solve_board)", dds_t))
         print(f"ratio DDS / ours: median {np.median(dds_t) / np.median(ours_t):.2f}x, "
               f"p99 {np.percentile(dds_t, 99) / np.percentile(ours_t, 99):.2f}x, "
               f"mean {dds_t.mean() / ours_t.mean():.2f}x")
-
-    bet_t = np.full(args.deals, np.inf)
-    made = 0
-    for k, text in enumerate(BETS):
-        codes, counts = encode_table({0: parse_bet_set(text, rules, 0)}, 4)
-        for i in range(k, args.deals, len(BETS)):
-            for _ in range(args.repeats):
-                stamp[0] += 1
-                dt, (ok, _) = cpu(lambda: solve_bets(deals[i].copy(), int(leaders[i]), empty, ctr0, colmask, nines,
-                                                     codes, counts, 0, 1, np.uint64(0), PL, PU, CT, TT,
-                                                     np.uint64(stamp[0])))
-                bet_t[i] = min(bet_t[i], dt)
-            made += bool(ok)
-    print(f"\n2. worst-case makeability, seat 0 alone vs three; bets cycle over {', '.join(BETS)}")
-    print(summary("ours", bet_t) + f"   makeable {made}/{args.deals}")
 
 
 if __name__ == "__main__":

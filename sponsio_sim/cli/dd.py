@@ -31,7 +31,9 @@ def dd_cmd(deal, deals_file, lead, trick, coalition, seat, bets, others, players
     --coalition S,T: the most tricks those seats take against the others
     (column tricks). --seat S --bets B: can S win all of B when every other
     seat plays to defeat it (worst) / when all seats cooperate (best).
-    --seed is accepted for uniformity; the answers involve no randomness.
+    Each row also gives the nodes searched and ms, the deal's solve time
+    (wall clock, milliseconds). --seed is accepted for uniformity; the
+    answers involve no randomness.
 
     \b
     Examples:

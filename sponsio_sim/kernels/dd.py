@@ -17,6 +17,8 @@ question for the transposition table: callers give a new stamp whenever the
 goal changes, and may keep one stamp across deals with the same goal.
 """
 
+import time
+
 import numba as nb
 import numpy as np
 
@@ -111,6 +113,16 @@ def solve_bets(hands, leader, trick, ctr0, colmask, nines, codes, bcounts, ask, 
     return ok == YES, nodes
 
 
+@nb.njit(cache=True)
+def wall_ms():
+    """Wall-clock milliseconds (monotonic), for per-deal solve times; the
+    batch kernels release the GIL (``nogil``) so that this brief object-mode
+    call does not wait for the caller's thread."""
+    with nb.objmode(t="float64"):
+        t = time.perf_counter() * 1e3
+    return t
+
+
 def workspace(players, n_colours, max_cards, tt_bits=TT_BITS):
     """A fresh (PL, PU, CT, TT) for one thread."""
     if players > MAX_PLAYERS:
@@ -128,12 +140,12 @@ def blocks(n, threads=None):
     return bounds
 
 
-@nb.njit(parallel=True, cache=True)
+@nb.njit(parallel=True, cache=True, nogil=True)
 def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, bounds, out,
-                    nodes):
+                    nodes, ms):
     """``solve_coalition`` for each row of ``hands``; ``tricks[i, :trick_len[i]]``
-    is deal i's current trick; ``bounds`` from ``blocks``. Fills ``out`` and
-    ``nodes``."""
+    is deal i's current trick; ``bounds`` from ``blocks``. Fills ``out``,
+    ``nodes`` and ``ms`` (wall time of each deal's solve)."""
     n = hands.shape[0]
     players = hands.shape[1]
     if n == 0:
@@ -144,14 +156,17 @@ def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max
         for i in range(bounds[blk], bounds[blk + 1]):
             for s in range(players):
                 h[s] = hands[i, s]
+            t0 = wall_ms()
             out[i], nodes[i] = solve_coalition(h, leaders[i], tricks[i, :trick_len[i]], colmask,
                                                nines, coal, PL, PU, CT, TT, np.uint64(i + 1))
+            ms[i] = wall_ms() - t0
 
 
-@nb.njit(parallel=True, cache=True)
+@nb.njit(parallel=True, cache=True, nogil=True)
 def batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts, ask, max_cards,
-               bounds, worst, best, nodes):
-    """Worst- and best-case ``solve_bets`` for each deal (fills the outputs).
+               bounds, worst, best, nodes, ms):
+    """Worst- and best-case ``solve_bets`` for each deal (fills the outputs;
+    ``ms``: wall time of each deal's two solves).
     A deal whose best case fails cannot succeed in the worst case either,
     and one that succeeds in the worst case succeeds in the best case."""
     n = hands.shape[0]
@@ -167,6 +182,7 @@ def batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts
             for s in range(players):
                 h[s] = hands[i, s]
             tr = tricks[i, :trick_len[i]]
+            t0 = wall_ms()
             ok_b, k_b = solve_bets(h, leaders[i], tr, ctr0, colmask, nines, codes, bcounts, ask,
                                    everyone, U0, PL, PU, CT, TT, np.uint64(2 * i + 1))
             ok_w = False
@@ -174,6 +190,7 @@ def batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts
             if ok_b:
                 ok_w, k_w = solve_bets(h, leaders[i], tr, ctr0, colmask, nines, codes, bcounts, ask,
                                        np.int64(1) << ask, U0, PL, PU, CT, TT, np.uint64(2 * i + 2))
+            ms[i] = wall_ms() - t0
             worst[i] = ok_w
             best[i] = ok_b
             nodes[i] = k_b + k_w

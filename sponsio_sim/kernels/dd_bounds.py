@@ -9,8 +9,9 @@ winning ranks that ``dd_tt`` generalises a result with.
 
 import numba as nb
 
+from sponsio_sim.kernels.bets import COLOUR, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, bit, highest, lowest, popcount
-from sponsio_sim.kernels.dd_core import F_BEST, F_BSEAT, F_LED, F_POS, F_SEAT, F_TN, side_tricks
+from sponsio_sim.kernels.dd_core import F_BEST, F_BSEAT, F_LED, F_POS, F_SEAT, F_TN, U_TMASK, side_tricks
 from sponsio_sim.kernels.dd_tt import NO, UNKNOWN, YES
 
 
@@ -199,4 +200,104 @@ def trick_decides(d, hands, players, colmask, target, coal, PL, CT):
         return YES, w | bit(top)
     if not ours and left - 1 - q < need:
         return NO, w | bit(top)
+    return UNKNOWN, U0
+
+
+@nb.njit(cache=True, inline="always")
+def bet_room(codes, bcounts, ask, row, players, n_col):
+    """How much more the seat alone may win without failing a bet outright:
+    (tricks, colour of its colour bet or -1, cards of that colour); 99 when
+    no bet limits it. A counter past its bet's number never comes back."""
+    tr = 99
+    col = -1
+    cr = 99
+    for i in range(bcounts[ask]):
+        kind = codes[ask, i, 0]
+        if kind == TRICKS:
+            tr = min(tr, codes[ask, i, 1] - row[ask])
+        elif kind == COLOUR and col < 0:
+            col = codes[ask, i, 1]
+            cr = codes[ask, i, 2] - row[players + ask * n_col + col]
+    return tr, col, cr
+
+
+@nb.njit(cache=True, inline="always")
+def forced_win(hands, players, colmask, led, best, bseat, s, to_play, ask, tm, col, tr, cr):
+    """Can the seats other than ``ask`` make ``ask`` win this trick (led
+    colour ``led``; current top card ``best`` by ``bseat``, -1 before the
+    lead; ``to_play`` seats still to play from seat ``s`` on; ``tm`` the
+    trick's cards so far), and does that trick break the seat's room
+    (``bet_room``)? Every other seat plays its lowest card of the led
+    colour, or, void, discards a card of colour ``col`` if it holds one; the
+    seat wins whatever it plays when its lowest card of the led colour (or
+    its card already played) beats every card the others play."""
+    cm = colmask[led]
+    if (ask - s) % players < to_play:
+        mine = hands[ask] & cm
+        if mine == U0 or best > lowest(mine):
+            return False
+        bar = lowest(mine)
+    elif bseat == ask:
+        bar = best
+    else:
+        return False
+    m = popcount(tm & colmask[col]) if col >= 0 else 0
+    t = s
+    for _ in range(to_play):
+        h = hands[t] & cm
+        if t == ask:
+            if led == col:
+                m += 1
+        else:
+            if h != U0 and lowest(h) > bar:
+                return False
+            if col >= 0 and (hands[t] & colmask[col]) != U0 and (led == col or h == U0):
+                m += 1
+        t += 1
+        if t == players:
+            t = 0
+    return tr < 1 or m > cr
+
+
+@nb.njit(cache=True, _nrt=False)
+def forced_lead(hands, players, leader, colmask, codes, bcounts, ask, row):
+    """Trick-boundary bound for the bets of seat ``ask`` alone against every
+    other seat: (NO, the colours it rests on) when the others can make the
+    seat win this trick in a way that breaks one of its bets (``forced_win``)
+    whatever the leader leads, else (UNKNOWN, 0). The seat on lead: for
+    every colour it holds; another seat on lead: for some colour both hold."""
+    n_col = colmask.shape[0]
+    tr, col, cr = bet_room(codes, bcounts, ask, row, players, n_col)
+    if tr >= 1 and cr >= players:
+        return UNKNOWN, U0
+    w = U0
+    for x in range(n_col):
+        cm = colmask[x]
+        if (hands[leader] & cm) == U0:
+            continue
+        if leader != ask and (hands[ask] & cm) == U0:
+            continue
+        f = forced_win(hands, players, colmask, x, -1, -1, leader, players, ask, U0, col, tr, cr)
+        if leader == ask:
+            if not f:
+                return UNKNOWN, U0
+            w |= cm
+        elif f:
+            return NO, cm
+    return (NO, w) if leader == ask else (UNKNOWN, U0)
+
+
+@nb.njit(cache=True, inline="always")
+def bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, PL, PU, CT):
+    """Mid-trick bound for the bets of seat ``ask`` alone: (NO, the led
+    colour) when the others can make the seat win the trick under way in a
+    way that breaks one of its bets (``forced_win``), else (UNKNOWN, 0)."""
+    n_col = colmask.shape[0]
+    tr, col, cr = bet_room(codes, bcounts, ask, CT[PL[d, F_TN]], players, n_col)
+    if tr >= 1 and cr >= players:
+        return UNKNOWN, U0
+    led = PL[d, F_LED]
+    if forced_win(hands, players, colmask, led, PL[d, F_BEST], PL[d, F_BSEAT], PL[d, F_SEAT],
+                  players - PL[d, F_POS], ask, PU[d, U_TMASK], col, tr, cr):
+        return NO, colmask[led]
     return UNKNOWN, U0

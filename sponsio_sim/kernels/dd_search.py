@@ -32,7 +32,8 @@ import numpy as np
 from sponsio_sim.kernels.bets import TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, bit, lowest, popcount
 from sponsio_sim.kernels.dd_bounds import (
-    last_trick, side_quick_tricks, sweep_bound, tops_against, trick_decides,
+    bet_trick_decides, forced_lead, last_trick, side_quick_tricks, sweep_bound, tops_against,
+    trick_decides,
 )
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
@@ -174,6 +175,10 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
         if left == 1:
             return _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT,
                               tn, res3, fail3)
+        if maxside == np.int64(1) << ask:
+            v, w = forced_lead(hands, players, leader, colmask, codes, bcounts, ask, CT[tn])
+            if v == NO:
+                return NO, w
         if not (maxside >> leader) & 1:
             # The side against the bets leads: cashing its sure tricks may
             # leave too few for the asking seat's trick bet.
@@ -225,6 +230,9 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
     cc0 = players
     nok = players + players * n_col
     width = CT.shape[1]
+    # The asking seat alone against every other seat: the forced-trick
+    # bounds of its bets apply (``dd_bounds.forced_win``).
+    alone = mode != MODE_TRICKS and maxside == np.int64(1) << ask
     nodes = 0
     d = 0
     pending = -1
@@ -246,6 +254,8 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
                                       TT, stamp, res3, fail3)
             elif mode == MODE_TRICKS and (d > 0 or root_mask == U0):
                 status, w = trick_decides(d, hands, players, colmask, target, coal, PL, CT)
+            elif alone and (d > 0 or root_mask == U0):
+                status, w = bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, PL, PU, CT)
             if status != UNKNOWN:
                 if d == 0:
                     return status, nodes
