@@ -20,6 +20,7 @@ import pandas as pd
 
 from mcsim.errors import UserError
 from mcsim.runner import set_threads
+from sponsio_sim.analysis.dd_odds import check_nines_scope
 from sponsio_sim.bets import encode_table, parse_bet_set, parse_others
 from sponsio_sim.cards import card_name, mask_of, parse_cards
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
@@ -172,13 +173,14 @@ def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=
         my_bets = parse_bet_set(bets, ruleset, seat)
         table = {s: b for s, b in parse_others(others, ruleset, seat).items()}
         table[seat] = my_bets
+        check_nines_scope(ruleset, table)
         codes, counts = encode_table(table, P)
         worst = np.zeros(n, dtype=np.bool_)
         best = np.zeros(n, dtype=np.bool_)
         nodes = np.zeros(n, dtype=np.int64)
         ms = np.zeros(n, dtype=np.float64)
         batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, counts, np.int64(seat),
-                   np.int64(max_cards), blocks(n), worst, best, nodes, ms)
+                   np.int64(max_cards), blocks(n), worst, best, nodes, ms, ruleset.nines_scope == "own")
         df["seat"] = seat
         df["bets"] = ",".join(b.notation(ruleset) for b in my_bets)
         df["worst"] = worst

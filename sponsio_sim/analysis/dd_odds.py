@@ -55,6 +55,9 @@ def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed:
     cap = n if n is not None else DD_MAX_N
     set_threads(threads)
     rows = bet_rows(sit)
+    others = {s: b for s, b in sit.bets_by_seat().items() if s != sit.seat}
+    for _, bets in rows:
+        check_nines_scope(r, {**others, sit.seat: bets})
     arr = np.zeros((len(rows), MAX_BETS, BET_FIELDS), dtype=np.int64)
     row_counts = np.zeros(len(rows), dtype=np.int64)
     for i, (_, bets) in enumerate(rows):
@@ -68,7 +71,8 @@ def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed:
     def batch(first, counts):
         out = dd_odds_chunks(np.uint64(seed), np.int64(first), counts, k["pool"], k["fixed"], k["need"],
                              k["talon_fixed"], np.int64(k["talon_need"]), np.int64(sit.lead), codes,
-                             bcounts, arr, row_counts, np.int64(sit.seat), np.int64(r.n_colours))
+                             bcounts, arr, row_counts, np.int64(sit.seat), np.int64(r.n_colours),
+                             np.int64(r.kernel_flags))
         return out.reshape(out.shape[0], -1)
 
     def stop(totals, rounds):
@@ -111,6 +115,18 @@ def beside(sim: pd.DataFrame, dd: pd.DataFrame, policy: str) -> pd.DataFrame:
     return out
 
 
+def check_nines_scope(rules, bets_by_seat: dict, rows=()) -> None:
+    """The solver judges ``nines_scope = own`` exactly for one nines bettor at a time."""
+    if rules.nines_scope != "own":
+        return
+    seats = {s for s, bets in bets_by_seat.items() if any(b.kind == "nines" for b in bets)}
+    if any(b.kind == "nines" for bets in rows for b in bets):
+        seats.add(-1)
+    if len(seats) > 1:
+        raise UserError("nines_scope = own: the double-dummy and PIMC policies judge one nines bettor at a time "
+                        "(more than one seat holds a nines bet)")
+
+
 def split_policy(policy: str, known) -> tuple[str | None, bool]:
     """``"goal,dd"`` -> ("goal", True); one simulated policy at most."""
     parts = [p.strip() for p in str(policy).split(",") if p.strip()]
@@ -147,6 +163,9 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
     pol = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
     pol[sit.seat] = PIMC
     runs = [[b] for b in catalogue(r, sit.seat)] if not sit.bets else [list(sit.bets)]
+    others = {s: b for s, b in sit.bets_by_seat().items() if s != sit.seat}
+    for run_bets in runs:
+        check_nines_scope(r, {**others, sit.seat: run_bets})
     results = []
     with Progress(cap * len(runs), "pimc odds", enabled=progress) as bar:
         for run_bets in runs:

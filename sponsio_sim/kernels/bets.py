@@ -11,7 +11,7 @@ trick.
 
 import numba as nb
 
-from sponsio_sim.kernels.bits import popcount
+from sponsio_sim.kernels.bits import U0, bit, popcount
 
 TRICKS, COLOUR, LAST, NINES, FAIL = 0, 1, 2, 3, 4
 BET_FIELDS = 4      # kind, a, b, placement rank
@@ -25,6 +25,37 @@ def nines_won(seat, nine_lost, nines_own):
     if nines_own:
         return (nine_lost >> seat) & 1 == 0
     return nine_lost == 0
+
+
+@nb.njit(cache=True, inline="always")
+def nine_bettors(codes, bcounts):
+    """Bitmask of the seats holding a nines bet."""
+    m = 0
+    for s in range(bcounts.shape[0]):
+        for i in range(bcounts[s]):
+            if codes[s, i, 0] == NINES:
+                m |= 1 << s
+    return m
+
+
+@nb.njit(cache=True, inline="always")
+def counted_nines(codes, bcounts, hands, trick, leader, nines, nines_own):
+    """The 9s the solver judges nines bets on: every 9, or under
+    ``nines_scope = own`` those of the seats holding a nines bet (in their
+    hands or already in the current ``trick``, led by ``leader``). Exact
+    when at most one seat holds a nines bet."""
+    if not nines_own:
+        return nines
+    bettors = nine_bettors(codes, bcounts)
+    players = bcounts.shape[0]
+    m = U0
+    for s in range(players):
+        if (bettors >> s) & 1:
+            m |= hands[s]
+    for j in range(trick.shape[0]):
+        if (bettors >> ((leader + j) % players)) & 1:
+            m |= bit(trick[j])
+    return m & nines
 
 
 @nb.njit(cache=True, inline="always")

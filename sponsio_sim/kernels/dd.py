@@ -22,7 +22,7 @@ import time
 import numba as nb
 import numpy as np
 
-from sponsio_sim.kernels.bets import BET_FIELDS
+from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines
 from sponsio_sim.kernels.bits import U0, U1
 from sponsio_sim.kernels.dd_bounds import side_quick_tricks
 from sponsio_sim.kernels.dd_core import (
@@ -164,9 +164,10 @@ def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max
 
 @nb.njit(parallel=True, cache=True, nogil=True)
 def batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts, ask, max_cards,
-               bounds, worst, best, nodes, ms):
+               bounds, worst, best, nodes, ms, nines_own=False):
     """Worst- and best-case ``solve_bets`` for each deal (fills the outputs;
-    ``ms``: wall time of each deal's two solves).
+    ``ms``: wall time of each deal's two solves; ``nines_own``: nines bets
+    judge their bettor's 9s, ``bets.counted_nines``).
     A deal whose best case fails cannot succeed in the worst case either,
     and one that succeeds in the worst case succeeds in the best case."""
     n = hands.shape[0]
@@ -182,13 +183,14 @@ def batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts
             for s in range(players):
                 h[s] = hands[i, s]
             tr = tricks[i, :trick_len[i]]
+            counted = counted_nines(codes, bcounts, h, tr, leaders[i], nines, nines_own)
             t0 = wall_ms()
-            ok_b, k_b = solve_bets(h, leaders[i], tr, ctr0, colmask, nines, codes, bcounts, ask,
+            ok_b, k_b = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
                                    everyone, U0, PL, PU, CT, TT, np.uint64(2 * i + 1))
             ok_w = False
             k_w = 0
             if ok_b:
-                ok_w, k_w = solve_bets(h, leaders[i], tr, ctr0, colmask, nines, codes, bcounts, ask,
+                ok_w, k_w = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
                                        np.int64(1) << ask, U0, PL, PU, CT, TT, np.uint64(2 * i + 2))
             ms[i] = wall_ms() - t0
             worst[i] = ok_w

@@ -17,7 +17,7 @@ from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
 from sponsio_sim.kernels.dd import fresh_counters, solve_bets
 from sponsio_sim.kernels.dd_core import TT_BITS, new_workspace
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.bets import settle
+from sponsio_sim.kernels.bets import counted_nines, settle
 from sponsio_sim.kernels.pimc import pimc_play
 from sponsio_sim.kernels.policies import build_relevance
 from sponsio_sim.kernels.table import NINES_OWN, TRICKS, WON, new_state, set_round
@@ -25,14 +25,15 @@ from sponsio_sim.kernels.table import NINES_OWN, TRICKS, WON, new_state, set_rou
 
 @nb.njit(parallel=True, cache=True)
 def dd_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, talon_need, leader,
-                   codes, bcounts, rows, row_counts, ask, n_colours):
+                   codes, bcounts, rows, row_counts, ask, n_colours, flags):
     """``codes``/``bcounts``: every seat's bets (the asking seat's are
-    replaced by each row's ``rows[r, :row_counts[r]]``)."""
+    replaced by each row's ``rows[r, :row_counts[r]]``); ``flags``: the rule
+    flags (``table.FLAGS``)."""
     n_rows = rows.shape[0]
     out = np.zeros((counts.shape[0], n_rows, 2), dtype=np.int64)
     for i in nb.prange(counts.shape[0]):
         dd_odds_chunk(seed, first_chunk + i, counts[i], pool, fixed, need, talon_fixed, talon_need,
-                      leader, codes, bcounts, rows, row_counts, ask, n_colours, out[i])
+                      leader, codes, bcounts, rows, row_counts, ask, n_colours, flags, out[i])
     return out
 
 
@@ -48,7 +49,7 @@ def chunk_start(seed, stream, pool, players, n_colours):
 
 @nb.njit(cache=True)
 def dd_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need, leader, codes,
-                  bcounts, rows, row_counts, ask, n_colours, out):
+                  bcounts, rows, row_counts, ask, n_colours, flags, out):
     players = fixed.shape[0]
     colmask = colour_masks(n_colours)
     nines = nines_mask(n_colours)
@@ -70,12 +71,13 @@ def dd_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_ne
                 for f in range(rows.shape[2]):
                     table[ask, j, f] = rows[r, j, f]
             tcounts[ask] = row_counts[r]
-            ok_b, _ = solve_bets(hands, leader, empty, ctr0, colmask, nines, table, tcounts, ask,
+            counted = counted_nines(table, tcounts, hands, empty, leader, nines, (flags & NINES_OWN) != 0)
+            ok_b, _ = solve_bets(hands, leader, empty, ctr0, colmask, counted, table, tcounts, ask,
                                  everyone, U0, PL, PU, CT, TT, stamp + np.uint64(2 * r + 1))
             if not ok_b:
                 continue
             out[r, 1] += 1
-            ok_w, _ = solve_bets(hands, leader, empty, ctr0, colmask, nines, table, tcounts, ask,
+            ok_w, _ = solve_bets(hands, leader, empty, ctr0, colmask, counted, table, tcounts, ask,
                                  np.int64(1) << ask, U0, PL, PU, CT, TT, stamp + np.uint64(2 * r + 2))
             if ok_w:
                 out[r, 0] += 1

@@ -21,7 +21,7 @@ import numba as nb
 import numpy as np
 
 from mcsim.rng import randbelow
-from sponsio_sim.kernels.bets import BET_FIELDS, settle
+from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines, settle
 from sponsio_sim.kernels.bits import RANKS, U0, bit, colour_masks, nines_mask
 from sponsio_sim.kernels.dd import fresh_counters, solve_bets
 from sponsio_sim.kernels.dd_odds import chunk_start
@@ -157,8 +157,7 @@ def grade_chunk(seed, stream, n_hands, ask, players, n_colours, hand_size, talon
                                     worlds, n_colours, PL, PU, CT, TT, stamps)
         settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
                nines_own, colmask, result, failed)
-        # Only the asking seat bets: under nines_scope = own its 9s are the ones that count.
-        nines = nines_mask(n_colours) & hands[ask] if nines_own else nines_mask(n_colours)
+        nines = counted_nines(codes, bcounts, hands, empty, leader, nines_mask(n_colours), nines_own)
         out[h, F_PIMC] = 0 if failed[ask] else 1
         policy[ask] = GOAL
         work[:] = hands

@@ -22,10 +22,11 @@ from numba.extending import overload
 
 from mcsim.rng import randbelow
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
+from sponsio_sim.kernels.bets import counted_nines, nine_bettors
 from sponsio_sim.kernels.dd import solve_bets
 from sponsio_sim.kernels.dd_core import ct_layout
 from sponsio_sim.kernels.play import HOOKED, choose_hooked, play_tricks_hooked
-from sponsio_sim.kernels.table import COLMASK, HANDS, NINES, REVEALED, TRICKS, VOID, WON
+from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES, NINES_OWN, REVEALED, TRICKS, VOID, WON
 
 PIMC = HOOKED
 # What the pimc seat's hook needs besides the public state.
@@ -130,7 +131,7 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, tab,
     the cards already in the trick; ``ctr`` the solver's counters so far;
     ``stamps`` = (worst-case stamp, best-case stamp) for the game."""
     colmask = tab[COLMASK:COLMASK + n_colours].copy()
-    nines = tab[NINES]
+    nines_own = (ints[FLAGS] & NINES_OWN) != 0
     in_play = U0
     for t in range(players):
         in_play |= tab[HANDS + t]
@@ -163,6 +164,7 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, tab,
         maxside = np.int64(1) << s if q == 0 else everyone
         for i in range(worlds):
             sample_world(s, players, tab, ints, state, pool, world)
+            nines = counted_nines(codes, bcounts, world, tr, leader, tab[NINES], nines_own)
             for k in range(n):
                 if score[k, 1 + q] + worlds - i < top:
                     continue
@@ -203,6 +205,8 @@ def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, st
         ctr[q] = ints[TRICKS + q]
         for col in range(n_colours):
             ctr[cc0 + q * n_colours + col] = popcount(tab[WON + q] & tab[COLMASK + col])
+    if ints[FLAGS] & NINES_OWN:   # only the nines bettors' own 9s count
+        nine_lost &= nine_bettors(ctx.codes, ctx.bcounts)
     ctr[nok] = 1 if nine_lost == 0 else 0
     ctr[last_i] = -1
     for j in range(pos):
