@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from mcsim.errors import UserError
+from mcsim.rng import seed_key
 from mcsim.progress import Progress
 from mcsim.runner import run_chunked, set_threads
 from mcsim.stats import wilson, wilson_rounds_needed, wilson_width
@@ -64,7 +65,7 @@ def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed:
     codes, bcounts = encode_table(sit.bets_by_seat(), r.players)
 
     def batch(first, counts):
-        out = dd_odds_chunks(np.uint64(seed), np.int64(first), counts, k["pool"], k["fixed"], k["need"],
+        out = dd_odds_chunks(seed_key(seed), np.int64(first), counts, k["pool"], k["fixed"], k["need"],
                              k["talon_fixed"], np.int64(k["talon_need"]), np.int64(sit.lead), codes,
                              bcounts, arr, row_counts, np.int64(sit.seat), np.int64(r.n_colours))
         return out.reshape(out.shape[0], -1)
@@ -152,7 +153,7 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
             k = run_sit.kernel_arrays()
 
             def batch(first, counts):
-                return pimc_odds_chunks(np.uint64(seed), np.int64(first), counts, k["pool"], k["fixed"],
+                return pimc_odds_chunks(seed_key(seed), np.int64(first), counts, k["pool"], k["fixed"],
                                         k["need"], k["talon_fixed"], np.int64(k["talon_need"]),
                                         k["revealed"], np.int64(sit.lead), pol, k["codes"], k["bcounts"],
                                         np.int64(sit.seat), np.int64(r.n_colours), np.int64(worlds))
