@@ -7,7 +7,7 @@ import click
 
 from mcsim.cliparams import ASCII, StrictInt, count_type
 from mcsim.clitools import OneLineErrorGroup, common_options, emit
-from mcsim.rulecli import rules_group
+from mcsim.rulecli import rules_group, rules_meta
 from mcsim.plotfile import plot_target, save_plot
 from mcsim.output import render, render_tables
 from mcsim.stats import CI_METHOD
@@ -41,7 +41,7 @@ def _check_early(players: int, plot: str | None) -> None:
         plot_target(plot)
 
 
-@click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("caesar", cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def main():
     """Circus Maximus Monte Carlo analyser: strategies, win rates and venue-bid values.
 
@@ -172,3 +172,4 @@ def _load_rules(rules, overrides):
 
 rules_group(main, "caesar", "caesar_sim.rules", _load_rules, lambda ruleset, rules: _load_rules(rules, ()),
             SET_EXAMPLE)
+main.rules_meta = lambda params: rules_meta(_load_rules, params)

@@ -13,7 +13,45 @@ import click
 
 from mcsim.cliparams import StrictInt, positive_int, seed_type
 from mcsim.errors import OutputError, UserError
+from mcsim import output
 from mcsim.output import FORMATS
+
+DIST_NAME = "sponsio-sim"
+
+
+def package_version() -> str:
+    """The installed distribution's version (both CLIs ship in one)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version(DIST_NAME)
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "unknown"
+
+
+def current_meta() -> dict:
+    """The ``meta`` object of JSON output: what ran, with which seed, rules and version.
+
+    The root group may define ``rules_meta(params)`` returning the rule set's
+    name, source and the fields ``--set`` changed."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return {"version": package_version()}
+    params = dict(ctx.params)
+    # How the work was spread (threads, Dask) never changes the numbers: not part of meta,
+    # so a local and a Dask run print the very same JSON.
+    options = {k: v for k, v in params.items() if k not in ("threads", "workers", "scheduler")}
+    meta = {"command": ctx.command_path, "options": options, "seed": params.get("seed")}
+    rules_meta = getattr(ctx.find_root().command, "rules_meta", None)
+    if rules_meta is not None and ("rules" in params or "overrides" in params):
+        try:
+            meta["rules"] = rules_meta(params)
+        except UserError:
+            meta["rules"] = None
+    meta["version"] = package_version()
+    return meta
+
+
+output.set_meta_provider(current_meta)
 
 
 class Interrupted(Exception):

@@ -15,6 +15,20 @@ from mcsim.clitools import emit
 from mcsim.rulefile import changed_fields, packaged_names, to_toml
 
 
+def rules_meta(load: Callable, params: dict, **extra) -> dict:
+    """Name, source and changed fields of the rule set a command ran with (for JSON ``meta``).
+    Overrides that are not plain ``--set`` values (a sweep's alternatives) are listed as given."""
+    from mcsim.errors import UserError
+    rules, overrides = params.get("rules"), tuple(params.get("overrides") or ())
+    base = load(rules, (), **extra)
+    try:
+        effective = load(rules, overrides, **extra)
+    except UserError:
+        return {"name": base.name, "source": base.source, "overrides": list(overrides)}
+    return {"name": effective.name, "source": effective.source,
+            "changed": changed_fields(base.as_dict(), effective.as_dict())}
+
+
 def rules_group(main: click.Group, prog: str, package: str, load: Callable, base_of: Callable,
                 set_example: str, extra_options=()) -> click.Group:
     """Register ``rules list`` / ``rules show`` on ``main``.

@@ -128,6 +128,10 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     layout = stats_layout(ruleset.hand_size, ruleset.n_colours, ruleset.players)
     joint = len(sit.bets) > 1
     rows_bets = list(sit.bets) if sit.bets else catalogue(ruleset, sit.seat)
+    # fail:S needs seat S to hold bets (--others): a seat without bets cannot fail,
+    # so those catalogue rows would be p = 0 with no finite fair multiplier.
+    left_out = [b for b in rows_bets if not sit.bets and b.kind == "fail" and b.a not in sit.others]
+    rows_bets = [b for b in rows_bets if b not in left_out]
     goal_rows = not sit.bets and (policy in GOAL_DEPENDENT or opponents in GOAL_DEPENDENT)
     runs = [[b] for b in rows_bets] if goal_rows else [list(sit.bets)]
     bar = Progress(cap * len(runs), "sponsio odds", enabled=progress)
@@ -143,7 +147,9 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     elif not sit.bets:
         df = df.sort_values(["ev", "bet"], ascending=[False, True], kind="stable").reset_index(drop=True)
     df.attrs.update(situation=sit.describe(), rules=ruleset.summary(), seat=sit.seat, seed=seed,
-                    policy=policy, opponents=opponents)
+                    policy=policy, opponents=opponents,
+                    left_out=(f"left out {', '.join(b.notation(ruleset) for b in left_out)}: a seat without "
+                              "bets (--others) cannot fail") if left_out else "")
     return df
 
 

@@ -5,7 +5,7 @@ import click
 from mcsim.clitools import OneLineErrorGroup
 
 
-@click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("sponsio", cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def main():
     """Sponsio bet-odds calculator and strategy analyser.
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from mcsim.cliparams import ASCII, StrictInt, count_type
 from mcsim.clitools import common_options, emit, scale_options
-from mcsim.output import records, render, render_tables
+from mcsim.output import dumps, render, render_tables
 from mcsim.errors import OutputError
 from mcsim.plotfile import file_target, plot_target, save_plot
 from mcsim.stats import CI_METHOD
@@ -51,7 +50,7 @@ def game_cmd(profile, players, verbose, model, seed, fmt, rules, overrides, thre
     g = play_game(profile, players=players, seed=seed, rules=rules, overrides=overrides, model=model)
     end = {"reason": g.reason, "winners": g.winners, "final_coins": g.final_coins, "final_track": g.final_track}
     if fmt == "json":
-        emit(json.dumps({"rounds": records(g.rounds), **end}, indent=2))
+        emit(dumps({"rounds": g.rounds, **end}))
         return
     if fmt == "csv":
         emit(render(g.rounds, "csv"))

@@ -3,7 +3,7 @@
 import click
 
 from mcsim.cliparams import ASCII, ASCII_NONEMPTY, StrictInt, count_type, positive_int
-from mcsim.clitools import common_options, emit, scale_options
+from mcsim.clitools import common_options, current_meta, emit, scale_options
 from mcsim.output import render
 from mcsim.stats import CI_METHOD
 from sponsio_sim.analysis.odds import odds
@@ -59,10 +59,20 @@ def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, w
         meta = df.attrs
         title = (f"{meta['situation']}\n{meta['rules']}\n"
                  f"play: seat {meta['seat']} {meta.get('policy', policy)}, others {meta.get('opponents', opponents)}; "
-                 f"seed {seed}; {CI_METHOD.split(';')[0]}; EV in coins per 1-coin stake")
+                 f"seed {seed}; {CI_METHOD.split(';')[0]}"
+                 + ("; EV in coins per 1-coin stake" if "ev" in df.columns else ""))
+        if df.attrs.get("left_out"):
+            title += "\n" + df.attrs["left_out"]
         if "p_worst" in df.columns:
             title += ("\ndd: worst = makeable against all other seats, best = possible with all seats "
                       "cooperating (every card known)")
         if df.attrs.get("outside"):
             title += "\noutside the dd brackets: " + "; ".join(df.attrs["outside"])
-    emit(render(df, fmt, title=title, formats=TABLE_FORMATS))
+    meta = None
+    if fmt == "json":
+        meta = current_meta()
+        if "fair_multiplier" in df.columns:
+            meta["nulls"] = "fair_multiplier is null where p = 0 (no finite fair multiplier)"
+        if df.attrs.get("left_out"):
+            meta["left_out"] = df.attrs["left_out"]
+    emit(render(df, fmt, title=title, formats=TABLE_FORMATS, meta=meta))

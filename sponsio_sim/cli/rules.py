@@ -3,7 +3,7 @@
 import click
 
 from mcsim.cliparams import StrictInt
-from mcsim.rulecli import rules_group
+from mcsim.rulecli import rules_group, rules_meta
 from sponsio_sim.cli import main
 
 
@@ -19,3 +19,5 @@ def _base(ruleset, rules, players=None):
 rules_group(main, "sponsio", "sponsio_sim.rules", _load, _base, "multiplier.last=3",
             extra_options=[click.option("--players", type=StrictInt(), default=None,
                                         help="3 or 4: the standard set for that many players.")])
+
+main.rules_meta = lambda params: rules_meta(_load, params, players=params.get("players"))
