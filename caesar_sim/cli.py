@@ -42,6 +42,7 @@ def _check_early(players: int, plot: str | None) -> None:
 
 
 @click.group("caesar", cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sponsio-sim", prog_name="caesar", message="%(prog)s %(version)s")
 def main():
     """Circus Maximus Monte Carlo analyser: strategies, win rates and venue-bid values.
 

@@ -242,3 +242,14 @@ def test_ctrl_c_under_dask_is_one_line():
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert out == b"" and err.decode().strip() == "aborted (interrupted)"
+
+
+@pytest.mark.parametrize("module,prog", [("sponsio_sim", "sponsio"), ("caesar_sim", "caesar")])
+def test_version_and_python_m(module, prog):
+    from importlib.metadata import version
+    code, out, _ = run(prog, "--version")
+    assert code == 0 and out.strip() == f"{prog} {version('sponsio-sim')}"
+    proc = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.strip() == out.strip()
+    proc = subprocess.run([sys.executable, "-m", module, "rules", "list"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("rules standard")

@@ -6,6 +6,7 @@ from mcsim.clitools import OneLineErrorGroup
 
 
 @click.group("sponsio", cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sponsio-sim", prog_name="sponsio", message="%(prog)s %(version)s")
 def main():
     """Sponsio bet-odds calculator and strategy analyser.
 
