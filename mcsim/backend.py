@@ -37,6 +37,11 @@ class KernelBatch:
         from mcsim.resultcache import config_key
         return config_key(self.kernel_name, self.seed, *self.args, *extra)
 
+    def needs_compile(self) -> bool:
+        """Will the first batch compile the kernel (see ``mcsim.jitcache.needs_compile``)?"""
+        from mcsim.jitcache import needs_compile
+        return needs_compile(getattr(importlib.import_module(self.module), self.kernel))
+
     def __call__(self, first: int, counts: np.ndarray) -> np.ndarray:
         func = getattr(importlib.import_module(self.module), self.kernel)
         return func(seed_key(self.seed), np.int64(first), counts, *self.args)

@@ -69,6 +69,8 @@ class OneLineErrorGroup(click.Group):
             raise Interrupted() from None
 
     def main(self, args=None, prog_name=None, **extra):
+        from mcsim import progress
+        progress.set_mode("auto")  # until --progress / --quiet say otherwise
         try:
             rv = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
         except UserError as exc:
@@ -107,6 +109,14 @@ def _fail(message: str, status: int = 2) -> None:
     sys.exit(status)
 
 
+def _set_progress(ctx, param, value):
+    """--progress / --quiet: how progress shows on stderr (``mcsim.progress.MODE``)."""
+    from mcsim import progress
+    if value is not None:
+        progress.set_mode(value)
+    return value
+
+
 def common_options(func=None, *, set_example: str = "multiplier.last=3",
                    rules_default: str = "the standard set for --players"):
     """Add the options every simulation command shares; ``set_example`` is the
@@ -124,6 +134,12 @@ def common_options(func=None, *, set_example: str = "multiplier.last=3",
                          help=f"Override a rule-set field, e.g. --set {set_example} (repeatable)."),
             click.option("--threads", type=positive_int(), default=None,
                          help="Worker threads (default: all cores; more than the cores count as all)."),
+            click.option("--progress", "progress_mode", flag_value="on", default=None, expose_value=False,
+                         callback=_set_progress, is_eager=True,
+                         help="Progress lines on stderr every few seconds even when it is not a terminal "
+                              "(on a terminal: a bar)."),
+            click.option("--quiet", "-q", "progress_mode", flag_value="off", expose_value=False,
+                         callback=_set_progress, is_eager=True, help="No progress bar or notes on stderr."),
         ]
         for opt in reversed(options):
             f = opt(f)

@@ -101,6 +101,10 @@ def run_chunked(
     used = 0
     stopped = False
     lo, size = 0, first_batch
+    check = getattr(batch_fn, "needs_compile", None)
+    if progress is not None and progress.enabled and check is not None and n_chunks and check():
+        from mcsim.jitcache import COMPILE_NOTE
+        progress.note(COMPILE_NOTE)
     while lo < n_chunks:
         hi = min(n_chunks, lo + size)
         counts = chunk_counts(n, chunk_size, lo, hi)

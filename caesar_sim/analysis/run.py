@@ -8,6 +8,7 @@ import numpy as np
 
 from mcsim.errors import UserError
 from mcsim.progress import Progress
+from mcsim.jitcache import needs_compile
 from mcsim.rng import seed_key
 from mcsim.runner import run_chunked, set_threads
 from caesar_sim.kernels import layout as L
@@ -74,6 +75,7 @@ def run_games(players: int, profile: str | Profile, n: int, *, seed: int = 1, ru
                   scores, rots, st)
         return st
 
+    batch.needs_compile = lambda: needs_compile(run_batch)
     with Progress(n, label or f"caesar {prof.text()}", enabled=progress) as bar:
         res = run_chunked(batch, n, chunk_size=chunk, progress=bar)
     return Batch(rs, players, prof, n, seed, bool(rotate), scores[:, :players], rots, res.totals, mc_horizon)

@@ -23,7 +23,8 @@ from mcsim.rng import seed_key
 from mcsim.progress import Progress
 from mcsim.runner import run_chunked, set_threads
 from mcsim.stats import wilson, wilson_rounds_needed, wilson_width
-from sponsio_sim.bets import MAX_BETS, catalogue, encode_table
+from sponsio_sim.analysis.odds import catalogue_for
+from sponsio_sim.bets import MAX_BETS, encode_table
 from sponsio_sim.kernels.dd_odds import dd_odds_chunks, pimc_odds_chunks
 from sponsio_sim.situation import Situation
 
@@ -39,7 +40,7 @@ def bet_rows(sit: Situation):
     several, all together; without bets, every catalogue bet."""
     r = sit.rules
     if not sit.bets:
-        return [(b.notation(r), [b]) for b in catalogue(r, sit.seat)]
+        return [(b.notation(r), [b]) for b in catalogue_for(sit)[0]]
     rows = [(b.notation(r), [b]) for b in sit.bets]
     if len(sit.bets) > 1:
         rows.append(("all:" + ",".join(b.notation(r) for b in sit.bets), list(sit.bets)))
@@ -145,7 +146,7 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
     set_threads(threads)
     pol = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
     pol[sit.seat] = PIMC
-    runs = [[b] for b in catalogue(r, sit.seat)] if not sit.bets else [list(sit.bets)]
+    runs = [[b] for b in catalogue_for(sit)[0]] if not sit.bets else [list(sit.bets)]
     results = []
     with Progress(cap * len(runs), "pimc odds", enabled=progress) as bar:
         for run_bets in runs:
