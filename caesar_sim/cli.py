@@ -5,21 +5,28 @@ from __future__ import annotations
 
 import click
 
+from mcsim.cliparams import ASCII, StrictInt, count_type
 from mcsim.clitools import OneLineErrorGroup, common_options, emit
+from mcsim.rulecli import rules_group, rules_meta
 from mcsim.plotfile import plot_target, save_plot
 from mcsim.output import render, render_tables
 from mcsim.stats import CI_METHOD
 from caesar_sim import analysis as A
-from caesar_sim.analysis import plots
 from caesar_sim.analysis.bids import NET_NOTE
 from caesar_sim.profile import HORIZONS
 from caesar_sim.rules import check_players
 
-PLAYERS = click.option("--players", type=int, default=4, show_default=True, help="Players (3..5).")
-PROFILE = click.option("--profile", default="value x4", show_default=True,
+# Every game's final coins are kept (the paired and per-game tables need them):
+# 48 bytes a game, so 10 million games hold about half a gigabyte.
+MAX_GAMES = 10_000_000
+GAMES_WHY = "every game's scores are kept in memory"
+SET_EXAMPLE = "favour.gold_coins=3"
+COMMON = common_options(set_example=SET_EXAMPLE, rules_default="standard")
+PLAYERS = click.option("--players", type=StrictInt(), default=4, show_default=True, help="Players (3..5).")
+PROFILE = click.option("--profile", default="value x4", show_default=True, type=ASCII,
                        help="One policy per seat: random, greedy, value, mc[:K] (e.g. 'value,greedy,mc:16,random' "
                             "or 'value x4').")
-N = click.option("-n", "n", type=int, default=10000, show_default=True, help="Games to play.")
+N = click.option("-n", "n", type=count_type(MAX_GAMES, GAMES_WHY), default=10000, show_default=True, help="Games to play.")
 MC_HORIZON = click.option("--mc-horizon", type=click.Choice(HORIZONS), default="day", show_default=True,
                           help="How far `mc` rolls out each candidate action: the day's end or the game's end.")
 PLOT = lambda what: click.option("--plot", default=None, metavar="PNG", help=f"Save {what} as a PNG.")  # noqa: E731
@@ -34,7 +41,8 @@ def _check_early(players: int, plot: str | None) -> None:
         plot_target(plot)
 
 
-@click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("caesar", cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sponsio-sim", prog_name="caesar", message="%(prog)s %(version)s")
 def main():
     """Circus Maximus Monte Carlo analyser: strategies, win rates and venue-bid values.
 
@@ -46,11 +54,11 @@ def main():
 
 @main.command()
 @PLAYERS
-@click.option("--profile", default="value,value,greedy,mc", show_default=True,
+@click.option("--profile", default="value,value,greedy,mc", show_default=True, type=ASCII,
               help="One policy per seat: random, greedy, value, mc[:K].")
 @click.option("--verbose", is_flag=True, help="Also show every pass.")
 @MC_HORIZON
-@common_options
+@COMMON
 def game(players, profile, verbose, mc_horizon, seed, fmt, rules, overrides, threads):
     """Play one narrated game: set-up, every bid, resolution and scoring.
 
@@ -76,7 +84,7 @@ def game(players, profile, verbose, mc_horizon, seed, fmt, rules, overrides, thr
               help="Measure what one extra favour of each type is worth (3 more runs with the same seed).")
 @PLOT("the score distributions")
 @MC_HORIZON
-@common_options
+@COMMON
 def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, fmt, rules, overrides, threads):
     """Win rates (Wilson CI), score distributions, seat order, favours, unclaimed items.
 
@@ -87,23 +95,24 @@ def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, 
     _check_early(players, plot)
     sim = A.simulate(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
                      threads=threads, favour_value=favour_value, mc_horizon=mc_horizon)
+    emit(render_tables(sim.tables, fmt, sim.header()))
     if plot:
         b = sim.batch
-        save_plot(plot, lambda p: plots.score_histogram(b.entry_scores(), b.profile.labels, p,
-                                                         f"final coins, {b.players} players, n={b.n}, seed {b.seed}"))
-    emit(render_tables(sim.tables, fmt, sim.header()))
+        save_plot(plot, lambda p: _plots().score_histogram(b.entry_scores(), b.profile.labels, p,
+                                                            f"final coins, {b.players} players, n={b.n}, "
+                                                            f"seed {b.seed}"))
 
 
 @main.command()
 @PLAYERS
 @PROFILE
-@click.option("-n", "n", type=int, default=50000, show_default=True, help="Games to play.")
+@click.option("-n", "n", type=count_type(MAX_GAMES, GAMES_WHY), default=50000, show_default=True, help="Games to play.")
 @ROTATE
 @click.option("--by-seat/--pooled", default=True, show_default=True,
               help="Split the table by seat order (0 = the phase's start player).")
 @PLOT("a heatmap (location x merchant value)")
 @MC_HORIZON
-@common_options
+@COMMON
 def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rules, overrides, threads):
     """The venue-bid value table: net coins per merchant value, phase and venue.
 
@@ -114,22 +123,22 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
     _check_early(players, plot)
     b, table = A.bids(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
                       threads=threads, by_seat=by_seat, mc_horizon=mc_horizon)
-    if plot:
-        save_plot(plot, lambda p: plots.bid_heatmap(table, p, f"venue-bid values: {b.profile.text()}, "
-                                                     f"{players} players, n={b.n} games, seed {b.seed}"))
     header = (f"{b.rules.summary()}\nprofile {b.profile.text()}, n={b.n} games, seed {b.seed}; {CI_METHOD}\n"
               f"{NET_NOTE}")
     emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
+    if plot:
+        save_plot(plot, lambda p: _plots().bid_heatmap(table, p, f"venue-bid values: {b.profile.text()}, "
+                                                        f"{players} players, n={b.n} games, seed {b.seed}"))
 
 
 @main.command()
 @PLAYERS
 @PROFILE
-@click.option("-n", "n", type=int, default=20000, show_default=True, help="Games per variant.")
+@click.option("-n", "n", type=count_type(MAX_GAMES, GAMES_WHY), default=20000, show_default=True, help="Games per variant.")
 @click.option("--rotate/--no-rotate", default=True, show_default=True, help="Rotate the profile over seats.")
 @PLOT("win rates per variant")
 @MC_HORIZON
-@common_options
+@COMMON
 def sweep(players, profile, n, rotate, plot, mc_horizon, seed, fmt, rules, overrides, threads):
     """Rerun the same games under alternative rule numbers; report what moves.
 
@@ -139,13 +148,29 @@ def sweep(players, profile, n, rotate, plot, mc_horizon, seed, fmt, rules, overr
     \b
     Example:
       caesar sweep --players 4 --profile "value,greedy,value,greedy" -n 20000 \\
-        --set "merchant.coins=[0,0,1,1,2,2,3,3];[0,1,1,2,2,3,3,4]" --set favour.gold_coins=1;3
+        --set "merchant.coins=[0,0,1,1,2,2,3,3];[0,1,1,2,2,3,3,4]" --set "favour.gold_coins=1;3"
     """
     _check_early(players, plot)
     table, summary = A.sweep(players, profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
                              threads=threads, mc_horizon=mc_horizon)
-    if plot:
-        save_plot(plot, lambda p: plots.sweep_plot(table, p, f"{profile}, {players} players, n={n} per variant"))
     header = (f"base {summary}\nprofile {profile}, n={n} games per variant, seed {seed} (same games in every "
               f"variant); {CI_METHOD}; moved = a 95% CI of d_win or d_score excludes 0")
     emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
+    if plot:
+        save_plot(plot, lambda p: _plots().sweep_plot(table, p, f"{profile}, {players} players, n={n} per variant"))
+
+
+def _plots():
+    """The plotting module, imported only when a plot is drawn (matplotlib is slow to import)."""
+    from caesar_sim.analysis import plots
+    return plots
+
+
+def _load_rules(rules, overrides):
+    from caesar_sim.rules import load_rules
+    return load_rules(rules, overrides)
+
+
+rules_group(main, "caesar", "caesar_sim.rules", _load_rules, lambda ruleset, rules: _load_rules(rules, ()),
+            SET_EXAMPLE)
+main.rules_meta = lambda params: rules_meta(_load_rules, params)

@@ -17,6 +17,7 @@ from typing import Callable
 import numpy as np
 
 from mcsim.errors import UserError
+from mcsim.rng import seed_key
 
 
 class KernelBatch:
@@ -36,9 +37,14 @@ class KernelBatch:
         from mcsim.resultcache import config_key
         return config_key(self.kernel_name, self.seed, *self.args, *extra)
 
+    def needs_compile(self) -> bool:
+        """Will the first batch compile the kernel (see ``mcsim.jitcache.needs_compile``)?"""
+        from mcsim.jitcache import needs_compile
+        return needs_compile(getattr(importlib.import_module(self.module), self.kernel))
+
     def __call__(self, first: int, counts: np.ndarray) -> np.ndarray:
         func = getattr(importlib.import_module(self.module), self.kernel)
-        return func(np.uint64(self.seed), np.int64(first), counts, *self.args)
+        return func(seed_key(self.seed), np.int64(first), counts, *self.args)
 
 
 def combine(part: np.ndarray, n_chunks: int) -> np.ndarray:
@@ -61,14 +67,20 @@ class LocalBackend:
         pass
 
 
-def _task(batch_fn, first, counts):
-    return combine(batch_fn(first, counts), len(counts))
+def _task(batch_fn, first, counts, threads=None):
+    """One task on a worker: the kernel over a run of chunks, with ``threads``
+    numba threads (numba's thread count is per calling thread, so it is set
+    here, in the thread that runs the task)."""
+    if threads:
+        import numba
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    return batch_fn(first, counts)
 
 
-def _single_thread():
+def local_share(workers: int) -> int:
+    """numba threads per local worker process: its share of this machine's cores."""
     import numba
-    numba.set_num_threads(1)
-    return numba.get_num_threads()
+    return max(1, numba.config.NUMBA_NUM_THREADS // max(1, int(workers)))
 
 
 class DaskBackend:
@@ -76,10 +88,11 @@ class DaskBackend:
 
     name = "dask"
 
-    def __init__(self, client, cluster=None, tasks_per_worker: int = 2):
+    def __init__(self, client, cluster=None, tasks_per_worker: int = 2, threads_per_task: int | None = None):
         self.client = client
         self.cluster = cluster
         self.tasks_per_worker = tasks_per_worker
+        self.threads_per_task = threads_per_task
         self._warm: set = set()
 
     def _workers(self) -> int:
@@ -94,10 +107,15 @@ class DaskBackend:
             self._warm.add(kernel)
         n_tasks = max(1, min(n_chunks, self._workers() * self.tasks_per_worker))
         bounds = np.linspace(0, n_chunks, n_tasks + 1).astype(int)
-        futures = [self.client.submit(_task, batch_fn, first + int(a), counts[a:b], pure=False)
+        futures = [self.client.submit(_task, batch_fn, first + int(a), counts[a:b], self.threads_per_task,
+                                      pure=False)
                    for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-        parts = self.client.gather(futures)
-        return np.sum(parts, axis=0)
+        parts = [np.asarray(p) for p in self.client.gather(futures)]
+        # Tasks return per-chunk rows; stacked in chunk order they are the very array a
+        # local run reduces, so float sums add in the same order: the same bits.
+        if all(p.ndim > 1 for p in parts) and sum(len(p) for p in parts) == n_chunks:
+            return combine(np.concatenate(parts), n_chunks)
+        return np.sum(parts, axis=0)  # already-summed statistics (integers: exact in any order)
 
     def close(self) -> None:
         self.client.close()
@@ -129,22 +147,81 @@ def use_backend(scheduler: str | None = None, workers: int | None = None):
     except ImportError:  # pragma: no cover - depends on the install
         raise UserError("Dask is not installed: pip install -e '.[dask]'") from None
     cluster = None
+    share = None
     try:
         if scheduler is not None:
             client = Client(scheduler, timeout="10s")
         else:
             if workers < 1:
                 raise UserError(f"--workers {workers}: must be at least 1")
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, host="127.0.0.1")
-            client = Client(cluster)
-            client.run(_single_thread)
+            share = local_share(workers)
+            # Start-up ignores Ctrl-C (a half-started cluster would be left to atexit hooks);
+            # once running, an interrupt closes everything quietly (below).
+            with _workers_ignore_sigint(), _worker_log_level("error"):
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, host="127.0.0.1")
+                client = Client(cluster)
     except (OSError, TimeoutError) as exc:
         raise UserError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
-    backend = DaskBackend(client, cluster)
+    backend = DaskBackend(client, cluster, threads_per_task=share)
     previous, _current = _current, backend
     try:
         yield backend
-    finally:
+    except BaseException:
+        # Interrupted or failed: close the cluster without its shutdown chatter
+        # (the CLI prints one line); the error itself goes on up.
         _current = previous
-        backend.close()
+        with _workers_ignore_sigint(), _quiet_dask():  # a second Ctrl-C must not break the close
+            backend.close()
+        raise
+    _current = previous
+    backend.close()
+
+
+@contextlib.contextmanager
+def _workers_ignore_sigint():
+    """Ignore SIGINT in this block. Worker processes started in it inherit that: a
+    Ctrl-C reaches this process alone, which closes the cluster, instead of every
+    worker printing a traceback."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def _worker_log_level(level: str):
+    """Worker processes started in this block log only ``level`` and above (their
+    warnings about tasks cancelled by an interrupt are noise); a level the user set
+    through ``DASK_LOGGING__DISTRIBUTED`` wins."""
+    import os
+    key = "DASK_LOGGING__DISTRIBUTED"
+    had = key in os.environ
+    os.environ.setdefault(key, level)
+    try:
+        yield
+    finally:
+        if not had:
+            os.environ.pop(key, None)
+
+
+@contextlib.contextmanager
+def _quiet_dask():
+    import logging
+    loggers = [logging.getLogger(name) for name in ("distributed", "tornado", "asyncio")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    except Exception:  # pragma: no cover - best effort while interrupted
+        pass
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)

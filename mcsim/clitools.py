@@ -11,18 +11,72 @@ import sys
 
 import click
 
-from mcsim.errors import UserError
+from mcsim.cliparams import StrictInt, positive_int, seed_type
+from mcsim.errors import OutputError, UserError
+from mcsim import output
 from mcsim.output import FORMATS
+
+DIST_NAME = "sponsio-sim"
+
+
+def package_version() -> str:
+    """The installed distribution's version (both CLIs ship in one)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version(DIST_NAME)
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "unknown"
+
+
+def current_meta() -> dict:
+    """The ``meta`` object of JSON output: what ran, with which seed, rules and version.
+
+    The root group may define ``rules_meta(params)`` returning the rule set's
+    name, source and the fields ``--set`` changed."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return {"version": package_version()}
+    params = dict(ctx.params)
+    # How the work was spread (threads, Dask) never changes the numbers: not part of meta,
+    # so a local and a Dask run print the very same JSON.
+    options = {k: v for k, v in params.items() if k not in ("threads", "workers", "scheduler")}
+    meta = {"command": ctx.command_path, "options": options, "seed": params.get("seed")}
+    rules_meta = getattr(ctx.find_root().command, "rules_meta", None)
+    if rules_meta is not None and ("rules" in params or "overrides" in params):
+        try:
+            meta["rules"] = rules_meta(params)
+        except UserError:
+            meta["rules"] = None
+    meta["version"] = package_version()
+    return meta
+
+
+output.set_meta_provider(current_meta)
+
+
+class Interrupted(Exception):
+    """Ctrl-C while a command ran (click would print a blank line before ``Aborted!``)."""
 
 
 class OneLineErrorGroup(click.Group):
-    """A click group that reports every input error as one line, exit 2."""
+    """A click group that reports every input error as one line, exit 2;
+    Ctrl-C is one line ``aborted (interrupted)``, exit 130."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
 
     def main(self, args=None, prog_name=None, **extra):
+        from mcsim import progress
+        progress.set_mode("auto")  # until --progress / --quiet say otherwise
         try:
             rv = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
         except UserError as exc:
             _fail(str(exc))
+        except OutputError as exc:
+            _fail(str(exc), status=1)
         except click.exceptions.NoArgsIsHelpError as exc:  # pragma: no cover - click >= 8.2
             click.echo(exc.ctx.get_help())
             sys.exit(0)
@@ -30,9 +84,10 @@ class OneLineErrorGroup(click.Group):
             _fail(exc.format_message() if hasattr(exc, "format_message") else str(exc))
         except click.ClickException as exc:
             _fail(exc.format_message())
-        except click.exceptions.Abort:
-            click.echo("aborted", err=True)
-            sys.exit(1)
+        except (Interrupted, click.exceptions.Abort):
+            _ignore_further_interrupts()
+            click.echo("aborted (interrupted)", err=True)
+            sys.exit(130)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         if isinstance(rv, int) and rv:
@@ -40,29 +95,56 @@ class OneLineErrorGroup(click.Group):
         sys.exit(0)
 
 
-def _fail(message: str) -> None:
+def _ignore_further_interrupts() -> None:
+    """A second Ctrl-C while exiting (clean-up, atexit hooks) must not print a traceback."""
+    import signal
+    import threading
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _fail(message: str, status: int = 2) -> None:
     message = " ".join(str(message).split())
     click.echo(f"error: {message}", err=True)
-    sys.exit(2)
+    sys.exit(status)
 
 
-def common_options(func):
-    """Add the options every simulation command shares."""
-    options = [
-        click.option("--seed", type=int, default=1, show_default=True,
-                     help="Random seed; the same seed gives the same numbers on any thread count."),
-        click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-                     help="Output format."),
-        click.option("--rules", "rules", default=None,
-                     help="Rule set: a shipped name or a TOML file (default: the standard set for --players)."),
-        click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
-                     help="Override a rule-set field, e.g. --set multiplier.last=3 (repeatable)."),
-        click.option("--threads", type=int, default=None,
-                     help="Worker threads (default: all cores)."),
-    ]
-    for opt in reversed(options):
-        func = opt(func)
-    return func
+def _set_progress(ctx, param, value):
+    """--progress / --quiet: how progress shows on stderr (``mcsim.progress.MODE``)."""
+    from mcsim import progress
+    if value is not None:
+        progress.set_mode(value)
+    return value
+
+
+def common_options(func=None, *, set_example: str = "multiplier.last=3",
+                   rules_default: str = "the standard set for --players"):
+    """Add the options every simulation command shares; ``set_example`` is the
+    game's own ``--set`` example (use as ``@common_options`` or ``@common_options(set_example=...)``)."""
+    def decorate(f):
+        options = [
+            click.option("--seed", type=seed_type(), default=1, show_default=True,
+                         help="Random seed, any integer; the same seed gives the same numbers on any "
+                              "thread count."),
+            click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+                         help="Output format."),
+            click.option("--rules", "rules", default=None,
+                         help=f"Rule set: a shipped name or a TOML file (default: {rules_default})."),
+            click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+                         help=f"Override a rule-set field, e.g. --set {set_example} (repeatable)."),
+            click.option("--threads", type=positive_int(), default=None,
+                         help="Worker threads (default: all cores; more than the cores count as all)."),
+            click.option("--progress", "progress_mode", flag_value="on", default=None, expose_value=False,
+                         callback=_set_progress, is_eager=True,
+                         help="Progress lines on stderr every few seconds even when it is not a terminal "
+                              "(on a terminal: a bar)."),
+            click.option("--quiet", "-q", "progress_mode", flag_value="off", expose_value=False,
+                         callback=_set_progress, is_eager=True, help="No progress bar or notes on stderr."),
+        ]
+        for opt in reversed(options):
+            f = opt(f)
+        return f
+    return decorate(func) if func is not None else decorate
 
 
 def emit(text: str) -> None:
@@ -75,7 +157,7 @@ def scale_options(func):
     options = [
         click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
                      help="Run the batches on this Dask distributed scheduler (same numbers as locally)."),
-        click.option("--workers", type=int, default=None,
+        click.option("--workers", type=StrictInt(1, 256), default=None,
                      help="Start a local Dask cluster with this many worker processes."),
     ]
     for opt in reversed(options):

@@ -3,3 +3,8 @@
 
 class UserError(ValueError):
     """Bad input: the CLI prints ``error: <message>`` on one line and exits 2."""
+
+
+class OutputError(RuntimeError):
+    """The work is done but a file could not be written at the end: the CLI prints
+    ``error: <message>`` on one line (saying where the result went) and exits 1."""

@@ -30,6 +30,20 @@ def source_hash(*dirs: Path) -> str:
     return h.hexdigest()
 
 
+COMPILE_NOTE = "compiling kernels: about 30-60 s, once (later runs load them from the cache)"
+
+
+def needs_compile(dispatcher) -> bool:
+    """Will calling this numba kernel compile it (not compiled in this process, no
+    index in the on-disk cache)? A heuristic for the progress note; False if unsure."""
+    try:
+        if dispatcher.overloads:
+            return False
+        return not os.path.exists(dispatcher._cache._cache_file._index_path)
+    except Exception:  # pragma: no cover - numba internals moved, or no cache
+        return False
+
+
 def configure(package: str, kernel_dir: str | Path) -> Path:
     """Point numba's cache for ``package`` at a directory keyed by its kernel sources."""
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(

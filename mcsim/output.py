@@ -1,14 +1,33 @@
-"""Print result tables as an aligned table, JSON or CSV (stdout only)."""
+"""Print result tables as an aligned table, JSON or CSV (stdout only).
+
+JSON is strict (no NaN or Infinity: such values are ``null``) and is always
+an object with a ``meta`` member (command, options, seed, rule set and the
+fields ``--set`` changed, package version; see ``mcsim.clitools``). JSON and
+CSV floats are rounded to the precision the estimate has: a column with a
+95% interval (``x`` with ``x_low``/``x_high``, or the column before
+``ci_low``/``ci_high``) keeps two significant digits of the interval's
+half-width; other floats keep six significant digits.
+"""
 
 from __future__ import annotations
 
 import json
 import math
+from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 FORMATS = ("table", "json", "csv")
+SIGNIFICANT = 6
+
+# Set by the CLI layer: returns the ``meta`` object of the command being run.
+_meta_provider: Callable[[], dict] = dict
+
+
+def set_meta_provider(provider: Callable[[], dict]) -> None:
+    global _meta_provider
+    _meta_provider = provider
 
 
 def _jsonable(value):
@@ -16,27 +35,92 @@ def _jsonable(value):
         return int(value)
     if isinstance(value, (np.floating, float)):
         v = float(value)
-        return None if math.isnan(v) else v
+        return v if math.isfinite(v) else None
     if isinstance(value, np.bool_):
         return bool(value)
+    if isinstance(value, np.ndarray):
+        return [_jsonable(v) for v in value.tolist()]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, pd.DataFrame):
+        return records(value)
     return value
 
 
+def _sig(v: float, digits: int = SIGNIFICANT) -> float:
+    if not math.isfinite(v) or v == 0:
+        return v
+    return round(v, digits - 1 - int(math.floor(math.log10(abs(v)))))
+
+
+def _interval_of(df: pd.DataFrame) -> dict[str, tuple[str, str]]:
+    """Float columns that carry a 95% interval -> their (low, high) columns."""
+    cols = list(df.columns)
+    out = {}
+    for i, c in enumerate(cols):
+        c = str(c)
+        if f"{c}_low" in df.columns and f"{c}_high" in df.columns:
+            out[c] = (f"{c}_low", f"{c}_high")
+        elif c.startswith("p_") and f"{c[2:]}_low" in df.columns and f"{c[2:]}_high" in df.columns:
+            out[c] = (f"{c[2:]}_low", f"{c[2:]}_high")
+        elif i + 1 < len(cols) and cols[i + 1] == "ci_low" and "ci_high" in df.columns:
+            out[c] = ("ci_low", "ci_high")
+    return out
+
+
+def round_estimates(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``df`` with floats rounded to the precision of their estimate (see module doc)."""
+    out = df.copy()
+    floats = [c for c in df.columns if pd.api.types.is_float_dtype(df[c])]
+    if not floats:
+        return out
+    decimals = pd.DataFrame(index=df.index)
+    for c, (lo, hi) in _interval_of(df).items():
+        if c not in floats or lo not in floats or hi not in floats:
+            continue
+        half = (df[hi] - df[lo]).abs() / 2.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = 1 - np.floor(np.log10(half.where(half > 0)))
+        d = d.clip(lower=0, upper=12)
+        for col in (c, lo, hi):
+            decimals[col] = d
+    for c in floats:
+        values = df[c].astype(float)
+        if c in decimals:
+            d = decimals[c]
+            out[c] = [(_sig(v) if not math.isfinite(k) else round(v, int(k))) if math.isfinite(v) else v
+                      for v, k in zip(values, d.fillna(np.nan))]
+        else:
+            out[c] = [_sig(v) for v in values]
+    return out
+
+
 def records(df: pd.DataFrame) -> list[dict]:
-    """Rows as plain dicts with JSON-friendly values."""
-    return [{k: _jsonable(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
+    """Rows as plain dicts with JSON-friendly values (floats rounded, NaN/inf -> None)."""
+    df = round_estimates(df)
+    return [{str(k): _jsonable(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
+
+
+def dumps(named: dict, meta: dict | None = None) -> str:
+    """Strict JSON text of ``{"meta": ..., **named}`` (DataFrames become row lists)."""
+    body = {"meta": _jsonable(_meta_provider() if meta is None else meta)}
+    body.update({str(k): _jsonable(v) for k, v in named.items()})
+    return json.dumps(body, indent=2, allow_nan=False, default=str)
 
 
 def render(df: pd.DataFrame, fmt: str, *, title: str | None = None, floatfmt: str = "{:.4f}",
-           formats: dict[str, str] | None = None) -> str:
+           formats: dict[str, str] | None = None, meta: dict | None = None) -> str:
     """Text for ``df`` in ``fmt``; ``title`` only in table form.
 
-    In a table, float columns use ``formats[column]`` or ``floatfmt``; NaN is blank.
+    In a table, float columns use ``formats[column]`` or ``floatfmt``; NaN is
+    blank. JSON is ``{"meta": ..., "rows": [...]}``.
     """
     if fmt == "json":
-        return json.dumps(records(df), indent=2)
+        return dumps({"rows": df}, meta)
     if fmt == "csv":
-        return df.to_csv(index=False).rstrip("\n")
+        return round_estimates(df).to_csv(index=False).rstrip("\n")
     if fmt != "table":
         raise ValueError(f"unknown format {fmt}")
     formats = formats or {}
@@ -46,13 +130,13 @@ def render(df: pd.DataFrame, fmt: str, *, title: str | None = None, floatfmt: st
     return f"{title}\n{body}" if title else body
 
 
-def render_tables(named: dict, fmt: str, header: str = "", formats: dict[str, str] | None = None) -> str:
-    """Several named tables: a JSON object of row lists, CSV blocks headed
-    ``# name``, or aligned tables titled ``[name]`` under ``header``.
+def render_tables(named: dict, fmt: str, header: str = "", formats: dict[str, str] | None = None,
+                  meta: dict | None = None) -> str:
+    """Several named tables: a JSON object of row lists (beside ``meta``), CSV
+    blocks headed ``# name``, or aligned tables titled ``[name]`` under ``header``.
     Values that are not DataFrames are kept in JSON only."""
     if fmt == "json":
-        return json.dumps({k: records(v) if isinstance(v, pd.DataFrame) else v for k, v in named.items()},
-                          indent=2, default=str)
+        return dumps(named, meta)
     frames = {k: v for k, v in named.items() if isinstance(v, pd.DataFrame)}
     if fmt == "csv":
         return "\n\n".join(f"# {k}\n{render(v, 'csv')}" for k, v in frames.items())

@@ -6,6 +6,8 @@ only on the seed and the chunk index, never on which thread runs it or in
 what order, so results are identical on 1 or many threads and on Dask.
 """
 
+import hashlib
+
 import numba as nb
 import numpy as np
 
@@ -38,10 +40,28 @@ def seed_state(seed, stream, state):
         state[0] = _GOLDEN
 
 
+SEED_BITS = 64
+
+
+def seed_key(seed) -> np.uint64:
+    """The 64-bit key kernels are seeded with, for any Python integer ``seed``.
+
+    Seeds 0..2**64-1 are their own key; any other integer (negative, or too
+    big for 64 bits) is mapped through a keyed BLAKE2b hash, so every integer
+    is a valid seed and distinct seeds give distinct streams (up to a 2**-64
+    chance of a hash collision).
+    """
+    seed = int(seed)
+    if 0 <= seed < 1 << SEED_BITS:
+        return np.uint64(seed)
+    h = hashlib.blake2b(str(seed).encode(), digest_size=8, key=b"mcsim-seed")
+    return np.uint64(int.from_bytes(h.digest(), "little"))
+
+
 def new_state(seed, stream=0):
-    """Python-side convenience: a fresh seeded state array."""
+    """Python-side convenience: a fresh seeded state array (any integer seed)."""
     state = np.empty(4, dtype=np.uint64)
-    seed_state(np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.uint64(stream), state)
+    seed_state(seed_key(seed), np.uint64(stream), state)
     return state
 
 

@@ -29,6 +29,116 @@ def load_toml(path: str | Path) -> dict:
         raise UserError(f"rule file {p}: not valid TOML ({exc})") from None
 
 
+MAX_EXTENDS = 8
+
+
+def load_file(path: str | Path, package: str) -> dict:
+    """Read a rule file; ``extends = "NAME"`` (a shipped set, or another file
+    relative to this one) makes it a partial file: the base is read and the
+    file's fields are laid over it, table by table. Without a ``name`` of its
+    own the result is called ``FILE (extends NAME)``."""
+    p = Path(path)
+    data = load_toml(p)
+    seen = [str(p)]
+    while "extends" in data:
+        base_name = data.pop("extends")
+        if not isinstance(base_name, str) or not base_name:
+            raise UserError(f"rule file {p}: 'extends' must name a rule set, got {base_name!r}")
+        if len(seen) > MAX_EXTENDS or base_name in seen:
+            raise UserError(f"rule file {p}: 'extends' chain too long or circular ({' -> '.join(seen)})")
+        seen.append(base_name)
+        candidate = p.parent / base_name
+        if base_name.endswith(".toml") or candidate.is_file():
+            base = load_toml(candidate)
+        else:
+            base = load_packaged(package, base_name)
+        name = data.get("name") or f"{p.stem} (extends {base_name})"
+        data = merge(base, data)
+        data["name"] = name
+    return data
+
+
+def merge(base: Mapping, top: Mapping) -> dict:
+    """``top`` laid over ``base``: tables merge key by key, any other value replaces."""
+    out = copy.deepcopy(dict(base))
+    for key, value in top.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+class Problems:
+    """Collects every problem of a rule set, then reports them all in one line.
+
+    Call it with a message to record a problem; ``check()`` raises the
+    ``UserError`` if any were recorded (validators call it where later checks
+    need the earlier values to be sound)."""
+
+    def __init__(self, where: str):
+        self.where = where
+        self.items: list[str] = []
+
+    def __call__(self, message: str) -> None:
+        if message not in self.items:
+            self.items.append(message)
+
+    def check(self) -> None:
+        if len(self.items) == 1:
+            raise UserError(f"{self.where}: {self.items[0]}")
+        if self.items:
+            raise UserError(f"{self.where}: {len(self.items)} problems: " + "; ".join(self.items))
+
+
+def to_toml(data: Mapping, header: str = "") -> str:
+    """A rule mapping as TOML text (scalars, lists of scalars, nested tables)."""
+    def value(v) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return repr(v)
+        if isinstance(v, str):
+            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        raise TypeError(f"cannot write {v!r} as TOML")
+
+    def key(k) -> str:
+        k = str(k)
+        return k if k.replace("_", "").replace("-", "").isalnum() and k.isascii() else value(k)
+
+    lines = [f"# {line}" for line in header.splitlines()]
+
+    def table(node: Mapping, path: list[str]) -> None:
+        scalars = {k: v for k, v in node.items() if not isinstance(v, Mapping)}
+        tables = {k: v for k, v in node.items() if isinstance(v, Mapping)}
+        if path:
+            lines.append("")
+            lines.append(f"[{'.'.join(key(p) for p in path)}]")
+        lines.extend(f"{key(k)} = {value(v)}" for k, v in scalars.items())
+        for k, v in tables.items():
+            table(v, [*path, k])
+
+    table(data, [])
+    return "\n".join(lines).strip("\n") + "\n"
+
+
+def changed_fields(base: Mapping, new: Mapping, prefix: str = "") -> list[str]:
+    """Dotted keys whose values differ between two rule mappings (``name`` excluded)."""
+    out = []
+    for key in sorted(set(base) | set(new), key=str):
+        if not prefix and key == "name":
+            continue
+        a, b = base.get(key), new.get(key)
+        if isinstance(a, Mapping) or isinstance(b, Mapping):
+            out += changed_fields(a if isinstance(a, Mapping) else {}, b if isinstance(b, Mapping) else {},
+                                  f"{prefix}{key}.")
+        elif a != b:
+            out.append(f"{prefix}{key}")
+    return out
+
+
 def load_packaged(package: str, name: str) -> dict:
     """Read the rule set ``name`` shipped as ``<package>/<name>.toml``."""
     try:

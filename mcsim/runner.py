@@ -39,12 +39,16 @@ def derive_seed(seed: int, *keys) -> int:
     return int.from_bytes(h.digest(), "little") >> 1
 
 
-def chunk_counts(n: int, chunk_size: int) -> np.ndarray:
-    """Rounds per chunk covering exactly ``n`` rounds."""
-    full, rest = divmod(int(n), int(chunk_size))
-    counts = np.full(full + (1 if rest else 0), chunk_size, dtype=np.int64)
-    if rest:
-        counts[-1] = rest
+def chunk_counts(n: int, chunk_size: int, lo: int = 0, hi: int | None = None) -> np.ndarray:
+    """Rounds per chunk for chunks ``lo..hi-1`` of a run of exactly ``n`` rounds
+    (all chunks by default); only the asked-for chunks are allocated."""
+    n, chunk_size = int(n), int(chunk_size)
+    total = -(-n // chunk_size)
+    hi = total if hi is None else min(int(hi), total)
+    lo = min(int(lo), hi)
+    counts = np.full(hi - lo, chunk_size, dtype=np.int64)
+    if hi == total and hi > lo and n % chunk_size:
+        counts[-1] = n % chunk_size
     return counts
 
 
@@ -91,26 +95,31 @@ def run_chunked(
     next batch (otherwise batches double). Batch sizes depend only on the
     totals so far, never on threads, so a seeded run is reproducible.
     """
-    counts = chunk_counts(n, chunk_size)
+    n_chunks = -(-int(n) // int(chunk_size))
     totals = None
     done = 0
     used = 0
     stopped = False
     lo, size = 0, first_batch
-    while lo < len(counts):
-        hi = min(len(counts), lo + size)
-        rounds = int(counts[lo:hi].sum())
+    check = getattr(batch_fn, "needs_compile", None)
+    if progress is not None and progress.enabled and check is not None and n_chunks and check():
+        from mcsim.jitcache import COMPILE_NOTE
+        progress.note(COMPILE_NOTE)
+    while lo < n_chunks:
+        hi = min(n_chunks, lo + size)
+        counts = chunk_counts(n, chunk_size, lo, hi)
+        rounds = int(counts.sum())
         part = cache.get(lo, hi, rounds) if cache is not None else None
         if part is None:
-            part = current_backend().run_batch(batch_fn, lo, counts[lo:hi])
+            part = current_backend().run_batch(batch_fn, lo, counts)
             if cache is not None:
                 cache.put(lo, hi, rounds, part)
         totals = part if totals is None else totals + part
-        done += int(counts[lo:hi].sum())
+        done += rounds
         used = hi
         if progress is not None:
-            progress.advance(int(counts[lo:hi].sum()))
-        if stop is not None and hi < len(counts) and stop(totals, done):
+            progress.advance(rounds)
+        if stop is not None and hi < n_chunks and stop(totals, done):
             stopped = True
             break
         if needed is not None:
@@ -120,5 +129,5 @@ def run_chunked(
             size = min(MAX_BATCH_CHUNKS, size * 2)
         lo = hi
     if totals is None:
-        totals = combine(batch_fn(0, counts[:0]), 0)
+        totals = combine(batch_fn(0, np.zeros(0, dtype=np.int64)), 0)
     return RunResult(totals=totals, rounds=done, chunks=used, stopped_early=stopped)

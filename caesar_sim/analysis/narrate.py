@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from mcsim.rng import seed_key
 from caesar_sim.analysis.bids import LOCATIONS
 from caesar_sim.kernels import layout as L
 from caesar_sim.kernels.game import play_one
@@ -81,7 +82,7 @@ def narrated_game(players: int, profile: str, *, seed: int = 1, rules=None, over
     prof = parse_profile(profile, players)
     log = np.zeros((L.LOG_MAX, L.LOGW), dtype=np.int64)
     totals = play_one(kernel_rules(rs, players), weights_for(mc_horizon), prof.policies, prof.rollouts,
-                 int(seed) & 0x7FFFFFFFFFFFFFFF, log)[:players]
+                 seed_key(seed), log)[:players]
     names = [f"seat {s} ({prof.entries[s]})" for s in range(players)]
     top = totals == totals.max()
     table = pd.DataFrame({"seat": range(players), "policy": prof.entries, "coins": totals,

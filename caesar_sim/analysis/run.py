@@ -8,6 +8,8 @@ import numpy as np
 
 from mcsim.errors import UserError
 from mcsim.progress import Progress
+from mcsim.jitcache import needs_compile
+from mcsim.rng import seed_key
 from mcsim.runner import run_chunked, set_threads
 from caesar_sim.kernels import layout as L
 from caesar_sim.kernels.game import run_batch
@@ -65,14 +67,15 @@ def run_games(players: int, profile: str | Profile, n: int, *, seed: int = 1, ru
     scores = np.zeros((n, L.P), dtype=np.int64)
     rots = np.zeros(n, dtype=np.int64)
     chunk = chunk_size_for(prof)
-    seed = int(seed) & 0x7FFFFFFFFFFFFFFF
+    key = seed_key(seed)
 
     def batch(first, counts):
         st = np.zeros((len(counts), L.ST_SIZE))
-        run_batch(R, PP, prof.policies, prof.rollouts, bool(rotate), seed, first, counts, chunk,
+        run_batch(R, PP, prof.policies, prof.rollouts, bool(rotate), key, first, counts, chunk,
                   scores, rots, st)
         return st
 
+    batch.needs_compile = lambda: needs_compile(run_batch)
     with Progress(n, label or f"caesar {prof.text()}", enabled=progress) as bar:
         res = run_chunked(batch, n, chunk_size=chunk, progress=bar)
     return Batch(rs, players, prof, n, seed, bool(rotate), scores[:, :players], rots, res.totals, mc_horizon)

@@ -88,11 +88,11 @@ def start_card_table(b: Batch) -> pd.DataFrame:
 
 
 def unclaimed_table(b: Batch) -> pd.DataFrame:
-    """Items left on the displays per day (mean +/- 1.96 SE)."""
+    """Items left on the displays per day (mean and its 95% CI)."""
     days = b.stats[L.ST_DAYS]
     rows = []
     for i, item in enumerate(ITEMS):
-        m, lo, hi = mean_ci(b.stats[L.ST_UNCL + 2 * i], b.stats[L.ST_UNCL + 2 * i + 1], days)
+        m, lo, hi = mean_ci(b.stats[L.ST_UNCL + 2 * i], b.stats[L.ST_UNCL + 2 * i + 1], days, lower=0.0)
         rows.append({"item": item, "n_days": int(days), "unclaimed_per_day": m, "mean_low": lo, "mean_high": hi})
     return pd.DataFrame(rows)
 
@@ -104,7 +104,7 @@ def parts_table(b: Batch) -> pd.DataFrame:
     for s in range(b.players):
         for j, part in enumerate(PARTS):
             o = L.ST_COMP + (s * L.NCOMP + j) * 2
-            m, lo, hi = mean_ci(b.stats[o], b.stats[o + 1], days)
+            m, lo, hi = mean_ci(b.stats[o], b.stats[o + 1], days, lower=0.0)
             rows.append({"seat": s, "part": part, "n_days": int(days), "coins_per_day": m,
                          "mean_low": lo, "mean_high": hi})
     return pd.DataFrame(rows)

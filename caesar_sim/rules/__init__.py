@@ -18,7 +18,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from mcsim.errors import UserError
-from mcsim.rulefile import apply_overrides, load_packaged, load_toml
+from mcsim.rulefile import Problems, apply_overrides, load_file, load_packaged
 
 from caesar_sim.kernels import layout as L
 
@@ -98,7 +98,7 @@ def load_rules(rules: str | Path | RuleSet | None = None, overrides=None) -> Rul
         return validate(apply_overrides(rules.as_dict(), overrides), rules.source) if overrides else rules
     text = "standard" if rules is None else str(rules)
     if text.endswith(".toml") or Path(text).exists():
-        data, source = load_toml(text), text
+        data, source = load_file(text, "caesar_sim.rules"), text
     else:
         data, source = load_packaged("caesar_sim.rules", text), f"shipped:{text}"
     return validate(apply_overrides(data, overrides), source)
@@ -114,18 +114,17 @@ def _get(data, key):
 
 
 def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
-    """Check every field of a rule mapping; return the frozen RuleSet."""
-    where = f"rule set {data.get('name', '') or source}"
+    """Check every field of a rule mapping; return the frozen RuleSet.
 
-    def bad(msg: str):
-        raise UserError(f"{where}: {msg}")
-
+    Every problem is reported at once, in one ``UserError``."""
+    bad = Problems(f"rule set {data.get('name', '') or source}")
     for key, value in data.items():
         if key != "name" and key not in _SCHEMA and key not in _TABLES:
             bad(f"unknown key '{key}'")
         if key in _TABLES:
             if not isinstance(value, dict):
                 bad(f"'{key}' must be a table")
+                continue
             for sub in value:
                 if f"{key}.{sub}" not in _SCHEMA:
                     bad(f"unknown key '{key}.{sub}'")
@@ -134,39 +133,51 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         value, found = _get(data, key)
         if not found:
             bad(f"missing key '{key}'")
-        if kind == "bool":
+        elif kind == "bool":
             if not isinstance(value, bool):
                 bad(f"'{key}' must be true or false, got {value!r}")
+            else:
+                vals[key] = value
         elif kind == "int":
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 bad(f"'{key}' must be an integer >= {low}, got {value!r}")
+            else:
+                vals[key] = value
         else:
             if (not isinstance(value, list)
                     or any(isinstance(v, bool) or not isinstance(v, int) or v < low for v in value)):
                 bad(f"'{key}' must be a list of integers >= {low}, got {value!r}")
-            value = tuple(value)
-        vals[key] = value
-    if not 1 <= vals["days"] <= L.DAYS_MAX:
+            else:
+                vals[key] = tuple(value)
+
+    def have(*keys):
+        return all(k in vals for k in keys)
+
+    # Relations between fields: checked where the fields themselves are sound.
+    if have("days") and not 1 <= vals["days"] <= L.DAYS_MAX:
         bad(f"'days' must be 1..{L.DAYS_MAX}, got {vals['days']}")
-    if len(vals["special_tickets"]) != vals["days"]:
+    if have("days", "special_tickets") and len(vals["special_tickets"]) != vals["days"]:
         bad(f"'special_tickets' needs one entry per day ({vals['days']}), got {len(vals['special_tickets'])}")
-    if len(vals["merchant.coins"]) != L.NVAL:
+    if have("merchant.coins") and len(vals["merchant.coins"]) != L.NVAL:
         bad(f"'merchant.coins' needs {L.NVAL} entries (values 1..{L.NVAL}), got {len(vals['merchant.coins'])}")
-    if not 1 <= len(vals["tickets.coins"]) <= L.TPV_MAX:
+    if have("tickets.coins") and not 1 <= len(vals["tickets.coins"]) <= L.TPV_MAX:
         bad(f"'tickets.coins' needs 1..{L.TPV_MAX} entries (tickets per venue), got {len(vals['tickets.coins'])}")
-    if not 1 <= len(vals["visitors.coins"]) < L.VIS_MAX:
+    if have("visitors.coins") and not 1 <= len(vals["visitors.coins"]) < L.VIS_MAX:
         bad(f"'visitors.coins' needs 1..{L.VIS_MAX - 1} entries, got {len(vals['visitors.coins'])}")
-    counts = tuple(vals[f"favour.{t}"] for t in FAVOUR_TYPES)
-    if sum(counts) > L.FAV_MAX:
-        bad(f"the favour deck holds at most {L.FAV_MAX} cards, got {sum(counts)}")
-    if vals["favour.boost_value"] > L.NVAL + 7:
+    if have(*(f"favour.{t}" for t in FAVOUR_TYPES)) and sum(vals[f"favour.{t}"] for t in FAVOUR_TYPES) > L.FAV_MAX:
+        bad(f"the favour deck holds at most {L.FAV_MAX} cards, "
+            f"got {sum(vals[f'favour.{t}'] for t in FAVOUR_TYPES)}")
+    if have("favour.boost_value") and vals["favour.boost_value"] > L.NVAL + 7:
         bad(f"'favour.boost_value' must be at most {L.NVAL + 7}, got {vals['favour.boost_value']}")
-    if vals["favour.double_items"] > L.DISP:
+    if have("favour.double_items") and vals["favour.double_items"] > L.DISP:
         bad(f"'favour.double_items' must be at most {L.DISP}, got {vals['favour.double_items']}")
-    if vals["first_start_seat"] >= MIN_PLAYERS:
+    if have("first_start_seat") and vals["first_start_seat"] >= MIN_PLAYERS:
         bad(f"'first_start_seat' must be a seat 0..{MIN_PLAYERS - 1}, got {vals['first_start_seat']}")
-    if vals["tickets_per_day"] + max(vals["special_tickets"]) > L.DISP:
+    if (have("tickets_per_day", "special_tickets") and vals["special_tickets"]
+            and vals["tickets_per_day"] + max(vals["special_tickets"]) > L.DISP):
         bad(f"at most {L.DISP} tickets can be on display in a day")
+    bad.check()
+    counts = tuple(vals[f"favour.{t}"] for t in FAVOUR_TYPES)
     return RuleSet(
         name=str(data.get("name", "custom")), days=vals["days"], first_start_seat=vals["first_start_seat"],
         tickets_per_day=vals["tickets_per_day"], special_tickets=vals["special_tickets"],

@@ -65,7 +65,7 @@ def bet_rows(totals: np.ndarray, rules: RuleSet, seat: int | None = None) -> pd.
 
 def _measures(name, kind, placed, won, pay, pay_sq, multiplier, stake, seat_rounds) -> dict:
     hit, hit_lo, hit_hi = wilson(won, placed)
-    rtp, rtp_lo, rtp_hi = mean_ci(pay / stake, pay_sq / stake ** 2, placed)
+    rtp, rtp_lo, rtp_hi = mean_ci(pay / stake, pay_sq / stake ** 2, placed, lower=0.0)
     sd = np.sqrt(max(pay_sq / stake ** 2 / placed - rtp ** 2, 0.0)) if placed > 0 else np.nan
     return {"bet": name, "type": kind, "placed": int(placed), "placed_per_round": placed / max(seat_rounds, 1),
             "hit": hit if placed else np.nan, "hit_low": hit_lo if placed else np.nan,
@@ -103,7 +103,7 @@ def troll_tables(totals: np.ndarray, rules: RuleSet, strategies, entries: pd.Dat
     share, share_lo, share_hi = wilson(troll_rounds, seat_rounds)
     failed = np.arange(L.MAX_FAILED)
     pay = failed * rules.troll_pay
-    mean, lo, hi = mean_ci((hist * pay).sum(), (hist * pay ** 2).sum(), troll_rounds)
+    mean, lo, hi = mean_ci((hist * pay).sum(), (hist * pay ** 2).sum(), troll_rounds, lower=0.0)
     summary = pd.DataFrame([
         {"measure": "troll share of seat-rounds", "n": int(seat_rounds), "value": share, "ci_low": share_lo,
          "ci_high": share_hi},

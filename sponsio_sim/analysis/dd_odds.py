@@ -19,10 +19,12 @@ import numpy as np
 import pandas as pd
 
 from mcsim.errors import UserError
+from mcsim.rng import seed_key
 from mcsim.progress import Progress
 from mcsim.runner import run_chunked, set_threads
 from mcsim.stats import wilson, wilson_rounds_needed, wilson_width
-from sponsio_sim.bets import MAX_BETS, catalogue, encode_table
+from sponsio_sim.analysis.odds import catalogue_for
+from sponsio_sim.bets import MAX_BETS, encode_table
 from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.dd_odds import dd_odds_chunks, pimc_odds_chunks
 from sponsio_sim.situation import Situation
@@ -39,7 +41,7 @@ def bet_rows(sit: Situation):
     several, all together; without bets, every catalogue bet."""
     r = sit.rules
     if not sit.bets:
-        return [(b.notation(r), [b]) for b in catalogue(r, sit.seat)]
+        return [(b.notation(r), [b]) for b in catalogue_for(sit)[0]]
     rows = [(b.notation(r), [b]) for b in sit.bets]
     if len(sit.bets) > 1:
         rows.append(("all:" + ",".join(b.notation(r) for b in sit.bets), list(sit.bets)))
@@ -69,7 +71,7 @@ def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed:
     codes, bcounts = encode_table(sit.bets_by_seat(), r.players)
 
     def batch(first, counts):
-        out = dd_odds_chunks(np.uint64(seed), np.int64(first), counts, k["pool"], k["fixed"], k["need"],
+        out = dd_odds_chunks(seed_key(seed), np.int64(first), counts, k["pool"], k["fixed"], k["need"],
                              k["talon_fixed"], np.int64(k["talon_need"]), np.int64(sit.lead), codes,
                              bcounts, arr, row_counts, np.int64(sit.seat), np.int64(r.n_colours),
                              np.int64(r.kernel_flags))
@@ -162,7 +164,7 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
     set_threads(threads)
     pol = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
     pol[sit.seat] = PIMC
-    runs = [[b] for b in catalogue(r, sit.seat)] if not sit.bets else [list(sit.bets)]
+    runs = [[b] for b in catalogue_for(sit)[0]] if not sit.bets else [list(sit.bets)]
     others = {s: b for s, b in sit.bets_by_seat().items() if s != sit.seat}
     for run_bets in runs:
         check_nines_scope(r, {**others, sit.seat: run_bets})
@@ -173,7 +175,7 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
             k = run_sit.kernel_arrays()
 
             def batch(first, counts):
-                return pimc_odds_chunks(np.uint64(seed), np.int64(first), counts, k["pool"], k["fixed"],
+                return pimc_odds_chunks(seed_key(seed), np.int64(first), counts, k["pool"], k["fixed"],
                                         k["need"], k["talon_fixed"], np.int64(k["talon_need"]),
                                         k["revealed"], np.int64(sit.lead), pol, k["codes"], k["bcounts"],
                                         np.int64(sit.seat), np.int64(r.n_colours), np.int64(worlds),

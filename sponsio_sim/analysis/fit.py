@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from mcsim.errors import UserError
+from mcsim.rng import seed_key
 from mcsim.progress import Progress
 from mcsim.runner import derive_seed, run_chunked, set_threads
 from mcsim.stats import wilson
@@ -44,7 +45,7 @@ def _run(rules, model, mode, n, seed, policy, progress, label):
     pol = PLAY[policy]
 
     def batch(first, counts):
-        return fit_chunks(np.uint64(seed), np.int64(first), counts, tab, ints, weight, np.int64(mode),
+        return fit_chunks(seed_key(seed), np.int64(first), counts, tab, ints, weight, np.int64(mode),
                           np.int64(pol), TROLL_SHARE, np.int64(CAL_BINS), np.int64(width))
 
     if progress is not None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from mcsim.rng import seed_key
 from sponsio_sim.analysis.game_model import find_model
 from sponsio_sim.analysis.game_setup import build_state, parse_profile, rows_of
 from sponsio_sim.cards import format_cards
@@ -46,7 +47,7 @@ def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
     tab, ints, weight = build_state(rules, strategies, model)
     log = np.zeros((LOG_ROWS, L.LOG_FIELDS), dtype=np.float64)
     row = np.zeros(L.stats_size(rules.players), dtype=np.float64)
-    game_chunk(np.uint64(seed), np.int64(0), np.int64(1), tab, ints, weight, row, log)
+    game_chunk(seed_key(seed), np.int64(0), np.int64(1), tab, ints, weight, row, log)
     return log[1:int(log[0, 0]) + 1]
 
 

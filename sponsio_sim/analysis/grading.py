@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from mcsim.errors import UserError
+from mcsim.rng import seed_key
 from mcsim.htmlreport import HtmlReport
 from mcsim.progress import Progress
 from mcsim.runner import chunk_counts, set_threads
@@ -62,7 +63,7 @@ def grade(n: int = 1000, *, seed: int = 1, seat: int = 0, worlds: int = 20, pick
     with Progress(n, "grading", enabled=progress) as bar:
         for lo in range(0, len(counts), CHUNKS_PER_BATCH):
             part = counts[lo:lo + CHUNKS_PER_BATCH]
-            out, ev = grade_chunks(np.uint64(seed), np.int64(lo), part, np.int64(seat), np.int64(r.players),
+            out, ev = grade_chunks(seed_key(seed), np.int64(lo), part, np.int64(seat), np.int64(r.players),
                                    np.int64(r.n_colours), np.int64(r.hand_size), np.int64(r.talon_size),
                                    cand, mult, np.float64(r.stake), np.int64(pick_rounds), np.int64(worlds),
                                    np.int64(r.kernel_flags))

@@ -34,6 +34,15 @@ ODDS_FIRST_BATCH = 4  # chunks: 2 048 rounds settle rows near 0 or 1
 COLUMNS = ["bet", "n", "p", "ci_low", "ci_high", "multiplier", "ev", "fair_multiplier"]
 
 
+def catalogue_for(sit: Situation) -> tuple[list[Bet], list[Bet]]:
+    """The catalogue rows worth asking for this seat, and the ones left out:
+    fail:S needs seat S to hold bets (--others); a seat without bets cannot fail,
+    so its row would be p = 0 with no finite fair multiplier."""
+    rows = catalogue(sit.rules, sit.seat)
+    left_out = [b for b in rows if b.kind == "fail" and b.a not in sit.others]
+    return [b for b in rows if b not in left_out], left_out
+
+
 def policy_code(name: str, what: str = "--policy") -> int:
     try:
         return PLAY_POLICIES[name]
@@ -128,7 +137,7 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     set_threads(threads)
     layout = stats_layout(ruleset.hand_size, ruleset.n_colours, ruleset.players)
     joint = len(sit.bets) > 1
-    rows_bets = list(sit.bets) if sit.bets else catalogue(ruleset, sit.seat)
+    rows_bets, left_out = (list(sit.bets), []) if sit.bets else catalogue_for(sit)
     goal_rows = not sit.bets and (policy in GOAL_DEPENDENT or opponents in GOAL_DEPENDENT)
     runs = [[b] for b in rows_bets] if goal_rows else [list(sit.bets)]
     bar = Progress(cap * len(runs), "sponsio odds", enabled=progress)
@@ -144,7 +153,9 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     elif not sit.bets:
         df = df.sort_values(["ev", "bet"], ascending=[False, True], kind="stable").reset_index(drop=True)
     df.attrs.update(situation=sit.describe(), rules=ruleset.summary(), seat=sit.seat, seed=seed,
-                    policy=policy, opponents=opponents)
+                    policy=policy, opponents=opponents,
+                    left_out=(f"left out {', '.join(b.notation(ruleset) for b in left_out)}: a seat without "
+                              "bets (--others) cannot fail") if left_out else "")
     return df
 
 

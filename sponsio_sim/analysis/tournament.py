@@ -61,10 +61,10 @@ def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, ru
         b = totals[L.S_HEAD + e * L.E_SIZE:L.S_HEAD + (e + 1) * L.E_SIZE]
         rounds = b[L.E_ROUNDS]
         win, win_lo, win_hi = wilson(b[L.E_WIN], games)
-        share, share_lo, share_hi = mean_ci(b[L.E_SHARE], b[L.E_SHARE_SQ], games)
-        coins, coins_lo, coins_hi = mean_ci(b[L.E_COINS], b[L.E_COINS_SQ], games)
+        share, share_lo, share_hi = mean_ci(b[L.E_SHARE], b[L.E_SHARE_SQ], games, lower=0.0, upper=1.0)
+        coins, coins_lo, coins_hi = mean_ci(b[L.E_COINS], b[L.E_COINS_SQ], games, lower=0.0)
         troll, troll_lo, troll_hi = wilson(b[L.E_TROLL], rounds)
-        tpay, tpay_lo, tpay_hi = mean_ci(b[L.E_TROLLPAY], b[L.E_TROLLPAY_SQ], b[L.E_TROLL])
+        tpay, tpay_lo, tpay_hi = mean_ci(b[L.E_TROLLPAY], b[L.E_TROLLPAY_SQ], b[L.E_TROLL], lower=0.0)
         row = {"entry": e, "strategy": st.text, "seat": "all" if rotate else str(e), "games": int(games),
                "win": win, "win_low": win_lo, "win_high": win_hi,
                "win_share": share, "share_low": share_lo, "share_high": share_hi,
@@ -98,7 +98,7 @@ def game_table(totals: np.ndarray, players: int) -> pd.DataFrame:
     and lead changes per game (shares: Wilson intervals; means: 1.96 SE)."""
     games = totals[L.S_GAMES]
     g = L.shape_head(players)
-    mean, lo, hi = mean_ci(totals[L.S_ROUNDS], totals[L.S_ROUNDS_SQ], games)
+    mean, lo, hi = mean_ci(totals[L.S_ROUNDS], totals[L.S_ROUNDS_SQ], games, lower=1.0)
     rows = [{"measure": "rounds per game", "n": int(games), "value": mean, "ci_low": lo, "ci_high": hi}]
     for i, reason in enumerate(END_REASONS):
         p, lo, hi = wilson(totals[L.S_END + i], games)
@@ -106,7 +106,7 @@ def game_table(totals: np.ndarray, players: int) -> pd.DataFrame:
     p, lo, hi = wilson(totals[g + L.G_COMEBACK], games)
     rows.append({"measure": "won by a player last after round 1", "n": int(games), "value": p, "ci_low": lo,
                  "ci_high": hi})
-    mean, lo, hi = mean_ci(totals[g + L.G_LEADCH], totals[g + L.G_LEADCH_SQ], games)
+    mean, lo, hi = mean_ci(totals[g + L.G_LEADCH], totals[g + L.G_LEADCH_SQ], games, lower=0.0)
     rows.append({"measure": "lead changes per game", "n": int(games), "value": mean, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)
 

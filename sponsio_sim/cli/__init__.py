@@ -5,7 +5,8 @@ import click
 from mcsim.clitools import OneLineErrorGroup
 
 
-@click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("sponsio", cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sponsio-sim", prog_name="sponsio", message="%(prog)s %(version)s")
 def main():
     """Sponsio bet-odds calculator and strategy analyser.
 
@@ -20,3 +21,4 @@ from sponsio_sim.cli import dd as _dd  # noqa: E402,F401  (registers the command
 from sponsio_sim.cli import game as _game  # noqa: E402,F401  (registers game, tournament, matrix, fit)
 from sponsio_sim.cli import balance as _balance  # noqa: E402,F401  (registers balance, recommend)
 from sponsio_sim.cli import report as _report  # noqa: E402,F401  (registers report)
+from sponsio_sim.cli import rules as _rules  # noqa: E402,F401  (registers rules list, rules show)

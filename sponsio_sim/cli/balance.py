@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
+from mcsim.cliparams import ASCII, FiniteFloat, StrictInt, count_type, positive_int
 from mcsim.clitools import common_options, emit, scale_options
-from mcsim.errors import UserError
 from mcsim.output import render_tables
-from mcsim.plotfile import save_plot
+from mcsim.plotfile import dir_target, save_plot, write_atomic
 from sponsio_sim.analysis.balance import balance
 from sponsio_sim.analysis.recommend import recommend
 from sponsio_sim.cli import main
@@ -18,11 +16,11 @@ FORMATS = {"multiplier": "{:g}", "placed": "{:.0f}"}
 
 
 @main.command("balance")
-@click.option("--profile", default="ev:goal:cash4 x4", show_default=True,
+@click.option("--profile", default="ev:goal:cash4 x4", show_default=True, type=ASCII,
               help="One strategy per seat (BETTING:PLAY[:CASH]); 'S xN' repeats a strategy.")
-@click.option("--players", type=int, default=None, help="3 or 4 (default from --rules, else 4).")
-@click.option("-n", "n", type=int, default=200_000, show_default=True, help="Games per run.")
-@click.option("--sweep", "sweep_spec", default=None, metavar="KEY=A..B",
+@click.option("--players", type=StrictInt(), default=None, help="3 or 4 (default from --rules, else 4).")
+@click.option("-n", "n", type=count_type(), default=200_000, show_default=True, help="Games per run.")
+@click.option("--sweep", "sweep_spec", default=None, type=ASCII, metavar="KEY=A..B",
               help="Rerun per value of a rule-set number: KEY=A..B, KEY=A..B:STEP or KEY=v1,v2.")
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Also write every table as CSV and the plots as PNG into this folder.")
@@ -42,8 +40,7 @@ def balance_cmd(profile, players, n, sweep_spec, out_dir, no_cache, seed, fmt, r
       sponsio balance --players 4 --profile "ev:goal:cash4 x4" -n 200000
       sponsio balance -n 50000 --sweep "multiplier.last=2..5" --out balance/
     """
-    if out_dir is not None and Path(out_dir).exists() and not Path(out_dir).is_dir():
-        raise UserError(f"--out {out_dir}: not a folder")
+    out = dir_target(out_dir)
     b = balance(profile, players=players, n=n, seed=seed, rules=rules, overrides=overrides,
                 sweep_spec=sweep_spec, threads=threads, progress=None, scheduler=scheduler, workers=workers,
                 cache=not no_cache)
@@ -54,28 +51,27 @@ def balance_cmd(profile, players, n, sweep_spec, out_dir, no_cache, seed, fmt, r
              "games": b.games}
     if "sweep" in b.meta:
         named["sweep"] = b.meta["sweep"]
-    if out_dir is not None:
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        for name, df in named.items():
-            df.to_csv(out / f"{name.replace(' ', '_')}.csv", index=False)
-        save_plot(out / "bet_ev.png", lambda p: _plots().ev_bars(b.kinds, b.bets, p, b.meta))
-        if "sweep" in b.meta:
-            save_plot(out / "sweep.png", lambda p: _plots().sweep_plot(b.meta["sweep"], p, b.meta))
     header = (f"{b.meta['rules']}\nprofile {b.meta['profile']} (rotated over seats), n={n} games per run, "
               f"seed {seed}; {b.meta['ci']}; volatility index = {b.meta['volatility']}; "
               f"success model {b.meta['model']}")
     emit(render_tables(named, fmt, header, formats=FORMATS))
+    if out is not None:
+        for name, df in named.items():
+            write_atomic(out / f"{name.replace(' ', '_')}.csv", lambda p, df=df: df.to_csv(p, index=False), "--out")
+        save_plot(out / "bet_ev.png", lambda p: _plots().ev_bars(b.kinds, b.bets, p, b.meta), "--out")
+        if "sweep" in b.meta:
+            save_plot(out / "sweep.png", lambda p: _plots().sweep_plot(b.meta["sweep"], p, b.meta), "--out")
 
 
 @main.command("recommend")
-@click.option("--profile", default="ev:goal:cash4 x4", show_default=True, help="Strategies, as for balance.")
-@click.option("--players", type=int, default=None, help="3 or 4 (default from --rules, else 4).")
-@click.option("-n", "n", type=int, default=50_000, show_default=True, help="Games per iteration.")
-@click.option("--target-rtp", type=float, default=1.0, show_default=True,
+@click.option("--profile", default="ev:goal:cash4 x4", show_default=True, type=ASCII,
+              help="Strategies, as for balance.")
+@click.option("--players", type=StrictInt(), default=None, help="3 or 4 (default from --rules, else 4).")
+@click.option("-n", "n", type=count_type(), default=50_000, show_default=True, help="Games per iteration.")
+@click.option("--target-rtp", type=FiniteFloat(0.0, 100.0), default=1.0, show_default=True,
               help="Return to player per coin staked to aim at (1.0 = fair).")
-@click.option("--range", "mult_range", default="2..6", show_default=True, help="Integer multipliers allowed.")
-@click.option("--max-iter", type=int, default=6, show_default=True, help="Replays with a new table at most.")
+@click.option("--range", "mult_range", default="2..6", type=ASCII, show_default=True, help="Integer multipliers allowed.")
+@click.option("--max-iter", type=positive_int(), default=6, show_default=True, help="Replays with a new table at most.")
 @click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk.")
 @common_options
 @scale_options

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import click
 
+from mcsim.cliparams import ASCII, StrictInt, count_type
 from mcsim.clitools import common_options, emit, scale_options
-from mcsim.errors import UserError
-from mcsim.output import records, render, render_tables
-from mcsim.plotfile import plot_target, save_plot
+from mcsim.output import dumps, render, render_tables
+from mcsim.errors import OutputError
+from mcsim.plotfile import file_target, plot_target, save_plot
 from mcsim.stats import CI_METHOD
 from sponsio_sim.analysis.fit import DEFAULT_ROUNDS, fit
 from sponsio_sim.analysis.game import play_game
@@ -20,7 +18,7 @@ from sponsio_sim.analysis.tournament import matrix, tournament
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
 
-PLAYERS = click.option("--players", type=int, default=None,
+PLAYERS = click.option("--players", type=StrictInt(), default=None,
                        help="Number of players (3 or 4; default from --rules, else 4).")
 MODEL = click.option("--model", default=None, metavar="NPZ",
                      help="Success model of the ev policy (default: the shipped one for the rule set).")
@@ -32,7 +30,7 @@ PCT.update({c: "{:.2f}" for c in ("coins", "coins_low", "coins_high", "troll_pay
 
 
 @main.command("game")
-@click.option("--profile", required=True, help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}.")
+@click.option("--profile", required=True, type=ASCII, help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}.")
 @PLAYERS
 @click.option("--verbose", "-v", is_flag=True, help="Narrate every hand, action, trick and settlement.")
 @MODEL
@@ -50,8 +48,8 @@ def game_cmd(profile, players, verbose, model, seed, fmt, rules, overrides, thre
     g = play_game(profile, players=players, seed=seed, rules=rules, overrides=overrides, model=model)
     end = {"reason": g.reason, "winners": g.winners, "final_coins": g.final_coins, "final_track": g.final_track}
     if fmt == "json":
-        emit(json.dumps({"rounds": records(g.rounds), "events": g.events, **end,
-                         "changed_rules": g.rounds.attrs["changed_rules"]}, indent=2))
+        emit(dumps({"rounds": g.rounds, "events": g.events, **end,
+                    "changed_rules": g.rounds.attrs["changed_rules"]}))
         return
     if fmt == "csv":
         emit(render(g.rounds, "csv"))
@@ -61,9 +59,9 @@ def game_cmd(profile, players, verbose, model, seed, fmt, rules, overrides, thre
 
 
 @main.command("tournament")
-@click.option("--profile", required=True, help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}.")
+@click.option("--profile", required=True, type=ASCII, help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}.")
 @PLAYERS
-@click.option("-n", "n", type=int, default=10_000, show_default=True, help="Games to play.")
+@click.option("-n", "n", type=count_type(), default=10_000, show_default=True, help="Games to play.")
 @click.option("--rotate/--no-rotate", default=False, show_default=True,
               help="Rotate the profile over the seats game by game so seat effects cancel "
                    "(without it, each entry keeps its seat and results are per seat).")
@@ -99,9 +97,9 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
 
 
 @main.command("matrix")
-@click.option("--strategies", required=True, help=f"Strategies to pit against each other: {STRATEGY_HELP}.")
+@click.option("--strategies", required=True, type=ASCII, help=f"Strategies to pit against each other: {STRATEGY_HELP}.")
 @PLAYERS
-@click.option("-n", "n", type=int, default=10_000, show_default=True, help="Games per pair.")
+@click.option("-n", "n", type=count_type(), default=10_000, show_default=True, help="Games per pair.")
 @PLOT
 @MODEL
 @common_options
@@ -132,9 +130,9 @@ def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides,
 
 @main.command("fit")
 @PLAYERS
-@click.option("-n", "n", type=int, default=DEFAULT_ROUNDS, show_default=True, help="Training rounds.")
-@click.option("--holdout", type=int, default=None, help="Held-out rounds for the calibration check (default n/4).")
-@click.option("--policy", default="goal", show_default=True, help="Play policy of the simulated rounds.")
+@click.option("-n", "n", type=count_type(), default=DEFAULT_ROUNDS, show_default=True, help="Training rounds.")
+@click.option("--holdout", type=count_type(), default=None, help="Held-out rounds for the calibration check (default n/4).")
+@click.option("--policy", default="goal", show_default=True, type=ASCII, help="Play policy of the simulated rounds.")
 @click.option("--out", default=None, metavar="NPZ",
               help="Where to save the model (default: the user cache, used for rule sets without a shipped model).")
 @PLOT
@@ -152,21 +150,27 @@ def fit_cmd(players, n, holdout, policy, out, plot, seed, fmt, rules, overrides,
     """
     target = plot_target(plot)
     ruleset = load_rules(rules, players, overrides)
-    out_path = Path(out) if out else cache_path(ruleset)
-    if out and (out_path.suffix.lower() != ".npz" or not out_path.parent.is_dir()):
-        raise UserError(f"--out {out}: name an .npz file in an existing directory")
+    out_path = file_target(out, "--out", ".npz", "model") if out else cache_path(ruleset)
     model, deciles, summary = fit(ruleset, n=n, holdout=holdout, seed=seed, policy=policy, threads=threads,
                                   progress=None)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(out_path)
+    try:
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        model.save(out_path)
+        failed = None
+    except OSError as exc:
+        failed = exc.strerror or str(exc)
     mae = summary["mae"].iloc[-1]
     header = (f"{ruleset.summary()}\nsuccess model for deal {deciles.attrs['fingerprint']}: {n} training rounds, "
-              f"{deciles.attrs['holdout']} held-out rounds, play {policy}, seed {seed}; saved to {out_path}\n"
+              f"{deciles.attrs['holdout']} held-out rounds, play {policy}, seed {seed}; "
+              f"{'NOT saved (see the error below)' if failed else f'saved to {out_path}'}\n"
               f"mean absolute calibration error {mae * 100:.2f} percentage points; {CI_METHOD.split(';')[0]}")
     named = {"calibration by decile": deciles, "by bet type": summary}
     if fmt == "json":
-        named["saved_to"] = str(out_path)
+        named["saved_to"] = None if failed else str(out_path)
     emit(render_tables(named, fmt, header))
+    if failed:
+        raise OutputError(f"--out {out_path}: cannot write the model ({failed}); the calibration above is "
+                          "complete, rerun with --out FILE to keep the model")
     save_plot(target, lambda p: _plots().reliability_plot(
         deciles, p, f"Sponsio success model {deciles.attrs['fingerprint']}: MAE {mae * 100:.2f} pp"))
 

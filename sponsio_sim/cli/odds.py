@@ -2,7 +2,8 @@
 
 import click
 
-from mcsim.clitools import common_options, emit, scale_options
+from mcsim.cliparams import ASCII, ASCII_NONEMPTY, StrictInt, count_type, positive_int
+from mcsim.clitools import common_options, current_meta, emit, scale_options
 from mcsim.output import render
 from mcsim.stats import CI_METHOD
 from sponsio_sim.analysis.odds import odds
@@ -12,21 +13,21 @@ TABLE_FORMATS = {"multiplier": "{:g}", "ev": "{:+.3f}", "fair_multiplier": "{:.2
 
 
 @main.command("odds")
-@click.option("--hand", required=True, help='Your cards, e.g. "R9 R7 R2 B8 B5 G6 G1 Y3".')
-@click.option("--talon", default=None, help="The talon's cards; omit if unknown (dealt at random).")
-@click.option("--players", type=int, default=None, help="Number of players (3 or 4; default from --rules, else 4).")
-@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0..players-1).")
-@click.option("--lead", type=int, default=0, show_default=True, help="Seat that leads the first trick.")
-@click.option("--revealed", default=None, help='Other seats\' revealed cards, e.g. "1:G9 Y1; 2:B2".')
-@click.option("--bets", default=None, help='Your bets, e.g. "tricks=2,last" (default: every catalogue bet, one row each).')
-@click.option("--others", default=None, help='Other seats\' bets, e.g. "1:tricks=3; 2:colour:R=0" (seats without bets play as trolls).')
-@click.option("--policy", default="goal", show_default=True,
+@click.option("--hand", required=True, type=ASCII, help='Your cards, e.g. "R9 R7 R2 B8 B5 G6 G1 Y3".')
+@click.option("--talon", default=None, type=ASCII, help="The talon's cards; omit if unknown (dealt at random).")
+@click.option("--players", type=StrictInt(), default=None, help="Number of players (3 or 4; default from --rules, else 4).")
+@click.option("--seat", type=StrictInt(), default=0, show_default=True, help="Your seat (0..players-1).")
+@click.option("--lead", type=StrictInt(), default=0, show_default=True, help="Seat that leads the first trick.")
+@click.option("--revealed", default=None, type=ASCII, help='Other seats\' revealed cards, e.g. "1:G9 Y1; 2:B2".')
+@click.option("--bets", default=None, type=ASCII_NONEMPTY, help='Your bets, e.g. "tricks=2,last" (default: every catalogue bet, one row each).')
+@click.option("--others", default=None, type=ASCII_NONEMPTY, help='Other seats\' bets, e.g. "1:tricks=3; 2:colour:R=0" (seats without bets play as trolls).')
+@click.option("--policy", default="goal", show_default=True, type=ASCII,
               help="Your play policy: random, greedy, goal or pimc; or dd (double-dummy worst/best-case "
                    "brackets); or POLICY,dd for both side by side.")
-@click.option("--worlds", type=int, default=20, show_default=True,
+@click.option("--worlds", type=positive_int(), default=20, show_default=True,
               help="pimc: sampled layouts of the hidden cards per decision.")
-@click.option("--opponents", default="goal", show_default=True, help="The other seats' play policy.")
-@click.option("-n", "n", type=int, default=None, help="Rounds per simulation (a cap when --target-ci is given).")
+@click.option("--opponents", default="goal", show_default=True, type=ASCII, help="The other seats' play policy.")
+@click.option("-n", "n", type=count_type(), default=None, help="Rounds per simulation (a cap when --target-ci is given).")
 @click.option("--target-ci", type=float, default=None,
               help="Stop when every 95 % CI is narrower than this (default 0.01 when -n is not given).")
 @common_options
@@ -58,10 +59,20 @@ def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, w
         meta = df.attrs
         title = (f"{meta['situation']}\n{meta['rules']}\n"
                  f"play: seat {meta['seat']} {meta.get('policy', policy)}, others {meta.get('opponents', opponents)}; "
-                 f"seed {seed}; {CI_METHOD.split(';')[0]}; EV in coins per 1-coin stake")
+                 f"seed {seed}; {CI_METHOD.split(';')[0]}"
+                 + ("; EV in coins per 1-coin stake" if "ev" in df.columns else ""))
+        if df.attrs.get("left_out"):
+            title += "\n" + df.attrs["left_out"]
         if "p_worst" in df.columns:
             title += ("\ndd: worst = makeable against all other seats, best = possible with all seats "
                       "cooperating (every card known)")
         if df.attrs.get("outside"):
             title += "\noutside the dd brackets: " + "; ".join(df.attrs["outside"])
-    emit(render(df, fmt, title=title, formats=TABLE_FORMATS))
+    meta = None
+    if fmt == "json":
+        meta = current_meta()
+        if "fair_multiplier" in df.columns:
+            meta["nulls"] = "fair_multiplier is null where p = 0 (no finite fair multiplier)"
+        if df.attrs.get("left_out"):
+            meta["left_out"] = df.attrs["left_out"]
+    emit(render(df, fmt, title=title, formats=TABLE_FORMATS, meta=meta))

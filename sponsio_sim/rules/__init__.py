@@ -9,6 +9,7 @@ mapping. Every problem is a one-line ``UserError`` naming the file and key.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -16,7 +17,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from mcsim.errors import UserError
-from mcsim.rulefile import apply_overrides, load_packaged, load_toml, packaged_names
+from mcsim.rulefile import Problems, apply_overrides, load_file, load_packaged, packaged_names
 
 COLOUR_LETTERS = "RBGY"
 RANKS = 9
@@ -157,64 +158,66 @@ def load_rules(rules: str | Path | None = None, players: int | None = None,
             return validate(apply_overrides(rules.as_dict(), overrides, allow_new=_FREE_TABLES),
                             rules.source)
         return rules
+    asked = players
     if rules is None:
         if players is None:
             players = 4
         if players not in (3, 4):
-            raise UserError(f"--players {players}: standard rule sets exist for 3 and 4 players "
-                            "(use --rules FILE or --set players=N for others)")
+            raise UserError(f"--players {players}: standard rule sets exist for 3 and 4 players"
+                            + _other_counts_hint(players))
         rules = f"standard-{players}p"
     text = str(rules)
     if text.endswith(".toml") or Path(text).exists():
-        data, source = load_toml(text), text
+        data, source = load_file(text, "sponsio_sim.rules"), text
     else:
         data, source = load_packaged("sponsio_sim.rules", text), f"shipped:{text}"
     data = apply_overrides(data, overrides, allow_new=_FREE_TABLES)
     ruleset = validate(data, source)
-    if players is not None and ruleset.players != players:
-        raise UserError(f"--players {players} contradicts rule set {ruleset.name} "
+    if asked is not None and ruleset.players != asked:
+        raise UserError(f"--players {asked} contradicts rule set {ruleset.name} "
                         f"({ruleset.players} players)")
     return ruleset
+
+
+def _other_counts_hint(players) -> str:
+    """How to play with another player count: a working --set pair (the standard deck)."""
+    if not isinstance(players, int) or not 2 <= players <= 6:
+        return " (a rule set may have 2..6)"
+    hand = min(8, len(COLOUR_LETTERS) * RANKS // players)
+    return (f" (for {players}: --set players={players} --set hand_size={hand}, "
+            f"or --rules FILE with extends = \"standard-4p\")")
 
 
 _FREE_TABLES = ("multiplier_param.tricks", "multiplier_param.colour", "multiplier_param.fail")
 
 
 def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
-    """Check every field of a rule mapping; return the frozen RuleSet."""
-    where = f"rule set {data.get('name', source) or source}"
+    """Check every field of a rule mapping; return the frozen RuleSet.
 
-    def bad(msg: str):
-        raise UserError(f"{where}: {msg}")
-
-    unknown = sorted(set(data) - _KNOWN)
-    if unknown:
-        bad(f"unknown key '{unknown[0]}'")
-    missing = sorted((_KNOWN - _OPTIONAL) - set(data))
-    if missing:
-        bad(f"missing key '{missing[0]}'")
+    Every problem is reported at once, in one ``UserError``."""
+    bad = Problems(f"rule set {data.get('name', source) or source}")
+    for key in sorted(set(data) - _KNOWN):
+        bad(f"unknown key '{key}'")
+    for key in sorted((_KNOWN - _OPTIONAL) - set(data)):
+        bad(f"missing key '{key}'")
+    bad.check()
     ints = {}
     for key in _INT_FIELDS:
         value = data[key]
         if isinstance(value, bool) or not isinstance(value, int):
             bad(f"'{key}' must be an integer, got {value!r}")
-        if value < 0:
+        elif value < 0:
             bad(f"'{key}' must not be negative, got {value}")
-        ints[key] = value
+        else:
+            ints[key] = value
     colours = data["colours"]
     if (not isinstance(colours, list) or not colours
             or any(not isinstance(c, str) or c.upper() not in COLOUR_LETTERS for c in colours)):
         bad(f"'colours' must be a list of letters from {COLOUR_LETTERS}, got {colours!r}")
+        colours = ()
     colours = tuple(c.upper() for c in colours)
     if len(set(colours)) != len(colours):
         bad(f"'colours' repeats a colour: {colours!r}")
-    if not 2 <= ints["players"] <= 6:
-        bad(f"'players' must be 2..6, got {ints['players']}")
-    if ints["hand_size"] < 1:
-        bad("'hand_size' must be at least 1")
-    deck = len(colours) * RANKS
-    if ints["players"] * ints["hand_size"] > deck:
-        bad(f"{ints['players']} hands of {ints['hand_size']} need more than the {deck}-card deck")
     for key, allowed in (("bets", BET_TYPES), ("tokens", TOKENS)):
         values = data[key]
         if not isinstance(values, list) or any(v not in allowed for v in values) or len(set(values)) != len(values):
@@ -222,9 +225,6 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
     track = data["track_value"]
     if (not isinstance(track, list) or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in track)):
         bad(f"'track_value' must be a list of non-negative integers, got {track!r}")
-    if len(track) != ints["track_win"]:
-        bad(f"'track_value' needs one value per position 0..{ints['track_win'] - 1} "
-            f"({ints['track_win']}), got {len(track)}")
     options = {}
     for key, choices in OPTIONS.items():
         value = data.get(key, choices[0])
@@ -234,25 +234,43 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
     mult = data["multiplier"]
     if not isinstance(mult, dict):
         bad("'multiplier' must be a table")
+        mult = {k: 1 for k in BET_TYPES}
     for key in mult:
         if key not in BET_TYPES:
             bad(f"unknown key 'multiplier.{key}'")
     for key in BET_TYPES:
         if key not in mult:
             bad(f"missing key 'multiplier.{key}'")
-        _check_mult(bad, f"multiplier.{key}", mult[key])
+        else:
+            _check_mult(bad, f"multiplier.{key}", mult[key])
     params = data.get("multiplier_param", {}) or {}
     if not isinstance(params, dict):
         bad("'multiplier_param' must be a table")
+        params = {}
+    # Relations between fields: checked where the fields themselves are sound.
+    players, hand = ints.get("players"), ints.get("hand_size")
+    if players is not None and not 2 <= players <= 6:
+        bad(f"'players' must be 2..6, got {players}")
+    if hand is not None and hand < 1:
+        bad("'hand_size' must be at least 1")
+    deck = len(colours) * RANKS
+    if players is not None and hand is not None and colours and players * hand > deck:
+        bad(f"{players} hands of {hand} need more than the {deck}-card deck")
+    if isinstance(track, list) and "track_win" in ints and len(track) != ints["track_win"]:
+        bad(f"'track_value' needs one value per position 0..{ints['track_win'] - 1} "
+            f"({ints['track_win']}), got {len(track)}")
     clean_params = {}
     for kind, table in params.items():
         if kind not in ("tricks", "colour", "fail") or not isinstance(table, dict):
             bad(f"unknown key 'multiplier_param.{kind}'")
+            continue
         for key, value in table.items():
-            if not _param_key_ok(kind, key, colours, ints):
+            if players is not None and hand is not None and not _param_key_ok(kind, key, colours, ints):
                 bad(f"unknown key 'multiplier_param.{kind}.{key}'")
             _check_mult(bad, f"multiplier_param.{kind}.{key}", value)
-        clean_params[kind] = {str(k): float(v) for k, v in table.items()}
+        clean_params[kind] = {str(k): v for k, v in table.items()}
+    bad.check()
+    clean_params = {kind: {k: float(v) for k, v in table.items()} for kind, table in clean_params.items()}
     return RuleSet(
         name=str(data["name"]), colours=colours, bets=tuple(data["bets"]), tokens=tuple(data["tokens"]),
         track_value=tuple(track), multiplier={k: float(mult[k]) for k in BET_TYPES},
@@ -261,8 +279,9 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
 
 
 def _check_mult(bad, key, value):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        bad(f"'{key}' must be a non-negative number, got {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0
+            or not math.isfinite(value)):
+        bad(f"'{key}' must be a finite non-negative number, got {value!r}")
 
 
 def _param_key_ok(kind, key, colours, ints):

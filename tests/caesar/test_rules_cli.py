@@ -107,7 +107,7 @@ def test_game_and_sweep_tables():
     assert res.exit_code == 0 and "=== Day 3" in res.output and "[result]" in res.output
     res = run("sweep", "--players", "3", "--profile", "value,greedy,random", "-n", "200", "--format", "json",
               "--set", "favour.gold_coins=0;4")
-    rows = json.loads(res.output)
+    rows = json.loads(res.output)["rows"]
     assert {r["variant"] for r in rows} == {"baseline", "favour.gold_coins=0", "favour.gold_coins=4"}
     base = [r for r in rows if r["variant"] == "baseline"]
     assert all(r["d_score"] == 0 and not r["moved"] for r in base)

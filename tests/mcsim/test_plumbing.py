@@ -29,7 +29,9 @@ def test_mean_ci():
     x = np.arange(10.0)
     mean, low, high = mean_ci(x.sum(), (x ** 2).sum(), len(x))
     se = x.std(ddof=1) / np.sqrt(10)
-    assert mean == 4.5 and high - mean == pytest.approx(1.959964 * se, rel=1e-6)
+    assert mean == 4.5 and high - mean == pytest.approx(2.262157 * se, rel=1e-6)  # t(0.975, 9)
+    assert np.isnan(mean_ci(14.0, 98.0, 2)[1])  # too few values: no interval
+    assert mean_ci(1.0, 1.0, 20, lower=0.0)[1] == 0.0  # clipped to the possible range
 
 
 @nb.njit

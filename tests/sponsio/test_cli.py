@@ -74,7 +74,7 @@ def test_json_output_keys_and_values():
     code, out, err = run("odds", "--hand", HAND, "--talon", TALON, "--bets", "tricks=2,last",
                          "-n", "3000", "--format", "json")
     assert code == 0, err
-    rows = json.loads(out)
+    rows = json.loads(out)["rows"]
     assert [r["bet"] for r in rows] == ["tricks=2", "last", "all:tricks=2,last"]
     for r in rows[:2]:
         assert set(r) == {"bet", "n", "p", "ci_low", "ci_high", "multiplier", "ev", "fair_multiplier"}

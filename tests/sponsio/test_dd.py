@@ -236,7 +236,7 @@ def test_batch_file_json_in_input_order(tmp_path):
     res = CliRunner().invoke(main, ["dd", "--deals", str(path), "--coalition", "0,2", "--seat", "0",
                                     "--bets", "tricks=2", "--format", "json"])
     assert res.exit_code == 0, res.output
-    rows = json.loads(res.output)
+    rows = json.loads(res.output)["rows"]
     assert [r["deal"] for r in rows] == list(range(1, 7))
     for text, row in zip(deals, rows):
         one = solve(text, coalition="0,2", seat=0, bets="tricks=2", rules=rules)

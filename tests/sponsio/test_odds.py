@@ -28,16 +28,15 @@ def test_adaptive_stop_is_thread_independent():
 def test_catalogue_rows_and_columns():
     df = odds(HAND, TALON, policy="random", opponents="random", n=4000, seed=1)
     assert list(df.columns) == COLUMNS
-    # tricks 0..8, colour 4 x 0..9, last, nines, fail:1..3
-    assert len(df) == 9 + 40 + 2 + 3
+    # tricks 0..8, colour 4 x 0..9, last, nines; no fail:S rows (no seat holds bets, none can fail)
+    assert len(df) == 9 + 40 + 2
+    assert "cannot fail" in df.attrs["left_out"]
     assert df["ev"].is_monotonic_decreasing
     assert (df["ci_low"] <= df["p"]).all() and (df["p"] <= df["ci_high"]).all()
     np.testing.assert_allclose(df["ev"], df["p"] * df["multiplier"] - 1)
     # One shared simulation under a goal-blind policy: the trick rows sum to 1.
     tricks = df[df.bet.str.startswith("tricks=")]
     assert tricks["p"].sum() == pytest.approx(1.0)
-    # Nobody else holds a bet, so fail:S always loses.
-    assert (df[df.bet.str.startswith("fail:")]["p"] == 0).all()
     # Impossible: 9 red cards when R1 is in the talon.
     assert df.set_index("bet").loc["colour:R=9", "p"] == 0
 
@@ -97,4 +96,4 @@ def test_unknown_talon_and_revealed_cards():
     assert df["n"].iloc[0] == 3000
     three = odds("R9 R7 R2 B8 B5 G6 G1 G3", "R1 B9 G4", players=3, seat=2, lead=1, n=2000, seed=1,
                  policy="greedy", opponents="greedy")
-    assert len(three) == 9 + 30 + 2 + 2
+    assert len(three) == 9 + 30 + 2

@@ -1,0 +1,255 @@
+"""CLI hygiene (issue 16): bad input of every kind is one line, exit 2, before any work.
+
+The table below holds the bad-input probes of both CLIs; every one must fail
+before a kernel runs, so the whole table takes a second or two.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from caesar_sim.cli import main as caesar
+from sponsio_sim.cli import main as sponsio
+
+HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
+PROFILE = "ev:goal:cash4, troll:goal, ev:goal:never, random:random"
+CLIS = {"sponsio": sponsio, "caesar": caesar}
+
+
+def run(cli, *args):
+    result = CliRunner().invoke(CLIS[cli], [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def afile(tmp_path_factory):
+    path = tmp_path_factory.mktemp("paths") / "afile"
+    path.write_text("not a folder")
+    return path
+
+
+BAD = [
+    # 1. seeds: any integer is fine, but it must be an integer
+    ("sponsio", ["odds", "--hand", HAND, "--seed", "1.5"], "--seed '1.5': not an integer"),
+    ("sponsio", ["tournament", "--profile", PROFILE, "--seed", "٣"], "--seed '٣': not an integer"),
+    ("caesar", ["simulate", "--seed", "x"], "--seed 'x': not an integer"),
+    # 2. output paths that exist but cannot be written, checked before the simulation
+    ("sponsio", ["tournament", "--profile", PROFILE, "--plot", "/proc/x.png"], "cannot write in /proc"),
+    ("sponsio", ["matrix", "--strategies", "troll:goal, random:random", "--plot", "{afile}/x.png"],
+     "is not a directory"),
+    ("sponsio", ["fit", "--out", "{afile}/x.npz"], "is not a directory"),
+    ("sponsio", ["fit", "--out", "/proc/x.npz"], "cannot write in /proc"),
+    ("sponsio", ["balance", "--out", "{afile}/x"], "is not a directory"),
+    ("sponsio", ["balance", "--out", "{afile}"], "is a file"),
+    ("sponsio", ["balance", "--out", "/nope/dir/x"], "does not exist (only the last folder is created)"),
+    ("caesar", ["bids", "--plot", "/proc/x.png"], "cannot write in /proc"),
+    ("caesar", ["simulate", "--plot", "x.jpg"], "name it *.png"),
+    # 3. counts beyond what can run, said with the limit
+    ("sponsio", ["odds", "--hand", HAND, "-n", "1e20"], "-n '1e20': not an integer"),
+    ("sponsio", ["odds", "--hand", HAND, "-n", str(10**20)], "must be at most 1,000,000,000,000"),
+    ("sponsio", ["tournament", "--profile", PROFILE, "-n", "0"], "-n 0: must be at least 1"),
+    ("caesar", ["simulate", "-n", str(10**8)], "at most 10,000,000 (every game's scores are kept"),
+    # 4. player counts
+    ("sponsio", ["odds", "--hand", HAND, "--set", "players=5"], "5 hands of 8 need more than the 36-card deck"),
+    ("sponsio", ["odds", "--hand", HAND, "--players", "5"], "--set players=5 --set hand_size=7"),
+    ("sponsio", ["odds", "--hand", HAND, "--players", "9"], "a rule set may have 2..6"),
+    ("caesar", ["simulate", "--players", "6"], "3..5 players"),
+    # 5. NaN and inf, thread and worker counts, empty bets, non-ASCII digits
+    ("sponsio", ["odds", "--hand", HAND, "--set", "multiplier.last=nan"], "finite non-negative number, got nan"),
+    ("sponsio", ["odds", "--hand", HAND, "--set", "multiplier_param.tricks.2=inf"], "got inf"),
+    ("sponsio", ["odds", "--hand", HAND, "--set", "multiplier.fail=-inf"], "got -inf"),
+    ("caesar", ["simulate", "--set", "favour.gold_coins=nan"], "must be an integer >= 0, got nan"),
+    ("sponsio", ["odds", "--hand", HAND, "--threads", "0"], "must be at least 1"),
+    ("sponsio", ["odds", "--hand", HAND, "--threads", "-3"], "must be at least 1"),
+    ("caesar", ["simulate", "--threads", "0"], "must be at least 1"),
+    ("sponsio", ["odds", "--hand", HAND, "--workers", "0"], "must be at least 1"),
+    ("sponsio", ["odds", "--hand", HAND, "--bets", ""], "names nothing"),
+    ("sponsio", ["odds", "--hand", HAND, "--bets", ",,,"], "names nothing"),
+    ("sponsio", ["odds", "--hand", HAND, "--others", " ; "], "names nothing"),
+    ("sponsio", ["odds", "--hand", HAND, "--bets", "tricks=٣"], "non-ASCII character '٣'"),
+    ("sponsio", ["odds", "--hand", "R9 R7 R2 B8 B5 G6 G1 Y٣"], "non-ASCII"),
+    ("sponsio", ["odds", "--hand", HAND, "-n", "２０００"], "not an integer"),
+    ("sponsio", ["recommend", "--target-rtp", "nan"], "not a finite number"),
+    ("caesar", ["simulate", "--profile", "value x٤"], "non-ASCII"),
+    # 7. rule files and overrides
+    ("sponsio", ["rules", "show", "--set", "multiplier.lst=3"], "unknown rule key 'multiplier.lst'"),
+    ("caesar", ["rules", "show", "--rules", "nosuch"], "unknown rule set 'nosuch'"),
+]
+
+
+@pytest.mark.parametrize("cli,args,needle", BAD, ids=[" ".join(map(str, a))[:60] for _, a, _ in BAD])
+def test_bad_input_is_one_line_exit_2_before_any_work(cli, args, needle, afile, monkeypatch):
+    # A kernel run would be "work": make any simulation fail loudly instead.
+    import mcsim.backend
+    monkeypatch.setattr(mcsim.backend.LocalBackend, "run_batch", lambda *a, **k: pytest.fail("work started"))
+    monkeypatch.setattr(mcsim.backend, "use_backend", lambda *a, **k: pytest.fail("work started"))
+    args = [a.replace("{afile}", str(afile)) for a in args]
+    code, out, err = run(cli, *args)
+    assert code == 2, (code, out, err)
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert needle in lines[0], lines[0]
+
+
+def test_balance_out_creates_no_parents(tmp_path):
+    code, _, err = run("sponsio", "balance", "--out", tmp_path / "a" / "b", "-n", "0")
+    assert code == 2 and not (tmp_path / "a").exists()
+
+
+@pytest.mark.parametrize("cli,args", [
+    ("sponsio", ["odds", "--hand", HAND, "--bets", "tricks=2", "-n", "500", "--format", "json"]),
+    ("caesar", ["simulate", "-n", "50", "--no-favour-value", "--format", "json"]),
+])
+def test_any_integer_is_a_seed(cli, args):
+    """Negative and beyond-64-bit seeds run, and different seeds give different streams."""
+    outputs = {}
+    for seed in (-1, 2**64, 2**64 - 1, 1):
+        code, out, err = run(cli, *args, "--seed", seed)
+        assert code == 0, err
+        outputs[seed] = _without_meta(out)
+    assert len(set(outputs.values())) == 4
+    code, again, _ = run(cli, *args, "--seed", -1)
+    assert _without_meta(again) == outputs[-1]
+
+
+def _without_meta(out: str) -> str:
+    data = json.loads(out)
+    return json.dumps({k: v for k, v in data.items() if k != "meta"} if isinstance(data, dict) else data)
+
+
+def test_seed_key_maps_every_integer():
+    from mcsim.rng import seed_key
+    assert seed_key(5) == 5 and seed_key(2**64 - 1) == 2**64 - 1
+    keys = {int(seed_key(s)) for s in (-1, -2, 2**64, 2**64 + 1, 10**40, -(10**40))}
+    assert len(keys) == 6 and all(0 <= k < 2**64 for k in keys)
+
+
+def test_run_chunked_allocates_per_batch_not_per_round():
+    from mcsim.runner import run_chunked
+    seen = []
+
+    def batch(first, counts):
+        seen.append(len(counts))
+        return counts[:, None].astype(float)
+
+    res = run_chunked(batch, 10**11, chunk_size=512, stop=lambda totals, done: done >= 4096)
+    assert res.rounds == 4096 and max(seen) <= 8
+
+
+def test_set_players_is_not_blamed_on_players_option():
+    code, _, err = run("sponsio", "odds", "--hand", HAND, "--set", "players=5")
+    assert code == 2 and "--players" not in err
+    code, out, err = run("sponsio", "rules", "show", "--set", "players=5", "--set", "hand_size=7")
+    assert code == 0 and "players = 5" in out and "hand_size = 7" in out
+
+
+def test_nan_in_a_rule_file_and_every_problem_at_once(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('extends = "standard-4p"\ntroll_pay = -1\nplayers = 9\n[multiplier]\nlast = nan\n')
+    code, out, err = run("sponsio", "rules", "show", "--rules", bad)
+    assert code == 2 and out == ""
+    line = err.strip()
+    assert "4 problems" in line and "'troll_pay' must not be negative" in line
+    assert "'players' must be 2..6" in line and "got nan" in line and "9 hands of 8" in line
+    cbad = tmp_path / "cbad.toml"
+    cbad.write_text('extends = "standard"\ndays = 0\n[favour]\ngold = -1\nlucky = 2\n')
+    code, _, err = run("caesar", "rules", "show", "--rules", cbad)
+    assert code == 2 and "3 problems" in err and "favour.lucky" in err and "'days'" in err
+
+
+def test_partial_rule_file_extends_a_shipped_set(tmp_path):
+    from sponsio_sim.rules import load_rules
+    part = tmp_path / "cheap-last.toml"
+    part.write_text('extends = "standard-4p"\ntroll_pay = 3\n[multiplier]\nlast = 5\n')
+    rs = load_rules(str(part))
+    base = load_rules("standard-4p")
+    assert rs.multiplier["last"] == 5 and rs.troll_pay == 3 and rs.multiplier["tricks"] == base.multiplier["tricks"]
+    assert rs.name == "cheap-last (extends standard-4p)"
+    # rules show prints the effective set as TOML that loads back to the same rule set
+    code, out, err = run("sponsio", "rules", "show", "--rules", part, "--set", "round_bonus=4")
+    assert code == 0, err
+    assert "changed by --set: round_bonus" in out
+    full = tmp_path / "full.toml"
+    full.write_text(out)
+    again = load_rules(str(full))
+    assert again.as_dict() == dict(rs.as_dict(), round_bonus=4)
+    from caesar_sim.rules import load_rules as caesar_rules
+    cpart = tmp_path / "gold.toml"
+    cpart.write_text('extends = "standard"\n[favour]\ngold_coins = 3\n')
+    assert caesar_rules(str(cpart)).gold_coins == 3
+
+
+def test_rules_list_names_the_shipped_sets():
+    code, out, _ = run("sponsio", "rules", "list")
+    assert code == 0 and "rules standard-3p:" in out and "rules standard-4p:" in out
+    code, out, _ = run("caesar", "rules", "list")
+    assert code == 0 and out.startswith("rules standard")
+    code, out, _ = run("caesar", "rules", "show", "--set", "favour.gold=4")
+    assert code == 0 and "gold = 4" in out and "changed by --set: favour.gold" in out
+
+
+def test_set_help_is_per_game():
+    _, caesar_help, _ = run("caesar", "simulate", "--help")
+    _, sweep_help, _ = run("caesar", "sweep", "--help")
+    _, sponsio_help, _ = run("sponsio", "odds", "--help")
+    assert "multiplier.last" not in caesar_help and "favour.gold_coins=3" in caesar_help
+    assert "multiplier.last=3" in sponsio_help
+    assert '--set "favour.gold_coins=1;3"' in sweep_help
+
+
+def test_late_write_failure_keeps_the_result(tmp_path, monkeypatch):
+    """The path was fine up front but writing fails at the end: the table is printed, exit 1."""
+    import mcsim.plotfile
+    monkeypatch.setattr(mcsim.plotfile.os, "replace", lambda *a: (_ for _ in ()).throw(OSError(28, "No space")))
+    code, out, err = run("caesar", "simulate", "-n", "40", "--no-favour-value", "--plot", tmp_path / "s.png")
+    assert code == 1 and "[wins]" in out
+    assert err.strip().count("\n") == 0 and "results above are complete" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plots_follow_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        code, _, err = run("caesar", "simulate", "-n", "40", "--no-favour-value", "--plot", tmp_path / "s.png")
+    finally:
+        os.umask(old)
+    assert code == 0, err
+    assert (tmp_path / "s.png").stat().st_mode & 0o777 == 0o644
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT")
+def test_ctrl_c_under_dask_is_one_line():
+    pytest.importorskip("distributed")
+    cmd = [sys.executable, "-m", "sponsio_sim", "tournament", "--profile", PROFILE, "-n", "50000000",
+           "--workers", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(6)
+    deadline = time.time() + 60
+    while proc.poll() is None and time.time() < deadline:
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+        time.sleep(2)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert out == b"" and err.decode().strip() == "aborted (interrupted)"
+
+
+@pytest.mark.parametrize("module,prog", [("sponsio_sim", "sponsio"), ("caesar_sim", "caesar")])
+def test_version_and_python_m(module, prog):
+    from importlib.metadata import version
+    code, out, _ = run(prog, "--version")
+    assert code == 0 and out.strip() == f"{prog} {version('sponsio-sim')}"
+    proc = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.strip() == out.strip()
+    proc = subprocess.run([sys.executable, "-m", module, "rules", "list"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("rules standard")
