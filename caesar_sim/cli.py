@@ -7,6 +7,8 @@ import click
 
 from mcsim.cliparams import ASCII, StrictInt, count_type
 from mcsim.clitools import OneLineErrorGroup, common_options, emit
+from mcsim.cachecli import cache_group
+from mcsim.cachedir import kernel_cache_root
 from mcsim.rulecli import rules_group, rules_meta
 from mcsim.plotfile import plot_target, save_plot
 
@@ -187,3 +189,4 @@ def _load_rules(rules, overrides):
 rules_group(main, "caesar", "caesar_sim.rules", _load_rules, lambda ruleset, rules: _load_rules(rules, ()),
             SET_EXAMPLE)
 main.rules_meta = lambda params: rules_meta(_load_rules, params)
+cache_group(main, "caesar", lambda: [("compiled kernels", kernel_cache_root(), "caesar_sim-*")], "compiled kernels")

@@ -22,6 +22,8 @@ COMMANDS = {
                   "Integer multipliers per bet type bringing every type's RTP near a target, the ev policy "
                   "re-adapting to each new table until it stops changing."),
     "rules": ("sponsio_sim.cli.rules", "The shipped rule sets, and the effective rule set as TOML."),
+    "cache": ("sponsio_sim.cli.cache",
+              "Show or clear the caches (compiled kernels, finished batches, fitted models)."),
 }
 
 
