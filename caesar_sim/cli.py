@@ -7,14 +7,14 @@ import click
 
 from mcsim.cliparams import ASCII, StrictInt, count_type
 from mcsim.clitools import OneLineErrorGroup, common_options, emit
+from mcsim.cachecli import cache_group
+from mcsim.cachedir import kernel_cache_root
 from mcsim.rulecli import rules_group, rules_meta
 from mcsim.plotfile import plot_target, save_plot
-from mcsim.output import render, render_tables
-from mcsim.stats import CI_METHOD
-from caesar_sim import analysis as A
-from caesar_sim.analysis.bids import NET_NOTE
-from caesar_sim.profile import HORIZONS
-from caesar_sim.rules import check_players
+
+# Kept light: `caesar --help` imports click alone; numpy, numba, pandas and the
+# analysis layer are imported by the command that runs (see _analysis()).
+HORIZONS = ("day", "game")  # caesar_sim.profile.HORIZONS (a test keeps them equal)
 
 # Every game's final coins are kept (the paired and per-game tables need them):
 # 48 bytes a game, so 10 million games hold about half a gigabyte.
@@ -36,6 +36,7 @@ ROTATE = click.option("--rotate/--no-rotate", default=False, show_default=True,
 
 def _check_early(players: int, plot: str | None) -> None:
     """Fail on a bad player count or plot path before any simulation runs."""
+    from caesar_sim.rules import check_players
     check_players(players)
     if plot:
         plot_target(plot)
@@ -67,6 +68,7 @@ def game(players, profile, verbose, mc_horizon, seed, fmt, rules, overrides, thr
       caesar game --players 4 --profile "value,value,greedy,mc" --seed 2 --verbose
     The game is the first one `caesar simulate` plays with the same seed (no --rotate).
     """
+    A, render, _ = _analysis()
     text, table, summary = A.narrated_game(players, profile, seed=seed, rules=rules, overrides=overrides,
                                            verbose=verbose, mc_horizon=mc_horizon)
     if fmt == "table":
@@ -93,6 +95,7 @@ def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, 
       caesar simulate --players 4 --profile "value,value,greedy,random" -n 100000 --rotate
     """
     _check_early(players, plot)
+    A, _, render_tables = _analysis()
     sim = A.simulate(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
                      threads=threads, favour_value=favour_value, mc_horizon=mc_horizon)
     emit(render_tables(sim.tables, fmt, sim.header()))
@@ -121,6 +124,9 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
       caesar bids --players 4 --profile "value x4" -n 200000 --plot bids.png
     """
     _check_early(players, plot)
+    A, render, _ = _analysis()
+    from caesar_sim.analysis.bids import NET_NOTE
+    from mcsim.stats import CI_METHOD
     b, table = A.bids(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
                       threads=threads, by_seat=by_seat, mc_horizon=mc_horizon)
     header = (f"{b.rules.summary()}\nprofile {b.profile.text()}, n={b.n} games, seed {b.seed}; {CI_METHOD}\n"
@@ -151,6 +157,8 @@ def sweep(players, profile, n, rotate, plot, mc_horizon, seed, fmt, rules, overr
         --set "merchant.coins=[0,0,1,1,2,2,3,3];[0,1,1,2,2,3,3,4]" --set "favour.gold_coins=1;3"
     """
     _check_early(players, plot)
+    A, render, _ = _analysis()
+    from mcsim.stats import CI_METHOD
     table, summary = A.sweep(players, profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
                              threads=threads, mc_horizon=mc_horizon)
     header = (f"base {summary}\nprofile {profile}, n={n} games per variant, seed {seed} (same games in every "
@@ -158,6 +166,13 @@ def sweep(players, profile, n, rotate, plot, mc_horizon, seed, fmt, rules, overr
     emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
     if plot:
         save_plot(plot, lambda p: _plots().sweep_plot(table, p, f"{profile}, {players} players, n={n} per variant"))
+
+
+def _analysis():
+    """The analysis layer and the renderers, imported when a command runs."""
+    from caesar_sim import analysis
+    from mcsim.output import render, render_tables
+    return analysis, render, render_tables
 
 
 def _plots():
@@ -174,3 +189,4 @@ def _load_rules(rules, overrides):
 rules_group(main, "caesar", "caesar_sim.rules", _load_rules, lambda ruleset, rules: _load_rules(rules, ()),
             SET_EXAMPLE)
 main.rules_meta = lambda params: rules_meta(_load_rules, params)
+cache_group(main, "caesar", lambda: [("compiled kernels", kernel_cache_root(), "caesar_sim-*")], "compiled kernels")

@@ -8,6 +8,13 @@ error and output conventions (`errors`, `output`, `clitools`).
 """
 
 from mcsim.errors import UserError
-from mcsim.stats import wilson, mean_ci
 
 __all__ = ["UserError", "wilson", "mean_ci"]
+
+
+def __getattr__(name):
+    # numpy is imported only when a statistic is asked for (keeps CLI start-up quick)
+    if name in ("wilson", "mean_ci"):
+        from mcsim import stats
+        return getattr(stats, name)
+    raise AttributeError(name)

@@ -88,7 +88,7 @@ class DaskBackend:
 
     name = "dask"
 
-    def __init__(self, client, cluster=None, tasks_per_worker: int = 2, threads_per_task: int | None = None):
+    def __init__(self, client, cluster=None, tasks_per_worker: int = 4, threads_per_task: int | None = None):
         self.client = client
         self.cluster = cluster
         self.tasks_per_worker = tasks_per_worker

@@ -14,6 +14,8 @@ import click
 
 _INT = re.compile(r"^[+-]?[0-9][0-9_]*$")
 
+FORMATS = ("table", "json", "csv")
+
 # The most rounds (or games) one simulation may ask for: about eleven days
 # at a million rounds a second. Work is chunked, so no memory is held per
 # requested round; the limit only refuses runs that cannot finish.

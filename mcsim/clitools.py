@@ -13,8 +13,7 @@ import click
 
 from mcsim.cliparams import StrictInt, positive_int, seed_type
 from mcsim.errors import OutputError, UserError
-from mcsim import output
-from mcsim.output import FORMATS
+from mcsim.cliparams import FORMATS
 
 DIST_NAME = "sponsio-sim"
 
@@ -51,8 +50,6 @@ def current_meta() -> dict:
     return meta
 
 
-output.set_meta_provider(current_meta)
-
 
 class Interrupted(Exception):
     """Ctrl-C while a command ran (click would print a blank line before ``Aborted!``)."""
@@ -71,6 +68,7 @@ class OneLineErrorGroup(click.Group):
     def main(self, args=None, prog_name=None, **extra):
         from mcsim import progress
         progress.set_mode("auto")  # until --progress / --quiet say otherwise
+        extra.pop("standalone_mode", None)  # always standalone: errors are one line, exit 2
         try:
             rv = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
         except UserError as exc:
@@ -93,6 +91,43 @@ class OneLineErrorGroup(click.Group):
         if isinstance(rv, int) and rv:
             sys.exit(rv)
         sys.exit(0)
+
+
+class LazyGroup(OneLineErrorGroup):
+    """A group whose commands live in modules imported only when a command runs
+    (or its own --help is asked for), so ``--help`` and ``--version`` start quickly.
+
+    ``lazy`` maps a command name to ``(module, short help)``; importing the
+    module registers the command on the group (``@main.command``)."""
+
+    def __init__(self, *args, lazy: dict[str, tuple[str, str]] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy))
+
+    def get_command(self, ctx, name):
+        if name not in self.commands and name in self.lazy:
+            import importlib
+            importlib.import_module(self.lazy[name][0])
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx, formatter):
+        limit = formatter.width - 6 - max(len(n) for n in self.list_commands(ctx))
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in self.commands:
+                cmd = self.commands[name]
+                if cmd.hidden:
+                    continue
+                rows.append((name, cmd.get_short_help_str(limit)))
+            else:
+                from click.utils import make_default_short_help
+                rows.append((name, make_default_short_help(self.lazy[name][1], limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 def _ignore_further_interrupts() -> None:

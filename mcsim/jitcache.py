@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numba
 
+from mcsim.cachedir import kernel_cache_root
+
 _HERE = Path(__file__).resolve().parent
 
 
@@ -46,8 +48,6 @@ def needs_compile(dispatcher) -> bool:
 
 def configure(package: str, kernel_dir: str | Path) -> Path:
     """Point numba's cache for ``package`` at a directory keyed by its kernel sources."""
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "sponsio-sim")
-    path = Path(base) / f"{package}-{source_hash(Path(kernel_dir))}"
+    path = kernel_cache_root() / f"{package}-{source_hash(Path(kernel_dir))}"
     numba.config.CACHE_DIR = str(path)
     return path

@@ -13,21 +13,18 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Callable
-
 import numpy as np
 import pandas as pd
 
-FORMATS = ("table", "json", "csv")
+from mcsim.cliparams import FORMATS  # noqa: F401  (re-exported)
+
 SIGNIFICANT = 6
 
-# Set by the CLI layer: returns the ``meta`` object of the command being run.
-_meta_provider: Callable[[], dict] = dict
 
-
-def set_meta_provider(provider: Callable[[], dict]) -> None:
-    global _meta_provider
-    _meta_provider = provider
+def _meta_provider() -> dict:
+    """The ``meta`` object of the command being run (``mcsim.clitools.current_meta``)."""
+    from mcsim.clitools import current_meta
+    return current_meta()
 
 
 def _jsonable(value):

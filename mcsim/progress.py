@@ -55,8 +55,9 @@ class Progress:
     """Counts work done against an expected total; draws after ``delay`` s."""
 
     def __init__(self, total: int, label: str = "", *, enabled: bool | None = None,
-                 delay: float = 1.0, stream=None, interval: float | None = None):
+                 delay: float = 1.0, stream=None, interval: float | None = None, upper_bound: bool = False):
         self.total = max(int(total), 1)
+        self.upper_bound = upper_bound  # adaptive runs may stop early: the time left is a ceiling
         self.label = label
         self.done = 0
         self.stream = stream or sys.stderr
@@ -96,7 +97,8 @@ class Progress:
         speed = f"{rate / 1000:8.1f}k/s" if rate >= 1000 else f"{rate:8.1f}/s "
         eta = (self.total - self.done) / rate if self.done and frac < 1 else 0.0
         return (f"{frac * 100:5.1f}%  {speed}  elapsed {_clock(elapsed)}"
-                + (f"  left ~{_clock(eta)}" if self.done and frac < 1 else ""))
+                + (f"  left {'at most ' if self.upper_bound else '~'}{_clock(eta)}"
+                   if self.done and frac < 1 else ""))
 
     def draw(self, force: bool = False) -> None:
         if not self.enabled:

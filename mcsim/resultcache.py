@@ -19,8 +19,8 @@ import numpy as np
 
 
 def default_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "sponsio-sim" / "results"
+    from mcsim.cachedir import user_cache_root
+    return user_cache_root() / "results"
 
 
 def config_key(*parts) -> str:

@@ -41,14 +41,9 @@ def rules_group(main: click.Group, prog: str, package: str, load: Callable, base
     def group():
         """The shipped rule sets, and the effective rule set as TOML."""
 
-    @group.command("list")
+    @group.command("list", help=f"Name and main numbers of every shipped rule set.\n\n\b\nExample:\n"
+                                f"  {prog} rules list")
     def list_cmd():
-        """Name and main numbers of every shipped rule set.
-
-        \b
-        Example:
-          %(prog)s rules list
-        """
         lines = []
         for name in packaged_names(package):
             lines.append(load(name, ()).summary())
@@ -75,5 +70,4 @@ def rules_group(main: click.Group, prog: str, package: str, load: Callable, base
     for opt in extra_options:
         cmd = opt(cmd)
     group.command("show")(cmd)
-    list_cmd.__doc__ = list_cmd.__doc__.replace("%(prog)s", prog)
     return group

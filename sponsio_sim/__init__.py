@@ -4,7 +4,15 @@
 ``sponsio_sim.analysis.odds.odds``); the ``sponsio`` command wraps it.
 """
 
-from sponsio_sim.analysis.odds import odds
-from sponsio_sim.rules import load_rules
-
 __all__ = ["odds", "load_rules"]
+
+
+def __getattr__(name):
+    # Imported on first use, so `sponsio --help` does not load numpy, numba and pandas.
+    if name == "odds":
+        from sponsio_sim.analysis.odds import odds
+        return odds
+    if name == "load_rules":
+        from sponsio_sim.rules import load_rules
+        return load_rules
+    raise AttributeError(name)

@@ -89,9 +89,10 @@ BAD = [
 @pytest.mark.parametrize("cli,args,needle", BAD, ids=[" ".join(map(str, a))[:60] for _, a, _ in BAD])
 def test_bad_input_is_one_line_exit_2_before_any_work(cli, args, needle, afile, monkeypatch):
     # A kernel run would be "work": make any simulation fail loudly instead.
+    # (class attributes: every module's reference sees the patch, and it is undone after)
     import mcsim.backend
-    monkeypatch.setattr(mcsim.backend.LocalBackend, "run_batch", lambda *a, **k: pytest.fail("work started"))
-    monkeypatch.setattr(mcsim.backend, "use_backend", lambda *a, **k: pytest.fail("work started"))
+    for backend in (mcsim.backend.LocalBackend, mcsim.backend.DaskBackend):
+        monkeypatch.setattr(backend, "run_batch", lambda *a, **k: pytest.fail("work started"))
     args = [a.replace("{afile}", str(afile)) for a in args]
     code, out, err = run(cli, *args)
     assert code == 2, (code, out, err)
@@ -253,3 +254,42 @@ def test_version_and_python_m(module, prog):
     assert proc.returncode == 0 and proc.stdout.strip() == out.strip()
     proc = subprocess.run([sys.executable, "-m", module, "rules", "list"], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.startswith("rules standard")
+
+
+@pytest.mark.parametrize("module", ["sponsio_sim.cli", "caesar_sim.cli"])
+def test_cli_start_up_imports_no_numerics(module):
+    """`--help` and `--version` must start quickly (issue 16, item 16): the CLI modules
+    import click alone; numpy, pandas, numba and matplotlib come with the command that runs."""
+    code = (f"import sys\nimport {module} as m\ntry:\n    m.main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(k for k in ('numpy', 'pandas', 'numba', 'matplotlib') if k in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_lazy_command_list_matches_the_commands():
+    from sponsio_sim.cli import COMMANDS, main
+    for name, (_, short) in COMMANDS.items():
+        assert main.get_command(None, name).get_short_help_str(1000) == short, name
+    assert set(main.commands) == set(COMMANDS)
+    from caesar_sim.cli import HORIZONS
+    from caesar_sim.profile import HORIZONS as PROFILE_HORIZONS
+    assert HORIZONS == PROFILE_HORIZONS
+
+
+def test_cache_show_and_clear_touch_only_their_own_parts(tmp_path):
+    kernels, home, models = tmp_path / "numba", tmp_path / "xdg", tmp_path / "models"
+    for d in (kernels / "sponsio_sim-aa", kernels / "caesar_sim-bb", kernels / "other",
+              home / "sponsio-sim" / "results" / "key", models):
+        d.mkdir(parents=True)
+        (d / "f.bin").write_bytes(b"x" * 1000)
+    env = {"NUMBA_CACHE_DIR": str(kernels), "XDG_CACHE_HOME": str(home), "SPONSIO_MODEL_DIR": str(models)}
+    res = CliRunner(env=env).invoke(caesar, ["cache", "show"])
+    assert res.exit_code == 0 and "caesar_sim-* (1 entry" in res.stdout
+    res = CliRunner(env=env).invoke(caesar, ["cache", "clear"])
+    assert res.exit_code == 0 and "removed 1 entry" in res.stdout
+    assert not (kernels / "caesar_sim-bb").exists() and (kernels / "sponsio_sim-aa").exists()
+    res = CliRunner(env=env).invoke(sponsio, ["cache", "clear"])
+    assert res.exit_code == 0, res.stderr
+    assert not (kernels / "sponsio_sim-aa").exists() and not (home / "sponsio-sim" / "results").exists()
+    assert not models.exists() and (kernels / "other" / "f.bin").exists()

@@ -140,7 +140,7 @@ def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: i
     rows_bets, left_out = (list(sit.bets), []) if sit.bets else catalogue_for(sit)
     goal_rows = not sit.bets and (policy in GOAL_DEPENDENT or opponents in GOAL_DEPENDENT)
     runs = [[b] for b in rows_bets] if goal_rows else [list(sit.bets)]
-    bar = Progress(cap * len(runs), "sponsio odds", enabled=progress)
+    bar = Progress(cap * len(runs), "sponsio odds", enabled=progress, upper_bound=target_ci is not None)
     try:
         with use_backend(scheduler, workers):
             results = _run_rows(sit, runs, rows_bets, goal_rows, joint, layout, policy, opponents,

@@ -2,10 +2,33 @@
 
 import click
 
-from mcsim.clitools import OneLineErrorGroup
+from mcsim.clitools import LazyGroup
 
 
-@click.group("sponsio", cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+# Each command's module is imported when that command runs: `sponsio --help`
+# needs click alone. The short help must equal the command's own (a test checks).
+COMMANDS = {
+    "odds": ("sponsio_sim.cli.odds", "Odds, EV and fair multiplier of each bet for your hand."),
+    "dd": ("sponsio_sim.cli.dd", "Exact (double-dummy) results with every hand known."),
+    "game": ("sponsio_sim.cli.game", "Play one whole game and print it round by round."),
+    "tournament": ("sponsio_sim.cli.game",
+                   "Many games of one profile: win rates, coins, trolls and bets per entry."),
+    "matrix": ("sponsio_sim.cli.game", "Win rate of one seat playing A against every other seat playing B."),
+    "fit": ("sponsio_sim.cli.game", "Fit the ev policy's success model by simulation and print its calibration."),
+    "balance": ("sponsio_sim.cli.balance",
+                "Hit rate, EV per coin, fair multiplier, RTP and volatility of every bet as the strategies "
+                "place them in full games; by seat; troll economics."),
+    "recommend": ("sponsio_sim.cli.balance",
+                  "Integer multipliers per bet type bringing every type's RTP near a target, the ev policy "
+                  "re-adapting to each new table until it stops changing."),
+    "report": ("sponsio_sim.cli.report", "Build the designer report: findings first, then the evidence."),
+    "rules": ("sponsio_sim.cli.rules", "The shipped rule sets, and the effective rule set as TOML."),
+    "cache": ("sponsio_sim.cli.cache",
+              "Show or clear the caches (compiled kernels, finished batches, fitted models)."),
+}
+
+
+@click.group("sponsio", cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sponsio-sim", prog_name="sponsio", message="%(prog)s %(version)s")
 def main():
     """Sponsio bet-odds calculator and strategy analyser.
@@ -16,9 +39,11 @@ def main():
     """
 
 
-from sponsio_sim.cli import odds as _odds  # noqa: E402,F401  (registers the command)
-from sponsio_sim.cli import dd as _dd  # noqa: E402,F401  (registers the command)
-from sponsio_sim.cli import game as _game  # noqa: E402,F401  (registers game, tournament, matrix, fit)
-from sponsio_sim.cli import balance as _balance  # noqa: E402,F401  (registers balance, recommend)
-from sponsio_sim.cli import report as _report  # noqa: E402,F401  (registers report)
-from sponsio_sim.cli import rules as _rules  # noqa: E402,F401  (registers rules list, rules show)
+def _rules_meta(params):
+    """Rule set name, source and changed fields for JSON ``meta`` (see mcsim.clitools)."""
+    from mcsim.rulecli import rules_meta
+    from sponsio_sim.cli.rules import load
+    return rules_meta(load, params, players=params.get("players"))
+
+
+main.rules_meta = _rules_meta

@@ -40,8 +40,10 @@ def report_dir(out: str) -> Path:
               help="Output format of the summary printed at the end.")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Worker threads (default: all cores).")
 def report_cmd(out, scale, seed, fmt, threads):
-    """Build the designer report: findings first, then every section with
-    its tables (also CSV) and plots, the rule set in an appendix.
+    """Build the designer report: findings first, then the evidence.
+
+    Every section with its tables (also CSV) and plots follows the findings;
+    the rule set is printed in full in an appendix.
 
     Finished simulation batches are cached on disk, so a killed run resumes.
 

@@ -3,21 +3,19 @@
 import click
 
 from mcsim.cliparams import StrictInt
-from mcsim.rulecli import rules_group, rules_meta
+from mcsim.rulecli import rules_group
 from sponsio_sim.cli import main
 
 
-def _load(rules, overrides, players=None):
+def load(rules, overrides, players=None):
     from sponsio_sim.rules import load_rules
     return load_rules(rules, players, overrides)
 
 
 def _base(ruleset, rules, players=None):
-    return _load(rules, (), players)
+    return load(rules, (), players)
 
 
-rules_group(main, "sponsio", "sponsio_sim.rules", _load, _base, "multiplier.last=3",
+rules_group(main, "sponsio", "sponsio_sim.rules", load, _base, "multiplier.last=3",
             extra_options=[click.option("--players", type=StrictInt(), default=None,
                                         help="3 or 4: the standard set for that many players.")])
-
-main.rules_meta = lambda params: rules_meta(_load, params, players=params.get("players"))

@@ -1,0 +1,84 @@
+#!/usr/bin/env python
+"""Start-up latency of the CLIs and of the smallest and the default odds query.
+
+Each command runs as a fresh process (as a user types it), warm: the numba
+cache is filled by a first run, which is reported separately as "first".
+The figure is the median wall time of ``--repeat`` runs. Targets (issue 16,
+quiet machine, 2 cores):
+
+    sponsio --help / caesar --help                               <= 0.3 s
+    sponsio odds --hand ... --bets tricks=2 -n 1000              <= 0.8 s
+    sponsio odds --hand ... --talon ... (every row to +/-0.005)  <= 2.0 s
+
+It also prints the import time of each CLI module (python -X importtime),
+which does not depend on the machine's load as much as wall time does.
+
+    python scripts/bench_startup.py
+    python scripts/bench_startup.py --repeat 9
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
+TALON = "R1 B9 G4 Y7"
+BIN = Path(sys.executable).parent
+CASES = [
+    ("sponsio --help", [str(BIN / "sponsio"), "--help"], 0.3),
+    ("caesar --help", [str(BIN / "caesar"), "--help"], 0.3),
+    ("sponsio --version", [str(BIN / "sponsio"), "--version"], 0.3),
+    ("odds --bets tricks=2 -n 1000", [str(BIN / "sponsio"), "odds", "--hand", HAND, "--bets", "tricks=2",
+                                      "-n", "1000"], 0.8),
+    ("odds (default query)", [str(BIN / "sponsio"), "odds", "--hand", HAND, "--talon", TALON], 2.0),
+]
+
+
+def wall(cmd: list[str], env: dict) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    took = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.strip()}")
+    return took
+
+
+def import_ms(module: str, env: dict) -> float:
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"], env=env,
+                          capture_output=True, text=True)
+    for line in proc.stderr.splitlines():
+        m = re.match(r"import time:\s+\d+ \|\s+(\d+) \| " + re.escape(module) + "$", line)
+        if m:
+            return int(m.group(1)) / 1000
+    return float("nan")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    env = dict(os.environ)
+    env.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".cache" / "numba"))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{os.cpu_count()} cores, load average {load:.1f} (targets assume a quiet machine); "
+          f"median of {args.repeat} warm runs")
+    for module in ("sponsio_sim.cli", "caesar_sim.cli"):
+        print(f"import {module}: {import_ms(module, env):.0f} ms")
+    print(f"{'command':<32} {'first s':>8} {'warm s':>8} {'target':>7}  ok")
+    for name, cmd, target in CASES:
+        first = wall(cmd, env)
+        times = [wall(cmd, env) for _ in range(args.repeat)]
+        med = statistics.median(times)
+        print(f"{name:<32} {first:8.2f} {med:8.2f} {target:7.1f}  {'yes' if med <= target else 'NO'}")
+
+
+if __name__ == "__main__":
+    main()
