@@ -230,17 +230,20 @@ def forced_win(hands, players, colmask, led, best, bseat, s, to_play, ask, tm, c
     (``bet_room``)? Every other seat plays its lowest card of the led
     colour, or, void, discards a card of colour ``col`` if it holds one; the
     seat wins whatever it plays when its lowest card of the led colour (or
-    its card already played) beats every card the others play."""
+    its card already played) beats every card the others play. Returns
+    (True or False, that card of the seat): the winning rank the answer
+    rests on (the holding lengths, in the table's key, tell which seats
+    hold a card below it and which are void)."""
     cm = colmask[led]
     if (ask - s) % players < to_play:
         mine = hands[ask] & cm
         if mine == U0 or best > lowest(mine):
-            return False
+            return False, -1
         bar = lowest(mine)
     elif bseat == ask:
         bar = best
     else:
-        return False
+        return False, -1
     m = popcount(tm & colmask[col]) if col >= 0 else 0
     t = s
     for _ in range(to_play):
@@ -250,22 +253,23 @@ def forced_win(hands, players, colmask, led, best, bseat, s, to_play, ask, tm, c
                 m += 1
         else:
             if h != U0 and lowest(h) > bar:
-                return False
+                return False, -1
             if col >= 0 and (hands[t] & colmask[col]) != U0 and (led == col or h == U0):
                 m += 1
         t += 1
         if t == players:
             t = 0
-    return tr < 1 or m > cr
+    return tr < 1 or m > cr, bar
 
 
 @nb.njit(cache=True, _nrt=False)
 def forced_lead(hands, players, leader, colmask, codes, bcounts, ask, row):
     """Trick-boundary bound for the bets of seat ``ask`` alone against every
-    other seat: (NO, the colours it rests on) when the others can make the
+    other seat: (NO, the cards it rests on) when the others can make the
     seat win this trick in a way that breaks one of its bets (``forced_win``)
     whatever the leader leads, else (UNKNOWN, 0). The seat on lead: for
-    every colour it holds; another seat on lead: for some colour both hold."""
+    every colour it holds; another seat on lead: for some colour both hold.
+    The winning ranks: the seat's lowest card of each colour used."""
     n_col = colmask.shape[0]
     tr, col, cr = bet_room(codes, bcounts, ask, row, players, n_col)
     if tr >= 1 and cr >= players:
@@ -277,27 +281,28 @@ def forced_lead(hands, players, leader, colmask, codes, bcounts, ask, row):
             continue
         if leader != ask and (hands[ask] & cm) == U0:
             continue
-        f = forced_win(hands, players, colmask, x, -1, -1, leader, players, ask, U0, col, tr, cr)
+        f, bar = forced_win(hands, players, colmask, x, -1, -1, leader, players, ask, U0, col, tr, cr)
         if leader == ask:
             if not f:
                 return UNKNOWN, U0
-            w |= cm
+            w |= bit(bar)
         elif f:
-            return NO, cm
+            return NO, bit(bar)
     return (NO, w) if leader == ask else (UNKNOWN, U0)
 
 
 @nb.njit(cache=True, inline="always")
 def bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, PL, PU, CT):
-    """Mid-trick bound for the bets of seat ``ask`` alone: (NO, the led
-    colour) when the others can make the seat win the trick under way in a
+    """Mid-trick bound for the bets of seat ``ask`` alone: (NO, its winning
+    rank) when the others can make the seat win the trick under way in a
     way that breaks one of its bets (``forced_win``), else (UNKNOWN, 0)."""
     n_col = colmask.shape[0]
     tr, col, cr = bet_room(codes, bcounts, ask, CT[PL[d, F_TN]], players, n_col)
     if tr >= 1 and cr >= players:
         return UNKNOWN, U0
     led = PL[d, F_LED]
-    if forced_win(hands, players, colmask, led, PL[d, F_BEST], PL[d, F_BSEAT], PL[d, F_SEAT],
-                  players - PL[d, F_POS], ask, PU[d, U_TMASK], col, tr, cr):
-        return NO, colmask[led]
+    f, bar = forced_win(hands, players, colmask, led, PL[d, F_BEST], PL[d, F_BSEAT], PL[d, F_SEAT],
+                        players - PL[d, F_POS], ask, PU[d, U_TMASK], col, tr, cr)
+    if f:
+        return NO, bit(bar)
     return UNKNOWN, U0

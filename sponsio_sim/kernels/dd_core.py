@@ -227,6 +227,34 @@ def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, i
         sub = (sub - 1) & unknown
 
 
+@nb.njit(cache=True, inline="always")
+def trick_bet(codes, bcounts, ask):
+    """The number of seat ``ask``'s trick bet, -1 if it holds none."""
+    a = -1
+    for i in range(bcounts[ask]):
+        if codes[ask, i, 0] == TRICKS:
+            a = codes[ask, i, 1]
+    return a
+
+
+@nb.njit(cache=True, inline="always")
+def has_last(codes, bcounts, ask):
+    """Does seat ``ask`` hold a ``last`` bet?"""
+    for i in range(bcounts[ask]):
+        if codes[ask, i, 0] == LAST:
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def colour_bet(codes, bcounts, ask):
+    """The colour of seat ``ask``'s colour bet, -1 if it holds none."""
+    for i in range(bcounts[ask]):
+        if codes[ask, i, 0] == COLOUR:
+            return codes[ask, i, 1]
+    return -1
+
+
 @nb.njit(cache=True)
 def relevant_seats(codes, bcounts, ask):
     """Seats whose bets decide ``ask``'s: ask and, through fail bets, their targets."""

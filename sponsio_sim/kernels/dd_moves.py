@@ -16,7 +16,7 @@ import numpy as np
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_HINT, F_IMOV, F_LED, F_MOV0, F_NMOV, F_POS, F_SC0, F_SEAT, F_TN, MODE_TRICKS,
-    U_SKIP, U_WR, desire,
+    U_SKIP, U_WR, colour_bet, desire, has_last,
 )
 
 _TOP_DISCARD = 20   # ordering: keep a colour's top card rather than discard it
@@ -25,6 +25,8 @@ _HINTED = 1000      # ordering: the move that decided this position before
 _OWN_FIRST = 10     # ordering: a leader cashes its own winners before leading to a partner's
 _LEAD_HIGH = 4      # ordering: a leader whose card wins the trick for its side leads its highest one
 _FORCE = 6          # ordering: a card only an opponent's top card still to come beats (draws it)
+_SHED = 8           # ordering: a bettor who wants to lose tricks plays its highest card that loses
+_THROW = 30         # ordering: discards of the colour a bettor must not capture (by it, or onto its trick)
 
 
 @nb.njit(cache=True, inline="always")
@@ -103,6 +105,8 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         if t == players:
             t = 0
         later |= hands[t]
+    shed = False
+    cbet = -1
     if mode == MODE_TRICKS:
         want = coal if (coal >> s) & 1 else allmask & ~coal
     else:
@@ -111,6 +115,13 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
             want = np.int64(1) << ask
         else:
             want = allmask & ~(np.int64(1) << ask)
+        # A seat that must not win tricks (or capture a colour) sheds its
+        # highest cards while someone else takes the trick; not a seat that
+        # keeps a winner for the last trick.
+        shed = s == ask and dsr < 0 and pos > 0 and not has_last(codes, bcounts, ask)
+        # Its colour bet's colour: the seat discards it where it can (a
+        # discard never wins), the others throw it onto the seat's trick.
+        cbet = colour_bet(codes, bcounts, ask) if dsr < 0 else -1
     bseat = PL[d, F_BSEAT]
     n = 0
     m = legal
@@ -147,6 +158,10 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
                         r2 = rl & ~bit(top)
                         force = r2 == U0 or c > highest(r2)
         score = -rank
+        if shed and win != s:
+            score += _SHED * rank
+        if pos > 0 and col != led and col == cbet and (s == ask or (want >> win) & 1):
+            score += _THROW
         if force and not (want >> win) & 1:
             score += _FORCE
         hint = PL[d, F_HINT]
@@ -174,21 +189,24 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
 
 
 @nb.njit(cache=True, inline="always")
-def skip_small(d, c, colmask, PL, PU):
+def skip_small(d, c, colmask, keep, PL, PU):
     """After move ``c`` failed to cut at ply d: if ``c`` lies below the
     lowest winning rank of its colour found so far (``U_WR``), which small
     card of the colour was played did not matter, so the mover's other
     cards of the colour below that rank are the same move and are skipped
     (as DDS does; set once per colour and ply, flag bit ``36 + colour``).
-    Moves ``PL[d, F_IMOV]`` on past skipped moves."""
+    Cards in ``keep`` (the 9s, when a nines bet is at stake: a 9 played
+    deeper in the search leaves no trace in the winning ranks) are never
+    skipped and never stand for other cards. Moves ``PL[d, F_IMOV]`` on
+    past skipped moves."""
     col = c // RANKS
     flag = bit(36 + col)
     skip = PU[d, U_SKIP]
-    if (skip & flag) == U0:
+    if (skip & flag) == U0 and (keep & bit(c)) == U0:
         w = PU[d, U_WR] & colmask[col]
         low = lowest(w) if w != U0 else (col + 1) * RANKS
         if c < low:
-            skip |= flag | (colmask[col] & (bit(low) - U1))
+            skip |= flag | (colmask[col] & (bit(low) - U1) & ~keep)
             PU[d, U_SKIP] = skip
     i = PL[d, F_IMOV]
     n = PL[d, F_NMOV]
