@@ -12,7 +12,7 @@ from mcsim.stats import CI_METHOD
 from caesar_sim import analysis as A
 from caesar_sim.analysis import plots
 from caesar_sim.analysis.bids import NET_NOTE
-from caesar_sim.profile import HORIZONS
+from caesar_sim.profile import HORIZONS, game_profile
 from caesar_sim.rules import check_players
 
 PLAYERS = click.option("--players", type=int, default=4, show_default=True, help="Players (3..5).")
@@ -46,8 +46,9 @@ def main():
 
 @main.command()
 @PLAYERS
-@click.option("--profile", default="value,value,greedy,mc", show_default=True,
-              help="One policy per seat: random, greedy, value, mc[:K].")
+@click.option("--profile", default=None,
+              help="One policy per seat: random, greedy, value, mc[:K] (default: value for all but the last "
+                   "two seats, then greedy, mc; e.g. 'value,value,greedy,mc' with 4 players).")
 @click.option("--verbose", is_flag=True, help="Also show every pass.")
 @MC_HORIZON
 @common_options
@@ -59,6 +60,8 @@ def game(players, profile, verbose, mc_horizon, seed, fmt, rules, overrides, thr
       caesar game --players 4 --profile "value,value,greedy,mc" --seed 2 --verbose
     The game is the first one `caesar simulate` plays with the same seed (no --rotate).
     """
+    check_players(players)
+    profile = profile or game_profile(players)
     text, table, summary = A.narrated_game(players, profile, seed=seed, rules=rules, overrides=overrides,
                                            verbose=verbose, mc_horizon=mc_horizon)
     if fmt == "table":
@@ -78,7 +81,7 @@ def game(players, profile, verbose, mc_horizon, seed, fmt, rules, overrides, thr
 @MC_HORIZON
 @common_options
 def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, fmt, rules, overrides, threads):
-    """Win rates (Wilson CI), score distributions, seat order, favours, unclaimed items.
+    """Win rates (Wilson CI), score distributions, seat order, favours, unclaimed items, short decks.
 
     \b
     Example:

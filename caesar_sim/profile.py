@@ -43,6 +43,11 @@ assert len(_ORDER) == I.PP_SIZE
 HORIZONS = ("day", "game")
 
 
+def game_profile(players: int) -> str:
+    """The default profile of a narrated game: `value` seats, then one `greedy` and one `mc`."""
+    return ",".join(["value"] * (players - 2) + ["greedy", "mc"])
+
+
 def weights_for(mc_horizon: str = "day") -> np.ndarray:
     """Default weights with `mc` rolling out to the end of the day or of the game."""
     if mc_horizon not in HORIZONS:

@@ -97,6 +97,17 @@ def unclaimed_table(b: Batch) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def short_table(b: Batch) -> pd.DataFrame:
+    """Share of days on which a deck ran out at set-up, so fewer tickets or visitors were laid than the
+    rules ask for (Wilson CI over days)."""
+    days = b.n * b.rules.days
+    rows = []
+    for i, what in enumerate(("tickets", "visitors", "tickets or visitors")):
+        p, lo, hi = wilson(b.stats[L.ST_SHORT + i], days)
+        rows.append({"short_of": what, "n_days": days, "share": p, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows)
+
+
 def parts_table(b: Batch) -> pd.DataFrame:
     """Where the coins come from: mean coins per day by score part and seat."""
     days = b.stats[L.ST_DAYS]
@@ -138,5 +149,6 @@ def simulate(players: int, profile: str, n: int, *, seed: int = 1, rules=None, o
                   for t, name in enumerate(FAVOUR_TYPES)}
     sim = Simulation(b)
     sim.tables = {"wins": win_table(b), "seats": seat_table(b), "favours": favour_table(b, gifted),
-                  "start_card": start_card_table(b), "unclaimed": unclaimed_table(b), "score_parts": parts_table(b)}
+                  "start_card": start_card_table(b), "unclaimed": unclaimed_table(b),
+                  "short_decks": short_table(b), "score_parts": parts_table(b)}
     return sim

@@ -24,9 +24,9 @@ def k_new_game(R, PP, S, pols, ks, rng, lg, st):
 
 
 @nb.njit(cache=True)
-def k_setup_day(R, S, lg):
+def k_setup_day(R, S, lg, st):
     """Lay out the day's displays for day ``S[S_DAY]`` from the decks in ``S``."""
-    setup_day(as_ptr(R), as_ptr(S), as_ptr(lg))
+    setup_day(as_ptr(R), as_ptr(S), as_ptr(lg), as_ptr(st))
 
 
 @nb.njit(cache=True)

@@ -51,6 +51,9 @@ R_CAESAR_EXTRA = _f()
 R_FAVTIX = _f()
 R_GIFT_TYPE = _f()   # experiment: favour type given to R_GIFT_SEAT each day (-1 = none)
 R_GIFT_SEAT = _f()
+R_RM_FAV = _f(NFT)   # favours of each type removed before the game
+R_RM_TIX = _f()      # bit i set: ticket card i (venue i // TPV, coin index i % TPV) removed
+R_RM_VIS = _f()      # bit i set: visitor card i removed
 R_SPEC = _f(DAYS_MAX)
 R_MCOIN = _f(NVAL)
 R_FCOUNT = _f(NFT)
@@ -125,6 +128,7 @@ ST_UNCL = _f(4 * 2)          # unclaimed per day: favours, start card, tickets, 
 ST_DAYS = _f()
 ST_SP = _f(3)                # start card: taken by choice, to leftmost merchant, stayed
 ST_FAVS = _f(NFT * 4)        # per type: taken, used in play, used as Caesar ticket, unused at day end
+ST_SHORT = _f(3)             # days short of: tickets, visitors, either (a deck ran out at set-up)
 ST_SIZE = _next
 
 # --- log: rows of LOGW; row 0 holds (events written, capacity); capacity 0 = logging off
@@ -135,4 +139,6 @@ LOG_MAX = 4096
 W_SIZE = 64 + 3 * (2 * NVAL + 8) + P   # floats: item utilities (the rest is spare)
 A_SIZE = 2 * ACT_MAX             # ints: legal actions (rollouts), mc's own list
 EV_DAY, EV_FDISP, EV_TICKET, EV_VISITOR, EV_BID, EV_PASS, EV_TAKE, EV_NOTHING, EV_SPFALL, \
-    EV_SCORE, EV_FAVTIX, EV_CAESAR, EV_PHASE = range(13)
+    EV_SCORE, EV_FAVTIX, EV_CAESAR, EV_PHASE, EV_REMOVE, EV_SHORT = range(15)
+RM_FAVOUR, RM_TICKET, RM_VISITOR = range(3)   # EV_REMOVE kinds (a: kind, b: type or venue, c: coins)
+SHORT_TICKETS, SHORT_VISITORS = range(2)      # EV_SHORT kinds (a: kind, b: wanted, c: laid)

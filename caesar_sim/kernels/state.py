@@ -58,17 +58,31 @@ def new_game(R, S, PP, W, pols, ks, rng, lg, st):
     for i in range(S_FDISP):  # scalars and per-seat fields; day and phase set-up reset the rest
         S[i] = 0
     S[S_N] = n
-    S[S_NT] = 3 * R[R_TPV]
-    for i in range(S[S_NT]):
-        S[S_TDECK + i] = i
-    S[S_NVD] = R[R_NVIS] + (1 if R[R_CAESAR] else 0)
-    for i in range(S[S_NVD]):
-        S[S_VDECK + i] = i
+    tpv = R[R_TPV]
+    k = 0
+    for i in range(NVEN * tpv):  # cards the rule set removes for this player count stay out
+        if R[R_RM_TIX] >> i & 1:
+            log(lg, EV_REMOVE, RM_TICKET, i // tpv, R[R_TCOIN + i % tpv])
+        else:
+            S[S_TDECK + k] = i
+            k += 1
+    S[S_NT] = k
+    k = 0
+    for i in range(R[R_NVIS] + (1 if R[R_CAESAR] else 0)):
+        if i < R[R_NVIS] and R[R_RM_VIS] >> i & 1:
+            log(lg, EV_REMOVE, RM_VISITOR, 0, R[R_VCOIN + i])
+        else:
+            S[S_VDECK + k] = i
+            k += 1
+    S[S_NVD] = k
     k = 0
     for t in range(NFT):
-        for _ in range(R[R_FCOUNT + t]):
-            S[S_FDECK + k] = t
-            k += 1
+        for j in range(R[R_FCOUNT + t]):
+            if j < R[R_RM_FAV + t]:
+                log(lg, EV_REMOVE, RM_FAVOUR, t)
+            else:
+                S[S_FDECK + k] = t
+                k += 1
     S[S_NF] = k
     shuffle(S, S_TDECK, S[S_NT], rng)
     shuffle(S, S_VDECK, S[S_NVD], rng)
@@ -78,13 +92,14 @@ def new_game(R, S, PP, W, pols, ks, rng, lg, st):
     for p in range(n):
         S[S_POL + p] = pols[p]
         S[S_K + p] = ks[p]
-    setup_day(R, S, lg)
+    setup_day(R, S, lg, st)
     settle(R, S, PP, W, rng, lg, st)
 
 
 @nb.njit(cache=True)
 def lay_visitor(R, S, x, lg):
-    """Lay the next visitor card beside venue ``x`` (the Caesar card brings extra ones)."""
+    """Lay the next visitor card beside venue ``x`` (the Caesar card brings extra ones); return how
+    many visitor cards were due but missing (the deck ran out)."""
     todo = 1
     while todo > 0 and S[S_VPTR] < S[S_NVD]:
         todo -= 1
@@ -98,6 +113,7 @@ def lay_visitor(R, S, x, lg):
             coin = R[R_VCOIN + c]
             S[S_VDN + x] = insert_desc(S, S_VD + x * DISP, S[S_VDN + x], coin)
             log(lg, EV_VISITOR, x, coin)
+    return todo
 
 
 @nb.njit(cache=True)
@@ -116,8 +132,12 @@ def draw_ticket(R, S, lg, special):
 
 
 @nb.njit(cache=True)
-def setup_day(R, S, lg):
-    """Clear the day's state and lay favours, tickets, visitors and special events."""
+def setup_day(R, S, lg, st):
+    """Clear the day's state and lay favours, tickets, visitors and special events.
+
+    A deck that runs out leaves the day with what is left: logged (EV_SHORT, cards missing) and
+    counted in ``st`` (days short of tickets, of visitors, of either).
+    """
     n, d = S[S_N], S[S_DAY]
     for p in range(n):
         S[S_HAND + p] = (1 << NVAL) - 1
@@ -145,19 +165,30 @@ def setup_day(R, S, lg):
             S[S_FDISP + S[S_FDECK + S[S_FPTR]]] += 1
             S[S_FPTR] += 1
     log(lg, EV_FDISP, S[S_FDISP], S[S_FDISP + 1], S[S_FDISP + 2])
+    miss_t, miss_v = 0, 0
     for _ in range(R[R_TPD]):
-        draw_ticket(R, S, lg, 0)
+        miss_t += draw_ticket(R, S, lg, 0) < 0
     for x in range(NVEN):
         cnt = 0
         for i in range(S[S_TDN]):
             cnt += S[S_TDX + i] == x
         for _ in range(cnt - 1):
-            lay_visitor(R, S, x, lg)
+            miss_v += lay_visitor(R, S, x, lg)
     for _ in range(R[R_SPEC + d]):
         x = draw_ticket(R, S, lg, 1)
         if x >= 0:
             S[S_SPEC + x] += 1
-            lay_visitor(R, S, x, lg)
+            miss_v += lay_visitor(R, S, x, lg)
+        else:
+            miss_t += 1
+    if miss_t > 0:
+        log(lg, EV_SHORT, SHORT_TICKETS, miss_t)
+    if miss_v > 0:
+        log(lg, EV_SHORT, SHORT_VISITORS, miss_v)
+    if st[ST_ON] > 0:
+        st[ST_SHORT] += miss_t > 0
+        st[ST_SHORT + 1] += miss_v > 0
+        st[ST_SHORT + 2] += (miss_t > 0) | (miss_v > 0)
     begin_phase(S, lg)
 
 
@@ -395,7 +426,7 @@ def settle(R, S, PP, W, rng, lg, st):
             if S[S_DAY] >= R[R_DAYS]:
                 S[S_OVER] = 1
                 return
-            setup_day(R, S, lg)
+            setup_day(R, S, lg, st)
 
 
 @nb.njit(cache=True)
