@@ -8,7 +8,7 @@ import pandas as pd
 from caesar_sim.analysis.bids import LOCATIONS
 from caesar_sim.kernels import layout as L
 from caesar_sim.kernels.game import play_one
-from caesar_sim.profile import parse_profile, weights_for
+from caesar_sim.profile import parse_profile
 from caesar_sim.rules import FAVOUR_TYPES, VENUES, check_players, kernel_rules, load_rules
 
 PHASES = ("favours (Caesars Villa)", "tickets (Forum Romanum)", "visitors (the venues)")
@@ -101,7 +101,7 @@ def narrated_game(players: int, profile: str, *, seed: int = 1, rules=None, over
     rs = load_rules(rules, overrides)
     prof = parse_profile(profile, players)
     log = np.zeros((L.LOG_MAX, L.LOGW), dtype=np.int64)
-    totals = play_one(kernel_rules(rs, players), weights_for(mc_horizon), prof.policies, prof.rollouts,
+    totals = play_one(kernel_rules(rs, players), prof.kernel_weights(mc_horizon), prof.policies, prof.rollouts,
                  int(seed) & 0x7FFFFFFFFFFFFFFF, log)[:players]
     names = [f"seat {s} ({prof.entries[s]})" for s in range(players)]
     top = totals == totals.max()

@@ -77,14 +77,20 @@ def favour_table(b: Batch, gifted: dict[str, Batch] | None = None) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
-def start_card_table(b: Batch) -> pd.DataFrame:
-    """How the start-player card changed hands per day (Wilson CI over days)."""
+def _day_shares(b: Batch, offset: int, column: str, labels) -> pd.DataFrame:
+    """Share of days counted in ``stats[offset + i]`` for each label i (Wilson CI over days)."""
     days = b.n * b.rules.days
     rows = []
-    for i, how in enumerate(("taken as an item", "to the leftmost merchant", "stayed (no merchant)")):
-        p, lo, hi = wilson(b.stats[L.ST_SP + i], days)
-        rows.append({"start_card": how, "n_days": days, "share": p, "ci_low": lo, "ci_high": hi})
+    for i, label in enumerate(labels):
+        p, lo, hi = wilson(b.stats[offset + i], days)
+        rows.append({column: label, "n_days": days, "share": p, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)
+
+
+def start_card_table(b: Batch) -> pd.DataFrame:
+    """How the start-player card changed hands per day (Wilson CI over days)."""
+    return _day_shares(b, L.ST_SP, "start_card", ("taken as an item", "to the leftmost merchant",
+                                                   "stayed (no merchant)"))
 
 
 def unclaimed_table(b: Batch) -> pd.DataFrame:
@@ -100,12 +106,7 @@ def unclaimed_table(b: Batch) -> pd.DataFrame:
 def short_table(b: Batch) -> pd.DataFrame:
     """Share of days on which a deck ran out at set-up, so fewer tickets or visitors were laid than the
     rules ask for (Wilson CI over days)."""
-    days = b.n * b.rules.days
-    rows = []
-    for i, what in enumerate(("tickets", "visitors", "tickets or visitors")):
-        p, lo, hi = wilson(b.stats[L.ST_SHORT + i], days)
-        rows.append({"short_of": what, "n_days": days, "share": p, "ci_low": lo, "ci_high": hi})
-    return pd.DataFrame(rows)
+    return _day_shares(b, L.ST_SHORT, "short_of", ("tickets", "visitors", "tickets or visitors"))
 
 
 def parts_table(b: Batch) -> pd.DataFrame:

@@ -15,10 +15,10 @@ from caesar_sim.kernels.state import advance, apply_action, new_game, resolve_ph
 
 
 @nb.njit(cache=True)
-def k_new_game(R, PP, S, pols, ks, rng, lg, st):
+def k_new_game(R, PP, S, pols, ks, rows, rng, lg, st):
     """Deal and set up a game; stop at the first decision."""
     W = np.zeros(W_SIZE)
-    new_game(as_ptr(R), as_ptr(S), as_ptr(PP), as_ptr(W), as_ptr(pols), as_ptr(ks), as_ptr(rng),
+    new_game(as_ptr(R), as_ptr(S), as_ptr(PP), as_ptr(W), as_ptr(pols), as_ptr(ks), as_ptr(rows), as_ptr(rng),
              as_ptr(lg), as_ptr(st))
     return W[0]
 

@@ -52,8 +52,9 @@ def insert_desc(S, off, cnt, value, ooff=-1, origin=0):
 
 
 @nb.njit(cache=True)
-def new_game(R, S, PP, W, pols, ks, rng, lg, st):
-    """Deal a fresh game for the seats' policies and stop at the first decision."""
+def new_game(R, S, PP, W, pols, ks, rows, rng, lg, st):
+    """Deal a fresh game for the seats' policies (seat p: policy ``pols[p]``, rollouts ``ks[p]``,
+    weight row ``rows[p]``) and stop at the first decision."""
     n = R[R_PLAYERS]
     for i in range(S_FDISP):  # scalars and per-seat fields; day and phase set-up reset the rest
         S[i] = 0
@@ -92,6 +93,7 @@ def new_game(R, S, PP, W, pols, ks, rng, lg, st):
     for p in range(n):
         S[S_POL + p] = pols[p]
         S[S_K + p] = ks[p]
+        S[S_WROW + p] = rows[p]
     setup_day(R, S, lg, st)
     settle(R, S, PP, W, rng, lg, st)
 

@@ -1,5 +1,6 @@
 """Spec sections 1, 3.2 and 5: cards removed per player count, short decks, Caesar favour tickets."""
 
+import json
 from collections import Counter
 
 import numpy as np
@@ -27,7 +28,7 @@ def new_game(players, overrides=None, seed=1):
     lg[0, 1] = L.LOG_MAX
     rng = np.array([seed, 2, 3, 4], np.uint64)
     pols = np.full(L.P, L.VALUE, np.int64)
-    api.k_new_game(R, PP, S, pols, np.ones(L.P, np.int64), rng, lg, np.zeros(L.ST_SIZE))
+    api.k_new_game(R, PP, S, pols, np.ones(L.P, np.int64), np.zeros(L.P, np.int64), rng, lg, np.zeros(L.ST_SIZE))
     return R, S, lg[1:lg[0, 0] + 1]
 
 
@@ -247,3 +248,10 @@ def test_value_bids_for_a_caesar_visitor_with_a_favour_and_no_ticket(allow):
         assert a >= 0 and (a // L.NVAL) % L.NROW == 3  # row 3: the Pompeius Theater, the Caesar venue
     else:
         assert a == -1
+
+
+def test_simulate_cli_prints_the_short_decks_table():
+    res = CliRunner().invoke(main, ["simulate", "--players", "4", "--profile", "value x4", "-n", "40",
+                                    "--no-favour-value", "--set", "tickets_per_day=6", "--format", "json"])
+    rows = {r["short_of"]: r for r in json.loads(res.output)["short_decks"]}
+    assert rows["tickets"]["share"] == pytest.approx(1 / 3) and rows["tickets"]["n_days"] == 120
