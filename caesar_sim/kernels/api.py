@@ -11,7 +11,8 @@ import numpy as np
 from caesar_sim.kernels.layout import W_SIZE, A_SIZE, S_TURN, S_POL, S_K
 from caesar_sim.kernels.game import decide
 from caesar_sim.kernels.ptr import as_ptr
-from caesar_sim.kernels.state import advance, apply_action, new_game, resolve_phase, score_day, setup_day
+from caesar_sim.kernels.setup import setup_day
+from caesar_sim.kernels.state import advance, apply_action, new_game, resolve_phase, score_day
 
 
 @nb.njit(cache=True)

@@ -13,7 +13,8 @@ from mcsim.rng import randbelow, uniform
 from caesar_sim.kernels.items import PP_EPS, PP_HORIZON, wrow
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 from caesar_sim.kernels.policies import legal_actions, value_action
-from caesar_sim.kernels.state import advance, shuffle
+from caesar_sim.kernels.setup import shuffle
+from caesar_sim.kernels.state import advance
 
 
 @nb.njit(cache=True)
