@@ -122,8 +122,13 @@ def test_exploit_lists_weight_and_restricted_deviations_and_flags_a_clear_gain()
     assert list(table["deviation"]) == ["value"]             # random has no weights to push
     assert table.loc[0, "finding"] == "gains" and "EXPLOITABLE" in line and "'value'" in line
     table, _, _ = exploit(3, "value x3", 60, seed=2, policies=(), progress=False)
-    assert len(table) == 2 * len(WT.TUNABLE) + 4 + 5
+    assert len(table) == 2 * len(WT.TUNABLE) + 4 + 5      # value's weights all lie inside their ranges
     assert {"weight", "restricted"} == set(table["kind"])
+    assert "boost +0.5" in set(table["deviation"]) and "never bids at Colosseum" in set(table["deviation"])
+    at_bound = parse_profile("value x3", 3).replace(0, "value", WT.vector(strength=0.0))
+    table, _, _ = exploit(3, at_bound, 30, seed=2, policies=(), restricted=False, progress=False)
+    assert list(table["deviation"]).count("strength +0.1") == 1 and not table["deviation"].str.startswith(
+        "strength -").any()
 
 
 def test_cma_es_finds_the_top_of_a_noisy_bowl():
