@@ -73,6 +73,10 @@ def test_profile_shorthand():
     ["sweep", "-n", "10"],
     ["bids", "-n", "10", "--plot", "/nonexistent/dir/x.png"],
     ["simulate", "-n", "0"],
+    ["tune", "-n", "10", "--generations", "1", "--out", "/nonexistent/dir/w.json"],
+    ["exploit", "--players", "3", "--seat", "5", "-n", "10"],
+    ["exploit", "--players", "3", "-n", "10", "--policies", "value,bogus"],
+    ["simulate", "-n", "10", "--profile", "tuned@/nonexistent/w.json x4"],
 ])
 def test_bad_input_is_one_line_exit_2(args, tmp_path):
     proc = subprocess.run([sys.executable, "-c", "from caesar_sim.cli import main; main()", *args],
@@ -85,7 +89,7 @@ def test_bad_input_is_one_line_exit_2(args, tmp_path):
 
 
 def test_every_command_has_help_with_an_example():
-    for cmd in ("game", "simulate", "bids", "sweep"):
+    for cmd in ("game", "simulate", "bids", "sweep", "tune", "exploit"):
         res = run(cmd, "--help")
         assert res.exit_code == 0 and "Example" in res.output and "--seed" in res.output
 
