@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import click
 
 from mcsim.cliparams import ASCII, StrictInt, count_type
@@ -23,9 +22,10 @@ GAMES_WHY = "every game's scores are kept in memory"
 SET_EXAMPLE = "favour.gold_coins=3"
 COMMON = common_options(set_example=SET_EXAMPLE, rules_default="standard")
 PLAYERS = click.option("--players", type=StrictInt(), default=4, show_default=True, help="Players (3..5).")
-PROFILE = click.option("--profile", default="value x4", show_default=True, type=ASCII,
-                       help="One policy per seat: random, greedy, value, mc[:K] (e.g. 'value,greedy,mc:16,random' "
-                            "or 'value x4').")
+PROFILE = click.option("--profile", default=None, type=ASCII,
+                       help="One policy per seat: random, greedy, value, tuned, tuned@FILE, mc[:K][:value] (e.g. "
+                            "'tuned,value,mc:16,random' or 'value x4'). Default: the reference profile, `tuned` "
+                            "in every seat.")
 N = click.option("-n", "n", type=count_type(MAX_GAMES, GAMES_WHY), default=10000, show_default=True, help="Games to play.")
 MC_HORIZON = click.option("--mc-horizon", type=click.Choice(HORIZONS), default="day", show_default=True,
                           help="How far `mc` rolls out each candidate action: the day's end or the game's end.")
@@ -42,6 +42,15 @@ def _check_early(players: int, plot: str | None) -> None:
         plot_target(plot)
 
 
+def _profile(profile: str | None, players: int) -> tuple[str, str]:
+    """(profile text, a header note): the reference profile when none is given."""
+    if profile:
+        return profile, ""
+    from caesar_sim.profile import reference_profile
+    ref = reference_profile(players)
+    return ref, f"reference profile ({ref}: used when --profile is not given)\n"
+
+
 @click.group("caesar", cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sponsio-sim", prog_name="caesar", message="%(prog)s %(version)s")
 def main():
@@ -55,8 +64,9 @@ def main():
 
 @main.command()
 @PLAYERS
-@click.option("--profile", default="value,value,greedy,mc", show_default=True, type=ASCII,
-              help="One policy per seat: random, greedy, value, mc[:K].")
+@click.option("--profile", default=None, type=ASCII,
+              help="One policy per seat: random, greedy, value, tuned, tuned@FILE, mc[:K][:value] (default: tuned "
+                   "for all but the last two seats, then value, mc; e.g. 'tuned,tuned,value,mc' with 4 players).")
 @click.option("--verbose", is_flag=True, help="Also show every pass.")
 @MC_HORIZON
 @COMMON
@@ -68,6 +78,10 @@ def game(players, profile, verbose, mc_horizon, seed, fmt, rules, overrides, thr
       caesar game --players 4 --profile "value,value,greedy,mc" --seed 2 --verbose
     The game is the first one `caesar simulate` plays with the same seed (no --rotate).
     """
+    from caesar_sim.profile import game_profile
+    from caesar_sim.rules import check_players
+    check_players(players)
+    profile = profile or game_profile(players)
     A, render, _ = _analysis()
     text, table, summary = A.narrated_game(players, profile, seed=seed, rules=rules, overrides=overrides,
                                            verbose=verbose, mc_horizon=mc_horizon)
@@ -88,17 +102,18 @@ def game(players, profile, verbose, mc_horizon, seed, fmt, rules, overrides, thr
 @MC_HORIZON
 @COMMON
 def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, fmt, rules, overrides, threads):
-    """Win rates (Wilson CI), score distributions, seat order, favours, unclaimed items.
+    """Win rates (Wilson CI), score distributions, seat order, favours, unclaimed items, short decks.
 
     \b
     Example:
       caesar simulate --players 4 --profile "value,value,greedy,random" -n 100000 --rotate
     """
     _check_early(players, plot)
+    profile, note = _profile(profile, players)
     A, _, render_tables = _analysis()
     sim = A.simulate(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
                      threads=threads, favour_value=favour_value, mc_horizon=mc_horizon)
-    emit(render_tables(sim.tables, fmt, sim.header()))
+    emit(render_tables(sim.tables, fmt, note + sim.header()))
     if plot:
         b = sim.batch
         save_plot(plot, lambda p: _plots().score_histogram(b.entry_scores(), b.profile.labels, p,
@@ -127,9 +142,10 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
     A, render, _ = _analysis()
     from caesar_sim.analysis.bids import NET_NOTE
     from mcsim.stats import CI_METHOD
+    profile, note = _profile(profile, players)
     b, table = A.bids(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
                       threads=threads, by_seat=by_seat, mc_horizon=mc_horizon)
-    header = (f"{b.rules.summary()}\nprofile {b.profile.text()}, n={b.n} games, seed {b.seed}; {CI_METHOD}\n"
+    header = (f"{note}{b.rules.summary()}\nprofile {b.profile.text()}, n={b.n} games, seed {b.seed}; {CI_METHOD}\n"
               f"{NET_NOTE}")
     emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
     if plot:
@@ -159,13 +175,114 @@ def sweep(players, profile, n, rotate, plot, mc_horizon, seed, fmt, rules, overr
     _check_early(players, plot)
     A, render, _ = _analysis()
     from mcsim.stats import CI_METHOD
+    profile, note = _profile(profile, players)
     table, summary = A.sweep(players, profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
                              threads=threads, mc_horizon=mc_horizon)
-    header = (f"base {summary}\nprofile {profile}, n={n} games per variant, seed {seed} (same games in every "
+    header = (f"{note}base {summary}\nprofile {profile}, n={n} games per variant, seed {seed} (same games in every "
               f"variant); {CI_METHOD}; moved = a 95% CI of d_win or d_score excludes 0")
     emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
     if plot:
         save_plot(plot, lambda p: _plots().sweep_plot(table, p, f"{profile}, {players} players, n={n} per variant"))
+
+
+@main.command()
+@PLAYERS
+@click.option("-n", "n", type=count_type(MAX_GAMES, GAMES_WHY), default=8000, show_default=True,
+              help="Games per candidate and field table (rounded up to a multiple of --players).")
+@click.option("--generations", type=StrictInt(), default=60, show_default=True, help="CMA-ES generations.")
+@click.option("--lam", type=StrictInt(), default=12, show_default=True, help="Candidates per generation.")
+@click.option("--start", default="value", show_default=True, type=ASCII,
+              help="Start point: value, tuned or tuned@FILE.")
+@click.option("--mc-games", type=StrictInt(), default=0, show_default=True,
+              help="Games per candidate against (n-1) x mc:2 seats (slow; 0 = leave mc out of the field).")
+@click.option("--out", "out", required=True, metavar="JSON", help="Weights file to write (load with tuned@FILE).")
+@COMMON
+def tune(players, n, generations, lam, start, mc_games, out, seed, fmt, rules, overrides, threads):
+    """Tune `value`'s weights by simulation (CMA-ES, common random numbers, seats rotated).
+
+    Each candidate plays n games against (n-1) x value and n games against (n-1) x the
+    current search mean (the previous tuned version); its fitness is its mean win share.
+    The weights file records the command and seed that produced it.
+
+    \b
+    Example:
+      caesar tune --players 4 -n 8000 --generations 60 --seed 1 --out tuned-4p.json
+      caesar simulate --players 4 --profile "tuned@tuned-4p.json,value x3" --rotate
+    """
+    import shlex
+
+    import pandas as pd
+
+    from caesar_sim import weights as WT
+    from caesar_sim.analysis.tune import tune as run_tune
+    from caesar_sim.rules import check_players
+
+    check_players(players)
+    WT.check_writable(out)
+    A, render, _ = _analysis()
+    args = ["--players", players, "-n", n, "--generations", generations, "--lam", lam, "--start", start,
+            "--mc-games", mc_games, "--seed", seed]
+    args += (["--rules", rules] if rules else []) + [x for o in overrides for x in ("--set", o)]
+    args += (["--threads", threads] if threads else []) + ["--out", out]
+    command = "caesar tune " + " ".join(shlex.quote(str(a)) for a in args)
+    res = run_tune(players, n, generations, seed=seed, start=start, lam=lam, mc_games=mc_games, rules=rules,
+                   overrides=overrides, threads=threads, command=command)
+    WT.save(out, res.weights, players, res.meta)
+    table = pd.DataFrame([{"weight": k, "value": WT.DEFAULTS[k], "tuned": v}
+                          for k, v in res.weights.items() if k in WT.TUNABLE])
+    emit(render(table, fmt, title=f"wrote {out}: {res.meta['field']}; {res.meta['seconds']} s")
+         if fmt == "table" else render(table, fmt))
+
+
+POLICY_DEVIATIONS = ("random", "greedy", "value", "tuned", "mc:8")  # caesar_sim.analysis.exploit (a test checks)
+
+
+@main.command()
+@PLAYERS
+@PROFILE
+@click.option("-n", "n", type=count_type(MAX_GAMES, GAMES_WHY), default=20000, show_default=True,
+              help="Games per deviation (same games each).")
+@click.option("--seat", "entry", type=StrictInt(), default=0, show_default=True,
+              help="Profile entry that deviates (seats are rotated, so it plays every seat).")
+@click.option("--policies", default=",".join(POLICY_DEVIATIONS), show_default=True, type=ASCII,
+              help="Other policies to try in its place (comma-separated; empty for none).")
+@click.option("--weights/--no-weights", default=True, show_default=True,
+              help="Push each tunable weight up and down (value/tuned entries).")
+@click.option("--restricted/--no-restricted", default=True, show_default=True,
+              help="Try restricted players: never takes an item type, never bids at a location.")
+@click.option("--threshold", type=float, default=0.01, show_default=True,
+              help="Win-share gain (CI lower bound) above which the profile counts as exploitable.")
+@MC_HORIZON
+@COMMON
+def exploit(players, profile, n, entry, policies, weights, restricted, threshold, mc_horizon, seed, fmt, rules,
+            overrides, threads):
+    """Deviations of one seat from a profile, paired against the undeviated seat on the same games.
+
+    Gain = the deviating entry's win share minus the undeviated entry's, game by game (same seed,
+    seats rotated), mean with a 95% interval; the verdict line says whether any deviation gains more
+    than --threshold (CI lower bound).
+
+    \b
+    Example:
+      caesar exploit --players 4 -n 20000 --seed 1
+      caesar exploit --players 4 --profile "value x4" -n 4000 --policies "tuned,mc:8" --no-restricted
+    """
+    from caesar_sim.rules import check_players
+
+    check_players(players)
+    profile, note = _profile(profile, players)
+    A, render, render_tables = _analysis()
+    pols = tuple(x.strip() for x in policies.split(",") if x.strip())
+    table, line, base = A.exploit(players, profile, n, entry=entry, seed=seed, rules=rules, overrides=overrides,
+                                  threads=threads, policies=pols, weights=weights, restricted=restricted,
+                                  threshold=threshold, mc_horizon=mc_horizon)
+    header = (f"{note}{base.rules.summary()}\nprofile {base.profile.text()}, entry {entry} "
+              f"({base.profile.entries[entry]}) deviates; {players} players, seats rotated, n={n} games per "
+              f"deviation, seed {seed}; gain = paired mean win-share difference per game, 95% interval")
+    if fmt == "json":
+        emit(render_tables({"verdict": line, "deviations": table}, "json", header))
+    else:
+        emit(render(table, fmt, title=header) + ("\n" + line if fmt == "table" else ""))
 
 
 def _analysis():

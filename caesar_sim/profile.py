@@ -1,72 +1,81 @@
-"""Strategy profiles: ``"value,value,greedy,mc"``, ``"value x4"``, ``"mc:32"`` -> kernel arrays.
+"""Strategy profiles: ``"value,value,greedy,mc"``, ``"tuned x4"``, ``"mc:32"`` -> kernel arrays.
 
-Also the tuning weights of the `value`/`greedy`/`mc` policies (not rules: they
-describe how a strategy plays, not the game), as the float vector ``PP``.
+Entries: ``random``, ``greedy``, ``value`` (hand-set weights), ``tuned`` (value's features with
+the shipped tuned weights for the player count), ``tuned@FILE`` (weights from a `caesar tune`
+file), ``mc[:K][:ROLLOUT]`` (flat Monte Carlo, K rollouts in which every seat plays ROLLOUT =
+``tuned`` (default), ``value`` or ``tuned@FILE``). Each entry carries its own weight row (the
+float matrix the kernels read as ``PP``); see ``caesar_sim.weights`` for the names.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from mcsim.errors import UserError
+from caesar_sim import weights as WT
 from caesar_sim.kernels import items as I
 from caesar_sim.kernels import layout as L
 
-POLICIES = ("random", "greedy", "value", "mc")
+POLICIES = ("random", "greedy", "value", "mc", "tuned")   # index = kernel policy code
+assert POLICIES.index("tuned") == L.TUNED and POLICIES.index("mc") == L.MC
 DEFAULT_ROLLOUTS = 8
 MC_CHUNK = 16          # games per chunk when a seat plays `mc`
 MAX_ROLLOUTS = 4096
-
-# value/greedy/mc weights (coins unless noted); see kernels.policies.value_action
-WEIGHTS = {
-    "boost": 0.75,       # expected coins a boost favour brings later the same day
-    "double": 0.75,      # ... a double favour
-    "start_card": 0.5,   # ... the start-player card
-    "need_phase1": 2.0,  # merchants to keep for phases 2-3 when bidding in phase 1 (cards)
-    "strength": 0.15,    # coins per merchant value spent before phase 3 (later strength)
-    "short": 3.0,        # coins per card short of the cards needed later
-    "risk": 0.6,         # chance to keep an item that later bidders can still take
-    "phase3_card": 1.0,  # coins a ticket's phase-3 merchant costs
-    "favour_keep": 0.5,  # coins a favour is worth kept for phase 3 (cost of using it in phase 2)
-    "greedy_tickets": 2, # tickets `greedy` wants
-    "mc_epsilon": 0.1,   # chance of a random action in `mc` rollouts (so rollouts differ)
-    "mc_horizon": 0,     # 0 = roll out to the end of the day, 1 = to the end of the game
-}
-_ORDER = ("boost", "double", "start_card", "need_phase1", "strength", "short", "risk", "phase3_card",
-          "favour_keep", "greedy_tickets", "mc_epsilon", "mc_horizon")
-assert len(_ORDER) == I.PP_SIZE
-
-
 HORIZONS = ("day", "game")
 
 
-def weights_for(mc_horizon: str = "day") -> np.ndarray:
-    """Default weights with `mc` rolling out to the end of the day or of the game."""
-    if mc_horizon not in HORIZONS:
-        raise UserError(f"--mc-horizon {mc_horizon}: use one of {', '.join(HORIZONS)}")
-    return policy_weights(mc_horizon=HORIZONS.index(mc_horizon))
+def reference_profile(players: int) -> str:
+    """The profile reports and the analysis commands use by default: `tuned` in every seat."""
+    return f"tuned x{players}"
+
+
+def game_profile(players: int) -> str:
+    """The default profile of a narrated game: `tuned` seats, then one `value` and one `mc`."""
+    return ",".join(["tuned"] * (players - 2) + ["value", "mc"])
 
 
 def policy_weights(**changes) -> np.ndarray:
-    """The weight vector ``PP`` (defaults, with keyword changes)."""
-    w = dict(WEIGHTS)
-    for k, v in changes.items():
-        if k not in w:
-            raise UserError(f"unknown policy weight '{k}' (known: {', '.join(_ORDER)})")
-        w[k] = v
-    return np.array([float(w[k]) for k in _ORDER], dtype=np.float64)
+    """One weight row: `value`'s weights with keyword changes."""
+    return WT.vector(**changes)
+
+
+@lru_cache(maxsize=None)
+def _shipped_row(players: int) -> tuple[float, ...]:
+    return tuple(WT.vector(WT.shipped(players)["weights"]))
+
+
+@lru_cache(maxsize=32)
+def _file_row(path: str) -> tuple[float, ...]:
+    return tuple(WT.vector(WT.load(path)["weights"]))
+
+
+def weights_row(spec: str, players: int) -> np.ndarray:
+    """The weight row of ``value``, ``tuned`` or ``tuned@FILE``."""
+    name, at, path = spec.partition("@")
+    name = name.lower()
+    if name == "value" and not at:
+        return WT.vector()
+    if name == "tuned":
+        if at:
+            if not path:
+                raise UserError(f"--profile: '{spec}' needs a file after @")
+            return np.array(_file_row(path))
+        return np.array(_shipped_row(players))
+    raise UserError(f"--profile: bad weights '{spec}' (use value, tuned or tuned@FILE)")
 
 
 @dataclass(frozen=True)
 class Profile:
-    """One policy (and rollout count for `mc`) per profile entry."""
+    """One policy (rollout count for `mc`, weight row) per profile entry."""
 
     entries: tuple[str, ...]
     policies: np.ndarray   # int64 policy codes, padded to layout.P
     rollouts: np.ndarray   # int64 K per entry, padded
+    weights: np.ndarray    # (layout.P, PP_SIZE) float64: the weight row of each entry
 
     @property
     def labels(self) -> list[str]:
@@ -78,6 +87,50 @@ class Profile:
 
     def text(self) -> str:
         return ",".join(self.entries)
+
+    def kernel_weights(self, mc_horizon: str = "day") -> np.ndarray:
+        """The flat ``PP`` the kernels read (row e = entry e), with `mc` rolling out to the day's or game's end."""
+        if mc_horizon not in HORIZONS:
+            raise UserError(f"--mc-horizon {mc_horizon}: use one of {', '.join(HORIZONS)}")
+        w = self.weights.copy()
+        w[:, I.PP_HORIZON] = HORIZONS.index(mc_horizon)
+        return np.ascontiguousarray(w.reshape(-1))
+
+    def replace(self, entry: int, text: str, row: np.ndarray | None = None) -> "Profile":
+        """This profile with entry ``entry`` replaced by the policy ``text`` (and weight ``row`` if given)."""
+        label, code, k, w = _entry(text, len(self.entries))
+        pols, ks, rows = self.policies.copy(), self.rollouts.copy(), self.weights.copy()
+        pols[entry], ks[entry], rows[entry] = code, k, w if row is None else row
+        entries = self.entries[:entry] + (label if row is None else f"{label}*",) + self.entries[entry + 1:]
+        return Profile(entries, pols, ks, rows)
+
+
+def _entry(part: str, players: int) -> tuple[str, int, int, np.ndarray]:
+    """(label, policy code, rollouts, weight row) of one profile entry."""
+    head, _, rest = part.partition(":")
+    name = head.partition("@")[0].lower()
+    if name in ("random", "greedy", "value") and not rest and "@" not in head:
+        return name, POLICIES.index(name), DEFAULT_ROLLOUTS, WT.vector()
+    if name == "tuned" and not rest:
+        return head if "@" in head else "tuned", L.TUNED, DEFAULT_ROLLOUTS, weights_row(head, players)
+    if name == "mc" and "@" not in head:
+        k, roll = DEFAULT_ROLLOUTS, "tuned"
+        if rest:
+            first, _, second = rest.partition(":")
+            if first.isdigit():
+                k, roll = int(first), second or roll
+            elif second:
+                raise UserError(f"--profile: bad entry '{part}' (use mc, mc:K, mc:K:value or mc:K:tuned@FILE)")
+            else:
+                roll = first
+            if not 1 <= k <= MAX_ROLLOUTS:
+                raise UserError(f"--profile: bad entry '{part}' (only mc takes :K, K = 1..{MAX_ROLLOUTS})")
+        row = weights_row(roll, players)
+        return f"mc:{k}" + ("" if roll == "tuned" else f":{roll}"), L.MC, k, row
+    if name in POLICIES:
+        raise UserError(f"--profile: bad entry '{part}' (only mc takes :K, K = 1..{MAX_ROLLOUTS}; "
+                        "only tuned takes @FILE)")
+    raise UserError(f"--profile: unknown policy '{name}' (known: {', '.join(POLICIES)})")
 
 
 def parse_profile(text: str, players: int) -> Profile:
@@ -95,16 +148,9 @@ def parse_profile(text: str, players: int) -> Profile:
         raise UserError(f"--profile {text!r}: {len(parts)} entries for {players} players")
     pols = np.zeros(L.P, dtype=np.int64)
     ks = np.full(L.P, DEFAULT_ROLLOUTS, dtype=np.int64)
+    rows = np.tile(WT.vector(), (L.P, 1))
     entries = []
     for i, part in enumerate(parts):
-        name, _, k = part.partition(":")
-        name = name.lower()
-        if name not in POLICIES:
-            raise UserError(f"--profile: unknown policy '{name}' (known: {', '.join(POLICIES)})")
-        if k:
-            if name != "mc" or not k.isdigit() or not 1 <= int(k) <= MAX_ROLLOUTS:
-                raise UserError(f"--profile: bad entry '{part}' (only mc takes :K, K = 1..{MAX_ROLLOUTS})")
-            ks[i] = int(k)
-        pols[i] = POLICIES.index(name)
-        entries.append(f"mc:{ks[i]}" if name == "mc" else name)
-    return Profile(tuple(entries), pols, ks)
+        label, pols[i], ks[i], rows[i] = _entry(part, players)
+        entries.append(label)
+    return Profile(tuple(entries), pols, ks, rows)

@@ -14,7 +14,7 @@ import time
 
 from mcsim.runner import set_threads
 
-TARGETS = {"greedy": 100_000, "value": 50_000}
+TARGETS = {"greedy": 100_000, "value": 50_000, "tuned": 50_000}
 
 
 def main() -> None:
@@ -22,7 +22,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200_000)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--policies", default="greedy,value")
+    ap.add_argument("--policies", default="greedy,value,tuned")
     args = ap.parse_args()
     set_threads(1)
     t0 = time.perf_counter()

@@ -5,5 +5,6 @@ from caesar_sim.analysis.tables import simulate
 from caesar_sim.analysis.bids import bids
 from caesar_sim.analysis.sweep import sweep
 from caesar_sim.analysis.narrate import narrated_game
+from caesar_sim.analysis.exploit import exploit
 
-__all__ = ["Batch", "run_games", "simulate", "bids", "sweep", "narrated_game"]
+__all__ = ["Batch", "run_games", "simulate", "bids", "sweep", "narrated_game", "exploit"]

@@ -9,7 +9,7 @@ from mcsim.rng import seed_key
 from caesar_sim.analysis.bids import LOCATIONS
 from caesar_sim.kernels import layout as L
 from caesar_sim.kernels.game import play_one
-from caesar_sim.profile import parse_profile, weights_for
+from caesar_sim.profile import parse_profile
 from caesar_sim.rules import FAVOUR_TYPES, VENUES, check_players, kernel_rules, load_rules
 
 PHASES = ("favours (Caesars Villa)", "tickets (Forum Romanum)", "visitors (the venues)")
@@ -25,10 +25,20 @@ def _item(row, code, coin, extra):
     return f"a visitor worth {coin}"
 
 
-def narrate(log: np.ndarray, names: list[str], verbose: bool = False) -> str:
-    """The log's events as lines of text (passes only when ``verbose``)."""
+REMOVED = ("favours", "tickets", "visitors worth")
+
+
+def _removed_line(removed: dict[int, list[str]]) -> str:
+    return "Removed before the game: " + "; ".join(
+        f"{REMOVED[k]} {', '.join(removed[k])}" for k in sorted(removed)) + "."
+
+
+def narrate(log: np.ndarray, names: list[str], verbose: bool = False, favour_tickets: int = 1) -> str:
+    """The log's events as lines of text (passes only when ``verbose``); ``favour_tickets`` is the
+    rule set's number of favours each player may use as tickets at the Caesar venue."""
     out = []
     disp = {"t": [], "v": []}
+    removed: dict[int, list[str]] = {}
 
     def flush_display():
         if disp["t"]:
@@ -39,7 +49,13 @@ def narrate(log: np.ndarray, names: list[str], verbose: bool = False) -> str:
         disp["v"].clear()
 
     for ev, a, b, c, d, e, f, g, h in log[1:log[0, 0] + 1, :9]:
-        if ev == L.EV_DAY:
+        if ev == L.EV_REMOVE:
+            removed.setdefault(a, []).append(FAVOUR_TYPES[b] if a == L.RM_FAVOUR else
+                                             f"{VENUES[b]} {c}" if a == L.RM_TICKET else str(c))
+        elif ev == L.EV_DAY:
+            if removed:
+                out.append(_removed_line(removed))
+                removed.clear()
             out.append(f"\n=== Day {a + 1} (start player: {names[b]})")
         elif ev == L.EV_FDISP:
             out.append(f"  favours on display: boost x{a}, double x{b}, gold x{c}; start-player card")
@@ -48,7 +64,12 @@ def narrate(log: np.ndarray, names: list[str], verbose: bool = False) -> str:
         elif ev == L.EV_VISITOR:
             disp["v"].append(f"{VENUES[a]} {b}")
         elif ev == L.EV_CAESAR:
-            disp["v"].append(f"{VENUES[a]} CAESAR (a favour may serve as a ticket there)")
+            disp["v"].append(f"{VENUES[a]} CAESAR (every player may use up to {favour_tickets} "
+                             f"favour{'s' if favour_tickets != 1 else ''} as tickets there)")
+        elif ev == L.EV_SHORT:
+            flush_display()
+            what = "ticket" if a == L.SHORT_TICKETS else "visitor"
+            out.append(f"  the {what} deck has run out: {b} {what}{'s' if b != 1 else ''} short today")
         elif ev == L.EV_PHASE:
             flush_display()
             out.append(f"-- Phase {b + 1}: {PHASES[b]}, {names[c]} starts")
@@ -81,11 +102,11 @@ def narrated_game(players: int, profile: str, *, seed: int = 1, rules=None, over
     rs = load_rules(rules, overrides)
     prof = parse_profile(profile, players)
     log = np.zeros((L.LOG_MAX, L.LOGW), dtype=np.int64)
-    totals = play_one(kernel_rules(rs, players), weights_for(mc_horizon), prof.policies, prof.rollouts,
-                 seed_key(seed), log)[:players]
+    totals = play_one(kernel_rules(rs, players), prof.kernel_weights(mc_horizon), prof.policies, prof.rollouts,
+                      seed_key(seed), log)[:players]
     names = [f"seat {s} ({prof.entries[s]})" for s in range(players)]
     top = totals == totals.max()
     table = pd.DataFrame({"seat": range(players), "policy": prof.entries, "coins": totals,
                           "win_share": top / top.sum()})
-    text = narrate(log, names, verbose)
+    text = narrate(log, names, verbose, rs.caesar_favour_tickets)
     return text, table, rs.summary()

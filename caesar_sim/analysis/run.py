@@ -13,7 +13,7 @@ from mcsim.rng import seed_key
 from mcsim.runner import run_chunked, set_threads
 from caesar_sim.kernels import layout as L
 from caesar_sim.kernels.game import run_batch
-from caesar_sim.profile import MC_CHUNK, Profile, parse_profile, weights_for
+from caesar_sim.profile import MC_CHUNK, Profile, parse_profile
 from caesar_sim.rules import RuleSet, check_players, kernel_rules, load_rules
 
 FAST_CHUNK = 2048
@@ -62,7 +62,7 @@ def run_games(players: int, profile: str | Profile, n: int, *, seed: int = 1, ru
     rs = load_rules(rules, overrides)
     prof = profile if isinstance(profile, Profile) else parse_profile(profile, players)
     R = kernel_rules(rs, players, *gift)
-    PP = weights_for(mc_horizon)
+    PP = prof.kernel_weights(mc_horizon)
     set_threads(threads)
     scores = np.zeros((n, L.P), dtype=np.int64)
     rots = np.zeros(n, dtype=np.int64)

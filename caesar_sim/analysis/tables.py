@@ -77,14 +77,20 @@ def favour_table(b: Batch, gifted: dict[str, Batch] | None = None) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
-def start_card_table(b: Batch) -> pd.DataFrame:
-    """How the start-player card changed hands per day (Wilson CI over days)."""
+def _day_shares(b: Batch, offset: int, column: str, labels) -> pd.DataFrame:
+    """Share of days counted in ``stats[offset + i]`` for each label i (Wilson CI over days)."""
     days = b.n * b.rules.days
     rows = []
-    for i, how in enumerate(("taken as an item", "to the leftmost merchant", "stayed (no merchant)")):
-        p, lo, hi = wilson(b.stats[L.ST_SP + i], days)
-        rows.append({"start_card": how, "n_days": days, "share": p, "ci_low": lo, "ci_high": hi})
+    for i, label in enumerate(labels):
+        p, lo, hi = wilson(b.stats[offset + i], days)
+        rows.append({column: label, "n_days": days, "share": p, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)
+
+
+def start_card_table(b: Batch) -> pd.DataFrame:
+    """How the start-player card changed hands per day (Wilson CI over days)."""
+    return _day_shares(b, L.ST_SP, "start_card", ("taken as an item", "to the leftmost merchant",
+                                                   "stayed (no merchant)"))
 
 
 def unclaimed_table(b: Batch) -> pd.DataFrame:
@@ -95,6 +101,12 @@ def unclaimed_table(b: Batch) -> pd.DataFrame:
         m, lo, hi = mean_ci(b.stats[L.ST_UNCL + 2 * i], b.stats[L.ST_UNCL + 2 * i + 1], days, lower=0.0)
         rows.append({"item": item, "n_days": int(days), "unclaimed_per_day": m, "mean_low": lo, "mean_high": hi})
     return pd.DataFrame(rows)
+
+
+def short_table(b: Batch) -> pd.DataFrame:
+    """Share of days on which a deck ran out at set-up, so fewer tickets or visitors were laid than the
+    rules ask for (Wilson CI over days)."""
+    return _day_shares(b, L.ST_SHORT, "short_of", ("tickets", "visitors", "tickets or visitors"))
 
 
 def parts_table(b: Batch) -> pd.DataFrame:
@@ -138,5 +150,6 @@ def simulate(players: int, profile: str, n: int, *, seed: int = 1, rules=None, o
                   for t, name in enumerate(FAVOUR_TYPES)}
     sim = Simulation(b)
     sim.tables = {"wins": win_table(b), "seats": seat_table(b), "favours": favour_table(b, gifted),
-                  "start_card": start_card_table(b), "unclaimed": unclaimed_table(b), "score_parts": parts_table(b)}
+                  "start_card": start_card_table(b), "unclaimed": unclaimed_table(b),
+                  "short_decks": short_table(b), "score_parts": parts_table(b)}
     return sim

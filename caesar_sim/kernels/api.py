@@ -11,22 +11,23 @@ import numpy as np
 from caesar_sim.kernels.layout import W_SIZE, A_SIZE, S_TURN, S_POL, S_K
 from caesar_sim.kernels.game import decide
 from caesar_sim.kernels.ptr import as_ptr
-from caesar_sim.kernels.state import advance, apply_action, new_game, resolve_phase, score_day, setup_day
+from caesar_sim.kernels.setup import setup_day
+from caesar_sim.kernels.state import advance, apply_action, new_game, resolve_phase, score_day
 
 
 @nb.njit(cache=True)
-def k_new_game(R, PP, S, pols, ks, rng, lg, st):
+def k_new_game(R, PP, S, pols, ks, rows, rng, lg, st):
     """Deal and set up a game; stop at the first decision."""
     W = np.zeros(W_SIZE)
-    new_game(as_ptr(R), as_ptr(S), as_ptr(PP), as_ptr(W), as_ptr(pols), as_ptr(ks), as_ptr(rng),
+    new_game(as_ptr(R), as_ptr(S), as_ptr(PP), as_ptr(W), as_ptr(pols), as_ptr(ks), as_ptr(rows), as_ptr(rng),
              as_ptr(lg), as_ptr(st))
     return W[0]
 
 
 @nb.njit(cache=True)
-def k_setup_day(R, S, lg):
+def k_setup_day(R, S, lg, st):
     """Lay out the day's displays for day ``S[S_DAY]`` from the decks in ``S``."""
-    setup_day(as_ptr(R), as_ptr(S), as_ptr(lg))
+    setup_day(as_ptr(R), as_ptr(S), as_ptr(lg), as_ptr(st))
 
 
 @nb.njit(cache=True)

@@ -20,42 +20,44 @@ def decide(R, S, PP, rng, B, A, W, lgd, std):
         return A[randbelow(rng, legal_actions(S, p, A, 0))]
     if pol == GREEDY:
         return greedy_action(R, S, PP, p)
-    if pol == VALUE:
+    if pol == VALUE or pol == TUNED:
         return value_action(R, S, PP, p, W)
     return mc_action(R, S, PP, S[S_K + p], rng, B, A, W, lgd, std)
 
 
 @nb.njit(cache=True)
-def play_game(R, PP, pols, ks, S, rng, B, A, W, lg, st, lgd, std):
+def play_game(R, PP, pols, ks, rows, S, rng, B, A, W, lg, st, lgd, std):
     """Play one game into ``S`` (totals at ``S_TOT``); log to ``lg``, add statistics to ``st``."""
-    new_game(R, S, PP, W, pols, ks, rng, lg, st)
+    new_game(R, S, PP, W, pols, ks, rows, rng, lg, st)
     while S[S_OVER] == 0:
         advance(R, S, PP, W, decide(R, S, PP, rng, B, A, W, lgd, std), rng, lg, st)
 
 
 @nb.njit(cache=True)
 def _games(R, PP, prof_pol, prof_k, rotate, g0, count, rng, lg, st, scores, rots):
-    """Games ``g0 .. g0+count-1`` of a chunk (arrays in; pointers inside)."""
+    """Games ``g0 .. g0+count-1`` of a chunk (arrays in; pointers inside). ``PP`` holds one weight
+    row per profile entry; the seat playing entry e reads row e."""
     n = R[R_PLAYERS]
     S, B = np.zeros(S_SIZE, np.int64), np.zeros(S_SIZE, np.int64)
     A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
     dlg, dst = np.zeros(LOGW, np.int64), np.zeros(ST_SIZE)
-    pols, ks = np.zeros(P, np.int64), np.zeros(P, np.int64)
+    pols, ks, rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
     pR, pPP, pS, pB, pA, pW = as_ptr(R), as_ptr(PP), as_ptr(S), as_ptr(B), as_ptr(A), as_ptr(W)
     prng, plg, pst, pdlg, pdst = as_ptr(rng), as_ptr(lg), as_ptr(st), as_ptr(dlg), as_ptr(dst)
-    ppols, pks = as_ptr(pols), as_ptr(ks)
+    ppols, pks, prows = as_ptr(pols), as_ptr(ks), as_ptr(rows)
     for j in range(count):
         g = g0 + j
         rot = g % n if rotate else 0
         for s in range(n):
             pols[s] = prof_pol[(s + rot) % n]
             ks[s] = prof_k[(s + rot) % n]
-        play_game(pR, pPP, ppols, pks, pS, prng, pB, pA, pW, plg, pst, pdlg, pdst)
+            rows[s] = (s + rot) % n
+        play_game(pR, pPP, ppols, pks, prows, pS, prng, pB, pA, pW, plg, pst, pdlg, pdst)
         for s in range(n):
             scores[g, s] = S[S_TOT + s]
         rots[g] = rot
     # keep every array alive until the pointers are no longer used
-    return S[0] + B[0] + A[0] + W[0] + dlg[0] + dst[0] + pols[0] + ks[0]
+    return S[0] + B[0] + A[0] + W[0] + dlg[0] + dst[0] + pols[0] + ks[0] + rows[0]
 
 
 @nb.njit(cache=True)

@@ -8,25 +8,35 @@ from caesar_sim.kernels.layout import (
     BOOST, DOUBLE, GOLD, SP_ITEM, RANDOM, NVEN, HOLD, DISP, NFT,
     R_GOLD, R_TPV, R_TCOIN, R_NCOIN, R_COINVAL, R_FAVTIX,
     S_N, S_FAV, S_FDISP, S_SPAV, S_TDN, S_TDX, S_TDC, S_VDN, S_VD, S_PTN, S_PT, S_PVN, S_SPEC,
-    S_COINS, S_CAESAR, S_POL,
+    S_COINS, S_CAESAR, S_POL, S_WROW,
 )
 
-# policy weights vector PP (floats; defaults in caesar_sim.profile)
+# policy weights PP: one row of PP_SIZE floats per weight set (defaults and names in caesar_sim.profile);
+# seat p reads row S[S_WROW + p], i.e. PP[wrow(S, p) + PP_*]
 PP_BOOST, PP_DOUBLE, PP_SP, PP_NEED1, PP_ALPHA, PP_SHORT, PP_RISK, PP_C3, PP_FAVKEEP, \
-    PP_GREEDY_TIX, PP_EPS, PP_HORIZON = range(12)
-PP_SIZE = 12
+    PP_VILLA_DECAY, PP_NEED2, PP_RISK3, PP_GREEDY_TIX, PP_EPS, PP_HORIZON, PP_BAN_ROWS, PP_BAN_ITEMS = range(17)
+PP_SIZE = 17
+BANNED = -1e9   # utility of an item type a restricted player never takes (PP_BAN_ITEMS bit set)
 
 
 @nb.njit(cache=True, inline="always")
-def favour_util(R, PP, t):
-    """Expected coins of favour type ``t`` (or the start card) to its taker."""
+def wrow(S, p):
+    """Offset in PP of seat ``p``'s weight row."""
+    return S[S_WROW + p] * PP_SIZE
+
+
+@nb.njit(cache=True, inline="always")
+def favour_util(R, PP, o, t):
+    """Expected coins of favour type ``t`` (or the start card) to its taker (weight row at ``o``)."""
+    if int(PP[o + PP_BAN_ITEMS]) >> t & 1:
+        return BANNED
     if t == BOOST:
-        return PP[PP_BOOST]
+        return PP[o + PP_BOOST]
     if t == DOUBLE:
-        return PP[PP_DOUBLE]
+        return PP[o + PP_DOUBLE]
     if t == GOLD:
         return float(R[R_GOLD])
-    return PP[PP_SP]
+    return PP[o + PP_SP]
 
 
 @nb.njit(cache=True, inline="always")
@@ -37,6 +47,7 @@ def venue_terms(R, S, PP, p, x, held):
     certain; ticket and visitor coins count with the share of the venue's visitors per ticket
     in play, net of the phase-3 merchant the visitor costs.
     """
+    c3 = PP[wrow(S, p) + PP_C3]
     cc = min(S[S_SPEC + x], S[S_COINS]) * R[R_COINVAL]
     vis = S[S_VDN + x]
     if vis <= S[S_PTN + p * NVEN + x]:
@@ -45,9 +56,9 @@ def venue_terms(R, S, PP, p, x, held):
     for i in range(vis):
         tot += S[S_VD + x * DISP + i]
     if vis >= held:  # share 1 (saves a division)
-        return cc + float(tot) / vis - PP[PP_C3], 1.0
+        return cc + float(tot) / vis - c3, 1.0
     share = min(1.0, vis / max(held, 1))
-    return cc + share * float(tot) / vis - PP[PP_C3], share
+    return cc + share * float(tot) / vis - c3, share
 
 
 @nb.njit(cache=True)
@@ -110,7 +121,7 @@ def choose_item(R, S, PP, p, row, rng, W):
                 if randbelow(rng, cnt) == 0:
                     best = t
             else:
-                u = favour_util(R, PP, t)
+                u = favour_util(R, PP, wrow(S, p), t)
                 if u > bu:
                     best, bu = t, u
         return best

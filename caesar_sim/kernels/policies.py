@@ -8,8 +8,8 @@ import numba as nb
 
 from mcsim.bits import highest, lowest, popcount
 from caesar_sim.kernels.items import (
-    PP_ALPHA, PP_FAVKEEP, PP_GREEDY_TIX, PP_NEED1, PP_RISK, PP_SHORT,
-    favour_util, ticket_utils, visitor_util,
+    PP_ALPHA, PP_BAN_ROWS, PP_FAVKEEP, PP_GREEDY_TIX, PP_NEED1, PP_NEED2, PP_RISK, PP_RISK3, PP_SHORT,
+    PP_VILLA_DECAY, favour_util, ticket_utils, visitor_util, wrow,
 )
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 from caesar_sim.kernels.state import n_items
@@ -92,7 +92,7 @@ def greedy_action(R, S, PP, p):
             cap = 0
             for i in range(S[S_TDN]):
                 if S[S_VDN + S[S_TDX + i]] > 0:
-                    cap = int(PP[PP_GREEDY_TIX])
+                    cap = int(PP[wrow(S, p) + PP_GREEDY_TIX])
                     break
         else:
             cap = visitor_slots(R, S, p, row - 2)
@@ -112,14 +112,14 @@ def greedy_action(R, S, PP, p):
 
 
 @nb.njit(cache=True, inline="always")
-def _row_utils(R, S, PP, p, row, W):
+def _row_utils(R, S, PP, o, p, row, W):
     """Fill W[0:n] with what each item of row 0/1 is worth to ``p``, best first; return n."""
     m = 0
     if row == 0:
         for t in range(NFT + 1):
             cnt = S[S_SPAV] if t == SP_ITEM else S[S_FDISP + t]
             for _ in range(cnt):
-                W[m] = favour_util(R, PP, t)
+                W[m] = favour_util(R, PP, o, t)
                 m += 1
     else:
         ticket_utils(R, S, PP, p, W)
@@ -137,15 +137,18 @@ def _row_utils(R, S, PP, p, row, W):
 
 @nb.njit(cache=True)
 def value_action(R, S, PP, p, W):
-    """Best bid by expected item coins minus the card's unplayed coins and later needs; else pass.
+    """`value` and `tuned` (the same features, each with its own weight row). Best bid by expected item coins minus the card's unplayed coins and later needs; else pass.
 
     For each row, favour and merchant: the item(s) the card would win as the row stands
     (phase 1: favours by their weights, halved per item already won there; phase 2: tickets
     by ``ticket_utils``; phase 3: visitors that fill an open ticket), times the chance to
     keep them against opponents who can still outbid, minus the card's unplayed coins,
     a favour's keep value, and (phases 1-2) its strength and any shortfall of cards needed later.
+    A row whose bit is set in the ``PP_BAN_ROWS`` weight is never bid at (restricted players).
     """
     ph, hand, n = S[S_PHASE], S[S_HAND + p], S[S_N]
+    o = wrow(S, p)
+    ban = int(PP[o + PP_BAN_ROWS])
     if hand == 0:
         return -1
     r0, r1 = phase_rows(ph)
@@ -160,15 +163,16 @@ def value_action(R, S, PP, p, W):
         t0 ^= x
         t2 |= t1 & c
         t1 ^= c
-    need = PP[PP_NEED1]
+    need = PP[o + PP_NEED1]
     if ph == 1:
         nit1, ahead1, _, total1 = row_scan(R, S, 1, p)
-        need = 1.0 + ahead1
+        need = PP[o + PP_NEED2] + ahead1
         for x in range(NVEN):
             need += S[S_PTN + p * NVEN + x]
     left = popcount(hand) - 1  # cards left after this one
-    short = max(0.0, need - left) * PP[PP_SHORT] if ph < 2 else 0.0
-    alpha = PP[PP_ALPHA] if ph < 2 else 0.0  # a card's cost: R[R_MCOIN + v - 1] + short + alpha * v
+    short = max(0.0, need - left) * PP[o + PP_SHORT] if ph < 2 else 0.0
+    alpha = PP[o + PP_ALPHA] if ph < 2 else 0.0
+    risk = PP[o + PP_RISK3] if ph == 2 else PP[o + PP_RISK]  # a card's cost: R[R_MCOIN + v - 1] + short + alpha * v
     mono = 0.0 <= alpha <= 1e300 and -1e300 <= short <= 1e300  # then costs rise with v if the coins do
     for v in range(1, NVAL):
         mono = mono and R[R_MCOIN + v] >= R[R_MCOIN + v - 1]
@@ -186,6 +190,8 @@ def value_action(R, S, PP, p, W):
     best, bg = -1, 0.0
     most = dbl if ph > 0 and S[S_FAV + p * NFT + DOUBLE] > 0 else 1
     for row in range(r0, r1):
+        if ban >> row & 1:
+            continue
         if ph == 1:
             nit, ahead, total = nit1, ahead1, total1
         else:
@@ -193,10 +199,10 @@ def value_action(R, S, PP, p, W):
         if nit == 0 or (row >= 2 and visitor_slots(R, S, p, row - 2) <= ahead):
             continue
         if row < 2:
-            _row_utils(R, S, PP, p, row, W)
+            _row_utils(R, S, PP, o, p, row, W)
             if row == 0 and ahead > 0:
                 for i in range(nit):
-                    W[i] /= 1.0 + ahead
+                    W[i] /= 1.0 + PP[o + PP_VILLA_DECAY] * ahead
             top = W[0]
         else:
             top = visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP], ahead)
@@ -207,7 +213,7 @@ def value_action(R, S, PP, p, W):
             if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
                 continue
             takes = dbl if f == 2 else 1
-            fcost = PP[PP_FAVKEEP] if f > 0 and ph == 1 else 0.0
+            fcost = PP[o + PP_FAVKEEP] if f > 0 and ph == 1 else 0.0
             bonus = boost if f == 1 else 0
             last, u = -1, 0.0
             i, s, m = rown, total, hand  # s: items taken before the card (equal cards stay left)
@@ -228,7 +234,7 @@ def value_action(R, S, PP, p, W):
                         else:
                             u += visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP + s + k], ahead + k)
                 threats = ((t0 >> eff) & 1) + 2 * ((t1 >> eff) & 1) + 4 * ((t2 >> eff) & 1)
-                keep = 1.0 if threats <= nit - s - takes else PP[PP_RISK]
+                keep = 1.0 if threats <= nit - s - takes else risk
                 g = keep * u - (R[R_MCOIN + v - 1] + short + alpha * v) - fcost
                 if g > bg:
                     best, bg = v - 1 + NVAL * row + NVAL * NROW * f, g

@@ -10,165 +10,28 @@ decision or the game end (``S[S_OVER]``). Actions: -1 pass, else
 
 import numba as nb
 
-from mcsim.rng import randbelow
 from caesar_sim.kernels.items import choose_item
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
-
-
-@nb.njit(cache=True, inline="always")
-def log(lg, ev, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0):
-    """Append an event row to log ``lg`` (row 0: count, capacity); no-op if the capacity is 0."""
-    i = lg[0] + 1
-    if i >= lg[1]:
-        return
-    lg[0] = i
-    o = i * LOGW
-    lg[o], lg[o + 1], lg[o + 2], lg[o + 3], lg[o + 4] = ev, a, b, c, d
-    lg[o + 5], lg[o + 6], lg[o + 7], lg[o + 8] = e, f, g, h
+from caesar_sim.kernels.setup import begin_phase, deal, insert_desc, log, setup_day
 
 
 @nb.njit(cache=True)
-def shuffle(S, off, n, rng):
-    for i in range(n - 1, 0, -1):
-        j = off + randbelow(rng, i + 1)
-        t = S[off + i]
-        S[off + i] = S[j]
-        S[j] = t
-
-
-@nb.njit(cache=True, inline="always")
-def insert_desc(S, off, cnt, value, ooff=-1, origin=0):
-    """Insert ``value`` into the descending list S[off:off+cnt] (origins alongside); return new count."""
-    i = cnt
-    while i > 0 and S[off + i - 1] < value:
-        S[off + i] = S[off + i - 1]
-        if ooff >= 0:
-            S[ooff + i] = S[ooff + i - 1]
-        i -= 1
-    S[off + i] = value
-    if ooff >= 0:
-        S[ooff + i] = origin
-    return cnt + 1
-
-
-@nb.njit(cache=True)
-def new_game(R, S, PP, W, pols, ks, rng, lg, st):
-    """Deal a fresh game for the seats' policies and stop at the first decision."""
+def new_game(R, S, PP, W, pols, ks, rows, rng, lg, st):
+    """Deal a fresh game for the seats' policies (seat p: policy ``pols[p]``, rollouts ``ks[p]``,
+    weight row ``rows[p]``) and stop at the first decision."""
     n = R[R_PLAYERS]
     for i in range(S_FDISP):  # scalars and per-seat fields; day and phase set-up reset the rest
         S[i] = 0
     S[S_N] = n
-    S[S_NT] = 3 * R[R_TPV]
-    for i in range(S[S_NT]):
-        S[S_TDECK + i] = i
-    S[S_NVD] = R[R_NVIS] + (1 if R[R_CAESAR] else 0)
-    for i in range(S[S_NVD]):
-        S[S_VDECK + i] = i
-    k = 0
-    for t in range(NFT):
-        for _ in range(R[R_FCOUNT + t]):
-            S[S_FDECK + k] = t
-            k += 1
-    S[S_NF] = k
-    shuffle(S, S_TDECK, S[S_NT], rng)
-    shuffle(S, S_VDECK, S[S_NVD], rng)
-    shuffle(S, S_FDECK, S[S_NF], rng)
+    deal(R, S, rng, lg)
     S[S_COINS] = R[R_NCOIN]
     S[S_START] = R[R_FIRST] % n
     for p in range(n):
         S[S_POL + p] = pols[p]
         S[S_K + p] = ks[p]
-    setup_day(R, S, lg)
+        S[S_WROW + p] = rows[p]
+    setup_day(R, S, lg, st)
     settle(R, S, PP, W, rng, lg, st)
-
-
-@nb.njit(cache=True)
-def lay_visitor(R, S, x, lg):
-    """Lay the next visitor card beside venue ``x`` (the Caesar card brings extra ones)."""
-    todo = 1
-    while todo > 0 and S[S_VPTR] < S[S_NVD]:
-        todo -= 1
-        c = S[S_VDECK + S[S_VPTR]]
-        S[S_VPTR] += 1
-        if c == R[R_NVIS]:
-            S[S_CAESAR] = x
-            todo += R[R_CAESAR_EXTRA]
-            log(lg, EV_CAESAR, x)
-        else:
-            coin = R[R_VCOIN + c]
-            S[S_VDN + x] = insert_desc(S, S_VD + x * DISP, S[S_VDN + x], coin)
-            log(lg, EV_VISITOR, x, coin)
-
-
-@nb.njit(cache=True)
-def draw_ticket(R, S, lg, special):
-    """Lay the next ticket on the forum display; its venue, or -1 if the deck is empty."""
-    if S[S_TPTR] >= S[S_NT] or S[S_TDN] >= DISP:
-        return -1
-    tid = S[S_TDECK + S[S_TPTR]]
-    S[S_TPTR] += 1
-    x, coin = tid // R[R_TPV], R[R_TCOIN + tid % R[R_TPV]]
-    S[S_TDX + S[S_TDN]] = x
-    S[S_TDC + S[S_TDN]] = coin
-    S[S_TDN] += 1
-    log(lg, EV_TICKET, x, coin, special)
-    return x
-
-
-@nb.njit(cache=True)
-def setup_day(R, S, lg):
-    """Clear the day's state and lay favours, tickets, visitors and special events."""
-    n, d = S[S_N], S[S_DAY]
-    for p in range(n):
-        S[S_HAND + p] = (1 << NVAL) - 1
-        S[S_CC + p] = 0
-        for t in range(NFT):
-            S[S_FAV + p * NFT + t] = 0
-        for x in range(NVEN):
-            S[S_PTN + p * NVEN + x] = 0
-            S[S_PVN + p * NVEN + x] = 0
-    for t in range(NFT):
-        S[S_FDISP + t] = 0
-    for x in range(NVEN):
-        S[S_VDN + x] = 0
-        S[S_SPEC + x] = 0
-    S[S_TDN] = 0
-    S[S_CAESAR] = -1
-    S[S_DCN] = 0
-    S[S_SPAV] = 1
-    S[S_PHASE] = 0
-    log(lg, EV_DAY, d, S[S_START])
-    if R[R_GIFT_TYPE] >= 0:
-        S[S_FAV + R[R_GIFT_SEAT] * NFT + R[R_GIFT_TYPE]] += 1
-    for _ in range(n):
-        if S[S_FPTR] < S[S_NF]:
-            S[S_FDISP + S[S_FDECK + S[S_FPTR]]] += 1
-            S[S_FPTR] += 1
-    log(lg, EV_FDISP, S[S_FDISP], S[S_FDISP + 1], S[S_FDISP + 2])
-    for _ in range(R[R_TPD]):
-        draw_ticket(R, S, lg, 0)
-    for x in range(NVEN):
-        cnt = 0
-        for i in range(S[S_TDN]):
-            cnt += S[S_TDX + i] == x
-        for _ in range(cnt - 1):
-            lay_visitor(R, S, x, lg)
-    for _ in range(R[R_SPEC + d]):
-        x = draw_ticket(R, S, lg, 1)
-        if x >= 0:
-            S[S_SPEC + x] += 1
-            lay_visitor(R, S, x, lg)
-    begin_phase(S, lg)
-
-
-@nb.njit(cache=True)
-def begin_phase(S, lg):
-    for p in range(S[S_N]):
-        S[S_PASS + p] = 0
-    for r in range(NROW):
-        S[S_ROWN + r] = 0
-    S[S_TURN] = S[S_START]
-    log(lg, EV_PHASE, S[S_DAY], S[S_PHASE], S[S_START])
 
 
 @nb.njit(cache=True, inline="always")
@@ -395,7 +258,7 @@ def settle(R, S, PP, W, rng, lg, st):
             if S[S_DAY] >= R[R_DAYS]:
                 S[S_OVER] = 1
                 return
-            setup_day(R, S, lg)
+            setup_day(R, S, lg, st)
 
 
 @nb.njit(cache=True)

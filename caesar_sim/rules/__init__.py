@@ -3,14 +3,16 @@
 ``load_rules(rules=None, overrides=())`` is the one entry point: ``rules`` is
 a shipped name (``standard``), a TOML path, a RuleSet, or None (standard);
 ``overrides`` are ``key=value`` strings or a mapping. The player count is not
-part of the rule set (``--players``); ``kernel_rules`` turns a RuleSet and a
-player count into the int64 vector the kernels read. Every problem is a
-one-line ``UserError`` naming the rule set and key.
+part of the rule set (``--players``), but the cards removed before the game
+are listed per player count (``remove.3`` ...); ``kernel_rules`` turns a
+RuleSet and a player count into the int64 vector the kernels read. Every
+problem is a one-line ``UserError`` naming the rule set and key.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -37,6 +39,34 @@ _SCHEMA = {  # key -> (kind, minimum)
     "caesar_card.extra_visitors": ("int", 0), "caesar_card.favour_tickets": ("int", 0),
 }
 _TABLES = {k.split(".")[0] for k in _SCHEMA if "." in k}
+PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+
+
+@dataclass(frozen=True)
+class Removal:
+    """Cards taken out before a game (one player count): favours by type, tickets by venue, visitors."""
+
+    favours: tuple[int, ...] = (0,) * len(FAVOUR_TYPES)        # count per favour type
+    tickets: tuple[tuple[int, ...], ...] = ((),) * len(VENUES)  # per venue: coins of each removed ticket
+    visitors: tuple[int, ...] = ()                              # coins of each removed visitor
+
+    def empty(self) -> bool:
+        return not (any(self.favours) or any(self.tickets) or self.visitors)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"favours": dict(zip(FAVOUR_TYPES, self.favours)), "tickets": [list(t) for t in self.tickets],
+                "visitors": list(self.visitors)}
+
+    def describe(self) -> str:
+        """E.g. 'favours boost x1, gold x1; tickets Colosseum [1]; visitors [1, 2, 3]' ('nothing' if empty)."""
+        parts = []
+        if any(self.favours):
+            parts.append("favours " + ", ".join(f"{t} x{c}" for t, c in zip(FAVOUR_TYPES, self.favours) if c))
+        if any(self.tickets):
+            parts.append("tickets " + ", ".join(f"{v} {list(t)}" for v, t in zip(VENUES, self.tickets) if t))
+        if self.visitors:
+            parts.append(f"visitors {list(self.visitors)}")
+        return "; ".join(parts) or "nothing"
 
 
 @dataclass(frozen=True)
@@ -60,7 +90,12 @@ class RuleSet:
     coin_card_value: int
     caesar_extra_visitors: int
     caesar_favour_tickets: int
+    remove: tuple[Removal, ...] = (Removal(),) * len(PLAYER_COUNTS)  # per player count 3, 4, 5
     source: str = ""
+
+    def removal(self, players: int) -> Removal:
+        """The cards removed before a game of ``players``."""
+        return self.remove[check_players(players) - MIN_PLAYERS]
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data in rule-file form (for reports, JSON and re-validation)."""
@@ -76,6 +111,7 @@ class RuleSet:
             "coin_cards": {"count": self.coin_cards, "value": self.coin_card_value},
             "caesar_card": {"extra_visitors": self.caesar_extra_visitors,
                             "favour_tickets": self.caesar_favour_tickets},
+            "remove": {str(n): r.as_dict() for n, r in zip(PLAYER_COUNTS, self.remove)},
         }
 
     def summary(self) -> str:
@@ -86,7 +122,9 @@ class RuleSet:
                 f"double {self.double_items} items, gold {self.gold_coins} coins), "
                 f"tickets/venue {list(self.ticket_coins)}, visitors {list(self.visitor_coins)}, "
                 f"tickets/day {self.tickets_per_day or 'players'}, specials {list(self.special_tickets)}, "
-                f"coin cards {self.coin_cards} x{self.coin_card_value}")
+                f"coin cards {self.coin_cards} x{self.coin_card_value}"
+                + "".join(f"; removed with {n} players: {r.describe()}"
+                          for n, r in zip(PLAYER_COUNTS, self.remove) if not r.empty()))
 
     def to_json(self) -> str:
         return json.dumps(self.as_dict())
@@ -119,7 +157,7 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
     Every problem is reported at once, in one ``UserError``."""
     bad = Problems(f"rule set {data.get('name', '') or source}")
     for key, value in data.items():
-        if key != "name" and key not in _SCHEMA and key not in _TABLES:
+        if key not in ("name", "remove") and key not in _SCHEMA and key not in _TABLES:
             bad(f"unknown key '{key}'")
         if key in _TABLES:
             if not isinstance(value, dict):
@@ -178,6 +216,7 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         bad(f"at most {L.DISP} tickets can be on display in a day")
     bad.check()
     counts = tuple(vals[f"favour.{t}"] for t in FAVOUR_TYPES)
+    remove = _removals(data, vals, counts, _stop_at_first(bad.where))
     return RuleSet(
         name=str(data.get("name", "custom")), days=vals["days"], first_start_seat=vals["first_start_seat"],
         tickets_per_day=vals["tickets_per_day"], special_tickets=vals["special_tickets"],
@@ -186,8 +225,72 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         gold_coins=vals["favour.gold_coins"], ticket_coins=vals["tickets.coins"],
         visitor_coins=vals["visitors.coins"], coin_cards=vals["coin_cards.count"],
         coin_card_value=vals["coin_cards.value"], caesar_extra_visitors=vals["caesar_card.extra_visitors"],
-        caesar_favour_tickets=vals["caesar_card.favour_tickets"], source=source,
+        caesar_favour_tickets=vals["caesar_card.favour_tickets"], remove=remove, source=source,
     )
+
+
+def _int_list(value, low=0) -> bool:
+    return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) and v >= low
+                                           for v in value)
+
+
+def _stop_at_first(where: str):
+    """A problem reporter that stops at once (the ``remove`` checks build on each other)."""
+    def bad(message: str):
+        raise UserError(f"{where}: {message}")
+    return bad
+
+
+def _removals(data, vals, counts, bad) -> tuple[Removal, ...]:
+    """The ``remove`` table: per player count (missing = nothing removed), checked against the decks."""
+    table, found = _get(data, "remove")
+    if not found:
+        bad("missing key 'remove' (cards taken out before the game per player count; may be empty)")
+    if not isinstance(table, dict):
+        bad("'remove' must be a table keyed by player count")
+    out = []
+    for key in table:
+        if key not in {str(n) for n in PLAYER_COUNTS}:
+            bad(f"'remove.{key}': player counts are {', '.join(map(str, PLAYER_COUNTS))}")
+    for n in PLAYER_COUNTS:
+        entry = table.get(str(n), {})
+        where = f"remove.{n}"
+        if not isinstance(entry, dict):
+            bad(f"'{where}' must be a table (favours, tickets, visitors)")
+        for sub in entry:
+            if sub not in ("favours", "tickets", "visitors"):
+                bad(f"unknown key '{where}.{sub}'")
+        fav = entry.get("favours", {})
+        if not isinstance(fav, dict) or any(t not in FAVOUR_TYPES for t in fav):
+            bad(f"'{where}.favours' must be a table of {', '.join(FAVOUR_TYPES)} counts, got {fav!r}")
+        favours = []
+        for t, have in zip(FAVOUR_TYPES, counts):
+            c = fav.get(t, 0)
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= have:
+                bad(f"'{where}.favours.{t}' must be an integer 0..{have} (the deck's {t} favours), got {c!r}")
+            favours.append(c)
+        tix = entry.get("tickets", [[]] * len(VENUES))
+        if not isinstance(tix, list) or len(tix) != len(VENUES) or not all(_int_list(t) for t in tix):
+            bad(f"'{where}.tickets' must be {len(VENUES)} lists of ticket coins (one per venue: "
+                f"{', '.join(VENUES)}), got {tix!r}")
+        for venue, t in zip(VENUES, tix):
+            if Counter(t) - Counter(vals["tickets.coins"]):
+                bad(f"'{where}.tickets': {venue} has no tickets {t} to remove (its tickets: "
+                    f"{list(vals['tickets.coins'])})")
+        vis = entry.get("visitors", [])
+        if not _int_list(vis) or Counter(vis) - Counter(vals["visitors.coins"]):
+            bad(f"'{where}.visitors' must list coins of visitor cards in the deck "
+                f"({list(vals['visitors.coins'])}), got {vis!r}")
+        out.append(Removal(tuple(favours), tuple(tuple(t) for t in tix), tuple(vis)))
+    return tuple(out)
+
+
+def _pick(deck: tuple[int, ...], coins: tuple[int, ...]) -> list[int]:
+    """Indices in ``deck`` of cards with these ``coins`` (the first unused match each; equal cards are alike)."""
+    used: list[int] = []
+    for c in coins:
+        used.append(next(i for i, d in enumerate(deck) if d == c and i not in used))
+    return used
 
 
 def check_players(players: int) -> int:
@@ -217,6 +320,11 @@ def kernel_rules(rules: RuleSet, players: int, gift_type: int = -1, gift_seat: i
     R[L.R_FAVTIX] = rules.caesar_favour_tickets
     R[L.R_GIFT_TYPE] = gift_type
     R[L.R_GIFT_SEAT] = gift_seat
+    rm = rules.removal(players)
+    R[L.R_RM_FAV:L.R_RM_FAV + L.NFT] = rm.favours
+    tpv = len(rules.ticket_coins)
+    R[L.R_RM_TIX] = sum(1 << (x * tpv + k) for x, t in enumerate(rm.tickets) for k in _pick(rules.ticket_coins, t))
+    R[L.R_RM_VIS] = sum(1 << i for i in _pick(rules.visitor_coins, rm.visitors))
     R[L.R_SPEC:L.R_SPEC + rules.days] = rules.special_tickets
     R[L.R_MCOIN:L.R_MCOIN + L.NVAL] = rules.merchant_coins
     R[L.R_FCOUNT:L.R_FCOUNT + L.NFT] = rules.favour_counts
@@ -225,4 +333,4 @@ def kernel_rules(rules: RuleSet, players: int, gift_type: int = -1, gift_seat: i
     return R
 
 
-__all__ = ["RuleSet", "load_rules", "validate", "kernel_rules", "check_players", "FAVOUR_TYPES", "VENUES"]
+__all__ = ["RuleSet", "Removal", "load_rules", "validate", "kernel_rules", "check_players", "FAVOUR_TYPES", "VENUES"]

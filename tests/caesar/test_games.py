@@ -8,7 +8,7 @@ from caesar_sim.analysis import narrated_game, run_games
 from caesar_sim.analysis.tables import simulate
 from caesar_sim.kernels import layout as L
 from caesar_sim.kernels.game import play_one
-from caesar_sim.profile import parse_profile, policy_weights
+from caesar_sim.profile import parse_profile
 from caesar_sim.rules import kernel_rules, load_rules
 
 
@@ -43,7 +43,7 @@ def test_game_invariants_from_the_log():
     for seed in range(1, 30):
         prof = parse_profile("random,greedy,value,random", 4)
         lg = np.zeros((L.LOG_MAX, L.LOGW), np.int64)
-        totals = play_one(kernel_rules(rules, 4), policy_weights(), prof.policies, prof.rollouts, seed, lg)
+        totals = play_one(kernel_rules(rules, 4), prof.kernel_weights(), prof.policies, prof.rollouts, seed, lg)
         rows = lg[1:lg[0, 0] + 1]
         day_starts = np.nonzero(rows[:, 0] == L.EV_DAY)[0].tolist() + [len(rows)]
         for a, b in zip(day_starts, day_starts[1:]):

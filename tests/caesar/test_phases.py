@@ -145,7 +145,7 @@ def test_day_setup_special_ticket_lays_a_visitor_at_its_venue():
     t.S[L.S_NVD] = 15
     t.S[L.S_VDECK:L.S_VDECK + 15] = np.arange(15)
     from caesar_sim.kernels import api
-    api.k_setup_day(t.R, t.S, t.lg)
+    api.k_setup_day(t.R, t.S, t.lg, t.st)
     assert t.S[L.S_TDN] == 5
     assert list(t.S[L.S_SPEC:L.S_SPEC + 3]) == [0, 0, 2]
     assert list(t.S[L.S_VDN:L.S_VDN + 3]) == [0, 0, 2]   # 1 ticket per venue -> 0 visitors, +2 specials
@@ -187,7 +187,7 @@ def test_caesar_card_brings_two_more_visitors():
     t.S[L.S_NVD] = 16
     t.S[L.S_VDECK:L.S_VDECK + 16] = [15, 14, 13, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]  # 15 = Caesar
     from caesar_sim.kernels import api
-    api.k_setup_day(t.R, t.S, t.lg)
+    api.k_setup_day(t.R, t.S, t.lg, t.st)
     assert t.S[L.S_CAESAR] == 0
     assert t.S[L.S_VDN] == 3                      # Caesar took a slot; 2 extra + 1 more visitor
     assert t.S[L.S_VPTR] == 4

@@ -73,6 +73,10 @@ def test_profile_shorthand():
     ["sweep", "-n", "10"],
     ["bids", "-n", "10", "--plot", "/nonexistent/dir/x.png"],
     ["simulate", "-n", "0"],
+    ["tune", "-n", "10", "--generations", "1", "--out", "/nonexistent/dir/w.json"],
+    ["exploit", "--players", "3", "--seat", "5", "-n", "10"],
+    ["exploit", "--players", "3", "-n", "10", "--policies", "value,bogus"],
+    ["simulate", "-n", "10", "--profile", "tuned@/nonexistent/w.json x4"],
 ])
 def test_bad_input_is_one_line_exit_2(args, tmp_path):
     proc = subprocess.run([sys.executable, "-c", "from caesar_sim.cli import main; main()", *args],
@@ -85,7 +89,7 @@ def test_bad_input_is_one_line_exit_2(args, tmp_path):
 
 
 def test_every_command_has_help_with_an_example():
-    for cmd in ("game", "simulate", "bids", "sweep"):
+    for cmd in ("game", "simulate", "bids", "sweep", "tune", "exploit"):
         res = run(cmd, "--help")
         assert res.exit_code == 0 and "Example" in res.output and "--seed" in res.output
 
@@ -111,3 +115,9 @@ def test_game_and_sweep_tables():
     assert {r["variant"] for r in rows} == {"baseline", "favour.gold_coins=0", "favour.gold_coins=4"}
     base = [r for r in rows if r["variant"] == "baseline"]
     assert all(r["d_score"] == 0 and not r["moved"] for r in base)
+
+
+def test_exploit_default_deviations_match_the_analysis_layer():
+    from caesar_sim import cli
+    from caesar_sim.analysis import exploit
+    assert cli.POLICY_DEVIATIONS == exploit.POLICY_DEVIATIONS
