@@ -19,3 +19,4 @@ from sponsio_sim.cli import odds as _odds  # noqa: E402,F401  (registers the com
 from sponsio_sim.cli import dd as _dd  # noqa: E402,F401  (registers the command)
 from sponsio_sim.cli import game as _game  # noqa: E402,F401  (registers game, tournament, matrix, fit)
 from sponsio_sim.cli import balance as _balance  # noqa: E402,F401  (registers balance, recommend)
+from sponsio_sim.cli import strategy as _strategy  # noqa: E402,F401  (registers exploit)

@@ -2,9 +2,10 @@
 until one of the three end conditions, many games per chunk.
 
 State lives in the packed arrays of ``game_layout`` (built once per run by
-``analysis.game_setup``); each chunk copies them, seeds its own stream
-``(seed, chunk)`` and adds its games' statistics (``game_layout.E_*``) to its
-row, so totals do not depend on the thread count. A chunk given a log array
+``analysis.game_setup``); each chunk copies them, plays every round
+from its own stream ``(seed, chunk, game, round)`` and adds its games'
+statistics (``game_layout.E_*``) to its row, so totals do not depend on the
+thread count, and runs that differ in one seat's strategy share their deals. A chunk given a log array
 with more than one row also writes every event (``game_layout.EV_*``) there:
 the narrated game is the same code path as the tournament.
 """
@@ -401,16 +402,36 @@ def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log):
     ints = ints0.copy()
     weight = weight0.copy()
     state = np.empty(4, dtype=np.uint64)
-    seed_state(seed, stream, state)
     pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
     for g in range(games):
-        start_game(g, ints, weight)
-        reason, winners = 0, 0
-        while reason == 0:
-            reason, winners = play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts,
-                                         result, failed, playpol, row, log)
+        reason, winners = play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands,
+                                    codes, counts, result, failed, playpol, row, log)
         record_game(reason, winners, ints, weight, row)
         log_event(log, ints[I_ROUND], EV_END, -1, reason, winners, 0, 0, 0)
+
+
+@nb.njit(cache=True, inline="always")
+def round_stream(chunk, g, rnd):
+    """Random stream of round ``rnd`` of game ``g`` of chunk ``chunk``: every
+    round draws from its own stream, so two runs of the same seed that differ
+    in one seat's strategy deal the same cards in every round both reach
+    (common random numbers, ``kernels.exploit``)."""
+    return (np.int64(chunk) << np.int64(32)) | (np.int64(g) << np.int64(16)) | np.int64(rnd)
+
+
+@nb.njit(cache=True)
+def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
+              failed, playpol, row, log):
+    """Game ``g`` of chunk ``chunk``, every round from its own stream; returns (end reason, winners)."""
+    start_game(g, ints, weight)
+    reason, winners = 0, 0
+    while reason == 0:
+        seed_state(seed, round_stream(chunk, g, ints[I_ROUND]), state)
+        for i in range(pool.shape[0]):  # the deal shuffles the pool in place: start each round afresh
+            pool[i] = i
+        reason, winners = play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts,
+                                     result, failed, playpol, row, log)
+    return reason, winners
 
 
 @nb.njit(parallel=True, cache=True)

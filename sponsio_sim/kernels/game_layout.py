@@ -23,6 +23,7 @@ MAX_TRACK = 32         # streak track positions (track_win <= MAX_TRACK - 1)
 N_KINDS = 5
 N_TOKENS = 4
 MAX_BETS = N_KINDS     # one bet per type
+MAX_ROUNDS = (1 << 16) - 1   # rounds per game (each round draws from its own stream, game.round_stream)
 
 # bet kinds (as sponsio_sim.bets / kernels.bets), tokens (rules.TOKENS order)
 TRICKS, COLOUR, LAST, NINES, FAIL = 0, 1, 2, 3, 4
@@ -62,6 +63,7 @@ I_MOFF = _i.take(N_KINDS)   # model table offsets (into weight), per bet kind
 I_BETPOL = _i.take(MAX_PLAYERS)   # per profile entry
 I_PLAYPOL = _i.take(MAX_PLAYERS)
 I_CASHK = _i.take(MAX_PLAYERS)
+I_BANNED = _i.take(MAX_PLAYERS)   # per entry: bitmask of bet kinds the policy never places (restricted play)
 I_ROWS = _i.take(3 * MAX_ROWS)    # (kind, a, b) per catalogue row
 I_ROW_OF = _i.take(N_KINDS)       # first row of each kind (-1: not in the rule set)
 # game state
