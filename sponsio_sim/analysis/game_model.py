@@ -9,12 +9,17 @@ thin cells borrow strength. The model depends only on the deal's shape
 its fingerprint; multipliers, tokens and coins do not change who wins a trick.
 
 Where a model comes from (``find_model``): an explicit file; else the model
-shipped in ``sponsio_sim/models`` for the fingerprint; else one fitted
-earlier into the user cache; else it is fitted now (and cached).
+shipped in ``sponsio_sim/models`` for the fingerprint, if it was calibrated
+in games of the same economy (``economy``: multipliers, coins, tokens,
+track; ``analysis.calibrate``); else one fitted earlier into the user cache
+for the fingerprint and economy (``sponsio fit`` puts it there); else the
+shipped model all the same (its source says so); else one is fitted now
+(off-policy only) and cached.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -114,8 +119,15 @@ def cache_dir() -> Path:
     return Path(base)
 
 
+def economy(rules: RuleSet) -> str:
+    """A short key of everything else in the rule set (multipliers, coins, tokens, track, ...):
+    a model refitted on-policy is calibrated for the games of one economy."""
+    data = {k: v for k, v in rules.as_dict().items() if k != "name"}
+    return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=5).hexdigest()
+
+
 def cache_path(rules: RuleSet) -> Path:
-    return cache_dir() / f"{fingerprint(rules)}.npz"
+    return cache_dir() / f"{fingerprint(rules)}-{economy(rules)}.npz"
 
 
 def shipped(rules: RuleSet) -> SuccessModel | None:
@@ -141,11 +153,15 @@ def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed
                             f"rule set {rules.name} deals {fingerprint(rules)}")
         return model
     model = shipped(rules)
-    if model is not None:
+    if model is not None and model.meta.get("economy", economy(rules)) == economy(rules):
         return model
     cached = cache_path(rules)
     if cached.is_file():
         return SuccessModel.load(cached, f"cache:{cached}")
+    if model is not None:
+        model.source += (" (calibrated in games of the standard rule set; `sponsio fit` with these rules "
+                         "calibrates one for them)")
+        return model
     from sponsio_sim.analysis.fit import fit_model  # late import: fit builds on game_setup
 
     import sys

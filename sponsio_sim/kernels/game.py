@@ -17,7 +17,7 @@ from mcsim.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS, settle
 from sponsio_sim.kernels.betting import (apply_action, apply_double, apply_rebet, entry_of, leader_of,
                                          swap_cards, swap_legal)
-from sponsio_sim.kernels.betting_model import prepare_features, row_prob
+from sponsio_sim.kernels.betting_model import prepare_features, row_cell
 from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
@@ -29,11 +29,11 @@ from sponsio_sim.kernels.game_layout import (MAX_ROWS, R_FIELDS, R_PAY, R_PAY_SQ
                                              EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK, EV_TRICKS, I_BONUS_NET, I_BORDER, I_BROW, I_CASHK,
                                              I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD, I_MAX_ROUNDS, I_MOVED,
                                              I_NBETS, I_NCOL, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROTATE,
-                                             I_NPLACED, I_ROUND, I_ROWS, I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK, I_TRACK_ENDS,
+                                             I_NPLACED, I_PCELL, I_ROUND, I_ROWS, I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK, I_TRACK_ENDS,
                                              I_TRACK_WIN, I_TURNS, MAX_BETS, N_TOKENS, REBET_TOKEN, S_END,
                                              S_GAMES, S_HEAD, S_ROUNDS, S_ROUNDS_SQ, SWAP_TOKEN, W_BONUS,
                                              W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MULT,
-                                             W_PAYOUT, W_PRED, W_STAKE, W_STAKES, W_START, W_TRACKV, W_TROLL_PAY,
+                                             W_MODEL, W_PAYOUT, W_PRED, W_STAKE, W_STAKES, W_START, W_TRACKV, W_TROLL_PAY,
                                              W_TROLLPAID)
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import build_relevance
@@ -138,7 +138,9 @@ def predict_bets(tab, ints, weight):
             continue
         prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
         for i in range(ints[I_NBETS + s]):
-            weight[W_PRED + s * MAX_BETS + i] = row_prob(ints[I_BROW + s * MAX_BETS + i], s, ints, weight)
+            cell = row_cell(ints[I_BROW + s * MAX_BETS + i], s, ints)
+            ints[I_PCELL + s * MAX_BETS + i] = cell - W_MODEL
+            weight[W_PRED + s * MAX_BETS + i] = weight[cell]
 
 
 @nb.njit(cache=True)
@@ -403,9 +405,10 @@ def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log):
     weight = weight0.copy()
     state = np.empty(4, dtype=np.uint64)
     pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+    nocells = np.zeros(1, dtype=np.float64)
     for g in range(games):
         reason, winners = play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands,
-                                    codes, counts, result, failed, playpol, row, log)
+                                    codes, counts, result, failed, playpol, row, log, nocells)
         record_game(reason, winners, ints, weight, row)
         log_event(log, ints[I_ROUND], EV_END, -1, reason, winners, 0, 0, 0)
 
@@ -421,8 +424,11 @@ def round_stream(chunk, g, rnd):
 
 @nb.njit(cache=True)
 def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
-              failed, playpol, row, log):
-    """Game ``g`` of chunk ``chunk``, every round from its own stream; returns (end reason, winners)."""
+              failed, playpol, row, log, cells):
+    """Game ``g`` of chunk ``chunk``, every round from its own stream; returns (end reason, winners).
+    A ``cells`` array longer than 1 counts every bet held when betting ended by
+    its model cell: ``cells[2 * cell]`` += 1, ``cells[2 * cell + 1]`` += won
+    (the on-policy fit, ``game_fit.onpolicy_chunks``)."""
     start_game(g, ints, weight)
     reason, winners = 0, 0
     while reason == 0:
@@ -431,6 +437,12 @@ def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands
             pool[i] = i
         reason, winners = play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts,
                                      result, failed, playpol, row, log)
+        if cells.shape[0] > 1:
+            for s in range(ints[I_PLAYERS]):
+                for i in range(ints[I_NBETS + s]):
+                    c = ints[I_PCELL + s * MAX_BETS + i]
+                    cells[2 * c] += 1.0
+                    cells[2 * c + 1] += ints[I_RESULT + s * MAX_BETS + i]
     return reason, winners
 
 

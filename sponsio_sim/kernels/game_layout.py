@@ -83,6 +83,7 @@ I_RESULT = _i.take(MAX_PLAYERS * MAX_BETS)  # 1 won, 0 lost (after settlement)
 I_SWAPS = _i.take(MAX_PLAYERS)
 I_MOVED = _i.take(MAX_PLAYERS)    # track position after moving, before cashing in
 I_TOKTAKEN = _i.take(MAX_PLAYERS * N_TOKENS)  # seat took token t this round
+I_PCELL = _i.take(MAX_PLAYERS * MAX_BETS)   # model cell (from W_MODEL) of each bet when betting ends
 # success-model features of the hand being evaluated (scratch)
 I_F_SURE = _i.take()
 I_F_HIGH = _i.take()
