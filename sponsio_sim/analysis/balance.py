@@ -206,7 +206,7 @@ def sweep(ruleset: RuleSet, profile: str, key: str, values: list, n: int, *, see
     return pd.DataFrame(out)
 
 
-def balance(profile: str = "ev:goal:cash4 x4", *, players: int | None = None, n: int = 200_000, seed: int = 1,
+def balance(profile: str = "reference", *, players: int | None = None, n: int = 200_000, seed: int = 1,
             rules=None, overrides=None, sweep_spec: str | None = None, threads: int | None = None, model=None,
             progress: bool | None = False, scheduler: str | None = None, workers: int | None = None,
             cache: bool = True) -> Balance:

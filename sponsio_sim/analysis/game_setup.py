@@ -10,7 +10,9 @@ A seat's strategy is ``BETTING:PLAY[:CASH]``:
   policy never places bets of those types (``ev:goal:cash4:without=nines``).
 
 A profile is comma-separated strategies, one per seat; ``"ev:goal x4"``
-repeats one. Rule numbers and policy parameters reach the kernels as the
+repeats one; ``reference`` is the reference profile for balance work
+(``REFERENCE``: the same strategy at every seat, chosen with `sponsio
+exploit` so that no deviation of its family gains more than a point). Rule numbers and policy parameters reach the kernels as the
 arrays built by ``build_state``; the rule set's numbers are never copied.
 """
 
@@ -38,6 +40,10 @@ _BETTING_RE = re.compile(r"^(troll|random|ev)(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")
 _CASH_RE = re.compile(r"^cash=?(\d+)$")
 _REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
 _WITHOUT = "without="
+# The reference strategy per player count: calibrated ev with the threshold and cash-in that
+# `sponsio exploit` found best (README, "Reference profile"); every seat plays it.
+REFERENCE = {4: "ev0.5:goal:cash4", 3: "ev0.5:goal:cash4"}
+REFERENCE_DEFAULT = "ev0.5:goal:cash4"
 STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND] with BETTING troll, random or randomP (pass share P, "
                  "default 0.5, e.g. random0.2), ev or evT (EV threshold T coins, default 0, e.g. ev0.5); "
                  "PLAY random, greedy or goal; CASH never or cashK (e.g. cash4); without=nines (or "
@@ -130,8 +136,15 @@ def parse_strategies(text, rules: RuleSet, what: str = "--profile") -> list[Stra
     return out
 
 
+def reference_profile(rules: RuleSet) -> str:
+    """The reference profile for ``rules``' player count (module docstring)."""
+    return f"{REFERENCE.get(rules.players, REFERENCE_DEFAULT)} x{rules.players}"
+
+
 def parse_profile(text, rules: RuleSet) -> list[Strategy]:
-    """One strategy per seat: exactly ``rules.players`` of them."""
+    """One strategy per seat: exactly ``rules.players`` of them (``reference``: the reference profile)."""
+    if isinstance(text, str) and text.strip().lower() == "reference":
+        text = reference_profile(rules)
     out = parse_strategies(text, rules)
     if len(out) != rules.players:
         raise UserError(f"--profile has {len(out)} strategies for {rules.players} players "

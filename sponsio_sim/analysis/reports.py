@@ -63,7 +63,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
         "sample size; tables are also CSV files beside this page.")
 
 
-BALANCE_PROFILE = "ev:goal:cash4 x4"
+BALANCE_PROFILE = "reference"   # the reference profile (analysis.game_setup.REFERENCE)
 SWEEPS = ("multiplier.last=2..5", "troll_pay=1..3", "round_bonus=0..4:2")
 MATRIX = "ev:goal:cash4, ev:goal:never, troll:goal, random:random"
 
