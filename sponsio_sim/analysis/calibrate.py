@@ -78,9 +78,20 @@ def blend(off: SuccessModel, on_bets: np.ndarray, on_wins: np.ndarray, meta: dic
 
 def ingame_calibration(rules, model: SuccessModel, *, profile: str | None = None, n: int = 20_000,
                        seed: int = 1, progress: Progress | None = None) -> pd.DataFrame:
-    """Per bet type: placed, mean predicted P, observed success with Wilson CI, gap (pp), within target."""
+    """Per bet type (and per profile of a ';'-separated list): placed, mean predicted P,
+    observed success with Wilson CI, gap (pp), whether within the target."""
     profile = profile or default_profile(rules)
+    frames = []
+    for prof in [p.strip() for p in profile.split(";") if p.strip()]:
+        frames.append(_ingame_one(rules, model, prof, n, seed, progress))
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs.update(profile=" ; ".join(dict.fromkeys(out["profile"])), n=n, seed=seed, rules=rules.summary())
+    return out
+
+
+def _ingame_one(rules, model, profile, n, seed, progress) -> pd.DataFrame:
     strategies = parse_profile(profile, rules)
+    text = ", ".join(s.text for s in strategies)
     totals = run_games(rules, strategies, n, rotate=True, seed=seed, model=model, progress=progress)
     df = entry_table(totals, strategies, True, rules)
     rows = []
@@ -89,20 +100,22 @@ def ingame_calibration(rules, model: SuccessModel, *, profile: str | None = None
             continue
         placed = float(df[f"{kind}_placed"].sum())
         if placed == 0:
-            rows.append({"bet_type": kind, "placed": 0, "predicted": np.nan, "won": np.nan, "won_low": np.nan,
-                         "won_high": np.nan, "gap_pp": np.nan, "within": ""})
+            rows.append({"profile": text, "bet_type": kind, "placed": 0, "predicted": np.nan, "won": np.nan,
+                         "won_low": np.nan, "won_high": np.nan, "gap_pp": np.nan, "within": ""})
             continue
         pred = float((df[f"{kind}_predicted"] * df[f"{kind}_placed"]).sum() / placed)
         wins = float((df[f"{kind}_won"] * df[f"{kind}_placed"]).sum())
         p, lo, hi = wilson(wins, placed)
         gap = 100.0 * (pred - p)
         judged = placed >= MIN_PLACED
-        rows.append({"bet_type": kind, "placed": int(placed), "predicted": pred, "won": p, "won_low": lo,
-                     "won_high": hi, "gap_pp": gap,
+        rows.append({"profile": text, "bet_type": kind, "placed": int(placed), "predicted": pred, "won": p,
+                     "won_low": lo, "won_high": hi, "gap_pp": gap,
                      "within": ("yes" if abs(gap) <= TOLERANCE_PP else "no") if judged else "too few"})
-    out = pd.DataFrame(rows)
-    out.attrs.update(profile=", ".join(s.text for s in strategies), n=n, seed=seed, rules=rules.summary())
-    return out
+    return pd.DataFrame(rows)
+
+
+def _seed(seed: int, it: int, j: int, n_profiles: int) -> int:
+    return derive_seed(seed, "onpolicy", it) if n_profiles == 1 else derive_seed(seed, "onpolicy", it, j)
 
 
 def refit_on_policy(rules, off: SuccessModel, *, profile: str | None = None, iterations: int = DEFAULT_ITERATIONS,
@@ -112,6 +125,7 @@ def refit_on_policy(rules, off: SuccessModel, *, profile: str | None = None, ite
     model judged on ``games`` games of its own. Returns the model kept and one row per
     model with its in-game gap (pp) per bet type."""
     profile = profile or default_profile(rules)
+    profiles = [p.strip() for p in profile.split(";") if p.strip()]
     on_bets = np.zeros_like(off.bets)
     on_wins = np.zeros_like(off.wins)
     model = off
@@ -122,7 +136,13 @@ def refit_on_policy(rules, off: SuccessModel, *, profile: str | None = None, ite
     for it in range(iterations + 1):
         if progress is not None:
             progress.set_label(f"fit: on-policy iteration {it}/{iterations}")
-        b, w = onpolicy_counts(rules, model, profile, games, derive_seed(seed, "onpolicy", it), progress)
+        b = np.zeros_like(off.bets)
+        w = np.zeros_like(off.wins)
+        for j, prof in enumerate(profiles):   # the games split over the profiles, counts pooled
+            share = games // len(profiles) + (1 if j < games % len(profiles) else 0)
+            bj, wj = onpolicy_counts(rules, model, prof, share, _seed(seed, it, j, len(profiles)), progress)
+            b += bj
+            w += wj
         pred = model.p
         row = {"iteration": it, "games": games}
         worst = 0.0

@@ -25,8 +25,8 @@ from mcsim.errors import UserError
 from mcsim.progress import Progress
 from mcsim.runner import derive_seed, run_chunked, set_threads
 from mcsim.stats import wilson
-from sponsio_sim.analysis.calibrate import (CHECK_GAMES, DEFAULT_GAMES, DEFAULT_ITERATIONS, default_profile, ingame_calibration,
-                                            refit_on_policy)
+from sponsio_sim.analysis.calibrate import (CHECK_GAMES, DEFAULT_GAMES, DEFAULT_ITERATIONS, default_profile,
+                                            ingame_calibration, refit_on_policy)
 from sponsio_sim.analysis.game_model import KINDS, SuccessModel, economy, fingerprint
 from sponsio_sim.analysis.game_setup import PLAY, build_state, parse_profile
 from sponsio_sim.kernels.game_fit import fit_chunks
@@ -128,7 +128,8 @@ def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFA
     if on_policy < 0 or (on_policy and games < 1) or check_games < 1:
         raise UserError("--on-policy, --games and --check-games: need iterations >= 0 and games >= 1")
     profile = profile or default_profile(ruleset)
-    parse_profile(profile, ruleset)
+    for prof in profile.split(";"):
+        parse_profile(prof.strip(), ruleset)
     set_threads(threads)
     bar = Progress(n + holdout + (on_policy + 1) * games * (on_policy > 0) + check_games, "fit", enabled=progress)
     try:
@@ -148,7 +149,8 @@ def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFA
                       calibration_mae=float(summary["mae"].iloc[-1]),
                       mae_by_type={r.bet_type: r.mae for r in summary.itertuples()},
                       ingame={"profile": profile, "games": int(check_games),
-                              "gap_pp": {r.bet_type: (None if np.isnan(r.gap_pp) else round(float(r.gap_pp), 3))
+                              "gap_pp": {f"{r.profile}: {r.bet_type}": (None if np.isnan(r.gap_pp)
+                                                                         else round(float(r.gap_pp), 3))
                                          for r in ingame.itertuples()},
                               "max_abs_gap_pp": float(judged["gap_pp"].abs().max()) if len(judged) else None})
     for df in (deciles, summary, ingame, history):

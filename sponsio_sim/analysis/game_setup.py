@@ -12,8 +12,9 @@ A seat's strategy is ``BETTING:PLAY[:CASH]``:
 A profile is comma-separated strategies, one per seat; ``"ev:goal x4"``
 repeats one; ``reference`` is the reference profile for balance work
 (``REFERENCE``: the same strategy at every seat, chosen with `sponsio
-exploit` so that no deviation of its family gains more than a point). Rule numbers and policy parameters reach the kernels as the
-arrays built by ``build_state``; the rule set's numbers are never copied.
+exploit` so that no deviation of its family gains more than a point).
+Rule numbers and policy parameters reach the kernels as the arrays built
+by ``build_state``; the rule set's numbers are never copied.
 """
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ _REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
 _WITHOUT = "without="
 # The reference strategy per player count: calibrated ev with the threshold and cash-in that
 # `sponsio exploit` found best (README, "Reference profile"); every seat plays it.
-REFERENCE = {4: "ev0.5:goal:cash4", 3: "ev0.5:goal:cash4"}
-REFERENCE_DEFAULT = "ev0.5:goal:cash4"
+REFERENCE = {4: "ev0.25:goal:cash4", 3: "ev0.5:goal:cash3"}
+REFERENCE_DEFAULT = "ev0.25:goal:cash4"
 STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND] with BETTING troll, random or randomP (pass share P, "
                  "default 0.5, e.g. random0.2), ev or evT (EV threshold T coins, default 0, e.g. ev0.5); "
                  "PLAY random, greedy or goal; CASH never or cashK (e.g. cash4); without=nines (or "

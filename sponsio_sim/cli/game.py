@@ -141,7 +141,8 @@ def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides,
 @click.option("--games", type=int, default=DEFAULT_GAMES, show_default=True,
               help="Games per on-policy iteration.")
 @click.option("--profile", default=None,
-              help="Profile of the on-policy games and the in-game check (default: ev:goal:cash4 for every seat).")
+              help="Profile of the on-policy games and the in-game check (default: ev:goal:cash4 for every seat); "
+                   "several separated by ';' share the games and are checked one by one.")
 @click.option("--check-games", "check_games", type=int, default=CHECK_GAMES, show_default=True,
               help="Games of the in-game calibration check.")
 @click.option("--out", default=None, metavar="NPZ",

@@ -5,8 +5,8 @@ State lives in the packed arrays of ``game_layout`` (built once per run by
 ``analysis.game_setup``); each chunk copies them, plays every round
 from its own stream ``(seed, chunk, game, round)`` and adds its games'
 statistics (``game_layout.E_*``) to its row, so totals do not depend on the
-thread count, and runs that differ in one seat's strategy share their deals. A chunk given a log array
-with more than one row also writes every event (``game_layout.EV_*``) there:
+thread count, and runs that differ in one seat's strategy share their
+deals. A chunk given a log array with more than one row also writes every event (``game_layout.EV_*``) there:
 the narrated game is the same code path as the tournament.
 """
 
