@@ -87,7 +87,8 @@ def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads,
     doc.link("balance_bets_all.csv", "Every bet")
     doc.link("balance_by_seat.csv", "By seat position")
     doc.section("Troll economics", note + " A troll is a seat holding no bet when betting ends; troll vs bettor: "
-                "seat 0 plays troll:goal (or the profile's strategy) against the same other seats.")
+                "seat 0 plays a troll with the profile's play and cash-in (or the profile's strategy) against the "
+                "same other seats.")
     doc.table(b.trolls, "trolls")
     doc.table(b.troll_pay, "troll_pay_distribution")
     doc.table(b.meta["troll_vs_bettor"], "troll_vs_bettor")

@@ -50,7 +50,8 @@ def test_troll_economics(result):
     mean = (dist["rounds"] * dist["troll_pay"]).sum() / troll_rounds
     assert result.trolls.loc[1, "value"] == pytest.approx(mean)
     tvb = result.meta["troll_vs_bettor"]
-    assert list(tvb["role"]) == ["troll:goal", "bettor"]
+    assert list(tvb["role"]) == ["troll", "bettor"]
+    assert list(tvb["seat_0_strategy"]) == ["troll:goal:cash4", "ev:goal:cash4"]   # the troll cashes in alike
 
 
 def test_sweep_changes_troll_pay_and_keeps_deals(result):
