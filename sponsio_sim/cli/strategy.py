@@ -17,7 +17,9 @@ COLUMNS = ["deviation", "strategy", "games", "win_share", "win_share_low", "win_
 
 
 @main.command("exploit")
-@click.option("--profile", required=True, help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}.")
+@click.option("--profile", required=True,
+              help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}; or 'reference' (the reference "
+                   "profile for balance work).")
 @PLAYERS
 @click.option("-n", "n", type=int, default=20_000, show_default=True, help="Games per deviation.")
 @click.option("--family", default="default", show_default=True,
@@ -42,6 +44,7 @@ def exploit_cmd(profile, players, n, family, entry, extra, model, seed, fmt, rul
     \b
     Example:
       sponsio exploit --profile "ev:goal:cash4 x4" -n 20000 --seed 1
+      sponsio exploit --profile reference --players 3 -n 20000     # the reference profile
       sponsio exploit --profile "ev:goal:cash4 x4" --family without,cash --deviation "troll:goal" --format json
     """
     df = exploit(profile, players=players, n=n, seed=seed, family=family, entry=entry, extra=list(extra) or None,
