@@ -25,7 +25,7 @@ from mcsim.progress import Progress
 from mcsim.runner import set_threads
 from mcsim.stats import CI_METHOD, Z95, mean_ci, wilson
 from sponsio_sim.analysis.game_model import find_model
-from sponsio_sim.analysis.game_setup import Strategy, parse_profile, rows_of
+from sponsio_sim.analysis.game_setup import Strategy, model_variant, parse_profile, rows_of
 from sponsio_sim.analysis.tournament import entry_table, game_table, run_games
 from sponsio_sim.kernels import game_layout as L
 from sponsio_sim.rules import RuleSet, load_rules
@@ -221,7 +221,7 @@ def balance(profile: str = "reference", *, players: int | None = None, n: int = 
     if n < 1:
         raise UserError(f"-n {n}: the number of games must be at least 1")
     key_values = parse_sweep(sweep_spec, ruleset) if sweep_spec else None
-    success = find_model(ruleset, model, progress=progress)
+    success = find_model(ruleset, model, progress=progress, variant=model_variant(profile, ruleset))
     set_threads(threads)
     runs = 3 + (len(key_values[1]) if key_values else 0)
     with Progress(n * runs, "sponsio balance", enabled=progress) as bar, use_backend(scheduler, workers):

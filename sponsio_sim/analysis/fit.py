@@ -28,7 +28,7 @@ from mcsim.stats import wilson
 from sponsio_sim.analysis.calibrate import (CHECK_GAMES, DEFAULT_GAMES, DEFAULT_ITERATIONS, default_profile,
                                             ingame_calibration, refit_on_policy)
 from sponsio_sim.analysis.game_model import KINDS, SuccessModel, economy, fingerprint
-from sponsio_sim.analysis.game_setup import PLAY, build_state, parse_profile
+from sponsio_sim.analysis.game_setup import PLAY, build_state, model_variant, parse_profile
 from sponsio_sim.kernels.game_fit import fit_chunks
 from sponsio_sim.kernels.game_layout import model_sizes
 from sponsio_sim.rules import load_rules
@@ -145,7 +145,7 @@ def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFA
     finally:
         bar.close()
     judged = ingame[ingame["within"].isin(("yes", "no"))]
-    model.meta.update(economy=economy(ruleset), holdout_rounds=int(holdout),
+    model.meta.update(economy=economy(ruleset), variant=model_variant(profile, ruleset), holdout_rounds=int(holdout),
                       calibration_mae=float(summary["mae"].iloc[-1]),
                       mae_by_type={r.bet_type: r.mae for r in summary.itertuples()},
                       ingame={"profile": profile, "games": int(check_games),

@@ -142,6 +142,19 @@ def reference_profile(rules: RuleSet) -> str:
     return f"{REFERENCE.get(rules.players, REFERENCE_DEFAULT)} x{rules.players}"
 
 
+def model_variant(profile, rules: RuleSet) -> str | None:
+    """``"reference"`` when ``profile`` is the reference profile (its success model is
+    calibrated in its own games), else None."""
+    if profile is None:
+        return None
+    ref = [s.text for s in parse_strategies(reference_profile(rules), rules)]
+    try:
+        mine = [s.text for s in parse_profile(profile, rules)]
+    except UserError:
+        return None
+    return "reference" if mine == ref else None
+
+
 def parse_profile(text, rules: RuleSet) -> list[Strategy]:
     """One strategy per seat: exactly ``rules.players`` of them (``reference``: the reference profile)."""
     if isinstance(text, str) and text.strip().lower() == "reference":

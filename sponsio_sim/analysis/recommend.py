@@ -27,7 +27,7 @@ from sponsio_sim.analysis.balance import run_balance
 from sponsio_sim.analysis.exploit import _measures, deviations, paired_run
 from sponsio_sim.analysis.game_model import find_model
 from sponsio_sim.kernels.exploit import P_DEV
-from sponsio_sim.analysis.game_setup import parse_profile
+from sponsio_sim.analysis.game_setup import model_variant, parse_profile
 from sponsio_sim.rules import load_rules
 
 TOLERANCE = 0.1      # |RTP - target| per coin staked within which a type counts as in range
@@ -76,7 +76,7 @@ def recommend(profile: str = "reference", *, players: int | None = None, n: int 
         raise UserError(f"-n {n}: the number of games must be at least 1")
     if base.multiplier_param and any(base.multiplier_param.values()):
         raise UserError("recommend searches one multiplier per type: clear the rule set's multiplier_param first")
-    success = find_model(base, model, progress=progress)
+    success = find_model(base, model, progress=progress, variant=model_variant(profile, base))
     set_threads(threads)
     mults = {k: int(round(base.multiplier[k])) for k in base.bets}
     history, seen = [], {}

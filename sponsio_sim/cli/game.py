@@ -16,7 +16,7 @@ from sponsio_sim.analysis.calibrate import DEFAULT_GAMES, DEFAULT_ITERATIONS, MI
 from sponsio_sim.analysis.fit import CHECK_GAMES, DEFAULT_ROUNDS, fit
 from sponsio_sim.analysis.game import play_game
 from sponsio_sim.analysis.game_model import cache_path
-from sponsio_sim.analysis.game_setup import STRATEGY_HELP
+from sponsio_sim.analysis.game_setup import STRATEGY_HELP, model_variant
 from sponsio_sim.analysis.tournament import matrix, tournament
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
@@ -168,7 +168,7 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
     """
     target = plot_target(plot)
     ruleset = load_rules(rules, players, overrides)
-    out_path = Path(out) if out else cache_path(ruleset)
+    out_path = Path(out) if out else cache_path(ruleset, model_variant(profile, ruleset))
     if out and (out_path.suffix.lower() != ".npz" or not out_path.parent.is_dir()):
         raise UserError(f"--out {out}: name an .npz file in an existing directory")
     model, deciles, summary, ingame, history = fit(

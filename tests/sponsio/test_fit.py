@@ -96,3 +96,19 @@ def test_on_policy_refit_is_calibrated_in_games_within_the_standard_error():
     # the off-policy model misjudges some type by more than that in the same games
     worst_before = before[before["placed"] >= 500]["gap_pp"].abs().max()
     assert worst_before > judged["gap_pp"].abs().max()
+
+
+REFERENCE_MODELS = ("standard-4p",)   # rule sets shipping a model calibrated in the reference profile's games
+
+
+def test_the_reference_profile_uses_the_model_calibrated_in_its_own_games(tmp_path, monkeypatch):
+    from sponsio_sim.analysis.game_setup import model_variant
+    monkeypatch.setenv("SPONSIO_MODEL_DIR", str(tmp_path))
+    for name in REFERENCE_MODELS:
+        r = load_rules(name)
+        assert model_variant("reference", r) == "reference" and model_variant(f"ev:goal x{r.players}", r) is None
+        ref = find_model(r, variant="reference")
+        assert ref.meta["variant"] == "reference" and ref.meta["ingame"]["max_abs_gap_pp"] <= 2.0
+        assert ref.meta["on_policy"]["profile"] == "reference" and ref.source != find_model(r).source
+    other = load_rules("standard-4p", overrides=["multiplier.last=3"])   # another economy: no reference variant
+    assert find_model(other, variant="reference").meta.get("variant") is None
