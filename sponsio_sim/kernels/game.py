@@ -21,20 +21,17 @@ from sponsio_sim.kernels.betting_model import prepare_features, row_cell
 from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game_layout import (MAX_ROWS, R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_WON, DOUBLE_TOKEN, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS,
-                                             E_COINS_SQ, E_PAYOUT, E_PRED, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE,
-                                             E_STAKES, E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY,
-                                             E_TROLLPAY_SQ, E_WIN, E_WON, END_COINS, END_ROUNDS, END_TRACK,
-                                             EV_ACTION, EV_BET, EV_END, EV_END_TOKEN, EV_HAND, EV_LEAD,
-                                             EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK, EV_TRICKS, I_BONUS_NET, I_BORDER, I_BROW, I_CASHK,
+from sponsio_sim.kernels.game_layout import (DOUBLE_TOKEN, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_BET,
+                                             EV_END, EV_END_TOKEN, EV_HAND, EV_LEAD, EV_ROUND, EV_SCORE, EV_TALON,
+                                             EV_TRACK, EV_TRICK, EV_TRICKS, I_BONUS_NET, I_BORDER, I_BROW, I_CASHK,
                                              I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD, I_MAX_ROUNDS, I_MOVED,
-                                             I_NBETS, I_NCOL, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROTATE,
-                                             I_NPLACED, I_PCELL, I_ROUND, I_ROWS, I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK, I_TRACK_ENDS,
-                                             I_TRACK_WIN, I_TURNS, MAX_BETS, N_TOKENS, REBET_TOKEN, S_END,
-                                             S_GAMES, S_HEAD, S_ROUNDS, S_ROUNDS_SQ, SWAP_TOKEN, W_BONUS,
-                                             W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MULT,
-                                             W_MODEL, W_PAYOUT, W_PRED, W_STAKE, W_STAKES, W_START, W_TRACKV, W_TROLL_PAY,
-                                             W_TROLLPAID)
+                                             I_NBETS, I_NCOL, I_NPLACED, I_PCELL, I_PLAYERS, I_PLAYPOL, I_RESULT,
+                                             I_ROTATE, I_ROUND, I_ROWS, I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK,
+                                             I_TRACK_ENDS, I_TRACK_WIN, I_TURNS, MAX_BETS, N_TOKENS, REBET_TOKEN,
+                                             SWAP_TOKEN, W_BONUS, W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES,
+                                             W_MODEL, W_MULT, W_PAYOUT, W_PRED, W_STAKE, W_STAKES, W_START, W_TRACKV,
+                                             W_TROLLPAID, W_TROLL_PAY)
+from sponsio_sim.kernels.game_record import record_game, record_round
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import build_relevance
 from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES_OWN, REVEALED, SEQ, TALON, TRICKS, WON, set_round
@@ -310,74 +307,6 @@ def log_tricks(log, rnd, players, leader, hands, ints):
             s = s + 1 if s + 1 < players else 0
         log_event(log, rnd, EV_TRICK, leader, t, cards, winner, lost9, 0)
         leader = winner
-
-
-@nb.njit(cache=True)
-def record_round(ints, weight, n_failed, row):
-    """Add the round's per-entry statistics, and per-seat bet statistics by
-    catalogue row (placed, won, payout with ``double``), to ``row``."""
-    players = ints[I_PLAYERS]
-    for s in range(players):
-        e = S_HEAD + entry_of(s, ints) * E_SIZE
-        n = ints[I_NBETS + s]
-        if n == 0:
-            tp = weight[W_TROLLPAID + s]
-            row[S_HEAD + players * (E_SIZE + MAX_ROWS * R_FIELDS) + n_failed] += 1.0
-            row[e + E_TROLL] += 1.0
-            row[e + E_TROLLPAY] += tp
-            row[e + E_TROLLPAY_SQ] += tp * tp
-        for i in range(n):
-            brow = ints[I_BROW + s * MAX_BETS + i]
-            kind = ints[I_ROWS + 3 * brow]
-            won = ints[I_RESULT + s * MAX_BETS + i]
-            row[e + E_BETS + kind] += 1.0
-            row[e + E_WON + kind] += won
-            row[e + E_PRED + kind] += weight[W_PRED + s * MAX_BETS + i]
-            r = S_HEAD + players * E_SIZE + (s * MAX_ROWS + brow) * R_FIELDS
-            pay = 0.0
-            if won:
-                pay = weight[W_MULT + brow] * weight[W_STAKE] * (2.0 if ints[I_DOUBLED + s] == i else 1.0)
-            row[r + R_PLACED] += 1.0
-            row[r + R_WON] += won
-            row[r + R_PAY] += pay
-            row[r + R_PAY_SQ] += pay * pay
-        row[e + E_PAYOUT] += weight[W_PAYOUT + s]
-        row[e + E_STAKES] += weight[W_STAKES + s]
-        if weight[W_CASHED + s] > 0.0:
-            row[e + E_CASH_N] += 1.0
-            row[e + E_CASH] += weight[W_CASHED + s]
-        if weight[W_BONUSPAID + s] > 0.0:
-            row[e + E_BONUS_N] += 1.0
-        for t in range(N_TOKENS):
-            row[e + E_TOKENS + t] += ints[I_TOKTAKEN + s * N_TOKENS + t]
-        row[e + E_SWAPS] += ints[I_SWAPS + s]
-
-
-@nb.njit(cache=True)
-def record_game(reason, winners, ints, weight, row):
-    """Add a finished game's statistics to ``row``."""
-    players = ints[I_PLAYERS]
-    rounds = float(ints[I_ROUND])
-    row[S_GAMES] += 1.0
-    row[S_ROUNDS] += rounds
-    row[S_ROUNDS_SQ] += rounds * rounds
-    row[S_END + reason - 1] += 1.0
-    n_win = 0
-    for s in range(players):
-        n_win += (winners >> s) & 1
-    for s in range(players):
-        e = S_HEAD + entry_of(s, ints) * E_SIZE
-        won = (winners >> s) & 1
-        share = won / n_win
-        c = weight[W_COINS + s]
-        row[e + E_WIN] += won
-        row[e + E_SHARE] += share
-        row[e + E_SHARE_SQ] += share * share
-        row[e + E_COINS] += c
-        row[e + E_COINS_SQ] += c * c
-        row[e + E_ROUNDS] += rounds
-        if ints[I_TRACK + s] >= ints[I_TRACK_WIN]:
-            row[e + E_TRACKWIN] += 1.0
 
 
 @nb.njit(cache=True)
