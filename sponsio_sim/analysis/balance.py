@@ -25,7 +25,7 @@ from mcsim.progress import Progress
 from mcsim.runner import set_threads
 from mcsim.stats import CI_METHOD, Z95, mean_ci, wilson
 from sponsio_sim.analysis.game_model import find_model
-from sponsio_sim.analysis.game_setup import parse_profile, parse_strategy, rows_of
+from sponsio_sim.analysis.game_setup import Strategy, model_variant, parse_profile, rows_of
 from sponsio_sim.analysis.tournament import entry_table, game_table, run_games
 from sponsio_sim.kernels import game_layout as L
 from sponsio_sim.rules import RuleSet, load_rules
@@ -141,11 +141,15 @@ def run_balance(ruleset: RuleSet, profile: str, n: int, *, seed: int, model, pro
 
 def troll_vs_bettor(ruleset: RuleSet, profile: str, n: int, *, seed: int, model, progress=None,
                     cache: bool = True) -> pd.DataFrame:
-    """Win rate of one pure troll (``troll:goal``) against the profile's other
-    seats, beside the profile's first strategy in the same seat (rotated)."""
+    """Win rate of one pure troll against the profile's other seats, beside the
+    profile's first strategy in the same seat (rotated). The troll plays and
+    cashes in as that strategy does: a troll moves up the streak track with
+    every failed bet of the others, so one that never cashes in gives away
+    most of what trolling earns (``sponsio exploit`` tries every cash-in)."""
     strategies = parse_profile(profile, ruleset)
+    troll = Strategy("troll", strategies[0].play, strategies[0].cash)
     rows = []
-    for label, first in (("troll:goal", parse_strategy("troll:goal", ruleset)), ("bettor", strategies[0])):
+    for label, first in (("troll", troll), ("bettor", strategies[0])):
         lineup = [first] + strategies[1:]
         totals = run_games(ruleset, lineup, n, rotate=True, seed=seed, model=model, progress=progress, cache=cache)
         t = entry_table(totals, lineup, True, ruleset).iloc[0]
@@ -206,7 +210,7 @@ def sweep(ruleset: RuleSet, profile: str, key: str, values: list, n: int, *, see
     return pd.DataFrame(out)
 
 
-def balance(profile: str = "ev:goal:cash4 x4", *, players: int | None = None, n: int = 200_000, seed: int = 1,
+def balance(profile: str = "reference", *, players: int | None = None, n: int = 200_000, seed: int = 1,
             rules=None, overrides=None, sweep_spec: str | None = None, threads: int | None = None, model=None,
             progress: bool | None = False, scheduler: str | None = None, workers: int | None = None,
             cache: bool = True) -> Balance:
@@ -217,7 +221,7 @@ def balance(profile: str = "ev:goal:cash4 x4", *, players: int | None = None, n:
     if n < 1:
         raise UserError(f"-n {n}: the number of games must be at least 1")
     key_values = parse_sweep(sweep_spec, ruleset) if sweep_spec else None
-    success = find_model(ruleset, model, progress=progress)
+    success = find_model(ruleset, model, progress=progress, variant=model_variant(profile, ruleset))
     set_threads(threads)
     runs = 3 + (len(key_values[1]) if key_values else 0)
     with Progress(n * runs, "sponsio balance", enabled=progress) as bar, use_backend(scheduler, workers):

@@ -8,11 +8,12 @@ mean predicted, observed success with its 95% Wilson interval, and the
 absolute error; the headline is the mean absolute error over the deciles,
 overall and per bet type.
 
-Limit: the check is on rounds of the fitting process, where bettors and
-their bets are random. In real games the model is optimistic for the bets
-`ev` picks (a tournament's ``*_predicted`` columns set the model's mean P
-beside the observed success): opponents bet better than at random, and the
-features do not see a seat's other bets (tricks=0 with nines conflict).
+The held-out check is on rounds of the fitting process, where bettors and
+their bets are random. In real games an off-policy model is optimistic for
+the bets `ev` picks, so the fit then refits the model on-policy, on the bets
+a profile really places in whole games (``analysis.calibrate``), and checks
+it there too: per bet type, the mean predicted chance beside the observed
+success in further games (the in-game calibration).
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from mcsim.rng import seed_key
 from mcsim.progress import Progress
 from mcsim.runner import derive_seed, run_chunked, set_threads
 from mcsim.stats import wilson
-from sponsio_sim.analysis.game_model import KINDS, SuccessModel, fingerprint
-from sponsio_sim.analysis.game_setup import PLAY, build_state
+from sponsio_sim.analysis.calibrate import (CHECK_GAMES, DEFAULT_GAMES, DEFAULT_ITERATIONS, default_profile,
+                                            ingame_calibration, refit_on_policy)
+from sponsio_sim.analysis.game_model import KINDS, SuccessModel, economy, fingerprint
+from sponsio_sim.analysis.game_setup import PLAY, build_state, model_variant, parse_profile
 from sponsio_sim.kernels.game_fit import fit_chunks
 from sponsio_sim.kernels.game_layout import model_sizes
 from sponsio_sim.rules import load_rules
@@ -106,9 +109,15 @@ def calibration(rules, model: SuccessModel, *, n: int, seed: int = 1, policy: st
 
 
 def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFAULT_ROUNDS,
-        holdout: int | None = None, seed: int = 1, policy: str = "goal", threads: int | None = None,
-        progress: bool | None = False):
-    """Fit and check a model: returns (model, deciles, per-type summary) DataFrames."""
+        holdout: int | None = None, seed: int = 1, policy: str = "goal", on_policy: int = DEFAULT_ITERATIONS,
+        games: int = DEFAULT_GAMES, profile: str | None = None, check_games: int = CHECK_GAMES,
+        threads: int | None = None, progress: bool | None = False):
+    """Fit and check a model: returns (model, deciles, per-type summary, in-game calibration,
+    on-policy history) DataFrames after the model.
+
+    ``on_policy`` iterations of ``games`` games of ``profile`` (default `ev:goal:cash4`
+    for every seat) refit the model on the bets really placed (``analysis.calibrate``);
+    the in-game check plays ``check_games`` further games on its own seed."""
     ruleset = load_rules(rules, players, overrides)
     if n < 1:
         raise UserError(f"-n {n}: the number of training rounds must be at least 1")
@@ -117,16 +126,35 @@ def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFA
     holdout = holdout if holdout is not None else max(1, int(n * HOLDOUT_SHARE))
     if holdout < 1:
         raise UserError(f"--holdout {holdout}: must be at least 1")
+    if on_policy < 0 or (on_policy and games < 1) or check_games < 1:
+        raise UserError("--on-policy, --games and --check-games: need iterations >= 0 and games >= 1")
+    profile = profile or default_profile(ruleset)
+    for prof in profile.split(";"):
+        parse_profile(prof.strip(), ruleset)
     set_threads(threads)
-    bar = Progress(n + holdout, "fit", enabled=progress)
+    bar = Progress(n + holdout + (on_policy + 1) * games * (on_policy > 0) + check_games, "fit", enabled=progress)
     try:
         model = fit_model(ruleset, n=n, seed=seed, policy=policy, progress=bar)
+        history = pd.DataFrame()
+        if on_policy:
+            model, history = refit_on_policy(ruleset, model, profile=profile, iterations=on_policy, games=games,
+                                             seed=seed, progress=bar)
         deciles, summary = calibration(ruleset, model, n=holdout, seed=seed, policy=policy, progress=bar)
+        bar.set_label("fit: in-game check")
+        ingame = ingame_calibration(ruleset, model, profile=profile, n=check_games,
+                                    seed=derive_seed(seed, "ingame"), progress=bar)
     finally:
         bar.close()
-    model.meta.update(holdout_rounds=int(holdout), calibration_mae=float(summary["mae"].iloc[-1]),
-                      mae_by_type={r.bet_type: r.mae for r in summary.itertuples()})
-    for df in (deciles, summary):
+    judged = ingame[ingame["within"].isin(("yes", "no"))]
+    model.meta.update(economy=economy(ruleset), variant=model_variant(profile, ruleset), holdout_rounds=int(holdout),
+                      calibration_mae=float(summary["mae"].iloc[-1]),
+                      mae_by_type={r.bet_type: r.mae for r in summary.itertuples()},
+                      ingame={"profile": profile, "games": int(check_games),
+                              "gap_pp": {f"{r.profile}: {r.bet_type}": (None if np.isnan(r.gap_pp)
+                                                                         else round(float(r.gap_pp), 3))
+                                         for r in ingame.itertuples()},
+                              "max_abs_gap_pp": float(judged["gap_pp"].abs().max()) if len(judged) else None})
+    for df in (deciles, summary, ingame, history):
         df.attrs.update(rules=ruleset.summary(), seed=seed, rounds=n, holdout=holdout, policy=policy,
-                        fingerprint=fingerprint(ruleset))
-    return model, deciles, summary
+                        fingerprint=fingerprint(ruleset), profile=profile, check_games=check_games)
+    return model, deciles, summary, ingame, history

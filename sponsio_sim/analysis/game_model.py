@@ -9,12 +9,18 @@ thin cells borrow strength. The model depends only on the deal's shape
 its fingerprint; multipliers, tokens and coins do not change who wins a trick.
 
 Where a model comes from (``find_model``): an explicit file; else the model
-shipped in ``sponsio_sim/models`` for the fingerprint; else one fitted
-earlier into the user cache; else it is fitted now (and cached).
+shipped in ``sponsio_sim/models`` for the fingerprint, if it was calibrated
+in games of the same economy (``economy``: multipliers, coins, tokens,
+track; ``analysis.calibrate``); else one fitted earlier into the user cache
+for the fingerprint and economy (``sponsio fit`` puts it there); else the
+shipped model all the same (its source says so); else one is fitted now
+(off-policy only) and cached. The reference profile (``game_setup``) first
+looks for the ``reference`` variant: a model calibrated in its own games.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -107,6 +113,10 @@ def smooth(bets: np.ndarray, wins: np.ndarray, hand_size: int) -> np.ndarray:
     return np.concatenate(out)
 
 
+def _cached(path: Path) -> SuccessModel | None:
+    return SuccessModel.load(path, f"cache:{path}") if path.is_file() else None
+
+
 def cache_dir() -> Path:
     base = os.environ.get("SPONSIO_MODEL_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
@@ -114,24 +124,37 @@ def cache_dir() -> Path:
     return Path(base)
 
 
-def cache_path(rules: RuleSet) -> Path:
-    return cache_dir() / f"{fingerprint(rules)}.npz"
+def economy(rules: RuleSet) -> str:
+    """A short key of everything else in the rule set (multipliers, coins, tokens, track, ...):
+    a model refitted on-policy is calibrated for the games of one economy."""
+    data = {k: v for k, v in rules.as_dict().items() if k != "name"}
+    return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=5).hexdigest()
 
 
-def shipped(rules: RuleSet) -> SuccessModel | None:
-    """The packaged model for the rule set's deal shape, if there is one."""
+def cache_path(rules: RuleSet, variant: str | None = None) -> Path:
+    return cache_dir() / f"{fingerprint(rules)}-{economy(rules)}{'-' + variant if variant else ''}.npz"
+
+
+def shipped(rules: RuleSet, variant: str | None = None) -> SuccessModel | None:
+    """The packaged model for the rule set's deal shape (and variant), if there is one."""
     folder = resources.files("sponsio_sim.models")
     for item in sorted(folder.iterdir(), key=lambda p: p.name):
         if item.name.endswith(".npz"):
             with resources.as_file(item) as path:
                 model = SuccessModel.load(path, f"shipped:{item.name}")
-            if model.fingerprint == fingerprint(rules):
+            if model.fingerprint == fingerprint(rules) and model.meta.get("variant") == variant:
                 return model
     return None
 
 
-def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed: int = 1) -> SuccessModel:
-    """The success model to use for ``rules`` (module docstring)."""
+def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed: int = 1,
+               variant: str | None = None) -> SuccessModel:
+    """The success model to use for ``rules`` (module docstring); ``variant="reference"``
+    first looks for a model calibrated in the reference profile's own games."""
+    if variant is not None and path is None:
+        for candidate in (shipped(rules, variant), _cached(cache_path(rules, variant))):
+            if candidate is not None and candidate.meta.get("economy", economy(rules)) == economy(rules):
+                return candidate
     if path is not None:
         if not Path(path).is_file():
             raise UserError(f"--model {path}: no such file")
@@ -141,11 +164,15 @@ def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed
                             f"rule set {rules.name} deals {fingerprint(rules)}")
         return model
     model = shipped(rules)
-    if model is not None:
+    if model is not None and model.meta.get("economy", economy(rules)) == economy(rules):
         return model
     cached = cache_path(rules)
     if cached.is_file():
         return SuccessModel.load(cached, f"cache:{cached}")
+    if model is not None:
+        model.source += (" (calibrated in games of the standard rule set; `sponsio fit` with these rules "
+                         "calibrates one for them)")
+        return model
     from sponsio_sim.analysis.fit import fit_model  # late import: fit builds on game_setup
 
     import sys

@@ -5,11 +5,16 @@ A seat's strategy is ``BETTING:PLAY[:CASH]``:
 - BETTING: ``troll`` | ``random`` (passes with share 0.5; ``random0.3``
   passes 30%) | ``ev`` (bets when EV > 0 coins; ``ev0.5`` needs EV > 0.5);
 - PLAY: ``random`` | ``greedy`` | ``goal`` (the engine's play policies);
-- CASH: ``never`` (default) | ``cashK``: cash the streak in at position >= K.
+- CASH: ``never`` (default) | ``cashK``: cash the streak in at position >= K;
+- optionally ``without=KIND[+KIND]`` last: restricted play, the betting
+  policy never places bets of those types (``ev:goal:cash4:without=nines``).
 
 A profile is comma-separated strategies, one per seat; ``"ev:goal x4"``
-repeats one. Rule numbers and policy parameters reach the kernels as the
-arrays built by ``build_state``; the rule set's numbers are never copied.
+repeats one; ``reference`` is the reference profile for balance work
+(``REFERENCE``: the same strategy at every seat, chosen with `sponsio
+exploit` so that no deviation of its family gains more than a point).
+Rule numbers and policy parameters reach the kernels as the arrays built
+by ``build_state``; the rule set's numbers are never copied.
 """
 
 from __future__ import annotations
@@ -35,9 +40,15 @@ DEFAULT_THRESHOLD = 0.0
 _BETTING_RE = re.compile(r"^(troll|random|ev)(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")
 _CASH_RE = re.compile(r"^cash=?(\d+)$")
 _REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
-STRATEGY_HELP = ("BETTING:PLAY[:CASH] with BETTING troll, random or randomP (pass share P, default 0.5, "
-                 "e.g. random0.2), ev or evT (EV threshold T coins, default 0, e.g. ev0.5); "
-                 "PLAY random, greedy or goal; CASH never or cashK (e.g. cash4)")
+_WITHOUT = "without="
+# The reference strategy per player count: calibrated ev with the threshold and cash-in that
+# `sponsio exploit` found best (README, "Reference profile"); every seat plays it.
+REFERENCE = {4: "ev0.25:goal:cash4", 3: "ev0.5:goal:cash3"}
+REFERENCE_DEFAULT = "ev0.25:goal:cash4"
+STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND] with BETTING troll, random or randomP (pass share P, "
+                 "default 0.5, e.g. random0.2), ev or evT (EV threshold T coins, default 0, e.g. ev0.5); "
+                 "PLAY random, greedy or goal; CASH never or cashK (e.g. cash4); without=nines (or "
+                 "without=nines+last) never places those bet types")
 
 
 @dataclass(frozen=True)
@@ -46,12 +57,19 @@ class Strategy:
     play: str
     cash: int | None = None      # None: never cash in
     param: float | None = None   # random: pass share; ev: threshold
+    without: tuple[str, ...] = ()   # bet types never placed (restricted play), catalogue order
 
     @property
     def text(self) -> str:
         bet = self.betting if self.param is None else f"{self.betting}{self.param:g}"
         cash = "never" if self.cash is None else f"cash{self.cash}"
-        return f"{bet}:{self.play}:{cash}"
+        out = f"{bet}:{self.play}:{cash}"
+        return out + (f":{_WITHOUT}{'+'.join(self.without)}" if self.without else "")
+
+    @property
+    def banned(self) -> int:
+        """Bitmask of the bet kinds never placed."""
+        return sum(1 << KIND_CODE[k] for k in self.without)
 
     @property
     def kernel_param(self) -> float:
@@ -63,6 +81,9 @@ class Strategy:
 def parse_strategy(text: str, rules: RuleSet) -> Strategy:
     """One strategy (module docstring); one-line UserError naming what is wrong."""
     parts = [p.strip().lower() for p in str(text).strip().split(":")]
+    without: tuple[str, ...] = ()
+    if len(parts) > 2 and parts[-1].startswith(_WITHOUT):
+        without = _parse_without(text, parts.pop()[len(_WITHOUT):], rules)
     if len(parts) not in (2, 3) or not all(parts):
         raise UserError(f"strategy {text.strip()!r}: expected {STRATEGY_HELP}")
     m = _BETTING_RE.match(parts[0])
@@ -86,7 +107,16 @@ def parse_strategy(text: str, rules: RuleSet) -> Strategy:
         if not 1 <= cash < rules.track_win:
             raise UserError(f"strategy {text.strip()!r}: cash{cash} must be 1..{rules.track_win - 1} "
                             f"(track positions with a value)")
-    return Strategy(betting, parts[1], cash, param)
+    return Strategy(betting, parts[1], cash, param, without)
+
+
+def _parse_without(text: str, kinds: str, rules: RuleSet) -> tuple[str, ...]:
+    names = [k.strip() for k in kinds.split("+")]
+    for k in names:
+        if k not in rules.bets:
+            raise UserError(f"strategy {text.strip()!r}: without={k}: not a bet type of rule set {rules.name} "
+                            f"(choose from {', '.join(rules.bets)})")
+    return tuple(k for k in rules.bets if k in names)
 
 
 def parse_strategies(text, rules: RuleSet, what: str = "--profile") -> list[Strategy]:
@@ -107,8 +137,28 @@ def parse_strategies(text, rules: RuleSet, what: str = "--profile") -> list[Stra
     return out
 
 
+def reference_profile(rules: RuleSet) -> str:
+    """The reference profile for ``rules``' player count (module docstring)."""
+    return f"{REFERENCE.get(rules.players, REFERENCE_DEFAULT)} x{rules.players}"
+
+
+def model_variant(profile, rules: RuleSet) -> str | None:
+    """``"reference"`` when ``profile`` is the reference profile (its success model is
+    calibrated in its own games), else None."""
+    if profile is None:
+        return None
+    ref = [s.text for s in parse_strategies(reference_profile(rules), rules)]
+    try:
+        mine = [s.text for s in parse_profile(profile, rules)]
+    except UserError:
+        return None
+    return "reference" if mine == ref else None
+
+
 def parse_profile(text, rules: RuleSet) -> list[Strategy]:
-    """One strategy per seat: exactly ``rules.players`` of them."""
+    """One strategy per seat: exactly ``rules.players`` of them (``reference``: the reference profile)."""
+    if isinstance(text, str) and text.strip().lower() == "reference":
+        text = reference_profile(rules)
     out = parse_strategies(text, rules)
     if len(out) != rules.players:
         raise UserError(f"--profile has {len(out)} strategies for {rules.players} players "
@@ -122,8 +172,8 @@ def check_rules(rules: RuleSet) -> None:
         raise UserError(f"rule set {rules.name}: the full game supports at most {MAX_PLAYERS} players")
     if rules.track_win >= L.MAX_TRACK:
         raise UserError(f"rule set {rules.name}: 'track_win' must be below {L.MAX_TRACK}")
-    if rules.max_rounds < 1:
-        raise UserError(f"rule set {rules.name}: 'max_rounds' must be at least 1")
+    if not 1 <= rules.max_rounds <= L.MAX_ROUNDS:
+        raise UserError(f"rule set {rules.name}: 'max_rounds' must be 1..{L.MAX_ROUNDS}")
     if not rules.bets:
         raise UserError(f"rule set {rules.name}: the full game needs at least one bet type")
 
@@ -174,6 +224,7 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
         ints[L.I_BETPOL + e] = BETTING[st.betting]
         ints[L.I_PLAYPOL + e] = PLAY[st.play]
         ints[L.I_CASHK + e] = L.CASH_NEVER if st.cash is None else st.cash
+        ints[L.I_BANNED + e] = st.banned
         weight[L.W_PASS + e] = st.kernel_param if st.betting == "random" else 0.0
         weight[L.W_THRESH + e] = st.kernel_param if st.betting == "ev" else 0.0
     weight[L.W_MODEL:] = model.p

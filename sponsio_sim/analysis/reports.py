@@ -16,6 +16,7 @@ from mcsim.htmlreport import HtmlReport, stamp_text
 from mcsim.stats import CI_METHOD
 from sponsio_sim.analysis import balance_plots, game_plots, plots
 from sponsio_sim.analysis.balance import balance
+from sponsio_sim.analysis.game_setup import REFERENCE
 from sponsio_sim.analysis.findings import length_findings, rtp_findings, seat_finding, strategy_findings
 from sponsio_sim.analysis.odds import odds
 from sponsio_sim.analysis.recommend import recommend
@@ -108,10 +109,10 @@ def _odds_section(doc: HtmlReport, out: Path, seed: int, scale: float, threads, 
         df.to_csv(out / f"{df.attrs['slug']}_all.csv", index=False)
 
 
-REFERENCE_STRATEGY = "ev:goal:cash4"
-BALANCE_PROFILE = f"{REFERENCE_STRATEGY} x4"
+BALANCE_PROFILE = "reference"   # the reference profile (analysis.game_setup.REFERENCE)
+REFERENCE_STRATEGY = REFERENCE[4]
 SWEEPS = ("multiplier.last=2..5", "troll_pay=1..3", "round_bonus=0..4:2")
-MATRIX = "ev:goal:cash4, ev:goal:never, troll:goal, random:random"  # A vs B for every pair
+MATRIX = f"{REFERENCE_STRATEGY}, ev:goal:cash4, ev:goal:never, troll:goal, random:random"  # A vs B for every pair
 
 
 def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads, progress) -> None:
@@ -172,7 +173,8 @@ def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads,
         doc.finding(text, bal_anchor if "recommend" not in text else rec_anchor)
 
     doc.section("Troll economics", note + " A troll is a seat holding no bet when betting ends; troll vs bettor: "
-                "seat 0 plays troll:goal (or the profile's strategy) against the same other seats.")
+                "seat 0 plays a troll with the profile's play and cash-in (or the profile's strategy) against the "
+                "same other seats.")
     doc.table(b.trolls, "trolls")
     doc.table(b.troll_pay, "troll_pay_distribution")
     doc.table(b.meta["troll_vs_bettor"], "troll_vs_bettor")

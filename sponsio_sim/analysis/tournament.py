@@ -22,7 +22,7 @@ from mcsim.resultcache import ResultCache
 from mcsim.runner import run_chunked, set_threads
 from mcsim.stats import CI_METHOD, mean_ci, wilson
 from sponsio_sim.analysis.game_model import KINDS, find_model
-from sponsio_sim.analysis.game_setup import Strategy, build_state, parse_profile, parse_strategies
+from sponsio_sim.analysis.game_setup import Strategy, build_state, model_variant, parse_profile, parse_strategies
 from sponsio_sim.kernels import game_layout as L
 from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.rules import TOKENS, load_rules
@@ -133,7 +133,7 @@ def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: 
     ruleset = load_rules(rules, players, overrides)
     strategies = parse_profile(profile, ruleset)
     _check_n(n)
-    success = find_model(ruleset, model, progress=progress)
+    success = find_model(ruleset, model, progress=progress, variant=model_variant(profile, ruleset))
     set_threads(threads)
     with Progress(n, "sponsio tournament", enabled=progress) as bar, use_backend(scheduler, workers):
         totals = run_games(ruleset, strategies, n, rotate=rotate, seed=seed, model=success, progress=bar)

@@ -21,6 +21,8 @@ COMMANDS = {
     "recommend": ("sponsio_sim.cli.balance",
                   "Integer multipliers per bet type bringing every type's RTP near a target, the ev policy "
                   "re-adapting to each new table until it stops changing."),
+    "exploit": ("sponsio_sim.cli.strategy",
+                "How much one seat gains by deviating from a profile (is it close to equilibrium?)."),
     "report": ("sponsio_sim.cli.report", "Build the designer report: findings first, then the evidence."),
     "rules": ("sponsio_sim.cli.rules", "The shipped rule sets, and the effective rule set as TOML."),
     "cache": ("sponsio_sim.cli.cache",

@@ -10,10 +10,11 @@ from mcsim.output import dumps, render, render_tables
 from mcsim.errors import OutputError
 from mcsim.plotfile import file_target, plot_target, save_plot
 from mcsim.stats import CI_METHOD
-from sponsio_sim.analysis.fit import DEFAULT_ROUNDS, fit
+from sponsio_sim.analysis.calibrate import DEFAULT_GAMES, DEFAULT_ITERATIONS, MIN_PLACED, TOLERANCE_PP
+from sponsio_sim.analysis.fit import CHECK_GAMES, DEFAULT_ROUNDS, fit
 from sponsio_sim.analysis.game import play_game
 from sponsio_sim.analysis.game_model import cache_path
-from sponsio_sim.analysis.game_setup import STRATEGY_HELP
+from sponsio_sim.analysis.game_setup import STRATEGY_HELP, model_variant
 from sponsio_sim.analysis.tournament import matrix, tournament
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
@@ -133,26 +134,44 @@ def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides,
 @click.option("-n", "n", type=count_type(), default=DEFAULT_ROUNDS, show_default=True, help="Training rounds.")
 @click.option("--holdout", type=count_type(), default=None, help="Held-out rounds for the calibration check (default n/4).")
 @click.option("--policy", default="goal", show_default=True, type=ASCII, help="Play policy of the simulated rounds.")
+@click.option("--on-policy", "on_policy", type=StrictInt(), default=DEFAULT_ITERATIONS, show_default=True,
+              help="Iterations of the on-policy refit (play whole games, refit on the bets placed); 0: none.")
+@click.option("--games", type=count_type(), default=DEFAULT_GAMES, show_default=True,
+              help="Games per on-policy iteration.")
+@click.option("--profile", default=None, type=ASCII,
+              help="Profile of the on-policy games and the in-game check (default: ev:goal:cash4 for every seat); "
+                   "several separated by ';' share the games and are checked one by one.")
+@click.option("--check-games", "check_games", type=count_type(), default=CHECK_GAMES, show_default=True,
+              help="Games of the in-game calibration check.")
 @click.option("--out", default=None, metavar="NPZ",
               help="Where to save the model (default: the user cache, used for rule sets without a shipped model).")
 @PLOT
 @common_options
-def fit_cmd(players, n, holdout, policy, out, plot, seed, fmt, rules, overrides, threads):
+def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games, out, plot, seed, fmt, rules,
+            overrides, threads):
     """Fit the ev policy's success model by simulation and print its calibration.
 
-    Predicted vs simulated success of held-out bets by decile of the
-    prediction, and the mean absolute calibration error per bet type.
+    Off-policy fit on random bets in random rounds, then an on-policy refit
+    on the bets the profile really places in whole games. Prints predicted
+    vs simulated success of held-out random bets by decile of the prediction
+    and the mean absolute error per bet type, beside the in-game calibration:
+    per bet type, the mean predicted chance of the bets placed in further
+    games and their observed success.
 
     \b
     Example:
       sponsio fit --rules standard-3p -n 1000000 --out my-3p.npz --plot calibration.png
       sponsio tournament --rules standard-3p --model my-3p.npz --profile "ev:goal x3" -n 10000
+      sponsio fit --set multiplier.colour=2 --out colour2.npz   # calibrated in games under that table
     """
     target = plot_target(plot)
     ruleset = load_rules(rules, players, overrides)
-    out_path = file_target(out, "--out", ".npz", "model") if out else cache_path(ruleset)
-    model, deciles, summary = fit(ruleset, n=n, holdout=holdout, seed=seed, policy=policy, threads=threads,
-                                  progress=None)
+    out_path = (file_target(out, "--out", ".npz", "model") if out
+                else cache_path(ruleset, model_variant(profile, ruleset)))
+    model, deciles, summary, ingame, history = fit(
+        ruleset, n=n, holdout=holdout, seed=seed, policy=policy, on_policy=on_policy, games=games, profile=profile,
+        check_games=check_games, threads=threads, progress=None)
+    model.meta["command"] = "sponsio fit " + " ".join(_argv())
     try:
         out_path.parent.mkdir(parents=True, exist_ok=True)
         model.save(out_path)
@@ -160,11 +179,19 @@ def fit_cmd(players, n, holdout, policy, out, plot, seed, fmt, rules, overrides,
     except OSError as exc:
         failed = exc.strerror or str(exc)
     mae = summary["mae"].iloc[-1]
+    worst = model.meta["ingame"]["max_abs_gap_pp"]
     header = (f"{ruleset.summary()}\nsuccess model for deal {deciles.attrs['fingerprint']}: {n} training rounds, "
-              f"{deciles.attrs['holdout']} held-out rounds, play {policy}, seed {seed}; "
+              f"{on_policy} on-policy iterations of {games} games of {ingame.attrs['profile']}, "
+              f"{deciles.attrs['holdout']} held-out rounds, {check_games} check games, play {policy}, seed {seed}; "
               f"{'NOT saved (see the error below)' if failed else f'saved to {out_path}'}\n"
-              f"mean absolute calibration error {mae * 100:.2f} percentage points; {CI_METHOD.split(';')[0]}")
-    named = {"calibration by decile": deciles, "by bet type": summary}
+              f"held-out (random bets, random rounds): mean absolute calibration error {mae * 100:.2f} "
+              f"percentage points\nin-game (bets placed in games): largest |predicted - won| "
+              f"{'n/a' if worst is None else f'{worst:.2f}'} percentage points over the types placed "
+              f">= {MIN_PLACED} times (target {TOLERANCE_PP:g}); {CI_METHOD.split(';')[0]}")
+    named = {"in-game calibration by bet type": ingame, "held-out calibration by decile": deciles,
+             "held-out by bet type": summary}
+    if len(history):
+        named["on-policy iterations: gap (pp) of the games played with each iteration's model"] = history
     if fmt == "json":
         named["saved_to"] = None if failed else str(out_path)
     emit(render_tables(named, fmt, header))
@@ -179,3 +206,13 @@ def _plots():
     """The plotting module, imported only when a plot is drawn (matplotlib is slow to import)."""
     from sponsio_sim.analysis import game_plots
     return game_plots
+
+
+def _argv() -> list[str]:
+    """The command's arguments as typed (recorded in the model's metadata)."""
+    import shlex
+    import sys
+    args = sys.argv[1:]
+    if args and args[0] == "fit":
+        args = args[1:]
+    return [shlex.quote(a) for a in args]

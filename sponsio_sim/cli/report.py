@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from mcsim.cliparams import positive_int, seed_type
 from mcsim.clitools import emit
 from mcsim.errors import UserError
 from mcsim.output import FORMATS
@@ -35,10 +36,10 @@ def report_dir(out: str) -> Path:
 @click.option("--out", required=True, metavar="DIR", help="Folder for index.html, its CSV and PNG files.")
 @click.option("--scale", type=click.FloatRange(min=0.001, max=100), default=1.0, show_default=True,
               help="Multiply every sample size (0.02: a quick look, 1: the committed report).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
+@click.option("--seed", type=seed_type(), default=1, show_default=True, help="Random seed, any integer.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Output format of the summary printed at the end.")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Worker threads (default: all cores).")
+@click.option("--threads", type=positive_int(), default=None, help="Worker threads (default: all cores).")
 def report_cmd(out, scale, seed, fmt, threads):
     """Build the designer report: findings first, then the evidence.
 

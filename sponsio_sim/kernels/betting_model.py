@@ -171,9 +171,15 @@ def kind_best(kind, s, ints, weight):
 
 
 @nb.njit(cache=True)
-def row_prob(row, s, ints, weight):
-    """Model P(win) of catalogue row ``row`` for seat s's prepared hand."""
+def row_cell(row, s, ints):
+    """Index (into ``weight``) of the model cell of catalogue row ``row`` for seat s's prepared hand."""
     kind = ints[I_ROWS + 3 * row]
     a = ints[I_ROWS + 3 * row + 1]
     tb = target_bets(s, a, ints, I_NBETS, ints[I_PLAYERS]) if kind == FAIL else 0
-    return weight[cell_of(kind, a, ints[I_ROWS + 3 * row + 2], tb, ints)]
+    return cell_of(kind, a, ints[I_ROWS + 3 * row + 2], tb, ints)
+
+
+@nb.njit(cache=True)
+def row_prob(row, s, ints, weight):
+    """Model P(win) of catalogue row ``row`` for seat s's prepared hand."""
+    return weight[row_cell(row, s, ints)]

@@ -14,6 +14,9 @@
   token) are weighed on turns where no bet beats the threshold: it bets
   first and spends its other turns improving the hand for its bets.
 
+A strategy may ban bet types (restricted play, ``without=KIND``): its
+policy then never places a bet of those types.
+
 Policies see only public information and their own hand (spec 8).
 """
 
@@ -25,7 +28,7 @@ from sponsio_sim.kernels.betting import bet_legal, entry_of, leader_of, token_fr
 from sponsio_sim.kernels.betting_model import (colour_features, kind_best, prepare_features, row_prob,
                                                sure_mask, total_features)
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
-from sponsio_sim.kernels.game_layout import (BET, BET_EV, BET_RANDOM, DOUBLE_TOKEN, FAIL, I_BETPOL, I_BROW,
+from sponsio_sim.kernels.game_layout import (BET, BET_EV, BET_RANDOM, DOUBLE_TOKEN, FAIL, I_BANNED, I_BETPOL, I_BROW,
                                              I_DOUBLED, I_F_LEAD, I_HELD, I_NBETS, I_NROWS, I_PLAYERS, I_ROW_OF,
                                              I_ROWS, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS, PASS, REBET_TOKEN, SWAP,
                                              SWAP_TOKEN, TOKEN, W_BASE, W_COINS, W_MULT, W_PASS, W_STAKE,
@@ -44,6 +47,18 @@ def choose_action(s, tab, ints, weight, state):
     if pol == BET_RANDOM:
         return choose_random(s, tab, ints, weight, state)
     return PASS, -1, -1, -1
+
+
+@nb.njit(cache=True, inline="always")
+def allowed_kind(s, kind, ints):
+    """Seat s's strategy may place bets of ``kind`` (restricted play bans some)."""
+    return (ints[I_BANNED + entry_of(s, ints)] >> kind) & 1 == 0
+
+
+@nb.njit(cache=True, inline="always")
+def may_bet(s, row, ints, weight):
+    """A legal bet that seat s's strategy allows."""
+    return bet_legal(s, row, ints, weight) and allowed_kind(s, ints[I_ROWS + 3 * row], ints)
 
 
 @nb.njit(cache=True)
@@ -192,7 +207,8 @@ def choose_ev(s, tab, ints, weight):
     forgone = _troll_income(s, ints, weight) if nbets == 0 else 0.0
     if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
         for kind in range(N_KINDS):
-            if ints[I_ROW_OF + kind] >= 0 and (ints[I_HELD + s] >> kind) & 1 == 0:
+            if (ints[I_ROW_OF + kind] >= 0 and (ints[I_HELD + s] >> kind) & 1 == 0
+                    and allowed_kind(s, kind, ints)):
                 v, row = kind_best(kind, s, ints, weight)
                 g = v * stake - stake - forgone
                 if row >= 0 and g > best:
@@ -240,7 +256,7 @@ def choose_random(s, tab, ints, weight, state):
     rv = select(unrev, randbelow(state, n_unrev))
     n_bets = 0
     for row in range(ints[I_NROWS]):
-        if bet_legal(s, row, ints, weight):
+        if may_bet(s, row, ints, weight):
             n_bets += 1
     coin_ok = weight[W_COINS + s] >= weight[W_TOKEN_COST]
     per_token = (1 if coin_ok else 0) + (1 if n_unrev > 1 else 0)
@@ -256,7 +272,7 @@ def choose_random(s, tab, ints, weight, state):
     k = randbelow(state, total)
     if k < n_bets:
         for row in range(ints[I_NROWS]):
-            if bet_legal(s, row, ints, weight):
+            if may_bet(s, row, ints, weight):
                 if k == 0:
                     return BET, row, -1, rv
                 k -= 1

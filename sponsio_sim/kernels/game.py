@@ -2,10 +2,11 @@
 until one of the three end conditions, many games per chunk.
 
 State lives in the packed arrays of ``game_layout`` (built once per run by
-``analysis.game_setup``); each chunk copies them, seeds its own stream
-``(seed, chunk)`` and adds its games' statistics (``game_layout.E_*``) to its
-row, so totals do not depend on the thread count. A chunk given a log array
-with more than one row also writes every event (``game_layout.EV_*``) there:
+``analysis.game_setup``); each chunk copies them, plays every round
+from its own stream ``(seed, chunk, game, round)`` and adds its games'
+statistics (``game_layout.E_*``) to its row, so totals do not depend on the
+thread count, and runs that differ in one seat's strategy share their
+deals. A chunk given a log array with more than one row also writes every event (``game_layout.EV_*``) there:
 the narrated game is the same code path as the tournament.
 """
 
@@ -16,25 +17,22 @@ from mcsim.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS, settle
 from sponsio_sim.kernels.betting import (apply_action, apply_double, apply_rebet, entry_of, leader_of,
                                          swap_cards, swap_legal)
-from sponsio_sim.kernels.betting_model import prepare_features, row_prob
+from sponsio_sim.kernels.betting_model import prepare_features, row_cell
 from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game_layout import (G_COMEBACK, G_LEADCH, G_LEADCH_SQ, G_RHIST, I_LAST_R1, I_LEADCH,
-                                             I_LEADERS, MAX_FAILED, MAX_ROUNDS_HIST, MAX_ROWS, R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_WON, DOUBLE_TOKEN, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS,
-                                             E_COINS_SQ, E_PAYOUT, E_PRED, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE,
-                                             E_STAKES, E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY,
-                                             E_TROLLPAY_SQ, E_WIN, E_WON, END_COINS, END_ROUNDS, END_TRACK,
-                                             EV_ACTION, EV_BET, EV_END, EV_END_TOKEN, EV_HAND, EV_LEAD,
-                                             EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK, EV_TRICKS, I_BONUS_NET, I_BORDER, I_BROW, I_CASHK,
-                                             I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD, I_MAX_ROUNDS, I_MOVED,
-                                             I_NBETS, I_NCOL, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROTATE,
-                                             I_NPLACED, I_ROUND, I_ROWS, I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK, I_TRACK_ENDS,
-                                             I_TRACK_WIN, I_TURNS, MAX_BETS, N_TOKENS, REBET_TOKEN, S_END,
-                                             S_GAMES, S_HEAD, S_ROUNDS, S_ROUNDS_SQ, SWAP_TOKEN, W_BONUS,
-                                             W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MULT,
-                                             W_PAYOUT, W_PRED, W_STAKE, W_STAKES, W_START, W_TRACKV, W_TROLL_PAY,
-                                             W_TROLLPAID)
+from sponsio_sim.kernels.game_layout import (DOUBLE_TOKEN, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_BET,
+                                             EV_END, EV_END_TOKEN, EV_HAND, EV_LEAD, EV_ROUND, EV_SCORE, EV_TALON,
+                                             EV_TRACK, EV_TRICK, EV_TRICKS, I_BONUS_NET, I_BORDER, I_BROW, I_CASHK,
+                                             I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD, I_LAST_R1, I_LEADCH,
+                                             I_LEADERS, I_MAX_ROUNDS, I_MOVED,
+                                             I_NBETS, I_NCOL, I_NPLACED, I_PCELL, I_PLAYERS, I_PLAYPOL, I_RESULT,
+                                             I_ROTATE, I_ROUND, I_ROWS, I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK,
+                                             I_TRACK_ENDS, I_TRACK_WIN, I_TURNS, MAX_BETS, N_TOKENS, REBET_TOKEN,
+                                             SWAP_TOKEN, W_BONUS, W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES,
+                                             W_MODEL, W_MULT, W_PAYOUT, W_PRED, W_STAKE, W_STAKES, W_START, W_TRACKV,
+                                             W_TROLLPAID, W_TROLL_PAY)
+from sponsio_sim.kernels.game_record import record_game, record_round, track_standings
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import build_relevance
 from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES_OWN, REVEALED, SEQ, TALON, TRICKS, WON, set_round
@@ -141,7 +139,9 @@ def predict_bets(tab, ints, weight):
             continue
         prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
         for i in range(ints[I_NBETS + s]):
-            weight[W_PRED + s * MAX_BETS + i] = row_prob(ints[I_BROW + s * MAX_BETS + i], s, ints, weight)
+            cell = row_cell(ints[I_BROW + s * MAX_BETS + i], s, ints)
+            ints[I_PCELL + s * MAX_BETS + i] = cell - W_MODEL
+            weight[W_PRED + s * MAX_BETS + i] = weight[cell]
 
 
 @nb.njit(cache=True)
@@ -315,105 +315,6 @@ def log_tricks(log, rnd, players, leader, hands, ints):
 
 
 @nb.njit(cache=True)
-def record_round(ints, weight, n_failed, row):
-    """Add the round's per-entry statistics, and per-seat bet statistics by
-    catalogue row (placed, won, payout with ``double``), to ``row``."""
-    players = ints[I_PLAYERS]
-    for s in range(players):
-        e = S_HEAD + entry_of(s, ints) * E_SIZE
-        n = ints[I_NBETS + s]
-        if n == 0:
-            tp = weight[W_TROLLPAID + s]
-            row[S_HEAD + players * (E_SIZE + MAX_ROWS * R_FIELDS) + n_failed] += 1.0
-            row[e + E_TROLL] += 1.0
-            row[e + E_TROLLPAY] += tp
-            row[e + E_TROLLPAY_SQ] += tp * tp
-        for i in range(n):
-            brow = ints[I_BROW + s * MAX_BETS + i]
-            kind = ints[I_ROWS + 3 * brow]
-            won = ints[I_RESULT + s * MAX_BETS + i]
-            row[e + E_BETS + kind] += 1.0
-            row[e + E_WON + kind] += won
-            row[e + E_PRED + kind] += weight[W_PRED + s * MAX_BETS + i]
-            r = S_HEAD + players * E_SIZE + (s * MAX_ROWS + brow) * R_FIELDS
-            pay = 0.0
-            if won:
-                pay = weight[W_MULT + brow] * weight[W_STAKE] * (2.0 if ints[I_DOUBLED + s] == i else 1.0)
-            row[r + R_PLACED] += 1.0
-            row[r + R_WON] += won
-            row[r + R_PAY] += pay
-            row[r + R_PAY_SQ] += pay * pay
-        row[e + E_PAYOUT] += weight[W_PAYOUT + s]
-        row[e + E_STAKES] += weight[W_STAKES + s]
-        if weight[W_CASHED + s] > 0.0:
-            row[e + E_CASH_N] += 1.0
-            row[e + E_CASH] += weight[W_CASHED + s]
-        if weight[W_BONUSPAID + s] > 0.0:
-            row[e + E_BONUS_N] += 1.0
-        for t in range(N_TOKENS):
-            row[e + E_TOKENS + t] += ints[I_TOKTAKEN + s * N_TOKENS + t]
-        row[e + E_SWAPS] += ints[I_SWAPS + s]
-
-
-@nb.njit(cache=True)
-def track_standings(ints, weight):
-    """After a round: who is richest (a lead change when none of the last
-    round's richest still is) and, after round 1, who is poorest."""
-    players = ints[I_PLAYERS]
-    hi = -1e300
-    lo = 1e300
-    for s in range(players):
-        hi = max(hi, weight[W_COINS + s])
-        lo = min(lo, weight[W_COINS + s])
-    leaders = 0
-    last = 0
-    for s in range(players):
-        if weight[W_COINS + s] == hi:
-            leaders |= 1 << s
-        if weight[W_COINS + s] == lo:
-            last |= 1 << s
-    if ints[I_ROUND] == 1:
-        ints[I_LAST_R1] = last
-    elif (leaders & ints[I_LEADERS]) == 0:
-        ints[I_LEADCH] += 1
-    ints[I_LEADERS] = leaders
-
-
-@nb.njit(cache=True)
-def record_game(reason, winners, ints, weight, row):
-    """Add a finished game's statistics to ``row``."""
-    players = ints[I_PLAYERS]
-    rounds = float(ints[I_ROUND])
-    g = S_HEAD + players * (E_SIZE + MAX_ROWS * R_FIELDS) + MAX_FAILED   # game_layout.shape_head
-    row[g + G_RHIST + min(ints[I_ROUND], MAX_ROUNDS_HIST) - 1] += 1.0
-    if winners & ints[I_LAST_R1]:
-        row[g + G_COMEBACK] += 1.0
-    lc = float(ints[I_LEADCH])
-    row[g + G_LEADCH] += lc
-    row[g + G_LEADCH_SQ] += lc * lc
-    row[S_GAMES] += 1.0
-    row[S_ROUNDS] += rounds
-    row[S_ROUNDS_SQ] += rounds * rounds
-    row[S_END + reason - 1] += 1.0
-    n_win = 0
-    for s in range(players):
-        n_win += (winners >> s) & 1
-    for s in range(players):
-        e = S_HEAD + entry_of(s, ints) * E_SIZE
-        won = (winners >> s) & 1
-        share = won / n_win
-        c = weight[W_COINS + s]
-        row[e + E_WIN] += won
-        row[e + E_SHARE] += share
-        row[e + E_SHARE_SQ] += share * share
-        row[e + E_COINS] += c
-        row[e + E_COINS_SQ] += c * c
-        row[e + E_ROUNDS] += rounds
-        if ints[I_TRACK + s] >= ints[I_TRACK_WIN]:
-            row[e + E_TRACKWIN] += 1.0
-
-
-@nb.njit(cache=True)
 def round_arrays(ints):
     """A chunk's work arrays: deck pool and deal constraints, hands, bets in
     ``settle``'s form, results, and the seats' play policies."""
@@ -437,16 +338,46 @@ def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log):
     ints = ints0.copy()
     weight = weight0.copy()
     state = np.empty(4, dtype=np.uint64)
-    seed_state(seed, stream, state)
     pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+    nocells = np.zeros(1, dtype=np.float64)
     for g in range(games):
-        start_game(g, ints, weight)
-        reason, winners = 0, 0
-        while reason == 0:
-            reason, winners = play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts,
-                                         result, failed, playpol, row, log)
+        reason, winners = play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands,
+                                    codes, counts, result, failed, playpol, row, log, nocells)
         record_game(reason, winners, ints, weight, row)
         log_event(log, ints[I_ROUND], EV_END, -1, reason, winners, 0, 0, 0)
+
+
+@nb.njit(cache=True, inline="always")
+def round_stream(chunk, g, rnd):
+    """Random stream of round ``rnd`` of game ``g`` of chunk ``chunk``: every
+    round draws from its own stream, so two runs of the same seed that differ
+    in one seat's strategy deal the same cards in every round both reach
+    (common random numbers, ``kernels.exploit``)."""
+    return (np.int64(chunk) << np.int64(32)) | (np.int64(g) << np.int64(16)) | np.int64(rnd)
+
+
+@nb.njit(cache=True)
+def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
+              failed, playpol, row, log, cells):
+    """Game ``g`` of chunk ``chunk``, every round from its own stream; returns (end reason, winners).
+    A ``cells`` array longer than 1 counts every bet held when betting ended by
+    its model cell: ``cells[2 * cell]`` += 1, ``cells[2 * cell + 1]`` += won
+    (the on-policy fit, ``game_fit.onpolicy_chunks``)."""
+    start_game(g, ints, weight)
+    reason, winners = 0, 0
+    while reason == 0:
+        seed_state(seed, round_stream(chunk, g, ints[I_ROUND]), state)
+        for i in range(pool.shape[0]):  # the deal shuffles the pool in place: start each round afresh
+            pool[i] = i
+        reason, winners = play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts,
+                                     result, failed, playpol, row, log)
+        if cells.shape[0] > 1:
+            for s in range(ints[I_PLAYERS]):
+                for i in range(ints[I_NBETS + s]):
+                    c = ints[I_PCELL + s * MAX_BETS + i]
+                    cells[2 * c] += 1.0
+                    cells[2 * c + 1] += ints[I_RESULT + s * MAX_BETS + i]
+    return reason, winners
 
 
 @nb.njit(parallel=True, cache=True)

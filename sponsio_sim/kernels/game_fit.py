@@ -1,5 +1,8 @@
 """Fitting the success model by simulation, and checking its calibration.
 
+Off-policy (``fit_chunks``, below) and on-policy (``onpolicy_chunks``: the
+bets a profile really holds when betting ends in whole games, by model cell).
+
 Each simulated round deals at random, picks a random leader, gives every
 seat either no bet (a troll, with share ``troll_share``) or 1..3 random
 catalogue bets of distinct types, plays the tricks with the given play
@@ -23,7 +26,7 @@ from sponsio_sim.kernels.betting_model import cell_of, prepare_features
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game_layout import (FAIL, I_HAND, I_HELD, I_NBETS, I_NCOL, I_NPLACED, I_NROWS,
                                              I_PLAYERS, I_ROW_OF, N_KINDS, W_COINS, W_MODEL)
-from sponsio_sim.kernels.game import load_bets, round_arrays
+from sponsio_sim.kernels.game import load_bets, play_game, round_arrays
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import build_relevance
 from sponsio_sim.kernels.table import COLMASK, FLAGS, NINES_OWN, TRICKS, WON, set_round
@@ -99,4 +102,29 @@ def fit_chunks(seed, first_chunk, counts, tab0, ints0, weight0, mode, policy, tr
     for i in nb.prange(counts.shape[0]):
         fit_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, mode, policy, troll_share, bins,
                   out[i])
+    return out
+
+
+@nb.njit(cache=True)
+def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row):
+    """``games`` whole games of the configured profile; every bet held when
+    betting ends is one sample of its model cell (``game.play_game``)."""
+    tab = tab0.copy()
+    ints = ints0.copy()
+    weight = weight0.copy()
+    state = np.empty(4, dtype=np.uint64)
+    pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(ints)
+    stats = np.zeros(n_stats, dtype=np.float64)
+    nolog = np.zeros((1, 8), dtype=np.float64)
+    for g in range(games):
+        play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
+                  failed, pol, stats, nolog, row)
+
+
+@nb.njit(parallel=True, cache=True)
+def onpolicy_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, width):
+    """Per-chunk (bets, wins) per model cell from chunks ``first_chunk + i`` of whole games."""
+    out = np.zeros((counts.shape[0], width), dtype=np.float64)
+    for i in nb.prange(counts.shape[0]):
+        onpolicy_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, n_stats, out[i])
     return out

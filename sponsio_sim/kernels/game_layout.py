@@ -23,6 +23,7 @@ MAX_TRACK = 32         # streak track positions (track_win <= MAX_TRACK - 1)
 N_KINDS = 5
 N_TOKENS = 4
 MAX_BETS = N_KINDS     # one bet per type
+MAX_ROUNDS = (1 << 16) - 1   # rounds per game (each round draws from its own stream, game.round_stream)
 
 # bet kinds (as sponsio_sim.bets / kernels.bets), tokens (rules.TOKENS order)
 TRICKS, COLOUR, LAST, NINES, FAIL = 0, 1, 2, 3, 4
@@ -62,6 +63,7 @@ I_MOFF = _i.take(N_KINDS)   # model table offsets (into weight), per bet kind
 I_BETPOL = _i.take(MAX_PLAYERS)   # per profile entry
 I_PLAYPOL = _i.take(MAX_PLAYERS)
 I_CASHK = _i.take(MAX_PLAYERS)
+I_BANNED = _i.take(MAX_PLAYERS)   # per entry: bitmask of bet kinds the policy never places (restricted play)
 I_ROWS = _i.take(3 * MAX_ROWS)    # (kind, a, b) per catalogue row
 I_ROW_OF = _i.take(N_KINDS)       # first row of each kind (-1: not in the rule set)
 # game state
@@ -84,6 +86,7 @@ I_LEADERS = _i.take()             # bitmask of the richest seats after the last 
 I_LAST_R1 = _i.take()             # bitmask of the poorest seats after round 1
 I_LEADCH = _i.take()              # lead changes so far this game
 I_TOKTAKEN = _i.take(MAX_PLAYERS * N_TOKENS)  # seat took token t this round
+I_PCELL = _i.take(MAX_PLAYERS * MAX_BETS)   # model cell (from W_MODEL) of each bet when betting ends
 # success-model features of the hand being evaluated (scratch)
 I_F_SURE = _i.take()
 I_F_HIGH = _i.take()

@@ -50,7 +50,8 @@ def test_troll_economics(result):
     mean = (dist["rounds"] * dist["troll_pay"]).sum() / troll_rounds
     assert result.trolls.loc[1, "value"] == pytest.approx(mean)
     tvb = result.meta["troll_vs_bettor"]
-    assert list(tvb["role"]) == ["troll:goal", "bettor"]
+    assert list(tvb["role"]) == ["troll", "bettor"]
+    assert list(tvb["seat_0_strategy"]) == ["troll:goal:cash4", "ev:goal:cash4"]   # the troll cashes in alike
 
 
 def test_sweep_changes_troll_pay_and_keeps_deals(result):
@@ -79,6 +80,21 @@ def test_recommend_moves_rtp_towards_target():
     assert df["multiplier_after"].between(2, 6).all()
     assert df.attrs["spread_after"] <= df.attrs["spread_before"] + 1e-12
     assert df.attrs["iterations"] >= 2
+    # "converged" only when every type placed is within the tolerance; every other type says why
+    placed = df[df["placed_after"] > 0]
+    assert df.attrs["converged"] == bool(((placed["rtp_after"] - 1.0).abs() <= df.attrs["tolerance"]).all())
+    assert ((df["why_not"] == "") == df["within"]).all()
+    value = df.attrs["restricted_play"]
+    assert list(value["type"]) == list(load_rules().bets)
+    assert (value["value_low"] <= value["value"]).all() and (value["value"] <= value["value_high"]).all()
+    assert df.attrs["dominant"] == list(value.loc[value["value_low"] > 0.05, "type"])
+
+
+def test_recommend_says_converged_when_the_tolerance_is_wide():
+    df = recommend("ev:goal:cash4 x4", n=240, seed=2, tolerance=9.0, max_iter=1, check=False, cache=False)
+    assert df.attrs["converged"] and df.attrs["iterations"] == 1
+    assert (df.loc[df["placed_after"] > 0, "why_not"] == "").all()
+    assert "restricted_play" not in df.attrs
 
 
 def test_cli_errors_one_line():

@@ -5,17 +5,17 @@ import pytest
 
 from mcsim.errors import UserError
 from sponsio_sim.analysis.fit import fit
-from sponsio_sim.analysis.game_model import SuccessModel, find_model, fingerprint, shipped
+from sponsio_sim.analysis.game_model import SuccessModel, cache_path, economy, find_model, fingerprint, shipped
 from sponsio_sim.rules import load_rules
 
 
 @pytest.fixture(scope="module")
 def small_fit():
-    return fit("standard-4p", n=12_000, holdout=6_000, seed=2)
+    return fit("standard-4p", n=12_000, holdout=6_000, seed=2, on_policy=0, check_games=240)
 
 
 def test_fit_counts_every_bet_and_calibrates(small_fit):
-    model, deciles, summary = small_fit
+    model, deciles, summary, ingame, history = small_fit
     assert model.fingerprint == "4p-4c-8h"
     assert model.wins.sum() <= model.bets.sum()
     # 12 000 rounds, 4 seats, 75% bettors with 1..3 bets: about 72 000 samples
@@ -25,6 +25,11 @@ def test_fit_counts_every_bet_and_calibrates(small_fit):
     # a small fit is already calibrated to within its noise (a few points)
     assert summary.set_index("bet_type").loc["all", "mae"] < 0.04
     assert ((deciles["ci_low"] <= deciles["observed"]) & (deciles["observed"] <= deciles["ci_high"])).all()
+    # the in-game check: one row per bet type of the rule set, over 240 games of ev:goal:cash4 x4
+    assert list(ingame["bet_type"]) == ["tricks", "colour", "last", "nines", "fail"] and history.empty
+    placed = ingame[ingame["placed"] > 0]
+    assert ((placed["won_low"] <= placed["won"]) & (placed["won"] <= placed["won_high"])).all()
+    assert model.meta["ingame"]["games"] == 240
 
 
 def test_model_file_round_trip(small_fit, tmp_path):
@@ -49,11 +54,61 @@ def test_shipped_models_meet_the_calibration_target(name):
     r = load_rules(name)
     model = shipped(r)
     assert model is not None and model.fingerprint == fingerprint(r)
-    assert model.meta["calibration_mae"] <= 0.02
     assert model.meta["rounds"] >= 1_000_000
+    # calibrated where it is used: bets placed in games of ev:goal:cash4 at every seat (issue 12)
+    assert model.meta["ingame"]["games"] >= 20_000 and model.meta["ingame"]["max_abs_gap_pp"] <= 2.0
+    assert model.meta["on_policy"]["seed"] == 1 and model.meta["command"].startswith("sponsio fit")
+    assert model.meta["economy"] == economy(r)
+
+
+def test_a_model_fitted_for_another_economy_is_found_in_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPONSIO_MODEL_DIR", str(tmp_path))
+    r = load_rules("standard-4p", overrides=["multiplier.colour=2"])
+    assert economy(r) != economy(load_rules("standard-4p"))
+    assert "standard rule set" in find_model(r).source      # the shipped model, flagged
+    model = shipped(load_rules("standard-4p"))
+    model.meta["economy"] = economy(r)
+    model.save(cache_path(r))
+    assert find_model(r).source.startswith("cache:")
+    assert find_model(load_rules("standard-4p")).source == "shipped:standard-4p.npz"
 
 
 def test_model_ignores_multipliers_but_not_the_deal():
     base = load_rules("standard-4p")
     assert fingerprint(load_rules("standard-4p", overrides=["multiplier.last=5"])) == fingerprint(base)
     assert fingerprint(load_rules("standard-4p", overrides=["hand_size=6"])) != fingerprint(base)
+
+
+def test_on_policy_refit_is_calibrated_in_games_within_the_standard_error():
+    """The refit model's predictions agree, per bet type, with what the profile wins in fresh games."""
+    from sponsio_sim.analysis.calibrate import TOLERANCE_PP, ingame_calibration, refit_on_policy
+    r = load_rules("standard-3p")
+    off = fit("standard-3p", n=20_000, holdout=2_000, seed=3, on_policy=0, check_games=240)[0]
+    before = ingame_calibration(r, off, n=2_400, seed=11)
+    model, history = refit_on_policy(r, off, iterations=3, games=2_400, seed=3)
+    assert list(history["iteration"]) == [0, 1, 2, 3] and (history["chosen"] == "yes").sum() == 1
+    assert model.meta["on_policy"]["games_per_iteration"] == 2_400
+    after = ingame_calibration(r, model, n=2_400, seed=11)
+    judged = after[after["placed"] >= 500]
+    assert len(judged) >= 3
+    se_pp = 100 * np.sqrt(judged["won"] * (1 - judged["won"]) / judged["placed"])
+    assert (judged["gap_pp"].abs() <= TOLERANCE_PP + 3 * se_pp).all(), after
+    # the off-policy model misjudges some type by more than that in the same games
+    worst_before = before[before["placed"] >= 500]["gap_pp"].abs().max()
+    assert worst_before > judged["gap_pp"].abs().max()
+
+
+REFERENCE_MODELS = ("standard-4p",)   # rule sets shipping a model calibrated in the reference profile's games
+
+
+def test_the_reference_profile_uses_the_model_calibrated_in_its_own_games(tmp_path, monkeypatch):
+    from sponsio_sim.analysis.game_setup import model_variant
+    monkeypatch.setenv("SPONSIO_MODEL_DIR", str(tmp_path))
+    for name in REFERENCE_MODELS:
+        r = load_rules(name)
+        assert model_variant("reference", r) == "reference" and model_variant(f"ev:goal x{r.players}", r) is None
+        ref = find_model(r, variant="reference")
+        assert ref.meta["variant"] == "reference" and ref.meta["ingame"]["max_abs_gap_pp"] <= 2.0
+        assert ref.meta["on_policy"]["profile"] == "reference" and ref.source != find_model(r).source
+    other = load_rules("standard-4p", overrides=["multiplier.last=3"])   # another economy: no reference variant
+    assert find_model(other, variant="reference").meta.get("variant") is None

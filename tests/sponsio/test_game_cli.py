@@ -6,6 +6,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from sponsio_sim.analysis.game_model import KINDS
 from sponsio_sim.cli import main
 
 PROFILE = "ev:goal:cash4, troll:goal, ev:goal:never, random:random"
@@ -85,12 +86,14 @@ def test_matrix_table_and_heatmap(tmp_path):
 
 def test_fit_writes_model_and_reliability_plot(tmp_path):
     out_file, png = tmp_path / "m.npz", tmp_path / "cal.png"
-    code, out, _ = run("fit", "-n", "4000", "--holdout", "2000", "--out", str(out_file), "--plot", str(png),
-                       "--format", "json")
+    code, out, _ = run("fit", "-n", "4000", "--holdout", "2000", "--on-policy", "1", "--games", "240",
+                       "--check-games", "240", "--out", str(out_file), "--plot", str(png), "--format", "json")
     assert code == 0
     data = json.loads(out)
     assert data["saved_to"] == str(out_file) and out_file.exists() and png.exists()
-    assert data["by bet type"][-1]["bet_type"] == "all"
+    assert data["held-out by bet type"][-1]["bet_type"] == "all"
+    assert [r["bet_type"] for r in data["in-game calibration by bet type"]] == list(KINDS)
+    assert len(data["on-policy iterations: gap (pp) of the games played with each iteration's model"]) == 2
     code, out, _ = run("tournament", "--profile", "ev:goal x4", "-n", "240", "--model", str(out_file))
     assert code == 0 and str(out_file) in out
 
