@@ -20,7 +20,7 @@ COMMANDS = {
                 "place them in full games; by seat; troll economics."),
     "recommend": ("sponsio_sim.cli.balance",
                   "Integer multipliers per bet type bringing every type's RTP near a target, the ev policy "
-                  "re-adapting to each new table until it stops changing."),
+                  "re-adapting to each new table."),
     "exploit": ("sponsio_sim.cli.strategy",
                 "How much one seat gains by deviating from a profile (is it close to equilibrium?)."),
     "report": ("sponsio_sim.cli.report", "Build the designer report: findings first, then the evidence."),

@@ -150,7 +150,7 @@ def test_tune_is_reproducible_and_writes_a_loadable_file(tmp_path):
     assert res.exit_code == 0, res.output
     data = WT.load(tmp_path / "t.json")
     assert data["meta"]["seed"] == 3 and "--generations 1" in data["meta"]["command"]
-    assert {r["weight"] for r in json.loads(res.output)} == set(WT.TUNABLE)
+    assert {r["weight"] for r in json.loads(res.output)["rows"]} == set(WT.TUNABLE)
 
 
 def test_exploit_cli_prints_a_verdict_line():
@@ -161,4 +161,8 @@ def test_exploit_cli_prints_a_verdict_line():
     res = CliRunner().invoke(main, ["exploit", "--players", "3", "-n", "30", "--policies", "", "--no-weights",
                                     "--no-restricted", "--format", "json"])
     data = json.loads(res.output)
-    assert "reference profile" in data["meta"]["header"] and data["deviations"] == []
+    assert data["verdict"].startswith("verdict: ") and data["deviations"] == []
+    assert data["meta"]["command"] == "caesar exploit"
+    table = CliRunner().invoke(main, ["exploit", "--players", "3", "-n", "30", "--policies", "", "--no-weights",
+                                      "--no-restricted"])
+    assert "reference profile" in table.output

@@ -85,10 +85,10 @@ def test_on_policy_refit_is_calibrated_in_games_within_the_standard_error():
     r = load_rules("standard-3p")
     off = fit("standard-3p", n=20_000, holdout=2_000, seed=3, on_policy=0, check_games=240)[0]
     before = ingame_calibration(r, off, n=2_400, seed=11)
-    model, history = refit_on_policy(r, off, iterations=3, games=2_400, seed=3)
+    model, history = refit_on_policy(r, off, iterations=3, games=8_000, seed=3)
     assert list(history["iteration"]) == [0, 1, 2, 3] and (history["chosen"] == "yes").sum() == 1
-    assert model.meta["on_policy"]["games_per_iteration"] == 2_400
-    after = ingame_calibration(r, model, n=2_400, seed=11)
+    assert model.meta["on_policy"]["games_per_iteration"] == 8_000
+    after = ingame_calibration(r, model, n=8_000, seed=11)
     judged = after[after["placed"] >= 500]
     assert len(judged) >= 3
     se_pp = 100 * np.sqrt(judged["won"] * (1 - judged["won"]) / judged["placed"])
