@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import click
 
-from mcsim.cliparams import ASCII, StrictInt, count_type
-from mcsim.clitools import OneLineErrorGroup, common_options, emit
-from mcsim.cachecli import cache_group
-from mcsim.cachedir import kernel_cache_root
-from mcsim.rulecli import rules_group, rules_meta
-from mcsim.plotfile import plot_target, save_plot
+from tabletop_mc.cliparams import ASCII, StrictInt, count_type
+from tabletop_mc.clitools import OneLineErrorGroup, common_options, emit
+from tabletop_mc.cachecli import cache_group
+from tabletop_mc.cachedir import kernel_cache_root
+from tabletop_mc.reportcli import report_command
+from tabletop_mc.rulecli import rules_group, rules_meta
+from tabletop_mc.plotfile import plot_target, save_plot
 
 # Kept light: `caesar --help` imports click alone; numpy, numba, pandas and the
 # analysis layer are imported by the command that runs (see _analysis()).
@@ -141,7 +142,7 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
     _check_early(players, plot)
     A, render, _ = _analysis()
     from caesar_sim.analysis.bids import NET_NOTE
-    from mcsim.stats import CI_METHOD
+    from tabletop_mc.stats import CI_METHOD
     profile, note = _profile(profile, players)
     b, table = A.bids(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
                       threads=threads, by_seat=by_seat, mc_horizon=mc_horizon)
@@ -174,7 +175,7 @@ def sweep(players, profile, n, rotate, plot, mc_horizon, seed, fmt, rules, overr
     """
     _check_early(players, plot)
     A, render, _ = _analysis()
-    from mcsim.stats import CI_METHOD
+    from tabletop_mc.stats import CI_METHOD
     profile, note = _profile(profile, players)
     table, summary = A.sweep(players, profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
                              threads=threads, mc_horizon=mc_horizon)
@@ -288,7 +289,7 @@ def exploit(players, profile, n, entry, policies, weights, restricted, threshold
 def _analysis():
     """The analysis layer and the renderers, imported when a command runs."""
     from caesar_sim import analysis
-    from mcsim.output import render, render_tables
+    from tabletop_mc.output import render, render_tables
     return analysis, render, render_tables
 
 
@@ -303,6 +304,12 @@ def _load_rules(rules, overrides):
     return load_rules(rules, overrides)
 
 
+def _build_reports():
+    from caesar_sim.analysis.reports import build_reports
+    return build_reports
+
+
+report_command(main, "caesar", _build_reports, "caesar report --out reports/caesar --scale 0.05")
 rules_group(main, "caesar", "caesar_sim.rules", _load_rules, lambda ruleset, rules: _load_rules(rules, ()),
             SET_EXAMPLE)
 main.rules_meta = lambda params: rules_meta(_load_rules, params)

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from caesar_sim import weights as WT
 from caesar_sim.kernels import items as I
 from caesar_sim.kernels import layout as L

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from mcsim.runner import set_threads
+from tabletop_mc.runner import set_threads
 
 TARGETS = {"greedy": 100_000, "value": 50_000, "tuned": 50_000}
 

@@ -3,7 +3,7 @@
 
 Runs the same seeded tournament (a) in this process on all numba threads,
 (b) on a local Dask cluster of 1 worker and (c) of 2 workers (each worker
-process gets its share of the cores: `mcsim.backend.local_share`), checks
+process gets its share of the cores: `tabletop_mc.backend.local_share`), checks
 that all three give exactly the same table, and prints wall times, games/s
 and the efficiency of each against the local run. Kernel compilation and
 cluster start-up are excluded (a small warm-up run in each configuration
@@ -53,7 +53,7 @@ def main() -> None:
     import numba
     import pandas as pd
 
-    from mcsim.backend import local_share, use_backend
+    from tabletop_mc.backend import local_share, use_backend
 
     cores = numba.config.NUMBA_NUM_THREADS
     print(f"sponsio tournament --profile {args.profile!r} -n {args.n} --seed {args.seed} --rotate; "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from mcsim.stats import wilson
+from tabletop_mc.stats import wilson
 
 
 def main() -> None:

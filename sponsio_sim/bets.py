@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from sponsio_sim.rules import BET_TYPES, RANKS, RuleSet
 
 from sponsio_sim.kernels.bets import ANY_SEAT, BET_FIELDS

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from sponsio_sim.rules import RANKS, RuleSet
 
 _SPLIT = re.compile(r"[\s,]+")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from sponsio_sim.bets import Bet, encode_table, parse_bet_set, parse_others
 from sponsio_sim.cards import card_name, format_cards, mask_of, parse_cards
 from sponsio_sim.rules import RuleSet

@@ -90,8 +90,8 @@ BAD = [
 def test_bad_input_is_one_line_exit_2_before_any_work(cli, args, needle, afile, monkeypatch):
     # A kernel run would be "work": make any simulation fail loudly instead.
     # (class attributes: every module's reference sees the patch, and it is undone after)
-    import mcsim.backend
-    for backend in (mcsim.backend.LocalBackend, mcsim.backend.DaskBackend):
+    import tabletop_mc.backend
+    for backend in (tabletop_mc.backend.LocalBackend, tabletop_mc.backend.DaskBackend):
         monkeypatch.setattr(backend, "run_batch", lambda *a, **k: pytest.fail("work started"))
     args = [a.replace("{afile}", str(afile)) for a in args]
     code, out, err = run(cli, *args)
@@ -129,14 +129,14 @@ def _without_meta(out: str) -> str:
 
 
 def test_seed_key_maps_every_integer():
-    from mcsim.rng import seed_key
+    from tabletop_mc.rng import seed_key
     assert seed_key(5) == 5 and seed_key(2**64 - 1) == 2**64 - 1
     keys = {int(seed_key(s)) for s in (-1, -2, 2**64, 2**64 + 1, 10**40, -(10**40))}
     assert len(keys) == 6 and all(0 <= k < 2**64 for k in keys)
 
 
 def test_run_chunked_allocates_per_batch_not_per_round():
-    from mcsim.runner import run_chunked
+    from tabletop_mc.runner import run_chunked
     seen = []
 
     def batch(first, counts):
@@ -210,8 +210,8 @@ def test_set_help_is_per_game():
 
 def test_late_write_failure_keeps_the_result(tmp_path, monkeypatch):
     """The path was fine up front but writing fails at the end: the table is printed, exit 1."""
-    import mcsim.plotfile
-    monkeypatch.setattr(mcsim.plotfile.os, "replace", lambda *a: (_ for _ in ()).throw(OSError(28, "No space")))
+    import tabletop_mc.plotfile
+    monkeypatch.setattr(tabletop_mc.plotfile.os, "replace", lambda *a: (_ for _ in ()).throw(OSError(28, "No space")))
     code, out, err = run("caesar", "simulate", "-n", "40", "--no-favour-value", "--plot", tmp_path / "s.png")
     assert code == 1 and "[wins]" in out
     assert err.strip().count("\n") == 0 and "results above are complete" in err

@@ -11,7 +11,7 @@ import pandas as pd
 from click.testing import CliRunner
 
 from caesar_sim.cli import main as caesar
-from mcsim.output import records, round_estimates
+from tabletop_mc.output import records, round_estimates
 from sponsio_sim.cli import main as sponsio
 
 HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
@@ -87,7 +87,7 @@ def test_every_json_output_parses_strictly(tmp_path):
 
 def test_tiny_samples_print_no_interval():
     """balance -n 2000 once printed colour:B=9 with n = 2 and EV 7.0 [7.0, 7.0]."""
-    from mcsim.stats import MIN_MEAN_N, mean_ci
+    from tabletop_mc.stats import MIN_MEAN_N, mean_ci
     assert math.isnan(mean_ci(14.0, 98.0, 2)[1])
     m, lo, hi = mean_ci(3.0, 3.0, MIN_MEAN_N + 5, lower=0.0)
     assert lo == 0.0 < m < hi  # a count's interval stops at 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcsim.stats import mean_ci, wilson
+from tabletop_mc.stats import mean_ci, wilson
 from caesar_sim.analysis.run import Batch, run_games
 from caesar_sim.kernels import layout as L
 from caesar_sim.profile import POLICIES

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcsim.rng import seed_key
+from tabletop_mc.rng import seed_key
 from caesar_sim.analysis.bids import LOCATIONS
 from caesar_sim.kernels import layout as L
 from caesar_sim.kernels.game import play_one

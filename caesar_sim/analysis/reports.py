@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from mcsim.htmlreport import HtmlReport
-from mcsim.stats import CI_METHOD
+from tabletop_mc.htmlreport import HtmlReport, stamp_text
+from tabletop_mc.rulefile import to_toml
+from caesar_sim.analysis.findings import (bid_findings, exploit_finding, favour_findings, seat_finding,
+                                          short_finding)
+from tabletop_mc.stats import CI_METHOD
 from caesar_sim import weights as WT
 from caesar_sim.analysis import plots
 from caesar_sim.analysis.bids import NET_NOTE, bid_table
@@ -39,8 +42,11 @@ def _weights_note() -> str:
     return "Shipped tuned weights: " + "; ".join(lines) + "."
 
 
-def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, progress=None) -> Path:
-    """Regenerate every Circus Maximus report under ``out_dir``; returns the index.html path."""
+def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, progress=None,
+                  command: str | None = None, with_findings: bool = False):
+    """Regenerate every Circus Maximus report under ``out_dir``; returns the index.html path
+    (with ``with_findings``: the path and the findings' sentences). The page opens with findings
+    generated from the numbers, each linking to its evidence."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     n = lambda k: max(int(k * scale), 20)  # noqa: E731
@@ -51,36 +57,45 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     ref = reference_profile(4)
 
     cmp, sim, _ = compare(4, ref, "value x4", n(20000), **common)
-    doc.section("Reference profile: win rates and scores (4 players)",
+    wins_anchor = doc.section("Reference profile: win rates and scores (4 players)",
                 f"The reference profile is `tuned` in every seat ({ref}); `simulate`, `bids`, `sweep` and this "
                 f"report use it unless told otherwise. {_weights_note()} {sim.header()}. Not rotated: entry i "
                 "sits in seat i (seat 0 starts day 1). Win shares split ties.")
     doc.table(sim.tables["wins"], "wins_4p")
     doc.image("scores_4p", lambda p: plots.score_histogram(sim.batch.entry_scores(), sim.batch.profile.labels, p,
                                                            f"final coins, {ref}, n={sim.batch.n}, seed {seed}"))
-    doc.section("Favours, start card, unclaimed items, short decks, score parts (same games)",
+    fav_anchor = doc.section("Favours, start card, unclaimed items, short decks, score parts (same games)",
                 "value_per_day = paired mean change of seat 0's coins per day when seat 0 gets one extra favour "
                 "of the type every morning (same seed, common random numbers); win_rate_change likewise. "
                 "Unclaimed = items left on a display after its phase. Short decks = days on which a deck ran out.")
     for key in ("favours", "start_card", "unclaimed", "short_decks", "score_parts"):
         doc.table(sim.tables[key], f"{key}_4p")
+    for text in favour_findings(sim.tables["favours"]):
+        doc.finding(text, fav_anchor)
+    doc.finding(short_finding(sim.tables["short_decks"]), fav_anchor)
 
-    doc.section("`value` x4 against the reference profile: which verdicts change?",
+    cmp_anchor = doc.section("`value` x4 against the reference profile: which verdicts change?",
                 f"Both profiles play the same n={n(20000)} games (seed {seed}, not rotated) and the favour-gift "
                 f"runs. changed = the two 95% intervals do not overlap. {changed_summary(cmp)}.")
     doc.table(cmp[cmp["measure"] != "venue-bid value (net coins)"], "value_vs_reference")
     bids_cmp = cmp[cmp["measure"] == "venue-bid value (net coins)"]
     doc.table(bids_cmp, "value_vs_reference_bids")
+    doc.finding(f"Comparing `value` x4 with the reference profile on the same games: {changed_summary(cmp)}.",
+                cmp_anchor)
 
     frames = []
     for players in (3, 4, 5):
         for prof in (reference_profile(players), f"value x{players}"):
             b = run_games(players, prof, n(20000), **common)
             frames.append(seat_table(b).assign(players=players, profile=prof))
-    doc.section("Start-player advantage by player count",
+    seat_anchor = doc.section("Start-player advantage by player count",
                 f"{rules.summary()}; reference profile and `value` in every seat; seat {rules.first_start_seat} "
                 f"starts day 1; n={n(20000)} games per player count and profile, seed {seed}; {CI_METHOD}.")
     seats = pd.concat(frames)
+    for players in (3, 4, 5):
+        ref_p = reference_profile(players)
+        doc.finding(seat_finding(seats[(seats["players"] == players) & (seats["profile"] == ref_p)], ref_p),
+                    seat_anchor)
     doc.table(seats[["players", "profile", *[c for c in seats.columns if c not in ("players", "profile")]]],
               "seats_by_players")
 
@@ -96,23 +111,26 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     doc.table(mc[["match", *[c for c in mc.columns if c != "match"]]], "mc_matches")
 
     table, line, _ = exploit(4, ref, n(20000), **common)
-    doc.section("Exploitability of the reference profile",
+    ex_anchor = doc.section("Exploitability of the reference profile",
                 f"Entry 0 of {ref} deviates (another policy, each tunable weight pushed up and down by "
                 f"{WEIGHT_STEP:g} of its tuning range, restricted players); every deviation replays the same "
                 f"n={n(20000)} games, seats rotated, seed {seed}; gain = paired win-share difference per game, "
                 f"mean +/- 1.96 SE. {line}.")
     doc.table(table, "exploit_4p")
+    doc.finding(exploit_finding(line), ex_anchor)
 
     b = sim.batch
     if b.n < n(100000):
         b = run_games(4, ref, n(100000), **common)
     bt = bid_table(b, by_seat=True)
     pooled = bid_table(b, by_seat=False)
-    doc.section("Venue-bid values (reference profile)",
+    bid_anchor = doc.section("Venue-bid values (reference profile)",
                 f"{rules.summary()}; {ref}; n={b.n} games, seed {seed}; {CI_METHOD}. {NET_NOTE}. Seat order 0 = "
                 "the phase's start player. Heatmap pooled over seat order.")
     doc.image("bids_heatmap", lambda p: plots.bid_heatmap(pooled, p, f"venue-bid values, {ref}, n={b.n}"))
     doc.table(pooled, "bids_pooled")
+    for text in bid_findings(pooled):
+        doc.finding(text, bid_anchor)
     bt.to_csv(out / "bids_by_seat.csv", index=False)
     doc.link("bids_by_seat.csv", "By seat order")
 
@@ -124,10 +142,13 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     doc.image("sweep", lambda p: plots.sweep_plot(table, p, f"win rate by seat and rule variant, {ref}"))
     doc.table(table, "sweep")
 
-    doc.write("Circus Maximus: strategy and rule analysis",
-              f"Generated by caesar_sim.analysis.reports.build_reports(seed={seed}, scale={scale}) in "
+    doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))
+    path = doc.write("Circus Maximus: strategy and rule analysis",
+              f"Built by `caesar report` (seed {seed}, scale {scale}) in "
               f"{time.perf_counter() - t0:.0f} s. Rule set: {rules.summary()}. Policies: random (uniform legal "
               "action), greedy (cheapest card that wins a wanted item), value (expected coins vs. card coins and "
               "later needs, hand-set weights), tuned (value's features, weights tuned by `caesar tune`), mc (flat "
-              "Monte Carlo over tuned rollouts; mc:K:value over value rollouts). CI method: " + CI_METHOD + ".")
-    return out / "index.html"
+              "Monte Carlo over tuned rollouts; mc:K:value over value rollouts). Games always last "
+              f"{rules.days} days. CI method: " + CI_METHOD + ".",
+              stamp=stamp_text("sponsio-sim", command))
+    return (path, [f.text for f in doc.findings]) if with_findings else path

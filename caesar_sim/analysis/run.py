@@ -1,4 +1,4 @@
-"""Run seeded batches of games through the kernel (``mcsim.runner``) and keep the raw results."""
+"""Run seeded batches of games through the kernel (``tabletop_mc.runner``) and keep the raw results."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcsim.errors import UserError
-from mcsim.progress import Progress
-from mcsim.jitcache import needs_compile
-from mcsim.rng import seed_key
-from mcsim.runner import run_chunked, set_threads
+from tabletop_mc.errors import UserError
+from tabletop_mc.progress import Progress
+from tabletop_mc.jitcache import needs_compile
+from tabletop_mc.rng import seed_key
+from tabletop_mc.runner import run_chunked, set_threads
 from caesar_sim.kernels import layout as L
 from caesar_sim.kernels.game import run_batch
 from caesar_sim.profile import MC_CHUNK, Profile, parse_profile

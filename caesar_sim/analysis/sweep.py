@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcsim.errors import UserError
-from mcsim.rulefile import split_override  # the same key=value parsing as --set
-from mcsim.stats import mean_ci, wilson
+from tabletop_mc.errors import UserError
+from tabletop_mc.rulefile import split_override  # the same key=value parsing as --set
+from tabletop_mc.stats import mean_ci, wilson
 from caesar_sim.analysis.run import Batch, run_games
 from caesar_sim.rules import load_rules
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from mcsim.stats import CI_METHOD, mean_ci, wilson
+from tabletop_mc.stats import CI_METHOD, mean_ci, wilson
 from caesar_sim.analysis.run import Batch, run_games
 from caesar_sim.kernels import layout as L
 from caesar_sim.rules import FAVOUR_TYPES

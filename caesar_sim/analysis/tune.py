@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mcsim.errors import UserError
-from mcsim.progress import Progress
+from tabletop_mc.errors import UserError
+from tabletop_mc.progress import Progress
 from caesar_sim import weights as WT
 from caesar_sim.analysis.run import run_games
 from caesar_sim.kernels import layout as L

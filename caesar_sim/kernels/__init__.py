@@ -2,6 +2,6 @@
 
 from pathlib import Path
 
-from mcsim.jitcache import configure
+from tabletop_mc.jitcache import configure
 
 CACHE_DIR = configure("caesar_sim", Path(__file__).parent)

@@ -3,7 +3,7 @@
 import numba as nb
 import numpy as np
 
-from mcsim.rng import randbelow, seed_state
+from tabletop_mc.rng import randbelow, seed_state
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 from caesar_sim.kernels.mc import mc_action
 from caesar_sim.kernels.policies import greedy_action, legal_actions, value_action

@@ -3,7 +3,7 @@
 import numba as nb
 import numpy as np
 
-from mcsim.rng import randbelow
+from tabletop_mc.rng import randbelow
 from caesar_sim.kernels.layout import (
     BOOST, DOUBLE, GOLD, SP_ITEM, RANDOM, NVEN, HOLD, DISP, NFT,
     R_GOLD, R_TPV, R_TCOIN, R_NCOIN, R_COINVAL, R_FAVTIX,

@@ -9,7 +9,7 @@ a random action so that the K rollouts of one action differ. Horizon ``PP_HORIZO
 
 import numba as nb
 
-from mcsim.rng import randbelow, uniform
+from tabletop_mc.rng import randbelow, uniform
 from caesar_sim.kernels.items import PP_EPS, PP_HORIZON, wrow
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 from caesar_sim.kernels.policies import legal_actions, value_action

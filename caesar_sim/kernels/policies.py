@@ -6,7 +6,7 @@ Action codes as in ``state``: -1 pass, else ``(v-1) + 8*row + 40*favour``.
 
 import numba as nb
 
-from mcsim.bits import highest, lowest, popcount
+from tabletop_mc.bits import highest, lowest, popcount
 from caesar_sim.kernels.items import (
     PP_ALPHA, PP_BAN_ROWS, PP_FAVKEEP, PP_GREEDY_TIX, PP_NEED1, PP_NEED2, PP_RISK, PP_RISK3, PP_SHORT,
     PP_VILLA_DECAY, favour_util, ticket_utils, visitor_util, wrow,

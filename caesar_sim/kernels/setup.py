@@ -5,7 +5,7 @@ Also the small helpers every engine module shares: the event log, shuffling and 
 
 import numba as nb
 
-from mcsim.rng import randbelow
+from tabletop_mc.rng import randbelow
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 
 

@@ -19,8 +19,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from mcsim.errors import UserError
-from mcsim.rulefile import Problems, apply_overrides, load_file, load_packaged
+from tabletop_mc.errors import UserError
+from tabletop_mc.rulefile import Problems, apply_overrides, load_file, load_packaged
 
 from caesar_sim.kernels import layout as L
 

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from caesar_sim.kernels import items as I
 
 FORMAT = "caesar-weights/1"

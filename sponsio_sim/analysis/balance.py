@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from mcsim.backend import use_backend
-from mcsim.errors import UserError
-from mcsim.progress import Progress
-from mcsim.runner import set_threads
-from mcsim.stats import CI_METHOD, Z95, mean_ci, wilson
+from tabletop_mc.backend import use_backend
+from tabletop_mc.errors import UserError
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import set_threads
+from tabletop_mc.stats import CI_METHOD, Z95, mean_ci, wilson
 from sponsio_sim.analysis.game_model import find_model
 from sponsio_sim.analysis.game_setup import Strategy, model_variant, parse_profile, rows_of
 from sponsio_sim.analysis.tournament import entry_table, game_table, run_games

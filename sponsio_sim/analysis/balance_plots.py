@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from mcsim.stats import wilson  # noqa: E402
+from tabletop_mc.stats import wilson  # noqa: E402
 
 
 def ev_bars(kinds, bets, path, meta) -> None:

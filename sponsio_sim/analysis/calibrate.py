@@ -35,10 +35,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcsim.backend import KernelBatch
-from mcsim.progress import Progress
-from mcsim.runner import derive_seed, run_chunked
-from mcsim.stats import wilson
+from tabletop_mc.backend import KernelBatch
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import derive_seed, run_chunked
+from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.game_model import KINDS, SuccessModel
 from sponsio_sim.analysis.game_setup import build_state, parse_profile
 from sponsio_sim.analysis.tournament import GAME_CHUNK, entry_table, run_games

@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcsim.errors import UserError
-from mcsim.runner import set_threads
+from tabletop_mc.errors import UserError
+from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.dd_odds import check_nines_scope
 from sponsio_sim.bets import encode_table, parse_bet_set, parse_others
 from sponsio_sim.cards import card_name, mask_of, parse_cards

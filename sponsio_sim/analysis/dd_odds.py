@@ -18,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcsim.errors import UserError
-from mcsim.rng import seed_key
-from mcsim.progress import Progress
-from mcsim.runner import run_chunked, set_threads
-from mcsim.stats import wilson, wilson_rounds_needed, wilson_width
+from tabletop_mc.errors import UserError
+from tabletop_mc.rng import seed_key
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import run_chunked, set_threads
+from tabletop_mc.stats import wilson, wilson_rounds_needed, wilson_width
 from sponsio_sim.analysis.odds import catalogue_for
 from sponsio_sim.bets import MAX_BETS, encode_table
 from sponsio_sim.kernels.bets import BET_FIELDS

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mcsim.findings import ci_text, diff_ci, side
+from tabletop_mc.findings import ci_text, diff_ci, side
 
 RTP_BAND = (0.9, 1.1)
 

@@ -21,11 +21,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcsim.errors import UserError
-from mcsim.rng import seed_key
-from mcsim.progress import Progress
-from mcsim.runner import derive_seed, run_chunked, set_threads
-from mcsim.stats import wilson
+from tabletop_mc.errors import UserError
+from tabletop_mc.rng import seed_key
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import derive_seed, run_chunked, set_threads
+from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.calibrate import (CHECK_GAMES, DEFAULT_GAMES, DEFAULT_ITERATIONS, default_profile,
                                             ingame_calibration, refit_on_policy)
 from sponsio_sim.analysis.game_model import KINDS, SuccessModel, economy, fingerprint

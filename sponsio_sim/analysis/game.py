@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mcsim.rng import seed_key
+from tabletop_mc.rng import seed_key
 from sponsio_sim.analysis.game_model import find_model
 from sponsio_sim.analysis.game_setup import build_state, parse_profile, rows_of
 from sponsio_sim.cards import format_cards

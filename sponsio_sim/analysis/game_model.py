@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from sponsio_sim.kernels.game_layout import model_shapes, model_sizes
 from sponsio_sim.rules import RuleSet
 

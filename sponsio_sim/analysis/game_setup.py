@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.game_model import SuccessModel
 from sponsio_sim.bets import KIND_CODE, catalogue
 from sponsio_sim.kernels import game_layout as L

@@ -13,7 +13,7 @@ intervals over the ``n`` hands.
 
 ``write_report`` writes the table (CSV), a by-bet-kind table, the per-hand
 outcomes and a PNG under ``reports/sponsio/grading/`` (``index.html`` via
-``mcsim.htmlreport``); ``scripts/grade_goal.py`` runs it.
+``tabletop_mc.htmlreport``); ``scripts/grade_goal.py`` runs it.
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from mcsim.errors import UserError
-from mcsim.rng import seed_key
-from mcsim.htmlreport import HtmlReport
-from mcsim.progress import Progress
-from mcsim.runner import chunk_counts, set_threads
-from mcsim.stats import CI_METHOD, wilson
+from tabletop_mc.errors import UserError
+from tabletop_mc.rng import seed_key
+from tabletop_mc.htmlreport import HtmlReport
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import chunk_counts, set_threads
+from tabletop_mc.stats import CI_METHOD, wilson
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.grading import F_BEST, F_BET, F_GOAL, F_LEADER, F_PIMC, F_RANDOM, F_WORST, grade_chunks
 from sponsio_sim.rules import load_rules

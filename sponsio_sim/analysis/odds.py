@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcsim.backend import KernelBatch, use_backend
-from mcsim.errors import UserError
-from mcsim.progress import Progress
-from mcsim.resultcache import ResultCache
-from mcsim.runner import run_chunked, set_threads
-from mcsim.stats import wilson, wilson_rounds_needed, wilson_width
+from tabletop_mc.backend import KernelBatch, use_backend
+from tabletop_mc.errors import UserError
+from tabletop_mc.progress import Progress
+from tabletop_mc.resultcache import ResultCache
+from tabletop_mc.runner import run_chunked, set_threads
+from tabletop_mc.stats import wilson, wilson_rounds_needed, wilson_width
 from sponsio_sim.bets import Bet, catalogue
 from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.kernels.odds import stats_layout

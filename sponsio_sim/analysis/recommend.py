@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcsim.backend import use_backend
-from mcsim.errors import UserError
-from mcsim.progress import Progress
-from mcsim.runner import set_threads
+from tabletop_mc.backend import use_backend
+from tabletop_mc.errors import UserError
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.balance import run_balance
 from sponsio_sim.analysis.exploit import _measures, deviations, paired_run
 from sponsio_sim.analysis.game_model import find_model

@@ -12,8 +12,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from mcsim.htmlreport import HtmlReport, stamp_text
-from mcsim.stats import CI_METHOD
+from tabletop_mc.htmlreport import HtmlReport, stamp_text
+from tabletop_mc.rulefile import to_toml
+from tabletop_mc.stats import CI_METHOD, MIN_MEAN_N
 from sponsio_sim.analysis import balance_plots, game_plots, plots
 from sponsio_sim.analysis.balance import balance
 from sponsio_sim.analysis.game_setup import REFERENCE
@@ -49,39 +50,15 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     _game_sections(doc, Path(out_dir), seed, scale, threads, progress)
     _odds_section(doc, Path(out_dir), seed, scale, threads, progress)
     _grading_section(doc, Path(out_dir), seed, scale, threads)
-    doc.appendix(f"rule set {rules.name}", tomlish(rules.as_dict()))
+    doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))
     path = doc.write(
         "Sponsio: designer report",
         f"Built by `sponsio report` (seed {seed}, scale {scale}) in {time.perf_counter() - t0:.0f} s. Every "
-        f"probability carries a 95% Wilson interval and its sample size, every mean a 95% interval (mean "
-        f"+/- 1.96 SE; none below n = {MIN_N_CI}); tables are also CSV files beside this page. Unless a section "
+        f"probability carries a 95% Wilson interval and its sample size, every mean a 95% Student-t interval "
+        f"(none below n = {MIN_MEAN_N}); tables are also CSV files beside this page. Unless a section "
         f"says otherwise, games use the reference profile {BALANCE_PROFILE}.",
         stamp=stamp_text("sponsio-sim", command))
     return (path, [f.text for f in doc.findings]) if with_findings else path
-
-
-MIN_N_CI = 30
-
-
-def tomlish(data: dict, prefix: str = "") -> str:
-    """A rule mapping as TOML text (top-level fields first, then tables)."""
-    import json
-
-    lines, tables = [], []
-    for key, value in data.items():
-        if isinstance(value, dict):
-            tables.append((key, value))
-        else:
-            lines.append(f"{key} = {json.dumps(value)}")
-    for key, value in tables:
-        name = f"{prefix}{key}"
-        scalars = {k: v for k, v in value.items() if not isinstance(v, dict)}
-        lines.append(f"\n[{name}]")
-        lines += [f"{json.dumps(k) if not k.isidentifier() else k} = {json.dumps(v)}" for k, v in scalars.items()]
-        subs = {k: v for k, v in value.items() if isinstance(v, dict)}
-        if subs:
-            lines.append(tomlish(subs, f"{name}."))
-    return "\n".join(lines)
 
 
 def _odds_section(doc: HtmlReport, out: Path, seed: int, scale: float, threads, progress) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcsim.stats import mean_ci
+from tabletop_mc.stats import mean_ci
 from sponsio_sim.analysis.game_model import find_model
 from sponsio_sim.analysis.game_setup import parse_strategy
 from sponsio_sim.analysis.odds import odds

@@ -7,7 +7,7 @@ cancel). ``matrix`` plays, for every ordered pair (A, B) of strategies, one
 seat A against the other seats all B, with A rotating over the seats.
 
 Every proportion carries its 95% Wilson interval and n, every mean its
-mean +/- 1.96 SE interval (``mcsim.stats``).
+mean +/- 1.96 SE interval (``tabletop_mc.stats``).
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcsim.backend import KernelBatch, use_backend
-from mcsim.errors import UserError
-from mcsim.progress import Progress
-from mcsim.resultcache import ResultCache
-from mcsim.runner import run_chunked, set_threads
-from mcsim.stats import CI_METHOD, mean_ci, wilson
+from tabletop_mc.backend import KernelBatch, use_backend
+from tabletop_mc.errors import UserError
+from tabletop_mc.progress import Progress
+from tabletop_mc.resultcache import ResultCache
+from tabletop_mc.runner import run_chunked, set_threads
+from tabletop_mc.stats import CI_METHOD, mean_ci, wilson
 from sponsio_sim.analysis.game_model import KINDS, find_model
 from sponsio_sim.analysis.game_setup import Strategy, build_state, model_variant, parse_profile, parse_strategies
 from sponsio_sim.kernels import game_layout as L

@@ -2,7 +2,7 @@
 
 import click
 
-from mcsim.clitools import LazyGroup
+from tabletop_mc.clitools import LazyGroup
 
 
 # Each command's module is imported when that command runs: `sponsio --help`
@@ -42,8 +42,8 @@ def main():
 
 
 def _rules_meta(params):
-    """Rule set name, source and changed fields for JSON ``meta`` (see mcsim.clitools)."""
-    from mcsim.rulecli import rules_meta
+    """Rule set name, source and changed fields for JSON ``meta`` (see tabletop_mc.clitools)."""
+    from tabletop_mc.rulecli import rules_meta
     from sponsio_sim.cli.rules import load
     return rules_meta(load, params, players=params.get("players"))
 

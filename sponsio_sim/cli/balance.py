@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from mcsim.cliparams import ASCII, FiniteFloat, StrictInt, count_type, positive_int
+from tabletop_mc.cliparams import ASCII, FiniteFloat, StrictInt, count_type, positive_int
 
-from mcsim.clitools import common_options, emit, scale_options
-from mcsim.output import render_tables
-from mcsim.plotfile import dir_target, save_plot, write_atomic
+from tabletop_mc.clitools import common_options, emit, scale_options
+from tabletop_mc.output import render_tables
+from tabletop_mc.plotfile import dir_target, save_plot, write_atomic
 from sponsio_sim.analysis.balance import balance
 from sponsio_sim.analysis.recommend import TOLERANCE, recommend
 from sponsio_sim.cli import main

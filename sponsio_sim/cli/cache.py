@@ -1,12 +1,12 @@
 """`sponsio cache show|clear`: compiled kernels, finished batches and fitted models on disk."""
 
-from mcsim.cachecli import cache_group
-from mcsim.cachedir import kernel_cache_root
+from tabletop_mc.cachecli import cache_group
+from tabletop_mc.cachedir import kernel_cache_root
 from sponsio_sim.cli import main
 
 
 def _parts():
-    from mcsim.resultcache import default_root
+    from tabletop_mc.resultcache import default_root
     from sponsio_sim.analysis.game_model import cache_dir
     return [("compiled kernels", kernel_cache_root(), "sponsio_sim-*"),
             ("finished batches (resume)", default_root(), None),

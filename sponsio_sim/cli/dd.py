@@ -2,9 +2,9 @@
 
 import click
 
-from mcsim.clitools import common_options, emit
-from mcsim.output import render
-from mcsim.errors import UserError
+from tabletop_mc.clitools import common_options, emit
+from tabletop_mc.output import render
+from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.dd import read_deals, solve
 from sponsio_sim.cli import main
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from mcsim.cliparams import ASCII, StrictInt, count_type
-from mcsim.clitools import common_options, emit, scale_options
-from mcsim.output import dumps, render, render_tables
-from mcsim.errors import OutputError
-from mcsim.plotfile import file_target, plot_target, save_plot
-from mcsim.stats import CI_METHOD
+from tabletop_mc.cliparams import ASCII, StrictInt, count_type
+from tabletop_mc.clitools import common_options, emit, scale_options
+from tabletop_mc.output import dumps, render, render_tables
+from tabletop_mc.errors import OutputError
+from tabletop_mc.plotfile import file_target, plot_target, save_plot
+from tabletop_mc.stats import CI_METHOD
 from sponsio_sim.analysis.calibrate import DEFAULT_GAMES, DEFAULT_ITERATIONS, MIN_PLACED, TOLERANCE_PP
 from sponsio_sim.analysis.fit import CHECK_GAMES, DEFAULT_ROUNDS, fit
 from sponsio_sim.analysis.game import play_game

@@ -2,10 +2,10 @@
 
 import click
 
-from mcsim.cliparams import ASCII, ASCII_NONEMPTY, StrictInt, count_type, positive_int
-from mcsim.clitools import common_options, current_meta, emit, scale_options
-from mcsim.output import render
-from mcsim.stats import CI_METHOD
+from tabletop_mc.cliparams import ASCII, ASCII_NONEMPTY, StrictInt, count_type, positive_int
+from tabletop_mc.clitools import common_options, current_meta, emit, scale_options
+from tabletop_mc.output import render
+from tabletop_mc.stats import CI_METHOD
 from sponsio_sim.analysis.odds import odds
 from sponsio_sim.cli import main
 

@@ -1,66 +1,12 @@
 """`sponsio report`: the designer report, built from the installed package."""
 
-from __future__ import annotations
-
-import json
-from pathlib import Path
-
-import click
-
-from mcsim.cliparams import positive_int, seed_type
-from mcsim.clitools import emit
-from mcsim.errors import UserError
-from mcsim.output import FORMATS
+from tabletop_mc.reportcli import report_command
 from sponsio_sim.cli import main
 
 
-def report_dir(out: str) -> Path:
-    """The report folder: created if missing, but only inside an existing, writable directory."""
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise UserError(f"--out {out}: exists and is not a directory")
-    parent = path.resolve().parent
-    if not parent.is_dir():
-        raise UserError(f"--out {out}: directory {parent} does not exist")
-    try:
-        path.mkdir(exist_ok=True)
-        probe = path / ".write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as exc:
-        raise UserError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
-    return path
-
-
-@main.command("report")
-@click.option("--out", required=True, metavar="DIR", help="Folder for index.html, its CSV and PNG files.")
-@click.option("--scale", type=click.FloatRange(min=0.001, max=100), default=1.0, show_default=True,
-              help="Multiply every sample size (0.02: a quick look, 1: the committed report).")
-@click.option("--seed", type=seed_type(), default=1, show_default=True, help="Random seed, any integer.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="Output format of the summary printed at the end.")
-@click.option("--threads", type=positive_int(), default=None, help="Worker threads (default: all cores).")
-def report_cmd(out, scale, seed, fmt, threads):
-    """Build the designer report: findings first, then the evidence.
-
-    Every section with its tables (also CSV) and plots follows the findings;
-    the rule set is printed in full in an appendix.
-
-    Finished simulation batches are cached on disk, so a killed run resumes.
-
-    \b
-    Example:
-      sponsio report --out reports/sponsio --scale 0.05
-    """
+def _build():
     from sponsio_sim.analysis.reports import build_reports
+    return build_reports
 
-    folder = report_dir(out)
-    command = f"sponsio report --out {out} --scale {scale:g} --seed {seed}"
-    index, findings = build_reports(folder, seed=seed, scale=scale, threads=threads, progress=None,
-                                    command=command, with_findings=True)
-    if fmt == "json":
-        emit(json.dumps({"index": str(index), "findings": findings, "seed": seed, "scale": scale}, indent=2))
-    elif fmt == "csv":
-        emit("finding\n" + "\n".join('"' + f.replace('"', '""') + '"' for f in findings))
-    else:
-        emit(f"report: {index}\nfindings:\n" + "\n".join(f"- {f}" for f in findings))
+
+report_command(main, "sponsio", _build, "sponsio report --out reports/sponsio --scale 0.05")

@@ -2,8 +2,8 @@
 
 import click
 
-from mcsim.cliparams import StrictInt
-from mcsim.rulecli import rules_group
+from tabletop_mc.cliparams import StrictInt
+from tabletop_mc.rulecli import rules_group
 from sponsio_sim.cli import main
 
 

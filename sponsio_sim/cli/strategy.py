@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from mcsim.cliparams import ASCII, StrictInt, count_type
-from mcsim.clitools import common_options, emit, scale_options
-from mcsim.output import render_tables
+from tabletop_mc.cliparams import ASCII, StrictInt, count_type
+from tabletop_mc.clitools import common_options, emit, scale_options
+from tabletop_mc.output import render_tables
 from sponsio_sim.analysis.exploit import FAMILIES, exploit
 from sponsio_sim.analysis.game_setup import STRATEGY_HELP
 from sponsio_sim.cli import main

@@ -6,6 +6,6 @@ integer triples (see ``sponsio_sim.bets``). Nothing here sees a Python object.
 
 from pathlib import Path
 
-from mcsim.jitcache import configure
+from tabletop_mc.jitcache import configure
 
 CACHE_DIR = configure("sponsio_sim", Path(__file__).parent)

@@ -23,7 +23,7 @@ Policies see only public information and their own hand (spec 8).
 import numba as nb
 import numpy as np
 
-from mcsim.rng import randbelow, uniform
+from tabletop_mc.rng import randbelow, uniform
 from sponsio_sim.kernels.betting import bet_legal, entry_of, leader_of, token_free
 from sponsio_sim.kernels.betting_model import (colour_features, kind_best, prepare_features, row_prob,
                                                sure_mask, total_features)

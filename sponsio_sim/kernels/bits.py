@@ -1,13 +1,13 @@
 """Bitboard primitives on uint64 card sets.
 
 The bit scans (``popcount``, ``lowest``, ``highest``) are the shared ones of
-``mcsim.bits`` (CPU popcnt / tzcnt / lzcnt).
+``tabletop_mc.bits`` (CPU popcnt / tzcnt / lzcnt).
 """
 
 import numba as nb
 import numpy as np
 
-from mcsim.bits import highest, lowest, popcount  # noqa: F401  (re-exported for the kernels)
+from tabletop_mc.bits import highest, lowest, popcount  # noqa: F401  (re-exported for the kernels)
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)

@@ -12,7 +12,7 @@ Per chunk it returns ``out[i, row] = (worst successes, best successes)``.
 import numba as nb
 import numpy as np
 
-from mcsim.rng import seed_state
+from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
 from sponsio_sim.kernels.dd import fresh_counters, solve_bets
 from sponsio_sim.kernels.dd_core import TT_BITS, new_workspace

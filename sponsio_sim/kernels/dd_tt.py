@@ -29,7 +29,7 @@ length words, the extra words, the key tag.
 import numba as nb
 import numpy as np
 
-from mcsim.bits import compress
+from tabletop_mc.bits import compress
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount, select
 
 NO, YES, UNKNOWN = 0, 1, 2

@@ -3,7 +3,7 @@
 import numba as nb
 import numpy as np
 
-from mcsim.rng import next_u64
+from tabletop_mc.rng import next_u64
 from sponsio_sim.kernels.bits import bit
 
 _LOW32 = np.uint64(0xFFFFFFFF)
@@ -16,7 +16,7 @@ def deal(state, pool, fixed, need, talon_fixed, talon_need, hands):
     Seat ``s`` gets ``fixed[s]`` plus ``need[s]`` pool cards; the talon gets
     ``talon_fixed`` plus ``talon_need`` pool cards. ``len(pool)`` equals the
     number of hidden slots. Each 64-bit draw gives two 32-bit multiply-shift
-    indices (the same method and bias bound as ``mcsim.rng.randbelow``). The in-place shuffle keeps ``pool`` a uniform
+    indices (the same method and bias bound as ``tabletop_mc.rng.randbelow``). The in-place shuffle keeps ``pool`` a uniform
     permutation, so it need not be reset between rounds. Returns the talon mask.
     """
     n = pool.shape[0]

@@ -13,7 +13,7 @@ the narrated game is the same code path as the tournament.
 import numba as nb
 import numpy as np
 
-from mcsim.rng import seed_state
+from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS, settle
 from sponsio_sim.kernels.betting import (apply_action, apply_double, apply_rebet, entry_of, leader_of,
                                          swap_cards, swap_legal)

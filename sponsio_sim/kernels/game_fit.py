@@ -19,7 +19,7 @@ whether it won.
 import numba as nb
 import numpy as np
 
-from mcsim.rng import randbelow, seed_state, uniform
+from tabletop_mc.rng import randbelow, seed_state, uniform
 from sponsio_sim.kernels.bets import settle, target_bets
 from sponsio_sim.kernels.betting import add_bet, bet_legal
 from sponsio_sim.kernels.betting_model import cell_of, prepare_features

@@ -20,7 +20,7 @@ outcomes, and ``ev[h]`` the picked bet's estimated EV.
 import numba as nb
 import numpy as np
 
-from mcsim.rng import randbelow
+from tabletop_mc.rng import randbelow
 from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines, settle
 from sponsio_sim.kernels.bits import RANKS, U0, bit, colour_masks, nines_mask
 from sponsio_sim.kernels.dd import fresh_counters, solve_bets

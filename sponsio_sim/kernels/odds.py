@@ -12,7 +12,7 @@ bets. ``flags`` are the rule flags of ``table.FLAGS``.
 import numba as nb
 import numpy as np
 
-from mcsim.rng import seed_state
+from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import ANY_SEAT, FAIL, nines_won, settle
 from sponsio_sim.kernels.bits import RANKS, colour_masks, popcount
 from sponsio_sim.kernels.deal import deal

@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 from numba.extending import overload
 
-from mcsim.rng import randbelow
+from tabletop_mc.rng import randbelow
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
 from sponsio_sim.kernels.bets import counted_nines, nine_bettors
 from sponsio_sim.kernels.dd import solve_bets

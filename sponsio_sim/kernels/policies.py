@@ -15,7 +15,7 @@ State arrays (``tab``, ``ints``, ``weight``) are laid out in ``table``.
 import numba as nb
 import numpy as np
 
-from mcsim.rng import randbelow
+from tabletop_mc.rng import randbelow
 from sponsio_sim.kernels.bets import COLOUR, FAIL, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, U1, above, bit, highest, lowest, popcount, select
 from sponsio_sim.kernels.table import (CAN, COLMASK, DECK, FLAGS, HANDS, MAX_COLOURS, MAX_REL, NINES as NINES_MASK,

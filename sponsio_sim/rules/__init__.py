@@ -16,8 +16,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from mcsim.errors import UserError
-from mcsim.rulefile import Problems, apply_overrides, load_file, load_packaged, packaged_names
+from tabletop_mc.errors import UserError
+from tabletop_mc.rulefile import Problems, apply_overrides, load_file, load_packaged, packaged_names
 
 COLOUR_LETTERS = "RBGY"
 RANKS = 9

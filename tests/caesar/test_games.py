@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from mcsim.stats import wilson
+from tabletop_mc.stats import wilson
 from caesar_sim.analysis import narrated_game, run_games
 from caesar_sim.analysis.tables import simulate
 from caesar_sim.kernels import layout as L

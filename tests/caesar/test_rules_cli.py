@@ -7,7 +7,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from caesar_sim.cli import main
 from caesar_sim.kernels import layout as L
 from caesar_sim.profile import parse_profile

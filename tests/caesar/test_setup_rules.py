@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from caesar_sim.analysis import narrated_game, run_games
 from caesar_sim.analysis.tables import short_table
 from caesar_sim.cli import main

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from caesar_sim import weights as WT
 from caesar_sim.analysis import exploit, run_games
 from caesar_sim.analysis.bids import bid_table

@@ -7,7 +7,7 @@ from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import build_relevance
 from sponsio_sim.kernels.table import TRICKS, WON, new_state, set_round
-from mcsim.rng import new_state as new_rng
+from tabletop_mc.rng import new_state as new_rng
 
 
 def play_deal(rules, hands, talon="", leader=0, policy=0, bets=None, seed=0):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.balance import balance, parse_sweep
 from sponsio_sim.analysis.recommend import parse_range, recommend
 from sponsio_sim.cli import main

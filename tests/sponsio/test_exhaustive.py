@@ -12,7 +12,7 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from mcsim.stats import wilson
+from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.odds import simulate, stat_index
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.odds import stats_layout

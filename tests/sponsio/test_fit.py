@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.fit import fit
 from sponsio_sim.analysis.game_model import SuccessModel, cache_path, economy, find_model, fingerprint, shipped
 from sponsio_sim.rules import load_rules

@@ -101,7 +101,7 @@ def test_fit_writes_model_and_reliability_plot(tmp_path):
 def test_strategy_notation_in_the_help_is_what_the_parser_accepts():
     import re
 
-    from mcsim.errors import UserError
+    from tabletop_mc.errors import UserError
     from sponsio_sim.analysis.game_setup import STRATEGY_HELP, parse_strategy
     from sponsio_sim.rules import load_rules
 

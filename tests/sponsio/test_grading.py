@@ -4,7 +4,7 @@
 import numpy as np
 import pandas as pd
 
-from mcsim.stats import wilson
+from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.grading import POLICIES, checks, rates
 
 

@@ -67,7 +67,7 @@ def test_pimc_same_numbers_on_any_thread_count():
 
 
 def test_bad_policy_is_a_user_error():
-    from mcsim.errors import UserError
+    from tabletop_mc.errors import UserError
     with pytest.raises(UserError, match="one play policy"):
         odds("R9 R7 R2 B8 B5 G6 G1 Y3", policy="goal,pimc,dd")
     with pytest.raises(UserError, match="--worlds 0"):

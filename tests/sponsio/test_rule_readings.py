@@ -14,7 +14,7 @@ from sponsio_sim.kernels.bets import BET_FIELDS, FAIL, settle
 from sponsio_sim.kernels.bits import colour_masks
 from sponsio_sim.kernels.game import end_check
 from sponsio_sim.rules import load_rules
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 
 from reference import settle_reference
 from sponsio_helpers import play_deal_raw

@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 from sponsio_sim.bets import Bet, catalogue, parse_bet, parse_bet_set, parse_others
 from sponsio_sim.cards import card_name, format_cards, mask_of, parse_cards
 from sponsio_sim.rules import load_rules

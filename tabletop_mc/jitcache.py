@@ -16,13 +16,13 @@ from pathlib import Path
 
 import numba
 
-from mcsim.cachedir import kernel_cache_root
+from tabletop_mc.cachedir import kernel_cache_root
 
 _HERE = Path(__file__).resolve().parent
 
 
 def source_hash(*dirs: Path) -> str:
-    """Hash of every ``.py`` file under ``dirs`` and of mcsim itself."""
+    """Hash of every ``.py`` file under ``dirs`` and of tabletop_mc itself."""
     h = hashlib.blake2b(digest_size=8)
     h.update(numba.__version__.encode())
     for d in (*dirs, _HERE):

@@ -4,7 +4,7 @@ import numba as nb
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from mcsim.bits import compress, compress_loop, highest, lowest, popcount
+from tabletop_mc.bits import compress, compress_loop, highest, lowest, popcount
 
 masks = st.integers(min_value=0, max_value=2**64 - 1)
 

@@ -19,7 +19,7 @@ import numpy as np
 
 
 def default_root() -> Path:
-    from mcsim.cachedir import user_cache_root
+    from tabletop_mc.cachedir import user_cache_root
     return user_cache_root() / "results"
 
 

@@ -74,6 +74,7 @@ def seed_key(seed) -> np.uint64:
     seed = int(seed)
     if 0 <= seed < 1 << SEED_BITS:
         return np.uint64(seed)
+    # The key keeps its first name (the package was called mcsim): it fixes which stream a seed gets.
     h = hashlib.blake2b(str(seed).encode(), digest_size=8, key=b"mcsim-seed")
     return np.uint64(int.from_bytes(h.digest(), "little"))
 

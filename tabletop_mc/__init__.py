@@ -7,7 +7,7 @@ rule files as TOML with `--set` overrides (`rulefile`), and the CLI's
 error and output conventions (`errors`, `output`, `clitools`).
 """
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 
 __all__ = ["UserError", "wilson", "mean_ci"]
 
@@ -15,6 +15,6 @@ __all__ = ["UserError", "wilson", "mean_ci"]
 def __getattr__(name):
     # numpy is imported only when a statistic is asked for (keeps CLI start-up quick)
     if name in ("wilson", "mean_ci"):
-        from mcsim import stats
+        from tabletop_mc import stats
         return getattr(stats, name)
     raise AttributeError(name)

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from mcsim.errors import UserError
+from tabletop_mc.errors import UserError
 
 
 def load_toml(path: str | Path) -> dict:

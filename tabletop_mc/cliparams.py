@@ -68,7 +68,7 @@ class StrictInt(click.IntRange):
 
 
 def seed_type() -> StrictInt:
-    """Any integer: negative and huge seeds are mapped into 64 bits by ``mcsim.rng.seed_key``."""
+    """Any integer: negative and huge seeds are mapped into 64 bits by ``tabletop_mc.rng.seed_key``."""
     return StrictInt()
 
 

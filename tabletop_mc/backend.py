@@ -16,8 +16,8 @@ from typing import Callable
 
 import numpy as np
 
-from mcsim.errors import UserError
-from mcsim.rng import seed_key
+from tabletop_mc.errors import UserError
+from tabletop_mc.rng import seed_key
 
 
 class KernelBatch:
@@ -32,14 +32,14 @@ class KernelBatch:
         self.kernel_name = f"{module}.{kernel}"
 
     def cache_key(self, *extra) -> str:
-        """A key naming everything that fixes this batch's numbers (see ``mcsim.resultcache``);
+        """A key naming everything that fixes this batch's numbers (see ``tabletop_mc.resultcache``);
         ``extra`` should name the kernel sources' version and the chunk size."""
-        from mcsim.resultcache import config_key
+        from tabletop_mc.resultcache import config_key
         return config_key(self.kernel_name, self.seed, *self.args, *extra)
 
     def needs_compile(self) -> bool:
-        """Will the first batch compile the kernel (see ``mcsim.jitcache.needs_compile``)?"""
-        from mcsim.jitcache import needs_compile
+        """Will the first batch compile the kernel (see ``tabletop_mc.jitcache.needs_compile``)?"""
+        from tabletop_mc.jitcache import needs_compile
         return needs_compile(getattr(importlib.import_module(self.module), self.kernel))
 
     def __call__(self, first: int, counts: np.ndarray) -> np.ndarray:

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mcsim.resultcache import ResultCache, config_key
-from mcsim.runner import run_chunked
+from tabletop_mc.resultcache import ResultCache, config_key
+from tabletop_mc.runner import run_chunked
 
 pytest.importorskip("distributed")
 
@@ -84,7 +84,7 @@ class _ThreadsSeen:
 def test_local_workers_get_their_share_of_the_cores():
     import numba
 
-    from mcsim.backend import local_share, use_backend
+    from tabletop_mc.backend import local_share, use_backend
     cores = numba.config.NUMBA_NUM_THREADS
     for workers in (1, 2):
         with use_backend(workers=workers) as backend:

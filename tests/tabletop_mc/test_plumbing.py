@@ -4,9 +4,9 @@ import numba as nb
 import numpy as np
 import pytest
 
-from mcsim.rng import new_state, randbelow, seed_state, uniform
-from mcsim.runner import chunk_counts, derive_seed, run_chunked
-from mcsim.stats import mean_ci, wilson, wilson_rounds_needed, wilson_width
+from tabletop_mc.rng import new_state, randbelow, seed_state, uniform
+from tabletop_mc.runner import chunk_counts, derive_seed, run_chunked
+from tabletop_mc.stats import mean_ci, wilson, wilson_rounds_needed, wilson_width
 
 
 def test_wilson_known_values():

@@ -5,9 +5,9 @@ import io
 import numpy as np
 from click.testing import CliRunner
 
-from mcsim import progress
-from mcsim.progress import Progress
-from mcsim.runner import run_chunked
+from tabletop_mc import progress
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import run_chunked
 
 
 def test_lines_when_not_a_terminal_with_elapsed_and_time_left():
@@ -27,7 +27,7 @@ def test_mode_off_and_auto_on_a_pipe():
         progress.set_mode("off")
         assert not Progress(10, stream=out).enabled
         progress.set_mode("auto")
-        assert not Progress(10, stream=out).enabled  # a pipe, no MCSIM_PROGRESS: quiet
+        assert not Progress(10, stream=out).enabled  # a pipe, no TABLETOP_MC_PROGRESS: quiet
         progress.set_mode("on")
         assert Progress(10, stream=out).style == "lines"
     finally:

@@ -2,7 +2,7 @@
 
 A simulation is split into chunks of ``chunk_size`` rounds. Chunk ``c`` of a
 run with seed ``s`` always draws from random stream ``(s, c)`` (see
-``mcsim.rng``) and kernels return additive sufficient statistics (counts,
+``tabletop_mc.rng``) and kernels return additive sufficient statistics (counts,
 sums), so the totals are the same whatever the thread count, batch size or
 machine that ran a chunk. Batches of chunks go to a numba kernel that runs
 its chunks with ``prange``; between batches the runner updates the progress
@@ -20,9 +20,9 @@ from typing import Callable
 import numba as nb
 import numpy as np
 
-from mcsim.backend import combine, current as current_backend
-from mcsim.progress import Progress
-from mcsim.resultcache import ResultCache
+from tabletop_mc.backend import combine, current as current_backend
+from tabletop_mc.progress import Progress
+from tabletop_mc.resultcache import ResultCache
 
 DEFAULT_CHUNK = 2048
 FIRST_BATCH_CHUNKS = 8
@@ -103,7 +103,7 @@ def run_chunked(
     lo, size = 0, first_batch
     check = getattr(batch_fn, "needs_compile", None)
     if progress is not None and progress.enabled and check is not None and n_chunks and check():
-        from mcsim.jitcache import COMPILE_NOTE
+        from tabletop_mc.jitcache import COMPILE_NOTE
         progress.note(COMPILE_NOTE)
     while lo < n_chunks:
         hi = min(n_chunks, lo + size)

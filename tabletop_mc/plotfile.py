@@ -14,7 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from mcsim.errors import OutputError, UserError
+from tabletop_mc.errors import OutputError, UserError
 
 
 def _umask() -> int:

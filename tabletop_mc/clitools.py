@@ -11,9 +11,9 @@ import sys
 
 import click
 
-from mcsim.cliparams import StrictInt, positive_int, seed_type
-from mcsim.errors import OutputError, UserError
-from mcsim.cliparams import FORMATS
+from tabletop_mc.cliparams import StrictInt, positive_int, seed_type
+from tabletop_mc.errors import OutputError, UserError
+from tabletop_mc.cliparams import FORMATS
 
 DIST_NAME = "sponsio-sim"
 
@@ -66,7 +66,7 @@ class OneLineErrorGroup(click.Group):
             raise Interrupted() from None
 
     def main(self, args=None, prog_name=None, **extra):
-        from mcsim import progress
+        from tabletop_mc import progress
         progress.set_mode("auto")  # until --progress / --quiet say otherwise
         extra.pop("standalone_mode", None)  # always standalone: errors are one line, exit 2
         try:
@@ -145,8 +145,8 @@ def _fail(message: str, status: int = 2) -> None:
 
 
 def _set_progress(ctx, param, value):
-    """--progress / --quiet: how progress shows on stderr (``mcsim.progress.MODE``)."""
-    from mcsim import progress
+    """--progress / --quiet: how progress shows on stderr (``tabletop_mc.progress.MODE``)."""
+    from tabletop_mc import progress
     if value is not None:
         progress.set_mode(value)
     return value

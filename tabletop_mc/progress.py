@@ -1,7 +1,7 @@
 """Progress on stderr for long runs (results stay on stdout).
 
 Three styles: a bar redrawn in place (a terminal), a line every few seconds
-(logs, CI: ``--progress`` or ``MCSIM_PROGRESS=1``), or nothing (``--quiet``,
+(logs, CI: ``--progress`` or ``TABLETOP_MC_PROGRESS=1``), or nothing (``--quiet``,
 pipes by default, tests, the Python API). Both show the share done, the
 rate, the elapsed time and an estimate of the time left. The bar advances
 when a batch of chunks finishes (kernels run whole batches), so a slow
@@ -19,7 +19,7 @@ import sys
 import time
 
 # How a Progress with enabled=None behaves: "auto" (a bar on a terminal, else
-# nothing, or lines with MCSIM_PROGRESS=1), "on" (a bar on a terminal, else
+# nothing, or lines with TABLETOP_MC_PROGRESS=1), "on" (a bar on a terminal, else
 # lines), "lines", "bar" or "off". The CLI's --progress / --quiet set it.
 MODE = "auto"
 LINE_INTERVAL = 5.0
@@ -41,7 +41,7 @@ def _style(enabled, stream) -> str:
         return MODE
     if stream.isatty():
         return "bar"
-    return "lines" if os.environ.get("MCSIM_PROGRESS") == "1" else "off"
+    return "lines" if os.environ.get("TABLETOP_MC_PROGRESS") == "1" else "off"
 
 
 def _clock(seconds: float) -> str:

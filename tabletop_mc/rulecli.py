@@ -11,14 +11,14 @@ from typing import Callable
 
 import click
 
-from mcsim.clitools import emit
-from mcsim.rulefile import changed_fields, packaged_names, to_toml
+from tabletop_mc.clitools import emit
+from tabletop_mc.rulefile import changed_fields, packaged_names, to_toml
 
 
 def rules_meta(load: Callable, params: dict, **extra) -> dict:
     """Name, source and changed fields of the rule set a command ran with (for JSON ``meta``).
     Overrides that are not plain ``--set`` values (a sweep's alternatives) are listed as given."""
-    from mcsim.errors import UserError
+    from tabletop_mc.errors import UserError
     rules, overrides = params.get("rules"), tuple(params.get("overrides") or ())
     base = load(rules, (), **extra)
     try:

@@ -14,7 +14,7 @@ from typing import Callable
 
 import click
 
-from mcsim.clitools import emit
+from tabletop_mc.clitools import emit
 
 Part = tuple[str, Path, "str | None"]
 

@@ -2,7 +2,7 @@
 
 JSON is strict (no NaN or Infinity: such values are ``null``) and is always
 an object with a ``meta`` member (command, options, seed, rule set and the
-fields ``--set`` changed, package version; see ``mcsim.clitools``). JSON and
+fields ``--set`` changed, package version; see ``tabletop_mc.clitools``). JSON and
 CSV floats are rounded to the precision the estimate has: a column with a
 95% interval (``x`` with ``x_low``/``x_high``, or the column before
 ``ci_low``/``ci_high``) keeps two significant digits of the interval's
@@ -16,14 +16,14 @@ import math
 import numpy as np
 import pandas as pd
 
-from mcsim.cliparams import FORMATS  # noqa: F401  (re-exported)
+from tabletop_mc.cliparams import FORMATS  # noqa: F401  (re-exported)
 
 SIGNIFICANT = 6
 
 
 def _meta_provider() -> dict:
-    """The ``meta`` object of the command being run (``mcsim.clitools.current_meta``)."""
-    from mcsim.clitools import current_meta
+    """The ``meta`` object of the command being run (``tabletop_mc.clitools.current_meta``)."""
+    from tabletop_mc.clitools import current_meta
     return current_meta()
 
 

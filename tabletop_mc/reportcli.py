@@ -1,0 +1,70 @@
+"""The `report` command both games share: build the designer report into a folder."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from pathlib import Path
+from typing import Callable
+
+import click
+
+from tabletop_mc.cliparams import positive_int, seed_type
+from tabletop_mc.clitools import emit
+from tabletop_mc.errors import UserError
+from tabletop_mc.cliparams import FORMATS
+
+
+def report_dir(out: str) -> Path:
+    """The report folder: created if missing, but only inside an existing, writable directory."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise UserError(f"--out {out}: exists and is not a directory")
+    parent = path.resolve().parent
+    if not parent.is_dir():
+        raise UserError(f"--out {out}: directory {parent} does not exist")
+    try:
+        path.mkdir(exist_ok=True)
+        probe = path / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise UserError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
+    return path
+
+
+def report_command(group: click.Group, prog: str, build: Callable[[], Callable], example: str) -> None:
+    """Register ``PROG report --out DIR [--scale S] [--seed N]`` on ``group``; ``build()``
+    returns the game's ``build_reports`` (imported when the command runs)."""
+
+    @group.command("report")
+    @click.option("--out", required=True, metavar="DIR", help="Folder for index.html, its CSV and PNG files.")
+    @click.option("--scale", type=click.FloatRange(min=0.001, max=100), default=1.0, show_default=True,
+                  help="Multiply every sample size (0.02: a quick look, 1: the committed report).")
+    @click.option("--seed", type=seed_type(), default=1, show_default=True, help="Random seed, any integer.")
+    @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+                  help="Output format of the summary printed at the end.")
+    @click.option("--threads", type=positive_int(), default=None, help="Worker threads (default: all cores).")
+    def report_cmd(out, scale, seed, fmt, threads):
+        folder = report_dir(out)
+        command = f"{prog} report --out {out} --scale {scale:g} --seed {seed}"
+        index, findings = build()(folder, seed=seed, scale=scale, threads=threads, progress=None,
+                                  command=command, with_findings=True)
+        if fmt == "json":
+            emit(json.dumps({"meta": {"command": f"{prog} report", "seed": seed, "scale": scale},
+                             "index": str(index), "findings": findings}, indent=2))
+        elif fmt == "csv":
+            emit("finding\n" + "\n".join('"' + f.replace('"', '""') + '"' for f in findings))
+        else:
+            emit(f"report: {index}\nfindings:\n" + "\n".join(f"- {f}" for f in findings))
+
+    report_cmd.help = inspect.cleandoc(f"""Build the designer report: findings first, then the evidence.
+
+    Every section with its tables (also CSV) and plots follows the findings;
+    the rule set is printed in full in an appendix. Finished simulation
+    batches are cached on disk, so a killed run resumes.
+
+    \b
+    Example:
+      {example}
+    """)
