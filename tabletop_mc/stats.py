@@ -5,7 +5,7 @@ import numpy as np
 Z95 = 1.959963984540054
 # Means of fewer values get no interval: with a handful of draws from a skewed
 # payout the t interval's coverage is far from 95 % (and n = 1 has no spread).
-MIN_MEAN_N = 10
+MIN_MEAN_N = 30
 CI_METHOD = (f"95% Wilson score interval (proportions); mean +/- t(0.975, n-1) SE, clipped to the "
              f"possible range (means; none below n = {MIN_MEAN_N})")
 

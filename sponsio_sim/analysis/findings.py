@@ -7,9 +7,11 @@ otherwise the sentence says there is no evidence of it.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from tabletop_mc.findings import ci_text, diff_ci, side
+from tabletop_mc.stats import MIN_MEAN_N
 
 RTP_BAND = (0.9, 1.1)
 
@@ -20,6 +22,11 @@ def rtp_findings(kinds: pd.DataFrame, rec: pd.DataFrame | None, band=RTP_BAND) -
     rec_by = rec.set_index("type") if rec is not None else None
     for _, k in kinds[kinds["placed"] > 0].iterrows():
         rtp, lo, hi = k["rtp"], 1 + k["ev_low"], 1 + k["ev_high"]
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            if not band[0] <= rtp <= band[1]:
+                out.append(f"Too few {k['type']} bets to judge their RTP (n = {int(k['placed']):,} bets; RTP "
+                           f"{rtp:.2f}, no interval below n = {MIN_MEAN_N}).")
+            continue
         where = side(lo, hi, *band)
         if where == "overlaps":
             if not band[0] <= rtp <= band[1]:
@@ -85,4 +92,31 @@ def length_findings(games: pd.DataFrame, hist: pd.DataFrame) -> list[str]:
     out.append(f"A player last after round 1 wins {ci_text(c['value'], c['ci_low'], c['ci_high'], 1, pct=True)} of "
                f"games; the lead changes hands {ci_text(*g.loc['lead changes per game', ['value', 'ci_low', 'ci_high']])}"
                f" times per game (n = {n:,}).")
+    return out
+
+
+def exploit_findings(ex: pd.DataFrame, margin: float = 0.01) -> list[str]:
+    """Whether any deviation from the profile pays, and the value of each bet type (restricted play)."""
+    devs = ex[ex["deviation"] != ex["deviation"].iloc[0]]
+    best = devs.loc[devs["gain"].idxmax()]
+    est = ci_text(best["gain"], best["gain_low"], best["gain_high"], 4)
+    n = int(best["games"])
+    if best["gain_low"] > margin:
+        first = (f"The profile {ex.attrs['profile'].split(',')[0]} x{ex.attrs['profile'].count(',') + 1} is "
+                 f"exploitable: one seat deviating to {best['deviation']} gains {est} win share (n = {n:,} "
+                 f"paired games).")
+    else:
+        first = (f"No deviation tried gains more than {margin:g} win share with 95% confidence against the "
+                 f"reference profile: the best, {best['deviation']}, gains {est} (n = {n:,} paired games).")
+    out = [first]
+    rest = devs[devs["deviation"].str.startswith("without=")]
+    if len(rest):
+        parts = []
+        for _, r in rest.sort_values("gain").iterrows():
+            loss = -r["gain"]
+            where = side(-r["gain_high"], -r["gain_low"], 0.0)
+            parts.append(f"{r['deviation'][8:]} {ci_text(loss, -r['gain_high'], -r['gain_low'], 4)}"
+                         + ("" if where == "above" else " (no evidence it is worth anything)"))
+        out.append("Value of each bet type to a player (win share lost by never placing it): "
+                   + "; ".join(parts) + f" (n = {n:,} paired games).")
     return out

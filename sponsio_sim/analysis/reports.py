@@ -18,7 +18,9 @@ from tabletop_mc.stats import CI_METHOD, MIN_MEAN_N
 from sponsio_sim.analysis import balance_plots, game_plots, plots
 from sponsio_sim.analysis.balance import balance
 from sponsio_sim.analysis.game_setup import REFERENCE
-from sponsio_sim.analysis.findings import length_findings, rtp_findings, seat_finding, strategy_findings
+from sponsio_sim.analysis.exploit import exploit
+from sponsio_sim.analysis.findings import (exploit_findings, length_findings, rtp_findings, seat_finding,
+                                           strategy_findings)
 from sponsio_sim.analysis.odds import odds
 from sponsio_sim.analysis.recommend import recommend
 from sponsio_sim.analysis.studies import cash_in_study, lead_value
@@ -165,6 +167,18 @@ def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads,
                     "strategy in every seat is shown pooled over the seats.")
         doc.image(slug_, lambda p, t=table, m=sb.meta: balance_plots.sweep_plot(t, p, m, fair=fair))
         doc.table(table, slug_)
+    ex = exploit(BALANCE_PROFILE, n=n(20_000), seed=seed, threads=threads, progress=progress)
+    ex_anchor = doc.section(
+        "Is the reference profile an equilibrium? (exploit, restricted play)",
+        f"{rules.summary()}. Entry 0 of {ex.attrs['profile']} deviates to each strategy of the default family "
+        f"(ev thresholds, troll, every cash-in, restricted play without one bet type) while the others keep the "
+        f"profile, seats rotated; every game is played with and without the deviation from the same random "
+        f"numbers; n={ex.attrs['n']} games per deviation, seed {seed}; gain = paired difference of win share "
+        f"(95% interval). A without=T row is the value of bet type T to a player: the win share lost by never "
+        f"placing it. Verdict: {ex.attrs['verdict']}.")
+    doc.table(ex, "exploit")
+    for text in exploit_findings(ex):
+        doc.finding(text, ex_anchor)
     mx = matrix(MATRIX, n=n(10_000), cache=True, **common)
     mx_anchor = doc.section("Strategy matrix", f"{rules.summary()}. Win rate of one seat playing A (rows) against "
                             f"all other seats playing B (columns), A rotating over the seats; n={mx['games'].iloc[0]} "

@@ -6,7 +6,7 @@ import pytest
 
 from tabletop_mc.rng import new_state, randbelow, seed_state, uniform
 from tabletop_mc.runner import chunk_counts, derive_seed, run_chunked
-from tabletop_mc.stats import mean_ci, wilson, wilson_rounds_needed, wilson_width
+from tabletop_mc.stats import MIN_MEAN_N, mean_ci, wilson, wilson_rounds_needed, wilson_width
 
 
 def test_wilson_known_values():
@@ -27,11 +27,12 @@ def test_rounds_needed_reaches_width():
 
 def test_mean_ci():
     x = np.arange(10.0)
-    mean, low, high = mean_ci(x.sum(), (x ** 2).sum(), len(x))
+    mean, low, high = mean_ci(x.sum(), (x ** 2).sum(), len(x), min_n=2)
     se = x.std(ddof=1) / np.sqrt(10)
     assert mean == 4.5 and high - mean == pytest.approx(2.262157 * se, rel=1e-6)  # t(0.975, 9)
-    assert np.isnan(mean_ci(14.0, 98.0, 2)[1])  # too few values: no interval
-    assert mean_ci(1.0, 1.0, 20, lower=0.0)[1] == 0.0  # clipped to the possible range
+    assert np.isnan(mean_ci(x.sum(), (x ** 2).sum(), len(x))[1])  # below MIN_MEAN_N values: no interval
+    assert MIN_MEAN_N == 30
+    assert mean_ci(1.0, 1.0, 40, lower=0.0)[1] == 0.0  # clipped to the possible range
 
 
 @nb.njit
