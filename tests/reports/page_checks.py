@@ -51,3 +51,12 @@ def render(index: Path, width: int = 1280) -> dict:
     if not m:
         raise AssertionError("the probe did not report: Chromium did not finish loading the page")
     return {"images": int(m.group(1)), "broken": int(m.group(2)), "overflow": int(m.group(3))}
+
+
+def build(main, out, prog: str) -> Path:
+    """Build a tiny report with ``PROG report`` into ``out``; returns the folder."""
+    from click.testing import CliRunner
+
+    res = CliRunner().invoke(main, ["report", "--out", str(out), "--scale", "0.002", "--format", "json"])
+    assert res.exit_code == 0, f"{prog} report: {res.output}"
+    return out

@@ -2,18 +2,14 @@
 and a page headless Chromium renders without broken images or horizontal overflow."""
 
 import pytest
-from click.testing import CliRunner
 
 from caesar_sim.cli import main
-from page_checks import chromium, render, structure
+from page_checks import build, chromium, render, structure
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("caesar_report")
-    res = CliRunner().invoke(main, ["report", "--out", str(out), "--scale", "0.002", "--format", "json"])
-    assert res.exit_code == 0, res.output
-    return out
+    return build(main, tmp_path_factory.mktemp("caesar_report"), "caesar")
 
 
 def test_findings_link_to_sections_and_the_page_is_stamped(built):

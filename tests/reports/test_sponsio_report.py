@@ -5,16 +5,13 @@ headless Chromium renders with every image loaded and no horizontal overflow."""
 import pytest
 from click.testing import CliRunner
 
-from page_checks import chromium, render, structure
+from page_checks import build, chromium, render, structure
 from sponsio_sim.cli import main
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("sponsio_report")
-    res = CliRunner().invoke(main, ["report", "--out", str(out), "--scale", "0.002", "--format", "json"])
-    assert res.exit_code == 0, res.output
-    return out
+    return build(main, tmp_path_factory.mktemp("sponsio_report"), "sponsio")
 
 
 def test_report_opens_with_findings_that_link_to_sections(built):

@@ -18,6 +18,18 @@ def legal(hand, trick):
     return sorted(follow) if follow else sorted(hand)
 
 
+def start_trick(rng, hands, leader):
+    """Play 1..players-1 random legal cards of the first trick out of ``hands``; returns them."""
+    players = len(hands)
+    trick = []
+    for j in range(rng.randrange(1, players)):
+        seat = (leader + j) % players
+        c = rng.choice(legal(hands[seat], trick))
+        hands[seat].remove(c)
+        trick.append(c)
+    return trick
+
+
 def _winner(trick, leader, players):
     led = trick[0] // RANKS
     best = max((c for c in trick if c // RANKS == led))

@@ -12,7 +12,7 @@ from sponsio_sim.cards import card_name, format_cards, mask_of, parse_cards
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
 
-from dd_reference import bet_question, coalition_tricks, legal
+from dd_reference import bet_question, coalition_tricks, start_trick
 
 
 def small_rules(players, hand):
@@ -28,13 +28,7 @@ def random_position(rng, players, hand, mid_trick):
         rng.sample(range(27), players * hand)
     hands = [sorted(cards[s * hand:(s + 1) * hand]) for s in range(players)]
     leader = rng.randrange(players)
-    trick = []
-    if mid_trick:
-        for j in range(rng.randrange(1, players)):
-            seat = (leader + j) % players
-            c = rng.choice(legal(hands[seat], trick))
-            hands[seat].remove(c)
-            trick.append(c)
+    trick = start_trick(rng, hands, leader) if mid_trick else []
     return hands, leader, trick
 
 

@@ -18,7 +18,7 @@ from sponsio_sim.bets import parse_bet_set
 from sponsio_sim.cards import parse_cards
 from sponsio_sim.rules import load_rules
 
-from dd_reference import bet_question, legal
+from dd_reference import bet_question, start_trick
 from test_dd import bet_tuple, deal_text, trick_text
 
 SKEWED = [(4, 3, False)] * 10 + [(4, 3, True)] * 6 + [(3, 4, False)] * 8 + [(3, 4, True)] * 4
@@ -30,13 +30,7 @@ def skewed_position(rng, players, hand, mid_trick):
     cards = rng.sample([c for c in range(n_col * 9) if c // 9 in colours], players * hand)
     hands = [sorted(cards[s * hand:(s + 1) * hand]) for s in range(players)]
     leader = rng.randrange(players)
-    trick = []
-    if mid_trick:
-        for j in range(rng.randrange(1, players)):
-            seat = (leader + j) % players
-            c = rng.choice(legal(hands[seat], trick))
-            hands[seat].remove(c)
-            trick.append(c)
+    trick = start_trick(rng, hands, leader) if mid_trick else []
     return hands, leader, trick, colours
 
 
