@@ -60,3 +60,15 @@ def build(main, out, prog: str) -> Path:
     res = CliRunner().invoke(main, ["report", "--out", str(out), "--scale", "0.002", "--format", "json"])
     assert res.exit_code == 0, f"{prog} report: {res.output}"
     return out
+
+
+def assert_renders(index: Path, width: int = 1280) -> None:
+    """Headless Chromium loads every image of the page and shows no horizontal overflow at ``width``
+    (skipped where Chromium is not installed)."""
+    import pytest
+
+    if chromium() is None:
+        pytest.skip("Chromium is not installed (.ci/run installs Debian's chromium package where it can)")
+    seen = render(index, width=width)
+    assert seen["images"] == len(structure(index)["images"]) and seen["broken"] == 0, seen
+    assert seen["overflow"] <= 0, f"the page is {seen['overflow']} px wider than a {width} px window"

@@ -4,7 +4,7 @@ and a page headless Chromium renders without broken images or horizontal overflo
 import pytest
 
 from caesar_sim.cli import main
-from page_checks import build, chromium, render, structure
+from page_checks import assert_renders, build, structure
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +26,5 @@ def test_findings_link_to_sections_and_the_page_is_stamped(built):
 
 
 def test_caesar_page_renders_in_headless_chromium(built):
-    if chromium() is None:
-        pytest.skip("Chromium is not installed (.ci/run installs Debian's chromium package where it can)")
-    seen = render(built / "index.html", width=1280)
-    assert seen["broken"] == 0 and seen["images"] >= 3
-    assert seen["overflow"] <= 0, f"the page is {seen['overflow']} px wider than a 1280 px window"
+    assert len(structure(built / "index.html")["images"]) >= 3
+    assert_renders(built / "index.html")
