@@ -3,7 +3,9 @@
 A seat's strategy is ``BETTING:PLAY[:CASH]``:
 
 - BETTING: ``troll`` | ``random`` (passes with share 0.5; ``random0.3``
-  passes 30%) | ``ev`` (bets when EV > 0 coins; ``ev0.5`` needs EV > 0.5);
+  passes 30%) | ``ev`` (bets when EV > 0 coins; ``ev0.5`` needs EV > 0.5) |
+  ``mc`` (every decision by playing the round out 100 times per candidate,
+  ``kernels.betting_mc``; ``mc400`` 400 times);
 - PLAY: ``random`` | ``greedy`` | ``goal`` (the engine's play policies);
 - CASH: ``never`` (default) | ``cashK``: cash the streak in at position >= K;
 - optionally ``without=KIND[+KIND]`` last: restricted play, the betting
@@ -33,11 +35,14 @@ from sponsio_sim.kernels.policies import GOAL, GREEDY, RANDOM
 from sponsio_sim.kernels.table import MAX_PLAYERS, new_state
 from sponsio_sim.rules import TOKENS, RuleSet, kernel_multipliers
 
-BETTING = {"troll": L.BET_TROLL, "random": L.BET_RANDOM, "ev": L.BET_EV}
+BETTING = {"troll": L.BET_TROLL, "random": L.BET_RANDOM, "ev": L.BET_EV, "mc": L.BET_MC}
 PLAY = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
 DEFAULT_PASS = 0.5
 DEFAULT_THRESHOLD = 0.0
-_BETTING_RE = re.compile(r"^(troll|random|ev)(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")
+DEFAULT_ROLLOUTS = 100   # mc: rollouts per candidate
+MAX_ROLLOUTS = 100_000
+MC_KEEP = 4              # mc: candidates searched (pass and the model's best 3; scripts/mc_audit.py measures it)
+_BETTING_RE = re.compile(r"^(troll|random|ev|mc)(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")
 _CASH_RE = re.compile(r"^cash=?(\d+)$")
 _REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
 _WITHOUT = "without="
@@ -46,7 +51,8 @@ _WITHOUT = "without="
 REFERENCE = {4: "ev0.25:goal:cash4", 3: "ev0.5:goal:cash3"}
 REFERENCE_DEFAULT = "ev0.25:goal:cash4"
 STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND] with BETTING troll, random or randomP (pass share P, "
-                 "default 0.5, e.g. random0.2), ev or evT (EV threshold T coins, default 0, e.g. ev0.5); "
+                 "default 0.5, e.g. random0.2), ev or evT (EV threshold T coins, default 0, e.g. ev0.5), mc or mcR "
+                 "(R rollouts per candidate action, default 100, e.g. mc400); "
                  "PLAY random, greedy or goal; CASH never or cashK (e.g. cash4); without=nines (or "
                  "without=nines+last) never places those bet types")
 
@@ -56,7 +62,7 @@ class Strategy:
     betting: str
     play: str
     cash: int | None = None      # None: never cash in
-    param: float | None = None   # random: pass share; ev: threshold
+    param: float | None = None   # random: pass share; ev: threshold; mc: rollouts
     without: tuple[str, ...] = ()   # bet types never placed (restricted play), catalogue order
 
     @property
@@ -75,6 +81,8 @@ class Strategy:
     def kernel_param(self) -> float:
         if self.param is not None:
             return float(self.param)
+        if self.betting == "mc":
+            return float(DEFAULT_ROLLOUTS)
         return DEFAULT_PASS if self.betting == "random" else DEFAULT_THRESHOLD
 
 
@@ -89,12 +97,15 @@ def parse_strategy(text: str, rules: RuleSet) -> Strategy:
     m = _BETTING_RE.match(parts[0])
     if not m:
         raise UserError(f"strategy {text.strip()!r}: unknown betting policy '{parts[0]}' "
-                        f"(troll, random, randomP such as random0.2, ev, evT such as ev0.5)")
+                        f"(troll, random, randomP such as random0.2, ev, evT such as ev0.5, mc, mcR such "
+                        f"as mc400)")
     betting, param = m.group(1), (float(m.group(2)) if m.group(2) else None)
     if betting == "troll" and param is not None:
         raise UserError(f"strategy {text.strip()!r}: troll takes no parameter")
     if betting == "random" and param is not None and not 0 <= param <= 1:
         raise UserError(f"strategy {text.strip()!r}: the pass share of random must be 0..1")
+    if betting == "mc" and param is not None and (param != int(param) or not 1 <= param <= MAX_ROLLOUTS):
+        raise UserError(f"strategy {text.strip()!r}: the rollouts of mc must be a whole number 1..{MAX_ROLLOUTS:,}")
     if parts[1] not in PLAY:
         raise UserError(f"strategy {text.strip()!r}: unknown play policy '{parts[1]}' "
                         f"(choose from {', '.join(PLAY)})")
@@ -227,6 +238,8 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
         ints[L.I_BANNED + e] = st.banned
         weight[L.W_PASS + e] = st.kernel_param if st.betting == "random" else 0.0
         weight[L.W_THRESH + e] = st.kernel_param if st.betting == "ev" else 0.0
+        ints[L.I_MC_R + e] = int(st.kernel_param) if st.betting == "mc" else 0
+    ints[L.I_MC_KEEP] = MC_KEEP
     weight[L.W_MODEL:] = model.p
     precompute_best(ints, weight)
     return tab, ints, weight

@@ -12,9 +12,10 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bits import U0, bit
-from sponsio_sim.kernels.game_layout import (BET, FAIL, I_BORDER, I_NPLACED, I_BROW, I_DEALER, I_DOUBLED, I_ENTRY, I_HELD, I_NBETS,
-                                             I_NROWS, I_PLAYERS, I_ROWS, I_SWAPS, I_TOKENS, I_TOKOWN,
-                                             I_TOKTAKEN, LEAD_TOKEN, MAX_BETS, N_TOKENS, PASS, SWAP, TOKEN,
+from sponsio_sim.kernels.game_layout import (BET, DOUBLE_TOKEN, END_TOKENS, FAIL, I_BORDER, I_BROW, I_DEALER,
+                                             I_DOUBLED, I_ENTRY, I_HELD, I_NBETS, I_NPLACED, I_NROWS, I_PLAYERS,
+                                             I_ROWS, I_SWAPS, I_TOKENS, I_TOKOWN, I_TOKTAKEN, I_TURNS, LEAD_TOKEN,
+                                             MAX_BETS, N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN,
                                              W_COINS, W_FEES, W_STAKE, W_STAKES, W_TOKEN_COST)
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
@@ -147,3 +148,39 @@ def apply_double(s, i, ints):
         return False
     ints[I_DOUBLED + s] = i
     return True
+
+
+@nb.njit(cache=True, inline="always")
+def actor(step, ints):
+    """The seat that acts at betting step ``step`` (turn ``step // players``),
+    starting left of the dealer."""
+    players = ints[I_PLAYERS]
+    return (ints[I_DEALER] + 1 + step % players) % players
+
+
+@nb.njit(cache=True, inline="always")
+def betting_steps(ints):
+    """Betting actions in a round: every seat once per turn."""
+    return ints[I_TURNS] * ints[I_PLAYERS]
+
+
+@nb.njit(cache=True, inline="always")
+def end_token(j):
+    """The j-th token to take effect when betting ends (``END_TOKENS``)."""
+    return END_TOKENS[j]
+
+
+@nb.njit(cache=True)
+def apply_end_token(s, t, x, y, tab, ints):
+    """Seat s uses token ``t`` as betting ends (swap: hand card x for talon
+    card y; rebet: bet x takes row y; double: bet x); False if not used or illegal."""
+    if t == SWAP_TOKEN:
+        if swap_legal(s, x, y, tab):
+            swap_cards(s, x, y, tab, ints)
+            return True
+        return False
+    if t == REBET_TOKEN:
+        return apply_rebet(s, x, y, ints)
+    if t == DOUBLE_TOKEN:
+        return apply_double(s, x, ints)
+    return False

@@ -62,7 +62,7 @@ def may_bet(s, row, ints, weight):
 
 
 @nb.njit(cache=True)
-def _cheap_card(mask):
+def cheap_card(mask):
     """The lowest-ranked card of ``mask`` (what a seat least minds showing)."""
     best = -1
     m = mask
@@ -75,12 +75,12 @@ def _cheap_card(mask):
 
 
 @nb.njit(cache=True)
-def _payment(s, rv, tab, weight):
+def payment(s, rv, tab, weight):
     """How seat s pays for a token after revealing ``rv``: (card to reveal or
     -1 for coins, coin cost), or (-2, 0) when it cannot pay."""
     rest = tab[HANDS + s] & ~tab[REVEALED] & ~(U1 << np.uint64(rv))
     if rest != U0:
-        return _cheap_card(rest), 0.0
+        return cheap_card(rest), 0.0
     if weight[W_COINS + s] >= weight[W_TOKEN_COST]:
         return -1, weight[W_TOKEN_COST]
     return -2, 0.0
@@ -180,7 +180,7 @@ def best_double(s, ints, weight):
 
 
 @nb.njit(cache=True)
-def _troll_income(s, ints, weight):
+def troll_income(s, ints, weight):
     """Troll pay seat s expects from the bets already on the table."""
     players = ints[I_PLAYERS]
     fails = 0.0
@@ -189,6 +189,24 @@ def _troll_income(s, ints, weight):
             for i in range(ints[I_NBETS + t]):
                 fails += 1.0 - weight[W_BASE + ints[I_BROW + t * MAX_BETS + i]]
     return fails * weight[W_TROLL_PAY]
+
+
+@nb.njit(cache=True)
+def token_gain(s, t, swap_gain, ints, weight):
+    """The model's gain for seat s (holding bets, features prepared) of token
+    ``t``: lead, the bets' gain from leading; double, the best bet's expected
+    payout; rebet, the best change of parameter; swap, ``swap_gain``."""
+    if t == LEAD_TOKEN:
+        cur = held_value(s, ints, weight)
+        ints[I_F_LEAD] = 1
+        g = held_value(s, ints, weight) - cur
+        ints[I_F_LEAD] = 0
+        return g
+    if t == DOUBLE_TOKEN:
+        return best_double(s, ints, weight)[0]
+    if t == REBET_TOKEN:
+        return best_rebet(s, ints, weight)[0]
+    return swap_gain
 
 
 @nb.njit(cache=True)
@@ -204,7 +222,7 @@ def choose_ev(s, tab, ints, weight):
     act, bx, by = PASS, -1, -1
     stake = weight[W_STAKE]
     nbets = ints[I_NBETS + s]
-    forgone = _troll_income(s, ints, weight) if nbets == 0 else 0.0
+    forgone = troll_income(s, ints, weight) if nbets == 0 else 0.0
     if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
         for kind in range(N_KINDS):
             if (ints[I_ROW_OF + kind] >= 0 and (ints[I_HELD + s] >> kind) & 1 == 0
@@ -213,31 +231,21 @@ def choose_ev(s, tab, ints, weight):
                 g = v * stake - stake - forgone
                 if row >= 0 and g > best:
                     best, act, bx = g, BET, row
-    rv = _cheap_card(unrev)
+    rv = cheap_card(unrev)
     g = NO_GAIN
     if act == PASS:  # no bet worth its stake left: use the turn to improve the hand
         g, x, y = best_swap(s, lead, tab, ints, weight)
         if g > best:
             best, act, bx, by = g, SWAP, x, y
     if nbets > 0:
-        pay, cost = _payment(s, rv, tab, weight)
+        pay, cost = payment(s, rv, tab, weight)
         if pay > -2:
             for t in range(N_TOKENS):
                 if not token_free(t, ints):
                     continue
-                if t == LEAD_TOKEN:
-                    if lead:
-                        continue
-                    cur = held_value(s, ints, weight)
-                    ints[I_F_LEAD] = 1
-                    tg = held_value(s, ints, weight) - cur
-                    ints[I_F_LEAD] = 0
-                elif t == DOUBLE_TOKEN:
-                    tg = best_double(s, ints, weight)[0]
-                elif t == REBET_TOKEN:
-                    tg = best_rebet(s, ints, weight)[0]
-                else:
-                    tg = g
+                if t == LEAD_TOKEN and lead:
+                    continue
+                tg = token_gain(s, t, g, ints, weight)
                 if tg - cost > best:
                     best, act, bx, by = tg - cost, TOKEN, t, pay
     if act == SWAP and (unrev & (U1 << np.uint64(bx))) != U0:

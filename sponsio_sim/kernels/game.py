@@ -14,28 +14,24 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import seed_state
-from sponsio_sim.kernels.bets import BET_FIELDS, settle
-from sponsio_sim.kernels.betting import (apply_action, apply_double, apply_rebet, entry_of, leader_of,
-                                         swap_cards, swap_legal)
+from sponsio_sim.kernels.bets import BET_FIELDS
+from sponsio_sim.kernels.betting import (actor, apply_action, apply_end_token, betting_steps, end_token, leader_of)
+from sponsio_sim.kernels.betting_mc import choose_mc, choose_mc_end, is_mc
 from sponsio_sim.kernels.betting_model import prepare_features, row_cell
 from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game_layout import (DOUBLE_TOKEN, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_BET,
-                                             EV_END, EV_END_TOKEN, EV_HAND, EV_LEAD, EV_ROUND, EV_SCORE, EV_TALON,
-                                             EV_TRACK, EV_TRICK, EV_TRICKS, I_BONUS_NET, I_BORDER, I_BROW, I_CASHK,
-                                             I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD, I_LAST_R1, I_LEADCH,
-                                             I_LEADERS, I_MAX_ROUNDS, I_MOVED,
-                                             I_NBETS, I_NCOL, I_NPLACED, I_PCELL, I_PLAYERS, I_PLAYPOL, I_RESULT,
-                                             I_ROTATE, I_ROUND, I_ROWS, I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK,
-                                             I_TRACK_ENDS, I_TRACK_WIN, I_TURNS, MAX_BETS, N_TOKENS, REBET_TOKEN,
-                                             SWAP_TOKEN, W_BONUS, W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES,
-                                             W_MODEL, W_MULT, W_PAYOUT, W_PRED, W_STAKE, W_STAKES, W_START, W_TRACKV,
-                                             W_TROLLPAID, W_TROLL_PAY)
+from sponsio_sim.kernels.game_layout import (END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_BET, EV_END,
+                                             EV_END_TOKEN, EV_HAND, EV_LEAD, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK,
+                                             EV_TRICK, EV_TRICKS, I_BROW, I_DEALER, I_DOUBLED, I_ENTRY, I_HAND,
+                                             I_HELD, I_LAST_R1, I_LEADCH, I_LEADERS, I_MAX_ROUNDS, I_MOVED, I_NBETS,
+                                             I_NCOL, I_NPLACED, I_PCELL, I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND,
+                                             I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK, I_TRACK_ENDS, I_TRACK_WIN,
+                                             MAX_BETS, N_TOKENS, W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END,
+                                             W_FEES, W_MODEL, W_PAYOUT, W_PRED, W_STAKES, W_START, W_TROLLPAID)
 from sponsio_sim.kernels.game_record import record_game, record_round, track_standings
-from sponsio_sim.kernels.play import play_tricks
-from sponsio_sim.kernels.policies import build_relevance
-from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES_OWN, REVEALED, SEQ, TALON, TRICKS, WON, set_round
+from sponsio_sim.kernels.scoring import play_out
+from sponsio_sim.kernels.table import HANDS, REVEALED, SEQ, TALON, TRICKS, WON
 
 
 @nb.njit(cache=True)
@@ -94,40 +90,27 @@ def betting_phase(tab, ints, weight, state, log):
     then the swap, rebet and double tokens take effect (spec 3)."""
     players = ints[I_PLAYERS]
     rnd = ints[I_ROUND] + 1
-    for turn in range(ints[I_TURNS]):
-        for k in range(players):
-            s = (ints[I_DEALER] + 1 + k) % players
+    n_bet = betting_steps(ints)
+    for k in range(n_bet):
+        s = actor(k, ints)
+        if is_mc(s, ints):
+            act, x, y, rv = choose_mc(k, s, tab, ints, weight, state)
+        else:
             act, x, y, rv = choose_action(s, tab, ints, weight, state)
-            if not apply_action(s, act, x, y, rv, tab, ints, weight):
-                act, x, y, rv = 0, -1, -1, -1  # pragma: no cover - policies only choose legal actions
-            log_event(log, rnd, EV_ACTION, s, turn, act, x, y, rv)
-    for t in (SWAP_TOKEN, REBET_TOKEN, DOUBLE_TOKEN):
+        if not apply_action(s, act, x, y, rv, tab, ints, weight):
+            act, x, y, rv = 0, -1, -1, -1  # pragma: no cover - policies only choose legal actions
+        log_event(log, rnd, EV_ACTION, s, k // players, act, x, y, rv)
+    for j in range(3):
+        t = end_token(j)
         s = ints[I_TOKOWN + t]
         if s < 0:
             continue
-        x, y = choose_end_token(s, t, tab, ints, weight, state)
-        if t == SWAP_TOKEN:
-            ok = swap_legal(s, x, y, tab)
-            if ok:
-                swap_cards(s, x, y, tab, ints)
-        elif t == REBET_TOKEN:
-            ok = apply_rebet(s, x, y, ints)
+        if is_mc(s, ints):
+            x, y = choose_mc_end(j, s, tab, ints, weight, state)
         else:
-            ok = apply_double(s, x, ints)
-        if ok:
+            x, y = choose_end_token(s, t, tab, ints, weight, state)
+        if apply_end_token(s, t, x, y, tab, ints):
             log_event(log, rnd, EV_END_TOKEN, s, t, x, y, 0, 0)
-
-
-@nb.njit(cache=True)
-def load_bets(ints, codes, counts):
-    """Bets as ``settle``/``build_relevance`` take them: codes[s, i] = (kind, a, b, placed)."""
-    for s in range(ints[I_PLAYERS]):
-        counts[s] = ints[I_NBETS + s]
-        for i in range(counts[s]):
-            row = ints[I_BROW + s * MAX_BETS + i]
-            for f in range(3):
-                codes[s, i, f] = ints[I_ROWS + 3 * row + f]
-            codes[s, i, 3] = ints[I_BORDER + s * MAX_BETS + i]
 
 
 @nb.njit(cache=True)
@@ -142,64 +125,6 @@ def predict_bets(tab, ints, weight):
             cell = row_cell(ints[I_BROW + s * MAX_BETS + i], s, ints)
             ints[I_PCELL + s * MAX_BETS + i] = cell - W_MODEL
             weight[W_PRED + s * MAX_BETS + i] = weight[cell]
-
-
-@nb.njit(cache=True)
-def score_round(last, nine_lost, tab, ints, weight, codes, counts, result, failed):
-    """Spec 6: bet payouts (``double`` doubles one), troll pay, the round bonus
-    (on gross gains, or net of the round's stakes and token fees), the streak
-    track and cash-in. Returns the number of failed bets."""
-    players = ints[I_PLAYERS]
-    settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
-           (ints[FLAGS] & NINES_OWN) != 0, tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
-    n_failed = 0
-    for s in range(players):
-        for i in range(counts[s]):
-            ints[I_RESULT + s * MAX_BETS + i] = result[s, i]
-            if result[s, i] == 0:
-                n_failed += 1
-    net = ints[I_BONUS_NET] != 0
-    top = 0.0
-    for s in range(players):
-        pay = 0.0
-        for i in range(counts[s]):
-            if result[s, i]:
-                m = weight[W_MULT + ints[I_BROW + s * MAX_BETS + i]] * weight[W_STAKE]
-                pay += 2.0 * m if ints[I_DOUBLED + s] == i else m
-        troll = weight[W_TROLL_PAY] * n_failed if counts[s] == 0 else 0.0
-        weight[W_PAYOUT + s] = pay
-        weight[W_TROLLPAID + s] = troll
-        weight[W_COINS + s] += pay + troll
-        top = max(top, round_gain(s, net, weight))
-    track_win = ints[I_TRACK_WIN]
-    for s in range(players):
-        if top > 0.0 and round_gain(s, net, weight) == top:
-            weight[W_BONUSPAID + s] = weight[W_BONUS]
-            weight[W_COINS + s] += weight[W_BONUS]
-        pos = ints[I_TRACK + s]
-        if counts[s] == 0:
-            pos += n_failed
-        elif failed[s]:
-            pos = 0
-        else:
-            pos += counts[s]
-        pos = min(pos, track_win)
-        ints[I_MOVED + s] = pos
-        if 0 < pos < track_win and pos >= ints[I_CASHK + entry_of(s, ints)]:
-            weight[W_CASHED + s] = weight[W_TRACKV + pos]
-            weight[W_COINS + s] += weight[W_TRACKV + pos]
-            pos = 0
-        ints[I_TRACK + s] = pos
-    return n_failed
-
-
-@nb.njit(cache=True, inline="always")
-def round_gain(s, net, weight):
-    """What the round bonus compares (spec 6.3): payouts and troll pay, less stakes and fees if ``net``."""
-    gain = weight[W_PAYOUT + s] + weight[W_TROLLPAID + s]
-    if net:
-        gain -= weight[W_STAKES + s] + weight[W_FEES + s]
-    return gain
 
 
 @nb.njit(cache=True)
@@ -254,16 +179,9 @@ def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts
         log_event(log, rnd, EV_TALON, -1, talon, 0, 0, 0, 0)
     betting_phase(tab, ints, weight, state, log)
     predict_bets(tab, ints, weight)
-    load_bets(ints, codes, counts)
-    build_relevance(codes, counts, ints)
-    for s in range(players):
-        hands[s] = tab[HANDS + s]
-        playpol[s] = ints[I_PLAYPOL + entry_of(s, ints)]
-    leader = leader_of(ints)
-    log_event(log, rnd, EV_LEAD, leader, tab[REVEALED], tab[TALON], 0, 0, 0)
-    set_round(tab, ints, hands, tab[TALON], tab[REVEALED])
-    last, nine_lost = play_tricks(players, leader, playpol, tab, ints, weight, state)
-    n_failed = score_round(last, nine_lost, tab, ints, weight, codes, counts, result, failed)
+    log_event(log, rnd, EV_LEAD, leader_of(ints), tab[REVEALED], tab[TALON], 0, 0, 0)
+    leader, last, nine_lost, n_failed = play_out(tab, ints, weight, state, hands, codes, counts, result,
+                                                 failed, playpol)
     ints[I_ROUND] = rnd
     record_round(ints, weight, n_failed, row)
     track_standings(ints, weight)

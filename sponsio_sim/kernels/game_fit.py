@@ -26,7 +26,8 @@ from sponsio_sim.kernels.betting_model import cell_of, prepare_features
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game_layout import (FAIL, I_HAND, I_HELD, I_NBETS, I_NCOL, I_NPLACED, I_NROWS,
                                              I_PLAYERS, I_ROW_OF, N_KINDS, W_COINS, W_MODEL)
-from sponsio_sim.kernels.game import load_bets, play_game, round_arrays
+from sponsio_sim.kernels.game import play_game, round_arrays
+from sponsio_sim.kernels.scoring import load_bets
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import build_relevance
 from sponsio_sim.kernels.table import COLMASK, FLAGS, NINES_OWN, TRICKS, WON, set_round

@@ -29,10 +29,12 @@ MAX_ROUNDS = (1 << 16) - 1   # rounds per game (each round draws from its own st
 TRICKS, COLOUR, LAST, NINES, FAIL = 0, 1, 2, 3, 4
 LEAD_TOKEN, DOUBLE_TOKEN, REBET_TOKEN, SWAP_TOKEN = 0, 1, 2, 3
 # betting policies; cash-in "never" is a threshold no position reaches
-BET_TROLL, BET_RANDOM, BET_EV = 0, 1, 2
+BET_TROLL, BET_RANDOM, BET_EV, BET_MC = 0, 1, 2, 3
 CASH_NEVER = 1 << 30
 # actions of the betting phase
 PASS, BET, TOKEN, SWAP = 0, 1, 2, 3
+# the order in which tokens take effect when betting ends (spec 3)
+END_TOKENS = (SWAP_TOKEN, REBET_TOKEN, DOUBLE_TOKEN)
 # end reasons (spec 7, in priority order)
 END_TRACK, END_COINS, END_ROUNDS = 1, 2, 3
 
@@ -64,6 +66,13 @@ I_BETPOL = _i.take(MAX_PLAYERS)   # per profile entry
 I_PLAYPOL = _i.take(MAX_PLAYERS)
 I_CASHK = _i.take(MAX_PLAYERS)
 I_BANNED = _i.take(MAX_PLAYERS)   # per entry: bitmask of bet kinds the policy never places (restricted play)
+I_MC_R = _i.take(MAX_PLAYERS)     # per entry: mc rollouts per candidate
+I_MC_KEEP = _i.take()             # mc: candidates kept after the model's ranking (pass included)
+I_MC_AUDIT = _i.take()            # 1: every mc decision also searches every candidate (betting_mc.audit)
+I_MC_DECISIONS = _i.take()        # audit counts: decisions with more than one candidate,
+I_MC_PRUNED = _i.take()           # and those where searching every candidate picks another action
+I_MC_SEARCHES = _i.take()         # searches run, and the rollouts (round play-outs) they played
+I_MC_ROLLOUTS = _i.take()
 I_ROWS = _i.take(3 * MAX_ROWS)    # (kind, a, b) per catalogue row
 I_ROW_OF = _i.take(N_KINDS)       # first row of each kind (-1: not in the rule set)
 # game state

@@ -12,7 +12,8 @@ from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.kernels import game_layout as L
 from sponsio_sim.kernels.betting import apply_action, apply_double, apply_rebet, leader_of
-from sponsio_sim.kernels.game import end_check, load_bets, score_round, start_game, start_round
+from sponsio_sim.kernels.game import end_check, start_game, start_round
+from sponsio_sim.kernels.scoring import load_bets, score_round
 from sponsio_sim.kernels.game_layout import BET, PASS, SWAP, TOKEN
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON, TRICKS, WON
 from sponsio_sim.rules import load_rules

@@ -1,0 +1,87 @@
+"""The ``mc`` betting policy (``kernels.betting_mc``): notation, obvious
+decisions in hand-made positions, the race, and reproducibility."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sponsio_sim.analysis.game_model import find_model
+from sponsio_sim.analysis.game_setup import DEFAULT_ROLLOUTS, build_state, parse_strategy
+from sponsio_sim.cards import mask_of, parse_cards
+from sponsio_sim.cli import main
+from sponsio_sim.kernels import game_layout as L
+from sponsio_sim.kernels.betting_mc import _race
+from sponsio_sim.kernels.game import betting_phase, start_game, start_round
+from sponsio_sim.kernels.table import HANDS, TALON
+from sponsio_sim.analysis.game_setup import parse_profile, rows_of
+from sponsio_sim.rules import load_rules
+from tabletop_mc.errors import UserError
+
+R4 = load_rules("standard-4p")
+
+
+@pytest.mark.parametrize("text, rollouts", [("mc:goal", DEFAULT_ROLLOUTS), ("mc400:goal:cash4", 400),
+                                            ("MC1:greedy", 1)])
+def test_notation(text, rollouts):
+    st = parse_strategy(text, R4)
+    assert st.betting == "mc" and int(st.kernel_param) == rollouts
+    assert parse_strategy(st.text, R4) == st
+
+
+@pytest.mark.parametrize("text", ["mc0:goal", "mc1.5:goal", "mc-3:goal", "mc1000001:goal"])
+def test_bad_rollouts_are_one_clear_error(text):
+    with pytest.raises(UserError, match="rollouts of mc"):
+        parse_strategy(text, R4)
+
+
+def bets_after_betting(hands, talon, profile="mc:goal x1, troll:goal x3", seed=1):
+    """Seat 0 acts first (dealer 3) and leads; the bets every seat holds when betting ends."""
+    tab, ints, weight = build_state(R4, parse_profile(profile, R4), find_model(R4))
+    start_game(0, ints, weight)
+    start_round(tab, ints, weight)
+    for s, h in enumerate(hands):
+        tab[HANDS + s] = mask_of(parse_cards(h, R4))
+    tab[TALON] = mask_of(parse_cards(talon, R4))
+    state = np.array([seed, 2, 3, 4], dtype=np.uint64)
+    betting_phase(tab, ints, weight, state, np.zeros((1, 8)))
+    rows = [b.notation(R4) for b in rows_of(R4)]
+    return [[rows[ints[L.I_BROW + s * L.MAX_BETS + i]] for i in range(ints[L.I_NBETS + s])] for s in range(4)]
+
+
+def test_a_hand_that_wins_every_trick_bets_it():
+    # seat 0 holds every red but R1 (in the talon) and leads: the others can never follow
+    bets = bets_after_betting(["R9 R8 R7 R6 R5 R4 R3 R2", "B9 B8 B7 B6 B5 B4 B3 B2",
+                               "G9 G8 G7 G6 G5 G4 G3 G2", "Y9 Y8 Y7 Y6 Y5 Y4 Y3 Y2"], "R1 B1 G1 Y1")
+    assert "tricks=8" in bets[0] and "last" in bets[0], bets[0]
+    assert "colour:R=8" in bets[0], bets[0]
+    assert bets[1:] == [[], [], []]
+
+
+def test_a_hand_that_cannot_win_a_trick_does_not_bet_last():
+    # seat 0 holds the two lowest cards of each colour; every seat holds two of each colour
+    bets = bets_after_betting(["R1 R2 B1 B2 G1 G2 Y1 Y2", "R3 R4 B3 B4 G3 G4 Y3 Y4",
+                               "R5 R6 B5 B6 G5 G6 Y5 Y6", "R7 R8 B7 B8 G7 G8 Y7 Y8"], "R9 B9 G9 Y9")
+    assert "last" not in bets[0], bets[0]
+    # sure bets: no trick, no red card won, and no 9 is played (all four are in the talon)
+    assert {"tricks=0", "nines"} <= set(bets[0]), bets[0]
+
+
+def test_race_drops_a_clearly_worse_candidate_and_keeps_a_close_one():
+    rng = np.random.default_rng(1)
+    base = rng.normal(0, 3, 40)                      # the shared deals' luck
+    gain = np.vstack([base + 1.0, base - 1.0 + rng.normal(0, 0.3, 40), base + 1.0 + rng.normal(0, 3, 40)])
+    alive = np.ones(3, dtype=np.bool_)
+    assert _race(gain, 40, alive) == 2
+    assert list(alive) == [True, False, True]
+
+
+def test_same_seed_same_games_on_any_thread_count():
+    runner = CliRunner()
+    args = ["tournament", "--players", "4", "--profile", "mc20:goal:cash4, ev:goal:cash4 x3", "-n", "12",
+            "--rotate", "--seed", "5", "--format", "json", "-q"]
+    one = runner.invoke(main, args + ["--threads", "1"])
+    two = runner.invoke(main, args + ["--threads", "2"])
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.output)["results"] == json.loads(two.output)["results"]
