@@ -7,8 +7,9 @@ one thread. For each R it prints games/s/core (process CPU time, best of
 R = 100), the searches per game and the rollouts per search (the race stops
 clear decisions early). With --audit it also searches every candidate at
 each decision and prints how often that picks another action than searching
-the kept ones (pass and the model's best ``MC_KEEP - 1``): the measured cost
-of the pruning.
+the kept ones (pass and the best ``MC_KEEP - 1`` by estimated gain), and the
+round gain the pruned choices lose, measured on fresh deals: the cost of the
+pruning.
 
     python scripts/bench_mc.py                      # R = 100 and 400
     python scripts/bench_mc.py --audit --games 300  # and the pruning check
@@ -74,7 +75,8 @@ def main() -> None:
             n, k = int(out[A.A_DECISIONS]), int(out[A.A_PRUNED])
             _, lo, hi = wilson(k, n)
             print(f"      pruning: searching every candidate picks another action at {k} of {n} decisions "
-                  f"= {k / max(n, 1):.3f} [{lo:.3f}, {hi:.3f}] (95% Wilson)")
+                  f"= {k / max(n, 1):.3f} [{lo:.3f}, {hi:.3f}] (95% Wilson), losing "
+                  f"{out[A.A_REGRET] / max(n, 1):.3f} coins of round gain per decision (on fresh deals)")
 
 
 if __name__ == "__main__":

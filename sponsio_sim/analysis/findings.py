@@ -41,7 +41,9 @@ def rtp_findings(kinds: pd.DataFrame, rec: pd.DataFrame | None, band=RTP_BAND) -
             state = "converged" if rec.attrs.get("converged") else "did not converge"
             inside = band[0] <= r["rtp_after"] <= band[1]
             text += (f" recommend proposes x{r['multiplier_after']:g}: RTP then {r['rtp_after']:.2f}, "
-                     f"{'inside' if inside else 'still outside'} the band (the search {state}).")
+                     f"{'inside' if inside else 'still outside'} the band (the search {state})"
+                     + (f": {r['why_not']}." if not inside and isinstance(r.get("why_not"), str)
+                        and r["why_not"] else "."))
         out.append(text)
     return out
 
@@ -106,17 +108,80 @@ def exploit_findings(ex: pd.DataFrame, margin: float = 0.01) -> list[str]:
                  f"exploitable: one seat deviating to {best['deviation']} gains {est} win share (n = {n:,} "
                  f"paired games).")
     else:
-        first = (f"No deviation tried gains more than {margin:g} win share with 95% confidence against the "
-                 f"reference profile: the best, {best['deviation']}, gains {est} (n = {n:,} paired games).")
+        first = (f"No deviation of the {ex.attrs.get('family', 'default')} family gains more than {margin:g} win "
+                 f"share with 95% confidence against the profile: the best, {best['deviation']}, gains {est} "
+                 f"(n = {n:,} paired games).")
     out = [first]
     rest = devs[devs["deviation"].str.startswith("without=")]
     if len(rest):
         parts = []
         for _, r in rest.sort_values("gain").iterrows():
-            loss = -r["gain"]
-            where = side(-r["gain_high"], -r["gain_low"], 0.0)
-            parts.append(f"{r['deviation'][8:]} {ci_text(loss, -r['gain_high'], -r['gain_low'], 4)}"
+            loss, lo, hi = 0.0 - r["gain"], 0.0 - r["gain_high"], 0.0 - r["gain_low"]   # no "-0.0000"
+            where = side(lo, hi, 0.0)
+            parts.append(f"{r['deviation'][8:]} {ci_text(loss, lo, hi, 4)}"
                          + ("" if where == "above" else " (no evidence it is worth anything)"))
         out.append("Value of each bet type to a player (win share lost by never placing it): "
                    + "; ".join(parts) + f" (n = {n:,} paired games).")
     return out
+
+
+def rtp_verdict(k, band=RTP_BAND) -> str:
+    """One bet type's RTP verdict: over-paid, under-paid, in band, no evidence, too few bets or not placed."""
+    if k["placed"] <= 0:
+        return "not placed"
+    lo, hi = 1 + k["ev_low"], 1 + k["ev_high"]
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "too few bets"
+    where = side(lo, hi, *band)
+    if where == "overlaps":
+        return "in band" if band[0] <= lo and hi <= band[1] else "no evidence"
+    return "over-paid" if where == "above" else "under-paid"
+
+
+def verdicts_under_both(ref: pd.DataFrame, other: pd.DataFrame, ref_name: str, other_name: str,
+                        band=RTP_BAND) -> tuple[pd.DataFrame, str]:
+    """Bet types' RTP and verdict under two profiles side by side, and a sentence on which verdicts hold."""
+    rows = []
+    o = other.set_index("type")
+    for _, k in ref.iterrows():
+        m = o.loc[k["type"]] if k["type"] in o.index else None
+        rows.append({"type": k["type"], "multiplier": k["multiplier"],
+                     "placed_ref": int(k["placed"]), "rtp_ref": k["rtp"], "rtp_ref_low": 1 + k["ev_low"],
+                     "rtp_ref_high": 1 + k["ev_high"], "verdict_ref": rtp_verdict(k, band),
+                     "placed_other": 0 if m is None else int(m["placed"]),
+                     "rtp_other": np.nan if m is None else m["rtp"],
+                     "rtp_other_low": np.nan if m is None else 1 + m["ev_low"],
+                     "rtp_other_high": np.nan if m is None else 1 + m["ev_high"],
+                     "verdict_other": "not placed" if m is None else rtp_verdict(m, band)})
+    df = pd.DataFrame(rows)
+    judged = df[df["verdict_ref"].isin(["over-paid", "under-paid", "in band"])]
+    held = judged[judged["verdict_ref"] == judged["verdict_other"]]
+    moved = judged[judged["verdict_ref"] != judged["verdict_other"]]
+
+    def rtps(r):
+        other_ci = (ci_text(r.rtp_other, r.rtp_other_low, r.rtp_other_high)
+                    if np.isfinite(r.rtp_other_low) and np.isfinite(r.rtp_other_high) else "no interval")
+        return f"RTP {ci_text(r.rtp_ref, r.rtp_ref_low, r.rtp_ref_high)}, then {other_ci}"
+
+    parts = [f"{r.type} stays {r.verdict_ref} ({rtps(r)})" for r in held.itertuples()]
+    parts += [f"{r.type} goes from {r.verdict_ref} to {r.verdict_other} ({rtps(r)})" for r in moved.itertuples()]
+    text = (f"Of the {len(judged)} bet types with a clear RTP verdict under {ref_name}, {len(held)} keep it under "
+            f"{other_name}" + (": " + "; ".join(parts) if parts else "")
+            + f" (RTP band {band[0]:g}-{band[1]:g}; n = {int(df['placed_ref'].sum()):,} and "
+              f"{int(df['placed_other'].sum()):,} bets).")
+    return df, text
+
+
+def stronger_play_finding(ex: pd.DataFrame, margin: float = 0.01) -> str:
+    """Whether one seat switching to the rollout bettor ``mc`` beats the profile."""
+    r = ex[ex["deviation"] == "mc"].iloc[0]
+    est = ci_text(r["gain"], r["gain_low"], r["gain_high"], 3)
+    n = int(r["games"])
+    if r["gain_low"] > margin:
+        return (f"The profile is not an equilibrium against stronger play: one seat switching to the rollout "
+                f"bettor mc gains {est} win share (n = {n:,} paired games), so verdicts from these players may "
+                f"shift under stronger ones (compare the balance under mc).")
+    if r["gain_high"] < -margin:
+        return f"The rollout bettor mc does worse than the profile: {est} win share (n = {n:,} paired games)."
+    return (f"No evidence that one seat gains by switching to the rollout bettor mc: {est} win share "
+            f"(n = {n:,} paired games).")

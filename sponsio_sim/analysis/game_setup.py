@@ -240,6 +240,7 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
         weight[L.W_THRESH + e] = st.kernel_param if st.betting == "ev" else 0.0
         ints[L.I_MC_R + e] = int(st.kernel_param) if st.betting == "mc" else 0
     ints[L.I_MC_KEEP] = MC_KEEP
+    ints[L.I_MC_ANY] = 1 if any(st.betting == "mc" for st in strategies) else 0
     weight[L.W_MODEL:] = model.p
     precompute_best(ints, weight)
     return tab, ints, weight

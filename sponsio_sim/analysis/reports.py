@@ -13,14 +13,17 @@ import time
 from pathlib import Path
 
 from tabletop_mc.htmlreport import HtmlReport, stamp_text
+from tabletop_mc.progress import Progress
 from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD, MIN_MEAN_N
 from sponsio_sim.analysis import balance_plots, game_plots, plots
-from sponsio_sim.analysis.balance import balance
+from sponsio_sim.analysis.balance import balance, run_balance
+from sponsio_sim.analysis.game_model import find_model
 from sponsio_sim.analysis.game_setup import REFERENCE
 from sponsio_sim.analysis.exploit import exploit
-from sponsio_sim.analysis.findings import (exploit_findings, length_findings, rtp_findings, seat_finding,
-                                           strategy_findings)
+from sponsio_sim.analysis.findings import (RTP_BAND, exploit_findings, length_findings, rtp_findings,
+                                           seat_finding, strategy_findings, stronger_play_finding,
+                                           verdicts_under_both)
 from sponsio_sim.analysis.odds import odds
 from sponsio_sim.analysis.recommend import recommend
 from sponsio_sim.analysis.studies import cash_in_study, lead_value
@@ -89,6 +92,8 @@ def _odds_section(doc: HtmlReport, out: Path, seed: int, scale: float, threads, 
 
 
 BALANCE_PROFILE = "reference"   # the reference profile (analysis.game_setup.REFERENCE)
+MC_PROFILE = "mc:goal:cash4 x4"   # stronger play the balance verdicts are checked under
+MC_GAMES = 2_000                  # its games at scale 1 (about 5 games/s/core with four mc seats)
 REFERENCE_STRATEGY = REFERENCE[4]
 SWEEPS = ("multiplier.last=2..5", "troll_pay=1..3", "round_bonus=0..4:2")
 MATRIX = f"{REFERENCE_STRATEGY}, ev:goal:cash4, ev:goal:never, troll:goal, random:random"  # A vs B for every pair
@@ -139,6 +144,20 @@ def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads,
     doc.link("balance_bets_all.csv", "Every bet")
     doc.link("balance_by_seat.csv", "By seat position")
 
+    mc_n = max(int(MC_GAMES * scale), 40)
+    with Progress(mc_n, "sponsio report: balance under mc", enabled=progress) as bar:
+        bm = run_balance(rules, MC_PROFILE, mc_n, seed=seed, model=find_model(rules), progress=bar)
+    both, text = verdicts_under_both(b.kinds, bm.kinds, "the reference profile", MC_PROFILE)
+    anchor = doc.section(
+        "Do the verdicts hold under stronger play (mc)?",
+        f"{rules.summary()}. The bet balance above (reference profile, n={b.meta['n']} games) beside the same "
+        f"under {bm.meta['profile']} (every seat the rollout bettor mc, n={mc_n} games, seed {seed}; mc searches "
+        f"each betting action by playing the round out, so it places what wins in play, not what the success "
+        f"model rates). Verdict: RTP's 95% interval above or below {RTP_BAND[0]:g}-{RTP_BAND[1]:g} (over-, "
+        f"under-paid), inside it (in band), or overlapping an edge (no evidence). {CI_METHOD}.")
+    doc.finding(text, anchor)
+    doc.table(both, "balance_reference_vs_mc")
+
     rec = recommend(BALANCE_PROFILE, n=n(20_000), seed=seed, threads=threads, progress=progress)
     rec_anchor = doc.section(
         "Recommended multipliers (recommend)",
@@ -179,6 +198,11 @@ def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads,
     doc.table(ex, "exploit")
     for text in exploit_findings(ex):
         doc.finding(text, ex_anchor)
+    exm = exploit(BALANCE_PROFILE, n=mc_n, seed=seed, family="mc", threads=threads, progress=progress)
+    doc.note(f"Against stronger play: entry 0 deviates to the rollout bettor mc (R = 100), the same pairing, "
+             f"n={exm.attrs['n']} games. Verdict: {exm.attrs['verdict']}.")
+    doc.table(exm, "exploit_mc")
+    doc.finding(stronger_play_finding(exm), ex_anchor)
     mx = matrix(MATRIX, n=n(10_000), cache=True, **common)
     mx_anchor = doc.section("Strategy matrix", f"{rules.summary()}. Win rate of one seat playing A (rows) against "
                             f"all other seats playing B (columns), A rotating over the seats; n={mx['games'].iloc[0]} "

@@ -24,7 +24,8 @@ COLUMNS = ["deviation", "strategy", "games", "win_share", "win_share_low", "win_
 @PLAYERS
 @click.option("-n", "n", type=count_type(), default=20_000, show_default=True, help="Games per deviation.")
 @click.option("--family", default="default", show_default=True,
-              help=f"Deviations to try, comma-separated: {', '.join(FAMILIES)} (default: all of them).")
+              help=f"Deviations to try, comma-separated: {', '.join(FAMILIES)} (default: all but mc, "
+                   "the slow rollout policy).")
 @click.option("--entry", type=StrictInt(), default=0, show_default=True,
               help="Which profile entry deviates (0 = the first strategy of --profile).")
 @click.option("--deviation", "extra", multiple=True, metavar="STRATEGY",
@@ -47,6 +48,7 @@ def exploit_cmd(profile, players, n, family, entry, extra, model, seed, fmt, rul
       sponsio exploit --profile "ev:goal:cash4 x4" -n 20000 --seed 1
       sponsio exploit --profile reference --players 3 -n 20000     # the reference profile
       sponsio exploit --profile "ev:goal:cash4 x4" --family without,cash --deviation "troll:goal" --format json
+      sponsio exploit --profile reference --family mc -n 2000      # the rollout policy mc (slow)
     """
     df = exploit(profile, players=players, n=n, seed=seed, family=family, entry=entry, extra=list(extra) or None,
                  rules=rules, overrides=overrides, threads=threads, model=model, progress=None,

@@ -13,16 +13,18 @@ searching every candidate would pick otherwise). Each is played out R times from
 state as seat s sees it: the other seats' unrevealed cards are dealt again at
 random (their revealed cards and hand sizes kept, the talon is public), the
 rest of the betting is played by every seat's own policy (``mc`` seats, s
-included, by ``ev`` at the same threshold), then the end-of-betting tokens,
-the tricks and the scoring (``scoring.play_out``). The action with the
-highest mean round gain in coins (payouts, troll pay, round bonus and
-cash-in, less stakes and fees) is taken; ties go to the earlier candidate,
-pass first. Every candidate meets the same deals and random streams (common
-random numbers), so the gains are paired: every ``RACE_EVERY`` rollouts a
-candidate more than ``RACE_Z`` paired standard errors behind the leader is
-dropped (a race), and the search stops when one is left or after R. A token held when betting ends is used the same
-way: not using it, the model's choice and every other bet it may name
-(double, rebet) are played out.
+included, by ``ev`` with threshold 0 and their strategy's cash-in), then the
+end-of-betting tokens, the tricks and the scoring (``scoring.play_out``).
+The action with the highest mean round gain in coins (payouts, troll pay,
+round bonus and cash-in, less stakes and fees) is taken; ties go to the
+earlier candidate, pass first. Every candidate meets the same deals and
+random streams (common random numbers), so the gains are paired: every
+``RACE_EVERY`` rollouts a candidate more than ``RACE_Z`` paired standard
+errors behind the leader is dropped (a race), and the search stops when one
+is left or after R. A token held when betting ends is used the same way:
+not using it, the model's choice and every other bet it may name (double,
+rebet) are played out. Cash-in is decided on the game's scale
+(``game.mc_cash_ins``): by the mean win share when the game is played out.
 
 The rollouts draw from streams derived from the game's random state without
 advancing it, so the other seats' random draws and the next rounds' deals do
@@ -44,10 +46,10 @@ from sponsio_sim.kernels.bits import U0, U1, lowest, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game_layout import (BET, BET_EV, BET_MC, DOUBLE_TOKEN, FAIL, I_BETPOL, I_BROW, I_HELD,
                                              I_MC_AUDIT, I_MC_DECISIONS, I_MC_KEEP, I_MC_PRUNED, I_MC_R,
-                                             I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NROWS, I_PLAYERS,
-                                             I_ROWS, I_ROW_OF, I_TOKOWN, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS,
-                                             PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN, W_COINS, W_MODEL, W_MULT,
-                                             W_STAKE, W_THRESH)
+                                             I_MC_REGRET, I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NROWS,
+                                             I_PLAYERS, I_ROWS, I_ROW_OF, I_TOKOWN, LEAD_TOKEN, MAX_BETS, N_KINDS,
+                                             N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN, W_COINS, W_MODEL,
+                                             W_MULT, W_STAKE, W_THRESH)
 from sponsio_sim.kernels.scoring import play_out
 from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES_OWN, REVEALED, TALON, TRICKS, WON
 
@@ -56,6 +58,7 @@ PILOT = 32                            # pass rollouts that estimate each bet's c
 RACE_EVERY = 10                       # rollouts between two races (``_race``)
 RACE_Z = 2.0                          # a candidate this many paired SEs behind the leader is dropped
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # rollout key from the game's random state (not advanced)
+_AUDIT = np.uint64(0xA0D17A0D17A0D17)  # the audit's fresh deals
 
 
 @nb.njit(cache=True)
@@ -285,16 +288,18 @@ def pilot_rollouts(step, s, n, key, tab, ints, weight, work, pass_gain):
 
 
 @nb.njit(cache=True)
-def search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain):
+def search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain, means):
     """Index (into ``cands``) of the candidate among ``order[:m]`` with the
     highest mean round gain for seat s over at most its entry's R rollouts,
     raced (module docstring). Candidates apply at betting step ``step``;
     candidate 0 (pass) already has its gains of the first ``pre_n`` rollouts
-    in ``pre_gain`` (the pilot's)."""
+    in ``pre_gain`` (the pilot's). ``means[i]``: candidate i's mean gain over
+    the rollouts it got (a dropped candidate: those before it was dropped)."""
     rollouts = ints[I_MC_R + entry_of(s, ints)]
     pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
     gain = np.zeros((m, rollouts), dtype=np.float64)
     alive = np.ones(m, dtype=np.bool_)
+    upto = np.zeros(m, dtype=np.int64)
     n_alive = m
     rs_start = np.empty(4, dtype=np.uint64)
     r = 0
@@ -312,17 +317,21 @@ def search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_ga
                                       weight, work, rs_start)[0]
         r += 1
         if r % RACE_EVERY == 0 and r < rollouts:
-            n_alive = _race(gain, r, alive)
+            n_alive = race(gain, r, alive)
+            for c in range(m):
+                if not alive[c] and upto[c] == 0:
+                    upto[c] = r
     ints[I_MC_SEARCHES] += 1
     best = -1
     for c in range(m):
+        means[order[c]] = gain[c, :upto[c] if upto[c] else r].mean()
         if alive[c] and (best < 0 or gain[c, :r].sum() > gain[best, :r].sum()):
             best = c
     return order[best]
 
 
 @nb.njit(cache=True)
-def _race(gain, r, alive):
+def race(gain, r, alive):
     """Drop every candidate whose paired mean gain over the first ``r``
     rollouts is below the leader's by more than ``RACE_Z`` standard errors
     (the rollouts share deals, so the differences are paired). Returns how
@@ -350,24 +359,44 @@ def _race(gain, r, alive):
 @nb.njit(cache=True)
 def _decide(step, s, n, cands, gains, tab, ints, weight, work, key, pre_n, pre_gain):
     """Search the kept candidates; under audit also every candidate, counting
-    the decisions where that picks another one. Returns the chosen index."""
+    the decisions where that picks another one and what that costs: the two
+    choices' difference in mean round gain over R fresh rollouts
+    (milli-coins). Returns the chosen index."""
     if n == 1:
         return 0
     order = np.empty(MAX_CANDS, dtype=np.int64)
+    means = np.zeros(MAX_CANDS, dtype=np.float64)
     m = _keep(n, gains, ints[I_MC_KEEP], order)
-    best = search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain)
+    best = search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain, means)
     if ints[I_MC_AUDIT]:
         ints[I_MC_DECISIONS] += 1
         if m < n:
             for i in range(n):
                 order[i] = i
-            if search(step, s, cands, order, n, tab, ints, weight, work, key, pre_n, pre_gain) != best:
+            full = search(step, s, cands, order, n, tab, ints, weight, work, key, pre_n, pre_gain, means)
+            if full != best:
                 ints[I_MC_PRUNED] += 1
+                # what the pruned choice loses, on fresh deals (the searches' own means favour their picks)
+                fresh = key ^ _AUDIT
+                order[0] = full
+                order[1] = best
+                loss = 0.0
+                rs_start = np.empty(4, dtype=np.uint64)
+                rs = work[7]
+                for r in range(ints[I_MC_R + entry_of(s, ints)]):
+                    _deal(r, fresh, work)
+                    rs_start[:] = rs
+                    for c in range(2):
+                        i = order[c]
+                        g = _rollout(step, s, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], tab, ints,
+                                     weight, work, rs_start)[0]
+                        loss += g if c == 0 else -g
+                ints[I_MC_REGRET] += np.int64(round(1000.0 * loss / ints[I_MC_R + entry_of(s, ints)]))
     return best
 
 
 @nb.njit(cache=True, inline="always")
-def _key(state):
+def rollout_key(state):
     """The rollouts' key: from the game's random state, which is not advanced."""
     return state[0] ^ (state[2] * _MIX)
 
@@ -380,7 +409,7 @@ def choose_mc(step, s, tab, ints, weight, state):
     if (tab[HANDS + s] & ~tab[REVEALED]) == U0:
         return PASS, -1, -1, -1   # nothing left to reveal: pass is the only action
     work = new_work(s, tab, ints, weight)
-    key = _key(state)
+    key = rollout_key(state)
     pre_n = min(PILOT, ints[I_MC_R + entry_of(s, ints)])
     pre_gain = np.empty(pre_n, dtype=np.float64)
     pilot = pilot_rollouts(step, s, pre_n, key, tab, ints, weight, work, pre_gain)
@@ -399,6 +428,6 @@ def choose_mc_end(j, s, tab, ints, weight, state):
     if n == 1:
         return -1, -1
     work = new_work(s, tab, ints, weight)
-    i = _decide(betting_steps(ints) + j, s, n, cands, gains, tab, ints, weight, work, _key(state), 0,
+    i = _decide(betting_steps(ints) + j, s, n, cands, gains, tab, ints, weight, work, rollout_key(state), 0,
                 np.empty(0, dtype=np.float64))
     return cands[i, 1], cands[i, 2]

@@ -7,7 +7,10 @@ from its own stream ``(seed, chunk, game, round)`` and adds its games'
 statistics (``game_layout.E_*``) to its row, so totals do not depend on the
 thread count, and runs that differ in one seat's strategy share their
 deals. A chunk given a log array with more than one row also writes every event (``game_layout.EV_*``) there:
-the narrated game is the same code path as the tournament.
+the narrated game is the same code path as the tournament. An ``mc`` seat
+on a track position with a value decides whether to cash in by playing the
+game out both ways (``mc_cash_ins``), between the round's scoring and its
+count (``close_round``).
 """
 
 import numba as nb
@@ -15,40 +18,25 @@ import numpy as np
 
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS
-from sponsio_sim.kernels.betting import (actor, apply_action, apply_end_token, betting_steps, end_token, leader_of)
-from sponsio_sim.kernels.betting_mc import choose_mc, choose_mc_end, is_mc
+from sponsio_sim.kernels.betting import (actor, apply_action, apply_end_token, betting_steps, end_token, entry_of,
+                                         leader_of)
+from sponsio_sim.kernels.betting_mc import RACE_EVERY, choose_mc, choose_mc_end, is_mc, race, rollout_key
 from sponsio_sim.kernels.betting_model import prepare_features, row_cell
 from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game_layout import (END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_BET, EV_END,
-                                             EV_END_TOKEN, EV_HAND, EV_LEAD, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK,
-                                             EV_TRICK, EV_TRICKS, I_BROW, I_DEALER, I_DOUBLED, I_ENTRY, I_HAND,
-                                             I_HELD, I_LAST_R1, I_LEADCH, I_LEADERS, I_MAX_ROUNDS, I_MOVED, I_NBETS,
-                                             I_NCOL, I_NPLACED, I_PCELL, I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND,
-                                             I_SWAPS, I_TOKOWN, I_TOKTAKEN, I_TRACK, I_TRACK_ENDS, I_TRACK_WIN,
-                                             MAX_BETS, N_TOKENS, W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END,
-                                             W_FEES, W_MODEL, W_PAYOUT, W_PRED, W_STAKES, W_START, W_TROLLPAID)
+from sponsio_sim.kernels.game_layout import (BET_EV, BET_MC, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_END,
+                                             EV_END_TOKEN, EV_LEAD, I_BETPOL, I_BROW, I_DEALER, I_DOUBLED, I_ENTRY,
+                                             I_HAND, I_HELD, I_LAST_R1, I_LEADCH, I_LEADERS, I_MAX_ROUNDS, I_MC_ANY,
+                                             I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NPLACED,
+                                             I_PCELL, I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND, I_SWAPS, I_TOKOWN,
+                                             I_TOKTAKEN, I_TRACK, I_TRACK_ENDS, I_TRACK_WIN, MAX_BETS, N_TOKENS,
+                                             W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MODEL, W_PAYOUT,
+                                             W_PRED, W_STAKES, W_START, W_TROLLPAID)
+from sponsio_sim.kernels.game_log import log_deal, log_event, log_scoring
 from sponsio_sim.kernels.game_record import record_game, record_round, track_standings
-from sponsio_sim.kernels.scoring import play_out
-from sponsio_sim.kernels.table import HANDS, REVEALED, SEQ, TALON, TRICKS, WON
-
-
-@nb.njit(cache=True)
-def log_event(log, rnd, ev, seat, a, b, c, d, e):
-    """Append one event; row 0 holds the count (a 1-row log records nothing)."""
-    n = np.int64(log[0, 0]) + 1
-    if log.shape[0] <= 1 or n >= log.shape[0]:
-        return
-    log[0, 0] = n
-    log[n, 0] = rnd
-    log[n, 1] = ev
-    log[n, 2] = seat
-    log[n, 3] = a
-    log[n, 4] = b
-    log[n, 5] = c
-    log[n, 6] = d
-    log[n, 7] = e
+from sponsio_sim.kernels.scoring import cash_in, play_out
+from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
 
 @nb.njit(cache=True)
@@ -161,10 +149,9 @@ def end_check(ints, weight):
 
 
 @nb.njit(cache=True)
-def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result, failed, playpol,
-               row, log):
-    """Deal, bet, play and score one round; then rotate the dealer.
-    Returns (end reason, winners) of the end check after scoring."""
+def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result, failed, playpol, log):
+    """Deal, bet, play and score one round (``mc`` seats do not cash in yet:
+    ``mc_cash_ins``). Returns ``play_out``'s (leader, last, nine_lost, failed bets)."""
     players = ints[I_PLAYERS]
     rnd = ints[I_ROUND] + 1
     talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * ints[I_HAND], hands)
@@ -173,63 +160,88 @@ def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts
         tab[HANDS + s] = hands[s]
     tab[TALON] = talon
     if log.shape[0] > 1:
-        log_event(log, rnd, EV_ROUND, ints[I_DEALER], leader_of(ints), 0, 0, 0, 0)
-        for s in range(players):
-            log_event(log, rnd, EV_HAND, s, hands[s], weight[W_COINS + s], ints[I_TRACK + s], 0, 0)
-        log_event(log, rnd, EV_TALON, -1, talon, 0, 0, 0, 0)
+        log_deal(log, rnd, hands, talon, tab, ints, weight)
     betting_phase(tab, ints, weight, state, log)
     predict_bets(tab, ints, weight)
     log_event(log, rnd, EV_LEAD, leader_of(ints), tab[REVEALED], tab[TALON], 0, 0, 0)
-    leader, last, nine_lost, n_failed = play_out(tab, ints, weight, state, hands, codes, counts, result,
-                                                 failed, playpol)
+    return play_out(tab, ints, weight, state, hands, codes, counts, result, failed, playpol)
+
+
+@nb.njit(cache=True)
+def close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, counts, result, row, log):
+    """Count the round (statistics into ``row``, narration into ``log``),
+    rotate the dealer and check the end: (end reason, winners)."""
+    players = ints[I_PLAYERS]
+    rnd = ints[I_ROUND] + 1
     ints[I_ROUND] = rnd
     record_round(ints, weight, n_failed, row)
     track_standings(ints, weight)
     if log.shape[0] > 1:
-        log_tricks(log, rnd, players, leader, hands, ints)
-        for s in range(players):
-            log_event(log, rnd, EV_TRICKS, s, ints[TRICKS + s], tab[WON + s], 1 if last == s else 0,
-                      1 if (nine_lost >> s) & 1 == 0 else 0, 1 if nine_lost == 0 else 0)
-        for s in range(players):
-            for i in range(counts[s]):
-                log_event(log, rnd, EV_BET, s, ints[I_BROW + s * MAX_BETS + i], result[s, i],
-                          1 if ints[I_DOUBLED + s] == i else 0, 0, 0)
-            log_event(log, rnd, EV_SCORE, s, weight[W_PAYOUT + s], weight[W_TROLLPAID + s],
-                      weight[W_BONUSPAID + s], weight[W_CASHED + s], weight[W_COINS + s])
-            log_event(log, rnd, EV_TRACK, s, ints[I_MOVED + s], ints[I_TRACK + s], weight[W_STAKES + s],
-                      weight[W_FEES + s], 0)
+        log_scoring(log, rnd, leader, last, nine_lost, tab, ints, weight, hands, counts, result)
     ints[I_DEALER] = (ints[I_DEALER] + 1) % players
     return end_check(ints, weight)
 
 
 @nb.njit(cache=True)
-def log_tricks(log, rnd, players, leader, hands, ints):
-    """One ``EV_TRICK`` event per trick from the cards in play order
-    (``table.SEQ``) and the hands they came from: seat = leader, a = trick
-    number, b = the cards packed 6 bits each from the leader's, c = winner,
-    d = bitmask of the seats whose 9 lost the trick."""
-    n_tricks = popcount(hands[leader])
+def rollout_game(s, cash, key, r, tab, ints, weight, work, row):
+    """From the end of a round's scoring, seat s cashes in now (``cash``) or
+    not and the game is played to its end in rollout r (streams from ``key``)
+    by every seat's own policy (``mc`` seats by ``ev`` and their cashK);
+    returns seat s's win share (1/k of a k-way shared win)."""
+    tab2, ints2, w2, rs, pool, fixed, need, hands, codes, counts, result, failed, playpol, row2, nolog = work
+    players = ints[I_PLAYERS]
+    tab2[:] = tab
+    ints2[:] = ints
+    w2[:W_MODEL] = weight[:W_MODEL]
+    for e in range(players):
+        if ints2[I_BETPOL + e] == BET_MC:
+            ints2[I_BETPOL + e] = BET_EV
+    if cash:
+        cash_in(s, ints2[I_TRACK + s], w2)
+        ints2[I_TRACK + s] = 0
+    reason, winners = close_round(0, 0, 0, 0, tab2, ints2, w2, hands, counts, result, row2, nolog)
     k = 0
-    for t in range(n_tricks):
-        cards = 0
-        led = ints[SEQ + k] // RANKS
-        best = -1
-        winner = leader
-        lost9 = 0
-        s = leader
-        for pos in range(players):
-            c = ints[SEQ + k]
-            k += 1
-            cards |= c << (6 * pos)
-            if c // RANKS == led:
-                if c > best:
-                    best = c
-                    winner = s
-            elif c % RANKS == RANKS - 1:
-                lost9 |= 1 << s
-            s = s + 1 if s + 1 < players else 0
-        log_event(log, rnd, EV_TRICK, leader, t, cards, winner, lost9, 0)
-        leader = winner
+    while reason == 0:
+        seed_state(key, np.uint64((r << 16) | k), rs)
+        for i in range(pool.shape[0]):
+            pool[i] = i
+        leader, last, nine_lost, n_failed = play_round(tab2, ints2, w2, rs, pool, fixed, need, hands, codes,
+                                                       counts, result, failed, playpol, nolog)
+        reason, winners = close_round(leader, last, nine_lost, n_failed, tab2, ints2, w2, hands, counts, result,
+                                      row2, nolog)
+        k += 1
+    ints[I_MC_ROLLOUTS] += 1
+    return 1.0 / popcount(np.uint64(winners)) if (winners >> s) & 1 else 0.0
+
+
+@nb.njit(cache=True)
+def mc_cash_ins(tab, ints, weight, state, row):
+    """Each ``mc`` seat on a track position with a value decides whether to
+    cash in by playing the game out up to R times both ways (the same
+    streams for both, raced as ``betting_mc.search`` races) and keeping the
+    higher mean win share; ties keep the position."""
+    for s in range(ints[I_PLAYERS]):
+        pos = ints[I_TRACK + s]
+        if not is_mc(s, ints) or not 0 < pos < ints[I_TRACK_WIN]:
+            continue
+        pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+        work = (tab.copy(), ints.copy(), weight.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
+                codes, counts, result, failed, playpol, np.zeros_like(row), np.zeros((1, 8), dtype=np.float64))
+        rollouts = ints[I_MC_R + entry_of(s, ints)]
+        key = rollout_key(state) ^ np.uint64(s)
+        share = np.zeros((2, rollouts), dtype=np.float64)
+        alive = np.ones(2, dtype=np.bool_)
+        r = 0
+        while r < rollouts and alive[0] and alive[1]:
+            for c in range(2):
+                share[c, r] = rollout_game(s, c, key, r, tab, ints, weight, work, row)
+            r += 1
+            if r % RACE_EVERY == 0 and r < rollouts:
+                race(share, r, alive)
+        ints[I_MC_SEARCHES] += 1
+        if alive[1] and share[1, :r].sum() > share[0, :r].sum():
+            cash_in(s, pos, weight)
+            ints[I_TRACK + s] = 0
 
 
 @nb.njit(cache=True)
@@ -287,8 +299,12 @@ def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands
         seed_state(seed, round_stream(chunk, g, ints[I_ROUND]), state)
         for i in range(pool.shape[0]):  # the deal shuffles the pool in place: start each round afresh
             pool[i] = i
-        reason, winners = play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts,
-                                     result, failed, playpol, row, log)
+        leader, last, nine_lost, n_failed = play_round(tab, ints, weight, state, pool, fixed, need, hands,
+                                                       codes, counts, result, failed, playpol, log)
+        if ints[I_MC_ANY]:
+            mc_cash_ins(tab, ints, weight, state, row)
+        reason, winners = close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, counts,
+                                      result, row, log)
         if cells.shape[0] > 1:
             for s in range(ints[I_PLAYERS]):
                 for i in range(ints[I_NBETS + s]):

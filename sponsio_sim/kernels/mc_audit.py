@@ -1,16 +1,17 @@
 """What the ``mc`` policy's search does in real games: searches, rollouts,
-and how often its pruning changes a decision (``betting_mc``)."""
+how often its pruning changes a decision and what that costs, in coins of
+round gain as the full search estimates it (``betting_mc``)."""
 
 import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.game import play_game, round_arrays
-from sponsio_sim.kernels.game_layout import (I_MC_AUDIT, I_MC_DECISIONS, I_MC_KEEP, I_MC_PRUNED, I_MC_ROLLOUTS,
-                                             I_MC_SEARCHES)
+from sponsio_sim.kernels.game_layout import (I_MC_AUDIT, I_MC_DECISIONS, I_MC_KEEP, I_MC_PRUNED, I_MC_REGRET,
+                                             I_MC_ROLLOUTS, I_MC_SEARCHES)
 
 # the counts returned per chunk
-A_DECISIONS, A_PRUNED, A_SEARCHES, A_ROLLOUTS = 0, 1, 2, 3
-A_SIZE = 4
+A_DECISIONS, A_PRUNED, A_SEARCHES, A_ROLLOUTS, A_REGRET = 0, 1, 2, 3, 4
+A_SIZE = 5
 
 
 @nb.njit(cache=True)
@@ -35,4 +36,5 @@ def audit_chunk(seed, stream, games, keep, audit, tab0, ints0, weight0, n_stats)
     out[A_PRUNED] = ints[I_MC_PRUNED]
     out[A_SEARCHES] = ints[I_MC_SEARCHES]
     out[A_ROLLOUTS] = ints[I_MC_ROLLOUTS]
+    out[A_REGRET] = ints[I_MC_REGRET] / 1000.0
     return out

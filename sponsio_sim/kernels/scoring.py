@@ -7,10 +7,11 @@ import numba as nb
 
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.betting import entry_of, leader_of
-from sponsio_sim.kernels.game_layout import (I_BONUS_NET, I_BORDER, I_BROW, I_CASHK, I_DOUBLED, I_MOVED, I_NBETS,
-                                             I_NCOL, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROWS, I_TRACK, I_TRACK_WIN,
-                                             MAX_BETS, W_BONUS, W_BONUSPAID, W_CASHED, W_COINS, W_FEES, W_MULT,
-                                             W_PAYOUT, W_STAKE, W_STAKES, W_TRACKV, W_TROLLPAID, W_TROLL_PAY)
+from sponsio_sim.kernels.game_layout import (BET_MC, I_BETPOL, I_BONUS_NET, I_BORDER, I_BROW, I_CASHK, I_DOUBLED,
+                                             I_MOVED, I_NBETS, I_NCOL, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROWS,
+                                             I_TRACK, I_TRACK_WIN, MAX_BETS, W_BONUS, W_BONUSPAID, W_CASHED,
+                                             W_COINS, W_FEES, W_MULT, W_PAYOUT, W_STAKE, W_STAKES, W_TRACKV,
+                                             W_TROLLPAID, W_TROLL_PAY)
 from sponsio_sim.kernels.play import play_tricks
 from sponsio_sim.kernels.policies import build_relevance
 from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES_OWN, REVEALED, TALON, TRICKS, WON, set_round
@@ -32,7 +33,8 @@ def load_bets(ints, codes, counts):
 def score_round(last, nine_lost, tab, ints, weight, codes, counts, result, failed):
     """Spec 6: bet payouts (``double`` doubles one), troll pay, the round bonus
     (on gross gains, or net of the round's stakes and token fees), the streak
-    track and cash-in. Returns the number of failed bets."""
+    track and cash-in (by the strategy's threshold; ``mc`` seats decide later,
+    ``game.mc_cash_ins``). Returns the number of failed bets."""
     players = ints[I_PLAYERS]
     settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
            (ints[FLAGS] & NINES_OWN) != 0, tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
@@ -69,12 +71,19 @@ def score_round(last, nine_lost, tab, ints, weight, codes, counts, result, faile
             pos += counts[s]
         pos = min(pos, track_win)
         ints[I_MOVED + s] = pos
-        if 0 < pos < track_win and pos >= ints[I_CASHK + entry_of(s, ints)]:
-            weight[W_CASHED + s] = weight[W_TRACKV + pos]
-            weight[W_COINS + s] += weight[W_TRACKV + pos]
+        e = entry_of(s, ints)
+        if 0 < pos < track_win and ints[I_BETPOL + e] != BET_MC and pos >= ints[I_CASHK + e]:
+            cash_in(s, pos, weight)
             pos = 0
         ints[I_TRACK + s] = pos
     return n_failed
+
+
+@nb.njit(cache=True, inline="always")
+def cash_in(s, pos, weight):
+    """Seat s cashes in the value of track position ``pos`` (the caller resets its position)."""
+    weight[W_CASHED + s] = weight[W_TRACKV + pos]
+    weight[W_COINS + s] += weight[W_TRACKV + pos]
 
 
 @nb.njit(cache=True, inline="always")

@@ -12,8 +12,8 @@ from sponsio_sim.analysis.game_setup import DEFAULT_ROLLOUTS, build_state, parse
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.cli import main
 from sponsio_sim.kernels import game_layout as L
-from sponsio_sim.kernels.betting_mc import _race
-from sponsio_sim.kernels.game import betting_phase, start_game, start_round
+from sponsio_sim.kernels.betting_mc import race
+from sponsio_sim.kernels.game import betting_phase, mc_cash_ins, start_game, start_round
 from sponsio_sim.kernels.table import HANDS, TALON
 from sponsio_sim.analysis.game_setup import parse_profile, rows_of
 from sponsio_sim.rules import load_rules
@@ -73,7 +73,7 @@ def test_race_drops_a_clearly_worse_candidate_and_keeps_a_close_one():
     base = rng.normal(0, 3, 40)                      # the shared deals' luck
     gain = np.vstack([base + 1.0, base - 1.0 + rng.normal(0, 0.3, 40), base + 1.0 + rng.normal(0, 3, 40)])
     alive = np.ones(3, dtype=np.bool_)
-    assert _race(gain, 40, alive) == 2
+    assert race(gain, 40, alive) == 2
     assert list(alive) == [True, False, True]
 
 
@@ -85,3 +85,25 @@ def test_same_seed_same_games_on_any_thread_count():
     two = runner.invoke(main, args + ["--threads", "2"])
     assert one.exit_code == 0, one.output
     assert json.loads(one.output)["results"] == json.loads(two.output)["results"]
+
+
+def cash_in_state(pos, coins, others):
+    """mc seat 0 at track position ``pos`` after a round's scoring, with the given coins."""
+    tab, ints, weight = build_state(R4, parse_profile("mc:goal:cash8, ev:goal:never x3", R4), find_model(R4))
+    start_game(0, ints, weight)
+    ints[L.I_TRACK] = pos
+    weight[L.W_COINS] = coins
+    weight[L.W_COINS + 1:L.W_COINS + 4] = others
+    mc_cash_ins(tab, ints, weight, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(L.stats_size(4)))
+    return int(ints[L.I_TRACK]), float(weight[L.W_COINS])
+
+
+def test_mc_cashes_in_when_that_wins_the_game_now():
+    # position 5 is worth 9 coins: 25 + 9 ends the game (30 coins) with seat 0 the richest
+    assert cash_in_state(5, 25.0, 24.0) == (0, 34.0)
+
+
+def test_mc_keeps_its_position_when_cashing_in_gives_a_rival_the_win():
+    # cashing 1 coin ends nothing; seat 0 is poor, so only the track (9 in a row) can still win it the game
+    pos, coins = cash_in_state(8, 5.0, 29.0)
+    assert pos == 8 and coins == 5.0
