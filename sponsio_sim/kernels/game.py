@@ -20,7 +20,8 @@ from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.betting import (actor, apply_action, apply_end_token, betting_steps, end_token, entry_of,
                                          leader_of)
-from sponsio_sim.kernels.betting_mc import RACE_EVERY, choose_mc, choose_mc_end, is_mc, race, rollout_key
+from sponsio_sim.kernels.betting_mc import choose_mc, choose_mc_end, is_mc
+from sponsio_sim.kernels.mc_rollout import RACE_EVERY, race, rollout_key
 from sponsio_sim.kernels.betting_model import prepare_features, row_cell
 from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount

@@ -12,7 +12,7 @@ from sponsio_sim.analysis.game_setup import DEFAULT_ROLLOUTS, build_state, parse
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.cli import main
 from sponsio_sim.kernels import game_layout as L
-from sponsio_sim.kernels.betting_mc import race
+from sponsio_sim.kernels.mc_rollout import race
 from sponsio_sim.kernels.game import betting_phase, mc_cash_ins, start_game, start_round
 from sponsio_sim.kernels.table import HANDS, TALON
 from sponsio_sim.analysis.game_setup import parse_profile, rows_of
