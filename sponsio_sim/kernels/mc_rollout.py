@@ -83,8 +83,11 @@ def new_work(s, tab, ints, weight):
 @nb.njit(cache=True)
 def deal_world(r, key, work):
     """Rollout r's deal of the hidden cards into ``work``; its stream is left
-    in ``rs`` for the play that follows."""
+    in ``rs`` for the play that follows. The pool is put back in card order
+    first (``deal`` shuffles it in place), so rollout r deals the same cards
+    whichever rollouts came before it: the pilot's and the search's agree."""
     pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
+    pool.sort()
     seed_state(key, np.uint64(r), rs)
     deal(rs, pool, fixed, need, U0, 0, dealt)
 

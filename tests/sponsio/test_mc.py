@@ -107,3 +107,22 @@ def test_mc_keeps_its_position_when_cashing_in_gives_a_rival_the_win():
     # cashing 1 coin ends nothing; seat 0 is poor, so only the track (9 in a row) can still win it the game
     pos, coins = cash_in_state(8, 5.0, 29.0)
     assert pos == 8 and coins == 5.0
+
+
+def test_rollout_r_deals_the_same_world_whatever_came_before():
+    from sponsio_sim.kernels.mc_rollout import deal_world, new_work
+    tab, ints, weight = build_state(R4, parse_profile("mc:goal, troll:goal x3", R4), find_model(R4))
+    start_game(0, ints, weight)
+    start_round(tab, ints, weight)
+    for s, h in enumerate(["R9 R8 R7 R6 R5 R4 R3 R2", "B9 B8 B7 B6 B5 B4 B3 B2", "G9 G8 G7 G6 G5 G4 G3 G2",
+                           "Y9 Y8 Y7 Y6 Y5 Y4 Y3 Y2"]):
+        tab[HANDS + s] = mask_of(parse_cards(h, R4))
+    work = new_work(0, tab, ints, weight)
+    key = np.uint64(12345)
+    deal_world(3, key, work)
+    first = work[3].copy()
+    for r in range(6):
+        deal_world(r, key, work)
+    deal_world(3, key, work)
+    assert (work[3] == first).all() and first[0] == tab[HANDS]           # seat 0 keeps its own hand
+    assert sorted(int(h).bit_count() for h in first[1:]) == [8, 8, 8]
