@@ -21,19 +21,19 @@ from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.betting import (actor, apply_action, apply_end_token, betting_steps, end_token, entry_of,
                                          leader_of)
 from sponsio_sim.kernels.betting_mc import choose_mc, choose_mc_end, is_mc
-from sponsio_sim.kernels.mc_rollout import RACE_EVERY, race, rollout_key
+from sponsio_sim.kernels.mc_rollout import RACE_EVERY, load_scratch, race, rollout_key
 from sponsio_sim.kernels.betting_model import prepare_features, row_cell
 from sponsio_sim.kernels.betting_policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game_layout import (BET_EV, BET_MC, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_END,
-                                             EV_END_TOKEN, EV_LEAD, I_BETPOL, I_BROW, I_DEALER, I_DOUBLED, I_ENTRY,
-                                             I_HAND, I_HELD, I_LAST_R1, I_LEADCH, I_LEADERS, I_MAX_ROUNDS, I_MC_ANY,
-                                             I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NPLACED,
-                                             I_PCELL, I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND, I_SWAPS, I_TOKOWN,
-                                             I_TOKTAKEN, I_TRACK, I_TRACK_ENDS, I_TRACK_WIN, MAX_BETS, N_TOKENS,
-                                             W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MODEL, W_PAYOUT,
-                                             W_PRED, W_STAKES, W_START, W_TROLLPAID)
+from sponsio_sim.kernels.game_layout import (END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_END, EV_END_TOKEN,
+                                             EV_LEAD, I_BROW, I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD,
+                                             I_LAST_R1, I_LEADCH, I_LEADERS, I_MAX_ROUNDS, I_MC_ANY, I_MC_R,
+                                             I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NPLACED, I_PCELL,
+                                             I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND, I_SWAPS, I_TOKOWN, I_TOKTAKEN,
+                                             I_TRACK, I_TRACK_ENDS, I_TRACK_WIN, MAX_BETS, N_TOKENS, W_BONUSPAID,
+                                             W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MODEL, W_PAYOUT, W_PRED,
+                                             W_STAKES, W_START, W_TROLLPAID)
 from sponsio_sim.kernels.game_log import log_deal, log_event, log_scoring
 from sponsio_sim.kernels.game_record import record_game, record_round, track_standings
 from sponsio_sim.kernels.scoring import cash_in, play_out
@@ -184,28 +184,20 @@ def close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, cou
 
 
 @nb.njit(cache=True)
-def rollout_game(s, cash, key, r, tab, ints, weight, work, row):
+def rollout_game(s, cash, key, r, tab, ints, weight, work):
     """From the end of a round's scoring, seat s cashes in now (``cash``) or
     not and the game is played to its end in rollout r (streams from ``key``)
     by every seat's own policy (``mc`` seats by ``ev`` and their cashK);
     returns seat s's win share (1/k of a k-way shared win)."""
     tab2, ints2, w2, rs, pool, fixed, need, hands, codes, counts, result, failed, playpol, row2, nolog = work
-    players = ints[I_PLAYERS]
-    tab2[:] = tab
-    ints2[:] = ints
-    w2[:W_MODEL] = weight[:W_MODEL]
-    for e in range(players):
-        if ints2[I_BETPOL + e] == BET_MC:
-            ints2[I_BETPOL + e] = BET_EV
+    load_scratch(tab, ints, weight, tab2, ints2, w2)
     if cash:
         cash_in(s, ints2[I_TRACK + s], w2)
         ints2[I_TRACK + s] = 0
     reason, winners = close_round(0, 0, 0, 0, tab2, ints2, w2, hands, counts, result, row2, nolog)
     k = 0
     while reason == 0:
-        seed_state(key, np.uint64((r << 16) | k), rs)
-        for i in range(pool.shape[0]):
-            pool[i] = i
+        round_start(key, np.uint64((r << 16) | k), rs, pool)
         leader, last, nine_lost, n_failed = play_round(tab2, ints2, w2, rs, pool, fixed, need, hands, codes,
                                                        counts, result, failed, playpol, nolog)
         reason, winners = close_round(leader, last, nine_lost, n_failed, tab2, ints2, w2, hands, counts, result,
@@ -235,7 +227,7 @@ def mc_cash_ins(tab, ints, weight, state, row):
         r = 0
         while r < rollouts and alive[0] and alive[1]:
             for c in range(2):
-                share[c, r] = rollout_game(s, c, key, r, tab, ints, weight, work, row)
+                share[c, r] = rollout_game(s, c, key, r, tab, ints, weight, work)
             r += 1
             if r % RACE_EVERY == 0 and r < rollouts:
                 race(share, r, alive)
@@ -243,6 +235,15 @@ def mc_cash_ins(tab, ints, weight, state, row):
         if alive[1] and share[1, :r].sum() > share[0, :r].sum():
             cash_in(s, pos, weight)
             ints[I_TRACK + s] = 0
+
+
+@nb.njit(cache=True)
+def round_start(seed, stream, state, pool):
+    """A round's random stream, and the deck pool back in card order (the deal
+    shuffles it in place), so a round's deal depends on its stream alone."""
+    seed_state(seed, stream, state)
+    for i in range(pool.shape[0]):
+        pool[i] = i
 
 
 @nb.njit(cache=True)
@@ -297,9 +298,7 @@ def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands
     start_game(g, ints, weight)
     reason, winners = 0, 0
     while reason == 0:
-        seed_state(seed, round_stream(chunk, g, ints[I_ROUND]), state)
-        for i in range(pool.shape[0]):  # the deal shuffles the pool in place: start each round afresh
-            pool[i] = i
+        round_start(seed, round_stream(chunk, g, ints[I_ROUND]), state, pool)
         leader, last, nine_lost, n_failed = play_round(tab, ints, weight, state, pool, fixed, need, hands,
                                                        codes, counts, result, failed, playpol, log)
         if ints[I_MC_ANY]:

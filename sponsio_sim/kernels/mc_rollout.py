@@ -49,6 +49,18 @@ def _finish(step, tab, ints, weight, state, hands, codes, counts, result, failed
 
 
 @nb.njit(cache=True)
+def load_scratch(tab, ints, weight, tab2, ints2, w2):
+    """Copy the game state into a rollout's scratch arrays, every ``mc``
+    entry betting by ``ev`` there (a rollout never searches)."""
+    tab2[:] = tab
+    ints2[:] = ints
+    w2[:W_MODEL] = weight[:W_MODEL]   # the success model (from W_MODEL) is never written
+    for e in range(ints[I_PLAYERS]):
+        if ints2[I_BETPOL + e] == BET_MC:
+            ints2[I_BETPOL + e] = BET_EV
+
+
+@nb.njit(cache=True)
 def new_work(s, tab, ints, weight):
     """Scratch for seat s's rollouts: the hidden cards and what stays fixed
     in a deal, the rollout state and the round's work arrays."""
@@ -98,15 +110,10 @@ def rollout(step, s, act, x, y, rv, tab, ints, weight, work, rs_start):
     and the round is played out; returns seat s's round gain in coins, the
     last trick's winner and the seats whose 9 lost a trick."""
     pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
-    players = ints[I_PLAYERS]
     n_bet = betting_steps(ints)
-    tab2[:] = tab
-    ints2[:] = ints
-    w2[:W_MODEL] = weight[:W_MODEL]   # the success model (from W_MODEL) is never written
-    for t in range(players):
+    load_scratch(tab, ints, weight, tab2, ints2, w2)
+    for t in range(ints[I_PLAYERS]):
         tab2[HANDS + t] = dealt[t]
-        if ints2[I_BETPOL + t] == BET_MC:
-            ints2[I_BETPOL + t] = BET_EV
     rs[:] = rs_start
     if step < n_bet:
         apply_action(s, act, x, y, rv, tab2, ints2, w2)
