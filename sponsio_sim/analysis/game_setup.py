@@ -41,7 +41,7 @@ DEFAULT_PASS = 0.5
 DEFAULT_THRESHOLD = 0.0
 DEFAULT_ROLLOUTS = 100   # mc: rollouts per candidate
 MAX_ROLLOUTS = 100_000
-MC_KEEP = 4              # mc: candidates searched (pass and the model's best 3; scripts/mc_audit.py measures it)
+MC_KEEP = 4              # mc: candidates searched (pass and the best 3 by estimated gain; scripts/bench_mc.py --audit)
 _BETTING_RE = re.compile(r"^(troll|random|ev|mc)(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")
 _CASH_RE = re.compile(r"^cash=?(\d+)$")
 _REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
