@@ -29,7 +29,7 @@ def run(r: int, games: int, keep: int, audit: bool, seed: int):
     """(counts, CPU seconds) of ``games`` rotated games, one thread."""
     import numba
 
-    from sponsio_sim.analysis.game_model import find_model
+    from sponsio_sim.analysis.fit import find_model
     from sponsio_sim.analysis.game_setup import build_state, parse_profile
     from sponsio_sim.kernels import game_layout as L
     from sponsio_sim.kernels.mc_audit import audit_chunk

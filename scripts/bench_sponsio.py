@@ -74,9 +74,9 @@ def game_rates(games: int, repeats: int) -> tuple[float, float, float]:
     import numba
     import numpy as np
 
-    from sponsio_sim.analysis.game_model import find_model
+    from sponsio_sim.analysis.fit import find_model
     from sponsio_sim.analysis.game_setup import build_state, parse_profile
-    from sponsio_sim.analysis.tournament import GAME_CHUNK
+    from sponsio_sim.analysis.game_runs import GAME_CHUNK
     from sponsio_sim.kernels.game import game_chunks
     from sponsio_sim.kernels.game_layout import S_GAMES, S_ROUNDS, stats_size
     from sponsio_sim.rules import load_rules

@@ -24,9 +24,9 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
 from tabletop_mc.stats import CI_METHOD, Z95, mean_ci, wilson
-from sponsio_sim.analysis.game_model import find_model
+from sponsio_sim.analysis.fit import find_model
 from sponsio_sim.analysis.game_setup import Strategy, model_variant, parse_profile, rows_of
-from sponsio_sim.analysis.tournament import entry_table, game_table, run_games
+from sponsio_sim.analysis.game_runs import entry_table, game_table, run_games
 from sponsio_sim.kernels import game_layout as L
 from sponsio_sim.rules import RuleSet, load_rules
 

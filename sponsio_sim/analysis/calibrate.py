@@ -41,7 +41,7 @@ from tabletop_mc.runner import derive_seed, run_chunked
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.game_model import KINDS, SuccessModel
 from sponsio_sim.analysis.game_setup import build_state, parse_profile
-from sponsio_sim.analysis.tournament import GAME_CHUNK, entry_table, run_games
+from sponsio_sim.analysis.game_runs import GAME_CHUNK, entry_table, run_games
 from sponsio_sim.kernels import game_layout as L
 
 CHECK_GAMES = 20_000      # games of the in-game calibration check (``sponsio fit --check-games``)

@@ -19,20 +19,13 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.errors import UserError
-from tabletop_mc.rng import seed_key
 from tabletop_mc.progress import Progress
-from tabletop_mc.runner import run_chunked, set_threads
-from tabletop_mc.stats import wilson, wilson_rounds_needed, wilson_width
-from sponsio_sim.analysis.odds import catalogue_for
+from tabletop_mc.stats import wilson
+from sponsio_sim.analysis.odds_job import DD_JOB, PIMC_JOB, catalogue_for, odds_table, policy_code, simulate_rows
 from sponsio_sim.bets import MAX_BETS, encode_table
 from sponsio_sim.kernels.bets import BET_FIELDS
-from sponsio_sim.kernels.dd_odds import dd_odds_chunks, pimc_odds_chunks
 from sponsio_sim.situation import Situation
 
-DD_CHUNK = 32
-DD_FIRST_BATCH = 4
-DD_DEFAULT_TARGET_CI = 0.02
-DD_MAX_N = 200_000
 DD_COLUMNS = ["bet", "n", "p_worst", "worst_low", "worst_high", "p_best", "best_low", "best_high"]
 
 
@@ -49,13 +42,12 @@ def bet_rows(sit: Situation):
 
 
 def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed: int,
-                threads: int | None = None, progress: bool | None = False) -> pd.DataFrame:
+                progress: bool | None = False, cache: bool = False) -> pd.DataFrame:
     """Worst- and best-case DD rates per bet row, with Wilson intervals."""
     r = sit.rules
     if n is None and target_ci is None:
-        target_ci = DD_DEFAULT_TARGET_CI
-    cap = n if n is not None else DD_MAX_N
-    set_threads(threads)
+        target_ci = DD_JOB.default_ci
+    cap = n if n is not None else DD_JOB.max_n
     rows = bet_rows(sit)
     others = {s: b for s, b in sit.bets_by_seat().items() if s != sit.seat}
     for _, bets in rows:
@@ -69,27 +61,14 @@ def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed:
         row_counts[i] = len(bets)
     k = sit.kernel_arrays()
     codes, bcounts = encode_table(sit.bets_by_seat(), r.players)
-
-    def batch(first, counts):
-        out = dd_odds_chunks(seed_key(seed), np.int64(first), counts, k["pool"], k["fixed"], k["need"],
-                             k["talon_fixed"], np.int64(k["talon_need"]), np.int64(sit.lead), codes,
-                             bcounts, arr, row_counts, np.int64(sit.seat), np.int64(r.n_colours),
-                             np.int64(r.kernel_flags))
-        return out.reshape(out.shape[0], -1)
-
-    def stop(totals, rounds):
-        return target_ci is not None and bool(np.all(wilson_width(totals, rounds) <= target_ci))
-
-    def needed(totals, rounds):
-        return float(np.max(wilson_rounds_needed(totals, rounds, target_ci)))
-
-    with Progress(cap, "dd odds", enabled=progress) as bar:
-        res = run_chunked(batch, cap, chunk_size=DD_CHUNK, stop=stop, progress=bar,
-                          needed=needed if target_ci is not None else None, first_batch=DD_FIRST_BATCH)
-    totals = res.totals.reshape(len(rows), 2)
-    pw, wl, wh = wilson(totals[:, 0], res.rounds)
-    pb, bl, bh = wilson(totals[:, 1], res.rounds)
-    df = pd.DataFrame({"bet": [label for label, _ in rows], "n": res.rounds, "p_worst": pw,
+    args = (k["pool"], k["fixed"], k["need"], k["talon_fixed"], np.int64(k["talon_need"]), np.int64(sit.lead),
+            codes, bcounts, arr, row_counts, np.int64(sit.seat), np.int64(r.n_colours), np.int64(r.kernel_flags))
+    with Progress(cap, DD_JOB.label, enabled=progress) as bar:
+        totals, rounds = DD_JOB.run(seed, args, cap=cap, target_ci=target_ci, progress=bar, cache=cache)
+    totals = totals.reshape(len(rows), 2)
+    pw, wl, wh = wilson(totals[:, 0], rounds)
+    pb, bl, bh = wilson(totals[:, 1], rounds)
+    df = pd.DataFrame({"bet": [label for label, _ in rows], "n": rounds, "p_worst": pw,
                        "worst_low": wl, "worst_high": wh, "p_best": pb, "best_low": bl,
                        "best_high": bh})[DD_COLUMNS]
     df.attrs.update(situation=sit.describe(), rules=r.summary(), seat=sit.seat, seed=seed)
@@ -143,94 +122,40 @@ def split_policy(policy: str, known) -> tuple[str | None, bool]:
     return (sims[0] if sims else None), has_dd
 
 
-PIMC_CHUNK = 8
-PIMC_DEFAULT_TARGET_CI = 0.05
-PIMC_MAX_N = 20_000
-
-
 def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float | None, seed: int,
-              worlds: int, threads: int | None = None, progress: bool | None = False) -> pd.DataFrame:
+              worlds: int, progress: bool | None = False, cache: bool = False) -> pd.DataFrame:
     """Odds table (as ``analysis.odds``) with the asking seat on PIMC play."""
-    from sponsio_sim.analysis.odds import _table, policy_code
-
-    from sponsio_sim.kernels.pimc import PIMC
+    from sponsio_sim.kernels.pimc import PIMC   # here: the solver's modules load only when PIMC is asked for
 
     r = sit.rules
     if worlds < 1:
         raise UserError(f"--worlds {worlds}: must be at least 1")
     if n is None and target_ci is None:
-        target_ci = PIMC_DEFAULT_TARGET_CI
-    cap = n if n is not None else PIMC_MAX_N
-    set_threads(threads)
+        target_ci = PIMC_JOB.default_ci
+    cap = n if n is not None else PIMC_JOB.max_n
     pol = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
     pol[sit.seat] = PIMC
     runs = [[b] for b in catalogue_for(sit)[0]] if not sit.bets else [list(sit.bets)]
     others = {s: b for s, b in sit.bets_by_seat().items() if s != sit.seat}
     for run_bets in runs:
         check_nines_scope(r, {**others, sit.seat: run_bets})
-    results = []
-    with Progress(cap * len(runs), "pimc odds", enabled=progress) as bar:
-        for run_bets in runs:
-            run_sit = sit.with_bets(run_bets)
-            k = run_sit.kernel_arrays()
 
-            def batch(first, counts):
-                return pimc_odds_chunks(seed_key(seed), np.int64(first), counts, k["pool"], k["fixed"],
-                                        k["need"], k["talon_fixed"], np.int64(k["talon_need"]),
-                                        k["revealed"], np.int64(sit.lead), pol, k["codes"], k["bcounts"],
-                                        np.int64(sit.seat), np.int64(r.n_colours), np.int64(worlds),
-                                        np.int64(r.kernel_flags))
+    def args_of(run):
+        k = sit.with_bets(run).kernel_arrays()
+        return (k["pool"], k["fixed"], k["need"], k["talon_fixed"], np.int64(k["talon_need"]), k["revealed"],
+                np.int64(sit.lead), pol, k["codes"], k["bcounts"], np.int64(sit.seat), np.int64(r.n_colours),
+                np.int64(worlds), np.int64(r.kernel_flags))
 
-            def stop(totals, rounds):
-                return target_ci is not None and bool(np.all(wilson_width(totals, rounds) <= target_ci))
+    def slots_of(run):
+        slots = [(b.notation(r), j, r.multiplier_for(b), r.stake) for j, b in enumerate(run)]
+        if len(run) > 1:
+            slots.append(("all:" + ",".join(b.notation(r) for b in run), -1, np.nan, r.stake * len(run)))
+        return slots
 
-            before = bar.done
-            res = run_chunked(batch, cap, chunk_size=PIMC_CHUNK, stop=stop, progress=bar)
-            bar.total -= cap - (bar.done - before)
-            for j, b in enumerate(run_bets):
-                results.append((b.notation(r), int(res.totals[j]), res.rounds, r.multiplier_for(b), r.stake))
-            if len(run_bets) > 1:
-                results.append(("all:" + ",".join(b.notation(r) for b in run_bets), int(res.totals[-1]),
-                                res.rounds, np.nan, r.stake * len(run_bets)))
-    df = _table(results)
-    if len(sit.bets) > 1:
-        df.loc[df.index[-1], "ev"] = df["ev"].iloc[:-1].sum()
-    elif not sit.bets:
-        df = df.sort_values(["ev", "bet"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    with Progress(cap * len(runs), PIMC_JOB.label, enabled=progress) as bar:
+        results = simulate_rows(PIMC_JOB, sit, runs, args_of=args_of, slots_of=slots_of, cap=cap,
+                                target_ci=target_ci, seed=seed, bar=bar, watch_all=True, cache=cache)
+    df = odds_table(results, joint=len(sit.bets) > 1, by_ev=not sit.bets)
     df.attrs.update(situation=sit.describe(), rules=r.summary(), seat=sit.seat, seed=seed,
                     policy=f"pimc ({worlds} worlds)", opponents=opponents)
     return df
-
-
-def extended_odds(hand, talon, *, sim_policy, with_dd, players, seat, lead, revealed, bets, others,
-                  opponents, n, target_ci, seed, rules, overrides, threads, progress, worlds):
-    """`sponsio odds` for ``--policy dd``, ``pimc`` and ``POLICY,dd``."""
-    from sponsio_sim.analysis.odds import odds, policy_code
-    from sponsio_sim.rules import load_rules
-    from sponsio_sim.situation import build_situation
-
-    ruleset = load_rules(rules, players, overrides)
-    sit = build_situation(ruleset, hand, talon, seat=seat, lead=lead, revealed=revealed,
-                          bets=bets, others=others)
-    policy_code(opponents, "--opponents")
-    if n is not None and n < 1:
-        raise UserError(f"-n {n}: the number of rounds must be at least 1")
-    if target_ci is not None and not 0 < target_ci < 1:
-        raise UserError(f"--target-ci {target_ci}: must be between 0 and 1")
-    sim = None
-    if sim_policy == "pimc":
-        sim = pimc_odds(sit, opponents, n=n, target_ci=target_ci, seed=seed, worlds=worlds,
-                        threads=threads, progress=progress)
-    elif sim_policy is not None:
-        sim = odds(hand, talon, players=players, seat=seat, lead=lead, revealed=revealed, bets=bets,
-                   others=others, policy=sim_policy, opponents=opponents, n=n, target_ci=target_ci,
-                   seed=seed, rules=rules, overrides=overrides, threads=threads, progress=progress)
-    if not with_dd:
-        return sim
-    dd = dd_brackets(sit, n=n, target_ci=target_ci, seed=seed, threads=threads, progress=progress)
-    if sim is None:
-        out = dd
-    else:
-        out = beside(sim, dd, sim_policy)
-    out.attrs.update(policy=sim_policy or "dd", opponents=opponents if sim is not None else "-")
-    return out

@@ -18,6 +18,9 @@ success in further games (the in-game calibration).
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -28,16 +31,18 @@ from tabletop_mc.runner import derive_seed, run_chunked, set_threads
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.calibrate import (CHECK_GAMES, DEFAULT_GAMES, DEFAULT_ITERATIONS, default_profile,
                                             ingame_calibration, refit_on_policy)
-from sponsio_sim.analysis.game_model import KINDS, SuccessModel, economy, fingerprint
+from sponsio_sim.analysis.game_model import (KINDS, SuccessModel, cache_path, cached_model, economy,
+                                             fingerprint, shipped)
 from sponsio_sim.analysis.game_setup import PLAY, build_state, model_variant, parse_profile
 from sponsio_sim.kernels.game_fit import fit_chunks
 from sponsio_sim.kernels.game_layout import model_sizes
-from sponsio_sim.rules import load_rules
+from sponsio_sim.rules import RuleSet, load_rules
 
 FIT_CHUNK = 2048
 CAL_BINS = 1000          # fine bins of predicted P, grouped into deciles afterwards
 TROLL_SHARE = 0.25       # share of seats without bets in the sample rounds
 DEFAULT_ROUNDS = 1_000_000
+AUTO_FIT_ROUNDS = 300_000   # rounds of the model fitted on first use for a deal without one
 HOLDOUT_SHARE = 0.25
 DECILES = 10
 
@@ -158,3 +163,38 @@ def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFA
         df.attrs.update(rules=ruleset.summary(), seed=seed, rounds=n, holdout=holdout, policy=policy,
                         fingerprint=fingerprint(ruleset), profile=profile, check_games=check_games)
     return model, deciles, summary, ingame, history
+
+
+def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed: int = 1,
+               variant: str | None = None) -> SuccessModel:
+    """The success model to use for ``rules`` (see ``analysis.game_model``); ``variant="reference"``
+    first looks for a model calibrated in the reference profile's own games."""
+    if variant is not None and path is None:
+        for candidate in (shipped(rules, variant), cached_model(cache_path(rules, variant))):
+            if candidate is not None and candidate.meta.get("economy", economy(rules)) == economy(rules):
+                return candidate
+    if path is not None:
+        if not Path(path).is_file():
+            raise UserError(f"--model {path}: no such file")
+        model = SuccessModel.load(path)
+        if model.fingerprint != fingerprint(rules):
+            raise UserError(f"--model {path}: fitted for deal {model.fingerprint}, "
+                            f"rule set {rules.name} deals {fingerprint(rules)}")
+        return model
+    model = shipped(rules)
+    if model is not None and model.meta.get("economy", economy(rules)) == economy(rules):
+        return model
+    cached = cache_path(rules)
+    if cached.is_file():
+        return SuccessModel.load(cached, f"cache:{cached}")
+    if model is not None:
+        model.source += (" (calibrated in games of the standard rule set; `sponsio fit` with these rules "
+                         "calibrates one for them)")
+        return model
+    print(f"note: no success model for deal {fingerprint(rules)} yet; fitting one "
+          f"({AUTO_FIT_ROUNDS:,} rounds, cached in {cached.parent})", file=sys.stderr)
+    model = fit_model(rules, n=AUTO_FIT_ROUNDS, seed=seed, progress=progress)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    model.save(cached)
+    model.source = f"cache:{cached}"
+    return model

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.rng import seed_key
-from sponsio_sim.analysis.game_model import find_model
+from sponsio_sim.analysis.fit import find_model
 from sponsio_sim.analysis.game_setup import build_state, parse_profile, rows_of
 from sponsio_sim.cards import format_cards
 from sponsio_sim.kernels import game_layout as L

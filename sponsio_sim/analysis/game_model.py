@@ -8,7 +8,7 @@ thin cells borrow strength. The model depends only on the deal's shape
 (players, colours, hand size) and on ``nines_scope`` and ``fail_target``,
 its fingerprint; multipliers, tokens and coins do not change who wins a trick.
 
-Where a model comes from (``find_model``): an explicit file; else the model
+Where a model comes from (``analysis.fit.find_model``): an explicit file; else the model
 shipped in ``sponsio_sim/models`` for the fingerprint, if it was calibrated
 in games of the same economy (``economy``: multipliers, coins, tokens,
 track; ``analysis.calibrate``); else one fitted earlier into the user cache
@@ -34,7 +34,6 @@ from sponsio_sim.kernels.game_layout import model_shapes, model_sizes
 from sponsio_sim.rules import RuleSet
 
 PRIOR = 4.0          # pseudo-bets pulling a cell toward its parameter's overall rate
-AUTO_FIT_ROUNDS = 300_000
 KINDS = ("tricks", "colour", "last", "nines", "fail")
 
 
@@ -113,7 +112,7 @@ def smooth(bets: np.ndarray, wins: np.ndarray, hand_size: int) -> np.ndarray:
     return np.concatenate(out)
 
 
-def _cached(path: Path) -> SuccessModel | None:
+def cached_model(path: Path) -> SuccessModel | None:
     return SuccessModel.load(path, f"cache:{path}") if path.is_file() else None
 
 
@@ -145,41 +144,3 @@ def shipped(rules: RuleSet, variant: str | None = None) -> SuccessModel | None:
             if model.fingerprint == fingerprint(rules) and model.meta.get("variant") == variant:
                 return model
     return None
-
-
-def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed: int = 1,
-               variant: str | None = None) -> SuccessModel:
-    """The success model to use for ``rules`` (module docstring); ``variant="reference"``
-    first looks for a model calibrated in the reference profile's own games."""
-    if variant is not None and path is None:
-        for candidate in (shipped(rules, variant), _cached(cache_path(rules, variant))):
-            if candidate is not None and candidate.meta.get("economy", economy(rules)) == economy(rules):
-                return candidate
-    if path is not None:
-        if not Path(path).is_file():
-            raise UserError(f"--model {path}: no such file")
-        model = SuccessModel.load(path)
-        if model.fingerprint != fingerprint(rules):
-            raise UserError(f"--model {path}: fitted for deal {model.fingerprint}, "
-                            f"rule set {rules.name} deals {fingerprint(rules)}")
-        return model
-    model = shipped(rules)
-    if model is not None and model.meta.get("economy", economy(rules)) == economy(rules):
-        return model
-    cached = cache_path(rules)
-    if cached.is_file():
-        return SuccessModel.load(cached, f"cache:{cached}")
-    if model is not None:
-        model.source += (" (calibrated in games of the standard rule set; `sponsio fit` with these rules "
-                         "calibrates one for them)")
-        return model
-    from sponsio_sim.analysis.fit import fit_model  # late import: fit builds on game_setup
-
-    import sys
-    print(f"note: no success model for deal {fingerprint(rules)} yet; fitting one "
-          f"({AUTO_FIT_ROUNDS:,} rounds, cached in {cached.parent})", file=sys.stderr)
-    model = fit_model(rules, n=AUTO_FIT_ROUNDS, seed=seed, progress=progress)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    model.save(cached)
-    model.source = f"cache:{cached}"
-    return model

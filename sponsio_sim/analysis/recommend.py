@@ -25,7 +25,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.balance import run_balance
 from sponsio_sim.analysis.exploit import _measures, deviations, paired_run
-from sponsio_sim.analysis.game_model import find_model
+from sponsio_sim.analysis.fit import find_model
 from sponsio_sim.kernels.exploit import P_DEV
 from sponsio_sim.analysis.game_setup import model_variant, parse_profile
 from sponsio_sim.rules import load_rules

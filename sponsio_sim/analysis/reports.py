@@ -18,7 +18,7 @@ from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD, MIN_MEAN_N
 from sponsio_sim.analysis import balance_plots, game_plots, plots
 from sponsio_sim.analysis.balance import balance, run_balance
-from sponsio_sim.analysis.game_model import find_model
+from sponsio_sim.analysis.fit import find_model
 from sponsio_sim.analysis.game_setup import REFERENCE
 from sponsio_sim.analysis.exploit import exploit
 from sponsio_sim.analysis.findings import (RTP_BAND, exploit_findings, length_findings, rtp_findings,

@@ -22,6 +22,13 @@ def bit(c):
 
 
 @nb.njit(cache=True, inline="always")
+def beats(c, best):
+    """Does card ``c`` take the trick from its top card ``best`` (spec 5: no
+    trumps, so only a higher card of ``best``'s colour, the led colour, does)?"""
+    return c > best and c // RANKS == best // RANKS
+
+
+@nb.njit(cache=True, inline="always")
 def select(x, k):
     """Card id of the ``k``-th (0-based) lowest set bit of ``x``."""
     for _ in range(k):

@@ -13,7 +13,7 @@ tried move show to be equal to it.
 import numba as nb
 import numpy as np
 
-from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
+from sponsio_sim.kernels.bits import RANKS, U0, U1, beats, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd_core import (
     F_BEST, F_BSEAT, F_HINT, F_IMOV, F_LED, F_MOV0, F_NMOV, F_POS, F_SC0, F_SEAT, F_TN, MODE_TRICKS,
     U_SKIP, U_WR, colour_bet, desire, has_last,
@@ -145,7 +145,7 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         else:
             cur = best
             win = bseat
-            if col == led and c > cur:
+            if beats(c, cur):
                 cur = c
                 win = s
             rl = later & colmask[led]
@@ -154,7 +154,7 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
                 top = highest(rl)
                 if top > cur:
                     win = _owner(hands, players, top)
-                    if col == led and c > best:
+                    if beats(c, best):
                         r2 = rl & ~bit(top)
                         force = r2 == U0 or c > highest(r2)
         score = -rank

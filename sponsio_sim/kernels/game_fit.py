@@ -71,7 +71,7 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
         load_bets(ints, codes, counts)
         build_relevance(codes, counts, ints)
         set_round(tab, ints, hands, talon, np.uint64(0))
-        last, nine_lost = play_tricks(players, lead, pol, tab, ints, weight, state)
+        last, nine_lost = play_tricks(players, lead, pol, tab, ints, weight, state, None)
         settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
                (ints[FLAGS] & NINES_OWN) != 0, tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
         for s in range(players):

@@ -62,7 +62,7 @@ def _play_one(players, leader, policy, tab, ints, weight, state, hands, talon, c
               colmask, result, failed):
     """One round of the deal in ``hands`` under ``policy``: did ``ask`` win its bets?"""
     set_round(tab, ints, hands, talon, U0)
-    last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state)
+    last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None)
     settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
            (ints[FLAGS] & NINES_OWN) != 0, colmask, result, failed)
     return not failed[ask]

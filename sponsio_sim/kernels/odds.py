@@ -69,7 +69,7 @@ def odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need,
     for _ in range(rounds):
         talon = deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
         set_round(tab, ints, hands, talon, revealed)
-        last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state)
+        last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None)
         mine = won[ask]
         row[tricks[ask]] += 1
         for col in range(n_colours):

@@ -10,7 +10,7 @@ best-case successes instead (the card most likely to leave a chance);
 remaining ties go to the cheapest card (lowest rank, then lowest id).
 Cards adjacent among the cards still in hands are one choice.
 
-``pimc_play`` runs the trick loop of ``play.play_tricks_hooked`` with this
+``pimc_play`` runs the trick loop of ``play.play_tricks`` with this
 seat's choice as the hook; other seats play through the shared policies.
 """
 
@@ -25,7 +25,7 @@ from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcou
 from sponsio_sim.kernels.bets import counted_nines, nine_bettors
 from sponsio_sim.kernels.dd import solve_bets
 from sponsio_sim.kernels.dd_core import ct_layout
-from sponsio_sim.kernels.play import HOOKED, choose_hooked, play_tricks_hooked
+from sponsio_sim.kernels.play import HOOKED, choose_hooked, play_tricks
 from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES, NINES_OWN, REVEALED, TRICKS, VOID, WON
 
 PIMC = HOOKED
@@ -194,7 +194,7 @@ def _better(w1, b1, c1, w2, b2, c2):
 
 @nb.njit(cache=True, inline="always")
 def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
-    """``play.play_tricks_hooked``'s hook: the solver's counters and the
+    """``play.play_tricks``'s hook: the solver's counters and the
     trick so far from the public state, then ``pimc_choose``."""
     n_colours = ctx.n_colours
     ctr = ctx.ctr
@@ -234,4 +234,4 @@ def pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
     ctx = PimcCtx(codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps, np.zeros(width, dtype=np.int64),
                   np.zeros(players, dtype=np.int64), np.zeros(n_colours * RANKS, dtype=np.int64),
                   np.zeros(players, dtype=np.uint64), np.zeros((n_colours * RANKS, 3), dtype=np.int64))
-    return play_tricks_hooked(players, leader, policy, tab, ints, weight, state, ctx)
+    return play_tricks(players, leader, policy, tab, ints, weight, state, ctx)

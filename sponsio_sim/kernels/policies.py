@@ -17,7 +17,7 @@ import numpy as np
 
 from tabletop_mc.rng import randbelow
 from sponsio_sim.kernels.bets import COLOUR, FAIL, LAST, NINES, TRICKS
-from sponsio_sim.kernels.bits import RANKS, U0, U1, above, bit, highest, lowest, popcount, select
+from sponsio_sim.kernels.bits import RANKS, U0, U1, above, beats, bit, highest, lowest, popcount, select
 from sponsio_sim.kernels.table import (CAN, COLMASK, DECK, FLAGS, HANDS, MAX_COLOURS, MAX_REL, NINES as NINES_MASK,
                                        NINES_OWN as NINES_OWN_FLAG, NREL,
                                        PLAYED, REVEALED, TALON, TRICKS as TRICKS_WON, VOID, WON, rel_at)
@@ -145,7 +145,7 @@ def choose_scored(s, players, policy, legal, pos, leader, led, best, best_seat, 
             w_can = 0.0
             for k in range(n_can):
                 w_can += weight[ints[CAN + k]]
-        if pos == 0 or (col == led and c > best):
+        if pos == 0 or beats(c, best):
             top_seat = s
             higher = tab[COLMASK + lead_col] & above(c)
         else:

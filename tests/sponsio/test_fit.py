@@ -5,7 +5,8 @@ import pytest
 
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.fit import fit
-from sponsio_sim.analysis.game_model import SuccessModel, cache_path, economy, find_model, fingerprint, shipped
+from sponsio_sim.analysis.fit import find_model
+from sponsio_sim.analysis.game_model import SuccessModel, cache_path, economy, fingerprint, shipped
 from sponsio_sim.rules import load_rules
 
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from sponsio_sim.analysis.game import play_game
-from sponsio_sim.analysis.game_model import find_model
+from sponsio_sim.analysis.fit import find_model
 from sponsio_sim.analysis.game_setup import build_state, parse_profile
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.kernels import game_layout as L

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sponsio_sim.analysis.game_model import find_model
+from sponsio_sim.analysis.fit import find_model
 from sponsio_sim.analysis.game_setup import DEFAULT_ROLLOUTS, build_state, parse_strategy
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.cli import main

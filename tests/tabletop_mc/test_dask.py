@@ -20,6 +20,10 @@ def test_local_dask_cluster_matches_local_run():
     pd.testing.assert_frame_equal(local, dask)
     adaptive = dict(talon="R1 B9 G4 Y7", bets="nines", target_ci=0.03, seed=8)
     pd.testing.assert_frame_equal(odds(HAND, **adaptive), odds(HAND, workers=2, **adaptive))
+    # the double-dummy brackets and PIMC play run through the same odds job, so on Dask too
+    for policy, n in (("goal,dd", 96), ("pimc", 24)):
+        kw = dict(talon="R1 B9 G4 Y7", bets="tricks=2,last", n=n, seed=3, policy=policy, worlds=4)
+        pd.testing.assert_frame_equal(odds(HAND, **kw), odds(HAND, workers=2, **kw))
 
 
 def test_killed_run_resumes_from_finished_batches(tmp_path):
