@@ -25,7 +25,7 @@ import numpy as np
 
 from sponsio_sim.bets import catalogue, encode_table, parse_bet_set
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
-from sponsio_sim.kernels.dd import fresh_counters, solve_bets, solve_coalition, workspace
+from sponsio_sim.kernels.dd.solve import fresh_counters, solve_bets, solve_coalition, workspace
 from sponsio_sim.rules import load_rules
 
 BETS = ["tricks=2", "tricks=3", "last", "colour:R=2", "tricks=1,last", "nines", "colour:B=0", "tricks=4"]

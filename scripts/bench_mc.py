@@ -29,10 +29,10 @@ def run(r: int, games: int, keep: int, audit: bool, seed: int):
     """(counts, CPU seconds) of ``games`` rotated games, one thread."""
     import numba
 
-    from sponsio_sim.analysis.fit import find_model
-    from sponsio_sim.analysis.game_setup import build_state, parse_profile
-    from sponsio_sim.kernels import game_layout as L
-    from sponsio_sim.kernels.mc_audit import audit_chunk
+    from sponsio_sim.analysis.game.fit import find_model
+    from sponsio_sim.analysis.game.setup import build_state, parse_profile
+    from sponsio_sim.kernels.game import layout as L
+    from sponsio_sim.kernels.betting.audit import audit_chunk
     from sponsio_sim.rules import load_rules
 
     numba.set_num_threads(1)
@@ -45,8 +45,8 @@ def run(r: int, games: int, keep: int, audit: bool, seed: int):
 
 
 def main() -> None:
-    from sponsio_sim.analysis.game_setup import MC_KEEP
-    from sponsio_sim.kernels import mc_audit as A
+    from sponsio_sim.analysis.game.setup import MC_KEEP
+    from sponsio_sim.kernels.betting import audit as A
     from tabletop_mc.stats import wilson
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

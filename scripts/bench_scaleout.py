@@ -26,7 +26,7 @@ os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(os.path.dirname(__file__),
 
 
 def run(profile: str, n: int, seed: int):
-    from sponsio_sim.analysis.tournament import tournament
+    from sponsio_sim.analysis.game.tournament import tournament
     return tournament(profile, n=n, seed=seed, rotate=True)
 
 

@@ -34,7 +34,7 @@ def kernel_rates(n: int, repeats: int) -> list[tuple[str, float, float]]:
     """(policy, best rounds/s/core, first-call seconds) per policy, one thread."""
     import numba
 
-    from sponsio_sim.analysis.odds import simulate
+    from sponsio_sim.analysis.odds.query import simulate
     from sponsio_sim.rules import load_rules
     from sponsio_sim.situation import build_situation
 
@@ -74,11 +74,11 @@ def game_rates(games: int, repeats: int) -> tuple[float, float, float]:
     import numba
     import numpy as np
 
-    from sponsio_sim.analysis.fit import find_model
-    from sponsio_sim.analysis.game_setup import build_state, parse_profile
-    from sponsio_sim.analysis.game_runs import GAME_CHUNK
-    from sponsio_sim.kernels.game import game_chunks
-    from sponsio_sim.kernels.game_layout import S_GAMES, S_ROUNDS, stats_size
+    from sponsio_sim.analysis.game.fit import find_model
+    from sponsio_sim.analysis.game.setup import build_state, parse_profile
+    from sponsio_sim.analysis.game.runs import GAME_CHUNK
+    from sponsio_sim.kernels.game.engine import game_chunks
+    from sponsio_sim.kernels.game.layout import S_GAMES, S_ROUNDS, stats_size
     from sponsio_sim.rules import load_rules
 
     numba.set_num_threads(1)

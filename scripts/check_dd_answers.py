@@ -30,7 +30,7 @@ import numpy as np
 
 from sponsio_sim.bets import catalogue, encode_table, parse_bet_set
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
-from sponsio_sim.kernels.dd import batch_bets, batch_coalition, blocks
+from sponsio_sim.kernels.dd.solve import batch_bets, batch_coalition, blocks
 from sponsio_sim.rules import RANKS, load_rules
 
 SAVED = Path(__file__).resolve().parent.parent / "tests" / "sponsio" / "dd_answers.json"

@@ -6,7 +6,7 @@ random, goal and pimc play, beside the double-dummy worst and best cases.
 
 Prints the table (95% Wilson CIs), the checks and the runtime; writes CSV
 tables, the per-hand outcomes, a PNG and index.html under ``--out``.
-See ``sponsio_sim.analysis.grading`` for the definitions.
+See ``sponsio_sim.analysis.odds.grading`` for the definitions.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import time
 
 import pandas as pd
 
-from sponsio_sim.analysis.grading import grade, write_report
+from sponsio_sim.analysis.odds.grading import grade, write_report
 
 
 def main():

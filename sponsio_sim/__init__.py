@@ -1,7 +1,7 @@
 """Sponsio: Monte Carlo bet odds, strategy analysis and balance testing.
 
 ``odds(hand, talon, ...)`` answers the odds of every bet for a hand (see
-``sponsio_sim.analysis.odds.odds``); the ``sponsio`` command wraps it.
+``sponsio_sim.analysis.odds.query.odds``); the ``sponsio`` command wraps it.
 """
 
 __all__ = ["odds", "load_rules"]
@@ -10,7 +10,7 @@ __all__ = ["odds", "load_rules"]
 def __getattr__(name):
     # Imported on first use, so `sponsio --help` does not load numpy, numba and pandas.
     if name == "odds":
-        from sponsio_sim.analysis.odds import odds
+        from sponsio_sim.analysis.odds.query import odds
         return odds
     if name == "load_rules":
         from sponsio_sim.rules import load_rules

@@ -20,11 +20,11 @@ import pandas as pd
 
 from tabletop_mc.errors import UserError
 from tabletop_mc.runner import set_threads
-from sponsio_sim.analysis.dd_odds import check_nines_scope
+from sponsio_sim.analysis.odds.dd import check_nines_scope
 from sponsio_sim.bets import encode_table, parse_bet_set, parse_others
 from sponsio_sim.cards import card_name, mask_of, parse_cards
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
-from sponsio_sim.kernels.dd import batch_bets, batch_coalition, blocks
+from sponsio_sim.kernels.dd.solve import batch_bets, batch_coalition, blocks
 from sponsio_sim.rules import RANKS, RuleSet, load_rules
 
 

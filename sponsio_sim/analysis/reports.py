@@ -16,18 +16,20 @@ from tabletop_mc.htmlreport import HtmlReport, stamp_text
 from tabletop_mc.progress import Progress
 from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD, MIN_MEAN_N
-from sponsio_sim.analysis import balance_plots, game_plots, plots
-from sponsio_sim.analysis.balance import balance, run_balance
-from sponsio_sim.analysis.fit import find_model
-from sponsio_sim.analysis.game_setup import REFERENCE
-from sponsio_sim.analysis.exploit import exploit
+from sponsio_sim.analysis import plots
+from sponsio_sim.analysis.balance import plots as balance_plots
+from sponsio_sim.analysis.game import plots as game_plots
+from sponsio_sim.analysis.balance.run import balance, run_balance
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.setup import REFERENCE
+from sponsio_sim.analysis.game.exploit import exploit
 from sponsio_sim.analysis.findings import (RTP_BAND, exploit_findings, length_findings, rtp_findings,
                                            seat_finding, strategy_findings, stronger_play_finding,
                                            verdicts_under_both)
-from sponsio_sim.analysis.odds import odds
-from sponsio_sim.analysis.recommend import recommend
+from sponsio_sim.analysis.odds.query import odds
+from sponsio_sim.analysis.balance.recommend import recommend
 from sponsio_sim.analysis.studies import cash_in_study, lead_value
-from sponsio_sim.analysis.tournament import matrix, tournament
+from sponsio_sim.analysis.game.tournament import matrix, tournament
 from sponsio_sim.rules import load_rules
 
 # Typical hands: (name, players, hand, talon)
@@ -91,7 +93,7 @@ def _odds_section(doc: HtmlReport, out: Path, seed: int, scale: float, threads, 
         df.to_csv(out / f"{df.attrs['slug']}_all.csv", index=False)
 
 
-BALANCE_PROFILE = "reference"   # the reference profile (analysis.game_setup.REFERENCE)
+BALANCE_PROFILE = "reference"   # the reference profile (analysis.game.setup.REFERENCE)
 MC_PROFILE = "mc:goal:cash4 x4"   # stronger play the balance verdicts are checked under
 MC_GAMES = 2_000                  # its games at scale 1 (about 5 games/s/core with four mc seats)
 REFERENCE_STRATEGY = REFERENCE[4]
@@ -229,7 +231,7 @@ def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads,
 
 def _grading_section(doc: HtmlReport, out: Path, seed: int, scale: float, threads) -> None:
     """The goal policy graded against PIMC and the DD brackets (its own page under grading/)."""
-    from sponsio_sim.analysis.grading import grade, write_report
+    from sponsio_sim.analysis.odds.grading import grade, write_report
 
     hands = grade(max(int(1000 * scale), 20), seed=seed, threads=threads, progress=None)
     res = write_report(hands, out / "grading")

@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.stats import mean_ci
-from sponsio_sim.analysis.fit import find_model
-from sponsio_sim.analysis.game_setup import parse_strategy
-from sponsio_sim.analysis.odds import odds
-from sponsio_sim.analysis.game_runs import entry_table, run_games
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.setup import parse_strategy
+from sponsio_sim.analysis.odds.query import odds
+from sponsio_sim.analysis.game.runs import entry_table, run_games
 from sponsio_sim.cards import format_cards
 from sponsio_sim.rules import RuleSet
 

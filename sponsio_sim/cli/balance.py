@@ -9,8 +9,8 @@ from tabletop_mc.cliparams import ASCII, FiniteFloat, StrictInt, count_type, pos
 from tabletop_mc.clitools import common_options, emit, scale_options
 from tabletop_mc.output import render_tables
 from tabletop_mc.plotfile import dir_target, save_plot, write_atomic
-from sponsio_sim.analysis.balance import balance
-from sponsio_sim.analysis.recommend import TOLERANCE, recommend
+from sponsio_sim.analysis.balance.run import balance
+from sponsio_sim.analysis.balance.recommend import TOLERANCE, recommend
 from sponsio_sim.cli import main
 
 FORMATS = {"multiplier": "{:g}", "placed": "{:.0f}"}
@@ -137,5 +137,5 @@ def recommend_cmd(profile, players, n, target_rtp, tolerance, mult_range, max_it
 
 def _plots():
     """The plotting module, imported only when a plot is drawn (matplotlib is slow to import)."""
-    from sponsio_sim.analysis import balance_plots
+    from sponsio_sim.analysis.balance import plots as balance_plots
     return balance_plots

@@ -7,7 +7,7 @@ from sponsio_sim.cli import main
 
 def _parts():
     from tabletop_mc.resultcache import default_root
-    from sponsio_sim.analysis.game_model import cache_dir
+    from sponsio_sim.analysis.game.model import cache_dir
     return [("compiled kernels", kernel_cache_root(), "sponsio_sim-*"),
             ("finished batches (resume)", default_root(), None),
             ("fitted success models", cache_dir(), None)]

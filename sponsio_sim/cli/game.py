@@ -10,12 +10,12 @@ from tabletop_mc.output import dumps, render, render_tables
 from tabletop_mc.errors import OutputError
 from tabletop_mc.plotfile import file_target, plot_target, save_plot
 from tabletop_mc.stats import CI_METHOD
-from sponsio_sim.analysis.calibrate import DEFAULT_GAMES, DEFAULT_ITERATIONS, MIN_PLACED, TOLERANCE_PP
-from sponsio_sim.analysis.fit import CHECK_GAMES, DEFAULT_ROUNDS, fit
-from sponsio_sim.analysis.game import play_game
-from sponsio_sim.analysis.game_model import cache_path
-from sponsio_sim.analysis.game_setup import STRATEGY_HELP, model_variant
-from sponsio_sim.analysis.tournament import matrix, tournament
+from sponsio_sim.analysis.game.calibrate import DEFAULT_GAMES, DEFAULT_ITERATIONS, MIN_PLACED, TOLERANCE_PP
+from sponsio_sim.analysis.game.fit import CHECK_GAMES, DEFAULT_ROUNDS, fit
+from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.model import cache_path
+from sponsio_sim.analysis.game.setup import STRATEGY_HELP, model_variant
+from sponsio_sim.analysis.game.tournament import matrix, tournament
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
 
@@ -204,7 +204,7 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
 
 def _plots():
     """The plotting module, imported only when a plot is drawn (matplotlib is slow to import)."""
-    from sponsio_sim.analysis import game_plots
+    from sponsio_sim.analysis.game import plots as game_plots
     return game_plots
 
 

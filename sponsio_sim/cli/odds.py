@@ -6,7 +6,7 @@ from tabletop_mc.cliparams import ASCII, ASCII_NONEMPTY, StrictInt, count_type, 
 from tabletop_mc.clitools import common_options, current_meta, emit, scale_options
 from tabletop_mc.output import render
 from tabletop_mc.stats import CI_METHOD
-from sponsio_sim.analysis.odds import odds
+from sponsio_sim.analysis.odds.query import odds
 from sponsio_sim.cli import main
 
 TABLE_FORMATS = {"multiplier": "{:g}", "ev": "{:+.3f}", "fair_multiplier": "{:.2f}"}

@@ -7,8 +7,8 @@ import click
 from tabletop_mc.cliparams import ASCII, StrictInt, count_type
 from tabletop_mc.clitools import common_options, emit, scale_options
 from tabletop_mc.output import render_tables
-from sponsio_sim.analysis.exploit import FAMILIES, exploit
-from sponsio_sim.analysis.game_setup import STRATEGY_HELP
+from sponsio_sim.analysis.game.exploit import FAMILIES, exploit
+from sponsio_sim.analysis.game.setup import STRATEGY_HELP
 from sponsio_sim.cli import main
 from sponsio_sim.cli.game import MODEL, PLAYERS
 

@@ -4,8 +4,8 @@ import numpy as np
 
 from sponsio_sim.bets import encode_table, parse_bet_set
 from sponsio_sim.cards import mask_of, parse_cards
-from sponsio_sim.kernels.play import play_tricks
-from sponsio_sim.kernels.policies import build_relevance
+from sponsio_sim.kernels.play.tricks import play_tricks
+from sponsio_sim.kernels.play.policies import build_relevance
 from sponsio_sim.kernels.table import TRICKS, WON, new_state, set_round
 from tabletop_mc.rng import new_state as new_rng
 

@@ -5,8 +5,8 @@ import pytest
 from click.testing import CliRunner
 
 from tabletop_mc.errors import UserError
-from sponsio_sim.analysis.balance import balance, parse_sweep
-from sponsio_sim.analysis.recommend import parse_range, recommend
+from sponsio_sim.analysis.balance.run import balance, parse_sweep
+from sponsio_sim.analysis.balance.recommend import parse_range, recommend
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
 

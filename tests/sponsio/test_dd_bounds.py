@@ -3,7 +3,7 @@
 Small skewed deals (cards from two or three colours only, so voids, long
 colours and forced tricks are common), the asking seat alone against every
 other seat (worst case), where bet-goal bounds decide positions:
-``dd_bounds.forced_win`` (the others make the seat win a trick that breaks
+``dd.bounds.forced_win`` (the others make the seat win a trick that breaks
 a ``tricks=N`` or ``colour:C=N`` bet with small N) and, for a trick bet
 that needs more tricks, the coalition bounds of the seat alone (the others'
 sure tricks after the seat's lead, the sweep bound, the trick under way).
@@ -58,7 +58,7 @@ def test_avoid_bets_match_minimax_on_skewed_deals(case):
 
 
 # Positions where a 9 was once skipped as the same move as a smaller card of
-# its colour (``dd_moves.skip_small``): with a nines bet at stake a 9 is
+# its colour (``dd.moves.skip_small``): with a nines bet at stake a 9 is
 # never interchangeable, even when the winning ranks found so far hold no
 # card of its colour (a 9 played deeper in the search leaves none there).
 NINES_SKIP = [

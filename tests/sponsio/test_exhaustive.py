@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from tabletop_mc.stats import wilson
-from sponsio_sim.analysis.odds import simulate, stat_index
+from sponsio_sim.analysis.odds.query import simulate, stat_index
 from sponsio_sim.bets import catalogue
-from sponsio_sim.kernels.odds import stats_layout
+from sponsio_sim.kernels.odds.simulate import stats_layout
 from sponsio_sim.rules import load_rules
 from sponsio_sim.situation import build_situation
 

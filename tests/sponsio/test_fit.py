@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from tabletop_mc.errors import UserError
-from sponsio_sim.analysis.fit import fit
-from sponsio_sim.analysis.fit import find_model
-from sponsio_sim.analysis.game_model import SuccessModel, cache_path, economy, fingerprint, shipped
+from sponsio_sim.analysis.game.fit import fit
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.model import SuccessModel, cache_path, economy, fingerprint, shipped
 from sponsio_sim.rules import load_rules
 
 
@@ -82,7 +82,7 @@ def test_model_ignores_multipliers_but_not_the_deal():
 
 def test_on_policy_refit_is_calibrated_in_games_within_the_standard_error():
     """The refit model's predictions agree, per bet type, with what the profile wins in fresh games."""
-    from sponsio_sim.analysis.calibrate import TOLERANCE_PP, ingame_calibration, refit_on_policy
+    from sponsio_sim.analysis.game.calibrate import TOLERANCE_PP, ingame_calibration, refit_on_policy
     r = load_rules("standard-3p")
     off = fit("standard-3p", n=20_000, holdout=2_000, seed=3, on_policy=0, check_games=240)[0]
     before = ingame_calibration(r, off, n=2_400, seed=11)
@@ -103,7 +103,7 @@ REFERENCE_MODELS = ("standard-4p",)   # rule sets shipping a model calibrated in
 
 
 def test_the_reference_profile_uses_the_model_calibrated_in_its_own_games(tmp_path, monkeypatch):
-    from sponsio_sim.analysis.game_setup import model_variant
+    from sponsio_sim.analysis.game.setup import model_variant
     monkeypatch.setenv("SPONSIO_MODEL_DIR", str(tmp_path))
     for name in REFERENCE_MODELS:
         r = load_rules(name)

@@ -6,7 +6,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from sponsio_sim.analysis.game_model import KINDS
+from sponsio_sim.analysis.game.model import KINDS
 from sponsio_sim.cli import main
 
 PROFILE = "ev:goal:cash4, troll:goal, ev:goal:never, random:random"
@@ -102,7 +102,7 @@ def test_strategy_notation_in_the_help_is_what_the_parser_accepts():
     import re
 
     from tabletop_mc.errors import UserError
-    from sponsio_sim.analysis.game_setup import STRATEGY_HELP, parse_strategy
+    from sponsio_sim.analysis.game.setup import STRATEGY_HELP, parse_strategy
     from sponsio_sim.rules import load_rules
 
     r = load_rules("standard-4p")

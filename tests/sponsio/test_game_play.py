@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sponsio_sim.analysis.game import play_game
-from sponsio_sim.analysis.fit import find_model
-from sponsio_sim.analysis.game_setup import build_state, parse_profile
+from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.bets import parse_bet
-from sponsio_sim.kernels import game_layout as L
-from sponsio_sim.kernels.game import game_chunk
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.engine import game_chunk
 from sponsio_sim.rules import load_rules
 
 PROFILE = "ev:goal:cash4, troll:goal, ev:goal:never, random:random"

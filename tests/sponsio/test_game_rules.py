@@ -6,15 +6,15 @@ and ``end_check``."""
 import numpy as np
 import pytest
 
-from sponsio_sim.analysis.game_model import SuccessModel, fingerprint
-from sponsio_sim.analysis.game_setup import build_state, parse_profile, rows_of
+from sponsio_sim.analysis.game.model import SuccessModel, fingerprint
+from sponsio_sim.analysis.game.setup import build_state, parse_profile, rows_of
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import mask_of, parse_cards
-from sponsio_sim.kernels import game_layout as L
-from sponsio_sim.kernels.betting import apply_action, apply_double, apply_rebet, leader_of
-from sponsio_sim.kernels.game import end_check, start_game, start_round
-from sponsio_sim.kernels.scoring import load_bets, score_round
-from sponsio_sim.kernels.game_layout import BET, PASS, SWAP, TOKEN
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.betting.phase import apply_action, apply_double, apply_rebet, leader_of
+from sponsio_sim.kernels.game.engine import end_check, start_game, start_round
+from sponsio_sim.kernels.game.scoring import load_bets, score_round
+from sponsio_sim.kernels.game.layout import BET, PASS, SWAP, TOKEN
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON, TRICKS, WON
 from sponsio_sim.rules import load_rules
 
@@ -25,7 +25,7 @@ TALON4 = "B7 G7 Y7 Y8"
 
 
 def blank_model(rules):
-    from sponsio_sim.kernels.game_layout import model_sizes
+    from sponsio_sim.kernels.game.layout import model_sizes
     z = np.zeros(sum(model_sizes(rules.hand_size)))
     return SuccessModel(fingerprint(rules), rules.hand_size, z, z)
 

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.stats import wilson
-from sponsio_sim.analysis.grading import POLICIES, checks, rates
+from sponsio_sim.analysis.odds.grading import POLICIES, checks, rates
 
 
 def hands():

@@ -1,4 +1,4 @@
-"""The ``mc`` betting policy (``kernels.betting_mc``): notation, obvious
+"""The ``mc`` betting policy (``kernels.betting.mc``): notation, obvious
 decisions in hand-made positions, the race, and reproducibility."""
 
 import json
@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sponsio_sim.analysis.fit import find_model
-from sponsio_sim.analysis.game_setup import DEFAULT_ROLLOUTS, build_state, parse_strategy
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.setup import DEFAULT_ROLLOUTS, build_state, parse_strategy
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.cli import main
-from sponsio_sim.kernels import game_layout as L
-from sponsio_sim.kernels.mc_rollout import race
-from sponsio_sim.kernels.game import betting_phase, mc_cash_ins, start_game, start_round
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.betting.rollout import race
+from sponsio_sim.kernels.game.engine import betting_phase, mc_cash_ins, start_game, start_round
 from sponsio_sim.kernels.table import HANDS, TALON
-from sponsio_sim.analysis.game_setup import parse_profile, rows_of
+from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.rules import load_rules
 from tabletop_mc.errors import UserError
 
@@ -110,7 +110,7 @@ def test_mc_keeps_its_position_when_cashing_in_gives_a_rival_the_win():
 
 
 def test_rollout_r_deals_the_same_world_whatever_came_before():
-    from sponsio_sim.kernels.mc_rollout import deal_world, new_work
+    from sponsio_sim.kernels.betting.rollout import deal_world, new_work
     tab, ints, weight = build_state(R4, parse_profile("mc:goal, troll:goal x3", R4), find_model(R4))
     start_game(0, ints, weight)
     start_round(tab, ints, weight)

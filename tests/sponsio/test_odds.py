@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from sponsio_sim import odds
-from sponsio_sim.analysis.odds_job import COLUMNS
+from sponsio_sim.analysis.odds.job import COLUMNS
 
 HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
 TALON = "R1 B9 G4 Y7"

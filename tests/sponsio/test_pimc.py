@@ -6,7 +6,7 @@ import random
 import pytest
 
 from sponsio_sim.analysis.dd import solve
-from sponsio_sim.analysis.odds import odds
+from sponsio_sim.analysis.odds.query import odds
 from sponsio_sim.cards import format_cards, mask_of
 from sponsio_sim.rules import load_rules
 

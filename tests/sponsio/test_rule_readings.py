@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sponsio_sim.bets import ANY_SEAT, Bet, catalogue, parse_bet
-from sponsio_sim.kernels import game_layout as L
+from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.bets import BET_FIELDS, FAIL, settle
 from sponsio_sim.kernels.bits import colour_masks
-from sponsio_sim.kernels.game import end_check
+from sponsio_sim.kernels.game.engine import end_check
 from sponsio_sim.rules import load_rules
 from tabletop_mc.errors import UserError
 
@@ -219,7 +219,7 @@ def _replay_round(events, rules):
 @pytest.mark.parametrize("overrides", [[], ["nines_scope=own", "fail_target=any"],
                                        ["round_bonus_basis=net", "track_top=ends"]])
 def test_narrated_games_settle_as_the_reference_says(overrides):
-    from sponsio_sim.analysis.game import play_game
+    from sponsio_sim.analysis.game.narrate import play_game
     rules = load_rules("standard-4p", overrides=overrides)
     fail_bets = 0
     for seed in range(1, 9):

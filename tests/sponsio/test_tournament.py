@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sponsio_sim.analysis.tournament import matrix, tournament
-from sponsio_sim.kernels.game_layout import MAX_PLAYERS
+from sponsio_sim.analysis.game.tournament import matrix, tournament
+from sponsio_sim.kernels.game.layout import MAX_PLAYERS
 
 PROFILE = "ev:goal:cash4, troll:goal, ev:goal:never, random:random"
 

@@ -66,7 +66,7 @@ def test_tournament_json_is_byte_identical_on_dask():
     assert dask.stdout.encode() == local.stdout.encode()
     # JSON rounds to the estimate's precision, which would hide a last-bit difference:
     # the unrounded floats must be the same bits too (a per-task float sum differed here).
-    from sponsio_sim.analysis.tournament import tournament
+    from sponsio_sim.analysis.game.tournament import tournament
     kw = dict(profile="ev:goal:cash4, troll:goal, ev:goal:never, random:random", n=20000, seed=9)
     a, b = tournament(**kw), tournament(workers=2, **kw)
     floats = [c for c in a.columns if a[c].dtype.kind == "f"]

@@ -1,0 +1,174 @@
+"""The success model calibrated where it is used: on-policy refits and in-game checks.
+
+The off-policy fit (``analysis.game.fit``) learns each model cell's chance from
+random bets in random rounds. In whole games the bets `ev` holds are not
+random: it picks the ones its cells rate highest, and its opponents are
+bettors and trolls who play against its bets. So its predictions drift from
+what it wins (the tournament's ``*_predicted`` against ``*_won``).
+
+``refit_on_policy`` closes the loop: play whole games of a profile with the
+current model, count every bet held when betting ends by its model cell
+(bets, wins), blend those counts with the off-policy fit, and repeat, so the
+model converges to the chances of the bets the profile really places, in
+the games it really plays:
+
+- each iteration's counts are added to the earlier ones after halving them
+  (``DECAY``), so the newest policy weighs most; a cell the new games do
+  not reach keeps its counts, so a cell found worse than it looked does not
+  drift back to its off-policy chance and tempt the policy again;
+- each cell keeps at most ``OFF_PRIOR`` pseudo-bets of its off-policy rate,
+  so cells the games never reach keep the off-policy estimate, and cells
+  they reach follow the games.
+
+Iteration i's games judge model i on the bets it placed itself (0 is the
+off-policy fit); the model kept is the one whose own games agreed best with
+it (largest gap over the bet types placed often enough), so a refit that
+starts to oscillate between two policies keeps its best step.
+
+``ingame_calibration`` is the check: per bet type, the model's mean
+predicted chance of the bets placed beside their observed success (Wilson
+interval) and the gap in percentage points.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from tabletop_mc.backend import KernelBatch
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import derive_seed, run_chunked
+from tabletop_mc.stats import wilson
+from sponsio_sim.analysis.game.model import KINDS, SuccessModel
+from sponsio_sim.analysis.game.setup import build_state, parse_profile
+from sponsio_sim.analysis.game.runs import GAME_CHUNK, entry_table, run_games
+from sponsio_sim.kernels.game import layout as L
+
+CHECK_GAMES = 20_000      # games of the in-game calibration check (``sponsio fit --check-games``)
+OFF_PRIOR = 50.0          # at most this many off-policy pseudo-bets per cell
+DECAY = 0.5               # weight of the earlier iterations' counts at each new iteration
+DEFAULT_ITERATIONS = 8
+DEFAULT_GAMES = 40_000    # games per iteration
+TOLERANCE_PP = 2.0        # calibration target: |predicted - won| per type placed often enough
+MIN_PLACED = 2_000
+
+
+def default_profile(rules) -> str:
+    return f"ev:goal:cash4 x{rules.players}"
+
+
+def onpolicy_counts(rules, model: SuccessModel, profile: str, games: int, seed: int,
+                    progress: Progress | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(bets, wins) per model cell of the bets ``profile`` holds when betting ends, over ``games`` games."""
+    strategies = parse_profile(profile, rules)
+    tab, ints, weight = build_state(rules, strategies, model, rotate=True)
+    width = 2 * len(model.bets)
+    batch = KernelBatch("sponsio_sim.kernels.game.fit", "onpolicy_chunks", seed, tab, ints, weight,
+                        np.int64(L.stats_size(rules.players)), np.int64(width))
+    totals = run_chunked(batch, games, chunk_size=GAME_CHUNK, progress=progress).totals
+    return totals[0::2].copy(), totals[1::2].copy()
+
+
+def blend(off: SuccessModel, on_bets: np.ndarray, on_wins: np.ndarray, meta: dict) -> SuccessModel:
+    """On-policy counts plus at most ``OFF_PRIOR`` off-policy pseudo-bets per cell (module docstring)."""
+    scale = np.minimum(1.0, OFF_PRIOR / np.maximum(off.bets, 1.0))
+    return SuccessModel(off.fingerprint, off.hand_size, on_bets + scale * off.bets, on_wins + scale * off.wins,
+                        dict(meta))
+
+
+def ingame_calibration(rules, model: SuccessModel, *, profile: str | None = None, n: int = 20_000,
+                       seed: int = 1, progress: Progress | None = None) -> pd.DataFrame:
+    """Per bet type (and per profile of a ';'-separated list): placed, mean predicted P,
+    observed success with Wilson CI, gap (pp), whether within the target."""
+    profile = profile or default_profile(rules)
+    frames = []
+    for prof in [p.strip() for p in profile.split(";") if p.strip()]:
+        frames.append(_ingame_one(rules, model, prof, n, seed, progress))
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs.update(profile=" ; ".join(dict.fromkeys(out["profile"])), n=n, seed=seed, rules=rules.summary())
+    return out
+
+
+def _ingame_one(rules, model, profile, n, seed, progress) -> pd.DataFrame:
+    strategies = parse_profile(profile, rules)
+    text = ", ".join(s.text for s in strategies)
+    totals = run_games(rules, strategies, n, rotate=True, seed=seed, model=model, progress=progress)
+    df = entry_table(totals, strategies, True, rules)
+    rows = []
+    for kind in KINDS:
+        if kind not in rules.bets:
+            continue
+        placed = float(df[f"{kind}_placed"].sum())
+        if placed == 0:
+            rows.append({"profile": text, "bet_type": kind, "placed": 0, "predicted": np.nan, "won": np.nan,
+                         "won_low": np.nan, "won_high": np.nan, "gap_pp": np.nan, "within": ""})
+            continue
+        pred = float((df[f"{kind}_predicted"] * df[f"{kind}_placed"]).sum() / placed)
+        wins = float((df[f"{kind}_won"] * df[f"{kind}_placed"]).sum())
+        p, lo, hi = wilson(wins, placed)
+        gap = 100.0 * (pred - p)
+        judged = placed >= MIN_PLACED
+        rows.append({"profile": text, "bet_type": kind, "placed": int(placed), "predicted": pred, "won": p,
+                     "won_low": lo, "won_high": hi, "gap_pp": gap,
+                     "within": ("yes" if abs(gap) <= TOLERANCE_PP else "no") if judged else "too few"})
+    return pd.DataFrame(rows)
+
+
+def _seed(seed: int, it: int, j: int, n_profiles: int) -> int:
+    return derive_seed(seed, "onpolicy", it) if n_profiles == 1 else derive_seed(seed, "onpolicy", it, j)
+
+
+def refit_on_policy(rules, off: SuccessModel, *, profile: str | None = None, iterations: int = DEFAULT_ITERATIONS,
+                    games: int = DEFAULT_GAMES, seed: int = 1,
+                    progress: Progress | None = None) -> tuple[SuccessModel, pd.DataFrame]:
+    """Iterate play -> count -> blend (module docstring): ``iterations`` refits, each
+    model judged on ``games`` games of its own. Returns the model kept and one row per
+    model with its in-game gap (pp) per bet type."""
+    profile = profile or default_profile(rules)
+    profiles = [p.strip() for p in profile.split(";") if p.strip()]
+    on_bets = np.zeros_like(off.bets)
+    on_wins = np.zeros_like(off.wins)
+    model = off
+    history = []
+    models = []
+    meta = dict(off.meta)
+    min_placed = MIN_PLACED * games / CHECK_GAMES
+    for it in range(iterations + 1):
+        if progress is not None:
+            progress.set_label(f"fit: on-policy iteration {it}/{iterations}")
+        b = np.zeros_like(off.bets)
+        w = np.zeros_like(off.wins)
+        for j, prof in enumerate(profiles):   # the games split over the profiles, counts pooled
+            share = games // len(profiles) + (1 if j < games % len(profiles) else 0)
+            bj, wj = onpolicy_counts(rules, model, prof, share, _seed(seed, it, j, len(profiles)), progress)
+            b += bj
+            w += wj
+        pred = model.p
+        row = {"iteration": it, "games": games}
+        worst = 0.0
+        for k, (o, size) in enumerate(zip(model.offsets, L.model_sizes(rules.hand_size))):
+            placed = b[o:o + size].sum()
+            gap = (100.0 * ((b[o:o + size] * pred[o:o + size]).sum() - w[o:o + size].sum())
+                   / placed) if placed else np.nan
+            row[f"{KINDS[k]}_gap_pp"] = gap
+            if placed >= min_placed:
+                worst = max(worst, abs(gap))
+        row["max_gap_pp"] = worst
+        history.append(row)
+        models.append(model)
+        if it == iterations:
+            break
+        fresh = b > 0   # a cell the games no longer reach keeps its counts (no drift back to off-policy)
+        on_bets = np.where(fresh, DECAY * on_bets + b, on_bets)
+        on_wins = np.where(fresh, DECAY * on_wins + w, on_wins)
+        meta.update(on_policy={"profile": profile, "iterations": it + 1, "games_per_iteration": int(games),
+                               "seed": int(seed), "off_prior": OFF_PRIOR, "decay": DECAY})
+        model = blend(off, on_bets, on_wins, meta)
+    # iteration i's row judges model i (0: the off-policy fit) on the games it played itself:
+    # keep the model whose own games agreed best with it
+    hist = pd.DataFrame(history)
+    best = int(hist.loc[hist["iteration"] > 0, "max_gap_pp"].idxmin()) if iterations else 0
+    chosen = models[best]
+    chosen.meta["on_policy"] = dict(chosen.meta.get("on_policy", {}), chosen_iteration=best)
+    hist["chosen"] = ["yes" if i == best else "" for i in hist["iteration"]]
+    return chosen, hist

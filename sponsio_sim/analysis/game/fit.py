@@ -1,0 +1,200 @@
+"""`sponsio fit`: fit the `ev` policy's success model and check its calibration.
+
+Training rounds (``kernels.game.fit``, mode 0) give (bets, wins) per model
+cell; a held-out run on a different seed (mode 1) compares the model's
+predicted chance of every bet held with what happened. Calibration is shown
+by decile of the predicted chance (equal-count groups of held-out bets):
+mean predicted, observed success with its 95% Wilson interval, and the
+absolute error; the headline is the mean absolute error over the deciles,
+overall and per bet type.
+
+The held-out check is on rounds of the fitting process, where bettors and
+their bets are random. In real games an off-policy model is optimistic for
+the bets `ev` picks, so the fit then refits the model on-policy, on the bets
+a profile really places in whole games (``analysis.game.calibrate``), and checks
+it there too: per bet type, the mean predicted chance beside the observed
+success in further games (the in-game calibration).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from tabletop_mc.errors import UserError
+from tabletop_mc.rng import seed_key
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import derive_seed, run_chunked, set_threads
+from tabletop_mc.stats import wilson
+from sponsio_sim.analysis.game.calibrate import (CHECK_GAMES, DEFAULT_GAMES, DEFAULT_ITERATIONS, default_profile,
+                                            ingame_calibration, refit_on_policy)
+from sponsio_sim.analysis.game.model import (KINDS, SuccessModel, cache_path, cached_model, economy,
+                                             fingerprint, shipped)
+from sponsio_sim.analysis.game.setup import PLAY, build_state, model_variant, parse_profile
+from sponsio_sim.kernels.game.fit import fit_chunks
+from sponsio_sim.kernels.game.layout import model_sizes
+from sponsio_sim.rules import RuleSet, load_rules
+
+FIT_CHUNK = 2048
+CAL_BINS = 1000          # fine bins of predicted P, grouped into deciles afterwards
+TROLL_SHARE = 0.25       # share of seats without bets in the sample rounds
+DEFAULT_ROUNDS = 1_000_000
+AUTO_FIT_ROUNDS = 300_000   # rounds of the model fitted on first use for a deal without one
+HOLDOUT_SHARE = 0.25
+DECILES = 10
+
+
+def _run(rules, model, mode, n, seed, policy, progress, label):
+    tab, ints, weight = build_state(rules, [], model)
+    width = 2 * len(model.bets) if mode == 0 else len(KINDS) * CAL_BINS * 3
+    pol = PLAY[policy]
+
+    def batch(first, counts):
+        return fit_chunks(seed_key(seed), np.int64(first), counts, tab, ints, weight, np.int64(mode),
+                          np.int64(pol), TROLL_SHARE, np.int64(CAL_BINS), np.int64(width))
+
+    if progress is not None:
+        progress.set_label(label)
+    return run_chunked(batch, n, chunk_size=FIT_CHUNK, progress=progress).totals
+
+
+def fit_model(rules, *, n: int = DEFAULT_ROUNDS, seed: int = 1, policy: str = "goal",
+              progress: Progress | bool | None = False) -> SuccessModel:
+    """Fit a success model on ``n`` simulated rounds."""
+    bar = progress if isinstance(progress, Progress) else Progress(n, "fit", enabled=progress)
+    empty = np.zeros(sum(model_sizes(rules.hand_size)))
+    blank = SuccessModel(fingerprint(rules), rules.hand_size, empty, empty)
+    totals = _run(rules, blank, 0, n, derive_seed(seed, "fit"), policy, bar, "fit: training")
+    if not isinstance(progress, Progress):
+        bar.close()
+    return SuccessModel(fingerprint(rules), rules.hand_size, totals[0::2].copy(), totals[1::2].copy(),
+                        meta={"rules": rules.name, "rounds": int(n), "seed": int(seed), "play_policy": policy,
+                              "troll_share": TROLL_SHARE})
+
+
+def _deciles(hist: np.ndarray) -> pd.DataFrame:
+    """Equal-count groups of fine bins (count, sum of P, wins) -> calibration rows."""
+    n = hist[:, 0]
+    total = n.sum()
+    if total == 0:
+        return pd.DataFrame(columns=["decile", "n", "predicted", "observed", "ci_low", "ci_high", "abs_error"])
+    mid = np.cumsum(n) - n / 2.0
+    group = np.minimum((mid / total * DECILES).astype(int), DECILES - 1)
+    rows = []
+    for d in range(DECILES):
+        sel = (group == d) & (n > 0)
+        k = hist[sel, 0].sum()
+        if k == 0:
+            continue
+        wins = hist[sel, 2].sum()
+        pred = hist[sel, 1].sum() / k
+        p, lo, hi = wilson(wins, k)
+        rows.append((d + 1, int(k), pred, p, lo, hi, abs(pred - p)))
+    return pd.DataFrame(rows, columns=["decile", "n", "predicted", "observed", "ci_low", "ci_high", "abs_error"])
+
+
+def calibration(rules, model: SuccessModel, *, n: int, seed: int = 1, policy: str = "goal",
+                progress: Progress | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(deciles over all bets, per bet type summary) on ``n`` held-out rounds."""
+    totals = _run(rules, model, 1, n, derive_seed(seed, "holdout"), policy, progress, "fit: held-out check")
+    hist = totals.reshape(len(KINDS), CAL_BINS, 3)
+    overall = _deciles(hist.sum(axis=0))
+    per_kind = []
+    for k, name in enumerate(KINDS):
+        d = _deciles(hist[k])
+        if len(d):
+            per_kind.append((name, int(d["n"].sum()), float(d["abs_error"].mean()), float(d["abs_error"].max())))
+    per_kind.append(("all", int(overall["n"].sum()), float(overall["abs_error"].mean()),
+                     float(overall["abs_error"].max())))
+    summary = pd.DataFrame(per_kind, columns=["bet_type", "n", "mae", "max_error"])
+    return overall, summary
+
+
+def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFAULT_ROUNDS,
+        holdout: int | None = None, seed: int = 1, policy: str = "goal", on_policy: int = DEFAULT_ITERATIONS,
+        games: int = DEFAULT_GAMES, profile: str | None = None, check_games: int = CHECK_GAMES,
+        threads: int | None = None, progress: bool | None = False):
+    """Fit and check a model: returns (model, deciles, per-type summary, in-game calibration,
+    on-policy history) DataFrames after the model.
+
+    ``on_policy`` iterations of ``games`` games of ``profile`` (default `ev:goal:cash4`
+    for every seat) refit the model on the bets really placed (``analysis.game.calibrate``);
+    the in-game check plays ``check_games`` further games on its own seed."""
+    ruleset = load_rules(rules, players, overrides)
+    if n < 1:
+        raise UserError(f"-n {n}: the number of training rounds must be at least 1")
+    if policy not in PLAY:
+        raise UserError(f"--policy {policy}: unknown play policy (choose from {', '.join(PLAY)})")
+    holdout = holdout if holdout is not None else max(1, int(n * HOLDOUT_SHARE))
+    if holdout < 1:
+        raise UserError(f"--holdout {holdout}: must be at least 1")
+    if on_policy < 0 or (on_policy and games < 1) or check_games < 1:
+        raise UserError("--on-policy, --games and --check-games: need iterations >= 0 and games >= 1")
+    profile = profile or default_profile(ruleset)
+    for prof in profile.split(";"):
+        parse_profile(prof.strip(), ruleset)
+    set_threads(threads)
+    bar = Progress(n + holdout + (on_policy + 1) * games * (on_policy > 0) + check_games, "fit", enabled=progress)
+    try:
+        model = fit_model(ruleset, n=n, seed=seed, policy=policy, progress=bar)
+        history = pd.DataFrame()
+        if on_policy:
+            model, history = refit_on_policy(ruleset, model, profile=profile, iterations=on_policy, games=games,
+                                             seed=seed, progress=bar)
+        deciles, summary = calibration(ruleset, model, n=holdout, seed=seed, policy=policy, progress=bar)
+        bar.set_label("fit: in-game check")
+        ingame = ingame_calibration(ruleset, model, profile=profile, n=check_games,
+                                    seed=derive_seed(seed, "ingame"), progress=bar)
+    finally:
+        bar.close()
+    judged = ingame[ingame["within"].isin(("yes", "no"))]
+    model.meta.update(economy=economy(ruleset), variant=model_variant(profile, ruleset), holdout_rounds=int(holdout),
+                      calibration_mae=float(summary["mae"].iloc[-1]),
+                      mae_by_type={r.bet_type: r.mae for r in summary.itertuples()},
+                      ingame={"profile": profile, "games": int(check_games),
+                              "gap_pp": {f"{r.profile}: {r.bet_type}": (None if np.isnan(r.gap_pp)
+                                                                         else round(float(r.gap_pp), 3))
+                                         for r in ingame.itertuples()},
+                              "max_abs_gap_pp": float(judged["gap_pp"].abs().max()) if len(judged) else None})
+    for df in (deciles, summary, ingame, history):
+        df.attrs.update(rules=ruleset.summary(), seed=seed, rounds=n, holdout=holdout, policy=policy,
+                        fingerprint=fingerprint(ruleset), profile=profile, check_games=check_games)
+    return model, deciles, summary, ingame, history
+
+
+def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed: int = 1,
+               variant: str | None = None) -> SuccessModel:
+    """The success model to use for ``rules`` (see ``analysis.game.model``); ``variant="reference"``
+    first looks for a model calibrated in the reference profile's own games."""
+    if variant is not None and path is None:
+        for candidate in (shipped(rules, variant), cached_model(cache_path(rules, variant))):
+            if candidate is not None and candidate.meta.get("economy", economy(rules)) == economy(rules):
+                return candidate
+    if path is not None:
+        if not Path(path).is_file():
+            raise UserError(f"--model {path}: no such file")
+        model = SuccessModel.load(path)
+        if model.fingerprint != fingerprint(rules):
+            raise UserError(f"--model {path}: fitted for deal {model.fingerprint}, "
+                            f"rule set {rules.name} deals {fingerprint(rules)}")
+        return model
+    model = shipped(rules)
+    if model is not None and model.meta.get("economy", economy(rules)) == economy(rules):
+        return model
+    cached = cache_path(rules)
+    if cached.is_file():
+        return SuccessModel.load(cached, f"cache:{cached}")
+    if model is not None:
+        model.source += (" (calibrated in games of the standard rule set; `sponsio fit` with these rules "
+                         "calibrates one for them)")
+        return model
+    print(f"note: no success model for deal {fingerprint(rules)} yet; fitting one "
+          f"({AUTO_FIT_ROUNDS:,} rounds, cached in {cached.parent})", file=sys.stderr)
+    model = fit_model(rules, n=AUTO_FIT_ROUNDS, seed=seed, progress=progress)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    model.save(cached)
+    model.source = f"cache:{cached}"
+    return model

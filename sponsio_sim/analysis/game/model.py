@@ -1,0 +1,146 @@
+"""The `ev` policy's success model as data: counts, smoothed chances, file I/O.
+
+A model is, per bet kind, a table of (bets, wins) counts over feature cells
+(``kernels.game.layout``, ``kernels.betting.model``), fitted by simulation
+(``analysis.game.fit``). Its chance per cell is the cell's win rate shrunk toward
+the rate of the same bet parameter over all cells (``PRIOR`` pseudo-bets), so
+thin cells borrow strength. The model depends only on the deal's shape
+(players, colours, hand size) and on ``nines_scope`` and ``fail_target``,
+its fingerprint; multipliers, tokens and coins do not change who wins a trick.
+
+Where a model comes from (``analysis.game.fit.find_model``): an explicit file; else the model
+shipped in ``sponsio_sim/models`` for the fingerprint, if it was calibrated
+in games of the same economy (``economy``: multipliers, coins, tokens,
+track; ``analysis.game.calibrate``); else one fitted earlier into the user cache
+for the fingerprint and economy (``sponsio fit`` puts it there); else the
+shipped model all the same (its source says so); else one is fitted now
+(off-policy only) and cached. The reference profile (``game.setup``) first
+looks for the ``reference`` variant: a model calibrated in its own games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from tabletop_mc.errors import UserError
+from sponsio_sim.kernels.game.layout import model_shapes, model_sizes
+from sponsio_sim.rules import RuleSet
+
+PRIOR = 4.0          # pseudo-bets pulling a cell toward its parameter's overall rate
+KINDS = ("tricks", "colour", "last", "nines", "fail")
+
+
+def fingerprint(rules: RuleSet) -> str:
+    """What a model depends on: the deal's shape, and the readings that change who wins a bet."""
+    options = rules.options_changed()
+    extra = "".join(f"-{k}={options[k]}" for k in ("nines_scope", "fail_target") if k in options)
+    return f"{rules.players}p-{rules.n_colours}c-{rules.hand_size}h{extra}"
+
+
+@dataclass
+class SuccessModel:
+    fingerprint: str
+    hand_size: int
+    bets: np.ndarray          # flat counts per cell (float)
+    wins: np.ndarray
+    meta: dict = field(default_factory=dict)
+    source: str = ""
+
+    def __post_init__(self):
+        self.p = smooth(self.bets, self.wins, self.hand_size)
+
+    @property
+    def offsets(self) -> list[int]:
+        return list(np.cumsum([0] + model_sizes(self.hand_size))[:-1])
+
+    def tables(self, values) -> list[np.ndarray]:
+        """``values`` (flat) split into each kind's shaped table."""
+        return [values[o:o + n].reshape(shape) for o, n, shape in
+                zip(self.offsets, model_sizes(self.hand_size), model_shapes(self.hand_size))]
+
+    def base_rate(self, kind: int, param: int) -> float:
+        """Unconditional win rate of a bet kind (and parameter, for tricks/colour)."""
+        b, w = self.tables(self.bets)[kind], self.tables(self.wins)[kind]
+        if kind in (0, 1):
+            b, w = b[..., param], w[..., param]
+        total = b.sum()
+        return float(w.sum() / total) if total > 0 else 0.0
+
+    def save(self, path) -> Path:
+        path = Path(path)
+        meta = dict(self.meta, fingerprint=self.fingerprint, hand_size=self.hand_size)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, bets=self.bets, wins=self.wins, meta=np.array(json.dumps(meta)))
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def load(cls, path, source: str | None = None) -> "SuccessModel":
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                model = cls(meta["fingerprint"], int(meta["hand_size"]), data["bets"].astype(np.float64),
+                            data["wins"].astype(np.float64), meta, source or str(path))
+        except (OSError, KeyError, ValueError) as exc:
+            raise UserError(f"--model {path}: not a success-model file ({exc})") from None
+        if len(model.bets) != sum(model_sizes(model.hand_size)):
+            raise UserError(f"--model {path}: tables do not match hand size {model.hand_size}")
+        return model
+
+
+def smooth(bets: np.ndarray, wins: np.ndarray, hand_size: int) -> np.ndarray:
+    """Per-cell chance: (wins + PRIOR x parameter rate) / (bets + PRIOR)."""
+    out = []
+    for o, n, shape in zip(np.cumsum([0] + model_sizes(hand_size))[:-1], model_sizes(hand_size),
+                           model_shapes(hand_size)):
+        b = bets[o:o + n].reshape(shape)
+        w = wins[o:o + n].reshape(shape)
+        if len(shape) == 4:   # parameter last: tricks N, colour N
+            axes = tuple(range(len(shape) - 1))
+            tb, tw = b.sum(axis=axes), w.sum(axis=axes)
+        else:
+            tb, tw = b.sum(), w.sum()
+        rate = np.where(tb > 0, tw / np.maximum(tb, 1), 0.0)
+        out.append(((w + PRIOR * rate) / (b + PRIOR)).ravel())
+    return np.concatenate(out)
+
+
+def cached_model(path: Path) -> SuccessModel | None:
+    return SuccessModel.load(path, f"cache:{path}") if path.is_file() else None
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("SPONSIO_MODEL_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "sponsio-sim", "models")
+    return Path(base)
+
+
+def economy(rules: RuleSet) -> str:
+    """A short key of everything else in the rule set (multipliers, coins, tokens, track, ...):
+    a model refitted on-policy is calibrated for the games of one economy."""
+    data = {k: v for k, v in rules.as_dict().items() if k != "name"}
+    return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=5).hexdigest()
+
+
+def cache_path(rules: RuleSet, variant: str | None = None) -> Path:
+    return cache_dir() / f"{fingerprint(rules)}-{economy(rules)}{'-' + variant if variant else ''}.npz"
+
+
+def shipped(rules: RuleSet, variant: str | None = None) -> SuccessModel | None:
+    """The packaged model for the rule set's deal shape (and variant), if there is one."""
+    folder = resources.files("sponsio_sim.models")
+    for item in sorted(folder.iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".npz"):
+            with resources.as_file(item) as path:
+                model = SuccessModel.load(path, f"shipped:{item.name}")
+            if model.fingerprint == fingerprint(rules) and model.meta.get("variant") == variant:
+                return model
+    return None

@@ -1,0 +1,218 @@
+"""One narrated game: `sponsio game`.
+
+The game is chunk 0's first game of a tournament with the same seed, played
+by the same kernel (``kernels.game.engine.game_chunk``) with its event log on, so
+the narration is exactly what the tournament plays. ``play_game`` returns a
+``NarratedGame``: a per-round, per-seat DataFrame (bets, tricks, the coin
+ledger, track), the narration text, the events (one dict per action, trick
+and settlement) and the end (reason, winners).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from tabletop_mc.rng import seed_key
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.setup import build_state, parse_profile, rows_of
+from sponsio_sim.cards import format_cards
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.engine import game_chunk
+from sponsio_sim.rules import TOKENS, changes_from_shipped, load_rules
+
+LOG_ROWS = 20_000
+END_TEXT = {L.END_TRACK: "a player reached the end of the streak track",
+            L.END_COINS: "a player reached the coins that end the game",
+            L.END_ROUNDS: "the last round was played"}
+COLUMNS = ["round", "seat", "strategy", "dealer", "bets", "tricks", "coins_before", "stakes", "token_fees",
+           "payout", "troll_pay", "bonus", "cash_in", "coins", "track"]
+
+
+@dataclass
+class NarratedGame:
+    rounds: pd.DataFrame      # one row per round and seat
+    text: str                 # the narration
+    reason: str               # track | coins | rounds
+    winners: list[int]
+    final_coins: list[float]
+    final_track: list[int]
+    events: list[dict]        # one per action, end-of-betting token, trick and seat's settlement
+
+
+def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
+    """The event log (rows of ``kernels.game.layout.LOG_FIELDS``) of game 0 of chunk 0."""
+    tab, ints, weight = build_state(rules, strategies, model)
+    log = np.zeros((LOG_ROWS, L.LOG_FIELDS), dtype=np.float64)
+    row = np.zeros(L.stats_size(rules.players), dtype=np.float64)
+    game_chunk(seed_key(seed), np.int64(0), np.int64(1), tab, ints, weight, row, log)
+    return log[1:int(log[0, 0]) + 1]
+
+
+def play_game(profile, *, players: int | None = None, seed: int = 1, rules=None, overrides=None,
+              model=None) -> NarratedGame:
+    """Play and narrate one game (see module docstring)."""
+    ruleset = load_rules(rules, players, overrides)
+    strategies = parse_profile(profile, ruleset)
+    success = find_model(ruleset, model)
+    events = run_logged(ruleset, strategies, success, seed)
+    game = _Narrator(ruleset, strategies, events).run()
+    changed = changes_from_shipped(ruleset)
+    head = (f"{ruleset.summary()}\n"
+            + ("changed from the shipped rule set: " + ", ".join(f"{k}={v}" for k, v in changed.items()) + "\n"
+               if changed else "")
+            + "profile: " + ", ".join(f"seat {s} {st.text}" for s, st in enumerate(strategies))
+            + f"; seed {seed}; ev model {success.source}")
+    game.text = head + "\n\n" + game.text
+    game.rounds.attrs.update(rules=ruleset.summary(), seed=seed, profile=[s.text for s in strategies],
+                             changed_rules=changed)
+    return game
+
+
+class _Narrator:
+    """Turns the kernel's event log into text and the per-round table."""
+
+    def __init__(self, rules, strategies, events):
+        self.r = rules
+        self.st = strategies
+        self.events = events
+        self.rows = [b.notation(rules) for b in rows_of(rules)]
+        self.lines: list[str] = []
+        self.narrated: list[dict] = []
+
+    def cards(self, mask) -> str:
+        return format_cards(int(mask), self.r) or "-"
+
+    def card(self, c) -> str:
+        return format_cards([int(c)], self.r)
+
+    def say(self, text: str, indent: int = 1) -> None:
+        self.lines.append("  " * indent + text)
+
+    def run(self) -> NarratedGame:
+        table, per_seat, end = [], {}, None
+        for ev in self.events:
+            rnd, kind, seat = int(ev[0]), int(ev[1]), int(ev[2])
+            a, b, c, d, e = ev[3:]
+            if kind == L.EV_ROUND:
+                dealer = seat
+                per_seat = {s: {"round": rnd, "seat": s, "strategy": self.st[s].text, "dealer": dealer, "bets": []}
+                            for s in range(self.r.players)}
+                self.lines.append(f"Round {rnd}: dealer seat {dealer}, seat {(dealer + 1) % self.r.players} "
+                                  f"acts first")
+            elif kind == L.EV_HAND:
+                per_seat[seat]["coins_before"] = b
+                self.say(f"seat {seat} ({self.st[seat].text}; {b:g} coins, track {int(c)}): {self.cards(a)}")
+            elif kind == L.EV_TALON:
+                self.say(f"talon: {self.cards(a)}")
+                self.say("betting:")
+            elif kind == L.EV_ACTION:
+                text = self.action(seat, int(b), int(c), int(d), int(e))
+                self.say(f"turn {int(a) + 1}, seat {seat}: {text}", 2)
+                self.narrated.append({"round": rnd, "event": "action", "turn": int(a) + 1, "seat": seat,
+                                      **self.action_fields(int(b), int(c), int(d), int(e)), "text": text})
+            elif kind == L.EV_END_TOKEN:
+                text = self.end_token(seat, int(a), int(b), int(c))
+                self.say(f"end of betting: {text}", 2)
+                self.narrated.append({"round": rnd, "event": "end_token", "seat": seat, "token": TOKENS[int(a)],
+                                      **self.end_token_fields(int(a), int(b), int(c)), "text": text})
+            elif kind == L.EV_TRICK:
+                self.trick(rnd, seat, int(a), int(b), int(c), int(d))
+            elif kind == L.EV_LEAD:
+                self.say(f"trick phase: seat {seat} leads; public cards in hands {self.cards(a)}; "
+                         f"talon {self.cards(b)}")
+            elif kind == L.EV_TRICKS:
+                per_seat[seat]["tricks"] = int(a)
+                extra = "; won the last trick" if c else ""
+                self.say(f"seat {seat} won {int(a)} trick(s): {self.cards(b)}{extra}", 2)
+                if seat == self.r.players - 1:
+                    self.say(f"nines: {'every 9 played won its trick' if e else 'a played 9 lost its trick'}", 2)
+            elif kind == L.EV_BET:
+                note = f"{self.rows[int(a)]} {'won' if b else 'lost'}{' (doubled)' if c else ''}"
+                per_seat[seat]["bets"].append(note)
+            elif kind == L.EV_SCORE:
+                per_seat[seat].update(payout=a, troll_pay=b, bonus=c, cash_in=d, coins=e)
+            elif kind == L.EV_TRACK:
+                row = per_seat[seat]
+                row.update(track=int(b), stakes=c, token_fees=d)
+                self.settle_line(row, int(a))
+                self.narrated.append({"round": rnd, "event": "settle", "seat": seat, "bets": list(row["bets"]),
+                                    **{k: row.get(k) for k in ("payout", "troll_pay", "bonus", "cash_in",
+                                                               "coins", "track")}})
+                table.append({k: (", ".join(row["bets"]) if k == "bets" else row.get(k)) for k in COLUMNS})
+            elif kind == L.EV_END:
+                end = (int(a), int(b))
+        reason, mask = end
+        winners = [s for s in range(self.r.players) if (mask >> s) & 1]
+        df = pd.DataFrame(table, columns=COLUMNS)
+        last = df[df["round"] == df["round"].max()].sort_values("seat")
+        coins = [float(x) for x in last["coins"]]
+        track = [int(x) for x in last["track"]]
+        who = ", ".join(f"seat {s} ({coins[s]:g} coins, track {track[s]})" for s in winners)
+        self.lines.append(f"Game over after round {int(df['round'].max())}: {END_TEXT[reason]}. "
+                          f"{'Winners' if len(winners) > 1 else 'Winner'}: {who}")
+        return NarratedGame(df, "\n".join(self.lines), ("track", "coins", "rounds")[reason - 1], winners,
+                            coins, track, self.narrated)
+
+    def trick(self, rnd, leader, number, packed, winner, lost9) -> None:
+        """One trick: who leads, each card in play order, who wins, 9s that lose."""
+        n = self.r.players
+        plays = [((leader + k) % n, (packed >> (6 * k)) & 63) for k in range(n)]
+        if number == 0:
+            self.say("tricks:")
+        shown = ", ".join(f"{self.card(c)} (seat {s}{', a 9 that loses' if (lost9 >> s) & 1 else ''})"
+                          for s, c in plays)
+        self.say(f"trick {number + 1}: seat {leader} leads {shown} -> seat {winner} wins", 2)
+        self.narrated.append({"round": rnd, "event": "trick", "trick": number + 1, "leader": leader,
+                            "cards": [{"seat": s, "card": self.card(c)} for s, c in plays], "winner": winner,
+                            "nines_lost": [self.card(c) for s, c in plays if (lost9 >> s) & 1]})
+
+    def action(self, seat, act, x, y, rv) -> str:
+        if act == L.PASS:
+            return "passes"
+        shown = f"reveals {self.card(rv)}, "
+        if act == L.BET:
+            return shown + f"bets {self.rows[x]} ({self.r.stake:g} coin stake)"
+        if act == L.TOKEN:
+            pay = f"reveals {self.card(y)} to pay" if y >= 0 else f"pays {self.r.token_cost:g} coin"
+            return shown + f"takes the {TOKENS[x]} token ({pay})"
+        return shown + f"swaps {self.card(x)} for the talon's {self.card(y)}"
+
+    def action_fields(self, act, x, y, rv) -> dict:
+        """The action as data: what was revealed, bet, taken or swapped."""
+        if act == L.PASS:
+            return {"action": "pass"}
+        out = {"action": ("pass", "bet", "token", "swap")[act], "reveal": self.card(rv)}
+        if act == L.BET:
+            out["bet"] = self.rows[x]
+        elif act == L.TOKEN:
+            out.update(token=TOKENS[x], pay=self.card(y) if y >= 0 else "coin")
+        else:
+            out.update(give=self.card(x), take=self.card(y))
+        return out
+
+    def end_token_fields(self, token, x, y) -> dict:
+        if token == L.SWAP_TOKEN:
+            return {"give": self.card(x), "take": self.card(y)}
+        if token == L.REBET_TOKEN:
+            return {"bet_index": x, "bet": self.rows[y]}
+        return {"bet_index": x}
+
+    def end_token(self, seat, token, x, y) -> str:
+        if token == L.SWAP_TOKEN:
+            return f"seat {seat} (swap token) swaps {self.card(x)} for the talon's {self.card(y)}"
+        if token == L.REBET_TOKEN:
+            return f"seat {seat} (rebet token) changes its bet #{x + 1} to {self.rows[y]}"
+        return f"seat {seat} (double token) doubles its bet #{x + 1}"
+
+    def settle_line(self, row, moved) -> None:
+        s = row["seat"]
+        if row["seat"] == 0:
+            self.say("settlement:")
+        bets = ", ".join(row["bets"]) if row["bets"] else "no bets: troll"
+        cash = f", cashes in {row['cash_in']:g} coins -> 0" if row["cash_in"] else ""
+        self.say(f"seat {s}: {bets}; payout {row['payout']:g}, troll pay {row['troll_pay']:g}, "
+                 f"bonus {row['bonus']:g}; coins {row['coins_before']:g} -> {row['coins']:g}; "
+                 f"track -> {moved}{cash}", 2)

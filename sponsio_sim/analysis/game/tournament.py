@@ -1,0 +1,81 @@
+"""Whole games, many of them: `sponsio tournament` and `sponsio matrix`.
+
+``tournament`` plays ``n`` games of one profile and returns one row per
+profile entry (per seat without ``rotate``; with it the profile turns one
+seat per game, so each entry plays every seat equally and seat effects
+cancel). ``matrix`` plays, for every ordered pair (A, B) of strategies, one
+seat A against the other seats all B, with A rotating over the seats.
+
+Every proportion carries its 95% Wilson interval and n, every mean its
+mean +/- 1.96 SE interval (``tabletop_mc.stats``).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from tabletop_mc.backend import use_backend
+from tabletop_mc.errors import UserError
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import set_threads
+from tabletop_mc.stats import CI_METHOD
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.runs import check_n, entry_table, game_table, rounds_histogram, run_games
+from sponsio_sim.analysis.game.setup import model_variant, parse_profile, parse_strategies
+from sponsio_sim.rules import load_rules
+
+def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: bool = False, seed: int = 1,
+               rules=None, overrides=None, threads: int | None = None, model=None,
+               progress: bool | None = False, scheduler: str | None = None,
+               workers: int | None = None) -> pd.DataFrame:
+    """Play ``n`` games of ``profile``; one row per entry (``attrs['games']``: game table).
+
+    ``scheduler``/``workers`` run the batches on Dask with the same numbers."""
+    ruleset = load_rules(rules, players, overrides)
+    strategies = parse_profile(profile, ruleset)
+    check_n(n)
+    success = find_model(ruleset, model, progress=progress, variant=model_variant(profile, ruleset))
+    set_threads(threads)
+    with Progress(n, "sponsio tournament", enabled=progress) as bar, use_backend(scheduler, workers):
+        totals = run_games(ruleset, strategies, n, rotate=rotate, seed=seed, model=success, progress=bar)
+    df = entry_table(totals, strategies, rotate, ruleset)
+    df.attrs.update(games=game_table(totals, ruleset.players), rounds=rounds_histogram(totals, ruleset.players),
+                    rules=ruleset.summary(), seed=seed, rotate=rotate,
+                    profile=", ".join(s.text for s in strategies), model=success.source, ci=CI_METHOD)
+    return df
+
+
+def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int = 1, rules=None,
+           overrides=None, threads: int | None = None, model=None, progress: bool | None = False,
+           scheduler: str | None = None, workers: int | None = None, cache: bool = False) -> pd.DataFrame:
+    """Win rate of one seat playing A against all other seats playing B, every (A, B).
+
+    Row per pair: ``a``, ``b``, games, win (any share of a win; Wilson CI),
+    win share (a shared win counts 1/k; mean CI), mean coins; the A seat
+    rotates over the seats game by game.
+    """
+    ruleset = load_rules(rules, players, overrides)
+    strats = parse_strategies(strategies, ruleset, "--strategies")
+    uniq = list(dict.fromkeys(strats))
+    if len(uniq) < 1:
+        raise UserError("--strategies: give at least one strategy")
+    check_n(n)
+    success = find_model(ruleset, model, progress=progress)
+    set_threads(threads)
+    rows = []
+    with Progress(n * len(uniq) ** 2, "sponsio matrix", enabled=progress) as bar, use_backend(scheduler, workers):
+        for a in uniq:
+            for b in uniq:
+                bar.set_label(f"matrix {a.text} vs {b.text}")
+                lineup = [a] + [b] * (ruleset.players - 1)
+                totals = run_games(ruleset, lineup, n, rotate=True, seed=seed, model=success, progress=bar,
+                                   cache=cache)
+                t = entry_table(totals, lineup, True, ruleset).iloc[0]
+                rows.append({"a": a.text, "b": b.text, "games": t["games"], "win": t["win"],
+                             "win_low": t["win_low"], "win_high": t["win_high"], "win_share": t["win_share"],
+                             "share_low": t["share_low"], "share_high": t["share_high"],
+                             "coins": t["coins"], "coins_low": t["coins_low"], "coins_high": t["coins_high"]})
+    df = pd.DataFrame(rows)
+    df.attrs.update(rules=ruleset.summary(), seed=seed, players=ruleset.players, model=success.source,
+                    ci=CI_METHOD, fair=1.0 / ruleset.players)
+    return df

@@ -1,0 +1,135 @@
+"""The odds engines and the plumbing they share.
+
+An ``OddsJob`` names one kernel that counts bet successes over conditional
+deals (simulated play, PIMC play, or double-dummy brackets) with its chunk
+size and defaults; ``OddsJob.run`` runs it seeded, stopping once every
+watched Wilson interval is narrow enough, here or on Dask, with finished
+batches kept in the result cache when asked. ``simulate_rows`` runs one job
+per run of bets and reads each row's count; ``odds_table`` turns the rows
+into the odds table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from tabletop_mc.backend import KernelBatch
+from tabletop_mc.progress import Progress
+from tabletop_mc.resultcache import ResultCache
+from tabletop_mc.runner import run_chunked
+from tabletop_mc.stats import wilson, wilson_rounds_needed, wilson_width
+from tabletop_mc.errors import UserError
+from sponsio_sim.bets import Bet, catalogue
+from sponsio_sim.kernels import CACHE_DIR
+from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM
+from sponsio_sim.situation import Situation
+
+PLAY_POLICIES = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
+COLUMNS = ["bet", "n", "p", "ci_low", "ci_high", "multiplier", "ev", "fair_multiplier"]
+
+
+@dataclass(frozen=True)
+class OddsJob:
+    """One odds kernel: ``module.kernel(seed, first_chunk, counts, *args)``
+    returning per-chunk success counts, and how to run it."""
+
+    label: str          # the progress bar's label
+    module: str
+    kernel: str
+    chunk: int          # rounds per chunk (chunk c always draws stream (seed, c))
+    first_batch: int    # chunks in the first batch
+    default_ci: float   # the interval width aimed at when neither -n nor --target-ci is given
+    max_n: int          # the cap on rounds when only --target-ci is given
+    sized: bool         # size later batches from the rounds the widest interval still needs
+
+    def run(self, seed: int, args: tuple, *, cap: int, target_ci: float | None, watch=None,
+            progress: Progress | None = None, cache: bool = False) -> tuple[np.ndarray, int]:
+        """Run up to ``cap`` rounds; return (summed counts, rounds). ``watch``
+        picks the counts whose intervals decide the stop (None: all)."""
+        batch = KernelBatch(self.module, self.kernel, seed, *args)
+
+        def watched(totals):
+            return totals if watch is None else totals[watch]
+
+        def stop(totals, rounds):
+            return target_ci is not None and bool(np.all(wilson_width(watched(totals), rounds) <= target_ci))
+
+        def needed(totals, rounds):
+            return float(np.max(wilson_rounds_needed(watched(totals), rounds, target_ci)))
+
+        store = ResultCache(batch.cache_key(CACHE_DIR.name, self.chunk)) if cache else None
+        res = run_chunked(batch, cap, chunk_size=self.chunk, stop=stop, progress=progress,
+                          needed=needed if self.sized and target_ci is not None else None,
+                          first_batch=self.first_batch, cache=store)
+        return res.totals, res.rounds
+
+
+SIMULATED = OddsJob("odds", "sponsio_sim.kernels.odds.simulate", "odds_chunks", chunk=512, first_batch=4,
+                    default_ci=0.01, max_n=2_000_000, sized=True)
+PIMC_JOB = OddsJob("pimc odds", "sponsio_sim.kernels.odds.dd", "pimc_odds_chunks", chunk=8, first_batch=8,
+                   default_ci=0.05, max_n=20_000, sized=False)
+DD_JOB = OddsJob("dd odds", "sponsio_sim.kernels.odds.dd", "dd_odds_chunks", chunk=32, first_batch=4,
+                 default_ci=0.02, max_n=200_000, sized=True)
+
+
+def policy_code(name: str, what: str = "--policy") -> int:
+    """The kernel code of a simulated play policy."""
+    try:
+        return PLAY_POLICIES[name]
+    except KeyError:
+        raise UserError(f"{what}: unknown play policy '{name}' (choose from {', '.join(PLAY_POLICIES)})") from None
+
+
+def catalogue_for(sit: Situation) -> tuple[list[Bet], list[Bet]]:
+    """The catalogue rows worth asking for this seat, and the ones left out:
+    fail:S needs seat S to hold bets (--others); a seat without bets cannot fail,
+    so its row would be p = 0 with no finite fair multiplier."""
+    rows = catalogue(sit.rules, sit.seat)
+    left_out = [b for b in rows if b.kind == "fail" and b.a not in sit.others]
+    return [b for b in rows if b not in left_out], left_out
+
+
+def simulate_rows(job: OddsJob, sit: Situation, runs: list[list[Bet]], *, args_of, slots_of, cap: int,
+                  target_ci: float | None, seed: int, bar: Progress, watch_all: bool = False,
+                  cache: bool = False) -> list[tuple]:
+    """Run ``job`` once per run of bets, with kernel arguments ``args_of(run)``;
+    ``slots_of(run)`` lists the rows read from that run's counts as
+    ``(label, slot, multiplier, stake)``. The watched intervals are the rows'
+    (every count with ``watch_all``). Returns (label, successes, rounds,
+    multiplier, stake) rows."""
+    results = []
+    for run in runs:
+        slots = slots_of(run)
+        watch = None if watch_all else [slot for _, slot, _, _ in slots]
+        if len(runs) > 1:
+            bar.set_label(f"{job.label} {run[0].notation(sit.rules)}")
+        before = bar.done
+        counts, rounds = job.run(seed, args_of(run), cap=cap, target_ci=target_ci, watch=watch,
+                                 progress=bar, cache=cache)
+        bar.total -= cap - (bar.done - before)
+        results += [(label, int(counts[slot]), rounds, mult, stake) for label, slot, mult, stake in slots]
+    return results
+
+
+def odds_table(results, *, joint: bool, by_ev: bool) -> pd.DataFrame:
+    """The odds table of (label, successes, rounds, multiplier, stake) rows:
+    with ``joint`` the last row (all bets together) gets the sum of the
+    others' EV; with ``by_ev`` rows are sorted by EV, best first."""
+    bet, k, n, mult, stake = zip(*results)
+    k = np.array(k, dtype=float)
+    n = np.array(n, dtype=float)
+    p, low, high = wilson(k, n)
+    mult = np.array(mult, dtype=float)
+    with np.errstate(divide="ignore"):
+        fair = np.where(p > 0, 1.0 / np.where(p > 0, p, 1.0), np.inf)
+    df = pd.DataFrame({"bet": bet, "n": n.astype(np.int64), "p": p, "ci_low": low, "ci_high": high,
+                       "multiplier": mult, "ev": p * mult - np.array(stake, dtype=float),
+                       "fair_multiplier": fair})[COLUMNS]
+    if joint:
+        df.loc[df.index[-1], "ev"] = df["ev"].iloc[:-1].sum()
+    elif by_ev:
+        df = df.sort_values(["ev", "bet"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    return df

@@ -1,0 +1,147 @@
+"""Odds of every bet for a seat's hand: the `sponsio odds` job.
+
+Rows are catalogue bets (or the bets asked for), each with n, P(success),
+its 95% Wilson interval, the multiplier, EV = P x multiplier - stake and the
+fair multiplier 1/P. Under a goal-seeking policy the asking seat plays for
+the row's bet, so each row is its own simulation; under a policy that
+ignores bets one simulation answers every row. ``--policy pimc``, ``dd``
+and ``POLICY,dd`` run the engines of ``analysis.odds.dd`` the same way
+(``analysis.odds.job``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from tabletop_mc.backend import use_backend
+from tabletop_mc.errors import UserError
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import set_threads
+from sponsio_sim.analysis.odds.dd import dd_brackets, beside, pimc_odds, split_policy
+from sponsio_sim.analysis.odds.job import (PLAY_POLICIES, SIMULATED, catalogue_for, odds_table, policy_code,
+                                           simulate_rows)
+from sponsio_sim.bets import Bet
+from sponsio_sim.kernels.odds.simulate import stats_layout
+from sponsio_sim.rules import load_rules
+from sponsio_sim.situation import Situation, build_situation
+
+GOAL_DEPENDENT = {"goal"}
+
+
+def stat_index(bet: Bet, layout: dict) -> int:
+    """Where the kernel counts successes of the asking seat's ``bet``."""
+    if bet.kind == "tricks":
+        return layout["tricks"] + bet.a
+    if bet.kind == "colour":
+        return layout["colour"] + bet.a * 10 + bet.b
+    if bet.kind == "fail":
+        return layout["fail"] + bet.a if bet.a >= 0 else layout["joint"] - 1   # the any-seat slot
+    return layout[bet.kind]
+
+
+def kernel_args(sit: Situation, policy: str, opponents: str) -> tuple:
+    """The odds kernel's arguments after (seed, first chunk, counts)."""
+    r = sit.rules
+    arrays = sit.kernel_arrays()
+    pol = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
+    pol[sit.seat] = policy_code(policy)
+    return (arrays["pool"], arrays["fixed"], arrays["need"], arrays["talon_fixed"],
+            np.int64(arrays["talon_need"]), arrays["revealed"], np.int64(sit.lead), pol, arrays["codes"],
+            arrays["bcounts"], np.int64(sit.seat), np.int64(r.n_colours), np.int64(r.hand_size),
+            np.int64(r.kernel_flags))
+
+
+def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: float | None,
+             seed: int, watch: list[int], progress: Progress | None = None,
+             cache: bool = False) -> tuple[np.ndarray, int]:
+    """Run the odds kernel for one situation; return (counts, rounds).
+
+    Stops early once every ``watch``ed count's Wilson interval is narrower
+    than ``target_ci``; with ``cache`` finished batches are kept on disk.
+    """
+    return SIMULATED.run(seed, kernel_args(sit, policy, opponents), cap=n, target_ci=target_ci,
+                         watch=np.asarray(watch, dtype=np.int64), progress=progress, cache=cache)
+
+
+def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: int = 0,
+         revealed=None, bets=None, others=None, policy: str = "goal", opponents: str = "goal",
+         n: int | None = None, target_ci: float | None = None, seed: int = 1, rules=None,
+         overrides=None, threads: int | None = None, progress: bool | None = False,
+         scheduler: str | None = None, workers: int | None = None, worlds: int = 20,
+         cache: bool = False) -> pd.DataFrame:
+    """Odds of the asking seat's bets for a hand, as a DataFrame sorted by EV.
+
+    ``hand``/``talon`` are card strings (``"R9 R7 ..."``); ``revealed``
+    ``"1:G9 Y1; 2:B2"``; ``bets`` ``"tricks=2,last"`` (None: the whole
+    catalogue, one row per bet); ``others`` ``"1:tricks=3; 2:colour:R=0"``.
+    ``n`` fixes the rounds per simulation; ``target_ci`` stops when every
+    interval is narrower (default 0.01 when neither is given; ``n`` then caps).
+    ``scheduler`` (``tcp://HOST:PORT``) or ``workers`` (a local cluster) run
+    the batches on Dask, with the same numbers as a local run; ``cache``
+    keeps finished batches on disk (a rerun or a killed run resumes).
+    ``policy`` may also be ``dd`` (double-dummy brackets), ``pimc`` (with
+    ``worlds`` sampled layouts per decision) or ``POLICY,dd`` (see
+    ``analysis.odds.dd``).
+    """
+    sim_policy, with_dd = split_policy(policy, [*PLAY_POLICIES, "pimc"])
+    ruleset = load_rules(rules, players, overrides)
+    sit = build_situation(ruleset, hand, talon, seat=seat, lead=lead, revealed=revealed,
+                          bets=bets, others=others)
+    policy_code(opponents, "--opponents")
+    if n is not None and n < 1:
+        raise UserError(f"-n {n}: the number of rounds must be at least 1")
+    if target_ci is not None and not 0 < target_ci < 1:
+        raise UserError(f"--target-ci {target_ci}: must be between 0 and 1")
+    set_threads(threads)
+    with use_backend(scheduler, workers):
+        sim = dd = None
+        if sim_policy == "pimc":
+            sim = pimc_odds(sit, opponents, n=n, target_ci=target_ci, seed=seed, worlds=worlds,
+                            progress=progress, cache=cache)
+        elif sim_policy is not None:
+            sim = simulated_odds(sit, sim_policy, opponents, n=n, target_ci=target_ci, seed=seed,
+                                 progress=progress, cache=cache)
+        if with_dd:
+            dd = dd_brackets(sit, n=n, target_ci=target_ci, seed=seed, progress=progress, cache=cache)
+    if dd is None:
+        return sim
+    out = dd if sim is None else beside(sim, dd, sim_policy)
+    out.attrs.update(policy=sim_policy or "dd", opponents=opponents if sim is not None else "-")
+    return out
+
+
+def simulated_odds(sit: Situation, policy: str, opponents: str, *, n: int | None, target_ci: float | None,
+                   seed: int, progress: bool | None = False, cache: bool = False) -> pd.DataFrame:
+    """The odds table with the asking seat on a simulated play policy."""
+    ruleset = sit.rules
+    if n is None and target_ci is None:
+        target_ci = SIMULATED.default_ci
+    cap = n if n is not None else SIMULATED.max_n
+    layout = stats_layout(ruleset.hand_size, ruleset.n_colours, ruleset.players)
+    joint = len(sit.bets) > 1
+    rows_bets, left_out = (list(sit.bets), []) if sit.bets else catalogue_for(sit)
+    goal_rows = not sit.bets and (policy in GOAL_DEPENDENT or opponents in GOAL_DEPENDENT)
+    runs = [[b] for b in rows_bets] if goal_rows else [list(sit.bets)]
+
+    def slots_of(run):
+        shown = run if goal_rows else rows_bets
+        slots = [(b.notation(ruleset), stat_index(b, layout), ruleset.multiplier_for(b), ruleset.stake)
+                 for b in shown]
+        if joint:
+            slots.append(("all:" + ",".join(b.notation(ruleset) for b in sit.bets), layout["joint"], np.nan,
+                          ruleset.stake * len(sit.bets)))
+        return slots
+
+    def args_of(run):
+        return kernel_args(sit.with_bets(run) if goal_rows else sit, policy, opponents)
+
+    with Progress(cap * len(runs), "sponsio odds", enabled=progress, upper_bound=target_ci is not None) as bar:
+        results = simulate_rows(SIMULATED, sit, runs, args_of=args_of, slots_of=slots_of, cap=cap,
+                                target_ci=target_ci, seed=seed, bar=bar, cache=cache)
+    df = odds_table(results, joint=joint, by_ev=not sit.bets)
+    df.attrs.update(situation=sit.describe(), rules=ruleset.summary(), seat=sit.seat, seed=seed,
+                    policy=policy, opponents=opponents,
+                    left_out=(f"left out {', '.join(b.notation(ruleset) for b in left_out)}: a seat without "
+                              "bets (--others) cannot fail") if left_out else "")
+    return df

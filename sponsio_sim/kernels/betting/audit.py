@@ -1,0 +1,40 @@
+"""What the ``mc`` policy's search does in real games: searches, rollouts,
+how often its pruning changes a decision and what that costs, in coins of
+round gain as the full search estimates it (``betting.mc``)."""
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.kernels.game.engine import play_game, round_arrays
+from sponsio_sim.kernels.game.layout import (I_MC_AUDIT, I_MC_DECISIONS, I_MC_KEEP, I_MC_PRUNED, I_MC_REGRET,
+                                             I_MC_ROLLOUTS, I_MC_SEARCHES)
+
+# the counts returned per chunk
+A_DECISIONS, A_PRUNED, A_SEARCHES, A_ROLLOUTS, A_REGRET = 0, 1, 2, 3, 4
+A_SIZE = 5
+
+
+@nb.njit(cache=True)
+def audit_chunk(seed, stream, games, keep, audit, tab0, ints0, weight0, n_stats):
+    """Play ``games`` games of stream ``(seed, stream)`` with ``keep`` candidates
+    searched (and, if ``audit``, every candidate too); the ``A_*`` counts."""
+    tab = tab0.copy()
+    ints = ints0.copy()
+    weight = weight0.copy()
+    ints[I_MC_KEEP] = keep
+    ints[I_MC_AUDIT] = audit
+    state = np.empty(4, dtype=np.uint64)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+    row = np.zeros(n_stats, dtype=np.float64)
+    nolog = np.zeros((1, 8), dtype=np.float64)
+    nocells = np.zeros(1, dtype=np.float64)
+    for g in range(games):
+        play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
+                  failed, playpol, row, nolog, nocells)
+    out = np.zeros(A_SIZE, dtype=np.float64)
+    out[A_DECISIONS] = ints[I_MC_DECISIONS]
+    out[A_PRUNED] = ints[I_MC_PRUNED]
+    out[A_SEARCHES] = ints[I_MC_SEARCHES]
+    out[A_ROLLOUTS] = ints[I_MC_ROLLOUTS]
+    out[A_REGRET] = ints[I_MC_REGRET] / 1000.0
+    return out

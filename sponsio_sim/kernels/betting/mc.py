@@ -1,0 +1,239 @@
+"""The ``mc`` betting policy: every decision by playing the rest of the round.
+
+At a betting step, seat s first plays the round out ``PILOT`` times as if it
+passed; these pilot rollouts estimate, for every catalogue bet but ``fail``,
+how often seat s would win it. Its candidate actions are then: pass; for each
+bet type it may still place, the success model's best bet and the pilot's
+best (the highest estimated P x multiplier; ``fail`` bets by the model only);
+the best exchange with the talon; and each free token (paid by revealing a
+card where it can, else in coins). They are ranked by the gain ``ev`` gives
+them (bets by the pilot's estimate where it has one), and pass and the best
+``I_MC_KEEP - 1`` others are searched (``betting.audit`` measures how often
+searching every candidate would pick otherwise). Each is played out R times from the
+state as seat s sees it: the other seats' unrevealed cards are dealt again at
+random (their revealed cards and hand sizes kept, the talon is public), the
+rest of the betting is played by every seat's own policy (``mc`` seats, s
+included, by ``ev`` with threshold 0 and their strategy's cash-in), then the
+end-of-betting tokens, the tricks and the scoring (``scoring.play_out``).
+The action with the highest mean round gain in coins (payouts, troll pay,
+round bonus and cash-in, less stakes and fees) is taken; ties go to the
+earlier candidate, pass first. Every candidate meets the same deals and
+random streams (common random numbers), so the gains are paired: every
+``RACE_EVERY`` rollouts a candidate more than ``RACE_Z`` paired standard
+errors behind the leader is dropped (a race), and the search stops when one
+is left or after R. A token held when betting ends is used the same way:
+not using it, the model's choice and every other bet it may name (double,
+rebet) are played out. Cash-in is decided on the game's scale
+(``game.mc_cash_ins``): by the mean win share when the game is played out.
+
+The rollouts (``betting.rollout``) draw from streams derived from the game's
+random state without advancing it, so the other seats' random draws and the
+next rounds' deals do not depend on what ``mc`` searches. Policies see only
+public information and their own hand (spec 8): the deals are the only
+place hidden cards are used.
+"""
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.kernels.betting.phase import betting_steps, end_token, entry_of, leader_of, token_free
+from sponsio_sim.kernels.betting.model import kind_best, prepare_features
+from sponsio_sim.kernels.betting.policies import (allowed_kind, best_swap, cheap_card, payment, token_gain,
+                                                  troll_income)
+from sponsio_sim.kernels.bits import U0, U1
+from sponsio_sim.kernels.game.layout import (BET, BET_MC, DOUBLE_TOKEN, I_BETPOL, I_BROW, I_HELD, I_MC_AUDIT,
+                                             I_MC_DECISIONS, I_MC_KEEP, I_MC_PRUNED, I_MC_R, I_MC_REGRET, I_NBETS,
+                                             I_NROWS, I_ROWS, I_ROW_OF, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS,
+                                             PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN, W_COINS, W_MULT, W_STAKE,
+                                             W_THRESH)
+from sponsio_sim.kernels.betting.rollout import deal_world, new_work, pilot_rollouts, rollout, rollout_key, search
+from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+
+MAX_CANDS = 24                        # more than any decision lists (1 + 2 x kinds + swap + tokens)
+PILOT = 32                            # pass rollouts that estimate each bet's chance (at most R)
+_AUDIT = np.uint64(0xA0D17A0D17A0D17)  # the audit's fresh deals
+
+
+@nb.njit(cache=True)
+def is_mc(s, ints):
+    return ints[I_BETPOL + entry_of(s, ints)] == BET_MC
+
+
+@nb.njit(cache=True)
+def _add(cands, gains, n, act, x, y, rv, g):
+    cands[n, 0] = act
+    cands[n, 1] = x
+    cands[n, 2] = y
+    cands[n, 3] = rv
+    gains[n] = g
+    return n + 1
+
+
+@nb.njit(cache=True)
+def step_candidates(s, tab, ints, weight, pilot, cands, gains):
+    """Seat s's candidate betting actions (module docstring) and the gain of
+    each; candidate 0 is pass. ``pilot[row]``: the pilot's estimate of
+    P(win) of a catalogue row, or -1 where it has none. Returns their number."""
+    n = _add(cands, gains, 0, PASS, -1, -1, -1, weight[W_THRESH + entry_of(s, ints)])
+    hand = tab[HANDS + s]
+    unrev = hand & ~tab[REVEALED]
+    if unrev == U0:
+        return n
+    lead = leader_of(ints) == s
+    prepare_features(hand, tab[TALON], lead, tab, ints)
+    rv = cheap_card(unrev)
+    stake = weight[W_STAKE]
+    nbets = ints[I_NBETS + s]
+    forgone = troll_income(s, ints, weight) if nbets == 0 else 0.0
+    if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
+        for kind in range(N_KINDS):
+            if (ints[I_ROW_OF + kind] < 0 or (ints[I_HELD + s] >> kind) & 1 != 0
+                    or not allowed_kind(s, kind, ints)):
+                continue
+            v, row = kind_best(kind, s, ints, weight)
+            prow = _pilot_best(kind, pilot, ints, weight)
+            if row >= 0:
+                if pilot[row] >= 0.0:
+                    v = pilot[row] * weight[W_MULT + row]
+                n = _add(cands, gains, n, BET, row, -1, rv, v * stake - stake - forgone)
+            if prow >= 0 and prow != row:
+                n = _add(cands, gains, n, BET, prow, -1, rv,
+                         pilot[prow] * weight[W_MULT + prow] * stake - stake - forgone)
+    g, x, y = best_swap(s, lead, tab, ints, weight)
+    if x >= 0:
+        n = _add(cands, gains, n, SWAP, x, y, x if (unrev & (U1 << np.uint64(x))) != U0 else rv, g)
+    pay, cost = payment(s, rv, tab, weight)
+    if pay > -2:
+        for t in range(N_TOKENS):
+            if not token_free(t, ints) or (t == LEAD_TOKEN and lead):
+                continue
+            tg = token_gain(s, t, g, ints, weight) if nbets > 0 else 0.0
+            n = _add(cands, gains, n, TOKEN, t, pay, rv, tg - cost)
+    return n
+
+
+@nb.njit(cache=True)
+def _pilot_best(kind, pilot, ints, weight):
+    """The row of ``kind`` with the highest pilot P x multiplier (-1: none estimated)."""
+    best = -1.0
+    brow = -1
+    row = ints[I_ROW_OF + kind]
+    while row >= 0 and row < ints[I_NROWS] and ints[I_ROWS + 3 * row] == kind:
+        if pilot[row] >= 0.0 and pilot[row] * weight[W_MULT + row] > best:
+            best = pilot[row] * weight[W_MULT + row]
+            brow = row
+        row += 1
+    return brow
+
+
+@nb.njit(cache=True)
+def end_candidates(s, t, tab, ints, weight, cands, gains):
+    """Seat s's candidate uses of token ``t`` as betting ends: not using it
+    (candidate 0), the ``ev`` choice, and for double and rebet every bet it
+    may name (rebet: the model's best other parameter). Returns their number."""
+    n = _add(cands, gains, 0, -1, -1, -1, -1, 0.0)
+    nbets = ints[I_NBETS + s]
+    if t == SWAP_TOKEN:
+        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
+        g, x, y = best_swap(s, leader_of(ints) == s, tab, ints, weight)
+        if x >= 0:
+            n = _add(cands, gains, n, -1, x, y, -1, g)
+    elif t == DOUBLE_TOKEN:
+        for i in range(nbets):
+            n = _add(cands, gains, n, -1, i, -1, -1, 0.0)
+    elif t == REBET_TOKEN:
+        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
+        for i in range(nbets):
+            row = ints[I_BROW + s * MAX_BETS + i]
+            v, r = kind_best(ints[I_ROWS + 3 * row], s, ints, weight)
+            if r >= 0 and r != row:
+                n = _add(cands, gains, n, -1, i, r, -1, 0.0)
+    return n
+
+
+@nb.njit(cache=True)
+def _keep(n, gains, keep, order):
+    """Candidate 0 and the ``keep - 1`` others with the highest gain (ties:
+    listed first), in list order. Returns how many are kept."""
+    order[0] = 0
+    m = 1
+    for i in range(1, n):
+        rank = 0
+        for j in range(1, n):
+            if gains[j] > gains[i] or (gains[j] == gains[i] and j < i):
+                rank += 1
+        if rank < keep - 1:
+            order[m] = i
+            m += 1
+    return m
+
+
+@nb.njit(cache=True)
+def _decide(step, s, n, cands, gains, tab, ints, weight, work, key, pre_n, pre_gain):
+    """Search the kept candidates; under audit also every candidate, counting
+    the decisions where that picks another one and what that costs: the two
+    choices' difference in mean round gain over R fresh rollouts
+    (milli-coins). Returns the chosen index."""
+    if n == 1:
+        return 0
+    order = np.empty(MAX_CANDS, dtype=np.int64)
+    means = np.zeros(MAX_CANDS, dtype=np.float64)
+    m = _keep(n, gains, ints[I_MC_KEEP], order)
+    best = search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain, means)
+    if ints[I_MC_AUDIT]:
+        ints[I_MC_DECISIONS] += 1
+        if m < n:
+            for i in range(n):
+                order[i] = i
+            full = search(step, s, cands, order, n, tab, ints, weight, work, key, pre_n, pre_gain, means)
+            if full != best:
+                ints[I_MC_PRUNED] += 1
+                # what the pruned choice loses, on fresh deals (the searches' own means favour their picks)
+                fresh = key ^ _AUDIT
+                order[0] = full
+                order[1] = best
+                loss = 0.0
+                rs_start = np.empty(4, dtype=np.uint64)
+                rs = work[7]
+                for r in range(ints[I_MC_R + entry_of(s, ints)]):
+                    deal_world(r, fresh, work)
+                    rs_start[:] = rs
+                    for c in range(2):
+                        i = order[c]
+                        g = rollout(step, s, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], tab, ints,
+                                     weight, work, rs_start)[0]
+                        loss += g if c == 0 else -g
+                ints[I_MC_REGRET] += np.int64(round(1000.0 * loss / ints[I_MC_R + entry_of(s, ints)]))
+    return best
+
+
+@nb.njit(cache=True)
+def choose_mc(step, s, tab, ints, weight, state):
+    """Seat s's betting action ``(act, x, y, rv)`` at betting step ``step``."""
+    cands = np.empty((MAX_CANDS, 4), dtype=np.int64)
+    gains = np.empty(MAX_CANDS, dtype=np.float64)
+    if (tab[HANDS + s] & ~tab[REVEALED]) == U0:
+        return PASS, -1, -1, -1   # nothing left to reveal: pass is the only action
+    work = new_work(s, tab, ints, weight)
+    key = rollout_key(state)
+    pre_n = min(PILOT, ints[I_MC_R + entry_of(s, ints)])
+    pre_gain = np.empty(pre_n, dtype=np.float64)
+    pilot = pilot_rollouts(step, s, pre_n, key, tab, ints, weight, work, pre_gain)
+    n = step_candidates(s, tab, ints, weight, pilot, cands, gains)
+    i = _decide(step, s, n, cands, gains, tab, ints, weight, work, key, pre_n, pre_gain)
+    return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]
+
+
+@nb.njit(cache=True)
+def choose_mc_end(j, s, tab, ints, weight, state):
+    """How seat s uses the j-th end-of-betting token (``END_TOKENS``):
+    ``(x, y)`` as ``betting.apply_end_token`` takes them, (-1, -1) for no use."""
+    cands = np.empty((MAX_CANDS, 4), dtype=np.int64)
+    gains = np.empty(MAX_CANDS, dtype=np.float64)
+    n = end_candidates(s, end_token(j), tab, ints, weight, cands, gains)
+    if n == 1:
+        return -1, -1
+    work = new_work(s, tab, ints, weight)
+    i = _decide(betting_steps(ints) + j, s, n, cands, gains, tab, ints, weight, work, rollout_key(state), 0,
+                np.empty(0, dtype=np.float64))
+    return cands[i, 1], cands[i, 2]

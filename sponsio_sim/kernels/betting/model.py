@@ -1,0 +1,185 @@
+"""The success model: hand features -> a cell of a fitted table -> P(bet wins).
+
+A bet's chance depends on the bettor's hand and the public situation. The
+model reduces them to a few features and looks the chance up in tables
+fitted by simulation (``game.fit``, ``analysis.game.fit``):
+
+- tricks=N: sure winners, high cards (rank 7+), whether the seat leads;
+- colour:C=N: own cards of C, the talon's cards of C, own sure winners in C;
+- last: sure winners, own 9s, whether the seat leads;
+- nines: 9s not in the talon, own 9s;
+- fail:S: the bets S holds (``fail``: the bets every other seat holds).
+
+``prepare_features`` writes a hand's features to the ``ints`` scratch; then
+``cell_of`` / ``prob`` read them for any bet, so scanning the catalogue costs
+one feature pass. Layout and table shapes: ``game.layout``.
+"""
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.kernels.bits import RANKS, U0, U1, highest, popcount
+from sponsio_sim.kernels.bets import target_bets
+from sponsio_sim.kernels.game.layout import (COLOUR, COLOUR_CELLS, COLOUR_PARAMS, FAIL, FAIL_CELLS, I_F_COL, I_F_HI, I_F_SC,
+                                             I_F_HIGH, I_F_LEAD, I_F_NINPLAY, I_F_NOWN, I_F_SURE, I_HAND,
+                                             I_MOFF, I_NBETS, I_NCOL, I_NROWS, I_PLAYERS, I_ROWS, I_ROW_OF, I_BEST_T, I_BEST_C,
+                                             LAST, LAST_CELLS, NINES, NINES_CELLS, W_MULT, TRICKS, TRICKS_CELLS, W_MODEL)
+from sponsio_sim.kernels.table import COLMASK, NINES as NINES_MASK
+
+TOP_RANKS = 0x1C0  # ranks 7, 8, 9 of a colour: the "high cards"
+
+
+@nb.njit(cache=True, inline="always")
+def _run(known, col):
+    """Ranks (9 bits) of the run down from the 9 of colour ``col`` inside ``known``."""
+    holes = ~(known >> np.uint64(col * RANKS)) & np.uint64(0x1FF)
+    if holes == U0:
+        return np.uint64(0x1FF)
+    return np.uint64(0x1FF) & ~((U1 << np.uint64(highest(holes) + 1)) - U1)
+
+
+@nb.njit(cache=True)
+def sure_mask(hand, talon, tab, ints):
+    """Own cards that win whenever led (the top run of own and talon cards)."""
+    m = U0
+    for col in range(ints[I_NCOL]):
+        m |= hand & (_run(hand | talon, col) << np.uint64(col * RANKS))
+    return m
+
+
+@nb.njit(cache=True)
+def prepare_features(hand, talon, lead, tab, ints):
+    """Features of ``hand`` with the talon ``talon`` known, into ``ints`` scratch."""
+    for col in range(ints[I_NCOL]):
+        colour_features(col, hand, talon, tab, ints)
+    total_features(hand, talon, tab, ints)
+    ints[I_F_LEAD] = 1 if lead else 0
+
+
+@nb.njit(cache=True)
+def colour_features(col, hand, talon, tab, ints):
+    """Colour ``col``'s features: its colour-bet cell, sure winners, high cards."""
+    cm = tab[COLMASK + col]
+    shift = np.uint64(col * RANKS)
+    sc = popcount(hand & (_run(hand | talon, col) << shift))
+    ints[I_F_SC + col] = sc
+    ints[I_F_HI + col] = popcount(hand & cm & (np.uint64(TOP_RANKS) << shift))
+    k = popcount(hand & cm)
+    t = popcount(talon & cm)
+    ints[I_F_COL + col] = (min(k, COLOUR_CELLS[0] - 1) * COLOUR_CELLS[1]
+                           + min(t, COLOUR_CELLS[1] - 1)) * COLOUR_CELLS[2] + min(sc, COLOUR_CELLS[2] - 1)
+
+
+@nb.njit(cache=True)
+def total_features(hand, talon, tab, ints):
+    """Whole-hand features from the colours' (``colour_features`` first)."""
+    sure = 0
+    high = 0
+    for col in range(ints[I_NCOL]):
+        sure += ints[I_F_SC + col]
+        high += ints[I_F_HI + col]
+    ints[I_F_SURE] = sure
+    ints[I_F_HIGH] = high
+    nines = tab[NINES_MASK]
+    ints[I_F_NOWN] = popcount(hand & nines)
+    ints[I_F_NINPLAY] = popcount(nines & ~talon)
+
+
+@nb.njit(cache=True, inline="always")
+def tricks_cell(ints):
+    return (min(ints[I_F_SURE], TRICKS_CELLS[0] - 1) * TRICKS_CELLS[1]
+            + min(ints[I_F_HIGH], TRICKS_CELLS[1] - 1)) * TRICKS_CELLS[2] + ints[I_F_LEAD]
+
+
+@nb.njit(cache=True)
+def cell_of(kind, a, b, target_bets, ints):
+    """Index (into ``weight``) of the model cell for bet (kind, a, b), using the
+    features last prepared; ``target_bets`` = bets held by a fail bet's target."""
+    if kind == TRICKS:
+        return W_MODEL + ints[I_MOFF + TRICKS] + tricks_cell(ints) * (ints[I_HAND] + 1) + a
+    if kind == COLOUR:
+        return W_MODEL + ints[I_MOFF + COLOUR] + ints[I_F_COL + a] * COLOUR_PARAMS + b
+    if kind == LAST:
+        f = (min(ints[I_F_SURE], LAST_CELLS[0] - 1) * LAST_CELLS[1]
+             + min(ints[I_F_NOWN], LAST_CELLS[1] - 1)) * LAST_CELLS[2] + ints[I_F_LEAD]
+        return W_MODEL + ints[I_MOFF + LAST] + f
+    if kind == NINES:
+        f = min(ints[I_F_NINPLAY], NINES_CELLS[0] - 1) * NINES_CELLS[1] + min(ints[I_F_NOWN], NINES_CELLS[1] - 1)
+        return W_MODEL + ints[I_MOFF + NINES] + f
+    return W_MODEL + ints[I_MOFF + FAIL] + min(target_bets, FAIL_CELLS[0] - 1)
+
+
+@nb.njit(cache=True)
+def precompute_best(ints, weight):
+    """For every tricks cell, and every colour and colour cell, the catalogue row
+    of that kind with the highest P x multiplier (so a scan is one lookup)."""
+    n_t = TRICKS_CELLS[0] * TRICKS_CELLS[1] * TRICKS_CELLS[2]
+    n_c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2]
+    h1 = ints[I_HAND] + 1
+    first = ints[I_ROW_OF + TRICKS]
+    if first >= 0:
+        for f in range(n_t):
+            ints[I_BEST_T + f] = _argmax_rows(first, h1, W_MODEL + ints[I_MOFF + TRICKS] + f * h1, weight)
+    first = ints[I_ROW_OF + COLOUR]
+    if first >= 0:
+        for col in range(ints[I_NCOL]):
+            for f in range(n_c):
+                ints[I_BEST_C + col * n_c + f] = _argmax_rows(first + col * COLOUR_PARAMS, COLOUR_PARAMS,
+                                                              W_MODEL + ints[I_MOFF + COLOUR] + f * COLOUR_PARAMS,
+                                                              weight)
+
+
+@nb.njit(cache=True)
+def _argmax_rows(row0, n, cell0, weight):
+    best = row0
+    bv = -1.0
+    for j in range(n):
+        v = weight[cell0 + j] * weight[W_MULT + row0 + j]
+        if v > bv:
+            bv = v
+            best = row0 + j
+    return best
+
+
+@nb.njit(cache=True)
+def kind_best(kind, s, ints, weight):
+    """(P x multiplier, row) of the best row of ``kind`` for seat s's prepared
+    hand (a fail bet never names s itself)."""
+    if kind == TRICKS:
+        row = ints[I_BEST_T + tricks_cell(ints)]
+        return row_prob(row, s, ints, weight) * weight[W_MULT + row], row
+    best = -1.0
+    brow = -1
+    if kind == COLOUR:
+        n_c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2]
+        for col in range(ints[I_NCOL]):
+            row = ints[I_BEST_C + col * n_c + ints[I_F_COL + col]]
+            v = row_prob(row, s, ints, weight) * weight[W_MULT + row]
+            if v > best:
+                best = v
+                brow = row
+        return best, brow
+    row = ints[I_ROW_OF + kind]
+    while row < ints[I_NROWS] and ints[I_ROWS + 3 * row] == kind:
+        if not (kind == FAIL and ints[I_ROWS + 3 * row + 1] == s):
+            v = row_prob(row, s, ints, weight) * weight[W_MULT + row]
+            if v > best:
+                best = v
+                brow = row
+        row += 1
+    return best, brow
+
+
+@nb.njit(cache=True)
+def row_cell(row, s, ints):
+    """Index (into ``weight``) of the model cell of catalogue row ``row`` for seat s's prepared hand."""
+    kind = ints[I_ROWS + 3 * row]
+    a = ints[I_ROWS + 3 * row + 1]
+    tb = target_bets(s, a, ints, I_NBETS, ints[I_PLAYERS]) if kind == FAIL else 0
+    return cell_of(kind, a, ints[I_ROWS + 3 * row + 2], tb, ints)
+
+
+@nb.njit(cache=True)
+def row_prob(row, s, ints, weight):
+    """Model P(win) of catalogue row ``row`` for seat s's prepared hand."""
+    return weight[row_cell(row, s, ints)]

@@ -1,0 +1,356 @@
+"""Betting policies: which action a seat takes in the betting phase.
+
+- ``troll``: always passes (holds no bet, so plays as a troll).
+- ``random``: passes with a fixed share, else a uniformly random legal
+  action (every bet row, token and payment, and hand/talon exchange counts
+  as one action); at the end of betting uses its tokens at random.
+- ``ev``: values its position as the model's expected payout of its bets
+  (``betting.model``) and takes the action that raises it most, if by more
+  than its threshold (coins): a bet (EV = P x multiplier x stake - stake,
+  less the troll pay it gives up when it is its first bet) or a token (lead:
+  the bets' gain from leading; double: the best bet's expected payout;
+  rebet: the best change of parameter; swap: the best exchange), paid by
+  revealing a card when it can, else in coins. Exchanges (and the swap
+  token) are weighed on turns where no bet beats the threshold: it bets
+  first and spends its other turns improving the hand for its bets.
+
+A strategy may ban bet types (restricted play, ``without=KIND``): its
+policy then never places a bet of those types.
+
+Policies see only public information and their own hand (spec 8).
+"""
+
+import numba as nb
+import numpy as np
+
+from tabletop_mc.rng import randbelow, uniform
+from sponsio_sim.kernels.betting.phase import bet_legal, entry_of, leader_of, token_free
+from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepare_features, row_prob,
+                                               sure_mask, total_features)
+from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
+from sponsio_sim.kernels.game.layout import (BET, BET_EV, BET_RANDOM, DOUBLE_TOKEN, FAIL, I_BANNED, I_BETPOL, I_BROW,
+                                             I_DOUBLED, I_F_LEAD, I_HELD, I_NBETS, I_NROWS, I_PLAYERS, I_ROW_OF,
+                                             I_ROWS, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS, PASS, REBET_TOKEN, SWAP,
+                                             SWAP_TOKEN, TOKEN, W_BASE, W_COINS, W_MULT, W_PASS, W_STAKE,
+                                             W_THRESH, W_TOKEN_COST, W_TROLL_PAY)
+from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+
+NO_GAIN = -1e300
+
+
+@nb.njit(cache=True)
+def choose_action(s, tab, ints, weight, state):
+    """Seat s's betting action ``(act, x, y, rv)`` under its entry's policy."""
+    pol = ints[I_BETPOL + entry_of(s, ints)]
+    if pol == BET_EV:
+        return choose_ev(s, tab, ints, weight)
+    if pol == BET_RANDOM:
+        return choose_random(s, tab, ints, weight, state)
+    return PASS, -1, -1, -1
+
+
+@nb.njit(cache=True, inline="always")
+def allowed_kind(s, kind, ints):
+    """Seat s's strategy may place bets of ``kind`` (restricted play bans some)."""
+    return (ints[I_BANNED + entry_of(s, ints)] >> kind) & 1 == 0
+
+
+@nb.njit(cache=True, inline="always")
+def may_bet(s, row, ints, weight):
+    """A legal bet that seat s's strategy allows."""
+    return bet_legal(s, row, ints, weight) and allowed_kind(s, ints[I_ROWS + 3 * row], ints)
+
+
+@nb.njit(cache=True)
+def cheap_card(mask):
+    """The lowest-ranked card of ``mask`` (what a seat least minds showing)."""
+    best = -1
+    m = mask
+    while m:
+        c = lowest(m)
+        m &= m - U1
+        if best < 0 or c % RANKS < best % RANKS:
+            best = c
+    return best
+
+
+@nb.njit(cache=True)
+def payment(s, rv, tab, weight):
+    """How seat s pays for a token after revealing ``rv``: (card to reveal or
+    -1 for coins, coin cost), or (-2, 0) when it cannot pay."""
+    rest = tab[HANDS + s] & ~tab[REVEALED] & ~(U1 << np.uint64(rv))
+    if rest != U0:
+        return cheap_card(rest), 0.0
+    if weight[W_COINS + s] >= weight[W_TOKEN_COST]:
+        return -1, weight[W_TOKEN_COST]
+    return -2, 0.0
+
+
+@nb.njit(cache=True)
+def held_value(s, ints, weight):
+    """Model expected payout of seat s's bets (features prepared for its hand)."""
+    v = 0.0
+    for i in range(ints[I_NBETS + s]):
+        row = ints[I_BROW + s * MAX_BETS + i]
+        m = weight[W_MULT + row] * weight[W_STAKE]
+        if ints[I_DOUBLED + s] == i:
+            m *= 2.0
+        v += row_prob(row, s, ints, weight) * m
+    return v
+
+
+@nb.njit(cache=True)
+def best_swap(s, lead, tab, ints, weight):
+    """(gain, hand card, talon card) of the exchange that raises seat s's
+    held value most; features are left prepared for the current hand."""
+    hand = tab[HANDS + s]
+    talon = tab[TALON]
+    best = NO_GAIN
+    bx = -1
+    by = -1
+    if ints[I_NBETS + s] > 0 and talon != U0:
+        cur = held_value(s, ints, weight)
+        runs = sure_mask(hand, talon, tab, ints)
+        seen = 0
+        mx = hand
+        while mx:
+            x = lowest(mx)
+            mx &= mx - U1
+            # hand cards that differ only in rank below the top run are one choice:
+            # the model sees colour, top-run membership, rank 7+ and 9s only
+            bxm = U1 << np.uint64(x)
+            key = (x // RANKS) * 8 + (4 if (runs & bxm) != U0 else 0) + min(x % RANKS // 6, 1) * 2 \
+                + (1 if x % RANKS == RANKS - 1 else 0)
+            if (seen >> key) & 1:
+                continue
+            seen |= 1 << key
+            my = talon
+            while my:
+                y = lowest(my)
+                my &= my - U1
+                bxy = (U1 << np.uint64(x)) | (U1 << np.uint64(y))
+                cx = x // RANKS
+                cy = y // RANKS
+                colour_features(cx, hand ^ bxy, talon ^ bxy, tab, ints)
+                colour_features(cy, hand ^ bxy, talon ^ bxy, tab, ints)
+                total_features(hand ^ bxy, talon ^ bxy, tab, ints)
+                g = held_value(s, ints, weight) - cur
+                colour_features(cx, hand, talon, tab, ints)
+                colour_features(cy, hand, talon, tab, ints)
+                if g > best:
+                    best = g
+                    bx = x
+                    by = y
+        prepare_features(hand, talon, lead, tab, ints)
+    return best, bx, by
+
+
+@nb.njit(cache=True)
+def best_rebet(s, ints, weight):
+    """(gain, bet index, new row) of the best change of one bet's parameter."""
+    best = NO_GAIN
+    bi = -1
+    brow = -1
+    for i in range(ints[I_NBETS + s]):
+        row = ints[I_BROW + s * MAX_BETS + i]
+        v, r = kind_best(ints[I_ROWS + 3 * row], s, ints, weight)
+        if r == row:
+            continue
+        dbl = 2.0 if ints[I_DOUBLED + s] == i else 1.0
+        g = (v - row_prob(row, s, ints, weight) * weight[W_MULT + row]) * dbl * weight[W_STAKE]
+        if g > best:
+            best = g
+            bi = i
+            brow = r
+    return best, bi, brow
+
+
+@nb.njit(cache=True)
+def best_double(s, ints, weight):
+    """(expected extra payout, bet index) of doubling seat s's best bet."""
+    best = NO_GAIN
+    bi = -1
+    for i in range(ints[I_NBETS + s]):
+        row = ints[I_BROW + s * MAX_BETS + i]
+        g = row_prob(row, s, ints, weight) * weight[W_MULT + row] * weight[W_STAKE]
+        if g > best:
+            best = g
+            bi = i
+    return best, bi
+
+
+@nb.njit(cache=True)
+def troll_income(s, ints, weight):
+    """Troll pay seat s expects from the bets already on the table."""
+    players = ints[I_PLAYERS]
+    fails = 0.0
+    for t in range(players):
+        if t != s:
+            for i in range(ints[I_NBETS + t]):
+                fails += 1.0 - weight[W_BASE + ints[I_BROW + t * MAX_BETS + i]]
+    return fails * weight[W_TROLL_PAY]
+
+
+@nb.njit(cache=True)
+def token_gain(s, t, swap_gain, ints, weight):
+    """The model's gain for seat s (holding bets, features prepared) of token
+    ``t``: lead, the bets' gain from leading; double, the best bet's expected
+    payout; rebet, the best change of parameter; swap, ``swap_gain``."""
+    if t == LEAD_TOKEN:
+        cur = held_value(s, ints, weight)
+        ints[I_F_LEAD] = 1
+        g = held_value(s, ints, weight) - cur
+        ints[I_F_LEAD] = 0
+        return g
+    if t == DOUBLE_TOKEN:
+        return best_double(s, ints, weight)[0]
+    if t == REBET_TOKEN:
+        return best_rebet(s, ints, weight)[0]
+    return swap_gain
+
+
+@nb.njit(cache=True)
+def choose_ev(s, tab, ints, weight):
+    """The ``ev`` policy (module docstring)."""
+    hand = tab[HANDS + s]
+    unrev = hand & ~tab[REVEALED]
+    if unrev == U0:
+        return PASS, -1, -1, -1
+    lead = leader_of(ints) == s
+    prepare_features(hand, tab[TALON], lead, tab, ints)
+    best = weight[W_THRESH + entry_of(s, ints)]
+    act, bx, by = PASS, -1, -1
+    stake = weight[W_STAKE]
+    nbets = ints[I_NBETS + s]
+    forgone = troll_income(s, ints, weight) if nbets == 0 else 0.0
+    if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
+        for kind in range(N_KINDS):
+            if (ints[I_ROW_OF + kind] >= 0 and (ints[I_HELD + s] >> kind) & 1 == 0
+                    and allowed_kind(s, kind, ints)):
+                v, row = kind_best(kind, s, ints, weight)
+                g = v * stake - stake - forgone
+                if row >= 0 and g > best:
+                    best, act, bx = g, BET, row
+    rv = cheap_card(unrev)
+    g = NO_GAIN
+    if act == PASS:  # no bet worth its stake left: use the turn to improve the hand
+        g, x, y = best_swap(s, lead, tab, ints, weight)
+        if g > best:
+            best, act, bx, by = g, SWAP, x, y
+    if nbets > 0:
+        pay, cost = payment(s, rv, tab, weight)
+        if pay > -2:
+            for t in range(N_TOKENS):
+                if not token_free(t, ints):
+                    continue
+                if t == LEAD_TOKEN and lead:
+                    continue
+                tg = token_gain(s, t, g, ints, weight)
+                if tg - cost > best:
+                    best, act, bx, by = tg - cost, TOKEN, t, pay
+    if act == SWAP and (unrev & (U1 << np.uint64(bx))) != U0:
+        rv = bx  # show the card that is given away anyway
+    return act, bx, by, rv
+
+
+@nb.njit(cache=True)
+def choose_random(s, tab, ints, weight, state):
+    """The ``random`` policy (module docstring)."""
+    hand = tab[HANDS + s]
+    unrev = hand & ~tab[REVEALED]
+    if unrev == U0 or uniform(state) < weight[W_PASS + entry_of(s, ints)]:
+        return PASS, -1, -1, -1
+    n_unrev = popcount(unrev)
+    rv = select(unrev, randbelow(state, n_unrev))
+    n_bets = 0
+    for row in range(ints[I_NROWS]):
+        if may_bet(s, row, ints, weight):
+            n_bets += 1
+    coin_ok = weight[W_COINS + s] >= weight[W_TOKEN_COST]
+    per_token = (1 if coin_ok else 0) + (1 if n_unrev > 1 else 0)
+    n_free = 0
+    for t in range(N_TOKENS):
+        if token_free(t, ints):
+            n_free += 1
+    talon = tab[TALON]
+    n_swaps = popcount(hand) * popcount(talon)
+    total = n_bets + n_free * per_token + n_swaps
+    if total == 0:
+        return PASS, -1, -1, -1
+    k = randbelow(state, total)
+    if k < n_bets:
+        for row in range(ints[I_NROWS]):
+            if may_bet(s, row, ints, weight):
+                if k == 0:
+                    return BET, row, -1, rv
+                k -= 1
+    k -= n_bets
+    if k < n_free * per_token:
+        ti = k // per_token
+        by_reveal = (k % per_token == 1) or not coin_ok
+        for t in range(N_TOKENS):
+            if token_free(t, ints):
+                if ti == 0:
+                    pay = -1
+                    if by_reveal:
+                        rest = unrev & ~(U1 << np.uint64(rv))
+                        pay = select(rest, randbelow(state, popcount(rest)))
+                    return TOKEN, t, pay, rv
+                ti -= 1
+    k -= n_free * per_token
+    nt = popcount(talon)
+    return SWAP, select(hand, k // nt), select(talon, k % nt), rv
+
+
+@nb.njit(cache=True)
+def choose_end_token(s, t, tab, ints, weight, state):
+    """How seat s uses token ``t`` when betting ends: (x, y), or (-1, -1) for
+    no use. swap: (hand card, talon card); rebet: (bet index, new row);
+    double: (bet index, -1)."""
+    pol = ints[I_BETPOL + entry_of(s, ints)]
+    nbets = ints[I_NBETS + s]
+    if pol == BET_EV:
+        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
+        if t == SWAP_TOKEN:
+            g, x, y = best_swap(s, leader_of(ints) == s, tab, ints, weight)
+            return (x, y) if g > 0.0 else (-1, -1)
+        if t == REBET_TOKEN:
+            g, i, row = best_rebet(s, ints, weight)
+            return (i, row) if g > 0.0 else (-1, -1)
+        if t == DOUBLE_TOKEN:
+            return best_double(s, ints, weight)[1], -1
+        return -1, -1
+    if pol != BET_RANDOM:
+        return -1, -1
+    if t == DOUBLE_TOKEN:
+        return (randbelow(state, nbets), -1) if nbets > 0 else (-1, -1)
+    if uniform(state) < weight[W_PASS + entry_of(s, ints)]:
+        return -1, -1
+    if t == SWAP_TOKEN:
+        hand = tab[HANDS + s]
+        talon = tab[TALON]
+        if talon == U0:
+            return -1, -1
+        return select(hand, randbelow(state, popcount(hand))), select(talon, randbelow(state, popcount(talon)))
+    if t == REBET_TOKEN and nbets > 0:
+        i = randbelow(state, nbets)
+        row = ints[I_BROW + s * MAX_BETS + i]
+        kind = ints[I_ROWS + 3 * row]
+        first = ints[I_ROW_OF + kind]
+        r = first
+        n_alt = 0
+        while r < ints[I_NROWS] and ints[I_ROWS + 3 * r] == kind:
+            if r != row and not (kind == FAIL and ints[I_ROWS + 3 * r + 1] == s):
+                n_alt += 1
+            r += 1
+        if n_alt == 0:
+            return -1, -1
+        k = randbelow(state, n_alt)
+        r = first
+        while True:
+            if r != row and not (kind == FAIL and ints[I_ROWS + 3 * r + 1] == s):
+                if k == 0:
+                    return i, r
+                k -= 1
+            r += 1
+    return -1, -1

@@ -1,0 +1,226 @@
+"""The ``mc`` policy's rollouts (``betting.mc``): from a betting step (or
+an end-of-betting token), deal the other seats' unrevealed cards again, play
+the round out by every seat's own policy (``mc`` seats by ``ev``) and score
+it; the pilot that estimates each bet's chance from pass rollouts; and the
+raced search over candidates on paired rollouts.
+
+The rollouts draw from streams keyed from the game's random state
+(``rollout_key``) without advancing it, so the other seats' draws and the
+next rounds' deals do not depend on what ``mc`` searches.
+"""
+
+import numba as nb
+import numpy as np
+
+from tabletop_mc.rng import seed_state
+from sponsio_sim.kernels.bets import BET_FIELDS, plain_bet_won
+from sponsio_sim.kernels.betting.phase import actor, apply_action, apply_end_token, betting_steps, end_token, entry_of
+from sponsio_sim.kernels.betting.policies import choose_action, choose_end_token
+from sponsio_sim.kernels.bits import U0, U1, lowest, popcount
+from sponsio_sim.kernels.deal import deal
+from sponsio_sim.kernels.game.layout import (BET_EV, BET_MC, FAIL, I_BETPOL, I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES,
+                                             I_NCOL, I_NROWS, I_PLAYERS, I_ROWS, I_TOKOWN, MAX_BETS, PASS, W_COINS,
+                                             W_MODEL)
+from sponsio_sim.kernels.game.scoring import play_out
+from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES_OWN, REVEALED, TRICKS, WON
+
+RACE_EVERY = 10                       # rollouts between two races (``race``)
+RACE_Z = 2.0                          # a candidate this many paired SEs behind the leader is dropped
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # rollout key from the game's random state (not advanced)
+
+
+@nb.njit(cache=True)
+def _finish(step, tab, ints, weight, state, hands, codes, counts, result, failed, playpol):
+    """Play the round on from betting step ``step`` (steps past the betting are
+    the end tokens, ``END_TOKENS`` order) by the seats' own policies, then
+    the tricks and the scoring; returns ``play_out``'s (leader, last, nine_lost, failed bets)."""
+    n_bet = betting_steps(ints)
+    for k in range(step, n_bet):
+        s = actor(k, ints)
+        act, x, y, rv = choose_action(s, tab, ints, weight, state)
+        apply_action(s, act, x, y, rv, tab, ints, weight)
+    for j in range(max(step - n_bet, 0), 3):
+        t = end_token(j)
+        s = ints[I_TOKOWN + t]
+        if s >= 0:
+            x, y = choose_end_token(s, t, tab, ints, weight, state)
+            apply_end_token(s, t, x, y, tab, ints)
+    return play_out(tab, ints, weight, state, hands, codes, counts, result, failed, playpol)
+
+
+@nb.njit(cache=True)
+def load_scratch(tab, ints, weight, tab2, ints2, w2):
+    """Copy the game state into a rollout's scratch arrays, every ``mc``
+    entry betting by ``ev`` there (a rollout never searches)."""
+    tab2[:] = tab
+    ints2[:] = ints
+    w2[:W_MODEL] = weight[:W_MODEL]   # the success model (from W_MODEL) is never written
+    for e in range(ints[I_PLAYERS]):
+        if ints2[I_BETPOL + e] == BET_MC:
+            ints2[I_BETPOL + e] = BET_EV
+
+
+@nb.njit(cache=True)
+def new_work(s, tab, ints, weight):
+    """Scratch for seat s's rollouts: the hidden cards and what stays fixed
+    in a deal, the rollout state and the round's work arrays."""
+    players = ints[I_PLAYERS]
+    known = tab[REVEALED]
+    fixed = np.zeros(players, dtype=np.uint64)
+    need = np.zeros(players, dtype=np.int64)
+    n_hidden = 0
+    for t in range(players):
+        if t != s:
+            n_hidden += popcount(tab[HANDS + t] & ~known)
+    pool = np.empty(n_hidden, dtype=np.int64)
+    k = 0
+    for t in range(players):
+        if t == s:
+            fixed[t] = tab[HANDS + t]
+            continue
+        fixed[t] = tab[HANDS + t] & known
+        hid = tab[HANDS + t] & ~known
+        need[t] = popcount(hid)
+        while hid:
+            pool[k] = lowest(hid)
+            k += 1
+            hid &= hid - U1
+    return (pool, fixed, need, np.zeros(players, dtype=np.uint64), tab.copy(), ints.copy(), weight.copy(),
+            np.empty(4, dtype=np.uint64), np.zeros(players, dtype=np.uint64),
+            np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros((players, MAX_BETS), dtype=np.int64), np.zeros(players, dtype=np.bool_),
+            np.zeros(players, dtype=np.int64))
+
+
+@nb.njit(cache=True)
+def deal_world(r, key, work):
+    """Rollout r's deal of the hidden cards into ``work``; its stream is left
+    in ``rs`` for the play that follows. The pool is put back in card order
+    first (``deal`` shuffles it in place), so rollout r deals the same cards
+    whichever rollouts came before it: the pilot's and the search's agree."""
+    pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
+    pool.sort()
+    seed_state(key, np.uint64(r), rs)
+    deal(rs, pool, fixed, need, U0, 0, dealt)
+
+
+@nb.njit(cache=True)
+def rollout(step, s, act, x, y, rv, tab, ints, weight, work, rs_start):
+    """Seat s takes the candidate at ``step`` in the dealt world of ``work``
+    and the round is played out; returns seat s's round gain in coins, the
+    last trick's winner and the seats whose 9 lost a trick."""
+    pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
+    n_bet = betting_steps(ints)
+    load_scratch(tab, ints, weight, tab2, ints2, w2)
+    for t in range(ints[I_PLAYERS]):
+        tab2[HANDS + t] = dealt[t]
+    rs[:] = rs_start
+    if step < n_bet:
+        apply_action(s, act, x, y, rv, tab2, ints2, w2)
+    elif x >= 0:
+        apply_end_token(s, end_token(step - n_bet), x, y, tab2, ints2)
+    leader, last, nine_lost, n_failed = _finish(step + 1, tab2, ints2, w2, rs, hands, codes, counts, result,
+                                                failed, playpol)
+    ints[I_MC_ROLLOUTS] += 1
+    return w2[W_COINS + s] - weight[W_COINS + s], last, nine_lost
+
+
+@nb.njit(cache=True)
+def pilot_rollouts(step, s, n, key, tab, ints, weight, work, pass_gain):
+    """Seat s passes at ``step`` in ``n`` rollouts (the search's first ``n``
+    deals): its gains into ``pass_gain``, and per catalogue row the share of
+    them in which seat s would have won that bet (-1 for ``fail`` rows)."""
+    pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
+    players = ints[I_PLAYERS]
+    nrows = ints[I_NROWS]
+    wins = np.zeros(nrows, dtype=np.float64)
+    rs_start = np.empty(4, dtype=np.uint64)
+    nines_own = (ints[FLAGS] & NINES_OWN) != 0
+    for r in range(n):
+        deal_world(r, key, work)
+        rs_start[:] = rs
+        pass_gain[r], last, nine_lost = rollout(step, s, PASS, -1, -1, -1, tab, ints, weight, work, rs_start)
+        for row in range(nrows):
+            kind = ints[I_ROWS + 3 * row]
+            if kind != FAIL and plain_bet_won(kind, ints[I_ROWS + 3 * row + 1], ints[I_ROWS + 3 * row + 2], s,
+                                              ints2[TRICKS:TRICKS + players], tab2[WON:WON + players],
+                                              last, nine_lost, nines_own, tab2[COLMASK:COLMASK + ints[I_NCOL]]):
+                wins[row] += 1.0
+    for row in range(nrows):
+        wins[row] = wins[row] / n if ints[I_ROWS + 3 * row] != FAIL else -1.0
+    return wins
+
+
+@nb.njit(cache=True)
+def search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain, means):
+    """Index (into ``cands``) of the candidate among ``order[:m]`` with the
+    highest mean round gain for seat s over at most its entry's R rollouts,
+    raced (module docstring). Candidates apply at betting step ``step``;
+    candidate 0 (pass) already has its gains of the first ``pre_n`` rollouts
+    in ``pre_gain`` (the pilot's). ``means[i]``: candidate i's mean gain over
+    the rollouts it got (a dropped candidate: those before it was dropped)."""
+    rollouts = ints[I_MC_R + entry_of(s, ints)]
+    pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
+    gain = np.zeros((m, rollouts), dtype=np.float64)
+    alive = np.ones(m, dtype=np.bool_)
+    upto = np.zeros(m, dtype=np.int64)
+    n_alive = m
+    rs_start = np.empty(4, dtype=np.uint64)
+    r = 0
+    while r < rollouts and n_alive > 1:
+        deal_world(r, key, work)
+        rs_start[:] = rs
+        for c in range(m):
+            if not alive[c]:
+                continue
+            i = order[c]
+            if i == 0 and r < pre_n:
+                gain[c, r] = pre_gain[r]
+            else:
+                gain[c, r] = rollout(step, s, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], tab, ints,
+                                      weight, work, rs_start)[0]
+        r += 1
+        if r % RACE_EVERY == 0 and r < rollouts:
+            n_alive = race(gain, r, alive)
+            for c in range(m):
+                if not alive[c] and upto[c] == 0:
+                    upto[c] = r
+    ints[I_MC_SEARCHES] += 1
+    best = -1
+    for c in range(m):
+        means[order[c]] = gain[c, :upto[c] if upto[c] else r].mean()
+        if alive[c] and (best < 0 or gain[c, :r].sum() > gain[best, :r].sum()):
+            best = c
+    return order[best]
+
+
+@nb.njit(cache=True)
+def race(gain, r, alive):
+    """Drop every candidate whose paired mean gain over the first ``r``
+    rollouts is below the leader's by more than ``RACE_Z`` standard errors
+    (the rollouts share deals, so the differences are paired). Returns how
+    many are left."""
+    m = gain.shape[0]
+    lead = -1
+    for c in range(m):
+        if alive[c] and (lead < 0 or gain[c, :r].sum() > gain[lead, :r].sum()):
+            lead = c
+    left = 0
+    for c in range(m):
+        if not alive[c]:
+            continue
+        if c != lead:
+            d = gain[lead, :r] - gain[c, :r]
+            mean = d.mean()
+            sd = np.sqrt(((d - mean) ** 2).sum() / (r - 1))
+            if mean > 0.0 and mean > RACE_Z * sd / np.sqrt(r):
+                alive[c] = False
+                continue
+        left += 1
+    return left
+
+
+@nb.njit(cache=True, inline="always")
+def rollout_key(state):
+    """The rollouts' key: from the game's random state, which is not advanced."""
+    return state[0] ^ (state[2] * _MIX)

@@ -1,0 +1,198 @@
+"""Double-dummy questions on known deals (the solver's entry points).
+
+- ``solve_coalition``: the most tricks the seats in mask ``coal`` can take
+  from here against the others (zero-window searches, bounds kept in the
+  transposition table between them).
+- ``solve_bets``: can seat ``ask`` win all its bets (``codes``/``bcounts``
+  rows as in ``kernels.bets``) when the seats in ``maxside`` help it and the
+  rest play to defeat it. Worst case: ``maxside = 1 << ask``; best case
+  (everyone cooperates): every seat.
+- ``batch_*``: the same over many deals in parallel (``prange`` over blocks
+  of deals, one workspace per block).
+
+Deals are ``hands[s]`` uint64 masks; ``trick`` the cards already played to
+the current trick from ``leader`` on (empty at a trick boundary); ``ctr0``
+the ``CT`` row so far (``fresh_counters``). ``stamp`` identifies the
+question for the transposition table: callers give a new stamp whenever the
+goal changes, and may keep one stamp across deals with the same goal.
+"""
+
+import time
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines
+from sponsio_sim.kernels.bits import U0, U1
+from sponsio_sim.kernels.dd.bounds import side_quick_tricks
+from sponsio_sim.kernels.dd.core import (
+    MAX_PLAYERS, MODE_BET, MODE_TRICKS, TT_BITS, YES, bet_flags, ct_layout, new_workspace,
+    relevant_seats,
+)
+from sponsio_sim.kernels.dd.search import search, setup_root
+
+_BET_SLOTS = 5
+
+
+@nb.njit(cache=True)
+def fresh_counters(players, n_colours):
+    """CT row of a trick phase that has not started: nothing won, nines ok."""
+    cc, nok, last, width = ct_layout(players, n_colours)
+    row = np.zeros(width, dtype=np.int64)
+    row[nok] = 1
+    row[last] = -1
+    return row
+
+
+@nb.njit(cache=True)
+def _scratch(players):
+    return np.zeros((players, _BET_SLOTS), dtype=np.int64), np.zeros(players, dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def solve_coalition(hands, leader, trick, colmask, nines, coal, PL, PU, CT, TT, stamp):
+    """(most tricks coalition ``coal`` takes of the tricks left, nodes)."""
+    players = hands.shape[0]
+    n_col = colmask.shape[0]
+    ctr0 = fresh_counters(players, n_col)
+    codes = np.zeros((players, _BET_SLOTS, BET_FIELDS), dtype=np.int64)
+    bcounts = np.zeros(players, dtype=np.int64)
+    res3, fail3 = _scratch(players)
+    to_move = (leader + trick.shape[0]) % players
+    left = 0
+    h = hands[to_move]
+    while h != U0:
+        h &= h - U1
+        left += 1
+    lo = 0
+    hi = left
+    if trick.shape[0] == 0:
+        in_play = U0
+        for t in range(players):
+            in_play |= hands[t]
+        if (coal >> leader) & 1:
+            lo = side_quick_tricks(hands, players, leader, coal, in_play, colmask)[0]
+        else:
+            hi = left - side_quick_tricks(hands, players, leader, ((np.int64(1) << players) - 1) & ~coal,
+                                          in_play, colmask)[0]
+    # Zero-window tests from the middle of [lo, hi], then one trick at a
+    # time towards the answer (fewer nodes than bisection: the tests near
+    # the answer are the costly ones, and they share the table).
+    nodes = 0
+    t = min(max((lo + hi + 1) // 2, lo + 1), hi)
+    while lo < hi:
+        setup_root(hands, leader, trick, ctr0, PL, PU, CT)
+        ok, k = search(hands, colmask, np.uint64(nines), np.int64(MODE_TRICKS), np.int64(t), np.int64(coal),
+                       np.int64(coal), codes, bcounts, np.int64(0), np.int64(0), np.bool_(False),
+                       np.bool_(False), np.uint64(0), PL, PU, CT, TT, np.uint64(stamp), res3, fail3)
+        nodes += k
+        if ok == YES:
+            lo = t
+            t += 1
+        else:
+            hi = t - 1
+            t -= 1
+    return lo, nodes
+
+
+@nb.njit(cache=True)
+def solve_bets(hands, leader, trick, ctr0, colmask, nines, codes, bcounts, ask, maxside, root_mask,
+               PL, PU, CT, TT, stamp):
+    """(True if seat ``ask`` wins all its bets under the question, nodes)."""
+    players = hands.shape[0]
+    relseats = relevant_seats(codes, bcounts, ask)
+    any_fail, sens = bet_flags(codes, bcounts, relseats)
+    res3, fail3 = _scratch(players)
+    setup_root(hands, leader, trick, ctr0, PL, PU, CT)
+    # Every argument typed the same way as in ``solve_coalition`` (no
+    # literals, nines as uint64), so ``search`` compiles once.
+    ok, nodes = search(hands, colmask, np.uint64(nines), np.int64(MODE_BET), np.int64(0), np.int64(maxside),
+                       np.int64(0), codes, bcounts, np.int64(ask), np.int64(relseats), np.bool_(any_fail),
+                       np.bool_(sens), np.uint64(root_mask), PL, PU, CT, TT, np.uint64(stamp),
+                       res3, fail3)
+    return ok == YES, nodes
+
+
+@nb.njit(cache=True)
+def wall_ms():
+    """Wall-clock milliseconds (monotonic), for per-deal solve times; the
+    batch kernels release the GIL (``nogil``) so that this brief object-mode
+    call does not wait for the caller's thread."""
+    with nb.objmode(t="float64"):
+        t = time.perf_counter() * 1e3
+    return t
+
+
+def workspace(players, n_colours, max_cards, tt_bits=TT_BITS):
+    """A fresh (PL, PU, CT, TT) for one thread."""
+    if players > MAX_PLAYERS:
+        raise ValueError(f"the solver handles at most {MAX_PLAYERS} players")
+    return new_workspace(players, n_colours, max_cards, tt_bits)
+
+
+def blocks(n, threads=None):
+    """Block boundaries for the batch kernels: about four blocks of
+    contiguous deals per thread."""
+    nb_ = max(1, min(n, 4 * (threads or nb.get_num_threads())))
+    bounds = np.zeros(nb_ + 1, dtype=np.int64)
+    for i in range(nb_ + 1):
+        bounds[i] = (n * i) // nb_
+    return bounds
+
+
+@nb.njit(parallel=True, cache=True, nogil=True)
+def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, bounds, out,
+                    nodes, ms):
+    """``solve_coalition`` for each row of ``hands``; ``tricks[i, :trick_len[i]]``
+    is deal i's current trick; ``bounds`` from ``blocks``. Fills ``out``,
+    ``nodes`` and ``ms`` (wall time of each deal's solve)."""
+    n = hands.shape[0]
+    players = hands.shape[1]
+    if n == 0:
+        return
+    for blk in nb.prange(bounds.shape[0] - 1):
+        PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
+        h = np.empty(players, dtype=np.uint64)
+        for i in range(bounds[blk], bounds[blk + 1]):
+            for s in range(players):
+                h[s] = hands[i, s]
+            t0 = wall_ms()
+            out[i], nodes[i] = solve_coalition(h, leaders[i], tricks[i, :trick_len[i]], colmask,
+                                               nines, coal, PL, PU, CT, TT, np.uint64(i + 1))
+            ms[i] = wall_ms() - t0
+
+
+@nb.njit(parallel=True, cache=True, nogil=True)
+def batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts, ask, max_cards,
+               bounds, worst, best, nodes, ms, nines_own=False):
+    """Worst- and best-case ``solve_bets`` for each deal (fills the outputs;
+    ``ms``: wall time of each deal's two solves; ``nines_own``: nines bets
+    judge their bettor's 9s, ``bets.counted_nines``).
+    A deal whose best case fails cannot succeed in the worst case either,
+    and one that succeeds in the worst case succeeds in the best case."""
+    n = hands.shape[0]
+    players = hands.shape[1]
+    if n == 0:
+        return
+    everyone = (np.int64(1) << players) - 1
+    for blk in nb.prange(bounds.shape[0] - 1):
+        PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
+        h = np.empty(players, dtype=np.uint64)
+        ctr0 = fresh_counters(players, colmask.shape[0])
+        for i in range(bounds[blk], bounds[blk + 1]):
+            for s in range(players):
+                h[s] = hands[i, s]
+            tr = tricks[i, :trick_len[i]]
+            counted = counted_nines(codes, bcounts, h, tr, leaders[i], nines, nines_own)
+            t0 = wall_ms()
+            ok_b, k_b = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
+                                   everyone, U0, PL, PU, CT, TT, np.uint64(2 * i + 1))
+            ok_w = False
+            k_w = 0
+            if ok_b:
+                ok_w, k_w = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
+                                       np.int64(1) << ask, U0, PL, PU, CT, TT, np.uint64(2 * i + 2))
+            ms[i] = wall_ms() - t0
+            worst[i] = ok_w
+            best[i] = ok_b
+            nodes[i] = k_b + k_w

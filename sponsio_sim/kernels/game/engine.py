@@ -1,0 +1,324 @@
+"""The full game (spec 2, 3, 6, 7): rounds of betting, tricks and scoring
+until one of the three end conditions, many games per chunk.
+
+State lives in the packed arrays of ``game.layout`` (built once per run by
+``analysis.game.setup``); each chunk copies them, plays every round
+from its own stream ``(seed, chunk, game, round)`` and adds its games'
+statistics (``game.layout.E_*``) to its row, so totals do not depend on the
+thread count, and runs that differ in one seat's strategy share their
+deals. A chunk given a log array with more than one row also writes every event (``game.layout.EV_*``) there:
+the narrated game is the same code path as the tournament. An ``mc`` seat
+on a track position with a value decides whether to cash in by playing the
+game out both ways (``mc_cash_ins``), between the round's scoring and its
+count (``close_round``).
+"""
+
+import numba as nb
+import numpy as np
+
+from tabletop_mc.rng import seed_state
+from sponsio_sim.kernels.bets import BET_FIELDS
+from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_token, betting_steps, end_token, entry_of,
+                                         leader_of)
+from sponsio_sim.kernels.betting.mc import choose_mc, choose_mc_end, is_mc
+from sponsio_sim.kernels.betting.rollout import RACE_EVERY, load_scratch, race, rollout_key
+from sponsio_sim.kernels.betting.model import prepare_features, row_cell
+from sponsio_sim.kernels.betting.policies import choose_action, choose_end_token
+from sponsio_sim.kernels.bits import RANKS, popcount
+from sponsio_sim.kernels.deal import deal
+from sponsio_sim.kernels.game.layout import (END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_END, EV_END_TOKEN,
+                                             EV_LEAD, I_BROW, I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD,
+                                             I_LAST_R1, I_LEADCH, I_LEADERS, I_MAX_ROUNDS, I_MC_ANY, I_MC_R,
+                                             I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NPLACED, I_PCELL,
+                                             I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND, I_SWAPS, I_TOKOWN, I_TOKTAKEN,
+                                             I_TRACK, I_TRACK_ENDS, I_TRACK_WIN, MAX_BETS, N_TOKENS, W_BONUSPAID,
+                                             W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MODEL, W_PAYOUT, W_PRED,
+                                             W_STAKES, W_START, W_TROLLPAID)
+from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring
+from sponsio_sim.kernels.game.record import record_game, record_round, track_standings
+from sponsio_sim.kernels.game.scoring import cash_in, play_out
+from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+
+
+@nb.njit(cache=True)
+def start_game(g, ints, weight):
+    """Coins, track and seat order for game ``g`` of a chunk; dealer = last seat."""
+    players = ints[I_PLAYERS]
+    for s in range(players):
+        ints[I_ENTRY + s] = (s + g) % players if ints[I_ROTATE] else s
+        weight[W_COINS + s] = weight[W_START]
+        ints[I_TRACK + s] = 0
+    ints[I_ROUND] = 0
+    ints[I_DEALER] = players - 1
+    ints[I_LEADERS] = 0
+    ints[I_LAST_R1] = 0
+    ints[I_LEADCH] = 0
+
+
+@nb.njit(cache=True)
+def start_round(tab, ints, weight):
+    """Clear the round's tokens, bets, swaps and ledger."""
+    for t in range(N_TOKENS):
+        ints[I_TOKOWN + t] = -1
+    ints[I_NPLACED] = 0
+    for s in range(ints[I_PLAYERS]):
+        ints[I_NBETS + s] = 0
+        ints[I_HELD + s] = 0
+        ints[I_DOUBLED + s] = -1
+        ints[I_SWAPS + s] = 0
+        for t in range(N_TOKENS):
+            ints[I_TOKTAKEN + s * N_TOKENS + t] = 0
+        for f in (W_STAKES, W_FEES, W_PAYOUT, W_TROLLPAID, W_BONUSPAID, W_CASHED):
+            weight[f + s] = 0.0
+    tab[REVEALED] = 0
+
+
+@nb.njit(cache=True)
+def betting_phase(tab, ints, weight, state, log):
+    """Spec 2: ``turns`` turns, each seat acting once from left of the dealer;
+    then the swap, rebet and double tokens take effect (spec 3)."""
+    players = ints[I_PLAYERS]
+    rnd = ints[I_ROUND] + 1
+    n_bet = betting_steps(ints)
+    for k in range(n_bet):
+        s = actor(k, ints)
+        if is_mc(s, ints):
+            act, x, y, rv = choose_mc(k, s, tab, ints, weight, state)
+        else:
+            act, x, y, rv = choose_action(s, tab, ints, weight, state)
+        if not apply_action(s, act, x, y, rv, tab, ints, weight):
+            act, x, y, rv = 0, -1, -1, -1  # pragma: no cover - policies only choose legal actions
+        log_event(log, rnd, EV_ACTION, s, k // players, act, x, y, rv)
+    for j in range(3):
+        t = end_token(j)
+        s = ints[I_TOKOWN + t]
+        if s < 0:
+            continue
+        if is_mc(s, ints):
+            x, y = choose_mc_end(j, s, tab, ints, weight, state)
+        else:
+            x, y = choose_end_token(s, t, tab, ints, weight, state)
+        if apply_end_token(s, t, x, y, tab, ints):
+            log_event(log, rnd, EV_END_TOKEN, s, t, x, y, 0, 0)
+
+
+@nb.njit(cache=True)
+def predict_bets(tab, ints, weight):
+    """The success model's P of every bet held when betting ends (any policy),
+    so tournaments can set the model against what happens in real games."""
+    for s in range(ints[I_PLAYERS]):
+        if ints[I_NBETS + s] == 0:
+            continue
+        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
+        for i in range(ints[I_NBETS + s]):
+            cell = row_cell(ints[I_BROW + s * MAX_BETS + i], s, ints)
+            ints[I_PCELL + s * MAX_BETS + i] = cell - W_MODEL
+            weight[W_PRED + s * MAX_BETS + i] = weight[cell]
+
+
+@nb.njit(cache=True)
+def end_check(ints, weight):
+    """Spec 7, in priority order: (reason, bitmask of winners) or (0, 0).
+    A track end is won by the richest player on the top position, or of
+    all players under ``track_top = ends``."""
+    players = ints[I_PLAYERS]
+    cand = 0
+    for s in range(players):
+        if ints[I_TRACK + s] >= ints[I_TRACK_WIN]:
+            cand |= 1 << s
+    reason = END_TRACK if cand else 0
+    if cand and ints[I_TRACK_ENDS]:
+        cand = (1 << players) - 1
+    if reason == 0:
+        for s in range(players):
+            if weight[W_COINS + s] >= weight[W_COINS_END]:
+                reason = END_COINS
+        if reason == 0 and ints[I_ROUND] >= ints[I_MAX_ROUNDS]:
+            reason = END_ROUNDS
+        if reason == 0:
+            return 0, 0
+        cand = (1 << players) - 1
+    best = -1e300
+    for s in range(players):
+        if (cand >> s) & 1 and weight[W_COINS + s] > best:
+            best = weight[W_COINS + s]
+    winners = 0
+    for s in range(players):
+        if (cand >> s) & 1 and weight[W_COINS + s] == best:
+            winners |= 1 << s
+    return reason, winners
+
+
+@nb.njit(cache=True)
+def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result, failed, playpol, log):
+    """Deal, bet, play and score one round (``mc`` seats do not cash in yet:
+    ``mc_cash_ins``). Returns ``play_out``'s (leader, last, nine_lost, failed bets)."""
+    players = ints[I_PLAYERS]
+    rnd = ints[I_ROUND] + 1
+    talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * ints[I_HAND], hands)
+    start_round(tab, ints, weight)
+    for s in range(players):
+        tab[HANDS + s] = hands[s]
+    tab[TALON] = talon
+    if log.shape[0] > 1:
+        log_deal(log, rnd, hands, talon, tab, ints, weight)
+    betting_phase(tab, ints, weight, state, log)
+    predict_bets(tab, ints, weight)
+    log_event(log, rnd, EV_LEAD, leader_of(ints), tab[REVEALED], tab[TALON], 0, 0, 0)
+    return play_out(tab, ints, weight, state, hands, codes, counts, result, failed, playpol)
+
+
+@nb.njit(cache=True)
+def close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, counts, result, row, log):
+    """Count the round (statistics into ``row``, narration into ``log``),
+    rotate the dealer and check the end: (end reason, winners)."""
+    players = ints[I_PLAYERS]
+    rnd = ints[I_ROUND] + 1
+    ints[I_ROUND] = rnd
+    record_round(ints, weight, n_failed, row)
+    track_standings(ints, weight)
+    if log.shape[0] > 1:
+        log_scoring(log, rnd, leader, last, nine_lost, tab, ints, weight, hands, counts, result)
+    ints[I_DEALER] = (ints[I_DEALER] + 1) % players
+    return end_check(ints, weight)
+
+
+@nb.njit(cache=True)
+def rollout_game(s, cash, key, r, tab, ints, weight, work):
+    """From the end of a round's scoring, seat s cashes in now (``cash``) or
+    not and the game is played to its end in rollout r (streams from ``key``)
+    by every seat's own policy (``mc`` seats by ``ev`` and their cashK);
+    returns seat s's win share (1/k of a k-way shared win)."""
+    tab2, ints2, w2, rs, pool, fixed, need, hands, codes, counts, result, failed, playpol, row2, nolog = work
+    load_scratch(tab, ints, weight, tab2, ints2, w2)
+    if cash:
+        cash_in(s, ints2[I_TRACK + s], w2)
+        ints2[I_TRACK + s] = 0
+    reason, winners = close_round(0, 0, 0, 0, tab2, ints2, w2, hands, counts, result, row2, nolog)
+    k = 0
+    while reason == 0:
+        round_start(key, np.uint64((r << 16) | k), rs, pool)
+        leader, last, nine_lost, n_failed = play_round(tab2, ints2, w2, rs, pool, fixed, need, hands, codes,
+                                                       counts, result, failed, playpol, nolog)
+        reason, winners = close_round(leader, last, nine_lost, n_failed, tab2, ints2, w2, hands, counts, result,
+                                      row2, nolog)
+        k += 1
+    ints[I_MC_ROLLOUTS] += 1
+    return 1.0 / popcount(np.uint64(winners)) if (winners >> s) & 1 else 0.0
+
+
+@nb.njit(cache=True)
+def mc_cash_ins(tab, ints, weight, state, row):
+    """Each ``mc`` seat on a track position with a value decides whether to
+    cash in by playing the game out up to R times both ways (the same
+    streams for both, raced as ``betting.mc.search`` races) and keeping the
+    higher mean win share; ties keep the position."""
+    for s in range(ints[I_PLAYERS]):
+        pos = ints[I_TRACK + s]
+        if not is_mc(s, ints) or not 0 < pos < ints[I_TRACK_WIN]:
+            continue
+        pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+        work = (tab.copy(), ints.copy(), weight.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
+                codes, counts, result, failed, playpol, np.zeros_like(row), np.zeros((1, 8), dtype=np.float64))
+        rollouts = ints[I_MC_R + entry_of(s, ints)]
+        key = rollout_key(state) ^ np.uint64(s)
+        share = np.zeros((2, rollouts), dtype=np.float64)
+        alive = np.ones(2, dtype=np.bool_)
+        r = 0
+        while r < rollouts and alive[0] and alive[1]:
+            for c in range(2):
+                share[c, r] = rollout_game(s, c, key, r, tab, ints, weight, work)
+            r += 1
+            if r % RACE_EVERY == 0 and r < rollouts:
+                race(share, r, alive)
+        ints[I_MC_SEARCHES] += 1
+        if alive[1] and share[1, :r].sum() > share[0, :r].sum():
+            cash_in(s, pos, weight)
+            ints[I_TRACK + s] = 0
+
+
+@nb.njit(cache=True)
+def round_start(seed, stream, state, pool):
+    """A round's random stream, and the deck pool back in card order (the deal
+    shuffles it in place), so a round's deal depends on its stream alone."""
+    seed_state(seed, stream, state)
+    for i in range(pool.shape[0]):
+        pool[i] = i
+
+
+@nb.njit(cache=True)
+def round_arrays(ints):
+    """A chunk's work arrays: deck pool and deal constraints, hands, bets in
+    ``settle``'s form, results, and the seats' play policies."""
+    players = ints[I_PLAYERS]
+    pool = np.arange(ints[I_NCOL] * RANKS).astype(np.int64)
+    fixed = np.zeros(players, dtype=np.uint64)
+    need = np.full(players, ints[I_HAND], dtype=np.int64)
+    hands = np.zeros(players, dtype=np.uint64)
+    codes = np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64)
+    counts = np.zeros(players, dtype=np.int64)
+    result = np.zeros((players, MAX_BETS), dtype=np.int64)
+    failed = np.zeros(players, dtype=np.bool_)
+    playpol = np.zeros(players, dtype=np.int64)
+    return pool, fixed, need, hands, codes, counts, result, failed, playpol
+
+
+@nb.njit(cache=True)
+def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log):
+    """Play ``games`` games from random stream ``(seed, stream)``; statistics into ``row``."""
+    tab = tab0.copy()
+    ints = ints0.copy()
+    weight = weight0.copy()
+    state = np.empty(4, dtype=np.uint64)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+    nocells = np.zeros(1, dtype=np.float64)
+    for g in range(games):
+        reason, winners = play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands,
+                                    codes, counts, result, failed, playpol, row, log, nocells)
+        record_game(reason, winners, ints, weight, row)
+        log_event(log, ints[I_ROUND], EV_END, -1, reason, winners, 0, 0, 0)
+
+
+@nb.njit(cache=True, inline="always")
+def round_stream(chunk, g, rnd):
+    """Random stream of round ``rnd`` of game ``g`` of chunk ``chunk``: every
+    round draws from its own stream, so two runs of the same seed that differ
+    in one seat's strategy deal the same cards in every round both reach
+    (common random numbers, ``kernels.game.exploit``)."""
+    return (np.int64(chunk) << np.int64(32)) | (np.int64(g) << np.int64(16)) | np.int64(rnd)
+
+
+@nb.njit(cache=True)
+def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
+              failed, playpol, row, log, cells):
+    """Game ``g`` of chunk ``chunk``, every round from its own stream; returns (end reason, winners).
+    A ``cells`` array longer than 1 counts every bet held when betting ended by
+    its model cell: ``cells[2 * cell]`` += 1, ``cells[2 * cell + 1]`` += won
+    (the on-policy fit, ``game.fit.onpolicy_chunks``)."""
+    start_game(g, ints, weight)
+    reason, winners = 0, 0
+    while reason == 0:
+        round_start(seed, round_stream(chunk, g, ints[I_ROUND]), state, pool)
+        leader, last, nine_lost, n_failed = play_round(tab, ints, weight, state, pool, fixed, need, hands,
+                                                       codes, counts, result, failed, playpol, log)
+        if ints[I_MC_ANY]:
+            mc_cash_ins(tab, ints, weight, state, row)
+        reason, winners = close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, counts,
+                                      result, row, log)
+        if cells.shape[0] > 1:
+            for s in range(ints[I_PLAYERS]):
+                for i in range(ints[I_NBETS + s]):
+                    c = ints[I_PCELL + s * MAX_BETS + i]
+                    cells[2 * c] += 1.0
+                    cells[2 * c + 1] += ints[I_RESULT + s * MAX_BETS + i]
+    return reason, winners
+
+
+@nb.njit(parallel=True, cache=True)
+def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats):
+    """Per-chunk statistics of ``counts[i]`` games for chunk ``first_chunk + i``."""
+    out = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
+    for i in nb.prange(counts.shape[0]):
+        nolog = np.zeros((1, 8), dtype=np.float64)
+        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, out[i], nolog)
+    return out

@@ -1,0 +1,131 @@
+"""Fitting the success model by simulation, and checking its calibration.
+
+Off-policy (``fit_chunks``, below) and on-policy (``onpolicy_chunks``: the
+bets a profile really holds when betting ends in whole games, by model cell).
+
+Each simulated round deals at random, picks a random leader, gives every
+seat either no bet (a troll, with share ``troll_share``) or 1..3 random
+catalogue bets of distinct types, plays the tricks with the given play
+policy and settles. Every bet held is one sample: its model cell (from the
+holder's dealt hand, the talon, whether it led, the fail target's bets) and
+whether it won.
+
+- mode 0 (fit): ``row[2 * cell]`` += 1, ``row[2 * cell + 1]`` += won.
+- mode 1 (calibration of the model loaded in ``weight``): per bet kind and
+  per fine bin of the predicted P, ``row[3 * (kind * bins + bin) + k]`` +=
+  (1, predicted P, won).
+"""
+
+import numba as nb
+import numpy as np
+
+from tabletop_mc.rng import randbelow, seed_state, uniform
+from sponsio_sim.kernels.bets import settle, target_bets
+from sponsio_sim.kernels.betting.phase import add_bet, bet_legal
+from sponsio_sim.kernels.betting.model import cell_of, prepare_features
+from sponsio_sim.kernels.deal import deal
+from sponsio_sim.kernels.game.layout import (FAIL, I_HAND, I_HELD, I_NBETS, I_NCOL, I_NPLACED, I_NROWS,
+                                             I_PLAYERS, I_ROW_OF, N_KINDS, W_COINS, W_MODEL)
+from sponsio_sim.kernels.game.engine import play_game, round_arrays
+from sponsio_sim.kernels.game.scoring import load_bets
+from sponsio_sim.kernels.play.tricks import play_tricks
+from sponsio_sim.kernels.play.policies import build_relevance
+from sponsio_sim.kernels.table import COLMASK, FLAGS, NINES_OWN, TRICKS, WON, set_round
+
+MAX_FIT_BETS = 3
+
+
+@nb.njit(cache=True)
+def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_share, bins, row):
+    """One chunk of ``rounds`` sample rounds (module docstring)."""
+    tab = tab0.copy()
+    ints = ints0.copy()
+    weight = weight0.copy()
+    state = np.empty(4, dtype=np.uint64)
+    seed_state(seed, stream, state)
+    players = ints[I_PLAYERS]
+    pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(ints)
+    pol[:] = policy
+    for s in range(players):
+        weight[W_COINS + s] = 1e9
+    n_rows = ints[I_NROWS]
+    n_kinds = 0
+    for k in range(N_KINDS):
+        if ints[I_ROW_OF + k] >= 0:
+            n_kinds += 1
+    for _ in range(rounds):
+        talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * ints[I_HAND], hands)
+        lead = randbelow(state, players)
+        ints[I_NPLACED] = 0
+        for s in range(players):
+            ints[I_NBETS + s] = 0
+            ints[I_HELD + s] = 0
+        for s in range(players):
+            if uniform(state) < troll_share:
+                continue
+            for _ in range(min(1 + randbelow(state, MAX_FIT_BETS), n_kinds)):
+                r = randbelow(state, n_rows)
+                while not bet_legal(s, r, ints, weight):
+                    r = randbelow(state, n_rows)
+                add_bet(s, r, ints)
+        load_bets(ints, codes, counts)
+        build_relevance(codes, counts, ints)
+        set_round(tab, ints, hands, talon, np.uint64(0))
+        last, nine_lost = play_tricks(players, lead, pol, tab, ints, weight, state, None)
+        settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
+               (ints[FLAGS] & NINES_OWN) != 0, tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
+        for s in range(players):
+            if counts[s] == 0:
+                continue
+            prepare_features(hands[s], talon, s == lead, tab, ints)
+            for i in range(counts[s]):
+                kind = codes[s, i, 0]
+                a = codes[s, i, 1]
+                tb = target_bets(s, a, counts, 0, players) if kind == FAIL else 0
+                cell = cell_of(kind, a, codes[s, i, 2], tb, ints) - W_MODEL
+                won = result[s, i]
+                if mode == 0:
+                    row[2 * cell] += 1.0
+                    row[2 * cell + 1] += won
+                else:
+                    p = weight[W_MODEL + cell]
+                    b = min(int(p * bins), bins - 1)
+                    k = 3 * (kind * bins + b)
+                    row[k] += 1.0
+                    row[k + 1] += p
+                    row[k + 2] += won
+
+
+@nb.njit(parallel=True, cache=True)
+def fit_chunks(seed, first_chunk, counts, tab0, ints0, weight0, mode, policy, troll_share, bins, width):
+    """Per-chunk rows of ``width`` sums for chunks ``first_chunk + i``."""
+    out = np.zeros((counts.shape[0], width), dtype=np.float64)
+    for i in nb.prange(counts.shape[0]):
+        fit_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, mode, policy, troll_share, bins,
+                  out[i])
+    return out
+
+
+@nb.njit(cache=True)
+def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row):
+    """``games`` whole games of the configured profile; every bet held when
+    betting ends is one sample of its model cell (``game.play_game``)."""
+    tab = tab0.copy()
+    ints = ints0.copy()
+    weight = weight0.copy()
+    state = np.empty(4, dtype=np.uint64)
+    pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(ints)
+    stats = np.zeros(n_stats, dtype=np.float64)
+    nolog = np.zeros((1, 8), dtype=np.float64)
+    for g in range(games):
+        play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
+                  failed, pol, stats, nolog, row)
+
+
+@nb.njit(parallel=True, cache=True)
+def onpolicy_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, width):
+    """Per-chunk (bets, wins) per model cell from chunks ``first_chunk + i`` of whole games."""
+    out = np.zeros((counts.shape[0], width), dtype=np.float64)
+    for i in nb.prange(counts.shape[0]):
+        onpolicy_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, n_stats, out[i])
+    return out

@@ -1,0 +1,221 @@
+"""Where the full game keeps its state: offsets into the packed arrays.
+
+The full-game kernels extend the trick phase's packed state (``table``)
+instead of adding arrays, so every hot call takes the same four arrays
+``(tab, ints, weight, rng)`` as ``play_tricks``:
+
+- ``ints`` (int64) = the trick-phase part (``table.INTS_SIZE``), then the
+  game's integer configuration (rule numbers, catalogue rows, policies, model
+  offsets) and integer state (round, dealer, tokens, bets, track, scratch);
+- ``weight`` (float64) = the goal policy's scratch (``table.MAX_PLAYERS``),
+  then the money configuration (stake, token cost, troll pay, bonus, track
+  values, multipliers, policy parameters), the coins and the round's ledger,
+  and last the fitted success model (variable length, offsets in ``ints``).
+- ``tab`` (uint64) is ``table``'s unchanged: hands, talon, revealed cards.
+
+Offsets are module constants, which numba compiles in.
+"""
+
+from sponsio_sim.kernels.table import INTS_SIZE, MAX_PLAYERS
+
+MAX_ROWS = 72          # catalogue rows: tricks 0..H, colour C x 0..9, last, nines, fail S
+MAX_TRACK = 32         # streak track positions (track_win <= MAX_TRACK - 1)
+N_KINDS = 5
+N_TOKENS = 4
+MAX_BETS = N_KINDS     # one bet per type
+MAX_ROUNDS = (1 << 16) - 1   # rounds per game (each round draws from its own stream, game.round_stream)
+
+# bet kinds (as sponsio_sim.bets / kernels.bets), tokens (rules.TOKENS order)
+TRICKS, COLOUR, LAST, NINES, FAIL = 0, 1, 2, 3, 4
+LEAD_TOKEN, DOUBLE_TOKEN, REBET_TOKEN, SWAP_TOKEN = 0, 1, 2, 3
+# betting policies; cash-in "never" is a threshold no position reaches
+BET_TROLL, BET_RANDOM, BET_EV, BET_MC = 0, 1, 2, 3
+CASH_NEVER = 1 << 30
+# actions of the betting phase
+PASS, BET, TOKEN, SWAP = 0, 1, 2, 3
+# the order in which tokens take effect when betting ends (spec 3)
+END_TOKENS = (SWAP_TOKEN, REBET_TOKEN, DOUBLE_TOKEN)
+# end reasons (spec 7, in priority order)
+END_TRACK, END_COINS, END_ROUNDS = 1, 2, 3
+
+
+class _Alloc:
+    def __init__(self, start):
+        self.at = start
+
+    def take(self, n=1):
+        start = self.at
+        self.at += n
+        return start
+
+
+_i = _Alloc(INTS_SIZE)
+I_PLAYERS = _i.take()
+I_NCOL = _i.take()
+I_HAND = _i.take()
+I_TURNS = _i.take()
+I_TRACK_WIN = _i.take()
+I_MAX_ROUNDS = _i.take()
+I_TOKENS = _i.take()        # bitmask of the rule set's tokens
+I_NROWS = _i.take()         # catalogue rows in use
+I_ROTATE = _i.take()        # 1: the profile rotates over the seats game by game
+I_BONUS_NET = _i.take()     # 1: round_bonus_basis = net
+I_TRACK_ENDS = _i.take()    # 1: track_top = ends
+I_MOFF = _i.take(N_KINDS)   # model table offsets (into weight), per bet kind
+I_BETPOL = _i.take(MAX_PLAYERS)   # per profile entry
+I_PLAYPOL = _i.take(MAX_PLAYERS)
+I_CASHK = _i.take(MAX_PLAYERS)
+I_BANNED = _i.take(MAX_PLAYERS)   # per entry: bitmask of bet kinds the policy never places (restricted play)
+I_MC_R = _i.take(MAX_PLAYERS)     # per entry: mc rollouts per candidate
+I_MC_ANY = _i.take()              # 1: some entry bets by mc (its cash-in is searched, game.mc_cash_ins)
+I_MC_KEEP = _i.take()             # mc: candidates kept after the model's ranking (pass included)
+I_MC_AUDIT = _i.take()            # 1: every mc decision also searches every candidate (betting.mc.audit)
+I_MC_DECISIONS = _i.take()        # audit counts: decisions with more than one candidate,
+I_MC_PRUNED = _i.take()           # and those where searching every candidate picks another action,
+I_MC_REGRET = _i.take()           # with the round gain it estimates the pruned choice loses (milli-coins)
+I_MC_SEARCHES = _i.take()         # searches run, and the rollouts (round play-outs) they played
+I_MC_ROLLOUTS = _i.take()
+I_ROWS = _i.take(3 * MAX_ROWS)    # (kind, a, b) per catalogue row
+I_ROW_OF = _i.take(N_KINDS)       # first row of each kind (-1: not in the rule set)
+# game state
+I_ROUND = _i.take()         # rounds finished
+I_DEALER = _i.take()
+I_ENTRY = _i.take(MAX_PLAYERS)    # seat -> profile entry this game
+I_TRACK = _i.take(MAX_PLAYERS)
+# round state
+I_TOKOWN = _i.take(N_TOKENS)      # token owner, -1 while in the pool
+I_NBETS = _i.take(MAX_PLAYERS)
+I_HELD = _i.take(MAX_PLAYERS)     # bitmask of bet kinds held
+I_BROW = _i.take(MAX_PLAYERS * MAX_BETS)    # catalogue row of each bet
+I_BORDER = _i.take(MAX_PLAYERS * MAX_BETS)  # placement rank of each bet this round
+I_NPLACED = _i.take()             # bets placed this round
+I_DOUBLED = _i.take(MAX_PLAYERS)  # index of the doubled bet, -1
+I_RESULT = _i.take(MAX_PLAYERS * MAX_BETS)  # 1 won, 0 lost (after settlement)
+I_SWAPS = _i.take(MAX_PLAYERS)
+I_MOVED = _i.take(MAX_PLAYERS)    # track position after moving, before cashing in
+I_LEADERS = _i.take()             # bitmask of the richest seats after the last round
+I_LAST_R1 = _i.take()             # bitmask of the poorest seats after round 1
+I_LEADCH = _i.take()              # lead changes so far this game
+I_TOKTAKEN = _i.take(MAX_PLAYERS * N_TOKENS)  # seat took token t this round
+I_PCELL = _i.take(MAX_PLAYERS * MAX_BETS)   # model cell (from W_MODEL) of each bet when betting ends
+# success-model features of the hand being evaluated (scratch)
+I_F_SURE = _i.take()
+I_F_HIGH = _i.take()
+I_F_NOWN = _i.take()
+I_F_NINPLAY = _i.take()
+I_F_LEAD = _i.take()
+I_F_COL = _i.take(4)
+I_F_SC = _i.take(4)         # per colour: sure winners, high cards
+I_F_HI = _i.take(4)
+# best catalogue row (max P x multiplier) per tricks cell, and per colour and colour cell
+I_BEST_T = _i.take(6 * 5 * 2)
+I_BEST_C = _i.take(4 * 7 * 4 * 3)
+INTS_GAME = _i.at
+
+_w = _Alloc(MAX_PLAYERS)
+W_STAKE = _w.take()
+W_TOKEN_COST = _w.take()
+W_TROLL_PAY = _w.take()
+W_BONUS = _w.take()
+W_COINS_END = _w.take()
+W_START = _w.take()
+W_TRACKV = _w.take(MAX_TRACK)
+W_MULT = _w.take(MAX_ROWS)
+W_BASE = _w.take(MAX_ROWS)        # model's unconditional success rate per row
+W_PASS = _w.take(MAX_PLAYERS)     # random: pass share, per entry
+W_THRESH = _w.take(MAX_PLAYERS)   # ev: EV threshold in coins, per entry
+W_COINS = _w.take(MAX_PLAYERS)
+# the round's ledger, per seat (coins)
+W_STAKES = _w.take(MAX_PLAYERS)
+W_FEES = _w.take(MAX_PLAYERS)
+W_PAYOUT = _w.take(MAX_PLAYERS)
+W_TROLLPAID = _w.take(MAX_PLAYERS)
+W_BONUSPAID = _w.take(MAX_PLAYERS)
+W_CASHED = _w.take(MAX_PLAYERS)
+W_PRED = _w.take(MAX_PLAYERS * MAX_BETS)  # model P of each bet when betting ends
+W_MODEL = _w.at                   # the success model's tables start here
+
+# success-model table shapes (feature cells x parameter); see betting.cell_of
+TRICKS_CELLS = (6, 5, 2)          # sure winners (0..5+), high cards (0..4+), leads
+COLOUR_CELLS = (7, 4, 3)          # own cards of C (0..6+), talon's C (0..3+), own sure C (0..2+)
+COLOUR_PARAMS = 10                # N = 0..9
+LAST_CELLS = (4, 3, 2)            # sure winners (0..3+), own 9s (0..2+), leads
+NINES_CELLS = (5, 5)              # 9s not in the talon, own 9s
+FAIL_CELLS = (MAX_BETS + 1,)      # the target's bets (0..5)
+
+
+def model_sizes(hand_size):
+    """Flat size of each kind's table (tricks, colour, last, nines, fail)."""
+    t = TRICKS_CELLS[0] * TRICKS_CELLS[1] * TRICKS_CELLS[2] * (hand_size + 1)
+    c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2] * COLOUR_PARAMS
+    last = LAST_CELLS[0] * LAST_CELLS[1] * LAST_CELLS[2]
+    return [t, c, last, NINES_CELLS[0] * NINES_CELLS[1], FAIL_CELLS[0]]
+
+
+def model_shapes(hand_size):
+    """Shape of each kind's table, parameter last where there is one."""
+    return [(*TRICKS_CELLS, hand_size + 1), (*COLOUR_CELLS, COLOUR_PARAMS), LAST_CELLS, NINES_CELLS,
+            FAIL_CELLS]
+
+
+# statistics per chunk (float64): game totals, then one block per profile entry
+S_GAMES, S_ROUNDS, S_ROUNDS_SQ, S_END = 0, 1, 2, 3   # S_END + reason - 1
+S_HEAD = S_END + 3
+E_WIN, E_SHARE, E_SHARE_SQ, E_COINS, E_COINS_SQ, E_ROUNDS = 0, 1, 2, 3, 4, 5
+E_TROLL, E_TROLLPAY, E_TROLLPAY_SQ = 6, 7, 8
+E_BETS = 9                 # + kind: bets placed
+E_WON = E_BETS + N_KINDS   # + kind: bets won
+E_PAYOUT = E_WON + N_KINDS
+E_STAKES = E_PAYOUT + 1
+E_CASH_N = E_STAKES + 1
+E_CASH = E_CASH_N + 1
+E_BONUS_N = E_CASH + 1
+E_TOKENS = E_BONUS_N + 1   # + token
+E_SWAPS = E_TOKENS + N_TOKENS
+E_TRACKWIN = E_SWAPS + 1
+E_PRED = E_TRACKWIN + 1    # + kind: the model's P of the bets placed, summed
+E_SIZE = E_PRED + N_KINDS
+
+
+# then, per seat and catalogue row, the bets placed there: placed, won, payout, payout squared
+R_PLACED, R_WON, R_PAY, R_PAY_SQ = 0, 1, 2, 3
+R_FIELDS = 4
+
+
+def rows_head(players):
+    """Start of the per-seat, per-catalogue-row bet statistics."""
+    return S_HEAD + players * E_SIZE
+
+
+def troll_hist_head(players):
+    """Start of the histogram of failed bets in troll rounds (one count per troll and round)."""
+    return rows_head(players) + players * MAX_ROWS * R_FIELDS
+
+
+MAX_FAILED = (MAX_PLAYERS - 1) * MAX_BETS + 1   # 0..(players-1) x 5 failed bets
+
+# then the games' shape: rounds per game (1..MAX_ROUNDS_HIST, the last bin
+# also counts longer games), comebacks (a winner was last after round 1) and
+# lead changes (the richest players after a round share none with those
+# after the round before; counted from round 2).
+MAX_ROUNDS_HIST = 16
+G_RHIST = 0
+G_COMEBACK = MAX_ROUNDS_HIST
+G_LEADCH = G_COMEBACK + 1
+G_LEADCH_SQ = G_LEADCH + 1
+G_SIZE = G_LEADCH_SQ + 1
+
+
+def shape_head(players):
+    """Start of the games' shape statistics (``G_*``)."""
+    return troll_hist_head(players) + MAX_FAILED
+
+
+def stats_size(players):
+    return shape_head(players) + G_SIZE
+
+
+# narration log: one float64 row of LOG_FIELDS per event
+LOG_FIELDS = 8   # round, event, seat, a, b, c, d, e
+(EV_ROUND, EV_HAND, EV_TALON, EV_ACTION, EV_END_TOKEN, EV_LEAD, EV_TRICKS, EV_BET, EV_SCORE, EV_TRACK,
+ EV_END, EV_TRICK) = range(12)

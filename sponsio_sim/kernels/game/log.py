@@ -1,0 +1,88 @@
+"""The narration log of the full game: one float64 row of ``LOG_FIELDS``
+per event (``game.layout.EV_*``); row 0 holds the count. ``analysis.game.narrate``
+turns it into text and JSON."""
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.kernels.betting.phase import leader_of
+from sponsio_sim.kernels.bits import RANKS, popcount
+from sponsio_sim.kernels.game.layout import (EV_BET, EV_HAND, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK,
+                                             EV_TRICKS, I_BROW, I_DEALER, I_DOUBLED, I_MOVED, I_PLAYERS, I_TRACK,
+                                             MAX_BETS, W_BONUSPAID, W_CASHED, W_COINS, W_FEES, W_PAYOUT, W_STAKES,
+                                             W_TROLLPAID)
+from sponsio_sim.kernels.table import SEQ, TRICKS, WON
+
+
+@nb.njit(cache=True)
+def log_event(log, rnd, ev, seat, a, b, c, d, e):
+    """Append one event; row 0 holds the count (a 1-row log records nothing)."""
+    n = np.int64(log[0, 0]) + 1
+    if log.shape[0] <= 1 or n >= log.shape[0]:
+        return
+    log[0, 0] = n
+    log[n, 0] = rnd
+    log[n, 1] = ev
+    log[n, 2] = seat
+    log[n, 3] = a
+    log[n, 4] = b
+    log[n, 5] = c
+    log[n, 6] = d
+    log[n, 7] = e
+
+
+@nb.njit(cache=True)
+def log_deal(log, rnd, hands, talon, tab, ints, weight):
+    """The round's start: dealer and first leader, every hand with its seat's coins and track, the talon."""
+    log_event(log, rnd, EV_ROUND, ints[I_DEALER], leader_of(ints), 0, 0, 0, 0)
+    for s in range(ints[I_PLAYERS]):
+        log_event(log, rnd, EV_HAND, s, hands[s], weight[W_COINS + s], ints[I_TRACK + s], 0, 0)
+    log_event(log, rnd, EV_TALON, -1, talon, 0, 0, 0, 0)
+
+
+@nb.njit(cache=True)
+def log_scoring(log, rnd, leader, last, nine_lost, tab, ints, weight, hands, counts, result):
+    """The round's end: every trick, each seat's tricks, bets, score and track."""
+    players = ints[I_PLAYERS]
+    log_tricks(log, rnd, players, leader, hands, ints)
+    for s in range(players):
+        log_event(log, rnd, EV_TRICKS, s, ints[TRICKS + s], tab[WON + s], 1 if last == s else 0,
+                  1 if (nine_lost >> s) & 1 == 0 else 0, 1 if nine_lost == 0 else 0)
+    for s in range(players):
+        for i in range(counts[s]):
+            log_event(log, rnd, EV_BET, s, ints[I_BROW + s * MAX_BETS + i], result[s, i],
+                      1 if ints[I_DOUBLED + s] == i else 0, 0, 0)
+        log_event(log, rnd, EV_SCORE, s, weight[W_PAYOUT + s], weight[W_TROLLPAID + s],
+                  weight[W_BONUSPAID + s], weight[W_CASHED + s], weight[W_COINS + s])
+        log_event(log, rnd, EV_TRACK, s, ints[I_MOVED + s], ints[I_TRACK + s], weight[W_STAKES + s],
+                  weight[W_FEES + s], 0)
+
+
+@nb.njit(cache=True)
+def log_tricks(log, rnd, players, leader, hands, ints):
+    """One ``EV_TRICK`` event per trick from the cards in play order
+    (``table.SEQ``) and the hands they came from: seat = leader, a = trick
+    number, b = the cards packed 6 bits each from the leader's, c = winner,
+    d = bitmask of the seats whose 9 lost the trick."""
+    n_tricks = popcount(hands[leader])
+    k = 0
+    for t in range(n_tricks):
+        cards = 0
+        led = ints[SEQ + k] // RANKS
+        best = -1
+        winner = leader
+        lost9 = 0
+        s = leader
+        for pos in range(players):
+            c = ints[SEQ + k]
+            k += 1
+            cards |= c << (6 * pos)
+            if c // RANKS == led:
+                if c > best:
+                    best = c
+                    winner = s
+            elif c % RANKS == RANKS - 1:
+                lost9 |= 1 << s
+            s = s + 1 if s + 1 < players else 0
+        log_event(log, rnd, EV_TRICK, leader, t, cards, winner, lost9, 0)
+        leader = winner

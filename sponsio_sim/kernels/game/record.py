@@ -1,0 +1,114 @@
+"""Per-game statistics of the full game: what a finished round and a finished
+game add to a chunk's row (layout ``game.layout.S_*``, ``E_*``, ``R_*``)."""
+
+import numba as nb
+
+from sponsio_sim.kernels.betting.phase import entry_of
+from sponsio_sim.kernels.game.layout import (G_COMEBACK, G_LEADCH, G_LEADCH_SQ, G_RHIST, I_LAST_R1, I_LEADCH,
+                                             I_LEADERS, MAX_FAILED, MAX_ROUNDS_HIST, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS, E_COINS_SQ, E_PAYOUT,
+                                             E_PRED, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE, E_STAKES, E_SWAPS,
+                                             E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY, E_TROLLPAY_SQ, E_WIN, E_WON,
+                                             I_BROW, I_DOUBLED, I_NBETS, I_PLAYERS, I_RESULT, I_ROUND, I_ROWS,
+                                             I_SWAPS, I_TOKTAKEN, I_TRACK, I_TRACK_WIN, MAX_BETS, MAX_ROWS,
+                                             N_TOKENS, R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_WON, S_END, S_GAMES,
+                                             S_HEAD, S_ROUNDS, S_ROUNDS_SQ, W_BONUSPAID, W_CASHED, W_COINS, W_MULT,
+                                             W_PAYOUT, W_PRED, W_STAKE, W_STAKES, W_TROLLPAID)
+
+
+@nb.njit(cache=True)
+def record_round(ints, weight, n_failed, row):
+    """Add the round's per-entry statistics, and per-seat bet statistics by
+    catalogue row (placed, won, payout with ``double``), to ``row``."""
+    players = ints[I_PLAYERS]
+    for s in range(players):
+        e = S_HEAD + entry_of(s, ints) * E_SIZE
+        n = ints[I_NBETS + s]
+        if n == 0:
+            tp = weight[W_TROLLPAID + s]
+            row[S_HEAD + players * (E_SIZE + MAX_ROWS * R_FIELDS) + n_failed] += 1.0
+            row[e + E_TROLL] += 1.0
+            row[e + E_TROLLPAY] += tp
+            row[e + E_TROLLPAY_SQ] += tp * tp
+        for i in range(n):
+            brow = ints[I_BROW + s * MAX_BETS + i]
+            kind = ints[I_ROWS + 3 * brow]
+            won = ints[I_RESULT + s * MAX_BETS + i]
+            row[e + E_BETS + kind] += 1.0
+            row[e + E_WON + kind] += won
+            row[e + E_PRED + kind] += weight[W_PRED + s * MAX_BETS + i]
+            r = S_HEAD + players * E_SIZE + (s * MAX_ROWS + brow) * R_FIELDS
+            pay = 0.0
+            if won:
+                pay = weight[W_MULT + brow] * weight[W_STAKE] * (2.0 if ints[I_DOUBLED + s] == i else 1.0)
+            row[r + R_PLACED] += 1.0
+            row[r + R_WON] += won
+            row[r + R_PAY] += pay
+            row[r + R_PAY_SQ] += pay * pay
+        row[e + E_PAYOUT] += weight[W_PAYOUT + s]
+        row[e + E_STAKES] += weight[W_STAKES + s]
+        if weight[W_CASHED + s] > 0.0:
+            row[e + E_CASH_N] += 1.0
+            row[e + E_CASH] += weight[W_CASHED + s]
+        if weight[W_BONUSPAID + s] > 0.0:
+            row[e + E_BONUS_N] += 1.0
+        for t in range(N_TOKENS):
+            row[e + E_TOKENS + t] += ints[I_TOKTAKEN + s * N_TOKENS + t]
+        row[e + E_SWAPS] += ints[I_SWAPS + s]
+
+
+@nb.njit(cache=True)
+def track_standings(ints, weight):
+    """After a round: who is richest (a lead change when none of the last
+    round's richest still is) and, after round 1, who is poorest."""
+    players = ints[I_PLAYERS]
+    hi = -1e300
+    lo = 1e300
+    for s in range(players):
+        hi = max(hi, weight[W_COINS + s])
+        lo = min(lo, weight[W_COINS + s])
+    leaders = 0
+    last = 0
+    for s in range(players):
+        if weight[W_COINS + s] == hi:
+            leaders |= 1 << s
+        if weight[W_COINS + s] == lo:
+            last |= 1 << s
+    if ints[I_ROUND] == 1:
+        ints[I_LAST_R1] = last
+    elif (leaders & ints[I_LEADERS]) == 0:
+        ints[I_LEADCH] += 1
+    ints[I_LEADERS] = leaders
+
+
+@nb.njit(cache=True)
+def record_game(reason, winners, ints, weight, row):
+    """Add a finished game's statistics to ``row``, its shape (``G_*``) included."""
+    players = ints[I_PLAYERS]
+    rounds = float(ints[I_ROUND])
+    g = S_HEAD + players * (E_SIZE + MAX_ROWS * R_FIELDS) + MAX_FAILED   # layout.shape_head
+    row[g + G_RHIST + min(ints[I_ROUND], MAX_ROUNDS_HIST) - 1] += 1.0
+    if winners & ints[I_LAST_R1]:
+        row[g + G_COMEBACK] += 1.0
+    lc = float(ints[I_LEADCH])
+    row[g + G_LEADCH] += lc
+    row[g + G_LEADCH_SQ] += lc * lc
+    row[S_GAMES] += 1.0
+    row[S_ROUNDS] += rounds
+    row[S_ROUNDS_SQ] += rounds * rounds
+    row[S_END + reason - 1] += 1.0
+    n_win = 0
+    for s in range(players):
+        n_win += (winners >> s) & 1
+    for s in range(players):
+        e = S_HEAD + entry_of(s, ints) * E_SIZE
+        won = (winners >> s) & 1
+        share = won / n_win
+        c = weight[W_COINS + s]
+        row[e + E_WIN] += won
+        row[e + E_SHARE] += share
+        row[e + E_SHARE_SQ] += share * share
+        row[e + E_COINS] += c
+        row[e + E_COINS_SQ] += c * c
+        row[e + E_ROUNDS] += rounds
+        if ints[I_TRACK + s] >= ints[I_TRACK_WIN]:
+            row[e + E_TRACKWIN] += 1.0

@@ -1,0 +1,113 @@
+"""The end of a round (spec 5-6): the bets as the settlement takes them, the
+trick phase and the scoring. Shared by the full game (``game.play_round``)
+and the ``mc`` policy's rollouts (``betting.mc``), so both finish a round
+by the same code."""
+
+import numba as nb
+
+from sponsio_sim.kernels.bets import settle
+from sponsio_sim.kernels.betting.phase import entry_of, leader_of
+from sponsio_sim.kernels.game.layout import (BET_MC, I_BETPOL, I_BONUS_NET, I_BORDER, I_BROW, I_CASHK, I_DOUBLED,
+                                             I_MOVED, I_NBETS, I_NCOL, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROWS,
+                                             I_TRACK, I_TRACK_WIN, MAX_BETS, W_BONUS, W_BONUSPAID, W_CASHED,
+                                             W_COINS, W_FEES, W_MULT, W_PAYOUT, W_STAKE, W_STAKES, W_TRACKV,
+                                             W_TROLLPAID, W_TROLL_PAY)
+from sponsio_sim.kernels.play.tricks import play_tricks
+from sponsio_sim.kernels.play.policies import build_relevance
+from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES_OWN, REVEALED, TALON, TRICKS, WON, set_round
+
+
+@nb.njit(cache=True)
+def load_bets(ints, codes, counts):
+    """Bets as ``settle``/``build_relevance`` take them: codes[s, i] = (kind, a, b, placed)."""
+    for s in range(ints[I_PLAYERS]):
+        counts[s] = ints[I_NBETS + s]
+        for i in range(counts[s]):
+            row = ints[I_BROW + s * MAX_BETS + i]
+            for f in range(3):
+                codes[s, i, f] = ints[I_ROWS + 3 * row + f]
+            codes[s, i, 3] = ints[I_BORDER + s * MAX_BETS + i]
+
+
+@nb.njit(cache=True)
+def score_round(last, nine_lost, tab, ints, weight, codes, counts, result, failed):
+    """Spec 6: bet payouts (``double`` doubles one), troll pay, the round bonus
+    (on gross gains, or net of the round's stakes and token fees), the streak
+    track and cash-in (by the strategy's threshold; ``mc`` seats decide later,
+    ``game.mc_cash_ins``). Returns the number of failed bets."""
+    players = ints[I_PLAYERS]
+    settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
+           (ints[FLAGS] & NINES_OWN) != 0, tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
+    n_failed = 0
+    for s in range(players):
+        for i in range(counts[s]):
+            ints[I_RESULT + s * MAX_BETS + i] = result[s, i]
+            if result[s, i] == 0:
+                n_failed += 1
+    net = ints[I_BONUS_NET] != 0
+    top = 0.0
+    for s in range(players):
+        pay = 0.0
+        for i in range(counts[s]):
+            if result[s, i]:
+                m = weight[W_MULT + ints[I_BROW + s * MAX_BETS + i]] * weight[W_STAKE]
+                pay += 2.0 * m if ints[I_DOUBLED + s] == i else m
+        troll = weight[W_TROLL_PAY] * n_failed if counts[s] == 0 else 0.0
+        weight[W_PAYOUT + s] = pay
+        weight[W_TROLLPAID + s] = troll
+        weight[W_COINS + s] += pay + troll
+        top = max(top, round_gain(s, net, weight))
+    track_win = ints[I_TRACK_WIN]
+    for s in range(players):
+        if top > 0.0 and round_gain(s, net, weight) == top:
+            weight[W_BONUSPAID + s] = weight[W_BONUS]
+            weight[W_COINS + s] += weight[W_BONUS]
+        pos = ints[I_TRACK + s]
+        if counts[s] == 0:
+            pos += n_failed
+        elif failed[s]:
+            pos = 0
+        else:
+            pos += counts[s]
+        pos = min(pos, track_win)
+        ints[I_MOVED + s] = pos
+        e = entry_of(s, ints)
+        if 0 < pos < track_win and ints[I_BETPOL + e] != BET_MC and pos >= ints[I_CASHK + e]:
+            cash_in(s, pos, weight)
+            pos = 0
+        ints[I_TRACK + s] = pos
+    return n_failed
+
+
+@nb.njit(cache=True, inline="always")
+def cash_in(s, pos, weight):
+    """Seat s cashes in the value of track position ``pos`` (the caller resets its position)."""
+    weight[W_CASHED + s] = weight[W_TRACKV + pos]
+    weight[W_COINS + s] += weight[W_TRACKV + pos]
+
+
+@nb.njit(cache=True, inline="always")
+def round_gain(s, net, weight):
+    """What the round bonus compares (spec 6.3): payouts and troll pay, less stakes and fees if ``net``."""
+    gain = weight[W_PAYOUT + s] + weight[W_TROLLPAID + s]
+    if net:
+        gain -= weight[W_STAKES + s] + weight[W_FEES + s]
+    return gain
+
+
+@nb.njit(cache=True)
+def play_out(tab, ints, weight, state, hands, codes, counts, result, failed, playpol):
+    """Betting is over: load the bets, play the tricks and score the round.
+    ``hands`` ends with the hands the tricks started from. Returns
+    (first leader, last trick's winner, nine_lost, failed bets)."""
+    load_bets(ints, codes, counts)
+    build_relevance(codes, counts, ints)
+    players = ints[I_PLAYERS]
+    for s in range(players):
+        hands[s] = tab[HANDS + s]
+        playpol[s] = ints[I_PLAYPOL + entry_of(s, ints)]
+    leader = leader_of(ints)
+    set_round(tab, ints, hands, tab[TALON], tab[REVEALED])
+    last, nine_lost = play_tricks(players, leader, playpol, tab, ints, weight, state, None)
+    n_failed = score_round(last, nine_lost, tab, ints, weight, codes, counts, result, failed)
+    return leader, last, nine_lost, n_failed

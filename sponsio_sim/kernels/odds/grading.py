@@ -1,0 +1,172 @@
+"""Grading kernel: random hands, the bet ``goal`` would pick, every policy on it.
+
+For each hand (a uniformly random deal, random leader) the asking seat
+first picks its bet as the goal policy's player would: for every candidate
+bet it plays ``pick_rounds`` goal-policy rounds over deals consistent with
+what the seat knows (its hand and the talon, which the play policies
+treat as public), other
+seats without bets playing goal as trolls against it, and takes the bet
+with the highest estimated EV = P x multiplier - stake (ties: the earlier
+candidate). Then, on the real deal, with that bet: one round with the seat
+on ``random``, one on ``goal``, one on ``pimc`` (others goal in each), and
+the double-dummy worst and best cases.
+
+Hand ``h`` of chunk ``c`` draws from stream ``(seed, c)``; the chunk's
+hands are independent of the thread count. Per hand it writes
+``out[h] = (bet index, random, goal, pimc, worst, best, leader)`` with 0/1
+outcomes, and ``ev[h]`` the picked bet's estimated EV.
+"""
+
+import numba as nb
+import numpy as np
+
+from tabletop_mc.rng import randbelow
+from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines, settle
+from sponsio_sim.kernels.bits import RANKS, U0, bit, colour_masks, nines_mask
+from sponsio_sim.kernels.dd.solve import fresh_counters, solve_bets
+from sponsio_sim.kernels.odds.dd import chunk_start
+from sponsio_sim.kernels.deal import deal
+from sponsio_sim.kernels.play.pimc import PIMC, pimc_play
+from sponsio_sim.kernels.play.tricks import play_tricks
+from sponsio_sim.kernels.play.policies import GOAL, RANDOM, build_relevance
+from sponsio_sim.kernels.table import FLAGS, NINES_OWN, TRICKS, WON, new_state, set_round
+
+OUT_FIELDS = 7
+F_BET, F_RANDOM, F_GOAL, F_PIMC, F_WORST, F_BEST, F_LEADER = range(OUT_FIELDS)
+
+
+@nb.njit(parallel=True, cache=True)
+def grade_chunks(seed, first_chunk, counts, ask, players, n_colours, hand_size, talon_size, cand,
+                 mult, stake, pick_rounds, worlds, flags):
+    """``counts[i]`` hands for chunk ``first_chunk + i``; ``cand[j]`` the
+    candidate bets (kind, a, b), ``mult[j]`` their multipliers; ``flags`` the
+    rule flags (``table.FLAGS``). Returns
+    (out, ev) for every hand, chunk by chunk."""
+    n = 0
+    for i in range(counts.shape[0]):
+        n += counts[i]
+    starts = np.zeros(counts.shape[0] + 1, dtype=np.int64)
+    for i in range(counts.shape[0]):
+        starts[i + 1] = starts[i] + counts[i]
+    out = np.zeros((n, OUT_FIELDS), dtype=np.int64)
+    ev = np.zeros(n, dtype=np.float64)
+    for i in nb.prange(counts.shape[0]):
+        grade_chunk(seed, first_chunk + i, counts[i], ask, players, n_colours, hand_size, talon_size,
+                    cand, mult, stake, pick_rounds, worlds, flags,
+                    out[starts[i]:starts[i + 1]], ev[starts[i]:starts[i + 1]])
+    return out, ev
+
+
+@nb.njit(cache=True)
+def _play_one(players, leader, policy, tab, ints, weight, state, hands, talon, codes, bcounts, ask,
+              colmask, result, failed):
+    """One round of the deal in ``hands`` under ``policy``: did ``ask`` win its bets?"""
+    set_round(tab, ints, hands, talon, U0)
+    last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None)
+    settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
+           (ints[FLAGS] & NINES_OWN) != 0, colmask, result, failed)
+    return not failed[ask]
+
+
+@nb.njit(cache=True)
+def pick_bet(state, ask, leader, players, hand, talon, hand_size, n_colours,
+             cand, mult, stake, pick_rounds, tab, ints, weight, codes, bcounts, result, failed):
+    """(index of the candidate with the best estimated goal-policy EV, that EV)."""
+    deck = n_colours * RANKS
+    known = hand | talon
+    pool = np.empty(deck, dtype=np.int64)
+    n_pool = 0
+    for c in range(deck):
+        if (known & bit(c)) == U0:
+            pool[n_pool] = c
+            n_pool += 1
+    pool = pool[:n_pool]
+    fixed = np.zeros(players, dtype=np.uint64)
+    need = np.full(players, hand_size, dtype=np.int64)
+    fixed[ask] = hand
+    need[ask] = 0
+    colmask = colour_masks(n_colours)
+    policy = np.full(players, GOAL, dtype=np.int64)
+    hands = np.empty(players, dtype=np.uint64)
+    best_j = 0
+    best_ev = -1e300
+    for j in range(cand.shape[0]):
+        bcounts[:] = 0
+        bcounts[ask] = 1
+        for f in range(3):
+            codes[ask, 0, f] = cand[j, f]
+        build_relevance(codes, bcounts, ints)
+        wins = 0
+        for _ in range(pick_rounds):
+            t = deal(state, pool, fixed, need, talon, 0, hands)
+            if _play_one(players, leader, policy, tab, ints, weight, state, hands, t, codes, bcounts,
+                         ask, colmask, result, failed):
+                wins += 1
+        e = wins / pick_rounds * mult[j] - stake
+        if e > best_ev:
+            best_ev = e
+            best_j = j
+    return best_j, best_ev
+
+
+@nb.njit(cache=True)
+def grade_chunk(seed, stream, n_hands, ask, players, n_colours, hand_size, talon_size, cand, mult,
+                stake, pick_rounds, worlds, flags, out, ev):
+    state, pool, hands, (PL, PU, CT, TT) = chunk_start(seed, stream, np.arange(n_colours * RANKS),
+                                                        players, n_colours)
+    fixed = np.zeros(players, dtype=np.uint64)
+    need = np.full(players, hand_size, dtype=np.int64)
+    work = np.empty(players, dtype=np.uint64)
+    tab, ints, weight = new_state(n_colours, flags)
+    colmask = colour_masks(n_colours)
+    nines_own = (flags & NINES_OWN) != 0
+    ctr0 = fresh_counters(players, n_colours)
+    codes = np.zeros((players, 5, BET_FIELDS), dtype=np.int64)
+    bcounts = np.zeros(players, dtype=np.int64)
+    result = np.zeros((players, 5), dtype=np.int64)
+    failed = np.zeros(players, dtype=np.bool_)
+    policy = np.full(players, GOAL, dtype=np.int64)
+    stamps = np.zeros(2, dtype=np.uint64)
+    stamp = np.uint64(0)
+    empty = np.zeros(0, dtype=np.int64)
+    everyone = (np.int64(1) << players) - 1
+    for h in range(n_hands):
+        talon = deal(state, pool, fixed, need, U0, talon_size, hands)
+        leader = randbelow(state, players)
+        j, e = pick_bet(state, ask, leader, players, hands[ask], talon, hand_size, n_colours, cand, mult,
+                        stake, pick_rounds, tab, ints, weight, codes, bcounts, result, failed)
+        bcounts[:] = 0
+        bcounts[ask] = 1
+        for f in range(3):
+            codes[ask, 0, f] = cand[j, f]
+        build_relevance(codes, bcounts, ints)
+        out[h, F_BET] = j
+        out[h, F_LEADER] = leader
+        ev[h] = e
+        for k in range(2):
+            policy[ask] = RANDOM if k == 0 else GOAL
+            work[:] = hands
+            ok = _play_one(players, leader, policy, tab, ints, weight, state, work, talon, codes, bcounts,
+                           ask, colmask, result, failed)
+            out[h, F_RANDOM + k] = 1 if ok else 0
+        policy[ask] = PIMC
+        set_round(tab, ints, hands, talon, U0)
+        stamps[0] = stamp + np.uint64(1)
+        stamps[1] = stamp + np.uint64(2)
+        last, nine_lost = pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
+                                    worlds, n_colours, PL, PU, CT, TT, stamps)
+        settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
+               nines_own, colmask, result, failed)
+        nines = counted_nines(codes, bcounts, hands, empty, leader, nines_mask(n_colours), nines_own)
+        out[h, F_PIMC] = 0 if failed[ask] else 1
+        policy[ask] = GOAL
+        work[:] = hands
+        ok_b, _ = solve_bets(work, leader, empty, ctr0, colmask, nines, codes, bcounts, ask, everyone, U0,
+                             PL, PU, CT, TT, stamp + np.uint64(3))
+        ok_w = False
+        if ok_b:
+            ok_w, _ = solve_bets(work, leader, empty, ctr0, colmask, nines, codes, bcounts, ask,
+                                 np.int64(1) << ask, U0, PL, PU, CT, TT, stamp + np.uint64(4))
+        out[h, F_WORST] = 1 if ok_w else 0
+        out[h, F_BEST] = 1 if ok_b else 0
+        stamp += np.uint64(4)

@@ -1,0 +1,237 @@
+"""PIMC play: a seat that samples the hidden cards and asks the DD solver.
+
+At each of its decisions the ``pimc`` seat draws ``worlds`` layouts of the
+cards it cannot see, consistent with everything public (its own hand, the
+talon, revealed cards and who holds them, cards played, voids shown in
+play), and for each legal card asks in each world whether it still makes
+all its bets against every other seat (worst case). It plays the card that
+succeeds in the most worlds; when no card succeeds in any world it counts
+best-case successes instead (the card most likely to leave a chance);
+remaining ties go to the cheapest card (lowest rank, then lowest id).
+Cards adjacent among the cards still in hands are one choice.
+
+``pimc_play`` runs the trick loop of ``play.play_tricks`` with this
+seat's choice as the hook; other seats play through the shared policies.
+"""
+
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+from numba.extending import overload
+
+from tabletop_mc.rng import randbelow
+from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
+from sponsio_sim.kernels.bets import counted_nines, nine_bettors
+from sponsio_sim.kernels.dd.solve import solve_bets
+from sponsio_sim.kernels.dd.core import ct_layout
+from sponsio_sim.kernels.play.tricks import HOOKED, choose_hooked, play_tricks
+from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES, NINES_OWN, REVEALED, TRICKS, VOID, WON
+
+PIMC = HOOKED
+# What the pimc seat's hook needs besides the public state.
+PimcCtx = namedtuple("PimcCtx", ["codes", "bcounts", "worlds", "n_colours", "PL", "PU", "CT", "TT", "stamps",
+                                 "ctr", "trick", "pool", "world", "score"])
+_REJECT_TRIES = 200
+
+
+@nb.njit(cache=True)
+def sample_world(s, players, tab, ints, state, pool, out):
+    """Fill ``out`` with one layout of the hands seat s cannot see.
+
+    Uniform over layouts respecting voids (rejection); if 200 tries fail,
+    cards of the colours some seat is void in are placed first, each into a
+    random free slot of a seat that may hold it (close to uniform)."""
+    revealed = tab[REVEALED]
+    n = 0
+    for t in range(players):
+        if t == s:
+            continue
+        m = tab[HANDS + t] & ~revealed
+        while m != U0:
+            pool[n] = lowest(m)
+            m &= m - U1
+            n += 1
+    for attempt in range(_REJECT_TRIES + 1):
+        for i in range(n - 1):
+            j = i + randbelow(state, n - i)
+            x = pool[i]
+            pool[i] = pool[j]
+            pool[j] = x
+        if attempt == _REJECT_TRIES:
+            _constrained_order(s, players, tab, ints, state, pool, n)
+        pos = 0
+        ok = True
+        for t in range(players):
+            h = tab[HANDS + t]
+            if t == s:
+                out[t] = h
+                continue
+            w = h & revealed
+            for _ in range(popcount(h & ~revealed)):
+                c = pool[pos]
+                pos += 1
+                if (ints[VOID + t] >> (c // RANKS)) & 1:
+                    ok = False
+                w |= bit(c)
+            out[t] = w
+        if ok:
+            return
+
+
+@nb.njit(cache=True)
+def _constrained_order(s, players, tab, ints, state, pool, n):
+    """Reorder ``pool`` so that dealing it seat by seat respects voids."""
+    revealed = tab[REVEALED]
+    free = np.zeros(players, dtype=np.int64)
+    for t in range(players):
+        if t != s:
+            free[t] = popcount(tab[HANDS + t] & ~revealed)
+    seat_of = np.full(n, -1, dtype=np.int64)
+    for phase in range(2):
+        for i in range(n):
+            col = pool[i] // RANKS
+            restricted = False
+            for t in range(players):
+                if t != s and (ints[VOID + t] >> col) & 1:
+                    restricted = True
+            if (phase == 0) != restricted or seat_of[i] >= 0:
+                continue
+            slots = 0
+            for t in range(players):
+                if t != s and not (ints[VOID + t] >> col) & 1:
+                    slots += free[t]
+            if slots == 0:
+                continue
+            k = randbelow(state, slots)
+            for t in range(players):
+                if t != s and not (ints[VOID + t] >> col) & 1:
+                    if k < free[t]:
+                        seat_of[i] = t
+                        free[t] -= 1
+                        break
+                    k -= free[t]
+    order = pool[:n].copy()
+    pos = 0
+    for t in range(players):
+        for i in range(n):
+            if seat_of[i] == t:
+                pool[pos] = order[i]
+                pos += 1
+    for i in range(n):
+        if seat_of[i] < 0:
+            pool[pos] = order[i]
+            pos += 1
+
+
+@nb.njit(cache=True, inline="always")
+def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, tab, ints, ctr, codes,
+                bcounts, worlds, state, pool, world, PL, PU, CT, TT, stamps, score):
+    """The pimc seat's card (see module docstring). ``trick[:n_trick]`` are
+    the cards already in the trick; ``ctr`` the solver's counters so far;
+    ``stamps`` = (worst-case stamp, best-case stamp) for the game."""
+    colmask = tab[COLMASK:COLMASK + n_colours].copy()
+    nines_own = (ints[FLAGS] & NINES_OWN) != 0
+    in_play = U0
+    for t in range(players):
+        in_play |= tab[HANDS + t]
+    if n_trick > 0:
+        in_play |= bit(best)
+    # one candidate per class of cards adjacent among the cards in play
+    n = 0
+    m = legal
+    while m != U0:
+        c = lowest(m)
+        m &= m - U1
+        cm = tab[COLMASK + c // RANKS]
+        below = in_play & cm & (bit(c) - U1)
+        if below != U0 and (legal & bit(highest(below))) != U0:
+            continue
+        score[n, 0] = c
+        score[n, 1] = 0
+        score[n, 2] = 0
+        n += 1
+    if n == 1:
+        return score[0, 0]
+    tr = trick[:n_trick]
+    everyone = (np.int64(1) << players) - 1
+    # A card whose count cannot reach the leader's with the worlds left is
+    # never picked: it is not solved any more (same choice, fewer solves).
+    top = 0
+    for q in range(2):  # worst case; best case only if no card succeeds in any world
+        if q == 1 and top > 0:
+            break
+        maxside = np.int64(1) << s if q == 0 else everyone
+        for i in range(worlds):
+            sample_world(s, players, tab, ints, state, pool, world)
+            nines = counted_nines(codes, bcounts, world, tr, leader, tab[NINES], nines_own)
+            for k in range(n):
+                if score[k, 1 + q] + worlds - i < top:
+                    continue
+                ok, _ = solve_bets(world, leader, tr, ctr, colmask, nines, codes, bcounts, s,
+                                   maxside, bit(score[k, 0]), PL, PU, CT, TT, stamps[q])
+                if ok:
+                    score[k, 1 + q] += 1
+                    top = max(top, score[k, 1 + q])
+    pick = 0
+    for k in range(1, n):
+        if _better(score[k, 1], score[k, 2], score[k, 0], score[pick, 1], score[pick, 2], score[pick, 0]):
+            pick = k
+    return score[pick, 0]
+
+
+@nb.njit(cache=True, inline="always")
+def _better(w1, b1, c1, w2, b2, c2):
+    """More worst-case wins, then more best-case wins, then the cheaper card."""
+    if w1 != w2:
+        return w1 > w2
+    if b1 != b2:
+        return b1 > b2
+    if c1 % RANKS != c2 % RANKS:
+        return c1 % RANKS < c2 % RANKS
+    return c1 < c2
+
+
+@nb.njit(cache=True, inline="always")
+def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+    """``play.play_tricks``'s hook: the solver's counters and the
+    trick so far from the public state, then ``pimc_choose``."""
+    n_colours = ctx.n_colours
+    ctr = ctx.ctr
+    trick = ctx.trick
+    players = ctx.bcounts.shape[0]
+    cc0, nok, last_i, _ = ct_layout(players, n_colours)
+    for q in range(players):
+        ctr[q] = ints[TRICKS + q]
+        for col in range(n_colours):
+            ctr[cc0 + q * n_colours + col] = popcount(tab[WON + q] & tab[COLMASK + col])
+    if ints[FLAGS] & NINES_OWN:   # only the nines bettors' own 9s count
+        nine_lost &= nine_bettors(ctx.codes, ctx.bcounts)
+    ctr[nok] = 1 if nine_lost == 0 else 0
+    ctr[last_i] = -1
+    for j in range(pos):
+        trick[j] = np.int64((order >> np.uint64(6 * j)) & np.uint64(63))
+    return pimc_choose(s, players, n_colours, legal, leader, trick, pos, best, tab, ints, ctr, ctx.codes,
+                       ctx.bcounts, ctx.worlds, state, ctx.pool, ctx.world, ctx.PL, ctx.PU, ctx.CT, ctx.TT,
+                       ctx.stamps, ctx.score)
+
+
+@overload(choose_hooked, jit_options={"cache": True})
+def _choose_hooked_pimc(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+    if getattr(ctx, "instance_class", None) is PimcCtx:
+        def impl(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+            return _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state)
+        return impl
+    return None
+
+
+@nb.njit(cache=True)
+def pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts, worlds, n_colours,
+              PL, PU, CT, TT, stamps):
+    """Play every trick like ``play.play_tricks``; seats with policy PIMC
+    decide with ``pimc_choose``. Returns ``(last_trick_winner, nine_lost)`` as ``play.play_tricks``."""
+    width = ct_layout(players, n_colours)[3]
+    ctx = PimcCtx(codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps, np.zeros(width, dtype=np.int64),
+                  np.zeros(players, dtype=np.int64), np.zeros(n_colours * RANKS, dtype=np.int64),
+                  np.zeros(players, dtype=np.uint64), np.zeros((n_colours * RANKS, 3), dtype=np.int64))
+    return play_tricks(players, leader, policy, tab, ints, weight, state, ctx)

@@ -1,0 +1,112 @@
+"""The trick phase (spec section 5): follow colour, no trumps, winner leads."""
+
+import numba as nb
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+from sponsio_sim.kernels.bits import RANKS, U0, U1, beats, bit, lowest, popcount
+from sponsio_sim.kernels.play.policies import RANDOM, choose_random, choose_scored
+from sponsio_sim.kernels.table import COLMASK, HANDS, NINES, PLAYED, REVEALED, SEQ, TRICKS, VOID, WON
+
+
+HOOKED = 3  # policy codes from here on choose through ``choose_hooked``
+
+
+def choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+    """The card of a seat whose policy code is >= ``HOOKED``.
+
+    Resolved at compile time by the type of ``ctx``: a module adding such a
+    policy registers a ``numba.extending.overload`` of this function for its
+    own context type (a namedtuple class, see ``pimc``). A static call, unlike
+    a function passed as an argument, keeps the callers cacheable."""
+    raise NotImplementedError("choose_hooked is resolved inside jitted code")
+
+
+@overload(choose_hooked, jit_options={"cache": True})
+def _choose_hooked_none(   # types the call for ctx None; never runs (play_tricks compiles the branch out)
+        ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+    if isinstance(ctx, types.NoneType):
+        def impl(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+            if legal != U0:   # always: a seat chooses among its legal cards (the test keeps the type int)
+                raise ValueError("a policy code >= HOOKED needs its context")
+            return -1
+        return impl
+    return None
+
+
+@nb.njit(cache=True)
+def play_tricks(players, leader, policy, tab, ints, weight, state, ctx):
+    """Play every trick of the deal loaded in ``tab`` (see ``table.set_round``).
+
+    ``policy[s]`` picks seat s's policy: the shared ones (``policies``), or,
+    for codes >= ``HOOKED``, ``choose_hooked(ctx, s, legal, pos, leader,
+    order, best, nine_lost, tab, ints, state)``, resolved at compile time by
+    the type of ``ctx`` (``None``: no hook; the hook's bookkeeping is then
+    compiled out). ``order`` packs the cards already in the trick, 6 bits each
+    from the leader's; ``best`` is the trick's top card so far (-1 when leading).
+
+    Hands are emptied; tricks won and cards won end up in ``ints[TRICKS + s]``
+    and ``tab[WON + s]``, the cards in play order in ``ints[SEQ:]``. Returns
+    ``(last_trick_winner, nine_lost)``, ``nine_lost`` the bitmask of seats that
+    played a 9 that lost its trick (only a discarded 9 can: a 9 is the top
+    rank of its colour).
+    """
+    n_tricks = popcount(tab[HANDS + leader])
+    nines = tab[NINES]
+    nine_lost = 0
+    k = 0
+    for t in range(n_tricks):
+        tricks_left = n_tricks - t
+        trick_mask = U0
+        order = U0
+        led = -1
+        led_mask = U0
+        best = -1
+        best_seat = -1
+        s = leader - 1
+        for pos in range(players):
+            s += 1
+            if s == players:
+                s = 0
+            h = tab[HANDS + s]
+            if pos == 0:
+                legal = h
+            else:
+                legal = h & led_mask
+                if legal == U0:
+                    legal = h
+                    ints[VOID + s] |= np.int64(1) << led
+            pol = policy[s]
+            if pol == RANDOM:
+                c = choose_random(legal, state)
+            elif (legal & (legal - U1)) == U0:
+                c = lowest(legal)
+            elif ctx is not None and pol >= HOOKED:
+                c = choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state)
+            else:
+                c = choose_scored(s, players, pol, legal, pos, leader, led, best, best_seat, trick_mask,
+                                  tricks_left, tab, ints, weight)
+            b = bit(c)
+            tab[HANDS + s] = h & ~b
+            tab[REVEALED] &= ~b
+            ints[SEQ + k] = c
+            k += 1
+            trick_mask |= b
+            if ctx is not None:   # pruned at compile time: only a hook reads the trick so far
+                order |= np.uint64(c) << np.uint64(6 * pos)
+            if pos == 0:
+                led = c // RANKS
+                led_mask = tab[COLMASK + led]
+                best = c
+                best_seat = s
+            elif beats(c, best):
+                best = c
+                best_seat = s
+            elif (b & nines) != U0:   # a 9 that does not take the trick was discarded: it loses   # a 9 that does not take the trick was discarded: it loses
+                nine_lost |= 1 << s
+        ints[TRICKS + best_seat] += 1
+        tab[WON + best_seat] |= trick_mask
+        tab[PLAYED] |= trick_mask
+        leader = best_seat
+    return leader, nine_lost
