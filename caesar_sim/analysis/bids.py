@@ -22,8 +22,7 @@ NET_NOTE = ("net coins = the coins the card's items scored for its owner that da
 
 def bid_table(b: Batch, by_seat: bool = True) -> pd.DataFrame:
     """One row per policy, (seat order,) location and merchant value that was played at least once."""
-    st = b.stats[L.ST_BIDS:L.ST_BIDS + L.NPOL * L.P * L.NROW * L.NVAL * L.BIN_STATS]
-    st = st.reshape(L.NPOL, L.P, L.NROW, L.NVAL, L.BIN_STATS)
+    st = L.named_stats(b.stats)["bids"]   # (policy, seat order, row, value, BIN_STATS)
     if not by_seat:
         st = st.sum(axis=1, keepdims=True)
     rows = []

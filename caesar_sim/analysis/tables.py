@@ -58,13 +58,13 @@ def favour_table(b: Batch, gifted: dict[str, Batch] | None = None) -> pd.DataFra
     same seed (common random numbers); its value is the paired mean change of seat 0's coins
     per day and of its win rate.
     """
-    st = b.stats
+    favours = L.named_stats(b.stats)["favours"]
     rows = []
     for t, name in enumerate(FAVOUR_TYPES):
-        o = L.ST_FAVS + 4 * t
-        row = {"favour": name, "n_games": b.n, "taken_per_game": st[o] / b.n,
-               "used_in_play": st[o + 1] / b.n, "caesar_ticket": st[o + 2] / b.n,
-               "unused_at_day_end": st[o + 3] / b.n}
+        taken, used, ticket, unused = favours[t]
+        row = {"favour": name, "n_games": b.n, "taken_per_game": taken / b.n,
+               "used_in_play": used / b.n, "caesar_ticket": ticket / b.n,
+               "unused_at_day_end": unused / b.n}
         if gifted and name in gifted:
             g = gifted[name]
             d = (g.scores[:, 0] - b.scores[:, 0]) / b.rules.days
@@ -77,28 +77,30 @@ def favour_table(b: Batch, gifted: dict[str, Batch] | None = None) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
-def _day_shares(b: Batch, offset: int, column: str, labels) -> pd.DataFrame:
-    """Share of days counted in ``stats[offset + i]`` for each label i (Wilson CI over days)."""
+def _day_shares(b: Batch, field: str, column: str, labels) -> pd.DataFrame:
+    """Share of days counted in the statistic ``field``'s slot i for each label i (Wilson CI over days)."""
     days = b.n * b.rules.days
+    counts = L.named_stats(b.stats)[field]
     rows = []
     for i, label in enumerate(labels):
-        p, lo, hi = wilson(b.stats[offset + i], days)
+        p, lo, hi = wilson(counts[i], days)
         rows.append({column: label, "n_days": days, "share": p, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)
 
 
 def start_card_table(b: Batch) -> pd.DataFrame:
     """How the start-player card changed hands per day (Wilson CI over days)."""
-    return _day_shares(b, L.ST_SP, "start_card", ("taken as an item", "to the leftmost merchant",
+    return _day_shares(b, "start_card", "start_card", ("taken as an item", "to the leftmost merchant",
                                                    "stayed (no merchant)"))
 
 
 def unclaimed_table(b: Batch) -> pd.DataFrame:
     """Items left on the displays per day (mean and its 95% CI)."""
-    days = b.stats[L.ST_DAYS]
+    st = L.named_stats(b.stats)
+    days = st["days"]
     rows = []
     for i, item in enumerate(ITEMS):
-        m, lo, hi = mean_ci(b.stats[L.ST_UNCL + 2 * i], b.stats[L.ST_UNCL + 2 * i + 1], days, lower=0.0)
+        m, lo, hi = mean_ci(*st["unclaimed"][i], days, lower=0.0)
         rows.append({"item": item, "n_days": int(days), "unclaimed_per_day": m, "mean_low": lo, "mean_high": hi})
     return pd.DataFrame(rows)
 
@@ -106,17 +108,17 @@ def unclaimed_table(b: Batch) -> pd.DataFrame:
 def short_table(b: Batch) -> pd.DataFrame:
     """Share of days on which a deck ran out at set-up, so fewer tickets or visitors were laid than the
     rules ask for (Wilson CI over days)."""
-    return _day_shares(b, L.ST_SHORT, "short_of", ("tickets", "visitors", "tickets or visitors"))
+    return _day_shares(b, "short", "short_of", ("tickets", "visitors", "tickets or visitors"))
 
 
 def parts_table(b: Batch) -> pd.DataFrame:
     """Where the coins come from: mean coins per day by score part and seat."""
-    days = b.stats[L.ST_DAYS]
+    st = L.named_stats(b.stats)
+    days = st["days"]
     rows = []
     for s in range(b.players):
         for j, part in enumerate(PARTS):
-            o = L.ST_COMP + (s * L.NCOMP + j) * 2
-            m, lo, hi = mean_ci(b.stats[o], b.stats[o + 1], days, lower=0.0)
+            m, lo, hi = mean_ci(*st["score_parts"][s, j], days, lower=0.0)
             rows.append({"seat": s, "part": part, "n_days": int(days), "coins_per_day": m,
                          "mean_low": lo, "mean_high": hi})
     return pd.DataFrame(rows)

@@ -6,6 +6,8 @@ statistics of a chunk, and the log (int64 rows of ``LOGW``) a narrated game.
 These are array shapes, not rule numbers: every rule number arrives in ``R``.
 """
 
+from tabletop_mc.records import named, record_dtype
+
 P = 5            # most seats
 NVAL = 8         # merchant values 1..8 (bit v-1 of a hand mask)
 NVEN = 3         # venues: Circus Maximus, Pompeius Theater, Colosseum
@@ -131,6 +133,17 @@ ST_SP = _f(3)                # start card: taken by choice, to leftmost merchant
 ST_FAVS = _f(NFT * 4)        # per type: taken, used in play, used as Caesar ticket, unused at day end
 ST_SHORT = _f(3)             # days short of: tickets, visitors, either (a deck ran out at set-up)
 ST_SIZE = _next
+# the statistics vector by name, for the analysis layer (tabletop_mc.records)
+ST_DTYPE = record_dtype((("on", ST_ON, ()), ("bids", ST_BIDS, (NPOL, P, NROW, NVAL, BIN_STATS)),
+                         ("score_parts", ST_COMP, (P, NCOMP, 2)), ("unclaimed", ST_UNCL, (4, 2)),
+                         ("days", ST_DAYS, ()), ("start_card", ST_SP, (3,)), ("favours", ST_FAVS, (NFT, 4)),
+                         ("short", ST_SHORT, (3,))), ST_SIZE)
+
+
+def named_stats(stats):
+    """A statistics vector read by name, without a copy (``ST_DTYPE``): ``s["days"]``,
+    ``s["favours"][type, what]``, ``s["score_parts"][seat, part]`` (sum, sum of squares)."""
+    return named(stats, ST_DTYPE)
 
 # --- log: rows of LOGW; row 0 holds (events written, capacity); capacity 0 = logging off
 LOGW = 10

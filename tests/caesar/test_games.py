@@ -88,3 +88,14 @@ def test_mc_game_horizon_runs_reproducibly_and_differs_from_day():
     b = run_games(3, "mc:2,value,greedy", 12, seed=4, mc_horizon="game", threads=2, progress=False)
     c = run_games(3, "mc:2,value,greedy", 12, seed=4, mc_horizon="day", threads=1, progress=False)
     assert np.array_equal(a.scores, b.scores) and not np.array_equal(a.scores, c.scores)
+
+
+def test_named_statistics_read_the_kernel_slots():
+    """The record view names exactly the slots the kernels add to (``ST_*`` offsets)."""
+    st = np.arange(L.ST_SIZE, dtype=np.float64)
+    s = L.named_stats(st)
+    assert s["days"] == L.ST_DAYS and list(s["short"]) == [L.ST_SHORT, L.ST_SHORT + 1, L.ST_SHORT + 2]
+    assert s["favours"][2, 3] == L.ST_FAVS + 2 * 4 + 3
+    assert s["score_parts"][1, 4, 1] == L.ST_COMP + (1 * L.NCOMP + 4) * 2 + 1
+    assert s["unclaimed"][3, 0] == L.ST_UNCL + 6
+    assert s["bids"][1, 2, 3, 4, 1] == L.ST_BIDS + (((1 * L.P + 2) * L.NROW + 3) * L.NVAL + 4) * L.BIN_STATS + 1

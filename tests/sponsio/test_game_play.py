@@ -32,11 +32,11 @@ def test_narrated_game_agrees_with_the_kernel(seed):
     g = play_game(PROFILE, seed=seed)
     row = kernel_game(r, PROFILE, seed)
     for s in range(4):
-        b = row[L.S_HEAD + s * L.E_SIZE:]
-        assert b[L.E_COINS] == pytest.approx(g.final_coins[s])
-        assert bool(b[L.E_WIN]) == (s in g.winners)
-        assert b[L.E_ROUNDS] == g.rounds["round"].max()
-    assert row[L.S_END + ["track", "coins", "rounds"].index(g.reason)] == 1
+        b = L.named_stats(row, r.players)["entry"][s]
+        assert b["coins"] == pytest.approx(g.final_coins[s])
+        assert bool(b["win"]) == (s in g.winners)
+        assert b["rounds"] == g.rounds["round"].max()
+    assert L.named_stats(row, r.players)["ended"][["track", "coins", "rounds"].index(g.reason)] == 1
 
 
 def _bet_payout(text, rules, seat):
@@ -94,3 +94,21 @@ def test_narration_names_every_phase():
                    "settlement:", "Game over after round"):
         assert needle in g.text
     assert "troll:goal:never" in g.text
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_named_statistics_read_the_kernel_slots(players):
+    """Every named field is the slot the kernel writes (``stats_dtype`` from the offsets)."""
+    t = np.arange(L.stats_size(players), dtype=np.float64)
+    s = L.named_stats(t, players)
+    assert s.dtype.itemsize == t.nbytes
+    assert s["games"] == L.S_GAMES and s["rounds_sq"] == L.S_ROUNDS_SQ
+    assert list(s["ended"]) == [L.S_END, L.S_END + 1, L.S_END + 2]
+    e = players - 1
+    assert s["entry"][e]["coins"] == L.S_HEAD + e * L.E_SIZE + L.E_COINS
+    assert s["entry"][e]["predicted"][4] == L.S_HEAD + e * L.E_SIZE + L.E_PRED + 4
+    assert s["rows"]["pay_sq"][1, 7] == L.rows_head(players) + (L.MAX_ROWS + 7) * L.R_FIELDS + L.R_PAY_SQ
+    assert s["troll_failed"][0] == L.troll_hist_head(players)
+    assert s["lead_changes_sq"] == L.shape_head(players) + L.G_LEADCH_SQ == t[-1]
+    t[L.S_HEAD + L.E_WIN] = -1.0                      # a view, not a copy
+    assert s["entry"][0]["win"] == -1.0

@@ -58,8 +58,33 @@ class Table:
     def coins(self, s):
         return float(self.w[L.W_COINS + s])
 
+    def set_coins(self, seat=None, value=None, *, every=None):
+        """One seat's coins (``seat``, ``value``), or every seat's (``every``)."""
+        if every is not None:
+            self.w[L.W_COINS:L.W_COINS + len(every)] = every
+        else:
+            self.w[L.W_COINS + seat] = value
+
     def track(self, s):
         return int(self.ints[L.I_TRACK + s])
+
+    def set_track(self, *positions):
+        """Every seat's streak-track position, seat 0 first."""
+        self.ints[L.I_TRACK:L.I_TRACK + len(positions)] = positions
+
+    def set_round(self, n):
+        """The rounds already played."""
+        self.ints[L.I_ROUND] = n
+
+    def bets_held(self, s):
+        return int(self.ints[L.I_NBETS + s])
+
+    def revealed(self, card):
+        return bool(int(self.tab[REVEALED]) & (1 << self.c(card)))
+
+    def reveal_hand(self, s):
+        """Every card of seat s shown (nothing left to reveal)."""
+        self.tab[REVEALED] |= self.tab[HANDS + s]
 
     def score(self, tricks, won=None, last=0, nines_ok=True, nine_lost=None):
         """Settle with given trick counts / won cards; returns failed-bet count.
@@ -91,19 +116,19 @@ def test_one_bet_per_type_and_never_on_own_failure():
     assert not t.bet(0, "fail:0", "R7")              # own failure
     assert t.bet(0, "fail:1", "R7")
     assert t.bet(0, "last", "B9") and t.bet(0, "nines", "B8")
-    assert int(t.ints[L.I_NBETS]) == 5 and t.coins(0) == 10 - 5 * R4.stake
+    assert t.bets_held(0) == 5 and t.coins(0) == 10 - 5 * R4.stake
 
 
 def test_zero_coins_or_less_than_the_stake_cannot_bet():
     t = Table()
-    t.w[L.W_COINS + 1] = 0
+    t.set_coins(seat=1, value=0)
     assert not t.bet(1, "tricks=0", "R1")
-    assert t.coins(1) == 0 and int(t.ints[L.I_NBETS + 1]) == 0
+    assert t.coins(1) == 0 and t.bets_held(1) == 0
     r = load_rules("standard-4p", overrides=["stake=2"])
     t = Table(r)
-    t.w[L.W_COINS + 2] = 1
+    t.set_coins(seat=2, value=1)
     assert not t.bet(2, "tricks=0", "G1")
-    t.w[L.W_COINS + 2] = 2
+    t.set_coins(seat=2, value=2)
     assert t.bet(2, "tricks=0", "G1") and t.coins(2) == 0
 
 
@@ -111,10 +136,10 @@ def test_acting_reveals_an_unrevealed_own_card():
     t = Table()
     assert not t.bet(0, "tricks=1", "R1")            # not seat 0's card
     assert t.bet(0, "tricks=1", "R9")
-    assert int(t.tab[REVEALED]) & (1 << t.c("R9"))
+    assert t.revealed("R9")
     assert not t.bet(0, "last", "R9")                # already revealed
     assert t.act(0, PASS)                            # passing reveals nothing
-    t.tab[REVEALED] |= t.tab[HANDS + 1]
+    t.reveal_hand(1)
     assert not t.bet(1, "last", "R1")                # nothing left to reveal: only pass
     assert t.act(1, PASS)
 
@@ -126,8 +151,8 @@ def test_tokens_are_exclusive_and_paid_by_coin_or_reveal():
     assert not t.act(1, TOKEN, L.LEAD_TOKEN, -1, "R1")  # taken: gone for the round
     assert not t.act(1, TOKEN, L.DOUBLE_TOKEN, t.c("R1"), "R1")  # the same card cannot pay twice
     assert t.act(1, TOKEN, L.DOUBLE_TOKEN, t.c("R2"), "R1")      # reveal pays
-    assert t.coins(1) == 10 and int(t.tab[REVEALED]) & (1 << t.c("R2"))
-    t.w[L.W_COINS + 2] = 0
+    assert t.coins(1) == 10 and t.revealed("R2")
+    t.set_coins(seat=2, value=0)
     assert not t.act(2, TOKEN, L.REBET_TOKEN, -1, "G1")          # no coin to pay
     only_lead = Table(load_rules("standard-4p", overrides=['tokens=["lead"]']))
     assert not only_lead.act(0, TOKEN, L.DOUBLE_TOKEN, -1, "R9")  # not in this rule set
@@ -166,7 +191,7 @@ def test_rebet_changes_a_parameter_within_the_type_and_double_doubles_the_payout
 
 def test_troll_pay_track_moves_and_bonus_ties():
     t = Table()
-    t.ints[L.I_TRACK:L.I_TRACK + 4] = [2, 5, 0, 3]
+    t.set_track(2, 5, 0, 3)
     t.bet(0, "tricks=2", "R9")                                   # wins
     t.bet(1, "last", "R1")                                       # loses
     t.bet(1, "tricks=0", "R2")                                   # loses
@@ -194,7 +219,7 @@ def test_no_bonus_when_nobody_gains():
 
 def test_cash_in_at_the_policy_threshold():
     t = Table(profile="troll:goal:cash2, troll:goal:cash4, troll:goal:never, troll:goal")
-    t.ints[L.I_TRACK:L.I_TRACK + 4] = [1, 1, 1, 1]
+    t.set_track(1, 1, 1, 1)
     for s, rv in enumerate(["R9", "R1", "G1", "R5"]):
         t.bet(s, "tricks=2", rv)
     before = [t.coins(s) for s in range(4)]
@@ -206,8 +231,8 @@ def test_cash_in_at_the_policy_threshold():
 
 def test_nine_in_a_row_beats_thirty_coins():
     t = Table()
-    t.ints[L.I_TRACK] = 8
-    t.w[L.W_COINS + 1] = 40
+    t.set_track(8, 0, 0, 0)
+    t.set_coins(seat=1, value=40)
     t.bet(0, "tricks=2", "R9")
     t.score([2, 2, 2, 2], last=0)
     assert t.track(0) == R4.track_win
@@ -217,25 +242,25 @@ def test_nine_in_a_row_beats_thirty_coins():
 
 def test_several_on_nine_the_richest_of_them_wins_then_shared():
     t = Table()
-    t.ints[L.I_TRACK:L.I_TRACK + 4] = [9, 9, 9, 0]
-    t.w[L.W_COINS:L.W_COINS + 4] = [12, 15, 15, 50]
+    t.set_track(9, 9, 9, 0)
+    t.set_coins(every=[12, 15, 15, 50])
     assert end_check(t.ints, t.w) == (L.END_TRACK, 0b0110)
 
 
 def test_coins_end_richest_wins_and_ties_share():
     t = Table()
-    t.w[L.W_COINS:L.W_COINS + 4] = [30, 31, 12, 31]
+    t.set_coins(every=[30, 31, 12, 31])
     assert end_check(t.ints, t.w) == (L.END_COINS, 0b1010)
-    t.w[L.W_COINS:L.W_COINS + 4] = [29, 29, 12, 28]
+    t.set_coins(every=[29, 29, 12, 28])
     assert end_check(t.ints, t.w) == (0, 0)
 
 
 def test_the_game_ends_after_the_last_round():
     t = Table()
-    t.w[L.W_COINS:L.W_COINS + 4] = [14, 20, 20, 3]
-    t.ints[L.I_ROUND] = R4.max_rounds - 1
+    t.set_coins(every=[14, 20, 20, 3])
+    t.set_round(R4.max_rounds - 1)
     assert end_check(t.ints, t.w) == (0, 0)
-    t.ints[L.I_ROUND] = R4.max_rounds
+    t.set_round(R4.max_rounds)
     assert end_check(t.ints, t.w) == (L.END_ROUNDS, 0b0110)
 
 

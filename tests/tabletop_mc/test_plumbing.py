@@ -89,3 +89,22 @@ def test_chunk_states_are_a_proper_mix_of_seed_and_stream():
     seed_state(np.uint64(9), np.uint64(1), b)
     flips = [bin(int(x) ^ int(y)).count("1") for x, y in zip(a, b)]
     assert all(16 <= f <= 48 for f in flips), flips
+
+
+def test_record_fields_must_name_every_slot_once():
+    import pytest as _pytest
+
+    from tabletop_mc.records import named, record_dtype
+    seat = record_dtype((("coins", 0, ()), ("bets", 1, (2,))), 3)
+    d = record_dtype((("games", 0, ()), ("seat", 1, (2,), seat)), 7)
+    v = np.arange(7.0)
+    s = named(v, d)
+    assert s["games"] == 0 and s["seat"][1]["coins"] == 4 and list(s["seat"]["bets"][0]) == [2, 3]
+    v[6] = -1
+    assert s["seat"][1]["bets"][1] == -1            # a view of the vector
+    with _pytest.raises(ValueError, match="missing"):
+        record_dtype((("games", 0, ()), ("seat", 2, (2,), seat)), 7)     # slot 1 unnamed
+    with _pytest.raises(ValueError, match="named twice"):
+        record_dtype((("games", 0, ()), ("all", 0, (7,))), 7)
+    with _pytest.raises(ValueError, match="statistics vector of 6"):
+        named(np.zeros(6), d)

@@ -47,14 +47,19 @@ class Balance:
     meta: dict = field(default_factory=dict)
 
 
+def row_block(totals: np.ndarray, players: int) -> np.ndarray:
+    """(seat, catalogue row, field) array of the per-row bet statistics, fields in ``ROW_FIELDS`` order."""
+    rows = L.named_stats(totals, players)["rows"]
+    return np.stack([rows[name] for name, _, _ in L.ROW_FIELDS], axis=-1)
+
+
 def bet_rows(totals: np.ndarray, rules: RuleSet, seat: int | None = None) -> pd.DataFrame:
     """Per catalogue row (one seat, or all seats summed): the bet measures."""
     rows = rows_of(rules)
     players = rules.players
-    head = L.rows_head(players)
-    block = totals[head:head + players * L.MAX_ROWS * L.R_FIELDS].reshape(players, L.MAX_ROWS, L.R_FIELDS)
+    block = row_block(totals, players)
     data = block[seat] if seat is not None else block.sum(axis=0)
-    rounds = totals[L.S_ROUNDS]
+    rounds = L.named_stats(totals, players)["rounds"]
     out = []
     for r, bet in enumerate(rows):
         placed, won, pay, pay_sq = data[r]
@@ -79,9 +84,7 @@ def _measures(name, kind, placed, won, pay, pay_sq, multiplier, stake, seat_roun
 def kind_rows(bets: pd.DataFrame, rules: RuleSet, totals: np.ndarray) -> pd.DataFrame:
     """The bet measures pooled over each type's parameters."""
     players = rules.players
-    head = L.rows_head(players)
-    block = totals[head:head + players * L.MAX_ROWS * L.R_FIELDS].reshape(players, L.MAX_ROWS, L.R_FIELDS)
-    pooled = block.sum(axis=0)
+    pooled = row_block(totals, players).sum(axis=0)
     rows = rows_of(rules)
     out = []
     for kind in rules.bets:
@@ -89,7 +92,7 @@ def kind_rows(bets: pd.DataFrame, rules: RuleSet, totals: np.ndarray) -> pd.Data
         placed, won, pay, pay_sq = pooled[idx].sum(axis=0)
         mult = float(np.average([rules.multiplier_for(rows[r]) for r in idx], weights=pooled[idx, 0] + 1e-12))
         out.append(_measures(kind, kind, placed, won, pay, pay_sq, mult, rules.stake,
-                             totals[L.S_ROUNDS] * players))
+                             L.named_stats(totals, players)["rounds"] * players))
     return pd.DataFrame(out)
 
 
@@ -97,9 +100,10 @@ def troll_tables(totals: np.ndarray, rules: RuleSet, strategies, entries: pd.Dat
     """Troll economics: share of troll rounds and pay per round (overall), and
     the distribution of a troll's pay per round (failed bets x troll pay)."""
     players = rules.players
-    hist = totals[L.troll_hist_head(players):L.troll_hist_head(players) + L.MAX_FAILED]
+    stats = L.named_stats(totals, players)
+    hist = stats["troll_failed"]
     troll_rounds = hist.sum()
-    seat_rounds = totals[L.S_ROUNDS] * players
+    seat_rounds = stats["rounds"] * players
     share, share_lo, share_hi = wilson(troll_rounds, seat_rounds)
     failed = np.arange(L.MAX_FAILED)
     pay = failed * rules.troll_pay

@@ -52,40 +52,41 @@ def check_n(n: int) -> None:
 
 def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, rules) -> pd.DataFrame:
     """One row per profile entry from summed statistics (see module docstring)."""
-    games = totals[L.S_GAMES]
+    stats = L.named_stats(totals, rules.players)
+    games = stats["games"]
     rows = []
     for e, st in enumerate(strategies):
-        b = totals[L.S_HEAD + e * L.E_SIZE:L.S_HEAD + (e + 1) * L.E_SIZE]
-        rounds = b[L.E_ROUNDS]
-        win, win_lo, win_hi = wilson(b[L.E_WIN], games)
-        share, share_lo, share_hi = mean_ci(b[L.E_SHARE], b[L.E_SHARE_SQ], games, lower=0.0, upper=1.0)
-        coins, coins_lo, coins_hi = mean_ci(b[L.E_COINS], b[L.E_COINS_SQ], games, lower=0.0)
-        troll, troll_lo, troll_hi = wilson(b[L.E_TROLL], rounds)
-        tpay, tpay_lo, tpay_hi = mean_ci(b[L.E_TROLLPAY], b[L.E_TROLLPAY_SQ], b[L.E_TROLL], lower=0.0)
+        b = stats["entry"][e]
+        rounds = b["rounds"]
+        win, win_lo, win_hi = wilson(b["win"], games)
+        share, share_lo, share_hi = mean_ci(b["share"], b["share_sq"], games, lower=0.0, upper=1.0)
+        coins, coins_lo, coins_hi = mean_ci(b["coins"], b["coins_sq"], games, lower=0.0)
+        troll, troll_lo, troll_hi = wilson(b["troll_rounds"], rounds)
+        tpay, tpay_lo, tpay_hi = mean_ci(b["troll_pay"], b["troll_pay_sq"], b["troll_rounds"], lower=0.0)
         row = {"entry": e, "strategy": st.text, "seat": "all" if rotate else str(e), "games": int(games),
                "win": win, "win_low": win_lo, "win_high": win_hi,
                "win_share": share, "share_low": share_lo, "share_high": share_hi,
                "coins": coins, "coins_low": coins_lo, "coins_high": coins_hi,
                "rounds": int(rounds), "troll_share": troll, "troll_low": troll_lo, "troll_high": troll_hi,
                "troll_pay": tpay, "troll_pay_low": tpay_lo, "troll_pay_high": tpay_hi,
-               "payout_per_round": b[L.E_PAYOUT] / max(rounds, 1),
-               "stakes_per_round": b[L.E_STAKES] / max(rounds, 1),
-               "track_wins": int(b[L.E_TRACKWIN]), "cash_ins": int(b[L.E_CASH_N]),
-               "cash_coins_per_round": b[L.E_CASH] / max(rounds, 1),
-               "bonus_share": b[L.E_BONUS_N] / max(rounds, 1),
-               "swaps_per_round": b[L.E_SWAPS] / max(rounds, 1)}
+               "payout_per_round": b["payout"] / max(rounds, 1),
+               "stakes_per_round": b["stakes"] / max(rounds, 1),
+               "track_wins": int(b["track_wins"]), "cash_ins": int(b["cash_ins"]),
+               "cash_coins_per_round": b["cash"] / max(rounds, 1),
+               "bonus_share": b["bonus_rounds"] / max(rounds, 1),
+               "swaps_per_round": b["swaps"] / max(rounds, 1)}
         for k, kind in enumerate(KINDS):
-            placed, won = b[L.E_BETS + k], b[L.E_WON + k]
+            placed, won = b["bets"][k], b["won"][k]
             p, lo, hi = wilson(won, placed)
             row[f"{kind}_bets_per_round"] = placed / max(rounds, 1)
             row[f"{kind}_won"] = p if placed else np.nan
             # the success model's mean P for the same bets, judged on the hands as betting ended
-            row[f"{kind}_predicted"] = b[L.E_PRED + k] / placed if placed else np.nan
+            row[f"{kind}_predicted"] = b["predicted"][k] / placed if placed else np.nan
             row[f"{kind}_won_low"] = lo if placed else np.nan
             row[f"{kind}_won_high"] = hi if placed else np.nan
             row[f"{kind}_placed"] = int(placed)
         for t, token in enumerate(TOKENS):
-            row[f"{token}_tokens_per_round"] = b[L.E_TOKENS + t] / max(rounds, 1)
+            row[f"{token}_tokens_per_round"] = b["tokens"][t] / max(rounds, 1)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -93,17 +94,17 @@ def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, ru
 def game_table(totals: np.ndarray, players: int) -> pd.DataFrame:
     """Game length, end reasons, comebacks (a winner was last after round 1)
     and lead changes per game (shares: Wilson intervals; means: 1.96 SE)."""
-    games = totals[L.S_GAMES]
-    g = L.shape_head(players)
-    mean, lo, hi = mean_ci(totals[L.S_ROUNDS], totals[L.S_ROUNDS_SQ], games, lower=1.0)
+    stats = L.named_stats(totals, players)
+    games = stats["games"]
+    mean, lo, hi = mean_ci(stats["rounds"], stats["rounds_sq"], games, lower=1.0)
     rows = [{"measure": "rounds per game", "n": int(games), "value": mean, "ci_low": lo, "ci_high": hi}]
     for i, reason in enumerate(END_REASONS):
-        p, lo, hi = wilson(totals[L.S_END + i], games)
+        p, lo, hi = wilson(stats["ended"][i], games)
         rows.append({"measure": f"ended by {reason}", "n": int(games), "value": p, "ci_low": lo, "ci_high": hi})
-    p, lo, hi = wilson(totals[g + L.G_COMEBACK], games)
+    p, lo, hi = wilson(stats["comebacks"], games)
     rows.append({"measure": "won by a player last after round 1", "n": int(games), "value": p, "ci_low": lo,
                  "ci_high": hi})
-    mean, lo, hi = mean_ci(totals[g + L.G_LEADCH], totals[g + L.G_LEADCH_SQ], games, lower=0.0)
+    mean, lo, hi = mean_ci(stats["lead_changes"], stats["lead_changes_sq"], games, lower=0.0)
     rows.append({"measure": "lead changes per game", "n": int(games), "value": mean, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)
 
@@ -111,9 +112,9 @@ def game_table(totals: np.ndarray, players: int) -> pd.DataFrame:
 def rounds_histogram(totals: np.ndarray, players: int) -> pd.DataFrame:
     """Games by number of rounds played (share with Wilson interval); the last
     bin (``kernels.game.layout.MAX_ROUNDS_HIST``) also holds longer games."""
-    games = totals[L.S_GAMES]
-    g = L.shape_head(players)
-    counts = totals[g + L.G_RHIST:g + L.G_RHIST + L.MAX_ROUNDS_HIST]
+    stats = L.named_stats(totals, players)
+    games = stats["games"]
+    counts = stats["rounds_hist"]
     last = int(np.max(np.nonzero(counts)[0])) + 1 if counts.any() else 1
     p, lo, hi = wilson(counts[:last], np.full(last, games))
     return pd.DataFrame({"rounds": np.arange(1, last + 1), "games": counts[:last].astype(np.int64),

@@ -16,6 +16,7 @@ instead of adding arrays, so every hot call takes the same four arrays
 Offsets are module constants, which numba compiles in.
 """
 
+from tabletop_mc.records import named, record_dtype
 from sponsio_sim.kernels.table import INTS_SIZE, MAX_PLAYERS
 
 MAX_ROWS = 72          # catalogue rows: tricks 0..H, colour C x 0..9, last, nines, fail S
@@ -213,6 +214,41 @@ def shape_head(players):
 
 def stats_size(players):
     return shape_head(players) + G_SIZE
+
+
+# the statistics by name, for the analysis layer (tabletop_mc.records): (name, offset, shape)
+ENTRY_FIELDS = (("win", E_WIN, ()), ("share", E_SHARE, ()), ("share_sq", E_SHARE_SQ, ()), ("coins", E_COINS, ()),
+                ("coins_sq", E_COINS_SQ, ()), ("rounds", E_ROUNDS, ()), ("troll_rounds", E_TROLL, ()),
+                ("troll_pay", E_TROLLPAY, ()), ("troll_pay_sq", E_TROLLPAY_SQ, ()), ("bets", E_BETS, (N_KINDS,)),
+                ("won", E_WON, (N_KINDS,)), ("payout", E_PAYOUT, ()), ("stakes", E_STAKES, ()),
+                ("cash_ins", E_CASH_N, ()), ("cash", E_CASH, ()), ("bonus_rounds", E_BONUS_N, ()),
+                ("tokens", E_TOKENS, (N_TOKENS,)), ("swaps", E_SWAPS, ()), ("track_wins", E_TRACKWIN, ()),
+                ("predicted", E_PRED, (N_KINDS,)))
+ROW_FIELDS = (("placed", R_PLACED, ()), ("won", R_WON, ()), ("pay", R_PAY, ()), ("pay_sq", R_PAY_SQ, ()))
+ENTRY_DTYPE = record_dtype(ENTRY_FIELDS, E_SIZE)
+ROW_DTYPE = record_dtype(ROW_FIELDS, R_FIELDS)
+
+
+def stats_dtype(players):
+    """The record dtype of one statistics vector (``stats_size(players)``
+    float64s): ``games``, ``rounds``, ``rounds_sq``, ``ended`` (by track,
+    coins, rounds), ``entry[e]`` (``ENTRY_FIELDS``), ``rows[seat, row]``
+    (``ROW_FIELDS``), ``troll_failed`` (troll rounds by bets failed),
+    ``rounds_hist``, ``comebacks``, ``lead_changes``, ``lead_changes_sq``."""
+    g = shape_head(players)
+    return record_dtype((("games", S_GAMES, ()), ("rounds", S_ROUNDS, ()), ("rounds_sq", S_ROUNDS_SQ, ()),
+                         ("ended", S_END, (3,)), ("entry", S_HEAD, (players,), ENTRY_DTYPE),
+                         ("rows", rows_head(players), (players, MAX_ROWS), ROW_DTYPE),
+                         ("troll_failed", troll_hist_head(players), (MAX_FAILED,)),
+                         ("rounds_hist", g + G_RHIST, (MAX_ROUNDS_HIST,)), ("comebacks", g + G_COMEBACK, ()),
+                         ("lead_changes", g + G_LEADCH, ()), ("lead_changes_sq", g + G_LEADCH_SQ, ())),
+                        stats_size(players))
+
+
+def named_stats(totals, players):
+    """``totals`` (one statistics vector) read by name, without a copy: ``s["games"]``,
+    ``s["entry"][e]["win"]``, ``s["rows"]["placed"][seat, row]`` (see ``stats_dtype``)."""
+    return named(totals, stats_dtype(players))
 
 
 # narration log: one float64 row of LOG_FIELDS per event
