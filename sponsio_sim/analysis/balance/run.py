@@ -85,14 +85,14 @@ def kind_rows(bets: pd.DataFrame, rules: RuleSet, totals: np.ndarray) -> pd.Data
     """The bet measures pooled over each type's parameters."""
     players = rules.players
     pooled = row_block(totals, players).sum(axis=0)
+    seat_rounds = L.named_stats(totals, players)["rounds"] * players
     rows = rows_of(rules)
     out = []
     for kind in rules.bets:
         idx = [r for r, b in enumerate(rows) if b.kind == kind]
         placed, won, pay, pay_sq = pooled[idx].sum(axis=0)
         mult = float(np.average([rules.multiplier_for(rows[r]) for r in idx], weights=pooled[idx, 0] + 1e-12))
-        out.append(_measures(kind, kind, placed, won, pay, pay_sq, mult, rules.stake,
-                             L.named_stats(totals, players)["rounds"] * players))
+        out.append(_measures(kind, kind, placed, won, pay, pay_sq, mult, rules.stake, seat_rounds))
     return pd.DataFrame(out)
 
 

@@ -45,9 +45,7 @@ def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed:
                 progress: bool | None = False, cache: bool = False) -> pd.DataFrame:
     """Worst- and best-case DD rates per bet row, with Wilson intervals."""
     r = sit.rules
-    if n is None and target_ci is None:
-        target_ci = DD_JOB.default_ci
-    cap = n if n is not None else DD_JOB.max_n
+    cap, target_ci = DD_JOB.budget(n, target_ci)
     rows = bet_rows(sit)
     others = {s: b for s, b in sit.bets_by_seat().items() if s != sit.seat}
     for _, bets in rows:
@@ -130,9 +128,7 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
     r = sit.rules
     if worlds < 1:
         raise UserError(f"--worlds {worlds}: must be at least 1")
-    if n is None and target_ci is None:
-        target_ci = PIMC_JOB.default_ci
-    cap = n if n is not None else PIMC_JOB.max_n
+    cap, target_ci = PIMC_JOB.budget(n, target_ci)
     pol = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
     pol[sit.seat] = PIMC
     runs = [[b] for b in catalogue_for(sit)[0]] if not sit.bets else [list(sit.bets)]

@@ -45,6 +45,13 @@ class OddsJob:
     max_n: int          # the cap on rounds when only --target-ci is given
     sized: bool         # size later batches from the rounds the widest interval still needs
 
+    def budget(self, n: int | None, target_ci: float | None) -> tuple[int, float | None]:
+        """(cap on rounds, interval width to stop at): ``-n`` fixes the rounds
+        (a cap when a width is given too); neither aims at ``default_ci``."""
+        if n is None and target_ci is None:
+            target_ci = self.default_ci
+        return (n if n is not None else self.max_n), target_ci
+
     def run(self, seed: int, args: tuple, *, cap: int, target_ci: float | None, watch=None,
             progress: Progress | None = None, cache: bool = False) -> tuple[np.ndarray, int]:
         """Run up to ``cap`` rounds; return (summed counts, rounds). ``watch``

@@ -115,9 +115,7 @@ def simulated_odds(sit: Situation, policy: str, opponents: str, *, n: int | None
                    seed: int, progress: bool | None = False, cache: bool = False) -> pd.DataFrame:
     """The odds table with the asking seat on a simulated play policy."""
     ruleset = sit.rules
-    if n is None and target_ci is None:
-        target_ci = SIMULATED.default_ci
-    cap = n if n is not None else SIMULATED.max_n
+    cap, target_ci = SIMULATED.budget(n, target_ci)
     layout = stats_layout(ruleset.hand_size, ruleset.n_colours, ruleset.players)
     joint = len(sit.bets) > 1
     rows_bets, left_out = (list(sit.bets), []) if sit.bets else catalogue_for(sit)
