@@ -15,13 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from tabletop_mc.errors import UserError
-from sponsio_sim.rules import BET_TYPES, RANKS, RuleSet
+from sponsio_sim.bet_kinds import BY_NAME, KIND_CODE, KINDS, MAX_BETS, Kind
+from sponsio_sim.rules import RANKS, RuleSet
 
 from sponsio_sim.kernels.bets import ANY_SEAT, BET_FIELDS
-
-TRICKS, COLOUR, LAST, NINES, FAIL = range(5)
-KIND_CODE = {name: i for i, name in enumerate(BET_TYPES)}
-MAX_BETS = len(BET_TYPES)  # one bet per type
 
 
 @dataclass(frozen=True, order=True)
@@ -31,60 +28,79 @@ class Bet:
     b: int = 0
 
     def notation(self, rules: RuleSet) -> str:
-        if self.kind == "tricks":
-            return f"tricks={self.a}"
-        if self.kind == "colour":
-            return f"colour:{rules.colours[self.a]}={self.b}"
-        if self.kind == "fail":
-            return "fail" if self.a == ANY_SEAT else f"fail:{self.a}"
-        return self.kind
+        """The bet as written in the spec (``bet_kinds`` notation, parameters filled in)."""
+        kind = BY_NAME[self.kind]
+        if kind.params == ("seat",) and self.a == ANY_SEAT:
+            return self.kind
+        out = kind.notation
+        for param, value in zip(kind.params, (self.a, self.b)):
+            token = {"tricks": "N", "cards": "N", "colour": "C", "seat": "S"}[param]
+            out = out.replace(token, rules.colours[value] if param == "colour" else str(value), 1)
+        return out
 
     def code(self) -> tuple[int, int, int]:
         return KIND_CODE[self.kind], self.a, self.b
 
 
-_TRICKS = re.compile(r"^tricks\s*=\s*(\d+)$")
-_COLOUR = re.compile(r"^colou?r\s*:\s*([a-z])\s*=\s*(\d+)$")
-_FAIL = re.compile(r"^fail\s*:\s*(\d+)$")
+def _pattern(kind: Kind) -> re.Pattern:
+    """A kind's notation as a regular expression: N and S read digits, C a
+    letter; blanks allowed around ``=`` and ``:``; ``colour`` may be spelt ``color``."""
+    out = ""
+    for ch in kind.notation:
+        out += {"N": r"(\d+)", "S": r"(\d+)", "C": r"([a-z])", "=": r"\s*=\s*", ":": r"\s*:\s*"}.get(ch, re.escape(ch))
+    return re.compile("^" + out.replace("colour", "colou?r") + "$")
+
+
+_PATTERNS = [(kind, _pattern(kind)) for kind in KINDS]
+
+
+def _syntax(rules: RuleSet) -> str:
+    fail = "fail" if rules.fail_target == "any" else "fail:S"
+    return ", ".join(fail if k.params == ("seat",) else k.notation for k in KINDS if k.name in rules.bets)
 
 
 def parse_bet(text: str, rules: RuleSet, seat: int) -> Bet:
     """One bet in spec notation, checked against the rules and the bettor's seat."""
     t = text.strip().lower()
-    if m := _TRICKS.match(t):
-        n = int(m.group(1))
-        if n > rules.hand_size:
-            raise UserError(f"bet {text!r}: tricks must be 0..{rules.hand_size}")
-        bet = Bet("tricks", n)
-    elif m := _COLOUR.match(t):
-        c, n = m.group(1).upper(), int(m.group(2))
-        if c not in rules.colours:
-            raise UserError(f"bet {text!r}: unknown colour {c} (colours {''.join(rules.colours)})")
-        if n > RANKS:
-            raise UserError(f"bet {text!r}: a colour count must be 0..{RANKS}")
-        bet = Bet("colour", rules.colours.index(c), n)
-    elif t in ("last", "nines"):
-        bet = Bet(t)
-    elif t == "fail":
-        if rules.fail_target != "any":
-            raise UserError(f"bet {text!r}: name the seat, fail:S (rule set {rules.name} has "
-                            "fail_target = seat)")
-        bet = Bet("fail", ANY_SEAT)
-    elif m := _FAIL.match(t):
-        if rules.fail_target == "any":
-            raise UserError(f"bet {text!r}: write 'fail' (rule set {rules.name} has fail_target = any)")
-        s = int(m.group(1))
-        if s >= rules.players:
-            raise UserError(f"bet {text!r}: seat {s} out of range 0..{rules.players - 1}")
-        if s == seat:
-            raise UserError(f"bet {text!r}: seat {seat} cannot bet on its own failure")
-        bet = Bet("fail", s)
+    for kind, pattern in _PATTERNS:
+        if m := pattern.match(t):
+            values = [_param(text, kind, p, v, rules, seat) for p, v in zip(kind.params, m.groups())]
+            bet = Bet(kind.name, *values)
+            break
+        if kind.params == ("seat",) and t == kind.name:   # fail under fail_target = any
+            if rules.fail_target != "any":
+                raise UserError(f"bet {text!r}: name the seat, {kind.notation} (rule set {rules.name} has "
+                                "fail_target = seat)")
+            bet = Bet(kind.name, ANY_SEAT)
+            break
     else:
-        fail = "fail" if rules.fail_target == "any" else "fail:S"
-        raise UserError(f"unknown bet {text!r} (bets: tricks=N, colour:C=N, last, nines, {fail})")
+        raise UserError(f"unknown bet {text!r} (bets: {_syntax(rules)})")
     if bet.kind not in rules.bets:
         raise UserError(f"bet {text!r}: type '{bet.kind}' is not in rule set {rules.name}")
     return bet
+
+
+def _param(text: str, kind: Kind, param: str, value: str, rules: RuleSet, seat: int) -> int:
+    """A parameter of a bet in notation, checked against the rules."""
+    if param == "colour":
+        c = value.upper()
+        if c not in rules.colours:
+            raise UserError(f"bet {text!r}: unknown colour {c} (colours {''.join(rules.colours)})")
+        return rules.colours.index(c)
+    n = int(value)
+    if param == "tricks" and n > rules.hand_size:
+        raise UserError(f"bet {text!r}: tricks must be 0..{rules.hand_size}")
+    if param == "cards" and n > RANKS:
+        raise UserError(f"bet {text!r}: a colour count must be 0..{RANKS}")
+    if param == "seat":
+        if rules.fail_target == "any":
+            raise UserError(f"bet {text!r}: write '{kind.name}' "
+                            f"(rule set {rules.name} has fail_target = any)")
+        if n >= rules.players:
+            raise UserError(f"bet {text!r}: seat {n} out of range 0..{rules.players - 1}")
+        if n == seat:
+            raise UserError(f"bet {text!r}: seat {seat} cannot bet on its own failure")
+    return n
 
 
 def parse_bet_set(text: str | None, rules: RuleSet, seat: int) -> list[Bet]:
@@ -130,21 +146,24 @@ def _seat(text: str, rules: RuleSet, what: str) -> int:
 
 
 def catalogue(rules: RuleSet, seat: int) -> list[Bet]:
-    """Every bet the seat could take, every parameter value, in catalogue order."""
+    """Every bet the seat could take, every parameter value, in catalogue order
+    (kinds in ``bet_kinds`` order)."""
     out: list[Bet] = []
-    if "tricks" in rules.bets:
-        out += [Bet("tricks", n) for n in range(rules.hand_size + 1)]
-    if "colour" in rules.bets:
-        out += [Bet("colour", c, n) for c in range(rules.n_colours) for n in range(RANKS + 1)]
-    for kind in ("last", "nines"):
-        if kind in rules.bets:
-            out.append(Bet(kind))
-    if "fail" in rules.bets:
-        if rules.fail_target == "any":
-            out.append(Bet("fail", ANY_SEAT))
-        else:
-            out += [Bet("fail", s) for s in range(rules.players) if s != seat]
+    for kind in KINDS:
+        if kind.name in rules.bets:
+            out += [Bet(kind.name, *values) for values in _values(kind.params, rules, seat)]
     return out
+
+
+def _values(params: tuple[str, ...], rules: RuleSet, seat: int) -> list[tuple[int, ...]]:
+    if not params:
+        return [()]
+    head, rest = params[0], _values(params[1:], rules, seat)
+    if head == "seat":
+        first = [ANY_SEAT] if rules.fail_target == "any" else [s for s in range(rules.players) if s != seat]
+    else:
+        first = range({"tricks": rules.hand_size + 1, "colour": rules.n_colours, "cards": RANKS + 1}[head])
+    return [(v, *r) for v in first for r in rest]
 
 
 def encode_table(bets_by_seat: dict[int, list[Bet]], players: int) -> tuple[np.ndarray, np.ndarray]:

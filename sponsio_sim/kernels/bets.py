@@ -1,19 +1,20 @@
 """Bet settlement on a finished trick phase (spec section 4).
 
-A bet is ``(kind, a, b, placed)``: tricks (0, N, -), colour (1, C, N),
-last (2), nines (3), fail (4, S, -) with S = -1 for ``fail_target = any``;
+A bet is ``(kind, a, b, placed)`` with the kinds of ``sponsio_sim.bet_kinds``:
+tricks (N, -), colour (C, N), last, nines, fail (S, -) with S = -1 for ``fail_target = any``;
 ``placed`` ranks the bets in the order they were placed (fail cycles are
-broken at the earliest). Outcome of a trick phase: ``tricks[s]`` won,
-``won[s]`` mask of cards in seat s's tricks, ``last`` winner of the last
-trick, ``nine_lost`` bitmask of the seats that played a 9 that lost its
-trick.
+broken at the earliest). The outcome of a trick phase is what
+``play_tricks`` leaves in ``tab`` and ``ints`` (tricks and cards won, each
+trick's winner) and ``nine_lost``, the bitmask of the seats that played a 9
+that lost its trick.
 """
 
 import numba as nb
 
+from sponsio_sim.bet_kinds import COLOUR, FAIL, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import U0, bit, popcount
+from sponsio_sim.kernels.table import COLMASK, FLAGS, N_PLAYED, NINES_OWN, TRICKS as TRICKS_WON, WINNERS, WON
 
-TRICKS, COLOUR, LAST, NINES, FAIL = 0, 1, 2, 3, 4
 BET_FIELDS = 4      # kind, a, b, placement rank
 ANY_SEAT = -1       # the target of ``fail`` under ``fail_target = any``
 PENDING = -1        # a fail bet not settled yet
@@ -59,15 +60,19 @@ def counted_nines(codes, bcounts, hands, trick, leader, nines, nines_own):
 
 
 @nb.njit(cache=True, inline="always")
-def plain_bet_won(kind, a, b, seat, tricks, won, last, nine_lost, nines_own, colmask):
-    """Outcome of a bet that does not depend on other bets (not ``fail``)."""
+def bet_won(kind, a, b, seat, tab, ints, nine_lost):
+    """Did seat's bet (kind, a, b) win? Any kind but ``fail``, which depends on
+    other bets (``settle_fail_bets``). Reads the trick phase's outcome as
+    ``play_tricks`` leaves it: tricks and cards won, each trick's winner,
+    and ``nine_lost`` (seats whose 9 lost a trick). One branch per kind
+    (``sponsio_sim.bet_kinds``)."""
     if kind == TRICKS:
-        return tricks[seat] == a
+        return ints[TRICKS_WON + seat] == a
     if kind == COLOUR:
-        return popcount(won[seat] & colmask[a]) == b
+        return popcount(tab[WON + seat] & tab[COLMASK + a]) == b
     if kind == LAST:
-        return last == seat
-    return nines_won(seat, nine_lost, nines_own)
+        return ints[WINNERS + ints[N_PLAYED] - 1] == seat
+    return nines_won(seat, nine_lost, (ints[FLAGS] & NINES_OWN) != 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -135,8 +140,8 @@ def settle_fail_bets(codes, counts, result, failed):
 
 
 @nb.njit(cache=True, inline="always")
-def settle(codes, counts, tricks, won, last, nine_lost, nines_own, colmask, result, failed):
-    """Judge every seat's bets.
+def settle(codes, counts, tab, ints, nine_lost, result, failed):
+    """Judge every seat's bets on the trick phase just played (``bet_won``).
 
     ``codes[s, i]`` / ``counts[s]`` hold the bets. Fills ``result[s, i]``
     (1 won, 0 lost) and ``failed[s]`` (seat s holds a bet and lost at least
@@ -152,8 +157,7 @@ def settle(codes, counts, tricks, won, last, nine_lost, nines_own, colmask, resu
                 result[s, i] = PENDING
                 any_fail = True
                 continue
-            ok = plain_bet_won(kind, codes[s, i, 1], codes[s, i, 2], s, tricks, won, last, nine_lost,
-                               nines_own, colmask)
+            ok = bet_won(kind, codes[s, i, 1], codes[s, i, 2], s, tab, ints, nine_lost)
             result[s, i] = 1 if ok else 0
             if not ok:
                 failed[s] = True

@@ -7,7 +7,8 @@ round's state in three arrays with fixed offsets:
 - ``tab`` (uint64): hands, won cards, colour masks and public masks;
 - ``ints`` (int64): tricks won, voids, scratch seats, the relevance
   table (which bets each seat plays for or against, see policies), the
-  cards of the trick phase in play order, and the rule flags;
+  cards of the trick phase in play order, the rule flags, and each
+  trick's winner (what bets are settled on, with ``tab``'s won cards);
 - ``weight`` (float64): the goal policy's scratch.
 """
 
@@ -43,7 +44,10 @@ NREL = CAN + MAX_PLAYERS
 REL = NREL + MAX_PLAYERS
 SEQ = REL + MAX_PLAYERS * MAX_REL * REL_FIELDS   # cards in play order (set by play_tricks)
 FLAGS = SEQ + MAX_CARDS     # rule flags (NINES_OWN)
-INTS_SIZE = FLAGS + 1
+MAX_TRICKS = MAX_CARDS // 2
+WINNERS = FLAGS + 1         # the winner of each trick, in play order (set by play_tricks)
+N_PLAYED = WINNERS + MAX_TRICKS   # tricks play_tricks played
+INTS_SIZE = N_PLAYED + 1
 
 
 @nb.njit(cache=True, inline="always")

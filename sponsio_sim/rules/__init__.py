@@ -18,10 +18,9 @@ import numpy as np
 
 from tabletop_mc.errors import UserError
 from tabletop_mc.rulefile import Problems, apply_overrides, load_file, load_packaged, packaged_names
+from sponsio_sim.bet_kinds import BET_TYPES, BY_NAME, KINDS, RANKS
 
 COLOUR_LETTERS = "RBGY"
-RANKS = 9
-BET_TYPES = ("tricks", "colour", "last", "nines", "fail")
 TOKENS = ("lead", "double", "rebet", "swap")
 _INT_FIELDS = ("players", "hand_size", "start_coins", "betting_turns", "stake", "token_cost",
                "troll_pay", "round_bonus", "track_win", "coins_to_end", "max_rounds")
@@ -94,16 +93,9 @@ class RuleSet:
     def multiplier_for(self, bet) -> float:
         """Payout multiplier of a bet (per-parameter value if the rule set has one)."""
         table = self.multiplier_param.get(bet.kind, {})
-        if bet.kind == "tricks" and str(bet.a) in table:
-            return float(table[str(bet.a)])
-        if bet.kind == "colour":
-            key = f"{self.colours[bet.a]}{bet.b}"
+        for key in _param_keys(BY_NAME[bet.kind], bet, self.colours):
             if key in table:
                 return float(table[key])
-            if str(bet.b) in table:
-                return float(table[str(bet.b)])
-        if bet.kind == "fail" and bet.a >= 0 and str(bet.a) in table:
-            return float(table[str(bet.a)])
         return float(self.multiplier[bet.kind])
 
     def as_dict(self) -> dict[str, Any]:
@@ -112,7 +104,8 @@ class RuleSet:
                                              "bets", "tokens", "track_value")}
         out["colours"], out["bets"], out["tokens"] = list(self.colours), list(self.bets), list(self.tokens)
         out["track_value"] = list(self.track_value)
-        out["multiplier"] = dict(self.multiplier)
+        out["multiplier"] = {k: v for k, v in self.multiplier.items()   # a kind's default is implied
+                             if k in self.bets or BY_NAME[k].multiplier is None or v != BY_NAME[k].multiplier}
         out["multiplier_param"] = {k: dict(v) for k, v in self.multiplier_param.items()}
         out.update({k: getattr(self, k) for k in OPTIONS})
         return out
@@ -155,7 +148,7 @@ def load_rules(rules: str | Path | None = None, players: int | None = None,
     """Load, override and validate a rule set (see module docstring)."""
     if isinstance(rules, RuleSet):
         if overrides:
-            return validate(apply_overrides(rules.as_dict(), overrides, allow_new=_FREE_TABLES),
+            return validate(apply_overrides(_with_defaults(rules.as_dict()), overrides, allow_new=_FREE_TABLES),
                             rules.source)
         return rules
     asked = players
@@ -171,7 +164,7 @@ def load_rules(rules: str | Path | None = None, players: int | None = None,
         data, source = load_file(text, "sponsio_sim.rules"), text
     else:
         data, source = load_packaged("sponsio_sim.rules", text), f"shipped:{text}"
-    data = apply_overrides(data, overrides, allow_new=_FREE_TABLES)
+    data = apply_overrides(_with_defaults(data), overrides, allow_new=_FREE_TABLES)
     ruleset = validate(data, source)
     if asked is not None and ruleset.players != asked:
         raise UserError(f"--players {asked} contradicts rule set {ruleset.name} "
@@ -188,7 +181,7 @@ def _other_counts_hint(players) -> str:
             f"or --rules FILE with extends = \"standard-4p\")")
 
 
-_FREE_TABLES = ("multiplier_param.tricks", "multiplier_param.colour", "multiplier_param.fail")
+_FREE_TABLES = tuple(f"multiplier_param.{k.name}" for k in KINDS if k.params)
 
 
 def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
@@ -231,7 +224,7 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         if value not in choices:
             bad(f"'{key}' must be one of {', '.join(repr(c) for c in choices)}, got {value!r}")
         options[key] = value
-    mult = data["multiplier"]
+    mult = _with_defaults(data)["multiplier"]
     if not isinstance(mult, dict):
         bad("'multiplier' must be a table")
         mult = {k: 1 for k in BET_TYPES}
@@ -261,7 +254,7 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
             f"({ints['track_win']}), got {len(track)}")
     clean_params = {}
     for kind, table in params.items():
-        if kind not in ("tricks", "colour", "fail") or not isinstance(table, dict):
+        if kind not in BY_NAME or not BY_NAME[kind].params or not isinstance(table, dict):
             bad(f"unknown key 'multiplier_param.{kind}'")
             continue
         for key, value in table.items():
@@ -285,14 +278,34 @@ def _check_mult(bad, key, value):
 
 
 def _param_key_ok(kind, key, colours, ints):
+    """Is ``key`` a parameter value of ``kind`` (``multiplier_param.KIND.KEY``)?
+    Keys are the count or seat, a colour bet's optionally after its colour (``R0``)."""
+    params = BY_NAME[kind].params
     key = str(key).upper()
-    if kind == "tricks":
-        return key.isdigit() and int(key) <= ints["hand_size"]
-    if kind == "fail":
-        return key.isdigit() and int(key) < ints["players"]
-    if key[:1] in colours:
+    if "colour" in params and key[:1] in colours:
         key = key[1:]
-    return key.isdigit() and int(key) <= RANKS
+    if not key.isdigit():
+        return False
+    limit = {"tricks": ints["hand_size"], "cards": RANKS, "seat": ints["players"] - 1}[params[-1]]
+    return int(key) <= limit
+
+
+def _param_keys(kind, bet, colours) -> list[str]:
+    """The ``multiplier_param`` keys that name ``bet``, most specific first."""
+    if kind.params == ("colour", "cards"):
+        return [f"{colours[bet.a]}{bet.b}", str(bet.b)]
+    if kind.params and bet.a >= 0:
+        return [str(bet.a)]
+    return []
+
+
+def _with_defaults(data: Mapping[str, Any]) -> dict:
+    """``data`` with the multiplier of every kind that has a default (``bet_kinds``) filled in."""
+    out = dict(data)
+    mult = out.get("multiplier")
+    if isinstance(mult, dict):
+        out["multiplier"] = {**{k.name: k.multiplier for k in KINDS if k.multiplier is not None}, **mult}
+    return out
 
 
 def kernel_multipliers(rules: RuleSet, catalogue) -> np.ndarray:

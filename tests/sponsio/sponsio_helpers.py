@@ -6,7 +6,7 @@ from sponsio_sim.bets import encode_table, parse_bet_set
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import TRICKS, WON, new_state, set_round
+from sponsio_sim.kernels.table import N_PLAYED, TRICKS, WINNERS, WON, new_state, set_round
 from tabletop_mc.rng import new_state as new_rng
 
 
@@ -30,3 +30,25 @@ def play_deal_raw(rules, hands, talon="", leader=0, policy=0, bets=None, seed=0)
     tricks = [int(x) for x in ints[TRICKS:TRICKS + rules.players]]
     won = [int(x) for x in tab[WON:WON + rules.players]]
     return tricks, won, int(last), int(nine_lost)
+
+
+def write_outcome(tab, ints, rules, tricks, won=None, last=-1, first=-1):
+    """Leave in ``tab``/``ints`` the outcome of a trick phase as ``play_tricks``
+    would: ``tricks[s]`` won, ``won[s]`` the cards in seat s's tricks (card
+    strings), ``last``/``first`` the winners of the last and first trick."""
+    p = rules.players
+    for s in range(p):
+        ints[TRICKS + s] = tricks[s]
+        tab[WON + s] = mask_of(parse_cards((won or [""] * p)[s], rules))
+    n = max(int(sum(tricks)), 1)
+    ints[N_PLAYED] = n
+    ints[WINNERS:WINNERS + n] = -1
+    ints[WINNERS] = first
+    ints[WINNERS + n - 1] = last
+    return tab, ints
+
+
+def outcome(rules, tricks, won=None, last=-1, first=-1):
+    """Fresh (tab, ints) holding a trick phase's outcome (``write_outcome``)."""
+    tab, ints, _ = new_state(rules.n_colours, rules.kernel_flags)
+    return write_outcome(tab, ints, rules, tricks, won, last, first)

@@ -66,7 +66,7 @@ def test_random_policy_matches_enumeration(players, colours, hand_size, seat, le
     z = NormalDist().inv_cdf(1 - 0.025 / len(rows))
     outside = []
     for bet in rows:
-        k = counts[stat_index(bet, layout)]
+        k = counts[stat_index(bet, layout, rules)]
         _, low, high = wilson(k, n, z=z)
         pe = float(p_exact(bet))
         if not low <= pe <= high:

@@ -15,8 +15,10 @@ from sponsio_sim.kernels.betting.phase import apply_action, apply_double, apply_
 from sponsio_sim.kernels.game.engine import end_check, start_game, start_round
 from sponsio_sim.kernels.game.scoring import load_bets, score_round
 from sponsio_sim.kernels.game.layout import BET, PASS, SWAP, TOKEN
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON, TRICKS, WON
+from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 from sponsio_sim.rules import load_rules
+
+from sponsio_helpers import write_outcome
 
 R4 = load_rules("standard-4p")
 HANDS4 = ["R9 R8 R7 B9 B8 G9 G8 Y9", "R1 R2 R3 R4 B1 B2 B3 B4", "G1 G2 G3 G4 Y1 Y2 Y3 Y4",
@@ -95,12 +97,10 @@ class Table:
         codes = np.zeros((p, L.MAX_BETS, 4), dtype=np.int64)
         counts = np.zeros(p, dtype=np.int64)
         load_bets(self.ints, codes, counts)
-        for s in range(p):
-            self.ints[TRICKS + s] = tricks[s]
-            self.tab[WON + s] = mask_of(parse_cards((won or [""] * p)[s], self.r))
+        write_outcome(self.tab, self.ints, self.r, tricks, won, last)
         result = np.zeros((p, L.MAX_BETS), dtype=np.int64)
         failed = np.zeros(p, dtype=np.bool_)
-        return score_round(last, nine_lost, self.tab, self.ints, self.w, codes, counts, result, failed)
+        return score_round(nine_lost, self.tab, self.ints, self.w, codes, counts, result, failed)
 
     def ledger(self, s):
         return {k: float(self.w[getattr(L, k) + s]) for k in

@@ -6,10 +6,9 @@ import pytest
 from sponsio_sim.bets import encode_table, parse_bet_set
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.kernels.bets import settle
-from sponsio_sim.kernels.bits import colour_masks
 from sponsio_sim.rules import load_rules
 
-from sponsio_helpers import play_deal
+from sponsio_helpers import outcome, play_deal
 
 
 def tiny(players=3, hand=2, colours=("R", "B", "G")):
@@ -68,9 +67,8 @@ def _settle(r, tricks, won, last, nines_ok, bets):
     codes, counts = encode_table({s: parse_bet_set(b, r, s) for s, b in bets.items()}, r.players)
     result = np.zeros((r.players, codes.shape[1]), dtype=np.int64)
     failed = np.zeros(r.players, dtype=np.bool_)
-    won_m = np.array([mask_of(parse_cards(w, r)) for w in won], dtype=np.uint64)
-    settle(codes, counts, np.array(tricks, dtype=np.int64), won_m, last, 0 if nines_ok else (1 << r.players) - 1,
-           r.nines_scope == "own", colour_masks(r.n_colours), result, failed)
+    tab, ints = outcome(r, tricks, won, last)
+    settle(codes, counts, tab, ints, 0 if nines_ok else (1 << r.players) - 1, result, failed)
     return {s: [bool(result[s, i]) for i in range(counts[s])] for s in bets}, failed
 
 

@@ -11,13 +11,12 @@ from hypothesis import strategies as st
 from sponsio_sim.bets import ANY_SEAT, Bet, catalogue, parse_bet
 from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.bets import BET_FIELDS, FAIL, settle
-from sponsio_sim.kernels.bits import colour_masks
 from sponsio_sim.kernels.game.engine import end_check
 from sponsio_sim.rules import load_rules
 from tabletop_mc.errors import UserError
 
 from reference import settle_reference
-from sponsio_helpers import play_deal_raw
+from sponsio_helpers import outcome, play_deal_raw
 from test_game_rules import Table
 
 R4 = load_rules("standard-4p")
@@ -43,11 +42,10 @@ def settle_placed(placed, lost=(), players=4, rules=R4, nine_lost=0):
         bet = parse_bet(text, rules, seat)
         if bet.kind == "tricks":
             tricks[seat] = bet.a + (1 if (seat, text) in lost else 0)
-    won = np.zeros(players, dtype=np.uint64)
+    tab, ints = outcome(rules, tricks)
     result = np.zeros((players, L.MAX_BETS), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)
-    settle(codes, counts, tricks, won, -1, nine_lost, rules.nines_scope == "own",
-           colour_masks(rules.n_colours), result, failed)
+    settle(codes, counts, tab, ints, nine_lost, result, failed)
     return [bool(result[s, i]) for s, i in where]
 
 

@@ -150,7 +150,8 @@ def refit_on_policy(rules, off: SuccessModel, *, profile: str | None = None, ite
             placed = b[o:o + size].sum()
             gap = (100.0 * ((b[o:o + size] * pred[o:o + size]).sum() - w[o:o + size].sum())
                    / placed) if placed else np.nan
-            row[f"{KINDS[k]}_gap_pp"] = gap
+            if KINDS[k] in rules.bets:
+                row[f"{KINDS[k]}_gap_pp"] = gap
             if placed >= min_placed:
                 worst = max(worst, abs(gap))
         row["max_gap_pp"] = worst

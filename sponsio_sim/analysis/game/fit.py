@@ -169,9 +169,12 @@ def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed
                variant: str | None = None) -> SuccessModel:
     """The success model to use for ``rules`` (see ``analysis.game.model``); ``variant="reference"``
     first looks for a model calibrated in the reference profile's own games."""
+    def usable(m):   # fitted on bets of every kind the rule set has (a kind added later has no counts)
+        return m is not None and m.covers(rules.bets)
+
     if variant is not None and path is None:
         for candidate in (shipped(rules, variant), cached_model(cache_path(rules, variant))):
-            if candidate is not None and candidate.meta.get("economy", economy(rules)) == economy(rules):
+            if usable(candidate) and candidate.meta.get("economy", economy(rules)) == economy(rules):
                 return candidate
     if path is not None:
         if not Path(path).is_file():
@@ -180,14 +183,19 @@ def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed
         if model.fingerprint != fingerprint(rules):
             raise UserError(f"--model {path}: fitted for deal {model.fingerprint}, "
                             f"rule set {rules.name} deals {fingerprint(rules)}")
+        if not usable(model):
+            missing = [k for k in rules.bets if not model.covers([k])]
+            raise UserError(f"--model {path}: has no fitted bets of type {', '.join(missing)} "
+                            "(`sponsio fit` with these rules fits one)")
         return model
     model = shipped(rules)
-    if model is not None and model.meta.get("economy", economy(rules)) == economy(rules):
+    if usable(model) and model.meta.get("economy", economy(rules)) == economy(rules):
         return model
     cached = cache_path(rules)
-    if cached.is_file():
-        return SuccessModel.load(cached, f"cache:{cached}")
-    if model is not None:
+    earlier = cached_model(cached)
+    if usable(earlier):
+        return earlier
+    if usable(model):
         model.source += (" (calibrated in games of the standard rule set; `sponsio fit` with these rules "
                          "calibrates one for them)")
         return model

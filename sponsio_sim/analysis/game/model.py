@@ -30,11 +30,12 @@ from pathlib import Path
 import numpy as np
 
 from tabletop_mc.errors import UserError
+from sponsio_sim.bet_kinds import BET_TYPES, KINDS as KIND_ROWS
 from sponsio_sim.kernels.game.layout import model_shapes, model_sizes
 from sponsio_sim.rules import RuleSet
 
 PRIOR = 4.0          # pseudo-bets pulling a cell toward its parameter's overall rate
-KINDS = ("tricks", "colour", "last", "nines", "fail")
+KINDS = BET_TYPES    # one table per kind, in ``bet_kinds`` order
 
 
 def fingerprint(rules: RuleSet) -> str:
@@ -68,7 +69,7 @@ class SuccessModel:
     def base_rate(self, kind: int, param: int) -> float:
         """Unconditional win rate of a bet kind (and parameter, for tricks/colour)."""
         b, w = self.tables(self.bets)[kind], self.tables(self.wins)[kind]
-        if kind in (0, 1):
+        if KIND_ROWS[kind].param_axis:
             b, w = b[..., param], w[..., param]
         total = b.sum()
         return float(w.sum() / total) if total > 0 else 0.0
@@ -90,9 +91,20 @@ class SuccessModel:
                             data["wins"].astype(np.float64), meta, source or str(path))
         except (OSError, KeyError, ValueError) as exc:
             raise UserError(f"--model {path}: not a success-model file ({exc})") from None
-        if len(model.bets) != sum(model_sizes(model.hand_size)):
+        sizes = model_sizes(model.hand_size)
+        older = [sum(sizes[:k]) for k in range(1, len(sizes))]   # files written before later kinds existed
+        if len(model.bets) in older:
+            pad = np.zeros(sum(sizes) - len(model.bets))
+            model = cls(model.fingerprint, model.hand_size, np.concatenate([model.bets, pad]),
+                        np.concatenate([model.wins, pad]), model.meta, model.source)
+        if len(model.bets) != sum(sizes):
             raise UserError(f"--model {path}: tables do not match hand size {model.hand_size}")
         return model
+
+    def covers(self, kinds) -> bool:
+        """Has the model seen bets of every kind in ``kinds`` (names)?"""
+        counts = self.tables(self.bets)
+        return all(counts[KINDS.index(k)].sum() > 0 for k in kinds)
 
 
 def smooth(bets: np.ndarray, wins: np.ndarray, hand_size: int) -> np.ndarray:

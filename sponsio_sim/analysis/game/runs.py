@@ -76,6 +76,8 @@ def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, ru
                "bonus_share": b["bonus_rounds"] / max(rounds, 1),
                "swaps_per_round": b["swaps"] / max(rounds, 1)}
         for k, kind in enumerate(KINDS):
+            if kind not in rules.bets:
+                continue
             placed, won = b["bets"][k], b["won"][k]
             p, lo, hi = wilson(won, placed)
             row[f"{kind}_bets_per_round"] = placed / max(rounds, 1)

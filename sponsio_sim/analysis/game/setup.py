@@ -28,7 +28,8 @@ import numpy as np
 
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.game.model import SuccessModel
-from sponsio_sim.bets import KIND_CODE, catalogue
+from sponsio_sim.bet_kinds import BY_NAME, KIND_CODE
+from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.betting.model import precompute_best
 from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM
@@ -230,7 +231,7 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
     weight[L.W_TRACKV:L.W_TRACKV + len(rules.track_value)] = rules.track_value
     weight[L.W_MULT:L.W_MULT + len(rows)] = kernel_multipliers(rules, rows)
     weight[L.W_BASE:L.W_BASE + len(rows)] = [
-        model.base_rate(KIND_CODE[b.kind], b.b if b.kind == "colour" else b.a) for b in rows]
+        model.base_rate(KIND_CODE[b.kind], BY_NAME[b.kind].axis_value(b.a, b.b)) for b in rows]
     for e, st in enumerate(strategies):
         ints[L.I_BETPOL + e] = BETTING[st.betting]
         ints[L.I_PLAYPOL + e] = PLAY[st.play]

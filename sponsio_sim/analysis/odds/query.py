@@ -22,34 +22,31 @@ from sponsio_sim.analysis.odds.dd import dd_brackets, beside, pimc_odds, split_p
 from sponsio_sim.analysis.odds.job import (PLAY_POLICIES, SIMULATED, catalogue_for, odds_table, policy_code,
                                            simulate_rows)
 from sponsio_sim.bets import Bet
-from sponsio_sim.kernels.odds.simulate import stats_layout
+from sponsio_sim.bet_kinds import BY_NAME, param_slot
+from sponsio_sim.kernels.odds.simulate import kind_slots, stats_layout
 from sponsio_sim.rules import load_rules
 from sponsio_sim.situation import Situation, build_situation
 
 GOAL_DEPENDENT = {"goal"}
 
 
-def stat_index(bet: Bet, layout: dict) -> int:
+def stat_index(bet: Bet, layout: dict, rules) -> int:
     """Where the kernel counts successes of the asking seat's ``bet``."""
-    if bet.kind == "tricks":
-        return layout["tricks"] + bet.a
-    if bet.kind == "colour":
-        return layout["colour"] + bet.a * 10 + bet.b
-    if bet.kind == "fail":
-        return layout["fail"] + bet.a if bet.a >= 0 else layout["joint"] - 1   # the any-seat slot
-    return layout[bet.kind]
+    return layout[bet.kind] + param_slot(BY_NAME[bet.kind], (bet.a, bet.b), rules.hand_size, rules.n_colours,
+                                         rules.players)
 
 
 def kernel_args(sit: Situation, policy: str, opponents: str) -> tuple:
     """The odds kernel's arguments after (seed, first chunk, counts)."""
     r = sit.rules
     arrays = sit.kernel_arrays()
+    layout = stats_layout(r.hand_size, r.n_colours, r.players)
     pol = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
     pol[sit.seat] = policy_code(policy)
     return (arrays["pool"], arrays["fixed"], arrays["need"], arrays["talon_fixed"],
             np.int64(arrays["talon_need"]), arrays["revealed"], np.int64(sit.lead), pol, arrays["codes"],
-            arrays["bcounts"], np.int64(sit.seat), np.int64(r.n_colours), np.int64(r.hand_size),
-            np.int64(r.kernel_flags))
+            arrays["bcounts"], np.int64(sit.seat), np.int64(r.n_colours), kind_slots(layout),
+            np.int64(layout["size"]), np.int64(r.kernel_flags))
 
 
 def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: float | None,
@@ -124,7 +121,7 @@ def simulated_odds(sit: Situation, policy: str, opponents: str, *, n: int | None
 
     def slots_of(run):
         shown = run if goal_rows else rows_bets
-        slots = [(b.notation(ruleset), stat_index(b, layout), ruleset.multiplier_for(b), ruleset.stake)
+        slots = [(b.notation(ruleset), stat_index(b, layout, ruleset), ruleset.multiplier_for(b), ruleset.stake)
                  for b in shown]
         if joint:
             slots.append(("all:" + ",".join(b.notation(ruleset) for b in sit.bets), layout["joint"], np.nan,

@@ -20,10 +20,11 @@ import numpy as np
 
 from sponsio_sim.kernels.bits import RANKS, U0, U1, highest, popcount
 from sponsio_sim.kernels.bets import target_bets
-from sponsio_sim.kernels.game.layout import (COLOUR, COLOUR_CELLS, COLOUR_PARAMS, FAIL, FAIL_CELLS, I_F_COL, I_F_HI, I_F_SC,
-                                             I_F_HIGH, I_F_LEAD, I_F_NINPLAY, I_F_NOWN, I_F_SURE, I_HAND,
-                                             I_MOFF, I_NBETS, I_NCOL, I_NROWS, I_PLAYERS, I_ROWS, I_ROW_OF, I_BEST_T, I_BEST_C,
-                                             LAST, LAST_CELLS, NINES, NINES_CELLS, W_MULT, TRICKS, TRICKS_CELLS, W_MODEL)
+from sponsio_sim.bet_kinds import COLOUR, FAIL, LAST, NINES, TRICKS
+from sponsio_sim.kernels.game.layout import (COLOUR_CELLS, COLOUR_PARAMS, FAIL_CELLS, I_F_COL, I_F_HI, I_F_SC,
+                                             I_F_HIGH, I_F_LEAD, I_F_NINPLAY, I_F_NOWN, I_F_SURE, I_HAND, I_MOFF,
+                                             I_NBETS, I_NCOL, I_NROWS, I_PLAYERS, I_ROWS, I_ROW_OF, I_BEST_T,
+                                             I_BEST_C, LAST_CELLS, NINES_CELLS, W_MULT, TRICKS_CELLS, W_MODEL)
 from sponsio_sim.kernels.table import COLMASK, NINES as NINES_MASK
 
 TOP_RANKS = 0x1C0  # ranks 7, 8, 9 of a colour: the "high cards"

@@ -12,9 +12,10 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bits import U0, bit
-from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_TOKENS, FAIL, I_BORDER, I_BROW, I_DEALER,
-                                             I_DOUBLED, I_ENTRY, I_HELD, I_NBETS, I_NPLACED, I_NROWS, I_PLAYERS,
-                                             I_ROWS, I_SWAPS, I_TOKENS, I_TOKOWN, I_TOKTAKEN, I_TURNS, LEAD_TOKEN,
+from sponsio_sim.bet_kinds import FAIL
+from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_TOKENS, I_BORDER, I_BROW, I_DEALER, I_DOUBLED,
+                                             I_ENTRY, I_HELD, I_NBETS, I_NPLACED, I_NROWS, I_PLAYERS, I_ROWS,
+                                             I_SWAPS, I_TOKENS, I_TOKOWN, I_TOKTAKEN, I_TURNS, LEAD_TOKEN,
                                              MAX_BETS, N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN,
                                              W_COINS, W_FEES, W_STAKE, W_STAKES, W_TOKEN_COST)
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON

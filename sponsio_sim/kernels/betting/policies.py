@@ -28,10 +28,11 @@ from sponsio_sim.kernels.betting.phase import bet_legal, entry_of, leader_of, to
 from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepare_features, row_prob,
                                                sure_mask, total_features)
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
-from sponsio_sim.kernels.game.layout import (BET, BET_EV, BET_RANDOM, DOUBLE_TOKEN, FAIL, I_BANNED, I_BETPOL, I_BROW,
+from sponsio_sim.bet_kinds import FAIL
+from sponsio_sim.kernels.game.layout import (BET, BET_EV, BET_RANDOM, DOUBLE_TOKEN, I_BANNED, I_BETPOL, I_BROW,
                                              I_DOUBLED, I_F_LEAD, I_HELD, I_NBETS, I_NROWS, I_PLAYERS, I_ROW_OF,
-                                             I_ROWS, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS, PASS, REBET_TOKEN, SWAP,
-                                             SWAP_TOKEN, TOKEN, W_BASE, W_COINS, W_MULT, W_PASS, W_STAKE,
+                                             I_ROWS, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS, PASS, REBET_TOKEN,
+                                             SWAP, SWAP_TOKEN, TOKEN, W_BASE, W_COINS, W_MULT, W_PASS, W_STAKE,
                                              W_THRESH, W_TOKEN_COST, W_TROLL_PAY)
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 

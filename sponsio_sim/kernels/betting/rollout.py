@@ -13,16 +13,16 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import seed_state
-from sponsio_sim.kernels.bets import BET_FIELDS, plain_bet_won
+from sponsio_sim.kernels.bets import BET_FIELDS, bet_won
 from sponsio_sim.kernels.betting.phase import actor, apply_action, apply_end_token, betting_steps, end_token, entry_of
 from sponsio_sim.kernels.betting.policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import U0, U1, lowest, popcount
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game.layout import (BET_EV, BET_MC, FAIL, I_BETPOL, I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES,
-                                             I_NCOL, I_NROWS, I_PLAYERS, I_ROWS, I_TOKOWN, MAX_BETS, PASS, W_COINS,
-                                             W_MODEL)
+from sponsio_sim.bet_kinds import FAIL
+from sponsio_sim.kernels.game.layout import (BET_EV, BET_MC, I_BETPOL, I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES,
+                                             I_NROWS, I_PLAYERS, I_ROWS, I_TOKOWN, MAX_BETS, PASS, W_COINS, W_MODEL)
 from sponsio_sim.kernels.game.scoring import play_out
-from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES_OWN, REVEALED, TRICKS, WON
+from sponsio_sim.kernels.table import HANDS, REVEALED
 
 RACE_EVERY = 10                       # rollouts between two races (``race``)
 RACE_Z = 2.0                          # a candidate this many paired SEs behind the leader is dropped
@@ -131,20 +131,17 @@ def pilot_rollouts(step, s, n, key, tab, ints, weight, work, pass_gain):
     deals): its gains into ``pass_gain``, and per catalogue row the share of
     them in which seat s would have won that bet (-1 for ``fail`` rows)."""
     pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
-    players = ints[I_PLAYERS]
     nrows = ints[I_NROWS]
     wins = np.zeros(nrows, dtype=np.float64)
     rs_start = np.empty(4, dtype=np.uint64)
-    nines_own = (ints[FLAGS] & NINES_OWN) != 0
     for r in range(n):
         deal_world(r, key, work)
         rs_start[:] = rs
         pass_gain[r], last, nine_lost = rollout(step, s, PASS, -1, -1, -1, tab, ints, weight, work, rs_start)
         for row in range(nrows):
             kind = ints[I_ROWS + 3 * row]
-            if kind != FAIL and plain_bet_won(kind, ints[I_ROWS + 3 * row + 1], ints[I_ROWS + 3 * row + 2], s,
-                                              ints2[TRICKS:TRICKS + players], tab2[WON:WON + players],
-                                              last, nine_lost, nines_own, tab2[COLMASK:COLMASK + ints[I_NCOL]]):
+            if kind != FAIL and bet_won(kind, ints[I_ROWS + 3 * row + 1], ints[I_ROWS + 3 * row + 2], s,
+                                        tab2, ints2, nine_lost):
                 wins[row] += 1.0
     for row in range(nrows):
         wins[row] = wins[row] / n if ints[I_ROWS + 3 * row] != FAIL else -1.0

@@ -1,15 +1,16 @@
 """Double-dummy solver building blocks: workspace layout, keys, goals.
 
-The search itself is in ``dd.search``, its bounds in ``dd.bounds``; this
-module holds the rest of what they call at trick boundaries and when moves
-are generated. Everything is scalar or plain arrays (numba only).
+The search itself is in ``dd.search``, its bounds in ``dd.bounds``, the bet
+goals in ``dd.goals``; this module holds the workspace and the move codes.
+Everything is scalar or plain arrays (numba only).
 
 Workspace (one per thread, reused across solves):
 - ``PL[d, F_*]`` int64 per ply: who moves, trick state, the move list;
 - ``PU[d, U_*]`` uint64 per ply: cards in the current trick, the winning
   ranks gathered so far, the position words of a trick boundary;
 - ``CT[t, :]`` int64 per completed-trick count ``t``: tricks per seat,
-  captured cards per seat and colour, nines-ok flag, last trick's winner;
+  captured cards per seat and colour, nines-ok flag, the winners of the
+  last and the first trick (-1 before any);
 - ``TT``: the transposition table of ``dd.tt`` (winning ranks, relative
   ranks). An entry is live only under the caller's current ``stamp``, so no
   clearing between solves is needed. Its move hint is the last move that
@@ -17,19 +18,17 @@ Workspace (one per thread, reused across solves):
   first when the position comes back.
 
 Two extra key words carry the leader and, for bet goals, the accumulated
-state those bets still depend on (``bet_extra_keys``).
+state those bets still depend on (``goals.bet_extra_keys``).
 """
 
 import numba as nb
 import numpy as np
 
-from sponsio_sim.kernels.bets import COLOUR, FAIL, LAST, NINES, PENDING, TRICKS, fail_targets, settle_fail_bets
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, lowest, popcount
-from sponsio_sim.kernels.dd.tt import MAX_PLAYERS, NO, U_REL0, UNKNOWN, YES, new_table
+from sponsio_sim.kernels.dd.tt import MAX_PLAYERS, U_REL0, new_table
 
 # Search modes.
 MODE_TRICKS, MODE_BET = 0, 1
-# Kleene three-valued logic for goal bounds: NO, YES, UNKNOWN (from dd_tt).
 MAX_MOVES = 18                 # a hand holds at most 36 / 2 cards
 # Per-ply int fields.
 F_SEAT, F_POS, F_LEADER, F_BEST, F_BSEAT, F_LED, F_TN, F_NMOV, F_IMOV, F_SLOT, F_NEED, F_ISOR, \
@@ -46,19 +45,38 @@ N_UFIELDS = U_SKIP + 1
 TT_BITS = 16
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def ct_layout(players, n_colours):
-    """Column offsets in a ``CT`` row: (captured, nines_ok, last, width)."""
+    """Column offsets in a ``CT`` row: (captured, nines_ok, last, first, width)."""
     cc = players
     nok = cc + players * n_colours
-    return cc, nok, nok + 1, nok + 2
+    return cc, nok, nok + 1, nok + 2, nok + 3
+
+
+@nb.njit(cache=True, inline="always")
+def ct_advance(CT, tn, win, tm, best, colmask, nines, players, full):
+    """``CT[tn + 1]``: row ``tn`` after seat ``win`` takes the trick ``tm``
+    (top card ``best``); ``full``: the bet counters too, else tricks only."""
+    n_col = colmask.shape[0]
+    cc, nok, last, first, width = ct_layout(players, n_col)
+    for j in range(width if full else players):
+        CT[tn + 1, j] = CT[tn, j]
+    CT[tn + 1, win] += 1
+    if full:
+        for col in range(n_col):
+            CT[tn + 1, cc + win * n_col + col] += popcount(tm & colmask[col])
+        if (tm & nines & ~bit(best)) != U0:
+            CT[tn + 1, nok] = 0
+        CT[tn + 1, last] = win
+        if CT[tn + 1, first] < 0:
+            CT[tn + 1, first] = win
 
 
 @nb.njit(cache=True)
 def new_workspace(players, n_colours, max_cards, tt_bits):
     """Arrays for one thread's solves (see module docstring)."""
     plies = max_cards + 2
-    width = ct_layout(players, n_colours)[3]
+    width = ct_layout(players, n_colours)[4]
     PL = np.zeros((plies, N_FIELDS), dtype=np.int64)
     PU = np.zeros((plies, N_UFIELDS), dtype=np.uint64)
     CT = np.zeros((max_cards // max(players, 1) + 2, width), dtype=np.int64)
@@ -100,236 +118,3 @@ def abs_move(move, hand, in_play):
     return c if (hand & bit(c)) != U0 else -1
 
 
-@nb.njit(cache=True, inline="always")
-def _not3(v):
-    return v if v == UNKNOWN else 1 - v
-
-
-@nb.njit(cache=True, inline="always")
-def _or3(a, b):
-    if a == YES or b == YES:
-        return YES
-    if a == NO and b == NO:
-        return NO
-    return UNKNOWN
-
-
-@nb.njit(cache=True, inline="always")
-def _and3(a, b):
-    """Kleene AND, by De Morgan from ``_or3``."""
-    return _not3(_or3(_not3(a), _not3(b)))
-
-
-@nb.njit(cache=True, inline="always")
-def _atom3(kind, a, b, s, row, players, n_colours, left, in_play, colmask, nines):
-    """Can a plain bet of seat s still succeed / fail, ``left`` tricks to go?"""
-    if kind == TRICKS:
-        t = row[s]
-        if t > a or t + left < a:
-            return NO
-        return YES if left == 0 else UNKNOWN
-    if kind == COLOUR:
-        k = row[players + s * n_colours + a]
-        rest = popcount(in_play & colmask[a])
-        if k > b or k + rest < b:
-            return NO
-        return YES if rest == 0 else UNKNOWN
-    if kind == LAST:
-        if left == 0:
-            return YES if row[players + players * n_colours + 1] == s else NO
-        return UNKNOWN
-    if row[players + players * n_colours] == 0:
-        return NO
-    return YES if (in_play & nines) == U0 else UNKNOWN
-
-
-@nb.njit(cache=True, inline="always")
-def _clash(codes, bcounts, s, row, left, my_nines):
-    """Seat s bets on exactly a tricks and cannot win all its bets any more:
-    a ``last`` bet wins one more trick, a ``nines`` bet one more per 9 the
-    seat still holds (each 9 must win its own trick; a 9 may win the last)."""
-    a = -1
-    more = 0
-    for i in range(bcounts[s]):
-        kind = codes[s, i, 0]
-        if kind == TRICKS:
-            a = codes[s, i, 1]
-        elif kind == LAST and left > 0:
-            more = max(more, 1)
-        elif kind == NINES:
-            more = max(more, my_nines)
-    return a >= 0 and row[s] + more > a
-
-
-@nb.njit(cache=True, _nrt=False)
-def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, in_play, colmask, nines,
-          res3, fail3):
-    """Does seat ``ask`` win all its bets: YES, NO or UNKNOWN yet.
-
-    Kleene evaluation of ``kernels.bets.settle`` on partial results: a
-    definite answer holds for every way the remaining tricks can go. Bets
-    that each could still succeed but not together count as failed
-    (``_clash``). With fail bets, each seat's plain bets give it a
-    three-valued "failed" state; the fail bets are then settled exactly
-    (``settle_fail_bets``) for every completion of the unknown states, and
-    an answer all completions share is definite.
-    """
-    if bcounts[ask] == 0:
-        return NO
-    if not any_fail:
-        if _clash(codes, bcounts, ask, row, left, popcount(hands[ask] & nines)):
-            return NO
-        v = YES
-        for i in range(bcounts[ask]):
-            v = _and3(v, _atom3(codes[ask, i, 0], codes[ask, i, 1], codes[ask, i, 2], ask, row,
-                                players, n_colours, left, in_play, colmask, nines))
-            if v == NO:
-                return NO
-        return v
-    for s in range(players):
-        f = NO
-        for i in range(bcounts[s]):
-            if codes[s, i, 0] == FAIL:
-                res3[s, i] = NO
-                continue
-            v = _atom3(codes[s, i, 0], codes[s, i, 1], codes[s, i, 2], s, row, players, n_colours,
-                       left, in_play, colmask, nines)
-            res3[s, i] = v
-            f = _or3(f, _not3(v))
-        fail3[s] = YES if _clash(codes, bcounts, s, row, left, popcount(hands[s] & nines)) else f
-    known = 0
-    unknown = 0
-    for s in range(players):
-        if fail3[s] == UNKNOWN:
-            unknown |= 1 << s
-        elif fail3[s] == YES:
-            known |= 1 << s
-    answer = -1
-    sub = unknown
-    while True:  # every subset of the unknown seats fails, the rest stay clean
-        for s in range(players):
-            for i in range(bcounts[s]):
-                res3[s, i] = PENDING if codes[s, i, 0] == FAIL else 1
-            fail3[s] = 1 if ((known | sub) >> s) & 1 else 0   # now: has seat s failed a bet?
-        settle_fail_bets(codes, bcounts, res3, fail3)
-        v = YES
-        for i in range(bcounts[ask]):
-            if res3[ask, i] == 0:
-                v = NO
-        if fail3[ask]:
-            v = NO
-        if answer < 0:
-            answer = v
-        elif answer != v:
-            return UNKNOWN
-        if sub == 0:
-            return answer
-        sub = (sub - 1) & unknown
-
-
-@nb.njit(cache=True, inline="always")
-def trick_bet(codes, bcounts, ask):
-    """The number of seat ``ask``'s trick bet, -1 if it holds none."""
-    a = -1
-    for i in range(bcounts[ask]):
-        if codes[ask, i, 0] == TRICKS:
-            a = codes[ask, i, 1]
-    return a
-
-
-@nb.njit(cache=True, inline="always")
-def has_last(codes, bcounts, ask):
-    """Does seat ``ask`` hold a ``last`` bet?"""
-    for i in range(bcounts[ask]):
-        if codes[ask, i, 0] == LAST:
-            return True
-    return False
-
-
-@nb.njit(cache=True, inline="always")
-def colour_bet(codes, bcounts, ask):
-    """The colour of seat ``ask``'s colour bet, -1 if it holds none."""
-    for i in range(bcounts[ask]):
-        if codes[ask, i, 0] == COLOUR:
-            return codes[ask, i, 1]
-    return -1
-
-
-@nb.njit(cache=True)
-def relevant_seats(codes, bcounts, ask):
-    """Seats whose bets decide ``ask``'s: ask and, through fail bets, their targets."""
-    rel = np.int64(1) << ask
-    for _ in range(bcounts.shape[0]):
-        for s in range(bcounts.shape[0]):
-            if (rel >> s) & 1:
-                for i in range(bcounts[s]):
-                    if codes[s, i, 0] == FAIL:
-                        rel |= fail_targets(s, codes[s, i, 1], bcounts.shape[0])
-    return rel
-
-
-@nb.njit(cache=True, _nrt=False)
-def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in_play, nines,
-                   nines_sens):
-    """Key words for the accumulated state the relevant bets still depend on:
-    each counter clamped just above its target, the nines flag and which 9s
-    are still in play (relative ranks hide which top card is a 9)."""
-    x1 = np.uint64(leader)
-    if nines_sens:
-        x1 |= np.uint64(row[players + players * n_colours]) << np.uint64(3)
-        x1 |= (in_play & nines) << np.uint64(4)
-    x2 = U0
-    sh = 0
-    for s in range(players):
-        if (relseats >> s) & 1:
-            for i in range(bcounts[s]):
-                kind = codes[s, i, 0]
-                if kind == TRICKS:
-                    v = min(row[s], codes[s, i, 1] + 1)
-                elif kind == COLOUR:
-                    v = min(row[players + s * n_colours + codes[s, i, 1]], codes[s, i, 2] + 1)
-                else:
-                    continue
-                x2 |= np.uint64(v) << np.uint64(sh)
-                sh += 5
-    return x1, x2
-
-
-@nb.njit(cache=True)
-def bet_flags(codes, bcounts, relseats):
-    """(any fail bet among relevant seats, any nines bet among them)."""
-    any_fail = False
-    sens = False
-    for s in range(bcounts.shape[0]):
-        if (relseats >> s) & 1:
-            for i in range(bcounts[s]):
-                if codes[s, i, 0] == FAIL:
-                    any_fail = True
-                if codes[s, i, 0] == NINES:
-                    sens = True
-    return any_fail, sens
-
-
-@nb.njit(cache=True, inline="always")
-def desire(codes, bcounts, ask, row, players, n_colours, left):
-    """+1 if seat ``ask`` wants to win tricks now, -1 if it wants to lose them
-    (move ordering only; ``left`` tricks to go, this one included). A seat
-    betting on the last trick keeps a winner for it."""
-    d = 1
-    tricks = -1
-    last = False
-    colour = False
-    for i in range(bcounts[ask]):
-        kind = codes[ask, i, 0]
-        if kind == TRICKS:
-            tricks = codes[ask, i, 1]
-        elif kind == LAST:
-            last = left > 1
-        elif kind == COLOUR:
-            colour = True
-            d = 1 if codes[ask, i, 2] > row[players + ask * n_colours + codes[ask, i, 1]] else -1
-    if tricks >= 0:
-        return 1 if tricks - row[ask] > (1 if last else 0) else -1
-    if last and not colour:
-        return -1
-    return d

@@ -16,8 +16,9 @@ import numpy as np
 from sponsio_sim.kernels.bits import RANKS, U0, U1, beats, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd.core import (
     F_BEST, F_BSEAT, F_HINT, F_IMOV, F_LED, F_MOV0, F_NMOV, F_POS, F_SC0, F_SEAT, F_TN, MODE_TRICKS,
-    U_SKIP, U_WR, colour_bet, desire, has_last,
+    U_SKIP, U_WR,
 )
+from sponsio_sim.kernels.dd.goals import colour_bet, desire, has_last
 
 _TOP_DISCARD = 20   # ordering: keep a colour's top card rather than discard it
 _WINNER = 64        # ordering: the trick goes to a seat the mover wants to win it

@@ -36,12 +36,14 @@ from sponsio_sim.kernels.dd.bounds import (
 )
 from sponsio_sim.kernels.dd.core import (
     F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
-    F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, NO, U_SKIP, U_TMASK, U_WR, UNKNOWN, YES,
-    abs_move, bet_extra_keys, goal3, rel_move, side_tricks, trick_bet,
+    F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, U_SKIP, U_TMASK, U_WR, abs_move, ct_advance, rel_move,
+    side_tricks,
 )
+from sponsio_sim.kernels.dd.goals import bet_extra_keys, goal3, trick_bet
 from sponsio_sim.kernels.dd.moves import close_classes, gen_moves, skip_small
 from sponsio_sim.kernels.dd.tt import (
-    U_OWN, U_TAG, U_X1, U_X2, bucket_of, position_words, rank_mask, top_owners, tt_probe, tt_store,
+    NO, UNKNOWN, YES, U_OWN, U_TAG, U_X1, U_X2, bucket_of, position_words, rank_mask, top_owners, tt_probe,
+    tt_store,
 )
 
 
@@ -56,16 +58,7 @@ def _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_
         tm |= hands[t]
     best = lowest(hands[win])
     n_col = colmask.shape[0]
-    cc0 = players
-    nok = players + players * n_col
-    for j in range(CT.shape[1]):
-        CT[tn + 1, j] = CT[tn, j]
-    CT[tn + 1, win] += 1
-    for col in range(n_col):
-        CT[tn + 1, cc0 + win * n_col + col] += popcount(tm & colmask[col])
-    if (tm & nines & ~bit(best)) != U0:
-        CT[tn + 1, nok] = 0
-    CT[tn + 1, nok + 1] = win
+    ct_advance(CT, tn, win, tm, best, colmask, nines, players, True)
     v = goal3(codes, bcounts, ask, any_fail, CT[tn + 1], players, n_col, 0, hands, U0, colmask, U0,
               res3, fail3)
     return v, w
@@ -233,10 +226,6 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
     the time per node.
     """
     players = hands.shape[0]
-    n_col = colmask.shape[0]
-    cc0 = players
-    nok = players + players * n_col
-    width = CT.shape[1]
     # The asking seat alone against every other seat: the forced-trick
     # bounds of its bets apply (``dd.bounds.forced_win``).
     alone = mode != MODE_TRICKS and maxside == np.int64(1) << ask
@@ -349,15 +338,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
         tn = PL[d, F_TN]
         e = d + 1
         if pos + 1 == players:
-            for j in range(players if mode == MODE_TRICKS else width):
-                CT[tn + 1, j] = CT[tn, j]
-            CT[tn + 1, bseat] += 1
-            if mode != MODE_TRICKS:
-                for col in range(n_col):
-                    CT[tn + 1, cc0 + bseat * n_col + col] += popcount(tm & colmask[col])
-                if (tm & nines & ~bit(best)) != U0:
-                    CT[tn + 1, nok] = 0
-                CT[tn + 1, nok + 1] = bseat
+            ct_advance(CT, tn, bseat, tm, best, colmask, nines, players, mode != MODE_TRICKS)
             PL[e, F_SEAT] = bseat
             PL[e, F_POS] = 0
             PL[e, F_LEADER] = bseat

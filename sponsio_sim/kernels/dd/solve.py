@@ -25,10 +25,9 @@ import numpy as np
 from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines
 from sponsio_sim.kernels.bits import U0, U1
 from sponsio_sim.kernels.dd.bounds import side_quick_tricks
-from sponsio_sim.kernels.dd.core import (
-    MAX_PLAYERS, MODE_BET, MODE_TRICKS, TT_BITS, YES, bet_flags, ct_layout, new_workspace,
-    relevant_seats,
-)
+from sponsio_sim.kernels.dd.core import MAX_PLAYERS, MODE_BET, MODE_TRICKS, TT_BITS, ct_layout, new_workspace
+from sponsio_sim.kernels.dd.goals import bet_flags, relevant_seats
+from sponsio_sim.kernels.dd.tt import YES
 from sponsio_sim.kernels.dd.search import search, setup_root
 
 _BET_SLOTS = 5
@@ -37,10 +36,11 @@ _BET_SLOTS = 5
 @nb.njit(cache=True)
 def fresh_counters(players, n_colours):
     """CT row of a trick phase that has not started: nothing won, nines ok."""
-    cc, nok, last, width = ct_layout(players, n_colours)
+    cc, nok, last, first, width = ct_layout(players, n_colours)
     row = np.zeros(width, dtype=np.int64)
     row[nok] = 1
     row[last] = -1
+    row[first] = -1
     return row
 
 

@@ -24,13 +24,14 @@ from sponsio_sim.kernels.bets import settle, target_bets
 from sponsio_sim.kernels.betting.phase import add_bet, bet_legal
 from sponsio_sim.kernels.betting.model import cell_of, prepare_features
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game.layout import (FAIL, I_HAND, I_HELD, I_NBETS, I_NCOL, I_NPLACED, I_NROWS,
-                                             I_PLAYERS, I_ROW_OF, N_KINDS, W_COINS, W_MODEL)
+from sponsio_sim.bet_kinds import FAIL
+from sponsio_sim.kernels.game.layout import (I_HAND, I_HELD, I_NBETS, I_NPLACED, I_NROWS, I_PLAYERS, I_ROW_OF,
+                                             N_KINDS, W_COINS, W_MODEL)
 from sponsio_sim.kernels.game.engine import play_game, round_arrays
 from sponsio_sim.kernels.game.scoring import load_bets
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import COLMASK, FLAGS, NINES_OWN, TRICKS, WON, set_round
+from sponsio_sim.kernels.table import set_round
 
 MAX_FIT_BETS = 3
 
@@ -72,8 +73,7 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
         build_relevance(codes, counts, ints)
         set_round(tab, ints, hands, talon, np.uint64(0))
         last, nine_lost = play_tricks(players, lead, pol, tab, ints, weight, state, None)
-        settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
-               (ints[FLAGS] & NINES_OWN) != 0, tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
+        settle(codes, counts, tab, ints, nine_lost, result, failed)
         for s in range(players):
             if counts[s] == 0:
                 continue

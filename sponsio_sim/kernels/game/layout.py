@@ -16,18 +16,18 @@ instead of adding arrays, so every hot call takes the same four arrays
 Offsets are module constants, which numba compiles in.
 """
 
+from math import prod
+
 from tabletop_mc.records import named, record_dtype
+from sponsio_sim.bet_kinds import BY_NAME, KINDS, MAX_BETS, N_KINDS, model_shape
 from sponsio_sim.kernels.table import INTS_SIZE, MAX_PLAYERS
 
 MAX_ROWS = 72          # catalogue rows: tricks 0..H, colour C x 0..9, last, nines, fail S
 MAX_TRACK = 32         # streak track positions (track_win <= MAX_TRACK - 1)
-N_KINDS = 5
 N_TOKENS = 4
-MAX_BETS = N_KINDS     # one bet per type
 MAX_ROUNDS = (1 << 16) - 1   # rounds per game (each round draws from its own stream, game.round_stream)
 
-# bet kinds (as sponsio_sim.bets / kernels.bets), tokens (rules.TOKENS order)
-TRICKS, COLOUR, LAST, NINES, FAIL = 0, 1, 2, 3, 4
+# bet kinds: sponsio_sim.bet_kinds; tokens (rules.TOKENS order)
 LEAD_TOKEN, DOUBLE_TOKEN, REBET_TOKEN, SWAP_TOKEN = 0, 1, 2, 3
 # betting policies; cash-in "never" is a threshold no position reaches
 BET_TROLL, BET_RANDOM, BET_EV, BET_MC = 0, 1, 2, 3
@@ -109,8 +109,8 @@ I_F_COL = _i.take(4)
 I_F_SC = _i.take(4)         # per colour: sure winners, high cards
 I_F_HI = _i.take(4)
 # best catalogue row (max P x multiplier) per tricks cell, and per colour and colour cell
-I_BEST_T = _i.take(6 * 5 * 2)
-I_BEST_C = _i.take(4 * 7 * 4 * 3)
+I_BEST_T = _i.take(prod(BY_NAME["tricks"].cells))
+I_BEST_C = _i.take(4 * prod(BY_NAME["colour"].cells))
 INTS_GAME = _i.at
 
 _w = _Alloc(MAX_PLAYERS)
@@ -136,27 +136,23 @@ W_CASHED = _w.take(MAX_PLAYERS)
 W_PRED = _w.take(MAX_PLAYERS * MAX_BETS)  # model P of each bet when betting ends
 W_MODEL = _w.at                   # the success model's tables start here
 
-# success-model table shapes (feature cells x parameter); see betting.cell_of
-TRICKS_CELLS = (6, 5, 2)          # sure winners (0..5+), high cards (0..4+), leads
-COLOUR_CELLS = (7, 4, 3)          # own cards of C (0..6+), talon's C (0..3+), own sure C (0..2+)
-COLOUR_PARAMS = 10                # N = 0..9
-LAST_CELLS = (4, 3, 2)            # sure winners (0..3+), own 9s (0..2+), leads
-NINES_CELLS = (5, 5)              # 9s not in the talon, own 9s
-FAIL_CELLS = (MAX_BETS + 1,)      # the target's bets (0..5)
-
-
-def model_sizes(hand_size):
-    """Flat size of each kind's table (tricks, colour, last, nines, fail)."""
-    t = TRICKS_CELLS[0] * TRICKS_CELLS[1] * TRICKS_CELLS[2] * (hand_size + 1)
-    c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2] * COLOUR_PARAMS
-    last = LAST_CELLS[0] * LAST_CELLS[1] * LAST_CELLS[2]
-    return [t, c, last, NINES_CELLS[0] * NINES_CELLS[1], FAIL_CELLS[0]]
+# success-model table shapes (feature cells x parameter, ``bet_kinds``); see betting.model.cell_of
+TRICKS_CELLS = BY_NAME["tricks"].cells    # sure winners (0..5+), high cards (0..4+), leads
+COLOUR_CELLS = BY_NAME["colour"].cells    # own cards of C (0..6+), talon's C (0..3+), own sure C (0..2+)
+COLOUR_PARAMS = 10                        # N = 0..9
+LAST_CELLS = BY_NAME["last"].cells        # sure winners (0..3+), own 9s (0..2+), leads
+NINES_CELLS = BY_NAME["nines"].cells      # 9s not in the talon, own 9s
+FAIL_CELLS = BY_NAME["fail"].cells        # the target's bets (0..5+)
 
 
 def model_shapes(hand_size):
-    """Shape of each kind's table, parameter last where there is one."""
-    return [(*TRICKS_CELLS, hand_size + 1), (*COLOUR_CELLS, COLOUR_PARAMS), LAST_CELLS, NINES_CELLS,
-            FAIL_CELLS]
+    """Shape of each kind's table (``bet_kinds`` order), parameter last where there is one."""
+    return [model_shape(kind, hand_size) for kind in KINDS]
+
+
+def model_sizes(hand_size):
+    """Flat size of each kind's table."""
+    return [prod(shape) for shape in model_shapes(hand_size)]
 
 
 # statistics per chunk (float64): game totals, then one block per profile entry

@@ -8,13 +8,13 @@ import numba as nb
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.betting.phase import entry_of, leader_of
 from sponsio_sim.kernels.game.layout import (BET_MC, I_BETPOL, I_BONUS_NET, I_BORDER, I_BROW, I_CASHK, I_DOUBLED,
-                                             I_MOVED, I_NBETS, I_NCOL, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROWS,
-                                             I_TRACK, I_TRACK_WIN, MAX_BETS, W_BONUS, W_BONUSPAID, W_CASHED,
-                                             W_COINS, W_FEES, W_MULT, W_PAYOUT, W_STAKE, W_STAKES, W_TRACKV,
-                                             W_TROLLPAID, W_TROLL_PAY)
+                                             I_MOVED, I_NBETS, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROWS, I_TRACK,
+                                             I_TRACK_WIN, MAX_BETS, W_BONUS, W_BONUSPAID, W_CASHED, W_COINS,
+                                             W_FEES, W_MULT, W_PAYOUT, W_STAKE, W_STAKES, W_TRACKV, W_TROLLPAID,
+                                             W_TROLL_PAY)
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES_OWN, REVEALED, TALON, TRICKS, WON, set_round
+from sponsio_sim.kernels.table import HANDS, REVEALED, TALON, set_round
 
 
 @nb.njit(cache=True)
@@ -30,14 +30,13 @@ def load_bets(ints, codes, counts):
 
 
 @nb.njit(cache=True)
-def score_round(last, nine_lost, tab, ints, weight, codes, counts, result, failed):
+def score_round(nine_lost, tab, ints, weight, codes, counts, result, failed):
     """Spec 6: bet payouts (``double`` doubles one), troll pay, the round bonus
     (on gross gains, or net of the round's stakes and token fees), the streak
     track and cash-in (by the strategy's threshold; ``mc`` seats decide later,
     ``game.mc_cash_ins``). Returns the number of failed bets."""
     players = ints[I_PLAYERS]
-    settle(codes, counts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
-           (ints[FLAGS] & NINES_OWN) != 0, tab[COLMASK:COLMASK + ints[I_NCOL]], result, failed)
+    settle(codes, counts, tab, ints, nine_lost, result, failed)
     n_failed = 0
     for s in range(players):
         for i in range(counts[s]):
@@ -109,5 +108,5 @@ def play_out(tab, ints, weight, state, hands, codes, counts, result, failed, pla
     leader = leader_of(ints)
     set_round(tab, ints, hands, tab[TALON], tab[REVEALED])
     last, nine_lost = play_tricks(players, leader, playpol, tab, ints, weight, state, None)
-    n_failed = score_round(last, nine_lost, tab, ints, weight, codes, counts, result, failed)
+    n_failed = score_round(nine_lost, tab, ints, weight, codes, counts, result, failed)
     return leader, last, nine_lost, n_failed

@@ -20,7 +20,7 @@ from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.bets import counted_nines, settle
 from sponsio_sim.kernels.play.pimc import pimc_play
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import NINES_OWN, TRICKS, WON, new_state, set_round
+from sponsio_sim.kernels.table import NINES_OWN, new_state, set_round
 
 
 @nb.njit(parallel=True, cache=True)
@@ -101,7 +101,6 @@ def pimc_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_
                     leader, policy, codes, bcounts, ask, n_colours, worlds, flags, row):
     players = fixed.shape[0]
     state, my_pool, hands, (PL, PU, CT, TT) = chunk_start(seed, stream, pool, players, n_colours)
-    colmask = colour_masks(n_colours)
     tab, ints, weight = new_state(n_colours, flags)
     build_relevance(codes, bcounts, ints)
     stamps = np.zeros(2, dtype=np.uint64)
@@ -114,8 +113,7 @@ def pimc_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_
         stamps[1] = stamps[0] + np.uint64(1)
         last, nine_lost = pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
                                     worlds, n_colours, PL, PU, CT, TT, stamps)
-        settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
-               (flags & NINES_OWN) != 0, colmask, result, failed)
+        settle(codes, bcounts, tab, ints, nine_lost, result, failed)
         for j in range(bcounts[ask]):
             row[j] += result[ask, j]
         if bcounts[ask] > 0 and not failed[ask]:

@@ -29,7 +29,7 @@ from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.play.pimc import PIMC, pimc_play
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import GOAL, RANDOM, build_relevance
-from sponsio_sim.kernels.table import FLAGS, NINES_OWN, TRICKS, WON, new_state, set_round
+from sponsio_sim.kernels.table import NINES_OWN, new_state, set_round
 
 OUT_FIELDS = 7
 F_BET, F_RANDOM, F_GOAL, F_PIMC, F_WORST, F_BEST, F_LEADER = range(OUT_FIELDS)
@@ -63,8 +63,7 @@ def _play_one(players, leader, policy, tab, ints, weight, state, hands, talon, c
     """One round of the deal in ``hands`` under ``policy``: did ``ask`` win its bets?"""
     set_round(tab, ints, hands, talon, U0)
     last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None)
-    settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
-           (ints[FLAGS] & NINES_OWN) != 0, colmask, result, failed)
+    settle(codes, bcounts, tab, ints, nine_lost, result, failed)
     return not failed[ask]
 
 
@@ -155,8 +154,7 @@ def grade_chunk(seed, stream, n_hands, ask, players, n_colours, hand_size, talon
         stamps[1] = stamp + np.uint64(2)
         last, nine_lost = pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
                                     worlds, n_colours, PL, PU, CT, TT, stamps)
-        settle(codes, bcounts, ints[TRICKS:TRICKS + players], tab[WON:WON + players], last, nine_lost,
-               nines_own, colmask, result, failed)
+        settle(codes, bcounts, tab, ints, nine_lost, result, failed)
         nines = counted_nines(codes, bcounts, hands, empty, leader, nines_mask(n_colours), nines_own)
         out[h, F_PIMC] = 0 if failed[ask] else 1
         policy[ask] = GOAL

@@ -3,83 +3,86 @@
 One call simulates a batch of chunks in parallel (``prange``); chunk
 ``first_chunk + i`` draws from random stream ``(seed, first_chunk + i)``, so
 the counts do not depend on the thread count. Per chunk it returns counts
-in the ``stats_layout`` order: the asking seat's tricks histogram (0..H),
-per colour its captured-card histogram (0..9), last, nines, fail per seat
-(that seat failed a bet), and the joint success of all the asking seat's
-bets. ``flags`` are the rule flags of ``table.FLAGS``.
+in the ``stats_layout`` order: per bet kind, how often the asking seat
+would have won each of its rows (the tricks histogram 0..H, per colour the
+captured-card histogram 0..9, last, nines, fail per seat), then the joint
+success of all the asking seat's bets. ``flags`` are the rule flags of ``table.FLAGS``.
 """
 
 import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import seed_state
-from sponsio_sim.kernels.bets import ANY_SEAT, FAIL, nines_won, settle
+from sponsio_sim.bet_kinds import COLOUR, FAIL, KINDS, N_KINDS, TRICKS, odds_slots
+from sponsio_sim.kernels.bets import ANY_SEAT, bet_won, settle
 from sponsio_sim.kernels.bits import RANKS, colour_masks, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import NINES_OWN, TRICKS, WON, new_state, set_round
+from sponsio_sim.kernels.table import TRICKS as TRICKS_WON, WON, new_state, set_round
 
 
 def stats_layout(hand_size, n_colours, players):
-    """Offsets of each statistic in the kernel's count vector."""
-    colour = hand_size + 1
-    last = colour + n_colours * (RANKS + 1)
-    nines = last + 1
-    fail = nines + 1                # + target seat; + players for ``fail`` (any seat)
-    joint = fail + players + 1
-    return {"tricks": 0, "colour": colour, "last": last, "nines": nines, "fail": fail,
-            "joint": joint, "size": joint + 1}
+    """Offsets of each statistic in the kernel's count vector: per bet kind
+    (``bet_kinds`` order) one count per parameter value, then ``joint``."""
+    out = {}
+    at = 0
+    for kind in KINDS:
+        out[kind.name] = at
+        at += odds_slots(kind, hand_size, n_colours, players)
+    out["joint"] = at
+    out["size"] = at + 1
+    return out
+
+
+def kind_slots(layout):
+    """The kind offsets of a ``stats_layout``, as the kernel's ``slots`` array."""
+    return np.array([layout[kind.name] for kind in KINDS], dtype=np.int64)
 
 
 @nb.njit(parallel=True, cache=True)
 def odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, talon_need, revealed,
-                leader, policy, codes, bcounts, ask, n_colours, hand_size, flags):
-    """Simulate ``counts[i]`` rounds for each chunk; return per-chunk counts."""
-    players = fixed.shape[0]
-    n_stats = hand_size + 1 + n_colours * (RANKS + 1) + 4 + players
+                leader, policy, codes, bcounts, ask, n_colours, slots, n_stats, flags):
+    """Simulate ``counts[i]`` rounds for each chunk; return per-chunk counts
+    (``slots``, ``n_stats``: ``kind_slots`` and size of the ``stats_layout``)."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.int64)
     for i in nb.prange(counts.shape[0]):
         odds_chunk(seed, first_chunk + i, counts[i], pool, fixed, need, talon_fixed, talon_need, revealed,
-                   leader, policy, codes, bcounts, ask, n_colours, hand_size, flags, out[i])
+                   leader, policy, codes, bcounts, ask, n_colours, slots, flags, out[i])
     return out
 
 
 @nb.njit(cache=True)
 def odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need, revealed,
-               leader, policy, codes, bcounts, ask, n_colours, hand_size, flags, row):
+               leader, policy, codes, bcounts, ask, n_colours, slots, flags, row):
     """One chunk: ``rounds`` rounds from random stream ``(seed, stream)``, counted into ``row``."""
     players = fixed.shape[0]
-    colour0 = hand_size + 1
-    last_i = colour0 + n_colours * (RANKS + 1)
-    fail0 = last_i + 2
-    joint_i = fail0 + players + 1
+    joint_i = row.shape[0] - 1
     colmask = colour_masks(n_colours)
     state = np.empty(4, dtype=np.uint64)
     seed_state(seed, stream, state)
     my_pool = pool.copy()
     hands = np.empty(players, dtype=np.uint64)
     tab, ints, weight = new_state(n_colours, flags)
-    nines_own = (flags & NINES_OWN) != 0
     build_relevance(codes, bcounts, ints)
-    tricks = ints[TRICKS:TRICKS + players]
-    won = tab[WON:WON + players]
     result = np.zeros((players, codes.shape[1]), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)
     for _ in range(rounds):
         talon = deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
         set_round(tab, ints, hands, talon, revealed)
         last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None)
-        mine = won[ask]
-        row[tricks[ask]] += 1
-        for col in range(n_colours):
-            row[colour0 + col * (RANKS + 1) + popcount(mine & colmask[col])] += 1
-        if last == ask:
-            row[last_i] += 1
-        if nines_won(ask, nine_lost, nines_own):
-            row[last_i + 1] += 1
-        settle(codes, bcounts, tricks, won, last, nine_lost, nines_own, colmask, result, failed)
-        count_fail_bets(codes, bcounts, ask, result, failed, row[fail0:joint_i])
+        settle(codes, bcounts, tab, ints, nine_lost, result, failed)
+        for kind in range(N_KINDS):   # the row of each kind the asking seat would have won
+            base = slots[kind]
+            if kind == TRICKS:
+                row[base + ints[TRICKS_WON + ask]] += 1
+            elif kind == COLOUR:
+                for col in range(n_colours):
+                    row[base + col * (RANKS + 1) + popcount(tab[WON + ask] & colmask[col])] += 1
+            elif kind == FAIL:
+                count_fail_bets(codes, bcounts, ask, result, failed, row[base:base + players + 1])
+            elif bet_won(kind, 0, 0, ask, tab, ints, nine_lost):
+                row[base] += 1
         if bcounts[ask] > 0 and not failed[ask]:
             row[joint_i] += 1
 

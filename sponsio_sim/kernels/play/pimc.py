@@ -26,7 +26,7 @@ from sponsio_sim.kernels.bets import counted_nines, nine_bettors
 from sponsio_sim.kernels.dd.solve import solve_bets
 from sponsio_sim.kernels.dd.core import ct_layout
 from sponsio_sim.kernels.play.tricks import HOOKED, choose_hooked, play_tricks
-from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES, NINES_OWN, REVEALED, TRICKS, VOID, WON
+from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES, NINES_OWN, REVEALED, TRICKS, VOID, WINNERS, WON
 
 PIMC = HOOKED
 # What the pimc seat's hook needs besides the public state.
@@ -200,15 +200,18 @@ def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, st
     ctr = ctx.ctr
     trick = ctx.trick
     players = ctx.bcounts.shape[0]
-    cc0, nok, last_i, _ = ct_layout(players, n_colours)
+    cc0, nok, last_i, first_i, _ = ct_layout(players, n_colours)
+    tricks_done = 0
     for q in range(players):
         ctr[q] = ints[TRICKS + q]
+        tricks_done += ctr[q]
         for col in range(n_colours):
             ctr[cc0 + q * n_colours + col] = popcount(tab[WON + q] & tab[COLMASK + col])
     if ints[FLAGS] & NINES_OWN:   # only the nines bettors' own 9s count
         nine_lost &= nine_bettors(ctx.codes, ctx.bcounts)
     ctr[nok] = 1 if nine_lost == 0 else 0
     ctr[last_i] = -1
+    ctr[first_i] = ints[WINNERS] if tricks_done > 0 else -1
     for j in range(pos):
         trick[j] = np.int64((order >> np.uint64(6 * j)) & np.uint64(63))
     return pimc_choose(s, players, n_colours, legal, leader, trick, pos, best, tab, ints, ctr, ctx.codes,
@@ -230,7 +233,7 @@ def pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
               PL, PU, CT, TT, stamps):
     """Play every trick like ``play.play_tricks``; seats with policy PIMC
     decide with ``pimc_choose``. Returns ``(last_trick_winner, nine_lost)`` as ``play.play_tricks``."""
-    width = ct_layout(players, n_colours)[3]
+    width = ct_layout(players, n_colours)[4]
     ctx = PimcCtx(codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps, np.zeros(width, dtype=np.int64),
                   np.zeros(players, dtype=np.int64), np.zeros(n_colours * RANKS, dtype=np.int64),
                   np.zeros(players, dtype=np.uint64), np.zeros((n_colours * RANKS, 3), dtype=np.int64))

@@ -8,6 +8,7 @@ hand, the talon, revealed cards, cards played, and voids shown in play.
 - ``goal``: scores each legal card by its holder's bets and the bets it plays
   against (the relevance table, see ``build_relevance``) using an estimate
   of who wins the trick, and plays the best; ties go to the lowest card.
+  What each bet is worth in a trick is ``goals``, one branch per bet kind.
 
 State arrays (``tab``, ``ints``, ``weight``) are laid out in ``table``.
 """
@@ -16,24 +17,21 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import randbelow
-from sponsio_sim.kernels.bets import COLOUR, FAIL, LAST, NINES, TRICKS
-from sponsio_sim.kernels.bits import RANKS, U0, U1, above, beats, bit, highest, lowest, popcount, select
-from sponsio_sim.kernels.table import (CAN, COLMASK, DECK, FLAGS, HANDS, MAX_COLOURS, MAX_REL, NINES as NINES_MASK,
-                                       NINES_OWN as NINES_OWN_FLAG, NREL,
-                                       PLAYED, REVEALED, TALON, TRICKS as TRICKS_WON, VOID, WON, rel_at)
+from sponsio_sim.kernels.bets import FAIL
+from sponsio_sim.kernels.bits import RANKS, U0, U1, above, beats, bit, lowest, popcount, select
+from sponsio_sim.kernels.play.goals import colour_terms, goal_weights
+from sponsio_sim.kernels.table import (CAN, COLMASK, DECK, FLAGS, HANDS, MAX_REL, NINES as NINES_MASK,
+                                       NINES_OWN as NINES_OWN_FLAG, NREL, PLAYED, REVEALED, TALON,
+                                       VOID, rel_at)
 
 RANDOM, GREEDY, GOAL = 0, 1, 2
-# Weights of the goal policy's scoring terms (heuristic constants, not rules).
-_PACE = 0.25       # mild wish to spread the tricks a tricks=N bet still needs
-_COLOUR_GAIN = 0.5  # gaining cards of a colour a colour bet still needs
+# Weights of the goal policy's card-scoring terms (heuristic constants, not rules;
+# the bets' own terms are in ``goals``).
 _NINE_SAFE = 0.3   # playing a 9 where it wins (it cannot be discarded later)
 _KEEP = 0.02       # per rank: keep high cards (wanting tricks) or dump them
 _KEEP_TOP = 0.3    # a last-trick bettor keeps its best card
-_LAST_LEAD = 0.3   # win the second-to-last trick to lead the last
 _CHEAP = 0.001     # per rank: prefer the cheaper of equal cards
 _OVERTAKE = 0.7    # chance a seat holding a higher card of the led colour plays it
-_VOID_GUESS = 0.1  # chance a seat not known to be void in the led colour is void
-_AVOID = 0.7       # a tricks=N bettor whose sure winners suffice avoids other tricks
 
 
 @nb.njit(cache=True)
@@ -116,8 +114,8 @@ def choose_scored(s, players, policy, legal, pos, leader, led, best, best_seat, 
         nine_sign = 0.0
         bank = 0.0
     else:
-        keep, own_last, n_colour, nine_sign, bank = _decision_weights(s, players, tricks_left, trick_mask,
-                                                                      tab, ints, weight)
+        keep, own_last, n_colour, nine_sign, bank = goal_weights(s, players, tricks_left, trick_mask,
+                                                                 tab, ints, weight)
     nine_dead = pos > 0 and (trick_mask & tab[NINES_MASK] & ~bit(best)) != U0 \
         and (ints[FLAGS] & NINES_OWN_FLAG) == 0
     cur_col = -1
@@ -169,129 +167,12 @@ def choose_scored(s, players, policy, legal, pos, leader, led, best, best_seat, 
         if nine_sign != 0.0 and rank == RANKS - 1 and not nine_dead:
             score += nine_sign * (-1.0 if pos > 0 and col != led else _NINE_SAFE)
         if n_colour > 0:
-            score += _colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can,
-                                   unknown, tab, ints)
+            score += colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can,
+                                  unknown, tab, ints)
         if score > best_score:
             best_score = score
             best_card = c
     return best_card
-
-
-@nb.njit(cache=True, inline="always")
-def _decision_weights(s, players, tricks_left, trick_mask, tab, ints, weight):
-    """Fold seat s's trick-count and last-trick terms into ``weight[o]``: the
-    value to s of owner o winning this trick rather than losing it. Returns
-    (keep, own_last, colour terms, nines sign, bank) for the per-card terms.
-
-    A seat whose own ``tricks=N`` bet can be filled by its sure winners
-    (``sure_winners``) avoids other tricks; winning with a sure winner is
-    then neutral: ``bank`` is the weight to give back for such a card.
-    """
-    for t in range(players):
-        weight[t] = 0.0
-    bank = 0.0
-    keep = 0.0
-    own_last = False
-    n_colour = 0
-    nine_sign = 0.0
-    for j in range(ints[NREL + s]):
-        kind = ints[rel_at(s, j, 0)]
-        owner = ints[rel_at(s, j, 3)]
-        sign = ints[rel_at(s, j, 4)]
-        if kind == TRICKS:
-            need = ints[rel_at(s, j, 1)] - ints[TRICKS_WON + owner]
-            if need < 0 or need > tricks_left:
-                continue
-            if need == 0:
-                weight[owner] -= sign
-            elif need == tricks_left:
-                weight[owner] += sign
-            elif owner == s:
-                sure = sure_winners(tab[HANDS + s], tab[PLAYED] | tab[TALON] | trick_mask, tab)
-                if need > sure:
-                    weight[s] += _PACE * 2.0 * min(1.0, (need - sure) / max(1, tricks_left - sure))
-                else:
-                    weight[s] -= _AVOID
-                    bank += _AVOID
-            else:
-                weight[owner] += sign * _PACE * (2.0 * need - tricks_left) / tricks_left
-            if owner == s:
-                keep += 1.0 if need > 0 else -1.0
-        elif kind == LAST:
-            if tricks_left == 1:
-                weight[owner] += 2.0 * sign
-            elif tricks_left == 2:
-                weight[owner] += sign * _LAST_LEAD
-            if owner == s:
-                own_last = True
-        elif kind == COLOUR:
-            n_colour += 1
-        elif kind == NINES and (owner == s or (ints[FLAGS] & NINES_OWN_FLAG) == 0):
-            nine_sign += sign  # under nines_scope = own, only the bettor's own 9s count
-    return keep, own_last, n_colour, nine_sign, bank
-
-
-@nb.njit(cache=True, inline="always")
-def sure_winners(hand, gone, tab):
-    """Cards of ``hand`` that win whenever led: per colour, the own cards in
-    the run from the top down made only of own and gone cards."""
-    n = 0
-    for col in range(MAX_COLOURS):
-        cmask = tab[COLMASK + col]
-        if cmask == U0:
-            break
-        shift = np.uint64(col * RANKS)
-        holes = ~((hand | gone) >> shift) & np.uint64(0x1FF)
-        top_run = np.uint64(0x1FF) if holes == U0 else (np.uint64(0x1FF) & ~((bit(highest(holes)) << U1) - U1))
-        n += popcount(hand & (top_run << shift))
-    return n
-
-
-@nb.njit(cache=True)
-def _colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can, unknown, tab, ints):
-    """Value of playing ``c`` for the colour-count bets seat s plays for or against.
-
-    The seats still to play add to the trick a card of the led colour each if
-    they can follow; seats that cannot (known voids, or a small guessed
-    chance) discard, a card of colour C in proportion to C's unknown cards.
-    """
-    tmask = trick_mask | bit(c)
-    gone = tab[TALON] | tab[PLAYED]
-    n_rem = players - 1 - pos
-    n_unknown = popcount(unknown)
-    discards = (n_rem - n_can) + _VOID_GUESS * n_can
-    score = 0.0
-    for j in range(ints[NREL + s]):
-        if ints[rel_at(s, j, 0)] != COLOUR:
-            continue
-        col = ints[rel_at(s, j, 1)]
-        cmask = tab[COLMASK + col]
-        owner = ints[rel_at(s, j, 3)]
-        need = ints[rel_at(s, j, 2)] - popcount(tab[WON + owner] & cmask)
-        avail = popcount(cmask & ~gone)
-        if need < 0 or need > avail:
-            continue
-        m_c = popcount(tmask & cmask)
-        if col == lead_col:
-            m_c = min(m_c + n_can, avail)
-            extra = 0.0
-        elif n_unknown > 0:
-            extra = discards * popcount(unknown & cmask) / n_unknown
-        else:
-            extra = 0.0
-        if m_c > need:
-            u_win = -1.0
-        elif need == 0:
-            u_win = -min(1.0, extra)
-        else:
-            u_win = _COLOUR_GAIN * min(m_c + extra, need) / need
-        u_lose = -1.0 if need > avail - m_c else 0.0
-        po = hold if owner == top_seat else 0.0
-        for k in range(n_can):
-            if ints[CAN + k] == owner:
-                po += (1.0 - hold) / n_can
-        score += ints[rel_at(s, j, 4)] * (po * u_win + (1.0 - po) * u_lose)
-    return score
 
 
 @nb.njit(cache=True, inline="always")

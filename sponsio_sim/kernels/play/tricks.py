@@ -7,7 +7,7 @@ from numba.extending import overload
 
 from sponsio_sim.kernels.bits import RANKS, U0, U1, beats, bit, lowest, popcount
 from sponsio_sim.kernels.play.policies import RANDOM, choose_random, choose_scored
-from sponsio_sim.kernels.table import COLMASK, HANDS, NINES, PLAYED, REVEALED, SEQ, TRICKS, VOID, WON
+from sponsio_sim.kernels.table import COLMASK, HANDS, N_PLAYED, NINES, PLAYED, REVEALED, SEQ, TRICKS, VOID, WINNERS, WON
 
 
 HOOKED = 3  # policy codes from here on choose through ``choose_hooked``
@@ -47,7 +47,9 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx):
     from the leader's; ``best`` is the trick's top card so far (-1 when leading).
 
     Hands are emptied; tricks won and cards won end up in ``ints[TRICKS + s]``
-    and ``tab[WON + s]``, the cards in play order in ``ints[SEQ:]``. Returns
+    and ``tab[WON + s]``, the cards in play order in ``ints[SEQ:]``, trick
+    t's winner in ``ints[WINNERS + t]`` and the number of tricks in
+    ``ints[N_PLAYED]`` (the outcome ``bets.settle`` reads). Returns
     ``(last_trick_winner, nine_lost)``, ``nine_lost`` the bitmask of seats that
     played a 9 that lost its trick (only a discarded 9 can: a 9 is the top
     rank of its colour).
@@ -103,10 +105,12 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx):
             elif beats(c, best):
                 best = c
                 best_seat = s
-            elif (b & nines) != U0:   # a 9 that does not take the trick was discarded: it loses   # a 9 that does not take the trick was discarded: it loses
+            elif (b & nines) != U0:   # a 9 that does not take the trick was discarded: it loses
                 nine_lost |= 1 << s
+        ints[WINNERS + t] = best_seat
         ints[TRICKS + best_seat] += 1
         tab[WON + best_seat] |= trick_mask
         tab[PLAYED] |= trick_mask
         leader = best_seat
+    ints[N_PLAYED] = n_tricks
     return leader, nine_lost

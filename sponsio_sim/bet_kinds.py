@@ -1,0 +1,90 @@
+"""The bet kinds: one row per kind, and every per-kind constant the layers use.
+
+A row says what a kind is (name, notation, parameters), how the success
+model sees it (feature cells) and, for a kind the specification does not
+have, its default payout multiplier (the shipped rule sets, whose ``bets``
+list the catalogue, leave such a kind off). From the rows come the kind
+codes kernels compile in (``TRICKS`` ...), ``BET_TYPES``, the catalogue's
+shape, the odds statistics' slots and the model's table shapes.
+
+Adding a kind: a row here (and its code below), then its branch in each
+per-kind kernel module: ``kernels.bets.bet_won`` (settle),
+``kernels.play.goals.goal_weights`` (goal play), ``kernels.dd.goals``
+(double-dummy goal) and ``kernels.betting.model.cell_of`` (model features).
+Parameter types: ``tricks`` (0..hand size), ``colour`` (a colour of the
+rule set), ``cards`` (0..9 cards of that colour), ``seat`` (another seat, or
+any other seat under ``fail_target = any``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RANKS = 9
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    notation: str                 # N: a count, C: a colour letter, S: a seat
+    params: tuple[str, ...]       # parameter types of (a, b), see the module docstring
+    meaning: str                  # what a bet of this kind wins on
+    cells: tuple[int, ...]        # success-model feature cells (``kernels.betting.model``)
+    multiplier: float | None = None   # default payout multiplier; None: a spec kind, every rule file gives it
+
+    @property
+    def param_axis(self) -> str | None:
+        """The parameter the model table keeps as its last axis (a count), or None."""
+        counts = [p for p in self.params if p in ("tricks", "cards")]
+        return counts[0] if counts else None
+
+    def axis_value(self, a: int, b: int) -> int:
+        """A bet's value of ``param_axis`` (0 for a kind without one)."""
+        axis = self.param_axis
+        return (a, b)[self.params.index(axis)] if axis else 0
+
+
+KINDS = (
+    Kind("tricks", "tricks=N", ("tricks",), "wins exactly N tricks", (6, 5, 2)),
+    Kind("colour", "colour:C=N", ("colour", "cards"), "captures exactly N cards of colour C", (7, 4, 3)),
+    Kind("last", "last", (), "wins the last trick", (4, 3, 2)),
+    Kind("nines", "nines", (), "every 9 played wins its trick", (5, 5)),
+    Kind("fail", "fail:S", ("seat",), "seat S (any other seat under fail_target = any) fails a bet", (6,)),
+)
+TRICKS, COLOUR, LAST, NINES, FAIL = range(len(KINDS))   # kernel codes, in row order
+
+N_KINDS = len(KINDS)
+MAX_BETS = N_KINDS            # one bet per kind (spec 2.2)
+BET_TYPES = tuple(k.name for k in KINDS)
+KIND_CODE = {k.name: i for i, k in enumerate(KINDS)}
+BY_NAME = {k.name: k for k in KINDS}
+
+
+def param_values(param: str, hand_size: int, n_colours: int, players: int) -> int:
+    """How many values a parameter type takes (a seat: every seat, plus "any")."""
+    return {"tricks": hand_size + 1, "colour": n_colours, "cards": RANKS + 1, "seat": players + 1}[param]
+
+
+def odds_slots(kind: Kind, hand_size: int, n_colours: int, players: int) -> int:
+    """Count slots of a kind in the odds kernel's statistics: one per parameter value."""
+    n = 1
+    for p in kind.params:
+        n *= param_values(p, hand_size, n_colours, players)
+    return n
+
+
+def model_shape(kind: Kind, hand_size: int) -> tuple[int, ...]:
+    """The model table's shape for a kind: its feature cells, then its count parameter's values."""
+    axis = kind.param_axis
+    return kind.cells + ((param_values(axis, hand_size, 0, 0),) if axis else ())
+
+
+def param_slot(kind: Kind, values: tuple[int, ...], hand_size: int, n_colours: int, players: int) -> int:
+    """A bet's slot among its kind's ``odds_slots``: its parameter values in
+    mixed radix, first parameter most significant (a seat of -1, any, is ``players``)."""
+    slot = 0
+    for param, value in zip(kind.params, values):
+        if param == "seat" and value < 0:
+            value = players
+        slot = slot * param_values(param, hand_size, n_colours, players) + value
+    return slot

@@ -1,0 +1,252 @@
+"""Double-dummy bet goals: can a seat still win all its bets, one branch per
+bet kind (``bet_kinds``).
+
+``goal3`` evaluates ``kernels.bets.settle`` three-valued (YES, NO, UNKNOWN)
+on a ``CT`` row of a position part-way through the trick phase; the rest
+tells the search what a goal depends on: the key words for its accumulated
+state (``bet_extra_keys``), whether fail or 9-sensitive bets are in play
+(``bet_flags``), and which way the seat leans in move ordering (``desire``).
+"""
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.bet_kinds import COLOUR, FAIL, LAST, NINES, TRICKS
+from sponsio_sim.kernels.bets import PENDING, fail_targets, settle_fail_bets
+from sponsio_sim.kernels.bits import U0, popcount
+from sponsio_sim.kernels.dd.tt import NO, UNKNOWN, YES
+
+
+@nb.njit(cache=True, inline="always")
+def _not3(v):
+    return v if v == UNKNOWN else 1 - v
+
+
+@nb.njit(cache=True, inline="always")
+def _or3(a, b):
+    if a == YES or b == YES:
+        return YES
+    if a == NO and b == NO:
+        return NO
+    return UNKNOWN
+
+
+@nb.njit(cache=True, inline="always")
+def _and3(a, b):
+    """Kleene AND, by De Morgan from ``_or3``."""
+    return _not3(_or3(_not3(a), _not3(b)))
+
+
+@nb.njit(cache=True, inline="always")
+def _atom3(kind, a, b, s, row, players, n_colours, left, in_play, colmask, nines):
+    """Can a plain bet of seat s still succeed / fail, ``left`` tricks to go?"""
+    if kind == TRICKS:
+        t = row[s]
+        if t > a or t + left < a:
+            return NO
+        return YES if left == 0 else UNKNOWN
+    if kind == COLOUR:
+        k = row[players + s * n_colours + a]
+        rest = popcount(in_play & colmask[a])
+        if k > b or k + rest < b:
+            return NO
+        return YES if rest == 0 else UNKNOWN
+    if kind == LAST:
+        if left == 0:
+            return YES if row[players + players * n_colours + 1] == s else NO
+        return UNKNOWN
+    if row[players + players * n_colours] == 0:
+        return NO
+    return YES if (in_play & nines) == U0 else UNKNOWN
+
+
+@nb.njit(cache=True, inline="always")
+def _clash(codes, bcounts, s, row, left, my_nines):
+    """Seat s bets on exactly a tricks and cannot win all its bets any more:
+    a ``last`` bet wins one more trick, a ``nines`` bet one more per 9 the
+    seat still holds (each 9 must win its own trick; a 9 may win the last)."""
+    a = -1
+    more = 0
+    for i in range(bcounts[s]):
+        kind = codes[s, i, 0]
+        if kind == TRICKS:
+            a = codes[s, i, 1]
+        elif kind == LAST and left > 0:
+            more = max(more, 1)
+        elif kind == NINES:
+            more = max(more, my_nines)
+    return a >= 0 and row[s] + more > a
+
+
+@nb.njit(cache=True, _nrt=False)
+def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, in_play, colmask, nines,
+          res3, fail3):
+    """Does seat ``ask`` win all its bets: YES, NO or UNKNOWN yet.
+
+    Kleene evaluation of ``kernels.bets.settle`` on partial results: a
+    definite answer holds for every way the remaining tricks can go. Bets
+    that each could still succeed but not together count as failed
+    (``_clash``). With fail bets, each seat's plain bets give it a
+    three-valued "failed" state; the fail bets are then settled exactly
+    (``settle_fail_bets``) for every completion of the unknown states, and
+    an answer all completions share is definite.
+    """
+    if bcounts[ask] == 0:
+        return NO
+    if not any_fail:
+        if _clash(codes, bcounts, ask, row, left, popcount(hands[ask] & nines)):
+            return NO
+        v = YES
+        for i in range(bcounts[ask]):
+            v = _and3(v, _atom3(codes[ask, i, 0], codes[ask, i, 1], codes[ask, i, 2], ask, row,
+                                players, n_colours, left, in_play, colmask, nines))
+            if v == NO:
+                return NO
+        return v
+    for s in range(players):
+        f = NO
+        for i in range(bcounts[s]):
+            if codes[s, i, 0] == FAIL:
+                res3[s, i] = NO
+                continue
+            v = _atom3(codes[s, i, 0], codes[s, i, 1], codes[s, i, 2], s, row, players, n_colours,
+                       left, in_play, colmask, nines)
+            res3[s, i] = v
+            f = _or3(f, _not3(v))
+        fail3[s] = YES if _clash(codes, bcounts, s, row, left, popcount(hands[s] & nines)) else f
+    known = 0
+    unknown = 0
+    for s in range(players):
+        if fail3[s] == UNKNOWN:
+            unknown |= 1 << s
+        elif fail3[s] == YES:
+            known |= 1 << s
+    answer = -1
+    sub = unknown
+    while True:  # every subset of the unknown seats fails, the rest stay clean
+        for s in range(players):
+            for i in range(bcounts[s]):
+                res3[s, i] = PENDING if codes[s, i, 0] == FAIL else 1
+            fail3[s] = 1 if ((known | sub) >> s) & 1 else 0   # now: has seat s failed a bet?
+        settle_fail_bets(codes, bcounts, res3, fail3)
+        v = YES
+        for i in range(bcounts[ask]):
+            if res3[ask, i] == 0:
+                v = NO
+        if fail3[ask]:
+            v = NO
+        if answer < 0:
+            answer = v
+        elif answer != v:
+            return UNKNOWN
+        if sub == 0:
+            return answer
+        sub = (sub - 1) & unknown
+
+
+@nb.njit(cache=True, inline="always")
+def trick_bet(codes, bcounts, ask):
+    """The number of seat ``ask``'s trick bet, -1 if it holds none."""
+    a = -1
+    for i in range(bcounts[ask]):
+        if codes[ask, i, 0] == TRICKS:
+            a = codes[ask, i, 1]
+    return a
+
+
+@nb.njit(cache=True, inline="always")
+def has_last(codes, bcounts, ask):
+    """Does seat ``ask`` hold a ``last`` bet?"""
+    for i in range(bcounts[ask]):
+        if codes[ask, i, 0] == LAST:
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def colour_bet(codes, bcounts, ask):
+    """The colour of seat ``ask``'s colour bet, -1 if it holds none."""
+    for i in range(bcounts[ask]):
+        if codes[ask, i, 0] == COLOUR:
+            return codes[ask, i, 1]
+    return -1
+
+
+@nb.njit(cache=True)
+def relevant_seats(codes, bcounts, ask):
+    """Seats whose bets decide ``ask``'s: ask and, through fail bets, their targets."""
+    rel = np.int64(1) << ask
+    for _ in range(bcounts.shape[0]):
+        for s in range(bcounts.shape[0]):
+            if (rel >> s) & 1:
+                for i in range(bcounts[s]):
+                    if codes[s, i, 0] == FAIL:
+                        rel |= fail_targets(s, codes[s, i, 1], bcounts.shape[0])
+    return rel
+
+
+@nb.njit(cache=True, _nrt=False)
+def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in_play, nines,
+                   nines_sens):
+    """Key words for the accumulated state the relevant bets still depend on:
+    each counter clamped just above its target, the nines flag and which 9s
+    are still in play (relative ranks hide which top card is a 9)."""
+    x1 = np.uint64(leader)
+    if nines_sens:
+        x1 |= np.uint64(row[players + players * n_colours]) << np.uint64(3)
+        x1 |= (in_play & nines) << np.uint64(4)
+    x2 = U0
+    sh = 0
+    for s in range(players):
+        if (relseats >> s) & 1:
+            for i in range(bcounts[s]):
+                kind = codes[s, i, 0]
+                if kind == TRICKS:
+                    v = min(row[s], codes[s, i, 1] + 1)
+                elif kind == COLOUR:
+                    v = min(row[players + s * n_colours + codes[s, i, 1]], codes[s, i, 2] + 1)
+                else:
+                    continue
+                x2 |= np.uint64(v) << np.uint64(sh)
+                sh += 5
+    return x1, x2
+
+
+@nb.njit(cache=True)
+def bet_flags(codes, bcounts, relseats):
+    """(any fail bet among relevant seats, any nines bet among them)."""
+    any_fail = False
+    sens = False
+    for s in range(bcounts.shape[0]):
+        if (relseats >> s) & 1:
+            for i in range(bcounts[s]):
+                if codes[s, i, 0] == FAIL:
+                    any_fail = True
+                if codes[s, i, 0] == NINES:
+                    sens = True
+    return any_fail, sens
+
+
+@nb.njit(cache=True, inline="always")
+def desire(codes, bcounts, ask, row, players, n_colours, left):
+    """+1 if seat ``ask`` wants to win tricks now, -1 if it wants to lose them
+    (move ordering only; ``left`` tricks to go, this one included). A seat
+    betting on the last trick keeps a winner for it."""
+    d = 1
+    tricks = -1
+    last = False
+    colour = False
+    for i in range(bcounts[ask]):
+        kind = codes[ask, i, 0]
+        if kind == TRICKS:
+            tricks = codes[ask, i, 1]
+        elif kind == LAST:
+            last = left > 1
+        elif kind == COLOUR:
+            colour = True
+            d = 1 if codes[ask, i, 2] > row[players + ask * n_colours + codes[ask, i, 1]] else -1
+    if tricks >= 0:
+        return 1 if tricks - row[ask] > (1 if last else 0) else -1
+    if last and not colour:
+        return -1
+    return d
