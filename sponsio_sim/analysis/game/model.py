@@ -87,19 +87,17 @@ class SuccessModel:
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
-                model = cls(meta["fingerprint"], int(meta["hand_size"]), data["bets"].astype(np.float64),
-                            data["wins"].astype(np.float64), meta, source or str(path))
+                hand_size = int(meta["hand_size"])
+                bets, wins = data["bets"].astype(np.float64), data["wins"].astype(np.float64)
         except (OSError, KeyError, ValueError) as exc:
             raise UserError(f"--model {path}: not a success-model file ({exc})") from None
-        sizes = model_sizes(model.hand_size)
-        older = [sum(sizes[:k]) for k in range(1, len(sizes))]   # files written before later kinds existed
-        if len(model.bets) in older:
-            pad = np.zeros(sum(sizes) - len(model.bets))
-            model = cls(model.fingerprint, model.hand_size, np.concatenate([model.bets, pad]),
-                        np.concatenate([model.wins, pad]), model.meta, model.source)
-        if len(model.bets) != sum(sizes):
-            raise UserError(f"--model {path}: tables do not match hand size {model.hand_size}")
-        return model
+        sizes = model_sizes(hand_size)
+        if len(bets) in [sum(sizes[:k]) for k in range(1, len(sizes))]:   # written before later kinds existed
+            pad = np.zeros(sum(sizes) - len(bets))
+            bets, wins = np.concatenate([bets, pad]), np.concatenate([wins, pad])
+        if len(bets) != sum(sizes) or len(wins) != len(bets):
+            raise UserError(f"--model {path}: tables do not match hand size {hand_size}")
+        return cls(meta["fingerprint"], hand_size, bets, wins, meta, source or str(path))
 
     def covers(self, kinds) -> bool:
         """Has the model seen bets of every kind in ``kinds`` (names)?"""
