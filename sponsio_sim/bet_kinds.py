@@ -50,8 +50,9 @@ KINDS = (
     Kind("last", "last", (), "wins the last trick", (4, 3, 2)),
     Kind("nines", "nines", (), "every 9 played wins its trick", (5, 5)),
     Kind("fail", "fail:S", ("seat",), "seat S (any other seat under fail_target = any) fails a bet", (6,)),
+    Kind("first", "first", (), "wins the first trick", (4, 5, 2), multiplier=2.0),
 )
-TRICKS, COLOUR, LAST, NINES, FAIL = range(len(KINDS))   # kernel codes, in row order
+TRICKS, COLOUR, LAST, NINES, FAIL, FIRST = range(len(KINDS))   # kernel codes, in row order
 
 N_KINDS = len(KINDS)
 MAX_BETS = N_KINDS            # one bet per kind (spec 2.2)

@@ -11,7 +11,7 @@ that lost its trick.
 
 import numba as nb
 
-from sponsio_sim.bet_kinds import COLOUR, FAIL, LAST, NINES, TRICKS
+from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import U0, bit, popcount
 from sponsio_sim.kernels.table import COLMASK, FLAGS, N_PLAYED, NINES_OWN, TRICKS as TRICKS_WON, WINNERS, WON
 
@@ -72,6 +72,8 @@ def bet_won(kind, a, b, seat, tab, ints, nine_lost):
         return popcount(tab[WON + seat] & tab[COLMASK + a]) == b
     if kind == LAST:
         return ints[WINNERS + ints[N_PLAYED] - 1] == seat
+    if kind == FIRST:
+        return ints[WINNERS] == seat
     return nines_won(seat, nine_lost, (ints[FLAGS] & NINES_OWN) != 0)
 
 

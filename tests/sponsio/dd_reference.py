@@ -40,33 +40,33 @@ def minimax(hands, leader, trick, maximisers, leaf):
     """Value of the position: seats in ``maximisers`` pick the child with the
     highest value, the others the lowest. ``leaf(outcome)`` scores a finished
     trick phase; outcome = (tricks per seat, won cards per seat, last winner,
-    nines_ok)."""
+    nines_ok, first trick's winner)."""
     players = len(hands)
     hands = [set(h) for h in hands]
     tricks = [0] * players
     won = [[] for _ in range(players)]
 
-    def rec(leader, trick, nines_ok, last):
+    def rec(leader, trick, nines_ok, last, first):
         if len(trick) == players:
             w, best = _winner(trick, leader, players)
             ok = nines_ok and all(c % RANKS != RANKS - 1 or c == best for c in trick)
             tricks[w] += 1
             won[w].extend(trick)
-            v = rec(w, [], ok, w)
+            v = rec(w, [], ok, w, w if first < 0 else first)
             tricks[w] -= 1
             del won[w][-players:]
             return v
         seat = (leader + len(trick)) % players
         if not hands[seat]:
-            return leaf((list(tricks), [list(x) for x in won], last, nines_ok))
+            return leaf((list(tricks), [list(x) for x in won], last, nines_ok, first))
         vals = []
         for c in legal(hands[seat], trick):
             hands[seat].remove(c)
-            vals.append(rec(leader, trick + [c], nines_ok, last))
+            vals.append(rec(leader, trick + [c], nines_ok, last, first))
             hands[seat].add(c)
         return max(vals) if seat in maximisers else min(vals)
 
-    return rec(leader, list(trick), True, -1)
+    return rec(leader, list(trick), True, -1, -1)
 
 
 def settle(bets, outcome, players):
@@ -75,19 +75,21 @@ def settle(bets, outcome, players):
     seat from seat 0 as ``bets.encode_table`` ranks them."""
     from reference import settle_reference
 
-    tricks, won, last, nines_ok = outcome
+    tricks, won, last, nines_ok, first = outcome
     placed = [(s, b) for s in sorted(bets) for b in bets[s]]
-    res = settle_reference(placed, lambda s, b: _plain(b, s, tricks, won, last, nines_ok), players)
+    res = settle_reference(placed, lambda s, b: _plain(b, s, tricks, won, last, nines_ok, first), players)
     return {s for (s, _), ok in zip(placed, res) if not ok}
 
 
-def _plain(b, s, tricks, won, last, nines_ok):
+def _plain(b, s, tricks, won, last, nines_ok, first):
     if b[0] == "tricks":
         return tricks[s] == b[1]
     if b[0] == "colour":
         return sum(1 for c in won[s] if c // RANKS == b[1]) == b[2]
     if b[0] == "last":
         return last == s
+    if b[0] == "first":
+        return first == s
     return nines_ok
 
 

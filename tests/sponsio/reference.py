@@ -97,7 +97,7 @@ def settle_reference(bets, plain_won, players):
     return [result[k] for k in range(len(bets))]
 
 
-def bet_won(bet, seat, tricks, won, last, nines_ok, failed_seats):
+def bet_won(bet, seat, tricks, won, last, nines_ok, failed_seats, first=None):
     kind = bet[0]
     if kind == "tricks":
         return tricks[seat] == bet[1]
@@ -107,6 +107,8 @@ def bet_won(bet, seat, tricks, won, last, nines_ok, failed_seats):
         return last == seat
     if kind == "nines":
         return nines_ok
+    if kind == "first":
+        return first == seat
     if kind == "fail":
         return bet[1] in failed_seats
     raise ValueError(bet)
@@ -114,9 +116,9 @@ def bet_won(bet, seat, tricks, won, last, nines_ok, failed_seats):
 
 def _sequences(hands, leader, n_players):
     """Yield (probability, outcome) for every random-policy play sequence."""
-    def rec(hands, leader, plays, prob, tricks, won, nines_ok):
+    def rec(hands, leader, plays, prob, tricks, won, nines_ok, first):
         if not any(hands):
-            yield prob, (tuple(tricks), tuple(tuple(sorted(w)) for w in won), leader, nines_ok)
+            yield prob, (tuple(tricks), tuple(tuple(sorted(w)) for w in won), leader, nines_ok, first)
             return
         k = len(plays)
         seat = (leader + k) % n_players
@@ -135,16 +137,17 @@ def _sequences(hands, leader, n_players):
                 t2[w] += 1
                 w2 = [list(x) for x in won]
                 w2[w] += [c for _, c in new_plays]
-                yield from rec(new_hands, w, [], p, t2, w2, ok)
+                yield from rec(new_hands, w, [], p, t2, w2, ok, w if first is None else first)
             else:
-                yield from rec(new_hands, leader, new_plays, p, tricks, won, nines_ok)
-    yield from rec(hands, leader, [], Fraction(1), [0] * n_players, [[] for _ in range(n_players)], True)
+                yield from rec(new_hands, leader, new_plays, p, tricks, won, nines_ok, first)
+    yield from rec(hands, leader, [], Fraction(1), [0] * n_players, [[] for _ in range(n_players)], True, None)
 
 
 def random_play_distribution(players, colours, hand, talon, seat, leader, hand_size, stat):
     """Exact P(stat(outcome) = v) over uniform deals and random play.
 
-    ``stat(tricks, won, last, nines_ok)`` maps an outcome to a hashable value.
+    ``stat(tricks, won, last, nines_ok, first)`` maps an outcome to a hashable
+    value (``first``: the first trick's winner).
     """
     deck = [(c, r) for c in colours for r in range(1, 10)]
     known = set(hand) | set(talon)
@@ -157,8 +160,8 @@ def random_play_distribution(players, colours, hand, talon, seat, leader, hand_s
         hands[seat] = list(hand)
         for s, h in zip(others, deal):
             hands[s] = list(h)
-        for prob, (tricks, won, last, nines_ok) in _sequences(hands, leader, players):
-            dist[stat(tricks, won, last, nines_ok)] += prob / len(deals)
+        for prob, outcome in _sequences(hands, leader, players):
+            dist[stat(*outcome)] += prob / len(deals)
     return dict(dist)
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.odds.query import simulate, stat_index
+from sponsio_sim.bet_kinds import BET_TYPES
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.odds.simulate import stats_layout
 from sponsio_sim.rules import load_rules
@@ -38,17 +39,17 @@ def _cards(text, rules):
 
 @pytest.mark.parametrize("players,colours,hand_size,seat,lead,hand,talon", CASES)
 def test_random_policy_matches_enumeration(players, colours, hand_size, seat, lead, hand, talon):
-    rules = load_rules("standard-4p" if players == 4 else "standard-3p",
-                       overrides={"hand_size": hand_size, "colours": list(colours)})
+    rules = load_rules("standard-4p" if players == 4 else "standard-3p",   # every bet kind, ``first`` too
+                       overrides={"hand_size": hand_size, "colours": list(colours), "bets": list(BET_TYPES)})
     sit = build_situation(rules, hand, talon, seat=seat, lead=lead)
     layout = stats_layout(rules.hand_size, rules.n_colours, rules.players)
     rows = [b for b in catalogue(rules, seat) if b.kind != "fail"]
     counts, n = simulate(sit, "random", "random", n=N, target_ci=None, seed=7, watch=[0])
     assert n == N
 
-    def outcome(tricks, won, last, nines_ok):
+    def outcome(tricks, won, last, nines_ok, first):
         return (tricks[seat], tuple(sum(1 for c in won[seat] if c[0] == col) for col in colours),
-                last == seat, nines_ok)
+                last == seat, nines_ok, first == seat)
 
     exact = random_play_distribution(players, colours, _cards(hand, rules), _cards(talon, rules),
                                      seat, lead, hand_size, outcome)
@@ -61,6 +62,8 @@ def test_random_policy_matches_enumeration(players, colours, hand_size, seat, le
             return sum(p for o, p in exact.items() if o[1][bet.a] == bet.b)
         if bet.kind == "last":
             return sum(p for o, p in exact.items() if o[2])
+        if bet.kind == "first":
+            return sum(p for o, p in exact.items() if o[4])
         return sum(p for o, p in exact.items() if o[3])
 
     z = NormalDist().inv_cdf(1 - 0.025 / len(rows))

@@ -8,7 +8,8 @@ fitted by simulation (``game.fit``, ``analysis.game.fit``):
 - colour:C=N: own cards of C, the talon's cards of C, own sure winners in C;
 - last: sure winners, own 9s, whether the seat leads;
 - nines: 9s not in the talon, own 9s;
-- fail:S: the bets S holds (``fail``: the bets every other seat holds).
+- fail:S: the bets S holds (``fail``: the bets every other seat holds);
+- first: sure winners, high cards, whether the seat leads.
 
 ``prepare_features`` writes a hand's features to the ``ints`` scratch; then
 ``cell_of`` / ``prob`` read them for any bet, so scanning the catalogue costs
@@ -20,7 +21,7 @@ import numpy as np
 
 from sponsio_sim.kernels.bits import RANKS, U0, U1, highest, popcount
 from sponsio_sim.kernels.bets import target_bets
-from sponsio_sim.bet_kinds import COLOUR, FAIL, LAST, NINES, TRICKS
+from sponsio_sim.bet_kinds import BY_NAME, COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.game.layout import (COLOUR_CELLS, COLOUR_PARAMS, FAIL_CELLS, I_F_COL, I_F_HI, I_F_SC,
                                              I_F_HIGH, I_F_LEAD, I_F_NINPLAY, I_F_NOWN, I_F_SURE, I_HAND, I_MOFF,
                                              I_NBETS, I_NCOL, I_NROWS, I_PLAYERS, I_ROWS, I_ROW_OF, I_BEST_T,
@@ -28,6 +29,7 @@ from sponsio_sim.kernels.game.layout import (COLOUR_CELLS, COLOUR_PARAMS, FAIL_C
 from sponsio_sim.kernels.table import COLMASK, NINES as NINES_MASK
 
 TOP_RANKS = 0x1C0  # ranks 7, 8, 9 of a colour: the "high cards"
+FIRST_CELLS = BY_NAME["first"].cells   # sure winners (0..3+), high cards (0..4+), leads
 
 
 @nb.njit(cache=True, inline="always")
@@ -107,6 +109,10 @@ def cell_of(kind, a, b, target_bets, ints):
     if kind == NINES:
         f = min(ints[I_F_NINPLAY], NINES_CELLS[0] - 1) * NINES_CELLS[1] + min(ints[I_F_NOWN], NINES_CELLS[1] - 1)
         return W_MODEL + ints[I_MOFF + NINES] + f
+    if kind == FIRST:
+        f = (min(ints[I_F_SURE], FIRST_CELLS[0] - 1) * FIRST_CELLS[1]
+             + min(ints[I_F_HIGH], FIRST_CELLS[1] - 1)) * FIRST_CELLS[2] + ints[I_F_LEAD]
+        return W_MODEL + ints[I_MOFF + FIRST] + f
     return W_MODEL + ints[I_MOFF + FAIL] + min(target_bets, FAIL_CELLS[0] - 1)
 
 

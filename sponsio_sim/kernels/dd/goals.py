@@ -11,9 +11,10 @@ state (``bet_extra_keys``), whether fail or 9-sensitive bets are in play
 import numba as nb
 import numpy as np
 
-from sponsio_sim.bet_kinds import COLOUR, FAIL, LAST, NINES, TRICKS
+from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bets import PENDING, fail_targets, settle_fail_bets
 from sponsio_sim.kernels.bits import U0, popcount
+from sponsio_sim.kernels.dd.core import ct_layout
 from sponsio_sim.kernels.dd.tt import NO, UNKNOWN, YES
 
 
@@ -55,23 +56,30 @@ def _atom3(kind, a, b, s, row, players, n_colours, left, in_play, colmask, nines
         if left == 0:
             return YES if row[players + players * n_colours + 1] == s else NO
         return UNKNOWN
+    if kind == FIRST:
+        first = row[ct_layout(players, n_colours)[3]]
+        if first < 0:
+            return UNKNOWN
+        return YES if first == s else NO
     if row[players + players * n_colours] == 0:
         return NO
     return YES if (in_play & nines) == U0 else UNKNOWN
 
 
 @nb.njit(cache=True, inline="always")
-def _clash(codes, bcounts, s, row, left, my_nines):
+def _clash(codes, bcounts, s, row, first, left, my_nines):
     """Seat s bets on exactly a tricks and cannot win all its bets any more:
-    a ``last`` bet wins one more trick, a ``nines`` bet one more per 9 the
-    seat still holds (each 9 must win its own trick; a 9 may win the last)."""
+    a ``last`` bet wins one more trick, a ``first`` bet one more while the
+    first trick (``first``: its winner, -1) is being played, a ``nines`` bet
+    one more per 9 the seat still holds (each 9 must win its own trick; a 9
+    may win the last or the first)."""
     a = -1
     more = 0
     for i in range(bcounts[s]):
         kind = codes[s, i, 0]
         if kind == TRICKS:
             a = codes[s, i, 1]
-        elif kind == LAST and left > 0:
+        elif (kind == LAST and left > 0) or (kind == FIRST and first < 0):
             more = max(more, 1)
         elif kind == NINES:
             more = max(more, my_nines)
@@ -93,8 +101,9 @@ def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, i
     """
     if bcounts[ask] == 0:
         return NO
+    first = row[ct_layout(players, n_colours)[3]]
     if not any_fail:
-        if _clash(codes, bcounts, ask, row, left, popcount(hands[ask] & nines)):
+        if _clash(codes, bcounts, ask, row, first, left, popcount(hands[ask] & nines)):
             return NO
         v = YES
         for i in range(bcounts[ask]):
@@ -113,7 +122,7 @@ def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, i
                        left, in_play, colmask, nines)
             res3[s, i] = v
             f = _or3(f, _not3(v))
-        fail3[s] = YES if _clash(codes, bcounts, s, row, left, popcount(hands[s] & nines)) else f
+        fail3[s] = YES if _clash(codes, bcounts, s, row, first, left, popcount(hands[s] & nines)) else f
     known = 0
     unknown = 0
     for s in range(players):
@@ -190,7 +199,8 @@ def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in
                    nines_sens):
     """Key words for the accumulated state the relevant bets still depend on:
     each counter clamped just above its target, the nines flag and which 9s
-    are still in play (relative ranks hide which top card is a 9)."""
+    are still in play (relative ranks hide which top card is a 9), the first
+    trick's winner (bits 44-46 of the first word)."""
     x1 = np.uint64(leader)
     if nines_sens:
         x1 |= np.uint64(row[players + players * n_colours]) << np.uint64(3)
@@ -205,6 +215,9 @@ def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in
                     v = min(row[s], codes[s, i, 1] + 1)
                 elif kind == COLOUR:
                     v = min(row[players + s * n_colours + codes[s, i, 1]], codes[s, i, 2] + 1)
+                elif kind == FIRST:   # who took the first trick decides every first bet
+                    x1 |= np.uint64(row[ct_layout(players, n_colours)[3]] + 1) << np.uint64(44)
+                    continue
                 else:
                     continue
                 x2 |= np.uint64(v) << np.uint64(sh)
@@ -242,6 +255,8 @@ def desire(codes, bcounts, ask, row, players, n_colours, left):
             tricks = codes[ask, i, 1]
         elif kind == LAST:
             last = left > 1
+        elif kind == FIRST and row[ct_layout(players, n_colours)[3]] < 0:
+            return 1   # the first trick is being played: take it
         elif kind == COLOUR:
             colour = True
             d = 1 if codes[ask, i, 2] > row[players + ask * n_colours + codes[ask, i, 1]] else -1

@@ -11,7 +11,7 @@ not rules.
 import numba as nb
 import numpy as np
 
-from sponsio_sim.bet_kinds import COLOUR, LAST, NINES, TRICKS
+from sponsio_sim.bet_kinds import COLOUR, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, popcount
 from sponsio_sim.kernels.table import (CAN, COLMASK, FLAGS, HANDS, MAX_COLOURS, NINES_OWN as NINES_OWN_FLAG, NREL,
                                        PLAYED, TALON, TRICKS as TRICKS_WON, WON, rel_at)
@@ -72,6 +72,12 @@ def goal_weights(s, players, tricks_left, trick_mask, tab, ints, weight):
                 own_last = True
         elif kind == COLOUR:
             n_colour += 1
+        elif kind == FIRST:
+            done = 0
+            for t in range(players):
+                done += ints[TRICKS_WON + t]
+            if done == 0:   # the first trick decides it
+                weight[owner] += 2.0 * sign
         elif kind == NINES and (owner == s or (ints[FLAGS] & NINES_OWN_FLAG) == 0):
             nine_sign += sign  # under nines_scope = own, only the bettor's own 9s count
     return keep, own_last, n_colour, nine_sign, bank
