@@ -98,21 +98,26 @@ class RuleSet:
                 return float(table[key])
         return float(self.multiplier[bet.kind])
 
+    def stated_multipliers(self) -> dict[str, float]:
+        """The multipliers a rule file states: a kind the catalogue leaves
+        out keeps its registry default (``bet_kinds``) unsaid."""
+        return {k: v for k, v in self.multiplier.items()
+                if k in self.bets or BY_NAME[k].multiplier is None or v != BY_NAME[k].multiplier}
+
     def as_dict(self) -> dict[str, Any]:
         """Plain data, as written in a rule file (for reports and JSON)."""
         out = {k: getattr(self, k) for k in ("name", *_INT_FIELDS[:1], "colours", *_INT_FIELDS[1:],
                                              "bets", "tokens", "track_value")}
         out["colours"], out["bets"], out["tokens"] = list(self.colours), list(self.bets), list(self.tokens)
         out["track_value"] = list(self.track_value)
-        out["multiplier"] = {k: v for k, v in self.multiplier.items()   # a kind's default is implied
-                             if k in self.bets or BY_NAME[k].multiplier is None or v != BY_NAME[k].multiplier}
+        out["multiplier"] = self.stated_multipliers()
         out["multiplier_param"] = {k: dict(v) for k, v in self.multiplier_param.items()}
         out.update({k: getattr(self, k) for k in OPTIONS})
         return out
 
     def summary(self) -> str:
         """One line naming the rule set and its main numbers (for reports)."""
-        mult = ", ".join(f"{k} x{v:g}" for k, v in self.multiplier.items())
+        mult = ", ".join(f"{k} x{v:g}" for k, v in self.stated_multipliers().items())
         extra = {k: dict(v) for k, v in self.multiplier_param.items() if v}
         return (f"rules {self.name}: {self.players} players, colours {''.join(self.colours)}, "
                 f"hand {self.hand_size}, talon {self.talon_size}; multipliers {mult}"
