@@ -1,9 +1,10 @@
-"""Statistics vectors read by name.
+"""Flat kernel vectors read by name.
 
-Kernels add to plain float64 vectors at module-constant offsets (numba
-compiles the offsets in). The analysis layer reads the same memory by name
-through a numpy record dtype built from those offsets, without a copy:
-``named(totals, dtype)["games"]``. One mechanism for both games.
+Kernels keep statistics and state in plain float64 or int64 vectors at
+module-constant offsets (numba compiles the offsets in). The analysis layer
+and the tests read and write the same memory by name through a numpy record
+dtype built from those offsets, without a copy: ``named(totals,
+dtype)["games"]``. One mechanism for both games.
 """
 
 from __future__ import annotations
@@ -13,15 +14,15 @@ import math
 import numpy as np
 
 
-def record_dtype(fields, size: int) -> np.dtype:
-    """A record dtype over ``size`` float64 slots. ``fields`` are ``(name,
-    offset, shape)`` or ``(name, offset, shape, record)`` (a nested record
-    dtype, e.g. one block per seat); shape ``()`` is one value. Every slot must
-    be named exactly once, so the names and the kernel's offsets cannot drift
-    apart silently."""
+def record_dtype(fields, size: int, slot=np.float64) -> np.dtype:
+    """A record dtype over ``size`` slots of 8 bytes (``slot``: float64 or
+    int64). ``fields`` are ``(name, offset, shape)`` or ``(name, offset,
+    shape, record)`` (a nested record dtype, e.g. one block per seat); shape
+    ``()`` is one value. Every slot must be named exactly once, so the names
+    and the kernel's offsets cannot drift apart silently."""
     names, formats, offsets, slots = [], [], [], []
     for name, at, shape, *sub in fields:
-        base = sub[0] if sub else np.dtype(np.float64)
+        base = sub[0] if sub else np.dtype(slot)
         width = base.itemsize // 8 * math.prod(shape)
         names.append(name)
         formats.append((base, shape) if shape else base)
@@ -35,9 +36,20 @@ def record_dtype(fields, size: int) -> np.dtype:
 
 
 def named(vector, dtype: np.dtype):
-    """``vector`` (one statistics vector of ``dtype.itemsize // 8`` float64s) as a record:
-    a view, so it reads (and writes) the vector's own memory."""
-    vector = np.ascontiguousarray(vector, dtype=np.float64)
+    """``vector`` (``dtype.itemsize // 8`` values of 8 bytes) as a record: a
+    view, so it reads and writes the vector's own memory (a vector that is
+    not contiguous 8-byte values is refused rather than copied)."""
+    vector = np.asarray(vector)
+    if vector.dtype != _slot(dtype) or not vector.flags.c_contiguous:
+        raise ValueError(f"a contiguous vector of {_slot(dtype)}, not {vector.dtype} (contiguous: "
+                         f"{vector.flags.c_contiguous})")
     if vector.nbytes != dtype.itemsize:
-        raise ValueError(f"a statistics vector of {vector.size} values; this record has {dtype.itemsize // 8}")
+        raise ValueError(f"a vector of {vector.size} values; this record has {dtype.itemsize // 8}")
     return vector.view(dtype)[0]
+
+
+def _slot(dtype: np.dtype) -> np.dtype:
+    """The slot type of a record dtype (its first plain field's)."""
+    while dtype.fields is not None:
+        dtype = dtype.fields[dtype.names[0]][0]
+    return dtype.base

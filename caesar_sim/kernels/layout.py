@@ -6,6 +6,8 @@ statistics of a chunk, and the log (int64 rows of ``LOGW``) a narrated game.
 These are array shapes, not rule numbers: every rule number arrives in ``R``.
 """
 
+import numpy as np
+
 from tabletop_mc.records import named, record_dtype
 
 P = 5            # most seats
@@ -119,6 +121,28 @@ S_TDECK = _f(3 * TPV_MAX)
 S_VDECK = _f(VIS_MAX)
 S_FDECK = _f(FAV_MAX)
 S_SIZE = _next
+# the state vector by name, for tests and narration (tabletop_mc.records): ``named_state(S)["hand"][seat]``
+S_DTYPE = record_dtype((
+    ("players", S_N, ()), ("day", S_DAY, ()), ("phase", S_PHASE, ()), ("start", S_START, ()),
+    ("turn", S_TURN, ()), ("bank_coins", S_COINS, ()), ("start_card_shown", S_SPAV, ()),
+    ("caesar", S_CAESAR, ()), ("over", S_OVER, ()), ("tickets_dealt", S_NT, ()), ("visitors_dealt", S_NVD, ()),
+    ("favours_dealt", S_NF, ()), ("next_ticket", S_TPTR, ()), ("next_visitor", S_VPTR, ()),
+    ("next_favour", S_FPTR, ()), ("cards_played", S_DCN, ()), ("hand", S_HAND, (P,)), ("passed", S_PASS, (P,)),
+    ("policy", S_POL, (P,)), ("rollouts", S_K, (P,)), ("weight_row", S_WROW, (P,)), ("score", S_TOT, (P,)),
+    ("coin_cards", S_CC, (P,)), ("favours", S_FAV, (P, NFT)), ("favours_shown", S_FDISP, (NFT,)),
+    ("specials", S_SPEC, (NVEN,)), ("tickets_shown", S_TDN, ()), ("ticket_venue", S_TDX, (DISP,)),
+    ("ticket_coins", S_TDC, (DISP,)), ("visitors_shown", S_VDN, (NVEN,)),
+    ("visitor_coins", S_VD, (NVEN, DISP)), ("tickets_held", S_PTN, (P, NVEN)),
+    ("held_ticket_coins", S_PT, (P, NVEN, HOLD)), ("held_ticket_card", S_PTO, (P, NVEN, HOLD)),
+    ("visitors_held", S_PVN, (P, NVEN)), ("held_visitor_coins", S_PV, (P, NVEN, HOLD)),
+    ("held_visitor_card", S_PVO, (P, NVEN, HOLD)), ("row_cards", S_ROWN, (NROW,)),
+    ("row_owner", S_ROWO, (NROW, ROWCAP)), ("row_value", S_ROWV, (NROW, ROWCAP)),
+    ("row_effective", S_ROWE, (NROW, ROWCAP)), ("row_favour", S_ROWF, (NROW, ROWCAP)),
+    ("row_card", S_ROWC, (NROW, ROWCAP)), ("card_value", S_DCV, (ROWCAP,)), ("card_row", S_DCR, (ROWCAP,)),
+    ("card_order", S_DCO, (ROWCAP,)), ("card_owner", S_DCW, (ROWCAP,)), ("card_items", S_DCK, (ROWCAP,)),
+    ("card_item", S_DCI, (ROWCAP,)), ("card_net_coins", S_DCG, (ROWCAP,)),
+    ("ticket_deck", S_TDECK, (3 * TPV_MAX,)), ("visitor_deck", S_VDECK, (VIS_MAX,)),
+    ("favour_deck", S_FDECK, (FAV_MAX,))), S_SIZE, slot=np.int64)
 
 # --- statistics vector ST (float64, summed over games)
 _next = 0
@@ -138,6 +162,12 @@ ST_DTYPE = record_dtype((("on", ST_ON, ()), ("bids", ST_BIDS, (NPOL, P, NROW, NV
                          ("score_parts", ST_COMP, (P, NCOMP, 2)), ("unclaimed", ST_UNCL, (4, 2)),
                          ("days", ST_DAYS, ()), ("start_card", ST_SP, (3,)), ("favours", ST_FAVS, (NFT, 4)),
                          ("short", ST_SHORT, (3,))), ST_SIZE)
+
+
+def named_state(S):
+    """The state vector read and written by name, without a copy (``S_DTYPE``):
+    ``s["hand"][seat]`` (a mask of values 1..8), ``s["favours"][seat, BOOST]``."""
+    return named(S, S_DTYPE)
 
 
 def named_stats(stats):

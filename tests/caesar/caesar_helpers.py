@@ -15,61 +15,63 @@ PP = policy_weights()
 
 
 class Table:
-    """A game state built by hand: displays, hands, rows; steps through kernel entry points."""
+    """A game state built by hand: displays, hands, rows; steps through kernel entry points.
+
+    ``state`` is the state vector by name (``layout.S_DTYPE``), a view that
+    reads and writes ``S``: ``t.state["favours"][1, L.DOUBLE] = 1``."""
 
     def __init__(self, players=4, overrides=None, phase=0, start=0, policy=L.VALUE):
         self.R = kernel_rules(load_rules(overrides=overrides), players)
         self.S = np.zeros(L.S_SIZE, dtype=np.int64)
+        self.state = L.named_state(self.S)
         self.lg = np.zeros((L.LOG_MAX, L.LOGW), dtype=np.int64)
         self.lg[0, 1] = L.LOG_MAX
         self.st = np.zeros(L.ST_SIZE)
         self.st[L.ST_ON] = 1
         self.rng = np.array([1, 2, 3, 4], dtype=np.uint64)
-        S = self.S
-        S[L.S_N] = players
-        S[L.S_PHASE] = phase
-        S[L.S_START] = start
-        S[L.S_TURN] = start
-        S[L.S_CAESAR] = -1
-        S[L.S_COINS] = self.R[L.R_NCOIN]
-        for p in range(players):
-            S[L.S_HAND + p] = (1 << L.NVAL) - 1
-            S[L.S_POL + p] = policy
+        s = self.state
+        s["players"] = players
+        s["phase"] = phase
+        s["start"] = start
+        s["turn"] = start
+        s["caesar"] = -1
+        s["bank_coins"] = self.R[L.R_NCOIN]
+        s["hand"][:players] = (1 << L.NVAL) - 1     # every merchant 1..8 in hand
+        s["policy"][:players] = policy
 
     # --- displays
     def favours(self, boost=0, double=0, gold=0, start_card=True):
-        self.S[L.S_FDISP:L.S_FDISP + 3] = boost, double, gold
-        self.S[L.S_SPAV] = int(start_card)
+        self.state["favours_shown"] = boost, double, gold
+        self.state["start_card_shown"] = int(start_card)
 
     def tickets(self, *venue_coin_index):
         """Display tickets given as (venue, index into tickets.coins)."""
         for i, (x, k) in enumerate(venue_coin_index):
-            self.S[L.S_TDX + i] = x
-            self.S[L.S_TDC + i] = self.R[L.R_TCOIN + k]
-        self.S[L.S_TDN] = len(venue_coin_index)
+            self.state["ticket_venue"][i] = x
+            self.state["ticket_coins"][i] = self.R[L.R_TCOIN + k]
+        self.state["tickets_shown"] = len(venue_coin_index)
 
     def visitors(self, x, coins):
         coins = sorted(coins, reverse=True)
-        self.S[L.S_VD + x * L.DISP:L.S_VD + x * L.DISP + len(coins)] = coins
-        self.S[L.S_VDN + x] = len(coins)
+        self.state["visitor_coins"][x, :len(coins)] = coins
+        self.state["visitors_shown"][x] = len(coins)
 
-    def give_ticket(self, p, x, coin, origin=0):
-        h = p * L.NVEN + x
-        n = self.S[L.S_PTN + h]
-        vals = sorted(list(self.S[L.S_PT + h * L.HOLD:L.S_PT + h * L.HOLD + n]) + [coin], reverse=True)
-        self.S[L.S_PT + h * L.HOLD:L.S_PT + h * L.HOLD + n + 1] = vals
-        self.S[L.S_PTN + h] = n + 1
+    def give_ticket(self, p, x, coin):
+        _insert(self.state["held_ticket_coins"][p, x], self.state["tickets_held"][p], x, coin)
 
     def give_visitor(self, p, x, coin):
-        h = p * L.NVEN + x
-        n = self.S[L.S_PVN + h]
-        vals = sorted(list(self.S[L.S_PV + h * L.HOLD:L.S_PV + h * L.HOLD + n]) + [coin], reverse=True)
-        self.S[L.S_PV + h * L.HOLD:L.S_PV + h * L.HOLD + n + 1] = vals
-        self.S[L.S_PVN + h] = n + 1
+        _insert(self.state["held_visitor_coins"][p, x], self.state["visitors_held"][p], x, coin)
+
+    def hand(self, p, *values):
+        """Seat p holds the merchants ``values`` (1..8)."""
+        self.state["hand"][p] = sum(1 << (v - 1) for v in values)
+
+    def give_favours(self, p, boost=0, double=0, gold=0):
+        self.state["favours"][p] = boost, double, gold
 
     # --- steps
     def play(self, p, v, venue=None, fav=0):
-        row = self.S[L.S_PHASE] if venue is None else 2 + venue
+        row = self.state["phase"] if venue is None else 2 + venue
         api.k_apply(self.R, self.S, p, (v - 1) + L.NVAL * row + L.NVAL * L.NROW * fav, self.lg, self.st)
 
     def resolve(self):
@@ -81,33 +83,38 @@ class Table:
 
     # --- reading
     def totals(self):
-        return list(self.S[L.S_TOT:L.S_TOT + self.S[L.S_N]])
+        return list(self.state["score"][:self.state["players"]])
 
     def row(self, row):
-        n = self.S[L.S_ROWN + row]
-        b = row * L.ROWCAP
-        return [(int(self.S[L.S_ROWO + b + i]), int(self.S[L.S_ROWV + b + i]), int(self.S[L.S_ROWE + b + i]))
+        s, n = self.state, self.state["row_cards"][row]
+        return [(int(s["row_owner"][row, i]), int(s["row_value"][row, i]), int(s["row_effective"][row, i]))
                 for i in range(n)]
 
     def card_items(self):
         """Items won by each card played today, in play order: (owner, value, items)."""
-        return [(int(self.S[L.S_DCW + c]), int(self.S[L.S_DCV + c]), int(self.S[L.S_DCK + c]))
-                for c in range(self.S[L.S_DCN])]
+        s = self.state
+        return [(int(s["card_owner"][c]), int(s["card_value"][c]), int(s["card_items"][c]))
+                for c in range(s["cards_played"])]
 
     def fav(self, p):
-        return list(self.S[L.S_FAV + p * 3:L.S_FAV + p * 3 + 3])
+        return list(self.state["favours"][p])
 
     def held_tickets(self, p, x):
-        h = p * L.NVEN + x
-        return list(self.S[L.S_PT + h * L.HOLD:L.S_PT + h * L.HOLD + self.S[L.S_PTN + h]])
+        return list(self.state["held_ticket_coins"][p, x, :self.state["tickets_held"][p, x]])
 
     def held_visitors(self, p, x):
-        h = p * L.NVEN + x
-        return list(self.S[L.S_PV + h * L.HOLD:L.S_PV + h * L.HOLD + self.S[L.S_PVN + h]])
+        return list(self.state["held_visitor_coins"][p, x, :self.state["visitors_held"][p, x]])
 
     def events(self, ev):
         rows = self.lg[1:self.lg[0, 0] + 1]
         return [tuple(int(v) for v in r[1:9]) for r in rows if r[0] == ev]
+
+
+def _insert(coins, counts, x, coin):
+    """Add ``coin`` to a seat's items of venue x, kept in descending order."""
+    n = counts[x]
+    coins[:n + 1] = sorted(list(coins[:n]) + [coin], reverse=True)
+    counts[x] = n + 1
 
 
 # --- slow, obviously right references

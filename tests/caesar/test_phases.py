@@ -28,7 +28,7 @@ def test_items_run_out_and_later_cards_get_nothing():
     t.resolve()
     items = {(p, v): k for p, v, k in t.card_items()}
     assert items == {(1, 8): 1, (2, 5): 1, (0, 3): 0, (3, 1): 0}
-    assert t.S[L.S_TDN] == 0
+    assert t.state["tickets_shown"] == 0
     assert len(t.events(L.EV_NOTHING)) == 2
 
 
@@ -40,7 +40,7 @@ def test_unclaimed_items_stay_and_are_counted():
     t.play(0, 4, venue=0)
     t.resolve()
     assert t.held_visitors(0, 0) == [3]          # the taker picks the best visitor
-    assert t.S[L.S_VDN] == 2 and t.S[L.S_VDN + 2] == 1
+    assert t.state["visitors_shown"][0] == 2 and t.state["visitors_shown"][2] == 1
     assert t.st[L.ST_UNCL + 6] == 3               # three visitors left unclaimed today
 
 
@@ -51,7 +51,7 @@ def test_start_card_goes_to_leftmost_merchant_when_nobody_takes_it():
     t.play(3, 6)
     t.resolve()                                   # two cards, two favours: the start card is left over
     assert t.fav(3)[2] == 1 and t.fav(2)[0] == 1  # 6 takes gold (2 coins), 2 takes boost
-    assert t.S[L.S_START] == 3                    # owner of the leftmost card (the 6)
+    assert t.state["start"] == 3                    # owner of the leftmost card (the 6)
     assert t.events(L.EV_SPFALL) == [(3, 0, 0, 0, 0, 0, 0, 0)]
     assert t.st[L.ST_SP + 1] == 1
 
@@ -61,11 +61,11 @@ def test_start_card_taken_as_an_item_and_stays_when_nobody_bids():
     t.favours(start_card=True)
     t.play(0, 3)
     t.resolve()
-    assert t.S[L.S_START] == 0 and t.st[L.ST_SP] == 1
+    assert t.state["start"] == 0 and t.st[L.ST_SP] == 1
     t = Table(phase=0, start=1)
     t.favours(boost=2)
     t.resolve()
-    assert t.S[L.S_START] == 1 and t.st[L.ST_SP + 2] == 1
+    assert t.state["start"] == 1 and t.st[L.ST_SP + 2] == 1
 
 
 def test_boost_counts_higher_and_double_takes_two_items():
@@ -73,8 +73,8 @@ def test_boost_counts_higher_and_double_takes_two_items():
     t.tickets((0, 0), (0, 1), (1, 4), (2, 5))
     for x in range(3):
         t.visitors(x, [2, 2])
-    t.S[L.S_FAV + 0 * 3 + 0] = 1                  # seat 0 holds a boost
-    t.S[L.S_FAV + 1 * 3 + 1] = 1                  # seat 1 holds a double
+    t.state["favours"][0, L.BOOST] = 1                  # seat 0 holds a boost
+    t.state["favours"][1, L.DOUBLE] = 1                  # seat 1 holds a double
     t.play(2, 7)
     t.play(0, 5, fav=1)                           # counts 8: left of the 7
     t.play(1, 6, fav=2)
@@ -102,53 +102,53 @@ def test_resolution_matches_reference(bids, n_items):
         if (p, v) in used:
             continue
         used.add((p, v))
-        t.S[L.S_FAV + p * 3 + f - 1] += f > 0
+        t.state["favours"][p, f - 1] += f > 0
         t.play(p, v, fav=f)
         clean.append((p, v, f))
     order, got = ref_row(clean, int(t.R[L.R_BOOST]), int(t.R[L.R_DOUBLE]), n_items)
     assert t.row(1) == order
     t.resolve()
     assert [k for _, _, k in t.card_items()] == got
-    assert t.S[L.S_TDN] == n_items - sum(got)
+    assert t.state["tickets_shown"] == n_items - sum(got)
 
 
 def test_special_events_give_coin_cards_two_on_one_venue_and_supply_runs_out():
     t = Table(phase=1, overrides=["coin_cards.count=3"])
-    t.S[L.S_SPEC + 2] = 2                         # two special events at the Colosseum
-    t.S[L.S_SPEC + 0] = 1
-    t.S[L.S_COINS] = 3
+    t.state["specials"][2] = 2                         # two special events at the Colosseum
+    t.state["specials"][0] = 1
+    t.state["bank_coins"] = 3
     t.tickets((2, 0), (2, 1), (0, 0), (1, 0))
     t.play(0, 8)
     t.play(1, 7)
     t.play(2, 6)
     t.play(3, 5)
     t.R[L.R_NCOIN] = 3
-    t.S[L.S_POL:L.S_POL + 4] = L.RANDOM           # take tickets in whatever order
+    t.state["policy"][:4] = L.RANDOM           # take tickets in whatever order
     t.resolve()
-    cc = [int(t.S[L.S_CC + p]) for p in range(4)]
+    cc = [int(t.state["coin_cards"][p]) for p in range(4)]
     venue_of = {p: [x for x in range(3) if t.held_tickets(p, x)][0] for p in range(4)}
     want, left = [], 3
     for p in range(4):                            # resolution order is seats 0..3 (8, 7, 6, 5)
         k = min({2: 2, 0: 1, 1: 0}[venue_of[p]], left)
         want.append(k)
         left -= k
-    assert cc == want and t.S[L.S_COINS] == left
+    assert cc == want and t.state["bank_coins"] == left
 
 
 def test_day_setup_special_ticket_lays_a_visitor_at_its_venue():
     t = Table(players=3, overrides=["special_tickets=[0,1,2]"])
-    t.S[L.S_DAY] = 2
-    t.S[L.S_NT] = 18
-    t.S[L.S_TDECK:L.S_TDECK + 18] = [0, 6, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
-    t.S[L.S_TDECK + 3] = 13                       # specials: Colosseum twice
-    t.S[L.S_TDECK + 4] = 14
-    t.S[L.S_NVD] = 15
-    t.S[L.S_VDECK:L.S_VDECK + 15] = np.arange(15)
+    t.state["day"] = 2
+    t.state["tickets_dealt"] = 18
+    t.state["ticket_deck"][:18] = [0, 6, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    t.state["ticket_deck"][3] = 13                       # specials: Colosseum twice
+    t.state["ticket_deck"][4] = 14
+    t.state["visitors_dealt"] = 15
+    t.state["visitor_deck"][:15] = np.arange(15)
     from caesar_sim.kernels import api
     api.k_setup_day(t.R, t.S, t.lg, t.st)
-    assert t.S[L.S_TDN] == 5
-    assert list(t.S[L.S_SPEC:L.S_SPEC + 3]) == [0, 0, 2]
-    assert list(t.S[L.S_VDN:L.S_VDN + 3]) == [0, 0, 2]   # 1 ticket per venue -> 0 visitors, +2 specials
+    assert t.state["tickets_shown"] == 5
+    assert list(t.state["specials"][:3]) == [0, 0, 2]
+    assert list(t.state["visitors_shown"][:3]) == [0, 0, 2]   # 1 ticket per venue -> 0 visitors, +2 specials
 
 
 @settings(max_examples=40, deadline=None)
@@ -161,10 +161,10 @@ def test_scoring_matches_brute_force(tickets, visitors, plain, gold, caesar, han
         t.give_ticket(1, 0, c)
     for c in visitors:
         t.give_visitor(1, 0, c)
-    t.S[L.S_FAV + 3:L.S_FAV + 6] = plain, 0, gold
-    t.S[L.S_HAND + 1] = hand
-    t.S[L.S_CC + 1] = cc
-    t.S[L.S_CAESAR] = 0 if caesar else -1
+    t.state["favours"][1] = plain, 0, gold
+    t.state["hand"][1] = hand
+    t.state["coin_cards"][1] = cc
+    t.state["caesar"] = 0 if caesar else -1
     coins = [0, 0, 1, 1, 2, 2, 3, 3]
     merch = sum(coins[v] for v in range(8) if hand >> v & 1)
     allow = int(t.R[L.R_FAVTIX]) if caesar else 0
@@ -175,19 +175,19 @@ def test_scoring_matches_brute_force(tickets, visitors, plain, gold, caesar, han
 
 def test_unplayed_merchants_score_their_coins():
     t = Table(players=3, phase=2)
-    t.S[L.S_HAND + 0] = 0b10100001                # 1, 6 and 8 unplayed: 0 + 2 + 3
+    t.state["hand"][0] = 0b10100001                # 1, 6 and 8 unplayed: 0 + 2 + 3
     assert t.score()[0] == 5
     assert t.score()[2] == 2 * 12                 # full hand (12 coins) scored twice: totals add up
 
 
 def test_caesar_card_brings_two_more_visitors():
     t = Table(players=3, overrides=["caesar=true"])
-    t.S[L.S_NT] = 18
-    t.S[L.S_TDECK:L.S_TDECK + 3] = [0, 1, 2]      # three Circus Maximus tickets -> 2 visitors
-    t.S[L.S_NVD] = 16
-    t.S[L.S_VDECK:L.S_VDECK + 16] = [15, 14, 13, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]  # 15 = Caesar
+    t.state["tickets_dealt"] = 18
+    t.state["ticket_deck"][:3] = [0, 1, 2]      # three Circus Maximus tickets -> 2 visitors
+    t.state["visitors_dealt"] = 16
+    t.state["visitor_deck"][:16] = [15, 14, 13, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]  # 15 = Caesar
     from caesar_sim.kernels import api
     api.k_setup_day(t.R, t.S, t.lg, t.st)
-    assert t.S[L.S_CAESAR] == 0
-    assert t.S[L.S_VDN] == 3                      # Caesar took a slot; 2 extra + 1 more visitor
-    assert t.S[L.S_VPTR] == 4
+    assert t.state["caesar"] == 0
+    assert t.state["visitors_shown"][0] == 3                      # Caesar took a slot; 2 extra + 1 more visitor
+    assert t.state["next_visitor"] == 4

@@ -8,7 +8,7 @@ from caesar_helpers import PP, Table
 
 
 def decide(t, p):
-    t.S[L.S_TURN] = p
+    t.state["turn"] = p
     return int(api.k_decide(t.R, PP, t.S, t.rng))
 
 
@@ -22,11 +22,11 @@ def test_greedy_bids_the_cheapest_card_that_still_wins():
     t.give_ticket(0, 1, 1)
     t.play(1, 6, venue=1)
     t.play(2, 4, venue=1)                         # two visitors, both claimed: need more than 4
-    t.S[L.S_HAND + 0] = 0b10110011                # holds 1, 2, 5, 6, 8
+    t.state["hand"][0] = 0b10110011                # holds 1, 2, 5, 6, 8
     assert decode(decide(t, 0)) == (5, 3, 0)      # 5 goes between the 6 and the 4
-    t.S[L.S_HAND + 0] = 0b00001111                # only 1..4: nothing wins -> pass
+    t.state["hand"][0] = 0b00001111                # only 1..4: nothing wins -> pass
     assert decide(t, 0) == -1
-    t.S[L.S_FAV + 0] = 1                          # with a boost, 2 + 3 = 5 wins
+    t.state["favours"][0, L.BOOST] = 1                          # with a boost, 2 + 3 = 5 wins
     assert decode(decide(t, 0)) == (2, 3, 1)
 
 
@@ -42,7 +42,7 @@ def test_value_takes_a_visitor_that_fills_its_ticket_cheaply():
     t.visitors(2, [3])
     t.give_ticket(1, 2, 2)
     for p in (0, 2, 3):
-        t.S[L.S_PASS + p] = 1                     # nobody else can still outbid
+        t.state["passed"][p] = 1                     # nobody else can still outbid
     v, row, fav = decode(decide(t, 1))
     assert row == 4 and fav == 0 and v == 1       # 1 coin-free merchant wins 3 + 2 coins
 
@@ -50,14 +50,14 @@ def test_value_takes_a_visitor_that_fills_its_ticket_cheaply():
 def test_no_favours_in_phase_one_and_random_actions_are_legal():
     t = Table(phase=0, policy=L.RANDOM)
     t.favours(boost=2, double=2)
-    t.S[L.S_FAV:L.S_FAV + 3] = 1, 1, 1
-    t.S[L.S_HAND] = 0b00100100                    # 3 and 6 only
+    t.state["favours"][0] = 1, 1, 1
+    t.state["hand"][0] = 0b00100100                    # 3 and 6 only
     seen = set()
     for _ in range(200):
         a = decide(t, 0)
         seen.add(a)
     assert seen == {-1, 2, 5}                     # pass, 3 or 6 at the villa; never with a favour
-    t.S[L.S_PHASE] = 2
+    t.state["phase"] = 2
     seen = {decode(decide(t, 0)) for _ in range(600)}
     assert {d for d in seen if d and d[2] == 2} and all(d is None or (d[0] in (3, 6) and d[1] >= 2) for d in seen)
     assert not any(d and d[2] == 3 for d in seen)

@@ -35,9 +35,10 @@ def new_game(players, overrides=None, seed=1):
 def decks(R, S):
     """The dealt decks as multisets: tickets (venue, coins), visitors (coins, Caesar = 'C'), favour types."""
     tpv = R[L.R_TPV]
-    tix = Counter((int(i // tpv), int(R[L.R_TCOIN + i % tpv])) for i in S[L.S_TDECK:L.S_TDECK + S[L.S_NT]])
-    vis = Counter("C" if i == R[L.R_NVIS] else int(R[L.R_VCOIN + i]) for i in S[L.S_VDECK:L.S_VDECK + S[L.S_NVD]])
-    fav = Counter(int(t) for t in S[L.S_FDECK:L.S_FDECK + S[L.S_NF]])
+    s = L.named_state(S)
+    tix = Counter((int(i // tpv), int(R[L.R_TCOIN + i % tpv])) for i in s["ticket_deck"][:s["tickets_dealt"]])
+    vis = Counter("C" if i == R[L.R_NVIS] else int(R[L.R_VCOIN + i]) for i in s["visitor_deck"][:s["visitors_dealt"]])
+    fav = Counter(int(t) for t in s["favour_deck"][:s["favours_dealt"]])
     return tix, vis, fav
 
 
@@ -113,35 +114,35 @@ def test_game_narrates_the_removed_cards():
 def setup_table(players=3, overrides=None, tickets=(), visitors=(), day=0):
     """A table whose decks hold exactly ``tickets`` (card ids) and ``visitors`` (card ids), set up for ``day``."""
     t = Table(players=players, overrides=overrides)
-    t.S[L.S_DAY] = day
-    t.S[L.S_NT] = len(tickets)
-    t.S[L.S_TDECK:L.S_TDECK + len(tickets)] = tickets
-    t.S[L.S_NVD] = len(visitors)
-    t.S[L.S_VDECK:L.S_VDECK + len(visitors)] = visitors
+    t.state["day"] = day
+    t.state["tickets_dealt"] = len(tickets)
+    t.state["ticket_deck"][:len(tickets)] = tickets
+    t.state["visitors_dealt"] = len(visitors)
+    t.state["visitor_deck"][:len(visitors)] = visitors
     api.k_setup_day(t.R, t.S, t.lg, t.st)
     return t
 
 
 def test_ticket_deck_runs_out_the_day_shows_what_is_left():
     t = setup_table(tickets=[0, 6], visitors=list(range(10)))   # 3 wanted, 2 left
-    assert t.S[L.S_TDN] == 2
+    assert t.state["tickets_shown"] == 2
     assert t.events(L.EV_SHORT) == [(L.SHORT_TICKETS, 1, 0, 0, 0, 0, 0, 0)]
     assert list(t.st[L.ST_SHORT:L.ST_SHORT + 3]) == [1, 0, 1]
 
 
 def test_special_ticket_missing_counts_as_short():
     t = setup_table(tickets=[0, 6, 12], visitors=list(range(10)), day=2)  # day 3: 3 + 2 specials wanted
-    assert t.S[L.S_TDN] == 3 and t.S[L.S_SPEC:L.S_SPEC + 3].sum() == 0
+    assert t.state["tickets_shown"] == 3 and t.state["specials"][:3].sum() == 0
     assert t.events(L.EV_SHORT) == [(L.SHORT_TICKETS, 2, 0, 0, 0, 0, 0, 0)]
 
 
 def test_visitor_deck_runs_out_including_caesar_extras():
     t = setup_table(tickets=[0, 1, 2], visitors=[3])            # 3 Circus tickets: 2 visitors wanted, 1 left
-    assert t.S[L.S_VDN] == 1
+    assert t.state["visitors_shown"][0] == 1
     assert t.events(L.EV_SHORT) == [(L.SHORT_VISITORS, 1, 0, 0, 0, 0, 0, 0)]
     assert list(t.st[L.ST_SHORT:L.ST_SHORT + 3]) == [0, 1, 1]
     t = setup_table(overrides=["caesar=true"], tickets=[0, 1, 6], visitors=[15, 4])  # Caesar brings 2, 1 left
-    assert t.S[L.S_CAESAR] == 0 and t.S[L.S_VDN] == 1
+    assert t.state["caesar"] == 0 and t.state["visitors_shown"][0] == 1
     assert t.events(L.EV_SHORT) == [(L.SHORT_VISITORS, 1, 0, 0, 0, 0, 0, 0)]
 
 
@@ -176,9 +177,9 @@ def test_narration_says_when_a_deck_runs_out_and_the_day_shows_what_is_left():
 
 def caesar_table(favour_tickets=1, venue=1):
     t = Table(players=3, phase=2, overrides=["caesar=true", f"caesar_card.favour_tickets={favour_tickets}"])
-    t.S[L.S_CAESAR] = venue
+    t.state["caesar"] = venue
     for p in range(3):
-        t.S[L.S_HAND + p] = 0                     # no merchant coins: the score is the venue's alone
+        t.state["hand"][p] = 0                     # no merchant coins: the score is the venue's alone
     return t
 
 
@@ -187,9 +188,9 @@ def test_two_players_use_favours_as_tickets_on_the_same_day():
     t.give_ticket(0, 1, 1)
     for c in (3, 2):
         t.give_visitor(0, 1, c)                   # seat 0: ticket + visitor 3, favour + visitor 2
-    t.S[L.S_FAV + 0 * 3 + 0] = 1
+    t.state["favours"][0, L.BOOST] = 1
     t.give_visitor(2, 1, 3)                       # seat 2: no ticket, a gold favour serves for the 3
-    t.S[L.S_FAV + 2 * 3 + 2] = 1
+    t.state["favours"][2, L.GOLD] = 1
     assert t.score() == [1 + 3 + 2, 0, 3]
     assert t.events(L.EV_FAVTIX) == [(0, 1, 2, L.BOOST, 0, 0, 0, 0), (2, 1, 3, L.GOLD, 0, 0, 0, 0)]
     assert t.st[L.ST_FAVS + 2] == 1 and t.st[L.ST_FAVS + 8 + 2] == 1
@@ -200,7 +201,7 @@ def test_a_player_uses_up_to_favour_tickets_favours(allow):
     t = caesar_table(favour_tickets=allow)
     for c in (3, 3, 3):
         t.give_visitor(1, 1, c)
-    t.S[L.S_FAV + 3:L.S_FAV + 6] = 1, 1, 1        # boost, double and gold (gold is used last)
+    t.state["favours"][1] = 1, 1, 1        # boost, double and gold (gold is used last)
     gold_left = 1 if allow < 3 else 0
     assert t.score()[1] == 3 * allow + 2 * gold_left
     assert len(t.events(L.EV_FAVTIX)) == allow
@@ -210,14 +211,14 @@ def test_gold_is_kept_rather_than_used_for_a_cheap_visitor():
     t = caesar_table(favour_tickets=3)
     for c in (3, 2, 1):
         t.give_visitor(1, 1, c)
-    t.S[L.S_FAV + 3:L.S_FAV + 6] = 1, 1, 1
+    t.state["favours"][1] = 1, 1, 1
     assert t.score()[1] == 3 + 2 + 2              # the 1-coin visitor is not worth the gold favour's 2
 
 
 def test_favour_tickets_only_at_the_caesar_venue():
     t = caesar_table(venue=0)
     t.give_visitor(1, 1, 3)
-    t.S[L.S_FAV + 3] = 1
+    t.state["favours"][1, L.BOOST] = 1
     assert t.score()[1] == 0 and t.events(L.EV_FAVTIX) == []
 
 
@@ -225,12 +226,12 @@ def test_players_without_tickets_bid_and_score_at_the_caesar_venue():
     t = caesar_table()
     t.visitors(1, [3, 3, 1])
     for p in range(3):
-        t.S[L.S_HAND + p] = 0b11111111
-        t.S[L.S_FAV + p * 3 + 1] = 1              # a double favour each, no tickets
+        t.state["hand"][p] = 0b11111111
+        t.state["favours"][p, L.DOUBLE] = 1              # a double favour each, no tickets
     t.play(0, 8, venue=1)
     t.play(2, 7, venue=1)
     t.resolve()
-    t.S[L.S_HAND:L.S_HAND + 3] = 0
+    t.state["hand"][:3] = 0
     assert t.score() == [3, 0, 3]
     assert [e[0] for e in t.events(L.EV_FAVTIX)] == [0, 2]
 
@@ -239,10 +240,10 @@ def test_players_without_tickets_bid_and_score_at_the_caesar_venue():
 def test_value_bids_for_a_caesar_visitor_with_a_favour_and_no_ticket(allow):
     t = caesar_table(favour_tickets=allow)
     t.visitors(1, [3])
-    t.S[L.S_HAND + 1] = 0b11111111
-    t.S[L.S_FAV + 1 * 3 + 1] = 1                  # a double favour, no ticket
-    t.S[L.S_PASS + 0] = t.S[L.S_PASS + 2] = 1
-    t.S[L.S_TURN] = 1
+    t.state["hand"][1] = 0b11111111
+    t.state["favours"][1, L.DOUBLE] = 1                  # a double favour, no ticket
+    t.state["passed"][0] = t.state["passed"][2] = 1
+    t.state["turn"] = 1
     a = int(api.k_decide(t.R, PP, t.S, t.rng))
     if allow:
         assert a >= 0 and (a // L.NVAL) % L.NROW == 3  # row 3: the Pompeius Theater, the Caesar venue

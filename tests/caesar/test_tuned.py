@@ -83,14 +83,14 @@ def test_restricted_player_never_bids_at_a_banned_location_or_for_a_banned_item(
     t.visitors(2, [3])
     t.give_ticket(1, 2, 2)
     for p in (0, 2, 3):
-        t.S[L.S_PASS + p] = 1
-    t.S[L.S_TURN] = 1
+        t.state["passed"][p] = 1
+    t.state["turn"] = 1
     PP = WT.vector()
     assert int(api.k_decide(t.R, PP, t.S, t.rng)) >= 0
     assert int(api.k_decide(t.R, WT.vector(ban_rows=1 << 4), t.S, t.rng)) == -1   # row 4: the Colosseum
     t = Table(phase=0, policy=L.TUNED)
     t.favours(gold=1, start_card=False)
-    t.S[L.S_TURN] = 0
+    t.state["turn"] = 0
     assert int(api.k_decide(t.R, PP, t.S, t.rng)) >= 0
     assert int(api.k_decide(t.R, WT.vector(ban_items=1 << L.GOLD), t.S, t.rng)) == -1
 

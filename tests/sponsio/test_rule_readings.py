@@ -157,8 +157,8 @@ def test_round_bonus_on_gross_or_net_gains():
 @pytest.mark.parametrize("top, winners", [("wins", 0b0001), ("ends", 0b0100)])
 def test_track_top_decides_who_wins_when_a_player_reaches_nine(top, winners):
     t = Table(rules=load_rules("standard-4p", overrides=[f"track_top={top}"]))
-    t.ints[L.I_TRACK:L.I_TRACK + 4] = [9, 3, 0, 0]
-    t.w[L.W_COINS:L.W_COINS + 4] = [12, 15, 20, 5]
+    t.set_track(9, 3, 0, 0)
+    t.set_coins(every=[12, 15, 20, 5])
     assert end_check(t.ints, t.w) == (L.END_TRACK, winners)
 
 

@@ -106,5 +106,13 @@ def test_record_fields_must_name_every_slot_once():
         record_dtype((("games", 0, ()), ("seat", 2, (2,), seat)), 7)     # slot 1 unnamed
     with _pytest.raises(ValueError, match="named twice"):
         record_dtype((("games", 0, ()), ("all", 0, (7,))), 7)
-    with _pytest.raises(ValueError, match="statistics vector of 6"):
+    with _pytest.raises(ValueError, match="vector of 6"):
         named(np.zeros(6), d)
+    with _pytest.raises(ValueError, match="contiguous vector of float64, not int64"):
+        named(np.zeros(7, dtype=np.int64), d)                               # never reinterpreted
+    with _pytest.raises(ValueError, match="contiguous: False"):
+        named(np.zeros(14)[::2], d)                                         # never copied
+    ints = record_dtype((("turn", 0, ()), ("hand", 1, (2,))), 3, slot=np.int64)
+    state = np.zeros(3, dtype=np.int64)
+    named(state, ints)["hand"][1] = 5                                       # writes the state
+    assert list(state) == [0, 0, 5]
