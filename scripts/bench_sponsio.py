@@ -77,7 +77,7 @@ def game_rates(games: int, repeats: int) -> tuple[float, float, float]:
     from sponsio_sim.analysis.game.fit import find_model
     from sponsio_sim.analysis.game.setup import build_state, parse_profile
     from sponsio_sim.analysis.game.runs import GAME_CHUNK
-    from sponsio_sim.kernels.game.engine import game_chunks
+    from sponsio_sim.kernels.game.engine import game_chunks, mc_switch
     from sponsio_sim.kernels.game.layout import S_GAMES, S_ROUNDS, stats_size
     from sponsio_sim.rules import load_rules
 
@@ -86,13 +86,13 @@ def game_rates(games: int, repeats: int) -> tuple[float, float, float]:
     tab, ints, weight = build_state(rules, parse_profile(GAME_PROFILE, rules), find_model(rules))
     size = np.int64(stats_size(rules.players))
     t = time.perf_counter()
-    game_chunks(np.uint64(0), np.int64(0), np.array([10], dtype=np.int64), tab, ints, weight, size)
+    game_chunks(np.uint64(0), np.int64(0), np.array([10], dtype=np.int64), tab, ints, weight, size, mc_switch(ints))
     first = time.perf_counter() - t
     counts = np.full(games // GAME_CHUNK, GAME_CHUNK, dtype=np.int64)
     best, per_game = 0.0, 0.0
     for rep in range(repeats):
         c0 = time.process_time()
-        out = game_chunks(np.uint64(rep + 1), np.int64(0), counts, tab, ints, weight, size).sum(axis=0)
+        out = game_chunks(np.uint64(rep + 1), np.int64(0), counts, tab, ints, weight, size, mc_switch(ints)).sum(axis=0)
         best = max(best, out[S_GAMES] / (time.process_time() - c0))
         per_game = out[S_ROUNDS] / out[S_GAMES]
     return best, per_game, first

@@ -11,7 +11,7 @@ from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.kernels.game import layout as L
-from sponsio_sim.kernels.game.engine import game_chunk
+from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
 from sponsio_sim.rules import load_rules
 
 PROFILE = "ev:goal:cash4, troll:goal, ev:goal:never, random:random"
@@ -22,7 +22,7 @@ def kernel_game(rules, profile, seed):
     strategies = parse_profile(profile, rules)
     tab, ints, weight = build_state(rules, strategies, find_model(rules))
     row = np.zeros(L.stats_size(rules.players))
-    game_chunk(np.uint64(seed), np.int64(0), np.int64(1), tab, ints, weight, row, np.zeros((1, 8)))
+    game_chunk(np.uint64(seed), np.int64(0), np.int64(1), tab, ints, weight, row, np.zeros((1, 8)), mc_switch(ints))
     return row
 
 

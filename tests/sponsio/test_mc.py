@@ -13,7 +13,7 @@ from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.cli import main
 from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.betting.rollout import race
-from sponsio_sim.kernels.game.engine import betting_phase, mc_cash_ins, start_game, start_round
+from sponsio_sim.kernels.game.engine import betting_phase, mc_cash_ins, mc_switch, start_game, start_round
 from sponsio_sim.kernels.table import HANDS, TALON
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.rules import load_rules
@@ -45,7 +45,7 @@ def bets_after_betting(hands, talon, profile="mc:goal x1, troll:goal x3", seed=1
         tab[HANDS + s] = mask_of(parse_cards(h, R4))
     tab[TALON] = mask_of(parse_cards(talon, R4))
     state = np.array([seed, 2, 3, 4], dtype=np.uint64)
-    betting_phase(tab, ints, weight, state, np.zeros((1, 8)))
+    betting_phase(tab, ints, weight, state, np.zeros((1, 8)), mc_switch(ints))
     rows = [b.notation(R4) for b in rows_of(R4)]
     return [[rows[ints[L.I_BROW + s * L.MAX_BETS + i]] for i in range(ints[L.I_NBETS + s])] for s in range(4)]
 
@@ -94,7 +94,7 @@ def cash_in_state(pos, coins, others):
     ints[L.I_TRACK] = pos
     weight[L.W_COINS] = coins
     weight[L.W_COINS + 1:L.W_COINS + 4] = others
-    mc_cash_ins(tab, ints, weight, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(L.stats_size(4)))
+    mc_cash_ins(tab, ints, weight, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(L.stats_size(4)), True)
     return int(ints[L.I_TRACK]), float(weight[L.W_COINS])
 
 

@@ -39,6 +39,7 @@ from tabletop_mc.backend import KernelBatch
 from tabletop_mc.progress import Progress
 from tabletop_mc.runner import derive_seed, run_chunked
 from tabletop_mc.stats import wilson
+from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.analysis.game.model import KINDS, SuccessModel
 from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.analysis.game.runs import GAME_CHUNK, entry_table, run_games
@@ -64,7 +65,7 @@ def onpolicy_counts(rules, model: SuccessModel, profile: str, games: int, seed: 
     tab, ints, weight = build_state(rules, strategies, model, rotate=True)
     width = 2 * len(model.bets)
     batch = KernelBatch("sponsio_sim.kernels.game.fit", "onpolicy_chunks", seed, tab, ints, weight,
-                        np.int64(L.stats_size(rules.players)), np.int64(width))
+                        np.int64(L.stats_size(rules.players)), np.int64(width), mc_switch(ints))
     totals = run_chunked(batch, games, chunk_size=GAME_CHUNK, progress=progress).totals
     return totals[0::2].copy(), totals[1::2].copy()
 

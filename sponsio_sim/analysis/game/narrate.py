@@ -20,7 +20,7 @@ from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, parse_profile, rows_of
 from sponsio_sim.cards import format_cards
 from sponsio_sim.kernels.game import layout as L
-from sponsio_sim.kernels.game.engine import game_chunk
+from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
 from sponsio_sim.rules import TOKENS, changes_from_shipped, load_rules
 
 LOG_ROWS = 20_000
@@ -47,7 +47,7 @@ def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
     tab, ints, weight = build_state(rules, strategies, model)
     log = np.zeros((LOG_ROWS, L.LOG_FIELDS), dtype=np.float64)
     row = np.zeros(L.stats_size(rules.players), dtype=np.float64)
-    game_chunk(seed_key(seed), np.int64(0), np.int64(1), tab, ints, weight, row, log)
+    game_chunk(seed_key(seed), np.int64(0), np.int64(1), tab, ints, weight, row, log, mc_switch(ints))
     return log[1:int(log[0, 0]) + 1]
 
 

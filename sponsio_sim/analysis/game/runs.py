@@ -18,6 +18,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.resultcache import ResultCache
 from tabletop_mc.runner import run_chunked
 from tabletop_mc.stats import mean_ci, wilson
+from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.analysis.game.model import KINDS
 from sponsio_sim.analysis.game.setup import Strategy, build_state
 from sponsio_sim.kernels.game import layout as L
@@ -38,7 +39,8 @@ def run_games(rules, strategies: list[Strategy], n: int, *, rotate: bool, seed: 
     """
     tab, ints, weight = build_state(rules, strategies, model, rotate=rotate)
     size = np.int64(L.stats_size(rules.players))
-    batch = KernelBatch("sponsio_sim.kernels.game.engine", "game_chunks", seed, tab, ints, weight, size)
+    batch = KernelBatch("sponsio_sim.kernels.game.engine", "game_chunks", seed, tab, ints, weight, size,
+                        mc_switch(ints))
     store = None
     if cache:
         store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK))

@@ -6,7 +6,7 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.game.engine import play_game, round_arrays
-from sponsio_sim.kernels.game.layout import (I_MC_AUDIT, I_MC_DECISIONS, I_MC_KEEP, I_MC_PRUNED, I_MC_REGRET,
+from sponsio_sim.kernels.game.layout import (I_MC_ANY, I_MC_AUDIT, I_MC_DECISIONS, I_MC_KEEP, I_MC_PRUNED, I_MC_REGRET,
                                              I_MC_ROLLOUTS, I_MC_SEARCHES)
 
 # the counts returned per chunk
@@ -28,9 +28,10 @@ def audit_chunk(seed, stream, games, keep, audit, tab0, ints0, weight0, n_stats)
     row = np.zeros(n_stats, dtype=np.float64)
     nolog = np.zeros((1, 8), dtype=np.float64)
     nocells = np.zeros(1, dtype=np.float64)
+    mc = ints[I_MC_ANY] != 0   # a typed flag, not a literal: the games' compiled mc variant serves
     for g in range(games):
         play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
-                  failed, playpol, row, nolog, nocells)
+                  failed, playpol, row, nolog, nocells, mc)
     out = np.zeros(A_SIZE, dtype=np.float64)
     out[A_DECISIONS] = ints[I_MC_DECISIONS]
     out[A_PRUNED] = ints[I_MC_PRUNED]

@@ -74,15 +74,17 @@ def start_round(tab, ints, weight):
 
 
 @nb.njit(cache=True)
-def betting_phase(tab, ints, weight, state, log):
+def betting_phase(tab, ints, weight, state, log, mc):
     """Spec 2: ``turns`` turns, each seat acting once from left of the dealer;
-    then the swap, rebet and double tokens take effect (spec 3)."""
+    then the swap, rebet and double tokens take effect (spec 3). ``mc`` is
+    None when no seat bets by ``mc`` (its search is then compiled out, see
+    ``play_game``)."""
     players = ints[I_PLAYERS]
     rnd = ints[I_ROUND] + 1
     n_bet = betting_steps(ints)
     for k in range(n_bet):
         s = actor(k, ints)
-        if is_mc(s, ints):
+        if mc is not None and is_mc(s, ints):
             act, x, y, rv = choose_mc(k, s, tab, ints, weight, state)
         else:
             act, x, y, rv = choose_action(s, tab, ints, weight, state)
@@ -94,7 +96,7 @@ def betting_phase(tab, ints, weight, state, log):
         s = ints[I_TOKOWN + t]
         if s < 0:
             continue
-        if is_mc(s, ints):
+        if mc is not None and is_mc(s, ints):
             x, y = choose_mc_end(j, s, tab, ints, weight, state)
         else:
             x, y = choose_end_token(s, t, tab, ints, weight, state)
@@ -150,7 +152,8 @@ def end_check(ints, weight):
 
 
 @nb.njit(cache=True)
-def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result, failed, playpol, log):
+def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result, failed, playpol, log,
+               mc):
     """Deal, bet, play and score one round (``mc`` seats do not cash in yet:
     ``mc_cash_ins``). Returns ``play_out``'s (leader, last, nine_lost, failed bets)."""
     players = ints[I_PLAYERS]
@@ -162,7 +165,7 @@ def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts
     tab[TALON] = talon
     if log.shape[0] > 1:
         log_deal(log, rnd, hands, talon, tab, ints, weight)
-    betting_phase(tab, ints, weight, state, log)
+    betting_phase(tab, ints, weight, state, log, mc)
     predict_bets(tab, ints, weight)
     log_event(log, rnd, EV_LEAD, leader_of(ints), tab[REVEALED], tab[TALON], 0, 0, 0)
     return play_out(tab, ints, weight, state, hands, codes, counts, result, failed, playpol)
@@ -184,7 +187,7 @@ def close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, cou
 
 
 @nb.njit(cache=True)
-def rollout_game(s, cash, key, r, tab, ints, weight, work):
+def rollout_game(s, cash, key, r, tab, ints, weight, work, mc):
     """From the end of a round's scoring, seat s cashes in now (``cash``) or
     not and the game is played to its end in rollout r (streams from ``key``)
     by every seat's own policy (``mc`` seats by ``ev`` and their cashK);
@@ -198,8 +201,9 @@ def rollout_game(s, cash, key, r, tab, ints, weight, work):
     k = 0
     while reason == 0:
         round_start(key, np.uint64((r << 16) | k), rs, pool)
+        # mc entries bet by ev in a rollout (load_scratch); passing mc on only shares the compiled round
         leader, last, nine_lost, n_failed = play_round(tab2, ints2, w2, rs, pool, fixed, need, hands, codes,
-                                                       counts, result, failed, playpol, nolog)
+                                                       counts, result, failed, playpol, nolog, mc)
         reason, winners = close_round(leader, last, nine_lost, n_failed, tab2, ints2, w2, hands, counts, result,
                                       row2, nolog)
         k += 1
@@ -208,7 +212,7 @@ def rollout_game(s, cash, key, r, tab, ints, weight, work):
 
 
 @nb.njit(cache=True)
-def mc_cash_ins(tab, ints, weight, state, row):
+def mc_cash_ins(tab, ints, weight, state, row, mc):
     """Each ``mc`` seat on a track position with a value decides whether to
     cash in by playing the game out up to R times both ways (the same
     streams for both, raced as ``betting.mc.search`` races) and keeping the
@@ -227,7 +231,7 @@ def mc_cash_ins(tab, ints, weight, state, row):
         r = 0
         while r < rollouts and alive[0] and alive[1]:
             for c in range(2):
-                share[c, r] = rollout_game(s, c, key, r, tab, ints, weight, work)
+                share[c, r] = rollout_game(s, c, key, r, tab, ints, weight, work, mc)
             r += 1
             if r % RACE_EVERY == 0 and r < rollouts:
                 race(share, r, alive)
@@ -264,8 +268,9 @@ def round_arrays(ints):
 
 
 @nb.njit(cache=True)
-def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log):
-    """Play ``games`` games from random stream ``(seed, stream)``; statistics into ``row``."""
+def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log, mc):
+    """Play ``games`` games from random stream ``(seed, stream)``; statistics into ``row``
+    (``mc``: see ``play_game``)."""
     tab = tab0.copy()
     ints = ints0.copy()
     weight = weight0.copy()
@@ -274,7 +279,7 @@ def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log):
     nocells = np.zeros(1, dtype=np.float64)
     for g in range(games):
         reason, winners = play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands,
-                                    codes, counts, result, failed, playpol, row, log, nocells)
+                                    codes, counts, result, failed, playpol, row, log, nocells, mc)
         record_game(reason, winners, ints, weight, row)
         log_event(log, ints[I_ROUND], EV_END, -1, reason, winners, 0, 0, 0)
 
@@ -290,19 +295,21 @@ def round_stream(chunk, g, rnd):
 
 @nb.njit(cache=True)
 def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
-              failed, playpol, row, log, cells):
+              failed, playpol, row, log, cells, mc):
     """Game ``g`` of chunk ``chunk``, every round from its own stream; returns (end reason, winners).
     A ``cells`` array longer than 1 counts every bet held when betting ended by
     its model cell: ``cells[2 * cell]`` += 1, ``cells[2 * cell + 1]`` += won
-    (the on-policy fit, ``game.fit.onpolicy_chunks``)."""
+    (the on-policy fit, ``game.fit.onpolicy_chunks``). ``mc`` is None when
+    no seat bets by ``mc`` (``mc_switch``): numba then compiles the search
+    out of every caller, which halves a cold compile."""
     start_game(g, ints, weight)
     reason, winners = 0, 0
     while reason == 0:
         round_start(seed, round_stream(chunk, g, ints[I_ROUND]), state, pool)
         leader, last, nine_lost, n_failed = play_round(tab, ints, weight, state, pool, fixed, need, hands,
-                                                       codes, counts, result, failed, playpol, log)
-        if ints[I_MC_ANY]:
-            mc_cash_ins(tab, ints, weight, state, row)
+                                                       codes, counts, result, failed, playpol, log, mc)
+        if mc is not None and ints[I_MC_ANY]:
+            mc_cash_ins(tab, ints, weight, state, row, mc)
         reason, winners = close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, counts,
                                       result, row, log)
         if cells.shape[0] > 1:
@@ -315,10 +322,16 @@ def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands
 
 
 @nb.njit(parallel=True, cache=True)
-def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats):
+def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, mc):
     """Per-chunk statistics of ``counts[i]`` games for chunk ``first_chunk + i``."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
         nolog = np.zeros((1, 8), dtype=np.float64)
-        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, out[i], nolog)
+        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, out[i], nolog, mc)
     return out
+
+
+def mc_switch(ints):
+    """The ``mc`` argument of the game kernels for a state built by
+    ``analysis.game.setup``: True when some entry bets by ``mc``, else None."""
+    return True if ints[I_MC_ANY] else None

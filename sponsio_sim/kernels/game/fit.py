@@ -107,7 +107,7 @@ def fit_chunks(seed, first_chunk, counts, tab0, ints0, weight0, mode, policy, tr
 
 
 @nb.njit(cache=True)
-def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row):
+def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row, mc):
     """``games`` whole games of the configured profile; every bet held when
     betting ends is one sample of its model cell (``game.play_game``)."""
     tab = tab0.copy()
@@ -119,13 +119,13 @@ def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row):
     nolog = np.zeros((1, 8), dtype=np.float64)
     for g in range(games):
         play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
-                  failed, pol, stats, nolog, row)
+                  failed, pol, stats, nolog, row, mc)
 
 
 @nb.njit(parallel=True, cache=True)
-def onpolicy_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, width):
+def onpolicy_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, width, mc):
     """Per-chunk (bets, wins) per model cell from chunks ``first_chunk + i`` of whole games."""
     out = np.zeros((counts.shape[0], width), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
-        onpolicy_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, n_stats, out[i])
+        onpolicy_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, n_stats, out[i], mc)
     return out
