@@ -65,7 +65,7 @@ R_TCOIN = _f(TPV_MAX)
 R_VCOIN = _f(VIS_MAX)
 R_SIZE = _next
 
-# --- state vector S
+# --- state vector S (short kernel names; S_DTYPE below names every field in words)
 _next = 0
 S_N = _f()
 S_DAY = _f()

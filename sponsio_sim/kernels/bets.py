@@ -13,7 +13,7 @@ import numba as nb
 
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import U0, bit, popcount
-from sponsio_sim.kernels.table import COLMASK, FLAGS, N_PLAYED, NINES_OWN, TRICKS as TRICKS_WON, WINNERS, WON
+from sponsio_sim.kernels.table import COLMASK, FLAGS, NINES_OWN, N_PLAYED, TRICKS_WON, WINNERS, WON
 
 BET_FIELDS = 4      # kind, a, b, placement rank
 ANY_SEAT = -1       # the target of ``fail`` under ``fail_target = any``

@@ -33,12 +33,12 @@ TALON = COLMASK + MAX_COLOURS
 REVEALED = TALON + 1
 PLAYED = REVEALED + 1
 DECK = PLAYED + 1
-NINES = DECK + 1
-TAB_SIZE = NINES + 1
+NINE_CARDS = DECK + 1
+TAB_SIZE = NINE_CARDS + 1
 
 # ints (int64) offsets
-TRICKS = 0
-VOID = TRICKS + MAX_PLAYERS
+TRICKS_WON = 0
+VOID = TRICKS_WON + MAX_PLAYERS
 CAN = VOID + MAX_PLAYERS
 NREL = CAN + MAX_PLAYERS
 REL = NREL + MAX_PLAYERS
@@ -64,7 +64,7 @@ def new_state(n_colours, flags=0):
     for c in range(n_colours):
         tab[COLMASK + c] = masks[c]
     tab[DECK] = (np.uint64(1) << np.uint64(n_colours * RANKS)) - np.uint64(1)
-    tab[NINES] = nines_mask(n_colours)
+    tab[NINE_CARDS] = nines_mask(n_colours)
     ints = np.zeros(INTS_SIZE, dtype=np.int64)
     ints[FLAGS] = flags
     weight = np.zeros(MAX_PLAYERS, dtype=np.float64)
@@ -77,7 +77,7 @@ def set_round(tab, ints, hands, talon, revealed):
     for s in range(hands.shape[0]):
         tab[HANDS + s] = hands[s]
         tab[WON + s] = U0
-        ints[TRICKS + s] = 0
+        ints[TRICKS_WON + s] = 0
         ints[VOID + s] = 0
     tab[TALON] = talon
     tab[REVEALED] = revealed

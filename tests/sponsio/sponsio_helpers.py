@@ -6,7 +6,7 @@ from sponsio_sim.bets import encode_table, parse_bet_set
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import N_PLAYED, TRICKS, WINNERS, WON, new_state, set_round
+from sponsio_sim.kernels.table import N_PLAYED, TRICKS_WON, WINNERS, WON, new_state, set_round
 from tabletop_mc.rng import new_state as new_rng
 
 
@@ -27,7 +27,7 @@ def play_deal_raw(rules, hands, talon="", leader=0, policy=0, bets=None, seed=0)
     set_round(tab, ints, masks, talon_mask, np.uint64(0))
     policies = np.full(rules.players, policy, dtype=np.int64)
     last, nine_lost = play_tricks(rules.players, leader, policies, tab, ints, weight, new_rng(seed), None)
-    tricks = [int(x) for x in ints[TRICKS:TRICKS + rules.players]]
+    tricks = [int(x) for x in ints[TRICKS_WON:TRICKS_WON + rules.players]]
     won = [int(x) for x in tab[WON:WON + rules.players]]
     return tricks, won, int(last), int(nine_lost)
 
@@ -38,7 +38,7 @@ def write_outcome(tab, ints, rules, tricks, won=None, last=-1, first=-1):
     strings), ``last``/``first`` the winners of the last and first trick."""
     p = rules.players
     for s in range(p):
-        ints[TRICKS + s] = tricks[s]
+        ints[TRICKS_WON + s] = tricks[s]
         tab[WON + s] = mask_of(parse_cards((won or [""] * p)[s], rules))
     n = max(int(sum(tricks)), 1)
     ints[N_PLAYED] = n

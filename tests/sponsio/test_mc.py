@@ -47,7 +47,7 @@ def bets_after_betting(hands, talon, profile="mc:goal x1, troll:goal x3", seed=1
     state = np.array([seed, 2, 3, 4], dtype=np.uint64)
     betting_phase(tab, ints, weight, state, np.zeros((1, 8)), mc_switch(ints))
     rows = [b.notation(R4) for b in rows_of(R4)]
-    return [[rows[ints[L.I_BROW + s * L.MAX_BETS + i]] for i in range(ints[L.I_NBETS + s])] for s in range(4)]
+    return [[rows[ints[L.I_BET_ROW + s * L.MAX_BETS + i]] for i in range(ints[L.I_NBETS + s])] for s in range(4)]
 
 
 def test_a_hand_that_wins_every_trick_bets_it():

@@ -221,7 +221,7 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
         ints[L.I_ROWS + 3 * r:L.I_ROWS + 3 * r + 3] = code
         if ints[L.I_ROW_OF + code[0]] < 0:
             ints[L.I_ROW_OF + code[0]] = r
-    ints[L.I_MOFF:L.I_MOFF + L.N_KINDS] = model.offsets
+    ints[L.I_MODEL_AT:L.I_MODEL_AT + L.N_KINDS] = model.offsets
     weight[L.W_STAKE] = rules.stake
     weight[L.W_TOKEN_COST] = rules.token_cost
     weight[L.W_TROLL_PAY] = rules.troll_pay

@@ -41,7 +41,7 @@ from sponsio_sim.kernels.betting.model import kind_best, prepare_features
 from sponsio_sim.kernels.betting.policies import (allowed_kind, best_swap, cheap_card, payment, token_gain,
                                                   troll_income)
 from sponsio_sim.kernels.bits import U0, U1
-from sponsio_sim.kernels.game.layout import (BET, BET_MC, DOUBLE_TOKEN, I_BETPOL, I_BROW, I_HELD, I_MC_AUDIT,
+from sponsio_sim.kernels.game.layout import (BET, BET_MC, DOUBLE_TOKEN, I_BETPOL, I_BET_ROW, I_KINDS_HELD, I_MC_AUDIT,
                                              I_MC_DECISIONS, I_MC_KEEP, I_MC_PRUNED, I_MC_R, I_MC_REGRET, I_NBETS,
                                              I_NROWS, I_ROWS, I_ROW_OF, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS,
                                              PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN, W_COINS, W_MULT, W_STAKE,
@@ -87,7 +87,7 @@ def step_candidates(s, tab, ints, weight, pilot, cands, gains):
     forgone = troll_income(s, ints, weight) if nbets == 0 else 0.0
     if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
         for kind in range(N_KINDS):
-            if (ints[I_ROW_OF + kind] < 0 or (ints[I_HELD + s] >> kind) & 1 != 0
+            if (ints[I_ROW_OF + kind] < 0 or (ints[I_KINDS_HELD + s] >> kind) & 1 != 0
                     or not allowed_kind(s, kind, ints)):
                 continue
             v, row = kind_best(kind, s, ints, weight)
@@ -144,7 +144,7 @@ def end_candidates(s, t, tab, ints, weight, cands, gains):
     elif t == REBET_TOKEN:
         prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
         for i in range(nbets):
-            row = ints[I_BROW + s * MAX_BETS + i]
+            row = ints[I_BET_ROW + s * MAX_BETS + i]
             v, r = kind_best(ints[I_ROWS + 3 * row], s, ints, weight)
             if r >= 0 and r != row:
                 n = _add(cands, gains, n, -1, i, r, -1, 0.0)

@@ -23,10 +23,10 @@ from sponsio_sim.kernels.bits import RANKS, U0, U1, highest, popcount
 from sponsio_sim.kernels.bets import target_bets
 from sponsio_sim.bet_kinds import BY_NAME, COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.game.layout import (COLOUR_CELLS, COLOUR_PARAMS, FAIL_CELLS, I_F_COL, I_F_HI, I_F_SC,
-                                             I_F_HIGH, I_F_LEAD, I_F_NINPLAY, I_F_NOWN, I_F_SURE, I_HAND, I_MOFF,
+                                             I_F_HIGH, I_F_LEAD, I_F_NINPLAY, I_F_NOWN, I_F_SURE, I_HAND, I_MODEL_AT,
                                              I_NBETS, I_NCOL, I_NROWS, I_PLAYERS, I_ROWS, I_ROW_OF, I_BEST_T,
                                              I_BEST_C, LAST_CELLS, NINES_CELLS, W_MULT, TRICKS_CELLS, W_MODEL)
-from sponsio_sim.kernels.table import COLMASK, NINES as NINES_MASK
+from sponsio_sim.kernels.table import COLMASK, NINE_CARDS
 
 TOP_RANKS = 0x1C0  # ranks 7, 8, 9 of a colour: the "high cards"
 FIRST_CELLS = BY_NAME["first"].cells   # sure winners (0..3+), high cards (0..4+), leads
@@ -83,7 +83,7 @@ def total_features(hand, talon, tab, ints):
         high += ints[I_F_HI + col]
     ints[I_F_SURE] = sure
     ints[I_F_HIGH] = high
-    nines = tab[NINES_MASK]
+    nines = tab[NINE_CARDS]
     ints[I_F_NOWN] = popcount(hand & nines)
     ints[I_F_NINPLAY] = popcount(nines & ~talon)
 
@@ -99,21 +99,21 @@ def cell_of(kind, a, b, target_bets, ints):
     """Index (into ``weight``) of the model cell for bet (kind, a, b), using the
     features last prepared; ``target_bets`` = bets held by a fail bet's target."""
     if kind == TRICKS:
-        return W_MODEL + ints[I_MOFF + TRICKS] + tricks_cell(ints) * (ints[I_HAND] + 1) + a
+        return W_MODEL + ints[I_MODEL_AT + TRICKS] + tricks_cell(ints) * (ints[I_HAND] + 1) + a
     if kind == COLOUR:
-        return W_MODEL + ints[I_MOFF + COLOUR] + ints[I_F_COL + a] * COLOUR_PARAMS + b
+        return W_MODEL + ints[I_MODEL_AT + COLOUR] + ints[I_F_COL + a] * COLOUR_PARAMS + b
     if kind == LAST:
         f = (min(ints[I_F_SURE], LAST_CELLS[0] - 1) * LAST_CELLS[1]
              + min(ints[I_F_NOWN], LAST_CELLS[1] - 1)) * LAST_CELLS[2] + ints[I_F_LEAD]
-        return W_MODEL + ints[I_MOFF + LAST] + f
+        return W_MODEL + ints[I_MODEL_AT + LAST] + f
     if kind == NINES:
         f = min(ints[I_F_NINPLAY], NINES_CELLS[0] - 1) * NINES_CELLS[1] + min(ints[I_F_NOWN], NINES_CELLS[1] - 1)
-        return W_MODEL + ints[I_MOFF + NINES] + f
+        return W_MODEL + ints[I_MODEL_AT + NINES] + f
     if kind == FIRST:
         f = (min(ints[I_F_SURE], FIRST_CELLS[0] - 1) * FIRST_CELLS[1]
              + min(ints[I_F_HIGH], FIRST_CELLS[1] - 1)) * FIRST_CELLS[2] + ints[I_F_LEAD]
-        return W_MODEL + ints[I_MOFF + FIRST] + f
-    return W_MODEL + ints[I_MOFF + FAIL] + min(target_bets, FAIL_CELLS[0] - 1)
+        return W_MODEL + ints[I_MODEL_AT + FIRST] + f
+    return W_MODEL + ints[I_MODEL_AT + FAIL] + min(target_bets, FAIL_CELLS[0] - 1)
 
 
 @nb.njit(cache=True)
@@ -126,13 +126,13 @@ def precompute_best(ints, weight):
     first = ints[I_ROW_OF + TRICKS]
     if first >= 0:
         for f in range(n_t):
-            ints[I_BEST_T + f] = _argmax_rows(first, h1, W_MODEL + ints[I_MOFF + TRICKS] + f * h1, weight)
+            ints[I_BEST_T + f] = _argmax_rows(first, h1, W_MODEL + ints[I_MODEL_AT + TRICKS] + f * h1, weight)
     first = ints[I_ROW_OF + COLOUR]
     if first >= 0:
         for col in range(ints[I_NCOL]):
             for f in range(n_c):
                 ints[I_BEST_C + col * n_c + f] = _argmax_rows(first + col * COLOUR_PARAMS, COLOUR_PARAMS,
-                                                              W_MODEL + ints[I_MOFF + COLOUR] + f * COLOUR_PARAMS,
+                                                              W_MODEL + ints[I_MODEL_AT + COLOUR] + f * COLOUR_PARAMS,
                                                               weight)
 
 

@@ -13,9 +13,9 @@ import numpy as np
 
 from sponsio_sim.kernels.bits import U0, bit
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_TOKENS, I_BORDER, I_BROW, I_DEALER, I_DOUBLED,
-                                             I_ENTRY, I_HELD, I_NBETS, I_NPLACED, I_NROWS, I_PLAYERS, I_ROWS,
-                                             I_SWAPS, I_TOKENS, I_TOKOWN, I_TOKTAKEN, I_TURNS, LEAD_TOKEN,
+from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_TOKENS, I_BET_RANK, I_BET_ROW, I_DEALER, I_DOUBLED,
+                                             I_ENTRY, I_KINDS_HELD, I_NBETS, I_NPLACED, I_NROWS, I_PLAYERS, I_ROWS,
+                                             I_SWAPS, I_TOKENS, I_TOKEN_OWNER, I_TOKEN_TAKEN, I_TURNS, LEAD_TOKEN,
                                              MAX_BETS, N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN,
                                              W_COINS, W_FEES, W_STAKE, W_STAKES, W_TOKEN_COST)
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
@@ -24,7 +24,7 @@ from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 @nb.njit(cache=True)
 def leader_of(ints):
     """Who leads the first trick: the lead token's holder, else left of the dealer."""
-    owner = ints[I_TOKOWN + LEAD_TOKEN]
+    owner = ints[I_TOKEN_OWNER + LEAD_TOKEN]
     if owner >= 0:
         return owner
     s = ints[I_DEALER] + 1
@@ -43,7 +43,7 @@ def bet_legal(s, row, ints, weight):
     if row < 0 or row >= ints[I_NROWS]:
         return False
     kind = ints[I_ROWS + 3 * row]
-    if (ints[I_HELD + s] >> kind) & 1:
+    if (ints[I_KINDS_HELD + s] >> kind) & 1:
         return False
     if kind == FAIL and ints[I_ROWS + 3 * row + 1] == s:
         return False
@@ -54,7 +54,7 @@ def bet_legal(s, row, ints, weight):
 @nb.njit(cache=True)
 def token_free(t, ints):
     """Token ``t`` is in the rule set and still in the pool."""
-    return t >= 0 and t < N_TOKENS and (ints[I_TOKENS] >> t) & 1 == 1 and ints[I_TOKOWN + t] < 0
+    return t >= 0 and t < N_TOKENS and (ints[I_TOKENS] >> t) & 1 == 1 and ints[I_TOKEN_OWNER + t] < 0
 
 
 @nb.njit(cache=True)
@@ -82,11 +82,11 @@ def swap_legal(s, x, y, tab):
 def add_bet(s, row, ints):
     """Seat s takes catalogue bet ``row``, ranked after every bet placed before it this round."""
     n = ints[I_NBETS + s]
-    ints[I_BROW + s * MAX_BETS + n] = row
-    ints[I_BORDER + s * MAX_BETS + n] = ints[I_NPLACED]
+    ints[I_BET_ROW + s * MAX_BETS + n] = row
+    ints[I_BET_RANK + s * MAX_BETS + n] = ints[I_NPLACED]
     ints[I_NPLACED] += 1
     ints[I_NBETS + s] = n + 1
-    ints[I_HELD + s] |= np.int64(1) << ints[I_ROWS + 3 * row]
+    ints[I_KINDS_HELD + s] |= np.int64(1) << ints[I_ROWS + 3 * row]
 
 
 @nb.njit(cache=True)
@@ -114,8 +114,8 @@ def apply_action(s, act, x, y, rv, tab, ints, weight):
                 return False
             weight[W_COINS + s] -= weight[W_TOKEN_COST]
             weight[W_FEES + s] += weight[W_TOKEN_COST]
-        ints[I_TOKOWN + x] = s
-        ints[I_TOKTAKEN + s * N_TOKENS + x] = 1
+        ints[I_TOKEN_OWNER + x] = s
+        ints[I_TOKEN_TAKEN + s * N_TOKENS + x] = 1
     elif act == SWAP:
         if not swap_legal(s, x, y, tab):
             return False
@@ -132,13 +132,13 @@ def apply_rebet(s, i, row, ints):
     """The rebet token: bet i of seat s takes parameter ``row`` (same type)."""
     if i < 0 or i >= ints[I_NBETS + s] or row < 0 or row >= ints[I_NROWS]:
         return False
-    old = ints[I_BROW + s * MAX_BETS + i]
+    old = ints[I_BET_ROW + s * MAX_BETS + i]
     kind = ints[I_ROWS + 3 * row]
     if row == old or kind != ints[I_ROWS + 3 * old]:
         return False
     if kind == FAIL and ints[I_ROWS + 3 * row + 1] == s:
         return False
-    ints[I_BROW + s * MAX_BETS + i] = row
+    ints[I_BET_ROW + s * MAX_BETS + i] = row
     return True
 
 

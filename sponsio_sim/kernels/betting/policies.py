@@ -29,8 +29,8 @@ from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepa
                                                sure_mask, total_features)
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import (BET, BET_EV, BET_RANDOM, DOUBLE_TOKEN, I_BANNED, I_BETPOL, I_BROW,
-                                             I_DOUBLED, I_F_LEAD, I_HELD, I_NBETS, I_NROWS, I_PLAYERS, I_ROW_OF,
+from sponsio_sim.kernels.game.layout import (BET, BET_EV, BET_RANDOM, DOUBLE_TOKEN, I_BANNED, I_BETPOL, I_BET_ROW,
+                                             I_DOUBLED, I_F_LEAD, I_KINDS_HELD, I_NBETS, I_NROWS, I_PLAYERS, I_ROW_OF,
                                              I_ROWS, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS, PASS, REBET_TOKEN,
                                              SWAP, SWAP_TOKEN, TOKEN, W_BASE, W_COINS, W_MULT, W_PASS, W_STAKE,
                                              W_THRESH, W_TOKEN_COST, W_TROLL_PAY)
@@ -92,7 +92,7 @@ def held_value(s, ints, weight):
     """Model expected payout of seat s's bets (features prepared for its hand)."""
     v = 0.0
     for i in range(ints[I_NBETS + s]):
-        row = ints[I_BROW + s * MAX_BETS + i]
+        row = ints[I_BET_ROW + s * MAX_BETS + i]
         m = weight[W_MULT + row] * weight[W_STAKE]
         if ints[I_DOUBLED + s] == i:
             m *= 2.0
@@ -153,7 +153,7 @@ def best_rebet(s, ints, weight):
     bi = -1
     brow = -1
     for i in range(ints[I_NBETS + s]):
-        row = ints[I_BROW + s * MAX_BETS + i]
+        row = ints[I_BET_ROW + s * MAX_BETS + i]
         v, r = kind_best(ints[I_ROWS + 3 * row], s, ints, weight)
         if r == row:
             continue
@@ -172,7 +172,7 @@ def best_double(s, ints, weight):
     best = NO_GAIN
     bi = -1
     for i in range(ints[I_NBETS + s]):
-        row = ints[I_BROW + s * MAX_BETS + i]
+        row = ints[I_BET_ROW + s * MAX_BETS + i]
         g = row_prob(row, s, ints, weight) * weight[W_MULT + row] * weight[W_STAKE]
         if g > best:
             best = g
@@ -188,7 +188,7 @@ def troll_income(s, ints, weight):
     for t in range(players):
         if t != s:
             for i in range(ints[I_NBETS + t]):
-                fails += 1.0 - weight[W_BASE + ints[I_BROW + t * MAX_BETS + i]]
+                fails += 1.0 - weight[W_BASE + ints[I_BET_ROW + t * MAX_BETS + i]]
     return fails * weight[W_TROLL_PAY]
 
 
@@ -226,7 +226,7 @@ def choose_ev(s, tab, ints, weight):
     forgone = troll_income(s, ints, weight) if nbets == 0 else 0.0
     if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
         for kind in range(N_KINDS):
-            if (ints[I_ROW_OF + kind] >= 0 and (ints[I_HELD + s] >> kind) & 1 == 0
+            if (ints[I_ROW_OF + kind] >= 0 and (ints[I_KINDS_HELD + s] >> kind) & 1 == 0
                     and allowed_kind(s, kind, ints)):
                 v, row = kind_best(kind, s, ints, weight)
                 g = v * stake - stake - forgone
@@ -335,7 +335,7 @@ def choose_end_token(s, t, tab, ints, weight, state):
         return select(hand, randbelow(state, popcount(hand))), select(talon, randbelow(state, popcount(talon)))
     if t == REBET_TOKEN and nbets > 0:
         i = randbelow(state, nbets)
-        row = ints[I_BROW + s * MAX_BETS + i]
+        row = ints[I_BET_ROW + s * MAX_BETS + i]
         kind = ints[I_ROWS + 3 * row]
         first = ints[I_ROW_OF + kind]
         r = first

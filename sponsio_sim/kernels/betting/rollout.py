@@ -14,13 +14,15 @@ import numpy as np
 
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS, bet_won
-from sponsio_sim.kernels.betting.phase import actor, apply_action, apply_end_token, betting_steps, end_token, entry_of
+from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_token, betting_steps, end_token,
+                                               entry_of)
 from sponsio_sim.kernels.betting.policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import U0, U1, lowest, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.game.layout import (BET_EV, BET_MC, I_BETPOL, I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES,
-                                             I_NROWS, I_PLAYERS, I_ROWS, I_TOKOWN, MAX_BETS, PASS, W_COINS, W_MODEL)
+                                             I_NROWS, I_PLAYERS, I_ROWS, I_TOKEN_OWNER, MAX_BETS, PASS, W_COINS,
+                                             W_MODEL)
 from sponsio_sim.kernels.game.scoring import play_out
 from sponsio_sim.kernels.table import HANDS, REVEALED
 
@@ -41,7 +43,7 @@ def _finish(step, tab, ints, weight, state, hands, codes, counts, result, failed
         apply_action(s, act, x, y, rv, tab, ints, weight)
     for j in range(max(step - n_bet, 0), 3):
         t = end_token(j)
-        s = ints[I_TOKOWN + t]
+        s = ints[I_TOKEN_OWNER + t]
         if s >= 0:
             x, y = choose_end_token(s, t, tab, ints, weight, state)
             apply_end_token(s, t, x, y, tab, ints)

@@ -11,7 +11,7 @@ import numba as nb
 
 from sponsio_sim.kernels.bets import COLOUR, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, bit, highest, lowest, popcount
-from sponsio_sim.kernels.dd.core import F_BEST, F_BSEAT, F_LED, F_POS, F_SEAT, F_TN, U_TMASK, side_tricks
+from sponsio_sim.kernels.dd.core import F_BEST, F_BEST_SEAT, F_LED, F_POS, F_SEAT, F_TRICKS_DONE, U_TMASK, side_tricks
 from sponsio_sim.kernels.dd.tt import NO, UNKNOWN, YES
 
 
@@ -167,7 +167,7 @@ def trick_decides(d, hands, players, colmask, target, coal, PL, CT):
     the seat that wins it leads next and cashes its own top cards (counted
     in second hand only: elsewhere it costs more time than it saves)."""
     s = PL[d, F_SEAT]
-    tn = PL[d, F_TN]
+    tn = PL[d, F_TRICKS_DONE]
     need = target - side_tricks(CT[tn], coal, players)
     left = popcount(hands[s])
     pos = PL[d, F_POS]
@@ -175,7 +175,7 @@ def trick_decides(d, hands, players, colmask, target, coal, PL, CT):
         return UNKNOWN, U0
     cm = colmask[PL[d, F_LED]]
     top = PL[d, F_BEST]
-    holder = PL[d, F_BSEAT]
+    holder = PL[d, F_BEST_SEAT]
     t = s
     for _ in range(players - pos):
         c = hands[t] & cm
@@ -297,11 +297,11 @@ def bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, PL, PU, C
     rank) when the others can make the seat win the trick under way in a
     way that breaks one of its bets (``forced_win``), else (UNKNOWN, 0)."""
     n_col = colmask.shape[0]
-    tr, col, cr = bet_room(codes, bcounts, ask, CT[PL[d, F_TN]], players, n_col)
+    tr, col, cr = bet_room(codes, bcounts, ask, CT[PL[d, F_TRICKS_DONE]], players, n_col)
     if tr >= 1 and cr >= players:
         return UNKNOWN, U0
     led = PL[d, F_LED]
-    f, bar = forced_win(hands, players, colmask, led, PL[d, F_BEST], PL[d, F_BSEAT], PL[d, F_SEAT],
+    f, bar = forced_win(hands, players, colmask, led, PL[d, F_BEST], PL[d, F_BEST_SEAT], PL[d, F_SEAT],
                         players - PL[d, F_POS], ask, PU[d, U_TMASK], col, tr, cr)
     if f:
         return NO, bit(bar)

@@ -31,15 +31,16 @@ from sponsio_sim.kernels.dd.tt import MAX_PLAYERS, U_REL0, new_table
 MODE_TRICKS, MODE_BET = 0, 1
 MAX_MOVES = 18                 # a hand holds at most 36 / 2 cards
 # Per-ply int fields.
-F_SEAT, F_POS, F_LEADER, F_BEST, F_BSEAT, F_LED, F_TN, F_NMOV, F_IMOV, F_SLOT, F_NEED, F_ISOR, \
-    F_EXPANDED, F_HINT = range(14)
+# F_MAX_SIDE: the seat to move is on the maximising side; F_TRICKS_DONE: tricks completed (the CT row).
+F_SEAT, F_POS, F_LEADER, F_BEST, F_BEST_SEAT, F_LED, F_TRICKS_DONE, F_N_MOVES, F_NEXT_MOVE, F_SLOT, F_NEED, \
+    F_MAX_SIDE, F_EXPANDED, F_HINT = range(14)
 F_MOV0 = 14
 F_SC0 = F_MOV0 + MAX_MOVES
 N_FIELDS = F_SC0 + MAX_MOVES
 # Per-ply uint64 fields: trick mask, winning ranks so far, the position
 # words the transposition table reads (``dd.tt``), then the moves found
 # equivalent to one already tried (``dd.moves.skip_small``).
-U_TMASK, U_WR = 0, 1
+U_TMASK, U_WIN_RANKS = 0, 1
 U_SKIP = U_REL0 + MAX_PLAYERS
 N_UFIELDS = U_SKIP + 1
 TT_BITS = 16

@@ -15,8 +15,8 @@ import numpy as np
 
 from sponsio_sim.kernels.bits import RANKS, U0, U1, beats, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd.core import (
-    F_BEST, F_BSEAT, F_HINT, F_IMOV, F_LED, F_MOV0, F_NMOV, F_POS, F_SC0, F_SEAT, F_TN, MODE_TRICKS,
-    U_SKIP, U_WR,
+    F_BEST, F_BEST_SEAT, F_HINT, F_NEXT_MOVE, F_LED, F_MOV0, F_N_MOVES, F_POS, F_SC0, F_SEAT, F_TRICKS_DONE,
+    MODE_TRICKS, U_SKIP, U_WIN_RANKS,
 )
 from sponsio_sim.kernels.dd.goals import colour_bet, desire, has_last
 
@@ -111,7 +111,7 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
     if mode == MODE_TRICKS:
         want = coal if (coal >> s) & 1 else allmask & ~coal
     else:
-        dsr = desire(codes, bcounts, ask, CT[PL[d, F_TN]], players, n_col, popcount(h))
+        dsr = desire(codes, bcounts, ask, CT[PL[d, F_TRICKS_DONE]], players, n_col, popcount(h))
         if (dsr > 0) == (((maxside >> s) & 1) == 1):
             want = np.int64(1) << ask
         else:
@@ -123,7 +123,7 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         # Its colour bet's colour: the seat discards it where it can (a
         # discard never wins), the others throw it onto the seat's trick.
         cbet = colour_bet(codes, bcounts, ask) if dsr < 0 else -1
-    bseat = PL[d, F_BSEAT]
+    bseat = PL[d, F_BEST_SEAT]
     n = 0
     m = legal
     while m != U0:
@@ -185,32 +185,32 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         PL[d, F_MOV0 + j] = c
         PL[d, F_SC0 + j] = score
         n += 1
-    PL[d, F_NMOV] = n
-    PL[d, F_IMOV] = 0
+    PL[d, F_N_MOVES] = n
+    PL[d, F_NEXT_MOVE] = 0
 
 
 @nb.njit(cache=True, inline="always")
 def skip_small(d, c, colmask, keep, PL, PU):
     """After move ``c`` failed to cut at ply d: if ``c`` lies below the
-    lowest winning rank of its colour found so far (``U_WR``), which small
+    lowest winning rank of its colour found so far (``U_WIN_RANKS``), which small
     card of the colour was played did not matter, so the mover's other
     cards of the colour below that rank are the same move and are skipped
     (as DDS does; set once per colour and ply, flag bit ``36 + colour``).
     Cards in ``keep`` (the 9s, when a nines bet is at stake: a 9 played
     deeper in the search leaves no trace in the winning ranks) are never
-    skipped and never stand for other cards. Moves ``PL[d, F_IMOV]`` on
+    skipped and never stand for other cards. Moves ``PL[d, F_NEXT_MOVE]`` on
     past skipped moves."""
     col = c // RANKS
     flag = bit(36 + col)
     skip = PU[d, U_SKIP]
     if (skip & flag) == U0 and (keep & bit(c)) == U0:
-        w = PU[d, U_WR] & colmask[col]
+        w = PU[d, U_WIN_RANKS] & colmask[col]
         low = lowest(w) if w != U0 else (col + 1) * RANKS
         if c < low:
             skip |= flag | (colmask[col] & (bit(low) - U1) & ~keep)
             PU[d, U_SKIP] = skip
-    i = PL[d, F_IMOV]
-    n = PL[d, F_NMOV]
+    i = PL[d, F_NEXT_MOVE]
+    n = PL[d, F_N_MOVES]
     while i < n and (skip & bit(PL[d, F_MOV0 + i])) != U0:
         i += 1
-    PL[d, F_IMOV] = i
+    PL[d, F_NEXT_MOVE] = i

@@ -35,8 +35,8 @@ from sponsio_sim.kernels.dd.bounds import (
     trick_decides,
 )
 from sponsio_sim.kernels.dd.core import (
-    F_BEST, F_BSEAT, F_EXPANDED, F_IMOV, F_ISOR, F_LED, F_LEADER, F_MOV0, F_NEED, F_NMOV, F_POS,
-    F_SEAT, F_SLOT, F_TN, F_HINT, MODE_TRICKS, U_SKIP, U_TMASK, U_WR, abs_move, ct_advance, rel_move,
+    F_BEST, F_BEST_SEAT, F_EXPANDED, F_NEXT_MOVE, F_MAX_SIDE, F_LED, F_LEADER, F_MOV0, F_NEED, F_N_MOVES, F_POS,
+    F_SEAT, F_SLOT, F_TRICKS_DONE, F_HINT, MODE_TRICKS, U_SKIP, U_TMASK, U_WIN_RANKS, abs_move, ct_advance, rel_move,
     side_tricks,
 )
 from sponsio_sim.kernels.dd.goals import bet_extra_keys, goal3, trick_bet
@@ -98,9 +98,9 @@ def setup_root(hands, leader, trick, ctr0, PL, PU, CT):
     PL[0, F_POS] = k
     PL[0, F_LEADER] = leader
     PL[0, F_SEAT] = (leader + k) % players
-    PL[0, F_TN] = 0
+    PL[0, F_TRICKS_DONE] = 0
     PL[0, F_BEST] = best
-    PL[0, F_BSEAT] = bseat
+    PL[0, F_BEST_SEAT] = bseat
     PL[0, F_LED] = led
     PU[0, U_TMASK] = tm
     for j in range(ctr0.shape[0]):
@@ -119,7 +119,7 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
         in_play |= hands[t]
     leader = PL[d, F_SEAT]
     left = popcount(hands[leader])
-    tn = PL[d, F_TN]
+    tn = PL[d, F_TRICKS_DONE]
     # A root restricted to some cards asks another question than the
     # position's: only the goal's own bounds apply there.
     free = d > 0 or root_mask == U0
@@ -241,8 +241,8 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
         if entering:
             entering = False
             PL[d, F_EXPANDED] = 0
-            PL[d, F_ISOR] = (maxside >> PL[d, F_SEAT]) & 1
-            PU[d, U_WR] = U0
+            PL[d, F_MAX_SIDE] = (maxside >> PL[d, F_SEAT]) & 1
+            PU[d, U_WIN_RANKS] = U0
             PU[d, U_SKIP] = U0
             status = UNKNOWN
             w = U0
@@ -254,7 +254,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
                 status, w = trick_decides(d, hands, players, colmask, target, coal, PL, CT)
             elif alone and (d > 0 or root_mask == U0):
                 status, w = bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, PL, PU, CT)
-                if status == UNKNOWN and tbet > CT[PL[d, F_TN], ask]:
+                if status == UNKNOWN and tbet > CT[PL[d, F_TRICKS_DONE], ask]:
                     # The seat needs more tricks: the coalition bound of the
                     # seat alone, where it shows the tricks out of reach.
                     status, w = trick_decides(d, hands, players, colmask, tbet, maxside, PL, CT)
@@ -274,27 +274,27 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
                        root_mask, PL, PU, CT)
             PL[d, F_EXPANDED] = 1
         if pending >= 0:
-            c = PL[d, F_MOV0 + PL[d, F_IMOV] - 1]
+            c = PL[d, F_MOV0 + PL[d, F_NEXT_MOVE] - 1]
             hands[PL[d, F_SEAT]] |= bit(c)
             if PL[d, F_POS] == players - 1:
                 best = PL[d, F_BEST]
                 if beats(c, best):
                     best = c
                 pending_w |= _trick_rank(PU[d, U_TMASK] | bit(c), best, colmask)
-            if (PL[d, F_ISOR] == 1) == (pending == YES):
+            if (PL[d, F_MAX_SIDE] == 1) == (pending == YES):
                 resolved = pending
                 cut = True
             else:
-                PU[d, U_WR] |= pending_w
+                PU[d, U_WIN_RANKS] |= pending_w
                 resolved = -1
                 pending = -1
                 skip_small(d, c, colmask, keep, PL, PU)
         else:
             resolved = -1
-        if resolved < 0 and PL[d, F_IMOV] >= PL[d, F_NMOV]:
-            resolved = NO if PL[d, F_ISOR] == 1 else YES
+        if resolved < 0 and PL[d, F_NEXT_MOVE] >= PL[d, F_N_MOVES]:
+            resolved = NO if PL[d, F_MAX_SIDE] == 1 else YES
             cut = False
-            pending_w = close_classes(PU[d, U_WR], d, hands, players, colmask, sens, root_mask, PL)
+            pending_w = close_classes(PU[d, U_WIN_RANKS], d, hands, players, colmask, sens, root_mask, PL)
         if resolved >= 0:
             if PL[d, F_EXPANDED] == 1 and PL[d, F_POS] == 0 and (d > 0 or root_mask == U0):
                 h_all = U0
@@ -305,7 +305,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
                 top = popcount(hands[PL[d, F_SEAT]]) if mode == MODE_TRICKS else 1
                 move = 0
                 if cut:
-                    move = rel_move(PL[d, F_MOV0 + PL[d, F_IMOV] - 1], h_all)
+                    move = rel_move(PL[d, F_MOV0 + PL[d, F_NEXT_MOVE] - 1], h_all)
                 tt_store(TT, PL[d, F_SLOT], PU[d, U_TAG], PU, d, players, stamp, PL[d, F_NEED], resolved == YES, top,
                          move, rank_mask(pending_w, h_all, colmask), colmask)
             if d == 0:
@@ -313,8 +313,8 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
             pending = resolved
             d -= 1
             continue
-        i = PL[d, F_IMOV]
-        PL[d, F_IMOV] = i + 1
+        i = PL[d, F_NEXT_MOVE]
+        PL[d, F_NEXT_MOVE] = i + 1
         c = PL[d, F_MOV0 + i]
         s = PL[d, F_SEAT]
         b = bit(c)
@@ -330,21 +330,21 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
         else:
             led = PL[d, F_LED]
             best = PL[d, F_BEST]
-            bseat = PL[d, F_BSEAT]
+            bseat = PL[d, F_BEST_SEAT]
             leader = PL[d, F_LEADER]
             if beats(c, best):
                 best = c
                 bseat = s
-        tn = PL[d, F_TN]
+        tn = PL[d, F_TRICKS_DONE]
         e = d + 1
         if pos + 1 == players:
             ct_advance(CT, tn, bseat, tm, best, colmask, nines, players, mode != MODE_TRICKS)
             PL[e, F_SEAT] = bseat
             PL[e, F_POS] = 0
             PL[e, F_LEADER] = bseat
-            PL[e, F_TN] = tn + 1
+            PL[e, F_TRICKS_DONE] = tn + 1
             PL[e, F_BEST] = -1
-            PL[e, F_BSEAT] = -1
+            PL[e, F_BEST_SEAT] = -1
             PL[e, F_LED] = -1
             PU[e, U_TMASK] = U0
         else:
@@ -354,9 +354,9 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
             PL[e, F_SEAT] = nxt
             PL[e, F_POS] = pos + 1
             PL[e, F_LEADER] = leader
-            PL[e, F_TN] = tn
+            PL[e, F_TRICKS_DONE] = tn
             PL[e, F_BEST] = best
-            PL[e, F_BSEAT] = bseat
+            PL[e, F_BEST_SEAT] = bseat
             PL[e, F_LED] = led
             PU[e, U_TMASK] = tm
         d = e

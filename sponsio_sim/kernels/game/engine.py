@@ -18,8 +18,8 @@ import numpy as np
 
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS
-from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_token, betting_steps, end_token, entry_of,
-                                         leader_of)
+from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_token, betting_steps, end_token,
+                                               entry_of, leader_of)
 from sponsio_sim.kernels.betting.mc import choose_mc, choose_mc_end, is_mc
 from sponsio_sim.kernels.betting.rollout import RACE_EVERY, load_scratch, race, rollout_key
 from sponsio_sim.kernels.betting.model import prepare_features, row_cell
@@ -27,13 +27,13 @@ from sponsio_sim.kernels.betting.policies import choose_action, choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game.layout import (END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_END, EV_END_TOKEN,
-                                             EV_LEAD, I_BROW, I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_HELD,
+                                             EV_LEAD, I_BET_ROW, I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_KINDS_HELD,
                                              I_LAST_R1, I_LEADCH, I_LEADERS, I_MAX_ROUNDS, I_MC_ANY, I_MC_R,
-                                             I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NPLACED, I_PCELL,
-                                             I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND, I_SWAPS, I_TOKOWN, I_TOKTAKEN,
-                                             I_TRACK, I_TRACK_ENDS, I_TRACK_WIN, MAX_BETS, N_TOKENS, W_BONUSPAID,
-                                             W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MODEL, W_PAYOUT, W_PRED,
-                                             W_STAKES, W_START, W_TROLLPAID)
+                                             I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NPLACED, I_BET_CELL,
+                                             I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND, I_SWAPS, I_TOKEN_OWNER,
+                                             I_TOKEN_TAKEN, I_TRACK, I_TRACK_ENDS, I_TRACK_WIN, MAX_BETS, N_TOKENS,
+                                             W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MODEL, W_PAYOUT,
+                                             W_PRED, W_STAKES, W_START, W_TROLLPAID)
 from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring
 from sponsio_sim.kernels.game.record import record_game, record_round, track_standings
 from sponsio_sim.kernels.game.scoring import cash_in, play_out
@@ -59,15 +59,15 @@ def start_game(g, ints, weight):
 def start_round(tab, ints, weight):
     """Clear the round's tokens, bets, swaps and ledger."""
     for t in range(N_TOKENS):
-        ints[I_TOKOWN + t] = -1
+        ints[I_TOKEN_OWNER + t] = -1
     ints[I_NPLACED] = 0
     for s in range(ints[I_PLAYERS]):
         ints[I_NBETS + s] = 0
-        ints[I_HELD + s] = 0
+        ints[I_KINDS_HELD + s] = 0
         ints[I_DOUBLED + s] = -1
         ints[I_SWAPS + s] = 0
         for t in range(N_TOKENS):
-            ints[I_TOKTAKEN + s * N_TOKENS + t] = 0
+            ints[I_TOKEN_TAKEN + s * N_TOKENS + t] = 0
         for f in (W_STAKES, W_FEES, W_PAYOUT, W_TROLLPAID, W_BONUSPAID, W_CASHED):
             weight[f + s] = 0.0
     tab[REVEALED] = 0
@@ -93,7 +93,7 @@ def betting_phase(tab, ints, weight, state, log, mc):
         log_event(log, rnd, EV_ACTION, s, k // players, act, x, y, rv)
     for j in range(3):
         t = end_token(j)
-        s = ints[I_TOKOWN + t]
+        s = ints[I_TOKEN_OWNER + t]
         if s < 0:
             continue
         if mc is not None and is_mc(s, ints):
@@ -113,8 +113,8 @@ def predict_bets(tab, ints, weight):
             continue
         prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
         for i in range(ints[I_NBETS + s]):
-            cell = row_cell(ints[I_BROW + s * MAX_BETS + i], s, ints)
-            ints[I_PCELL + s * MAX_BETS + i] = cell - W_MODEL
+            cell = row_cell(ints[I_BET_ROW + s * MAX_BETS + i], s, ints)
+            ints[I_BET_CELL + s * MAX_BETS + i] = cell - W_MODEL
             weight[W_PRED + s * MAX_BETS + i] = weight[cell]
 
 
@@ -315,7 +315,7 @@ def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands
         if cells.shape[0] > 1:
             for s in range(ints[I_PLAYERS]):
                 for i in range(ints[I_NBETS + s]):
-                    c = ints[I_PCELL + s * MAX_BETS + i]
+                    c = ints[I_BET_CELL + s * MAX_BETS + i]
                     cells[2 * c] += 1.0
                     cells[2 * c + 1] += ints[I_RESULT + s * MAX_BETS + i]
     return reason, winners

@@ -25,7 +25,7 @@ from sponsio_sim.kernels.betting.phase import add_bet, bet_legal
 from sponsio_sim.kernels.betting.model import cell_of, prepare_features
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import (I_HAND, I_HELD, I_NBETS, I_NPLACED, I_NROWS, I_PLAYERS, I_ROW_OF,
+from sponsio_sim.kernels.game.layout import (I_HAND, I_KINDS_HELD, I_NBETS, I_NPLACED, I_NROWS, I_PLAYERS, I_ROW_OF,
                                              N_KINDS, W_COINS, W_MODEL)
 from sponsio_sim.kernels.game.engine import play_game, round_arrays
 from sponsio_sim.kernels.game.scoring import load_bets
@@ -60,7 +60,7 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
         ints[I_NPLACED] = 0
         for s in range(players):
             ints[I_NBETS + s] = 0
-            ints[I_HELD + s] = 0
+            ints[I_KINDS_HELD + s] = 0
         for s in range(players):
             if uniform(state) < troll_share:
                 continue

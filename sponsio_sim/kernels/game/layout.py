@@ -62,7 +62,7 @@ I_NROWS = _i.take()         # catalogue rows in use
 I_ROTATE = _i.take()        # 1: the profile rotates over the seats game by game
 I_BONUS_NET = _i.take()     # 1: round_bonus_basis = net
 I_TRACK_ENDS = _i.take()    # 1: track_top = ends
-I_MOFF = _i.take(N_KINDS)   # model table offsets (into weight), per bet kind
+I_MODEL_AT = _i.take(N_KINDS)   # model table offsets (into weight), per bet kind
 I_BETPOL = _i.take(MAX_PLAYERS)   # per profile entry
 I_PLAYPOL = _i.take(MAX_PLAYERS)
 I_CASHK = _i.take(MAX_PLAYERS)
@@ -84,11 +84,11 @@ I_DEALER = _i.take()
 I_ENTRY = _i.take(MAX_PLAYERS)    # seat -> profile entry this game
 I_TRACK = _i.take(MAX_PLAYERS)
 # round state
-I_TOKOWN = _i.take(N_TOKENS)      # token owner, -1 while in the pool
+I_TOKEN_OWNER = _i.take(N_TOKENS)      # token owner, -1 while in the pool
 I_NBETS = _i.take(MAX_PLAYERS)
-I_HELD = _i.take(MAX_PLAYERS)     # bitmask of bet kinds held
-I_BROW = _i.take(MAX_PLAYERS * MAX_BETS)    # catalogue row of each bet
-I_BORDER = _i.take(MAX_PLAYERS * MAX_BETS)  # placement rank of each bet this round
+I_KINDS_HELD = _i.take(MAX_PLAYERS)     # bitmask of bet kinds held
+I_BET_ROW = _i.take(MAX_PLAYERS * MAX_BETS)    # catalogue row of each bet
+I_BET_RANK = _i.take(MAX_PLAYERS * MAX_BETS)  # placement rank of each bet this round
 I_NPLACED = _i.take()             # bets placed this round
 I_DOUBLED = _i.take(MAX_PLAYERS)  # index of the doubled bet, -1
 I_RESULT = _i.take(MAX_PLAYERS * MAX_BETS)  # 1 won, 0 lost (after settlement)
@@ -97,8 +97,8 @@ I_MOVED = _i.take(MAX_PLAYERS)    # track position after moving, before cashing 
 I_LEADERS = _i.take()             # bitmask of the richest seats after the last round
 I_LAST_R1 = _i.take()             # bitmask of the poorest seats after round 1
 I_LEADCH = _i.take()              # lead changes so far this game
-I_TOKTAKEN = _i.take(MAX_PLAYERS * N_TOKENS)  # seat took token t this round
-I_PCELL = _i.take(MAX_PLAYERS * MAX_BETS)   # model cell (from W_MODEL) of each bet when betting ends
+I_TOKEN_TAKEN = _i.take(MAX_PLAYERS * N_TOKENS)  # seat took token t this round
+I_BET_CELL = _i.take(MAX_PLAYERS * MAX_BETS)   # model cell (from W_MODEL) of each bet when betting ends
 # success-model features of the hand being evaluated (scratch)
 I_F_SURE = _i.take()
 I_F_HIGH = _i.take()

@@ -8,10 +8,10 @@ import numpy as np
 from sponsio_sim.kernels.betting.phase import leader_of
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.game.layout import (EV_BET, EV_HAND, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK,
-                                             EV_TRICKS, I_BROW, I_DEALER, I_DOUBLED, I_MOVED, I_PLAYERS, I_TRACK,
+                                             EV_TRICKS, I_BET_ROW, I_DEALER, I_DOUBLED, I_MOVED, I_PLAYERS, I_TRACK,
                                              MAX_BETS, W_BONUSPAID, W_CASHED, W_COINS, W_FEES, W_PAYOUT, W_STAKES,
                                              W_TROLLPAID)
-from sponsio_sim.kernels.table import SEQ, TRICKS, WON
+from sponsio_sim.kernels.table import SEQ, TRICKS_WON, WON
 
 
 @nb.njit(cache=True)
@@ -46,11 +46,11 @@ def log_scoring(log, rnd, leader, last, nine_lost, tab, ints, weight, hands, cou
     players = ints[I_PLAYERS]
     log_tricks(log, rnd, players, leader, hands, ints)
     for s in range(players):
-        log_event(log, rnd, EV_TRICKS, s, ints[TRICKS + s], tab[WON + s], 1 if last == s else 0,
+        log_event(log, rnd, EV_TRICKS, s, ints[TRICKS_WON + s], tab[WON + s], 1 if last == s else 0,
                   1 if (nine_lost >> s) & 1 == 0 else 0, 1 if nine_lost == 0 else 0)
     for s in range(players):
         for i in range(counts[s]):
-            log_event(log, rnd, EV_BET, s, ints[I_BROW + s * MAX_BETS + i], result[s, i],
+            log_event(log, rnd, EV_BET, s, ints[I_BET_ROW + s * MAX_BETS + i], result[s, i],
                       1 if ints[I_DOUBLED + s] == i else 0, 0, 0)
         log_event(log, rnd, EV_SCORE, s, weight[W_PAYOUT + s], weight[W_TROLLPAID + s],
                   weight[W_BONUSPAID + s], weight[W_CASHED + s], weight[W_COINS + s])

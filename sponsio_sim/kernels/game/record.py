@@ -5,14 +5,15 @@ import numba as nb
 
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.game.layout import (G_COMEBACK, G_LEADCH, G_LEADCH_SQ, G_RHIST, I_LAST_R1, I_LEADCH,
-                                             I_LEADERS, MAX_FAILED, MAX_ROUNDS_HIST, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS, E_COINS_SQ, E_PAYOUT,
-                                             E_PRED, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE, E_STAKES, E_SWAPS,
-                                             E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY, E_TROLLPAY_SQ, E_WIN, E_WON,
-                                             I_BROW, I_DOUBLED, I_NBETS, I_PLAYERS, I_RESULT, I_ROUND, I_ROWS,
-                                             I_SWAPS, I_TOKTAKEN, I_TRACK, I_TRACK_WIN, MAX_BETS, MAX_ROWS,
-                                             N_TOKENS, R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_WON, S_END, S_GAMES,
-                                             S_HEAD, S_ROUNDS, S_ROUNDS_SQ, W_BONUSPAID, W_CASHED, W_COINS, W_MULT,
-                                             W_PAYOUT, W_PRED, W_STAKE, W_STAKES, W_TROLLPAID)
+                                             I_LEADERS, MAX_FAILED, MAX_ROUNDS_HIST, E_BETS, E_BONUS_N, E_CASH,
+                                             E_CASH_N, E_COINS, E_COINS_SQ, E_PAYOUT, E_PRED, E_ROUNDS, E_SHARE,
+                                             E_SHARE_SQ, E_SIZE, E_STAKES, E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL,
+                                             E_TROLLPAY, E_TROLLPAY_SQ, E_WIN, E_WON, I_BET_ROW, I_DOUBLED, I_NBETS,
+                                             I_PLAYERS, I_RESULT, I_ROUND, I_ROWS, I_SWAPS, I_TOKEN_TAKEN, I_TRACK,
+                                             I_TRACK_WIN, MAX_BETS, MAX_ROWS, N_TOKENS, R_FIELDS, R_PAY, R_PAY_SQ,
+                                             R_PLACED, R_WON, S_END, S_GAMES, S_HEAD, S_ROUNDS, S_ROUNDS_SQ,
+                                             W_BONUSPAID, W_CASHED, W_COINS, W_MULT, W_PAYOUT, W_PRED, W_STAKE,
+                                             W_STAKES, W_TROLLPAID)
 
 
 @nb.njit(cache=True)
@@ -30,7 +31,7 @@ def record_round(ints, weight, n_failed, row):
             row[e + E_TROLLPAY] += tp
             row[e + E_TROLLPAY_SQ] += tp * tp
         for i in range(n):
-            brow = ints[I_BROW + s * MAX_BETS + i]
+            brow = ints[I_BET_ROW + s * MAX_BETS + i]
             kind = ints[I_ROWS + 3 * brow]
             won = ints[I_RESULT + s * MAX_BETS + i]
             row[e + E_BETS + kind] += 1.0
@@ -52,7 +53,7 @@ def record_round(ints, weight, n_failed, row):
         if weight[W_BONUSPAID + s] > 0.0:
             row[e + E_BONUS_N] += 1.0
         for t in range(N_TOKENS):
-            row[e + E_TOKENS + t] += ints[I_TOKTAKEN + s * N_TOKENS + t]
+            row[e + E_TOKENS + t] += ints[I_TOKEN_TAKEN + s * N_TOKENS + t]
         row[e + E_SWAPS] += ints[I_SWAPS + s]
 
 

@@ -7,7 +7,7 @@ import numba as nb
 
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.betting.phase import entry_of, leader_of
-from sponsio_sim.kernels.game.layout import (BET_MC, I_BETPOL, I_BONUS_NET, I_BORDER, I_BROW, I_CASHK, I_DOUBLED,
+from sponsio_sim.kernels.game.layout import (BET_MC, I_BETPOL, I_BONUS_NET, I_BET_RANK, I_BET_ROW, I_CASHK, I_DOUBLED,
                                              I_MOVED, I_NBETS, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROWS, I_TRACK,
                                              I_TRACK_WIN, MAX_BETS, W_BONUS, W_BONUSPAID, W_CASHED, W_COINS,
                                              W_FEES, W_MULT, W_PAYOUT, W_STAKE, W_STAKES, W_TRACKV, W_TROLLPAID,
@@ -23,10 +23,10 @@ def load_bets(ints, codes, counts):
     for s in range(ints[I_PLAYERS]):
         counts[s] = ints[I_NBETS + s]
         for i in range(counts[s]):
-            row = ints[I_BROW + s * MAX_BETS + i]
+            row = ints[I_BET_ROW + s * MAX_BETS + i]
             for f in range(3):
                 codes[s, i, f] = ints[I_ROWS + 3 * row + f]
-            codes[s, i, 3] = ints[I_BORDER + s * MAX_BETS + i]
+            codes[s, i, 3] = ints[I_BET_RANK + s * MAX_BETS + i]
 
 
 @nb.njit(cache=True)
@@ -49,7 +49,7 @@ def score_round(nine_lost, tab, ints, weight, codes, counts, result, failed):
         pay = 0.0
         for i in range(counts[s]):
             if result[s, i]:
-                m = weight[W_MULT + ints[I_BROW + s * MAX_BETS + i]] * weight[W_STAKE]
+                m = weight[W_MULT + ints[I_BET_ROW + s * MAX_BETS + i]] * weight[W_STAKE]
                 pay += 2.0 * m if ints[I_DOUBLED + s] == i else m
         troll = weight[W_TROLL_PAY] * n_failed if counts[s] == 0 else 0.0
         weight[W_PAYOUT + s] = pay

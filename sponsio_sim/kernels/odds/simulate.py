@@ -19,7 +19,7 @@ from sponsio_sim.kernels.bits import RANKS, colour_masks, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import TRICKS as TRICKS_WON, WON, new_state, set_round
+from sponsio_sim.kernels.table import TRICKS_WON, WON, new_state, set_round
 
 
 def stats_layout(hand_size, n_colours, players):

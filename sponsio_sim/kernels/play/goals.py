@@ -14,7 +14,7 @@ import numpy as np
 from sponsio_sim.bet_kinds import COLOUR, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, popcount
 from sponsio_sim.kernels.table import (CAN, COLMASK, FLAGS, HANDS, MAX_COLOURS, NINES_OWN as NINES_OWN_FLAG, NREL,
-                                       PLAYED, TALON, TRICKS as TRICKS_WON, WON, rel_at)
+                                       PLAYED, TALON, TRICKS_WON, WON, rel_at)
 
 _PACE = 0.25       # mild wish to spread the tricks a tricks=N bet still needs
 _AVOID = 0.7       # a tricks=N bettor whose sure winners suffice avoids other tricks

@@ -26,7 +26,8 @@ from sponsio_sim.kernels.bets import counted_nines, nine_bettors
 from sponsio_sim.kernels.dd.solve import solve_bets
 from sponsio_sim.kernels.dd.core import ct_layout
 from sponsio_sim.kernels.play.tricks import HOOKED, choose_hooked, play_tricks
-from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES, NINES_OWN, REVEALED, TRICKS, VOID, WINNERS, WON
+from sponsio_sim.kernels.table import (COLMASK, FLAGS, HANDS, NINES_OWN, NINE_CARDS, REVEALED, TRICKS_WON, VOID,
+                                       WINNERS, WON)
 
 PIMC = HOOKED
 # What the pimc seat's hook needs besides the public state.
@@ -164,7 +165,7 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, tab,
         maxside = np.int64(1) << s if q == 0 else everyone
         for i in range(worlds):
             sample_world(s, players, tab, ints, state, pool, world)
-            nines = counted_nines(codes, bcounts, world, tr, leader, tab[NINES], nines_own)
+            nines = counted_nines(codes, bcounts, world, tr, leader, tab[NINE_CARDS], nines_own)
             for k in range(n):
                 if score[k, 1 + q] + worlds - i < top:
                     continue
@@ -203,7 +204,7 @@ def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, st
     cc0, nok, last_i, first_i, _ = ct_layout(players, n_colours)
     tricks_done = 0
     for q in range(players):
-        ctr[q] = ints[TRICKS + q]
+        ctr[q] = ints[TRICKS_WON + q]
         tricks_done += ctr[q]
         for col in range(n_colours):
             ctr[cc0 + q * n_colours + col] = popcount(tab[WON + q] & tab[COLMASK + col])

@@ -20,9 +20,8 @@ from tabletop_mc.rng import randbelow
 from sponsio_sim.kernels.bets import FAIL
 from sponsio_sim.kernels.bits import RANKS, U0, U1, above, beats, bit, lowest, popcount, select
 from sponsio_sim.kernels.play.goals import colour_terms, goal_weights
-from sponsio_sim.kernels.table import (CAN, COLMASK, DECK, FLAGS, HANDS, MAX_REL, NINES as NINES_MASK,
-                                       NINES_OWN as NINES_OWN_FLAG, NREL, PLAYED, REVEALED, TALON,
-                                       VOID, rel_at)
+from sponsio_sim.kernels.table import (CAN, COLMASK, DECK, FLAGS, HANDS, MAX_REL, NINES_OWN as NINES_OWN_FLAG,
+                                       NINE_CARDS, NREL, PLAYED, REVEALED, TALON, VOID, rel_at)
 
 RANDOM, GREEDY, GOAL = 0, 1, 2
 # Weights of the goal policy's card-scoring terms (heuristic constants, not rules;
@@ -116,7 +115,7 @@ def choose_scored(s, players, policy, legal, pos, leader, led, best, best_seat, 
     else:
         keep, own_last, n_colour, nine_sign, bank = goal_weights(s, players, tricks_left, trick_mask,
                                                                  tab, ints, weight)
-    nine_dead = pos > 0 and (trick_mask & tab[NINES_MASK] & ~bit(best)) != U0 \
+    nine_dead = pos > 0 and (trick_mask & tab[NINE_CARDS] & ~bit(best)) != U0 \
         and (ints[FLAGS] & NINES_OWN_FLAG) == 0
     cur_col = -1
     q = 0.0

@@ -7,7 +7,8 @@ from numba.extending import overload
 
 from sponsio_sim.kernels.bits import RANKS, U0, U1, beats, bit, lowest, popcount
 from sponsio_sim.kernels.play.policies import RANDOM, choose_random, choose_scored
-from sponsio_sim.kernels.table import COLMASK, HANDS, N_PLAYED, NINES, PLAYED, REVEALED, SEQ, TRICKS, VOID, WINNERS, WON
+from sponsio_sim.kernels.table import (COLMASK, HANDS, NINE_CARDS, N_PLAYED, PLAYED, REVEALED, SEQ, TRICKS_WON,
+                                       VOID, WINNERS, WON)
 
 
 HOOKED = 3  # policy codes from here on choose through ``choose_hooked``
@@ -46,7 +47,7 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx):
     compiled out). ``order`` packs the cards already in the trick, 6 bits each
     from the leader's; ``best`` is the trick's top card so far (-1 when leading).
 
-    Hands are emptied; tricks won and cards won end up in ``ints[TRICKS + s]``
+    Hands are emptied; tricks won and cards won end up in ``ints[TRICKS_WON + s]``
     and ``tab[WON + s]``, the cards in play order in ``ints[SEQ:]``, trick
     t's winner in ``ints[WINNERS + t]`` and the number of tricks in
     ``ints[N_PLAYED]`` (the outcome ``bets.settle`` reads). Returns
@@ -55,7 +56,7 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx):
     rank of its colour).
     """
     n_tricks = popcount(tab[HANDS + leader])
-    nines = tab[NINES]
+    nines = tab[NINE_CARDS]
     nine_lost = 0
     k = 0
     for t in range(n_tricks):
@@ -108,7 +109,7 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx):
             elif (b & nines) != U0:   # a 9 that does not take the trick was discarded: it loses
                 nine_lost |= 1 << s
         ints[WINNERS + t] = best_seat
-        ints[TRICKS + best_seat] += 1
+        ints[TRICKS_WON + best_seat] += 1
         tab[WON + best_seat] |= trick_mask
         tab[PLAYED] |= trick_mask
         leader = best_seat
