@@ -6,8 +6,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from sponsio_sim.analysis.game.model import KINDS
 from sponsio_sim.cli import main
+from sponsio_sim.rules import load_rules
 
 PROFILE = "ev:goal:cash4, troll:goal, ev:goal:never, random:random"
 
@@ -92,7 +92,7 @@ def test_fit_writes_model_and_reliability_plot(tmp_path):
     data = json.loads(out)
     assert data["saved_to"] == str(out_file) and out_file.exists() and png.exists()
     assert data["held-out by bet type"][-1]["bet_type"] == "all"
-    assert [r["bet_type"] for r in data["in-game calibration by bet type"]] == list(KINDS)
+    assert [r["bet_type"] for r in data["in-game calibration by bet type"]] == list(load_rules().bets)
     assert len(data["on-policy iterations: gap (pp) of the games played with each iteration's model"]) == 2
     code, out, _ = run("tournament", "--profile", "ev:goal x4", "-n", "240", "--model", str(out_file))
     assert code == 0 and str(out_file) in out

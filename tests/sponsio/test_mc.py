@@ -79,7 +79,7 @@ def test_race_drops_a_clearly_worse_candidate_and_keeps_a_close_one():
 
 def test_same_seed_same_games_on_any_thread_count():
     runner = CliRunner()
-    args = ["tournament", "--players", "4", "--profile", "mc20:goal:cash4, ev:goal:cash4 x3", "-n", "12",
+    args = ["tournament", "--players", "4", "--profile", "mc20:goal:cash4, ev:goal:cash4 x3", "-n", "6",
             "--rotate", "--seed", "5", "--format", "json", "-q"]
     one = runner.invoke(main, args + ["--threads", "1"])
     two = runner.invoke(main, args + ["--threads", "2"])

@@ -13,7 +13,8 @@ def test_standard_rule_sets():
     four, three = load_rules(), load_rules(players=3)
     assert (four.players, four.deck_size, four.talon_size) == (4, 36, 4)
     assert (three.players, three.colours, three.talon_size) == (3, ("R", "B", "G"), 3)
-    assert four.multiplier == {"tricks": 3, "colour": 4, "last": 2, "nines": 3, "fail": 2}
+    assert four.stated_multipliers() == {"tricks": 3, "colour": 4, "last": 2, "nines": 3, "fail": 2}
+    assert four.multiplier["first"] == 2.0 and "first" not in four.bets   # a kind beyond the spec, off
     assert four.track_value == (0, 1, 2, 4, 6, 9, 12, 16, 20)
 
 

@@ -234,6 +234,6 @@ def choose_mc_end(j, s, tab, ints, weight, state):
     if n == 1:
         return -1, -1
     work = new_work(s, tab, ints, weight)
-    i = _decide(betting_steps(ints) + j, s, n, cands, gains, tab, ints, weight, work, rollout_key(state), 0,
-                np.empty(0, dtype=np.float64))
+    i = _decide(betting_steps(ints) + j, s, n, cands, gains, tab, ints, weight, work, rollout_key(state),
+                np.int64(0), np.empty(0, dtype=np.float64))   # a typed 0: choose_mc's compiled _decide serves
     return cands[i, 1], cands[i, 2]

@@ -139,7 +139,9 @@ def pilot_rollouts(step, s, n, key, tab, ints, weight, work, pass_gain):
     for r in range(n):
         deal_world(r, key, work)
         rs_start[:] = rs
-        pass_gain[r], last, nine_lost = rollout(step, s, PASS, -1, -1, -1, tab, ints, weight, work, rs_start)
+        no = np.int64(-1)   # typed, not literal: the search's own calls share this compiled rollout
+        pass_gain[r], last, nine_lost = rollout(step, s, np.int64(PASS), no, no, no, tab, ints, weight, work,
+                                                rs_start)
         for row in range(nrows):
             kind = ints[I_ROWS + 3 * row]
             if kind != FAIL and bet_won(kind, ints[I_ROWS + 3 * row + 1], ints[I_ROWS + 3 * row + 2], s,

@@ -59,7 +59,7 @@ def _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_
     best = lowest(hands[win])
     n_col = colmask.shape[0]
     ct_advance(CT, tn, win, tm, best, colmask, nines, players, True)
-    v = goal3(codes, bcounts, ask, any_fail, CT[tn + 1], players, n_col, 0, hands, U0, colmask, U0,
+    v = goal3(codes, bcounts, ask, any_fail, CT[tn + 1], players, n_col, np.int64(0), hands, U0, colmask, U0,
               res3, fail3)
     return v, w
 
