@@ -72,12 +72,8 @@ def goal_weights(s, players, tricks_left, trick_mask, tab, ints, weight):
                 own_last = True
         elif kind == COLOUR:
             n_colour += 1
-        elif kind == FIRST:
-            done = 0
-            for t in range(players):
-                done += ints[TRICKS_WON + t]
-            if done == 0:   # the first trick decides it
-                weight[owner] += 2.0 * sign
+        elif kind == FIRST and tab[PLAYED] == U0:   # no trick done yet: this one decides it
+            weight[owner] += 2.0 * sign
         elif kind == NINES and (owner == s or (ints[FLAGS] & NINES_OWN_FLAG) == 0):
             nine_sign += sign  # under nines_scope = own, only the bettor's own 9s count
     return keep, own_last, n_colour, nine_sign, bank
