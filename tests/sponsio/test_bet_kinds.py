@@ -13,7 +13,6 @@ import sponsio_sim
 from tabletop_mc.errors import UserError
 from sponsio_sim import bet_kinds
 from sponsio_sim.analysis.balance.run import run_balance
-from sponsio_sim.analysis.dd import solve
 from sponsio_sim.analysis.game.fit import find_model, fit_model
 from sponsio_sim.analysis.game.model import SuccessModel
 from sponsio_sim.analysis.game.runs import entry_table, run_games
@@ -29,9 +28,9 @@ from sponsio_sim.kernels.table import SEQ, new_state, set_round
 from sponsio_sim.rules import load_rules
 from tabletop_mc.rng import new_state as new_rng
 
-from dd_reference import bet_question, start_trick
+from dd_reference import start_trick
 from reference import trick_winner
-from test_dd import bet_tuple, deal_text, trick_text
+from test_dd import assert_bets_match_minimax
 
 EVERY_KIND = {"bets": list(BET_TYPES)}
 SHIPPED_4P = Path(sponsio_sim.__file__).parent / "models" / "standard-4p.npz"
@@ -131,14 +130,7 @@ def test_first_under_double_dummy_matches_minimax(case):
         target = (seat + 1) % players
         others[target] = parse_bet_set("first", rules, target)
         notation = f"fail:{target}"
-    mine = parse_bet_set(notation, rules, seat)
-    others_text = "; ".join(f"{s}:first" for s in others)
-    df = solve(deal_text(hands, rules), lead=leader, seat=seat, bets=notation, others=others_text or None,
-               trick=trick_text(trick, rules), rules=rules)
-    table = {s: [bet_tuple(b) for b in bs] for s, bs in others.items()}
-    table[seat] = [bet_tuple(b) for b in mine]
-    assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), notation
-    assert bool(df["best"].iloc[0]) == bet_question(hands, leader, seat, table, False, trick), notation
+    assert_bets_match_minimax(rules, hands, leader, trick, seat, parse_bet_set(notation, rules, seat), others)
 
 
 def test_first_in_games_the_fitted_model_and_balance():

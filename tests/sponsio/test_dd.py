@@ -105,6 +105,12 @@ def test_bets_match_minimax(case):
         if case % 2 == 0:  # and a fail chain back onto the asking seat
             others[target] = others[target][:1] + [next(b for b in catalogue(rules, target)
                                                          if b.kind == "fail" and b.a == seat)]
+    assert_bets_match_minimax(rules, hands, leader, trick, seat, mine, others)
+
+
+def assert_bets_match_minimax(rules, hands, leader, trick, seat, mine, others):
+    """The solver's worst and best case of seat's bets ``mine`` (others' bets
+    ``others``: {seat: [Bet]}) equal brute-force minimax's."""
     notation = ",".join(b.notation(rules) for b in mine)
     others_text = "; ".join(f"{s}:{','.join(b.notation(rules) for b in bs)}" for s, bs in others.items())
     df = solve(deal_text(hands, rules), lead=leader, seat=seat, bets=notation, others=others_text or None,
