@@ -102,17 +102,16 @@ def cell_of(kind, a, b, target_bets, ints):
         return W_MODEL + ints[I_MODEL_AT + TRICKS] + tricks_cell(ints) * (ints[I_HAND] + 1) + a
     if kind == COLOUR:
         return W_MODEL + ints[I_MODEL_AT + COLOUR] + ints[I_F_COL + a] * COLOUR_PARAMS + b
-    if kind == LAST:
-        f = (min(ints[I_F_SURE], LAST_CELLS[0] - 1) * LAST_CELLS[1]
-             + min(ints[I_F_NOWN], LAST_CELLS[1] - 1)) * LAST_CELLS[2] + ints[I_F_LEAD]
-        return W_MODEL + ints[I_MODEL_AT + LAST] + f
     if kind == NINES:
         f = min(ints[I_F_NINPLAY], NINES_CELLS[0] - 1) * NINES_CELLS[1] + min(ints[I_F_NOWN], NINES_CELLS[1] - 1)
         return W_MODEL + ints[I_MODEL_AT + NINES] + f
-    if kind == FIRST:
-        f = (min(ints[I_F_SURE], FIRST_CELLS[0] - 1) * FIRST_CELLS[1]
-             + min(ints[I_F_HIGH], FIRST_CELLS[1] - 1)) * FIRST_CELLS[2] + ints[I_F_LEAD]
-        return W_MODEL + ints[I_MODEL_AT + FIRST] + f
+    if kind == LAST or kind == FIRST:
+        # One branch for both (sure winners, a count, leads): a branch of its
+        # own for first made whole games 15 % slower (scripts/ab_game_speed.py).
+        cells = LAST_CELLS if kind == LAST else FIRST_CELLS
+        x = ints[I_F_NOWN] if kind == LAST else ints[I_F_HIGH]
+        f = (min(ints[I_F_SURE], cells[0] - 1) * cells[1] + min(x, cells[1] - 1)) * cells[2] + ints[I_F_LEAD]
+        return W_MODEL + ints[I_MODEL_AT + kind] + f
     return W_MODEL + ints[I_MODEL_AT + FAIL] + min(target_bets, FAIL_CELLS[0] - 1)
 
 
