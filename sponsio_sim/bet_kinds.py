@@ -10,7 +10,9 @@ shape, the odds statistics' slots and the model's table shapes.
 Adding a kind: a row here (and its code below), then its branch in each
 per-kind kernel module: ``kernels.bets.bet_won`` (settle),
 ``kernels.play.goals.goal_weights`` (goal play), ``kernels.dd.goals``
-(double-dummy goal) and ``kernels.betting.model.cell_of`` (model features).
+(double-dummy goal) and ``kernels.betting.model.cell_of`` (model features;
+a kind whose cells read like an existing kind's shares that kind's branch
+there, as ``first`` shares ``last``'s: each extra branch slowed whole games).
 Parameter types: ``tricks`` (0..hand size), ``colour`` (a colour of the
 rule set), ``cards`` (0..9 cards of that colour), ``seat`` (another seat, or
 any other seat under ``fail_target = any``).
