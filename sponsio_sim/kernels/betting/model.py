@@ -59,7 +59,7 @@ def prepare_features(hand, talon, lead, tab, ints):
     ints[I_F_LEAD] = 1 if lead else 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def colour_features(col, hand, talon, tab, ints):
     """Colour ``col``'s features: its colour-bet cell, sure winners, high cards."""
     cm = tab[COLMASK + col]
@@ -73,7 +73,7 @@ def colour_features(col, hand, talon, tab, ints):
                            + min(t, COLOUR_CELLS[1] - 1)) * COLOUR_CELLS[2] + min(sc, COLOUR_CELLS[2] - 1)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def total_features(hand, talon, tab, ints):
     """Whole-hand features from the colours' (``colour_features`` first)."""
     sure = 0
@@ -176,7 +176,7 @@ def kind_best(kind, s, ints, weight):
     return best, brow
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def row_cell(row, s, ints):
     """Index (into ``weight``) of the model cell of catalogue row ``row`` for seat s's prepared hand."""
     kind = ints[I_ROWS + 3 * row]
@@ -185,7 +185,7 @@ def row_cell(row, s, ints):
     return cell_of(kind, a, ints[I_ROWS + 3 * row + 2], tb, ints)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def row_prob(row, s, ints, weight):
     """Model P(win) of catalogue row ``row`` for seat s's prepared hand."""
     return weight[row_cell(row, s, ints)]

@@ -21,7 +21,7 @@ from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_TOKENS, I_BE
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def leader_of(ints):
     """Who leads the first trick: the lead token's holder, else left of the dealer."""
     owner = ints[I_TOKEN_OWNER + LEAD_TOKEN]
@@ -31,12 +31,12 @@ def leader_of(ints):
     return 0 if s == ints[I_PLAYERS] else s
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def entry_of(s, ints):
     return ints[I_ENTRY + s]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def bet_legal(s, row, ints, weight):
     """Spec 2.2: a catalogue bet of a type not yet held, never on one's own
     failure, and only with coins for the stake (never with 0 coins)."""
@@ -51,7 +51,7 @@ def bet_legal(s, row, ints, weight):
     return coins > 0 and coins >= weight[W_STAKE]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def token_free(t, ints):
     """Token ``t`` is in the rule set and still in the pool."""
     return t >= 0 and t < N_TOKENS and (ints[I_TOKENS] >> t) & 1 == 1 and ints[I_TOKEN_OWNER + t] < 0

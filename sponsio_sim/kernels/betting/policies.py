@@ -62,7 +62,7 @@ def may_bet(s, row, ints, weight):
     return bet_legal(s, row, ints, weight) and allowed_kind(s, ints[I_ROWS + 3 * row], ints)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def cheap_card(mask):
     """The lowest-ranked card of ``mask`` (what a seat least minds showing)."""
     best = -1
@@ -75,7 +75,7 @@ def cheap_card(mask):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def payment(s, rv, tab, weight):
     """How seat s pays for a token after revealing ``rv``: (card to reveal or
     -1 for coins, coin cost), or (-2, 0) when it cannot pay."""
@@ -180,7 +180,7 @@ def best_double(s, ints, weight):
     return best, bi
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def troll_income(s, ints, weight):
     """Troll pay seat s expects from the bets already on the table."""
     players = ints[I_PLAYERS]
