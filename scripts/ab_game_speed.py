@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """Compare the full-game kernel's speed of two checkouts on a noisy machine.
 
-    python scripts/ab_game_speed.py BEFORE_DIR AFTER_DIR [--seconds 60]
+    python scripts/ab_game_speed.py BEFORE_DIR AFTER_DIR [--seconds 60] [--profile "ev:goal x4"]
 
-Each checkout plays batches of 1,500 ``ev:goal x4`` games (one thread) in its
+Each checkout plays batches of 1,500 games of the profile (one thread) in its
 own process; the two processes run at the same time, pinned to cores 0 and
 1, then again with the cores swapped, so both see the same load from the
 rest of the machine. Batch k of both uses seed k: the figure is the median
@@ -32,7 +32,7 @@ from sponsio_sim.kernels.game import engine
 from sponsio_sim.kernels.game.layout import S_GAMES, stats_size
 from sponsio_sim.rules import load_rules
 rules = load_rules("standard-4p")
-tab, ints, weight = build_state(rules, parse_profile("ev:goal x4", rules), find_model(rules))
+tab, ints, weight = build_state(rules, parse_profile(sys.argv[2], rules), find_model(rules))
 size = np.int64(stats_size(rules.players))
 extra = (engine.mc_switch(ints),) if hasattr(engine, "mc_switch") else ()
 engine.game_chunks(np.uint64(0), np.int64(0), np.array([10], dtype=np.int64), tab, ints, weight, size, *extra)
@@ -47,14 +47,14 @@ print(json.dumps(rates))
 """
 
 
-def start(repo: str, core: int, seconds: float) -> subprocess.Popen:
+def start(repo: str, core: int, seconds: float, profile: str) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=repo, NUMBA_CACHE_DIR=os.path.join(repo, ".cache_bench"))
-    return subprocess.Popen(["taskset", "-c", str(core), sys.executable, "-c", WORKER, str(seconds)], cwd=repo,
-                            env=env, stdout=subprocess.PIPE, text=True)
+    cmd = ["taskset", "-c", str(core), sys.executable, "-c", WORKER, str(seconds), profile]
+    return subprocess.Popen(cmd, cwd=repo, env=env, stdout=subprocess.PIPE, text=True)
 
 
-def pair(before: str, after: str, cores: tuple[int, int], seconds: float) -> list[float]:
-    a, b = start(before, cores[0], seconds), start(after, cores[1], seconds)
+def pair(before: str, after: str, cores: tuple[int, int], seconds: float, profile: str) -> list[float]:
+    a, b = start(before, cores[0], seconds, profile), start(after, cores[1], seconds, profile)
     ra, rb = json.loads(a.communicate()[0]), json.loads(b.communicate()[0])
     n = min(len(ra), len(rb))
     return [rb[i] / ra[i] for i in range(n)]
@@ -65,10 +65,11 @@ def main() -> None:
     ap.add_argument("before")
     ap.add_argument("after")
     ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--profile", default="ev:goal x4", help="the profile both checkouts play (no mc seat)")
     opts = ap.parse_args()
-    pair(opts.before, opts.after, (0, 1), 1.0)          # compile both (not timed)
+    pair(opts.before, opts.after, (0, 1), 1.0, opts.profile)          # compile both (not timed)
     for cores in ((0, 1), (1, 0)):
-        ratios = pair(opts.before, opts.after, cores, opts.seconds)
+        ratios = pair(opts.before, opts.after, cores, opts.seconds, opts.profile)
         print(f"before on core {cores[0]}, after on core {cores[1]}: {len(ratios)} batches, "
               f"after/before median {statistics.median(ratios):.3f}", flush=True)
 
