@@ -9,6 +9,9 @@ from tabletop_mc.clitools import LazyGroup
 # needs click alone. The short help must equal the command's own (a test checks).
 COMMANDS = {
     "odds": ("sponsio_sim.cli.odds", "Odds, EV and fair multiplier of each bet for your hand."),
+    "advise": ("sponsio_sim.cli.advise",
+               "Every legal action at a betting decision, ranked: the round's expected coin gain (95 % CI), "
+               "each resulting bet's chance and the chance to win the game."),
     "dd": ("sponsio_sim.cli.dd", "Exact (double-dummy) results with every hand known."),
     "game": ("sponsio_sim.cli.game", "Play one whole game and print it round by round."),
     "tournament": ("sponsio_sim.cli.game",

@@ -1,0 +1,135 @@
+"""Worlds of the hidden cards for a decision, weighted by what the others did.
+
+Proposals are uniform given what the deciding seat sees; with inference
+each gets the likelihood of the round's history under the assumed betting
+policy (``kernels.advise.infer``), and the worlds the search plays are
+drawn from the weighted proposals (systematic resampling). The effective
+sample size of the weights says how much the history narrowed the deal;
+when it would fall below ``MIN_ESS`` the log-likelihoods are tempered
+(scaled down) until it does not, and only if no tempering helps (every
+proposal but a few is impossible) are the worlds left uniform; the note
+says which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tabletop_mc.errors import UserError
+from tabletop_mc.rng import seed_key
+from tabletop_mc.runner import derive_seed
+from sponsio_sim.analysis.game.setup import BETTING, parse_strategy
+from sponsio_sim.kernels.advise.actions import END_USE
+from sponsio_sim.kernels.advise.infer import propose_worlds, world_logliks
+from sponsio_sim.kernels.game import layout as L
+
+MIN_ESS = 50           # fewer effective proposals than this: no inference (uniform worlds)
+PROPOSALS_PER_WORLD = 16
+MIN_PROPOSALS = 20_000
+DEFAULT_TREMBLE = 0.05 # P-weight of an action the assumed policy would not take (scripts/advise_calibration.py)
+
+
+@dataclass
+class Worlds:
+    hands: np.ndarray        # (n, players) uint64: the worlds the search plays
+    proposals: np.ndarray    # (m, players) uint64: the uniform proposals
+    weights: np.ndarray      # (m,) normalised weights of the proposals (uniform without inference)
+    ess: float               # effective sample size of the weights
+    note: str                # how the worlds were drawn, in words
+
+
+def assumed_strategy(text: str, rules):
+    """``--assume``: a betting policy that reads its hand (``ev``, ``evT``;
+    a whole strategy such as ``ev0.25:goal`` is fine too)."""
+    st = parse_strategy(text if ":" in text else f"{text}:goal", rules)
+    if st.betting not in ("ev", "mc"):
+        raise UserError(f"--assume {text}: inference needs a betting policy that reads its hand "
+                        "(ev or evT, e.g. ev0.25)")
+    return st
+
+
+def assumed_arrays(start, seat: int, assume: str | None, rules, strategies):
+    """The round-start arrays with every other seat betting by the assumed
+    policy (None: its own strategy's, ``mc`` read as ``ev``)."""
+    tab, ints, weight = (a.copy() for a in start)
+    for s in range(rules.players):
+        if s == seat:
+            continue
+        st = assumed_strategy(assume, rules) if assume is not None else strategies[s]
+        if st.betting not in ("ev", "mc"):
+            raise UserError(f"seat {s} plays {st.text}: inference needs a betting policy that reads its hand "
+                            "(give --assume ev, or --no-infer)")
+        ints[L.I_BETPOL + s] = BETTING["ev"]
+        weight[L.W_THRESH + s] = st.kernel_param if st.betting == "ev" else 0.0
+        ints[L.I_BANNED + s] = st.banned
+    return tab, ints, weight
+
+
+def draw_worlds(table, n: int, seed: int, *, infer: bool, assume: str | None, tremble: float, rules,
+                strategies, proposals: int | None = None) -> Worlds:
+    """``n`` worlds for ``table`` (``analysis.advise.table.Table``)."""
+    m = max(int(proposals or max(PROPOSALS_PER_WORLD * n, MIN_PROPOSALS)), n)
+    props = np.zeros((m, rules.players), dtype=np.uint64)
+    propose_worlds(np.int64(table.seat), *table.now, seed_key(derive_seed(seed, "advise", "worlds")), props)
+    judged = sum(1 for h in table.hist if h[1] != END_USE and h[0] != table.seat)
+    if not infer or judged == 0:
+        w = np.full(m, 1.0 / m)
+        why = "no inference (--no-infer)" if not infer else "nothing to infer from (no other seat has acted)"
+        return Worlds(props[:n].copy(), props, w, float(m), why)
+    start = assumed_arrays(table.start, table.seat, assume, rules, strategies)
+    ll = np.empty(m, dtype=np.float64)
+    world_logliks(np.int64(table.seat), table.hist, np.int64(len(table.hist)), float(tremble), *start, props, ll)
+    if not np.isfinite(ll).any():
+        raise UserError("no deal of the hidden cards can have produced this history (check the revealed cards)")
+    w, ess, beta = _tempered(ll)
+    who = assume or "each seat's own betting policy"
+    if ess < MIN_ESS:
+        return Worlds(props[:n].copy(), props, np.full(m, 1.0 / m), float(m),
+                      f"inference collapsed (effective sample {ess:.0f} of {m:,} proposals under {who}): "
+                      "hidden cards dealt uniformly instead")
+    rng = np.random.default_rng(derive_seed(seed, "advise", "resample"))
+    picks = np.searchsorted(np.cumsum(w), (rng.random() + np.arange(n)) / n, side="right")
+    picks = np.minimum(picks, m - 1)
+    note = (f"inference: {judged} action(s) of other seats read under {who} (tremble {tremble:g}"
+            + (f", tempered to the power {beta:.2f} to keep {MIN_ESS} effective proposals" if beta < 1 else "")
+            + f"); effective sample {ess:,.0f} of {m:,} proposals")
+    return Worlds(props[picks], props, w, ess, note)
+
+
+def _ess(w: np.ndarray) -> float:
+    return float(1.0 / np.sum(w * w))
+
+
+def _weights(ll: np.ndarray, beta: float) -> np.ndarray:
+    w = np.exp(beta * (ll - ll.max()))
+    return w / w.sum()
+
+
+def _tempered(ll: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """Normalised weights ``exp(beta * ll)``: beta = 1 unless that leaves
+    fewer than ``MIN_ESS`` effective proposals, then the largest beta that
+    keeps them (bisection; a smaller beta trusts the history less, as a
+    larger tremble would). Returns (weights, effective sample, beta)."""
+    w = _weights(ll, 1.0)
+    if _ess(w) >= MIN_ESS:
+        return w, _ess(w), 1.0
+    lo, hi = 0.0, 1.0
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        if _ess(_weights(ll, mid)) >= MIN_ESS:
+            lo = mid
+        else:
+            hi = mid
+    w = _weights(ll, lo)
+    return w, _ess(w), lo
+
+
+def card_probs(worlds: Worlds, players: int, n_cards: int) -> np.ndarray:
+    """P(card c is in seat t's hand now) under the worlds' weights: (players, n_cards)."""
+    out = np.zeros((players, n_cards))
+    for c in range(n_cards):
+        has = ((worlds.proposals >> np.uint64(c)) & np.uint64(1)).astype(bool)
+        out[:, c] = worlds.weights @ has
+    return out

@@ -1,0 +1,205 @@
+"""`sponsio advise`: every legal action of a table decision, ranked.
+
+Each action is played out in the same worlds (``analysis.advise.infer``)
+with the same random streams (``kernels.advise.evaluate``): the round's
+coin gain of the deciding seat, whether each of its bets succeeds and its
+share of the game's win. Every action gets ``screen`` rollouts; the best
+``keep`` of them by mean gain (and the first action, pass or not using the
+token, as the baseline) get the full ``n``. For the best action that
+reveals a card, every card it could reveal instead is played out too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from tabletop_mc.progress import Progress
+from tabletop_mc.rng import seed_key
+from tabletop_mc.runner import derive_seed
+from tabletop_mc.stats import mean_ci, wilson
+from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, assumed_strategy, draw_worlds
+from sponsio_sim.analysis.advise.state import TableState, describe
+from sponsio_sim.analysis.advise.table import build_table
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.setup import model_variant, parse_profile, reference_profile, rows_of
+from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions, reveal_actions
+from sponsio_sim.kernels.advise.evaluate import evaluate
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.rules import TOKENS
+
+DEFAULT_N = 1000
+SCREEN = 100
+KEEP = 8
+BATCH = 100     # rollouts per kernel call (the progress bar's step)
+
+
+@dataclass
+class Advice:
+    table: pd.DataFrame       # one row per legal action, best first
+    reveals: pd.DataFrame     # the best action with each card it could reveal (empty if it reveals none)
+    text: str                 # the advice in words
+    notes: list[str]
+    meta: dict
+
+
+def _action_row(seat, step, n_bet, act, token) -> tuple:
+    """An action as a history row (for ``describe``)."""
+    if step < n_bet:
+        return (seat, int(act[0]), int(act[1]), int(act[2]), int(act[3]))
+    return (seat, END_USE, token, int(act[1]), int(act[2]))
+
+
+def _label(row, rules, token) -> str:
+    if row[1] == END_USE and row[3] < 0:
+        return f"do not use the {TOKENS[token]} token"
+    return describe(row, rules)
+
+
+def _run(table, acts, pick, worlds, n, key, with_game, arrays, out, prog):
+    """Fill rollouts ``n[0] .. n[1]-1`` of the picked actions into ``out``."""
+    gain, won, share = out
+    for r0 in range(n[0], n[1], BATCH):
+        r1 = min(r0 + BATCH, n[1])
+        evaluate(np.int64(table.step), np.int64(table.seat), acts, pick, np.int64(r0), np.int64(r1), worlds, key,
+                 with_game, *table.now, arrays, gain, won, share)
+        prog.advance(len(pick) * (r1 - r0))
+
+
+def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bool = True, n: int = DEFAULT_N,
+           screen: int = SCREEN, keep: int = KEEP, tremble: float = DEFAULT_TREMBLE, seed: int = 1,
+           by: str = "gain", model=None, progress: bool | None = None) -> Advice:
+    """Rank every legal action of the decision ``st`` leads to (module docstring)."""
+    rules = st.rules
+    profile = profile or reference_profile(rules)
+    strategies = parse_profile(profile, rules)
+    if assume is not None:
+        assumed_strategy(assume, rules)
+    success = find_model(rules, model, variant=model_variant(profile, rules))
+    table = build_table(st, strategies, success)
+    n_bet = rules.betting_turns * rules.players
+    screen = min(screen, n)
+    acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
+    n_acts = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
+    worlds = draw_worlds(table, n, seed, infer=infer, assume=assume, tremble=tremble, rules=rules,
+                         strategies=strategies)
+    key = seed_key(derive_seed(seed, "advise", "rollouts"))
+    arrays = np.zeros(L.stats_size(rules.players), dtype=np.float64)
+    gain = np.zeros((n_acts, n))
+    won = np.zeros((n_acts, n), dtype=np.int64)
+    share = np.zeros((n_acts, n))
+    pick = np.arange(n_acts, dtype=np.int64)
+    with Progress(n_acts * screen + min(keep + 1, n_acts) * (n - screen), "advise", enabled=progress) as prog:
+        _run(table, acts, pick, worlds.hands, (0, screen), key, True, arrays, (gain, won, share), prog)
+        order = np.argsort(-(gain[:, :screen].mean(axis=1) if by == "gain" else share[:, :screen].mean(axis=1)),
+                           kind="stable")
+        top = np.unique(np.concatenate([[0], order[:keep]])).astype(np.int64)
+        sub = [np.zeros((len(top), n)), np.zeros((len(top), n), dtype=np.int64), np.zeros((len(top), n))]
+        _run(table, acts, top, worlds.hands, (screen, n), key, True, arrays, sub, prog)
+        for full, part in zip((gain, won, share), sub):
+            full[top, screen:] = part[:, screen:]
+    rollouts = np.full(n_acts, screen)
+    rollouts[top] = n
+    df = _frame(table, acts[:n_acts], rollouts, gain, won, share, rules, by)
+    reveals = _reveals(table, acts, df, worlds, key, arrays, n, rules)
+    notes = [worlds.note]
+    best = df.iloc[0]
+    text = f"Advice for seat {table.seat}: {best['action']}"
+    text += _verdict(df, by)
+    meta = dict(seat=table.seat, decision=("betting step" if table.step < n_bet else "end of betting"),
+                step=int(table.step), profile=[s.text for s in strategies], assume=assume, infer=bool(infer),
+                effective_sample=round(worlds.ess, 1), rollouts=int(n), screen=int(screen), keep=int(keep),
+                tremble=float(tremble), ranked_by=by, model=success.source, rules=rules.summary())
+    return Advice(df, reveals, text, notes, meta)
+
+
+def _paired(x: np.ndarray, base: np.ndarray):
+    d = x - base
+    return mean_ci(d.sum(), (d * d).sum(), len(d))
+
+
+def _frame(table, acts, rollouts, gain, won, share, rules, by) -> pd.DataFrame:
+    """One row per action: gain, its paired gap to the best, the bets' chances and the win share."""
+    names = [b.notation(rules) for b in rows_of(rules)]
+    n_bet = rules.betting_turns * rules.players
+    ints = table.now[1]
+    held = [int(ints[L.I_BET_ROW + table.seat * L.MAX_BETS + i]) for i in range(int(ints[L.I_NBETS + table.seat]))]
+    means = np.array([gain[i, :rollouts[i]].mean() for i in range(len(acts))])
+    wins = np.array([share[i, :rollouts[i]].mean() for i in range(len(acts))])
+    key = means if by == "gain" else wins
+    best = int(np.argmax(np.where(rollouts == rollouts.max(), key, -np.inf)))
+    rows = []
+    for i, act in enumerate(acts):
+        k = int(rollouts[i])
+        row = _action_row(table.seat, table.step, n_bet, act, table.token)
+        g, gl, gh = mean_ci(gain[i, :k].sum(), (gain[i, :k] ** 2).sum(), k)
+        d, dl, dh = _paired(gain[i, :k], gain[best, :k])
+        w, wl, wh = mean_ci(share[i, :k].sum(), (share[i, :k] ** 2).sum(), k, lower=0.0, upper=1.0)
+        e, el, eh = _paired(share[i, :k], share[0, :k])
+        bets = list(held)
+        new = -1
+        if table.step < n_bet and act[0] == L.BET:
+            bets.append(int(act[1]))
+            new = len(bets) - 1
+        elif table.step >= n_bet and table.token == L.REBET_TOKEN and act[1] >= 0:
+            bets[int(act[1])] = int(act[2])
+            new = int(act[1])
+        p = [wilson(int(((won[i, :k] >> b) & 1).sum()), k) for b in range(len(bets))]
+        rows.append(dict(action=_label(row, rules, table.token), gain=g, gain_low=gl, gain_high=gh,
+                         vs_best=d, vs_best_low=dl, vs_best_high=dh,
+                         bet=names[bets[new]] if new >= 0 else "",
+                         p_bet=p[new][0] if new >= 0 else np.nan, p_bet_low=p[new][1] if new >= 0 else np.nan,
+                         p_bet_high=p[new][2] if new >= 0 else np.nan,
+                         held=", ".join(f"{names[bets[b]]} {p[b][0]:.2f}" for b in range(len(bets)) if b != new),
+                         win=w, win_low=wl, win_high=wh, win_vs_first=e, win_vs_first_low=el, win_vs_first_high=eh,
+                         rollouts=k))
+    df = pd.DataFrame(rows)
+    sort = "gain" if by == "gain" else "win"
+    df = df.sort_values(["rollouts", sort], ascending=[False, False], kind="stable").reset_index(drop=True)
+    df.insert(0, "rank", np.arange(1, len(df) + 1))
+    return df
+
+
+def _verdict(df: pd.DataFrame, by: str) -> str:
+    """The top line's second half: how sure the ranking is."""
+    if len(df) == 1:
+        return " (the only legal action)"
+    second = df.iloc[1]
+    col = "vs_best" if by == "gain" else None
+    if col and np.isfinite(second["vs_best_high"]) and second["vs_best_high"] < 0:
+        return (f"; it gains {df.iloc[0]['gain']:+.2f} coins this round on average, clearly more than the "
+                f"next best ({second['action']}, {second['vs_best']:+.2f} [{second['vs_best_low']:+.2f}, "
+                f"{second['vs_best_high']:+.2f}])")
+    return (f"; {second['action']} is as good within the CI ({second['vs_best']:+.2f} "
+            f"[{second['vs_best_low']:+.2f}, {second['vs_best_high']:+.2f}] coins)")
+
+
+def _reveals(table, acts, df, worlds, key, arrays, n, rules) -> pd.DataFrame:
+    """The best action with each card it could reveal, paired against its listed reveal."""
+    n_bet = rules.betting_turns * rules.players
+    best = df.iloc[0]["action"]
+    labels = [_label(_action_row(table.seat, table.step, n_bet, a, table.token), rules, table.token)
+              for a in acts]
+    i = labels.index(best)
+    if table.step >= n_bet or acts[i, 3] < 0:
+        return pd.DataFrame()
+    alts = np.zeros((16, 4), dtype=np.int64)
+    m = reveal_actions(np.int64(table.seat), acts[i, 0], acts[i, 1], acts[i, 2], table.now[0], alts)
+    if m <= 1:
+        return pd.DataFrame()
+    gain = np.zeros((m, n))
+    won = np.zeros((m, n), dtype=np.int64)
+    share = np.zeros((m, n))
+    evaluate(np.int64(table.step), np.int64(table.seat), alts[:m], np.arange(m, dtype=np.int64), np.int64(0),
+             np.int64(n), worlds.hands, key, False, *table.now, arrays, gain, won, share)
+    ref = int(np.flatnonzero(alts[:m, 3] == acts[i, 3])[0])
+    rows = []
+    for j in range(m):
+        g, gl, gh = mean_ci(gain[j].sum(), (gain[j] ** 2).sum(), n)
+        d, dl, dh = _paired(gain[j], gain[ref])
+        rows.append(dict(action=describe(_action_row(table.seat, table.step, n_bet, alts[j], None), rules),
+                         gain=g, gain_low=gl, gain_high=gh, vs_listed=d, vs_listed_low=dl, vs_listed_high=dh,
+                         rollouts=n))
+    return pd.DataFrame(rows).sort_values("gain", ascending=False, kind="stable").reset_index(drop=True)

@@ -1,0 +1,269 @@
+"""A table state up to a decision, as `sponsio game --verbose` narrates it.
+
+The state is read from a narration excerpt (the last ``Round N: dealer
+seat D`` line and what follows it, up to the decision) and/or from options
+(``--hand``, ``--talon``, ``--seat``, ``--dealer``, ``--round``,
+``--history``, ``--coins``, ``--track``); options win over the excerpt.
+Hands and talon are as dealt; the history's exchanges are applied on top.
+A history entry reads as the narration writes it or shorter:
+
+    0: reveals G1, bets colour:G=4        1: pass
+    2: reveal B1, take double (reveal Y3)  3: reveal R2, take lead (coin)
+    0: reveal R7, swap R7 for R3           end 0: double #1
+    end 2: swap R5 for B9                  end 1: rebet #2 to tricks=3
+
+Everything is checked here or by replaying it through the kernels' own
+rule gate (``analysis.advise.search``); what is wrong is named in one line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tabletop_mc.errors import UserError
+from sponsio_sim.bets import parse_bet
+from sponsio_sim.cards import card_name, parse_card, parse_cards
+from sponsio_sim.kernels.advise.actions import END_USE
+from sponsio_sim.kernels.game.layout import BET, DOUBLE_TOKEN, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN
+from sponsio_sim.rules import TOKENS, RuleSet
+
+_ROUND = re.compile(r"^round\s+(\d+)\s*:\s*dealer\s+seat\s+(\d+)")
+_SEAT = re.compile(r"^seat\s+(\d+)\s*\((?:[^;)]*;\s*)?([-\d.]+)\s+coins?,\s*track\s+(\d+)\)\s*:\s*(.*)$")
+_TALON = re.compile(r"^talon\s*:\s*(.*)$")
+_TURN = re.compile(r"^turn\s+\d+\s*,\s*seat\s+(\d+)\s*:\s*(.*)$")
+_END = re.compile(r"^end of betting\s*:\s*seat\s+(\d+)\s*\((swap|rebet|double) token\)\s*(.*)$")
+_PAST = re.compile(r"^(trick phase|tricks|settlement|game over)\b")
+_ENTRY = re.compile(r"^(end\s+)?(\d+)\s*:\s*(.*)$")
+_REVEAL = re.compile(r"^reveals?\s+(\w+)\s*,\s*(.*)$")
+_BET = re.compile(r"^bets?\s+(.+?)(?:\s*\(.*stake\))?$")
+_TAKE = re.compile(r"^takes?\s+(?:the\s+)?(\w+)(?:\s+token)?\s*(?:\((.*)\))?$")
+_SWAP = re.compile(r"^swaps?\s+(\w+)\s+for\s+(?:the\s+talon's\s+)?(\w+)$")
+_PAY_CARD = re.compile(r"^(?:reveals?|pay(?:s|ing)? by revealing)\s+(\w+)(?:\s+to\s+pay)?$")
+_PAY_COIN = re.compile(r"^(?:pays?\s+[\d.]+\s+coins?|coins?|pays?\s+coins?)$")
+_DOUBLE = re.compile(r"^doubles?\s+(?:its\s+)?(?:bet\s+)?#\s*(\d+)$")
+_REBET = re.compile(r"^(?:rebets?|changes?)\s+(?:its\s+)?(?:bet\s+)?#\s*(\d+)\s+to\s+(.+)$")
+
+
+@dataclass
+class TableState:
+    """Everything public at a decision, plus the deciding seat's own hand."""
+    rules: RuleSet
+    round: int = 1                                  # 1-based
+    dealer: int | None = None
+    seat: int | None = None                         # the seat to advise (None: whoever acts next)
+    coins: list[float] | None = None                # at the start of the round
+    track: list[int] | None = None
+    hands: dict[int, list[int]] = field(default_factory=dict)   # as dealt (only the advised seat's is used)
+    talon: list[int] | None = None                  # as dealt
+    history: list[tuple[int, int, int, int, int]] = field(default_factory=list)   # kernels.advise.actions rows
+    texts: list[str] = field(default_factory=list)  # each history row as given
+
+    def hand(self) -> list[int]:
+        if self.seat not in self.hands:
+            raise UserError(f"no hand for seat {self.seat}: give --hand (the cards seat {self.seat} was dealt)")
+        return self.hands[self.seat]
+
+
+def _seat(value: str, rules: RuleSet, what: str) -> int:
+    s = int(value)
+    if not 0 <= s < rules.players:
+        raise UserError(f"{what}: seat {s} out of range 0..{rules.players - 1}")
+    return s
+
+
+def _card(token: str, rules: RuleSet, what: str) -> int:
+    return parse_card(token, rules, what)
+
+
+def _token(name: str, rules: RuleSet, what: str) -> int:
+    name = name.lower()
+    if name not in TOKENS or name not in rules.tokens:
+        raise UserError(f"{what}: unknown token '{name}' (tokens of rule set {rules.name}: "
+                        f"{', '.join(rules.tokens)})")
+    return TOKENS.index(name)
+
+
+def _rows(rules: RuleSet) -> list:
+    from sponsio_sim.analysis.game.setup import rows_of
+    return rows_of(rules)
+
+
+def parse_action(seat: int, text: str, rules: RuleSet, what: str) -> tuple[int, int, int, int, int]:
+    """One betting action (module docstring) as a history row."""
+    t = " ".join(text.strip().lower().split()).rstrip(".")
+    if t in ("pass", "passes"):
+        return seat, PASS, -1, -1, -1
+    m = _REVEAL.match(t)
+    if not m:
+        raise UserError(f"{what}: cannot read {text.strip()!r} (expected pass, or 'reveal CARD, ' and a bet, "
+                        "a token or a swap)")
+    rv, rest = _card(m.group(1), rules, what), m.group(2).strip()
+    if m := _BET.match(rest):
+        bet = parse_bet(m.group(1), rules, seat)
+        rows = [b.code() for b in _rows(rules)]
+        return seat, BET, rows.index(bet.code()), -1, rv
+    if m := _TAKE.match(rest):
+        tok = _token(m.group(1), rules, what)
+        pay = (m.group(2) or "coin").strip()
+        if p := _PAY_CARD.match(pay):
+            return seat, TOKEN, tok, _card(p.group(1), rules, what), rv
+        if _PAY_COIN.match(pay):
+            return seat, TOKEN, tok, -1, rv
+        raise UserError(f"{what}: cannot read the payment {pay!r} (reveal CARD, or coin)")
+    if m := _SWAP.match(rest):
+        return seat, SWAP, _card(m.group(1), rules, what), _card(m.group(2), rules, what), rv
+    raise UserError(f"{what}: cannot read {rest!r} (expected 'bet BET', 'take TOKEN (reveal CARD | coin)' "
+                    "or 'swap CARD for CARD')")
+
+
+def parse_end_use(seat: int, text: str, rules: RuleSet, what: str, token: str | None = None):
+    """One end-of-betting token use as a history row."""
+    t = " ".join(text.strip().lower().split()).rstrip(".")
+    if m := _SWAP.match(t):
+        if token not in (None, "swap"):
+            raise UserError(f"{what}: the {token} token does not exchange cards")
+        return seat, END_USE, SWAP_TOKEN, _card(m.group(1), rules, what), _card(m.group(2), rules, what)
+    if m := _DOUBLE.match(t):
+        if token not in (None, "double"):
+            raise UserError(f"{what}: the {token} token does not double a bet")
+        return seat, END_USE, DOUBLE_TOKEN, int(m.group(1)) - 1, -1
+    if m := _REBET.match(t):
+        if token not in (None, "rebet"):
+            raise UserError(f"{what}: the {token} token does not change a bet")
+        bet = parse_bet(m.group(2), rules, seat)
+        rows = [b.code() for b in _rows(rules)]
+        return seat, END_USE, REBET_TOKEN, int(m.group(1)) - 1, rows.index(bet.code())
+    raise UserError(f"{what}: cannot read {text.strip()!r} (expected 'double #I', 'rebet #I to BET' or "
+                    "'swap CARD for CARD')")
+
+
+def parse_history(text: str | None, rules: RuleSet) -> tuple[list, list[str]]:
+    """``--history``: entries separated by ';' or new lines (module docstring)."""
+    rows, texts = [], []
+    for part in re.split(r"[;\n]", text or ""):
+        if not part.strip():
+            continue
+        m = _ENTRY.match(part.strip())
+        if not m:
+            raise UserError(f"--history entry {part.strip()!r}: expected 'SEAT: action' or 'end SEAT: token use'")
+        what = f"--history entry {part.strip()!r}"
+        seat = _seat(m.group(2), rules, what)
+        rows.append(parse_end_use(seat, m.group(3), rules, what) if m.group(1)
+                    else parse_action(seat, m.group(3), rules, what))
+        texts.append(part.strip())
+    return rows, texts
+
+
+def parse_narration(text: str, rules: RuleSet) -> TableState:
+    """A `sponsio game --verbose` excerpt: its last round up to the decision."""
+    lines = [ln.strip() for ln in text.splitlines()]
+    starts = [i for i, ln in enumerate(lines) if _ROUND.match(ln.lower())]
+    if not starts:
+        raise UserError("--state: no 'Round N: dealer seat D' line (paste the narration from the round's first "
+                        "line up to the decision)")
+    st = TableState(rules)
+    coins: dict[int, float] = {}
+    track: dict[int, int] = {}
+    for no, line in enumerate(lines[starts[-1]:], start=starts[-1] + 1):
+        low = line.lower()
+        what = f"--state line {no}"
+        if m := _ROUND.match(low):
+            st.round, st.dealer = int(m.group(1)), _seat(m.group(2), rules, what)
+        elif m := _SEAT.match(low):
+            s = _seat(m.group(1), rules, what)
+            coins[s], track[s] = float(m.group(2)), int(m.group(3))
+            st.hands[s] = parse_cards(m.group(4), rules, what)
+        elif m := _TALON.match(low):
+            st.talon = parse_cards(m.group(1), rules, what)
+        elif m := _TURN.match(low):
+            st.history.append(parse_action(_seat(m.group(1), rules, what), m.group(2), rules, what))
+            st.texts.append(line)
+        elif m := _END.match(low):
+            st.history.append(parse_end_use(_seat(m.group(1), rules, what), m.group(3), rules, what, m.group(2)))
+            st.texts.append(line)
+        elif _PAST.match(low):
+            raise UserError(f"{what}: the excerpt goes past the betting ({line.split(':')[0]!r}); cut it at the "
+                            "decision you want advice on")
+    if coins:
+        missing = [s for s in range(rules.players) if s not in coins]
+        if missing:
+            raise UserError(f"--state: no line for seat {missing[0]} (each seat's line gives its coins and track)")
+        st.coins = [coins[s] for s in range(rules.players)]
+        st.track = [track[s] for s in range(rules.players)]
+    return st
+
+
+def _numbers(text: str, rules: RuleSet, what: str, cast):
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    if len(parts) != rules.players:
+        raise UserError(f"{what}: give {rules.players} values, one per seat (got {len(parts)})")
+    try:
+        return [cast(p) for p in parts]
+    except ValueError:
+        raise UserError(f"{what}: {text!r} is not {rules.players} numbers") from None
+
+
+def table_state(rules: RuleSet, *, state_text: str | None = None, hand=None, talon=None, seat=None, dealer=None,
+                round_no=None, history=None, coins=None, track=None) -> TableState:
+    """The state from an excerpt and/or options (options win)."""
+    st = parse_narration(state_text, rules) if state_text is not None else TableState(rules)
+    if seat is not None:
+        st.seat = _seat(str(seat), rules, "--seat")
+    if dealer is not None:
+        st.dealer = _seat(str(dealer), rules, "--dealer")
+    if round_no is not None:
+        if round_no < 1 or round_no > rules.max_rounds:
+            raise UserError(f"--round {round_no}: rounds are 1..{rules.max_rounds} (rule set {rules.name})")
+        st.round = round_no
+    if history is not None:
+        st.history, st.texts = parse_history(history, rules)
+    if coins is not None:
+        st.coins = _numbers(coins, rules, "--coins", float)
+    if track is not None:
+        st.track = _numbers(track, rules, "--track", int)
+    if talon is not None:
+        st.talon = parse_cards(talon, rules, "--talon")
+    if st.dealer is None:
+        raise UserError("no dealer: give --dealer (or a --state excerpt with its 'Round N: dealer seat D' line)")
+    if st.talon is None:
+        raise UserError("no talon: give --talon (the talon as dealt)")
+    st.coins = st.coins or [float(rules.start_coins)] * rules.players
+    st.track = st.track or [0] * rules.players
+    for s, v in enumerate(st.track):
+        if not 0 <= v < rules.track_win:
+            raise UserError(f"--track: seat {s} at {v} (positions 0..{rules.track_win - 1} while the game goes on)")
+    for s, v in enumerate(st.coins):
+        if not 0 <= v < rules.coins_to_end:
+            raise UserError(f"--coins: seat {s} has {v:g} (0..{rules.coins_to_end:g} while the game goes on)")
+    if hand is not None:
+        if st.seat is None:
+            st.seat = next_actor(st)
+        st.hands = {**st.hands, st.seat: parse_cards(hand, rules, "--hand")}
+    return st
+
+
+def next_actor(st: TableState) -> int:
+    """Who acts at the next betting step (spec 2.1: from left of the dealer)."""
+    steps = sum(1 for h in st.history if h[1] != END_USE)
+    return (st.dealer + 1 + steps) % st.rules.players
+
+
+def describe(row, rules: RuleSet) -> str:
+    """A history row or an action, in narration words."""
+    seat, kind, a, b, c = row
+    rows = _rows(rules)
+    if kind == PASS:
+        return "pass"
+    if kind == END_USE:
+        if a == SWAP_TOKEN:
+            return f"swap {card_name(b, rules)} for {card_name(c, rules)}"
+        if a == DOUBLE_TOKEN:
+            return f"double #{b + 1}"
+        return f"rebet #{b + 1} to {rows[c].notation(rules)}"
+    shown = f"reveal {card_name(c, rules)}, "
+    if kind == BET:
+        return shown + f"bet {rows[a].notation(rules)}"
+    if kind == TOKEN:
+        return shown + f"take {TOKENS[a]} ({'reveal ' + card_name(b, rules) if b >= 0 else 'coin'})"
+    return shown + f"swap {card_name(a, rules)} for {card_name(b, rules)}"

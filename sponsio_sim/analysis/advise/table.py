@@ -1,0 +1,195 @@
+"""The kernels' arrays for a table state: the round as dealt (the other
+seats' hidden cards filled with stand-ins), the history replayed through the
+kernels' rule gate, and the decision it leads to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tabletop_mc.errors import UserError
+from sponsio_sim.analysis.advise.state import TableState, describe, next_actor
+from sponsio_sim.analysis.game.setup import build_state
+from sponsio_sim.cards import card_name, format_cards
+from sponsio_sim.kernels.advise.actions import END_USE, HIST_FIELDS, replay
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.engine import start_round
+from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+from sponsio_sim.rules import TOKENS
+
+
+@dataclass
+class Table:
+    start: tuple          # (tab, ints, weight) as the round was dealt
+    now: tuple            # the same after the history
+    hist: np.ndarray      # history rows (kernels.advise.actions)
+    seat: int             # the deciding seat
+    step: int             # betting step, or betting_steps + j for the j-th end token (END_TOKENS order)
+    token: int | None     # the end-of-betting token decided on, else None
+
+
+def _known_cards(st: TableState) -> dict[int, set[int]]:
+    """Per other seat, the cards its history shows it was dealt (revealed or
+    given away before it could have taken them from the talon)."""
+    known: dict[int, set[int]] = {s: set() for s in range(st.rules.players)}
+    held: dict[int, set[int]] = {s: set() for s in range(st.rules.players)}
+    for seat, kind, a, b, c in st.history:
+        cards = []
+        if kind == END_USE:
+            if a == L.SWAP_TOKEN:
+                cards = [b]
+            else:
+                continue
+        elif kind == L.PASS:
+            continue
+        else:
+            cards = [c] + ([b] if kind == L.TOKEN and b >= 0 else []) + ([a] if kind == L.SWAP else [])
+        for card in cards:
+            if card not in held[seat]:
+                known[seat].add(card)
+                held[seat].add(card)
+        if kind == L.SWAP or (kind == END_USE and a == L.SWAP_TOKEN):
+            give, take = (a, b) if kind == L.SWAP else (b, c)
+            held[seat].discard(give)
+            held[seat].add(take)
+    return known
+
+
+def _deal(st: TableState, seat: int) -> tuple[list[int], int]:
+    """Hands as dealt (the others' unknown cards: the lowest unseen ones) and the talon."""
+    r = st.rules
+    hand = st.hand()
+    if len(hand) != r.hand_size:
+        raise UserError(f"seat {seat}'s hand has {len(hand)} cards; rule set {r.name} deals {r.hand_size}")
+    if len(st.talon) != r.talon_size:
+        raise UserError(f"the talon has {len(st.talon)} cards; rule set {r.name} has {r.talon_size}")
+    both = set(hand) & set(st.talon)
+    if both:
+        raise UserError(f"card {card_name(min(both), r)} is both in seat {seat}'s hand and in the talon")
+    known = _known_cards(st)
+    seen: dict[int, int] = {c: -1 for c in st.talon}
+    for s, cards in sorted(st.hands.items()):   # every hand the state shows must fit what happened
+        for c in cards:
+            if c in seen:
+                where = "the talon" if seen[c] < 0 else f"seat {seen[c]}'s hand"
+                raise UserError(f"card {card_name(c, r)} is dealt to seat {s} and to {where}")
+            seen[c] = s
+        odd = sorted(known[s] - set(cards))
+        if odd:
+            raise UserError(f"seat {s} shows {card_name(odd[0], r)}, which is not in its hand as dealt "
+                            f"({format_cards(cards, r)})")
+    used = set(hand) | set(st.talon)
+    hands = [0] * r.players
+    hands[seat] = sum(1 << c for c in hand)
+    for s in range(r.players):
+        if s == seat:
+            continue
+        for c in sorted(known[s]):
+            if c in used:
+                where = "the talon" if c in st.talon else f"seat {seat}'s hand"
+                raise UserError(f"seat {s} shows {card_name(c, r)}, which is in {where} as dealt"
+                                + (" (or another seat shows it too)" if c not in st.talon and c not in hand else ""))
+            used.add(c)
+        if len(known[s]) > r.hand_size:
+            raise UserError(f"seat {s} shows {len(known[s])} cards it was dealt; hands have {r.hand_size}")
+    free = [c for c in range(r.n_colours * 9) if c not in used]
+    for s in range(r.players):
+        if s == seat:
+            continue
+        need = r.hand_size - len(known[s])
+        fill, free = free[:need], free[need:]
+        hands[s] = sum(1 << c for c in known[s] | set(fill))
+    return hands, sum(1 << c for c in st.talon)
+
+
+def _why(row, st: TableState, tab, ints, weight) -> str:
+    """Why a history row is not legal where it stands (the gate said so)."""
+    r = st.rules
+    seat, kind, a, b, c = row
+    if kind == END_USE:
+        owner = int(ints[L.I_TOKEN_OWNER + a])
+        if owner != seat:
+            return f"seat {seat} does not hold the {TOKENS[a]} token"
+        return "not a use this token allows here"
+    if c >= 0 and (int(tab[REVEALED]) >> c) & 1:
+        return f"{card_name(c, r)} is already revealed"
+    if kind == L.BET:
+        if (int(ints[L.I_KINDS_HELD + seat]) >> int(ints[L.I_ROWS + 3 * a])) & 1:
+            return "seat already holds a bet of that type"
+        return f"seat {seat} has {weight[L.W_COINS + seat]:g} coins"
+    if kind == L.TOKEN:
+        if ints[L.I_TOKEN_OWNER + a] >= 0:
+            return f"the {TOKENS[a]} token is already taken (seat {int(ints[L.I_TOKEN_OWNER + a])})"
+        return "it cannot be paid that way"
+    if kind == L.SWAP and not (int(tab[TALON]) >> b) & 1:
+        return f"{card_name(b, r)} is not in the talon ({format_cards(int(tab[TALON]), r)})"
+    return "not legal there"
+
+
+def build_table(st: TableState, strategies, model) -> Table:
+    """Arrays of the round as dealt and after the history, and the decision."""
+    r = st.rules
+    players = r.players
+    n_bet = r.betting_turns * players
+    bet_rows = [h for h in st.history if h[1] != END_USE]
+    if len(bet_rows) > n_bet:
+        raise UserError(f"the history has {len(bet_rows)} betting actions; a round has {n_bet}")
+    for k, h in enumerate(bet_rows):
+        want = (st.dealer + 1 + k) % players
+        if h[0] != want:
+            raise UserError(f"history: {st.texts[st.history.index(h)]!r} is seat {h[0]}'s, but seat {want} acts at "
+                            f"betting step {k + 1} (turn {k // players + 1}, from left of dealer seat {st.dealer})")
+    ends = [k for k, h in enumerate(st.history) if h[1] == END_USE]
+    if ends and (len(bet_rows) < n_bet or min(ends) < len(bet_rows)):
+        raise UserError("history: a token is used at the end of betting before the betting is over")
+    owners = {a: s for (s, kind, a, b, c) in st.history if kind == L.TOKEN}
+    if st.seat is None and len(bet_rows) == n_bet:
+        st.seat = _end_decision(st, owners, None, n_bet)[2]
+    seat = st.seat if st.seat is not None else next_actor(st)
+    if len(bet_rows) < n_bet and seat != next_actor(st):
+        raise UserError(f"seat {seat} does not act now: seat {next_actor(st)} does (betting step "
+                        f"{len(bet_rows) + 1}); leave out --seat or give its history")
+    st.seat = seat
+    tab, ints, weight = build_state(r, strategies, model)
+    ints[L.I_ROUND] = st.round - 1
+    ints[L.I_DEALER] = st.dealer
+    for s in range(players):
+        ints[L.I_ENTRY + s] = s
+        weight[L.W_COINS + s] = st.coins[s]
+        ints[L.I_TRACK + s] = st.track[s]
+    start_round(tab, ints, weight)
+    hands, talon = _deal(st, seat)
+    for s in range(players):
+        tab[HANDS + s] = np.uint64(hands[s])
+    tab[TALON] = np.uint64(talon)
+    hist = np.array(st.history, dtype=np.int64).reshape(-1, HIST_FIELDS)
+    now = (tab.copy(), ints.copy(), weight.copy())
+    state = np.zeros(4, dtype=np.uint64)
+    bad, _ = replay(hist, len(hist), -1, False, 1.0, *now, state)
+    if bad >= 0:
+        before = (tab.copy(), ints.copy(), weight.copy())
+        replay(hist, bad, -1, False, 1.0, *before, state)
+        raise UserError(f"history: {st.texts[bad]!r} ({describe(st.history[bad], r)}) is not legal there: "
+                        f"{_why(st.history[bad], st, *before)}")
+    step, token = len(bet_rows), None
+    if step == n_bet:
+        step, token, _ = _end_decision(st, owners, seat, n_bet)
+    return Table((tab, ints, weight), now, hist, seat, step, token)
+
+
+def _end_decision(st: TableState, owners: dict[int, int], seat, n_bet) -> tuple[int, int, int]:
+    """Betting is over: the first end-of-betting token (swap, rebet, double)
+    after the last one used, held by ``seat`` (None: by anyone). Returns
+    (step, token, its holder)."""
+    used = [h[2] for h in st.history if h[1] == END_USE]
+    after = max((L.END_TOKENS.index(t) for t in used), default=-1)
+    for j in range(after + 1, len(L.END_TOKENS)):
+        t = L.END_TOKENS[j]
+        if t in owners and (seat is None or owners[t] == seat):
+            return n_bet + j, t, owners[t]
+    who = "no seat has" if seat is None else f"seat {seat} has no"
+    held = [TOKENS[t] for t in L.END_TOKENS if owners.get(t) == seat] if seat is not None else []
+    raise UserError(f"betting is over and {who} end-of-betting token left to use"
+                    + (f" (it holds {', '.join(held)}, already decided)" if held else "")
+                    + ": nothing to decide before the tricks")

@@ -1,0 +1,111 @@
+"""`sponsio advise`: the best action at the table."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from tabletop_mc.cliparams import ASCII, FiniteFloat, StrictInt
+from tabletop_mc.clitools import common_options, current_meta, emit
+from tabletop_mc.errors import UserError
+from tabletop_mc.output import render_tables
+from tabletop_mc.runner import set_threads
+from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE
+from sponsio_sim.analysis.advise.search import DEFAULT_N, KEEP, SCREEN, advise
+from sponsio_sim.analysis.advise.state import table_state
+from sponsio_sim.analysis.game.setup import STRATEGY_HELP
+from sponsio_sim.cli import main
+from sponsio_sim.rules import load_rules
+
+FORMATS = {c: "{:+.2f}" for c in ("gain", "gain_low", "gain_high", "vs_best", "vs_best_low", "vs_best_high",
+                                   "vs_listed", "vs_listed_low", "vs_listed_high")}
+FORMATS.update({c: "{:.3f}" for c in ("p_bet", "p_bet_low", "p_bet_high", "win", "win_low", "win_high")})
+FORMATS.update({c: "{:+.3f}" for c in ("win_vs_first", "win_vs_first_low", "win_vs_first_high")})
+
+
+def _read_state(path: str | None) -> str | None:
+    if path is None:
+        return None
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise UserError(f"--state {path}: {e.strerror.lower() if e.strerror else e}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"--state {path}: not a text file") from None
+
+
+@main.command("advise")
+@click.option("--state", "state_file", default=None, metavar="FILE",
+              help="A `sponsio game --verbose` excerpt from the round's first line up to the decision "
+                   "('-' reads stdin); the options below override what it says.")
+@click.option("--hand", default=None, type=ASCII, help='Your hand as dealt, e.g. "R9 R5 R2 B6 G6 Y8 Y3 Y1".')
+@click.option("--talon", default=None, type=ASCII, help="The talon as dealt.")
+@click.option("--seat", type=StrictInt(0), default=None, help="Your seat (default: the seat that acts next).")
+@click.option("--dealer", type=StrictInt(0), default=None, help="The dealer's seat this round.")
+@click.option("--round", "round_no", type=StrictInt(1), default=None, help="The round (1-based; default 1).")
+@click.option("--history", default=None, type=ASCII,
+              help='The round so far, e.g. "0: reveal Y1, bet colour:R=4; 1: pass; 2: reveal B1, take double '
+                   '(reveal B2); end 0: double #1".')
+@click.option("--coins", default=None, type=ASCII, help="Every seat's coins at the start of the round, e.g. 10,12,9,10.")
+@click.option("--track", default=None, type=ASCII, help="Every seat's streak-track position, e.g. 0,1,0,0.")
+@click.option("--players", type=StrictInt(), default=None, help="Number of players (3 or 4; default from --rules, else 4).")
+@click.option("--profile", default=None, type=ASCII,
+              help=f"How every seat plays the rest of the game (default: the reference profile): {STRATEGY_HELP}.")
+@click.option("--infer/--no-infer", default=True, show_default=True,
+              help="Weight the hidden cards by how likely the other seats' actions are with them.")
+@click.option("--assume", default=None, type=ASCII,
+              help="The betting policy the others' actions are read under, ev or evT (default: each seat's "
+                   "own in --profile).")
+@click.option("--tremble", type=FiniteFloat(), default=DEFAULT_TREMBLE, show_default=True,
+              help="Inference: the weight of an action the assumed policy would not take (0 < t <= 1).")
+@click.option("-n", "n", type=StrictInt(SCREEN, 100_000), default=DEFAULT_N, show_default=True,
+              help=f"Rollouts for the best {KEEP} actions and the baseline (every action gets {SCREEN}).")
+@click.option("--by", type=click.Choice(["gain", "win"]), default="gain", show_default=True,
+              help="Rank by the round's mean coin gain or by the chance to win the game.")
+@click.option("--model", default=None, metavar="NPZ", help="Success model of the ev policy (default: shipped).")
+@common_options
+def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, track, players, profile, infer,
+               assume, tremble, n, by, model, seed, fmt, rules, overrides, threads):
+    """Every legal action at a betting decision, ranked: the round's expected
+    coin gain (95 % CI), each resulting bet's chance and the chance to win
+    the game.
+
+    The others' actions so far are read as evidence about their hands
+    (--no-infer to compare): hidden cards are dealt consistent with what is
+    public and weighted by how likely each seat's actions are under the
+    assumed policy. Every action is played out in the same worlds; the best
+    ones get -n rollouts.
+
+    \b
+    Example:
+      sponsio game --profile "ev:goal x4" --seed 3 --verbose | sed -n 4,17p > state.txt
+      sponsio advise --state state.txt --seed 1
+      sponsio advise --hand "R1 G8 G3 G2 Y9 Y7 Y5 Y4" --talon "R3 B9 G7 G5" --dealer 3 \\
+          --history "0: reveal Y1, bet colour:R=4; 1: pass; 2: reveal B1, bet colour:B=0"
+    """
+    if not 0 < tremble <= 1:
+        raise UserError(f"--tremble {tremble:g}: must be in (0, 1]")
+    ruleset = load_rules(rules, players, overrides)
+    text = _read_state(state_file)
+    if text is None and hand is None:
+        raise UserError("give --state FILE or --hand (with --talon, --dealer and --history)")
+    st = table_state(ruleset, state_text=text, hand=hand, talon=talon, seat=seat, dealer=dealer,
+                     round_no=round_no, history=history, coins=coins, track=track)
+    set_threads(threads)
+    a = advise(st, profile=profile, assume=assume, infer=infer, n=n, tremble=tremble, seed=seed, by=by,
+               model=model)
+    tables = {"actions": a.table}
+    if not a.reveals.empty:
+        tables["reveal"] = a.reveals
+    if fmt == "json":
+        meta = {**current_meta(), **a.meta, "advice": a.text, "notes": a.notes}
+        emit(render_tables(tables, "json", meta=meta))
+        return
+    header = "\n".join([a.text, *a.notes, f"{a.meta['rules']}; profile {', '.join(a.meta['profile'])}; "
+                        f"seed {seed}; gain in coins this round, win = share of the game's win; 95 % CIs; "
+                        f"vs_best and win_vs_first are paired differences"])
+    emit(render_tables(tables, fmt, header=header if fmt == "table" else "", formats=FORMATS))

@@ -1,0 +1,51 @@
+"""Every candidate action of a table decision played out in the same worlds.
+
+Candidate i meets world r with the same random stream for the rest of the
+round (and, with ``with_game``, the same deals for the rounds after it) as
+every other candidate: the gains are paired (common random numbers). A
+rollout is ``betting.rollout.rollout`` from the world's hands; the game is
+then played to its end by ``game.engine.rollout_game``.
+"""
+
+import numba as nb
+import numpy as np
+
+from tabletop_mc.rng import seed_state
+from sponsio_sim.kernels.betting.rollout import new_work, rollout
+from sponsio_sim.kernels.game.engine import round_arrays, rollout_game
+from sponsio_sim.kernels.game.layout import I_NBETS, I_RESULT, MAX_BETS
+
+_GAME = np.uint64(0x6A3E5D1C0B2F4E97)   # the later rounds' streams, from the rollouts' key
+
+
+@nb.njit(cache=True, parallel=True)
+def evaluate(step, s, acts, pick, r0, r1, worlds, key, with_game, tab, ints, weight, row0, gain, won, share):
+    """For each ``i``, action ``acts[pick[i]]`` of seat s at ``step`` in
+    rollouts ``r0 .. r1-1`` (world r, stream ``(key, r)``): seat s's round
+    gain in coins into ``gain[i, r]``, the bitmask of its bets won into
+    ``won[i, r]`` and, with ``with_game``, its share of the game's win
+    (1/k of a k-way shared win) into ``share[i, r]``. ``row0``: an empty
+    statistics row of the game's size (the later rounds count into a copy)."""
+    for i in nb.prange(pick.shape[0]):
+        a = pick[i]
+        mine = ints.copy()
+        work = new_work(s, tab, mine, weight)
+        pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(mine)
+        gwork = (tab.copy(), mine.copy(), weight.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
+                 codes, counts, result, failed, playpol, row0.copy(), np.zeros((1, 8), dtype=np.float64))
+        rs_start = np.empty(4, dtype=np.uint64)
+        dealt = work[3]
+        for r in range(r0, r1):
+            dealt[:] = worlds[r]
+            seed_state(key, np.uint64(r), rs_start)
+            gain[i, r] = rollout(step, s, acts[a, 0], acts[a, 1], acts[a, 2], acts[a, 3], tab, mine, weight, work,
+                                 rs_start)[0]
+            ints2 = work[5]
+            m = 0
+            for b in range(ints2[I_NBETS + s]):
+                if ints2[I_RESULT + s * MAX_BETS + b]:
+                    m |= 1 << b
+            won[i, r] = m
+            if with_game:
+                share[i, r] = rollout_game(s, False, key ^ _GAME, np.int64(r), work[4], work[5], work[6], gwork,
+                                           None)

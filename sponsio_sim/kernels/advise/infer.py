@@ -1,0 +1,57 @@
+"""Worlds of the hidden cards, and how likely each makes what the others did.
+
+A world is the hands of every seat now (``new_work``'s deal: the deciding
+seat's own hand, the others' revealed cards kept, their hidden cards dealt
+uniformly over their hidden slots). Its weight under inference is the
+likelihood of the round's history given that world: the history is replayed
+from the deal (exchanges undone to find the hands as dealt) and at each
+betting action of another seat, the assumed policy (``ints`` of the state
+passed in) is asked what it would do; every disagreement multiplies the
+likelihood by the tremble (``actions.replay``).
+"""
+
+import numba as nb
+import numpy as np
+
+from tabletop_mc.rng import seed_state
+from sponsio_sim.kernels.advise.actions import replay, undo_swaps
+from sponsio_sim.kernels.betting.rollout import deal_world, new_work
+from sponsio_sim.kernels.game.layout import I_PLAYERS, W_MODEL
+from sponsio_sim.kernels.table import HANDS
+
+BLOCKS = 64    # likelihood work split into this many blocks (threads take whole blocks)
+
+
+@nb.njit(cache=True)
+def propose_worlds(s, tab, ints, weight, key, worlds):
+    """``worlds[r]`` = the hands of world r, uniform given what seat s sees."""
+    work = new_work(s, tab, ints, weight)
+    for r in range(worlds.shape[0]):
+        deal_world(r, key, work)
+        worlds[r, :] = work[3]
+
+
+@nb.njit(cache=True, parallel=True)
+def world_logliks(s, hist, n_hist, tremble, tab0, ints0, weight0, worlds, out):
+    """``out[r]``: log-likelihood of ``hist[:n_hist]`` in world r, replayed
+    from the round-start state ``(tab0, ints0, weight0)`` (seat s's own
+    actions are not judged); -inf where the world cannot have played it."""
+    n = worlds.shape[0]
+    players = ints0[I_PLAYERS]
+    for blk in nb.prange(BLOCKS):
+        tab = tab0.copy()
+        ints = ints0.copy()
+        weight = weight0.copy()
+        hands = np.empty(players, dtype=np.uint64)
+        state = np.empty(4, dtype=np.uint64)
+        for r in range(blk, n, BLOCKS):
+            hands[:] = worlds[r]
+            undo_swaps(hist, n_hist, hands)
+            tab[:] = tab0
+            ints[:] = ints0
+            weight[:W_MODEL] = weight0[:W_MODEL]   # the success model is never written
+            for t in range(players):
+                tab[HANDS + t] = hands[t]
+            seed_state(np.uint64(0), np.uint64(r), state)
+            bad, ll = replay(hist, n_hist, s, True, tremble, tab, ints, weight, state)
+            out[r] = ll if bad < 0 else -np.inf

@@ -1,0 +1,178 @@
+"""`sponsio advise`: reading a table state, its legal actions, inference and the ranking."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tabletop_mc.errors import UserError
+from sponsio_sim.analysis.advise.calibrate import score_states, summary
+from sponsio_sim.analysis.advise.selfplay import decisions
+from sponsio_sim.analysis.advise.state import next_actor, parse_history, table_state
+from sponsio_sim.analysis.advise.table import build_table
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.setup import parse_profile
+from sponsio_sim.cards import parse_cards
+from sponsio_sim.cli import main
+from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions
+from sponsio_sim.kernels.betting.phase import apply_action
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+from sponsio_sim.rules import load_rules
+
+PROFILE = "ev:goal x4"
+RULES = load_rules(None, 4)
+
+
+def narration(seed=3, profile=PROFILE):
+    return play_game(profile, seed=seed, rules=RULES).text
+
+
+def excerpt(text, upto):
+    """Round 1 of a narration up to (not including) its ``upto``-th betting action."""
+    lines = text.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1"))
+    acts = [i for i, ln in enumerate(lines) if ln.strip().startswith("turn ")]
+    return "\n".join(lines[start:acts[upto]])
+
+
+@pytest.fixture(scope="module")
+def model():
+    return find_model(RULES)
+
+
+@pytest.fixture(scope="module")
+def game3():
+    return narration(3)
+
+
+def test_every_cut_of_a_narrated_round_reads_back_as_the_game_had_it(model, game3):
+    strategies = parse_profile(PROFILE, RULES)
+    for d in decisions(PROFILE, RULES, 3, rounds=2):
+        table = build_table(d.state, strategies, model)
+        tab, ints, weight = table.now
+        assert table.seat == next_actor(d.state)
+        # what is public matches the truth: revealed cards are in their holders' true hands, the talon is the
+        # talon after the exchanges, coins are the round's coins less stakes and fees
+        for s in range(RULES.players):
+            shown = int(tab[HANDS + s]) & int(tab[REVEALED])
+            assert shown & ~int(d.hands[s]) == 0
+        assert int(tab[HANDS + table.seat]) == int(d.hands[table.seat])
+        assert int(tab[TALON]) & int(np.bitwise_or.reduce(d.hands)) == 0
+        spent = [0.0] * RULES.players
+        for seat, kind, a, b, c in d.state.history:
+            if kind == L.BET:
+                spent[seat] += RULES.stake
+            elif kind == L.TOKEN and b < 0:
+                spent[seat] += RULES.token_cost
+        for s in range(RULES.players):
+            assert weight[L.W_COINS + s] == d.state.coins[s] - spent[s]
+
+
+def test_the_decision_lists_every_legal_action_and_only_those(model, game3):
+    st = table_state(RULES, state_text=excerpt(game3, 5))
+    table = build_table(st, parse_profile(PROFILE, RULES), model)
+    acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
+    n = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
+    listed = {tuple(a[:3]) for a in acts[:n]}
+    tab, ints, weight = table.now
+    hand = int(tab[HANDS + table.seat])
+    unrev = [c for c in range(36) if (hand >> c) & 1 and not (int(tab[REVEALED]) >> c) & 1]
+    legal = set()
+    cards = list(range(36))
+    tries = [(L.PASS, -1, -1)] + [(L.BET, row, -1) for row in range(int(ints[L.I_NROWS]) + 2)]
+    tries += [(L.TOKEN, t, y) for t in range(-1, L.N_TOKENS + 1) for y in [-1] + cards]
+    tries += [(L.SWAP, x, y) for x in cards for y in cards]
+    for act, x, y in tries:   # brute force: every action with every reveal, through the rule gate
+        for rv in (unrev if act != L.PASS else [-1]):
+            t2, i2, w2 = tab.copy(), ints.copy(), weight.copy()
+            if apply_action(np.int64(table.seat), np.int64(act), np.int64(x), np.int64(y), np.int64(rv), t2, i2, w2):
+                legal.add((act, x, y if act != L.TOKEN else (y >= 0)))
+    listed = {(a, x, y if a != L.TOKEN else (y >= 0)) for a, x, y in listed}
+    assert listed == legal
+
+
+def test_end_of_betting_decision_is_the_token_holders(model):
+    for seed in range(1, 40):   # a game whose round 1 ends with a double token held
+        text = narration(seed)
+        lines = text.splitlines()
+        start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1"))
+        stop = next(i for i, ln in enumerate(lines) if "end of betting" in ln or ln.strip().startswith("trick phase"))
+        st = table_state(RULES, state_text="\n".join(lines[start:stop]))
+        owners = {a: s for s, k, a, b, c in st.history if k == L.TOKEN}
+        if L.DOUBLE_TOKEN in owners and L.SWAP_TOKEN not in owners and L.REBET_TOKEN not in owners:
+            break
+    else:
+        pytest.skip("no such game in the seeds tried")
+    table = build_table(st, parse_profile(PROFILE, RULES), model)
+    assert table.token == L.DOUBLE_TOKEN and table.seat == owners[L.DOUBLE_TOKEN]
+    acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
+    n = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
+    assert n == 1 + int(table.now[1][L.I_NBETS + table.seat])   # not using it, or doubling each bet
+
+
+def test_history_option_reads_what_the_narration_writes():
+    rows, _ = parse_history("0: reveals Y1, bets colour:R=4 (1 coin stake); 1: passes; "
+                            "2: reveal B1, take double (reveals Y3 to pay); 3: reveal R1, take lead (pays 1 coin);"
+                            "0: reveal R7, swap R7 for the talon's R3; end 2: double #1", RULES)
+    assert [r[1] for r in rows] == [L.BET, L.PASS, L.TOKEN, L.TOKEN, L.SWAP, END_USE]
+    assert rows[2][3] == parse_cards("Y3", RULES)[0] and rows[3][3] == -1
+
+
+@pytest.mark.parametrize("cut,needle", [
+    (lambda t: t.replace("turn 1, seat 1: passes", "turn 1, seat 2: passes"), "but seat 1 acts"),
+    (lambda t: t.replace("reveals B1, bets colour:B=0", "reveals R9, bets colour:B=0"), "R9"),
+    (lambda t: t.replace("takes the double token (reveals Y3 to pay)", "takes the doubel token"), "unknown token"),
+    (lambda t: t + "\n  trick phase: seat 0 leads", "goes past the betting"),
+    (lambda t: t.replace("Round 1: dealer seat 3", "Round 1: dealer seat 7"), "seat 7 out of range"),
+    (lambda t: t.replace("bets colour:R=4", "bets colour:R=4; x"), "unknown bet"),
+])
+def test_bad_states_are_one_clear_error(game3, cut, needle, model):
+    text = cut(excerpt(game3, 7))
+    with pytest.raises(UserError, match=needle.replace("(", r"\(")):
+        st = table_state(RULES, state_text=text)
+        build_table(st, parse_profile(PROFILE, RULES), model)
+
+
+def test_an_illegal_history_names_the_entry_and_why(model):
+    st = table_state(RULES, hand="R1 G8 G3 G2 Y9 Y7 Y5 Y4", talon="R3 B9 G7 G5", dealer=3,
+                     history="0: reveal Y1, take lead (coin); 1: reveal R8, take lead (coin)")
+    with pytest.raises(UserError, match=r"'1: reveal R8, take lead \(coin\)'.*lead token is already taken"):
+        build_table(st, parse_profile(PROFILE, RULES), model)
+
+
+def test_inference_places_hidden_cards_better_than_uniform():
+    df, states = score_states("ev0.25:goal:cash4 x4", RULES, range(1, 4), proposals=2000)
+    s = summary(df).set_index("method")
+    assert states >= 60
+    # the paired log-loss difference's whole CI is below 0: inference is better
+    assert s.loc["inference - uniform (paired)", "log_loss_high"] < 0
+
+
+def run(*args):
+    r = CliRunner().invoke(main, [str(a) for a in args])
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_advise_cli_json_is_the_same_on_any_thread_count(tmp_path, game3):
+    path = tmp_path / "state.txt"
+    path.write_text(excerpt(game3, 7))
+    outs = []
+    for threads in (1, 2):
+        code, out, err = run("advise", "--state", path, "-n", 150, "--seed", 4, "--threads", threads,
+                             "--format", "json")
+        assert code == 0, err
+        outs.append(out)
+    assert outs[0] == outs[1]
+    doc = json.loads(outs[0], parse_constant=lambda name: pytest.fail(f"non-standard JSON {name}"))
+    acts = doc["actions"]
+    assert doc["meta"]["seat"] == 3 and acts[0]["rank"] == 1 and doc["meta"]["command"] == "sponsio advise"
+    assert len({a["action"] for a in acts}) == len(acts)
+    full = [a for a in acts if a["rollouts"] == 150]
+    assert full == acts[:len(full)] and "pass" in {a["action"] for a in full}
+    assert all(a["gain_low"] <= a["gain"] <= a["gain_high"] for a in full)
+    assert doc["meta"]["advice"].startswith("Advice for seat 3: " + acts[0]["action"])
