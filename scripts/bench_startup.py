@@ -9,6 +9,7 @@ quiet machine, 2 cores):
     sponsio --help / caesar --help                               <= 0.3 s
     sponsio odds --hand ... --bets tricks=2 -n 1000              <= 0.8 s
     sponsio odds --hand ... --talon ... (every row to +/-0.005)  <= 2.0 s
+    sponsio advise --hand ... --history ... (default precision)  <= 5.0 s (issue 18)
 
 It also prints the import time of each CLI module (python -X importtime),
 which does not depend on the machine's load as much as wall time does.
@@ -39,6 +40,9 @@ CASES = [
     ("odds --bets tricks=2 -n 1000", [str(BIN / "sponsio"), "odds", "--hand", HAND, "--bets", "tricks=2",
                                       "-n", "1000"], 0.8),
     ("odds (default query)", [str(BIN / "sponsio"), "odds", "--hand", HAND, "--talon", TALON], 2.0),
+    ("advise (default precision)", [str(BIN / "sponsio"), "advise", "--hand", "R1 G8 G3 G2 Y9 Y7 Y5 Y4",
+                                    "--talon", "R3 B9 G7 G5", "--dealer", "3", "--history",
+                                    "0: reveal Y1, bet colour:R=4; 1: pass; 2: reveal B1, bet colour:B=0"], 5.0),
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import click
+import pandas as pd
 
 from tabletop_mc.cliparams import ASCII, FiniteFloat, StrictInt
 from tabletop_mc.clitools import common_options, current_meta, emit
@@ -18,10 +19,22 @@ from sponsio_sim.analysis.game.setup import STRATEGY_HELP
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
 
-FORMATS = {c: "{:+.2f}" for c in ("gain", "gain_low", "gain_high", "vs_best", "vs_best_low", "vs_best_high",
-                                   "vs_listed", "vs_listed_low", "vs_listed_high")}
-FORMATS.update({c: "{:.3f}" for c in ("p_bet", "p_bet_low", "p_bet_high", "win", "win_low", "win_high")})
-FORMATS.update({c: "{:+.3f}" for c in ("win_vs_first", "win_vs_first_low", "win_vs_first_high")})
+# table form: each estimate with its 95 % CI in one column (JSON and CSV keep *_low/*_high columns)
+COMPACT = (("gain", "{:+.2f}"), ("vs_best", "{:+.2f}"), ("vs_listed", "{:+.2f}"), ("p_bet", "{:.3f}"),
+           ("win", "{:.3f}"), ("win_vs_first", "{:+.3f}"))
+
+
+def compact(df: pd.DataFrame) -> pd.DataFrame:
+    """``x``, ``x_low``, ``x_high`` as one text column ``x [low, high]`` (blank where x is missing)."""
+    out = df.copy()
+    for col, fmt in COMPACT:
+        if col not in out.columns:
+            continue
+        f = fmt.format
+        out[col] = [("" if pd.isna(v) else f"{f(v)} [{f(lo)}, {f(hi)}]" if pd.notna(lo) else f(v))
+                    for v, lo, hi in zip(out[col], out[f"{col}_low"], out[f"{col}_high"])]
+        out = out.drop(columns=[f"{col}_low", f"{col}_high"])
+    return out.rename(columns={"win_vs_first": "win_vs_pass", "rollouts": "n"})
 
 
 def _read_state(path: str | None) -> str | None:
@@ -62,6 +75,9 @@ def _read_state(path: str | None) -> str | None:
                    "own in --profile).")
 @click.option("--tremble", type=FiniteFloat(), default=DEFAULT_TREMBLE, show_default=True,
               help="Inference: the weight of an action the assumed policy would not take (0 < t <= 1).")
+@click.option("--proposals", type=StrictInt(1000, 10_000_000), default=None,
+              help="Inference: deals of the hidden cards weighed (default: 50 per world played, at least 50,000); "
+                   "more give a larger effective sample.")
 @click.option("-n", "n", type=StrictInt(SCREEN, 100_000), default=DEFAULT_N, show_default=True,
               help=f"Rollouts for the best {KEEP} actions and the baseline (every action gets {SCREEN}).")
 @click.option("--by", type=click.Choice(["gain", "win"]), default="gain", show_default=True,
@@ -69,7 +85,7 @@ def _read_state(path: str | None) -> str | None:
 @click.option("--model", default=None, metavar="NPZ", help="Success model of the ev policy (default: shipped).")
 @common_options
 def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, track, players, profile, infer,
-               assume, tremble, n, by, model, seed, fmt, rules, overrides, threads):
+               assume, tremble, proposals, n, by, model, seed, fmt, rules, overrides, threads):
     """Every legal action at a betting decision, ranked: the round's expected
     coin gain (95 % CI), each resulting bet's chance and the chance to win
     the game.
@@ -97,7 +113,7 @@ def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, 
                      round_no=round_no, history=history, coins=coins, track=track)
     set_threads(threads)
     a = advise(st, profile=profile, assume=assume, infer=infer, n=n, tremble=tremble, seed=seed, by=by,
-               model=model)
+               model=model, proposals=proposals)
     tables = {"actions": a.table}
     if not a.reveals.empty:
         tables["reveal"] = a.reveals
@@ -105,7 +121,12 @@ def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, 
         meta = {**current_meta(), **a.meta, "advice": a.text, "notes": a.notes}
         emit(render_tables(tables, "json", meta=meta))
         return
-    header = "\n".join([a.text, *a.notes, f"{a.meta['rules']}; profile {', '.join(a.meta['profile'])}; "
-                        f"seed {seed}; gain in coins this round, win = share of the game's win; 95 % CIs; "
-                        f"vs_best and win_vs_first are paired differences"])
-    emit(render_tables(tables, fmt, header=header if fmt == "table" else "", formats=FORMATS))
+    if fmt == "csv":
+        emit(render_tables(tables, "csv"))
+        return
+    first = "not using the token" if a.meta["decision"] == "end of betting" else "passing"
+    header = "\n".join([a.text, *a.notes, f"{a.meta['rules']}", f"profile {', '.join(a.meta['profile'])}; seed {seed}",
+                        "gain: your coins won this round; vs_best: paired difference to the best action; p_bet: the "
+                        "bet's chance (as it stands when scored); held: your other bets' chances; win: your share "
+                        f"of the game's win; win_vs_pass: paired difference to {first}; n: rollouts; [95 % CI]"])
+    emit(render_tables({k: compact(v) for k, v in tables.items()}, "table", header=header))

@@ -176,3 +176,26 @@ def test_advise_cli_json_is_the_same_on_any_thread_count(tmp_path, game3):
     assert full == acts[:len(full)] and "pass" in {a["action"] for a in full}
     assert all(a["gain_low"] <= a["gain"] <= a["gain_high"] for a in full)
     assert doc["meta"]["advice"].startswith("Advice for seat 3: " + acts[0]["action"])
+
+
+def test_history_odds_with_nothing_to_read_agree_with_the_odds_kernel():
+    # two independent paths: the advise rollouts (whole-game kernels, troll opponents, empty history) and the
+    # odds kernel (the same hand, no bets elsewhere, goal play everywhere) must agree within their intervals
+    from sponsio_sim.analysis.advise.odds import history_odds
+    from sponsio_sim.analysis.odds.query import odds
+    bets = "tricks=2,colour:Y=0,last,colour:R=2"
+    h = history_odds("R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7", "", dealer=3, profile="troll:goal x4", n=3000,
+                     bets=bets).set_index("bet")
+    o = odds("R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7", seat=0, lead=0, n=3000, bets=None).set_index("bet")
+    for bet in bets.split(","):
+        assert h.loc[bet, "ci_low"] <= o.loc[bet, "ci_high"] and o.loc[bet, "ci_low"] <= h.loc[bet, "ci_high"], bet
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--history", "0: pass"], "--history and --dealer go together"),
+    (["--dealer", "3", "--history", "0: pass", "--revealed", "1:G9"], "--revealed does not go with --history"),
+    (["--dealer", "3", "--history", "0: pass", "--policy", "greedy"], "--policy does not go with --history"),
+])
+def test_odds_history_option_errors(args, needle):
+    code, out, err = run("odds", "--hand", "R9 R7 R2 B8 B5 G6 G1 Y3", "--talon", "R1 B9 G4 Y7", *args)
+    assert code == 2 and out == "" and needle in err and len(err.strip().splitlines()) == 1, err

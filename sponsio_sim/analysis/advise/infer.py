@@ -26,8 +26,8 @@ from sponsio_sim.kernels.advise.infer import propose_worlds, world_logliks
 from sponsio_sim.kernels.game import layout as L
 
 MIN_ESS = 50           # fewer effective proposals than this: no inference (uniform worlds)
-PROPOSALS_PER_WORLD = 16
-MIN_PROPOSALS = 20_000
+PROPOSALS_PER_WORLD = 50   # proposals per world played (at least MIN_PROPOSALS): more proposals, a larger effective sample
+MIN_PROPOSALS = 50_000
 DEFAULT_TREMBLE = 0.05 # P-weight of an action the assumed policy would not take (scripts/advise_calibration.py)
 
 

@@ -43,6 +43,7 @@ class Advice:
     text: str                 # the advice in words
     notes: list[str]
     meta: dict
+    choice: tuple = ()        # the best action as the kernels take it: (act, x, y, rv), or (-1, x, y, -1) at a token
 
 
 def _action_row(seat, step, n_bet, act, token) -> tuple:
@@ -70,7 +71,7 @@ def _run(table, acts, pick, worlds, n, key, with_game, arrays, out, prog):
 
 def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bool = True, n: int = DEFAULT_N,
            screen: int = SCREEN, keep: int = KEEP, tremble: float = DEFAULT_TREMBLE, seed: int = 1,
-           by: str = "gain", model=None, progress: bool | None = None) -> Advice:
+           by: str = "gain", model=None, proposals: int | None = None, progress: bool | None = None) -> Advice:
     """Rank every legal action of the decision ``st`` leads to (module docstring)."""
     rules = st.rules
     profile = profile or reference_profile(rules)
@@ -79,49 +80,80 @@ def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bo
         assumed_strategy(assume, rules)
     success = find_model(rules, model, variant=model_variant(profile, rules))
     table = build_table(st, strategies, success)
+    a = rank(table, rules, strategies, assume=assume, infer=infer, n=n, screen=screen, keep=keep, tremble=tremble,
+             seed=seed, by=by, proposals=proposals, progress=progress)
+    a.meta["model"] = success.source
+    return a
+
+
+def rank(table, rules, strategies, *, assume: str | None = None, infer: bool = True, n: int = DEFAULT_N,
+         screen: int = SCREEN, keep: int = KEEP, tremble: float = DEFAULT_TREMBLE, seed: int = 1, by: str = "gain",
+         with_game: bool = True, reveals: bool = True, proposals: int | None = None,
+         progress: bool | None = None) -> Advice:
+    """Rank the legal actions of ``table`` (``analysis.advise.table.Table``);
+    without ``with_game`` the game is not played on (no win shares) and
+    without ``reveals`` the reveal table is skipped (the faster form a
+    seat playing by `advise` uses, ``analysis.advise.duel``)."""
     n_bet = rules.betting_turns * rules.players
     screen = min(screen, n)
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     n_acts = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
     worlds = draw_worlds(table, n, seed, infer=infer, assume=assume, tremble=tremble, rules=rules,
-                         strategies=strategies)
+                         strategies=strategies, proposals=proposals)
     key = seed_key(derive_seed(seed, "advise", "rollouts"))
     arrays = np.zeros(L.stats_size(rules.players), dtype=np.float64)
     gain = np.zeros((n_acts, n))
     won = np.zeros((n_acts, n), dtype=np.int64)
     share = np.zeros((n_acts, n))
     pick = np.arange(n_acts, dtype=np.int64)
+    if n_acts == 1:
+        screen = n
     with Progress(n_acts * screen + min(keep + 1, n_acts) * (n - screen), "advise", enabled=progress) as prog:
-        _run(table, acts, pick, worlds.hands, (0, screen), key, True, arrays, (gain, won, share), prog)
-        order = np.argsort(-(gain[:, :screen].mean(axis=1) if by == "gain" else share[:, :screen].mean(axis=1)),
-                           kind="stable")
+        _run(table, acts, pick, worlds.hands, (0, screen), key, with_game, arrays, (gain, won, share), prog)
+        score = gain if by == "gain" or not with_game else share
+        order = np.argsort(-score[:, :screen].mean(axis=1), kind="stable")
         top = np.unique(np.concatenate([[0], order[:keep]])).astype(np.int64)
-        sub = [np.zeros((len(top), n)), np.zeros((len(top), n), dtype=np.int64), np.zeros((len(top), n))]
-        _run(table, acts, top, worlds.hands, (screen, n), key, True, arrays, sub, prog)
-        for full, part in zip((gain, won, share), sub):
-            full[top, screen:] = part[:, screen:]
+        if screen < n:
+            sub = [np.zeros((len(top), n)), np.zeros((len(top), n), dtype=np.int64), np.zeros((len(top), n))]
+            _run(table, acts, top, worlds.hands, (screen, n), key, with_game, arrays, sub, prog)
+            for full, part in zip((gain, won, share), sub):
+                full[top, screen:] = part[:, screen:]
     rollouts = np.full(n_acts, screen)
     rollouts[top] = n
-    df = _frame(table, acts[:n_acts], rollouts, gain, won, share, rules, by)
-    reveals = _reveals(table, acts, df, worlds, key, arrays, n, rules)
-    notes = [worlds.note]
+    eff = min(1.0, worlds.ess / n)
+    df = _frame(table, acts[:n_acts], rollouts, gain, won, share, rules, by if with_game else "gain", eff)
+    index = df.pop("index").to_numpy()
+    if not with_game:
+        df = df.drop(columns=[c for c in df.columns if c.startswith("win")])
+    rev = _reveals(table, acts[index[0]], worlds, key, arrays, n, rules, eff) if reveals else pd.DataFrame()
     best = df.iloc[0]
-    text = f"Advice for seat {table.seat}: {best['action']}"
-    text += _verdict(df, by)
+    text = f"Advice for seat {table.seat}: {best['action']}" + _verdict(df, by) + _reveal_note(rev)
     meta = dict(seat=table.seat, decision=("betting step" if table.step < n_bet else "end of betting"),
                 step=int(table.step), profile=[s.text for s in strategies], assume=assume, infer=bool(infer),
                 effective_sample=round(worlds.ess, 1), rollouts=int(n), screen=int(screen), keep=int(keep),
-                tremble=float(tremble), ranked_by=by, model=success.source, rules=rules.summary())
-    return Advice(df, reveals, text, notes, meta)
+                tremble=float(tremble), ranked_by=by, rules=rules.summary())
+    choice = acts[index[0]]
+    notes = [worlds.note]
+    if eff < 1:
+        notes.append(f"intervals count the {n:,} worlds played as {eff * n:,.0f} (the effective sample: resampled "
+                     "worlds repeat); none below 30")
+    return Advice(df, rev, text, notes, meta, tuple(int(v) for v in choice))
 
 
-def _paired(x: np.ndarray, base: np.ndarray):
-    d = x - base
-    return mean_ci(d.sum(), (d * d).sum(), len(d))
+def mean_eff(x: np.ndarray, eff: float, **bounds):
+    """Mean of ``x`` and its 95 % interval as if from ``eff * len(x)`` values
+    (worlds resampled from weighted proposals repeat: ``eff`` = effective
+    sample / worlds, at most 1, so the intervals widen accordingly)."""
+    return mean_ci(eff * x.sum(), eff * (x * x).sum(), eff * len(x), **bounds)
 
 
-def _frame(table, acts, rollouts, gain, won, share, rules, by) -> pd.DataFrame:
-    """One row per action: gain, its paired gap to the best, the bets' chances and the win share."""
+def _paired(x: np.ndarray, base: np.ndarray, eff: float):
+    return mean_eff(x - base, eff)
+
+
+def _frame(table, acts, rollouts, gain, won, share, rules, by, eff) -> pd.DataFrame:
+    """One row per action: gain, its paired gap to the best, the bets' chances and the win share
+    (intervals on the effective sample, ``mean_eff``)."""
     names = [b.notation(rules) for b in rows_of(rules)]
     n_bet = rules.betting_turns * rules.players
     ints = table.now[1]
@@ -134,10 +166,10 @@ def _frame(table, acts, rollouts, gain, won, share, rules, by) -> pd.DataFrame:
     for i, act in enumerate(acts):
         k = int(rollouts[i])
         row = _action_row(table.seat, table.step, n_bet, act, table.token)
-        g, gl, gh = mean_ci(gain[i, :k].sum(), (gain[i, :k] ** 2).sum(), k)
-        d, dl, dh = _paired(gain[i, :k], gain[best, :k])
-        w, wl, wh = mean_ci(share[i, :k].sum(), (share[i, :k] ** 2).sum(), k, lower=0.0, upper=1.0)
-        e, el, eh = _paired(share[i, :k], share[0, :k])
+        g, gl, gh = mean_eff(gain[i, :k], eff)
+        d, dl, dh = _paired(gain[i, :k], gain[best, :k], eff)
+        w, wl, wh = mean_eff(share[i, :k], eff, lower=0.0, upper=1.0)
+        e, el, eh = _paired(share[i, :k], share[0, :k], eff)
         bets = list(held)
         new = -1
         if table.step < n_bet and act[0] == L.BET:
@@ -146,7 +178,7 @@ def _frame(table, acts, rollouts, gain, won, share, rules, by) -> pd.DataFrame:
         elif table.step >= n_bet and table.token == L.REBET_TOKEN and act[1] >= 0:
             bets[int(act[1])] = int(act[2])
             new = int(act[1])
-        p = [wilson(int(((won[i, :k] >> b) & 1).sum()), k) for b in range(len(bets))]
+        p = [wilson(eff * ((won[i, :k] >> b) & 1).sum(), eff * k) for b in range(len(bets))]
         rows.append(dict(action=_label(row, rules, table.token), gain=g, gain_low=gl, gain_high=gh,
                          vs_best=d, vs_best_low=dl, vs_best_high=dh,
                          bet=names[bets[new]] if new >= 0 else "",
@@ -154,7 +186,7 @@ def _frame(table, acts, rollouts, gain, won, share, rules, by) -> pd.DataFrame:
                          p_bet_high=p[new][2] if new >= 0 else np.nan,
                          held=", ".join(f"{names[bets[b]]} {p[b][0]:.2f}" for b in range(len(bets)) if b != new),
                          win=w, win_low=wl, win_high=wh, win_vs_first=e, win_vs_first_low=el, win_vs_first_high=eh,
-                         rollouts=k))
+                         rollouts=k, index=i))
     df = pd.DataFrame(rows)
     sort = "gain" if by == "gain" else "win"
     df = df.sort_values(["rollouts", sort], ascending=[False, False], kind="stable").reset_index(drop=True)
@@ -163,30 +195,39 @@ def _frame(table, acts, rollouts, gain, won, share, rules, by) -> pd.DataFrame:
 
 
 def _verdict(df: pd.DataFrame, by: str) -> str:
-    """The top line's second half: how sure the ranking is."""
+    """The top line's second half: what the best action is worth and how sure the ranking is."""
+    best = df.iloc[0]
+    head = (f" ({best['gain']:+.2f} coins this round on average"
+            + (f", win chance {best['win']:.3f}" if "win" in df.columns else "") + ")")
     if len(df) == 1:
-        return " (the only legal action)"
+        return head + "; the only legal action"
     second = df.iloc[1]
-    col = "vs_best" if by == "gain" else None
-    if col and np.isfinite(second["vs_best_high"]) and second["vs_best_high"] < 0:
-        return (f"; it gains {df.iloc[0]['gain']:+.2f} coins this round on average, clearly more than the "
-                f"next best ({second['action']}, {second['vs_best']:+.2f} [{second['vs_best_low']:+.2f}, "
-                f"{second['vs_best_high']:+.2f}])")
-    return (f"; {second['action']} is as good within the CI ({second['vs_best']:+.2f} "
-            f"[{second['vs_best_low']:+.2f}, {second['vs_best_high']:+.2f}] coins)")
+    gap = f"{second['vs_best']:+.2f} [{second['vs_best_low']:+.2f}, {second['vs_best_high']:+.2f}] coins"
+    if by == "gain" and np.isfinite(second["vs_best_high"]) and second["vs_best_high"] < 0:
+        return head + f"; clearly better than the next best, {second['action']} ({gap})"
+    return head + f"; the next best, {second['action']}, is as good within the CI ({gap})"
 
 
-def _reveals(table, acts, df, worlds, key, arrays, n, rules) -> pd.DataFrame:
+def _reveal_note(rev: pd.DataFrame) -> str:
+    """Which card to show, when another than the listed one is clearly better."""
+    if rev.empty:
+        return ""
+    top = rev.iloc[0]
+    if not top["vs_listed_low"] > 0:
+        return ""
+    card = top["action"].split(",")[0].replace("reveal ", "")
+    listed = rev[rev["listed"]].iloc[0]["action"].split(",")[0].replace("reveal ", "")
+    return (f"; reveal {card} for it rather than {listed} ({top['vs_listed']:+.2f} [{top['vs_listed_low']:+.2f}, "
+            f"{top['vs_listed_high']:+.2f}] coins)")
+
+
+def _reveals(table, best, worlds, key, arrays, n, rules, eff) -> pd.DataFrame:
     """The best action with each card it could reveal, paired against its listed reveal."""
     n_bet = rules.betting_turns * rules.players
-    best = df.iloc[0]["action"]
-    labels = [_label(_action_row(table.seat, table.step, n_bet, a, table.token), rules, table.token)
-              for a in acts]
-    i = labels.index(best)
-    if table.step >= n_bet or acts[i, 3] < 0:
+    if table.step >= n_bet or best[3] < 0:
         return pd.DataFrame()
     alts = np.zeros((16, 4), dtype=np.int64)
-    m = reveal_actions(np.int64(table.seat), acts[i, 0], acts[i, 1], acts[i, 2], table.now[0], alts)
+    m = reveal_actions(np.int64(table.seat), best[0], best[1], best[2], table.now[0], alts)
     if m <= 1:
         return pd.DataFrame()
     gain = np.zeros((m, n))
@@ -194,12 +235,12 @@ def _reveals(table, acts, df, worlds, key, arrays, n, rules) -> pd.DataFrame:
     share = np.zeros((m, n))
     evaluate(np.int64(table.step), np.int64(table.seat), alts[:m], np.arange(m, dtype=np.int64), np.int64(0),
              np.int64(n), worlds.hands, key, False, *table.now, arrays, gain, won, share)
-    ref = int(np.flatnonzero(alts[:m, 3] == acts[i, 3])[0])
+    ref = int(np.flatnonzero(alts[:m, 3] == best[3])[0])
     rows = []
     for j in range(m):
-        g, gl, gh = mean_ci(gain[j].sum(), (gain[j] ** 2).sum(), n)
-        d, dl, dh = _paired(gain[j], gain[ref])
+        g, gl, gh = mean_eff(gain[j], eff)
+        d, dl, dh = _paired(gain[j], gain[ref], eff)
         rows.append(dict(action=describe(_action_row(table.seat, table.step, n_bet, alts[j], None), rules),
                          gain=g, gain_low=gl, gain_high=gh, vs_listed=d, vs_listed_low=dl, vs_listed_high=dh,
-                         rollouts=n))
+                         listed=j == ref, rollouts=n))
     return pd.DataFrame(rows).sort_values("gain", ascending=False, kind="stable").reset_index(drop=True)

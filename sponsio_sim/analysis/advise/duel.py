@@ -1,0 +1,120 @@
+"""Whole games in which one seat plays by `sponsio advise`.
+
+The game is the engine's (``kernels.game.engine``) driven one step at a
+time from Python: the same deals (round streams ``(seed, 0, game, round)``),
+the other seats' betting and every seat's tricks, scoring and cash-in by
+their strategies, and at each betting decision of the advised seat (and each
+end-of-betting token it holds) the action ``analysis.advise.search.rank``
+puts first, with or without inference. Runs that differ only in how the
+advised seat decides meet the same deals while they make the same choices
+(common random numbers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tabletop_mc.progress import Progress
+from tabletop_mc.rng import seed_key
+from tabletop_mc.runner import derive_seed
+from sponsio_sim.analysis.advise.search import rank
+from sponsio_sim.analysis.advise.table import Table
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.setup import build_state, model_variant, parse_profile
+from sponsio_sim.kernels.advise.actions import END_USE
+from sponsio_sim.kernels.betting.phase import actor, apply_action, apply_end_token, betting_steps, end_token
+from sponsio_sim.kernels.betting.policies import choose_action, choose_end_token
+from sponsio_sim.kernels.deal import deal
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.engine import close_round, round_arrays, round_start, round_stream, start_game, start_round
+from sponsio_sim.kernels.game.scoring import play_out
+from sponsio_sim.kernels.table import HANDS, TALON
+
+
+@dataclass
+class DuelGame:
+    share: float        # the advised seat's share of the game's win
+    coins: float        # its coins at the end
+    decisions: int      # decisions it took by advice
+
+
+def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n: int = 200, screen: int = 50,
+         keep: int = 4, tremble: float | None = None, model=None) -> DuelGame:
+    """Game ``game`` with seat ``seat`` deciding by advice (module docstring)."""
+    strategies = parse_profile(profile, rules)
+    success = model or find_model(rules, variant=model_variant(profile, rules))
+    tab, ints, weight = build_state(rules, strategies, success)
+    players = rules.players
+    key = seed_key(seed)
+    state = np.empty(4, dtype=np.uint64)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+    row = np.zeros(L.stats_size(players))
+    nolog = np.zeros((1, L.LOG_FIELDS))
+    extra = {} if tremble is None else {"tremble": tremble}
+    start_game(np.int64(game), ints, weight)
+    reason, winners, decisions = 0, 0, 0
+    while reason == 0:
+        rnd = int(ints[L.I_ROUND])
+        round_start(key, round_stream(0, game, rnd), state, pool)
+        talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * rules.hand_size, hands)
+        start_round(tab, ints, weight)
+        for s in range(players):
+            tab[HANDS + s] = hands[s]
+        tab[TALON] = talon
+        start = (tab.copy(), ints.copy(), weight.copy())
+        hist: list[tuple] = []
+
+        def advice(step, token):
+            table = Table(start, (tab.copy(), ints.copy(), weight.copy()),
+                          np.array(hist, dtype=np.int64).reshape(-1, 5), seat, step, token)
+            a = rank(table, rules, strategies, infer=infer, n=n, screen=screen, keep=keep,
+                     seed=derive_seed(seed, game, rnd, step), with_game=False, reveals=False, progress=False,
+                     **extra)
+            return a.choice
+
+        n_bet = int(betting_steps(ints))
+        for k in range(n_bet):
+            s = int(actor(np.int64(k), ints))
+            if s == seat:
+                act, x, y, rv = advice(k, None)
+                decisions += 1
+            else:
+                act, x, y, rv = choose_action(np.int64(s), tab, ints, weight, state)
+            if not apply_action(np.int64(s), np.int64(act), np.int64(x), np.int64(y), np.int64(rv), tab, ints,
+                                weight):
+                raise RuntimeError(f"illegal action {(act, x, y, rv)} of seat {s}")  # pragma: no cover
+            hist.append((s, int(act), int(x), int(y), int(rv)))
+        for j in range(3):
+            t = int(end_token(j))
+            s = int(ints[L.I_TOKEN_OWNER + t])
+            if s < 0:
+                continue
+            if s == seat:
+                _, x, y, _ = advice(n_bet + j, t)
+                decisions += 1
+            else:
+                x, y = choose_end_token(np.int64(s), np.int64(t), tab, ints, weight, state)
+            if apply_end_token(np.int64(s), np.int64(t), np.int64(x), np.int64(y), tab, ints):
+                hist.append((s, END_USE, t, int(x), int(y)))
+        leader, last, nine_lost, n_failed = play_out(tab, ints, weight, state, hands, codes, counts, result, failed,
+                                                     playpol)
+        reason, winners = close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, counts, result,
+                                      row, nolog)
+    won = (int(winners) >> seat) & 1
+    k = bin(int(winners)).count("1")
+    return DuelGame(won / k, float(weight[L.W_COINS + seat]), decisions)
+
+
+def duel(profile: str, rules, games: int, *, seed: int = 1, infer: bool = True, progress: bool | None = None,
+         **kwargs) -> list[DuelGame]:
+    """``games`` games, the advised seat rotating over the seats (game g: seat g mod players)."""
+    model = find_model(rules, variant=model_variant(profile, rules))
+    out = []
+    with Progress(games, "games", enabled=progress) as prog:
+        for g in range(games):
+            out.append(play(profile, rules, game=g, seat=g % rules.players, seed=seed, infer=infer, model=model,
+                            **kwargs))
+            prog.advance(1)
+    return out

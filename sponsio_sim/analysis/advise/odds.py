@@ -1,0 +1,100 @@
+"""`sponsio odds --history`: odds of a bet placed now, given what the
+others did this round.
+
+The seat about to act places the bet now and takes no further betting
+action (its later turns pass, its tokens stay unused); the others bet on by
+``--profile`` and everyone plays the tricks by it. Hidden cards come from
+the inference's worlds (``analysis.advise.infer``), so the odds condition
+on the others' actions; each bet is played in the same worlds. The
+intervals are Wilson intervals on the effective sample (``search.mean_eff``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from tabletop_mc.errors import UserError
+from tabletop_mc.progress import Progress
+from tabletop_mc.rng import seed_key
+from tabletop_mc.runner import derive_seed, set_threads
+from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, draw_worlds
+from sponsio_sim.analysis.advise.search import BATCH
+from sponsio_sim.analysis.advise.state import table_state
+from sponsio_sim.analysis.advise.table import build_table
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.setup import model_variant, parse_profile, reference_profile, rows_of
+from sponsio_sim.analysis.odds.job import odds_table
+from sponsio_sim.bets import parse_bet
+from sponsio_sim.kernels.advise.evaluate import evaluate
+from sponsio_sim.kernels.betting.policies import cheap_card
+from sponsio_sim.kernels.table import HANDS, REVEALED
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.rules import load_rules
+
+DEFAULT_N = 2000
+
+
+def history_odds(hand, talon, history, *, dealer: int, players: int | None = None, seat: int | None = None,
+                 bets=None, profile=None, infer: bool = True, n: int | None = None, seed: int = 1, rules=None,
+                 overrides=None, threads: int | None = None, progress: bool | None = False) -> pd.DataFrame:
+    """The odds table (``analysis.odds.job.odds_table``) of each bet the
+    seat about to act could place now (``bets``: only those)."""
+    ruleset = load_rules(rules, players, overrides)
+    if talon is None:
+        raise UserError("--history needs --talon (the talon as dealt)")
+    st = table_state(ruleset, hand=hand, talon=talon, seat=seat, dealer=dealer, history=history)
+    profile = profile or reference_profile(ruleset)
+    strategies = parse_profile(profile, ruleset)
+    success = find_model(ruleset, variant=model_variant(profile, ruleset))
+    table = build_table(st, strategies, success)
+    s = table.seat
+    if table.step >= ruleset.betting_turns * ruleset.players:
+        raise UserError("--history: the betting is over, no bet can be placed any more")
+    for arrays in (table.start, table.now):   # the seat takes no further betting action
+        arrays[1][L.I_BETPOL + s] = L.BET_TROLL
+    tab, ints, weight = table.now
+    rows = rows_of(ruleset)
+    wanted = None if bets is None else {parse_bet(b, ruleset, s).code() for b in bets.split(",") if b.strip()}
+    held = {int(ints[L.I_ROWS + 3 * int(ints[L.I_BET_ROW + s * L.MAX_BETS + i])])
+            for i in range(int(ints[L.I_NBETS + s]))}
+    picks = [r for r, b in enumerate(rows)
+             if (wanted is None or b.code() in wanted) and not (b.kind == "fail" and b.a == s)]
+    taken = [rows[r].notation(ruleset) for r in picks if rows[r].code()[0] in held]
+    if taken:
+        raise UserError(f"seat {s} already holds a bet of the type of {taken[0]} (one bet per type)")
+    if weight[L.W_COINS + s] < max(weight[L.W_STAKE], 1e-12):
+        raise UserError(f"seat {s} has {weight[L.W_COINS + s]:g} coins: it cannot stake a bet")
+    rv = int(cheap_card(tab[HANDS + s] & ~tab[REVEALED]))
+    if rv < 0:
+        raise UserError(f"seat {s} has no unrevealed card left: it cannot act")
+    n = n or DEFAULT_N
+    set_threads(threads)
+    worlds = draw_worlds(table, n, seed, infer=infer, assume=None, tremble=DEFAULT_TREMBLE, rules=ruleset,
+                         strategies=strategies)
+    acts = np.array([(L.BET, r, -1, rv) for r in picks], dtype=np.int64).reshape(-1, 4)
+    key = seed_key(derive_seed(seed, "advise", "rollouts"))
+    gain = np.zeros((len(acts), n))
+    won = np.zeros((len(acts), n), dtype=np.int64)
+    share = np.zeros((len(acts), n))
+    pick = np.arange(len(acts), dtype=np.int64)
+    stats = np.zeros(L.stats_size(ruleset.players))
+    with Progress(len(acts) * n, "sponsio odds", enabled=progress) as prog:
+        for r0 in range(0, n, BATCH):
+            r1 = min(r0 + BATCH, n)
+            evaluate(np.int64(table.step), np.int64(s), acts, pick, np.int64(r0), np.int64(r1), worlds.hands, key,
+                     False, *table.now, stats, gain, won, share)
+            prog.advance(len(acts) * (r1 - r0))
+    eff = min(1.0, worlds.ess / n)
+    bit = int(ints[L.I_NBETS + s])
+    results = [(rows[r].notation(ruleset), eff * float(((won[i] >> bit) & 1).sum()), eff * n,
+                ruleset.multiplier_for(rows[r]), ruleset.stake) for i, r in enumerate(picks)]
+    df = odds_table(results, joint=False, by_ev=bets is None)
+    df["n"] = n
+    df.insert(2, "n_eff", int(round(eff * n)))
+    df.attrs.update(situation=f"seat {s} about to act at betting step {table.step + 1} after: "
+                    + ("; ".join(st.texts) or "nothing yet"), rules=ruleset.summary(), seat=s, seed=seed,
+                    policy=f"{strategies[s].play} (placing the bet now, then passing)",
+                    opponents=", ".join(x.text for i, x in enumerate(strategies) if i != s),
+                    inference=worlds.note, effective=eff * n)
+    return df
