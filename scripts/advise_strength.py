@@ -1,7 +1,7 @@
 """Does a seat that follows `sponsio advise` win more with inference than without?
 
 Usage: python scripts/advise_strength.py [--games 300] [--seed 1] [--players 4] [--profile reference]
-       [-n 200] [--screen 50] [--keep 4] [--mc 100] [--format table|json]
+       [-n 200] [--screen 50] [--keep 4] [--proposals 20000] [--mc 100] [--format table|json]
 
 One seat decides every betting action and end-of-betting token by advice
 (``analysis.advise.duel``: -n rollouts for the --keep best actions, --screen
@@ -31,6 +31,7 @@ def main() -> None:
     ap.add_argument("-n", type=int, default=200)
     ap.add_argument("--screen", type=int, default=50)
     ap.add_argument("--keep", type=int, default=4)
+    ap.add_argument("--proposals", type=int, default=20000, help="inference: deals weighed per decision")
     ap.add_argument("--mc", type=int, default=100, help="rollouts of the engine's mc arm (0: leave it out)")
     ap.add_argument("--format", choices=["table", "json"], default="table")
     args = ap.parse_args()
@@ -47,7 +48,7 @@ def main() -> None:
     for infer in (True, False):
         t = time.perf_counter()
         games = duel(profile, rules, args.games, seed=args.seed, infer=infer, n=args.n, screen=args.screen,
-                     keep=args.keep)
+                     keep=args.keep, proposals=args.proposals)
         took = time.perf_counter() - t
         s = np.array([g.share for g in games])
         shares[infer] = s
@@ -72,13 +73,13 @@ def main() -> None:
     verdict = ("inference wins more" if diff[1] > 0 else "inference wins less" if diff[2] < 0
                else "no evidence of a difference")
     meta = dict(profile=profile, rules=rules.summary(), games=args.games, seed=args.seed, n=args.n,
-                screen=args.screen, keep=args.keep, paired_share_difference=list(diff), verdict=verdict)
+                screen=args.screen, keep=args.keep, proposals=args.proposals, paired_share_difference=list(diff), verdict=verdict)
     if args.format == "json":
         import pandas as pd
         print(dumps({"arms": pd.DataFrame(rows)}, meta))
         return
     print(f"one advised seat against {profile} (rotated, {args.games} games, seed {args.seed}; "
-          f"advice: n {args.n}, screen {args.screen}, keep {args.keep})")
+          f"advice: n {args.n}, screen {args.screen}, keep {args.keep}, {args.proposals:,} proposals)")
     for r in rows:
         print(f"  {r['arm']:<34} win share {r['win_share']:.3f} [{r['win_low']:.3f}, {r['win_high']:.3f}]  "
               f"coins {r['coins']:.1f} [{r['coins_low']:.1f}, {r['coins_high']:.1f}]  "

@@ -41,7 +41,7 @@ class DuelGame:
 
 
 def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n: int = 200, screen: int = 50,
-         keep: int = 4, tremble: float | None = None, model=None) -> DuelGame:
+         keep: int = 4, tremble: float | None = None, proposals: int | None = None, model=None) -> DuelGame:
     """Game ``game`` with seat ``seat`` deciding by advice (module docstring)."""
     strategies = parse_profile(profile, rules)
     success = model or find_model(rules, variant=model_variant(profile, rules))
@@ -71,7 +71,7 @@ def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n
                           np.array(hist, dtype=np.int64).reshape(-1, 5), seat, step, token)
             a = rank(table, rules, strategies, infer=infer, n=n, screen=screen, keep=keep,
                      seed=derive_seed(seed, game, rnd, step), with_game=False, reveals=False, progress=False,
-                     **extra)
+                     proposals=proposals, **extra)
             return a.choice
 
         n_bet = int(betting_steps(ints))
