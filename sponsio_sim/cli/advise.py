@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import click
@@ -49,6 +50,14 @@ def _read_state(path: str | None) -> str | None:
         raise UserError(f"--state {path}: {e.strerror.lower() if e.strerror else e}") from None
     except UnicodeDecodeError:
         raise UserError(f"--state {path}: not a text file") from None
+
+
+def _rules_line(text: str | None) -> str | None:
+    """The ``rules NAME: ...`` line a narration starts with, if the excerpt has it."""
+    for line in (text or "").splitlines():
+        if re.match(r"^rules \S+: \d+ players", line.strip()):
+            return line.strip()
+    return None
 
 
 @main.command("advise")
@@ -105,8 +114,14 @@ def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, 
     """
     if not 0 < tremble <= 1:
         raise UserError(f"--tremble {tremble:g}: must be in (0, 1]")
-    ruleset = load_rules(rules, players, overrides)
     text = _read_state(state_file)
+    shown = _rules_line(text)
+    if shown and rules is None and players is None and not overrides:
+        rules = shown.split(":")[0].split()[1]   # the excerpt's own rule set (a shipped name)
+    ruleset = load_rules(rules, players, overrides)
+    if shown and shown != ruleset.summary():
+        raise UserError(f"--state was played under '{shown}', not under '{ruleset.summary()}': give the same "
+                        "--rules, --players and --set")
     if text is None and hand is None:
         raise UserError("give --state FILE or --hand (with --talon, --dealer and --history)")
     st = table_state(ruleset, state_text=text, hand=hand, talon=talon, seat=seat, dealer=dealer,

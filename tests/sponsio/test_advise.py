@@ -199,3 +199,19 @@ def test_history_odds_with_nothing_to_read_agree_with_the_odds_kernel():
 def test_odds_history_option_errors(args, needle):
     code, out, err = run("odds", "--hand", "R9 R7 R2 B8 B5 G6 G1 Y3", "--talon", "R1 B9 G4 Y7", *args)
     assert code == 2 and out == "" and needle in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_an_excerpt_with_its_rules_line_picks_that_rule_set_or_says_it_differs(tmp_path):
+    text = play_game("ev:goal x3", seed=5, rules=load_rules(None, 3)).text.splitlines()
+    start = next(i for i, ln in enumerate(text) if ln.startswith("Round 1"))
+    first = next(i for i, ln in enumerate(text) if ln.strip().startswith("turn 1, seat 1"))
+    path = tmp_path / "s.txt"
+    path.write_text("\n".join([text[0]] + text[start:first]))
+    code, out, err = run("advise", "--state", path, "-n", 100, "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["meta"]["rules"].startswith("rules standard-3p")
+    code, out, err = run("advise", "--state", path, "--players", 4)
+    assert code == 2 and "was played under 'rules standard-3p" in err
+    path.write_text("\n".join(text[start:first]))
+    code, out, err = run("advise", "--state", path)
+    assert code == 2 and "a 3-player game? give --players 3" in err

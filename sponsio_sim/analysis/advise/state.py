@@ -188,7 +188,10 @@ def parse_narration(text: str, rules: RuleSet) -> TableState:
     if coins:
         missing = [s for s in range(rules.players) if s not in coins]
         if missing:
-            raise UserError(f"--state: no line for seat {missing[0]} (each seat's line gives its coins and track)")
+            hint = (f"; a {len(coins)}-player game? give --players {len(coins)}"
+                    if max(coins) == len(coins) - 1 else "")
+            raise UserError(f"--state: no line for seat {missing[0]} (each seat's line gives its coins and "
+                            f"track){hint}")
         st.coins = [coins[s] for s in range(rules.players)]
         st.track = [track[s] for s in range(rules.players)]
     return st
