@@ -22,7 +22,7 @@ from sponsio_sim.rules import load_rules
 
 # table form: each estimate with its 95 % CI in one column (JSON and CSV keep *_low/*_high columns)
 COMPACT = (("gain", "{:+.2f}"), ("vs_best", "{:+.2f}"), ("vs_listed", "{:+.2f}"), ("p_bet", "{:.3f}"),
-           ("win", "{:.3f}"), ("win_vs_first", "{:+.3f}"))
+           ("win", "{:.3f}"), ("win_vs_first", "{:+.3f}"), ("win_vs_keep", "{:+.3f}"))
 
 
 def compact(df: pd.DataFrame) -> pd.DataFrame:
@@ -62,8 +62,9 @@ def _rules_line(text: str | None) -> str | None:
 
 @main.command("advise")
 @click.option("--state", "state_file", default=None, metavar="FILE",
-              help="A `sponsio game --verbose` excerpt from the round's first line up to the decision "
-                   "('-' reads stdin); the options below override what it says.")
+              help="A `sponsio game --verbose` excerpt from the round's first line up to the decision, or to the "
+                   "end of its settlement to decide on cashing in ('-' reads stdin); the options below override "
+                   "what it says.")
 @click.option("--hand", default=None, type=ASCII, help='Your hand as dealt, e.g. "R9 R5 R2 B6 G6 Y8 Y3 Y1".')
 @click.option("--talon", default=None, type=ASCII, help="The talon as dealt.")
 @click.option("--seat", type=StrictInt(0), default=None, help="Your seat (default: the seat that acts next).")
@@ -103,7 +104,9 @@ def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, 
     (--no-infer to compare): hidden cards are dealt consistent with what is
     public and weighted by how likely each seat's actions are under the
     assumed policy. Every action is played out in the same worlds; the best
-    ones get -n rollouts.
+    ones get -n rollouts. An excerpt that ends after a round's settlement
+    asks whether --seat should cash its streak in: both choices are played
+    to the game's end.
 
     \b
     Example:
@@ -140,8 +143,13 @@ def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, 
         emit(render_tables(tables, "csv"))
         return
     first = "not using the token" if a.meta["decision"] == "end of betting" else "passing"
+    legend = ("gain: your coins won this round; vs_best: paired difference to the best action; p_bet: the "
+              "bet's chance (as it stands when scored); held: your other bets' chances; win: your share "
+              f"of the game's win; win_vs_pass: paired difference to {first}; n: rollouts; [95 % CI]")
+    if a.meta["decision"] == "cash-in":
+        legend = ("coins_now: your coins after the choice; win: your share of the game's win; win_vs_keep: paired "
+                  "difference to keeping the position; n: rollouts (each the rest of the game); [95 % CI]")
     header = "\n".join([a.text, *a.notes, f"{a.meta['rules']}", f"profile {', '.join(a.meta['profile'])}; seed {seed}",
-                        "gain: your coins won this round; vs_best: paired difference to the best action; p_bet: the "
-                        "bet's chance (as it stands when scored); held: your other bets' chances; win: your share "
-                        f"of the game's win; win_vs_pass: paired difference to {first}; n: rollouts; [95 % CI]"])
-    emit(render_tables({k: compact(v) for k, v in tables.items()}, "table", header=header))
+                        legend])
+    emit(render_tables({k: compact(v) for k, v in tables.items()}, "table", header=header,
+                       formats={"coins_now": "{:g}"}))

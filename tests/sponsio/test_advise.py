@@ -215,3 +215,40 @@ def test_an_excerpt_with_its_rules_line_picks_that_rule_set_or_says_it_differs(t
     path.write_text("\n".join(text[start:first]))
     code, out, err = run("advise", "--state", path)
     assert code == 2 and "a 3-player game? give --players 3" in err
+
+
+def cash_state(coins1, track1=3):
+    """Round 1 of the seed-3 game up to its settlement, seat 1 ending on ``coins1`` coins at ``track1``."""
+    lines = excerpt_full(narration(3))
+    out = []
+    for ln in lines:
+        if ln.strip().startswith("seat 1: no bets: troll"):
+            ln = f"    seat 1: no bets: troll; payout 0, troll pay 6, bonus 3; coins 10 -> {coins1:g}; track -> {track1}"
+        out.append(ln)
+    return "\n".join(out)
+
+
+def excerpt_full(text):
+    lines = text.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1"))
+    end = next(i for i, ln in enumerate(lines) if ln.startswith("Round 2"))
+    return lines[start:end]
+
+
+def test_cash_in_advice_reads_the_settlement_and_takes_a_sure_win(tmp_path):
+    path = tmp_path / "s.txt"
+    # cashing in 4 coins takes seat 1 from 27 to 31 coins, the richest: the game ends and it wins for sure
+    path.write_text(cash_state(27))
+    code, out, err = run("advise", "--state", path, "--seat", 1, "-n", 200, "--format", "json")
+    assert code == 0, err
+    rows = json.loads(out)["actions"]
+    assert rows[0]["action"].startswith("cash in 4 coins") and rows[0]["win"] == 1.0
+    assert rows[1]["action"] == "keep track position 3" and rows[1]["win"] < 1.0
+    # cut inside the trick phase: one clear error
+    path.write_text("\n".join(excerpt_full(narration(3))[:-6]))
+    code, out, err = run("advise", "--state", path, "--seat", 1)
+    assert code == 2 and "goes on into the trick phase" in err
+    # the seat with nothing to cash in
+    path.write_text(cash_state(19, 0))
+    code, out, err = run("advise", "--state", path, "--seat", 1)
+    assert code == 2 and "nothing to cash in" in err

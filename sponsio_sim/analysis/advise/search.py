@@ -79,6 +79,11 @@ def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bo
     if assume is not None:
         assumed_strategy(assume, rules)
     success = find_model(rules, model, variant=model_variant(profile, rules))
+    if st.after_round():
+        from sponsio_sim.analysis.advise.cash import advise_cash   # (it builds on this module)
+        a = advise_cash(st, strategies, success, n=n, seed=seed, progress=progress)
+        a.meta["model"] = success.source
+        return a
     table = build_table(st, strategies, success)
     a = rank(table, rules, strategies, assume=assume, infer=infer, n=n, screen=screen, keep=keep, tremble=tremble,
              seed=seed, by=by, proposals=proposals, progress=progress)

@@ -33,7 +33,10 @@ _SEAT = re.compile(r"^seat\s+(\d+)\s*\((?:[^;)]*;\s*)?([-\d.]+)\s+coins?,\s*trac
 _TALON = re.compile(r"^talon\s*:\s*(.*)$")
 _TURN = re.compile(r"^turn\s+\d+\s*,\s*seat\s+(\d+)\s*:\s*(.*)$")
 _END = re.compile(r"^end of betting\s*:\s*seat\s+(\d+)\s*\((swap|rebet|double) token\)\s*(.*)$")
-_PAST = re.compile(r"^(trick phase|tricks|settlement|game over)\b")
+_PAST = re.compile(r"^(game over)\b")
+_TRICKS = re.compile(r"^(trick phase|tricks:|trick \d+:|seat \d+ won \d+ trick|nines:|settlement:)")
+_SETTLE = re.compile(r"^seat\s+(\d+)\s*:.*;\s*coins\s+([-\d.]+)\s*->\s*([-\d.]+)\s*;\s*track\s*->\s*(\d+)"
+                     r"(?:,\s*cashes in\s+([\d.]+)\s+coins?\s*->\s*0)?\s*$")
 _ENTRY = re.compile(r"^(end\s+)?(\d+)\s*:\s*(.*)$")
 _REVEAL = re.compile(r"^reveals?\s+(\w+)\s*,\s*(.*)$")
 _BET = re.compile(r"^bets?\s+(.+?)(?:\s*\(.*stake\))?$")
@@ -58,6 +61,12 @@ class TableState:
     talon: list[int] | None = None                  # as dealt
     history: list[tuple[int, int, int, int, int]] = field(default_factory=list)   # kernels.advise.actions rows
     texts: list[str] = field(default_factory=list)  # each history row as given
+    tricks: bool = False                            # the excerpt goes on into the trick phase
+    settled: dict[int, tuple[float, int, float]] = field(default_factory=dict)   # seat: (coins, track, cashed)
+
+    def after_round(self) -> bool:
+        """The excerpt ends after the round's settlement: the decision is whether to cash in."""
+        return len(self.settled) == self.rules.players
 
     def hand(self) -> list[int]:
         if self.seat not in self.hands:
@@ -182,9 +191,14 @@ def parse_narration(text: str, rules: RuleSet) -> TableState:
         elif m := _END.match(low):
             st.history.append(parse_end_use(_seat(m.group(1), rules, what), m.group(3), rules, what, m.group(2)))
             st.texts.append(line)
+        elif (m := _SETTLE.match(low)) and st.tricks:
+            s = _seat(m.group(1), rules, what)
+            st.settled[s] = (float(m.group(3)), int(m.group(4)), float(m.group(5) or 0.0))
+        elif _TRICKS.match(low):
+            st.tricks = True
         elif _PAST.match(low):
-            raise UserError(f"{what}: the excerpt goes past the betting ({line.split(':')[0]!r}); cut it at the "
-                            "decision you want advice on")
+            raise UserError(f"{what}: the excerpt goes past the end of the game; cut it at the decision you want "
+                            "advice on")
     if coins:
         missing = [s for s in range(rules.players) if s not in coins]
         if missing:
@@ -194,6 +208,9 @@ def parse_narration(text: str, rules: RuleSet) -> TableState:
                             f"track){hint}")
         st.coins = [coins[s] for s in range(rules.players)]
         st.track = [track[s] for s in range(rules.players)]
+    if st.tricks and not st.after_round():
+        raise UserError("--state goes on into the trick phase: cut it at a betting decision, or after the whole "
+                        "settlement for advice on cashing in")
     return st
 
 

@@ -49,3 +49,17 @@ def evaluate(step, s, acts, pick, r0, r1, worlds, key, with_game, tab, ints, wei
             if with_game:
                 share[i, r] = rollout_game(s, False, key ^ _GAME, np.int64(r), work[4], work[5], work[6], gwork,
                                            None)
+
+
+@nb.njit(cache=True, parallel=True)
+def evaluate_cash(s, key, r0, r1, tab, ints, weight, row0, share):
+    """After a round's scoring, seat s keeps its track position (c = 0) or
+    cashes it in (c = 1) and the game is played to its end in rollouts
+    ``r0 .. r1-1`` (both on the same streams): its win share into ``share[c, r]``."""
+    for c in nb.prange(2):
+        mine = ints.copy()
+        pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(mine)
+        gwork = (tab.copy(), mine.copy(), weight.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
+                 codes, counts, result, failed, playpol, row0.copy(), np.zeros((1, 8), dtype=np.float64))
+        for r in range(r0, r1):
+            share[c, r] = rollout_game(s, c == 1, key, np.int64(r), tab, mine, weight, gwork, None)
