@@ -1,0 +1,86 @@
+"""Double-dummy bounds for a seat alone that wants to avoid tricks.
+
+``ducks_all``: can the seat ``ask``, not on lead, lose every trick left
+whatever the others do? In a colour the others lead, the seat can always
+play under the led card when, with its cards of the colour s1 < s2 < ...
+and the others' o1 < o2 < ... (all of them, whoever holds which), s_j <
+o_j for every j up to the shorter holding: it plays its highest card below
+the lead, and the rule still holds afterwards (cards the others play can
+only raise their j-th card; the lead o_q and the seat's card s_p below it
+go together, with q <= p since s_(p+1) > o_q). Void, it discards, which
+never wins. So it never wins a trick and never gets the lead.
+
+``frozen_bets``: do the seat's bets all succeed when it wins no trick
+from here (its counters stay where they are)?
+"""
+
+import numba as nb
+
+from sponsio_sim.bet_kinds import COLOUR, FIRST, TRICKS
+from sponsio_sim.kernels.bits import U0, U1, bit, lowest
+from sponsio_sim.kernels.dd.core import ct_layout
+
+
+@nb.njit(cache=True, inline="always")
+def ducks_all(hands, players, leader, ask, in_play, colmask):
+    """(True, the cards it rests on) when seat ``ask`` can lose every trick
+    left from this trick boundary (``leader`` on lead), else (False, 0).
+    The cards: in each colour both hold, the others' lowest card (below it
+    every card is the seat's, so the lengths in the table's key fix the
+    rest)."""
+    if leader == ask:
+        return False, U0
+    mine_all = hands[ask]
+    w = U0
+    for col in range(colmask.shape[0]):
+        mine = mine_all & colmask[col]
+        if mine == U0:
+            continue
+        oth = in_play & colmask[col] & ~mine
+        if oth == U0:
+            continue
+        w |= bit(lowest(oth))
+        # Walk the colour upwards: at the j-th card of the others (j up to
+        # the seat's length) the seat must have shown at least j cards.
+        k = 0
+        left = mine
+        while left != U0:
+            k += 1
+            left &= left - U1
+        ns = 0
+        no = 0
+        m = in_play & colmask[col]
+        while m != U0 and no < k:
+            c = lowest(m)
+            m &= m - U1
+            if (mine & bit(c)) != U0:
+                ns += 1
+            else:
+                no += 1
+                if ns < no:
+                    return False, U0
+    return True, w
+
+
+@nb.njit(cache=True, inline="always")
+def frozen_bets(codes, bcounts, ask, row, players, n_col):
+    """Do all of seat ``ask``'s bets succeed if it wins no more tricks? Only
+    trick, colour and first bets are judged (a last bet then fails; the
+    others depend on other seats): False when it holds another kind."""
+    if bcounts[ask] == 0:
+        return False
+    first = row[ct_layout(players, n_col)[3]]
+    for i in range(bcounts[ask]):
+        kind = codes[ask, i, 0]
+        if kind == TRICKS:
+            if row[ask] != codes[ask, i, 1]:
+                return False
+        elif kind == COLOUR:
+            if row[players + ask * n_col + codes[ask, i, 1]] != codes[ask, i, 2]:
+                return False
+        elif kind == FIRST:
+            if first != ask:
+                return False
+        else:
+            return False
+    return True
