@@ -4,11 +4,20 @@
 whatever the others do? In a colour the others lead, the seat can always
 play under the led card when, with its cards of the colour s1 < s2 < ...
 and the others' o1 < o2 < ... (all of them, whoever holds which), s_j <
-o_j for every j up to the shorter holding: it plays its highest card below
-the lead, and the rule still holds afterwards (cards the others play can
-only raise their j-th card; the lead o_q and the seat's card s_p below it
-go together, with q <= p since s_(p+1) > o_q). Void, it discards, which
-never wins. So it never wins a trick and never gets the lead.
+o_j for every j up to t, the shorter of the seat's holding and the others'
+longest one: it plays its highest card below the lead, and the rule still
+holds afterwards for t - 1. A trick in the colour takes a card from every
+seat holding it, so t bounds the tricks the others can still lead in it;
+cards the others play or discard only raise their j-th card; the lead o_q
+and the seat's card s_p below it go together (q <= p, unless p >= t, since
+s_(p+1) > o_q). Void in the colour led, the seat discards the highest
+card of a colour, which keeps the rule there. So it never wins a trick
+and never gets the lead.
+
+``ducks_trick``: the same inside a trick that the seat has already lost
+(it played, and the trick's top card is another seat's): the cards the
+others still play to it only leave them fewer cards, and another seat leads
+next.
 
 ``frozen_bets``: do the seat's bets all succeed when it wins no trick
 from here (its counters stay where they are)?
@@ -17,8 +26,18 @@ from here (its counters stay where they are)?
 import numba as nb
 
 from sponsio_sim.bet_kinds import COLOUR, FIRST, TRICKS
-from sponsio_sim.kernels.bits import U0, U1, bit, lowest
-from sponsio_sim.kernels.dd.core import ct_layout
+from sponsio_sim.kernels.bits import U0, U1, bit, lowest, popcount
+from sponsio_sim.kernels.dd.core import F_BEST, F_BEST_SEAT, F_LEADER, F_POS, ct_layout
+
+
+@nb.njit(cache=True, inline="always")
+def _longest(hands, players, ask, cm):
+    """The longest holding of the colour ``cm`` among the seats but ``ask``."""
+    n = 0
+    for t in range(players):
+        if t != ask:
+            n = max(n, popcount(hands[t] & cm))
+    return n
 
 
 @nb.njit(cache=True, inline="always")
@@ -40,13 +59,10 @@ def ducks_all(hands, players, leader, ask, in_play, colmask):
         if oth == U0:
             continue
         w |= bit(lowest(oth))
-        # Walk the colour upwards: at the j-th card of the others (j up to
-        # the seat's length) the seat must have shown at least j cards.
-        k = 0
-        left = mine
-        while left != U0:
-            k += 1
-            left &= left - U1
+        # Walk the colour upwards: at the j-th card of the others the seat
+        # must have shown at least j cards, for j up to its length and the
+        # number of tricks the others can still lead in the colour.
+        k = min(popcount(mine), _longest(hands, players, ask, colmask[col]))
         ns = 0
         no = 0
         m = in_play & colmask[col]
@@ -60,6 +76,22 @@ def ducks_all(hands, players, leader, ask, in_play, colmask):
                 if ns < no:
                     return False, U0
     return True, w
+
+
+@nb.njit(cache=True, inline="always")
+def ducks_trick(d, hands, players, ask, colmask, PL):
+    """``ducks_all`` at ply d inside a trick: (True, the cards it rests on
+    and the trick's top card) when the seat has played to the trick, does
+    not hold its top card and can lose every later trick; else (False, 0)."""
+    pos = PL[d, F_POS]
+    bseat = PL[d, F_BEST_SEAT]
+    if bseat == ask or (ask - PL[d, F_LEADER]) % players >= pos:
+        return False, U0
+    in_play = U0
+    for t in range(players):
+        in_play |= hands[t]
+    ok, w = ducks_all(hands, players, bseat, ask, in_play, colmask)
+    return ok, w | bit(PL[d, F_BEST])
 
 
 @nb.njit(cache=True, inline="always")

@@ -30,7 +30,7 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bits import RANKS, U0, beats, bit, lowest, popcount
-from sponsio_sim.kernels.dd.avoid import ducks_all, frozen_bets
+from sponsio_sim.kernels.dd.avoid import ducks_all, ducks_trick, frozen_bets
 from sponsio_sim.kernels.dd.bounds import (
     bet_trick_decides, forced_lead, last_trick, side_quick_tricks, sweep_bound, tops_against,
     trick_decides,
@@ -260,7 +260,13 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
             elif mode == MODE_TRICKS and (d > 0 or root_mask == U0):
                 status, w = trick_decides(d, hands, players, colmask, target, coal, PL, CT)
             elif alone and (d > 0 or root_mask == U0):
-                status, w = bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, PL, PU, CT)
+                if not any_fail and frozen_bets(codes, bcounts, ask, CT[PL[d, F_TRICKS_DONE]], players,
+                                                colmask.shape[0]):
+                    ok, w = ducks_trick(d, hands, players, ask, colmask, PL)
+                    if ok:
+                        status = YES
+                if status == UNKNOWN:
+                    status, w = bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, PL, PU, CT)
                 if status == UNKNOWN and tbet > CT[PL[d, F_TRICKS_DONE], ask]:
                     # The seat needs more tricks: the coalition bound of the
                     # seat alone, where it shows the tricks out of reach.
