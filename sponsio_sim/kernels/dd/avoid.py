@@ -41,6 +41,30 @@ def _longest(hands, players, ask, cm):
 
 
 @nb.njit(cache=True, inline="always")
+def colour_ducks(hands, players, ask, in_play, cm):
+    """Can the seat play under every lead of the others in the colour
+    ``cm`` (the rule of the module docstring)? At the j-th card of the
+    others the seat must have shown at least j cards, for j up to its
+    length and the number of tricks the others can still lead in the
+    colour (their longest holding of it)."""
+    mine = hands[ask] & cm
+    k = min(popcount(mine), _longest(hands, players, ask, cm))
+    ns = 0
+    no = 0
+    m = in_play & cm
+    while m != U0 and no < k:
+        c = lowest(m)
+        m &= m - U1
+        if (mine & bit(c)) != U0:
+            ns += 1
+        else:
+            no += 1
+            if ns < no:
+                return False
+    return True
+
+
+@nb.njit(cache=True, inline="always")
 def ducks_all(hands, players, leader, ask, in_play, colmask):
     """(True, the cards it rests on) when seat ``ask`` can lose every trick
     left from this trick boundary (``leader`` on lead), else (False, 0).
@@ -49,32 +73,16 @@ def ducks_all(hands, players, leader, ask, in_play, colmask):
     rest)."""
     if leader == ask:
         return False, U0
-    mine_all = hands[ask]
     w = U0
     for col in range(colmask.shape[0]):
-        mine = mine_all & colmask[col]
-        if mine == U0:
+        cm = colmask[col]
+        mine = hands[ask] & cm
+        oth = in_play & cm & ~mine
+        if mine == U0 or oth == U0:
             continue
-        oth = in_play & colmask[col] & ~mine
-        if oth == U0:
-            continue
+        if not colour_ducks(hands, players, ask, in_play, cm):
+            return False, U0
         w |= bit(lowest(oth))
-        # Walk the colour upwards: at the j-th card of the others the seat
-        # must have shown at least j cards, for j up to its length and the
-        # number of tricks the others can still lead in the colour.
-        k = min(popcount(mine), _longest(hands, players, ask, colmask[col]))
-        ns = 0
-        no = 0
-        m = in_play & colmask[col]
-        while m != U0 and no < k:
-            c = lowest(m)
-            m &= m - U1
-            if (mine & bit(c)) != U0:
-                ns += 1
-            else:
-                no += 1
-                if ns < no:
-                    return False, U0
     return True, w
 
 
