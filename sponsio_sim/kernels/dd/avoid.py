@@ -14,6 +14,18 @@ s_(p+1) > o_q). Void in the colour led, the seat discards the highest
 card of a colour, which keeps the rule there. So it never wins a trick
 and never gets the lead.
 
+One colour c may instead have a guard: another seat Y whose cards of c
+are all above the seat's, with |Y_c| - |S_c| >= phi, the sum over the
+other colours g that the others still hold (none lead another) of
+max(0, |S_g| - |Y_g|). While Y holds c, no trick in c
+is the seat's. Y can drop c early only by discarding it on a colour g it
+is void in; when the seat is void there too, it discards c as well (any
+other discard of Y it copies in colour if it can), else it follows g,
+which uses up one of its excess cards of g: phi falls with |Y_c| - |S_c|.
+No other step lowers |Y_c| - |S_c| - phi, so Y holds c as long as the
+seat does. (A discard copied or not in the seat's other colours is its
+highest card there, which keeps their rule.)
+
 ``ducks_trick``: the same inside a trick that the seat has already lost
 (it played, and the trick's top card is another seat's): the cards the
 others still play to it only leave them fewer cards, and another seat leads
@@ -26,7 +38,7 @@ from here (its counters stay where they are)?
 import numba as nb
 
 from sponsio_sim.bet_kinds import COLOUR, FIRST, TRICKS
-from sponsio_sim.kernels.bits import U0, U1, bit, lowest, popcount
+from sponsio_sim.kernels.bits import U0, U1, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd.core import F_BEST, F_BEST_SEAT, F_LEADER, F_POS, ct_layout
 
 
@@ -64,25 +76,54 @@ def colour_ducks(hands, players, ask, in_play, cm):
     return True
 
 
+@nb.njit(cache=True, _nrt=False)
+def _guard(hands, players, ask, col, in_play, colmask, elig):
+    """The lowest card of colour ``col`` of a seat of mask ``elig`` that
+    guards the seat in it (the module docstring), else -1."""
+    cm = colmask[col]
+    mine = hands[ask] & cm
+    top = highest(mine)
+    for t in range(players):
+        hc = hands[t] & cm
+        if t == ask or not (elig >> t) & 1 or hc == U0 or lowest(hc) < top:
+            continue
+        phi = 0
+        for g in range(colmask.shape[0]):
+            if g != col and (in_play & colmask[g] & ~hands[ask]) != U0:
+                phi += max(0, popcount(hands[ask] & colmask[g]) - popcount(hands[t] & colmask[g]))
+        if popcount(hc) - popcount(mine) >= phi:
+            return lowest(hc)
+    return -1
+
+
 @nb.njit(cache=True, inline="always")
-def ducks_all(hands, players, leader, ask, in_play, colmask):
+def ducks_all(hands, players, leader, ask, in_play, colmask, elig):
     """(True, the cards it rests on) when seat ``ask`` can lose every trick
-    left from this trick boundary (``leader`` on lead), else (False, 0).
-    The cards: in each colour both hold, the others' lowest card (below it
-    every card is the seat's, so the lengths in the table's key fix the
-    rest)."""
+    left from this trick boundary (``leader`` on lead), else (False, 0);
+    a guard may come from the seats of mask ``elig``. The cards: in each
+    colour both hold, the others' lowest card (below it every card is the
+    seat's, so the lengths in the table's key fix the rest); for the
+    guarded colour, the guard's lowest card (the seat's are all below)."""
     if leader == ask:
         return False, U0
     w = U0
+    guarded = False
     for col in range(colmask.shape[0]):
         cm = colmask[col]
         mine = hands[ask] & cm
         oth = in_play & cm & ~mine
         if mine == U0 or oth == U0:
             continue
-        if not colour_ducks(hands, players, ask, in_play, cm):
+        if colour_ducks(hands, players, ask, in_play, cm):
+            w |= bit(lowest(oth))
+            continue
+        if guarded:
             return False, U0
-        w |= bit(lowest(oth))
+        g = _guard(hands, players, ask, col, in_play, colmask, elig)
+        if g < 0:
+            return False, U0
+        guarded = True
+        w |= bit(g)
     return True, w
 
 
@@ -90,15 +131,20 @@ def ducks_all(hands, players, leader, ask, in_play, colmask):
 def ducks_trick(d, hands, players, ask, colmask, PL):
     """``ducks_all`` at ply d inside a trick: (True, the cards it rests on
     and the trick's top card) when the seat has played to the trick, does
-    not hold its top card and can lose every later trick; else (False, 0)."""
+    not hold its top card and can lose every later trick; else (False, 0).
+    Only a seat that has played to the trick may guard."""
     pos = PL[d, F_POS]
     bseat = PL[d, F_BEST_SEAT]
-    if bseat == ask or (ask - PL[d, F_LEADER]) % players >= pos:
+    leader = PL[d, F_LEADER]
+    if bseat == ask or (ask - leader) % players >= pos:
         return False, U0
     in_play = U0
+    elig = 0
     for t in range(players):
         in_play |= hands[t]
-    ok, w = ducks_all(hands, players, bseat, ask, in_play, colmask)
+        if (t - leader) % players < pos:
+            elig |= 1 << t
+    ok, w = ducks_all(hands, players, bseat, ask, in_play, colmask, elig)
     return ok, w | bit(PL[d, F_BEST])
 
 

@@ -172,7 +172,7 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
         if alone and not any_fail and frozen_bets(codes, bcounts, ask, CT[tn], players, n_col):
             # The seat's bets hold as they stand: it wins if it can lose
             # every trick left.
-            ok, w = ducks_all(hands, players, leader, ask, in_play, colmask)
+            ok, w = ducks_all(hands, players, leader, ask, in_play, colmask, (np.int64(1) << players) - 1)
             if ok:
                 return YES, w
         if alone:
