@@ -16,15 +16,17 @@ and never gets the lead.
 
 One colour c may instead have a guard: another seat Y whose cards of c
 are all above the seat's, with |Y_c| - |S_c| >= phi, the sum over the
-other colours g that the others still hold (none lead another) of
-max(0, |S_g| - |Y_g|). While Y holds c, no trick in c
-is the seat's. Y can drop c early only by discarding it on a colour g it
-is void in; when the seat is void there too, it discards c as well (any
-other discard of Y it copies in colour if it can), else it follows g,
-which uses up one of its excess cards of g: phi falls with |Y_c| - |S_c|.
-No other step lowers |Y_c| - |S_c| - phi, so Y holds c as long as the
-seat does. (A discard copied or not in the seat's other colours is its
-highest card there, which keeps their rule.)
+other colours g of min(max(0, |S_g| - |Y_g|), L_g), L_g the others'
+longest holding of g. While Y holds c, no trick in c is the seat's. Y can
+drop c early only by discarding it in a trick of a colour g it is void in;
+when the seat is void there too, it discards c as well (any other discard
+of Y it copies in colour if it can), else it follows g, which uses up one
+of its excess cards of g and one of the tricks the others can lead in g:
+the term of g falls with |Y_c| - |S_c|. No other step lowers |Y_c| -
+|S_c| - phi (a discard of Y in g raises g's term by at most one, in a
+trick that lowered another's), so Y holds c as long as the seat does. (A
+discard copied or not in the seat's other colours is its highest card
+there, which keeps their rule.)
 
 ``ducks_trick``: the same inside a trick that the seat has already lost
 (it played, and the trick's top card is another seat's): the cards the
@@ -89,8 +91,9 @@ def _guard(hands, players, ask, col, in_play, colmask, elig):
             continue
         phi = 0
         for g in range(colmask.shape[0]):
-            if g != col and (in_play & colmask[g] & ~hands[ask]) != U0:
-                phi += max(0, popcount(hands[ask] & colmask[g]) - popcount(hands[t] & colmask[g]))
+            if g != col:
+                phi += min(max(0, popcount(hands[ask] & colmask[g]) - popcount(hands[t] & colmask[g])),
+                           _longest(hands, players, ask, colmask[g]))
         if popcount(hc) - popcount(mine) >= phi:
             return lowest(hc)
     return -1
