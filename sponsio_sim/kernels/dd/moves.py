@@ -18,6 +18,7 @@ from sponsio_sim.kernels.dd.core import (
     F_BEST, F_BEST_SEAT, F_HINT, F_NEXT_MOVE, F_LED, F_MOV0, F_N_MOVES, F_POS, F_SC0, F_SEAT, F_TRICKS_DONE,
     MODE_TRICKS, U_SKIP, U_WIN_RANKS,
 )
+from sponsio_sim.kernels.dd.avoid import colour_ducks
 from sponsio_sim.kernels.dd.goals import colour_bet, desire, has_last
 
 _TOP_DISCARD = 20   # ordering: keep a colour's top card rather than discard it
@@ -28,6 +29,7 @@ _LEAD_HIGH = 4      # ordering: a leader whose card wins the trick for its side 
 _FORCE = 6          # ordering: a card only an opponent's top card still to come beats (draws it)
 _SHED = 8           # ordering: a bettor who wants to lose tricks plays its highest card that loses
 _THROW = 30         # ordering: discards of the colour a bettor must not capture (by it, or onto its trick)
+_PRESS = 40         # ordering: leads against a bettor alone that wants to lose, in a colour it may not duck
 
 
 @nb.njit(cache=True, inline="always")
@@ -108,6 +110,7 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         later |= hands[t]
     shed = False
     cbet = -1
+    press = U0
     if mode == MODE_TRICKS:
         want = coal if (coal >> s) & 1 else allmask & ~coal
     else:
@@ -123,6 +126,14 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         # Its colour bet's colour: the seat discards it where it can (a
         # discard never wins), the others throw it onto the seat's trick.
         cbet = colour_bet(codes, bcounts, ask) if dsr < 0 else -1
+        # The others lead against the seat alone that wants to lose: first
+        # the colours where it may not be able to play under every lead
+        # (``dd.avoid.colour_ducks``).
+        if dsr < 0 and pos == 0 and s != ask and maxside == np.int64(1) << ask:
+            for col in range(n_col):
+                if (hands[ask] & colmask[col]) != U0 and (in_play & colmask[col] & ~hands[ask]) != U0 \
+                        and not colour_ducks(hands, players, ask, in_play, colmask[col]):
+                    press |= np.uint64(1) << np.uint64(col)
     bseat = PL[d, F_BEST_SEAT]
     n = 0
     m = legal
@@ -163,6 +174,8 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
             score += _SHED * rank
         if pos > 0 and col != led and col == cbet and (s == ask or (want >> win) & 1):
             score += _THROW
+        if (press >> np.uint64(col)) & U1:
+            score += _PRESS
         if force and not (want >> win) & 1:
             score += _FORCE
         hint = PL[d, F_HINT]

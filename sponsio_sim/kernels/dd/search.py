@@ -30,6 +30,7 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bits import RANKS, U0, beats, bit, lowest, popcount
+from sponsio_sim.kernels.dd.avoid import ducks_all, ducks_trick, frozen_bets
 from sponsio_sim.kernels.dd.bounds import (
     bet_trick_decides, forced_lead, last_trick, side_quick_tricks, sweep_bound, tops_against,
     trick_decides,
@@ -168,6 +169,12 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
             return _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT,
                               tn, res3, fail3)
         alone = maxside == np.int64(1) << ask
+        if alone and not any_fail and frozen_bets(codes, bcounts, ask, CT[tn], players, n_col):
+            # The seat's bets hold as they stand: it wins if it can lose
+            # every trick left.
+            ok, w = ducks_all(hands, players, leader, ask, in_play, colmask, (np.int64(1) << players) - 1)
+            if ok:
+                return YES, w
         if alone:
             v, w = forced_lead(hands, players, leader, colmask, codes, bcounts, ask, CT[tn])
             if v == NO:
@@ -253,7 +260,13 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
             elif mode == MODE_TRICKS and (d > 0 or root_mask == U0):
                 status, w = trick_decides(d, hands, players, colmask, target, coal, PL, CT)
             elif alone and (d > 0 or root_mask == U0):
-                status, w = bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, PL, PU, CT)
+                if not any_fail and frozen_bets(codes, bcounts, ask, CT[PL[d, F_TRICKS_DONE]], players,
+                                                colmask.shape[0]):
+                    ok, w = ducks_trick(d, hands, players, ask, colmask, PL)
+                    if ok:
+                        status = YES
+                if status == UNKNOWN:
+                    status, w = bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, PL, PU, CT)
                 if status == UNKNOWN and tbet > CT[PL[d, F_TRICKS_DONE], ask]:
                     # The seat needs more tricks: the coalition bound of the
                     # seat alone, where it shows the tricks out of reach.
