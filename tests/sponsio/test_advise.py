@@ -127,7 +127,7 @@ def test_history_option_reads_what_the_narration_writes():
     (lambda t: t.replace("turn 1, seat 1: passes", "turn 1, seat 2: passes"), "but seat 1 acts"),
     (lambda t: t.replace("reveals B1, bets colour:B=0", "reveals R9, bets colour:B=0"), "R9"),
     (lambda t: t.replace("takes the double token (reveals Y3 to pay)", "takes the doubel token"), "unknown token"),
-    (lambda t: t + "\n  trick phase: seat 0 leads", "goes past the betting"),
+    (lambda t: t + "\n  trick phase: seat 0 leads", "goes on into the trick phase"),
     (lambda t: t.replace("Round 1: dealer seat 3", "Round 1: dealer seat 7"), "seat 7 out of range"),
     (lambda t: t.replace("bets colour:R=4", "bets colour:R=4; x"), "unknown bet"),
 ])

@@ -18,7 +18,7 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
-from sponsio_sim.analysis.advise.search import BATCH, Advice, mean_eff
+from sponsio_sim.analysis.advise.result import BATCH, Advice, mean_eff
 from sponsio_sim.analysis.advise.state import TableState
 from sponsio_sim.analysis.game.setup import build_state
 from sponsio_sim.kernels.advise.evaluate import evaluate_cash

@@ -19,7 +19,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed, set_threads
 from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, draw_worlds
-from sponsio_sim.analysis.advise.search import BATCH
+from sponsio_sim.analysis.advise.result import BATCH
 from sponsio_sim.analysis.advise.state import table_state
 from sponsio_sim.analysis.advise.table import build_table
 from sponsio_sim.analysis.game.fit import find_model

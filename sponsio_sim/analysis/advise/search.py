@@ -11,7 +11,6 @@ reveals a card, every card it could reveal instead is played out too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -19,7 +18,9 @@ import pandas as pd
 from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
-from tabletop_mc.stats import mean_ci, wilson
+from tabletop_mc.stats import wilson
+from sponsio_sim.analysis.advise.cash import advise_cash
+from sponsio_sim.analysis.advise.result import BATCH, Advice, mean_eff
 from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, assumed_strategy, draw_worlds
 from sponsio_sim.analysis.advise.state import TableState, describe
 from sponsio_sim.analysis.advise.table import build_table
@@ -33,17 +34,6 @@ from sponsio_sim.rules import TOKENS
 DEFAULT_N = 1000
 SCREEN = 100
 KEEP = 8
-BATCH = 100     # rollouts per kernel call (the progress bar's step)
-
-
-@dataclass
-class Advice:
-    table: pd.DataFrame       # one row per legal action, best first
-    reveals: pd.DataFrame     # the best action with each card it could reveal (empty if it reveals none)
-    text: str                 # the advice in words
-    notes: list[str]
-    meta: dict
-    choice: tuple = ()        # the best action as the kernels take it: (act, x, y, rv), or (-1, x, y, -1) at a token
 
 
 def _action_row(seat, step, n_bet, act, token) -> tuple:
@@ -80,7 +70,6 @@ def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bo
         assumed_strategy(assume, rules)
     success = find_model(rules, model, variant=model_variant(profile, rules))
     if st.after_round():
-        from sponsio_sim.analysis.advise.cash import advise_cash   # (it builds on this module)
         a = advise_cash(st, strategies, success, n=n, seed=seed, progress=progress)
         a.meta["model"] = success.source
         return a
@@ -143,13 +132,6 @@ def rank(table, rules, strategies, *, assume: str | None = None, infer: bool = T
         notes.append(f"intervals count the {n:,} worlds played as {eff * n:,.0f} (the effective sample: resampled "
                      "worlds repeat); none below 30")
     return Advice(df, rev, text, notes, meta, tuple(int(v) for v in choice))
-
-
-def mean_eff(x: np.ndarray, eff: float, **bounds):
-    """Mean of ``x`` and its 95 % interval as if from ``eff * len(x)`` values
-    (worlds resampled from weighted proposals repeat: ``eff`` = effective
-    sample / worlds, at most 1, so the intervals widen accordingly)."""
-    return mean_ci(eff * x.sum(), eff * (x * x).sum(), eff * len(x), **bounds)
 
 
 def _paired(x: np.ndarray, base: np.ndarray, eff: float):
