@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.errors import UserError
+from tabletop_mc.jitcache import COMPILE_NOTE, needs_compile
 from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
@@ -56,6 +57,8 @@ def advise_cash(st: TableState, strategies, model, *, n: int, seed: int, progres
     key = seed_key(derive_seed(seed, "advise", "cash"))
     row0 = np.zeros(L.stats_size(r.players))
     with Progress(2 * n, "advise", enabled=progress) as prog:
+        if needs_compile(evaluate_cash):
+            prog.note(COMPILE_NOTE)
         for r0 in range(0, n, BATCH):
             r1 = min(r0 + BATCH, n)
             evaluate_cash(np.int64(s), key, np.int64(r0), np.int64(r1), tab, ints, weight, row0, share)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from tabletop_mc.jitcache import COMPILE_NOTE, needs_compile
 from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
@@ -92,8 +93,6 @@ def rank(table, rules, strategies, *, assume: str | None = None, infer: bool = T
     screen = min(screen, n)
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     n_acts = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
-    worlds = draw_worlds(table, n, seed, infer=infer, assume=assume, tremble=tremble, rules=rules,
-                         strategies=strategies, proposals=proposals)
     key = seed_key(derive_seed(seed, "advise", "rollouts"))
     arrays = np.zeros(L.stats_size(rules.players), dtype=np.float64)
     gain = np.zeros((n_acts, n))
@@ -103,6 +102,10 @@ def rank(table, rules, strategies, *, assume: str | None = None, infer: bool = T
     if n_acts == 1:
         screen = n
     with Progress(n_acts * screen + min(keep + 1, n_acts) * (n - screen), "advise", enabled=progress) as prog:
+        if needs_compile(evaluate):
+            prog.note(COMPILE_NOTE)
+        worlds = draw_worlds(table, n, seed, infer=infer, assume=assume, tremble=tremble, rules=rules,
+                             strategies=strategies, proposals=proposals)
         _run(table, acts, pick, worlds.hands, (0, screen), key, with_game, arrays, (gain, won, share), prog)
         score = gain if by == "gain" or not with_game else share
         order = np.argsort(-score[:, :screen].mean(axis=1), kind="stable")
