@@ -69,6 +69,17 @@ def test_avoid_bounds_match_minimax(case):
 DEEP = [(4, 4, False)] * 8 + [(4, 4, True)] * 4 + [(3, 5, False)] * 3 + [(3, 5, True)] * 2
 
 
+def assert_avoid_bets_match_minimax(hands, leader, trick, seat, colours, rules):
+    """The worst-case answer for the seat's small bets on the first two colours equals minimax's."""
+    c1, c2 = "RBGY"[colours[0]], "RBGY"[colours[1]]
+    text = deal_text(hands, rules)
+    for notation in ["tricks=0", f"colour:{c1}=0", f"colour:{c2}=0", "tricks=1"]:
+        df = solve(text, lead=leader, seat=seat, bets=notation, trick=trick_text(trick, rules), rules=rules)
+        table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}
+        assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), \
+            (notation, text, leader, trick, seat)
+
+
 @pytest.mark.parametrize("case", range(len(DEEP)))
 def test_avoid_bounds_match_minimax_deeper(case):
     """Longer hands, where a guard's discards and the seat's copies of them
@@ -78,13 +89,7 @@ def test_avoid_bounds_match_minimax_deeper(case):
     rules = load_rules(players=players, overrides={"hand_size": hand})
     seat = rng.randrange(players)
     hands, leader, trick, colours = low_seat_position(rng, players, hand, mid, seat)
-    c1, c2 = "RBGY"[colours[0]], "RBGY"[colours[1]]
-    text = deal_text(hands, rules)
-    for notation in ["tricks=0", f"colour:{c1}=0", f"colour:{c2}=0", "tricks=1"]:
-        df = solve(text, lead=leader, seat=seat, bets=notation, trick=trick_text(trick, rules), rules=rules)
-        table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}
-        assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), \
-            (notation, text, leader, trick, seat)
+    assert_avoid_bets_match_minimax(hands, leader, trick, seat, colours, rules)
 
 
 def guard_position(rng, players, hand, mid_trick, seat):
@@ -128,13 +133,7 @@ def test_guard_matches_minimax(case):
     rules = load_rules(players=players, overrides={"hand_size": hand})
     seat = rng.randrange(players)
     hands, leader, trick, colours = guard_position(rng, players, hand, mid, seat)
-    c1, c2 = "RBGY"[colours[0]], "RBGY"[colours[1]]
-    text = deal_text(hands, rules)
-    for notation in ["tricks=0", f"colour:{c1}=0", f"colour:{c2}=0", "tricks=1"]:
-        df = solve(text, lead=leader, seat=seat, bets=notation, trick=trick_text(trick, rules), rules=rules)
-        table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}
-        assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), \
-            (notation, text, leader, trick, seat)
+    assert_avoid_bets_match_minimax(hands, leader, trick, seat, colours, rules)
 
 
 def test_guard_that_discards_its_colour():

@@ -16,7 +16,7 @@ import numpy as np
 
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.betting.phase import (apply_action, apply_end_token, bet_legal, betting_steps, end_token,
-                                               swap_legal, token_free)
+                                               token_free)
 from sponsio_sim.kernels.betting.policies import cheap_card, choose_action
 from sponsio_sim.kernels.bits import U0, U1, bit, lowest
 from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, I_BET_ROW, I_NBETS, I_NROWS, I_ROWS,
@@ -63,7 +63,17 @@ def betting_actions(s, tab, ints, weight, out):
             n = _add(out, n, TOKEN, t, -1, rv)
         if rest != U0:
             n = _add(out, n, TOKEN, t, cheap_card(rest), rv)
-    mx = hand
+    return _swaps(s, SWAP, rv, tab, out, n)
+
+
+@nb.njit(cache=True)
+def _swaps(s, act, rv, tab, out, n):
+    """Each exchange of one of seat s's hand cards with a talon card as
+    ``(act, x, y, reveal)``: at a betting step (``rv >= 0``) the card
+    revealed is the one given when that is unrevealed, else ``rv``; as
+    betting ends (``rv < 0``) nothing is revealed. Returns the new count."""
+    unrev = tab[HANDS + s] & ~tab[REVEALED]
+    mx = tab[HANDS + s]
     while mx:
         x = lowest(mx)
         mx &= mx - U1
@@ -71,7 +81,7 @@ def betting_actions(s, tab, ints, weight, out):
         while my:
             y = lowest(my)
             my &= my - U1
-            n = _add(out, n, SWAP, x, y, x if (unrev & bit(x)) != U0 else rv)
+            n = _add(out, n, act, x, y, -1 if rv < 0 else (x if (unrev & bit(x)) != U0 else rv))
     return n
 
 
@@ -82,16 +92,7 @@ def end_actions(s, t, tab, ints, out):
     parameter of each bet (rebet). Returns their number."""
     n = _add(out, 0, -1, -1, -1, -1)
     if t == SWAP_TOKEN:
-        mx = tab[HANDS + s]
-        while mx:
-            x = lowest(mx)
-            mx &= mx - U1
-            my = tab[TALON]
-            while my:
-                y = lowest(my)
-                my &= my - U1
-                if swap_legal(s, x, y, tab):
-                    n = _add(out, n, -1, x, y, -1)
+        n = _swaps(s, -1, -1, tab, out, n)
     elif t == DOUBLE_TOKEN:
         for i in range(ints[I_NBETS + s]):
             n = _add(out, n, -1, i, -1, -1)
