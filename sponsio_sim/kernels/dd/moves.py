@@ -30,6 +30,7 @@ _FORCE = 6          # ordering: a card only an opponent's top card still to come
 _SHED = 8           # ordering: a bettor who wants to lose tricks plays its highest card that loses
 _THROW = 30         # ordering: discards of the colour a bettor must not capture (by it, or onto its trick)
 _PRESS = 40         # ordering: leads against a bettor alone that wants to lose, in a colour it may not duck
+_FEED = 30          # ordering: cards of the colour a bettor must capture more of, onto its trick (or kept)
 
 
 @nb.njit(cache=True, inline="always")
@@ -110,6 +111,7 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         later |= hands[t]
     shed = False
     cbet = -1
+    feed = -1
     press = U0
     if mode == MODE_TRICKS:
         want = coal if (coal >> s) & 1 else allmask & ~coal
@@ -126,6 +128,11 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         # Its colour bet's colour: the seat discards it where it can (a
         # discard never wins), the others throw it onto the seat's trick.
         cbet = colour_bet(codes, bcounts, ask) if dsr < 0 else -1
+        # The converse: a seat that wants the bettor to capture more of its
+        # colour plays that colour onto the bettor's tricks and keeps it
+        # out of the others'.
+        if dsr > 0 and (want >> ask) & 1:
+            feed = colour_bet(codes, bcounts, ask)
         # The others lead against the seat alone that wants to lose: first
         # the colours where it may not be able to play under every lead
         # (``dd.avoid.colour_ducks``).
@@ -147,6 +154,7 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         below = in_play & cm & (b - U1)
         if below != U0 and (legal & bit(highest(below))) != U0 and not (sens and rank == RANKS - 1):
             continue  # same power as the next lower card, already listed
+        force = False
         if pos == 0:
             oth = in_play & cm & ~h
             win = s
@@ -161,7 +169,6 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
                 cur = c
                 win = s
             rl = later & colmask[led]
-            force = False
             if rl != U0:
                 top = highest(rl)
                 if top > cur:
@@ -174,6 +181,8 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
             score += _SHED * rank
         if pos > 0 and col != led and col == cbet and (s == ask or (want >> win) & 1):
             score += _THROW
+        if col == feed and (pos > 0 or s != ask):
+            score += _FEED if win == ask else -_FEED
         if (press >> np.uint64(col)) & U1:
             score += _PRESS
         if force and not (want >> win) & 1:
