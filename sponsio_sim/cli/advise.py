@@ -35,6 +35,11 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
         out[col] = [("" if pd.isna(v) else f"{f(v)} [{f(lo)}, {f(hi)}]" if pd.notna(lo) else f(v))
                     for v, lo, hi in zip(out[col], out[f"{col}_low"], out[f"{col}_high"])]
         out = out.drop(columns=[f"{col}_low", f"{col}_high"])
+    if "rebet" in out.columns:
+        if (out["rebet"].fillna(0) > 0).any():
+            out["rebet"] = ["" if pd.isna(v) else f"{v:.0%}" for v in out["rebet"]]
+        else:
+            out = out.drop(columns=["rebet"])
     return out.rename(columns={"win_vs_first": "win_vs_pass", "rollouts": "n"})
 
 
@@ -143,13 +148,16 @@ def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, 
         emit(render_tables(tables, "csv"))
         return
     first = "not using the token" if a.meta["decision"] == "end of betting" else "passing"
+    compacted = {k: compact(v) for k, v in tables.items()}
     legend = ("gain: your coins won this round; vs_best: paired difference to the best action; p_bet: the "
-              "bet's chance (as it stands when scored); held: your other bets' chances; win: your share "
+              "bet's chance as placed, over the rollouts where your own later rebet did not replace it"
+              + ("; rebet: how often it did" if "rebet" in compacted["actions"].columns else "")
+              + "; held: your other bets' chances, the same way; win: your share "
               f"of the game's win; win_vs_pass: paired difference to {first}; n: rollouts; [95 % CI]")
     if a.meta["decision"] == "cash-in":
         legend = ("coins_now: your coins after the choice; win: your share of the game's win; win_vs_keep: paired "
                   "difference to keeping the position; n: rollouts (each the rest of the game); [95 % CI]")
     header = "\n".join([a.text, *a.notes, f"{a.meta['rules']}", f"profile {', '.join(a.meta['profile'])}; seed {seed}",
                         legend])
-    emit(render_tables({k: compact(v) for k, v in tables.items()}, "table", header=header,
+    emit(render_tables(compacted, "table", header=header,
                        formats={"coins_now": "{:g}"}))

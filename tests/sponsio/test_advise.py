@@ -178,6 +178,31 @@ def test_advise_cli_json_is_the_same_on_any_thread_count(tmp_path, game3):
     assert doc["meta"]["advice"].startswith("Advice for seat 3: " + acts[0]["action"])
 
 
+def test_bet_chances_count_a_bet_only_where_it_still_stands():
+    from sponsio_sim.analysis.advise.result import bet_chances
+    # rows 7 and 3 held; in rollouts 2 and 3 a later rebet turned bet #1 into row 4 (and won that one)
+    won = np.array([0b11, 0b01, 0b10, 0b10, 0b00])
+    final = np.array([[7, 3], [7, 3], [7, 4], [7, 4], [7, 3]])
+    (p0, lo0, hi0, r0), (p1, lo1, hi1, r1) = bet_chances(won, final, [7, 3], 1.0)
+    assert (p0, r0) == (0.4, 0.0) and lo0 < 0.4 < hi0
+    assert p1 == pytest.approx(1 / 3) and r1 == pytest.approx(0.4)
+    p, lo, hi, r = bet_chances(won, final, [7, 9], 1.0)[1]
+    assert np.isnan(p) and np.isnan(lo) and r == 1.0
+
+
+def test_a_bet_the_seat_rebets_later_is_scored_as_placed():
+    # 3 players: a tricks bet placed now is often rebet at the end of betting by the seat's own policy; the
+    # bet as placed (tricks=8 beside colour:B=0, with three blue cards in hand) almost never wins
+    history = "0: reveal G2, bet colour:B=0; 1: reveal R3, bet colour:B=3; 2: pass"
+    code, out, err = run("advise", "--players", 3, "--hand", "R9 R7 B8 B5 B3 G9 G5 G2", "--talon", "B7 B2 B1",
+                         "--dealer", 2, "--history", history, "-n", 100, "--no-infer", "--seed", 1, "--format", "json")
+    assert code == 0, err
+    acts = {a["action"]: a for a in json.loads(out)["actions"]}
+    eight = acts["reveal B3, bet tricks=8"]
+    assert eight["rebet"] > 0.2 and eight["p_bet_high"] < 0.1
+    assert all(a["rebet"] == 0 for a in acts.values() if a["bet"] in ("nines", "last", "fail:1"))
+
+
 def test_history_odds_with_nothing_to_read_agree_with_the_odds_kernel():
     # two independent paths: the advise rollouts (whole-game kernels, troll opponents, empty history) and the
     # odds kernel (the same hand, no bets elsewhere, goal play everywhere) must agree within their intervals

@@ -76,6 +76,7 @@ def history_odds(hand, talon, history, *, dealer: int, players: int | None = Non
     key = seed_key(derive_seed(seed, "advise", "rollouts"))
     gain = np.zeros((len(acts), n))
     won = np.zeros((len(acts), n), dtype=np.int64)
+    final = np.zeros((len(acts), n, L.MAX_BETS), dtype=np.int64)
     share = np.zeros((len(acts), n))
     pick = np.arange(len(acts), dtype=np.int64)
     stats = np.zeros(L.stats_size(ruleset.players))
@@ -83,12 +84,16 @@ def history_odds(hand, talon, history, *, dealer: int, players: int | None = Non
         for r0 in range(0, n, BATCH):
             r1 = min(r0 + BATCH, n)
             evaluate(np.int64(table.step), np.int64(s), acts, pick, np.int64(r0), np.int64(r1), worlds.hands, key,
-                     False, *table.now, stats, gain, won, share)
+                     False, *table.now, stats, gain, won, final, share)
             prog.advance(len(acts) * (r1 - r0))
     eff = min(1.0, worlds.ess / n)
     bit = int(ints[L.I_NBETS + s])
-    results = [(rows[r].notation(ruleset), eff * float(((won[i] >> bit) & 1).sum()), eff * n,
-                ruleset.multiplier_for(rows[r]), ruleset.stake) for i, r in enumerate(picks)]
+    # The seat passes from here on, so its bet stands unless a rebet token it
+    # already holds changes it: count only the rollouts where it stands.
+    stands = [final[i, :, bit] == r for i, r in enumerate(picks)]
+    results = [(rows[r].notation(ruleset), eff * float((((won[i] >> bit) & 1).astype(bool) & stands[i]).sum()),
+                eff * float(stands[i].sum()), ruleset.multiplier_for(rows[r]), ruleset.stake)
+               for i, r in enumerate(picks)]
     df = odds_table(results, joint=False, by_ev=bets is None)
     df["n"] = n
     df.insert(2, "n_eff", int(round(eff * n)))

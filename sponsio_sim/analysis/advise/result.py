@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from tabletop_mc.stats import mean_ci
+from tabletop_mc.stats import mean_ci, wilson
 
 BATCH = 100     # rollouts per kernel call (the progress bar's step)
 
@@ -27,3 +27,22 @@ def mean_eff(x: np.ndarray, eff: float, **bounds):
     (worlds resampled from weighted proposals repeat: ``eff`` = effective
     sample / worlds, at most 1, so the intervals widen accordingly)."""
     return mean_ci(eff * x.sum(), eff * (x * x).sum(), eff * len(x), **bounds)
+
+
+def bet_chances(won: np.ndarray, final: np.ndarray, bets: list[int], eff: float) -> list[tuple]:
+    """Per bet of seat's ``bets`` (catalogue rows, in placing order, as the
+    action leaves them): (chance, low, high, replaced). The chance is the
+    bet's as placed, over the rollouts in which it still stands when scored
+    (Wilson on the effective sample; NaN if it never does); ``replaced`` is
+    the share of rollouts in which the seat's own later rebet changed it.
+    ``won``: bitmasks of the bets won; ``final``: the rows scored."""
+    out = []
+    for b, row in enumerate(bets):
+        stands = final[:, b] == row
+        k = int(stands.sum())
+        if k == 0:
+            out.append((np.nan, np.nan, np.nan, 1.0))
+            continue
+        wins = int((((won >> b) & 1).astype(bool) & stands).sum())
+        out.append((*wilson(eff * wins, eff * k), 1.0 - k / len(won)))
+    return out

@@ -19,9 +19,8 @@ from tabletop_mc.jitcache import COMPILE_NOTE, needs_compile
 from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
-from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.advise.cash import advise_cash
-from sponsio_sim.analysis.advise.result import BATCH, Advice, mean_eff
+from sponsio_sim.analysis.advise.result import BATCH, Advice, bet_chances, mean_eff
 from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, assumed_strategy, draw_worlds
 from sponsio_sim.analysis.advise.state import TableState, describe
 from sponsio_sim.analysis.advise.table import build_table
@@ -52,11 +51,11 @@ def _label(row, rules, token) -> str:
 
 def _run(table, acts, pick, worlds, n, key, with_game, arrays, out, prog):
     """Fill rollouts ``n[0] .. n[1]-1`` of the picked actions into ``out``."""
-    gain, won, share = out
+    gain, won, final, share = out
     for r0 in range(n[0], n[1], BATCH):
         r1 = min(r0 + BATCH, n[1])
         evaluate(np.int64(table.step), np.int64(table.seat), acts, pick, np.int64(r0), np.int64(r1), worlds, key,
-                 with_game, *table.now, arrays, gain, won, share)
+                 with_game, *table.now, arrays, gain, won, final, share)
         prog.advance(len(pick) * (r1 - r0))
 
 
@@ -97,6 +96,7 @@ def rank(table, rules, strategies, *, assume: str | None = None, infer: bool = T
     arrays = np.zeros(L.stats_size(rules.players), dtype=np.float64)
     gain = np.zeros((n_acts, n))
     won = np.zeros((n_acts, n), dtype=np.int64)
+    final = np.zeros((n_acts, n, L.MAX_BETS), dtype=np.int64)
     share = np.zeros((n_acts, n))
     pick = np.arange(n_acts, dtype=np.int64)
     if n_acts == 1:
@@ -106,19 +106,20 @@ def rank(table, rules, strategies, *, assume: str | None = None, infer: bool = T
             prog.note(COMPILE_NOTE)
         worlds = draw_worlds(table, n, seed, infer=infer, assume=assume, tremble=tremble, rules=rules,
                              strategies=strategies, proposals=proposals)
-        _run(table, acts, pick, worlds.hands, (0, screen), key, with_game, arrays, (gain, won, share), prog)
+        _run(table, acts, pick, worlds.hands, (0, screen), key, with_game, arrays, (gain, won, final, share), prog)
         score = gain if by == "gain" or not with_game else share
         order = np.argsort(-score[:, :screen].mean(axis=1), kind="stable")
         top = np.unique(np.concatenate([[0], order[:keep]])).astype(np.int64)
         if screen < n:
-            sub = [np.zeros((len(top), n)), np.zeros((len(top), n), dtype=np.int64), np.zeros((len(top), n))]
+            sub = [np.zeros((len(top), n)), np.zeros((len(top), n), dtype=np.int64),
+                   np.zeros((len(top), n, L.MAX_BETS), dtype=np.int64), np.zeros((len(top), n))]
             _run(table, acts, top, worlds.hands, (screen, n), key, with_game, arrays, sub, prog)
-            for full, part in zip((gain, won, share), sub):
+            for full, part in zip((gain, won, final, share), sub):
                 full[top, screen:] = part[:, screen:]
     rollouts = np.full(n_acts, screen)
     rollouts[top] = n
     eff = min(1.0, worlds.ess / n)
-    df = _frame(table, acts[:n_acts], rollouts, gain, won, share, rules, by if with_game else "gain", eff)
+    df = _frame(table, acts[:n_acts], rollouts, gain, won, final, share, rules, by if with_game else "gain", eff)
     index = df.pop("index").to_numpy()
     if not with_game:
         df = df.drop(columns=[c for c in df.columns if c.startswith("win")])
@@ -141,9 +142,10 @@ def _paired(x: np.ndarray, base: np.ndarray, eff: float):
     return mean_eff(x - base, eff)
 
 
-def _frame(table, acts, rollouts, gain, won, share, rules, by, eff) -> pd.DataFrame:
-    """One row per action: gain, its paired gap to the best, the bets' chances and the win share
-    (intervals on the effective sample, ``mean_eff``)."""
+def _frame(table, acts, rollouts, gain, won, final, share, rules, by, eff) -> pd.DataFrame:
+    """One row per action: gain, its paired gap to the best, the bets' chances (``bet_chances``:
+    as placed, where they still stand) and the win share (intervals on the effective sample,
+    ``mean_eff``)."""
     names = [b.notation(rules) for b in rows_of(rules)]
     n_bet = rules.betting_turns * rules.players
     ints = table.now[1]
@@ -168,13 +170,14 @@ def _frame(table, acts, rollouts, gain, won, share, rules, by, eff) -> pd.DataFr
         elif table.step >= n_bet and table.token == L.REBET_TOKEN and act[1] >= 0:
             bets[int(act[1])] = int(act[2])
             new = int(act[1])
-        p = [wilson(eff * ((won[i, :k] >> b) & 1).sum(), eff * k) for b in range(len(bets))]
+        p = bet_chances(won[i, :k], final[i, :k], bets, eff)
         rows.append(dict(action=_label(row, rules, table.token), gain=g, gain_low=gl, gain_high=gh,
                          vs_best=d, vs_best_low=dl, vs_best_high=dh,
                          bet=names[bets[new]] if new >= 0 else "",
                          p_bet=p[new][0] if new >= 0 else np.nan, p_bet_low=p[new][1] if new >= 0 else np.nan,
                          p_bet_high=p[new][2] if new >= 0 else np.nan,
-                         held=", ".join(f"{names[bets[b]]} {p[b][0]:.2f}" for b in range(len(bets)) if b != new),
+                         rebet=p[new][3] if new >= 0 else np.nan,
+                         held=", ".join(_held(names[bets[b]], p[b]) for b in range(len(bets)) if b != new),
                          win=w, win_low=wl, win_high=wh, win_vs_first=e, win_vs_first_low=el, win_vs_first_high=eh,
                          rollouts=k, index=i))
     df = pd.DataFrame(rows)
@@ -182,6 +185,13 @@ def _frame(table, acts, rollouts, gain, won, share, rules, by, eff) -> pd.DataFr
     df = df.sort_values(["rollouts", sort], ascending=[False, False], kind="stable").reset_index(drop=True)
     df.insert(0, "rank", np.arange(1, len(df) + 1))
     return df
+
+
+def _held(name: str, chance: tuple) -> str:
+    """A held bet's chance as the ``held`` column shows it, with how often a later rebet replaces it."""
+    p, _, _, replaced = chance
+    text = f"{name} {p:.2f}" if np.isfinite(p) else f"{name} -"
+    return text + (f" (rebet {replaced:.0%})" if replaced > 0 else "")
 
 
 def _verdict(df: pd.DataFrame, by: str) -> str:
@@ -222,9 +232,10 @@ def _reveals(table, best, worlds, key, arrays, n, rules, eff) -> pd.DataFrame:
         return pd.DataFrame()
     gain = np.zeros((m, n))
     won = np.zeros((m, n), dtype=np.int64)
+    final = np.zeros((m, n, L.MAX_BETS), dtype=np.int64)
     share = np.zeros((m, n))
     evaluate(np.int64(table.step), np.int64(table.seat), alts[:m], np.arange(m, dtype=np.int64), np.int64(0),
-             np.int64(n), worlds.hands, key, False, *table.now, arrays, gain, won, share)
+             np.int64(n), worlds.hands, key, False, *table.now, arrays, gain, won, final, share)
     ref = int(np.flatnonzero(alts[:m, 3] == best[3])[0])
     rows = []
     for j in range(m):

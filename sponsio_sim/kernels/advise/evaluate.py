@@ -13,17 +13,20 @@ import numpy as np
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.betting.rollout import new_work, rollout
 from sponsio_sim.kernels.game.engine import round_arrays, rollout_game
-from sponsio_sim.kernels.game.layout import I_NBETS, I_RESULT, MAX_BETS
+from sponsio_sim.kernels.game.layout import I_BET_ROW, I_NBETS, I_RESULT, MAX_BETS
 
 _GAME = np.uint64(0x6A3E5D1C0B2F4E97)   # the later rounds' streams, from the rollouts' key
 
 
 @nb.njit(cache=True, parallel=True)
-def evaluate(step, s, acts, pick, r0, r1, worlds, key, with_game, tab, ints, weight, row0, gain, won, share):
+def evaluate(step, s, acts, pick, r0, r1, worlds, key, with_game, tab, ints, weight, row0, gain, won, final,
+             share):
     """For each ``i``, action ``acts[pick[i]]`` of seat s at ``step`` in
     rollouts ``r0 .. r1-1`` (world r, stream ``(key, r)``): seat s's round
     gain in coins into ``gain[i, r]``, the bitmask of its bets won into
-    ``won[i, r]`` and, with ``with_game``, its share of the game's win
+    ``won[i, r]``, the catalogue rows of its bets as they stand when scored
+    (a later rebet may have changed one; -1 past its last bet) into
+    ``final[i, r]`` and, with ``with_game``, its share of the game's win
     (1/k of a k-way shared win) into ``share[i, r]``. ``row0``: an empty
     statistics row of the game's size (the later rounds count into a copy)."""
     for i in nb.prange(pick.shape[0]):
@@ -42,9 +45,12 @@ def evaluate(step, s, acts, pick, r0, r1, worlds, key, with_game, tab, ints, wei
                                  rs_start)[0]
             ints2 = work[5]
             m = 0
+            for b in range(MAX_BETS):
+                final[i, r, b] = -1
             for b in range(ints2[I_NBETS + s]):
                 if ints2[I_RESULT + s * MAX_BETS + b]:
                     m |= 1 << b
+                final[i, r, b] = ints2[I_BET_ROW + s * MAX_BETS + b]
             won[i, r] = m
             if with_game:
                 share[i, r] = rollout_game(s, False, key ^ _GAME, np.int64(r), work[4], work[5], work[6], gwork,
