@@ -1,7 +1,5 @@
 """Policy decisions on hand-built tables."""
 
-import numpy as np
-
 from caesar_sim.kernels import api
 from caesar_sim.kernels import layout as L
 from caesar_helpers import PP, Table

@@ -2,7 +2,6 @@
 
 import random
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -176,7 +175,7 @@ def _pbn(hands):
 
 
 def test_coalition_matches_dds():
-    endplay = pytest.importorskip("endplay")  # noqa: F841
+    pytest.importorskip("endplay")
     from endplay.dds import solve_board
     from endplay.dds.solve import SolveMode
     from endplay.types import Deal, Denom, Player

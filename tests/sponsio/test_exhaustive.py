@@ -9,7 +9,6 @@ holds with 95% confidence.
 
 from statistics import NormalDist
 
-import numpy as np
 import pytest
 
 from tabletop_mc.stats import wilson
