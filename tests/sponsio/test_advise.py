@@ -216,6 +216,18 @@ def test_history_odds_with_nothing_to_read_agree_with_the_odds_kernel():
         assert h.loc[bet, "ci_low"] <= o.loc[bet, "ci_high"] and o.loc[bet, "ci_low"] <= h.loc[bet, "ci_high"], bet
 
 
+def test_history_odds_leave_out_the_types_the_seat_holds_unless_asked():
+    args = ["odds", "--players", 3, "--hand", "R9 R7 B8 B5 B3 G9 G5 G2", "--talon", "B7 B2 B1", "--dealer", 2,
+            "--history", "0: reveal G2, bet colour:B=0; 1: pass; 2: pass", "-n", 50, "--format", "json"]
+    code, out, err = run(*args)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["meta"]["left_out"].startswith("left out the colour bets: seat 0 already holds one")
+    assert {r["bet"].split(":")[0].split("=")[0] for r in doc["rows"]} == {"tricks", "last", "nines", "fail"}
+    code, out, err = run(*args, "--bets", "colour:R=2")
+    assert code == 2 and "seat 0 already holds a bet of the type of colour:R=2" in err
+
+
 @pytest.mark.parametrize("args,needle", [
     (["--history", "0: pass"], "--history and --dealer go together"),
     (["--dealer", "3", "--history", "0: pass", "--revealed", "1:G9"], "--revealed does not go with --history"),

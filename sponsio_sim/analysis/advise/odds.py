@@ -60,9 +60,14 @@ def history_odds(hand, talon, history, *, dealer: int, players: int | None = Non
             for i in range(int(ints[L.I_NBETS + s]))}
     picks = [r for r, b in enumerate(rows)
              if (wanted is None or b.code() in wanted) and not (b.kind == "fail" and b.a == s)]
-    taken = [rows[r].notation(ruleset) for r in picks if rows[r].code()[0] in held]
-    if taken:
-        raise UserError(f"seat {s} already holds a bet of the type of {taken[0]} (one bet per type)")
+    taken = [r for r in picks if rows[r].code()[0] in held]
+    if taken and wanted is not None:
+        raise UserError(f"seat {s} already holds a bet of the type of {rows[taken[0]].notation(ruleset)} "
+                        "(one bet per type)")
+    kinds_held = sorted({rows[r].kind for r in taken}, key=lambda k: min(r for r in taken if rows[r].kind == k))
+    picks = [r for r in picks if r not in taken]
+    if not picks:
+        raise UserError(f"seat {s} already holds a bet of every type it could place (one bet per type)")
     if weight[L.W_COINS + s] < max(weight[L.W_STAKE], 1e-12):
         raise UserError(f"seat {s} has {weight[L.W_COINS + s]:g} coins: it cannot stake a bet")
     rv = int(cheap_card(tab[HANDS + s] & ~tab[REVEALED]))
@@ -101,5 +106,8 @@ def history_odds(hand, talon, history, *, dealer: int, players: int | None = Non
                     + ("; ".join(st.texts) or "nothing yet"), rules=ruleset.summary(), seat=s, seed=seed,
                     policy=f"{strategies[s].play} (placing the bet now, then passing)",
                     opponents=", ".join(x.text for i, x in enumerate(strategies) if i != s),
-                    inference=worlds.note, effective=eff * n)
+                    inference=worlds.note, effective=eff * n,
+                    left_out=(f"left out the {', '.join(kinds_held)} bets: seat {s} already holds one"
+                              + (" of each" if len(kinds_held) > 1 else "") + " (one bet per type)")
+                    if kinds_held else "")
     return df
