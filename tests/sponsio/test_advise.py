@@ -15,7 +15,7 @@ from sponsio_sim.analysis.advise.state import next_actor, parse_history, table_s
 from sponsio_sim.analysis.advise.table import build_table
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.narrate import play_game
-from sponsio_sim.analysis.game.setup import parse_profile
+from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.cards import parse_cards
 from sponsio_sim.cli import main
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions
@@ -113,6 +113,13 @@ def test_end_of_betting_decision_is_the_token_holders(model):
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     n = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
     assert n == 1 + int(table.now[1][L.I_NBETS + table.seat])   # not using it, or doubling each bet
+    held = [rows_of(RULES)[int(table.now[1][L.I_BET_ROW + table.seat * L.MAX_BETS + i])].notation(RULES)
+            for i in range(n - 1)]
+    code, out, err = run("advise", "--state", "-", "-n", 30, "--format", "json",
+                         input="\n".join(lines[start:stop]))
+    assert code == 0, err
+    labels = {a["action"] for a in json.loads(out)["actions"]}
+    assert labels == {"do not use the double token", *(f"double #{i + 1} ({b})" for i, b in enumerate(held))}
 
 
 def test_history_option_reads_what_the_narration_writes():
@@ -153,8 +160,8 @@ def test_inference_places_hidden_cards_better_than_uniform():
     assert s.loc["inference - uniform (paired)", "log_loss_high"] < 0
 
 
-def run(*args):
-    r = CliRunner().invoke(main, [str(a) for a in args])
+def run(*args, input=None):
+    r = CliRunner().invoke(main, [str(a) for a in args], input=input)
     return r.exit_code, r.stdout, r.stderr
 
 

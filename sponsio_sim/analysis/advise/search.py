@@ -43,10 +43,15 @@ def _action_row(seat, step, n_bet, act, token) -> tuple:
     return (seat, END_USE, token, int(act[1]), int(act[2]))
 
 
-def _label(row, rules, token) -> str:
+def _label(row, rules, token, held_names) -> str:
+    """An action in narration words; a double or rebet also names the bet it acts on."""
     if row[1] == END_USE and row[3] < 0:
         return f"do not use the {TOKENS[token]} token"
-    return describe(row, rules)
+    text = describe(row, rules)
+    if row[1] == END_USE and TOKENS[token] in ("double", "rebet"):
+        head, _, tail = text.partition(" to ")
+        text = f"{head} ({held_names[row[3]]})" + (f" to {tail}" if tail else "")
+    return text
 
 
 def _run(table, acts, pick, worlds, n, key, with_game, arrays, out, prog):
@@ -171,7 +176,7 @@ def _frame(table, acts, rollouts, gain, won, final, share, rules, by, eff) -> pd
             bets[int(act[1])] = int(act[2])
             new = int(act[1])
         p = bet_chances(won[i, :k], final[i, :k], bets, eff)
-        rows.append(dict(action=_label(row, rules, table.token), gain=g, gain_low=gl, gain_high=gh,
+        rows.append(dict(action=_label(row, rules, table.token, [names[h] for h in held]), gain=g, gain_low=gl, gain_high=gh,
                          vs_best=d, vs_best_low=dl, vs_best_high=dh,
                          bet=names[bets[new]] if new >= 0 else "",
                          p_bet=p[new][0] if new >= 0 else np.nan, p_bet_low=p[new][1] if new >= 0 else np.nan,
