@@ -115,7 +115,7 @@ def test_end_of_betting_decision_is_the_token_holders(model):
     assert n == 1 + int(table.now[1][L.I_NBETS + table.seat])   # not using it, or doubling each bet
     held = [rows_of(RULES)[int(table.now[1][L.I_BET_ROW + table.seat * L.MAX_BETS + i])].notation(RULES)
             for i in range(n - 1)]
-    code, out, err = run("advise", "--state", "-", "-n", 30, "--format", "json",
+    code, out, err = run("advise", "--state", "-", "-n", 100, "--format", "json",
                          input="\n".join(lines[start:stop]))
     assert code == 0, err
     labels = {a["action"] for a in json.loads(out)["actions"]}
