@@ -29,6 +29,29 @@ def seat_finding(seats: pd.DataFrame, profile: str) -> str:
             f"{ci_text(d, lo, hi, 3)} (n = {int(best['n']):,} games).")
 
 
+def strong_seat_finding(ref: pd.DataFrame, strong: pd.DataFrame, ref_profile: str, strong_profile: str) -> str:
+    """Whether the reference profile's start-seat verdict (above, below or at the fair share) holds when
+    every seat plays the stronger profile."""
+    fair = 1 / len(ref)
+    words = {"above": "more than the fair share", "below": "less than the fair share",
+             "overlaps": "no evidence of a difference from the fair share"}
+    a = ref[ref["starts_day1"]].iloc[0]
+    b = strong[strong["starts_day1"]].iloc[0]
+    was, now = side(a["ci_low"], a["ci_high"], fair), side(b["ci_low"], b["ci_high"], fair)
+    d, lo, hi = diff_ci(b["win_rate"], b["ci_low"], b["ci_high"], a["win_rate"], a["ci_low"], a["ci_high"])
+    if was == now:
+        verdict = f"the verdict under {ref_profile} holds"
+    elif side(lo, hi, 0.0) == "overlaps":
+        verdict = (f"no evidence either way on the verdict under {ref_profile} ({words[was]}): the two start-seat "
+                   f"rates differ by {ci_text(d, lo, hi, 3)}")
+    else:
+        verdict = (f"the verdict changes: under {ref_profile} it is {words[was]}, and the start seat's rate moves "
+                   f"by {ci_text(d, lo, hi, 3)}")
+    return (f"{len(ref)} players, every seat on {strong_profile}: the start seat wins "
+            f"{ci_text(b['win_rate'], b['ci_low'], b['ci_high'], 3)} ({words[now]} {fair:.2f}, "
+            f"n = {int(b['n']):,} games); {verdict}.")
+
+
 def favour_findings(favours: pd.DataFrame) -> list[str]:
     """Most and least valuable favour type (coins per day one extra favour is worth)."""
     f = favours.dropna(subset=["value_per_day"])

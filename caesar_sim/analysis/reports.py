@@ -14,7 +14,7 @@ import pandas as pd
 from tabletop_mc.htmlreport import HtmlReport, stamp_text
 from tabletop_mc.rulefile import to_toml
 from caesar_sim.analysis.findings import (bid_findings, exploit_finding, favour_findings, seat_finding,
-                                          short_finding)
+                                          short_finding, strong_seat_finding)
 from tabletop_mc.stats import CI_METHOD
 from caesar_sim import weights as WT
 from caesar_sim.analysis import plots
@@ -30,6 +30,8 @@ from caesar_sim.rules import load_rules
 SWEEP = ["merchant.coins=[0,0,0,1,1,2,2,3];[0,1,1,2,2,3,3,4]", "favour.gold_coins=1;3", "favour.boost_value=2;5",
          "tickets.coins=[1,1,1,2,2,3]", "tickets_per_day=3;5"]
 # strength matches, 4 players rotated: one seat of the first policy against three of the second
+# the lookahead profile every seat plays in the start-player check (fewer games: it is ~1,000x slower)
+STRONG, STRONG_GAMES = "mc:8", 3000
 MATCHES = (("tuned", "mc:8"), ("value", "mc:8"), ("mc:8", "tuned"), ("mc:8:value", "value"), ("tuned", "value"),
            ("mc:8", "mc:8:value"))
 
@@ -57,7 +59,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     ref = reference_profile(4)
 
     cmp, sim, _ = compare(4, ref, "value x4", n(20000), **common)
-    wins_anchor = doc.section("Reference profile: win rates and scores (4 players)",
+    doc.section("Reference profile: win rates and scores (4 players)",
                 f"The reference profile is `tuned` in every seat ({ref}); `simulate`, `bids`, `sweep` and this "
                 f"report use it unless told otherwise. {_weights_note()} {sim.header()}. Not rotated: entry i "
                 "sits in seat i (seat 0 starts day 1). Win shares split ties.")
@@ -85,17 +87,24 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
 
     frames = []
     for players in (3, 4, 5):
-        for prof in (reference_profile(players), f"value x{players}"):
-            b = run_games(players, prof, n(20000), **common)
+        for prof, games in ((reference_profile(players), n(20000)), (f"value x{players}", n(20000)),
+                            (f"{STRONG} x{players}", n(STRONG_GAMES))):
+            b = run_games(players, prof, games, **common)
             frames.append(seat_table(b).assign(players=players, profile=prof))
     seat_anchor = doc.section("Start-player advantage by player count",
-                f"{rules.summary()}; reference profile and `value` in every seat; seat {rules.first_start_seat} "
-                f"starts day 1; n={n(20000)} games per player count and profile, seed {seed}; {CI_METHOD}.")
+                f"{rules.summary()}; the reference profile, `value` and `{STRONG}` (lookahead: flat Monte Carlo "
+                f"over tuned rollouts) in every seat; seat {rules.first_start_seat} starts day 1; n={n(20000)} "
+                f"games per player count for the first two, n={n(STRONG_GAMES)} for `{STRONG}`, seed {seed}; "
+                f"{CI_METHOD}. Does the start seat's verdict survive stronger play?")
     seats = pd.concat(frames)
+
+    def rows(players, prof):
+        return seats[(seats["players"] == players) & (seats["profile"] == prof)]
     for players in (3, 4, 5):
         ref_p = reference_profile(players)
-        doc.finding(seat_finding(seats[(seats["players"] == players) & (seats["profile"] == ref_p)], ref_p),
-                    seat_anchor)
+        doc.finding(seat_finding(rows(players, ref_p), ref_p), seat_anchor)
+        doc.finding(strong_seat_finding(rows(players, ref_p), rows(players, f"{STRONG} x{players}"), ref_p,
+                                        f"{STRONG} x{players}"), seat_anchor)
     doc.table(seats[["players", "profile", *[c for c in seats.columns if c not in ("players", "profile")]]],
               "seats_by_players")
 
