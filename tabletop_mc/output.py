@@ -107,12 +107,43 @@ def dumps(named: dict, meta: dict | None = None) -> str:
     return json.dumps(body, indent=2, allow_nan=False, default=str)
 
 
+def table_formats(df: pd.DataFrame, floatfmt: str = "{:.4f}") -> dict[str, str]:
+    """The format of each float column in a table: an estimate with a 95 % interval (and the interval)
+    to the precision of its typical row (two significant digits of the half-width, as
+    ``round_estimates``; the median over the rows), whole numbers without decimals, anything else
+    ``floatfmt``."""
+    floats = [c for c in df.columns if pd.api.types.is_float_dtype(df[c])]
+    pairs = _interval_of(df)
+    cols = [str(c) for c in df.columns]
+    for i, c in enumerate(cols[:-2]):   # also "value_per_day, value_low, value_high"
+        lo, hi = cols[i + 1], cols[i + 2]
+        if c not in pairs and lo.endswith("_low") and hi == lo[:-4] + "_high":
+            pairs[c] = (lo, hi)
+    out = {}
+    for c, (lo, hi) in pairs.items():
+        if c not in floats or lo not in floats or hi not in floats:
+            continue
+        half = ((df[hi] - df[lo]).abs() / 2.0).to_numpy(dtype=float)
+        half = half[np.isfinite(half) & (half > 0)]
+        if len(half):
+            d = int(np.clip(np.ceil(np.median(1 - np.floor(np.log10(half)))), 0, 12))
+            for col in (c, lo, hi):
+                out[col] = f"{{:.{d}f}}"
+    for c in floats:
+        if c not in out:
+            v = df[c].to_numpy(dtype=float)
+            v = v[np.isfinite(v)]
+            out[c] = "{:.0f}" if len(v) and np.all(v == np.round(v)) else floatfmt
+    return out
+
+
 def render(df: pd.DataFrame, fmt: str, *, title: str | None = None, floatfmt: str = "{:.4f}",
            formats: dict[str, str] | None = None, meta: dict | None = None) -> str:
     """Text for ``df`` in ``fmt``; ``title`` only in table form.
 
-    In a table, float columns use ``formats[column]`` or ``floatfmt``; NaN is
-    blank. JSON is ``{"meta": ..., "rows": [...]}``.
+    In a table, float columns use ``formats[column]``, else ``table_formats``
+    (the precision of the estimate; ``floatfmt`` where there is none); NaN
+    is blank. JSON is ``{"meta": ..., "rows": [...]}``.
     """
     if fmt == "json":
         return dumps({"rows": df}, meta)
@@ -120,8 +151,8 @@ def render(df: pd.DataFrame, fmt: str, *, title: str | None = None, floatfmt: st
         return round_estimates(df).to_csv(index=False).rstrip("\n")
     if fmt != "table":
         raise ValueError(f"unknown format {fmt}")
-    formats = formats or {}
-    formatters = {c: (lambda v, f=formats.get(c, floatfmt): "" if pd.isna(v) else f.format(v))
+    chosen = {**table_formats(df, floatfmt), **(formats or {})}
+    formatters = {c: (lambda v, f=chosen[c]: "" if pd.isna(v) else f.format(v))
                   for c in df.columns if pd.api.types.is_float_dtype(df[c])}
     body = df.to_string(index=False, formatters=formatters, na_rep="")
     return f"{title}\n{body}" if title else body

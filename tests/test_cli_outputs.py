@@ -11,7 +11,7 @@ import pandas as pd
 from click.testing import CliRunner
 
 from caesar_sim.cli import main as caesar
-from tabletop_mc.output import records, round_estimates
+from tabletop_mc.output import records, render, round_estimates
 from sponsio_sim.cli import main as sponsio
 
 HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
@@ -69,6 +69,17 @@ def test_json_nulls_for_nan_and_infinity():
     # an estimate keeps two significant digits of its interval's half-width
     est = round_estimates(pd.DataFrame({"coins": [26.82345], "coins_low": [26.7612], "coins_high": [26.8912]}))
     assert est.iloc[0].tolist() == [26.823, 26.761, 26.891]
+
+
+def test_tables_print_estimates_to_their_precision():
+    df = pd.DataFrame({"entry": ["a", "b"], "win_rate": [0.14283, 0.19781], "ci_low": [0.13071, 0.18392],
+                       "ci_high": [0.15582, 0.21243], "value_per_day": [0.88514, 2.0], "value_low": [0.85031, 2.0],
+                       "value_high": [0.91992, 2.0], "sd": [3.00471, 2.65812], "p50": [34.0, 35.0]})
+    lines = render(df, "table").splitlines()
+    assert lines[1].split() == ["a", "0.143", "0.131", "0.156", "0.885", "0.850", "0.920", "3.0047", "34"]
+    assert lines[2].split() == ["b", "0.198", "0.184", "0.212", "2.000", "2.000", "2.000", "2.6581", "35"]
+    # a caller's own format still wins
+    assert render(df, "table", formats={"win_rate": "{:.1f}"}).splitlines()[1].split()[1] == "0.1"
 
 
 def test_every_json_output_parses_strictly(tmp_path):
