@@ -64,18 +64,30 @@ def format_column(values: pd.Series, float_format: str = "{:.4f}") -> list[str]:
     return out
 
 
-def stamp_text(package: str, command: str | None = None) -> str:
-    """Package version, git commit (or "not a git checkout"), UTC date and command line."""
+def stamp_text(package: str, command: str | None = None, out: str | Path | None = None,
+               repo: str | Path | None = None) -> str:
+    """Package version, git commit (or "not a git checkout"), UTC date and command line. The commit
+    (of ``repo``, by default the checkout this package runs from) is marked "with uncommitted
+    changes" when tracked files differ from it, not counting the report's own folder ``out``
+    (which the run being stamped has just rewritten)."""
     try:
         version = metadata.version(package)
     except metadata.PackageNotFoundError:
         version = "unknown"
-    here = Path(__file__).resolve().parent
+    here = Path(repo) if repo is not None else Path(__file__).resolve().parent
+
+    def git(*args, cwd=here):
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=10).stdout.strip()
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True,
-                                text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        commit = git("rev-parse", "--short", "HEAD")
+        top = git("rev-parse", "--show-toplevel")
+        spec = []
+        if commit and top and out is not None:
+            try:
+                spec = ["--", ".", f":(exclude){Path(out).resolve().relative_to(Path(top).resolve())}"]
+            except ValueError:   # the report is written outside the checkout
+                pass
+        dirty = git("status", "--porcelain", "--untracked-files=no", *spec, cwd=top or here) if commit else ""
     except (OSError, subprocess.SubprocessError):
         commit, dirty = "", ""
     commit = (commit + (" (with uncommitted changes)" if dirty else "")) if commit else "not a git checkout"

@@ -159,5 +159,5 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
               "later needs, hand-set weights), tuned (value's features, weights tuned by `caesar tune`), mc (flat "
               "Monte Carlo over tuned rollouts; mc:K:value over value rollouts). Games always last "
               f"{rules.days} days. CI method: " + CI_METHOD + ".",
-              stamp=stamp_text("sponsio-sim", command))
+              stamp=stamp_text("sponsio-sim", command, out))
     return (path, [f.text for f in doc.findings]) if with_findings else path

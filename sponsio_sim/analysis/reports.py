@@ -64,7 +64,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
         f"probability carries a 95% Wilson interval and its sample size, every mean a 95% Student-t interval "
         f"(none below n = {MIN_MEAN_N}); tables are also CSV files beside this page. Unless a section "
         f"says otherwise, games use the reference profile {BALANCE_PROFILE}.",
-        stamp=stamp_text("sponsio-sim", command))
+        stamp=stamp_text("sponsio-sim", command, out_dir))
     return (path, [f.text for f in doc.findings]) if with_findings else path
 
 
