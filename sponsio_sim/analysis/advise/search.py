@@ -176,8 +176,8 @@ def _frame(table, acts, rollouts, gain, won, final, share, rules, by, eff) -> pd
             bets[int(act[1])] = int(act[2])
             new = int(act[1])
         p = bet_chances(won[i, :k], final[i, :k], bets, eff)
-        rows.append(dict(action=_label(row, rules, table.token, [names[h] for h in held]), gain=g, gain_low=gl, gain_high=gh,
-                         vs_best=d, vs_best_low=dl, vs_best_high=dh,
+        label = _label(row, rules, table.token, [names[h] for h in held])
+        rows.append(dict(action=label, gain=g, gain_low=gl, gain_high=gh, vs_best=d, vs_best_low=dl, vs_best_high=dh,
                          bet=names[bets[new]] if new >= 0 else "",
                          p_bet=p[new][0] if new >= 0 else np.nan, p_bet_low=p[new][1] if new >= 0 else np.nan,
                          p_bet_high=p[new][2] if new >= 0 else np.nan,
