@@ -52,18 +52,22 @@ def _sig(v: float, digits: int = SIGNIFICANT) -> float:
     return round(v, digits - 1 - int(math.floor(math.log10(abs(v)))))
 
 
-def _interval_of(df: pd.DataFrame) -> dict[str, tuple[str, str]]:
-    """Float columns that carry a 95% interval -> their (low, high) columns."""
+def _interval_of(df: pd.DataFrame, adjacent: bool = False) -> dict[str, tuple[str, str]]:
+    """Float columns that carry a 95% interval -> their (low, high) columns; with ``adjacent``
+    also a column followed by any ``X_low, X_high`` pair (``value_per_day, value_low, value_high``)."""
     cols = list(df.columns)
     out = {}
     for i, c in enumerate(cols):
         c = str(c)
+        nxt = [str(x) for x in cols[i + 1:i + 3]]
         if f"{c}_low" in df.columns and f"{c}_high" in df.columns:
             out[c] = (f"{c}_low", f"{c}_high")
         elif c.startswith("p_") and f"{c[2:]}_low" in df.columns and f"{c[2:]}_high" in df.columns:
             out[c] = (f"{c[2:]}_low", f"{c[2:]}_high")
         elif i + 1 < len(cols) and cols[i + 1] == "ci_low" and "ci_high" in df.columns:
             out[c] = ("ci_low", "ci_high")
+        elif adjacent and len(nxt) == 2 and nxt[0].endswith("_low") and nxt[1] == nxt[0][:-4] + "_high":
+            out[c] = (nxt[0], nxt[1])
     return out
 
 
@@ -113,14 +117,8 @@ def table_formats(df: pd.DataFrame, floatfmt: str = "{:.4f}") -> dict[str, str]:
     ``round_estimates``; the median over the rows), whole numbers without decimals, anything else
     ``floatfmt``."""
     floats = [c for c in df.columns if pd.api.types.is_float_dtype(df[c])]
-    pairs = _interval_of(df)
-    cols = [str(c) for c in df.columns]
-    for i, c in enumerate(cols[:-2]):   # also "value_per_day, value_low, value_high"
-        lo, hi = cols[i + 1], cols[i + 2]
-        if c not in pairs and lo.endswith("_low") and hi == lo[:-4] + "_high":
-            pairs[c] = (lo, hi)
     out = {}
-    for c, (lo, hi) in pairs.items():
+    for c, (lo, hi) in _interval_of(df, adjacent=True).items():
         if c not in floats or lo not in floats or hi not in floats:
             continue
         half = ((df[hi] - df[lo]).abs() / 2.0).to_numpy(dtype=float)

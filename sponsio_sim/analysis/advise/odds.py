@@ -19,7 +19,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed, set_threads
 from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, draw_worlds
-from sponsio_sim.analysis.advise.result import BATCH
+from sponsio_sim.analysis.advise.result import BATCH, standing_wins
 from sponsio_sim.analysis.advise.state import table_state
 from sponsio_sim.analysis.advise.table import build_table
 from sponsio_sim.analysis.game.fit import find_model
@@ -64,7 +64,7 @@ def history_odds(hand, talon, history, *, dealer: int, players: int | None = Non
     if taken and wanted is not None:
         raise UserError(f"seat {s} already holds a bet of the type of {rows[taken[0]].notation(ruleset)} "
                         "(one bet per type)")
-    kinds_held = sorted({rows[r].kind for r in taken}, key=lambda k: min(r for r in taken if rows[r].kind == k))
+    kinds_held = list(dict.fromkeys(rows[r].kind for r in taken))   # in catalogue order
     picks = [r for r in picks if r not in taken]
     if not picks:
         raise UserError(f"seat {s} already holds a bet of every type it could place (one bet per type)")
@@ -95,10 +95,9 @@ def history_odds(hand, talon, history, *, dealer: int, players: int | None = Non
     bit = int(ints[L.I_NBETS + s])
     # The seat passes from here on, so its bet stands unless a rebet token it
     # already holds changes it: count only the rollouts where it stands.
-    stands = [final[i, :, bit] == r for i, r in enumerate(picks)]
-    results = [(rows[r].notation(ruleset), eff * float((((won[i] >> bit) & 1).astype(bool) & stands[i]).sum()),
-                eff * float(stands[i].sum()), ruleset.multiplier_for(rows[r]), ruleset.stake)
-               for i, r in enumerate(picks)]
+    counts = [standing_wins(won[i], final[i], bit, r) for i, r in enumerate(picks)]
+    results = [(rows[r].notation(ruleset), eff * wins, eff * k, ruleset.multiplier_for(rows[r]), ruleset.stake)
+               for (wins, k), r in zip(counts, picks)]
     df = odds_table(results, joint=False, by_ev=bets is None)
     df["n"] = n
     df.insert(2, "n_eff", int(round(eff * n)))

@@ -38,11 +38,16 @@ def bet_chances(won: np.ndarray, final: np.ndarray, bets: list[int], eff: float)
     ``won``: bitmasks of the bets won; ``final``: the rows scored."""
     out = []
     for b, row in enumerate(bets):
-        stands = final[:, b] == row
-        k = int(stands.sum())
+        wins, k = standing_wins(won, final, b, row)
         if k == 0:
             out.append((np.nan, np.nan, np.nan, 1.0))
             continue
-        wins = int((((won >> b) & 1).astype(bool) & stands).sum())
         out.append((*wilson(eff * wins, eff * k), 1.0 - k / len(won)))
     return out
+
+
+def standing_wins(won: np.ndarray, final: np.ndarray, b: int, row: int) -> tuple[int, int]:
+    """(rollouts in which bet #b, placed as catalogue ``row``, won as placed; rollouts in which it
+    still stood when scored)."""
+    stands = final[:, b] == row
+    return int((((won >> b) & 1).astype(bool) & stands).sum()), int(stands.sum())
