@@ -8,6 +8,7 @@ step of ``state``/``policies`` on pointers to them.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from caesar_sim.kernels.layout import W_SIZE, A_SIZE, S_TURN, S_POL, S_K
 from caesar_sim.kernels.game import decide
 from caesar_sim.kernels.ptr import as_ptr
@@ -24,13 +25,13 @@ def k_new_game(R, PP, S, pols, ks, rows, rng, lg, st):
     return W[0]
 
 
-@nb.njit(cache=True)
+@no_refcount
 def k_setup_day(R, S, lg, st):
     """Lay out the day's displays for day ``S[S_DAY]`` from the decks in ``S``."""
     setup_day(as_ptr(R), as_ptr(S), as_ptr(lg), as_ptr(st))
 
 
-@nb.njit(cache=True)
+@no_refcount
 def k_apply(R, S, p, a, lg, st):
     """Seat ``p`` plays action ``a`` (no turn handling, no resolution)."""
     apply_action(as_ptr(R), as_ptr(S), p, a, as_ptr(lg), as_ptr(st))
@@ -44,7 +45,7 @@ def k_resolve(R, PP, S, rng, lg, st):
     return W[0]
 
 
-@nb.njit(cache=True)
+@no_refcount
 def k_score(R, S, lg, st):
     """Score the day (phase 4) into the totals."""
     score_day(as_ptr(R), as_ptr(S), as_ptr(lg), as_ptr(st))

@@ -3,6 +3,7 @@
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow, seed_state
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 from caesar_sim.kernels.mc import mc_action
@@ -11,7 +12,7 @@ from caesar_sim.kernels.ptr import as_ptr
 from caesar_sim.kernels.state import advance, new_game
 
 
-@nb.njit(cache=True)
+@no_refcount
 def decide(R, S, PP, rng, B, A, W, lgd, std):
     """The acting seat's action under its policy."""
     p = S[S_TURN]
@@ -25,7 +26,7 @@ def decide(R, S, PP, rng, B, A, W, lgd, std):
     return mc_action(R, S, PP, S[S_K + p], rng, B, A, W, lgd, std)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def play_game(R, PP, pols, ks, rows, S, rng, B, A, W, lg, st, lgd, std):
     """Play one game into ``S`` (totals at ``S_TOT``); log to ``lg``, add statistics to ``st``."""
     new_game(R, S, PP, W, pols, ks, rows, rng, lg, st)

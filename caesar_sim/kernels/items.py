@@ -1,8 +1,8 @@
 """What an item is worth to a seat, and which item a seat takes (numba)."""
 
 import numba as nb
-import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
 from caesar_sim.kernels.layout import (
     BOOST, DOUBLE, GOLD, SP_ITEM, RANDOM, NVEN, HOLD, DISP, NFT,
@@ -61,7 +61,7 @@ def venue_terms(R, S, PP, p, x, held):
     return cc + share * float(tot) / vis - c3, share
 
 
-@nb.njit(cache=True)
+@no_refcount
 def ticket_utils(R, S, PP, p, W):
     """W[i] = what display ticket i is worth to seat ``p`` (coins); returns the index of the best."""
     nt = S[S_TDN]
@@ -106,7 +106,7 @@ def visitor_util(R, S, p, x, coin, ahead):
     return 0.0
 
 
-@nb.njit(cache=True)
+@no_refcount
 def choose_item(R, S, PP, p, row, rng, W):
     """Index of the item seat ``p`` takes from ``row``'s display (phase 1: a type code)."""
     pol = S[S_POL + p]

@@ -7,8 +7,8 @@ a random action so that the K rollouts of one action differ. Horizon ``PP_HORIZO
 (the unseen decks are reshuffled in each rollout, so `mc` never sees their order).
 """
 
-import numba as nb
 
+from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow, uniform
 from caesar_sim.kernels.items import PP_EPS, PP_HORIZON, wrow
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
@@ -17,7 +17,7 @@ from caesar_sim.kernels.setup import shuffle
 from caesar_sim.kernels.state import advance
 
 
-@nb.njit(cache=True)
+@no_refcount
 def rollout_action(R, S, PP, eps, rng, A, W):
     """``value_action`` play with an ``eps`` chance of a random legal action (rollouts differ)."""
     p = S[S_TURN]
@@ -26,7 +26,7 @@ def rollout_action(R, S, PP, eps, rng, A, W):
     return value_action(R, S, PP, p, W)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def outcome(S, p):
     """Rollout score for seat ``p``: its coin margin over the best rival (a smooth proxy for winning)."""
     best = -(1 << 30)
@@ -36,7 +36,7 @@ def outcome(S, p):
     return float(S[S_TOT + p] - best)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def mc_action(R, S, PP, K, rng, B, A, W, lg, st):
     """The legal action with the best mean rollout outcome for the acting seat."""
     p, d0 = S[S_TURN], S[S_DAY]

@@ -7,6 +7,7 @@ Action codes as in ``state``: -1 pass, else ``(v-1) + 8*row + 40*favour``.
 import numba as nb
 
 from tabletop_mc.bits import highest, lowest, popcount
+from tabletop_mc.jit import no_refcount
 from caesar_sim.kernels.items import (
     PP_ALPHA, PP_BAN_ROWS, PP_FAVKEEP, PP_GREEDY_TIX, PP_NEED1, PP_NEED2, PP_RISK, PP_RISK3, PP_SHORT,
     PP_VILLA_DECAY, favour_util, ticket_utils, visitor_util, wrow,
@@ -21,7 +22,7 @@ def phase_rows(ph):
     return (2, NROW) if ph == 2 else (ph, ph + 1)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def legal_actions(S, p, A, off):
     """Fill ``A[off:]`` with seat ``p``'s legal actions (pass first); return their number."""
     ph, hand = S[S_PHASE], S[S_HAND + p]
@@ -76,7 +77,7 @@ def cheapest(hand, tau):
     return NVAL + 1 if m == 0 else lowest(m) + 1
 
 
-@nb.njit(cache=True)
+@no_refcount
 def greedy_action(R, S, PP, p):
     """The cheapest merchant that, as the rows stand, wins an item ``p`` wants (boost if needed)."""
     ph, hand = S[S_PHASE], S[S_HAND + p]
@@ -135,7 +136,7 @@ def _row_utils(R, S, PP, o, p, row, W):
 
 
 
-@nb.njit(cache=True)
+@no_refcount
 def value_action(R, S, PP, p, W):
     """`value` and `tuned` (the same features, each with its own weight row). Best bid by expected item coins minus the card's unplayed coins and later needs; else pass.
 

@@ -5,6 +5,7 @@ Also the small helpers every engine module shares: the event log, shuffling and 
 
 import numba as nb
 
+from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 
@@ -21,7 +22,7 @@ def log(lg, ev, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0):
     lg[o + 5], lg[o + 6], lg[o + 7], lg[o + 8] = e, f, g, h
 
 
-@nb.njit(cache=True)
+@no_refcount
 def shuffle(S, off, n, rng):
     for i in range(n - 1, 0, -1):
         j = off + randbelow(rng, i + 1)
@@ -45,7 +46,7 @@ def insert_desc(S, off, cnt, value, ooff=-1, origin=0):
     return cnt + 1
 
 
-@nb.njit(cache=True)
+@no_refcount
 def deal(R, S, rng, lg):
     """Build and shuffle the ticket, visitor and favour decks; the cards the rule set removes for
     this player count stay out (logged as EV_REMOVE)."""
@@ -80,7 +81,7 @@ def deal(R, S, rng, lg):
     shuffle(S, S_FDECK, S[S_NF], rng)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def lay_visitor(R, S, x, lg):
     """Lay the next visitor card beside venue ``x`` (the Caesar card brings extra ones); return how
     many visitor cards were due but missing (the deck ran out)."""
@@ -100,7 +101,7 @@ def lay_visitor(R, S, x, lg):
     return todo
 
 
-@nb.njit(cache=True)
+@no_refcount
 def draw_ticket(R, S, lg, special):
     """Lay the next ticket on the forum display; its venue, or -1 if the deck is empty."""
     if S[S_TPTR] >= S[S_NT] or S[S_TDN] >= DISP:
@@ -115,7 +116,7 @@ def draw_ticket(R, S, lg, special):
     return x
 
 
-@nb.njit(cache=True)
+@no_refcount
 def setup_day(R, S, lg, st):
     """Clear the day's state and lay favours, tickets, visitors and special events.
 
@@ -176,7 +177,7 @@ def setup_day(R, S, lg, st):
     begin_phase(S, lg)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def begin_phase(S, lg):
     for p in range(S[S_N]):
         S[S_PASS + p] = 0

@@ -10,12 +10,13 @@ decision or the game end (``S[S_OVER]``). Actions: -1 pass, else
 
 import numba as nb
 
+from tabletop_mc.jit import no_refcount
 from caesar_sim.kernels.items import choose_item
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 from caesar_sim.kernels.setup import begin_phase, deal, insert_desc, log, setup_day
 
 
-@nb.njit(cache=True)
+@no_refcount
 def new_game(R, S, PP, W, pols, ks, rows, rng, lg, st):
     """Deal a fresh game for the seats' policies (seat p: policy ``pols[p]``, rollouts ``ks[p]``,
     weight row ``rows[p]``) and stop at the first decision."""
@@ -44,7 +45,7 @@ def n_items(S, row):
     return S[S_VDN + row - 2]
 
 
-@nb.njit(cache=True)
+@no_refcount
 def consumed(R, S, row, eff):
     """Items taken before a card of effective value ``eff`` played now (equal cards stay left)."""
     took = 0
@@ -56,7 +57,7 @@ def consumed(R, S, row, eff):
     return took
 
 
-@nb.njit(cache=True)
+@no_refcount
 def apply_action(R, S, p, a, lg, st):
     """Seat ``p`` passes (a < 0) or plays a merchant (with a favour) into a row."""
     if a < 0:
@@ -90,7 +91,7 @@ def apply_action(R, S, p, a, lg, st):
     log(lg, EV_BID, p, v, row, f, eff, i)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def take_item(R, S, PP, W, p, row, c, rng, lg, st):
     """Seat ``p`` takes one item from ``row`` for day card ``c``."""
     i = choose_item(R, S, PP, p, row, rng, W)
@@ -133,7 +134,7 @@ def take_item(R, S, PP, W, p, row, c, rng, lg, st):
     log(lg, EV_TAKE, p, S[S_DCV + c], row, x, coin)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def resolve_phase(R, S, PP, W, rng, lg, st):
     """Hand out the items of the phase's rows, left to right."""
     ph = S[S_PHASE]
@@ -168,7 +169,7 @@ def resolve_phase(R, S, PP, W, rng, lg, st):
         st[ST_UNCL + 2 * (ph + 1) + 1] += u * u
 
 
-@nb.njit(cache=True)
+@no_refcount
 def score_day(R, S, lg, st):
     """Phase 4: assign visitors to tickets, score every seat, record the day's statistics."""
     n = S[S_N]
@@ -234,7 +235,7 @@ def score_day(R, S, lg, st):
             st[b + 3] += g * g
 
 
-@nb.njit(cache=True)
+@no_refcount
 def settle(R, S, PP, W, rng, lg, st):
     """Run everything up to the next decision (``S[S_TURN]`` to act) or the game end."""
     n = S[S_N]
@@ -261,7 +262,7 @@ def settle(R, S, PP, W, rng, lg, st):
             setup_day(R, S, lg, st)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def advance(R, S, PP, W, a, rng, lg, st):
     """The acting seat plays ``a``; then run on to the next decision."""
     p = S[S_TURN]

@@ -11,6 +11,7 @@ that lost its trick.
 
 import numba as nb
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import U0, bit, popcount
 from sponsio_sim.kernels.table import COLMASK, FLAGS, NINES_OWN, N_PLAYED, TRICKS_WON, WINNERS, WON
@@ -167,7 +168,7 @@ def settle(codes, counts, tab, ints, nine_lost, result, failed):
         settle_fail_bets(codes, counts, result, failed)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def all_won(result, counts, seat):
     """True when seat holds bets and won every one."""
     if counts[seat] == 0:

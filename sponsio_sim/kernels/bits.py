@@ -8,6 +8,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.bits import highest, lowest, popcount  # noqa: F401  (re-exported for the kernels)
+from tabletop_mc.jit import no_refcount
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
@@ -42,7 +43,7 @@ def above(c):
     return ~((bit(c) << U1) - U1)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def nines_mask(n_colours):
     """Mask of every 9 in a deck of ``n_colours`` colours."""
     m = U0

@@ -1,15 +1,15 @@
 """Conditional deal: fixed cards stay put, hidden slots are dealt uniformly."""
 
-import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import next_u64
 from sponsio_sim.kernels.bits import bit
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def deal(state, pool, fixed, need, talon_fixed, talon_need, hands):
     """Deal ``pool`` (hidden card ids, shuffled in place) over the hidden slots.
 

@@ -15,6 +15,7 @@ round's state in three arrays with fixed offsets:
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
 from sponsio_sim.rules import NINES_OWN_FLAG
 
@@ -71,7 +72,7 @@ def new_state(n_colours, flags=0):
     return tab, ints, weight
 
 
-@nb.njit(cache=True)
+@no_refcount
 def set_round(tab, ints, hands, talon, revealed):
     """Load a deal: hands, talon and revealed cards; clear tricks, won, voids."""
     for s in range(hands.shape[0]):

@@ -11,9 +11,9 @@ it at a betting step; at an end-of-betting token it is ``(-1, x, y, -1)``
 with ``(x, y)`` as ``apply_end_token`` takes them, (-1, -1) for not using it.
 """
 
-import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.betting.phase import (apply_action, apply_end_token, bet_legal, betting_steps, end_token,
                                                token_free)
@@ -29,7 +29,7 @@ HIST_FIELDS = 5
 MAX_ACTIONS = 192        # more than any decision has: 1 + 72 rows + 8 token payments + 8 x 4 swaps (+ reveals)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def _add(out, n, act, x, y, rv):
     out[n, 0] = act
     out[n, 1] = x
@@ -38,7 +38,7 @@ def _add(out, n, act, x, y, rv):
     return n + 1
 
 
-@nb.njit(cache=True)
+@no_refcount
 def betting_actions(s, tab, ints, weight, out):
     """Every legal action of seat s at a betting step into ``out``: pass;
     each legal catalogue bet; each free token paid in coins and paid by
@@ -66,7 +66,7 @@ def betting_actions(s, tab, ints, weight, out):
     return _swaps(s, SWAP, rv, tab, out, n)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def _swaps(s, act, rv, tab, out, n):
     """Each exchange of one of seat s's hand cards with a talon card as
     ``(act, x, y, reveal)``: at a betting step (``rv >= 0``) the card
@@ -85,7 +85,7 @@ def _swaps(s, act, rv, tab, out, n):
     return n
 
 
-@nb.njit(cache=True)
+@no_refcount
 def end_actions(s, t, tab, ints, out):
     """Every use seat s may make of end-of-betting token ``t``: none first,
     then each exchange (swap), each bet to double (double), each other
@@ -107,7 +107,7 @@ def end_actions(s, t, tab, ints, out):
     return n
 
 
-@nb.njit(cache=True)
+@no_refcount
 def reveal_actions(s, act, x, y, tab, out):
     """The action ``(act, x, y)`` with each of seat s's unrevealed cards as
     the card revealed to act (a token paid by revealing pays with the
@@ -128,7 +128,7 @@ def reveal_actions(s, act, x, y, tab, out):
     return n
 
 
-@nb.njit(cache=True)
+@no_refcount
 def decision_actions(step, s, tab, ints, weight, out):
     """The legal actions of seat s at ``step`` (betting steps, then the end tokens)."""
     n_bet = betting_steps(ints)
@@ -137,7 +137,7 @@ def decision_actions(step, s, tab, ints, weight, out):
     return end_actions(s, end_token(step - n_bet), tab, ints, out)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def same_choice(act, x, y, kind, a, b):
     """A policy's choice ``(act, x, y)`` is the observed action: the same kind
     and the same bet, token or exchange (which card is revealed, and how a
@@ -151,7 +151,7 @@ def same_choice(act, x, y, kind, a, b):
     return x == a
 
 
-@nb.njit(cache=True)
+@no_refcount
 def replay(hist, n, skip, judge, tremble, tab, ints, weight, state):
     """Apply the first ``n`` history rows to a round-start state. With
     ``judge``, every betting action of a seat other than ``skip`` is first
@@ -180,7 +180,7 @@ def replay(hist, n, skip, judge, tremble, tab, ints, weight, state):
     return -1, loglik
 
 
-@nb.njit(cache=True)
+@no_refcount
 def undo_swaps(hist, n, hands):
     """Turn the hands as they are after ``hist[:n]`` into the hands as dealt,
     by undoing its exchanges (betting swaps and the swap token) last first."""

@@ -36,6 +36,7 @@ place hidden cards are used.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import betting_steps, end_token, entry_of, leader_of, token_free
 from sponsio_sim.kernels.betting.model import kind_best, prepare_features
 from sponsio_sim.kernels.betting.policies import (allowed_kind, best_swap, cheap_card, payment, token_gain,
@@ -54,12 +55,12 @@ PILOT = 32                            # pass rollouts that estimate each bet's c
 _AUDIT = np.uint64(0xA0D17A0D17A0D17)  # the audit's fresh deals
 
 
-@nb.njit(cache=True)
+@no_refcount
 def is_mc(s, ints):
     return ints[I_BETPOL + entry_of(s, ints)] == BET_MC
 
 
-@nb.njit(cache=True)
+@no_refcount
 def _add(cands, gains, n, act, x, y, rv, g):
     cands[n, 0] = act
     cands[n, 1] = x
@@ -69,7 +70,7 @@ def _add(cands, gains, n, act, x, y, rv, g):
     return n + 1
 
 
-@nb.njit(cache=True)
+@no_refcount
 def step_candidates(s, tab, ints, weight, pilot, cands, gains):
     """Seat s's candidate betting actions (module docstring) and the gain of
     each; candidate 0 is pass. ``pilot[row]``: the pilot's estimate of
@@ -112,7 +113,7 @@ def step_candidates(s, tab, ints, weight, pilot, cands, gains):
     return n
 
 
-@nb.njit(cache=True)
+@no_refcount
 def _pilot_best(kind, pilot, ints, weight):
     """The row of ``kind`` with the highest pilot P x multiplier (-1: none estimated)."""
     best = -1.0
@@ -126,7 +127,7 @@ def _pilot_best(kind, pilot, ints, weight):
     return brow
 
 
-@nb.njit(cache=True)
+@no_refcount
 def end_candidates(s, t, tab, ints, weight, cands, gains):
     """Seat s's candidate uses of token ``t`` as betting ends: not using it
     (candidate 0), the ``ev`` choice, and for double and rebet every bet it
@@ -151,7 +152,7 @@ def end_candidates(s, t, tab, ints, weight, cands, gains):
     return n
 
 
-@nb.njit(cache=True)
+@no_refcount
 def _keep(n, gains, keep, order):
     """Candidate 0 and the ``keep - 1`` others with the highest gain (ties:
     listed first), in list order. Returns how many are kept."""

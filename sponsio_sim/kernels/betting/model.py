@@ -19,6 +19,7 @@ one feature pass. Layout and table shapes: ``game.layout``.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bits import RANKS, U0, U1, highest, popcount
 from sponsio_sim.kernels.bets import target_bets
 from sponsio_sim.bet_kinds import BY_NAME, COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
@@ -41,7 +42,7 @@ def _run(known, col):
     return np.uint64(0x1FF) & ~((U1 << np.uint64(highest(holes) + 1)) - U1)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def sure_mask(hand, talon, tab, ints):
     """Own cards that win whenever led (the top run of own and talon cards)."""
     m = U0
@@ -50,7 +51,7 @@ def sure_mask(hand, talon, tab, ints):
     return m
 
 
-@nb.njit(cache=True)
+@no_refcount
 def prepare_features(hand, talon, lead, tab, ints):
     """Features of ``hand`` with the talon ``talon`` known, into ``ints`` scratch."""
     for col in range(ints[I_NCOL]):
@@ -94,7 +95,7 @@ def tricks_cell(ints):
             + min(ints[I_F_HIGH], TRICKS_CELLS[1] - 1)) * TRICKS_CELLS[2] + ints[I_F_LEAD]
 
 
-@nb.njit(cache=True)
+@no_refcount
 def cell_of(kind, a, b, target_bets, ints):
     """Index (into ``weight``) of the model cell for bet (kind, a, b), using the
     features last prepared; ``target_bets`` = bets held by a fail bet's target."""
@@ -115,7 +116,7 @@ def cell_of(kind, a, b, target_bets, ints):
     return W_MODEL + ints[I_MODEL_AT + FAIL] + min(target_bets, FAIL_CELLS[0] - 1)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def precompute_best(ints, weight):
     """For every tricks cell, and every colour and colour cell, the catalogue row
     of that kind with the highest P x multiplier (so a scan is one lookup)."""
@@ -135,7 +136,7 @@ def precompute_best(ints, weight):
                                                               weight)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def _argmax_rows(row0, n, cell0, weight):
     best = row0
     bv = -1.0
@@ -147,7 +148,7 @@ def _argmax_rows(row0, n, cell0, weight):
     return best
 
 
-@nb.njit(cache=True)
+@no_refcount
 def kind_best(kind, s, ints, weight):
     """(P x multiplier, row) of the best row of ``kind`` for seat s's prepared
     hand (a fail bet never names s itself)."""

@@ -11,6 +11,7 @@ tests go through the same gate. State layout: ``game.layout``.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bits import U0, bit
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_TOKENS, I_BET_RANK, I_BET_ROW, I_DEALER, I_DOUBLED,
@@ -57,12 +58,12 @@ def token_free(t, ints):
     return t >= 0 and t < N_TOKENS and (ints[I_TOKENS] >> t) & 1 == 1 and ints[I_TOKEN_OWNER + t] < 0
 
 
-@nb.njit(cache=True)
+@no_refcount
 def _unrevealed(s, tab, c):
     return c >= 0 and (tab[HANDS + s] & ~tab[REVEALED] & bit(c)) != U0
 
 
-@nb.njit(cache=True)
+@no_refcount
 def swap_cards(s, x, y, tab, ints):
     """Exchange hand card ``x`` with talon card ``y``; both become public."""
     bx = bit(x)
@@ -73,12 +74,12 @@ def swap_cards(s, x, y, tab, ints):
     ints[I_SWAPS + s] += 1
 
 
-@nb.njit(cache=True)
+@no_refcount
 def swap_legal(s, x, y, tab):
     return (x >= 0 and y >= 0 and (tab[HANDS + s] & bit(x)) != U0 and (tab[TALON] & bit(y)) != U0)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def add_bet(s, row, ints):
     """Seat s takes catalogue bet ``row``, ranked after every bet placed before it this round."""
     n = ints[I_NBETS + s]
@@ -89,7 +90,7 @@ def add_bet(s, row, ints):
     ints[I_KINDS_HELD + s] |= np.int64(1) << ints[I_ROWS + 3 * row]
 
 
-@nb.njit(cache=True)
+@no_refcount
 def apply_action(s, act, x, y, rv, tab, ints, weight):
     """Check and apply seat s's betting action; False (nothing changed) if illegal."""
     if act == PASS:
@@ -127,7 +128,7 @@ def apply_action(s, act, x, y, rv, tab, ints, weight):
     return True
 
 
-@nb.njit(cache=True)
+@no_refcount
 def apply_rebet(s, i, row, ints):
     """The rebet token: bet i of seat s takes parameter ``row`` (same type)."""
     if i < 0 or i >= ints[I_NBETS + s] or row < 0 or row >= ints[I_NROWS]:
@@ -142,7 +143,7 @@ def apply_rebet(s, i, row, ints):
     return True
 
 
-@nb.njit(cache=True)
+@no_refcount
 def apply_double(s, i, ints):
     """The double token names bet i of its holder."""
     if i < 0 or i >= ints[I_NBETS + s]:
@@ -171,7 +172,7 @@ def end_token(j):
     return END_TOKENS[j]
 
 
-@nb.njit(cache=True)
+@no_refcount
 def apply_end_token(s, t, x, y, tab, ints):
     """Seat s uses token ``t`` as betting ends (swap: hand card x for talon
     card y; rebet: bet x takes row y; double: bet x); False if not used or illegal."""

@@ -23,6 +23,7 @@ Policies see only public information and their own hand (spec 8).
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow, uniform
 from sponsio_sim.kernels.betting.phase import bet_legal, entry_of, leader_of, token_free
 from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepare_features, row_prob,
@@ -39,7 +40,7 @@ from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 NO_GAIN = -1e300
 
 
-@nb.njit(cache=True)
+@no_refcount
 def choose_action(s, tab, ints, weight, state):
     """Seat s's betting action ``(act, x, y, rv)`` under its entry's policy."""
     pol = ints[I_BETPOL + entry_of(s, ints)]
@@ -87,7 +88,7 @@ def payment(s, rv, tab, weight):
     return -2, 0.0
 
 
-@nb.njit(cache=True)
+@no_refcount
 def held_value(s, ints, weight):
     """Model expected payout of seat s's bets (features prepared for its hand)."""
     v = 0.0
@@ -100,7 +101,7 @@ def held_value(s, ints, weight):
     return v
 
 
-@nb.njit(cache=True)
+@no_refcount
 def best_swap(s, lead, tab, ints, weight):
     """(gain, hand card, talon card) of the exchange that raises seat s's
     held value most; features are left prepared for the current hand."""
@@ -146,7 +147,7 @@ def best_swap(s, lead, tab, ints, weight):
     return best, bx, by
 
 
-@nb.njit(cache=True)
+@no_refcount
 def best_rebet(s, ints, weight):
     """(gain, bet index, new row) of the best change of one bet's parameter."""
     best = NO_GAIN
@@ -166,7 +167,7 @@ def best_rebet(s, ints, weight):
     return best, bi, brow
 
 
-@nb.njit(cache=True)
+@no_refcount
 def best_double(s, ints, weight):
     """(expected extra payout, bet index) of doubling seat s's best bet."""
     best = NO_GAIN
@@ -192,7 +193,7 @@ def troll_income(s, ints, weight):
     return fails * weight[W_TROLL_PAY]
 
 
-@nb.njit(cache=True)
+@no_refcount
 def token_gain(s, t, swap_gain, ints, weight):
     """The model's gain for seat s (holding bets, features prepared) of token
     ``t``: lead, the bets' gain from leading; double, the best bet's expected
@@ -210,7 +211,7 @@ def token_gain(s, t, swap_gain, ints, weight):
     return swap_gain
 
 
-@nb.njit(cache=True)
+@no_refcount
 def choose_ev(s, tab, ints, weight):
     """The ``ev`` policy (module docstring)."""
     hand = tab[HANDS + s]
@@ -254,7 +255,7 @@ def choose_ev(s, tab, ints, weight):
     return act, bx, by, rv
 
 
-@nb.njit(cache=True)
+@no_refcount
 def choose_random(s, tab, ints, weight, state):
     """The ``random`` policy (module docstring)."""
     hand = tab[HANDS + s]
@@ -303,7 +304,7 @@ def choose_random(s, tab, ints, weight, state):
     return SWAP, select(hand, k // nt), select(talon, k % nt), rv
 
 
-@nb.njit(cache=True)
+@no_refcount
 def choose_end_token(s, t, tab, ints, weight, state):
     """How seat s uses token ``t`` when betting ends: (x, y), or (-1, -1) for
     no use. swap: (hand card, talon card); rebet: (bet index, new row);

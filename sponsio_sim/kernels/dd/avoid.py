@@ -39,6 +39,7 @@ from here (its counters stay where they are)?
 
 import numba as nb
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FIRST, TRICKS
 from sponsio_sim.kernels.bits import U0, U1, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd.core import F_BEST, F_BEST_SEAT, F_LEADER, F_POS, ct_layout
@@ -78,7 +79,7 @@ def colour_ducks(hands, players, ask, in_play, cm):
     return True
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcount
 def _guard(hands, players, ask, col, in_play, colmask, elig):
     """The lowest card of colour ``col`` of a seat of mask ``elig`` that
     guards the seat in it (the module docstring), else -1."""

@@ -9,6 +9,7 @@ winning ranks that ``dd.tt`` generalises a result with.
 
 import numba as nb
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bets import COLOUR, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd.core import F_BEST, F_BEST_SEAT, F_LED, F_POS, F_SEAT, F_TRICKS_DONE, U_TMASK, side_tricks
@@ -46,7 +47,7 @@ def quick_tricks(hands, seat, hand, in_play, colmask):
     return q, w
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcount
 def side_quick_tricks(hands, players, leader, side, in_play, colmask):
     """(sure tricks of the leader's side, the cards they rest on): the most
     of three lines. The leader cashes its own top cards. Or, for a colour
@@ -88,7 +89,7 @@ def side_quick_tricks(hands, players, leader, side, in_play, colmask):
     return q, w
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcount
 def tops_against(hands, players, leader, side, in_play, colmask):
     """(sure tricks of the seats outside ``side``, the leader's side, from
     this trick on; the cards they rest on). If they hold the top card in
@@ -114,7 +115,7 @@ def tops_against(hands, players, leader, side, in_play, colmask):
     return (q, w) if q < 99 else (0, U0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcount
 def sweep_bound(hands, players, side, in_play, colmask):
     """(most tricks ``side`` can take if it must take every trick left, the
     cards that bound rests on). Taking them all, it leads every trick, and it
@@ -262,7 +263,7 @@ def forced_win(hands, players, colmask, led, best, bseat, s, to_play, ask, tm, c
     return tr < 1 or m > cr, bar
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcount
 def forced_lead(hands, players, leader, colmask, codes, bcounts, ask, row):
     """Trick-boundary bound for the bets of seat ``ask`` alone against every
     other seat: (NO, the cards it rests on) when the others can make the

@@ -11,6 +11,7 @@ state (``bet_extra_keys``), whether fail or 9-sensitive bets are in play
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bets import PENDING, fail_targets, settle_fail_bets
 from sponsio_sim.kernels.bits import U0, popcount
@@ -86,7 +87,7 @@ def _clash(codes, bcounts, s, row, first, left, my_nines):
     return a >= 0 and row[s] + more > a
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcount
 def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, in_play, colmask, nines,
           res3, fail3):
     """Does seat ``ask`` win all its bets: YES, NO or UNKNOWN yet.
@@ -181,7 +182,7 @@ def colour_bet(codes, bcounts, ask):
     return -1
 
 
-@nb.njit(cache=True)
+@no_refcount
 def relevant_seats(codes, bcounts, ask):
     """Seats whose bets decide ``ask``'s: ask and, through fail bets, their targets."""
     rel = np.int64(1) << ask
@@ -194,7 +195,7 @@ def relevant_seats(codes, bcounts, ask):
     return rel
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcount
 def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in_play, nines,
                    nines_sens):
     """Key words for the accumulated state the relevant bets still depend on:
@@ -225,7 +226,7 @@ def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in
     return x1, x2
 
 
-@nb.njit(cache=True)
+@no_refcount
 def bet_flags(codes, bcounts, relseats):
     """(any fail bet among relevant seats, any nines bet among them)."""
     any_fail = False

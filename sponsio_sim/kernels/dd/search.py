@@ -29,6 +29,7 @@ cost a third more compile time (39 s against 27 s) for no measurable speed.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bits import RANKS, U0, beats, bit, lowest, popcount
 from sponsio_sim.kernels.dd.avoid import ducks_all, ducks_trick, frozen_bets
 from sponsio_sim.kernels.dd.bounds import (
@@ -48,7 +49,7 @@ from sponsio_sim.kernels.dd.tt import (
 )
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcount
 def _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT, tn, res3,
                fail3):
     """(YES or NO, winning ranks) of a bet goal when every seat holds one
@@ -75,7 +76,7 @@ def _trick_rank(tm, best, colmask):
     return U0
 
 
-@nb.njit(cache=True)
+@no_refcount
 def setup_root(hands, leader, trick, ctr0, PL, PU, CT):
     """Root ply: ``trick`` holds the cards already played to the current
     trick, from ``leader`` on; ``ctr0`` is the ``CT`` row so far."""
@@ -216,7 +217,7 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
     return UNKNOWN, U0
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcount
 def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, ask, relseats,
            any_fail, sens, root_mask, PL, PU, CT, TT, stamp, res3, fail3):
     """Answer the question from the root set up by ``setup_root``.
@@ -227,10 +228,9 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
     a cut passes on the deciding move's, a node that tried every move the
     union of all of them; a finished trick adds its winning rank.
 
-    Compiled without reference counting (``_nrt=False``; it allocates
-    nothing): numba would otherwise count references with atomic
-    instructions for every array handed to an inlined helper, a fifth of
-    the time per node.
+    Compiled without reference counting (``tabletop_mc.jit``): the
+    atomic counts of the arrays handed to its helpers were a fifth of the
+    time per node.
     """
     players = hands.shape[0]
     # The asking seat alone against every other seat: the forced-trick

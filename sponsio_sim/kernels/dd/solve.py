@@ -22,6 +22,7 @@ import time
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines
 from sponsio_sim.kernels.bits import U0, U1
 from sponsio_sim.kernels.dd.bounds import side_quick_tricks
@@ -113,7 +114,7 @@ def solve_bets(hands, leader, trick, ctr0, colmask, nines, codes, bcounts, ask, 
     return ok == YES, nodes
 
 
-@nb.njit(cache=True)
+@no_refcount
 def wall_ms():
     """Wall-clock milliseconds (monotonic), for per-deal solve times; the
     batch kernels release the GIL (``nogil``) so that this brief object-mode

@@ -29,6 +29,7 @@ length words, the extra words, the key tag.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from tabletop_mc.bits import compress
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount, select
 
@@ -120,7 +121,7 @@ def bucket_of(TT, PU, d):
     return np.int64(h >> np.uint64(32)) & (TT.shape[0] - 1), h
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcount
 def rank_mask(W, in_play, colmask):
     """``M`` for winning ranks ``W``: per colour, the relative ranks from W's
     lowest card of the colour up to the colour's top card in play."""
@@ -192,7 +193,7 @@ def tt_probe(TT, b, tag, PU, d, players, stamp, need, in_play, colmask):
     return UNKNOWN, U0, move
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcount
 def tt_store(TT, b, tag, PU, d, players, stamp, need, ok, top, move, M, colmask):
     """Record "value >= need" (ok) or "value < need" for the positions that
     match ply d on ``M``, with the move that showed it (0: none)."""

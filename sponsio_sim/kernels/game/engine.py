@@ -16,6 +16,7 @@ count (``close_round``).
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_token, betting_steps, end_token,
@@ -40,7 +41,7 @@ from sponsio_sim.kernels.game.scoring import cash_in, play_out
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
 
-@nb.njit(cache=True)
+@no_refcount
 def start_game(g, ints, weight):
     """Coins, track and seat order for game ``g`` of a chunk; dealer = last seat."""
     players = ints[I_PLAYERS]
@@ -55,7 +56,7 @@ def start_game(g, ints, weight):
     ints[I_LEADCH] = 0
 
 
-@nb.njit(cache=True)
+@no_refcount
 def start_round(tab, ints, weight):
     """Clear the round's tokens, bets, swaps and ledger."""
     for t in range(N_TOKENS):
@@ -104,7 +105,7 @@ def betting_phase(tab, ints, weight, state, log, mc):
             log_event(log, rnd, EV_END_TOKEN, s, t, x, y, 0, 0)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def predict_bets(tab, ints, weight):
     """The success model's P of every bet held when betting ends (any policy),
     so tournaments can set the model against what happens in real games."""
@@ -118,7 +119,7 @@ def predict_bets(tab, ints, weight):
             weight[W_PRED + s * MAX_BETS + i] = weight[cell]
 
 
-@nb.njit(cache=True)
+@no_refcount
 def end_check(ints, weight):
     """Spec 7, in priority order: (reason, bitmask of winners) or (0, 0).
     A track end is won by the richest player on the top position, or of
@@ -171,7 +172,7 @@ def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts
     return play_out(tab, ints, weight, state, hands, codes, counts, result, failed, playpol)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, counts, result, row, log):
     """Count the round (statistics into ``row``, narration into ``log``),
     rotate the dealer and check the end: (end reason, winners)."""
@@ -241,7 +242,7 @@ def mc_cash_ins(tab, ints, weight, state, row, mc):
             ints[I_TRACK + s] = 0
 
 
-@nb.njit(cache=True)
+@no_refcount
 def round_start(seed, stream, state, pool):
     """A round's random stream, and the deck pool back in card order (the deal
     shuffles it in place), so a round's deal depends on its stream alone."""

@@ -2,9 +2,9 @@
 per event (``game.layout.EV_*``); row 0 holds the count. ``analysis.game.narrate``
 turns it into text and JSON."""
 
-import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import leader_of
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.game.layout import (EV_BET, EV_HAND, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK,
@@ -14,7 +14,7 @@ from sponsio_sim.kernels.game.layout import (EV_BET, EV_HAND, EV_ROUND, EV_SCORE
 from sponsio_sim.kernels.table import SEQ, TRICKS_WON, WON
 
 
-@nb.njit(cache=True)
+@no_refcount
 def log_event(log, rnd, ev, seat, a, b, c, d, e):
     """Append one event; row 0 holds the count (a 1-row log records nothing)."""
     n = np.int64(log[0, 0]) + 1
@@ -31,7 +31,7 @@ def log_event(log, rnd, ev, seat, a, b, c, d, e):
     log[n, 7] = e
 
 
-@nb.njit(cache=True)
+@no_refcount
 def log_deal(log, rnd, hands, talon, tab, ints, weight):
     """The round's start: dealer and first leader, every hand with its seat's coins and track, the talon."""
     log_event(log, rnd, EV_ROUND, ints[I_DEALER], leader_of(ints), 0, 0, 0, 0)
@@ -40,7 +40,7 @@ def log_deal(log, rnd, hands, talon, tab, ints, weight):
     log_event(log, rnd, EV_TALON, -1, talon, 0, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def log_scoring(log, rnd, leader, last, nine_lost, tab, ints, weight, hands, counts, result):
     """The round's end: every trick, each seat's tricks, bets, score and track."""
     players = ints[I_PLAYERS]
@@ -58,7 +58,7 @@ def log_scoring(log, rnd, leader, last, nine_lost, tab, ints, weight, hands, cou
                   weight[W_FEES + s], 0)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def log_tricks(log, rnd, players, leader, hands, ints):
     """One ``EV_TRICK`` event per trick from the cards in play order
     (``table.SEQ``) and the hands they came from: seat = leader, a = trick

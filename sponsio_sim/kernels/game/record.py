@@ -1,8 +1,8 @@
 """Per-game statistics of the full game: what a finished round and a finished
 game add to a chunk's row (layout ``game.layout.S_*``, ``E_*``, ``R_*``)."""
 
-import numba as nb
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.game.layout import (G_COMEBACK, G_LEADCH, G_LEADCH_SQ, G_RHIST, I_LAST_R1, I_LEADCH,
                                              I_LEADERS, MAX_FAILED, MAX_ROUNDS_HIST, E_BETS, E_BONUS_N, E_CASH,
@@ -16,7 +16,7 @@ from sponsio_sim.kernels.game.layout import (G_COMEBACK, G_LEADCH, G_LEADCH_SQ, 
                                              W_STAKES, W_TROLLPAID)
 
 
-@nb.njit(cache=True)
+@no_refcount
 def record_round(ints, weight, n_failed, row):
     """Add the round's per-entry statistics, and per-seat bet statistics by
     catalogue row (placed, won, payout with ``double``), to ``row``."""
@@ -57,7 +57,7 @@ def record_round(ints, weight, n_failed, row):
         row[e + E_SWAPS] += ints[I_SWAPS + s]
 
 
-@nb.njit(cache=True)
+@no_refcount
 def track_standings(ints, weight):
     """After a round: who is richest (a lead change when none of the last
     round's richest still is) and, after round 1, who is poorest."""
@@ -81,7 +81,7 @@ def track_standings(ints, weight):
     ints[I_LEADERS] = leaders
 
 
-@nb.njit(cache=True)
+@no_refcount
 def record_game(reason, winners, ints, weight, row):
     """Add a finished game's statistics to ``row``, its shape (``G_*``) included."""
     players = ints[I_PLAYERS]

@@ -5,6 +5,7 @@ by the same code."""
 
 import numba as nb
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.betting.phase import entry_of, leader_of
 from sponsio_sim.kernels.game.layout import (BET_MC, I_BETPOL, I_BONUS_NET, I_BET_RANK, I_BET_ROW, I_CASHK, I_DOUBLED,
@@ -17,7 +18,7 @@ from sponsio_sim.kernels.play.policies import build_relevance
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON, set_round
 
 
-@nb.njit(cache=True)
+@no_refcount
 def load_bets(ints, codes, counts):
     """Bets as ``settle``/``build_relevance`` take them: codes[s, i] = (kind, a, b, placed)."""
     for s in range(ints[I_PLAYERS]):
@@ -29,7 +30,7 @@ def load_bets(ints, codes, counts):
             codes[s, i, 3] = ints[I_BET_RANK + s * MAX_BETS + i]
 
 
-@nb.njit(cache=True)
+@no_refcount
 def score_round(nine_lost, tab, ints, weight, codes, counts, result, failed):
     """Spec 6: bet payouts (``double`` doubles one), troll pay, the round bonus
     (on gross gains, or net of the round's stakes and token fees), the streak

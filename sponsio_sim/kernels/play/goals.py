@@ -11,6 +11,7 @@ not rules.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, popcount
 from sponsio_sim.kernels.table import (CAN, COLMASK, FLAGS, HANDS, MAX_COLOURS, NINES_OWN as NINES_OWN_FLAG, NREL,
@@ -95,7 +96,7 @@ def sure_winners(hand, gone, tab):
     return n
 
 
-@nb.njit(cache=True)
+@no_refcount
 def colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can, unknown, tab, ints):
     """Value of playing ``c`` for the colour-count bets seat s plays for or against.
 

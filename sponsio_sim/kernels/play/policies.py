@@ -16,6 +16,7 @@ State arrays (``tab``, ``ints``, ``weight``) are laid out in ``table``.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
 from sponsio_sim.kernels.bets import FAIL
 from sponsio_sim.kernels.bits import RANKS, U0, U1, above, beats, bit, lowest, popcount, select
@@ -33,7 +34,7 @@ _CHEAP = 0.001     # per rank: prefer the cheaper of equal cards
 _OVERTAKE = 0.7    # chance a seat holding a higher card of the led colour plays it
 
 
-@nb.njit(cache=True)
+@no_refcount
 def build_relevance(codes, counts, ints):
     """Which bets each seat plays for (+1) or against (-1), into ``ints``.
 
@@ -70,13 +71,13 @@ def build_relevance(codes, counts, ints):
         ints[NREL + s] = n
 
 
-@nb.njit(cache=True)
+@no_refcount
 def choose_random(legal, state):
     """A uniformly random legal card."""
     return select(legal, randbelow(state, popcount(legal)))
 
 
-@nb.njit(cache=True)
+@no_refcount
 def choose_scored(s, players, policy, legal, pos, leader, led, best, best_seat, trick_mask,
                   tricks_left, tab, ints, weight):
     """The greedy or goal policy's card (see module docstring).

@@ -36,7 +36,7 @@ def _choose_hooked_none(   # types the call for ctx None; never runs (play_trick
     return None
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True)   # counts references: a hook (``pimc``) allocates
 def play_tricks(players, leader, policy, tab, ints, weight, state, ctx):
     """Play every trick of the deal loaded in ``tab`` (see ``table.set_round``).
 
