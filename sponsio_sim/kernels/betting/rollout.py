@@ -12,7 +12,6 @@ next rounds' deals do not depend on what ``mc`` searches.
 import numba as nb
 import numpy as np
 
-from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS, bet_won
 from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_token, betting_steps, end_token,
