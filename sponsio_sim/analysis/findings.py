@@ -63,6 +63,39 @@ def seat_finding(entries: pd.DataFrame, fair: float) -> str:
             f": a gap of {ci_text(d, lo, hi, 3)} (n = {games:,} games; fair share {fair:.2f}).")
 
 
+def strong_seat_finding(ref: pd.DataFrame, strong: pd.DataFrame, ref_profile: str, strong_profile: str) -> str:
+    """Whether the reference profile's seat advantage (its best seat over its worst, fixed seats) holds
+    when every seat plays the stronger profile: the same two seats' gap under both, and its change."""
+    fair = 1 / len(ref)
+    seat = lambda df, s: df[df["seat"].astype(str) == str(s)].iloc[0]  # noqa: E731
+    best = ref.loc[ref["win_share"].idxmax(), "seat"]
+    worst = ref.loc[ref["win_share"].idxmin(), "seat"]
+
+    def gap(df):
+        a, b = seat(df, best), seat(df, worst)
+        return diff_ci(a["win_share"], a["share_low"], a["share_high"], b["win_share"], b["share_low"],
+                       b["share_high"])
+
+    g0, g1 = gap(ref), gap(strong)
+    was, now = side(g0[1], g0[2], 0.0), side(g1[1], g1[2], 0.0)
+    d, lo, hi = diff_ci(*g1, *g0)
+    change = f"the gap moves by {ci_text(d, lo, hi, 3)}"
+    if now == "overlaps":
+        verdict = f"no evidence of that seat advantage under stronger play ({change})"
+    elif now != was:
+        verdict = f"the advantage reverses ({change})"
+    elif side(lo, hi, 0.0) == "overlaps":
+        verdict = f"the advantage holds, with no evidence that its size changes ({change})"
+    else:
+        verdict = f"the advantage holds but {'grows' if d > 0 else 'shrinks'} ({change})"
+    a, b = seat(strong, best), seat(strong, worst)
+    return (f"Every seat on {strong_profile}: seat {best} wins "
+            f"{ci_text(a['win_share'], a['share_low'], a['share_high'], 3)} and seat {worst} "
+            f"{ci_text(b['win_share'], b['share_low'], b['share_high'], 3)} (n = {int(a['games']):,} games; fair "
+            f"share {fair:.2f}), a gap of {ci_text(*g1, 3)} against {ci_text(*g0, 3)} under {ref_profile}: "
+            f"{verdict}.")
+
+
 def strategy_findings(mx: pd.DataFrame, field: str, fair: float) -> list[str]:
     """Strongest and weakest single-seat strategy against a field of ``field`` seats."""
     rows = mx[(mx["b"] == field) & (mx["a"] != field)]

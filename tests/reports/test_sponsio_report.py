@@ -20,6 +20,8 @@ def test_report_opens_with_findings_that_link_to_sections(built):
     for text, anchor in page["findings"]:
         assert anchor in page["ids"], f"finding {text!r} links to a missing section #{anchor}"
         assert "n = " in text and ("[" in text or "no interval" in text)   # its CI (or why none) and n
+    assert any(text.startswith("Every seat on mc:") for text, _ in page["findings"])   # seats under mc
+    assert (built / "seat_advantage_mc.csv").exists()
     assert page["toc"] and "appendix-rule-set-standard-4p" in page["ids"]
     assert page["stamp"] and "commit" in page["stamp"].group(1) and "command: sponsio report" in page["stamp"].group(1)
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from sponsio_sim.analysis.findings import exploit_findings, rtp_verdict, verdicts_under_both
+from sponsio_sim.analysis.findings import exploit_findings, rtp_verdict, strong_seat_finding, verdicts_under_both
 
 
 def kinds(rows):
@@ -36,3 +36,23 @@ def test_a_bet_type_worth_nothing_prints_no_negative_zero():
     ex.attrs["profile"] = "ev:goal x4"
     text = exploit_findings(ex)[1]
     assert "-0.0000" not in text and "last 0.0000" in text
+
+
+def seats(shares, half=0.01, games=2000):
+    return pd.DataFrame({"seat": [str(i) for i in range(len(shares))], "games": games,
+                         "win_share": shares, "share_low": [s - half for s in shares],
+                         "share_high": [s + half for s in shares]})
+
+
+def test_strong_seat_finding_follows_the_reference_seats_gap():
+    ref = seats([0.31, 0.25, 0.24, 0.20], half=0.004).assign(seat=[0, 1, 2, 3])   # ints, as a fixed-seat run
+    held = strong_seat_finding(ref, seats([0.30, 0.25, 0.25, 0.20]), "ref", "mc x4")
+    assert "seat 0 wins 0.300 [0.290, 0.310] and seat 3 0.200" in held
+    assert "the advantage holds, with no evidence that its size changes" in held
+    shrinks = strong_seat_finding(ref, seats([0.27, 0.25, 0.25, 0.23]), "ref", "mc x4")
+    assert "the advantage holds but shrinks (the gap moves by -0.070 [-0.098, -0.042])" in shrinks
+    gone = strong_seat_finding(ref, seats([0.255, 0.25, 0.25, 0.245]), "ref", "mc x4")
+    assert gone.endswith("no evidence of that seat advantage under stronger play (the gap moves by "
+                         "-0.100 [-0.128, -0.072]).")
+    flips = strong_seat_finding(ref, seats([0.20, 0.25, 0.25, 0.30]), "ref", "mc x4")
+    assert "the advantage reverses" in flips and "n = 2,000 games" in flips

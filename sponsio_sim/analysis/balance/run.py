@@ -124,16 +124,18 @@ def troll_tables(totals: np.ndarray, rules: RuleSet, strategies, entries: pd.Dat
 
 
 def run_balance(ruleset: RuleSet, profile: str, n: int, *, seed: int, model, progress=None,
-                cache: bool = True) -> Balance:
-    """Play ``n`` rotated games of ``profile`` and build every balance table."""
+                cache: bool = True, rotate: bool = True) -> Balance:
+    """Play ``n`` games of ``profile`` (seats rotated unless ``rotate`` is False) and build every
+    balance table. A profile of one strategy in every seat plays the same games either way; unrotated,
+    ``entries`` gives each seat's own win share."""
     strategies = parse_profile(profile, ruleset)
-    totals = run_games(ruleset, strategies, n, rotate=True, seed=seed, model=model, progress=progress,
+    totals = run_games(ruleset, strategies, n, rotate=rotate, seed=seed, model=model, progress=progress,
                        cache=cache)
     bets = bet_rows(totals, ruleset)
     by_seat = pd.concat([bet_rows(totals, ruleset, seat=s).assign(seat=s) for s in range(ruleset.players)],
                         ignore_index=True)
     by_seat = by_seat[by_seat["placed"] > 0][["seat", *[c for c in by_seat.columns if c != "seat"]]]
-    entries = entry_table(totals, strategies, True, ruleset)
+    entries = entry_table(totals, strategies, rotate, ruleset)
     trolls, troll_pay = troll_tables(totals, ruleset, strategies, entries)
     return Balance(bets=bets[bets["placed"] > 0].reset_index(drop=True), kinds=kind_rows(bets, ruleset, totals),
                    by_seat=by_seat.reset_index(drop=True), trolls=trolls, troll_pay=troll_pay, entries=entries,
