@@ -13,7 +13,7 @@ compiles such a kernel without it (numba's ``_nrt=False``). numba refuses to
 compile one that allocates or returns an array it created, so breaking the
 contract is a compile error, not a leak; returning an argument array is the
 one thing it cannot catch, and no kernel marked so does it
-(``tests/kernels/test_no_refcount.py``).
+(``tests/tabletop_mc/test_no_refcount.py``).
 """
 
 from __future__ import annotations
