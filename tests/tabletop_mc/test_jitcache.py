@@ -1,0 +1,93 @@
+"""Lean loads from numba's on-disk cache (``tabletop_mc.jitcache.lean_cache_loads``).
+
+Each case runs fresh interpreters on a throwaway cache: the first compiles
+and stores the kernels, the second loads them. The loads must give the same
+answers without importing numba's implementation registries, and compiling
+something new afterwards must still work (the compiler refreshes them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+KERNELS = textwrap.dedent('''
+    import numba as nb
+    import numpy as np
+
+    @nb.njit(cache=True)
+    def sorted_ends(a):
+        b = np.sort(a)          # allocates: needs the runtime
+        return b[0] + b[-1]
+
+    @nb.njit(cache=True)
+    def keys(n):
+        d = {}
+        for i in range(n):
+            d[str(i)] = i       # typed dict, string hashing
+        return len(d)
+
+    @nb.njit(cache=True, parallel=True)
+    def total(n):
+        s = 0.0
+        for i in nb.prange(n):
+            s += i
+        return s
+''')
+
+RUN = textwrap.dedent('''
+    import json, sys
+    if sys.argv[1] == "lean":
+        from tabletop_mc.jitcache import lean_cache_loads
+        assert lean_cache_loads()
+    import numpy as np
+    import kernels as k
+    out = {"sorted": k.sorted_ends(np.array([3.0, 1.0, 2.0])), "keys": k.keys(10), "total": k.total(100),
+           "hits": sum(sum(f.stats.cache_hits.values()) for f in (k.sorted_ends, k.keys, k.total)),
+           "registries": "numba.np.linalg" in sys.modules}
+    import numba as nb
+
+    @nb.njit
+    def fresh(a):               # compiled now: needs the registries the loads skipped
+        return np.cumsum(a)[-1] + np.argsort(a)[0] + len(sorted([3, 1, 2]))
+
+    out["fresh"] = float(fresh(np.array([2.0, 1.0, 3.0])))
+    print(json.dumps(out))
+''')
+
+
+def _run(tmp_path, mode: str) -> dict:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    proc = subprocess.run([sys.executable, str(tmp_path / "run.py"), mode], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _setup(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    (tmp_path / "run.py").write_text(RUN)
+
+
+def test_lean_loads_skip_the_registries_and_compiling_still_works(tmp_path):
+    _setup(tmp_path)
+    first = _run(tmp_path, "lean")          # compiles and stores
+    assert first["hits"] == 0
+    again = _run(tmp_path, "lean")          # loads
+    assert again["hits"] == 3
+    assert not again["registries"]
+    expected = {"sorted": 4.0, "keys": 10, "total": 4950.0, "fresh": 10.0}
+    for out in (first, again):
+        assert {key: out[key] for key in expected} == expected
+
+
+def test_numbas_own_loads_import_the_registries(tmp_path):
+    """The check above can fail: numba's own load path refreshes the registries."""
+    _setup(tmp_path)
+    _run(tmp_path, "plain")
+    again = _run(tmp_path, "plain")
+    assert again["hits"] == 3
+    assert again["registries"]
