@@ -36,8 +36,9 @@ def stat_index(bet: Bet, layout: dict, rules) -> int:
                                          rules.players)
 
 
-def kernel_args(sit: Situation, policy: str, opponents: str) -> tuple:
-    """The odds kernel's arguments after (seed, first chunk, counts)."""
+def kernel_args(sit: Situation, policy: str, opponents: str, stop: Bet | None = None) -> tuple:
+    """The odds kernel's arguments after (seed, first chunk, counts); ``stop``: the one
+    bet whose count is read (a round may end once it is settled)."""
     r = sit.rules
     arrays = sit.kernel_arrays()
     layout = stats_layout(r.hand_size, r.n_colours, r.players)
@@ -46,7 +47,8 @@ def kernel_args(sit: Situation, policy: str, opponents: str) -> tuple:
     return (arrays["pool"], arrays["fixed"], arrays["need"], arrays["talon_fixed"],
             np.int64(arrays["talon_need"]), arrays["revealed"], np.int64(sit.lead), pol, arrays["codes"],
             arrays["bcounts"], np.int64(sit.seat), np.int64(r.n_colours), kind_slots(layout),
-            np.int64(layout["size"]), np.int64(r.kernel_flags))
+            np.int64(layout["size"]), np.int64(r.kernel_flags),
+            np.array(stop.code() if stop is not None else (-1, 0, 0), dtype=np.int64))
 
 
 def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: float | None,
@@ -129,7 +131,10 @@ def simulated_odds(sit: Situation, policy: str, opponents: str, *, n: int | None
         return slots
 
     def args_of(run):
-        return kernel_args(sit.with_bets(run) if goal_rows else sit, policy, opponents)
+        if goal_rows:
+            return kernel_args(sit.with_bets(run), policy, opponents, stop=run[0])
+        # one row read: its rounds may end once its bet is settled
+        return kernel_args(sit, policy, opponents, stop=sit.bets[0] if len(sit.bets) == 1 else None)
 
     with Progress(cap * len(runs), "sponsio odds", enabled=progress, upper_bound=target_ci is not None) as bar:
         results = simulate_rows(SIMULATED, sit, runs, args_of=args_of, slots_of=slots_of, cap=cap,

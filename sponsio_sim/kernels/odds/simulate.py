@@ -7,6 +7,13 @@ in the ``stats_layout`` order: per bet kind, how often the asking seat
 would have won each of its rows (the tricks histogram 0..H, per colour the
 captured-card histogram 0..9, last, nines, fail per seat), then the joint
 success of all the asking seat's bets. ``flags`` are the rule flags of ``table.FLAGS``.
+
+``stop`` (kind, a, b; kind < 0 for none) names the one bet a goal row asks
+about: a round then ends as soon as that bet is settled
+(``bets.bet_decided``), and only that bet's own count is meaningful. The
+goal and greedy policies draw no random numbers, so the rounds that follow
+are dealt exactly as without the stop; with a ``random`` seat there is no
+stop.
 """
 
 import numba as nb
@@ -18,7 +25,7 @@ from sponsio_sim.kernels.bets import ANY_SEAT, bet_won, settle
 from sponsio_sim.kernels.bits import RANKS, colour_masks, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.play.tricks import play_tricks
-from sponsio_sim.kernels.play.policies import build_relevance
+from sponsio_sim.kernels.play.policies import RANDOM, build_relevance
 from sponsio_sim.kernels.table import TRICKS_WON, WON, new_state, set_round
 
 
@@ -42,19 +49,19 @@ def kind_slots(layout):
 
 @nb.njit(parallel=True, cache=True)
 def odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, talon_need, revealed,
-                leader, policy, codes, bcounts, ask, n_colours, slots, n_stats, flags):
+                leader, policy, codes, bcounts, ask, n_colours, slots, n_stats, flags, stop):
     """Simulate ``counts[i]`` rounds for each chunk; return per-chunk counts
     (``slots``, ``n_stats``: ``kind_slots`` and size of the ``stats_layout``)."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.int64)
     for i in nb.prange(counts.shape[0]):
         odds_chunk(seed, first_chunk + i, counts[i], pool, fixed, need, talon_fixed, talon_need, revealed,
-                   leader, policy, codes, bcounts, ask, n_colours, slots, flags, out[i])
+                   leader, policy, codes, bcounts, ask, n_colours, slots, flags, stop, out[i])
     return out
 
 
 @nb.njit(cache=True)
 def odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need, revealed,
-               leader, policy, codes, bcounts, ask, n_colours, slots, flags, row):
+               leader, policy, codes, bcounts, ask, n_colours, slots, flags, stop, row):
     """One chunk: ``rounds`` rounds from random stream ``(seed, stream)``, counted into ``row``."""
     players = fixed.shape[0]
     joint_i = row.shape[0] - 1
@@ -67,10 +74,17 @@ def odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need,
     build_relevance(codes, bcounts, ints)
     result = np.zeros((players, codes.shape[1]), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)
+    halt = np.full(4, -1, dtype=np.int64)
+    if stop[0] >= 0:
+        halt[:3] = stop
+        halt[3] = ask
+        for s in range(players):
+            if policy[s] == RANDOM:   # it draws from the stream the next deals use
+                halt[0] = -1
     for _ in range(rounds):
         talon = deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
         set_round(tab, ints, hands, talon, revealed)
-        last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None)
+        last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None, halt)
         settle(codes, bcounts, tab, ints, nine_lost, result, failed)
         for kind in range(N_KINDS):   # the row of each kind the asking seat would have won
             base = slots[kind]

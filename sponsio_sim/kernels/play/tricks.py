@@ -5,6 +5,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
+from sponsio_sim.kernels.bets import bet_decided
 from sponsio_sim.kernels.bits import RANKS, U0, U1, beats, bit, lowest, popcount
 from sponsio_sim.kernels.play.policies import RANDOM, choose_random, choose_scored
 from sponsio_sim.kernels.table import (COLMASK, HANDS, NINE_CARDS, N_PLAYED, PLAYED, REVEALED, SEQ, TRICKS_WON,
@@ -37,7 +38,7 @@ def _choose_hooked_none(   # types the call for ctx None; never runs (play_trick
 
 
 @nb.njit(cache=True)   # counts references: a hook (``pimc``) allocates
-def play_tricks(players, leader, policy, tab, ints, weight, state, ctx):
+def play_tricks(players, leader, policy, tab, ints, weight, state, ctx, stop=None):
     """Play every trick of the deal loaded in ``tab`` (see ``table.set_round``).
 
     ``policy[s]`` picks seat s's policy: the shared ones (``policies``), or,
@@ -54,6 +55,12 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx):
     ``(last_trick_winner, nine_lost)``, ``nine_lost`` the bitmask of seats that
     played a 9 that lost its trick (only a discarded 9 can: a 9 is the top
     rank of its colour).
+
+    ``stop`` (an int64 array: kind, a, b, seat; kind < 0 for none) ends the
+    round at the first trick boundary where that bet is settled
+    (``bets.bet_decided``): the outcome then holds for that bet only, and
+    ``ints[N_PLAYED]`` counts the tricks played. Omitted, the check is
+    compiled out.
     """
     n_tricks = popcount(tab[HANDS + leader])
     nines = tab[NINE_CARDS]
@@ -113,5 +120,9 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx):
         tab[WON + best_seat] |= trick_mask
         tab[PLAYED] |= trick_mask
         leader = best_seat
+        if stop is not None:   # pruned at compile time when omitted
+            if stop[0] >= 0 and bet_decided(stop[0], stop[1], stop[2], stop[3], players, tab, ints):
+                ints[N_PLAYED] = t + 1
+                return leader, nine_lost
     ints[N_PLAYED] = n_tricks
     return leader, nine_lost
