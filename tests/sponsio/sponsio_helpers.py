@@ -26,7 +26,7 @@ def play_deal_raw(rules, hands, talon="", leader=0, policy=0, bets=None, seed=0)
     build_relevance(codes, counts, ints)
     set_round(tab, ints, masks, talon_mask, np.uint64(0))
     policies = np.full(rules.players, policy, dtype=np.int64)
-    last, nine_lost = play_tricks(rules.players, leader, policies, tab, ints, weight, new_rng(seed), None)
+    last, nine_lost = play_tricks(rules.players, leader, policies, tab, ints, weight, new_rng(seed), None, None)
     tricks = [int(x) for x in ints[TRICKS_WON:TRICKS_WON + rules.players]]
     won = [int(x) for x in tab[WON:WON + rules.players]]
     return tricks, won, int(last), int(nine_lost)

@@ -91,7 +91,7 @@ def test_first_settles_on_the_winner_of_the_first_trick():
         tab, ints, weight = new_state(rules.n_colours, rules.kernel_flags)
         set_round(tab, ints, hands, np.uint64(0), np.uint64(0))
         leader = game % 3
-        _, nine_lost = play_tricks(3, leader, np.zeros(3, dtype=np.int64), tab, ints, weight, new_rng(game), None)
+        _, nine_lost = play_tricks(3, leader, np.zeros(3, dtype=np.int64), tab, ints, weight, new_rng(game), None, None)
         first = [(leader + k) % 3 for k in range(3)]
         plays = [(first[k], (int(ints[SEQ + k]) // 9, int(ints[SEQ + k]) % 9 + 1)) for k in range(3)]
         settle(codes, counts, tab, ints, nine_lost, result, failed)

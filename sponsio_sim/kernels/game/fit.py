@@ -72,7 +72,7 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
         load_bets(ints, codes, counts)
         build_relevance(codes, counts, ints)
         set_round(tab, ints, hands, talon, np.uint64(0))
-        last, nine_lost = play_tricks(players, lead, pol, tab, ints, weight, state, None)
+        last, nine_lost = play_tricks(players, lead, pol, tab, ints, weight, state, None, None)
         settle(codes, counts, tab, ints, nine_lost, result, failed)
         for s in range(players):
             if counts[s] == 0:

@@ -108,6 +108,6 @@ def play_out(tab, ints, weight, state, hands, codes, counts, result, failed, pla
         playpol[s] = ints[I_PLAYPOL + entry_of(s, ints)]
     leader = leader_of(ints)
     set_round(tab, ints, hands, tab[TALON], tab[REVEALED])
-    last, nine_lost = play_tricks(players, leader, playpol, tab, ints, weight, state, None)
+    last, nine_lost = play_tricks(players, leader, playpol, tab, ints, weight, state, None, None)
     n_failed = score_round(nine_lost, tab, ints, weight, codes, counts, result, failed)
     return leader, last, nine_lost, n_failed

@@ -62,7 +62,7 @@ def _play_one(players, leader, policy, tab, ints, weight, state, hands, talon, c
               colmask, result, failed):
     """One round of the deal in ``hands`` under ``policy``: did ``ask`` win its bets?"""
     set_round(tab, ints, hands, talon, U0)
-    last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None)
+    last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None, None)
     settle(codes, bcounts, tab, ints, nine_lost, result, failed)
     return not failed[ask]
 

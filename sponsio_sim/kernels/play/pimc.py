@@ -238,4 +238,4 @@ def pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
     ctx = PimcCtx(codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps, np.zeros(width, dtype=np.int64),
                   np.zeros(players, dtype=np.int64), np.zeros(n_colours * RANKS, dtype=np.int64),
                   np.zeros(players, dtype=np.uint64), np.zeros((n_colours * RANKS, 3), dtype=np.int64))
-    return play_tricks(players, leader, policy, tab, ints, weight, state, ctx)
+    return play_tricks(players, leader, policy, tab, ints, weight, state, ctx, None)

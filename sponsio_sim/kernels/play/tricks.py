@@ -38,7 +38,7 @@ def _choose_hooked_none(   # types the call for ctx None; never runs (play_trick
 
 
 @nb.njit(cache=True)   # counts references: a hook (``pimc``) allocates
-def play_tricks(players, leader, policy, tab, ints, weight, state, ctx, stop=None):
+def play_tricks(players, leader, policy, tab, ints, weight, state, ctx, stop):
     """Play every trick of the deal loaded in ``tab`` (see ``table.set_round``).
 
     ``policy[s]`` picks seat s's policy: the shared ones (``policies``), or,
@@ -59,7 +59,7 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx, stop=Non
     ``stop`` (an int64 array: kind, a, b, seat; kind < 0 for none) ends the
     round at the first trick boundary where that bet is settled
     (``bets.bet_decided``): the outcome then holds for that bet only, and
-    ``ints[N_PLAYED]`` counts the tricks played. Omitted, the check is
+    ``ints[N_PLAYED]`` counts the tricks played. ``None``: the check is
     compiled out.
     """
     n_tricks = popcount(tab[HANDS + leader])
