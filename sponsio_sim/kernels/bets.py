@@ -14,7 +14,8 @@ import numba as nb
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import U0, bit, popcount
-from sponsio_sim.kernels.table import COLMASK, FLAGS, HANDS, NINES_OWN, N_PLAYED, TRICKS_WON, WINNERS, WON
+from sponsio_sim.kernels.table import (COLMASK, FLAGS, HANDS, NINE_CARDS, NINES_OWN, N_PLAYED, TRICKS_WON, WINNERS,
+                                       WON)
 
 BET_FIELDS = 4      # kind, a, b, placement rank
 ANY_SEAT = -1       # the target of ``fail`` under ``fail_target = any``
@@ -79,22 +80,33 @@ def bet_won(kind, a, b, seat, tab, ints, nine_lost):
 
 
 @nb.njit(cache=True, inline="always")
-def bet_decided(kind, a, b, seat, players, tab, ints):
+def bet_decided(kind, a, b, seat, players, tab, ints, nine_lost):
     """Is seat's bet (kind, a, b) settled, whatever the tricks left bring? Read at
-    a trick boundary. ``tricks`` and ``colour`` bets are settled once the count is
-    past N or out of reach (a ``colour`` bet also when no card of its colour is
-    left in a hand); any other kind waits for the end of the round."""
+    a trick boundary (``nine_lost`` as ``play_tricks`` keeps it). ``tricks`` and
+    ``colour``: the count is past N or out of reach (a ``colour`` bet also once
+    no card of its colour is left in a hand); ``first``: after the first trick;
+    ``nines``: once a 9 it judges lost, or none of them is left in a hand.
+    ``last`` (and any kind without a branch) waits for the end of the round."""
     if kind == TRICKS:
         won = ints[TRICKS_WON + seat]
         return won > a or won + popcount(tab[HANDS + seat]) < a
+    if kind == FIRST:
+        return True
+    held = U0
+    for t in range(players):
+        held |= tab[HANDS + t]
     if kind == COLOUR:
         cm = tab[COLMASK + a]
         got = popcount(tab[WON + seat] & cm)
-        held = U0
-        for t in range(players):
-            held |= tab[HANDS + t]
         rest = popcount(held & cm)
         return got > b or got + rest < b or rest == 0
+    if kind == NINES:
+        own = (ints[FLAGS] & NINES_OWN) != 0
+        if not nines_won(seat, nine_lost, own):
+            return True
+        if own:
+            held = tab[HANDS + seat]
+        return (held & tab[NINE_CARDS]) == U0
     return False
 
 

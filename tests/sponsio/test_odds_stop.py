@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sponsio_sim.analysis.odds.query import kernel_args, stat_index
+from sponsio_sim.bet_kinds import BET_TYPES
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.odds.simulate import odds_chunks, stats_layout
 from sponsio_sim.kernels.table import N_PLAYED, new_state, set_round
@@ -23,6 +24,8 @@ COUNTS = np.array([300, 300], dtype=np.int64)
 SITUATIONS = [
     # rule set, hand, talon, seat, lead, policy, opponents
     ("standard-4p", "R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7", 0, 0, "goal", "goal"),
+    ("every-kind", "R9 B9 G9 Y9 R5 B4 G3 Y2", None, 1, 3, "goal", "goal"),
+    ("nines-own", "R9 B9 R8 B7 G2 G1 Y2 Y1", "G9 Y9 R1 B1", 3, 2, "goal", "goal"),
     ("standard-4p", "R1 G8 G3 G2 Y9 Y7 Y5 Y4", None, 2, 1, "greedy", "goal"),
     ("standard-3p", "R9 R8 R7 B2 B1 G9 G5 G4", None, 1, 0, "goal", "greedy"),
 ]
@@ -36,7 +39,12 @@ def _counts(sit, policy, opponents, stop, seed=11):
 
 @pytest.mark.parametrize("rules_name,hand,talon,seat,lead,policy,opponents", SITUATIONS)
 def test_stopping_leaves_the_asked_count_unchanged(rules_name, hand, talon, seat, lead, policy, opponents):
-    rules = load_rules(rules_name)
+    if rules_name == "every-kind":      # ``first`` too
+        rules = load_rules("standard-4p", overrides={"bets": list(BET_TYPES)})
+    elif rules_name == "nines-own":
+        rules = load_rules("standard-4p", overrides={"nines_scope": "own"})
+    else:
+        rules = load_rules(rules_name)
     sit = build_situation(rules, hand, talon, seat=seat, lead=lead)
     layout = stats_layout(rules.hand_size, rules.n_colours, rules.players)
     checked = 0
@@ -70,6 +78,7 @@ def test_a_random_seat_turns_the_stop_off():
                                          ((1, 0, 7), 7),      # colour:R=7: won, no red left after R9
                                          ((1, 1, 8), 8),      # colour:B=8: open until B9
                                          ((2, 0, 0), 8),      # last: only the end settles it
+                                         ((5, 0, 0), 1),      # first: the first trick settles it
                                          ((-1, 0, 0), 8)])    # no stop
 def test_the_round_ends_where_the_bet_is_settled(stop, played):
     rules = load_rules("standard-4p")
