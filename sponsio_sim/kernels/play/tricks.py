@@ -120,7 +120,7 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx, stop):
         tab[WON + best_seat] |= trick_mask
         tab[PLAYED] |= trick_mask
         leader = best_seat
-        if stop is not None:   # pruned at compile time when omitted
+        if stop is not None:   # pruned at compile time when None
             if stop[0] >= 0 and bet_decided(stop[0], stop[1], stop[2], stop[3], players, tab, ints, nine_lost):
                 ints[N_PLAYED] = t + 1
                 return leader, nine_lost
