@@ -3,7 +3,10 @@
 
 Each command runs as a fresh process (as a user types it), warm: the numba
 cache is filled by a first run, which is reported separately as "first".
-The figure is the median wall time of ``--repeat`` runs. Python may write
+The figure is the median wall time of ``--repeat`` runs ("warm"); "best"
+is the fastest of them, the nearest to a quiet machine on a shared host
+whose load only ever adds time (as ``timeit`` advises). Both are judged
+against the target. Python may write
 bytecode caches (``PYTHONDONTWRITEBYTECODE`` is dropped), as it does for a
 user: pip compiles an installed package's modules, so a user's CLI never
 recompiles them from source at start-up. Targets (issue 16,
@@ -80,12 +83,13 @@ def main() -> None:
           f"median of {args.repeat} warm runs")
     for module in ("sponsio_sim.cli", "caesar_sim.cli"):
         print(f"import {module}: {import_ms(module, env):.0f} ms")
-    print(f"{'command':<32} {'first s':>8} {'warm s':>8} {'target':>7}  ok")
+    print(f"{'command':<32} {'first s':>8} {'warm s':>8} {'best s':>7} {'target':>7}  ok (warm, best)")
     for name, cmd, target in CASES:
         first = wall(cmd, env)
         times = [wall(cmd, env) for _ in range(args.repeat)]
-        med = statistics.median(times)
-        print(f"{name:<32} {first:8.2f} {med:8.2f} {target:7.1f}  {'yes' if med <= target else 'NO'}")
+        med, best = statistics.median(times), min(times)
+        print(f"{name:<32} {first:8.2f} {med:8.2f} {best:7.2f} {target:7.1f}  "
+              f"{'yes' if med <= target else 'NO'}, {'yes' if best <= target else 'NO'}")
 
 
 if __name__ == "__main__":
