@@ -22,29 +22,25 @@ from tabletop_mc.rng import new_state as new_rng
 COUNTS = np.array([300, 300], dtype=np.int64)
 
 SITUATIONS = [
-    # rule set, hand, talon, seat, lead, policy, opponents
-    ("standard-4p", "R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7", 0, 0, "goal", "goal"),
-    ("every-kind", "R9 B9 G9 Y9 R5 B4 G3 Y2", None, 1, 3, "goal", "goal"),
-    ("nines-own", "R9 B9 R8 B7 G2 G1 Y2 Y1", "G9 Y9 R1 B1", 3, 2, "goal", "goal"),
-    ("standard-4p", "R1 G8 G3 G2 Y9 Y7 Y5 Y4", None, 2, 1, "greedy", "goal"),
-    ("standard-3p", "R9 R8 R7 B2 B1 G9 G5 G4", None, 1, 0, "goal", "greedy"),
+    # rule set, its overrides, hand, talon, seat, lead, policy, opponents
+    ("standard-4p", None, "R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7", 0, 0, "goal", "goal"),
+    ("standard-4p", {"bets": list(BET_TYPES)}, "R9 B9 G9 Y9 R5 B4 G3 Y2", None, 1, 3, "goal", "goal"),
+    ("standard-4p", {"nines_scope": "own"}, "R9 B9 R8 B7 G2 G1 Y2 Y1", "G9 Y9 R1 B1", 3, 2, "goal", "goal"),
+    ("standard-4p", None, "R1 G8 G3 G2 Y9 Y7 Y5 Y4", None, 2, 1, "greedy", "goal"),
+    ("standard-3p", None, "R9 R8 R7 B2 B1 G9 G5 G4", None, 1, 0, "goal", "greedy"),
 ]
 
 
-def _counts(sit, policy, opponents, stop, seed=11):
-    return odds_chunks(np.int64(seed), np.int64(0), COUNTS,
-                       *kernel_args(sit.with_bets([stop]) if stop is not None else sit, policy, opponents,
-                                    stop=stop)).sum(axis=0)
+def _counts(sit, bet, policy, opponents, stop, seed=11):
+    """Summed counts of the goal row ``bet`` (the seat playing for it), with or without the stop."""
+    args = kernel_args(sit.with_bets([bet]), policy, opponents, stop=bet if stop else None)
+    return odds_chunks(np.int64(seed), np.int64(0), COUNTS, *args).sum(axis=0)
 
 
-@pytest.mark.parametrize("rules_name,hand,talon,seat,lead,policy,opponents", SITUATIONS)
-def test_stopping_leaves_the_asked_count_unchanged(rules_name, hand, talon, seat, lead, policy, opponents):
-    if rules_name == "every-kind":      # ``first`` too
-        rules = load_rules("standard-4p", overrides={"bets": list(BET_TYPES)})
-    elif rules_name == "nines-own":
-        rules = load_rules("standard-4p", overrides={"nines_scope": "own"})
-    else:
-        rules = load_rules(rules_name)
+@pytest.mark.parametrize("rules_name,overrides,hand,talon,seat,lead,policy,opponents", SITUATIONS)
+def test_stopping_leaves_the_asked_count_unchanged(rules_name, overrides, hand, talon, seat, lead, policy,
+                                                   opponents):
+    rules = load_rules(rules_name, overrides=overrides)
     sit = build_situation(rules, hand, talon, seat=seat, lead=lead)
     layout = stats_layout(rules.hand_size, rules.n_colours, rules.players)
     checked = 0
@@ -52,9 +48,8 @@ def test_stopping_leaves_the_asked_count_unchanged(rules_name, hand, talon, seat
         if bet.kind == "fail":
             continue
         slot = stat_index(bet, layout, rules)
-        full = odds_chunks(np.int64(11), np.int64(0), COUNTS,
-                           *kernel_args(sit.with_bets([bet]), policy, opponents))[:, slot].sum()
-        assert _counts(sit, policy, opponents, bet)[slot] == full, bet.notation(rules)
+        full = _counts(sit, bet, policy, opponents, stop=False)[slot]
+        assert _counts(sit, bet, policy, opponents, stop=True)[slot] == full, bet.notation(rules)
         checked += 1
     assert checked > 20
 
@@ -64,9 +59,8 @@ def test_a_random_seat_turns_the_stop_off():
     rules = load_rules("standard-4p")
     sit = build_situation(rules, "R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7")
     bet = [b for b in catalogue(rules, 0) if b.notation(rules) == "colour:R=0"][0]
-    full = odds_chunks(np.int64(3), np.int64(0), COUNTS, *kernel_args(sit.with_bets([bet]), "goal", "random"))
-    stopped = odds_chunks(np.int64(3), np.int64(0), COUNTS,
-                          *kernel_args(sit.with_bets([bet]), "goal", "random", stop=bet))
+    full = _counts(sit, bet, "goal", "random", stop=False, seed=3)
+    stopped = _counts(sit, bet, "goal", "random", stop=True, seed=3)
     assert np.array_equal(full, stopped)
 
 
