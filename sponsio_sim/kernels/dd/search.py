@@ -36,6 +36,7 @@ from sponsio_sim.kernels.dd.bounds import (
     bet_trick_decides, forced_lead, last_trick, side_quick_tricks, sweep_bound, tops_against,
     trick_decides,
 )
+from sponsio_sim.kernels.dd.coop import coop_bound
 from sponsio_sim.kernels.dd.core import (
     F_BEST, F_BEST_SEAT, F_EXPANDED, F_NEXT_MOVE, F_MAX_SIDE, F_LED, F_LEADER, F_MOV0, F_NEED, F_N_MOVES, F_POS,
     F_SEAT, F_SLOT, F_TRICKS_DONE, F_HINT, MODE_TRICKS, U_SKIP, U_TMASK, U_WIN_RANKS, abs_move, ct_advance, rel_move,
@@ -169,6 +170,10 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
         if left == 1:
             return _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT,
                               tn, res3, fail3)
+        if maxside == (np.int64(1) << players) - 1:
+            v, w = coop_bound(codes, bcounts, ask, CT[tn], players, n_col, left, hands, in_play, colmask)
+            if v == NO:
+                return NO, w
         alone = maxside == np.int64(1) << ask
         if alone and not any_fail and frozen_bets(codes, bcounts, ask, CT[tn], players, n_col):
             # The seat's bets hold as they stand: it wins if it can lose
