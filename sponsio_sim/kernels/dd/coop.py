@@ -16,12 +16,17 @@ lowers n_g and |Y_g| alike. So phi never grows while Y discards C, and
 falls by one each time it does. (Once Y is void in C nothing is left to
 count.)
 
-``coop_sweep``: the seat must win every trick left. Each card it plays then
-wins a trick of its own colour, so exactly |S_g| tricks are led in g (n_g =
-|S_g|), and in each of the |S_C| tricks of C every seat still holding C
-plays a card of C below the seat's. Y can discard at most phi of its cards
-of C (best: its highest); it plays q = min(|Y_C| - phi, |S_C|) of the rest
-(best: its lowest) under distinct cards of the seat's, or the sweep fails.
+``coop_tricks``: the seat must win ``need`` more tricks. It wins a trick
+of colour C only with a card of C above every other card of C in it. While
+it holds C it plays C in every trick of C; in those tricks Y plays C while
+it holds C, so in at least q = min(|S_C|, |Y_C| - phi) of them (Y best
+discards its highest cards of C and plays its lowest), and the seat wins at
+most |S_C| - q + (the greedy matching of those q cards of Y's under the
+seat's) tricks of C. The least of that over Y, summed over the colours,
+must reach ``need``. Here n_g is the longest holding of g among the seats
+but Y (each trick of g takes a card from every seat holding g); when the
+seat needs every trick left, each card it plays wins a trick of its own
+colour, so exactly n_g = |S_g| tricks are led in g (the sweep).
 
 ``coop_capture``: the seat must capture ``need`` more cards of C, so at most
 ``slack`` of the cards of C still in play may end in another seat's trick.
@@ -33,12 +38,15 @@ greedy matching of Y's cards under the seat's). Every card of Y beyond
 those two counts escapes, and the escapes of all seats together may not
 pass the slack.
 
-Each bound returns the cards it rests on (``dd.tt`` winning ranks): the
-lowest card of C in play, so that a matching position holds the same cards
-of C in the same hands (and the lengths, in the table's key, the same phi).
+Each bound returns the cards it rests on (``dd.tt`` winning ranks): in
+each colour whose ranks it compared to reach its answer, a card at or
+below every card it compared, so that a matching position holds those
+cards in the same hands (and the lengths, in the table's key, give the
+same phi).
 """
 
 import numba as nb
+import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, TRICKS
@@ -85,36 +93,68 @@ def discards(hands, players, ask, y, col, colmask, sweep):
 
 
 @no_refcount
-def coop_sweep(hands, players, ask, colmask):
-    """(NO, the cards it rests on) when seat ``ask`` cannot win every trick
-    left even with every seat's help, else (UNKNOWN, 0)."""
+def coop_tricks(hands, players, ask, need, left, colmask):
+    """(NO, the cards it rests on) when seat ``ask`` cannot win ``need`` of
+    the ``left`` tricks left even with every seat's help (the sweep when
+    ``need == left``), else (UNKNOWN, 0). The cards: for the colours with
+    the largest shortfalls that together rule the goal out, the lowest card
+    of the seat's and the limiting seat's cards of the colour."""
+    sweep = need == left
+    short = U0      # per colour (4 bits each), the tricks of it the seat cannot win
+    cards = U0      # per colour, the lowest card the shortfall rests on
+    total = 0
     for col in range(colmask.shape[0]):
         mine = hands[ask] & colmask[col]
         k = popcount(mine)
         if k == 0:
             continue
+        most = k
+        rest = U0
         for y in range(players):
             theirs = hands[y] & colmask[col]
             if y == ask or theirs == U0:
                 continue
-            q = min(popcount(theirs) - discards(hands, players, ask, y, col, colmask, True), k)
+            q = min(popcount(theirs) - discards(hands, players, ask, y, col, colmask, sweep), k)
             if q <= 0:
                 continue
             low = theirs
             for _ in range(popcount(theirs) - q):
                 low &= ~bit(highest(low))
-            if under(mine, low) < q:
-                return NO, bit(lowest(mine | theirs))
-    return UNKNOWN, U0
+            v = k - q + under(mine, low)
+            if v < most:
+                most = v
+                rest = theirs
+        if most < k:
+            short |= np.uint64(k - most) << np.uint64(4 * col)
+            cards |= bit(lowest(mine | rest))
+            total += k - most
+    if total <= left - need:
+        return UNKNOWN, U0
+    w = U0
+    got = 0
+    while got <= left - need:
+        top = 0
+        pick = 0
+        for col in range(colmask.shape[0]):
+            x = int((short >> np.uint64(4 * col)) & np.uint64(15))
+            if x > top:
+                top = x
+                pick = col
+        got += top
+        w |= cards & colmask[pick]
+        short &= ~(np.uint64(15) << np.uint64(4 * pick))
+    return NO, w
 
 
 @no_refcount
-def coop_capture(hands, players, ask, col, slack, in_play, colmask):
+def coop_capture(hands, players, ask, col, slack, colmask):
     """(NO, the cards it rests on) when more than ``slack`` cards of colour
     ``col`` must end in other seats' tricks even with every seat's help,
-    else (UNKNOWN, 0)."""
+    else (UNKNOWN, 0). The cards: the lowest of the seat's and the escaping
+    seats' cards of the colour."""
     mine = hands[ask] & colmask[col]
     escapes = 0
+    w = U0
     for y in range(players):
         theirs = hands[y] & colmask[col]
         if y == ask or theirs == U0:
@@ -122,29 +162,29 @@ def coop_capture(hands, players, ask, col, slack, in_play, colmask):
         e = popcount(theirs) - under(mine, theirs) - discards(hands, players, ask, y, col, colmask, False)
         if e > 0:
             escapes += e
+            w |= mine | theirs
     if escapes > slack:
-        return NO, bit(lowest(in_play & colmask[col]))
+        return NO, bit(lowest(w))
     return UNKNOWN, U0
 
 
 @no_refcount
 def coop_bound(codes, bcounts, ask, row, players, n_col, left, hands, in_play, colmask):
     """Trick-boundary bound for seat ``ask``'s bets with every seat helping:
-    (NO, the cards it rests on) when a trick bet needs every trick left and
-    the seat cannot sweep, or a colour bet needs more cards of its colour
-    than can reach the seat's tricks; else (UNKNOWN, 0)."""
+    (NO, the cards it rests on) when a trick bet needs more tricks, or a
+    colour bet more cards of its colour, than can reach the seat; else
+    (UNKNOWN, 0)."""
     for i in range(bcounts[ask]):
         kind = codes[ask, i, 0]
-        if kind == TRICKS and codes[ask, i, 1] - row[ask] == left:
-            v, w = coop_sweep(hands, players, ask, colmask)
+        if kind == TRICKS and codes[ask, i, 1] > row[ask]:
+            v, w = coop_tricks(hands, players, ask, codes[ask, i, 1] - row[ask], left, colmask)
             if v == NO:
                 return v, w
         elif kind == COLOUR:
             col = codes[ask, i, 1]
             need = codes[ask, i, 2] - row[players + ask * n_col + col]
             if need > 0:
-                v, w = coop_capture(hands, players, ask, col, popcount(in_play & colmask[col]) - need, in_play,
-                                    colmask)
+                v, w = coop_capture(hands, players, ask, col, popcount(in_play & colmask[col]) - need, colmask)
                 if v == NO:
                     return v, w
     return UNKNOWN, U0

@@ -30,7 +30,6 @@ _FORCE = 6          # ordering: a card only an opponent's top card still to come
 _SHED = 8           # ordering: a bettor who wants to lose tricks plays its highest card that loses
 _THROW = 30         # ordering: discards of the colour a bettor must not capture (by it, or onto its trick)
 _PRESS = 40         # ordering: leads against a bettor alone that wants to lose, in a colour it may not duck
-_CHUTE = 20         # ordering: a lead the bettor wins where a holder of its colour can throw that on
 _FEED = 30          # ordering: cards of the colour a bettor must capture more of, onto its trick (or kept)
 
 
@@ -114,7 +113,6 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
     cbet = -1
     feed = -1
     press = U0
-    chute = U0
     if mode == MODE_TRICKS:
         want = coal if (coal >> s) & 1 else allmask & ~coal
     else:
@@ -135,14 +133,6 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         # out of the others'.
         if dsr > 0 and (want >> ask) & 1:
             feed = colour_bet(codes, bcounts, ask)
-            if feed >= 0 and pos == 0 and maxside == allmask:
-                # Every seat helps: leads the bettor wins, in colours where a
-                # holder of the colour to capture is void and can throw it on.
-                for y in range(players):
-                    if y != ask and y != s and (hands[y] & colmask[feed]) != U0:
-                        for col in range(n_col):
-                            if col != feed and (hands[y] & colmask[col]) == U0:
-                                chute |= np.uint64(1) << np.uint64(col)
         # The others lead against the seat alone that wants to lose: first
         # the colours where it may not be able to play under every lead
         # (``dd.avoid.colour_ducks``).
@@ -192,16 +182,9 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         if pos > 0 and col != led and col == cbet and (s == ask or (want >> win) & 1):
             score += _THROW
         if col == feed and (pos > 0 or s != ask):
-            if win != ask:
-                score -= _FEED
-            else:
-                score += _FEED
-                if s != ask and pos > 0:
-                    score += 2 * rank   # another seat feeds its highest card that the bettor still beats
+            score += _FEED if win == ask else -_FEED
         if (press >> np.uint64(col)) & U1:
             score += _PRESS
-        if win == ask and (chute >> np.uint64(col)) & U1:
-            score += _CHUTE
         if force and not (want >> win) & 1:
             score += _FORCE
         hint = PL[d, F_HINT]

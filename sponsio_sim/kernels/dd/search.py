@@ -14,7 +14,8 @@ array arguments in the hot loop apart from inlined helpers). At every trick
 boundary it first tries to decide the node without searching: the goal's
 three-valued bound (target reached / out of reach, bets settled either
 way), the sure tricks of either side, the sweep bound of a side that needs
-every trick, then the transposition table (``dd.tt``, winning ranks).
+every trick, the best-case bounds when every seat helps the bettor
+(``dd.coop``), then the transposition table (``dd.tt``, winning ranks).
 Inside a trick, a coalition goal is decided early when the trick's winner
 is already certain and that settles it (``dd.bounds.trick_decides``). Moves come
 from ``dd.moves``; a move found equal to one already tried is skipped
