@@ -1,12 +1,11 @@
-"""Best-case bounds of the double-dummy solver (``dd.coop``) against
-brute-force minimax with every seat helping.
+"""The best-case sweep bound of the double-dummy solver (``dd.coop``)
+against brute-force minimax with every seat helping.
 
 Small deals from two or three colours where the asking seat mostly holds
-high cards, so that it can often win every trick left or capture every
-card of a colour, or only just cannot. Each bound, asked on its own at the
-start of a trick, may only say NO where minimax does (and must say it
-often enough to be tested); the whole solver's best-case answer must equal
-minimax's.
+high cards, so that it can often win every trick left, or only just
+cannot. The bound, asked on its own at the start of a trick, may only say
+NO where minimax does (and must say it often enough to be tested); the
+whole solver's best-case answer must equal minimax's.
 """
 
 import random
@@ -17,7 +16,7 @@ import pytest
 from sponsio_sim.analysis.dd import solve
 from sponsio_sim.bets import parse_bet_set
 from sponsio_sim.kernels.bits import colour_masks
-from sponsio_sim.kernels.dd.coop import coop_capture, coop_tricks, discards, under
+from sponsio_sim.kernels.dd.coop import coop_sweep, discards, under
 from sponsio_sim.kernels.dd.tt import NO
 from sponsio_sim.rules import load_rules
 
@@ -72,81 +71,31 @@ def test_matching_and_discards_by_hand():
     assert under(m(8, 7, 6), m(0, 1, 2, 3)) == 3
     colmask = colour_masks(4)
     hands = masks([[8, 9 + 8, 9 + 7, 18 + 2], [5, 6, 7, 27 + 1], [0, 9, 10, 18], [1, 2, 11, 27]])
-    # Seat 1 (no B, no G): discards in R? With the seat (0) sweeping, n_B = 2
-    # and n_G = 1, so phi = 2 + 1 = 3 (its Y card: |S_Y| = 0).
-    assert discards(hands, 4, 0, 1, 0, colmask, True) == 3
-    # Otherwise n_g is the longest holding but seat 1's: B 2 (seat 0), G 1, Y 1 (seat 3) - 1.
-    assert discards(hands, 4, 0, 1, 0, colmask, False) == 3
+    # Seat 1 (no B, no G) while seat 0 sweeps: 2 B tricks and 1 G trick to
+    # discard R into; its Y card adds nothing (seat 0 has no Y).
+    assert discards(hands, 0, 1, 0, colmask) == 3
+    # Seat 2 follows both B tricks and the G trick.
+    assert discards(hands, 0, 2, 0, colmask) == 0
 
 
-SOUND = [(4, 3)] * 50 + [(3, 4)] * 24 + [(4, 4)] * 4
+SOUND = [(4, 3)] * 50 + [(3, 4)] * 30 + [(4, 4)] * 6
 
 
-def most_tricks(hands, leader, seat):
-    return minimax(hands, leader, [], set(range(len(hands))), lambda o: o[0][seat])
-
-
-def test_bounds_rule_out_only_what_minimax_rules_out():
-    """On many positions, each bound's NO at the start of a trick agrees
-    with minimax (every seat helping): the seat cannot win every trick, or
-    capture that many cards of a colour (all of them, or all but one). Each
-    bound fires on some of them."""
-    fired = {"sweep": 0, "capture": 0}
+def test_sweep_bound_rules_out_only_what_minimax_rules_out():
+    """On many positions, the bound's NO at the start of a trick agrees
+    with minimax (every seat helping, the most tricks the seat can take),
+    and it fires on some of them."""
+    fired = 0
     for case, (players, hand) in enumerate(SOUND):
         rng = random.Random(9100 + case)
         rules = load_rules(players=players, overrides={"hand_size": hand})
-        colmask = colour_masks(rules.n_colours)
         seat = rng.randrange(players)
-        hands, leader, _, colours = strong_seat_position(rng, players, hand, seat)
-        hm = masks(hands)
-        if coop_tricks(hm, players, seat, hand, hand, colmask)[0] == NO:
-            fired["sweep"] += 1
-            assert most_tricks(hands, leader, seat) < hand, (deal_text(hands, rules), leader, seat)
-        for slack in (0, 1):
-            for col, need in capture_bets(hands, colours, slack):
-                if coop_capture(hm, players, seat, col, slack, colmask)[0] == NO:
-                    fired["capture"] += 1
-                    most = minimax(hands, leader, [], set(range(players)),
-                                   lambda o: sum(1 for c in o[1][seat] if c // 9 == col))
-                    assert most < need, (deal_text(hands, rules), leader, seat, NAMES[col], need)
-    assert min(fired.values()) >= 10, fired
-
-
-def balanced_position(rng, players, hand, seat):
-    """Every seat holds the same number of cards of each colour in play (so
-    no seat can discard before the last tricks), the seat's drawn from
-    anywhere in each colour."""
-    n_col = 4 if players == 4 else 3
-    per = 1 if hand == 3 else 2
-    colours = rng.sample(range(n_col), hand // per)
-    hands = [[] for _ in range(players)]
-    for col in colours:
-        cards = rng.sample([col * 9 + r for r in range(9)], players * per)
-        for s in range(players):
-            hands[s] += cards[s * per:(s + 1) * per]
-    return [sorted(h) for h in hands], rng.randrange(players)
-
-
-BALANCED = [(4, 3)] * 40 + [(3, 4)] * 30 + [(4, 4)] * 4
-
-
-def test_trick_bound_short_of_a_sweep():
-    """The trick bound below a sweep (``need`` < tricks left), on positions
-    where it can bite: its NO agrees with minimax, and it fires."""
-    fired = 0
-    for case, (players, hand) in enumerate(BALANCED):
-        rng = random.Random(9200 + case)
-        rules = load_rules(players=players, overrides={"hand_size": hand})
-        colmask = colour_masks(rules.n_colours)
-        seat = rng.randrange(players)
-        hands, leader = balanced_position(rng, players, hand, seat)
-        most = None
-        for need in range(1, hand):
-            if coop_tricks(masks(hands), players, seat, need, hand, colmask)[0] == NO:
-                fired += 1
-                most = most_tricks(hands, leader, seat) if most is None else most
-                assert most < need, (deal_text(hands, rules), leader, seat, need)
-    assert fired >= 10, fired
+        hands, leader, _, _ = strong_seat_position(rng, players, hand, seat)
+        if coop_sweep(masks(hands), players, seat, colour_masks(rules.n_colours))[0] == NO:
+            fired += 1
+            most = minimax(hands, leader, [], set(range(players)), lambda o: o[0][seat])
+            assert most < hand, (deal_text(hands, rules), leader, seat)
+    assert fired >= 20, fired
 
 
 SOLVE = [(4, 3, False)] * 14 + [(4, 3, True)] * 8 + [(3, 4, False)] * 10 + [(3, 4, True)] * 6 \
@@ -155,9 +104,9 @@ SOLVE = [(4, 3, False)] * 14 + [(4, 3, True)] * 8 + [(3, 4, False)] * 10 + [(3, 
 
 @pytest.mark.parametrize("case", range(len(SOLVE)))
 def test_best_case_matches_minimax(case):
-    """The solver's best case (its winning ranks generalising each bound's
-    answer through the transposition table) equals minimax's, for sweeps,
-    near sweeps, whole and nearly whole colours, alone and with other bets."""
+    """The solver's best case (the bound's winning ranks generalising its
+    answers through the transposition table) equals minimax's, for sweeps
+    and near sweeps, alone and with other bets, and for whole colours."""
     players, hand, mid = SOLVE[case]
     rng = random.Random(9300 + case)
     rules = load_rules(players=players, overrides={"hand_size": hand})
@@ -187,7 +136,6 @@ def test_sweep_needs_the_discards():
     cannot = [[7, 6, 17], [8, 5, 9], [0, 1, 19], [2, 3, 20]]
     for hands, ok in ((can, True), (cannot, False)):
         assert bet_question(hands, 0, 0, {0: [("tricks", 3)]}, False) == ok
-        hm = masks(hands)
-        assert (coop_tricks(hm, 4, 0, 3, 3, colmask)[0] == NO) == (not ok)
+        assert (coop_sweep(masks(hands), 4, 0, colmask)[0] == NO) == (not ok)
         df = solve(deal_text(hands, rules), lead=0, seat=0, bets="tricks=3", rules=rules)
         assert bool(df["best"].iloc[0]) == ok

@@ -14,8 +14,8 @@ array arguments in the hot loop apart from inlined helpers). At every trick
 boundary it first tries to decide the node without searching: the goal's
 three-valued bound (target reached / out of reach, bets settled either
 way), the sure tricks of either side, the sweep bound of a side that needs
-every trick, the best-case bounds when every seat helps the bettor
-(``dd.coop``), then the transposition table (``dd.tt``, winning ranks).
+every trick (and, when every seat helps the bettor, ``dd.coop``'s sweep
+bound), then the transposition table (``dd.tt``, winning ranks).
 Inside a trick, a coalition goal is decided early when the trick's winner
 is already certain and that settles it (``dd.bounds.trick_decides``). Moves come
 from ``dd.moves``; a move found equal to one already tried is skipped
@@ -172,7 +172,7 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
             return _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT,
                               tn, res3, fail3)
         if maxside == (np.int64(1) << players) - 1:
-            v, w = coop_bound(codes, bcounts, ask, CT[tn], players, n_col, left, hands, in_play, colmask)
+            v, w = coop_bound(codes, bcounts, ask, CT[tn], hands, players, left, colmask)
             if v == NO:
                 return NO, w
         alone = maxside == np.int64(1) << ask
