@@ -11,9 +11,11 @@
 3. Best-case possibility of every catalogue bet (all four seats helping
    seat 0), on the same deals: the other half of ``sponsio odds --policy
    dd``'s work, and most of it for bets near the top of their range
-   (``colour:C=8``, ``tricks=7``), where the search must find or rule out
-   one exact plan with no opponent to cut it short. No target; the table
-   shows where a whole-catalogue ``--policy goal,dd`` query spends its time.
+   (``colour:C=6..8``, ``tricks=5..6``), where the search must find or rule
+   out one exact plan with no opponent to cut it short (a trick bet that
+   needs every trick left is ruled out by ``dd.coop``'s sweep bound). No
+   target; the table shows where a whole-catalogue ``--policy goal,dd``
+   query spends its time.
 
 Times are process CPU time per solve (the machine is shared), the minimum
 over ``--repeats`` runs of each position, both solvers timed back to back on
