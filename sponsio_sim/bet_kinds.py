@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 RANKS = 9
+PLACES = 4    # places in the betting order the success model tells apart (0..3+)
 
 
 @dataclass(frozen=True)
@@ -48,10 +49,11 @@ class Kind:
 
 KINDS = (
     Kind("tricks", "tricks=N", ("tricks",), "wins exactly N tricks", (6, 5, 2)),
-    Kind("colour", "colour:C=N", ("colour", "cards"), "captures exactly N cards of colour C", (7, 4, 3)),
+    Kind("colour", "colour:C=N", ("colour", "cards"), "captures exactly N cards of colour C", (7, 4, 3, PLACES)),
     Kind("last", "last", (), "wins the last trick", (4, 3, 2)),
     Kind("nines", "nines", (), "every 9 played wins its trick", (5, 5)),
-    Kind("fail", "fail:S", ("seat",), "seat S (any other seat under fail_target = any) fails a bet", (6,)),
+    Kind("fail", "fail:S", ("seat",), "seat S (any other seat under fail_target = any) fails a bet",
+         (6, PLACES)),
     Kind("first", "first", (), "wins the first trick", (4, 5, 2), multiplier=2.0),
 )
 TRICKS, COLOUR, LAST, NINES, FAIL, FIRST = range(len(KINDS))   # kernel codes, in row order

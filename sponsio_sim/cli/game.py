@@ -180,6 +180,7 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
         failed = exc.strerror or str(exc)
     mae = summary["mae"].iloc[-1]
     worst = model.meta["ingame"]["max_abs_gap_pp"]
+    worst_seat = model.meta["ingame"]["max_abs_seat_gap_pp"]
     header = (f"{ruleset.summary()}\nsuccess model for deal {deciles.attrs['fingerprint']}: {n} training rounds, "
               f"{on_policy} on-policy iterations of {games} games of {ingame.attrs['profile']}, "
               f"{deciles.attrs['holdout']} held-out rounds, {check_games} check games, play {policy}, seed {seed}; "
@@ -187,7 +188,8 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
               f"held-out (random bets, random rounds): mean absolute calibration error {mae * 100:.2f} "
               f"percentage points\nin-game (bets placed in games): largest |predicted - won| "
               f"{'n/a' if worst is None else f'{worst:.2f}'} percentage points over the types placed "
-              f">= {MIN_PLACED} times (target {TOLERANCE_PP:g}); {CI_METHOD.split(';')[0]}")
+              f">= {MIN_PLACED} times, {'n/a' if worst_seat is None else f'{worst_seat:.2f}'} at one seat "
+              f"(seats fixed; target {TOLERANCE_PP:g}); {CI_METHOD.split(';')[0]}")
     named = {"in-game calibration by bet type": ingame, "held-out calibration by decile": deciles,
              "held-out by bet type": summary}
     if len(history):

@@ -158,7 +158,9 @@ def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFA
                               "gap_pp": {f"{r.profile}: {r.bet_type}": (None if np.isnan(r.gap_pp)
                                                                          else round(float(r.gap_pp), 3))
                                          for r in ingame.itertuples()},
-                              "max_abs_gap_pp": float(judged["gap_pp"].abs().max()) if len(judged) else None})
+                              "max_abs_gap_pp": float(judged["gap_pp"].abs().max()) if len(judged) else None,
+                              "max_abs_seat_gap_pp": (float(judged["seat_gap_pp"].abs().max())
+                                                      if judged["seat_gap_pp"].notna().any() else None)})
     for df in (deciles, summary, ingame, history):
         df.attrs.update(rules=ruleset.summary(), seed=seed, rounds=n, holdout=holdout, policy=policy,
                         fingerprint=fingerprint(ruleset), profile=profile, check_games=check_games)

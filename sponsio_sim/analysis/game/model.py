@@ -96,7 +96,8 @@ class SuccessModel:
             pad = np.zeros(sum(sizes) - len(bets))
             bets, wins = np.concatenate([bets, pad]), np.concatenate([wins, pad])
         if len(bets) != sum(sizes) or len(wins) != len(bets):
-            raise UserError(f"--model {path}: tables do not match hand size {hand_size}")
+            raise UserError(f"--model {path}: its tables do not match this version's model layout for hand "
+                            f"size {hand_size} (refit it with `sponsio fit`)")
         return cls(meta["fingerprint"], hand_size, bets, wins, meta, source or str(path))
 
     def covers(self, kinds) -> bool:
@@ -108,11 +109,11 @@ class SuccessModel:
 def smooth(bets: np.ndarray, wins: np.ndarray, hand_size: int) -> np.ndarray:
     """Per-cell chance: (wins + PRIOR x parameter rate) / (bets + PRIOR)."""
     out = []
-    for o, n, shape in zip(np.cumsum([0] + model_sizes(hand_size))[:-1], model_sizes(hand_size),
-                           model_shapes(hand_size)):
+    for o, n, shape, kind in zip(np.cumsum([0] + model_sizes(hand_size))[:-1], model_sizes(hand_size),
+                                 model_shapes(hand_size), KIND_ROWS):
         b = bets[o:o + n].reshape(shape)
         w = wins[o:o + n].reshape(shape)
-        if len(shape) == 4:   # parameter last: tricks N, colour N
+        if kind.param_axis:   # parameter last: tricks N, colour N
             axes = tuple(range(len(shape) - 1))
             tb, tw = b.sum(axis=axes), w.sum(axis=axes)
         else:
@@ -123,7 +124,14 @@ def smooth(bets: np.ndarray, wins: np.ndarray, hand_size: int) -> np.ndarray:
 
 
 def cached_model(path: Path) -> SuccessModel | None:
-    return SuccessModel.load(path, f"cache:{path}") if path.is_file() else None
+    """The model cached at ``path``; None if there is none, or if it was fitted
+    for an earlier model layout (a refit replaces it)."""
+    if not path.is_file():
+        return None
+    try:
+        return SuccessModel.load(path, f"cache:{path}")
+    except UserError:
+        return None
 
 
 def cache_dir() -> Path:

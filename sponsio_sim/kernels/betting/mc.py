@@ -37,7 +37,8 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from sponsio_sim.kernels.betting.phase import betting_steps, end_token, entry_of, leader_of, token_free
+from sponsio_sim.kernels.betting.phase import (betting_place, betting_steps, end_token, entry_of, leader_of,
+                                               token_free)
 from sponsio_sim.kernels.betting.model import kind_best, prepare_features
 from sponsio_sim.kernels.betting.policies import (allowed_kind, best_swap, cheap_card, payment, token_gain,
                                                   troll_income)
@@ -81,7 +82,7 @@ def step_candidates(s, tab, ints, weight, pilot, cands, gains):
     if unrev == U0:
         return n
     lead = leader_of(ints) == s
-    prepare_features(hand, tab[TALON], lead, tab, ints)
+    prepare_features(hand, tab[TALON], lead, betting_place(s, ints), tab, ints)
     rv = cheap_card(unrev)
     stake = weight[W_STAKE]
     nbets = ints[I_NBETS + s]
@@ -135,7 +136,7 @@ def end_candidates(s, t, tab, ints, weight, cands, gains):
     n = _add(cands, gains, 0, -1, -1, -1, -1, 0.0)
     nbets = ints[I_NBETS + s]
     if t == SWAP_TOKEN:
-        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
+        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
         g, x, y = best_swap(s, leader_of(ints) == s, tab, ints, weight)
         if x >= 0:
             n = _add(cands, gains, n, -1, x, y, -1, g)
@@ -143,7 +144,7 @@ def end_candidates(s, t, tab, ints, weight, cands, gains):
         for i in range(nbets):
             n = _add(cands, gains, n, -1, i, -1, -1, 0.0)
     elif t == REBET_TOKEN:
-        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
+        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
         for i in range(nbets):
             row = ints[I_BET_ROW + s * MAX_BETS + i]
             v, r = kind_best(ints[I_ROWS + 3 * row], s, ints, weight)

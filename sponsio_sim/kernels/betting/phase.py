@@ -161,6 +161,13 @@ def actor(step, ints):
 
 
 @nb.njit(cache=True, inline="always")
+def betting_place(s, ints):
+    """Seat s's place in the betting order (0: left of the dealer, first to act)."""
+    players = ints[I_PLAYERS]
+    return (s - ints[I_DEALER] - 1 + players) % players
+
+
+@nb.njit(cache=True, inline="always")
 def betting_steps(ints):
     """Betting actions in a round: every seat once per turn."""
     return ints[I_TURNS] * ints[I_PLAYERS]

@@ -25,7 +25,7 @@ import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow, uniform
-from sponsio_sim.kernels.betting.phase import bet_legal, entry_of, leader_of, token_free
+from sponsio_sim.kernels.betting.phase import bet_legal, betting_place, entry_of, leader_of, token_free
 from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepare_features, row_prob,
                                                sure_mask, total_features)
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
@@ -143,7 +143,7 @@ def best_swap(s, lead, tab, ints, weight):
                     best = g
                     bx = x
                     by = y
-        prepare_features(hand, talon, lead, tab, ints)
+        prepare_features(hand, talon, lead, betting_place(s, ints), tab, ints)
     return best, bx, by
 
 
@@ -219,7 +219,7 @@ def choose_ev(s, tab, ints, weight):
     if unrev == U0:
         return PASS, -1, -1, -1
     lead = leader_of(ints) == s
-    prepare_features(hand, tab[TALON], lead, tab, ints)
+    prepare_features(hand, tab[TALON], lead, betting_place(s, ints), tab, ints)
     best = weight[W_THRESH + entry_of(s, ints)]
     act, bx, by = PASS, -1, -1
     stake = weight[W_STAKE]
@@ -312,7 +312,7 @@ def choose_end_token(s, t, tab, ints, weight, state):
     pol = ints[I_BETPOL + entry_of(s, ints)]
     nbets = ints[I_NBETS + s]
     if pol == BET_EV:
-        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
+        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
         if t == SWAP_TOKEN:
             g, x, y = best_swap(s, leader_of(ints) == s, tab, ints, weight)
             return (x, y) if g > 0.0 else (-1, -1)

@@ -19,8 +19,8 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS
-from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_token, betting_steps, end_token,
-                                               entry_of, leader_of)
+from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_token, betting_place, betting_steps,
+                                               end_token, entry_of, leader_of)
 from sponsio_sim.kernels.betting.mc import choose_mc, choose_mc_end, is_mc
 from sponsio_sim.kernels.betting.rollout import RACE_EVERY, load_scratch, race, rollout_key
 from sponsio_sim.kernels.betting.model import prepare_features, row_cell
@@ -112,7 +112,7 @@ def predict_bets(tab, ints, weight):
     for s in range(ints[I_PLAYERS]):
         if ints[I_NBETS + s] == 0:
             continue
-        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, tab, ints)
+        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
         for i in range(ints[I_NBETS + s]):
             cell = row_cell(ints[I_BET_ROW + s * MAX_BETS + i], s, ints)
             ints[I_BET_CELL + s * MAX_BETS + i] = cell - W_MODEL

@@ -7,7 +7,8 @@ Each simulated round deals at random, picks a random leader, gives every
 seat either no bet (a troll, with share ``troll_share``) or 1..3 random
 catalogue bets of distinct types, plays the tricks with the given play
 policy and settles. Every bet held is one sample: its model cell (from the
-holder's dealt hand, the talon, whether it led, the fail target's bets) and
+holder's dealt hand, the talon, whether it led, its place in the betting order
+(its seat: bets are placed in seat order), the fail target's bets) and
 whether it won.
 
 - mode 0 (fit): ``row[2 * cell]`` += 1, ``row[2 * cell + 1]`` += won.
@@ -77,7 +78,8 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
         for s in range(players):
             if counts[s] == 0:
                 continue
-            prepare_features(hands[s], talon, s == lead, tab, ints)
+            # bets are placed in seat order here: seat s is s-th in the betting order
+            prepare_features(hands[s], talon, s == lead, s, tab, ints)
             for i in range(counts[s]):
                 kind = codes[s, i, 0]
                 a = codes[s, i, 1]

@@ -105,6 +105,7 @@ I_F_HIGH = _i.take()
 I_F_NOWN = _i.take()
 I_F_NINPLAY = _i.take()
 I_F_LEAD = _i.take()
+I_F_PLACE = _i.take()       # place in the betting order (0..PLACES-1)
 I_F_COL = _i.take(4)
 I_F_SC = _i.take(4)         # per colour: sure winners, high cards
 I_F_HI = _i.take(4)
@@ -138,11 +139,11 @@ W_MODEL = _w.at                   # the success model's tables start here
 
 # success-model table shapes (feature cells x parameter, ``bet_kinds``); see betting.model.cell_of
 TRICKS_CELLS = BY_NAME["tricks"].cells    # sure winners (0..5+), high cards (0..4+), leads
-COLOUR_CELLS = BY_NAME["colour"].cells    # own cards of C (0..6+), talon's C (0..3+), own sure C (0..2+)
+COLOUR_CELLS = BY_NAME["colour"].cells    # own cards of C (0..6+), talon's C (0..3+), own sure C (0..2+), place
 COLOUR_PARAMS = 10                        # N = 0..9
 LAST_CELLS = BY_NAME["last"].cells        # sure winners (0..3+), own 9s (0..2+), leads
 NINES_CELLS = BY_NAME["nines"].cells      # 9s not in the talon, own 9s
-FAIL_CELLS = BY_NAME["fail"].cells        # the target's bets (0..5+)
+FAIL_CELLS = BY_NAME["fail"].cells        # the target's bets (0..5+), place in the betting order
 
 
 def model_shapes(hand_size):
