@@ -49,8 +49,8 @@ _REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
 _WITHOUT = "without="
 # The reference strategy per player count: calibrated ev with the threshold and cash-in that
 # `sponsio exploit` found best (README, "Reference profile"); every seat plays it.
-REFERENCE = {4: "ev0.25:goal:cash4", 3: "ev0.5:goal:cash3"}
-REFERENCE_DEFAULT = "ev0.25:goal:cash4"
+REFERENCE = {4: "ev0.5:goal:cash3", 3: "ev0.5:goal:cash3"}
+REFERENCE_DEFAULT = "ev0.5:goal:cash3"
 STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND] with BETTING troll, random or randomP (pass share P, "
                  "default 0.5, e.g. random0.2), ev or evT (EV threshold T coins, default 0, e.g. ev0.5), mc or mcR "
                  "(R rollouts per candidate action, default 100, e.g. mc400); "
