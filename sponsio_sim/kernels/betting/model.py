@@ -10,14 +10,14 @@ fitted by simulation (``game.fit``, ``analysis.game.fit``):
 - last: sure winners, own 9s, whether the seat leads;
 - nines: 9s not in the talon, own 9s;
 - fail:S: the bets S holds (``fail``: the bets every other seat holds), the
-  bettor's place in the betting order.
+  bettor's place in the betting order;
+- first: sure winners, high cards, whether the seat leads.
 
 The place (0 = first to bet, ``PLACES - 1`` and later pooled) is public. A
 later bettor has seen more bets and faces fewer bets placed against it, and
 wins a cycle of fail bets (spec 4, "Settling fail bets"): without it the
 model, fitted over every place, was off by up to 4 points per seat in
 fixed-seat games while calibrated over all seats.
-- first: sure winners, high cards, whether the seat leads.
 
 ``prepare_features`` writes a hand's features to the ``ints`` scratch; then
 ``cell_of`` / ``prob`` read them for any bet, so scanning the catalogue costs
@@ -32,9 +32,10 @@ from sponsio_sim.kernels.bits import RANKS, U0, U1, highest, popcount
 from sponsio_sim.kernels.bets import target_bets
 from sponsio_sim.bet_kinds import BY_NAME, COLOUR, FAIL, FIRST, LAST, NINES, PLACES, TRICKS
 from sponsio_sim.kernels.game.layout import (COLOUR_CELLS, COLOUR_PARAMS, FAIL_CELLS, I_F_COL, I_F_HI, I_F_SC,
-                                             I_F_HIGH, I_F_LEAD, I_F_NINPLAY, I_F_PLACE, I_F_NOWN, I_F_SURE, I_HAND, I_MODEL_AT,
-                                             I_NBETS, I_NCOL, I_NROWS, I_PLAYERS, I_ROWS, I_ROW_OF, I_BEST_T,
-                                             I_BEST_C, LAST_CELLS, NINES_CELLS, W_MULT, TRICKS_CELLS, W_MODEL)
+                                             I_F_HIGH, I_F_LEAD, I_F_NINPLAY, I_F_PLACE, I_F_NOWN, I_F_SURE, I_HAND,
+                                             I_MODEL_AT, I_NBETS, I_NCOL, I_NROWS, I_PLAYERS, I_ROWS, I_ROW_OF,
+                                             I_BEST_T, I_BEST_C, LAST_CELLS, NINES_CELLS, W_MULT, TRICKS_CELLS,
+                                             W_MODEL)
 from sponsio_sim.kernels.table import COLMASK, NINE_CARDS
 
 TOP_RANKS = 0x1C0  # ranks 7, 8, 9 of a colour: the "high cards"
