@@ -30,7 +30,22 @@ _FORCE = 6          # ordering: a card only an opponent's top card still to come
 _SHED = 8           # ordering: a bettor who wants to lose tricks plays its highest card that loses
 _THROW = 30         # ordering: discards of the colour a bettor must not capture (by it, or onto its trick)
 _PRESS = 40         # ordering: leads against a bettor alone that wants to lose, in a colour it may not duck
+SHAKE = 200         # ordering: range of a restart's random perturbation (``shaken``)
 _FEED = 30          # ordering: cards of the colour a bettor must capture more of, onto its trick (or kept)
+
+
+@nb.njit(cache=True, inline="always")
+def shaken(shake, c, d):
+    """A pseudo-random score in [0, ``SHAKE``) for card ``c`` at ply ``d``
+    under restart ``shake`` (a splitmix64 finaliser): its range is larger
+    than any one ordering weight but the table's hint, so each restart of
+    ``dd.solve.solve_bets`` tries a near-random order that still plays the
+    move that decided a position before first."""
+    z = shake * np.uint64(0x9E3779B97F4A7C15) + np.uint64(c * 64 + d)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    return np.int64(z % np.uint64(SHAKE))
 
 
 @nb.njit(cache=True, inline="always")
@@ -86,8 +101,9 @@ def close_classes(W, d, hands, players, colmask, sens, root_mask, PL):
 
 @nb.njit(cache=True, inline="always")
 def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, ask, sens, root_mask,
-               PL, PU, CT):
-    """Fill ply d's move list: one card per equivalence class, best first."""
+               PL, PU, CT, shake):
+    """Fill ply d's move list: one card per equivalence class, best first
+    (with ``shake`` non-zero, in a perturbed order: ``shaken``)."""
     n_col = colmask.shape[0]
     allmask = (np.int64(1) << players) - 1
     s = PL[d, F_SEAT]
@@ -207,6 +223,8 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
                     score -= _OWN_FIRST
         if pos > 0 and col != led and (in_play & cm & ~((b << U1) - U1)) == U0:
             score -= _TOP_DISCARD
+        if shake != U0:
+            score += shaken(shake, c, d)
         j = n
         while j > 0 and PL[d, F_SC0 + j - 1] < score:
             PL[d, F_MOV0 + j] = PL[d, F_MOV0 + j - 1]

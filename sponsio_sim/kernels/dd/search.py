@@ -225,11 +225,14 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
 
 @no_refcount
 def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, ask, relseats,
-           any_fail, sens, root_mask, PL, PU, CT, TT, stamp, res3, fail3):
+           any_fail, sens, root_mask, PL, PU, CT, TT, stamp, res3, fail3, budget, shake):
     """Answer the question from the root set up by ``setup_root``.
 
     ``root_mask`` (non-zero) restricts the root's moves to those cards.
-    Returns (YES or NO, nodes searched). ``hands`` is restored on return.
+    Returns (YES or NO, nodes searched), or (UNKNOWN, nodes) once more than
+    ``budget`` nodes (0: no limit) were searched; what the table learnt
+    stays valid. ``shake`` (non-zero) perturbs the move order
+    (``dd.moves.shaken``). ``hands`` is restored on return.
     Each resolved node hands its winning ranks (``dd.tt``) to its parent:
     a cut passes on the deciding move's, a node that tried every move the
     union of all of them; a finished trick adds its winning rank.
@@ -252,6 +255,10 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
     cut = False
     while True:
         if entering:
+            if budget > 0 and nodes > budget:
+                for k in range(d):   # put back the card each ply above has played
+                    hands[PL[k, F_SEAT]] |= bit(PL[k, F_MOV0 + PL[k, F_NEXT_MOVE] - 1])
+                return UNKNOWN, nodes
             entering = False
             PL[d, F_EXPANDED] = 0
             PL[d, F_MAX_SIDE] = (maxside >> PL[d, F_SEAT]) & 1
@@ -290,7 +297,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
                 d -= 1
                 continue
             gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, ask, sens,
-                       root_mask, PL, PU, CT)
+                       root_mask, PL, PU, CT, shake)
             PL[d, F_EXPANDED] = 1
         if pending >= 0:
             c = PL[d, F_MOV0 + PL[d, F_NEXT_MOVE] - 1]
