@@ -37,6 +37,24 @@ def test_dd_odds_on_a_known_deal_are_the_solver_answer(seed):
     assert df.set_index("bet").loc["all:tricks=1,last", "p_worst"] == float(joint["worst"].iloc[0])
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_dd_odds_of_the_whole_catalogue_on_a_known_full_deal(seed):
+    """Rows of one goal family (``tricks=0..8``, ``colour:R=0..9``) share
+    the solver's table within a deal; each row still equals its own solve."""
+    rng = random.Random(100 + seed)
+    rules = load_rules(players=4)
+    cards = rng.sample(range(36), 36)
+    hands = [sorted(cards[s * 8:(s + 1) * 8]) for s in range(4)]
+    fmt = lambda ids: format_cards(mask_of(ids), rules)  # noqa: E731
+    revealed = "; ".join(f"{s}:{fmt(hands[s])}" for s in range(1, 4))
+    df = odds(fmt(hands[0]), fmt(cards[32:]), revealed=revealed, policy="dd", n=4, rules=rules)
+    deal = " | ".join(fmt(h) for h in hands)
+    assert len(df) >= 50
+    for bet, row in df.set_index("bet").iterrows():
+        exact = solve(deal, seat=0, bets=bet, rules=rules)
+        assert (row["p_worst"], row["p_best"]) == (float(exact["worst"].iloc[0]), float(exact["best"].iloc[0])), bet
+
+
 def test_pimc_wins_every_known_deal_that_is_makeable():
     made = 0
     for seed in range(40):

@@ -199,9 +199,12 @@ def relevant_seats(codes, bcounts, ask):
 def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in_play, nines,
                    nines_sens):
     """Key words for the accumulated state the relevant bets still depend on:
-    each counter clamped just above its target, the nines flag and which 9s
-    are still in play (relative ranks hide which top card is a 9), the first
-    trick's winner (bits 44-46 of the first word)."""
+    what each counter still needs (its target minus the counter plus one,
+    0 once past the target: a counter never comes back), the nines flag and
+    which 9s are still in play (relative ranks hide which top card is a 9),
+    the first trick's winner (bits 44-46 of the first word). Keyed by need,
+    an entry answers the same question for every target of a goal family
+    (``same_family``)."""
     x1 = np.uint64(leader)
     if nines_sens:
         x1 |= np.uint64(row[players + players * n_colours]) << np.uint64(3)
@@ -213,9 +216,9 @@ def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in
             for i in range(bcounts[s]):
                 kind = codes[s, i, 0]
                 if kind == TRICKS:
-                    v = min(row[s], codes[s, i, 1] + 1)
+                    v = max(codes[s, i, 1] - row[s] + 1, 0)
                 elif kind == COLOUR:
-                    v = min(row[players + s * n_colours + codes[s, i, 1]], codes[s, i, 2] + 1)
+                    v = max(codes[s, i, 2] - row[players + s * n_colours + codes[s, i, 1]] + 1, 0)
                 elif kind == FIRST:   # who took the first trick decides every first bet
                     x1 |= np.uint64(row[ct_layout(players, n_colours)[3]] + 1) << np.uint64(44)
                     continue
@@ -224,6 +227,26 @@ def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in
                 x2 |= np.uint64(v) << np.uint64(sh)
                 sh += 5
     return x1, x2
+
+
+@nb.njit(cache=True)
+def same_family(a, na, b, nb_):
+    """Do the bet rows ``a[:na]`` and ``b[:nb_]`` (``kernels.bets`` fields)
+    differ at most in the numbers of trick and colour bets? Then a bet
+    question's table entries (keyed by need, ``bet_extra_keys``) answer
+    the other's: the solver may keep one stamp for both."""
+    if na != nb_:
+        return False
+    for j in range(na):
+        kind = a[j, 0]
+        if b[j, 0] != kind:
+            return False
+        for f in range(a.shape[1]):
+            if (kind == TRICKS and f == 1) or (kind == COLOUR and f == 2):
+                continue
+            if a[j, f] != b[j, f]:
+                return False
+    return True
 
 
 @no_refcount
