@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 from sponsio_sim.analysis.dd import solve
-from sponsio_sim.bets import parse_bet_set
+from sponsio_sim.bets import encode_table, parse_bet_set
 from sponsio_sim.kernels.bits import colour_masks
-from sponsio_sim.kernels.dd.coop import coop_sweep, discards, under
+from sponsio_sim.kernels.dd.coop import coop_bound, coop_sweep, discards, under
+from sponsio_sim.kernels.dd.solve import fresh_counters
 from sponsio_sim.kernels.dd.tt import NO
 from sponsio_sim.rules import load_rules
 
@@ -95,6 +96,28 @@ def test_sweep_bound_rules_out_only_what_minimax_rules_out():
             fired += 1
             most = minimax(hands, leader, [], set(range(players)), lambda o: o[0][seat])
             assert most < hand, (deal_text(hands, rules), leader, seat)
+    assert fired >= 20, fired
+
+
+def test_capture_all_bound_rules_out_only_what_minimax_rules_out():
+    """A bet on every card of a colour still in play, while some seat holds
+    nothing else: every trick left holds a card of it, so the bettor must
+    sweep. Where ``coop_bound`` says NO, minimax agrees; it fires often."""
+    fired = 0
+    for case, (players, hand) in enumerate(SOUND * 2):
+        rng = random.Random(9500 + case)
+        rules = load_rules(players=players, overrides={"hand_size": hand})
+        seat = rng.randrange(players)
+        hands, leader, _, colours = strong_seat_position(rng, players, hand, seat)
+        colmask = colour_masks(rules.n_colours)
+        for col, need in capture_bets(hands, colours, 0):
+            codes, counts = encode_table({seat: parse_bet_set(f"colour:{NAMES[col]}={need}", rules, seat)},
+                                         players)
+            row = fresh_counters(players, rules.n_colours)
+            if coop_bound(codes, counts, seat, row, masks(hands), players, hand, colmask)[0] == NO:
+                fired += 1
+                assert not bet_question(hands, leader, seat, {seat: [("colour", col, need)]}, False), \
+                    (deal_text(hands, rules), leader, seat, col)
     assert fired >= 20, fired
 
 
