@@ -6,7 +6,8 @@
 - ``solve_bets``: can seat ``ask`` win all its bets (``codes``/``bcounts``
   rows as in ``kernels.bets``) when the seats in ``maxside`` help it and the
   rest play to defeat it. Worst case: ``maxside = 1 << ask``; best case
-  (everyone cooperates): every seat.
+  (everyone cooperates): every seat, searched first with restarts in shaken
+  move orders under growing node budgets (``COOP_RESTARTS``).
 - ``batch_*``: the same over many deals in parallel (``prange`` over blocks
   of deals, one workspace per block).
 
