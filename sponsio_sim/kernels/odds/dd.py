@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import seed_state
+from tabletop_mc.workshare import take
 from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
 from sponsio_sim.kernels.dd.solve import fresh_counters, solve_bets
 from sponsio_sim.kernels.dd.core import TT_BITS, new_workspace
@@ -29,32 +30,85 @@ def dd_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, ta
                    codes, bcounts, rows, row_counts, ask, n_colours, flags):
     """``codes``/``bcounts``: every seat's bets (the asking seat's are
     replaced by each row's ``rows[r, :row_counts[r]]``); ``flags``: the rule
-    flags (``table.FLAGS``)."""
+    flags (``table.FLAGS``).
+
+    The chunks' deals are drawn first (each from its own stream), then
+    solved by workers that each take the next unsolved deal
+    (``tabletop_mc.workshare``) until none is left (one worker per deal,
+    so that every thread starts one; the rest find nothing left): a deal's solve time is
+    heavy-tailed, and ``prange``'s static split of whole chunks left one
+    thread idle while the other finished its slow deals. A deal's answers
+    do not depend on which worker solved it, so neither do the counts."""
+    players = fixed.shape[0]
+    n_chunks = counts.shape[0]
     n_rows = rows.shape[0]
-    out = np.zeros((counts.shape[0], n_rows, 2), dtype=np.int64)
-    for i in nb.prange(counts.shape[0]):
-        dd_odds_chunk(seed, first_chunk + i, counts[i], pool, fixed, need, talon_fixed, talon_need,
-                      leader, codes, bcounts, rows, row_counts, ask, n_colours, flags, out[i])
+    start = np.zeros(n_chunks + 1, dtype=np.int64)
+    for i in range(n_chunks):
+        start[i + 1] = start[i] + counts[i]
+    hands = np.empty((start[n_chunks], players), dtype=np.uint64)
+    for i in nb.prange(n_chunks):
+        deal_chunk(seed, first_chunk + i, pool, fixed, need, talon_fixed, talon_need,
+                   hands[start[i]:start[i + 1]])
+    ok = np.zeros((start[n_chunks], n_rows, 2), dtype=np.bool_)
+    solve_deals(hands, np.zeros(1, dtype=np.int64), leader, codes, bcounts, rows, row_counts, ask, n_colours,
+                flags, ok)
+    out = np.zeros((n_chunks, n_rows, 2), dtype=np.int64)
+    for i in range(n_chunks):
+        for k in range(start[i], start[i + 1]):
+            for r in range(n_rows):
+                out[i, r, 0] += ok[k, r, 0]
+                out[i, r, 1] += ok[k, r, 1]
     return out
+
+
+@nb.njit(parallel=True, cache=True)
+def solve_deals(deals, ticket, leader, codes, bcounts, rows, row_counts, ask, n_colours, flags, ok):
+    """``dd_odds_worker`` on every thread (one worker per deal; the ones a
+    thread starts after its first find nothing left)."""
+    for _ in nb.prange(deals.shape[0]):
+        dd_odds_worker(deals, ticket, leader, codes, bcounts, rows, row_counts, ask, n_colours, flags, ok)
 
 
 @nb.njit(cache=True)
 def chunk_start(seed, stream, pool, players, n_colours):
     """A chunk's random stream, its own copy of the deal pool, a hands buffer
     and a solver workspace (PL, PU, CT, TT)."""
-    state = np.empty(4, dtype=np.uint64)
-    seed_state(seed, stream, state)
+    state, my_pool = chunk_stream(seed, stream, pool)
     work = new_workspace(players, n_colours, n_colours * RANKS, TT_BITS)
-    return state, pool.copy(), np.empty(players, dtype=np.uint64), work
+    return state, my_pool, np.empty(players, dtype=np.uint64), work
 
 
 @nb.njit(cache=True)
-def dd_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need, leader, codes,
-                  bcounts, rows, row_counts, ask, n_colours, flags, out):
-    players = fixed.shape[0]
+def chunk_stream(seed, stream, pool):
+    """A chunk's random stream and its own copy of the deal pool."""
+    state = np.empty(4, dtype=np.uint64)
+    seed_state(seed, stream, state)
+    return state, pool.copy()
+
+
+@nb.njit(cache=True)
+def deal_chunk(seed, stream, pool, fixed, need, talon_fixed, talon_need, out):
+    """The chunk's deals, from stream ``(seed, stream)``, into the rows of ``out``."""
+    state, my_pool = chunk_stream(seed, stream, pool)
+    hands = np.empty(fixed.shape[0], dtype=np.uint64)
+    for k in range(out.shape[0]):
+        deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
+        out[k, :] = hands
+
+
+@nb.njit(cache=True)
+def dd_odds_worker(deals, ticket, leader, codes, bcounts, rows, row_counts, ask, n_colours, flags, ok):
+    """Solve the deals of ``deals`` that ``ticket`` hands out until none is
+    left: ``ok[k, r]`` = (row r made in the worst case, possible in the best
+    case) on deal k."""
+    k = take(ticket)
+    if k >= deals.shape[0]:
+        return
+    players = deals.shape[1]
     colmask = colour_masks(n_colours)
     nines = nines_mask(n_colours)
-    state, my_pool, hands, (PL, PU, CT, TT) = chunk_start(seed, stream, pool, players, n_colours)
+    PL, PU, CT, TT = new_workspace(players, n_colours, n_colours * RANKS, TT_BITS)
+    hands = np.empty(players, dtype=np.uint64)
     ctr0 = fresh_counters(players, n_colours)
     table = codes.copy()
     tcounts = bcounts.copy()
@@ -68,8 +122,8 @@ def dd_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_ne
     # scan (measured 12% slower).
     stamp = np.uint64(0)
     counted = U0
-    for _ in range(rounds):
-        deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
+    while k < deals.shape[0]:
+        hands[:] = deals[k]
         for r in range(rows.shape[0]):
             for j in range(row_counts[r]):
                 for f in range(rows.shape[2]):
@@ -84,11 +138,11 @@ def dd_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_ne
                                  everyone, U0, PL, PU, CT, TT, stamp - np.uint64(1))
             if not ok_b:
                 continue
-            out[r, 1] += 1
+            ok[k, r, 1] = True
             ok_w, _ = solve_bets(hands, leader, empty, ctr0, colmask, counted, table, tcounts, ask,
                                  np.int64(1) << ask, U0, PL, PU, CT, TT, stamp)
-            if ok_w:
-                out[r, 0] += 1
+            ok[k, r, 0] = ok_w
+        k = take(ticket)
 
 
 @nb.njit(parallel=True, cache=True)
