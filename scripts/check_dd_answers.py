@@ -30,7 +30,7 @@ import numpy as np
 
 from sponsio_sim.bets import catalogue, encode_table, parse_bet_set
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
-from sponsio_sim.kernels.dd.solve import batch_bets, batch_coalition, blocks
+from sponsio_sim.kernels.dd.solve import batch_bets, batch_coalition
 from sponsio_sim.rules import RANKS, load_rules
 
 SAVED = Path(__file__).resolve().parent.parent / "tests" / "sponsio" / "dd_answers.json"
@@ -83,13 +83,12 @@ def answers():
         colmask = colour_masks(rules.n_colours)
         nines = np.uint64(nines_mask(rules.n_colours))
         max_cards = np.int64(players * rules.hand_size)
-        bounds = blocks(n)
         for coal_text in coalitions:
             coal = sum(1 << int(s) for s in coal_text.split(","))
             res = np.zeros(n, dtype=np.int64)
             nodes = np.zeros(n, dtype=np.int64)
             batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, np.int64(coal), max_cards,
-                            bounds, res, nodes, np.zeros(n))
+                            np.zeros(1, dtype=np.int64), res, nodes, np.zeros(n))
             out[f"{players}p coalition {coal_text}"] = "".join(str(int(v)) for v in res)
             nodes_total += int(nodes.sum())
         questions = []
@@ -112,7 +111,7 @@ def answers():
             best = np.zeros(n, dtype=np.bool_)
             nodes = np.zeros(n, dtype=np.int64)
             batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, counts, np.int64(ask),
-                       max_cards, bounds, worst, best, nodes, np.zeros(n))
+                       max_cards, np.zeros(1, dtype=np.int64), worst, best, nodes, np.zeros(n))
             key = f"{players}p seat {ask} {text}" + (f" others {others}" if others else "")
             out[key] = "".join(str(int(w) + int(b)) for w, b in zip(worst, best))
             nodes_total += int(nodes.sum())

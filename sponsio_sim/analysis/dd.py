@@ -24,7 +24,7 @@ from sponsio_sim.analysis.odds.dd import check_nines_scope
 from sponsio_sim.bets import encode_table, parse_bet_set, parse_others
 from sponsio_sim.cards import card_name, mask_of, parse_cards
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
-from sponsio_sim.kernels.dd.solve import batch_bets, batch_coalition, blocks
+from sponsio_sim.kernels.dd.solve import batch_bets, batch_coalition
 from sponsio_sim.rules import RANKS, RuleSet, load_rules
 
 
@@ -164,7 +164,7 @@ def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=
         nodes = np.zeros(n, dtype=np.int64)
         ms = np.zeros(n, dtype=np.float64)
         batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, np.int64(coal),
-                        np.int64(max_cards), blocks(n), out, nodes, ms)
+                        np.int64(max_cards), np.zeros(1, dtype=np.int64), out, nodes, ms)
         df["coalition"] = ",".join(str(s) for s in range(P) if (coal >> s) & 1)
         df["tricks"] = out
         total_nodes += nodes
@@ -180,7 +180,7 @@ def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=
         nodes = np.zeros(n, dtype=np.int64)
         ms = np.zeros(n, dtype=np.float64)
         batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, counts, np.int64(seat),
-                   np.int64(max_cards), blocks(n), worst, best, nodes, ms, ruleset.nines_scope == "own")
+                   np.int64(max_cards), np.zeros(1, dtype=np.int64), worst, best, nodes, ms, ruleset.nines_scope == "own")
         df["seat"] = seat
         df["bets"] = ",".join(b.notation(ruleset) for b in my_bets)
         df["worst"] = worst

@@ -242,5 +242,7 @@ def test_batch_file_json_in_input_order(tmp_path):
         assert row["tricks"] == int(one["tricks"].iloc[0])
         assert row["worst"] == bool(one["worst"].iloc[0]) and row["best"] == bool(one["best"].iloc[0])
         assert row["nodes"] > 0 and (row["best"] or not row["worst"])
+        # whichever worker took the deal, and whatever it solved before, the search is the same
+        assert row["nodes"] == int(one["nodes"].iloc[0])
         assert isinstance(row["ms"], float) and row["ms"] >= 0
     assert sum(r["ms"] for r in rows) > 0

@@ -8,8 +8,9 @@
   rest play to defeat it. Worst case: ``maxside = 1 << ask``; best case
   (everyone cooperates): every seat, searched first with restarts in shaken
   move orders under growing node budgets (``COOP_RESTARTS``).
-- ``batch_*``: the same over many deals in parallel (``prange`` over blocks
-  of deals, one workspace per block).
+- ``batch_*``: the same over many deals in parallel (workers on every
+  thread take the next deal, ``tabletop_mc.workshare``; one workspace per
+  worker).
 
 Deals are ``hands[s]`` uint64 masks; ``trick`` the cards already played to
 the current trick from ``leader`` on (empty at a trick boundary); ``ctr0``
@@ -24,6 +25,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
+from tabletop_mc.workshare import take
 from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines
 from sponsio_sim.kernels.bits import U0, U1
 from sponsio_sim.kernels.dd.bounds import side_quick_tricks
@@ -155,69 +157,77 @@ def workspace(players, n_colours, max_cards, tt_bits=TT_BITS):
     return new_workspace(players, n_colours, max_cards, tt_bits)
 
 
-def blocks(n, threads=None):
-    """Block boundaries for the batch kernels: about four blocks of
-    contiguous deals per thread."""
-    nb_ = max(1, min(n, 4 * (threads or nb.get_num_threads())))
-    bounds = np.zeros(nb_ + 1, dtype=np.int64)
-    for i in range(nb_ + 1):
-        bounds[i] = (n * i) // nb_
-    return bounds
-
-
 @nb.njit(parallel=True, cache=True, nogil=True)
-def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, bounds, out,
+def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, ticket, out,
                     nodes, ms):
     """``solve_coalition`` for each row of ``hands``; ``tricks[i, :trick_len[i]]``
-    is deal i's current trick; ``bounds`` from ``blocks``. Fills ``out``,
-    ``nodes`` and ``ms`` (wall time of each deal's solve)."""
-    n = hands.shape[0]
-    players = hands.shape[1]
-    if n == 0:
+    is deal i's current trick; ``ticket``: ``np.zeros(1, np.int64)``, hands
+    out the deals (``tabletop_mc.workshare``: a thread that drew slow deals
+    does not hold up the others). Fills ``out``, ``nodes`` and ``ms`` (wall
+    time of each deal's solve); each deal's answer and nodes do not depend
+    on the thread that solved it (a fresh table stamp per deal)."""
+    for _ in nb.prange(hands.shape[0]):
+        _coalition_worker(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, ticket, out,
+                          nodes, ms)
+
+
+@nb.njit(cache=True, nogil=True)
+def _coalition_worker(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, ticket, out,
+                      nodes, ms):
+    i = take(ticket)
+    if i >= hands.shape[0]:
         return
-    for blk in nb.prange(bounds.shape[0] - 1):
-        PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
-        h = np.empty(players, dtype=np.uint64)
-        for i in range(bounds[blk], bounds[blk + 1]):
-            for s in range(players):
-                h[s] = hands[i, s]
-            t0 = wall_ms()
-            out[i], nodes[i] = solve_coalition(h, leaders[i], tricks[i, :trick_len[i]], colmask,
-                                               nines, coal, PL, PU, CT, TT, np.uint64(i + 1))
-            ms[i] = wall_ms() - t0
+    players = hands.shape[1]
+    PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
+    h = np.empty(players, dtype=np.uint64)
+    while i < hands.shape[0]:
+        h[:] = hands[i]
+        t0 = wall_ms()
+        out[i], nodes[i] = solve_coalition(h, leaders[i], tricks[i, :trick_len[i]], colmask, nines, coal, PL, PU,
+                                           CT, TT, np.uint64(i + 1))
+        ms[i] = wall_ms() - t0
+        i = take(ticket)
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)
 def batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts, ask, max_cards,
-               bounds, worst, best, nodes, ms, nines_own=False):
+               ticket, worst, best, nodes, ms, nines_own=False):
     """Worst- and best-case ``solve_bets`` for each deal (fills the outputs;
-    ``ms``: wall time of each deal's two solves; ``nines_own``: nines bets
-    judge their bettor's 9s, ``bets.counted_nines``).
+    ``ticket`` as in ``batch_coalition``; ``ms``: wall time of each deal's
+    two solves; ``nines_own``: nines bets judge their bettor's 9s,
+    ``bets.counted_nines``).
     A deal whose best case fails cannot succeed in the worst case either,
     and one that succeeds in the worst case succeeds in the best case."""
-    n = hands.shape[0]
-    players = hands.shape[1]
-    if n == 0:
+    for _ in nb.prange(hands.shape[0]):
+        _bets_worker(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts, ask, max_cards, ticket,
+                     worst, best, nodes, ms, nines_own)
+
+
+@nb.njit(cache=True, nogil=True)
+def _bets_worker(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts, ask, max_cards, ticket,
+                 worst, best, nodes, ms, nines_own):
+    i = take(ticket)
+    if i >= hands.shape[0]:
         return
+    players = hands.shape[1]
     everyone = (np.int64(1) << players) - 1
-    for blk in nb.prange(bounds.shape[0] - 1):
-        PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
-        h = np.empty(players, dtype=np.uint64)
-        ctr0 = fresh_counters(players, colmask.shape[0])
-        for i in range(bounds[blk], bounds[blk + 1]):
-            for s in range(players):
-                h[s] = hands[i, s]
-            tr = tricks[i, :trick_len[i]]
-            counted = counted_nines(codes, bcounts, h, tr, leaders[i], nines, nines_own)
-            t0 = wall_ms()
-            ok_b, k_b = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
-                                   everyone, U0, PL, PU, CT, TT, np.uint64(2 * i + 1))
-            ok_w = False
-            k_w = 0
-            if ok_b:
-                ok_w, k_w = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
-                                       np.int64(1) << ask, U0, PL, PU, CT, TT, np.uint64(2 * i + 2))
-            ms[i] = wall_ms() - t0
-            worst[i] = ok_w
-            best[i] = ok_b
-            nodes[i] = k_b + k_w
+    PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
+    h = np.empty(players, dtype=np.uint64)
+    ctr0 = fresh_counters(players, colmask.shape[0])
+    while i < hands.shape[0]:
+        h[:] = hands[i]
+        tr = tricks[i, :trick_len[i]]
+        counted = counted_nines(codes, bcounts, h, tr, leaders[i], nines, nines_own)
+        t0 = wall_ms()
+        ok_b, k_b = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
+                               everyone, U0, PL, PU, CT, TT, np.uint64(2 * i + 1))
+        ok_w = False
+        k_w = 0
+        if ok_b:
+            ok_w, k_w = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
+                                   np.int64(1) << ask, U0, PL, PU, CT, TT, np.uint64(2 * i + 2))
+        ms[i] = wall_ms() - t0
+        worst[i] = ok_w
+        best[i] = ok_b
+        nodes[i] = k_b + k_w
+        i = take(ticket)
