@@ -39,9 +39,11 @@ _BET_SLOTS = 5
 # one's node budget (doubled each time). Best-case nodes over the whole
 # catalogue: 21 % fewer on random deals (``bench_dd.py --only best``), 27 %
 # on the --help example's conditional deals. Restarts made the worst case
-# (seat alone) search 46 % more nodes there, so it has none.
+# (seat alone) search 46 % more nodes there, so it has none. A first budget
+# of 125 rather than 500: 5-8 % fewer best-case nodes on two samples of the
+# --help example's deals (500 and 800), 2-9 % on two of random deals.
 COOP_RESTARTS = 10
-COOP_BUDGET = 500
+COOP_BUDGET = 125
 
 
 @nb.njit(cache=True)
