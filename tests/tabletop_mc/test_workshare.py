@@ -56,8 +56,9 @@ def test_two_threads_share_the_items_after_a_slow_one():
         who, _, _ = _share(400, 2, 50_000_000)
     finally:
         nb.set_num_threads(before)
-    # worker 0 (static split: items 0..199) is held up by item 0; worker 1 takes most of the rest
-    assert np.sum(who == 1) > 300
+    # whichever worker took the slow item 0 is held up by it, and the other takes most of the rest
+    # (a static split would give each worker 200)
+    assert np.sum(who != who[0]) > 300
 
 
 def test_take_refuses_anything_but_an_int64_array():
