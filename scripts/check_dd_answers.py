@@ -31,6 +31,7 @@ import numpy as np
 from sponsio_sim.bets import catalogue, encode_table, parse_bet_set
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
 from sponsio_sim.kernels.dd.solve import batch_bets, batch_coalition
+from tabletop_mc.workshare import new_ticket
 from sponsio_sim.rules import RANKS, load_rules
 
 SAVED = Path(__file__).resolve().parent.parent / "tests" / "sponsio" / "dd_answers.json"
@@ -88,7 +89,7 @@ def answers():
             res = np.zeros(n, dtype=np.int64)
             nodes = np.zeros(n, dtype=np.int64)
             batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, np.int64(coal), max_cards,
-                            np.zeros(1, dtype=np.int64), res, nodes, np.zeros(n))
+                            new_ticket(), res, nodes, np.zeros(n))
             out[f"{players}p coalition {coal_text}"] = "".join(str(int(v)) for v in res)
             nodes_total += int(nodes.sum())
         questions = []
@@ -111,7 +112,7 @@ def answers():
             best = np.zeros(n, dtype=np.bool_)
             nodes = np.zeros(n, dtype=np.int64)
             batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, counts, np.int64(ask),
-                       max_cards, np.zeros(1, dtype=np.int64), worst, best, nodes, np.zeros(n))
+                       max_cards, new_ticket(), worst, best, nodes, np.zeros(n))
             key = f"{players}p seat {ask} {text}" + (f" others {others}" if others else "")
             out[key] = "".join(str(int(w) + int(b)) for w, b in zip(worst, best))
             nodes_total += int(nodes.sum())

@@ -12,7 +12,7 @@ atomically, so workers started by ``prange`` can pull items one at a time
 until they run out:
 
     @njit(parallel=True)
-    def solve_all(n, workers, ticket):        # ticket = np.zeros(1, np.int64)
+    def solve_all(n, workers, ticket):        # ticket = new_ticket()
         for w in prange(workers):
             while True:
                 k = take(ticket)
@@ -30,9 +30,18 @@ slot, no state carried between items that changes answers).
 
 from __future__ import annotations
 
+import numba as nb
+import numpy as np
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+
+@nb.njit(cache=True)
+def new_ticket():
+    """A fresh ticket (its first ``take`` gives item 0); one per run of
+    workers, since a spent ticket hands out nothing more."""
+    return np.zeros(1, dtype=np.int64)
 
 
 @intrinsic

@@ -20,6 +20,7 @@ import pandas as pd
 
 from tabletop_mc.errors import UserError
 from tabletop_mc.runner import set_threads
+from tabletop_mc.workshare import new_ticket
 from sponsio_sim.analysis.odds.dd import check_nines_scope
 from sponsio_sim.bets import encode_table, parse_bet_set, parse_others
 from sponsio_sim.cards import card_name, mask_of, parse_cards
@@ -164,7 +165,7 @@ def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=
         nodes = np.zeros(n, dtype=np.int64)
         ms = np.zeros(n, dtype=np.float64)
         batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, np.int64(coal),
-                        np.int64(max_cards), np.zeros(1, dtype=np.int64), out, nodes, ms)
+                        np.int64(max_cards), new_ticket(), out, nodes, ms)
         df["coalition"] = ",".join(str(s) for s in range(P) if (coal >> s) & 1)
         df["tricks"] = out
         total_nodes += nodes
@@ -180,7 +181,7 @@ def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=
         nodes = np.zeros(n, dtype=np.int64)
         ms = np.zeros(n, dtype=np.float64)
         batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, counts, np.int64(seat),
-                   np.int64(max_cards), np.zeros(1, dtype=np.int64), worst, best, nodes, ms, ruleset.nines_scope == "own")
+                   np.int64(max_cards), new_ticket(), worst, best, nodes, ms, ruleset.nines_scope == "own")
         df["seat"] = seat
         df["bets"] = ",".join(b.notation(ruleset) for b in my_bets)
         df["worst"] = worst

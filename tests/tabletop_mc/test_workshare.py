@@ -4,11 +4,11 @@ import numba as nb
 import numpy as np
 import pytest
 
-from tabletop_mc.workshare import take
+from tabletop_mc.workshare import new_ticket, take
 
 
 def _share(n, workers, slow):
-    ticket = np.zeros(1, dtype=np.int64)
+    ticket = new_ticket()
     who, times = _take_all(n, workers, slow, ticket)
     return who, times, ticket[0]
 

@@ -163,7 +163,7 @@ def workspace(players, n_colours, max_cards, tt_bits=TT_BITS):
 def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, ticket, out,
                     nodes, ms):
     """``solve_coalition`` for each row of ``hands``; ``tricks[i, :trick_len[i]]``
-    is deal i's current trick; ``ticket``: ``np.zeros(1, np.int64)``, hands
+    is deal i's current trick; ``ticket`` (``workshare.new_ticket()``) hands
     out the deals (``tabletop_mc.workshare``: a thread that drew slow deals
     does not hold up the others). Fills ``out``, ``nodes`` and ``ms`` (wall
     time of each deal's solve); each deal's answer and nodes do not depend

@@ -13,7 +13,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import seed_state
-from tabletop_mc.workshare import take
+from tabletop_mc.workshare import new_ticket, take
 from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
 from sponsio_sim.kernels.dd.solve import fresh_counters, solve_bets
 from sponsio_sim.kernels.dd.core import TT_BITS, new_workspace
@@ -42,8 +42,7 @@ def dd_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, ta
 
     The chunks' deals are drawn first (each from its own stream), then
     solved by workers that each take the next unsolved deal
-    (``tabletop_mc.workshare``) until none is left (one worker per deal,
-    so that every thread starts one; the rest find nothing left): a deal's solve time is
+    (``tabletop_mc.workshare``) until none is left: a deal's solve time is
     heavy-tailed, and ``prange``'s static split of whole chunks left one
     thread idle while the other finished its slow deals. A deal's answers
     do not depend on which worker solved it, so neither do the counts."""
@@ -58,7 +57,7 @@ def dd_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, ta
         deal_chunk(seed, first_chunk + i, pool, fixed, need, talon_fixed, talon_need,
                    hands[start[i]:start[i + 1]])
     ok = np.zeros((start[n_chunks], n_rows, 2), dtype=np.bool_)
-    solve_deals(hands, np.zeros(1, dtype=np.int64), leader, codes, bcounts, rows, row_counts, ask, n_colours,
+    solve_deals(hands, new_ticket(), leader, codes, bcounts, rows, row_counts, ask, n_colours,
                 flags, ok)
     out = np.zeros((n_chunks, n_rows, 2), dtype=np.int64)
     for i in range(n_chunks):
