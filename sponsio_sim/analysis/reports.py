@@ -21,7 +21,7 @@ from sponsio_sim.analysis.balance import plots as balance_plots
 from sponsio_sim.analysis.game import plots as game_plots
 from sponsio_sim.analysis.balance.run import balance, run_balance
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import REFERENCE
+from sponsio_sim.analysis.game.setup import REFERENCE_STRATEGY
 from sponsio_sim.analysis.game.exploit import exploit
 from sponsio_sim.analysis.findings import (RTP_BAND, exploit_findings, length_findings, rtp_findings,
                                            seat_finding, strategy_findings, stronger_play_finding,
@@ -96,7 +96,6 @@ def _odds_section(doc: HtmlReport, out: Path, seed: int, scale: float, threads, 
 BALANCE_PROFILE = "reference"   # the reference profile (analysis.game.setup.REFERENCE)
 MC_PROFILE = "mc:goal:cash4 x4"   # stronger play the balance verdicts are checked under
 MC_GAMES = 2_000                  # its games at scale 1 (about 5 games/s/core with four mc seats)
-REFERENCE_STRATEGY = REFERENCE[4]
 SWEEPS = ("multiplier.last=2..5", "troll_pay=1..3", "round_bonus=0..4:2")
 MATRIX = f"{REFERENCE_STRATEGY}, ev:goal:cash4, ev:goal:never, troll:goal, random:random"  # A vs B for every pair
 

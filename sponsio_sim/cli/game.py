@@ -60,7 +60,10 @@ def game_cmd(profile, players, verbose, model, seed, fmt, rules, overrides, thre
 
 
 @main.command("tournament")
-@click.option("--profile", required=True, type=ASCII, help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}.")
+@click.option("--profile", required=True, type=ASCII,
+              help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}; or 'reference' (the reference "
+                   "field: every seat draws its strategy per game from the shipped equilibrium mixture), or "
+                   "field:FILE (a field file of `sponsio meta`).")
 @PLAYERS
 @click.option("-n", "n", type=count_type(), default=10_000, show_default=True, help="Games to play.")
 @click.option("--rotate/--no-rotate", default=False, show_default=True,
@@ -87,9 +90,15 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
                  "coins_low", "coins_high", "troll_share", "troll_pay", "track_wins", "cash_ins"]
     bets = df[["entry", "strategy"]
               + [c for c in df.columns if c.endswith(("_bets_per_round", "_won", "_predicted"))]]
-    header = (f"{df.attrs['rules']}\nprofile: {df.attrs['profile']}; {'seats rotate' if rotate else 'fixed seats'}; "
+    seating = ("every seat draws its strategy per game (results per member, over the seat-games that drew it)"
+               if df.attrs["field"] else "seats rotate" if rotate else "fixed seats")
+    header = (f"{df.attrs['rules']}\nprofile: {df.attrs['profile']}; {seating}; "
               f"n {n} games; seed {seed}; ev model {df.attrs['model']}\n{CI_METHOD}; troll pay is per troll round")
+    if df.attrs["field"]:
+        main_cols.insert(3, "weight")
     named = {"results": df[main_cols] if fmt == "table" else df, "bets": bets, "games": games}
+    if df.attrs["seats"] is not None:
+        named["seats"] = df.attrs["seats"]
     if fmt != "table":
         named.pop("bets")
     emit(render_tables(named, fmt, header, PCT | {c: "{:.3f}" for c in bets.columns}))

@@ -20,14 +20,16 @@ COLUMNS = ["deviation", "strategy", "games", "win_share", "win_share_low", "win_
 @main.command("exploit")
 @click.option("--profile", required=True, type=ASCII,
               help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}; or 'reference' (the reference "
-                   "profile for balance work).")
+                   "field: every seat draws its strategy per game from the shipped equilibrium mixture), or "
+                   "field:FILE.")
 @PLAYERS
 @click.option("-n", "n", type=count_type(), default=20_000, show_default=True, help="Games per deviation.")
 @click.option("--family", default="default", show_default=True,
               help=f"Deviations to try, comma-separated: {', '.join(FAMILIES)} (default: all but mc, "
                    "the slow rollout policy).")
-@click.option("--entry", type=StrictInt(), default=0, show_default=True,
-              help="Which profile entry deviates (0 = the first strategy of --profile).")
+@click.option("--entry", type=StrictInt(), default=None,
+              help="Which profile entry deviates: 0 (default) = the first strategy of --profile; in a field, the "
+                   "member whose deviations are tried (default: the heaviest), at the focal seat.")
 @click.option("--deviation", "extra", multiple=True, metavar="STRATEGY",
               help="Also try this strategy as a deviation (repeatable).")
 @MODEL
@@ -54,7 +56,9 @@ def exploit_cmd(profile, players, n, family, entry, extra, model, seed, fmt, rul
                  rules=rules, overrides=overrides, threads=threads, model=model, progress=None,
                  scheduler=scheduler, workers=workers)
     a = df.attrs
-    header = (f"{a['rules']}\nprofile: {a['profile']}; entry {entry} deviates, seats rotate; n {n} games per "
+    who = ("one seat (rotating) deviates, the others draw from the field" if a["field"]
+           else f"entry {a['entry']} deviates, seats rotate")
+    header = (f"{a['rules']}\nprofile: {a['profile']}; {who}; n {n} games per "
               f"deviation (paired: same random numbers); seed {seed}; fair win share {a['fair']:.3f}; ev model "
               f"{a['model']}\n{a['ci']}; gain = paired difference of win share, coins_gain of coins per round\n"
               f"verdict: {a['verdict']}")
@@ -66,6 +70,6 @@ def exploit_cmd(profile, players, n, family, entry, extra, model, seed, fmt, rul
     named = {"deviations": table}
     if fmt == "json":
         named["verdict"] = a["verdict"]
-        named["meta"] = {"rules": a["rules"], "profile": a["profile"], "entry": entry, "family": family, "n": n,
+        named["meta"] = {"rules": a["rules"], "profile": a["profile"], "entry": a["entry"], "family": family, "n": n,
                          "seed": seed, "model": a["model"], "ci": a["ci"]}
     emit(render_tables(named, fmt, header, fmts))

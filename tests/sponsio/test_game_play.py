@@ -96,19 +96,25 @@ def test_narration_names_every_phase():
     assert "troll:goal:never" in g.text
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_named_statistics_read_the_kernel_slots(players):
-    """Every named field is the slot the kernel writes (``stats_dtype`` from the offsets)."""
-    t = np.arange(L.stats_size(players), dtype=np.float64)
+@pytest.mark.parametrize("players, entries", [(3, None), (4, None), (5, None), (4, 7)])
+def test_named_statistics_read_the_kernel_slots(players, entries):
+    """Every named field is the slot the kernel writes (``stats_dtype`` from the offsets;
+    a field's statistics hold one block per member)."""
+    t = np.arange(L.stats_size(players, entries), dtype=np.float64)
     s = L.named_stats(t, players)
+    entries = entries or players
     assert s.dtype.itemsize == t.nbytes
     assert s["games"] == L.S_GAMES and s["rounds_sq"] == L.S_ROUNDS_SQ
     assert list(s["ended"]) == [L.S_END, L.S_END + 1, L.S_END + 2]
-    e = players - 1
+    e = entries - 1
+    assert len(s["entry"]) == entries
     assert s["entry"][e]["coins"] == L.S_HEAD + e * L.E_SIZE + L.E_COINS
     assert s["entry"][e]["predicted"][4] == L.S_HEAD + e * L.E_SIZE + L.E_PRED + 4
-    assert s["rows"]["pay_sq"][1, 7] == L.rows_head(players) + (L.MAX_ROWS + 7) * L.R_FIELDS + L.R_PAY_SQ
-    assert s["troll_failed"][0] == L.troll_hist_head(players)
-    assert s["lead_changes_sq"] == L.shape_head(players) + L.G_LEADCH_SQ == t[-1]
+    assert s["rows"]["pay_sq"][1, 7] == L.rows_head(players, entries) + (L.MAX_ROWS + 7) * L.R_FIELDS + L.R_PAY_SQ
+    assert s["troll_failed"][0] == L.troll_hist_head(players, entries)
+    assert s["lead_changes_sq"] == L.shape_head(players, entries) + L.G_LEADCH_SQ
+    assert s["focal_share_sq"] == L.shape_head(players, entries) + L.G_FOCAL_SQ
+    assert s["seat"][players - 1]["coins_sq"] == L.seat_head(players, entries) + (players - 1) * L.SEAT_SIZE \
+        + L.SEAT_COINS_SQ == t[-1]
     t[L.S_HEAD + L.E_WIN] = -1.0                      # a view, not a copy
     assert s["entry"][0]["win"] == -1.0

@@ -94,7 +94,8 @@ def cash_in_state(pos, coins, others):
     ints[L.I_TRACK] = pos
     weight[L.W_COINS] = coins
     weight[L.W_COINS + 1:L.W_COINS + 4] = others
-    mc_cash_ins(tab, ints, weight, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(L.stats_size(4)), True)
+    mc_cash_ins(tab, ints, weight, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(L.stats_size(4)),
+                mc_switch(ints))
     return int(ints[L.I_TRACK]), float(weight[L.W_COINS])
 
 

@@ -25,10 +25,12 @@ from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, model_variant, parse_profile
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.betting.phase import actor, apply_action, apply_end_token, betting_steps, end_token
-from sponsio_sim.kernels.betting.policies import choose_action, choose_end_token
+from sponsio_sim.kernels.betting.dispatch import choose_action
+from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game import layout as L
-from sponsio_sim.kernels.game.engine import close_round, round_arrays, round_start, round_stream, start_game, start_round
+from sponsio_sim.kernels.game.engine import (close_round, round_arrays, round_start, round_stream, start_game,
+                                             start_round)
 from sponsio_sim.kernels.game.scoring import play_out
 from sponsio_sim.kernels.table import HANDS, TALON
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from tabletop_mc.errors import UserError
 from sponsio_sim.bet_kinds import BET_TYPES, KINDS as KIND_ROWS
+from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.game.layout import model_shapes, model_sizes
 from sponsio_sim.rules import RuleSet
 
@@ -162,3 +163,56 @@ def shipped(rules: RuleSet, variant: str | None = None) -> SuccessModel | None:
             if model.fingerprint == fingerprint(rules) and model.meta.get("variant") == variant:
                 return model
     return None
+
+
+DISTILLED_FORMAT = "sponsio-distilled/1"
+# the distilled policy's features by name (``kernels.game.layout.DIST_*`` order)
+FEATURES = tuple(
+    [f"bet_{k}" for k in L.KINDS] + [f"pay_{k}" for k in L.KINDS] + [f"p_{k}" for k in L.KINDS]
+    + ["forgone", "held", "streak", "swap", "swap_gain"] + [f"token_{t}" for t in range(L.N_TOKENS)]
+    + [f"token_gain_{t}" for t in range(L.N_TOKENS)] + ["token_cost"])
+assert len(FEATURES) == L.N_DIST
+
+
+@dataclass
+class DistilledWeights:
+    """A fitted ``distilled`` policy: one weight per feature, and how it was made."""
+
+    players: int
+    weights: list[float]
+    meta: dict = field(default_factory=dict)
+
+    def array(self) -> np.ndarray:
+        return np.asarray(self.weights, dtype=np.float64)
+
+    def to_json(self) -> str:
+        data = {"format": DISTILLED_FORMAT, "players": self.players, "features": list(FEATURES),
+                "weights": [round(float(w), 6) for w in self.weights], "meta": self.meta}
+        return json.dumps(data, indent=1, allow_nan=False) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, where: str) -> "DistilledWeights":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{where}: not valid JSON ({exc})") from None
+        if not isinstance(data, dict) or data.get("format") != DISTILLED_FORMAT:
+            raise UserError(f"{where}: not a distilled-weights file ({DISTILLED_FORMAT})")
+        if data.get("features") != list(FEATURES):
+            raise UserError(f"{where}: made for other features than this version's")
+        w = data.get("weights")
+        if (not isinstance(w, list) or len(w) != L.N_DIST
+                or not all(isinstance(v, (int, float)) and np.isfinite(v) for v in w)):
+            raise UserError(f"{where}: 'weights' must be {L.N_DIST} finite numbers")
+        return cls(int(data.get("players", 0)), [float(v) for v in w], dict(data.get("meta") or {}))
+
+
+def shipped_distilled(rules: RuleSet) -> tuple[np.ndarray, str] | None:
+    """The packaged ``distilled`` weights for the rule set's player count
+    (``distilled-<players>p.json``, ``analysis.game.distill``) with their source, if any."""
+    name = f"distilled-{rules.players}p.json"
+    res = resources.files("sponsio_sim.models").joinpath(name)
+    if not res.is_file():
+        return None
+    found = DistilledWeights.from_json(res.read_text(encoding="utf-8"), f"shipped {name}")
+    return found.array(), f"shipped:{name}"

@@ -38,7 +38,7 @@ def run_games(rules, strategies: list[Strategy], n: int, *, rotate: bool, seed: 
     configuration, so a killed run resumes.
     """
     tab, ints, weight = build_state(rules, strategies, model, rotate=rotate)
-    size = np.int64(L.stats_size(rules.players))
+    size = np.int64(L.stats_size(rules.players, ints[L.I_NENTRIES]))
     batch = KernelBatch("sponsio_sim.kernels.game.engine", "game_chunks", seed, tab, ints, weight, size,
                         mc_switch(ints))
     store = None
@@ -53,19 +53,22 @@ def check_n(n: int) -> None:
 
 
 def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, rules) -> pd.DataFrame:
-    """One row per profile entry from summed statistics (see module docstring)."""
+    """One row per profile entry from summed statistics (see module docstring); in a field,
+    per member over the seat-games that drew it (``games``), its ``weight`` beside."""
     stats = L.named_stats(totals, rules.players)
-    games = stats["games"]
+    field = getattr(strategies, "field", None)
     rows = []
     for e, st in enumerate(strategies):
         b = stats["entry"][e]
+        games = b["games"]
         rounds = b["rounds"]
         win, win_lo, win_hi = wilson(b["win"], games)
         share, share_lo, share_hi = mean_ci(b["share"], b["share_sq"], games, lower=0.0, upper=1.0)
         coins, coins_lo, coins_hi = mean_ci(b["coins"], b["coins_sq"], games, lower=0.0)
         troll, troll_lo, troll_hi = wilson(b["troll_rounds"], rounds)
         tpay, tpay_lo, tpay_hi = mean_ci(b["troll_pay"], b["troll_pay_sq"], b["troll_rounds"], lower=0.0)
-        row = {"entry": e, "strategy": st.text, "seat": "all" if rotate else str(e), "games": int(games),
+        seat = "any" if field is not None else "all" if rotate else str(e)
+        row = {"entry": e, "strategy": st.text, "seat": seat, "games": int(games),
                "win": win, "win_low": win_lo, "win_high": win_hi,
                "win_share": share, "share_low": share_lo, "share_high": share_hi,
                "coins": coins, "coins_low": coins_lo, "coins_high": coins_hi,
@@ -91,7 +94,33 @@ def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, ru
             row[f"{kind}_placed"] = int(placed)
         for t, token in enumerate(TOKENS):
             row[f"{token}_tokens_per_round"] = b["tokens"][t] / max(rounds, 1)
+        if field is not None:
+            row["weight"] = field.weights[e]
         rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def focal_share(totals: np.ndarray, players: int) -> float:
+    """A field's mean win share at its focal seat (``kernels.game.field``): the field's own
+    value when every seat draws, or the focal strategy's."""
+    stats = L.named_stats(totals, players)
+    return float(stats["focal_share"] / max(stats["games"], 1))
+
+
+def seat_table(totals: np.ndarray, players: int) -> pd.DataFrame:
+    """Per seat, whatever strategy sat there: games, win rate (Wilson), win share and
+    final coins (t intervals); seat 0 acts first in round 1."""
+    stats = L.named_stats(totals, players)
+    games = stats["games"]
+    rows = []
+    for s in range(players):
+        b = stats["seat"][s]
+        win, win_lo, win_hi = wilson(b["win"], games)
+        share, share_lo, share_hi = mean_ci(b["share"], b["share_sq"], games, lower=0.0, upper=1.0)
+        coins, coins_lo, coins_hi = mean_ci(b["coins"], b["coins_sq"], games, lower=0.0)
+        rows.append({"seat": s, "games": int(games), "win": win, "win_low": win_lo, "win_high": win_hi,
+                     "win_share": share, "share_low": share_lo, "share_high": share_hi,
+                     "coins": coins, "coins_low": coins_lo, "coins_high": coins_hi})
     return pd.DataFrame(rows)
 
 

@@ -1,181 +1,138 @@
-"""Strategy profiles and the packed arrays the full-game kernels start from.
+"""Profiles and the packed arrays the full-game kernels start from.
 
-A seat's strategy is ``BETTING:PLAY[:CASH]``:
-
-- BETTING: ``troll`` | ``random`` (passes with share 0.5; ``random0.3``
-  passes 30%) | ``ev`` (bets when EV > 0 coins; ``ev0.5`` needs EV > 0.5) |
-  ``mc`` (every decision by playing the round out 100 times per candidate,
-  ``kernels.betting.mc``; ``mc400`` 400 times);
-- PLAY: ``random`` | ``greedy`` | ``goal`` (the engine's play policies);
-- CASH: ``never`` (default) | ``cashK``: cash the streak in at position >= K;
-- optionally ``without=KIND[+KIND]`` last: restricted play, the betting
-  policy never places bets of those types (``ev:goal:cash4:without=nines``).
-
-A profile is comma-separated strategies, one per seat; ``"ev:goal x4"``
-repeats one; ``reference`` is the reference profile for balance work
-(``REFERENCE``: the same strategy at every seat, chosen with `sponsio
-exploit` so that no deviation of its family gains more than a point).
-Rule numbers and policy parameters reach the kernels as the arrays built
-by ``build_state``; the rule set's numbers are never copied.
+A profile is what a game's seats play (``Profile``): comma-separated
+strategies (``analysis.game.strategy``), one per seat (``"ev:goal x4"``
+repeats one); or a **field**: a population's members with mixture weights,
+from which every seat draws its strategy per game (``tabletop_mc.field``,
+``kernels.game.field``). ``reference`` is the reference field: the shipped
+equilibrium mixture of `sponsio meta` (``sponsio_sim/fields``), with the
+rule set's cash-in range applied to its members; ``field:FILE`` reads
+another field file. Rule numbers and policy parameters reach the kernels as
+the arrays built by ``build_state``; the rule set's numbers are never copied.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from dataclasses import replace
 
 import numpy as np
 
 from tabletop_mc.errors import UserError
-from sponsio_sim.analysis.game.model import SuccessModel
+from tabletop_mc.field import Field, load_field, shipped_field
+from sponsio_sim.analysis.game.model import SuccessModel, shipped_distilled
+from sponsio_sim.analysis.game.strategy import (BETTING, DEFAULT_ROLLOUTS, MC_KEEP, PLAY, STRATEGY_HELP, Strategy,
+                                                parse_strategies, parse_strategy)
 from sponsio_sim.bet_kinds import BY_NAME, KIND_CODE
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.betting.model import precompute_best
-from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM
 from sponsio_sim.kernels.table import MAX_PLAYERS, new_state
 from sponsio_sim.rules import TOKENS, RuleSet, kernel_multipliers
 
-BETTING = {"troll": L.BET_TROLL, "random": L.BET_RANDOM, "ev": L.BET_EV, "mc": L.BET_MC}
-PLAY = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
-DEFAULT_PASS = 0.5
-DEFAULT_THRESHOLD = 0.0
-DEFAULT_ROLLOUTS = 100   # mc: rollouts per candidate
-MAX_ROLLOUTS = 100_000
-MC_KEEP = 4              # mc: candidates searched (pass and the best 3 by estimated gain; scripts/bench_mc.py --audit)
-_BETTING_RE = re.compile(r"^(troll|random|ev|mc)(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")
-_CASH_RE = re.compile(r"^cash=?(\d+)$")
-_REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
-_WITHOUT = "without="
-# The reference strategy per player count: calibrated ev with the threshold and cash-in that
-# `sponsio exploit` found best (README, "Reference profile"); every seat plays it.
-REFERENCE = {4: "ev0.5:goal:cash3", 3: "ev0.5:goal:cash3"}
-REFERENCE_DEFAULT = "ev0.5:goal:cash3"
-STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND] with BETTING troll, random or randomP (pass share P, "
-                 "default 0.5, e.g. random0.2), ev or evT (EV threshold T coins, default 0, e.g. ev0.5), mc or mcR "
-                 "(R rollouts per candidate action, default 100, e.g. mc400); "
-                 "PLAY random, greedy or goal; CASH never or cashK (e.g. cash4); without=nines (or "
-                 "without=nines+last) never places those bet types")
+__all__ = ["BETTING", "DEFAULT_ROLLOUTS", "MC_KEEP", "PLAY", "STRATEGY_HELP", "Strategy", "parse_strategies",
+           "parse_strategy", "Profile", "parse_profile", "reference_profile", "model_variant", "build_state",
+           "rows_of", "check_rules"]
+
+# Without a shipped field for the player count, the reference is this strategy at every seat
+# (calibrated ev with the threshold and cash-in `sponsio exploit` found best for 4 players).
+REFERENCE_STRATEGY = "ev0.5:goal:cash3"
+FIELD_PREFIX = "field:"
 
 
-@dataclass(frozen=True)
-class Strategy:
-    betting: str
-    play: str
-    cash: int | None = None      # None: never cash in
-    param: float | None = None   # random: pass share; ev: threshold; mc: rollouts
-    without: tuple[str, ...] = ()   # bet types never placed (restricted play), catalogue order
+def ev_weights(rules: RuleSet) -> np.ndarray:
+    """``distilled`` feature weights that score every candidate by ``ev``'s model gain
+    (a bet: expected payout - stake - forgone troll pay; an exchange or a token: its gain less its cost)."""
+    w = np.zeros(L.N_DIST)
+    w[L.DIST_BET:L.DIST_BET + L.N_KINDS] = -rules.stake
+    w[L.DIST_PAY:L.DIST_PAY + L.N_KINDS] = 1.0
+    w[L.DIST_FORGONE] = -1.0
+    w[L.DIST_SWAP_GAIN] = 1.0
+    w[L.DIST_TOKEN_GAIN:L.DIST_TOKEN_GAIN + L.N_TOKENS] = 1.0
+    w[L.DIST_TOKEN_COST] = -1.0
+    return w
+
+
+class Profile(list):
+    """The strategies of a game's entries: one per seat, or a field's members
+    (``field`` set: seats draw them per game by its weights)."""
+
+    def __init__(self, strategies, field: Field | None = None, name: str = ""):
+        super().__init__(strategies)
+        self.field = field
+        self.name = name
 
     @property
+    def weights(self) -> tuple[float, ...] | None:
+        return self.field.weights if self.field is not None else None
+
+    def with_member(self, st: Strategy) -> "Profile":
+        """This field with ``st`` appended at weight 0: never drawn, so it can sit at the
+        focal seat of a paired deviation (``build_state(..., focal=len(self))``)."""
+        f = self.field
+        grown = replace(f, members=f.members + (st.text,), weights=f.weights + (0.0,))
+        return Profile([*self, st], grown, self.name)
+
     def text(self) -> str:
-        bet = self.betting if self.param is None else f"{self.betting}{self.param:g}"
-        cash = "never" if self.cash is None else f"cash{self.cash}"
-        out = f"{bet}:{self.play}:{cash}"
-        return out + (f":{_WITHOUT}{'+'.join(self.without)}" if self.without else "")
-
-    @property
-    def banned(self) -> int:
-        """Bitmask of the bet kinds never placed."""
-        return sum(1 << KIND_CODE[k] for k in self.without)
-
-    @property
-    def kernel_param(self) -> float:
-        if self.param is not None:
-            return float(self.param)
-        if self.betting == "mc":
-            return float(DEFAULT_ROLLOUTS)
-        return DEFAULT_PASS if self.betting == "random" else DEFAULT_THRESHOLD
+        """How headers name it: the strategies, or ``NAME: 0.62 A + 0.38 B``."""
+        if self.field is None:
+            return ", ".join(s.text for s in self)
+        pairs = [(s.text, w) for s, w in zip(self, self.field.weights) if w > 0]
+        mix = " + ".join(f"{w:.2f} {t}" for t, w in sorted(pairs, key=lambda p: -p[1]))
+        return f"{self.name or 'field'}: {mix}"
 
 
-def parse_strategy(text: str, rules: RuleSet) -> Strategy:
-    """One strategy (module docstring); one-line UserError naming what is wrong."""
-    parts = [p.strip().lower() for p in str(text).strip().split(":")]
-    without: tuple[str, ...] = ()
-    if len(parts) > 2 and parts[-1].startswith(_WITHOUT):
-        without = _parse_without(text, parts.pop()[len(_WITHOUT):], rules)
-    if len(parts) not in (2, 3) or not all(parts):
-        raise UserError(f"strategy {text.strip()!r}: expected {STRATEGY_HELP}")
-    m = _BETTING_RE.match(parts[0])
-    if not m:
-        raise UserError(f"strategy {text.strip()!r}: unknown betting policy '{parts[0]}' "
-                        f"(troll, random, randomP such as random0.2, ev, evT such as ev0.5, mc, mcR such "
-                        f"as mc400)")
-    betting, param = m.group(1), (float(m.group(2)) if m.group(2) else None)
-    if betting == "troll" and param is not None:
-        raise UserError(f"strategy {text.strip()!r}: troll takes no parameter")
-    if betting == "random" and param is not None and not 0 <= param <= 1:
-        raise UserError(f"strategy {text.strip()!r}: the pass share of random must be 0..1")
-    if betting == "mc" and param is not None and (param != int(param) or not 1 <= param <= MAX_ROLLOUTS):
-        raise UserError(f"strategy {text.strip()!r}: the rollouts of mc must be a whole number 1..{MAX_ROLLOUTS:,}")
-    if parts[1] not in PLAY:
-        raise UserError(f"strategy {text.strip()!r}: unknown play policy '{parts[1]}' "
-                        f"(choose from {', '.join(PLAY)})")
-    cash = None
-    if len(parts) == 3 and parts[2] != "never":
-        c = _CASH_RE.match(parts[2])
-        if not c:
-            raise UserError(f"strategy {text.strip()!r}: unknown cash-in policy '{parts[2]}' (never, cashK)")
-        cash = int(c.group(1))
-        if not 1 <= cash < rules.track_win:
-            raise UserError(f"strategy {text.strip()!r}: cash{cash} must be 1..{rules.track_win - 1} "
-                            f"(track positions with a value)")
-    return Strategy(betting, parts[1], cash, param, without)
+def _field_profile(field: Field, rules: RuleSet, name: str, where: str) -> Profile:
+    if field.players != rules.players:
+        raise UserError(f"{where}: made for {field.players} players, not {rules.players}")
+    if len(field.members) > L.MAX_ENTRIES:
+        raise UserError(f"{where}: at most {L.MAX_ENTRIES} members, got {len(field.members)}")
+    return Profile([parse_strategy(t, rules, clamp_cash=True) for t in field.members], field, name)
 
 
-def _parse_without(text: str, kinds: str, rules: RuleSet) -> tuple[str, ...]:
-    names = [k.strip() for k in kinds.split("+")]
-    for k in names:
-        if k not in rules.bets:
-            raise UserError(f"strategy {text.strip()!r}: without={k}: not a bet type of rule set {rules.name} "
-                            f"(choose from {', '.join(rules.bets)})")
-    return tuple(k for k in rules.bets if k in names)
-
-
-def parse_strategies(text, rules: RuleSet, what: str = "--profile") -> list[Strategy]:
-    """Comma-separated strategies; ``"ev:goal x3"`` repeats one."""
-    items = text if isinstance(text, (list, tuple)) else str(text or "").split(",")
-    out: list[Strategy] = []
-    for item in items:
-        item = str(item).strip()
-        if not item:
-            raise UserError(f"{what} {text!r}: empty strategy (expected {STRATEGY_HELP})")
-        m = _REPEAT_RE.match(item)
-        count = 1
-        if m:
-            item, count = m.group(1), int(m.group(2))
-            if count < 1:
-                raise UserError(f"{what}: repeat count must be at least 1")
-        out += [parse_strategy(item, rules)] * count
-    return out
+def reference_field(rules: RuleSet) -> Field | None:
+    """The shipped reference field for ``rules``' player count, or None."""
+    return shipped_field("sponsio_sim", rules.players)
 
 
 def reference_profile(rules: RuleSet) -> str:
-    """The reference profile for ``rules``' player count (module docstring)."""
-    return f"{REFERENCE.get(rules.players, REFERENCE_DEFAULT)} x{rules.players}"
+    """The reference as a one-strategy-per-seat profile: ``REFERENCE_STRATEGY`` at every seat (its
+    cash-in adapted to the rule set); where a command needs one strategy per seat."""
+    return f"{parse_strategy(REFERENCE_STRATEGY, rules, clamp_cash=True).text} x{rules.players}"
 
 
-def model_variant(profile, rules: RuleSet) -> str | None:
-    """``"reference"`` when ``profile`` is the reference profile (its success model is
-    calibrated in its own games), else None."""
-    if profile is None:
-        return None
-    ref = [s.text for s in parse_strategies(reference_profile(rules), rules)]
-    try:
-        mine = [s.text for s in parse_profile(profile, rules)]
-    except UserError:
-        return None
-    return "reference" if mine == ref else None
-
-
-def parse_profile(text, rules: RuleSet) -> list[Strategy]:
-    """One strategy per seat: exactly ``rules.players`` of them (``reference``: the reference profile)."""
-    if isinstance(text, str) and text.strip().lower() == "reference":
-        text = reference_profile(rules)
+def parse_profile(text, rules: RuleSet) -> Profile:
+    """``reference`` (the reference field, or ``reference_profile`` where none is shipped),
+    ``field:FILE``, or exactly ``rules.players`` strategies."""
+    if isinstance(text, Profile):
+        return text
+    word = text.strip() if isinstance(text, str) else ""
+    if word.lower() == "reference":
+        field = reference_field(rules)
+        if field is not None:
+            return _field_profile(field, rules, "reference field", "the reference field")
+        return parse_profile(reference_profile(rules), rules)
+    if word.lower().startswith(FIELD_PREFIX):
+        path = word[len(FIELD_PREFIX):].strip()
+        return _field_profile(load_field(path), rules, f"field {path}", f"field file {path}")
     out = parse_strategies(text, rules)
     if len(out) != rules.players:
         raise UserError(f"--profile has {len(out)} strategies for {rules.players} players "
                         f"(one per seat; 'ev:goal x{rules.players}' repeats one)")
-    return out
+    return Profile(out)
+
+
+def model_variant(profile, rules: RuleSet) -> str | None:
+    """``"reference"`` when ``profile`` is the reference (its ``ev`` success model is
+    calibrated in its own games), else None."""
+    if profile is None:
+        return None
+    try:
+        mine = parse_profile(profile, rules)
+        ref = parse_profile("reference", rules)
+    except UserError:
+        return None
+    same = [s.text for s in mine] == [s.text for s in ref] and mine.weights == ref.weights
+    return "reference" if same else None
 
 
 def check_rules(rules: RuleSet) -> None:
@@ -195,8 +152,15 @@ def rows_of(rules: RuleSet):
     return catalogue(rules, seat=-1)
 
 
-def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel, *, rotate: bool = False):
-    """(tab, ints, weight) templates for the game and fit kernels."""
+def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel, *, rotate: bool = False,
+                focal: int = -1, distilled=None, mc_self: str = "ev"):
+    """(tab, ints, weight) templates for the game and fit kernels. A field
+    ``Profile`` makes every seat draw its entry per game; ``focal`` >= 0 then
+    seats that entry at the focal seat (``kernels.game.field``). ``distilled``:
+    the ``distilled`` policy's feature weights (default: the shipped ones for the
+    player count, ``model.shipped_distilled``, else ``ev_weights``, which score
+    as ``ev`` does). ``mc_self``: how an ``mc`` seat's own later
+    decisions are played in its rollouts (``ev`` or ``distilled``)."""
     check_rules(rules)
     tab, ints0, w0 = new_state(rules.n_colours, rules.kernel_flags)
     ints = np.zeros(L.INTS_GAME, dtype=np.int64)
@@ -232,15 +196,30 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
     weight[L.W_MULT:L.W_MULT + len(rows)] = kernel_multipliers(rules, rows)
     weight[L.W_BASE:L.W_BASE + len(rows)] = [
         model.base_rate(KIND_CODE[b.kind], BY_NAME[b.kind].axis_value(b.a, b.b)) for b in rows]
+    field = getattr(strategies, "field", None)
+    if len(strategies) > L.MAX_ENTRIES:
+        raise UserError(f"at most {L.MAX_ENTRIES} profile entries, got {len(strategies)}")
+    ints[L.I_NENTRIES] = len(strategies) if field is not None or focal >= 0 else rules.players
+    ints[L.I_FIELD] = 1 if field is not None else 0
+    ints[L.I_FOCAL] = focal
+    if field is not None:
+        weight[L.W_MIX:L.W_MIX + len(field.weights)] = field.cumulative()
+    weight[L.W_NOPILOT:L.W_NOPILOT + L.MAX_ROWS] = -1.0
+    if distilled is None:
+        found = shipped_distilled(rules)
+        distilled = ev_weights(rules) if found is None else found[0]
+    weight[L.W_DIST:L.W_DIST + L.N_DIST] = distilled
     for e, st in enumerate(strategies):
         ints[L.I_BETPOL + e] = BETTING[st.betting]
         ints[L.I_PLAYPOL + e] = PLAY[st.play]
         ints[L.I_CASHK + e] = L.CASH_NEVER if st.cash is None else st.cash
         ints[L.I_BANNED + e] = st.banned
         weight[L.W_PASS + e] = st.kernel_param if st.betting == "random" else 0.0
-        weight[L.W_THRESH + e] = st.kernel_param if st.betting == "ev" else 0.0
+        weight[L.W_THRESH + e] = st.kernel_param if st.betting in ("ev", "distilled") else 0.0
+        weight[L.W_TEMP + e] = st.temp
         ints[L.I_MC_R + e] = int(st.kernel_param) if st.betting == "mc" else 0
     ints[L.I_MC_KEEP] = MC_KEEP
+    ints[L.I_MC_SELF] = BETTING[mc_self]
     ints[L.I_MC_ANY] = 1 if any(st.betting == "mc" for st in strategies) else 0
     weight[L.W_MODEL:] = model.p
     precompute_best(ints, weight)

@@ -20,7 +20,8 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
 from tabletop_mc.stats import CI_METHOD
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.runs import check_n, entry_table, game_table, rounds_histogram, run_games
+from sponsio_sim.analysis.game.runs import (check_n, entry_table, game_table, rounds_histogram, run_games,
+                                            seat_table)
 from sponsio_sim.analysis.game.setup import model_variant, parse_profile, parse_strategies
 from sponsio_sim.rules import load_rules
 
@@ -40,8 +41,9 @@ def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: 
         totals = run_games(ruleset, strategies, n, rotate=rotate, seed=seed, model=success, progress=bar)
     df = entry_table(totals, strategies, rotate, ruleset)
     df.attrs.update(games=game_table(totals, ruleset.players), rounds=rounds_histogram(totals, ruleset.players),
-                    rules=ruleset.summary(), seed=seed, rotate=rotate,
-                    profile=", ".join(s.text for s in strategies), model=success.source, ci=CI_METHOD)
+                    rules=ruleset.summary(), seed=seed, rotate=rotate, field=strategies.field is not None,
+                    seats=seat_table(totals, ruleset.players) if strategies.field is not None else None,
+                    profile=strategies.text(), model=success.source, ci=CI_METHOD)
     return df
 
 

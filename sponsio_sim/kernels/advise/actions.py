@@ -17,7 +17,8 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.betting.phase import (apply_action, apply_end_token, bet_legal, betting_steps, end_token,
                                                token_free)
-from sponsio_sim.kernels.betting.policies import cheap_card, choose_action
+from sponsio_sim.kernels.betting.dispatch import choose_action
+from sponsio_sim.kernels.betting.policies import cheap_card
 from sponsio_sim.kernels.bits import U0, U1, bit, lowest
 from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, I_BET_ROW, I_NBETS, I_NROWS, I_ROWS,
                                              MAX_BETS, N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN,

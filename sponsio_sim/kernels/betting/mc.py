@@ -37,21 +37,19 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from sponsio_sim.kernels.betting.phase import (betting_place, betting_steps, end_token, entry_of, leader_of,
-                                               token_free)
+from sponsio_sim.kernels.betting.candidates import add_candidate, candidate_features, step_candidates
 from sponsio_sim.kernels.betting.model import kind_best, prepare_features
-from sponsio_sim.kernels.betting.policies import (allowed_kind, best_swap, cheap_card, payment, token_gain,
-                                                  troll_income)
-from sponsio_sim.kernels.bits import U0, U1
-from sponsio_sim.kernels.game.layout import (BET, BET_MC, DOUBLE_TOKEN, I_BETPOL, I_BET_ROW, I_KINDS_HELD, I_MC_AUDIT,
-                                             I_MC_DECISIONS, I_MC_KEEP, I_MC_PRUNED, I_MC_R, I_MC_REGRET, I_NBETS,
-                                             I_NROWS, I_ROWS, I_ROW_OF, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS,
-                                             PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN, W_COINS, W_MULT, W_STAKE,
-                                             W_THRESH)
+from sponsio_sim.kernels.betting.phase import betting_place, betting_steps, end_token, entry_of, leader_of
+from sponsio_sim.kernels.betting.policies import best_swap
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work, pilot_rollouts, rollout, rollout_key, search
+from sponsio_sim.kernels.bits import U0
+from sponsio_sim.kernels.game.layout import (BET_MC, DOUBLE_TOKEN, I_BETPOL, I_BET_ROW, I_MC_AUDIT, I_MC_DECISIONS,
+                                             I_MC_KEEP, I_MC_PRUNED, I_MC_R, I_MC_REGRET, I_NBETS, I_ROWS,
+                                             MAX_BETS, MAX_CANDS, N_DIST, PASS, REBET_TOKEN, REC_ADVANTAGE,
+                                             REC_CHOSEN, REC_DECISION, REC_FEATURES, REC_GAIN, REC_ROLLOUTS,
+                                             SWAP_TOKEN)
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
-MAX_CANDS = 24                        # more than any decision lists (1 + 2 x kinds + swap + tokens)
 PILOT = 32                            # pass rollouts that estimate each bet's chance (at most R)
 _AUDIT = np.uint64(0xA0D17A0D17A0D17)  # the audit's fresh deals
 
@@ -62,94 +60,27 @@ def is_mc(s, ints):
 
 
 @no_refcount
-def _add(cands, gains, n, act, x, y, rv, g):
-    cands[n, 0] = act
-    cands[n, 1] = x
-    cands[n, 2] = y
-    cands[n, 3] = rv
-    gains[n] = g
-    return n + 1
-
-
-@no_refcount
-def step_candidates(s, tab, ints, weight, pilot, cands, gains):
-    """Seat s's candidate betting actions (module docstring) and the gain of
-    each; candidate 0 is pass. ``pilot[row]``: the pilot's estimate of
-    P(win) of a catalogue row, or -1 where it has none. Returns their number."""
-    n = _add(cands, gains, 0, PASS, -1, -1, -1, weight[W_THRESH + entry_of(s, ints)])
-    hand = tab[HANDS + s]
-    unrev = hand & ~tab[REVEALED]
-    if unrev == U0:
-        return n
-    lead = leader_of(ints) == s
-    prepare_features(hand, tab[TALON], lead, betting_place(s, ints), tab, ints)
-    rv = cheap_card(unrev)
-    stake = weight[W_STAKE]
-    nbets = ints[I_NBETS + s]
-    forgone = troll_income(s, ints, weight) if nbets == 0 else 0.0
-    if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
-        for kind in range(N_KINDS):
-            if (ints[I_ROW_OF + kind] < 0 or (ints[I_KINDS_HELD + s] >> kind) & 1 != 0
-                    or not allowed_kind(s, kind, ints)):
-                continue
-            v, row = kind_best(kind, s, ints, weight)
-            prow = _pilot_best(kind, pilot, ints, weight)
-            if row >= 0:
-                if pilot[row] >= 0.0:
-                    v = pilot[row] * weight[W_MULT + row]
-                n = _add(cands, gains, n, BET, row, -1, rv, v * stake - stake - forgone)
-            if prow >= 0 and prow != row:
-                n = _add(cands, gains, n, BET, prow, -1, rv,
-                         pilot[prow] * weight[W_MULT + prow] * stake - stake - forgone)
-    g, x, y = best_swap(s, lead, tab, ints, weight)
-    if x >= 0:
-        n = _add(cands, gains, n, SWAP, x, y, x if (unrev & (U1 << np.uint64(x))) != U0 else rv, g)
-    pay, cost = payment(s, rv, tab, weight)
-    if pay > -2:
-        for t in range(N_TOKENS):
-            if not token_free(t, ints) or (t == LEAD_TOKEN and lead):
-                continue
-            tg = token_gain(s, t, g, ints, weight) if nbets > 0 else 0.0
-            n = _add(cands, gains, n, TOKEN, t, pay, rv, tg - cost)
-    return n
-
-
-@no_refcount
-def _pilot_best(kind, pilot, ints, weight):
-    """The row of ``kind`` with the highest pilot P x multiplier (-1: none estimated)."""
-    best = -1.0
-    brow = -1
-    row = ints[I_ROW_OF + kind]
-    while row >= 0 and row < ints[I_NROWS] and ints[I_ROWS + 3 * row] == kind:
-        if pilot[row] >= 0.0 and pilot[row] * weight[W_MULT + row] > best:
-            best = pilot[row] * weight[W_MULT + row]
-            brow = row
-        row += 1
-    return brow
-
-
-@no_refcount
 def end_candidates(s, t, tab, ints, weight, cands, gains):
     """Seat s's candidate uses of token ``t`` as betting ends: not using it
     (candidate 0), the ``ev`` choice, and for double and rebet every bet it
     may name (rebet: the model's best other parameter). Returns their number."""
-    n = _add(cands, gains, 0, -1, -1, -1, -1, 0.0)
+    n = add_candidate(cands, gains, 0, -1, -1, -1, -1, 0.0)
     nbets = ints[I_NBETS + s]
     if t == SWAP_TOKEN:
         prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
         g, x, y = best_swap(s, leader_of(ints) == s, tab, ints, weight)
         if x >= 0:
-            n = _add(cands, gains, n, -1, x, y, -1, g)
+            n = add_candidate(cands, gains, n, -1, x, y, -1, g)
     elif t == DOUBLE_TOKEN:
         for i in range(nbets):
-            n = _add(cands, gains, n, -1, i, -1, -1, 0.0)
+            n = add_candidate(cands, gains, n, -1, i, -1, -1, 0.0)
     elif t == REBET_TOKEN:
         prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
         for i in range(nbets):
             row = ints[I_BET_ROW + s * MAX_BETS + i]
             v, r = kind_best(ints[I_ROWS + 3 * row], s, ints, weight)
             if r >= 0 and r != row:
-                n = _add(cands, gains, n, -1, i, r, -1, 0.0)
+                n = add_candidate(cands, gains, n, -1, i, r, -1, 0.0)
     return n
 
 
@@ -171,29 +102,27 @@ def _keep(n, gains, keep, order):
 
 
 @nb.njit(cache=True)
-def _decide(step, s, n, cands, gains, tab, ints, weight, work, key, pre_n, pre_gain):
+def _decide(step, s, n, cands, gains, tab, ints, weight, work, key, pre_n, pre_gain, order, summary):
     """Search the kept candidates; under audit also every candidate, counting
     the decisions where that picks another one and what that costs: the two
     choices' difference in mean round gain over R fresh rollouts
-    (milli-coins). Returns the chosen index."""
+    (milli-coins). Returns (the chosen index, how many candidates were
+    searched: ``order[:m]``, with ``search``'s ``summary``)."""
     if n == 1:
-        return 0
-    order = np.empty(MAX_CANDS, dtype=np.int64)
-    means = np.zeros(MAX_CANDS, dtype=np.float64)
+        return 0, 0
     m = _keep(n, gains, ints[I_MC_KEEP], order)
-    best = search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain, means)
+    best = search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain, summary)
     if ints[I_MC_AUDIT]:
         ints[I_MC_DECISIONS] += 1
         if m < n:
-            for i in range(n):
-                order[i] = i
-            full = search(step, s, cands, order, n, tab, ints, weight, work, key, pre_n, pre_gain, means)
+            scratch = np.zeros((3, MAX_CANDS), dtype=np.float64)
+            full_order = np.arange(MAX_CANDS)
+            full = search(step, s, cands, full_order, n, tab, ints, weight, work, key, pre_n, pre_gain, scratch)
             if full != best:
                 ints[I_MC_PRUNED] += 1
                 # what the pruned choice loses, on fresh deals (the searches' own means favour their picks)
                 fresh = key ^ _AUDIT
-                order[0] = full
-                order[1] = best
+                pair = np.array([full, best])
                 loss = 0.0
                 rs_start = np.empty(4, dtype=np.uint64)
                 rs = work[7]
@@ -201,17 +130,19 @@ def _decide(step, s, n, cands, gains, tab, ints, weight, work, key, pre_n, pre_g
                     deal_world(r, fresh, work)
                     rs_start[:] = rs
                     for c in range(2):
-                        i = order[c]
+                        i = pair[c]
                         g = rollout(step, s, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], tab, ints,
                                      weight, work, rs_start)[0]
                         loss += g if c == 0 else -g
                 ints[I_MC_REGRET] += np.int64(round(1000.0 * loss / ints[I_MC_R + entry_of(s, ints)]))
-    return best
+    return best, m
 
 
 @nb.njit(cache=True)
-def choose_mc(step, s, tab, ints, weight, state):
-    """Seat s's betting action ``(act, x, y, rv)`` at betting step ``step``."""
+def choose_mc(step, s, tab, ints, weight, state, record):
+    """Seat s's betting action ``(act, x, y, rv)`` at betting step ``step``;
+    with a ``record`` of more than one row, the decision is recorded there
+    (``record_decision``)."""
     cands = np.empty((MAX_CANDS, 4), dtype=np.int64)
     gains = np.empty(MAX_CANDS, dtype=np.float64)
     if (tab[HANDS + s] & ~tab[REVEALED]) == U0:
@@ -222,8 +153,38 @@ def choose_mc(step, s, tab, ints, weight, state):
     pre_gain = np.empty(pre_n, dtype=np.float64)
     pilot = pilot_rollouts(step, s, pre_n, key, tab, ints, weight, work, pre_gain)
     n = step_candidates(s, tab, ints, weight, pilot, cands, gains)
-    i = _decide(step, s, n, cands, gains, tab, ints, weight, work, key, pre_n, pre_gain)
+    order = np.empty(MAX_CANDS, dtype=np.int64)
+    summary = np.zeros((3, MAX_CANDS), dtype=np.float64)
+    i, m = _decide(step, s, n, cands, gains, tab, ints, weight, work, key, pre_n, pre_gain, order, summary)
+    if record.shape[0] > 1 and m > 1:
+        record_decision(s, i, m, order, cands, gains, summary, tab, ints, weight, record)
     return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]
+
+
+@no_refcount
+def record_decision(s, chosen, m, order, cands, gains, summary, tab, ints, weight, record):
+    """One row per searched candidate into ``record`` (``game.layout.REC_*``;
+    row 0 counts the rows used and the decisions): the decision's number,
+    whether it was chosen, its paired mean round gain over pass and the
+    rollouts behind it, its model gain and its features (``N_DIST``). A full
+    record drops further decisions."""
+    used = np.int64(record[0, 0])
+    if used + m >= record.shape[0]:
+        return
+    prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
+    decision = record[0, 1]
+    for c in range(m):
+        i = order[c]
+        row = record[1 + used + c]
+        row[REC_DECISION] = decision
+        row[REC_CHOSEN] = 1.0 if i == chosen else 0.0
+        row[REC_ADVANTAGE] = summary[1, i]
+        row[REC_ROLLOUTS] = summary[2, i]
+        row[REC_GAIN] = gains[i]
+        candidate_features(s, cands[i, 0], cands[i, 1], cands[i, 2], gains[i], tab, ints, weight,
+                           row[REC_FEATURES:REC_FEATURES + N_DIST])
+    record[0, 0] = used + m
+    record[0, 1] = decision + 1.0
 
 
 @nb.njit(cache=True)
@@ -236,6 +197,8 @@ def choose_mc_end(j, s, tab, ints, weight, state):
     if n == 1:
         return -1, -1
     work = new_work(s, tab, ints, weight)
-    i = _decide(betting_steps(ints) + j, s, n, cands, gains, tab, ints, weight, work, rollout_key(state),
-                np.int64(0), np.empty(0, dtype=np.float64))   # a typed 0: choose_mc's compiled _decide serves
+    order = np.empty(MAX_CANDS, dtype=np.int64)
+    summary = np.zeros((3, MAX_CANDS), dtype=np.float64)
+    i, m = _decide(betting_steps(ints) + j, s, n, cands, gains, tab, ints, weight, work, rollout_key(state),
+                   np.int64(0), np.empty(0, dtype=np.float64), order, summary)   # a typed 0: choose_mc's _decide
     return cands[i, 1], cands[i, 2]

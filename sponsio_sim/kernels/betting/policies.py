@@ -30,25 +30,14 @@ from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepa
                                                sure_mask, total_features)
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import (BET, BET_EV, BET_RANDOM, DOUBLE_TOKEN, I_BANNED, I_BETPOL, I_BET_ROW,
-                                             I_DOUBLED, I_F_LEAD, I_KINDS_HELD, I_NBETS, I_NROWS, I_PLAYERS, I_ROW_OF,
-                                             I_ROWS, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS, PASS, REBET_TOKEN,
-                                             SWAP, SWAP_TOKEN, TOKEN, W_BASE, W_COINS, W_MULT, W_PASS, W_STAKE,
-                                             W_THRESH, W_TOKEN_COST, W_TROLL_PAY)
+from sponsio_sim.kernels.game.layout import (BET, BET_DISTILLED, BET_EV, BET_RANDOM, DOUBLE_TOKEN, I_BANNED, I_BETPOL,
+                                             I_BET_ROW, I_DOUBLED, I_F_LEAD, I_KINDS_HELD, I_NBETS, I_NROWS, I_PLAYERS,
+                                             I_ROW_OF, I_ROWS, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS, PASS,
+                                             REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN, W_BASE, W_COINS, W_MULT, W_PASS,
+                                             W_STAKE, W_THRESH, W_TOKEN_COST, W_TROLL_PAY)
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
 NO_GAIN = -1e300
-
-
-@no_refcount
-def choose_action(s, tab, ints, weight, state):
-    """Seat s's betting action ``(act, x, y, rv)`` under its entry's policy."""
-    pol = ints[I_BETPOL + entry_of(s, ints)]
-    if pol == BET_EV:
-        return choose_ev(s, tab, ints, weight)
-    if pol == BET_RANDOM:
-        return choose_random(s, tab, ints, weight, state)
-    return PASS, -1, -1, -1
 
 
 @nb.njit(cache=True, inline="always")
@@ -311,7 +300,7 @@ def choose_end_token(s, t, tab, ints, weight, state):
     double: (bet index, -1)."""
     pol = ints[I_BETPOL + entry_of(s, ints)]
     nbets = ints[I_NBETS + s]
-    if pol == BET_EV:
+    if pol == BET_EV or pol == BET_DISTILLED:   # distilled uses its tokens as ev does
         prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
         if t == SWAP_TOKEN:
             g, x, y = best_swap(s, leader_of(ints) == s, tab, ints, weight)

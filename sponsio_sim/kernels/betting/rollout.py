@@ -16,11 +16,14 @@ from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS, bet_won
 from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_token, betting_steps, end_token,
                                                entry_of)
-from sponsio_sim.kernels.betting.policies import choose_action, choose_end_token
+from sponsio_sim.kernels.betting.dispatch import choose_action
+from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.bits import U0, U1, lowest, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import (BET_EV, BET_MC, I_BETPOL, I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES,
+from sponsio_sim.kernels.game.field import FIELD_KEY, redraw_others
+from sponsio_sim.kernels.game.layout import (BET_MC, I_BETPOL, I_FIELD, I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES, I_MC_SELF,
+                                             I_NENTRIES,
                                              I_NROWS, I_PLAYERS, I_ROWS, I_TOKEN_OWNER, MAX_BETS, PASS, W_COINS,
                                              W_MODEL)
 from sponsio_sim.kernels.game.scoring import play_out
@@ -53,13 +56,14 @@ def _finish(step, tab, ints, weight, state, hands, codes, counts, result, failed
 @nb.njit(cache=True)
 def load_scratch(tab, ints, weight, tab2, ints2, w2):
     """Copy the game state into a rollout's scratch arrays, every ``mc``
-    entry betting by ``ev`` there (a rollout never searches)."""
+    entry betting by ``I_MC_SELF`` there (``ev``, or ``distilled`` in
+    expert iteration: a rollout never searches)."""
     tab2[:] = tab
     ints2[:] = ints
     w2[:W_MODEL] = weight[:W_MODEL]   # the success model (from W_MODEL) is never written
-    for e in range(ints[I_PLAYERS]):
+    for e in range(ints[I_NENTRIES]):
         if ints2[I_BETPOL + e] == BET_MC:
-            ints2[I_BETPOL + e] = BET_EV
+            ints2[I_BETPOL + e] = ints[I_MC_SELF]
 
 
 @nb.njit(cache=True)
@@ -116,6 +120,10 @@ def rollout(step, s, act, x, y, rv, tab, ints, weight, work, rs_start):
     load_scratch(tab, ints, weight, tab2, ints2, w2)
     for t in range(ints[I_PLAYERS]):
         tab2[HANDS + t] = dealt[t]
+    if ints2[I_FIELD]:   # the others' members, unknown to seat s: drawn per rollout, the same for every candidate
+        rs[:] = rs_start
+        rs[0] ^= FIELD_KEY
+        redraw_others(s, ints2, w2, rs)
     rs[:] = rs_start
     if step < n_bet:
         apply_action(s, act, x, y, rv, tab2, ints2, w2)
@@ -153,13 +161,15 @@ def pilot_rollouts(step, s, n, key, tab, ints, weight, work, pass_gain):
 
 
 @nb.njit(cache=True)
-def search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain, means):
+def search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain, summary):
     """Index (into ``cands``) of the candidate among ``order[:m]`` with the
     highest mean round gain for seat s over at most its entry's R rollouts,
     raced (module docstring). Candidates apply at betting step ``step``;
     candidate 0 (pass) already has its gains of the first ``pre_n`` rollouts
-    in ``pre_gain`` (the pilot's). ``means[i]``: candidate i's mean gain over
-    the rollouts it got (a dropped candidate: those before it was dropped)."""
+    in ``pre_gain`` (the pilot's). ``summary[:, i]``: candidate i's mean gain
+    over the rollouts it got (a dropped candidate: those before it was
+    dropped), its paired mean difference to ``order[0]`` over the same
+    rollouts, and their number."""
     rollouts = ints[I_MC_R + entry_of(s, ints)]
     pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
     gain = np.zeros((m, rollouts), dtype=np.float64)
@@ -189,7 +199,10 @@ def search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_ga
     ints[I_MC_SEARCHES] += 1
     best = -1
     for c in range(m):
-        means[order[c]] = gain[c, :upto[c] if upto[c] else r].mean()
+        got = upto[c] if upto[c] else r
+        summary[0, order[c]] = gain[c, :got].mean()
+        summary[1, order[c]] = (gain[c, :got] - gain[0, :got]).mean()
+        summary[2, order[c]] = got
         if alive[c] and (best < 0 or gain[c, :r].sum() > gain[best, :r].sum()):
             best = c
     return order[best]

@@ -24,17 +24,19 @@ from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_to
 from sponsio_sim.kernels.betting.mc import choose_mc, choose_mc_end, is_mc
 from sponsio_sim.kernels.betting.rollout import RACE_EVERY, load_scratch, race, rollout_key
 from sponsio_sim.kernels.betting.model import prepare_features, row_cell
-from sponsio_sim.kernels.betting.policies import choose_action, choose_end_token
+from sponsio_sim.kernels.betting.dispatch import choose_action
+from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game.layout import (END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_END, EV_END_TOKEN,
-                                             EV_LEAD, I_BET_ROW, I_DEALER, I_DOUBLED, I_ENTRY, I_HAND, I_KINDS_HELD,
-                                             I_LAST_R1, I_LEADCH, I_LEADERS, I_MAX_ROUNDS, I_MC_ANY, I_MC_R,
-                                             I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NPLACED, I_BET_CELL,
-                                             I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND, I_SWAPS, I_TOKEN_OWNER,
+from sponsio_sim.kernels.game.layout import (END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_END, EV_END_TOKEN, EV_LEAD,
+                                             I_BET_ROW, I_DEALER, I_DOUBLED, I_ENTRY, I_FIELD, I_FOCAL_SEAT, I_HAND,
+                                             I_KINDS_HELD, I_LAST_R1, I_LEADCH, I_LEADERS, I_MAX_ROUNDS, I_MC_ANY,
+                                             I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NPLACED,
+                                             I_BET_CELL, I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND, I_SWAPS, I_TOKEN_OWNER,
                                              I_TOKEN_TAKEN, I_TRACK, I_TRACK_ENDS, I_TRACK_WIN, MAX_BETS, N_TOKENS,
                                              W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MODEL, W_PAYOUT,
-                                             W_PRED, W_STAKES, W_START, W_TROLLPAID)
+                                             W_PRED, W_STAKES, W_START, W_TROLLPAID, REC_WIDTH)
+from sponsio_sim.kernels.game.field import FIELD_KEY, draw_entries, redraw_others
 from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring
 from sponsio_sim.kernels.game.record import record_game, record_round, track_standings
 from sponsio_sim.kernels.game.scoring import cash_in, play_out
@@ -43,8 +45,10 @@ from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
 @no_refcount
 def start_game(g, ints, weight):
-    """Coins, track and seat order for game ``g`` of a chunk; dealer = last seat."""
+    """Coins, track and seat order for game ``g`` of a chunk (a field's draws:
+    ``game.field.draw_entries``); dealer = last seat."""
     players = ints[I_PLAYERS]
+    ints[I_FOCAL_SEAT] = -1
     for s in range(players):
         ints[I_ENTRY + s] = (s + g) % players if ints[I_ROTATE] else s
         weight[W_COINS + s] = weight[W_START]
@@ -79,14 +83,15 @@ def betting_phase(tab, ints, weight, state, log, mc):
     """Spec 2: ``turns`` turns, each seat acting once from left of the dealer;
     then the swap, rebet and double tokens take effect (spec 3). ``mc`` is
     None when no seat bets by ``mc`` (its search is then compiled out, see
-    ``play_game``)."""
+    ``play_game``), else the record ``mc`` seats write their decisions to
+    (one row: none recorded; ``betting.mc.record_decision``)."""
     players = ints[I_PLAYERS]
     rnd = ints[I_ROUND] + 1
     n_bet = betting_steps(ints)
     for k in range(n_bet):
         s = actor(k, ints)
         if mc is not None and is_mc(s, ints):
-            act, x, y, rv = choose_mc(k, s, tab, ints, weight, state)
+            act, x, y, rv = choose_mc(k, s, tab, ints, weight, state, mc)
         else:
             act, x, y, rv = choose_action(s, tab, ints, weight, state)
         if not apply_action(s, act, x, y, rv, tab, ints, weight):
@@ -195,6 +200,9 @@ def rollout_game(s, cash, key, r, tab, ints, weight, work, mc):
     returns seat s's win share (1/k of a k-way shared win)."""
     tab2, ints2, w2, rs, pool, fixed, need, hands, codes, counts, result, failed, playpol, row2, nolog = work
     load_scratch(tab, ints, weight, tab2, ints2, w2)
+    if ints2[I_FIELD]:
+        seed_state(key ^ FIELD_KEY, np.uint64(r), rs)
+        redraw_others(s, ints2, w2, rs)
     if cash:
         cash_in(s, ints2[I_TRACK + s], w2)
         ints2[I_TRACK + s] = 0
@@ -304,6 +312,8 @@ def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands
     no seat bets by ``mc`` (``mc_switch``): numba then compiles the search
     out of every caller, which halves a cold compile."""
     start_game(g, ints, weight)
+    if ints[I_FIELD]:
+        draw_entries(seed, round_stream(chunk, g, 0), g, ints, weight, state)
     reason, winners = 0, 0
     while reason == 0:
         round_start(seed, round_stream(chunk, g, ints[I_ROUND]), state, pool)
@@ -332,7 +342,10 @@ def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, mc):
     return out
 
 
-def mc_switch(ints):
+def mc_switch(ints, record=None):
     """The ``mc`` argument of the game kernels for a state built by
-    ``analysis.game.setup``: True when some entry bets by ``mc``, else None."""
-    return True if ints[I_MC_ANY] else None
+    ``analysis.game.setup``: None when no entry bets by ``mc``, else the
+    decision record (``record``, or one row: nothing recorded)."""
+    if not ints[I_MC_ANY]:
+        return None
+    return record if record is not None else np.zeros((1, REC_WIDTH), dtype=np.float64)

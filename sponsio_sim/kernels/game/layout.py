@@ -26,16 +26,36 @@ MAX_ROWS = 72          # catalogue rows: tricks 0..H, colour C x 0..9, last, nin
 MAX_TRACK = 32         # streak track positions (track_win <= MAX_TRACK - 1)
 N_TOKENS = 4
 MAX_ROUNDS = (1 << 16) - 1   # rounds per game (each round draws from its own stream, game.round_stream)
+MAX_ENTRIES = 16       # profile entries: one per seat, or the members of a field (seats draw them per game)
 
 # bet kinds: sponsio_sim.bet_kinds; tokens (rules.TOKENS order)
 LEAD_TOKEN, DOUBLE_TOKEN, REBET_TOKEN, SWAP_TOKEN = 0, 1, 2, 3
-# betting policies; cash-in "never" is a threshold no position reaches
-BET_TROLL, BET_RANDOM, BET_EV, BET_MC = 0, 1, 2, 3
+# betting policies (``ev`` with a temperature samples, ``betting.scored``); cash-in "never" is a threshold
+# no position reaches
+BET_TROLL, BET_RANDOM, BET_EV, BET_MC, BET_DISTILLED = 0, 1, 2, 3, 4
 CASH_NEVER = 1 << 30
 # actions of the betting phase
 PASS, BET, TOKEN, SWAP = 0, 1, 2, 3
 # the order in which tokens take effect when betting ends (spec 3)
 END_TOKENS = (SWAP_TOKEN, REBET_TOKEN, DOUBLE_TOKEN)
+# the distilled policy's features of a candidate action (``betting.candidates``; pass: all 0),
+# per bet kind k or token t where marked
+DIST_BET = 0                                # + k: 1 for a bet of kind k
+DIST_PAY = DIST_BET + N_KINDS               # + k: the model's expected payout P x multiplier x stake
+DIST_P = DIST_PAY + N_KINDS                 # + k: the model's P
+DIST_FORGONE = DIST_P + N_KINDS             # a first bet: the troll pay it gives up (model)
+DIST_HELD = DIST_FORGONE + 1                # a bet: bets already held
+DIST_STREAK = DIST_HELD + 1                 # a bet: the value of the seat's track position (lost if a bet fails)
+DIST_SWAP = DIST_STREAK + 1                 # an exchange: 1, and the model's gain
+DIST_SWAP_GAIN = DIST_SWAP + 1
+DIST_TOKEN = DIST_SWAP_GAIN + 1             # + t: 1 for token t
+DIST_TOKEN_GAIN = DIST_TOKEN + N_TOKENS     # + t: the model's gain of token t
+DIST_TOKEN_COST = DIST_TOKEN_GAIN + N_TOKENS   # a token: the coins it costs
+N_DIST = DIST_TOKEN_COST + 1
+# a recorded mc decision, one row per searched candidate (betting.mc.record_decision)
+REC_DECISION, REC_CHOSEN, REC_ADVANTAGE, REC_ROLLOUTS, REC_GAIN, REC_FEATURES = range(6)
+REC_WIDTH = REC_FEATURES + N_DIST
+MAX_CANDS = 24   # candidate actions of one decision: more than any lists (1 + 2 x kinds + swap + tokens)
 # end reasons (spec 7, in priority order)
 END_TRACK, END_COINS, END_ROUNDS = 1, 2, 3
 
@@ -62,14 +82,19 @@ I_NROWS = _i.take()         # catalogue rows in use
 I_ROTATE = _i.take()        # 1: the profile rotates over the seats game by game
 I_BONUS_NET = _i.take()     # 1: round_bonus_basis = net
 I_TRACK_ENDS = _i.take()    # 1: track_top = ends
+I_NENTRIES = _i.take()      # profile entries (statistics blocks): the seats, or a field's members
+I_FIELD = _i.take()         # 1: every game, each seat draws its entry from the field's weights (W_MIX)
+I_FOCAL = _i.take()         # field: the entry the focal seat (game g: seat g % players) plays; -1: it draws too
+I_FOCAL_SEAT = _i.take()    # field: this game's focal seat (-1 outside a field)
 I_MODEL_AT = _i.take(N_KINDS)   # model table offsets (into weight), per bet kind
-I_BETPOL = _i.take(MAX_PLAYERS)   # per profile entry
-I_PLAYPOL = _i.take(MAX_PLAYERS)
-I_CASHK = _i.take(MAX_PLAYERS)
-I_BANNED = _i.take(MAX_PLAYERS)   # per entry: bitmask of bet kinds the policy never places (restricted play)
-I_MC_R = _i.take(MAX_PLAYERS)     # per entry: mc rollouts per candidate
+I_BETPOL = _i.take(MAX_ENTRIES)   # per profile entry
+I_PLAYPOL = _i.take(MAX_ENTRIES)
+I_CASHK = _i.take(MAX_ENTRIES)
+I_BANNED = _i.take(MAX_ENTRIES)   # per entry: bitmask of bet kinds the policy never places (restricted play)
+I_MC_R = _i.take(MAX_ENTRIES)     # per entry: mc rollouts per candidate
 I_MC_ANY = _i.take()              # 1: some entry bets by mc (its cash-in is searched, game.mc_cash_ins)
 I_MC_KEEP = _i.take()             # mc: candidates kept after the model's ranking (pass included)
+I_MC_SELF = _i.take()             # mc: the betting policy an mc seat's own later decisions follow in rollouts
 I_MC_AUDIT = _i.take()            # 1: every mc decision also searches every candidate (betting.mc.audit)
 I_MC_DECISIONS = _i.take()        # audit counts: decisions with more than one candidate,
 I_MC_PRUNED = _i.take()           # and those where searching every candidate picks another action,
@@ -112,6 +137,7 @@ I_F_HI = _i.take(4)
 # best catalogue row (max P x multiplier) per tricks cell, and per colour and colour cell
 I_BEST_T = _i.take(prod(BY_NAME["tricks"].cells))
 I_BEST_C = _i.take(4 * prod(BY_NAME["colour"].cells))
+I_CANDS = _i.take(4 * MAX_CANDS)  # scratch: a decision's candidate actions (act, x, y, rv) (betting.scored)
 INTS_GAME = _i.at
 
 _w = _Alloc(MAX_PLAYERS)
@@ -124,8 +150,14 @@ W_START = _w.take()
 W_TRACKV = _w.take(MAX_TRACK)
 W_MULT = _w.take(MAX_ROWS)
 W_BASE = _w.take(MAX_ROWS)        # model's unconditional success rate per row
-W_PASS = _w.take(MAX_PLAYERS)     # random: pass share, per entry
-W_THRESH = _w.take(MAX_PLAYERS)   # ev: EV threshold in coins, per entry
+W_PASS = _w.take(MAX_ENTRIES)     # random: pass share, per entry
+W_THRESH = _w.take(MAX_ENTRIES)   # ev: EV threshold in coins, per entry
+W_TEMP = _w.take(MAX_ENTRIES)     # ev: softmax temperature in coins, per entry (0: always the best action)
+W_MIX = _w.take(MAX_ENTRIES)      # field: cumulative weights of the entries (the last is 1)
+W_DIST = _w.take(N_DIST)          # distilled: the weight of each feature (DIST_*) in a candidate's score
+W_NOPILOT = _w.take(MAX_ROWS)     # -1 per catalogue row: no pilot estimates (betting.candidates)
+W_GAINS = _w.take(MAX_CANDS)      # scratch: the candidates' gains or scores (betting.scored)
+W_PHI = _w.take(N_DIST)           # scratch: one candidate's features
 W_COINS = _w.take(MAX_PLAYERS)
 # the round's ledger, per seat (coins)
 W_STAKES = _w.take(MAX_PLAYERS)
@@ -172,7 +204,8 @@ E_TOKENS = E_BONUS_N + 1   # + token
 E_SWAPS = E_TOKENS + N_TOKENS
 E_TRACKWIN = E_SWAPS + 1
 E_PRED = E_TRACKWIN + 1    # + kind: the model's P of the bets placed, summed
-E_SIZE = E_PRED + N_KINDS
+E_GAMES = E_PRED + N_KINDS   # seat-games the entry played (a field's members: how often they were drawn)
+E_SIZE = E_GAMES + 1
 
 
 # then, per seat and catalogue row, the bets placed there: placed, won, payout, payout squared
@@ -180,14 +213,15 @@ R_PLACED, R_WON, R_PAY, R_PAY_SQ = 0, 1, 2, 3
 R_FIELDS = 4
 
 
-def rows_head(players):
-    """Start of the per-seat, per-catalogue-row bet statistics."""
-    return S_HEAD + players * E_SIZE
+def rows_head(players, entries=None):
+    """Start of the per-seat, per-catalogue-row bet statistics (after one block per entry;
+    ``entries`` defaults to one per seat)."""
+    return S_HEAD + (players if entries is None else entries) * E_SIZE
 
 
-def troll_hist_head(players):
+def troll_hist_head(players, entries=None):
     """Start of the histogram of failed bets in troll rounds (one count per troll and round)."""
-    return rows_head(players) + players * MAX_ROWS * R_FIELDS
+    return rows_head(players, entries) + players * MAX_ROWS * R_FIELDS
 
 
 MAX_FAILED = (MAX_PLAYERS - 1) * MAX_BETS + 1   # 0..(players-1) x 5 failed bets
@@ -201,16 +235,27 @@ G_RHIST = 0
 G_COMEBACK = MAX_ROUNDS_HIST
 G_LEADCH = G_COMEBACK + 1
 G_LEADCH_SQ = G_LEADCH + 1
-G_SIZE = G_LEADCH_SQ + 1
+G_FOCAL = G_LEADCH_SQ + 1       # a field: the focal seat's win share, and its square (kernels.game.field)
+G_FOCAL_SQ = G_FOCAL + 1
+G_SIZE = G_FOCAL_SQ + 1
+
+# then one block per seat, whatever entry sat there: wins, win share and its square, final coins
+SEAT_WIN, SEAT_SHARE, SEAT_SHARE_SQ, SEAT_COINS, SEAT_COINS_SQ = range(5)
+SEAT_SIZE = 5
 
 
-def shape_head(players):
+def shape_head(players, entries=None):
     """Start of the games' shape statistics (``G_*``)."""
-    return troll_hist_head(players) + MAX_FAILED
+    return troll_hist_head(players, entries) + MAX_FAILED
 
 
-def stats_size(players):
-    return shape_head(players) + G_SIZE
+def seat_head(players, entries=None):
+    """Start of the per-seat results (``SEAT_*``)."""
+    return shape_head(players, entries) + G_SIZE
+
+
+def stats_size(players, entries=None):
+    return seat_head(players, entries) + players * SEAT_SIZE
 
 
 # the statistics by name, for the analysis layer (tabletop_mc.records): (name, offset, shape)
@@ -220,32 +265,42 @@ ENTRY_FIELDS = (("win", E_WIN, ()), ("share", E_SHARE, ()), ("share_sq", E_SHARE
                 ("won", E_WON, (N_KINDS,)), ("payout", E_PAYOUT, ()), ("stakes", E_STAKES, ()),
                 ("cash_ins", E_CASH_N, ()), ("cash", E_CASH, ()), ("bonus_rounds", E_BONUS_N, ()),
                 ("tokens", E_TOKENS, (N_TOKENS,)), ("swaps", E_SWAPS, ()), ("track_wins", E_TRACKWIN, ()),
-                ("predicted", E_PRED, (N_KINDS,)))
+                ("predicted", E_PRED, (N_KINDS,)), ("games", E_GAMES, ()))
 ROW_FIELDS = (("placed", R_PLACED, ()), ("won", R_WON, ()), ("pay", R_PAY, ()), ("pay_sq", R_PAY_SQ, ()))
+SEAT_FIELDS = (("win", SEAT_WIN, ()), ("share", SEAT_SHARE, ()), ("share_sq", SEAT_SHARE_SQ, ()),
+               ("coins", SEAT_COINS, ()), ("coins_sq", SEAT_COINS_SQ, ()))
 ENTRY_DTYPE = record_dtype(ENTRY_FIELDS, E_SIZE)
 ROW_DTYPE = record_dtype(ROW_FIELDS, R_FIELDS)
+SEAT_DTYPE = record_dtype(SEAT_FIELDS, SEAT_SIZE)
 
 
-def stats_dtype(players):
-    """The record dtype of one statistics vector (``stats_size(players)``
+def stats_dtype(players, entries=None):
+    """The record dtype of one statistics vector (``stats_size(players, entries)``
     float64s): ``games``, ``rounds``, ``rounds_sq``, ``ended`` (by track,
     coins, rounds), ``entry[e]`` (``ENTRY_FIELDS``), ``rows[seat, row]``
     (``ROW_FIELDS``), ``troll_failed`` (troll rounds by bets failed),
-    ``rounds_hist``, ``comebacks``, ``lead_changes``, ``lead_changes_sq``."""
-    g = shape_head(players)
+    ``rounds_hist``, ``comebacks``, ``lead_changes``, ``lead_changes_sq``,
+    ``focal_share``, ``focal_share_sq`` (a field's focal seat), ``seat[s]`` (``SEAT_FIELDS``)."""
+    e = players if entries is None else entries
+    g = shape_head(players, e)
     return record_dtype((("games", S_GAMES, ()), ("rounds", S_ROUNDS, ()), ("rounds_sq", S_ROUNDS_SQ, ()),
-                         ("ended", S_END, (3,)), ("entry", S_HEAD, (players,), ENTRY_DTYPE),
-                         ("rows", rows_head(players), (players, MAX_ROWS), ROW_DTYPE),
-                         ("troll_failed", troll_hist_head(players), (MAX_FAILED,)),
+                         ("ended", S_END, (3,)), ("entry", S_HEAD, (e,), ENTRY_DTYPE),
+                         ("rows", rows_head(players, e), (players, MAX_ROWS), ROW_DTYPE),
+                         ("troll_failed", troll_hist_head(players, e), (MAX_FAILED,)),
                          ("rounds_hist", g + G_RHIST, (MAX_ROUNDS_HIST,)), ("comebacks", g + G_COMEBACK, ()),
-                         ("lead_changes", g + G_LEADCH, ()), ("lead_changes_sq", g + G_LEADCH_SQ, ())),
-                        stats_size(players))
+                         ("lead_changes", g + G_LEADCH, ()), ("lead_changes_sq", g + G_LEADCH_SQ, ()),
+                         ("focal_share", g + G_FOCAL, ()), ("focal_share_sq", g + G_FOCAL_SQ, ()),
+                         ("seat", seat_head(players, e), (players,), SEAT_DTYPE)),
+                        stats_size(players, e))
 
 
-def named_stats(totals, players):
+def named_stats(totals, players, entries=None):
     """``totals`` (one statistics vector) read by name, without a copy: ``s["games"]``,
-    ``s["entry"][e]["win"]``, ``s["rows"]["placed"][seat, row]`` (see ``stats_dtype``)."""
-    return named(totals, stats_dtype(players))
+    ``s["entry"][e]["win"]``, ``s["rows"]["placed"][seat, row]``, ``s["seat"][s]["share"]``
+    (see ``stats_dtype``; ``entries`` defaults to what the vector's length holds)."""
+    if entries is None:
+        entries = (len(totals) - stats_size(players, 0)) // E_SIZE
+    return named(totals, stats_dtype(players, entries))
 
 
 # narration log: one float64 row of LOG_FIELDS per event

@@ -4,16 +4,17 @@ game add to a chunk's row (layout ``game.layout.S_*``, ``E_*``, ``R_*``)."""
 
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import entry_of
-from sponsio_sim.kernels.game.layout import (G_COMEBACK, G_LEADCH, G_LEADCH_SQ, G_RHIST, I_LAST_R1, I_LEADCH,
-                                             I_LEADERS, MAX_FAILED, MAX_ROUNDS_HIST, E_BETS, E_BONUS_N, E_CASH,
-                                             E_CASH_N, E_COINS, E_COINS_SQ, E_PAYOUT, E_PRED, E_ROUNDS, E_SHARE,
-                                             E_SHARE_SQ, E_SIZE, E_STAKES, E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL,
-                                             E_TROLLPAY, E_TROLLPAY_SQ, E_WIN, E_WON, I_BET_ROW, I_DOUBLED, I_NBETS,
-                                             I_PLAYERS, I_RESULT, I_ROUND, I_ROWS, I_SWAPS, I_TOKEN_TAKEN, I_TRACK,
-                                             I_TRACK_WIN, MAX_BETS, MAX_ROWS, N_TOKENS, R_FIELDS, R_PAY, R_PAY_SQ,
-                                             R_PLACED, R_WON, S_END, S_GAMES, S_HEAD, S_ROUNDS, S_ROUNDS_SQ,
-                                             W_BONUSPAID, W_CASHED, W_COINS, W_MULT, W_PAYOUT, W_PRED, W_STAKE,
-                                             W_STAKES, W_TROLLPAID)
+from sponsio_sim.kernels.game.layout import (G_COMEBACK, G_FOCAL, G_FOCAL_SQ, G_LEADCH, G_LEADCH_SQ, G_RHIST, G_SIZE,
+                                             I_FOCAL_SEAT, I_LAST_R1, I_LEADCH, I_NENTRIES, SEAT_COINS, SEAT_COINS_SQ,
+                                             SEAT_SHARE, SEAT_SHARE_SQ, SEAT_SIZE, SEAT_WIN, I_LEADERS, MAX_FAILED,
+                                             MAX_ROUNDS_HIST, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS, E_COINS_SQ,
+                                             E_GAMES, E_PAYOUT, E_PRED, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE, E_STAKES,
+                                             E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY, E_TROLLPAY_SQ, E_WIN,
+                                             E_WON, I_BET_ROW, I_DOUBLED, I_NBETS, I_PLAYERS, I_RESULT, I_ROUND, I_ROWS,
+                                             I_SWAPS, I_TOKEN_TAKEN, I_TRACK, I_TRACK_WIN, MAX_BETS, MAX_ROWS, N_TOKENS,
+                                             R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_WON, S_END, S_GAMES, S_HEAD,
+                                             S_ROUNDS, S_ROUNDS_SQ, W_BONUSPAID, W_CASHED, W_COINS, W_MULT, W_PAYOUT,
+                                             W_PRED, W_STAKE, W_STAKES, W_TROLLPAID)
 
 
 @no_refcount
@@ -26,7 +27,7 @@ def record_round(ints, weight, n_failed, row):
         n = ints[I_NBETS + s]
         if n == 0:
             tp = weight[W_TROLLPAID + s]
-            row[S_HEAD + players * (E_SIZE + MAX_ROWS * R_FIELDS) + n_failed] += 1.0
+            row[S_HEAD + ints[I_NENTRIES] * E_SIZE + players * MAX_ROWS * R_FIELDS + n_failed] += 1.0
             row[e + E_TROLL] += 1.0
             row[e + E_TROLLPAY] += tp
             row[e + E_TROLLPAY_SQ] += tp * tp
@@ -37,7 +38,7 @@ def record_round(ints, weight, n_failed, row):
             row[e + E_BETS + kind] += 1.0
             row[e + E_WON + kind] += won
             row[e + E_PRED + kind] += weight[W_PRED + s * MAX_BETS + i]
-            r = S_HEAD + players * E_SIZE + (s * MAX_ROWS + brow) * R_FIELDS
+            r = S_HEAD + ints[I_NENTRIES] * E_SIZE + (s * MAX_ROWS + brow) * R_FIELDS
             pay = 0.0
             if won:
                 pay = weight[W_MULT + brow] * weight[W_STAKE] * (2.0 if ints[I_DOUBLED + s] == i else 1.0)
@@ -86,7 +87,8 @@ def record_game(reason, winners, ints, weight, row):
     """Add a finished game's statistics to ``row``, its shape (``G_*``) included."""
     players = ints[I_PLAYERS]
     rounds = float(ints[I_ROUND])
-    g = S_HEAD + players * (E_SIZE + MAX_ROWS * R_FIELDS) + MAX_FAILED   # layout.shape_head
+    g = S_HEAD + ints[I_NENTRIES] * E_SIZE + players * MAX_ROWS * R_FIELDS + MAX_FAILED   # layout.shape_head
+    seats = g + G_SIZE                                                                   # layout.seat_head
     row[g + G_RHIST + min(ints[I_ROUND], MAX_ROUNDS_HIST) - 1] += 1.0
     if winners & ints[I_LAST_R1]:
         row[g + G_COMEBACK] += 1.0
@@ -111,5 +113,15 @@ def record_game(reason, winners, ints, weight, row):
         row[e + E_COINS] += c
         row[e + E_COINS_SQ] += c * c
         row[e + E_ROUNDS] += rounds
+        row[e + E_GAMES] += 1.0
         if ints[I_TRACK + s] >= ints[I_TRACK_WIN]:
             row[e + E_TRACKWIN] += 1.0
+        b = seats + s * SEAT_SIZE
+        row[b + SEAT_WIN] += won
+        row[b + SEAT_SHARE] += share
+        row[b + SEAT_SHARE_SQ] += share * share
+        row[b + SEAT_COINS] += c
+        row[b + SEAT_COINS_SQ] += c * c
+        if s == ints[I_FOCAL_SEAT]:
+            row[g + G_FOCAL] += share
+            row[g + G_FOCAL_SQ] += share * share

@@ -1,0 +1,169 @@
+"""One seat's strategy: ``BETTING:PLAY[:CASH][:without=KIND][:temp=TAU]``.
+
+- BETTING: ``troll`` | ``random`` (passes with share 0.5; ``random0.3``
+  passes 30%) | ``ev`` (bets when EV > 0 coins; ``ev0.5`` needs EV > 0.5) |
+  ``mc`` (every decision by playing the round out 100 times per candidate,
+  ``kernels.betting.mc``; ``mc400`` 400 times) | ``distilled`` (scores the
+  candidates ``mc`` searches by weights fitted to ``mc``'s decisions,
+  ``analysis.game.distill``; ``distilled0.5`` passes unless a score beats 0.5);
+- PLAY: ``random`` | ``greedy`` | ``goal`` (the engine's play policies);
+- CASH: ``never`` (default) | ``cashK``: cash the streak in at position >= K;
+- optionally ``without=KIND[+KIND]``: restricted play, the betting policy
+  never places bets of those types (``ev:goal:cash4:without=nines``);
+- optionally ``temp=TAU`` (``ev`` and ``distilled``): sample each betting
+  action from a softmax over the policy's own scores with temperature TAU
+  coins (``kernels.betting.scored``) instead of taking the best; real
+  players differ, and so may a field's members.
+
+``"ev:goal x4"`` repeats one strategy.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tabletop_mc.errors import UserError
+from sponsio_sim.bet_kinds import KIND_CODE
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM
+from sponsio_sim.rules import RuleSet
+
+BETTING = {"troll": L.BET_TROLL, "random": L.BET_RANDOM, "ev": L.BET_EV, "mc": L.BET_MC,
+           "distilled": L.BET_DISTILLED}
+PLAY = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
+DEFAULT_PASS = 0.5
+DEFAULT_THRESHOLD = 0.0
+DEFAULT_ROLLOUTS = 100   # mc: rollouts per candidate
+MAX_ROLLOUTS = 100_000
+MAX_TEMP = 100.0         # coins: far past uniform over a decision's candidates
+MAX_REPEAT = L.MAX_ENTRIES   # "STRATEGY xN": more seats than any game or field has is a typo
+MC_KEEP = 4              # mc: candidates searched (pass and the best 3 by estimated gain; scripts/bench_mc.py --audit)
+TEMPERED = ("ev", "distilled")
+_BETTING_RE = re.compile(r"^(troll|random|ev|mc|distilled)(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")
+_CASH_RE = re.compile(r"^cash=?(\d+)$")
+_TEMP_RE = re.compile(r"^temp=(\d+(?:\.\d*)?|\.\d+)$")
+_REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
+_WITHOUT = "without="
+_TEMP = "temp="
+STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND][:temp=TAU] with BETTING troll, random or randomP (pass "
+                 "share P, default 0.5, e.g. random0.2), ev or evT (EV threshold T coins, default 0, e.g. ev0.5), "
+                 "mc or mcR (R rollouts per candidate action, default 100, e.g. mc400), distilled or distilledT; "
+                 "PLAY random, greedy or goal; CASH never or cashK (e.g. cash4); without=nines (or "
+                 "without=nines+last) never places those bet types; temp=TAU (ev, distilled) samples actions "
+                 "by a softmax of temperature TAU coins")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    betting: str
+    play: str
+    cash: int | None = None      # None: never cash in
+    param: float | None = None   # random: pass share; ev, distilled: threshold; mc: rollouts
+    without: tuple[str, ...] = ()   # bet types never placed (restricted play), catalogue order
+    temp: float = 0.0            # ev, distilled: softmax temperature in coins (0: the best action)
+
+    @property
+    def text(self) -> str:
+        bet = self.betting if self.param is None else f"{self.betting}{self.param:g}"
+        cash = "never" if self.cash is None else f"cash{self.cash}"
+        out = f"{bet}:{self.play}:{cash}"
+        out += f":{_WITHOUT}{'+'.join(self.without)}" if self.without else ""
+        return out + (f":{_TEMP}{self.temp:g}" if self.temp else "")
+
+    @property
+    def banned(self) -> int:
+        """Bitmask of the bet kinds never placed."""
+        return sum(1 << KIND_CODE[k] for k in self.without)
+
+    @property
+    def kernel_param(self) -> float:
+        if self.param is not None:
+            return float(self.param)
+        if self.betting == "mc":
+            return float(DEFAULT_ROLLOUTS)
+        return DEFAULT_PASS if self.betting == "random" else DEFAULT_THRESHOLD
+
+
+def parse_strategy(text: str, rules: RuleSet, *, clamp_cash: bool = False) -> Strategy:
+    """One strategy (module docstring); one-line UserError naming what is wrong.
+    ``clamp_cash``: a cash-in past the rule set's last valued track position
+    cashes in there instead (how a field's members adapt to a short track)."""
+    parts = [p.strip().lower() for p in str(text).strip().split(":")]
+    without: tuple[str, ...] = ()
+    temp = 0.0
+    while len(parts) > 2 and (parts[-1].startswith(_WITHOUT) or parts[-1].startswith(_TEMP)):
+        extra = parts.pop()
+        if extra.startswith(_WITHOUT):
+            without = _parse_without(text, extra[len(_WITHOUT):], rules)
+        else:
+            temp = _parse_temp(text, extra)
+    if len(parts) not in (2, 3) or not all(parts):
+        raise UserError(f"strategy {text.strip()!r}: expected {STRATEGY_HELP}")
+    m = _BETTING_RE.match(parts[0])
+    if not m:
+        raise UserError(f"strategy {text.strip()!r}: unknown betting policy '{parts[0]}' "
+                        f"(troll, random, randomP such as random0.2, ev, evT such as ev0.5, mc, mcR such "
+                        f"as mc400, distilled)")
+    betting, param = m.group(1), (float(m.group(2)) if m.group(2) else None)
+    if betting == "troll" and param is not None:
+        raise UserError(f"strategy {text.strip()!r}: troll takes no parameter")
+    if betting == "random" and param is not None and not 0 <= param <= 1:
+        raise UserError(f"strategy {text.strip()!r}: the pass share of random must be 0..1")
+    if betting == "mc" and param is not None and (param != int(param) or not 1 <= param <= MAX_ROLLOUTS):
+        raise UserError(f"strategy {text.strip()!r}: the rollouts of mc must be a whole number 1..{MAX_ROLLOUTS:,}")
+    if temp and betting not in TEMPERED:
+        raise UserError(f"strategy {text.strip()!r}: temp= applies to {' and '.join(TEMPERED)} only")
+    if parts[1] not in PLAY:
+        raise UserError(f"strategy {text.strip()!r}: unknown play policy '{parts[1]}' "
+                        f"(choose from {', '.join(PLAY)})")
+    cash = None
+    if len(parts) == 3 and parts[2] != "never":
+        c = _CASH_RE.match(parts[2])
+        if not c:
+            raise UserError(f"strategy {text.strip()!r}: unknown cash-in policy '{parts[2]}' (never, cashK)")
+        cash = int(c.group(1))
+        if clamp_cash and cash >= rules.track_win:
+            cash = rules.track_win - 1 if rules.track_win > 1 else None
+        if cash is not None and not 1 <= cash < rules.track_win:
+            raise UserError(f"strategy {text.strip()!r}: cash{cash} must be 1..{rules.track_win - 1} "
+                            f"(track positions with a value)")
+    return Strategy(betting, parts[1], cash, param, without, temp)
+
+
+def _parse_without(text: str, kinds: str, rules: RuleSet) -> tuple[str, ...]:
+    names = [k.strip() for k in kinds.split("+")]
+    for k in names:
+        if k not in rules.bets:
+            raise UserError(f"strategy {text.strip()!r}: without={k}: not a bet type of rule set {rules.name} "
+                            f"(choose from {', '.join(rules.bets)})")
+    return tuple(k for k in rules.bets if k in names)
+
+
+def _parse_temp(text: str, part: str) -> float:
+    m = _TEMP_RE.match(part)
+    value = float(m.group(1)) if m else -1.0
+    if not 0 < value <= MAX_TEMP:
+        raise UserError(f"strategy {text.strip()!r}: temp= needs a temperature 0 < TAU <= {MAX_TEMP:g} coins "
+                        f"(e.g. temp=0.5)")
+    return value
+
+
+def parse_strategies(text, rules: RuleSet, what: str = "--profile") -> list[Strategy]:
+    """Comma-separated strategies; ``"ev:goal x3"`` repeats one."""
+    items = text if isinstance(text, (list, tuple)) else str(text or "").split(",")
+    out: list[Strategy] = []
+    for item in items:
+        item = str(item).strip()
+        if not item:
+            raise UserError(f"{what} {text!r}: empty strategy (expected {STRATEGY_HELP})")
+        m = _REPEAT_RE.match(item)
+        count = 1
+        if m:
+            item, digits = m.group(1), m.group(2)
+            count = int(digits) if len(digits) <= 6 else MAX_REPEAT + 1
+            if not 1 <= count <= MAX_REPEAT:
+                raise UserError(f"{what}: repeat count x{digits if len(digits) <= 12 else digits[:12] + '...'} "
+                                f"must be 1..{MAX_REPEAT}")
+        out += [parse_strategy(item, rules)] * count
+    return out

@@ -1,0 +1,1 @@
+"""Shipped strategy populations and equilibrium fields (``tabletop_mc.field``)."""

@@ -1,0 +1,168 @@
+"""A betting decision's candidate actions, their model gains and features.
+
+A candidate is a row ``(act, x, y, rv)`` of ``cands`` (``betting.phase``'s
+action form) with its gain in ``gains``: what the ``ev`` policy's success
+model expects it to add to the round in coins. Candidate 0 is always pass,
+whose gain is the entry's threshold.
+
+- ``ev_candidates``: exactly the actions ``ev`` weighs (a bet per type: the
+  model's best; the best exchange only when no bet beats the threshold;
+  the free tokens only when the seat holds a bet), so its first highest
+  gain is ``ev``'s choice, and the softmax policy samples the same list.
+- ``step_candidates``: what ``mc`` searches and ``distilled`` scores: per
+  type the model's best bet and the pilot's best, the best exchange and
+  every free token, whatever the others are worth.
+- ``candidate_features``: the features ``distilled`` scores a candidate by
+  (``game.layout.DIST_*``), the same for a recorded ``mc`` decision and for play.
+"""
+
+import numba as nb
+import numpy as np
+
+from tabletop_mc.jit import no_refcount
+from sponsio_sim.bet_kinds import N_KINDS
+from sponsio_sim.kernels.betting.model import kind_best, prepare_features, row_prob
+from sponsio_sim.kernels.betting.phase import betting_place, entry_of, leader_of, token_free
+from sponsio_sim.kernels.betting.policies import (NO_GAIN, allowed_kind, best_swap, cheap_card, payment, token_gain,
+                                                  troll_income)
+from sponsio_sim.kernels.bits import U0, U1
+from sponsio_sim.kernels.game.layout import (BET, DIST_BET, DIST_FORGONE, DIST_HELD, DIST_P, DIST_PAY,
+                                             DIST_STREAK, DIST_SWAP, DIST_SWAP_GAIN, DIST_TOKEN, DIST_TOKEN_COST,
+                                             DIST_TOKEN_GAIN, I_KINDS_HELD, I_NBETS, I_NROWS, I_ROWS, I_ROW_OF,
+                                             I_TRACK, LEAD_TOKEN, N_DIST, N_TOKENS, PASS, SWAP, TOKEN, W_COINS,
+                                             W_MULT, W_STAKE, W_THRESH, W_TOKEN_COST, W_TRACKV)
+from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+
+@no_refcount
+def add_candidate(cands, gains, n, act, x, y, rv, g):
+    """Append candidate ``(act, x, y, rv)`` with gain ``g`` at ``n``; returns ``n + 1``."""
+    cands[n, 0] = act
+    cands[n, 1] = x
+    cands[n, 2] = y
+    cands[n, 3] = rv
+    gains[n] = g
+    return n + 1
+
+
+@no_refcount
+def ev_candidates(s, tab, ints, weight, cands, gains):
+    """The actions ``ev`` weighs for seat s and their gains (module docstring);
+    ties go to the earlier one, as in ``policies.choose_ev``. Returns their number."""
+    n = add_candidate(cands, gains, 0, PASS, -1, -1, -1, weight[W_THRESH + entry_of(s, ints)])
+    hand = tab[HANDS + s]
+    unrev = hand & ~tab[REVEALED]
+    if unrev == U0:
+        return n
+    lead = leader_of(ints) == s
+    prepare_features(hand, tab[TALON], lead, betting_place(s, ints), tab, ints)
+    best = gains[0]
+    stake = weight[W_STAKE]
+    nbets = ints[I_NBETS + s]
+    forgone = troll_income(s, ints, weight) if nbets == 0 else 0.0
+    rv = cheap_card(unrev)
+    if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
+        for kind in range(N_KINDS):
+            if (ints[I_ROW_OF + kind] >= 0 and (ints[I_KINDS_HELD + s] >> kind) & 1 == 0
+                    and allowed_kind(s, kind, ints)):
+                v, row = kind_best(kind, s, ints, weight)
+                if row >= 0:
+                    g = v * stake - stake - forgone
+                    n = add_candidate(cands, gains, n, BET, row, -1, rv, g)
+                    best = max(best, g)
+    g = NO_GAIN
+    if best == gains[0]:   # no bet beats the threshold: the turn may improve the hand
+        g, x, y = best_swap(s, lead, tab, ints, weight)
+        if x >= 0:
+            n = add_candidate(cands, gains, n, SWAP, x, y, x if (unrev & (U1 << np.uint64(x))) != U0 else rv, g)
+    if nbets > 0:
+        pay, cost = payment(s, rv, tab, weight)
+        if pay > -2:
+            for t in range(N_TOKENS):
+                if token_free(t, ints) and not (t == LEAD_TOKEN and lead):
+                    n = add_candidate(cands, gains, n, TOKEN, t, pay, rv, token_gain(s, t, g, ints, weight) - cost)
+    return n
+
+
+@no_refcount
+def step_candidates(s, tab, ints, weight, pilot, cands, gains):
+    """Seat s's candidates for ``mc`` and ``distilled`` (module docstring).
+    ``pilot[row]``: the pilot's estimate of P(win) of a catalogue row, or -1
+    where it has none; a bet's gain uses it where there is one. Returns their number."""
+    n = add_candidate(cands, gains, 0, PASS, -1, -1, -1, weight[W_THRESH + entry_of(s, ints)])
+    hand = tab[HANDS + s]
+    unrev = hand & ~tab[REVEALED]
+    if unrev == U0:
+        return n
+    lead = leader_of(ints) == s
+    prepare_features(hand, tab[TALON], lead, betting_place(s, ints), tab, ints)
+    rv = cheap_card(unrev)
+    stake = weight[W_STAKE]
+    nbets = ints[I_NBETS + s]
+    forgone = troll_income(s, ints, weight) if nbets == 0 else 0.0
+    if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
+        for kind in range(N_KINDS):
+            if (ints[I_ROW_OF + kind] < 0 or (ints[I_KINDS_HELD + s] >> kind) & 1 != 0
+                    or not allowed_kind(s, kind, ints)):
+                continue
+            v, row = kind_best(kind, s, ints, weight)
+            prow = pilot_best(kind, pilot, ints, weight)
+            if row >= 0:
+                if pilot[row] >= 0.0:
+                    v = pilot[row] * weight[W_MULT + row]
+                n = add_candidate(cands, gains, n, BET, row, -1, rv, v * stake - stake - forgone)
+            if prow >= 0 and prow != row:
+                n = add_candidate(cands, gains, n, BET, prow, -1, rv,
+                                  pilot[prow] * weight[W_MULT + prow] * stake - stake - forgone)
+    g, x, y = best_swap(s, lead, tab, ints, weight)
+    if x >= 0:
+        n = add_candidate(cands, gains, n, SWAP, x, y, x if (unrev & (U1 << np.uint64(x))) != U0 else rv, g)
+    pay, cost = payment(s, rv, tab, weight)
+    if pay > -2:
+        for t in range(N_TOKENS):
+            if not token_free(t, ints) or (t == LEAD_TOKEN and lead):
+                continue
+            tg = token_gain(s, t, g, ints, weight) if nbets > 0 else 0.0
+            n = add_candidate(cands, gains, n, TOKEN, t, pay, rv, tg - cost)
+    return n
+
+
+@no_refcount
+def pilot_best(kind, pilot, ints, weight):
+    """The row of ``kind`` with the highest pilot P x multiplier (-1: none estimated)."""
+    best = -1.0
+    brow = -1
+    row = ints[I_ROW_OF + kind]
+    while row >= 0 and row < ints[I_NROWS] and ints[I_ROWS + 3 * row] == kind:
+        if pilot[row] >= 0.0 and pilot[row] * weight[W_MULT + row] > best:
+            best = pilot[row] * weight[W_MULT + row]
+            brow = row
+        row += 1
+    return brow
+
+
+@no_refcount
+def candidate_features(s, act, x, y, gain, tab, ints, weight, phi):
+    """``distilled``'s features (``DIST_*``) of seat s's candidate ``(act, x, y)``
+    with model gain ``gain`` into ``phi`` (length ``N_DIST``; pass: all 0).
+    Seat s's hand features must be prepared (``prepare_features``)."""
+    for f in range(N_DIST):
+        phi[f] = 0.0
+    stake = weight[W_STAKE]
+    if act == BET:
+        kind = ints[I_ROWS + 3 * x]
+        p = row_prob(x, s, ints, weight)
+        nbets = ints[I_NBETS + s]
+        phi[DIST_BET + kind] = 1.0
+        phi[DIST_PAY + kind] = p * weight[W_MULT + x] * stake
+        phi[DIST_P + kind] = p
+        phi[DIST_FORGONE] = troll_income(s, ints, weight) if nbets == 0 else 0.0
+        phi[DIST_HELD] = nbets
+        phi[DIST_STREAK] = weight[W_TRACKV + ints[I_TRACK + s]]
+    elif act == SWAP:
+        phi[DIST_SWAP] = 1.0
+        phi[DIST_SWAP_GAIN] = gain
+    elif act == TOKEN:
+        phi[DIST_TOKEN + x] = 1.0
+        cost = 0.0 if y >= 0 else weight[W_TOKEN_COST]   # paid by revealing a card, or in coins
+        phi[DIST_TOKEN_COST] = cost
+        phi[DIST_TOKEN_GAIN + x] = gain + cost

@@ -1,0 +1,25 @@
+"""Which betting policy decides a seat's action: dispatch on its entry's policy code."""
+
+from tabletop_mc.jit import no_refcount
+from sponsio_sim.kernels.betting.phase import entry_of
+from sponsio_sim.kernels.betting.policies import choose_ev, choose_random
+from sponsio_sim.kernels.betting.scored import choose_distilled, choose_soft
+from sponsio_sim.kernels.game.layout import BET_DISTILLED, BET_EV, BET_RANDOM, I_BETPOL, PASS, W_TEMP
+
+
+@no_refcount
+def choose_action(s, tab, ints, weight, state):
+    """Seat s's betting action ``(act, x, y, rv)`` under its entry's policy
+    (``troll`` always passes; ``mc`` seats are searched by the caller,
+    ``betting.mc``)."""
+    e = entry_of(s, ints)
+    pol = ints[I_BETPOL + e]
+    if pol == BET_EV:
+        if weight[W_TEMP + e] > 0.0:
+            return choose_soft(s, tab, ints, weight, state)
+        return choose_ev(s, tab, ints, weight)
+    if pol == BET_RANDOM:
+        return choose_random(s, tab, ints, weight, state)
+    if pol == BET_DISTILLED:
+        return choose_distilled(s, tab, ints, weight, state)
+    return PASS, -1, -1, -1

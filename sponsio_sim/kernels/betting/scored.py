@@ -1,0 +1,80 @@
+"""Betting policies that pick from a scored list of candidates
+(``betting.candidates``):
+
+- ``ev`` with a temperature ``tau > 0`` coins (``W_TEMP``): samples one of
+  the actions ``ev`` weighs with probability proportional to
+  ``exp(gain / tau)`` (a softmax over its own scores), so players who value
+  actions alike still differ; as ``tau`` -> 0 it is ``ev``.
+- ``distilled``: scores the candidates ``mc`` searches by a linear function
+  of their features (``candidate_features``; weights ``W_DIST``, fitted to
+  ``mc``'s recorded decisions, ``analysis.game.distill``) and takes the best
+  (pass scores the entry's threshold); with a temperature it samples.
+
+The candidates' arrays are scratch in ``ints`` (``I_CANDS``) and
+``weight`` (``W_GAINS``, ``W_PHI``), so a decision allocates nothing.
+"""
+
+import numpy as np
+
+from tabletop_mc.jit import no_refcount
+from tabletop_mc.rng import uniform
+from sponsio_sim.kernels.betting.candidates import candidate_features, ev_candidates, step_candidates
+from sponsio_sim.kernels.betting.phase import entry_of
+from sponsio_sim.kernels.game.layout import (I_CANDS, MAX_CANDS, MAX_ROWS, N_DIST, W_DIST, W_GAINS, W_NOPILOT, W_PHI,
+                                             W_TEMP, W_THRESH)
+
+
+@no_refcount
+def pick(gains, n, temp, state):
+    """Index of the first highest of ``gains[:n]`` (``temp`` <= 0), or one drawn
+    with probability proportional to ``exp(gain / temp)``."""
+    best = 0
+    for i in range(1, n):
+        if gains[i] > gains[best]:
+            best = i
+    if temp <= 0.0 or n == 1:
+        return best
+    total = 0.0
+    for i in range(n):
+        total += np.exp((gains[i] - gains[best]) / temp)
+    u = uniform(state) * total
+    for i in range(n):
+        u -= np.exp((gains[i] - gains[best]) / temp)
+        if u < 0.0:
+            return i
+    return best   # pragma: no cover - rounding: u consumed by the last term
+
+
+@no_refcount
+def choose_soft(s, tab, ints, weight, state):
+    """``ev`` with its entry's temperature (module docstring)."""
+    cands = ints[I_CANDS:I_CANDS + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
+    gains = weight[W_GAINS:W_GAINS + MAX_CANDS]
+    n = ev_candidates(s, tab, ints, weight, cands, gains)
+    i = pick(gains, n, weight[W_TEMP + entry_of(s, ints)], state)
+    return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]
+
+
+@no_refcount
+def distilled_scores(s, n, tab, ints, weight, cands, gains):
+    """Replace the model gains of candidates 1..n-1 by their ``distilled`` scores
+    (candidate 0, pass, keeps the entry's threshold)."""
+    phi = weight[W_PHI:W_PHI + N_DIST]
+    for i in range(1, n):
+        candidate_features(s, cands[i, 0], cands[i, 1], cands[i, 2], gains[i], tab, ints, weight, phi)
+        v = 0.0
+        for f in range(N_DIST):
+            v += weight[W_DIST + f] * phi[f]
+        gains[i] = v
+    gains[0] = weight[W_THRESH + entry_of(s, ints)]
+
+
+@no_refcount
+def choose_distilled(s, tab, ints, weight, state):
+    """The ``distilled`` policy (module docstring)."""
+    cands = ints[I_CANDS:I_CANDS + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
+    gains = weight[W_GAINS:W_GAINS + MAX_CANDS]
+    n = step_candidates(s, tab, ints, weight, weight[W_NOPILOT:W_NOPILOT + MAX_ROWS], cands, gains)
+    distilled_scores(s, n, tab, ints, weight, cands, gains)
+    i = pick(gains, n, weight[W_TEMP + entry_of(s, ints)], state)
+    return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]

@@ -1,0 +1,63 @@
+"""Profiles of the meta-game (`sponsio meta`): per game, each strategy's mean win share.
+
+A profile seats N entries (``analysis.game.meta``), turned one seat per game
+(``I_ROTATE``); ``groups[e]`` names the population member entry e plays.
+For every game, each member seated there gets one sample: the mean win share
+of its seats (a k-way shared win counts 1/k), so samples are independent
+games and their spread gives the payoff table's standard errors
+(``tabletop_mc.metagame``). Every profile is played from the same streams
+(common random numbers): games of two profiles deal the same cards in every
+round both reach.
+"""
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.kernels.betting.phase import entry_of
+from sponsio_sim.kernels.game.engine import play_game, round_arrays
+from sponsio_sim.kernels.game.layout import I_PLAYERS
+
+
+@nb.njit(cache=True)
+def profile_chunk(seed, chunk, games, tab0, ints0, weight0, groups, n_stats, out, mc):
+    """``games`` games of chunk ``chunk``; per member j: out[j] += y, out[K + j] += y * y,
+    out[2K + j] += 1 for every game where j sits (K = len(out) // 3)."""
+    tab = tab0.copy()
+    ints = ints0.copy()
+    weight = weight0.copy()
+    state = np.empty(4, dtype=np.uint64)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+    row = np.zeros(n_stats, dtype=np.float64)
+    nolog = np.zeros((1, 8), dtype=np.float64)
+    nocells = np.zeros(1, dtype=np.float64)
+    k = out.shape[0] // 3
+    acc = np.zeros(k, dtype=np.float64)
+    seats = np.zeros(k, dtype=np.int64)
+    players = ints[I_PLAYERS]
+    for g in range(games):
+        reason, winners = play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands, codes,
+                                    counts, result, failed, playpol, row, nolog, nocells, mc)
+        n_win = 0
+        for s in range(players):
+            n_win += (winners >> s) & 1
+        acc[:] = 0.0
+        seats[:] = 0
+        for s in range(players):
+            j = groups[entry_of(s, ints)]
+            acc[j] += ((winners >> s) & 1) / n_win
+            seats[j] += 1
+        for j in range(k):
+            if seats[j]:
+                y = acc[j] / seats[j]
+                out[j] += y
+                out[k + j] += y * y
+                out[2 * k + j] += 1.0
+
+
+@nb.njit(parallel=True, cache=True)
+def profile_chunks(seed, first_chunk, counts, tab0, ints0, weight0, groups, n_members, n_stats, mc):
+    """Per-chunk member samples (``profile_chunk``) for chunks ``first_chunk + i``."""
+    out = np.zeros((counts.shape[0], 3 * n_members), dtype=np.float64)
+    for i in nb.prange(counts.shape[0]):
+        profile_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, groups, n_stats, out[i], mc)
+    return out
