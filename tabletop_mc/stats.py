@@ -71,6 +71,21 @@ def wilson_rounds_needed(k, n, width, z=Z95):
     return np.ceil(np.maximum(4.0 * z * z * p * (1.0 - p) / (width * width), z * z / width))
 
 
+def mean_se(total, total_sq, n):
+    """Mean and its standard error (sample SD / sqrt(n)) from sufficient statistics.
+
+    ``total`` = sum of x, ``total_sq`` = sum of x**2 (array-friendly). The mean
+    is NaN for n = 0, the SE NaN for n < 2. Returns (mean, se) as arrays.
+    """
+    total = np.asarray(total, dtype=float)
+    total_sq = np.asarray(total_sq, dtype=float)
+    n = np.asarray(n, dtype=float)
+    safe_n = np.where(n > 1, n, 2.0)
+    mean = np.where(n > 0, total / np.where(n > 0, n, 1.0), np.nan)
+    var = np.maximum(total_sq - safe_n * np.where(n > 1, mean, 0.0) ** 2, 0.0) / (safe_n - 1.0)
+    return mean, np.where(n > 1, np.sqrt(var / safe_n), np.nan)
+
+
 def mean_ci(total, total_sq, n, z=None, *, lower=None, upper=None, min_n=MIN_MEAN_N):
     """Mean and 95% interval from sufficient statistics.
 
@@ -79,14 +94,10 @@ def mean_ci(total, total_sq, n, z=None, *, lower=None, upper=None, min_n=MIN_MEA
     ``[lower, upper]`` where the values cannot leave that range; below
     ``min_n`` values it is NaN (no interval). Returns (mean, low, high).
     """
-    total = np.asarray(total, dtype=float)
-    total_sq = np.asarray(total_sq, dtype=float)
+    mean, se = mean_se(total, total_sq, n)
     n = np.asarray(n, dtype=float)
-    safe_n = np.where(n > 1, n, 2.0)
-    mean = np.where(n > 0, total / np.where(n > 0, n, 1.0), np.nan)
-    var = np.maximum(total_sq - safe_n * np.where(n > 1, mean, 0.0) ** 2, 0.0) / (safe_n - 1.0)
-    se = np.where((n > 1) & (n >= min_n), np.sqrt(var / safe_n), np.nan)
-    q = t975(safe_n - 1.0) if z is None else z
+    se = np.where(n >= min_n, se, np.nan)
+    q = t975(np.maximum(n, 2.0) - 1.0) if z is None else z
     low, high = mean - q * se, mean + q * se
     if lower is not None:
         low = np.where(np.isnan(low), low, np.maximum(low, lower))

@@ -85,6 +85,12 @@ def test_imports_point_down_the_layers(pkg):
     assert not bad, "; ".join(bad)
 
 
+def test_shared_plumbing_imports_no_game():
+    bad = [f"{m} imports {t}" for m, ts in graph().items() if m.startswith("tabletop_mc")
+           for t in ts if t.split(".")[0] in ("sponsio_sim", "caesar_sim")]
+    assert not bad, "; ".join(bad)
+
+
 def test_the_checker_sees_a_cycle():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
