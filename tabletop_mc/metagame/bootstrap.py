@@ -12,7 +12,9 @@ from N(payoff, se) (``numpy.random.default_rng(seed)``); in it
   replicator dynamics from the mixture (blended 1 % with the centre, so that
   any strategy can enter) and ``nash.refine``; a replicate counts when its
   gap is <= ``tol`` (``resolved`` says how many did): 95 % percentile
-  intervals of the weights over those.
+  intervals of the weights over those. Re-solving fits a mixture that is an
+  equilibrium of the table; for any other (an old field against a table
+  grown by PSRO) pass ``resolve=False`` and read the regrets.
 
 Every entry the computation uses needs a standard error (n >= 2 samples).
 ``verdict(result, margin=0.01)`` words the outcome in one line, e.g.
