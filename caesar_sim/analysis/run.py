@@ -1,4 +1,10 @@
-"""Run seeded batches of games through the kernel (``tabletop_mc.runner``) and keep the raw results."""
+"""Run seeded batches of games through the kernel (``tabletop_mc.runner``) and keep the raw results.
+
+Two kinds of batch: a **profile** (one strategy per seat, rotated over the seats on request;
+chunk c draws from random stream (seed, c)) and a **field** (``FieldPlay``: every seat's
+member drawn per game, optionally one focal seat per game; every game has streams of its own,
+``kernels.game``, so runs on the same seed share deals and draws game by game).
+"""
 
 from __future__ import annotations
 
@@ -10,10 +16,11 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.jitcache import needs_compile
 from tabletop_mc.rng import seed_key
-from tabletop_mc.runner import run_chunked, set_threads
+from tabletop_mc.runner import derive_seed, run_chunked, set_threads
+from caesar_sim.fieldplay import FieldPlay, field_play
 from caesar_sim.kernels import layout as L
-from caesar_sim.kernels.game import run_batch
-from caesar_sim.profile import MC_CHUNK, Profile, parse_profile
+from caesar_sim.kernels.game import run_batch, run_field_batch
+from caesar_sim.profile import MC_CHUNK, Profile, is_field, parse_profile
 from caesar_sim.rules import RuleSet, check_players, kernel_rules, load_rules
 
 FAST_CHUNK = 2048
@@ -21,11 +28,15 @@ FAST_CHUNK = 2048
 
 @dataclass
 class Batch:
-    """Raw results of ``n`` games: totals by seat, the rotation of each game and summed statistics."""
+    """Raw results of ``n`` games: totals by seat, the rotation of each game and summed statistics.
+
+    A field batch also holds each seat's member (``members``, indexes into ``profile.labels``);
+    its entry 0 is the focal seat ``g % players`` of game g and entry j the seat j places after it.
+    """
 
     rules: RuleSet
     players: int
-    profile: Profile
+    profile: Profile | FieldPlay
     n: int
     seed: int
     rotate: bool
@@ -33,6 +44,11 @@ class Batch:
     rots: np.ndarray     # (n,) profile entry (s + rot) % players sits in seat s
     stats: np.ndarray    # ST_* vector summed over all games
     mc_horizon: str = "day"
+    members: np.ndarray | None = None   # field batches: (n, players) member index by seat
+
+    @property
+    def is_field(self) -> bool:
+        return self.members is not None
 
     def entry_scores(self) -> np.ndarray:
         """(n, players) final coins by profile entry."""
@@ -48,17 +64,26 @@ class Batch:
 
 def chunk_size_for(profile: Profile) -> int:
     """Games per chunk: small for `mc` (slow games), large otherwise. Fixed per profile => reproducible."""
-    return MC_CHUNK if (profile.policies == 3).any() else FAST_CHUNK
+    return MC_CHUNK if (profile.policies == L.MC).any() else FAST_CHUNK
 
 
-def run_games(players: int, profile: str | Profile, n: int, *, seed: int = 1, rules=None, overrides=None,
-              rotate: bool = False, threads: int | None = None, progress: bool | None = None,
-              gift: tuple[int, int] = (-1, 0), mc_horizon: str = "day", label: str = "") -> Batch:
-    """Play ``n`` games; the same arguments give the same numbers on any thread count."""
+def _check(players, n) -> int:
     check_players(players)
     if isinstance(n, bool) or int(n) < 1:
         raise UserError(f"-n {n}: need at least one game")
-    n = int(n)
+    return int(n)
+
+
+def run_games(players: int, profile: str | Profile | FieldPlay, n: int, *, seed: int = 1, rules=None,
+              overrides=None, rotate: bool = False, threads: int | None = None, progress: bool | None = None,
+              gift: tuple[int, int] = (-1, 0), mc_horizon: str = "day", label: str = "") -> Batch:
+    """Play ``n`` games; the same arguments give the same numbers on any thread count. A field
+    (``reference``, ``field:FILE`` or a FieldPlay) plays ``run_field`` (``rotate`` does not apply)."""
+    if isinstance(profile, FieldPlay) or (isinstance(profile, str) and is_field(profile)):
+        play = profile if isinstance(profile, FieldPlay) else field_play(profile, players)
+        return run_field(players, play, n, seed=seed, rules=rules, overrides=overrides, threads=threads,
+                         progress=progress, gift=gift, mc_horizon=mc_horizon, label=label)
+    n = _check(players, n)
     rs = load_rules(rules, overrides)
     prof = profile if isinstance(profile, Profile) else parse_profile(profile, players)
     R = kernel_rules(rs, players, *gift)
@@ -79,3 +104,47 @@ def run_games(players: int, profile: str | Profile, n: int, *, seed: int = 1, ru
     with Progress(n, label or f"caesar {prof.text()}", enabled=progress) as bar:
         res = run_chunked(batch, n, chunk_size=chunk, progress=bar)
     return Batch(rs, players, prof, n, seed, bool(rotate), scores[:, :players], rots, res.totals, mc_horizon)
+
+
+def game_keys(seed: int) -> tuple[np.uint64, np.uint64]:
+    """(draw key, game key) of a field or payoff-table run: the streams every such run on ``seed`` shares."""
+    return seed_key(derive_seed(seed, "caesar field draws")), seed_key(derive_seed(seed, "caesar field games"))
+
+
+def run_field(players: int, play: FieldPlay, n: int, *, seed: int = 1, rules=None, overrides=None,
+              threads: int | None = None, progress: bool | None = None, gift: tuple[int, int] = (-1, 0),
+              mc_horizon: str = "day", label: str = "", seating=None, stats: bool = True) -> Batch:
+    """Play ``n`` field games (``kernels.game``): seats drawn from ``play``'s members, or with
+    ``seating`` (one member index per seat) that fixed profile rotated game by game. Game g uses
+    the same streams in every run on ``seed``, so two runs differ game by game only by what they
+    change (common random numbers)."""
+    n = _check(players, n)
+    if play.players != players:
+        raise UserError(f"field {play.name}: a field for {play.players} players, not {players}")
+    rs = load_rules(rules, overrides)
+    R = kernel_rules(rs, players, *gift)
+    PP, pols, ks, cum, focal = play.kernel_tables(mc_horizon)
+    seat_arr = np.full(L.P, -1, dtype=np.int64)
+    if seating is not None:
+        seating = np.asarray(seating, dtype=np.int64)
+        if len(seating) != players or seating.min() < 0 or seating.max() >= len(pols):
+            raise UserError(f"seating {list(seating)}: one member index per seat, 0..{len(pols) - 1}")
+        seat_arr[:players] = seating
+    set_threads(threads)
+    scores = np.zeros((n, L.P), dtype=np.int64)
+    members = np.zeros((n, L.P), dtype=np.int64)
+    chunk = MC_CHUNK if play.has_mc() else FAST_CHUNK
+    dkey, gkey = game_keys(seed)
+
+    def batch(first, counts):
+        st = np.zeros((len(counts), L.ST_SIZE))
+        run_field_batch(R, PP, pols, ks, cum, seat_arr, focal, dkey, gkey, first, counts, chunk, stats,
+                        scores, members, st)
+        return st
+
+    batch.needs_compile = lambda: needs_compile(run_field_batch)
+    with Progress(n, label or f"caesar {play.name}", enabled=progress) as bar:
+        res = run_chunked(batch, n, chunk_size=chunk, progress=bar)
+    rots = (-np.arange(n)) % players  # entry 0 = seat g % players
+    return Batch(rs, players, play, n, seed, True, scores[:, :players], rots, res.totals, mc_horizon,
+                 members[:, :players])

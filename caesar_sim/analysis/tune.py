@@ -7,6 +7,10 @@ if ``mc_games`` > 0, (n-1) seats of `mc` with few rollouts. Every candidate of a
 generation plays the same games (common random numbers: the same seed per generation
 and table) with the profile rotated over the seats, so candidates differ by their
 weights, not their luck. The result is the final search mean.
+
+With ``against`` (a field: ``reference``, ``field:FILE`` or a FieldPlay) the candidate instead
+plays the focal seat of n field games per generation (the others drawn from the field, the same
+draws and deals for every candidate): the weights are tuned against the field.
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ import numpy as np
 from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from caesar_sim import weights as WT
-from caesar_sim.analysis.run import run_games
+from caesar_sim.analysis.run import run_field, run_games
+from caesar_sim.fieldplay import FieldPlay, field_play
 from caesar_sim.kernels import layout as L
-from caesar_sim.profile import Profile, parse_profile, weights_row
+from caesar_sim.profile import Profile, weights_row
 from caesar_sim.rules import check_players, load_rules
+from caesar_sim.strategy import Strategy
 
 NAMES = tuple(WT.TUNABLE)
 LOW = np.array([WT.TUNABLE[k][0] for k in NAMES])
@@ -115,9 +121,16 @@ def field_share(players: int, row: np.ndarray, field: list[tuple[int, np.ndarray
     return float(np.mean(shares))
 
 
+def against_share(players: int, row: np.ndarray, play: FieldPlay, n: int, seed: int, rules, threads=None) -> float:
+    """Mean win share of a `tuned` seat with weight ``row`` in the focal seat of ``n`` games against ``play``."""
+    b = run_field(players, play.with_focal(Strategy("candidate", L.TUNED, 8, row)), n, seed=seed, rules=rules,
+                  threads=threads, progress=False, stats=False)
+    return float(b.win_shares()[:, 0].mean())
+
+
 def tune(players: int, n: int, generations: int, *, seed: int = 1, start: str = "value", lam: int = 12,
          sigma: float = 0.15, mc_games: int = 0, mc_rollouts: int = 2, rules=None, overrides=None,
-         threads=None, progress=None, command: str = "") -> TuneResult:
+         threads=None, progress=None, command: str = "", against: str | FieldPlay | None = None) -> TuneResult:
     """Run the CMA-ES search; ``n`` games (rounded up to a multiple of ``players``) per table and candidate."""
     check_players(players)
     for name, v, low in (("-n", n, 1), ("--generations", generations, 1), ("--lam", lam, 4),
@@ -125,9 +138,10 @@ def tune(players: int, n: int, generations: int, *, seed: int = 1, start: str = 
         if isinstance(v, bool) or int(v) < low:
             raise UserError(f"{name} {v}: must be at least {low}")
     rs = load_rules(rules, overrides)
+    play = against if isinstance(against, FieldPlay) or against is None else field_play(against, players)
     n = -(-int(n) // players) * players
     mc_games = -(-int(mc_games) // players) * players
-    base = WT.as_dict(weights_row(start, players))
+    base = {k: v for k, v in WT.as_dict(weights_row(start, players)).items() if k in WT.VALUE_WEIGHTS}
     es = CMAES(to_unit(base), sigma, lam, np.random.default_rng(seed))
     value_row = WT.vector()
     t0 = time.perf_counter()
@@ -137,8 +151,13 @@ def tune(players: int, n: int, generations: int, *, seed: int = 1, start: str = 
             mean_row = WT.vector(from_unit(es.mean, base))
             fld = [(L.VALUE, value_row, 8, n), (L.TUNED, mean_row, 8, n), (L.MC, mean_row, mc_rollouts, mc_games)]
             X = es.ask()
-            f = np.array([field_share(players, WT.vector(from_unit(x, base)), fld, seed * 100003 + g, rs, threads)
-                          - 0.1 * float(((x - np.clip(x, 0, 1)) ** 2).sum()) for x in X])
+            if play is None:
+                share = [field_share(players, WT.vector(from_unit(x, base)), fld, seed * 100003 + g, rs, threads)
+                         for x in X]
+            else:
+                share = [against_share(players, WT.vector(from_unit(x, base)), play, n, seed * 100003 + g, rs,
+                                       threads) for x in X]
+            f = np.array([v - 0.1 * float(((x - np.clip(x, 0, 1)) ** 2).sum()) for v, x in zip(share, X)])
             es.tell(X, f)
             history.append({"generation": g, "best": float(f.max()), "mean_f": float(f.mean()),
                             "sigma": es.sigma})
@@ -146,8 +165,9 @@ def tune(players: int, n: int, generations: int, *, seed: int = 1, start: str = 
     weights = from_unit(es.mean, base)
     meta = {"command": command, "seed": seed, "players": players, "games_per_table": n,
             "generations": generations, "lambda": lam, "sigma0": sigma, "start": start,
-            "field": "(n-1) x value, (n-1) x search mean" + (f", (n-1) x mc:{mc_rollouts} ({mc_games} games)"
-                                                             if mc_games else " (no mc)"),
+            "field": (play.text() if play is not None else
+                      "(n-1) x value, (n-1) x search mean" + (f", (n-1) x mc:{mc_rollouts} ({mc_games} games)"
+                                                             if mc_games else " (no mc)")),
             "rules": rs.summary(), "seconds": round(time.perf_counter() - t0, 1),
             "last_generation": history[-1]}
     return TuneResult(weights, meta, history)

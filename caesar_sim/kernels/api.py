@@ -9,9 +9,14 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from caesar_sim.kernels.layout import W_SIZE, A_SIZE, S_TURN, S_POL, S_K
+from tabletop_mc.rng import seed_state
+from caesar_sim.kernels.layout import (A_SIZE, P, S_N, S_OVER, S_POL, S_SIZE, S_TURN, S_WROW, ST_SIZE, W_SCORE,
+                                       W_SIZE)
 from caesar_sim.kernels.game import decide
+from caesar_sim.kernels.mc import rollout_start
 from caesar_sim.kernels.ptr import as_ptr
+from caesar_sim.kernels.policies import legal_actions
+from caesar_sim.kernels.scan import linear_scores, value_scores
 from caesar_sim.kernels.setup import setup_day
 from caesar_sim.kernels.state import advance, apply_action, new_game, resolve_phase, score_day
 
@@ -70,3 +75,57 @@ def k_decide(R, PP, S, rng):
     a = decide(as_ptr(R), as_ptr(S), as_ptr(PP), as_ptr(rng), as_ptr(B), as_ptr(A), as_ptr(W),
                as_ptr(lg), as_ptr(st))
     return a + 0 * (B[0] + A[0] + lg[0]) + int(0 * (W[0] + st[0]))
+
+
+@nb.njit(cache=True)
+def k_states(R, PP, pols, ks, seed, count):
+    """The states at the first ``count`` decisions of the games of stream (``seed``, 0), played on by the
+    seats' policies; one row of ``S`` per decision (tests of the policies on real positions)."""
+    out = np.zeros((count, S_SIZE), np.int64)
+    rng = np.empty(4, np.uint64)
+    seed_state(seed, 0, rng)
+    S, B = np.zeros(S_SIZE, np.int64), np.zeros(S_SIZE, np.int64)
+    A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
+    lg, st = np.zeros(2, np.int64), np.zeros(ST_SIZE)
+    rows = np.arange(P)
+    pR, pPP, pS, pB, pA, pW = as_ptr(R), as_ptr(PP), as_ptr(S), as_ptr(B), as_ptr(A), as_ptr(W)
+    prng, plg, pst = as_ptr(rng), as_ptr(lg), as_ptr(st)
+    i = 0
+    while i < count:
+        new_game(pR, pS, pPP, pW, as_ptr(pols), as_ptr(ks), as_ptr(rows), prng, plg, pst)
+        while S[S_OVER] == 0 and i < count:
+            out[i, :] = S
+            i += 1
+            advance(pR, pS, pPP, pW, decide(pR, pS, pPP, prng, pB, pA, pW, plg, pst), prng, plg, pst)
+    return out
+
+
+@nb.njit(cache=True)
+def k_scores(R, PP, S, linear):
+    """(actions, scores) of the acting seat: every legal action (pass first) with value's score, or with
+    `distilled`'s linear score if ``linear``."""
+    A = np.zeros(A_SIZE, np.int64)
+    W = np.zeros(W_SIZE)
+    p = S[S_TURN]
+    if linear:
+        cnt = linear_scores(as_ptr(R), as_ptr(S), as_ptr(PP), p, as_ptr(W), as_ptr(A), 0)
+    else:
+        cnt = value_scores(as_ptr(R), as_ptr(S), as_ptr(PP), p, as_ptr(W), as_ptr(A), 0)
+    return A[:cnt].copy(), W[W_SCORE:W_SCORE + cnt].copy()
+
+
+@nb.njit(cache=True)
+def k_rollout_seats(PP, S, rng):
+    """(weight row, policy) of every seat in one `mc` rollout of the acting seat's decision (``rollout_start``)."""
+    B = np.zeros(S_SIZE, np.int64)
+    rollout_start(as_ptr(S), as_ptr(B), as_ptr(PP), S[S_TURN], as_ptr(rng))
+    n = S[S_N]
+    return B[S_WROW:S_WROW + n].copy(), B[S_POL:S_POL + n].copy()
+
+
+@nb.njit(cache=True)
+def k_legal(S, p):
+    """Seat ``p``'s legal actions (pass first)."""
+    A = np.zeros(A_SIZE, np.int64)
+    cnt = legal_actions(as_ptr(S), p, as_ptr(A), 0)
+    return A[:cnt].copy()

@@ -1,13 +1,29 @@
-"""Whole games (numba): one logged game, and chunked batches run in ``prange``."""
+"""Whole games (numba): one logged game, and chunked batches run in ``prange``.
+
+A profile batch (``run_batch``) plays chunk c from random stream (seed, c). A field batch
+(``run_field_batch``) takes its seats from a member table (policy code, `mc` rollouts, weight
+row m of ``PP``), and every game ``g`` has streams of its own, so game g is the same deal and the
+same seat draws in every run sharing the keys, whatever else differs (common random numbers):
+
+- stream ``(draw_key, g)`` draws each seat's member from the cumulative weights ``cum``, one
+  uniform per seat in seat order, and nothing else;
+- stream ``(game_key, g)`` plays the game (deal, then every random choice of the policies).
+
+With ``seating[0] >= 0`` there is no draw: seat s plays member ``seating[(s + g) % n]`` (a fixed
+profile rotated game by game, for the payoff table). With ``focal >= 0`` seat ``g % n`` plays
+member ``focal`` instead of its draw (a deviation against the field, paired with the run
+without it on the same streams).
+"""
 
 import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from tabletop_mc.rng import randbelow, seed_state
+from tabletop_mc.rng import randbelow, seed_state, uniform
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 from caesar_sim.kernels.mc import mc_action
-from caesar_sim.kernels.policies import greedy_action, legal_actions, value_action
+from caesar_sim.kernels.policies import greedy_action, legal_actions
+from caesar_sim.kernels.scan import scored_action
 from caesar_sim.kernels.ptr import as_ptr
 from caesar_sim.kernels.state import advance, new_game
 
@@ -21,8 +37,8 @@ def decide(R, S, PP, rng, B, A, W, lgd, std):
         return A[randbelow(rng, legal_actions(S, p, A, 0))]
     if pol == GREEDY:
         return greedy_action(R, S, PP, p)
-    if pol == VALUE or pol == TUNED:
-        return value_action(R, S, PP, p, W)
+    if pol == VALUE or pol == TUNED or pol == DISTILLED:
+        return scored_action(R, S, PP, p, W, A, rng, pol == DISTILLED)
     return mc_action(R, S, PP, S[S_K + p], rng, B, A, W, lgd, std)
 
 
@@ -35,13 +51,36 @@ def play_game(R, PP, pols, ks, rows, S, rng, B, A, W, lg, st, lgd, std):
 
 
 @nb.njit(cache=True)
-def _games(R, PP, prof_pol, prof_k, rotate, g0, count, rng, lg, st, scores, rots):
-    """Games ``g0 .. g0+count-1`` of a chunk (arrays in; pointers inside). ``PP`` holds one weight
-    row per profile entry; the seat playing entry e reads row e."""
+def draw_seats(cum, draw_key, g, n, out):
+    """Members of the ``n`` seats of game ``g`` drawn from ``cum`` (stream (draw_key, g)) into ``out``."""
+    drng = np.empty(4, np.uint64)
+    seed_state(draw_key, g, drng)
+    last = cum.shape[0] - 1
+    for s in range(n):
+        u = uniform(drng)
+        m = 0
+        while m < last and u >= cum[m]:
+            m += 1
+        out[s] = m
+
+
+@nb.njit(cache=True)
+def seated_games(R, PP, mem_pol, mem_k, seating, rotate, cum, focal, draw_key, per_game, game_key, g0, count, rng,
+                 lg, st, scores, rots, members):
+    """Games ``g0 .. g0+count-1`` of a chunk (arrays in; pointers inside); seat s of game g plays
+    member m (policy ``mem_pol[m]``, rollouts ``mem_k[m]``, weight row m of ``PP``):
+
+    - ``seating[0] >= 0``: m = ``seating[(s + rot) % n]``, rot = g % n if ``rotate`` else 0;
+    - else drawn from ``cum`` (``draw_seats``); ``focal >= 0``: seat g % n plays ``focal``.
+
+    ``per_game``: game g plays from stream (game_key, g) (``rng`` reseeded per game), else on from
+    ``rng``. Outputs: ``scores[g]``, ``rots[g]`` and ``members[g]`` (each if sized for g).
+    """
     n = R[R_PLAYERS]
     S, B = np.zeros(S_SIZE, np.int64), np.zeros(S_SIZE, np.int64)
     A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
     dlg, dst = np.zeros(LOGW, np.int64), np.zeros(ST_SIZE)
+    seat = np.zeros(P, np.int64)
     pols, ks, rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
     pR, pPP, pS, pB, pA, pW = as_ptr(R), as_ptr(PP), as_ptr(S), as_ptr(B), as_ptr(A), as_ptr(W)
     prng, plg, pst, pdlg, pdst = as_ptr(rng), as_ptr(lg), as_ptr(st), as_ptr(dlg), as_ptr(dst)
@@ -49,16 +88,35 @@ def _games(R, PP, prof_pol, prof_k, rotate, g0, count, rng, lg, st, scores, rots
     for j in range(count):
         g = g0 + j
         rot = g % n if rotate else 0
+        if seating[0] >= 0:
+            for s in range(n):
+                seat[s] = seating[(s + rot) % n]
+        else:
+            draw_seats(cum, draw_key, g, n, seat)
+        if focal >= 0:
+            seat[g % n] = focal
         for s in range(n):
-            pols[s] = prof_pol[(s + rot) % n]
-            ks[s] = prof_k[(s + rot) % n]
-            rows[s] = (s + rot) % n
+            pols[s], ks[s], rows[s] = mem_pol[seat[s]], mem_k[seat[s]], seat[s]
+        if per_game:
+            seed_state(game_key, g, rng)
         play_game(pR, pPP, ppols, pks, prows, pS, prng, pB, pA, pW, plg, pst, pdlg, pdst)
         for s in range(n):
             scores[g, s] = S[S_TOT + s]
-        rots[g] = rot
+            if members.shape[0] > g:
+                members[g, s] = seat[s]
+        if rots.shape[0] > g:
+            rots[g] = rot
     # keep every array alive until the pointers are no longer used
-    return S[0] + B[0] + A[0] + W[0] + dlg[0] + dst[0] + pols[0] + ks[0] + rows[0]
+    return S[0] + B[0] + A[0] + W[0] + dlg[0] + dst[0] + pols[0] + ks[0] + rows[0] + seat[0]
+
+
+@nb.njit(cache=True)
+def _games(R, PP, prof_pol, prof_k, rotate, g0, count, rng, lg, st, scores, rots):
+    """Games ``g0 .. g0+count-1`` of a profile: the seat playing entry e reads weight row e."""
+    seating = np.arange(P)
+    no = np.zeros((0, P), np.int64)
+    seated_games(R, PP, prof_pol, prof_k, seating, rotate, np.ones(1), -1, np.uint64(0), False, np.uint64(0), g0,
+                 count, rng, lg, st, scores, rots, no)
 
 
 @nb.njit(cache=True)
@@ -90,4 +148,23 @@ def run_batch(R, PP, prof_pol, prof_k, rotate, seed, first_chunk, counts, chunk_
         st[ST_ON] = 1.0
         _games(R, PP, prof_pol, prof_k, rotate, (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st,
                scores, rots)
+        stats[ci, :] = st
+
+
+@nb.njit(cache=True, parallel=True)
+def run_field_batch(R, PP, mem_pol, mem_k, cum, seating, focal, draw_key, game_key, first_chunk, counts,
+                    chunk_size, stats_on, scores, members, stats):
+    """Chunks ``first_chunk + i`` of ``counts[i]`` games whose seats come from a member table: drawn
+    from the field ``cum`` per game (or ``seating`` rotated game by game), seat g % n playing
+    ``focal`` if >= 0; every game from its own streams (module docstring). Final coins by seat
+    into ``scores[g]``, each seat's member into ``members[g]``, chunk i's statistics into
+    ``stats[i]`` (collected if ``stats_on``)."""
+    for ci in nb.prange(counts.shape[0]):
+        rng = np.empty(4, np.uint64)
+        lg = np.zeros(2, np.int64)  # logging off
+        st = np.zeros(ST_SIZE)
+        st[ST_ON] = 1.0 if stats_on else 0.0
+        seated_games(R, PP, mem_pol, mem_k, seating, True, cum, focal, draw_key, True, game_key,
+                     (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st, scores, np.zeros(0, np.int64),
+                     members)
         stats[ci, :] = st

@@ -11,11 +11,23 @@ from caesar_sim.kernels.layout import (
     S_COINS, S_CAESAR, S_POL, S_WROW,
 )
 
-# policy weights PP: one row of PP_SIZE floats per weight set (defaults and names in caesar_sim.profile);
+# policy weights PP: one row of PP_SIZE floats per weight set (names in caesar_sim.weights);
 # seat p reads row S[S_WROW + p], i.e. PP[wrow(S, p) + PP_*]
 PP_BOOST, PP_DOUBLE, PP_SP, PP_NEED1, PP_ALPHA, PP_SHORT, PP_RISK, PP_C3, PP_FAVKEEP, \
-    PP_VILLA_DECAY, PP_NEED2, PP_RISK3, PP_GREEDY_TIX, PP_EPS, PP_HORIZON, PP_BAN_ROWS, PP_BAN_ITEMS = range(17)
-PP_SIZE = 17
+    PP_VILLA_DECAY, PP_NEED2, PP_RISK3, PP_GREEDY_TIX, PP_EPS, PP_HORIZON, PP_BAN_ROWS, PP_BAN_ITEMS, \
+    PP_TEMP = range(18)  # PP_TEMP: softmax temperature over the policy's scores (0 = play the best)
+# `distilled`: a linear score per action over features (kernels.scan): NB bid features per phase,
+# then per phase a pass bias and pass x cards in hand
+NB = 10
+NFEAT = 3 * NB + 6
+PP_X = 18                     # the NFEAT feature weights
+PP_NAMED = PP_X + NFEAT       # named weights (caesar_sim.weights.ORDER); control slots follow
+PP_RPOL = PP_NAMED            # policy code a row plays by in `mc` rollouts (0 = value's features)
+PP_FIELD0 = PP_NAMED + 1      # `mc` row: first PP row of its rollout field (members drawn per rollout)
+PP_FIELDN = PP_NAMED + 2      # ... and the field's member count (0 = every seat rolls out with this row)
+PP_CUM = PP_NAMED + 3         # a field member row: cumulative weight (draw u picks the first row with u < cum)
+PP_CRN = PP_NAMED + 4         # `mc` row: 1 = every candidate's rollout k replays the same random stream
+PP_SIZE = PP_NAMED + 5
 BANNED = -1e9   # utility of an item type a restricted player never takes (PP_BAN_ITEMS bit set)
 
 

@@ -17,8 +17,8 @@ NROW = 5         # rows: 0 villa, 1 forum, 2..4 the venues
 NFT = 3          # favour types
 BOOST, DOUBLE, GOLD = 0, 1, 2
 SP_ITEM = 3      # item code of the start-player card in phase 1
-RANDOM, GREEDY, VALUE, MC, TUNED = 0, 1, 2, 3, 4   # TUNED: value's features, its own weights
-NPOL = 5
+RANDOM, GREEDY, VALUE, MC, TUNED, DISTILLED = 0, 1, 2, 3, 4, 5   # TUNED: value's features, its own weights;
+NPOL = 6                                                          # DISTILLED: a linear score (kernels.scan)
 TPV_MAX = 12     # tickets per venue
 VIS_MAX = 40     # visitor cards (incl. Caesar)
 FAV_MAX = 60     # favour cards
@@ -179,8 +179,12 @@ def named_stats(stats):
 LOGW = 10
 LOG_MAX = 4096
 
-# --- scratch
-W_SIZE = 64 + 3 * (2 * NVAL + 8) + P   # floats: item utilities (the rest is spare)
+# --- scratch floats W: item utilities at 0.., one action's bid features at W_FEAT, every action's score at
+# W_SCORE (the policies), every candidate's mean rollout outcome at W_Q (`mc`, which the policies leave alone)
+W_FEAT = 64
+W_SCORE = W_FEAT + 16
+W_Q = W_SCORE + ACT_MAX
+W_SIZE = W_Q + ACT_MAX + 8
 A_SIZE = 2 * ACT_MAX             # ints: legal actions (rollouts), mc's own list
 EV_DAY, EV_FDISP, EV_TICKET, EV_VISITOR, EV_BID, EV_PASS, EV_TAKE, EV_NOTHING, EV_SPFALL, \
     EV_SCORE, EV_FAVTIX, EV_CAESAR, EV_PHASE, EV_REMOVE, EV_SHORT = range(15)

@@ -1,29 +1,73 @@
-"""Flat Monte Carlo lookahead (numba): score each legal action by K rollouts of `value`-feature play.
+"""Flat Monte Carlo lookahead (numba): score each legal action by K rollouts.
 
-Every seat (the mover too) plays ``value_action`` with the mc seat's own weight row in the
-rollouts (the profile gives it `tuned` weights by default, or `value`'s), with a small chance of
-a random action so that the K rollouts of one action differ. Horizon ``PP_HORIZON``:
-0 = to the end of the day (all of it is on the table), 1 = to the end of the game
-(the unseen decks are reshuffled in each rollout, so `mc` never sees their order).
+In the rollouts every seat plays by a weight row with a small chance (``PP_EPS``) of a random
+action, so that the K rollouts of one action differ. Without a rollout field (``PP_FIELDN`` = 0)
+every seat, the mover too, plays by the mc seat's own row: `tuned` by default, `value`'s or
+`distilled`'s on request. With one, the mover plays its own row and each other seat a member
+drawn from the field for that rollout (rows ``PP_FIELD0 ...``, cumulative weights ``PP_CUM``), so
+the opponents are modelled as the field plays, not as copies of the mover. A row plays in the
+rollouts by its ``PP_RPOL`` policy. Horizon ``PP_HORIZON``: 0 = to the end of the day (all of
+it is on the table), 1 = to the end of the game (the unseen decks are reshuffled in each
+rollout, so `mc` never sees their order).
 """
 
+import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from tabletop_mc.rng import randbelow, uniform
-from caesar_sim.kernels.items import PP_EPS, PP_HORIZON, wrow
+from tabletop_mc.rng import next_u64, randbelow, seed_state, uniform
+from caesar_sim.kernels.items import (PP_CRN, PP_CUM, PP_EPS, PP_FIELD0, PP_FIELDN, PP_HORIZON, PP_RPOL, PP_SIZE,
+                                      wrow)
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
-from caesar_sim.kernels.policies import legal_actions, value_action
+from caesar_sim.kernels.policies import greedy_action, legal_actions
+from caesar_sim.kernels.scan import scored_action
 from caesar_sim.kernels.setup import shuffle
 from caesar_sim.kernels.state import advance
 
 
 @no_refcount
 def rollout_action(R, S, PP, eps, rng, A, W):
-    """``value_action`` play with an ``eps`` chance of a random legal action (rollouts differ)."""
+    """The acting seat's rollout play (its row's ``PP_RPOL``), with an ``eps`` chance of a random legal action."""
     p = S[S_TURN]
     if uniform(rng) < eps:
         return A[randbelow(rng, legal_actions(S, p, A, 0))]
-    return value_action(R, S, PP, p, W)
+    pol = int(PP[wrow(S, p) + PP_RPOL])
+    if pol == RANDOM:
+        return A[randbelow(rng, legal_actions(S, p, A, 0))]
+    if pol == GREEDY:
+        return greedy_action(R, S, PP, p)
+    return scored_action(R, S, PP, p, W, A, rng, pol == DISTILLED)
+
+
+@no_refcount
+def draw_member(PP, f0, fn, rng):
+    """A field member's row, drawn by its weight: rows ``f0 .. f0 + fn - 1``, cumulative weights ``PP_CUM``."""
+    u = uniform(rng)
+    m = f0
+    while m < f0 + fn - 1 and u >= PP[m * PP_SIZE + PP_CUM]:
+        m += 1
+    return m
+
+
+@no_refcount
+def rollout_start(S, B, PP, p, rng):
+    """Copy the state ``S`` into ``B`` for one rollout of seat ``p``'s decision and seat the rollout players:
+    without a field every seat plays by ``p``'s row; with one, the others are members drawn for this rollout."""
+    for j in range(S_SIZE):
+        B[j] = S[j]
+    o = wrow(S, p)
+    f0, fn = int(PP[o + PP_FIELD0]), int(PP[o + PP_FIELDN])
+    if fn > 0:  # the others: members drawn from the field; the mover: its own row
+        for q in range(B[S_N]):
+            r = S[S_WROW + p] if q == p else draw_member(PP, f0, fn, rng)
+            B[S_WROW + q] = r
+            B[S_POL + q] = int(PP[r * PP_SIZE + PP_RPOL])
+    else:
+        for q in range(B[S_N]):  # every seat plays with the mc seat's weights
+            B[S_WROW + q] = S[S_WROW + p]
+    if PP[o + PP_HORIZON] > 0:  # hidden: only the order of the decks
+        shuffle(B, S_TDECK + B[S_TPTR], B[S_NT] - B[S_TPTR], rng)
+        shuffle(B, S_VDECK + B[S_VPTR], B[S_NVD] - B[S_VPTR], rng)
+        shuffle(B, S_FDECK + B[S_FPTR], B[S_NF] - B[S_FPTR], rng)
 
 
 @no_refcount
@@ -37,30 +81,40 @@ def outcome(S, p):
 
 
 @no_refcount
-def mc_action(R, S, PP, K, rng, B, A, W, lg, st):
-    """The legal action with the best mean rollout outcome for the acting seat."""
+def mc_values(R, S, PP, K, rng, B, A, W, lg, st):
+    """Every legal action of the acting seat into ``A[ACT_MAX + i]`` and its mean rollout outcome into
+    ``W[W_Q + i]``; returns their number."""
     p, d0 = S[S_TURN], S[S_DAY]
     cnt = legal_actions(S, p, A, ACT_MAX)
     o = wrow(S, p)
     whole = PP[o + PP_HORIZON] > 0
     eps = PP[o + PP_EPS]
-    best, bv = -1, -1e18
+    crn = PP[o + PP_CRN] > 0
+    key = next_u64(rng) if crn else np.uint64(0)
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     for i in range(cnt):
         a = A[ACT_MAX + i]
         tot = 0.0
-        for _ in range(K):
-            for j in range(S_SIZE):
-                B[j] = S[j]
-            for q in range(B[S_N]):  # in the rollouts every seat plays with the mc seat's weights
-                B[S_WROW + q] = S[S_WROW + p]
-            if whole:  # hidden: only the order of the decks
-                shuffle(B, S_TDECK + B[S_TPTR], B[S_NT] - B[S_TPTR], rng)
-                shuffle(B, S_VDECK + B[S_VPTR], B[S_NVD] - B[S_VPTR], rng)
-                shuffle(B, S_FDECK + B[S_FPTR], B[S_NF] - B[S_FPTR], rng)
+        for k in range(K):
+            if crn:  # rollout k of every candidate replays stream (key, k)
+                seed_state(key, k, rng)
+            rollout_start(S, B, PP, p, rng)
             advance(R, B, PP, W, a, rng, lg, st)
             while B[S_OVER] == 0 and (whole or B[S_DAY] == d0):
                 advance(R, B, PP, W, rollout_action(R, B, PP, eps, rng, A, W), rng, lg, st)
             tot += outcome(B, p)
-        if tot > bv:
-            best, bv = a, tot
+        W[W_Q + i] = tot / K
+    if crn:
+        rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+    return cnt
+
+
+@no_refcount
+def mc_action(R, S, PP, K, rng, B, A, W, lg, st):
+    """The legal action with the best mean rollout outcome for the acting seat (the first if tied)."""
+    cnt = mc_values(R, S, PP, K, rng, B, A, W, lg, st)
+    best, bv = A[ACT_MAX], W[W_Q]
+    for i in range(1, cnt):
+        if W[W_Q + i] > bv:
+            best, bv = A[ACT_MAX + i], W[W_Q + i]
     return best

@@ -19,6 +19,7 @@ import numpy as np
 
 from tabletop_mc.errors import UserError
 from caesar_sim.kernels import items as I
+from caesar_sim.kernels import layout as L
 
 FORMAT = "caesar-weights/1"
 
@@ -41,9 +42,20 @@ DEFAULTS: dict[str, float] = {
     "mc_horizon": 0,       # 0 = roll out to the end of the day, 1 = to the end of the game
     "ban_rows": 0,         # bit r set: never bid at row r (0 villa, 1 forum, 2..4 venues); restricted players
     "ban_items": 0,        # bit t set: never take favour type t (0 boost, 1 double, 2 gold) or 3 the start card
+    "temperature": 0,      # > 0: sample the action from a softmax over the policy's scores (coins) at this temperature
 }
+VALUE_WEIGHTS = tuple(DEFAULTS)   # the weights value's features read (a `tuned` file holds these)
+# `distilled`'s linear weights (kernels.scan): bid features per phase 1..3, then pass features per phase
+BID_FEATURES = ("item_safe", "item_risky", "coins", "value", "short", "boost", "double", "nothing", "threat",
+                "items")
+PASS_FEATURES = ("pass", "pass_cards")
+FEATURES = tuple(f"d_{f}_{ph}" for ph in (1, 2, 3) for f in BID_FEATURES) + tuple(
+    f"d_{f}_{ph}" for f in PASS_FEATURES for ph in (1, 2, 3))
+DEFAULTS.update({k: 0.0 for k in FEATURES})
 ORDER = tuple(DEFAULTS)
-assert len(ORDER) == I.PP_SIZE and ORDER.index("ban_items") == I.PP_BAN_ITEMS and ORDER.index("mc_epsilon") == I.PP_EPS
+assert len(BID_FEATURES) == I.NB and len(FEATURES) == I.NFEAT and ORDER.index(FEATURES[0]) == I.PP_X
+assert len(ORDER) == I.PP_NAMED and ORDER.index("ban_items") == I.PP_BAN_ITEMS and ORDER.index("mc_epsilon") == I.PP_EPS
+assert ORDER.index("temperature") == I.PP_TEMP
 
 # the weights `caesar tune` searches (value's features), with the range searched
 TUNABLE: dict[str, tuple[float, float]] = {
@@ -54,13 +66,17 @@ TUNABLE: dict[str, tuple[float, float]] = {
 
 
 def vector(weights: Mapping[str, float] | None = None, **changes) -> np.ndarray:
-    """The kernel row (PP_SIZE floats): ``DEFAULTS`` updated by ``weights`` and keyword changes."""
+    """The kernel row (PP_SIZE floats): ``DEFAULTS`` updated by ``weights`` and keyword changes; the
+    control slots after the named weights: rollouts play value's features, no rollout field."""
     w = dict(DEFAULTS)
     for k, v in {**(weights or {}), **changes}.items():
         if k not in w:
             raise UserError(f"unknown policy weight '{k}' (known: {', '.join(ORDER)})")
         w[k] = v
-    return np.array([float(w[k]) for k in ORDER], dtype=np.float64)
+    row = np.zeros(I.PP_SIZE, dtype=np.float64)
+    row[:I.PP_NAMED] = [float(w[k]) for k in ORDER]
+    row[I.PP_RPOL] = L.VALUE
+    return row
 
 
 def as_dict(row: np.ndarray) -> dict[str, float]:
@@ -75,10 +91,12 @@ def check_writable(path: str | Path) -> None:
         raise UserError(f"weights file {p}: folder {p.parent} does not exist")
 
 
-def save(path: str | Path, weights: Mapping[str, float], players: int, meta: Mapping[str, Any]) -> Path:
-    """Write a weights file (strict JSON) that ``load`` reads back unchanged."""
+def save(path: str | Path, weights: Mapping[str, float], players: int, meta: Mapping[str, Any],
+         policy: str = "tuned") -> Path:
+    """Write a weights file (strict JSON) that ``load`` reads back unchanged; ``policy`` is `tuned` or
+    `distilled` (the policy that plays by it)."""
     vector(weights)  # validates the names
-    data = {"format": FORMAT, "policy": "tuned", "players": int(players),
+    data = {"format": FORMAT, "policy": policy, "players": int(players),
             "weights": {k: float(weights[k]) for k in ORDER if k in weights}, "meta": dict(meta)}
     p = Path(path)
     try:
@@ -116,12 +134,12 @@ def load(path: str | Path) -> dict[str, Any]:
     return _parse(text, str(p))
 
 
-def shipped(players: int) -> dict[str, Any]:
-    """The shipped `tuned` weights for ``players``."""
-    name = f"tuned-{players}p.json"
+def shipped(players: int, kind: str = "tuned") -> dict[str, Any]:
+    """The shipped ``kind`` (`tuned` or `distilled`) weights for ``players``."""
+    name = f"{kind}-{players}p.json"
     try:
         text = resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
     except (FileNotFoundError, OSError):
-        raise UserError(f"no shipped tuned weights for {players} players ({name}); "
-                        "run `caesar tune` and pass --profile tuned@FILE") from None
+        raise UserError(f"no shipped {kind} weights for {players} players ({name}); "
+                        f"pass --profile {kind}@FILE") from None
     return _parse(text, f"shipped:{name}")

@@ -1,0 +1,221 @@
+"""`distill`: a fast policy fitted to `mc`'s choices against a field (expert iteration).
+
+1. **Record** (``record``): `mc` plays one seat of field games (the others drawn from the field,
+   ``kernels.record``); at each of its decisions every legal action's features and mean rollout
+   outcome Q (coins ahead of the best rival at the rollout's end) are kept.
+2. **Fit** (``fit``): `distilled` scores an action linearly in its features (``kernels.scan``);
+   its weights maximise the likelihood of soft targets ``softmax(Q / tau)`` per decision
+   (conditional logit, Newton's method), with an L2 pull towards the starting weights.
+3. **Iterate**: `mc` then rolls out with the fitted policy (``mc:K:distilled@FILE``) and
+   records again; the last fit is the result.
+
+Agreement = the share of held-out decisions (recorded on another seed) where the fitted
+policy's best action is `mc`'s choice, with a Wilson interval.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field as dfield, replace
+
+import numpy as np
+
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import set_threads
+from tabletop_mc.stats import wilson
+from caesar_sim import weights as WT
+from caesar_sim.analysis.run import game_keys
+from caesar_sim.fieldplay import FieldPlay
+from caesar_sim.kernels import items as I
+from caesar_sim.kernels import layout as L
+from caesar_sim.kernels.record import MAX_ROWS_PER_GAME, REC_ACTION, REC_CHOSEN, REC_COLS, REC_DECISION, REC_Q, \
+    record_batch
+from caesar_sim.rules import kernel_rules, load_rules
+from caesar_sim.strategy import Strategy
+
+RECORD_CHUNK = 8
+
+
+@dataclass
+class Decisions:
+    """Recorded decisions: one row per legal action (``X`` features, ``q`` mean rollout outcome,
+    ``chosen`` = `mc`'s pick), rows of one decision contiguous (``start[d] .. start[d + 1]``)."""
+
+    X: np.ndarray
+    q: np.ndarray
+    chosen: np.ndarray
+    action: np.ndarray
+    start: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return len(self.start) - 1
+
+    def group(self) -> np.ndarray:
+        """The decision index of every row."""
+        return np.repeat(np.arange(self.n), np.diff(self.start))
+
+
+def record(players: int, play: FieldPlay, games: int, *, seed: int, rules=None, threads=None,
+           progress=None) -> Decisions:
+    """Record the focal `mc` strategy's decisions in ``games`` field games (focal seat g % players)."""
+    assert play.focal is not None and play.focal.code == L.MC
+    rs = load_rules(rules)
+    R = kernel_rules(rs, players)
+    PP, pols, ks, cum, focal = play.kernel_tables()
+    dkey, gkey = game_keys(seed)
+    set_threads(threads)
+    per_chunk = RECORD_CHUNK * MAX_ROWS_PER_GAME * rs.days // L.DAYS_MAX
+    nthreads = max(1, set_threads(threads))
+    parts = []
+    done = 0
+    with Progress(games, f"recording {play.focal.label}", enabled=progress) as bar:
+        while done < games:
+            counts = []
+            while len(counts) < 2 * nthreads and done + sum(counts) < games:
+                counts.append(min(RECORD_CHUNK, games - done - sum(counts)))
+            counts = np.array(counts, dtype=np.int64)
+            first = done // RECORD_CHUNK
+            out = np.zeros((len(counts) * per_chunk, REC_COLS))
+            used = np.zeros(len(counts), dtype=np.int64)
+            record_batch(R, PP, pols, ks, cum, focal, dkey, gkey, first, counts, RECORD_CHUNK, out, per_chunk, used)
+            for i, u in enumerate(used):
+                parts.append(out[i * per_chunk:i * per_chunk + u].copy())
+            done += int(counts.sum())
+            bar.advance(int(counts.sum()))
+    rows = np.concatenate(parts)
+    dec = rows[:, REC_DECISION]
+    start = np.flatnonzero(np.r_[True, dec[1:] != dec[:-1], True])
+    return Decisions(rows[:, 6:].astype(np.float32), rows[:, REC_Q].astype(np.float64),
+                     rows[:, REC_CHOSEN] > 0, rows[:, REC_ACTION].astype(np.int64), start)
+
+
+def soft_targets(d: Decisions, tau: float) -> np.ndarray:
+    """Per decision, softmax(Q / tau) over its actions (tau -> 0: `mc`'s argmax, ties shared)."""
+    g = d.group()
+    qmax = np.maximum.reduceat(d.q, d.start[:-1])
+    e = np.exp((d.q - qmax[g]) / tau)
+    return e / np.add.reduceat(e, d.start[:-1])[g]
+
+
+def _probs(X, w, start, g):
+    s = X @ w
+    smax = np.maximum.reduceat(s, start[:-1])
+    e = np.exp(s - smax[g])
+    z = np.add.reduceat(e, start[:-1])
+    return e / z[g], s - smax[g] - np.log(z[g])
+
+
+def fit(d: Decisions, w0: np.ndarray, *, tau: float = 0.5, l2: float = 1.0, iters: int = 40) -> np.ndarray:
+    """Conditional-logit weights (NFEAT) for soft targets ``softmax(Q / tau)``, pulled towards ``w0``
+    by ``l2`` times the squared distance (per decision: the penalty is scaled by the decision count)."""
+    X = d.X.astype(np.float64)
+    g, start = d.group(), d.start
+    t = soft_targets(d, tau)
+    lam = l2 / max(d.n, 1)
+    w = w0.astype(np.float64).copy()
+
+    def loss(w):
+        _, logp = _probs(X, w, start, g)
+        return -(t * logp).sum() / d.n + lam * ((w - w0) ** 2).sum()
+
+    cur = loss(w)
+    for _ in range(iters):
+        p, _ = _probs(X, w, start, g)
+        grad = X.T @ (p - t) / d.n + 2 * lam * (w - w0)
+        mu = np.add.reduceat(X * p[:, None], start[:-1])
+        H = ((X * p[:, None]).T @ X - mu.T @ mu) / d.n + 2 * lam * np.eye(len(w))
+        step = np.linalg.solve(H + 1e-9 * np.eye(len(w)), grad)
+        a = 1.0
+        while a > 1e-4:
+            new = loss(w - a * step)
+            if new <= cur:
+                break
+            a /= 2
+        if a <= 1e-4 or cur - new < 1e-10:
+            break
+        w, cur = w - a * step, new
+    return w
+
+
+def agreement(d: Decisions, w: np.ndarray) -> tuple[float, float, float, int]:
+    """Share of decisions where the first best action under weights ``w`` is `mc`'s choice (Wilson CI), n."""
+    s = d.X.astype(np.float64) @ w
+    g = d.group()
+    smax = np.maximum.reduceat(s, d.start[:-1])
+    top = s >= smax[g] - 1e-12
+    first = np.full(d.n, -1)
+    idx = np.flatnonzero(top)
+    first[g[idx[::-1]]] = idx[::-1]       # the first top row of each decision
+    hits = int(d.chosen[first].sum())
+    p, lo, hi = wilson(hits, d.n)
+    return p, lo, hi, d.n
+
+
+def tuned_equivalent(row: np.ndarray) -> np.ndarray:
+    """`distilled`'s weights that score actions as `value` does with the weight ``row``: item worth
+    (times the keep chance when threatened) minus the card's coins, strength and shortfall, and the
+    favour's keep value in phase 2; pass scores 0."""
+    w = np.zeros(I.NFEAT)
+    for ph in range(3):
+        x = ph * I.NB
+        w[x + 0] = 1.0
+        w[x + 1] = row[I.PP_RISK3] if ph == 2 else row[I.PP_RISK]
+        w[x + 2] = -1.0
+        if ph < 2:
+            w[x + 3] = -row[I.PP_ALPHA]
+            w[x + 4] = -row[I.PP_SHORT]
+        if ph == 1:
+            w[x + 5] = w[x + 6] = -row[I.PP_FAVKEEP]
+    return w
+
+
+def distilled_weights(base_row: np.ndarray, w: np.ndarray) -> dict[str, float]:
+    """A `distilled` weights mapping: value's weights of ``base_row`` (its item worths) and the features' ``w``."""
+    out = {k: v for k, v in WT.as_dict(base_row).items() if k in WT.VALUE_WEIGHTS}
+    out["temperature"] = 0.0
+    out.update({k: round(float(x), 6) for k, x in zip(WT.FEATURES, w)})
+    return out
+
+
+def distilled_strategy(base_row: np.ndarray, w: np.ndarray, label: str = "distilled*") -> Strategy:
+    """The `distilled` strategy playing the weights ``w`` on ``base_row``'s item worths."""
+    row = WT.vector(distilled_weights(base_row, w))
+    row[I.PP_RPOL] = L.DISTILLED
+    return Strategy(label, L.DISTILLED, 8, row)
+
+
+@dataclass
+class Distilled:
+    weights: dict[str, float]
+    meta: dict
+    history: list[dict] = dfield(default_factory=list)
+
+
+def distill(players: int, play: FieldPlay, base_row: np.ndarray, *, games: int, holdout: int, iterations: int,
+            rollouts: int = 16, seed: int = 1, tau: float = 0.5, l2: float = 1.0, rules=None, threads=None,
+            progress=None, command: str = "") -> Distilled:
+    """Expert iteration against the field ``play`` (see the module). Iteration i records ``games`` games on
+    seed ``seed + i`` with `mc:rollouts` rolling out as the current fit (the first: as ``base_row``'s
+    `tuned`), fits, and measures agreement on ``holdout`` games recorded on seed ``seed + 1000 + i``."""
+    t0 = time.perf_counter()
+    w = tuned_equivalent(base_row)
+    history = []
+    rollout_row = base_row.copy()
+    for it in range(iterations):
+        mc = Strategy(f"mc:{rollouts}:" + ("tuned" if it == 0 else "distilled*"), L.MC, rollouts, rollout_row)
+        mc = replace(mc, field=play.as_field())
+        fp = play.with_focal(mc)
+        train = record(players, fp, games, seed=seed + it, rules=rules, threads=threads, progress=progress)
+        test = record(players, fp, holdout, seed=seed + 1000 + it, rules=rules, threads=threads, progress=progress)
+        base_agree = agreement(test, w)
+        w = fit(train, w, tau=tau, l2=l2)
+        agree = agreement(test, w)
+        history.append({"iteration": it, "train_decisions": train.n, "holdout_decisions": test.n,
+                        "agreement_before": base_agree[0], "agreement": agree[0], "agreement_low": agree[1],
+                        "agreement_high": agree[2]})
+        rollout_row = distilled_strategy(base_row, w).row
+    meta = {"command": command, "seed": seed, "players": players, "field": play.text(), "games": games,
+            "holdout_games": holdout, "iterations": iterations, "rollouts": rollouts, "tau": tau, "l2": l2,
+            "history": history, "seconds": round(time.perf_counter() - t0, 1)}
+    return Distilled(distilled_weights(base_row, w), meta, history)

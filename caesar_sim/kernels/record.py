@@ -1,0 +1,89 @@
+"""Recording `mc`'s decisions (numba): the data `distilled` is fitted to.
+
+Field games as in ``kernels.game`` (seats drawn from the members, per-game streams), with the
+focal member (an `mc` strategy) in seat ``g % n`` of game g. At each of its decisions the
+recorder writes one row per legal action: ``REC_*`` columns, then the action's features
+(``kernels.scan``, ``NFEAT`` floats, computed with the mc seat's weight row), and plays the
+action with the best mean rollout outcome, as `mc` would.
+"""
+
+import numba as nb
+import numpy as np
+
+from tabletop_mc.rng import seed_state
+from caesar_sim.kernels.game import decide, draw_seats
+from caesar_sim.kernels.items import NFEAT
+from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
+from caesar_sim.kernels.mc import mc_values
+from caesar_sim.kernels.ptr import as_ptr
+from caesar_sim.kernels.scan import action_features
+from caesar_sim.kernels.state import advance, new_game
+
+REC_DECISION, REC_ACTION, REC_Q, REC_CHOSEN, REC_PHASE, REC_DAY = range(6)
+REC_COLS = 6 + NFEAT
+CODES = 1 + NVAL * NROW * 3     # action code + 1 (pass = 0)
+MAX_ROWS_PER_GAME = 3 * 9 * DAYS_MAX * ACT_MAX   # a bound: decisions per day x days x actions
+
+
+@nb.njit(cache=True)
+def _record(R, PP, mem_pol, mem_k, cum, focal, draw_key, game_key, g0, count, out, r0):
+    """Games ``g0 .. g0+count-1``; rows from ``out[r0]`` on; returns the number of rows written."""
+    n = R[R_PLAYERS]
+    S, B = np.zeros(S_SIZE, np.int64), np.zeros(S_SIZE, np.int64)
+    A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
+    F = np.zeros(ACT_MAX * NFEAT)
+    slot = np.full(CODES, -1, np.int64)
+    lg, st = np.zeros(2, np.int64), np.zeros(ST_SIZE)
+    rng = np.empty(4, np.uint64)
+    seat = np.zeros(P, np.int64)
+    pols, ks, rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
+    pR, pPP, pS, pB, pA, pW, pF = as_ptr(R), as_ptr(PP), as_ptr(S), as_ptr(B), as_ptr(A), as_ptr(W), as_ptr(F)
+    prng, plg, pst = as_ptr(rng), as_ptr(lg), as_ptr(st)
+    r = r0
+    for j in range(count):
+        g = g0 + j
+        draw_seats(cum, draw_key, g, n, seat)
+        me = g % n
+        seat[me] = focal
+        for s in range(n):
+            pols[s], ks[s], rows[s] = mem_pol[seat[s]], mem_k[seat[s]], seat[s]
+        seed_state(game_key, g, rng)
+        new_game(pR, pS, pPP, pW, as_ptr(pols), as_ptr(ks), as_ptr(rows), prng, plg, pst)
+        dec = 0
+        while S[S_OVER] == 0:
+            p = S[S_TURN]
+            if p != me:
+                a = decide(pR, pS, pPP, prng, pB, pA, pW, plg, pst)
+            else:
+                cnt = mc_values(pR, pS, pPP, ks[p], prng, pB, pA, pW, plg, pst)
+                best, bv = A[ACT_MAX], W[W_Q]
+                for i in range(cnt):
+                    slot[A[ACT_MAX + i] + 1] = i
+                    if W[W_Q + i] > bv:
+                        best, bv = A[ACT_MAX + i], W[W_Q + i]
+                m = action_features(pR, pS, pPP, p, pW, pA, 0, pF)
+                for i in range(m):
+                    a = A[i]
+                    out[r, REC_DECISION] = g * 1000 + dec
+                    out[r, REC_ACTION] = a
+                    out[r, REC_Q] = W[W_Q + slot[a + 1]]
+                    out[r, REC_CHOSEN] = a == best
+                    out[r, REC_PHASE] = S[S_PHASE]
+                    out[r, REC_DAY] = S[S_DAY]
+                    for k in range(NFEAT):
+                        out[r, 6 + k] = F[i * NFEAT + k]
+                    r += 1
+                dec += 1
+                a = best
+            advance(pR, pS, pPP, pW, a, prng, plg, pst)
+    return r - r0 + int(0 * (B[0] + lg[0] + st[0] + pols[0] + ks[0] + rows[0]))
+
+
+@nb.njit(cache=True, parallel=True)
+def record_batch(R, PP, mem_pol, mem_k, cum, focal, draw_key, game_key, first_chunk, counts, chunk_size, out,
+                 rows_per_chunk, used):
+    """Chunks ``first_chunk + i`` of ``counts[i]`` games: chunk i writes from row ``i * rows_per_chunk`` of
+    ``out`` and the count into ``used[i]``."""
+    for ci in nb.prange(counts.shape[0]):
+        used[ci] = _record(R, PP, mem_pol, mem_k, cum, focal, draw_key, game_key, (first_chunk + ci) * chunk_size,
+                           counts[ci], out, ci * rows_per_chunk)

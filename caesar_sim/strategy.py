@@ -1,0 +1,217 @@
+"""One seat's strategy, as text -> what the kernels need (policy code, rollouts, weight row).
+
+Notation (``parse_strategy``):
+
+- ``random``, ``greedy``;
+- ``value``, ``tuned``, ``tuned@FILE``, ``distilled``, ``distilled@FILE`` (value's features with
+  hand-set, shipped tuned or file weights; `distilled`: a linear score fitted to `mc`'s choices),
+  each optionally ``:temp=T``: sample the action from a softmax over the policy's scores at
+  temperature 0 < T <= 100 coins (``tuned:temp=0.5``; the same notation as Sponsio's);
+- ``mc[:K][:ROLLOUT][:FIELD]``: flat Monte Carlo, K rollouts per action, in which the mover plays
+  ROLLOUT (``tuned`` by default, ``value``, ``tuned@FILE``, ``distilled``, ``distilled@FILE``) and,
+  with FIELD = ``reference`` (the shipped reference field) or ``field:FILE``, every other seat a
+  member drawn from that field per rollout; without FIELD every seat plays ROLLOUT.
+
+A **rollout field** becomes extra weight rows after the seats' rows (``kernel_matrix``): one per
+member, holding the member's rollout row (an `mc` member rolls out as its ROLLOUT) and its
+cumulative weight; the `mc` row points at them (``PP_FIELD0``, ``PP_FIELDN``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from tabletop_mc.errors import UserError
+from tabletop_mc.field import Field, load_field, shipped_field
+from caesar_sim import weights as WT
+from caesar_sim.kernels import items as I
+from caesar_sim.kernels import layout as L
+
+POLICIES = ("random", "greedy", "value", "mc", "tuned", "distilled")   # index = kernel policy code
+assert POLICIES.index("tuned") == L.TUNED and POLICIES.index("mc") == L.MC and POLICIES.index("distilled") == L.DISTILLED
+DEFAULT_ROLLOUTS = 8
+MAX_ROLLOUTS = 4096
+HORIZONS = ("day", "game")
+FIELD_PREFIX = "field:"
+MAX_TEMP = 100.0         # coins: far past uniform over a decision's actions
+TEMP = "temp="
+PACKAGE = "caesar_sim"
+SCORED = ("value", "tuned", "distilled")
+HELP = ("random, greedy, value, tuned, tuned@FILE, distilled, distilled@FILE (each of the last five with "
+        ":temp=T for softmax play at temperature T coins), mc[:K][:ROLLOUT][:reference|:field:FILE]")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One seat's strategy: canonical label, kernel policy code, `mc` rollouts, weight row, rollout field."""
+
+    label: str
+    code: int
+    rollouts: int
+    row: np.ndarray
+    field: str | Field = ""  # `mc` only: 'reference', 'field:FILE' or a Field (members drawn in the rollouts)
+
+
+@lru_cache(maxsize=None)
+def _shipped_row(kind: str, players: int) -> tuple[float, ...]:
+    return tuple(WT.vector(WT.shipped(players, kind)["weights"]))
+
+
+@lru_cache(maxsize=32)
+def _file_row(path: str, kind: str) -> tuple[float, ...]:
+    data = WT.load(path)
+    if data.get("policy", "tuned") != kind:
+        raise UserError(f"weights file {path}: holds {data.get('policy')!r} weights, not {kind!r}")
+    return tuple(WT.vector(data["weights"]))
+
+
+def weights_row(spec: str, players: int) -> np.ndarray:
+    """The weight row of ``value``, ``tuned[@FILE]`` or ``distilled[@FILE]`` (rollout policy set)."""
+    name, at, path = spec.partition("@")
+    name = name.lower()
+    if name == "value" and not at:
+        return WT.vector()
+    if name in ("tuned", "distilled"):
+        if at and not path:
+            raise UserError(f"--profile: '{spec}' needs a file after @")
+        row = np.array(_file_row(path, name) if at else _shipped_row(name, players))
+        row[I.PP_RPOL] = L.DISTILLED if name == "distilled" else L.VALUE
+        return row
+    raise UserError(f"--profile: bad weights '{spec}' (use value, tuned, tuned@FILE, distilled or distilled@FILE)")
+
+
+def _temperature(token: str, part: str) -> float:
+    text = token[len(TEMP):] if token.lower().startswith(TEMP) else ""
+    try:
+        t = float(text) if text and text[0] not in "+- " else math.nan
+    except ValueError:
+        t = math.nan
+    if not (math.isfinite(t) and 0 < t <= MAX_TEMP):
+        raise UserError(f"--profile: bad temperature '{token}' in '{part}' (use e.g. {part.split(':')[0]}:temp=0.5, "
+                        f"0 < T <= {MAX_TEMP:g} coins)")
+    return t
+
+
+def parse_strategy(part: str, players: int) -> Strategy:
+    """Parse one strategy (module docstring); a one-line UserError names what is wrong."""
+    part = part.strip()
+    tokens = part.split(":")
+    head, rest = tokens[0], tokens[1:]
+    name, at, _ = head.partition("@")
+    name = name.lower()
+    if name in ("random", "greedy") and not rest and not at:
+        return Strategy(name, POLICIES.index(name), DEFAULT_ROLLOUTS, _with_rpol(WT.vector(), POLICIES.index(name)))
+    if name in SCORED and len(rest) <= 1 and not (at and name == "value"):
+        row = weights_row(head, players)
+        label = head if at else name
+        if rest:
+            t = _temperature(rest[0], part)
+            row[I.PP_TEMP] = t
+            label += f":{TEMP}{t:g}"
+        return Strategy(label, POLICIES.index(name), DEFAULT_ROLLOUTS, row)
+    if name == "mc" and not at:
+        return _mc(part, rest, players)
+    if name in POLICIES:
+        raise UserError(f"--profile: bad entry '{part}' (only mc takes :K, K = 1..{MAX_ROLLOUTS}; value, tuned and "
+                        "distilled take :temp=T; only tuned and distilled take @FILE)")
+    raise UserError(f"--profile: unknown policy '{name}' (known: {', '.join(POLICIES)})")
+
+
+def _with_rpol(row: np.ndarray, code: int) -> np.ndarray:
+    row[I.PP_RPOL] = code
+    return row
+
+
+def _mc(part: str, rest: list[str], players: int) -> Strategy:
+    k, roll, fld = DEFAULT_ROLLOUTS, "tuned", ""
+    toks = list(rest)
+    if toks and toks[0].isdigit():
+        k = int(toks.pop(0))
+        if not 1 <= k <= MAX_ROLLOUTS:
+            raise UserError(f"--profile: bad entry '{part}' (only mc takes :K, K = 1..{MAX_ROLLOUTS})")
+    if toks and toks[-1].lower() == "reference":
+        fld = toks.pop().lower()
+    elif len(toks) >= 2 and toks[-2].lower() == "field":
+        path = toks.pop()
+        toks.pop()
+        fld = FIELD_PREFIX + path
+    if toks:
+        roll = toks.pop(0)
+    if toks or not roll:
+        raise UserError(f"--profile: bad entry '{part}' (use mc[:K][:ROLLOUT][:reference|:field:FILE], e.g. "
+                        "mc:8, mc:8:value, mc:8:distilled:reference)")
+    row = weights_row(roll, players)
+    if fld:
+        field_spec(fld, players)   # fails early on a missing field
+    roll_label = roll if "@" in roll else roll.lower()
+    label = f"mc:{k}" + ("" if roll_label == "tuned" else f":{roll_label}") + (f":{fld}" if fld else "")
+    return Strategy(label, L.MC, k, row, fld)
+
+
+def canonical(text: str, players: int) -> str:
+    """The canonical label of a strategy (a population file's members are compared by it)."""
+    return parse_strategy(text, players).label
+
+
+def field_spec(spec: str, players: int) -> Field:
+    """``reference`` (the shipped field for ``players``) or ``field:FILE``, checked against ``players``."""
+    if spec.lower() == "reference":
+        f = shipped_field(PACKAGE, players)
+        if f is None:
+            raise UserError(f"no shipped reference field for {players} players (run `caesar meta --players "
+                            f"{players}` and pass field:FILE)")
+        return f
+    path = spec[len(FIELD_PREFIX):] if spec.lower().startswith(FIELD_PREFIX) else ""
+    if not path:
+        raise UserError(f"--profile: '{spec}' needs a file after {FIELD_PREFIX}")
+    f = load_field(path)
+    if f.players != players:
+        raise UserError(f"field file {path}: a field for {f.players} players, not {players}")
+    if f.game != "caesar":
+        raise UserError(f"field file {path}: a {f.game} field, not a caesar one")
+    return f
+
+
+def rollout_rows(f: Field, players: int) -> np.ndarray:
+    """One weight row per member of positive weight, as the member plays in `mc` rollouts, with its
+    cumulative weight in ``PP_CUM``."""
+    rows = []
+    cum = 0.0
+    support = [(m, w) for m, w in zip(f.members, f.weights) if w > 0]
+    for i, (member, w) in enumerate(support):
+        row = parse_strategy(member, players).row.copy()
+        cum += w
+        row[I.PP_CUM] = 1.0 if i == len(support) - 1 else cum
+        row[I.PP_FIELD0] = row[I.PP_FIELDN] = 0.0
+        rows.append(row)
+    return np.array(rows)
+
+
+def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = L.P) -> np.ndarray:
+    """The flat ``PP`` the kernels read: row i = ``strategies[i]`` (padded to ``pad`` rows with `value`),
+    then the rollout fields' rows (a strategy's ``field``: a spec or a ``Field``); `mc` rolls out to
+    the day's or the game's end."""
+    if mc_horizon not in HORIZONS:
+        raise UserError(f"--mc-horizon {mc_horizon}: use one of {', '.join(HORIZONS)}")
+    rows = [s.row.copy() for s in strategies] + [WT.vector() for _ in range(pad - len(strategies))]
+    blocks: dict = {}   # field (spec or Field) -> (first row, rows)
+    extra = []
+    at = len(rows)
+    for i, s in enumerate(strategies):
+        if not s.field:
+            continue
+        key = s.field if isinstance(s.field, str) else id(s.field)
+        if key not in blocks:
+            f = s.field if isinstance(s.field, Field) else field_spec(s.field, players)
+            blk = rollout_rows(f, players)
+            blocks[key] = (at, len(blk))
+            extra.append(blk)
+            at += len(blk)
+        rows[i][I.PP_FIELD0], rows[i][I.PP_FIELDN] = blocks[key]
+    w = np.vstack(rows + extra)
+    w[:, I.PP_HORIZON] = HORIZONS.index(mc_horizon)
+    return np.ascontiguousarray(w.reshape(-1))

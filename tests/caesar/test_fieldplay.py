@@ -1,0 +1,171 @@
+"""Issue 34: fields (seats drawn per game), focal deviations, softmax members, mc field rollouts."""
+
+import numpy as np
+import pytest
+
+from tabletop_mc.errors import UserError
+from tabletop_mc.field import Field
+from tabletop_mc.rng import new_state
+from caesar_sim.analysis.run import run_field
+from caesar_sim.fieldplay import mixture_play
+from caesar_sim.kernels import api
+from caesar_sim.kernels import items as I
+from caesar_sim.kernels import layout as L
+from caesar_sim.profile import parse_profile
+from caesar_sim.rules import kernel_rules, load_rules
+from caesar_sim.strategy import kernel_matrix, parse_strategy
+
+
+def states(players=4, profile="tuned x4", count=400, seed=3):
+    """Real positions: the states at every decision of a few games."""
+    prof = parse_profile(profile, players)
+    R = kernel_rules(load_rules(), players)
+    PP = prof.kernel_weights()
+    return R, PP, api.k_states(R, PP, prof.policies, prof.rollouts, seed, count)
+
+
+def test_field_draws_are_reproducible_and_follow_the_weights():
+    f = mixture_play("t", 3, ["value", "greedy", "random"], [0.6, 0.3, 0.1])
+    a = run_field(3, f, 3000, seed=4, threads=1, progress=False)
+    b = run_field(3, f, 3000, seed=4, threads=2, progress=False)
+    assert np.array_equal(a.scores, b.scores) and np.array_equal(a.members, b.members)
+    share = np.bincount(a.members.ravel(), minlength=3) / a.members.size
+    se = np.sqrt(np.array(f.weights) * (1 - np.array(f.weights)) / a.members.size)
+    assert np.all(np.abs(share - f.weights) < 4 * se), share
+    c = run_field(3, f, 3000, seed=5, progress=False)
+    assert not np.array_equal(a.members, c.members)
+    # the draws have a stream of their own: other members with the same weights draw the same seats
+    g = mixture_play("t", 3, ["tuned", "random", "greedy"], [0.6, 0.3, 0.1])
+    assert np.array_equal(run_field(3, g, 3000, seed=4, progress=False).members, a.members)
+
+
+def test_the_game_stream_does_not_depend_on_how_seats_are_chosen():
+    """Game g is the same deal and the same random choices whether its seats were drawn or given."""
+    drawn = run_field(4, mixture_play("t", 4, ["value"], [1.0]), 300, seed=6, progress=False)
+    given = run_field(4, mixture_play("t", 4, ["greedy", "value"], [0.5, 0.5]), 300, seed=6, progress=False,
+                      seating=[1, 1, 1, 1])
+    assert np.array_equal(drawn.scores, given.scores)
+    rot = run_field(4, mixture_play("t", 4, ["greedy", "value"], [0.5, 0.5]), 8, seed=6, progress=False,
+                    seating=[0, 1, 1, 1])
+    assert [list(m) for m in rot.members[:2]] == [[0, 1, 1, 1], [1, 1, 1, 0]]
+
+
+def test_focal_seat_rotates_and_the_others_keep_their_draws():
+    f = mixture_play("t", 4, ["value", "greedy"], [0.5, 0.5])
+    base = run_field(4, f, 400, seed=2, progress=False)
+    dev = run_field(4, f.with_focal("random"), 400, seed=2, progress=False)
+    g = np.arange(400)
+    assert (dev.members[g, g % 4] == 2).all()
+    others = np.ones((400, 4), bool)
+    others[g, g % 4] = False
+    assert np.array_equal(dev.members[others], base.members[others])
+    assert np.array_equal(dev.entry_scores()[:, 0], dev.scores[g, g % 4])
+
+
+def test_value_scores_rank_values_choice_first():
+    """The unpruned scores (softmax, distilled) agree with value's pruned scan: its choice scores best."""
+    R, PP, S = states()
+    for s in S:
+        acts, sc = api.k_scores(R, PP, s, False)
+        a = int(api.k_decide(R, PP, s.copy(), new_state(1)))
+        assert sc[list(acts).index(a)] == pytest.approx(sc.max(), abs=1e-9)
+        assert sorted(acts) == sorted(api.k_legal(s, int(s[L.S_TURN])))
+
+
+@pytest.mark.parametrize("temp", [1e-6, 100])
+def test_softmax_member_limits(temp):
+    """Temperature -> 0: value's own choice wherever it is the unique best; very hot: uniform over legal actions."""
+    R, PP, S = states(count=150)
+    hot = np.tile(parse_strategy(f"tuned:temp={temp:g}", 4).row, (L.P, 1)).reshape(-1)
+    rng = new_state(9)
+    if temp < 1:
+        for s in S:
+            acts, sc = api.k_scores(R, PP, s, False)
+            top = np.flatnonzero(sc >= sc.max() - 1e-9)
+            for _ in range(3):
+                a = int(api.k_decide(R, hot, s.copy(), rng))
+                assert a in acts[top]
+                if len(top) == 1:
+                    assert a == int(api.k_decide(R, PP, s.copy(), rng))
+        return
+    s = next(s for s in S if len(api.k_legal(s, int(s[L.S_TURN]))) >= 6)
+    acts = list(api.k_legal(s, int(s[L.S_TURN])))
+    seen = [int(api.k_decide(R, hot, s.copy(), rng)) for _ in range(3000)]
+    freq = np.array([seen.count(a) for a in acts]) / 3000
+    assert set(seen) == set(acts) and np.abs(freq - 1 / len(acts)).max() < 0.05, freq
+
+
+def test_mc_field_rollouts_draw_the_others_from_the_field(tmp_path):
+    fpath = tmp_path / "f.json"
+    from tabletop_mc.field import field_to_json
+    fpath.write_text(field_to_json(Field("caesar", 4, "standard", ("value", "greedy", "tuned:temp=0.5"),
+                                         (0.5, 0.25, 0.25), value=0.25)))
+    mc = parse_strategy(f"mc:2:field:{fpath}", 4)
+    assert mc.label == f"mc:2:field:{fpath}" and parse_strategy(f"mc:2:value:field:{fpath}", 4).field
+    strategies = [mc] + [parse_strategy("tuned", 4)] * 3
+    PP = kernel_matrix(strategies, 4)
+    rows = PP.reshape(-1, I.PP_SIZE)
+    f0, fn = int(rows[0, I.PP_FIELD0]), int(rows[0, I.PP_FIELDN])
+    assert fn == 3 and f0 == L.P and rows[f0 + 2, I.PP_TEMP] == 0.5
+    assert [int(rows[f0 + i, I.PP_RPOL]) for i in range(3)] == [L.VALUE, L.GREEDY, L.VALUE]
+    R, _, S = states(count=1)
+    s = S[0].copy()
+    s[L.S_TURN], s[L.S_WROW:L.S_WROW + 4] = 0, np.arange(4)
+    rng = new_state(3)
+    drawn = []
+    for _ in range(2000):
+        r, pol = api.k_rollout_seats(PP, s, rng)
+        assert r[0] == 0 and pol[0] == int(rows[0, I.PP_RPOL])   # the mover keeps its own row
+        drawn += list(r[1:] - f0)
+    freq = np.bincount(drawn, minlength=3) / len(drawn)
+    assert np.abs(freq - [0.5, 0.25, 0.25]).max() < 0.02, freq
+    # without a field every seat rolls out with the mover's row
+    r, _ = api.k_rollout_seats(kernel_matrix([parse_strategy("mc:2", 4)] * 4, 4), s, rng)
+    assert list(r) == [0, 0, 0, 0]
+
+
+def test_mc_with_field_rollouts_plays_whole_games(tmp_path):
+    from tabletop_mc.field import field_to_json
+    fpath = tmp_path / "f.json"
+    fpath.write_text(field_to_json(Field("caesar", 3, "standard", ("value", "greedy"), (0.5, 0.5), value=1 / 3)))
+    f = mixture_play("t", 3, ["value", "greedy"], [0.5, 0.5])
+    a = run_field(3, f.with_focal(f"mc:2:field:{fpath}"), 30, seed=1, threads=1, progress=False)
+    b = run_field(3, f.with_focal(f"mc:2:field:{fpath}"), 30, seed=1, threads=2, progress=False)
+    assert np.array_equal(a.scores, b.scores)
+    with pytest.raises(UserError, match="not 4"):
+        parse_strategy(f"mc:2:field:{fpath}", 4)
+
+
+@pytest.mark.parametrize("text,msg", [
+    ("tuned:temp=0", "bad temperature"), ("value:temp=x", "bad temperature"), ("tuned:temp=-1", "bad temperature"),
+    ("tuned:temp=101", "bad temperature"), ("tuned:t0.5", "bad temperature"), ("greedy:temp=1", "only mc takes"), ("mc:4:value:foo", "bad entry"), ("value@x", "only tuned and distilled"),
+])
+def test_bad_strategies(text, msg):
+    with pytest.raises(UserError, match=msg):
+        parse_strategy(text, 4)
+
+
+def test_paired_deviation_gain_against_a_field_is_the_difference_of_two_separate_runs():
+    from caesar_sim.analysis import exploit
+    f = mixture_play("t", 4, ["value", "greedy", "tuned:temp=0.5"], [0.5, 0.3, 0.2])
+    table, line, base = exploit(4, f, 400, seed=5, policies=("random", "mc:1:value"), weights=False,
+                                restricted=False, progress=False)
+    assert list(table["deviation"]) == ["random", "mc:1:value", "value", "greedy", "tuned:temp=0.5"]
+    solo = run_field(4, f, 400, seed=5, progress=False)
+    assert np.array_equal(solo.scores, base.scores)
+    for _, row in table.iterrows():
+        dev = run_field(4, f.with_focal(row["deviation"]), 400, seed=5, progress=False)
+        want = dev.win_shares()[:, 0].mean() - solo.win_shares()[:, 0].mean()
+        assert row["gain"] == pytest.approx(want, abs=1e-12)
+        assert row["gain_low"] <= row["gain"] <= row["gain_high"]
+    assert "a seat of the field" in line
+    table, _, _ = exploit(4, f, 40, seed=5, policies=(), progress=False)
+    assert {"member", "weight", "restricted"} == set(table["kind"])   # pushes of the heaviest value member
+
+
+def test_tune_against_a_field_is_reproducible():
+    from caesar_sim.analysis.tune import tune
+    f = mixture_play("t", 3, ["value", "greedy"], [0.5, 0.5])
+    a = tune(3, 30, 2, seed=3, lam=4, threads=1, progress=False, against=f)
+    b = tune(3, 30, 2, seed=3, lam=4, threads=2, progress=False, against=f)
+    assert a.weights == b.weights and "t field" in a.meta["field"]
