@@ -12,6 +12,8 @@ COMMANDS = {
     "advise": ("sponsio_sim.cli.advise",
                "Every legal action at a betting decision, ranked: the round's expected coin gain (95 % CI), "
                "each resulting bet's chance and the chance to win the game."),
+    "table": ("sponsio_sim.cli.table", "A warm session at the table: type the round as it happens, ask for odds and "
+                                       "advice at any point."),
     "dd": ("sponsio_sim.cli.dd", "Exact (double-dummy) results with every hand known."),
     "game": ("sponsio_sim.cli.game", "Play one whole game and print it round by round."),
     "tournament": ("sponsio_sim.cli.game",

@@ -15,23 +15,24 @@ from tabletop_mc.output import render_tables
 from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE
 from sponsio_sim.analysis.advise.search import DEFAULT_N, KEEP, SCREEN, advise
+from sponsio_sim.analysis.advise.trickplay import DEFAULT_N as TRICK_N, PIMC_WORLDS, PLAYS
 from sponsio_sim.analysis.advise.state import table_state
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
 
 # table form: each estimate with its 95 % CI in one column (JSON and CSV keep *_low/*_high columns)
-COMPACT = (("gain", "{:+.2f}"), ("vs_best", "{:+.2f}"), ("vs_listed", "{:+.2f}"), ("p_bet", "{:.3f}"),
-           ("win", "{:.3f}"), ("win_vs_first", "{:+.3f}"), ("win_vs_keep", "{:+.3f}"))
+COMPACT = {"gain": "{:+.2f}", "vs_best": "{:+.2f}", "vs_listed": "{:+.2f}", "p_bet": "{:.3f}", "win": "{:.3f}",
+           "win_vs_first": "{:+.3f}", "win_vs_keep": "{:+.3f}", "coins": "{:+.2f}"}
+PROBABILITY = "{:.3f}"   # any other estimate with an interval (a card's bets: p_all, each bet, p_worst, p_best)
 
 
-def compact(df: pd.DataFrame) -> pd.DataFrame:
+def compact(df: pd.DataFrame, formats: dict | None = None) -> pd.DataFrame:
     """``x``, ``x_low``, ``x_high`` as one text column ``x [low, high]`` (blank where x is missing)."""
     out = df.copy()
-    for col, fmt in COMPACT:
-        if col not in out.columns:
-            continue
-        f = fmt.format
+    formats = {**COMPACT, **(formats or {})}
+    for col in [c for c in df.columns if f"{c}_low" in df.columns and f"{c}_high" in df.columns]:
+        f = formats.get(col, PROBABILITY).format
         out[col] = [("" if pd.isna(v) else f"{f(v)} [{f(lo)}, {f(hi)}]" if pd.notna(lo) else f(v))
                     for v, lo, hi in zip(out[col], out[f"{col}_low"], out[f"{col}_high"])]
         out = out.drop(columns=[f"{col}_low", f"{col}_high"])
@@ -43,7 +44,8 @@ def compact(df: pd.DataFrame) -> pd.DataFrame:
     return out.rename(columns={"win_vs_first": "win_vs_pass", "rollouts": "n"})
 
 
-def _read_state(path: str | None) -> str | None:
+def read_state(path: str | None) -> str | None:
+    """``--state FILE`` as text ('-': stdin; None: no excerpt)."""
     if path is None:
         return None
     if path == "-":
@@ -65,19 +67,29 @@ def _rules_line(text: str | None) -> str | None:
     return None
 
 
+TRICKS_HELP = ('The trick phase so far, e.g. "trick 1: seat 0 leads Y9, R1, Y1, Y5; trick 2: seat 1 leads B3" (a '
+               'trick in progress may end early; "R5 R9" goes on from the last card).')
+PLAY_HELP = ("Trick phase: how the round is played on in each world: profile (every seat by its play policy in "
+             "--profile), pimc (your later cards by PIMC, --worlds layouts per decision) or dd (solved double dummy: "
+             "worst and best case).")
+OPEN_HELP = "Trick phase: every seat's hand as the excerpt deals it is known (the worlds are that deal)."
+
+
 @main.command("advise")
 @click.option("--state", "state_file", default=None, metavar="FILE",
-              help="A `sponsio game --verbose` excerpt from the round's first line up to the decision, or to the "
-                   "end of its settlement to decide on cashing in ('-' reads stdin); the options below override "
-                   "what it says.")
+              help="A `sponsio game --verbose` excerpt from the round's first line up to the decision (in the betting "
+                   "or the trick phase, mid-trick included), or to the end of its settlement to decide on cashing in "
+                   "('-' reads stdin); the options below override what it says.")
 @click.option("--hand", default=None, type=ASCII, help='Your hand as dealt, e.g. "R9 R5 R2 B6 G6 Y8 Y3 Y1".')
 @click.option("--talon", default=None, type=ASCII, help="The talon as dealt.")
-@click.option("--seat", type=StrictInt(0), default=None, help="Your seat (default: the seat that acts next).")
+@click.option("--seat", type=StrictInt(0), default=None,
+              help="Your seat (default: the seat that acts next, or plays next in the trick phase).")
 @click.option("--dealer", type=StrictInt(0), default=None, help="The dealer's seat this round.")
 @click.option("--round", "round_no", type=StrictInt(1), default=None, help="The round (1-based; default 1).")
 @click.option("--history", default=None, type=ASCII,
               help='The round so far, e.g. "0: reveal Y1, bet colour:R=4; 1: pass; 2: reveal B1, take double '
                    '(reveal B2); end 0: double #1".')
+@click.option("--tricks", default=None, type=ASCII, help=TRICKS_HELP)
 @click.option("--coins", default=None, type=ASCII, help="Every seat's coins at the start of the round, e.g. 10,12,9,10.")
 @click.option("--track", default=None, type=ASCII, help="Every seat's streak-track position, e.g. 0,1,0,0.")
 @click.option("--players", type=StrictInt(), default=None, help="Number of players (3 or 4; default from --rules, else 4).")
@@ -93,14 +105,21 @@ def _rules_line(text: str | None) -> str | None:
 @click.option("--proposals", type=StrictInt(1000, 10_000_000), default=None,
               help="Inference: deals of the hidden cards weighed (default: 50 per world played, at least 50,000); "
                    "more give a larger effective sample.")
-@click.option("-n", "n", type=StrictInt(SCREEN, 100_000), default=DEFAULT_N, show_default=True,
-              help=f"Rollouts for the best {KEEP} actions and the baseline (every action gets {SCREEN}).")
+@click.option("--play", type=click.Choice(PLAYS), default="profile", show_default=True, help=PLAY_HELP)
+@click.option("--worlds", type=StrictInt(1, 1000), default=PIMC_WORLDS, show_default=True,
+              help="--play pimc: layouts of the hidden cards per decision.")
+@click.option("--open", "open_hands", is_flag=True, help=OPEN_HELP)
+@click.option("-n", "n", type=StrictInt(1, 100_000), default=None,
+              help=f"Rollouts for the best {KEEP} actions and the baseline (every action gets {SCREEN}; default "
+                   f"{DEFAULT_N:,}); in the trick phase, worlds each card is played in (default "
+                   + ", ".join(f"{v:,} {k}" for k, v in TRICK_N.items()) + ").")
 @click.option("--by", type=click.Choice(["gain", "win"]), default="gain", show_default=True,
               help="Rank by the round's mean coin gain or by the chance to win the game.")
 @click.option("--model", default=None, metavar="NPZ", help="Success model of the ev policy (default: shipped).")
 @common_options
-def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, track, players, profile, infer,
-               assume, tremble, proposals, n, by, model, seed, fmt, rules, overrides, threads):
+def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, tricks, coins, track, players, profile, infer,
+               assume, tremble, proposals, play, worlds, open_hands, n, by, model, seed, fmt, rules, overrides,
+               threads):
     """Every legal action at a betting decision, ranked: the round's expected
     coin gain (95 % CI), each resulting bet's chance and the chance to win
     the game.
@@ -111,7 +130,10 @@ def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, 
     assumed policy. Every action is played out in the same worlds; the best
     ones get -n rollouts. An excerpt that ends after a round's settlement
     asks whether --seat should cash its streak in: both choices are played
-    to the game's end.
+    to the game's end. In the trick phase, every legal card of the seat to
+    play is ranked by the coins the round pays it (troll pay included), with
+    the chance of all its bets and of each, in the same worlds (consistent
+    with the cards played and the voids shown).
 
     \b
     Example:
@@ -119,10 +141,25 @@ def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, 
       sponsio advise --state state.txt --seed 1
       sponsio advise --hand "R1 G8 G3 G2 Y9 Y7 Y5 Y4" --talon "R3 B9 G7 G5" --dealer 3 \\
           --history "0: reveal Y1, bet colour:R=4; 1: pass; 2: reveal B1, bet colour:B=0"
+      sponsio game --profile reference --seed 3 --verbose | sed -n 4,32p > tricks.txt
+      sponsio advise --state tricks.txt --play dd -n 50
     """
     if not 0 < tremble <= 1:
         raise UserError(f"--tremble {tremble:g}: must be in (0, 1]")
-    text = _read_state(state_file)
+    text = read_state(state_file)
+    ruleset = state_rules(text, rules, players, overrides)
+    if text is None and hand is None:
+        raise UserError("give --state FILE or --hand (with --talon, --dealer and --history)")
+    st = table_state(ruleset, state_text=text, hand=hand, talon=talon, seat=seat, dealer=dealer,
+                     round_no=round_no, history=history, coins=coins, track=track, tricks=tricks)
+    set_threads(threads)
+    a = advise(st, profile=profile, assume=assume, infer=infer, n=n, tremble=tremble, seed=seed, by=by,
+               model=model, proposals=proposals, play=play, worlds=worlds, open_hands=open_hands)
+    emit(render_advice(a, fmt, seed))
+
+
+def state_rules(text: str | None, rules, players, overrides):
+    """The rule set: an excerpt's own (its ``rules NAME: ...`` line) unless the options name one; they must agree."""
     shown = _rules_line(text)
     if shown and rules is None and players is None and not overrides:
         rules = shown.split(":")[0].split()[1]   # the excerpt's own rule set (a shipped name)
@@ -130,34 +167,39 @@ def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, coins, 
     if shown and shown != ruleset.summary():
         raise UserError(f"--state was played under '{shown}', not under '{ruleset.summary()}': give the same "
                         "--rules, --players and --set")
-    if text is None and hand is None:
-        raise UserError("give --state FILE or --hand (with --talon, --dealer and --history)")
-    st = table_state(ruleset, state_text=text, hand=hand, talon=talon, seat=seat, dealer=dealer,
-                     round_no=round_no, history=history, coins=coins, track=track)
-    set_threads(threads)
-    a = advise(st, profile=profile, assume=assume, infer=infer, n=n, tremble=tremble, seed=seed, by=by,
-               model=model, proposals=proposals)
+    return ruleset
+
+
+def render_advice(a, fmt: str, seed, meta: dict | None = None) -> str:
+    """An advice (``analysis.advise.result.Advice``) as text, JSON or CSV."""
     tables = {"actions": a.table}
     if not a.reveals.empty:
         tables["reveal"] = a.reveals
     if fmt == "json":
-        meta = {**current_meta(), **a.meta, "advice": a.text, "notes": a.notes}
-        emit(render_tables(tables, "json", meta=meta))
-        return
+        meta = {**(current_meta() if meta is None else meta), **a.meta, "advice": a.text, "notes": a.notes}
+        return render_tables(tables, "json", meta=meta)
     if fmt == "csv":
-        emit(render_tables(tables, "csv"))
-        return
-    first = "not using the token" if a.meta["decision"] == "end of betting" else "passing"
-    compacted = {k: compact(v) for k, v in tables.items()}
+        return render_tables(tables, "csv")
+    decision = a.meta["decision"]
+    first = "not using the token" if decision == "end of betting" else "passing"
+    dd = decision == "card" and a.meta["play"] == "dd"
+    compacted = {k: compact(v, {"vs_best": "{:+.3f}"} if dd else None) for k, v in tables.items()}
     legend = ("gain: your coins won this round; vs_best: paired difference to the best action; p_bet: the "
               "bet's chance as placed, over the rollouts where your own later rebet did not replace it"
               + ("; rebet: how often it did" if "rebet" in compacted["actions"].columns else "")
               + "; held: your other bets' chances, the same way; win: your share "
               f"of the game's win; win_vs_pass: paired difference to {first}; n: rollouts; [95 % CI]")
-    if a.meta["decision"] == "cash-in":
+    if decision == "cash-in":
         legend = ("coins_now: your coins after the choice; win: your share of the game's win; win_vs_keep: paired "
                   "difference to keeping the position; n: rollouts (each the rest of the game); [95 % CI]")
-    header = "\n".join([a.text, *a.notes, f"{a.meta['rules']}", f"profile {', '.join(a.meta['profile'])}; seed {seed}",
-                        legend])
-    emit(render_tables(compacted, "table", header=header,
-                       formats={"coins_now": "{:g}"}))
+    elif dd:
+        legend = ("p_worst: share of the worlds where the card still makes all your bets against every other seat "
+                  "(double dummy); vs_best: its paired difference to the best card; p_best: where it can with every "
+                  "seat helping; BET worst/best: each bet alone; n: worlds; [95 % CI]")
+    elif decision == "card":
+        legend = ("coins: what the round pays you (payouts, troll pay, round bonus); vs_best: paired difference to "
+                  "the best card" + ("; p_all: the chance all your bets succeed, then each bet's" if a.meta["bets"]
+                                     else "") + f"; play on by {a.meta['play']}; n: worlds; [95 % CI]")
+    header = "\n".join([a.text, *a.notes] + ([a.meta["situation"]] if "situation" in a.meta else [])
+                       + [f"{a.meta['rules']}", f"profile {', '.join(a.meta['profile'])}; seed {seed}", legend])
+    return render_tables(compacted, "table", header=header, formats={"coins_now": "{:g}"})

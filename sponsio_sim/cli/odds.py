@@ -7,14 +7,18 @@ from tabletop_mc.clitools import common_options, current_meta, emit, scale_optio
 from tabletop_mc.errors import UserError
 from tabletop_mc.output import render
 from tabletop_mc.stats import CI_METHOD
+from tabletop_mc.runner import set_threads
+from sponsio_sim.analysis.advise.trickplay import PLAYS
 from sponsio_sim.analysis.odds.query import odds
 from sponsio_sim.cli import main
+from sponsio_sim.cli.advise import OPEN_HELP, PLAY_HELP, TRICKS_HELP
 
 TABLE_FORMATS = {"multiplier": "{:g}", "ev": "{:+.3f}", "fair_multiplier": "{:.2f}"}
 
 
 @main.command("odds")
-@click.option("--hand", required=True, type=ASCII, help='Your cards, e.g. "R9 R7 R2 B8 B5 G6 G1 Y3".')
+@click.option("--hand", default=None, type=ASCII, help='Your cards, e.g. "R9 R7 R2 B8 B5 G6 G1 Y3" (with --state: '
+              'as dealt, from the excerpt).')
 @click.option("--talon", default=None, type=ASCII, help="The talon's cards; omit if unknown (dealt at random).")
 @click.option("--players", type=StrictInt(), default=None, help="Number of players (3 or 4; default from --rules, else 4).")
 @click.option("--seat", type=StrictInt(), default=None, help="Your seat (0..players-1; default 0, with --history the "
@@ -33,6 +37,18 @@ TABLE_FORMATS = {"multiplier": "{:g}", "ev": "{:+.3f}", "fair_multiplier": "{:.2
                    'colour:R=4; 1: pass": odds of each bet you place now, the hidden cards weighted by what the '
                    'others did (needs --dealer and --talon).')
 @click.option("--dealer", type=StrictInt(0), default=None, help="With --history: the dealer's seat this round.")
+@click.option("--state", "state_file", default=None, metavar="FILE",
+              help="A `sponsio game --verbose` excerpt up to now ('-' reads stdin): in the betting, the odds of each bet "
+                   "you could place now (as --history); in the trick phase (mid-trick included), of every bet every "
+                   "seat holds, given everything public. --hand, --talon, --history, --tricks, --seat override it.")
+@click.option("--tricks", default=None, type=ASCII, help=TRICKS_HELP)
+@click.option("--coins", default=None, type=ASCII, help="With --state: every seat's coins at the start of the round.")
+@click.option("--track", default=None, type=ASCII, help="With --state: every seat's streak-track position.")
+@click.option("--round", "round_no", type=StrictInt(1), default=None, help="With --state: the round (1-based).")
+@click.option("--play", type=click.Choice(PLAYS), default="profile", show_default=True, help=PLAY_HELP)
+@click.option("--open", "open_hands", is_flag=True, help=OPEN_HELP)
+@click.option("--profile", default=None, type=ASCII,
+              help="With --state or --history: how every seat plays on (default: the reference profile).")
 @click.option("--infer/--no-infer", default=True, show_default=True,
               help="With --history: weight the hidden cards by the others' actions.")
 @click.option("--opponents", default="goal", show_default=True, type=ASCII, help="The other seats' play policy.")
@@ -41,8 +57,9 @@ TABLE_FORMATS = {"multiplier": "{:g}", "ev": "{:+.3f}", "fair_multiplier": "{:.2
               help="Stop when every 95 % CI is narrower than this (default 0.01 when -n is not given).")
 @common_options
 @scale_options
-def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, worlds, history, dealer, infer,
-             opponents, n, target_ci, seed, fmt, rules, overrides, threads, scheduler, workers):
+def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, worlds, history, dealer, state_file,
+             tricks, coins, track, round_no, play, open_hands, profile, infer, opponents, n, target_ci, seed, fmt, rules,
+             overrides, threads, scheduler, workers):
     """Odds, EV and fair multiplier of each bet for your hand.
 
     Without --bets: one row per catalogue bet, your seat playing for that bet
@@ -60,45 +77,61 @@ def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, w
           --policy pimc --worlds 20 -n 1000
       sponsio odds --hand "R1 G8 G3 G2 Y9 Y7 Y5 Y4" --talon "R3 B9 G7 G5" --dealer 3 \\
           --history "0: reveal Y1, bet colour:R=4; 1: pass; 2: reveal B1, bet colour:B=0"
+      sponsio game --profile reference --seed 3 --verbose | sed -n 4,32p > tricks.txt
+      sponsio odds --state tricks.txt --seat 0
     """
+    if any(v is not None for v in (state_file, tricks, coins, track, round_no)):
+        df = _state_odds(hand, talon, players, seat, lead, revealed, bets, others, policy, history, dealer, state_file,
+                         tricks, coins, track, round_no, play, open_hands, profile, infer, opponents, n, target_ci,
+                         seed, rules, overrides, threads, scheduler, workers, worlds)
+        emit(render_state_odds(df, fmt, seed))
+        return
+    if play != "profile" or open_hands:
+        raise UserError("--play and --open go with --state or --tricks (the trick phase)")
+    if hand is None:
+        raise UserError("give --hand (your cards), or --state FILE")
     if history is not None or dealer is not None:
         df = _history_odds(hand, talon, players, seat, lead, revealed, bets, others, policy, history, dealer, infer,
-                           opponents, n, target_ci, seed, rules, overrides, threads, scheduler, workers)
+                           opponents, n, target_ci, seed, rules, overrides, threads, scheduler, workers, profile)
     else:
         df = odds(hand, talon, players=players, seat=seat or 0, lead=lead or 0, revealed=revealed, bets=bets,
                   others=others, policy=policy, opponents=opponents, n=n, target_ci=target_ci, seed=seed,
                   rules=rules, overrides=overrides, threads=threads, progress=None, worlds=worlds,
                   scheduler=scheduler, workers=workers)
+    emit(render_odds(df, fmt, policy, opponents, seed))
+
+
+def render_odds(df, fmt: str, policy, opponents, seed, meta: dict | None = None) -> str:
+    """The odds table as text (its title from ``df.attrs``), JSON or CSV."""
+    a = df.attrs
     title = None
     if fmt == "table":
-        meta = df.attrs
-        title = (f"{meta['situation']}\n{meta['rules']}\n"
-                 f"play: seat {meta['seat']} {meta.get('policy', policy)}, others {meta.get('opponents', opponents)}; "
+        title = (f"{a['situation']}\n{a['rules']}\n"
+                 f"play: seat {a['seat']} {a.get('policy', policy)}, others {a.get('opponents', opponents)}; "
                  f"seed {seed}; {CI_METHOD.split(';')[0]}"
                  + ("; EV in coins per 1-coin stake" if "ev" in df.columns else ""))
-        if df.attrs.get("left_out"):
-            title += "\n" + df.attrs["left_out"]
-        if df.attrs.get("inference"):
-            title += "\n" + df.attrs["inference"]
+        if a.get("left_out"):
+            title += "\n" + a["left_out"]
+        if a.get("inference"):
+            title += "\n" + a["inference"]
         if "p_worst" in df.columns:
             title += ("\ndd: worst = makeable against all other seats, best = possible with all seats "
                       "cooperating (every card known)")
-        if df.attrs.get("outside"):
-            title += "\noutside the dd brackets: " + "; ".join(df.attrs["outside"])
-    meta = None
+        if a.get("outside"):
+            title += "\noutside the dd brackets: " + "; ".join(a["outside"])
     if fmt == "json":
-        meta = current_meta()
+        meta = dict(current_meta() if meta is None else meta)
         if "fair_multiplier" in df.columns:
             meta["nulls"] = "fair_multiplier is null where p = 0 (no finite fair multiplier)"
-        if df.attrs.get("left_out"):
-            meta["left_out"] = df.attrs["left_out"]
-        if df.attrs.get("inference"):
-            meta.update(inference=df.attrs["inference"], situation=df.attrs["situation"])
-    emit(render(df, fmt, title=title, formats=TABLE_FORMATS, meta=meta))
+        if a.get("left_out"):
+            meta["left_out"] = a["left_out"]
+        if a.get("inference"):
+            meta.update(inference=a["inference"], situation=a["situation"])
+    return render(df, fmt, title=title, formats=TABLE_FORMATS, meta=meta)
 
 
 def _history_odds(hand, talon, players, seat, lead, revealed, bets, others, policy, history, dealer, infer, opponents,
-                  n, target_ci, seed, rules, overrides, threads, scheduler, workers):
+                  n, target_ci, seed, rules, overrides, threads, scheduler, workers, profile):
     """``--history``: the advise evaluation of each bet placed now (``analysis.advise.odds``)."""
     from sponsio_sim.analysis.advise.odds import history_odds
     if history is None or dealer is None:
@@ -112,4 +145,50 @@ def _history_odds(hand, talon, players, seat, lead, revealed, bets, others, poli
         raise UserError(f"{clash[0]} does not go with --history (the history says who revealed, bet and leads; "
                         "everyone plays by the reference profile)")
     return history_odds(hand, talon, history, dealer=dealer, players=players, seat=seat, bets=bets, infer=infer,
-                        n=n, seed=seed, rules=rules, overrides=overrides, threads=threads, progress=None)
+                        n=n, seed=seed, rules=rules, overrides=overrides, threads=threads, progress=None,
+                        profile=profile)
+
+
+def _state_odds(hand, talon, players, seat, lead, revealed, bets, others, policy, history, dealer, state_file, tricks,
+                coins, track, round_no, play, open_hands, profile, infer, opponents, n, target_ci, seed, rules,
+                overrides, threads, scheduler, workers, worlds):
+    """``--state`` / ``--tricks``: the odds at a table state (``analysis.advise.odds.state_odds``)."""
+    from sponsio_sim.analysis.advise.odds import state_odds
+    from sponsio_sim.analysis.advise.state import table_state
+    from sponsio_sim.cli.advise import read_state, state_rules
+    clash = [name for name, value, default in (("--lead", lead, None), ("--revealed", revealed, None),
+                                               ("--others", others, None), ("--policy", policy, "goal"),
+                                               ("--opponents", opponents, "goal"), ("--target-ci", target_ci, None),
+                                               ("--scheduler", scheduler, None), ("--workers", workers, None))
+             if value != default]
+    if clash:
+        raise UserError(f"{clash[0]} does not go with --state or --tricks (the state says who revealed, bet, leads "
+                        "and played; everyone plays on by --profile, and --play sets how)")
+    text = read_state(state_file)
+    ruleset = state_rules(text, rules, players, overrides)
+    if text is None and hand is None:
+        raise UserError("give --state FILE, or --hand with --talon, --dealer and --history")
+    st = table_state(ruleset, state_text=text, hand=hand, talon=talon, seat=seat, dealer=dealer, history=history,
+                     tricks=tricks, coins=coins, track=track, round_no=round_no)
+    set_threads(threads)
+    return state_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed, play=play, worlds=worlds,
+                      open_hands=open_hands, progress=None)
+
+
+def render_state_odds(df, fmt: str, seed, meta: dict | None = None) -> str:
+    """``state_odds``' table as text, JSON or CSV: the trick phase's odds, or the betting's (as --history)."""
+    a = df.attrs
+    if "exact" not in df.columns:
+        return render_odds(df, fmt, "goal", "goal", seed, meta)
+    if fmt == "json":
+        meta = {**(current_meta() if meta is None else meta), **{k: a[k] for k in ("situation", "inference", "seat",
+                                                                                    "play", "profile", "trolls")}}
+        return render(df, fmt, meta=meta)
+    trolls = ", ".join(str(t) for t in a["trolls"])
+    title = "\n".join([a["situation"], a["rules"],
+                       f"play on by {a['play']} ({', '.join(a['profile'])}); seed {seed}; {CI_METHOD.split(';')[0]}",
+                       a["inference"]]
+                      + ([f"no bets (trolls): seat{'s' if len(a['trolls']) > 1 else ''} {trolls}"] if a["trolls"]
+                         else [])
+                      + ["exact: settled by the tricks finished so far (its interval is the point)"])
+    return render(df, fmt, title=title if fmt == "table" else None)

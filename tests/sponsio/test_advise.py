@@ -14,6 +14,7 @@ from sponsio_sim.analysis.advise.calibrate import score_states, summary
 from sponsio_sim.analysis.advise.selfplay import decisions
 from sponsio_sim.analysis.advise.state import next_actor, parse_history, table_state
 from sponsio_sim.analysis.advise.table import build_table
+from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.narrate import play_game
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
@@ -137,7 +138,7 @@ def test_history_option_reads_what_the_narration_writes():
     (lambda t: re.sub("turn 1, seat 1:", "turn 1, seat 2:", t, count=1), "but seat 1 acts"),
     (lambda t: re.sub(r"(turn 1, seat 0: reveals )[RBGY]\d", r"\1R8", t, count=1), "R8"),   # seat 1's card
     (lambda t: re.sub(r"takes the double token[^\n]*", "takes the doubel token", t, count=1), "unknown token"),
-    (lambda t: t + "\n  trick phase: seat 0 leads", "goes on into the trick phase"),
+    (lambda t: t + "\n  trick 1: seat 0 leads R9", "the betting has only 7 of its 16 actions"),
     (lambda t: t.replace("Round 1: dealer seat 3", "Round 1: dealer seat 7"), "seat 7 out of range"),
     (lambda t: re.sub(r"(bets [a-z]+:\S+)", r"\1; x", t, count=1), "unknown bet"),
 ])
@@ -146,7 +147,7 @@ def test_bad_states_are_one_clear_error(game3, cut, needle, model):
     assert text != excerpt(game3, 7), "the cut found nothing to edit in this game"
     with pytest.raises(UserError, match=needle.replace("(", r"\(")):
         st = table_state(RULES, state_text=text)
-        build_table(st, parse_profile(PROFILE, RULES), model)
+        (build_trick_table if st.in_tricks() else build_table)(st, parse_profile(PROFILE, RULES), model)
 
 
 def test_an_illegal_history_names_the_entry_and_why(model):
@@ -292,10 +293,10 @@ def test_cash_in_advice_reads_the_settlement_and_takes_a_sure_win(tmp_path):
     rows = json.loads(out)["actions"]
     assert rows[0]["action"].startswith("cash in 4 coins") and rows[0]["win"] == 1.0
     assert rows[1]["action"] == "keep track position 3" and rows[1]["win"] < 1.0
-    # cut inside the trick phase: one clear error
+    # cut after the last trick, before the settlement: nothing is left to decide
     path.write_text("\n".join(excerpt_full(narration(3))[:-6]))
     code, out, err = run("advise", "--state", path, "--seat", 1)
-    assert code == 2 and "goes on into the trick phase" in err
+    assert code == 2 and "every card of the round is played: nothing is left to decide" in err
     # the seat with nothing to cash in
     path.write_text(cash_state(19, 0))
     code, out, err = run("advise", "--state", path, "--seat", 1)

@@ -24,6 +24,7 @@ from sponsio_sim.analysis.game.setup import BETTING, parse_strategy
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.infer import propose_worlds, world_logliks
 from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.table import HANDS
 
 MIN_ESS = 50           # fewer effective proposals than this: no inference (uniform worlds)
 PROPOSALS_PER_WORLD = 50   # proposals per world played (at least MIN_PROPOSALS): more proposals, a larger effective sample
@@ -68,19 +69,31 @@ def assumed_arrays(start, seat: int, assume: str | None, rules, strategies):
 
 
 def draw_worlds(table, n: int, seed: int, *, infer: bool, assume: str | None, tremble: float, rules,
-                strategies, proposals: int | None = None) -> Worlds:
-    """``n`` worlds for ``table`` (``analysis.advise.table.Table``)."""
+                strategies, proposals: int | None = None, propose=None, memo: dict | None = None) -> Worlds:
+    """``n`` worlds for ``table`` (``analysis.advise.table.Table``): every
+    seat's hand as it is now, or with ``propose(key, out)`` (rows: worlds,
+    uniform given what the deciding seat sees; stream key ``key``) as
+    ``propose`` deals them (the trick phase: as betting ended, the
+    likelihoods then seat by seat, ``seat_logliks``, kept in ``memo``)."""
     m = max(int(proposals or max(PROPOSALS_PER_WORLD * n, MIN_PROPOSALS)), n)
     props = np.zeros((m, rules.players), dtype=np.uint64)
-    propose_worlds(np.int64(table.seat), *table.now, seed_key(derive_seed(seed, "advise", "worlds")), props)
+    key = seed_key(derive_seed(seed, "advise", "worlds"))
+    if propose is None:
+        propose_worlds(np.int64(table.seat), *table.now, key, props)
+    else:
+        propose(key, props)
     judged = sum(1 for h in table.hist if h[1] != END_USE and h[0] != table.seat)
     if not infer or judged == 0:
         w = np.full(m, 1.0 / m)
         why = "no inference (--no-infer)" if not infer else "nothing to infer from (no other seat has acted)"
         return Worlds(props[:n].copy(), props, w, float(m), why)
     start = assumed_arrays(table.start, table.seat, assume, rules, strategies)
-    ll = np.empty(m, dtype=np.float64)
-    world_logliks(np.int64(table.seat), table.hist, np.int64(len(table.hist)), float(tremble), *start, props, ll)
+    if propose is None:
+        ll = np.empty(m, dtype=np.float64)
+        others = ((1 << rules.players) - 1) & ~(1 << table.seat)
+        world_logliks(np.int64(others), table.hist, np.int64(len(table.hist)), float(tremble), *start, props, ll)
+    else:
+        ll = seat_logliks(table, start, props, tremble, {} if memo is None else memo)
     if not np.isfinite(ll).any():
         raise UserError("no deal of the hidden cards can have produced this history (check the revealed cards)")
     w, ess, beta = _tempered(ll)
@@ -96,6 +109,31 @@ def draw_worlds(table, n: int, seed: int, *, infer: bool, assume: str | None, tr
             + (f", tempered to the power {beta:.2f} to keep {MIN_ESS} effective proposals" if beta < 1 else "")
             + f"); effective sample {ess:,.0f} of {m:,} proposals")
     return Worlds(props[picks], props, w, ess, note)
+
+
+def seat_logliks(table, start, props, tremble: float, memo: dict) -> np.ndarray:
+    """The history's log-likelihood in each proposal, summed seat by seat: a
+    betting policy reads only its own hand and what is public, so a world's
+    likelihood is the product of each other seat's, given its hand alone
+    (the others holding stand-ins). Each distinct hand of each seat is
+    replayed once; ``memo`` keeps ``(seat, hand) -> log-likelihood`` for
+    later calls with the same history and assumptions."""
+    players = props.shape[1]
+    stand_in = table.now[0][HANDS:HANDS + players].copy()
+    total = np.zeros(len(props))
+    for t in range(players):
+        if t == table.seat or not any(h[0] == t and h[1] != END_USE for h in table.hist):
+            continue
+        hands, inverse = np.unique(props[:, t], return_inverse=True)
+        new = [h for h in hands.tolist() if (t, h) not in memo]
+        if new:
+            rows = np.tile(stand_in, (len(new), 1))
+            rows[:, t] = np.array(new, dtype=np.uint64)
+            out = np.empty(len(new))
+            world_logliks(np.int64(1 << t), table.hist, np.int64(len(table.hist)), float(tremble), *start, rows, out)
+            memo.update(zip(((t, h) for h in new), out.tolist()))
+        total += np.array([memo[(t, h)] for h in hands.tolist()])[inverse]
+    return total
 
 
 def _ess(w: np.ndarray) -> float:

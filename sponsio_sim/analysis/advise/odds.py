@@ -20,8 +20,10 @@ from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed, set_threads
 from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, draw_worlds
 from sponsio_sim.analysis.advise.result import BATCH, standing_wins
-from sponsio_sim.analysis.advise.state import table_state
-from sponsio_sim.analysis.advise.table import build_table
+from sponsio_sim.analysis.advise.state import TableState, table_state
+from sponsio_sim.analysis.advise.table import betting_over, build_table, pending_token
+from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, trick_odds
+from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import model_variant, parse_profile, reference_profile, rows_of
 from sponsio_sim.analysis.odds.job import odds_table
@@ -30,7 +32,7 @@ from sponsio_sim.kernels.advise.evaluate import evaluate
 from sponsio_sim.kernels.betting.policies import cheap_card
 from sponsio_sim.kernels.table import HANDS, REVEALED
 from sponsio_sim.kernels.game import layout as L
-from sponsio_sim.rules import load_rules
+from sponsio_sim.rules import TOKENS, load_rules
 
 DEFAULT_N = 2000
 
@@ -44,6 +46,43 @@ def history_odds(hand, talon, history, *, dealer: int, players: int | None = Non
     if talon is None:
         raise UserError("--history needs --talon (the talon as dealt)")
     st = table_state(ruleset, hand=hand, talon=talon, seat=seat, dealer=dealer, history=history)
+    set_threads(threads)
+    return betting_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed, progress=progress)
+
+
+def state_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n: int | None = None, seed: int = 1,
+               play: str = "profile", worlds: int = PIMC_WORLDS, open_hands: bool = False, memo: dict | None = None,
+               progress: bool | None = False) -> pd.DataFrame:
+    """The odds at a table state: in the betting, of each bet the seat about
+    to act could place now (``betting_odds``); once the betting is done, of
+    every bet every seat holds (``trickplay.trick_odds``)."""
+    ruleset = st.rules
+    if st.after_round():
+        raise UserError("the state ends after the round's settlement: every bet is settled (ask during a round)")
+    pending = None if st.in_tricks() else pending_token(st)
+    if pending is not None:
+        raise UserError(f"the betting is over and seat {pending[1]} still decides its {TOKENS[pending[0]]} token: give "
+                        f"its use (end {pending[1]}: ...) or the first card played")
+    if not (st.in_tricks() or betting_over(st)):
+        if play != "profile" or open_hands:
+            raise UserError("--play and --open are for the trick phase (this state is in the betting)")
+        return betting_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed, progress=progress)
+    if bets is not None:
+        raise UserError("--bets is for the betting; in the trick phase the odds are of the bets every seat holds")
+    profile = profile or reference_profile(ruleset)
+    strategies = parse_profile(profile, ruleset)
+    success = find_model(ruleset, variant=model_variant(profile, ruleset))
+    tt = build_trick_table(st, strategies, success, open_hands=open_hands)
+    df = trick_odds(tt, ruleset, strategies, play=play, infer=infer and not open_hands, n=n, seed=seed,
+                    pimc_worlds=worlds, progress=progress, memo=memo)
+    df.attrs.update(profile=[x.text for x in strategies])
+    return df
+
+
+def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n: int | None = None,
+                 seed: int = 1, progress: bool | None = False) -> pd.DataFrame:
+    """``history_odds`` at the betting state ``st``."""
+    ruleset = st.rules
     profile = profile or reference_profile(ruleset)
     strategies = parse_profile(profile, ruleset)
     success = find_model(ruleset, variant=model_variant(profile, ruleset))
@@ -74,7 +113,6 @@ def history_odds(hand, talon, history, *, dealer: int, players: int | None = Non
     if rv < 0:
         raise UserError(f"seat {s} has no unrevealed card left: it cannot act")
     n = n or DEFAULT_N
-    set_threads(threads)
     worlds = draw_worlds(table, n, seed, infer=infer, assume=None, tremble=DEFAULT_TREMBLE, rules=ruleset,
                          strategies=strategies)
     acts = np.array([(L.BET, r, -1, rv) for r in picks], dtype=np.int64).reshape(-1, 4)

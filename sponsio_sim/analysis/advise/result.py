@@ -51,3 +51,18 @@ def standing_wins(won: np.ndarray, final: np.ndarray, b: int, row: int) -> tuple
     still stood when scored)."""
     stands = final[:, b] == row
     return int((((won >> b) & 1).astype(bool) & stands).sum()), int(stands.sum())
+
+
+def next_best(df: pd.DataFrame, head: str, *, label: str = "action", unit: str = "coins", fmt: str = "{:+.2f}",
+              decisive: bool = True, only: str = "the only legal action") -> str:
+    """The top line: ``head`` (the best row in words), then how the second
+    row compares by its paired ``vs_best`` interval (``decisive``: an
+    interval wholly below 0 makes the best clearly better)."""
+    if len(df) == 1:
+        return head + "; " + only
+    second = df.iloc[1]
+    f = fmt.format
+    gap = f"{f(second['vs_best'])} [{f(second['vs_best_low'])}, {f(second['vs_best_high'])}] {unit}"
+    if decisive and np.isfinite(second["vs_best_high"]) and second["vs_best_high"] < 0:
+        return head + f"; clearly better than the next best, {second[label]} ({gap})"
+    return head + f"; the next best, {second[label]}, is as good within the CI ({gap})"

@@ -15,15 +15,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from tabletop_mc.errors import UserError
 from tabletop_mc.jitcache import COMPILE_NOTE, needs_compile
 from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from sponsio_sim.analysis.advise.cash import advise_cash
-from sponsio_sim.analysis.advise.result import BATCH, Advice, bet_chances, mean_eff
+from sponsio_sim.analysis.advise.result import BATCH, Advice, bet_chances, mean_eff, next_best
 from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, assumed_strategy, draw_worlds
 from sponsio_sim.analysis.advise.state import TableState, describe
-from sponsio_sim.analysis.advise.table import build_table
+from sponsio_sim.analysis.advise.table import betting_done, build_table
+from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, rank_cards
+from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import model_variant, parse_profile, reference_profile, rows_of
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions, reveal_actions
@@ -64,10 +67,15 @@ def _run(table, acts, pick, worlds, n, key, with_game, arrays, out, prog):
         prog.advance(len(pick) * (r1 - r0))
 
 
-def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bool = True, n: int = DEFAULT_N,
+def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bool = True, n: int | None = None,
            screen: int = SCREEN, keep: int = KEEP, tremble: float = DEFAULT_TREMBLE, seed: int = 1,
-           by: str = "gain", model=None, proposals: int | None = None, progress: bool | None = None) -> Advice:
-    """Rank every legal action of the decision ``st`` leads to (module docstring)."""
+           by: str = "gain", model=None, proposals: int | None = None, progress: bool | None = None,
+           play: str = "profile", worlds: int = PIMC_WORLDS, open_hands: bool = False,
+           memo: dict | None = None) -> Advice:
+    """Rank every legal action of the decision ``st`` leads to (module
+    docstring); in the trick phase every legal card (``trickplay.rank_cards``:
+    ``play``, ``worlds``, ``open_hands``; ``memo`` keeps the inference's
+    likelihoods across calls with the same betting)."""
     rules = st.rules
     profile = profile or reference_profile(rules)
     strategies = parse_profile(profile, rules)
@@ -75,9 +83,21 @@ def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bo
         assumed_strategy(assume, rules)
     success = find_model(rules, model, variant=model_variant(profile, rules))
     if st.after_round():
-        a = advise_cash(st, strategies, success, n=n, seed=seed, progress=progress)
+        a = advise_cash(st, strategies, success, n=n or DEFAULT_N, seed=seed, progress=progress)
         a.meta["model"] = success.source
         return a
+    if st.in_tricks() or betting_done(st):
+        tt = build_trick_table(st, strategies, success, open_hands=open_hands)
+        a = rank_cards(tt, rules, strategies, play=play, infer=infer and not open_hands, assume=assume,
+                       tremble=tremble, n=n, seed=seed, proposals=proposals, pimc_worlds=worlds, progress=progress,
+                       memo=memo)
+        a.meta["model"] = success.source
+        return a
+    if play != "profile" or open_hands:
+        raise UserError("--play and --open are for the trick phase (this is a betting decision)")
+    n = n or DEFAULT_N
+    if n < SCREEN:
+        raise UserError(f"-n {n}: a betting decision needs at least {SCREEN} rollouts")
     table = build_table(st, strategies, success)
     a = rank(table, rules, strategies, assume=assume, infer=infer, n=n, screen=screen, keep=keep, tremble=tremble,
              seed=seed, by=by, proposals=proposals, progress=progress)
@@ -204,13 +224,7 @@ def _verdict(df: pd.DataFrame, by: str) -> str:
     best = df.iloc[0]
     head = (f" ({best['gain']:+.2f} coins this round on average"
             + (f", win chance {best['win']:.3f}" if "win" in df.columns else "") + ")")
-    if len(df) == 1:
-        return head + "; the only legal action"
-    second = df.iloc[1]
-    gap = f"{second['vs_best']:+.2f} [{second['vs_best_low']:+.2f}, {second['vs_best_high']:+.2f}] coins"
-    if by == "gain" and np.isfinite(second["vs_best_high"]) and second["vs_best_high"] < 0:
-        return head + f"; clearly better than the next best, {second['action']} ({gap})"
-    return head + f"; the next best, {second['action']}, is as good within the CI ({gap})"
+    return next_best(df, head, decisive=by == "gain")
 
 
 def _reveal_note(rev: pd.DataFrame) -> str:

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sponsio_sim.analysis.advise.state import TableState, parse_narration
+from sponsio_sim.analysis.advise.state import TableState, hands_now, parse_narration
 from sponsio_sim.analysis.game.narrate import play_game
 from sponsio_sim.kernels.advise.actions import END_USE
-from sponsio_sim.kernels.game import layout as L
 
 
 @dataclass
@@ -24,15 +23,6 @@ class Decision:
     state: TableState        # as the deciding seat sees it (every seat's dealt hand is in it; only its own is used)
     text: str                # the narration excerpt
     hands: np.ndarray        # (players,) uint64: every seat's hand at the decision (the truth)
-
-
-def _now(dealt: dict[int, list[int]], history, players: int) -> np.ndarray:
-    hands = np.array([sum(1 << c for c in dealt[s]) for s in range(players)], dtype=np.uint64)
-    for seat, kind, a, b, c in history:
-        give, take = (a, b) if kind == L.SWAP else (b, c) if kind == END_USE and a == L.SWAP_TOKEN else (-1, -1)
-        if give >= 0:
-            hands[seat] = (hands[seat] & ~np.uint64(1 << give)) | np.uint64(1 << take)
-    return hands
 
 
 def decisions(profile: str, rules, seed: int, *, rounds: int | None = None) -> list[Decision]:
@@ -50,6 +40,6 @@ def decisions(profile: str, rules, seed: int, *, rounds: int | None = None) -> l
             cut = acts[j] if j < len(acts) else acts[-1] + 1
             excerpt = "\n".join(block[:cut])
             st = parse_narration(excerpt, rules)
-            out.append(Decision(st, excerpt, _now(st.hands, st.history, rules.players)))
+            out.append(Decision(st, excerpt, hands_now(st.hands, st.history, rules.players)))
     return [d for d in out if sum(1 for h in d.state.history if h[1] != END_USE)
             < rules.betting_turns * rules.players]

@@ -5,6 +5,8 @@ seat D`` line and what follows it, up to the decision) and/or from options
 (``--hand``, ``--talon``, ``--seat``, ``--dealer``, ``--round``,
 ``--history``, ``--coins``, ``--track``); options win over the excerpt.
 Hands and talon are as dealt; the history's exchanges are applied on top.
+An excerpt (or ``--tricks``) may go on into the trick phase, up to any card
+(``analysis.advise.plays``).
 A history entry reads as the narration writes it or shorter:
 
     0: reveals G1, bets colour:G=4        1: pass
@@ -21,11 +23,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from tabletop_mc.errors import UserError
+from sponsio_sim.analysis.advise.plays import TrickEntry, parse_trick_entry, parse_tricks, phase_leader, who_played
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import card_name, parse_card, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
-from sponsio_sim.kernels.game.layout import BET, DOUBLE_TOKEN, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN
+from sponsio_sim.kernels.game.layout import BET, DOUBLE_TOKEN, LEAD_TOKEN, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN
 from sponsio_sim.rules import TOKENS, RuleSet
 
 _ROUND = re.compile(r"^round\s+(\d+)\s*:\s*dealer\s+seat\s+(\d+)")
@@ -34,7 +39,8 @@ _TALON = re.compile(r"^talon\s*:\s*(.*)$")
 _TURN = re.compile(r"^turn\s+\d+\s*,\s*seat\s+(\d+)\s*:\s*(.*)$")
 _END = re.compile(r"^end of betting\s*:\s*seat\s+(\d+)\s*\((swap|rebet|double) token\)\s*(.*)$")
 _PAST = re.compile(r"^(game over)\b")
-_TRICKS = re.compile(r"^(trick phase|tricks:|trick \d+:|seat \d+ won \d+ trick|nines:|settlement:)")
+_TRICKS = re.compile(r"^(trick phase|tricks:|seat \d+ won \d+ trick|nines:|settlement:)")
+_TRICK = re.compile(r"^trick\s+\d+\s*:")
 _SETTLE = re.compile(r"^seat\s+(\d+)\s*:.*;\s*coins\s+([-\d.]+)\s*->\s*([-\d.]+)\s*;\s*track\s*->\s*(\d+)"
                      r"(?:,\s*cashes in\s+([\d.]+)\s+coins?\s*->\s*0)?\s*$")
 _ENTRY = re.compile(r"^(end\s+)?(\d+)\s*:\s*(.*)$")
@@ -62,11 +68,21 @@ class TableState:
     history: list[tuple[int, int, int, int, int]] = field(default_factory=list)   # kernels.advise.actions rows
     texts: list[str] = field(default_factory=list)  # each history row as given
     tricks: bool = False                            # the excerpt goes on into the trick phase
+    plays: list[TrickEntry] = field(default_factory=list)   # the trick phase so far, in play order
+    first_lead: tuple[int, str] | None = None       # the first leader the excerpt names, and where
     settled: dict[int, tuple[float, int, float]] = field(default_factory=dict)   # seat: (coins, track, cashed)
 
     def after_round(self) -> bool:
         """The excerpt ends after the round's settlement: the decision is whether to cash in."""
         return len(self.settled) == self.rules.players
+
+    def in_tricks(self) -> bool:
+        """The state has reached the trick phase (cards played, or the excerpt says it began)."""
+        return self.tricks or bool(self.plays)
+
+    def cards_played(self) -> list[int]:
+        """Every card played so far, in play order."""
+        return [c for e in self.plays for c in e.cards]
 
     def hand(self) -> list[int]:
         if self.seat not in self.hands:
@@ -175,30 +191,7 @@ def parse_narration(text: str, rules: RuleSet) -> TableState:
     coins: dict[int, float] = {}
     track: dict[int, int] = {}
     for no, line in enumerate(lines[starts[-1]:], start=starts[-1] + 1):
-        low = line.lower()
-        what = f"--state line {no}"
-        if m := _ROUND.match(low):
-            st.round, st.dealer = int(m.group(1)), _seat(m.group(2), rules, what)
-        elif m := _SEAT.match(low):
-            s = _seat(m.group(1), rules, what)
-            coins[s], track[s] = float(m.group(2)), int(m.group(3))
-            st.hands[s] = parse_cards(m.group(4), rules, what)
-        elif m := _TALON.match(low):
-            st.talon = parse_cards(m.group(1), rules, what)
-        elif m := _TURN.match(low):
-            st.history.append(parse_action(_seat(m.group(1), rules, what), m.group(2), rules, what))
-            st.texts.append(line)
-        elif m := _END.match(low):
-            st.history.append(parse_end_use(_seat(m.group(1), rules, what), m.group(3), rules, what, m.group(2)))
-            st.texts.append(line)
-        elif (m := _SETTLE.match(low)) and st.tricks:
-            s = _seat(m.group(1), rules, what)
-            st.settled[s] = (float(m.group(3)), int(m.group(4)), float(m.group(5) or 0.0))
-        elif _TRICKS.match(low):
-            st.tricks = True
-        elif _PAST.match(low):
-            raise UserError(f"{what}: the excerpt goes past the end of the game; cut it at the decision you want "
-                            "advice on")
+        read_line(st, line, f"--state line {no}", coins, track)
     if coins:
         missing = [s for s in range(rules.players) if s not in coins]
         if missing:
@@ -208,10 +201,53 @@ def parse_narration(text: str, rules: RuleSet) -> TableState:
                             f"track){hint}")
         st.coins = [coins[s] for s in range(rules.players)]
         st.track = [track[s] for s in range(rules.players)]
-    if st.tricks and not st.after_round():
-        raise UserError("--state goes on into the trick phase: cut it at a betting decision, or after the whole "
-                        "settlement for advice on cashing in")
     return st
+
+
+def read_line(st: TableState, line: str, what: str, coins: dict, track: dict) -> str | None:
+    """Read one narration line into ``st`` (``coins``/``track``: each seat's,
+    from its line); returns what it was (round, seat, talon, action, end,
+    settle, trick, phase) or None for a line that says nothing to keep."""
+    rules = st.rules
+    line = line.strip()
+    low = line.lower()
+    if m := _ROUND.match(low):
+        st.round, st.dealer = int(m.group(1)), _seat(m.group(2), rules, what)
+        return "round"
+    if m := _SEAT.match(low):
+        s = _seat(m.group(1), rules, what)
+        coins[s], track[s] = float(m.group(2)), int(m.group(3))
+        st.hands[s] = parse_cards(m.group(4), rules, what)
+        return "seat"
+    if m := _TALON.match(low):
+        st.talon = parse_cards(m.group(1), rules, what)
+        return "talon"
+    if m := _TURN.match(low):
+        st.history.append(parse_action(_seat(m.group(1), rules, what), m.group(2), rules, what))
+        st.texts.append(line)
+        return "action"
+    if m := _END.match(low):
+        st.history.append(parse_end_use(_seat(m.group(1), rules, what), m.group(3), rules, what, m.group(2)))
+        st.texts.append(line)
+        return "end"
+    if (m := _SETTLE.match(low)) and st.tricks:
+        s = _seat(m.group(1), rules, what)
+        st.settled[s] = (float(m.group(3)), int(m.group(4)), float(m.group(5) or 0.0))
+        return "settle"
+    if _TRICK.match(low):
+        st.tricks = True
+        st.plays.append(parse_trick_entry(line, rules, what))
+        return "trick"
+    if _TRICKS.match(low):
+        st.tricks = True
+        lead = phase_leader(low)
+        if lead is not None:
+            st.first_lead = (_seat(str(lead), rules, what), what)
+        return "phase"
+    if _PAST.match(low):
+        raise UserError(f"{what}: the excerpt goes past the end of the game; cut it at the decision you want "
+                        "advice on")
+    return None
 
 
 def _numbers(text: str, rules: RuleSet, what: str, cast):
@@ -225,7 +261,7 @@ def _numbers(text: str, rules: RuleSet, what: str, cast):
 
 
 def table_state(rules: RuleSet, *, state_text: str | None = None, hand=None, talon=None, seat=None, dealer=None,
-                round_no=None, history=None, coins=None, track=None) -> TableState:
+                round_no=None, history=None, coins=None, track=None, tricks=None) -> TableState:
     """The state from an excerpt and/or options (options win)."""
     st = parse_narration(state_text, rules) if state_text is not None else TableState(rules)
     if seat is not None:
@@ -238,6 +274,9 @@ def table_state(rules: RuleSet, *, state_text: str | None = None, hand=None, tal
         st.round = round_no
     if history is not None:
         st.history, st.texts = parse_history(history, rules)
+    if tricks is not None:
+        st.plays, st.first_lead = parse_tricks(tricks, rules), None
+        st.tricks = st.tricks or bool(st.plays)
     if coins is not None:
         st.coins = _numbers(coins, rules, "--coins", float)
     if track is not None:
@@ -258,9 +297,29 @@ def table_state(rules: RuleSet, *, state_text: str | None = None, hand=None, tal
             raise UserError(f"--coins: seat {s} has {v:g} (0..{rules.coins_to_end:g} while the game goes on)")
     if hand is not None:
         if st.seat is None:
-            st.seat = next_actor(st)
+            st.seat = next_player(st) if st.in_tricks() else next_actor(st)
         st.hands = {**st.hands, st.seat: parse_cards(hand, rules, "--hand")}
     return st
+
+
+def hands_now(dealt: dict[int, list[int]], history, players: int) -> np.ndarray:
+    """Every seat's hand (uint64 masks) after ``history``'s exchanges, from the hands as dealt."""
+    hands = np.array([sum(1 << c for c in dealt[s]) for s in range(players)], dtype=np.uint64)
+    for seat, kind, a, b, c in history:
+        give, take = (a, b) if kind == SWAP else (b, c) if kind == END_USE and a == SWAP_TOKEN else (-1, -1)
+        if give >= 0:
+            hands[seat] = (hands[seat] & ~np.uint64(1 << give)) | np.uint64(1 << take)
+    return hands
+
+
+def next_player(st: TableState) -> int:
+    """Who plays the next card of the trick phase (``plays.who_played``)."""
+    owners = {a: s for (s, kind, a, b, c) in st.history if kind == TOKEN}
+    leader = owners.get(LEAD_TOKEN, (st.dealer + 1) % st.rules.players)
+    nxt = who_played(st.rules, leader, st.cards_played())[2]
+    if nxt is None:
+        raise UserError("every card of the round is played: give --seat (whose view the odds take)")
+    return nxt
 
 
 def next_actor(st: TableState) -> int:

@@ -130,8 +130,28 @@ def _why(row, st: TableState, tab, ints, weight) -> str:
 def build_table(st: TableState, strategies, model) -> Table:
     """Arrays of the round as dealt and after the history, and the decision."""
     r = st.rules
-    players = r.players
-    n_bet = r.betting_turns * players
+    n_bet = r.betting_turns * r.players
+    _check_history(st)
+    bet_rows = [h for h in st.history if h[1] != END_USE]
+    owners = {a: s for (s, kind, a, b, c) in st.history if kind == L.TOKEN}
+    if st.seat is None and len(bet_rows) == n_bet:
+        st.seat = _end_decision(st, owners, None, n_bet)[2]
+    seat = st.seat if st.seat is not None else next_actor(st)
+    if len(bet_rows) < n_bet and seat != next_actor(st):
+        raise UserError(f"seat {seat} does not act now: seat {next_actor(st)} does (betting step "
+                        f"{len(bet_rows) + 1}); leave out --seat or give its history")
+    st.seat = seat
+    start, now, hist = betting_arrays(st, strategies, model)
+    step, token = len(bet_rows), None
+    if step == n_bet:
+        step, token, _ = _end_decision(st, owners, seat, n_bet)
+    return Table(start, now, hist, seat, step, token)
+
+
+def _check_history(st: TableState) -> None:
+    """The betting actions' number, order and end-of-betting uses (spec 2.1, 3)."""
+    players = st.rules.players
+    n_bet = st.rules.betting_turns * players
     bet_rows = [h for h in st.history if h[1] != END_USE]
     if len(bet_rows) > n_bet:
         raise UserError(f"the history has {len(bet_rows)} betting actions; a round has {n_bet}")
@@ -143,14 +163,16 @@ def build_table(st: TableState, strategies, model) -> Table:
     ends = [k for k, h in enumerate(st.history) if h[1] == END_USE]
     if ends and (len(bet_rows) < n_bet or min(ends) < len(bet_rows)):
         raise UserError("history: a token is used at the end of betting before the betting is over")
-    owners = {a: s for (s, kind, a, b, c) in st.history if kind == L.TOKEN}
-    if st.seat is None and len(bet_rows) == n_bet:
-        st.seat = _end_decision(st, owners, None, n_bet)[2]
-    seat = st.seat if st.seat is not None else next_actor(st)
-    if len(bet_rows) < n_bet and seat != next_actor(st):
-        raise UserError(f"seat {seat} does not act now: seat {next_actor(st)} does (betting step "
-                        f"{len(bet_rows) + 1}); leave out --seat or give its history")
-    st.seat = seat
+
+
+def betting_arrays(st: TableState, strategies, model) -> tuple[tuple, tuple, np.ndarray]:
+    """(the round as dealt, the same after the history, the history rows) for
+    the seat ``st.seat`` (the others' hidden cards are stand-ins), the
+    history checked through the kernels' rule gate."""
+    r = st.rules
+    players = r.players
+    _check_history(st)
+    seat = st.seat
     tab, ints, weight = build_state(r, strategies, model)
     ints[L.I_ROUND] = st.round - 1
     ints[L.I_DEALER] = st.dealer
@@ -166,16 +188,36 @@ def build_table(st: TableState, strategies, model) -> Table:
     hist = np.array(st.history, dtype=np.int64).reshape(-1, HIST_FIELDS)
     now = (tab.copy(), ints.copy(), weight.copy())
     state = np.zeros(4, dtype=np.uint64)
-    bad, _ = replay(hist, len(hist), -1, False, 1.0, *now, state)
+    bad, _ = replay(hist, len(hist), 0, 1.0, *now, state)
     if bad >= 0:
         before = (tab.copy(), ints.copy(), weight.copy())
-        replay(hist, bad, -1, False, 1.0, *before, state)
+        replay(hist, bad, 0, 1.0, *before, state)
         raise UserError(f"history: {st.texts[bad]!r} ({describe(st.history[bad], r)}) is not legal there: "
                         f"{_why(st.history[bad], st, *before)}")
-    step, token = len(bet_rows), None
-    if step == n_bet:
-        step, token, _ = _end_decision(st, owners, seat, n_bet)
-    return Table((tab, ints, weight), now, hist, seat, step, token)
+    return (tab, ints, weight), now, hist
+
+
+def betting_over(st: TableState) -> bool:
+    """Every betting action is given (end-of-betting tokens may still be used)."""
+    return sum(1 for h in st.history if h[1] != END_USE) >= st.rules.betting_turns * st.rules.players
+
+
+def pending_token(st: TableState) -> tuple[int, int] | None:
+    """Betting is over and an end-of-betting token is still to be decided: (token, its holder); else None."""
+    if not betting_over(st):
+        return None
+    owners = {a: s for (s, kind, a, b, c) in st.history if kind == L.TOKEN}
+    try:
+        _, token, seat = _end_decision(st, owners, None, st.rules.betting_turns * st.rules.players)
+    except UserError:
+        return None
+    return token, seat
+
+
+def betting_done(st: TableState) -> bool:
+    """Every betting action is given and no end-of-betting token is left to
+    decide: the tricks come next."""
+    return betting_over(st) and pending_token(st) is None
 
 
 def _end_decision(st: TableState, owners: dict[int, int], seat, n_bet) -> tuple[int, int, int]:

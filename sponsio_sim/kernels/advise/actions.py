@@ -153,13 +153,12 @@ def same_choice(act, x, y, kind, a, b):
 
 
 @no_refcount
-def replay(hist, n, skip, judge, tremble, tab, ints, weight, state):
-    """Apply the first ``n`` history rows to a round-start state. With
-    ``judge``, every betting action of a seat other than ``skip`` is first
-    compared with what that seat's policy (in ``ints``) would do: the
-    log-likelihood gains ``log(tremble)`` at each disagreement (the seat
-    follows its policy except for trembles). Returns (first illegal row or
-    -1, log-likelihood)."""
+def replay(hist, n, judged, tremble, tab, ints, weight, state):
+    """Apply the first ``n`` history rows to a round-start state. Every
+    betting action of a seat in the bitmask ``judged`` is first compared with
+    what that seat's policy (in ``ints``) would do: the log-likelihood gains
+    ``log(tremble)`` at each disagreement (the seat follows its policy except
+    for trembles). Returns (first illegal row or -1, log-likelihood)."""
     loglik = 0.0
     log_tremble = np.log(tremble)
     for k in range(n):
@@ -172,7 +171,7 @@ def replay(hist, n, skip, judge, tremble, tab, ints, weight, state):
             if not apply_end_token(s, a, b, c, tab, ints):
                 return k, loglik
             continue
-        if judge and s != skip:
+        if (judged >> s) & 1:
             act, x, y, rv = choose_action(s, tab, ints, weight, state)
             if not same_choice(act, x, y, kind, a, b):
                 loglik += log_tremble

@@ -32,10 +32,11 @@ def propose_worlds(s, tab, ints, weight, key, worlds):
 
 
 @nb.njit(cache=True, parallel=True)
-def world_logliks(s, hist, n_hist, tremble, tab0, ints0, weight0, worlds, out):
+def world_logliks(judged, hist, n_hist, tremble, tab0, ints0, weight0, worlds, out):
     """``out[r]``: log-likelihood of ``hist[:n_hist]`` in world r, replayed
-    from the round-start state ``(tab0, ints0, weight0)`` (seat s's own
-    actions are not judged); -inf where the world cannot have played it."""
+    from the round-start state ``(tab0, ints0, weight0)``, the actions of the
+    seats in the bitmask ``judged`` judged; -inf where the world cannot have
+    played it."""
     n = worlds.shape[0]
     players = ints0[I_PLAYERS]
     for blk in nb.prange(BLOCKS):
@@ -53,5 +54,5 @@ def world_logliks(s, hist, n_hist, tremble, tab0, ints0, weight0, worlds, out):
             for t in range(players):
                 tab[HANDS + t] = hands[t]
             seed_state(np.uint64(0), np.uint64(r), state)
-            bad, ll = replay(hist, n_hist, s, True, tremble, tab, ints, weight, state)
+            bad, ll = replay(hist, n_hist, judged, tremble, tab, ints, weight, state)
             out[r] = ll if bad < 0 else -np.inf

@@ -95,19 +95,26 @@ def round_gain(s, net, weight):
     return gain
 
 
+@no_refcount
+def ready_tricks(tab, ints, hands, codes, counts, playpol):
+    """Betting is over: load the bets and who plays for or against them, keep
+    the hands the tricks start from in ``hands`` and each seat's play policy
+    in ``playpol``, and clear the trick state; returns the first leader."""
+    load_bets(ints, codes, counts)
+    build_relevance(codes, counts, ints)
+    for s in range(ints[I_PLAYERS]):
+        hands[s] = tab[HANDS + s]
+        playpol[s] = ints[I_PLAYPOL + entry_of(s, ints)]
+    set_round(tab, ints, hands, tab[TALON], tab[REVEALED])
+    return leader_of(ints)
+
+
 @nb.njit(cache=True)
 def play_out(tab, ints, weight, state, hands, codes, counts, result, failed, playpol):
     """Betting is over: load the bets, play the tricks and score the round.
     ``hands`` ends with the hands the tricks started from. Returns
     (first leader, last trick's winner, nine_lost, failed bets)."""
-    load_bets(ints, codes, counts)
-    build_relevance(codes, counts, ints)
-    players = ints[I_PLAYERS]
-    for s in range(players):
-        hands[s] = tab[HANDS + s]
-        playpol[s] = ints[I_PLAYPOL + entry_of(s, ints)]
-    leader = leader_of(ints)
-    set_round(tab, ints, hands, tab[TALON], tab[REVEALED])
-    last, nine_lost = play_tricks(players, leader, playpol, tab, ints, weight, state, None, None)
+    leader = ready_tricks(tab, ints, hands, codes, counts, playpol)
+    last, nine_lost = play_tricks(ints[I_PLAYERS], leader, playpol, tab, ints, weight, state, None, None)
     n_failed = score_round(nine_lost, tab, ints, weight, codes, counts, result, failed)
     return leader, last, nine_lost, n_failed

@@ -56,24 +56,26 @@ def dd_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, ta
     for i in nb.prange(n_chunks):
         deal_chunk(seed, first_chunk + i, pool, fixed, need, talon_fixed, talon_need,
                    hands[start[i]:start[i + 1]])
-    ok = np.zeros((start[n_chunks], n_rows, 2), dtype=np.bool_)
-    solve_deals(hands, new_ticket(), leader, codes, bcounts, rows, row_counts, ask, n_colours,
-                flags, ok)
+    ok = np.zeros((start[n_chunks], 1, n_rows, 2), dtype=np.bool_)
+    solve_deals(hands, new_ticket(), leader, np.zeros(0, dtype=np.int64), fresh_counters(players, n_colours),
+                np.zeros(1, dtype=np.uint64), codes, bcounts, rows, row_counts, ask, n_colours, flags, ok)
     out = np.zeros((n_chunks, n_rows, 2), dtype=np.int64)
     for i in range(n_chunks):
         for k in range(start[i], start[i + 1]):
             for r in range(n_rows):
-                out[i, r, 0] += ok[k, r, 0]
-                out[i, r, 1] += ok[k, r, 1]
+                out[i, r, 0] += ok[k, 0, r, 0]
+                out[i, r, 1] += ok[k, 0, r, 1]
     return out
 
 
 @nb.njit(parallel=True, cache=True)
-def solve_deals(deals, ticket, leader, codes, bcounts, rows, row_counts, ask, n_colours, flags, ok):
+def solve_deals(deals, ticket, leader, trick, ctr0, roots, codes, bcounts, rows, row_counts, ask, n_colours, flags,
+                ok):
     """``dd_odds_worker`` on every thread (one worker per deal; the ones a
     thread starts after its first find nothing left)."""
     for _ in nb.prange(deals.shape[0]):
-        dd_odds_worker(deals, ticket, leader, codes, bcounts, rows, row_counts, ask, n_colours, flags, ok)
+        dd_odds_worker(deals, ticket, leader, trick, ctr0, roots, codes, bcounts, rows, row_counts, ask, n_colours,
+                       flags, ok)
 
 
 @nb.njit(cache=True)
@@ -104,10 +106,14 @@ def deal_chunk(seed, stream, pool, fixed, need, talon_fixed, talon_need, out):
 
 
 @nb.njit(cache=True)
-def dd_odds_worker(deals, ticket, leader, codes, bcounts, rows, row_counts, ask, n_colours, flags, ok):
+def dd_odds_worker(deals, ticket, leader, trick, ctr0, roots, codes, bcounts, rows, row_counts, ask, n_colours,
+                   flags, ok):
     """Solve the deals of ``deals`` that ``ticket`` hands out until none is
-    left: ``ok[k, r]`` = (row r made in the worst case, possible in the best
-    case) on deal k."""
+    left: ``ok[k, q, r]`` = (row r made in the worst case, possible in the
+    best case) on deal k when the seat to move plays a card of ``roots[q]``
+    (0: any card). The deals are the hands left, ``trick`` the cards already
+    in the current trick from ``leader`` on and ``ctr0`` the solver's
+    counters so far (``dd.solve.fresh_counters`` before the first trick)."""
     k = take(ticket)
     if k >= deals.shape[0]:
         return
@@ -116,39 +122,38 @@ def dd_odds_worker(deals, ticket, leader, codes, bcounts, rows, row_counts, ask,
     nines = nines_mask(n_colours)
     PL, PU, CT, TT = new_workspace(players, n_colours, n_colours * RANKS, ODDS_TT_BITS)
     hands = np.empty(players, dtype=np.uint64)
-    ctr0 = fresh_counters(players, n_colours)
     table = codes.copy()
     tcounts = bcounts.copy()
-    empty = np.zeros(0, dtype=np.int64)
     everyone = (np.int64(1) << players) - 1
-    # A fresh pair of stamps (best, worst) per deal and goal family: rows
-    # next to each other that differ only in their numbers (``tricks=0..8``,
-    # ``colour:R=0..9``) share the table, whose entries are keyed by what
-    # each counter still needs (``dd.goals.same_family``). Entries kept
-    # across deals would be valid too, but they fill the buckets the probes
-    # scan (measured 12% slower).
+    # A fresh pair of stamps (best, worst) per deal, root and goal family:
+    # rows next to each other that differ only in their numbers
+    # (``tricks=0..8``, ``colour:R=0..9``) share the table, whose entries are
+    # keyed by what each counter still needs (``dd.goals.same_family``).
+    # Entries kept across deals would be valid too, but they fill the
+    # buckets the probes scan (measured 12% slower).
     stamp = np.uint64(0)
     counted = U0
     while k < deals.shape[0]:
         hands[:] = deals[k]
-        for r in range(rows.shape[0]):
-            for j in range(row_counts[r]):
-                for f in range(rows.shape[2]):
-                    table[ask, j, f] = rows[r, j, f]
-            tcounts[ask] = row_counts[r]
-            before = counted
-            counted = counted_nines(table, tcounts, hands, empty, leader, nines, (flags & NINES_OWN) != 0)
-            if r == 0 or counted != before or not same_family(rows[r - 1], row_counts[r - 1], rows[r],
-                                                                row_counts[r]):
-                stamp += np.uint64(2)
-            ok_b, _ = solve_bets(hands, leader, empty, ctr0, colmask, counted, table, tcounts, ask,
-                                 everyone, U0, PL, PU, CT, TT, stamp - np.uint64(1))
-            if not ok_b:
-                continue
-            ok[k, r, 1] = True
-            ok_w, _ = solve_bets(hands, leader, empty, ctr0, colmask, counted, table, tcounts, ask,
-                                 np.int64(1) << ask, U0, PL, PU, CT, TT, stamp)
-            ok[k, r, 0] = ok_w
+        for q in range(roots.shape[0]):
+            for r in range(rows.shape[0]):
+                for j in range(row_counts[r]):
+                    for f in range(rows.shape[2]):
+                        table[ask, j, f] = rows[r, j, f]
+                tcounts[ask] = row_counts[r]
+                before = counted
+                counted = counted_nines(table, tcounts, hands, trick, leader, nines, (flags & NINES_OWN) != 0)
+                if r == 0 or counted != before or not same_family(rows[r - 1], row_counts[r - 1], rows[r],
+                                                                    row_counts[r]):
+                    stamp += np.uint64(2)
+                ok_b, _ = solve_bets(hands, leader, trick, ctr0, colmask, counted, table, tcounts, ask,
+                                     everyone, roots[q], PL, PU, CT, TT, stamp - np.uint64(1))
+                if not ok_b:
+                    continue
+                ok[k, q, r, 1] = True
+                ok_w, _ = solve_bets(hands, leader, trick, ctr0, colmask, counted, table, tcounts, ask,
+                                     np.int64(1) << ask, roots[q], PL, PU, CT, TT, stamp)
+                ok[k, q, r, 0] = ok_w
         k = take(ticket)
 
 

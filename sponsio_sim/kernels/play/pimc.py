@@ -194,13 +194,12 @@ def _better(w1, b1, c1, w2, b2, c2):
 
 
 @nb.njit(cache=True, inline="always")
-def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
-    """``play.play_tricks``'s hook: the solver's counters and the
-    trick so far from the public state, then ``pimc_choose``."""
-    n_colours = ctx.n_colours
-    ctr = ctx.ctr
-    trick = ctx.trick
-    players = ctx.bcounts.shape[0]
+def trick_counters(ctr, players, n_colours, codes, bcounts, nine_lost, tab, ints):
+    """The solver's ``CT`` row (``dd.core.ct_layout``) for the trick phase so
+    far, from the public state ``play_tricks`` keeps: tricks and cards of
+    each colour won, whether the 9s the nines bets judge are all still
+    unbeaten (``nine_lost``: the seats whose 9 lost a trick) and the first
+    trick's winner; the last trick is not decided yet."""
     cc0, nok, last_i, first_i, _ = ct_layout(players, n_colours)
     tricks_done = 0
     for q in range(players):
@@ -209,10 +208,21 @@ def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, st
         for col in range(n_colours):
             ctr[cc0 + q * n_colours + col] = popcount(tab[WON + q] & tab[COLMASK + col])
     if ints[FLAGS] & NINES_OWN:   # only the nines bettors' own 9s count
-        nine_lost &= nine_bettors(ctx.codes, ctx.bcounts)
+        nine_lost &= nine_bettors(codes, bcounts)
     ctr[nok] = 1 if nine_lost == 0 else 0
     ctr[last_i] = -1
     ctr[first_i] = ints[WINNERS] if tricks_done > 0 else -1
+
+
+@nb.njit(cache=True, inline="always")
+def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+    """``play.play_tricks``'s hook: the solver's counters and the
+    trick so far from the public state, then ``pimc_choose``."""
+    n_colours = ctx.n_colours
+    ctr = ctx.ctr
+    trick = ctx.trick
+    players = ctx.bcounts.shape[0]
+    trick_counters(ctr, players, n_colours, ctx.codes, ctx.bcounts, nine_lost, tab, ints)
     for j in range(pos):
         trick[j] = np.int64((order >> np.uint64(6 * j)) & np.uint64(63))
     return pimc_choose(s, players, n_colours, legal, leader, trick, pos, best, tab, ints, ctr, ctx.codes,
@@ -230,12 +240,19 @@ def _choose_hooked_pimc(ctx, s, legal, pos, leader, order, best, nine_lost, tab,
 
 
 @nb.njit(cache=True)
+def pimc_context(players, codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps):
+    """The hook's context for ``play.play_tricks`` (``PimcCtx``): the bets,
+    ``worlds`` layouts per decision, a solver workspace, the stamps and scratch."""
+    width = ct_layout(players, n_colours)[4]
+    return PimcCtx(codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps, np.zeros(width, dtype=np.int64),
+                   np.zeros(players, dtype=np.int64), np.zeros(n_colours * RANKS, dtype=np.int64),
+                   np.zeros(players, dtype=np.uint64), np.zeros((n_colours * RANKS, 3), dtype=np.int64))
+
+
+@nb.njit(cache=True)
 def pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts, worlds, n_colours,
               PL, PU, CT, TT, stamps):
     """Play every trick like ``play.play_tricks``; seats with policy PIMC
     decide with ``pimc_choose``. Returns ``(last_trick_winner, nine_lost)`` as ``play.play_tricks``."""
-    width = ct_layout(players, n_colours)[4]
-    ctx = PimcCtx(codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps, np.zeros(width, dtype=np.int64),
-                  np.zeros(players, dtype=np.int64), np.zeros(n_colours * RANKS, dtype=np.int64),
-                  np.zeros(players, dtype=np.uint64), np.zeros((n_colours * RANKS, 3), dtype=np.int64))
+    ctx = pimc_context(players, codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps)
     return play_tricks(players, leader, policy, tab, ints, weight, state, ctx, None)

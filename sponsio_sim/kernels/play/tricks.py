@@ -62,10 +62,31 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx, stop):
     ``ints[N_PLAYED]`` counts the tricks played. ``None``: the check is
     compiled out.
     """
+    return play_scripted(players, leader, policy, tab, ints, weight, state, ctx, stop, None)
+
+
+@nb.njit(cache=True)
+def play_scripted(players, leader, policy, tab, ints, weight, state, ctx, stop, script):
+    """``play_tricks``, the trick phase's first cards given by ``script``
+    (None: none, compiled out), an int64 array ``(n, halt, card, card, ...)``:
+    its ``n`` cards are played first, in order from the first lead (a trick
+    phase so far, replayed: who wins, voids shown, 9s lost), then the
+    policies play on. ``halt`` -1 plays to the end; -2 stops right after the
+    scripted cards; a seat ``s >= 0`` stops when s is next to play after
+    them. A stop may fall inside a trick: its cards so far are in
+    ``ints[SEQ:]`` and out of the hands, ``ints[N_PLAYED]`` counts the
+    finished tricks, and the return value's first item is the trick's leader.
+    The scripted cards are not checked: the caller gives legal play, and
+    voids are read from the cards (a card not of the led colour shows one)."""
     n_tricks = popcount(tab[HANDS + leader])
     nines = tab[NINE_CARDS]
     nine_lost = 0
     k = 0
+    n_script = 0
+    halt = -1
+    if script is not None:   # pruned at compile time when None
+        n_script = script[0]
+        halt = script[1]
     for t in range(n_tricks):
         tricks_left = n_tricks - t
         trick_mask = U0
@@ -80,23 +101,31 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx, stop):
             if s == players:
                 s = 0
             h = tab[HANDS + s]
-            if pos == 0:
-                legal = h
-            else:
-                legal = h & led_mask
-                if legal == U0:
-                    legal = h
+            if script is not None and k >= n_script and halt != -1 and (halt == -2 or halt == s):
+                ints[N_PLAYED] = t
+                return leader, nine_lost
+            if script is not None and k < n_script:
+                c = script[2 + k]
+                if pos > 0 and (bit(c) & led_mask) == U0:
                     ints[VOID + s] |= np.int64(1) << led
-            pol = policy[s]
-            if pol == RANDOM:
-                c = choose_random(legal, state)
-            elif (legal & (legal - U1)) == U0:
-                c = lowest(legal)
-            elif ctx is not None and pol >= HOOKED:
-                c = choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state)
             else:
-                c = choose_scored(s, players, pol, legal, pos, leader, led, best, best_seat, trick_mask,
-                                  tricks_left, tab, ints, weight)
+                if pos == 0:
+                    legal = h
+                else:
+                    legal = h & led_mask
+                    if legal == U0:
+                        legal = h
+                        ints[VOID + s] |= np.int64(1) << led
+                pol = policy[s]
+                if pol == RANDOM:
+                    c = choose_random(legal, state)
+                elif (legal & (legal - U1)) == U0:
+                    c = lowest(legal)
+                elif ctx is not None and pol >= HOOKED:
+                    c = choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state)
+                else:
+                    c = choose_scored(s, players, pol, legal, pos, leader, led, best, best_seat, trick_mask,
+                                      tricks_left, tab, ints, weight)
             b = bit(c)
             tab[HANDS + s] = h & ~b
             tab[REVEALED] &= ~b
