@@ -189,7 +189,7 @@ class Session:
             cards = " ".join(card_name(c, self.rules) for c in new.plays[-1].cards)
             return self._commit(new, f"played {cards}")
         if (m := _SET.match(low)) and not _NARRATED.match(low):
-            return self._set(m.group(1), m.group(2), text)
+            return self._set(m.group(1), text.strip()[m.start(2):], text)
         if _ACTION.match(low):
             new = _copy(self.st)
             rows, texts = parse_history(text, self.rules)

@@ -138,7 +138,9 @@ def _check_cards(st: TableState, seats, whole, end_hands, known, talon) -> None:
         s, t = seats[k], k // players + 1
         name = card_name(c, r)
         if c in first:
-            raise UserError(f"{_where(st, k)}: {name} is played twice (trick {first[c] // players + 1} and trick {t})")
+            was = first[c] // players + 1
+            raise UserError(f"{_where(st, k)}: {name} is played twice "
+                            + (f"in trick {t}" if was == t else f"(trick {was} and trick {t})"))
         first[c] = k
         if (talon >> c) & 1:
             raise UserError(f"{_where(st, k)}: {name} is in the talon ({format_cards(talon, r)}), not in a hand")

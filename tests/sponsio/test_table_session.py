@@ -1,0 +1,172 @@
+"""`sponsio table`: a session's answers are the one-shot commands' for the
+same state and seeds, bad lines change nothing, and a real terminal (tmux)
+drives one whole narrated round."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+from click.testing import CliRunner
+
+from tabletop_mc.errors import UserError
+from sponsio_sim.analysis.advise.session import Question, Session
+from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.cli import main
+from sponsio_sim.cli.table import _render
+from sponsio_sim.rules import load_rules
+
+RULES = load_rules(None, 4)
+
+
+@pytest.fixture(scope="module")
+def round1():
+    """Round 1 of `sponsio game --profile reference --seed 3 --verbose`: its lines, and its trick cards in order."""
+    g = play_game("reference", seed=3, rules=RULES)
+    lines = g.text.split("Round 2:")[0].splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1:"))
+    setup = [ln.strip() for ln in lines[start:] if ln.strip().startswith(("Round 1", "seat 0 (", "talon:"))]
+    betting = [ln.strip() for ln in lines if ln.strip().startswith(("turn ", "end of betting"))]
+    cards = [c["card"] for e in g.events if e["round"] == 1 and e["event"] == "trick" for c in e["cards"]]
+    return setup, betting, cards
+
+
+def oneshot(command: str) -> dict:
+    args = shlex.split(command)[1:] + ["--format", "json"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, (command, r.stderr)
+    return json.loads(r.stdout)
+
+
+def same(a: dict, b: dict) -> None:
+    """Two answers agree: every table row, and the advice's words."""
+    for key in ("rows", "actions"):
+        assert a.get(key) == b.get(key), key
+    assert a["meta"].get("advice") == b["meta"].get("advice")
+
+
+def ask(s: Session, line: str) -> dict:
+    q = s.handle(line)
+    assert isinstance(q, Question)
+    return json.loads(_render(s, s.ask(q), line, "json"))
+
+
+def test_session_answers_are_the_one_shot_commands(round1):
+    setup, betting, cards = round1
+    s = Session(RULES, seat=0)
+    for line in setup + betting:
+        s.handle(line)
+    for k, card in enumerate(cards[:18]):
+        if k in (0, 6, 17):
+            a = ask(s, "odds -n 300 --seed 4")
+            same(a, oneshot(a["meta"]["same_as"]))
+        if k in (4, 16) or s.where().endswith("seat 0 plays") and k < 12:
+            a = ask(s, "advise -n 200")
+            same(a, oneshot(a["meta"]["same_as"]))
+            assert a["meta"]["same_as"].startswith("sponsio advise") and "--seed 1" in a["meta"]["same_as"]
+        if k == 16:
+            a = ask(s, "advise -n 20 --play dd")
+            same(a, oneshot(a["meta"]["same_as"]))
+        s.handle(f"trick: {card}")
+
+
+def test_bad_lines_change_nothing(round1):
+    setup, betting, cards = round1
+    s = Session(RULES, seat=0)
+    for line in setup + betting:
+        s.handle(line)
+    for c in cards[:6]:
+        s.handle(f"trick: {c}")
+    before = s.show()
+    # trick 2 so far: Y1 (seat 0), Y6 (seat 1); seat 2 is to play
+    for bad, needle in [("trick: Y1", "Y1 is played twice"),
+                        ("trick: R9", "seat 2 plays R9, which is in seat 0's hand"),
+                        ("trick: G1 Y4 R4 Y2", "seat 2 plays G1 to trick 2, led Y, but holds Y2 (plays it in trick 3)"),
+                        ("trick 3: seat 2 leads R7", "this is trick 2 (its card 3), not trick 3"),
+                        ("3: pass", "the history has 17 betting actions"),
+                        ("hand R9 R5", "a round is in progress"),
+                        ("odds -n many", "expected a number"),
+                        ("advise", "seat 0 does not play now: seat 2 does"),
+                        ("fold", "cannot read 'fold'")]:
+        with pytest.raises(UserError, match=re.escape(needle)):
+            out = s.handle(bad)
+            if isinstance(out, Question):
+                s.ask(out)
+        assert s.show() == before
+    rest = cards[6:]
+    for c in rest:
+        s.handle(f"trick: {c}")
+    assert s.where().startswith("every trick played")
+    with pytest.raises(UserError, match="32 cards played|33 cards played"):
+        s.handle("trick: R3")
+    assert s.handle("undo").startswith("undone") and s.where().startswith("trick 8")
+
+
+def _tmux(sock, *args):
+    return subprocess.run(["tmux", "-L", sock, *args], capture_output=True, text=True, check=False)
+
+
+def _answers(sock):
+    pane = _tmux(sock, "capture-pane", "-p", "-J", "-S", "-100000", "-t", "t").stdout
+    return [json.loads(ln) for ln in pane.splitlines() if ln.startswith("{")], pane
+
+
+def test_a_terminal_session_through_one_whole_round(round1, tmp_path):
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed: the terminal session test needs it (.ci/run installs it with apt-get)")
+    setup, betting, cards = round1
+    sock = f"sponsio-test-{uuid.uuid4().hex[:8]}"
+    env = " ".join(f"{k}={shlex.quote(v)}" for k, v in os.environ.items()
+                   if k in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "PATH", "HOME", "SPONSIO_MODEL_DIR"))
+    cmd = f"env {env} {shlex.quote(sys.executable)} -m sponsio_sim table --seat 0 --format json"
+    _tmux(sock, "new-session", "-d", "-s", "t", "-x", "250", "-y", "50", cmd)
+    _tmux(sock, "set-option", "-g", "history-limit", "100000")
+    expected = []
+
+    def send(line, wait_answer=False, timeout=300):
+        have = len(_answers(sock)[0])
+        _tmux(sock, "send-keys", "-t", "t", "-l", line)
+        _tmux(sock, "send-keys", "-t", "t", "Enter")
+        if wait_answer:
+            end = time.time() + timeout
+            while len(_answers(sock)[0]) == have:
+                assert time.time() < end, _answers(sock)[1][-2000:]
+                time.sleep(0.2)
+            expected.append(line)
+
+    try:
+        for line in setup + betting:
+            send(line)
+        for k, card in enumerate(cards):
+            if k in (0, 13):
+                send("odds -n 200", wait_answer=True)
+            if k in (4, 16):
+                send("advise -n 200", wait_answer=True)
+            if k == 16:   # Ctrl-C abandons a long question, not the session
+                send("advise -n 60000")
+                time.sleep(1.0)
+                _tmux(sock, "send-keys", "-t", "t", "C-c")
+                end = time.time() + 120
+                while "interrupted: the question was abandoned" not in _answers(sock)[1]:
+                    assert time.time() < end, _answers(sock)[1][-2000:]
+                    time.sleep(0.2)
+                send("advise -n 200", wait_answer=True)
+            send(f"trick: {card}")
+        send("odds -n 100", wait_answer=True)
+        answers, pane = _answers(sock)
+        assert "error" not in pane, pane[-3000:]
+        assert len(answers) == len(expected) == 6
+        for a in answers:
+            same(a, oneshot(a["meta"]["same_as"]))
+        assert answers[3] == answers[4]   # the state survived the interrupted question
+        assert all(r["exact"] for r in answers[-1]["rows"])
+    finally:
+        _tmux(sock, "kill-server")
