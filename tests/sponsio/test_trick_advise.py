@@ -304,3 +304,24 @@ def test_the_cli_reads_a_mid_trick_excerpt_and_pairs_the_cards(seed3, tmp_path):
     assert code == 0 and json.loads(out2)["actions"] == rows   # the same on any thread count
     code, out, err = run("advise", "--state", path, "-n", 300, "--format", "json", "--no-infer")
     assert code == 0 and "no inference" in json.loads(out)["meta"]["notes"][0]
+
+
+def test_the_card_play_driver_is_the_engine_when_the_seat_plays_its_policy():
+    from sponsio_sim.analysis.advise.duel import play
+    from sponsio_sim.analysis.advise.trickduel import Audit, card_tricks
+    for players, profile in ((4, "reference"), (3, "ev:greedy, ev:goal, troll:goal")):
+        rules = load_rules(None, players)
+        strategies = parse_profile(profile, rules)
+        for g in range(3):
+            seat = g % players
+            engine = play(profile, rules, game=g, seat=seat, seed=2, infer=True, bet_advice=False)
+            steps = card_tricks(rules, strategies, seat, seed=2, game=g, n=10, proposals=None, by="policy")
+            assert play(profile, rules, game=g, seat=seat, seed=2, infer=True, bet_advice=False, tricks=steps) == engine
+    # by advice, with every decision judged against the double-dummy optimum
+    rules = load_rules(None, 4)
+    profile, strategies = "reference", parse_profile("reference", rules)
+    audit = Audit()
+    steps = card_tricks(rules, strategies, 0, seed=2, game=0, n=40, proposals=5000, audit=audit)
+    advised = play(profile, rules, game=0, seat=0, seed=2, infer=True, bet_advice=False, tricks=steps)
+    assert advised.decisions > 0 and audit.decisions["all"] > 0
+    assert all(audit.agree[(who, "all")] <= audit.decisions["all"] for who in ("open advice", "advice", "policy"))

@@ -40,11 +40,21 @@ class DuelGame:
     share: float        # the advised seat's share of the game's win
     coins: float        # its coins at the end
     decisions: int      # decisions it took by advice
+    bets: int = 0       # bets it held when betting ended, over the game
+    bets_won: int = 0
+    rounds_bet: int = 0     # rounds in which it held bets
+    rounds_all_won: int = 0   # and won every one
 
 
 def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n: int = 200, screen: int = 50,
-         keep: int = 4, tremble: float | None = None, proposals: int | None = None, model=None) -> DuelGame:
-    """Game ``game`` with seat ``seat`` deciding by advice (module docstring)."""
+         keep: int = 4, tremble: float | None = None, proposals: int | None = None, model=None,
+         bet_advice: bool = True, tricks=None) -> DuelGame:
+    """Game ``game`` with seat ``seat`` deciding by advice (module docstring);
+    without ``bet_advice`` it bets by its strategy. ``tricks(start, hist,
+    (rnd, tab, ints, weight, state, hands, codes, counts, result, failed,
+    playpol))``, when given, plays each round's tricks and scores them as
+    ``game.scoring.play_out`` does (``analysis.advise.trickduel``: the seat's
+    cards by advice); it returns play_out's tuple and the decisions it took."""
     strategies = parse_profile(profile, rules)
     success = model or find_model(rules, variant=model_variant(profile, rules))
     tab, ints, weight = build_state(rules, strategies, success)
@@ -57,6 +67,7 @@ def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n
     extra = {} if tremble is None else {"tremble": tremble}
     start_game(np.int64(game), ints, weight)
     reason, winners, decisions = 0, 0, 0
+    held = [0, 0, 0, 0]   # bets, bets won, rounds with bets, rounds all won
     while reason == 0:
         rnd = int(ints[L.I_ROUND])
         round_start(key, round_stream(0, game, rnd), state, pool)
@@ -79,7 +90,7 @@ def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n
         n_bet = int(betting_steps(ints))
         for k in range(n_bet):
             s = int(actor(np.int64(k), ints))
-            if s == seat:
+            if s == seat and bet_advice:
                 act, x, y, rv = advice(k, None)
                 decisions += 1
             else:
@@ -93,20 +104,29 @@ def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n
             s = int(ints[L.I_TOKEN_OWNER + t])
             if s < 0:
                 continue
-            if s == seat:
+            if s == seat and bet_advice:
                 _, x, y, _ = advice(n_bet + j, t)
                 decisions += 1
             else:
                 x, y = choose_end_token(np.int64(s), np.int64(t), tab, ints, weight, state)
             if apply_end_token(np.int64(s), np.int64(t), np.int64(x), np.int64(y), tab, ints):
                 hist.append((s, END_USE, t, int(x), int(y)))
-        leader, last, nine_lost, n_failed = play_out(tab, ints, weight, state, hands, codes, counts, result, failed,
-                                                     playpol)
+        work = (rnd, tab, ints, weight, state, hands, codes, counts, result, failed, playpol)
+        if tricks is None:
+            leader, last, nine_lost, n_failed = play_out(tab, ints, weight, state, hands, codes, counts, result,
+                                                         failed, playpol)
+        else:
+            (leader, last, nine_lost, n_failed), taken = tricks(start, np.array(hist, dtype=np.int64).reshape(-1, 5),
+                                                                work)
+            decisions += taken
+        mine = int(ints[L.I_NBETS + seat])
+        hits = sum(int(ints[L.I_RESULT + seat * L.MAX_BETS + i]) for i in range(mine))
+        held = [held[0] + mine, held[1] + hits, held[2] + (mine > 0), held[3] + (mine > 0 and hits == mine)]
         reason, winners = close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, counts, result,
                                       row, nolog)
     won = (int(winners) >> seat) & 1
     k = bin(int(winners)).count("1")
-    return DuelGame(won / k, float(weight[L.W_COINS + seat]), decisions)
+    return DuelGame(won / k, float(weight[L.W_COINS + seat]), decisions, *held)
 
 
 def duel(profile: str, rules, games: int, *, seed: int = 1, infer: bool = True, progress: bool | None = None,

@@ -117,14 +117,22 @@ def seat_logliks(table, start, props, tremble: float, memo: dict) -> np.ndarray:
     likelihood is the product of each other seat's, given its hand alone
     (the others holding stand-ins). Each distinct hand of each seat is
     replayed once; ``memo`` keeps ``(seat, hand) -> log-likelihood`` for
-    later calls with the same history and assumptions."""
+    later calls with the same history and assumptions. When the proposals
+    hold more distinct seat hands than proposals (early in the trick phase),
+    the whole history is replayed in each proposal instead (the same
+    likelihoods up to rounding; which way depends on the proposals alone)."""
     players = props.shape[1]
+    seats = [t for t in range(players)
+             if t != table.seat and any(h[0] == t and h[1] != END_USE for h in table.hist)]
+    distinct = [np.unique(props[:, t], return_inverse=True) for t in seats]
+    if sum(len(h) for h, _ in distinct) > len(props):
+        ll = np.empty(len(props))
+        judged = sum(1 << t for t in seats)
+        world_logliks(np.int64(judged), table.hist, np.int64(len(table.hist)), float(tremble), *start, props, ll)
+        return ll
     stand_in = table.now[0][HANDS:HANDS + players].copy()
     total = np.zeros(len(props))
-    for t in range(players):
-        if t == table.seat or not any(h[0] == t and h[1] != END_USE for h in table.hist):
-            continue
-        hands, inverse = np.unique(props[:, t], return_inverse=True)
+    for t, (hands, inverse) in zip(seats, distinct):
         new = [h for h in hands.tolist() if (t, h) not in memo]
         if new:
             rows = np.tile(stand_in, (len(new), 1))

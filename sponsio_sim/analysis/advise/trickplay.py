@@ -32,7 +32,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from tabletop_mc.stats import wilson
-from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, draw_worlds
+from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, MIN_PROPOSALS, Worlds, draw_worlds
 from sponsio_sim.analysis.advise.result import BATCH, Advice, mean_eff, next_best
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.cards import card_name
@@ -50,6 +50,8 @@ from tabletop_mc.workshare import new_ticket
 PLAYS = ("profile", "pimc", "dd")
 DEFAULT_N = {"profile": 2500, "pimc": 50, "dd": 100}
 PIMC_WORLDS = 10
+PROPOSALS_PER_WORLD = 25   # inference: proposals per world (at least infer.MIN_PROPOSALS; scripts/bench_table.py)
+CHUNK = 500   # worlds per kernel call (progress and Ctrl-C come between calls)
 
 
 def trick_worlds(tt, n: int, seed: int, *, infer: bool, assume, tremble: float, rules, strategies,
@@ -57,11 +59,15 @@ def trick_worlds(tt, n: int, seed: int, *, infer: bool, assume, tremble: float, 
     """``n`` worlds (hands as betting ended) for the trick table ``tt``
     (``memo``: the seats' likelihoods kept across calls, ``infer.seat_logliks``)."""
     lay = tt.layouts
+    if len(lay.pool) == 0:   # every card is known: one deal, nothing to weigh
+        hands = np.tile(lay.fixed, (n, 1))
+        return Worlds(hands, hands[:1], np.ones(1), float(n), "nothing is hidden: every world is the same deal")
 
     def propose(key, out):
         propose_layouts(lay.pool, lay.start, lay.splits, lay.first, lay.ways, lay.need, lay.strides, lay.counts,
                         lay.fixed, key, out)
 
+    proposals = proposals or max(PROPOSALS_PER_WORLD * n, MIN_PROPOSALS)
     return draw_worlds(tt.table, n, seed, infer=infer, assume=assume, tremble=tremble, rules=rules,
                        strategies=strategies, proposals=proposals, propose=propose, memo=memo)
 
@@ -81,8 +87,9 @@ def _played(tt, cards, worlds, n, seed, play, pimc_worlds, prog):
     results = np.zeros((len(cards), n, players, L.MAX_BETS), dtype=np.int64)
     key = seed_key(derive_seed(seed, "advise", "tricks"))
     cand = np.array(cards, dtype=np.int64)
-    for r0 in range(0, n, BATCH):
-        r1 = min(r0 + BATCH, n)
+    step = BATCH if play == "pimc" else CHUNK
+    for r0 in range(0, n, step):
+        r1 = min(r0 + step, n)
         if play == "pimc" and not tt.over:
             play_cards_pimc(np.int64(tt.table.seat), cand, tt.script, np.int64(r0), np.int64(r1), worlds, key,
                             tab, ints, weight, np.int64(pimc_worlds), coins, results)

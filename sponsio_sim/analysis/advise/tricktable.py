@@ -30,6 +30,7 @@ from sponsio_sim.kernels.advise.layouts import layout_counts
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER, decided_bets, replay_script
 from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.game.engine import round_arrays
+from sponsio_sim.kernels.betting.phase import leader_of
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON, VOID
 from sponsio_sim.rules import RANKS
 
@@ -254,14 +255,33 @@ def build_trick_table(st: TableState, strategies, model, *, open_hands: bool = F
         whole = set(range(players))
     known = [end_hands[s] if s in whole else end_hands[s] & revealed for s in range(players)]
     _check_cards(st, seats, whole, end_hands, known, talon)
+    table = Table(start, now, hist, viewer, n_bet + len(L.END_TOKENS), None)
+    return trick_table(table, r, cards, end_hands if open_hands else None)
+
+
+def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable:
+    """The trick phase so far from arrays: ``table`` the betting as it ended
+    (its seat: whose view), ``cards`` played in order (legal play: not
+    checked here); ``hands``: every seat's hand as betting ended, when every
+    hand is known (else the viewing seat's and the revealed cards are)."""
+    players = rules.players
+    tab, ints, weight = table.now
+    viewer = table.seat
+    seats, winners, to_play = who_played(rules, int(leader_of(ints)), cards)
+    revealed = int(tab[REVEALED])
+    if hands is None:
+        hands = [int(tab[HANDS + s]) if s == viewer else int(tab[HANDS + s]) & revealed for s in range(players)]
+        whole = {viewer}
+    else:
+        whole = set(range(players))
     script = np.array(cards, dtype=np.int64)
     work = round_arrays(ints)
-    hands, codes, counts, playpol = work[3], work[4], work[5], work[8]
+    scratch_hands, codes, counts, playpol = work[3], work[4], work[5], work[8]
     public = (tab.copy(), ints.copy(), weight.copy())
-    leader, nine_lost = replay_script(script, HALT_AFTER, *public, hands, codes, counts, playpol)
+    leader, nine_lost = replay_script(script, HALT_AFTER, *public, scratch_hands, codes, counts, playpol)
     boundary = (tab.copy(), ints.copy(), weight.copy())
     finished = len(cards) - len(cards) % players
-    _, lost_then = replay_script(script[:finished], HALT_AFTER, *boundary, hands, codes, counts, playpol)
+    _, lost_then = replay_script(script[:finished], HALT_AFTER, *boundary, scratch_hands, codes, counts, playpol)
     decided = np.zeros((players, L.MAX_BETS), dtype=np.bool_)
     decided_bets(codes, counts, boundary[0], boundary[1], lost_then, decided)
     if to_play is None:
@@ -269,15 +289,15 @@ def build_trick_table(st: TableState, strategies, model, *, open_hands: bool = F
     played_by = [0] * players
     for c, s in zip(cards, seats):
         played_by[s] |= 1 << c
-    fixed = [end_hands[s] if s in whole else known[s] | played_by[s] for s in range(players)]
+    fixed = [hands[s] if s in whole else hands[s] | played_by[s] for s in range(players)]
     voids = [int(public[1][VOID + s]) for s in range(players)]
-    hand = end_hands[viewer] & ~played_by[viewer]
+    hand = hands[viewer] & ~played_by[viewer]
     pos = len(cards) % players
     trick = cards[len(cards) - pos:]
     legal = []
     if to_play == viewer:
         follow = [c for c in ids_of(hand) if pos and c // RANKS == trick[0] // RANKS]
         legal = follow or ids_of(hand)
-    table = Table(start, now, hist, viewer, n_bet + len(L.END_TOKENS), None)
     return TrickTable(table, script, seats, winners, to_play, int(leader), trick, public, int(nine_lost),
-                      codes.copy(), counts.copy(), decided, hand, legal, _layouts(r, viewer, fixed, voids, talon))
+                      codes.copy(), counts.copy(), decided, hand, legal,
+                      _layouts(rules, viewer, fixed, voids, int(tab[TALON])))

@@ -57,51 +57,59 @@ def layout_counts(splits, first, ways, need, strides):
     return counts
 
 
-@nb.njit(cache=True)
+BLOCKS = 64   # proposals split into this many blocks (threads take whole blocks; each proposal has its own stream)
+
+
+@nb.njit(cache=True, parallel=True)
 def propose_layouts(pool, start, splits, first, ways, need, strides, counts, fixed, key, out):
     """``out[r]``: world r's hands, ``fixed`` plus a uniform layout of the
-    hidden cards (stream ``(key, r)``)."""
-    n_col = first.shape[0] - 1
+    hidden cards (stream ``(key, r)``: the same on any thread count)."""
     seats = need.shape[0]
-    state = np.empty(4, dtype=np.uint64)
-    hands = np.empty(seats, dtype=np.uint64)
-    free = np.empty(seats, dtype=np.int64)
     shift = np.zeros(splits.shape[0], dtype=np.int64)   # each split's step in the mixed-radix index
     for j in range(splits.shape[0]):
         for t in range(seats):
             shift[j] += splits[j, t] * strides[t]
-    my_pool = pool.copy()
     top = 0
     for t in range(seats):
         top += need[t] * strides[t]
-    for r in range(out.shape[0]):
-        seed_state(key, np.uint64(r), state)
-        hands[:] = fixed
-        i = top
-        for c in range(n_col):
-            rest = i
-            for t in range(seats - 1, -1, -1):
-                free[t] = rest // strides[t]
-                rest -= free[t] * strides[t]
-            goal = uniform(state) * counts[c, i]
-            pick = -1
-            acc = 0.0
-            for j in range(first[c], first[c + 1]):
-                ok = True
-                for t in range(seats):
-                    if splits[j, t] > free[t]:
-                        ok = False
-                        break
-                if not ok:
-                    continue
-                w = ways[j] * counts[c + 1, i - shift[j]]
-                if w > 0.0:
-                    pick = j
-                    acc += w
-                    if acc > goal:
-                        break
-            i -= shift[pick]
-            cards = my_pool[start[c]:start[c + 1]]
-            cards.sort()   # the deal shuffles in place: every world starts from the same order
-            deal(state, cards, hands, splits[pick], np.uint64(0), 0, hands)
-        out[r, :] = hands
+    for blk in nb.prange(BLOCKS):
+        state = np.empty(4, dtype=np.uint64)
+        hands = np.empty(seats, dtype=np.uint64)
+        free = np.empty(seats, dtype=np.int64)
+        cards = np.empty(pool.shape[0], dtype=np.int64)
+        for r in range(blk, out.shape[0], BLOCKS):
+            seed_state(key, np.uint64(r), state)
+            hands[:] = fixed
+            cards[:] = pool   # the deal shuffles in place: every world starts from the same order
+            _draw(top, start, splits, first, ways, need, strides, counts, shift, state, hands, free, cards)
+            out[r, :] = hands
+
+
+@nb.njit(cache=True)
+def _draw(i, start, splits, first, ways, need, strides, counts, shift, state, hands, free, cards):
+    """One layout into ``hands``: per colour a split drawn by its count, then the colour's cards dealt over it."""
+    seats = need.shape[0]
+    for c in range(first.shape[0] - 1):
+        rest = i
+        for t in range(seats - 1, -1, -1):
+            free[t] = rest // strides[t]
+            rest -= free[t] * strides[t]
+        goal = uniform(state) * counts[c, i]
+        pick = -1
+        acc = 0.0
+        for j in range(first[c], first[c + 1]):
+            ok = True
+            for t in range(seats):
+                if splits[j, t] > free[t]:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            w = ways[j] * counts[c + 1, i - shift[j]]
+            if w > 0.0:
+                pick = j
+                acc += w
+                if acc > goal:
+                    break
+        i -= shift[pick]
+        deal(state, cards[start[c]:start[c + 1]], hands, splits[pick], np.uint64(0), 0, hands)

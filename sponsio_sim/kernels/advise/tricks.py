@@ -28,6 +28,7 @@ from sponsio_sim.kernels.play.pimc import PIMC, pimc_context
 from sponsio_sim.kernels.play.tricks import play_scripted
 from sponsio_sim.kernels.table import HANDS
 
+BLOCKS = 8          # worlds of a call split into this many blocks per candidate (jobs for the threads)
 HALT_AFTER = -2     # ``play_scripted``: stop right after the scripted cards
 PLAY_ON = -1        # ``play_scripted``: play on to the end of the round
 
@@ -99,25 +100,31 @@ def play_cards(s, cards, script, r0, r1, worlds, key, tab, ints, weight, coins, 
     """Each candidate ``cards[i]`` of seat s (-1: none, the odds) in worlds
     ``r0 .. r1-1``, every seat playing on by its policy (module docstring).
     ``coins[i, r]``: seat s's payouts, troll pay and round bonus;
-    ``results[i, r, t, b]``: seat t's bet b won (1), lost (0), none (-1)."""
-    for i in nb.prange(cards.shape[0]):
+    ``results[i, r, t, b]``: seat t's bet b won (1), lost (0), none (-1).
+    Threads take (candidate, block of worlds) jobs; a world's outcome does
+    not depend on which."""
+    for job in nb.prange(cards.shape[0] * BLOCKS):
+        i = job // BLOCKS
         scratch = _scratch(tab, ints, weight, script.shape[0])
-        for r in range(r0, r1):
+        for r in range(r0 + job % BLOCKS, r1, BLOCKS):
             _play_world(s, cards[i], script, r, worlds, key, tab, ints, weight, scratch, None, coins, results, i)
 
 
 @nb.njit(cache=True, parallel=True)
 def play_cards_pimc(s, cards, script, r0, r1, worlds, key, tab, ints, weight, n_worlds, coins, results):
     """``play_cards`` with seat s playing its later cards by PIMC
-    (``play.pimc``, ``n_worlds`` layouts per decision), the others by their policies."""
+    (``play.pimc``, ``n_worlds`` layouts per decision), the others by their
+    policies (each job its own solver workspace; the solver's answers are
+    exact, so a world's outcome does not depend on which thread played it)."""
     players = ints[I_PLAYERS]
     n_colours = ints[I_NCOL]
-    for i in nb.prange(cards.shape[0]):
+    for job in nb.prange(cards.shape[0] * BLOCKS):
+        i = job // BLOCKS
         scratch = _scratch(tab, ints, weight, script.shape[0])
         PL, PU, CT, TT = new_workspace(players, n_colours, n_colours * RANKS, TT_BITS)
         stamps = np.zeros(2, dtype=np.uint64)
         ctx = pimc_context(players, scratch[5], scratch[6], n_worlds, n_colours, PL, PU, CT, TT, stamps)
-        for r in range(r0, r1):
+        for r in range(r0 + job % BLOCKS, r1, BLOCKS):
             stamps[0] += np.uint64(2)
             stamps[1] = stamps[0] + np.uint64(1)
             _play_world(s, cards[i], script, r, worlds, key, tab, ints, weight, scratch, ctx, coins, results, i)

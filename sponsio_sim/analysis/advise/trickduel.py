@@ -1,0 +1,118 @@
+"""A seat that plays its cards by trick-phase advice in whole games, and how
+its cards compare with the double-dummy optimum.
+
+``card_tricks`` is ``duel.play``'s ``tricks`` hook: each round's tricks
+are played step by step from the betting as it ended. The other seats play
+by their policies up to the advised seat's turn (``play_scripted`` halting
+at it), the seat's card comes from ``trickplay.rank_cards`` on what it sees,
+and the round is then replayed whole and scored as ``play_out`` scores it.
+With an ``Audit``, every decision where the seat holds bets and has a
+choice is also judged with every hand known: the cards the DD solver finds
+best (all its bets made against every defence, else with every seat
+helping), the card the advice picks with every hand known (one world), the
+card it picked seeing only what it may, and the card its own play policy
+would play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tabletop_mc.runner import derive_seed
+from sponsio_sim.analysis.advise.table import Table
+from sponsio_sim.analysis.advise.trickplay import rank_cards
+from sponsio_sim.analysis.advise.tricktable import trick_table
+from sponsio_sim.cards import parse_cards
+from sponsio_sim.kernels.advise.tricks import PLAY_ON
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.scoring import ready_tricks, score_round
+from sponsio_sim.kernels.play.tricks import play_scripted
+from sponsio_sim.kernels.table import HANDS, SEQ
+
+
+@dataclass
+class Audit:
+    """Counts over the judged decisions (``decisive``: the DD solver does not find every legal card equal)."""
+    decisions: dict = field(default_factory=lambda: {"all": 0, "decisive": 0})
+    agree: dict = field(default_factory=lambda: {(w, k): 0 for w in ("open advice", "advice", "policy")
+                                                 for k in ("all", "decisive")})
+
+    def add(self, best: set, picks: dict) -> None:
+        kinds = ["all"] + (["decisive"] if picks.pop("_decisive") else [])
+        for k in kinds:
+            self.decisions[k] += 1
+            for who, card in picks.items():
+                self.agree[(who, k)] += card in best
+
+
+def _play(end, state, cards, halt, hands, codes, counts, playpol):
+    """The round from the end of betting with ``cards`` played first, then the policies up to ``halt``
+    (``play_scripted``); returns the arrays, the first leader and play_scripted's result."""
+    tab, ints, weight = (a.copy() for a in end)
+    leader = ready_tricks(tab, ints, hands, codes, counts, playpol)
+    run = np.array([len(cards), halt, *cards], dtype=np.int64)
+    out = play_scripted(ints[L.I_PLAYERS], leader, playpol, tab, ints, weight, state.copy(), None, None, run)
+    return (tab, ints, weight), leader, out
+
+
+def card_tricks(rules, strategies, seat: int, *, seed: int, game: int, n: int, proposals: int | None,
+                infer: bool = True, audit: Audit | None = None, by: str = "advice"):
+    """The ``tricks`` hook of ``duel.play`` for a seat that plays its cards
+    by advice (``by="policy"``: by its own play policy, through the same
+    steps; with deterministic play policies (greedy, goal) that is the
+    engine's own play card for card, a check of this driver; a random seat
+    draws afresh in each replay)."""
+    players = rules.players
+    total = players * rules.hand_size
+    n_bet = rules.betting_turns * players
+
+    def tricks(start, hist, work):
+        rnd, tab, ints, weight, state, hands, codes, counts, result, failed, playpol = work
+        end = (tab.copy(), ints.copy(), weight.copy())
+        cards: list[int] = []
+        taken = 0
+        while True:
+            (t2, i2, _), _, _ = _play(end, state, cards, seat, hands, codes, counts, playpol)
+            k = total - sum(bin(int(t2[HANDS + s])).count("1") for s in range(players))
+            cards += [int(c) for c in i2[SEQ + len(cards):SEQ + k]]
+            if k == total:
+                break
+            tt = trick_table(Table(start, end, hist, seat, n_bet + len(L.END_TOKENS), None), rules, cards)
+            if len(tt.legal) == 1:
+                cards.append(tt.legal[0])
+                continue
+            step_seed = derive_seed(seed, game, rnd, len(cards))
+            if by == "policy":
+                (_, i3, _), _, _ = _play(end, state, cards, PLAY_ON, hands, codes, counts, playpol)
+                cards.append(int(i3[SEQ + len(cards)]))
+                continue
+            card = rank_cards(tt, rules, strategies, n=n, seed=step_seed, proposals=proposals, infer=infer).choice[0]
+            taken += 1
+            if audit is not None and tt.counts[seat] > 0:
+                _judge(audit, end, start, hist, state, cards, card, step_seed, rules, strategies, seat,
+                       (hands, codes, counts, playpol))
+            cards.append(card)
+        (t2, i2, w2), leader, (last, nine_lost) = _play(end, state, cards, PLAY_ON, hands, codes, counts, playpol)
+        tab[:], ints[:], weight[:] = t2, i2, w2
+        n_failed = score_round(nine_lost, tab, ints, weight, codes, counts, result, failed)
+        return (leader, last, nine_lost, n_failed), taken
+
+    return tricks
+
+
+def _judge(audit, end, start, hist, state, cards, card, seed, rules, strategies, seat, work) -> None:
+    """One decision judged with every hand known (module docstring)."""
+    players = rules.players
+    truth = [int(end[0][HANDS + s]) for s in range(players)]
+    table = Table(start, end, hist, seat, rules.betting_turns * players + len(L.END_TOKENS), None)
+    tt = trick_table(table, rules, cards, hands=truth)
+    dd = rank_cards(tt, rules, strategies, play="dd", infer=False, n=1, seed=seed).table
+    value = {parse_cards(c, rules)[0]: (w, b) for c, w, b in zip(dd["card"], dd["p_worst"], dd["p_best"])}
+    top = max(value.values())
+    best = {c for c, v in value.items() if v == top}
+    opened = rank_cards(tt, rules, strategies, play="profile", infer=False, n=1, seed=seed).choice[0]
+    (_, i2, _), _, _ = _play(end, state, cards, PLAY_ON, *work)
+    audit.add(best, {"open advice": opened, "advice": card, "policy": int(i2[SEQ + len(cards)]),
+                     "_decisive": len(best) < len(value)})
