@@ -10,8 +10,8 @@ from tabletop_mc.clitools import LazyGroup
 COMMANDS = {
     "odds": ("sponsio_sim.cli.odds", "Odds, EV and fair multiplier of each bet for your hand."),
     "advise": ("sponsio_sim.cli.advise",
-               "Every legal action at a betting decision, ranked: the round's expected coin gain (95 % CI), "
-               "each resulting bet's chance and the chance to win the game."),
+               "Every legal action of a decision, ranked: a betting action, a cash-in or a card to play, by the "
+               "round's expected coins (95 % CI), each bet's chance and the chance to win the game."),
     "table": ("sponsio_sim.cli.table", "A warm session at the table: type the round as it happens, ask for odds and "
                                        "advice at any point."),
     "dd": ("sponsio_sim.cli.dd", "Exact (double-dummy) results with every hand known."),

@@ -120,9 +120,9 @@ OPEN_HELP = "Trick phase: every seat's hand as the excerpt deals it is known (th
 def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, tricks, coins, track, players, profile, infer,
                assume, tremble, proposals, play, worlds, open_hands, n, by, model, seed, fmt, rules, overrides,
                threads):
-    """Every legal action at a betting decision, ranked: the round's expected
-    coin gain (95 % CI), each resulting bet's chance and the chance to win
-    the game.
+    """Every legal action of a decision, ranked: a betting action, a cash-in
+    or a card to play, by the round's expected coins (95 % CI), each bet's
+    chance and the chance to win the game.
 
     The others' actions so far are read as evidence about their hands
     (--no-infer to compare): hidden cards are dealt consistent with what is
@@ -202,4 +202,5 @@ def render_advice(a, fmt: str, seed, meta: dict | None = None) -> str:
                                      else "") + f"; play on by {a.meta['play']}; n: worlds; [95 % CI]")
     header = "\n".join([a.text, *a.notes] + ([a.meta["situation"]] if "situation" in a.meta else [])
                        + [f"{a.meta['rules']}", f"profile {', '.join(a.meta['profile'])}; seed {seed}", legend])
-    return render_tables(compacted, "table", header=header, formats={"coins_now": "{:g}"})
+    formats = {"coins_now": "{:g}", **{c: "{:.3f}" for c in a.table.columns if c.endswith((" worst", " best"))}}
+    return render_tables(compacted, "table", header=header, formats=formats)

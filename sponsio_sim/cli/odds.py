@@ -67,6 +67,11 @@ def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, w
     --bets: your seat plays for that set; each bet's odds and the joint odds
     that all succeed (row "all:...").
 
+    With --state (or --tricks) in the trick phase, mid-trick included: the
+    chance of every bet every seat holds, given everything public (the cards
+    played, voids shown, the others' betting read as evidence; --no-infer
+    to compare), the round played on by --profile (--play pimc or dd).
+
     \b
     Example:
       sponsio odds --hand "R9 R7 R2 B8 B5 G6 G1 Y3" --talon "R1 B9 G4 Y7" \\
@@ -130,17 +135,22 @@ def render_odds(df, fmt: str, policy, opponents, seed, meta: dict | None = None)
     return render(df, fmt, title=title, formats=TABLE_FORMATS, meta=meta)
 
 
+def _plain_options(lead, revealed, others, policy, opponents, target_ci, scheduler, workers) -> list[str]:
+    """The options of plain odds that a table state (--history, --state) already answers, as given."""
+    return [name for name, value, default in (("--lead", lead, None), ("--revealed", revealed, None),
+                                              ("--others", others, None), ("--policy", policy, "goal"),
+                                              ("--opponents", opponents, "goal"), ("--target-ci", target_ci, None),
+                                              ("--scheduler", scheduler, None), ("--workers", workers, None))
+            if value != default]
+
+
 def _history_odds(hand, talon, players, seat, lead, revealed, bets, others, policy, history, dealer, infer, opponents,
                   n, target_ci, seed, rules, overrides, threads, scheduler, workers, profile):
     """``--history``: the advise evaluation of each bet placed now (``analysis.advise.odds``)."""
     from sponsio_sim.analysis.advise.odds import history_odds
     if history is None or dealer is None:
         raise UserError("--history and --dealer go together (the round so far and who dealt it)")
-    clash = [name for name, value, default in (("--lead", lead, None), ("--revealed", revealed, None),
-                                               ("--others", others, None), ("--policy", policy, "goal"),
-                                               ("--opponents", opponents, "goal"), ("--target-ci", target_ci, None),
-                                               ("--scheduler", scheduler, None), ("--workers", workers, None))
-             if value != default]
+    clash = _plain_options(lead, revealed, others, policy, opponents, target_ci, scheduler, workers)
     if clash:
         raise UserError(f"{clash[0]} does not go with --history (the history says who revealed, bet and leads; "
                         "everyone plays by the reference profile)")
@@ -156,11 +166,7 @@ def _state_odds(hand, talon, players, seat, lead, revealed, bets, others, policy
     from sponsio_sim.analysis.advise.odds import state_odds
     from sponsio_sim.analysis.advise.state import table_state
     from sponsio_sim.cli.advise import read_state, state_rules
-    clash = [name for name, value, default in (("--lead", lead, None), ("--revealed", revealed, None),
-                                               ("--others", others, None), ("--policy", policy, "goal"),
-                                               ("--opponents", opponents, "goal"), ("--target-ci", target_ci, None),
-                                               ("--scheduler", scheduler, None), ("--workers", workers, None))
-             if value != default]
+    clash = _plain_options(lead, revealed, others, policy, opponents, target_ci, scheduler, workers)
     if clash:
         raise UserError(f"{clash[0]} does not go with --state or --tricks (the state says who revealed, bet, leads "
                         "and played; everyone plays on by --profile, and --play sets how)")
