@@ -79,7 +79,8 @@ def table_cmd(state_file, seat, players, profile, seed, fmt, rules, overrides, t
     text = read_state(state_file)
     ruleset = state_rules(text, rules, players, overrides)
     set_threads(threads)
-    session = Session(ruleset, profile=profile, seat=seat, state_text=text, seed=seed)
+    given = (["--rules", rules] if rules else []) + [x for o in overrides for x in ("--set", o)]
+    session = Session(ruleset, profile=profile, seat=seat, state_text=text, seed=seed, rule_options=given)
     interactive = sys.stdin.isatty()
     if interactive:
         import readline  # noqa: F401  (line editing and history at the prompt)

@@ -72,8 +72,10 @@ class Session:
     """The state of the round so far and what answering questions needs, kept warm."""
 
     def __init__(self, rules, *, profile: str | None = None, seat: int | None = None, state_text: str | None = None,
-                 seed: int = 1):
+                 seed: int = 1, rule_options: list[str] | None = None):
+        """``rule_options``: the command-line options that gave ``rules`` (``--rules``, ``--set``), for ``command``."""
         self.rules = rules
+        self.rule_options = list(rule_options or [])
         self.profile = profile or reference_profile(rules)
         self.strategies = parse_profile(self.profile, rules)
         self.model = find_model(rules, variant=model_variant(self.profile, rules))
@@ -364,10 +366,8 @@ class Session:
     def command(self, kind: str, options: dict | None = None) -> str:
         """The one-shot command that answers ``kind`` for the state so far."""
         st, r = self.st, self.rules
-        parts = [f"sponsio {kind}", f"--players {r.players}"]
-        if r.name not in (f"standard-{r.players}p",):
-            parts.append(f"--rules {shlex.quote(r.name)}")
-        parts.append(f"--seat {st.seat}")
+        parts = [f"sponsio {kind}", f"--players {r.players}", *map(shlex.quote, self.rule_options),
+                 f"--seat {st.seat}"]
         if st.seat in st.hands:
             parts.append(f"--hand {shlex.quote(format_cards(st.hands[st.seat], r))}")
         if st.talon is not None:

@@ -268,7 +268,7 @@ def rank_cards(tt, rules, strategies, *, play: str = "profile", infer: bool = Tr
                          only="the only legal card")
     else:
         head = (f"Advice for seat {seat}: play {best['card']} ({best['coins']:+.2f} coins from the round on average"
-                + (f", all its bets {best['p_all']:.3f}" if names else ", a troll: its pay") + ")")
+                + (f", all its bets {best['p_all']:.3f}" if names else ", as a troll") + ")")
         text = next_best(df, head, label="card", only="the only legal card")
     notes = [worlds.note]
     if eff < 1:
@@ -278,10 +278,10 @@ def rank_cards(tt, rules, strategies, *, play: str = "profile", infer: bool = Tr
                 profile=[s.text for s in strategies], assume=assume, infer=bool(infer),
                 effective_sample=round(worlds.ess, 1), worlds=int(n), tremble=float(tremble), rules=rules.summary(),
                 bets=names)
-    return Advice(df, pd.DataFrame(), text, notes, meta, (rules_card(best["card"], cards, rules),))
+    return Advice(df, pd.DataFrame(), text, notes, meta, (_card_id(best["card"], cards, rules),))
 
 
-def rules_card(name: str, cards, rules) -> int:
+def _card_id(name: str, cards, rules) -> int:
     """The card id of ``name`` among ``cards``."""
     return next(c for c in cards if card_name(c, rules) == name)
 
