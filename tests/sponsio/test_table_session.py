@@ -127,8 +127,9 @@ def test_a_terminal_session_through_one_whole_round(round1, tmp_path):
     env = " ".join(f"{k}={shlex.quote(v)}" for k, v in os.environ.items()
                    if k in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "PATH", "HOME", "SPONSIO_MODEL_DIR"))
     cmd = f"env {env} {shlex.quote(sys.executable)} -m sponsio_sim table --seat 0 --format json"
-    _tmux(sock, "new-session", "-d", "-s", "t", "-x", "250", "-y", "50", cmd)
-    _tmux(sock, "set-option", "-g", "history-limit", "100000")
+    conf = tmp_path / "tmux.conf"
+    conf.write_text("set -g history-limit 500000\n")   # every answer stays in the pane's history
+    _tmux(sock, "-f", str(conf), "new-session", "-d", "-s", "t", "-x", "250", "-y", "50", cmd)
     expected = []
 
     def send(line, wait_answer=False, timeout=300):

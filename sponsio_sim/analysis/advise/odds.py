@@ -18,14 +18,14 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed, set_threads
-from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, draw_worlds
+from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, draw_worlds, seat_strategies
 from sponsio_sim.analysis.advise.result import BATCH, standing_wins
 from sponsio_sim.analysis.advise.state import TableState, table_state
 from sponsio_sim.analysis.advise.table import betting_over, build_table, pending_token
 from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, trick_odds
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import model_variant, parse_profile, reference_profile, rows_of
+from sponsio_sim.analysis.game.setup import model_variant, rows_of
 from sponsio_sim.analysis.odds.job import odds_table
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.kernels.advise.evaluate import evaluate
@@ -69,8 +69,7 @@ def state_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n
         return betting_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed, progress=progress)
     if bets is not None:
         raise UserError("--bets is for the betting; in the trick phase the odds are of the bets every seat holds")
-    profile = profile or reference_profile(ruleset)
-    strategies = parse_profile(profile, ruleset)
+    profile, strategies = seat_strategies(profile, ruleset)
     success = find_model(ruleset, variant=model_variant(profile, ruleset))
     tt = build_trick_table(st, strategies, success, open_hands=open_hands)
     df = trick_odds(tt, ruleset, strategies, play=play, infer=infer and not open_hands, n=n, seed=seed,
@@ -83,8 +82,7 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
                  seed: int = 1, progress: bool | None = False) -> pd.DataFrame:
     """``history_odds`` at the betting state ``st``."""
     ruleset = st.rules
-    profile = profile or reference_profile(ruleset)
-    strategies = parse_profile(profile, ruleset)
+    profile, strategies = seat_strategies(profile, ruleset)
     success = find_model(ruleset, variant=model_variant(profile, ruleset))
     table = build_table(st, strategies, success)
     s = table.seat

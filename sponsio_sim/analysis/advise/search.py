@@ -22,13 +22,13 @@ from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from sponsio_sim.analysis.advise.cash import advise_cash
 from sponsio_sim.analysis.advise.result import BATCH, Advice, bet_chances, mean_eff, next_best
-from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, assumed_strategy, draw_worlds
+from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, assumed_strategy, draw_worlds, seat_strategies
 from sponsio_sim.analysis.advise.state import TableState, describe
 from sponsio_sim.analysis.advise.table import betting_done, build_table
 from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, rank_cards
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import model_variant, parse_profile, reference_profile, rows_of
+from sponsio_sim.analysis.game.setup import model_variant, rows_of
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions, reveal_actions
 from sponsio_sim.kernels.advise.evaluate import evaluate
 from sponsio_sim.kernels.game import layout as L
@@ -77,8 +77,7 @@ def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bo
     ``play``, ``worlds``, ``open_hands``; ``memo`` keeps the inference's
     likelihoods across calls with the same betting)."""
     rules = st.rules
-    profile = profile or reference_profile(rules)
-    strategies = parse_profile(profile, rules)
+    profile, strategies = seat_strategies(profile, rules)
     if assume is not None:
         assumed_strategy(assume, rules)
     success = find_model(rules, model, variant=model_variant(profile, rules))
