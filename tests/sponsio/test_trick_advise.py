@@ -325,3 +325,20 @@ def test_the_card_play_driver_is_the_engine_when_the_seat_plays_its_policy():
     advised = play(profile, rules, game=0, seat=0, seed=2, infer=True, bet_advice=False, tricks=steps)
     assert advised.decisions > 0 and audit.decisions["all"] > 0
     assert all(audit.agree[(who, "all")] <= audit.decisions["all"] for who in ("open advice", "advice", "policy"))
+
+
+def test_pimc_play_on_is_the_same_on_any_thread_count():
+    from tabletop_mc.runner import set_threads
+    rules, g = game(*GAMES[3])
+    strategies = parse_profile("reference", rules)
+    tt = build_trick_table(table_state(rules, state_text=cut(g, 1, 23)), strategies, find_model(rules))
+    assert tt.to_play == 2 and tt.counts[2] > 0 and len(tt.legal) >= 2
+    out = []
+    for threads in (1, 2):
+        set_threads(threads)
+        a = rank_cards(tt, rules, strategies, play="pimc", n=6, pimc_worlds=3, seed=5)
+        out.append(a.table)
+    set_threads(None)
+    assert out[0].equals(out[1])
+    assert set(out[0]["card"]) == {card_name(c, rules) for c in tt.legal}
+    assert ((out[0]["p_all"] >= 0) & (out[0]["p_all"] <= 1)).all()
