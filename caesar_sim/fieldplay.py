@@ -16,7 +16,8 @@ import numpy as np
 from tabletop_mc.errors import UserError
 from tabletop_mc.field import Field, Population, load_population
 from caesar_sim.kernels import layout as L
-from caesar_sim.strategy import PACKAGE, Strategy, canonical, field_spec, kernel_matrix, parse_strategy
+from caesar_sim.profile import is_field
+from caesar_sim.strategy import PACKAGE, Strategy, canonical, field_base, field_spec, kernel_matrix, parse_strategy
 
 
 @dataclass(frozen=True)
@@ -77,21 +78,15 @@ class FieldPlay:
         ks = np.array([s.rollouts for s in strategies], dtype=np.int64)
         return PP, pols, ks, self.cumulative(), (len(self.members) if self.focal else -1)
 
-    def as_field(self) -> Field:
-        """This field's mixture as a ``Field`` (what `mc` rollouts draw from)."""
-        if self.field is not None:
-            return self.field
-        return Field("caesar", self.players, "", tuple(m.label for m in self.members), tuple(self.weights),
-                     value=1.0 / self.players)
-
     def has_mc(self) -> bool:
         return any(s.code == L.MC for s in self.strategies())
 
 
-def mixture_play(name: str, players: int, members, weights) -> FieldPlay:
-    """A field of ``members`` (strategies or their texts) with ``weights``; members of weight 0 are left out."""
-    pairs = [(m if isinstance(m, Strategy) else parse_strategy(m, players), float(w)) for m, w in zip(members, weights)
-             if float(w) > 0]
+def mixture_play(name: str, players: int, members, weights, base=None) -> FieldPlay:
+    """A field of ``members`` (strategies or their texts, weights files looked up beside ``base`` first)
+    with ``weights``; members of weight 0 are left out."""
+    pairs = [(m if isinstance(m, Strategy) else parse_strategy(m, players, base), float(w))
+             for m, w in zip(members, weights) if float(w) > 0]
     if not pairs:
         raise UserError(f"field {name}: no member has a positive weight")
     tot = sum(w for _, w in pairs)
@@ -102,7 +97,16 @@ def field_play(spec: str, players: int) -> FieldPlay:
     """``reference`` or ``field:FILE`` as a FieldPlay (one-line UserError if there is none)."""
     f = field_spec(spec.strip(), players)
     name = "reference" if spec.strip().lower() == "reference" else spec.strip()
-    return replace(mixture_play(name, players, f.members, f.weights), field=f)
+    return replace(mixture_play(name, players, f.members, f.weights, field_base(spec.strip())), field=f)
+
+
+def against(spec: str, players: int) -> FieldPlay:
+    """What `tune --against` and `distill --against` play against: ``reference``, ``field:FILE``, or
+    one strategy in every other seat (a field of one member)."""
+    if is_field(spec):
+        return field_play(spec, players)
+    s = parse_strategy(spec, players)
+    return mixture_play(s.label, players, [s], [1.0])
 
 
 def population(spec: str, players: int) -> Population:

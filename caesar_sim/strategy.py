@@ -12,6 +12,10 @@ Notation (``parse_strategy``):
   with FIELD = ``reference`` (the shipped reference field) or ``field:FILE``, every other seat a
   member drawn from that field per rollout; without FIELD every seat plays ROLLOUT.
 
+A field file's members may name weights files relative to the field file's folder
+(``distilled@br-4p.json`` beside ``field.json``; the shipped fields' beside them in
+``caesar_sim/fields``), so a field and its weights travel together.
+
 A **rollout field** becomes extra weight rows after the seats' rows (``kernel_matrix``): one per
 member, holding the member's rollout row (an `mc` member rolls out as its ROLLOUT) and its
 cumulative weight; the `mc` row points at them (``PP_FIELD0``, ``PP_FIELDN``).
@@ -22,6 +26,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -53,7 +59,7 @@ class Strategy:
     code: int
     rollouts: int
     row: np.ndarray
-    field: str | Field = ""  # `mc` only: 'reference', 'field:FILE' or a Field (members drawn in the rollouts)
+    field: object = ""       # `mc` only: 'reference', 'field:FILE', a Field or a FieldPlay (drawn in rollouts)
 
 
 @lru_cache(maxsize=None)
@@ -69,10 +75,19 @@ def _file_row(path: str, kind: str) -> tuple[float, ...]:
     return tuple(WT.vector(data["weights"]))
 
 
-def weights_row(spec: str, players: int) -> np.ndarray:
-    """The weight row of ``value``, ``tuned[@FILE]`` or ``distilled[@FILE]`` (rollout policy set)."""
+def _beside(path: str, base: Path | None) -> str:
+    """``path``, or ``base / path`` if ``path`` is relative and that file exists (a field's own weights)."""
+    if base is not None and path and not Path(path).is_absolute() and (base / path).is_file():
+        return str(base / path)
+    return path
+
+
+def weights_row(spec: str, players: int, base: Path | None = None) -> np.ndarray:
+    """The weight row of ``value``, ``tuned[@FILE]`` or ``distilled[@FILE]`` (rollout policy set); a
+    relative FILE is looked up beside a field file first (``base``)."""
     name, at, path = spec.partition("@")
     name = name.lower()
+    path = _beside(path, base)
     if name == "value" and not at:
         return WT.vector()
     if name in ("tuned", "distilled"):
@@ -96,8 +111,9 @@ def _temperature(token: str, part: str) -> float:
     return t
 
 
-def parse_strategy(part: str, players: int) -> Strategy:
-    """Parse one strategy (module docstring); a one-line UserError names what is wrong."""
+def parse_strategy(part: str, players: int, base: Path | None = None) -> Strategy:
+    """Parse one strategy (module docstring); a one-line UserError names what is wrong. ``base``: the
+    folder of the field file the strategy comes from (its weights files may sit there)."""
     part = part.strip()
     tokens = part.split(":")
     head, rest = tokens[0], tokens[1:]
@@ -106,7 +122,7 @@ def parse_strategy(part: str, players: int) -> Strategy:
     if name in ("random", "greedy") and not rest and not at:
         return Strategy(name, POLICIES.index(name), DEFAULT_ROLLOUTS, _with_rpol(WT.vector(), POLICIES.index(name)))
     if name in SCORED and len(rest) <= 1 and not (at and name == "value"):
-        row = weights_row(head, players)
+        row = weights_row(head, players, base)
         label = head if at else name
         if rest:
             t = _temperature(rest[0], part)
@@ -114,7 +130,7 @@ def parse_strategy(part: str, players: int) -> Strategy:
             label += f":{TEMP}{t:g}"
         return Strategy(label, POLICIES.index(name), DEFAULT_ROLLOUTS, row)
     if name == "mc" and not at:
-        return _mc(part, rest, players)
+        return _mc(part, rest, players, base)
     if name in POLICIES:
         raise UserError(f"--profile: bad entry '{part}' (only mc takes :K, K = 1..{MAX_ROLLOUTS}; value, tuned and "
                         "distilled take :temp=T; only tuned and distilled take @FILE)")
@@ -126,7 +142,7 @@ def _with_rpol(row: np.ndarray, code: int) -> np.ndarray:
     return row
 
 
-def _mc(part: str, rest: list[str], players: int) -> Strategy:
+def _mc(part: str, rest: list[str], players: int, base: Path | None) -> Strategy:
     k, roll, fld = DEFAULT_ROLLOUTS, "tuned", ""
     toks = list(rest)
     if toks and toks[0].isdigit():
@@ -144,12 +160,21 @@ def _mc(part: str, rest: list[str], players: int) -> Strategy:
     if toks or not roll:
         raise UserError(f"--profile: bad entry '{part}' (use mc[:K][:ROLLOUT][:reference|:field:FILE], e.g. "
                         "mc:8, mc:8:value, mc:8:distilled:reference)")
-    row = weights_row(roll, players)
+    row = weights_row(roll, players, base)
     if fld:
         field_spec(fld, players)   # fails early on a missing field
+        row[I.PP_CRN] = 1.0        # rollout k of every candidate replays the same stream
     roll_label = roll if "@" in roll else roll.lower()
     label = f"mc:{k}" + ("" if roll_label == "tuned" else f":{roll_label}") + (f":{fld}" if fld else "")
     return Strategy(label, L.MC, k, row, fld)
+
+
+def field_base(spec: str) -> Path | None:
+    """The folder a field's member weights files are looked up in: the shipped fields' or the file's."""
+    if spec.lower() == "reference":
+        return Path(str(resources.files(PACKAGE).joinpath("fields")))
+    path = spec[len(FIELD_PREFIX):] if spec.lower().startswith(FIELD_PREFIX) else ""
+    return Path(path).resolve().parent if path else None
 
 
 def canonical(text: str, players: int) -> str:
@@ -176,16 +201,21 @@ def field_spec(spec: str, players: int) -> Field:
     return f
 
 
-def rollout_rows(f: Field, players: int) -> np.ndarray:
+def rollout_rows(f: Field, players: int, base: Path | None = None) -> np.ndarray:
     """One weight row per member of positive weight, as the member plays in `mc` rollouts, with its
-    cumulative weight in ``PP_CUM``."""
+    cumulative weight in ``PP_CUM`` (member weights files looked up beside the field, ``base``)."""
+    support = [(m, w) for m, w in zip(f.members, f.weights) if w > 0]
+    return member_rows([parse_strategy(m, players, base) for m, _ in support], [w for _, w in support])
+
+
+def member_rows(strategies, weights) -> np.ndarray:
+    """The rollout rows of ``strategies`` (positive ``weights``) with cumulative weights in ``PP_CUM``."""
     rows = []
     cum = 0.0
-    support = [(m, w) for m, w in zip(f.members, f.weights) if w > 0]
-    for i, (member, w) in enumerate(support):
-        row = parse_strategy(member, players).row.copy()
+    for i, (s, w) in enumerate(zip(strategies, weights)):
+        row = s.row.copy()
         cum += w
-        row[I.PP_CUM] = 1.0 if i == len(support) - 1 else cum
+        row[I.PP_CUM] = 1.0 if i == len(strategies) - 1 else cum
         row[I.PP_FIELD0] = row[I.PP_FIELDN] = 0.0
         rows.append(row)
     return np.array(rows)
@@ -206,8 +236,12 @@ def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = 
             continue
         key = s.field if isinstance(s.field, str) else id(s.field)
         if key not in blocks:
-            f = s.field if isinstance(s.field, Field) else field_spec(s.field, players)
-            blk = rollout_rows(f, players)
+            if isinstance(s.field, str):
+                blk = rollout_rows(field_spec(s.field, players), players, field_base(s.field))
+            elif isinstance(s.field, Field):
+                blk = rollout_rows(s.field, players)
+            else:  # a field of parsed strategies (caesar_sim.fieldplay.FieldPlay)
+                blk = member_rows(s.field.members, s.field.weights)
             blocks[key] = (at, len(blk))
             extra.append(blk)
             at += len(blk)

@@ -8,8 +8,10 @@ import pandas as pd
 from tabletop_mc.rng import seed_key
 from caesar_sim.analysis.bids import LOCATIONS
 from caesar_sim.kernels import layout as L
-from caesar_sim.kernels.game import play_one
-from caesar_sim.profile import parse_profile
+from caesar_sim.analysis.run import game_keys
+from caesar_sim.fieldplay import field_play
+from caesar_sim.kernels.game import draw_seats, play_field_one, play_one
+from caesar_sim.profile import is_field, parse_profile
 from caesar_sim.rules import FAVOUR_TYPES, VENUES, check_players, kernel_rules, load_rules
 
 PHASES = ("favours (Caesars Villa)", "tickets (Forum Romanum)", "visitors (the venues)")
@@ -94,19 +96,31 @@ def narrate(log: np.ndarray, names: list[str], verbose: bool = False, favour_tic
 
 def narrated_game(players: int, profile: str, *, seed: int = 1, rules=None, overrides=None,
                   verbose: bool = False, mc_horizon: str = "day") -> tuple[str, pd.DataFrame, str]:
-    """Play game 0 of ``seed`` (the first game `simulate` plays with that seed, unrotated).
+    """Play game 0 of ``seed`` (the first game `simulate` plays with that seed, unrotated; with a field,
+    its seats drawn as `simulate --profile` that field draws them).
 
     Returns (narration, result table by seat, rule summary).
     """
     check_players(players)
     rs = load_rules(rules, overrides)
-    prof = parse_profile(profile, players)
     log = np.zeros((L.LOG_MAX, L.LOGW), dtype=np.int64)
-    totals = play_one(kernel_rules(rs, players), prof.kernel_weights(mc_horizon), prof.policies, prof.rollouts,
-                      seed_key(seed), log)[:players]
-    names = [f"seat {s} ({prof.entries[s]})" for s in range(players)]
+    R = kernel_rules(rs, players)
+    if is_field(profile):
+        play = field_play(profile, players)
+        PP, pols, ks, cum, _ = play.kernel_tables(mc_horizon)
+        dkey, gkey = game_keys(seed)
+        seating = np.zeros(L.P, dtype=np.int64)
+        draw_seats(cum, dkey, 0, players, seating)
+        totals = play_field_one(R, PP, pols, ks, seating, gkey, log)[:players]
+        entries = [play.members[m].label for m in seating[:players]]
+    else:
+        prof = parse_profile(profile, players)
+        totals = play_one(R, prof.kernel_weights(mc_horizon), prof.policies, prof.rollouts, seed_key(seed),
+                          log)[:players]
+        entries = list(prof.entries)
+    names = [f"seat {s} ({entries[s]})" for s in range(players)]
     top = totals == totals.max()
-    table = pd.DataFrame({"seat": range(players), "policy": prof.entries, "coins": totals,
+    table = pd.DataFrame({"seat": range(players), "policy": entries, "coins": totals,
                           "win_share": top / top.sum()})
     text = narrate(log, names, verbose, rs.caesar_favour_tickets)
     return text, table, rs.summary()

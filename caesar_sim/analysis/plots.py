@@ -46,13 +46,14 @@ def bid_heatmap(table: pd.DataFrame, path, title: str) -> None:
     _finish(fig, ax, path, title)
 
 
-def score_histogram(scores: np.ndarray, labels: list[str], path, title: str) -> None:
-    """Distribution of final coins per profile entry."""
+def score_histogram(groups: list[tuple[str, np.ndarray]], path, title: str) -> None:
+    """Distribution of final coins per profile entry (or field member): ``(label, coins)`` pairs."""
     fig, ax = plt.subplots(figsize=(7, 3.8))
-    lo, hi = int(scores.min()), int(scores.max())
+    lo = int(min(x.min() for _, x in groups))
+    hi = int(max(x.max() for _, x in groups))
     bins = np.arange(lo, hi + 2) - 0.5
-    for e, label in enumerate(labels):
-        ax.hist(scores[:, e], bins=bins, histtype="step", density=True, label=label)
+    for label, x in groups:
+        ax.hist(x, bins=bins, histtype="step", density=True, label=label)
     ax.set_xlabel("final coins (coins)")
     ax.set_ylabel("share of games")
     _finish(fig, ax, path, title, legend=True)

@@ -64,7 +64,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
                 f"report use it unless told otherwise. {_weights_note()} {sim.header()}. Not rotated: entry i "
                 "sits in seat i (seat 0 starts day 1). Win shares split ties.")
     doc.table(sim.tables["wins"], "wins_4p")
-    doc.image("scores_4p", lambda p: plots.score_histogram(sim.batch.entry_scores(), sim.batch.profile.labels, p,
+    doc.image("scores_4p", lambda p: plots.score_histogram([(lb, x) for lb, x, _ in sim.batch.by_label()], p,
                                                            f"final coins, {ref}, n={sim.batch.n}, seed {seed}"))
     fav_anchor = doc.section("Favours, start card, unclaimed items, short decks, score parts (same games)",
                 "value_per_day = paired mean change of seat 0's coins per day when seat 0 gets one extra favour "

@@ -55,6 +55,16 @@ class Batch:
         idx = (np.arange(self.players)[None, :] - self.rots[:, None]) % self.players
         return np.take_along_axis(self.scores, idx, axis=1)
 
+    def by_label(self) -> list[tuple[str, np.ndarray, np.ndarray]]:
+        """(label, final coins, win shares) per profile entry, or per field member over the seat-games it
+        was drawn for."""
+        if self.is_field:
+            sc, sh = self.scores, self.win_shares(by_entry=False)
+            return [(label, sc[self.members == m], sh[self.members == m])
+                    for m, label in enumerate(self.profile.labels) if (self.members == m).any()]
+        sc, sh = self.entry_scores(), self.win_shares()
+        return [(label, sc[:, e], sh[:, e]) for e, label in enumerate(self.profile.labels)]
+
     def win_shares(self, by_entry: bool = True) -> np.ndarray:
         """(n, players) share of the win (ties shared) by entry or by seat."""
         sc = self.entry_scores() if by_entry else self.scores

@@ -31,11 +31,14 @@ def _paired(d: np.ndarray) -> tuple[float, float, float]:
 
 
 def compare(base: Batch, alt: Batch, label: str) -> list[dict]:
-    """Rows per profile entry: win rate and mean coins under ``alt`` and their paired change vs ``base``."""
+    """Rows per profile entry (a field: per seat, its strategies drawn per game): win rate and mean coins
+    under ``alt`` and their paired change vs ``base``."""
     rows = []
-    bs, as_ = base.entry_scores(), alt.entry_scores()
-    bw, aw = base.win_shares(), alt.win_shares()
-    for e, entry in enumerate(alt.profile.labels):
+    by_entry = not base.is_field
+    bs, as_ = (base.entry_scores(), alt.entry_scores()) if by_entry else (base.scores, alt.scores)
+    bw, aw = base.win_shares(by_entry), alt.win_shares(by_entry)
+    labels = alt.profile.labels if by_entry else [f"seat {s}" for s in range(alt.players)]
+    for e, entry in enumerate(labels):
         p, lo, hi = wilson(aw[:, e].sum(), alt.n)
         dw = _paired(aw[:, e] - bw[:, e])
         m, mlo, mhi = mean_ci(as_[:, e].sum(), (as_[:, e].astype(float) ** 2).sum(), alt.n)

@@ -28,14 +28,13 @@ def _win_row(shares: np.ndarray) -> dict:
 
 
 def win_table(b: Batch) -> pd.DataFrame:
-    """Per profile entry: win rate (Wilson CI), mean coins (mean +/- 1.96 SE) and score quantiles."""
-    sc, sh = b.entry_scores(), b.win_shares()
+    """Per profile entry (a field: per member, over the seats it was drawn for; n = those seat-games):
+    win rate (Wilson CI), mean coins (mean +/- 1.96 SE) and score quantiles."""
     rows = []
-    for e, label in enumerate(b.profile.labels):
-        x = sc[:, e]
-        rows.append({"entry": label, "n": b.n, **_win_row(sh[:, e]),
+    for label, x, share in b.by_label():
+        rows.append({"entry": label, "n": len(x), **_win_row(share),
                      **{f"score_{k}": v for k, v in _mean_row(x).items()},
-                     "score_sd": float(x.std(ddof=1)) if b.n > 1 else np.nan,
+                     "score_sd": float(x.std(ddof=1)) if len(x) > 1 else np.nan,
                      "p10": float(np.percentile(x, 10)), "p50": float(np.percentile(x, 50)),
                      "p90": float(np.percentile(x, 90))})
     return pd.DataFrame(rows)
@@ -134,8 +133,9 @@ class Simulation:
     def header(self) -> str:
         b = self.batch
         mc = f", mc rolls out to the end of the {b.mc_horizon}" if (b.profile.policies == 3).any() else ""
-        return (f"{b.rules.summary()}\nprofile {b.profile.text()} ({b.players} players{mc}"
-                f"{', rotated over seats' if b.rotate else ''}), n={b.n} games, seed {b.seed}; {CI_METHOD}")
+        rot = ", each seat's strategy drawn per game" if b.is_field else (", rotated over seats" if b.rotate else "")
+        return (f"{b.rules.summary()}\nprofile {b.profile.text()} ({b.players} players{mc}{rot}), n={b.n} games, "
+                f"seed {b.seed}; {CI_METHOD}")
 
 
 def simulate(players: int, profile: str, n: int, *, seed: int = 1, rules=None, overrides=None,

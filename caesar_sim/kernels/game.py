@@ -132,6 +132,19 @@ def play_one(R, PP, pols, ks, seed, lg):
     return scores[0]
 
 
+@nb.njit(cache=True)
+def play_field_one(R, PP, mem_pol, mem_k, seating, game_key, lg):
+    """Game 0 of a field run (seat s plays member ``seating[s]``, drawn by the caller with ``draw_seats``),
+    on stream (game_key, 0), logged into ``lg`` as ``play_one``; returns the final totals by seat."""
+    rng = np.empty(4, np.uint64)
+    lg[0, 0], lg[0, 1] = 0, lg.shape[0]
+    scores = np.zeros((1, P), np.int64)
+    st = np.zeros(ST_SIZE)
+    seated_games(R, PP, mem_pol, mem_k, seating, False, np.ones(1), -1, np.uint64(0), True, game_key, 0, 1, rng, lg,
+                 st, scores, np.zeros(1, np.int64), np.zeros((0, P), np.int64))
+    return scores[0]
+
+
 @nb.njit(cache=True, parallel=True)
 def run_batch(R, PP, prof_pol, prof_k, rotate, seed, first_chunk, counts, chunk_size, scores, rots, stats):
     """Chunks ``first_chunk + i`` of ``counts[i]`` games each; per-game totals into ``scores``/``rots``.

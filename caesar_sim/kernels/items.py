@@ -8,7 +8,7 @@ from caesar_sim.kernels.layout import (
     BOOST, DOUBLE, GOLD, SP_ITEM, RANDOM, NVEN, HOLD, DISP, NFT,
     R_GOLD, R_TPV, R_TCOIN, R_NCOIN, R_COINVAL, R_FAVTIX,
     S_N, S_FAV, S_FDISP, S_SPAV, S_TDN, S_TDX, S_TDC, S_VDN, S_VD, S_PTN, S_PT, S_PVN, S_SPEC,
-    S_COINS, S_CAESAR, S_POL, S_WROW,
+    S_COINS, S_CAESAR, S_POL, S_WROW, W_ID, W_AUX,
 )
 
 # policy weights PP: one row of PP_SIZE floats per weight set (names in caesar_sim.weights);
@@ -16,10 +16,11 @@ from caesar_sim.kernels.layout import (
 PP_BOOST, PP_DOUBLE, PP_SP, PP_NEED1, PP_ALPHA, PP_SHORT, PP_RISK, PP_C3, PP_FAVKEEP, \
     PP_VILLA_DECAY, PP_NEED2, PP_RISK3, PP_GREEDY_TIX, PP_EPS, PP_HORIZON, PP_BAN_ROWS, PP_BAN_ITEMS, \
     PP_TEMP = range(18)  # PP_TEMP: softmax temperature over the policy's scores (0 = play the best)
-# `distilled`: a linear score per action over features (kernels.scan): NB bid features per phase,
-# then per phase a pass bias and pass x cards in hand
-NB = 10
-NFEAT = 3 * NB + 6
+# `distilled`: a linear score per action over features (kernels.scan): NB bid features per phase, then
+# NPASS pass features per phase
+NB = 14
+NPASS = 4
+NFEAT = 3 * (NB + NPASS)
 PP_X = 18                     # the NFEAT feature weights
 PP_NAMED = PP_X + NFEAT       # named weights (caesar_sim.weights.ORDER); control slots follow
 PP_RPOL = PP_NAMED            # policy code a row plays by in `mc` rollouts (0 = value's features)
@@ -74,8 +75,9 @@ def venue_terms(R, S, PP, p, x, held):
 
 
 @no_refcount
-def ticket_utils(R, S, PP, p, W):
-    """W[i] = what display ticket i is worth to seat ``p`` (coins); returns the index of the best."""
+def ticket_utils(R, S, PP, p, W, ids):
+    """W[i] = what display ticket i is worth to seat ``p`` (coins); returns the index of the best. With
+    ``ids``: also W[W_ID + i] = i and W[W_AUX + i] = the ticket venue's visitor share (its per-coin worth)."""
     nt = S[S_TDN]
     k0, k1, k2 = 0, 0, 0  # tickets of each venue on display
     for i in range(nt):
@@ -96,6 +98,9 @@ def ticket_utils(R, S, PP, p, W):
         x, c = S[S_TDX + i], S[S_TDC + i]
         u = b0 + m0 * c if x == 0 else (b1 + m1 * c if x == 1 else b2 + m2 * c)
         W[i] = u
+        if ids:
+            W[W_ID + i] = i
+            W[W_AUX + i] = m0 if x == 0 else (m1 if x == 1 else m2)
         if u > bu:
             best, bu = i, u
     return best
@@ -141,7 +146,7 @@ def choose_item(R, S, PP, p, row, rng, W):
         nt = S[S_TDN]
         if pol == RANDOM:
             return randbelow(rng, nt)
-        return ticket_utils(R, S, PP, p, W)
+        return ticket_utils(R, S, PP, p, W, False)
     nv = S[S_VDN + row - 2]
     if pol == RANDOM:
         return randbelow(rng, nv)

@@ -179,9 +179,12 @@ def named_stats(stats):
 LOGW = 10
 LOG_MAX = 4096
 
-# --- scratch floats W: item utilities at 0.., one action's bid features at W_FEAT, every action's score at
+# --- scratch floats W: item utilities at 0.. with each item's id (favour type or display ticket) at W_ID and
+# a ticket's visitor share at W_AUX (``row_utils``), one action's bid features at W_FEAT, every action's score at
 # W_SCORE (the policies), every candidate's mean rollout outcome at W_Q (`mc`, which the policies leave alone)
-W_FEAT = 64
+W_ID = DISP
+W_AUX = 2 * DISP
+W_FEAT = 3 * DISP
 W_SCORE = W_FEAT + 16
 W_Q = W_SCORE + ACT_MAX
 W_SIZE = W_Q + ACT_MAX + 8

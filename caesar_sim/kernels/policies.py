@@ -111,23 +111,34 @@ def greedy_action(R, S, PP, p):
 
 
 @nb.njit(cache=True, inline="always")
-def row_utils(R, S, PP, o, p, row, W):
-    """Fill W[0:n] with what each item of row 0/1 is worth to ``p``, best first; return n."""
+def row_utils(R, S, PP, o, p, row, W, ids):
+    """Fill W[0:n] with what each item of row 0/1 is worth to ``p``, best first; return n. With ``ids``,
+    each item's id (row 0: favour type or SP_ITEM; row 1: display ticket) and visitor share (row 1)
+    move with it at W[W_ID:] and W[W_AUX:]."""
     m = 0
     if row == 0:
         for t in range(NFT + 1):
             cnt = S[S_SPAV] if t == SP_ITEM else S[S_FDISP + t]
             for _ in range(cnt):
                 W[m] = favour_util(R, PP, o, t)
+                if ids:
+                    W[W_ID + m] = t
                 m += 1
     else:
-        ticket_utils(R, S, PP, p, W)
+        ticket_utils(R, S, PP, p, W, ids)
         m = S[S_TDN]
     for i in range(1, m):
         u = W[i]
+        d, a = 0.0, 0.0
+        if ids:
+            d, a = W[W_ID + i], W[W_AUX + i]
         j = i
         while j > 0 and W[j - 1] < u:
             W[j] = W[j - 1]
+            if ids:
+                W[W_ID + j], W[W_AUX + j] = W[W_ID + j - 1], W[W_AUX + j - 1]
             j -= 1
         W[j] = u
+        if ids:
+            W[W_ID + j], W[W_AUX + j] = d, a
     return m

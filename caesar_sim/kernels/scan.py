@@ -8,9 +8,19 @@ the cards it leaves short for later phases. What it does with a bid depends on `
 - ``BEST``: `value`'s choice, the bid with the largest ``keep * u - cost`` (pass scores 0),
   pruning bids that cannot beat the best so far;
 - ``SCORES``: every legal action (pass first) with that score, at ``W[W_SCORE + i]``;
-- ``LINEAR``: every legal action with `distilled`'s score, a linear function of the bid's
+- ``LINEAR``: every legal action with `distilled`'s score, a linear function of the action's
   features (weights ``PP[o + PP_X ...]``, per phase);
 - ``FEATURES``: every legal action's feature vector into row i of ``F`` (``NFEAT`` floats).
+
+Features of a bid (``NB`` per phase, the phase's block; the names in ``caesar_sim.weights``):
+the items' worth if no rival can outbid for them (else 0) and if one can, the merchant's coins,
+its value, the cards short for later phases, boost, double, winning nothing, rivals able to
+outbid beyond the spare items, items won; then what the items are: phase 1 the boosts,
+doubles, golds and start card won; phase 2 the tickets' coin cards, ticket coins times the
+venue's visitor share, their expected visitor coins, and how many need a phase-3 merchant;
+phase 3 the visitors' coins and ticket coins scored, the most the visitors are worth to a
+rival, and how many score. A pass (``NPASS`` per phase): 1, cards in hand, items on the
+phase's displays, rivals still bidding.
 
 Actions go to ``A[off + i]`` in the non-``BEST`` modes; banned rows (restricted players) are
 left out. A positive ``temperature`` weight samples the action from a softmax over the scores.
@@ -24,37 +34,76 @@ from tabletop_mc.bits import highest, lowest, popcount
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import uniform
 from caesar_sim.kernels.items import (
-    NB, NFEAT, PP_ALPHA, PP_BAN_ROWS, PP_FAVKEEP, PP_NEED1, PP_NEED2, PP_RISK, PP_RISK3, PP_SHORT, PP_TEMP,
-    PP_VILLA_DECAY, PP_X, visitor_util, wrow,
+    NB, NFEAT, NPASS, PP_ALPHA, PP_BAN_ROWS, PP_C3, PP_FAVKEEP, PP_NEED1, PP_NEED2, PP_RISK, PP_RISK3, PP_SHORT,
+    PP_TEMP, PP_VILLA_DECAY, PP_X, visitor_util, wrow,
 )
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 from caesar_sim.kernels.policies import cheapest, phase_rows, row_scan, row_utils, visitor_slots
+from caesar_sim.kernels.state import n_items
 
 BEST, SCORES, LINEAR, FEATURES = 0, 1, 2, 3
-F_PASS = 3 * NB   # feature index of the pass bias of phase 1 (then phases 2, 3, then pass x cards in hand)
+F_PASS = 3 * NB   # feature index of phase 1's pass block (then phases 2, 3)
 
 
 @nb.njit(cache=True, inline="always")
-def _emit(PP, o, W, A, off, F, mode, i, a, ph, u, keep, cost, fcost, mcoin, v, shortn, f, nothing, threat, items):
+def _emit(PP, o, W, A, off, F, mode, i, a, ph, u, keep, cost, fcost, mcoin, v, shortn, f, nothing, threat, items,
+          d0, d1, d2, d3):
     """List action ``a`` as action ``i`` with its score (``SCORES``, ``LINEAR``) or features (``FEATURES``)."""
     A[off + i] = a
     if mode == SCORES:
         W[W_SCORE + i] = keep * u - cost - fcost
         return
-    b0 = u if keep == 1.0 else 0.0
-    b1 = u - b0
+    W[W_FEAT], W[W_FEAT + 1] = (u, 0.0) if keep == 1.0 else (0.0, u)
+    W[W_FEAT + 2], W[W_FEAT + 3], W[W_FEAT + 4], W[W_FEAT + 5] = mcoin, v, shortn, f == 1
+    W[W_FEAT + 6], W[W_FEAT + 7], W[W_FEAT + 8], W[W_FEAT + 9] = f == 2, nothing, threat, items
+    W[W_FEAT + 10], W[W_FEAT + 11], W[W_FEAT + 12], W[W_FEAT + 13] = d0, d1, d2, d3
+    x = ph * NB
     if mode == LINEAR:
-        x = PP_X + ph * NB
-        W[W_SCORE + i] = (PP[o + x] * b0 + PP[o + x + 1] * b1 + PP[o + x + 2] * mcoin + PP[o + x + 3] * v
-                          + PP[o + x + 4] * shortn + PP[o + x + 5] * (f == 1) + PP[o + x + 6] * (f == 2)
-                          + PP[o + x + 7] * nothing + PP[o + x + 8] * threat + PP[o + x + 9] * items)
+        sc = 0.0
+        for k in range(NB):
+            sc += PP[o + PP_X + x + k] * W[W_FEAT + k]
+        W[W_SCORE + i] = sc
         return
     r = i * NFEAT
     for k in range(NFEAT):
         F[r + k] = 0.0
-    r += ph * NB
-    F[r], F[r + 1], F[r + 2], F[r + 3], F[r + 4] = b0, b1, mcoin, v, shortn
-    F[r + 5], F[r + 6], F[r + 7], F[r + 8], F[r + 9] = f == 1, f == 2, nothing, threat, items
+    for k in range(NB):
+        F[r + x + k] = W[W_FEAT + k]
+
+
+@nb.njit(cache=True, inline="always")
+def _pass_features(S, p, ph, hand, W):
+    """The pass block's features into W[W_FEAT:W_FEAT + NPASS]: 1, cards in hand, items on display, rivals bidding."""
+    r0, r1 = phase_rows(ph)
+    items = 0
+    for row in range(r0, r1):
+        items += n_items(S, row)
+    rivals = 0
+    for q in range(S[S_N]):
+        rivals += (q != p) & (S[S_PASS + q] == 0) & (S[S_HAND + q] != 0)
+    W[W_FEAT], W[W_FEAT + 1], W[W_FEAT + 2], W[W_FEAT + 3] = 1.0, popcount(hand), items, rivals
+
+
+@nb.njit(cache=True, inline="always")
+def _item_parts(R, S, PP, p, row, s, k, ahead, W, u_k):
+    """What item ``s + k`` of ``row`` adds to the phase's four decomposition features (worth ``u_k`` to ``p``)."""
+    if row == 0:
+        t = int(W[W_ID + s + k])
+        return 1.0 * (t == BOOST), 1.0 * (t == DOUBLE), 1.0 * (t == GOLD), 1.0 * (t == SP_ITEM)
+    if row == 1:
+        i = int(W[W_ID + s + k])
+        x, c, share = S[S_TDX + i], S[S_TDC + i], W[W_AUX + s + k]
+        cc = min(S[S_SPEC + x], S[S_COINS]) * R[R_COINVAL]
+        c3 = PP[wrow(S, p) + PP_C3] if share > 0 else 0.0
+        return 1.0 * cc, share * c, u_k - cc - share * c + c3, 1.0 * (share > 0)
+    x = row - 2
+    coin = S[S_VD + x * DISP + s + k]
+    deny = 0.0
+    for q in range(S[S_N]):
+        if q != p:
+            deny = max(deny, visitor_util(R, S, q, x, coin, 0))
+    scores = 1.0 if u_k > 0 else 0.0
+    return coin * scores, (u_k - coin) * scores, deny, scores
 
 
 @nb.njit(cache=True, inline="always")
@@ -67,16 +116,21 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
     if mode != BEST:  # pass first
         A[off] = -1
         cnt = 1
-        c = popcount(hand)
         if mode == SCORES:
             W[W_SCORE] = 0.0
-        elif mode == LINEAR:
-            W[W_SCORE] = PP[o + PP_X + F_PASS + ph] + PP[o + PP_X + F_PASS + 3 + ph] * c
         else:
-            for k in range(NFEAT):
-                F[k] = 0.0
-            F[F_PASS + ph] = 1.0
-            F[F_PASS + 3 + ph] = c
+            _pass_features(S, p, ph, hand, W)
+            x = F_PASS + ph * NPASS
+            if mode == LINEAR:
+                sc = 0.0
+                for k in range(NPASS):
+                    sc += PP[o + PP_X + x + k] * W[W_FEAT + k]
+                W[W_SCORE] = sc
+            else:
+                for k in range(NFEAT):
+                    F[k] = 0.0
+                for k in range(NPASS):
+                    F[x + k] = W[W_FEAT + k]
     if hand == 0:
         return -1 if mode == BEST else cnt
     r0, r1 = phase_rows(ph)
@@ -130,7 +184,7 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
                 continue
         if row < 2:
             if nit > 0:
-                row_utils(R, S, PP, o, p, row, W)
+                row_utils(R, S, PP, o, p, row, W, mode >= LINEAR)
                 if row == 0 and ahead > 0:
                     for i in range(nit):
                         W[i] /= 1.0 + PP[o + PP_VILLA_DECAY] * ahead
@@ -147,6 +201,7 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
             fcost = PP[o + PP_FAVKEEP] if f > 0 and ph == 1 else 0.0
             bonus = boost if f == 1 else 0
             last, u = -1, 0.0
+            d0, d1, d2, d3 = 0.0, 0.0, 0.0, 0.0
             i, s, m = rown, total, hand  # s: items taken before the card (equal cards stay left)
             while m:
                 v = lowest(m) + 1
@@ -160,22 +215,27 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
                 if s >= nit:
                     if mode != BEST:
                         _emit(PP, o, W, A, off, F, mode, cnt, a, ph, 0.0, 1.0, mcoin + short + alpha * v, fcost,
-                              mcoin, v, shortn, f, 1.0, 0.0, 0.0)
+                              mcoin, v, shortn, f, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
                         cnt += 1
                     continue
                 if s != last:
                     last, u = s, 0.0
+                    d0, d1, d2, d3 = 0.0, 0.0, 0.0, 0.0
                     for k in range(min(takes, nit - s)):
                         if row < 2:
-                            u += W[s + k]
+                            uk = W[s + k]
                         else:
-                            u += visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP + s + k], ahead + k)
+                            uk = visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP + s + k], ahead + k)
+                        u += uk
+                        if mode >= LINEAR:
+                            e0, e1, e2, e3 = _item_parts(R, S, PP, p, row, s, k, ahead + k, W, uk)
+                            d0, d1, d2, d3 = d0 + e0, d1 + e1, d2 + e2, d3 + e3
                 threats = ((t0 >> eff) & 1) + 2 * ((t1 >> eff) & 1) + 4 * ((t2 >> eff) & 1)
                 keep = 1.0 if threats <= nit - s - takes else risk
                 if mode != BEST:
                     _emit(PP, o, W, A, off, F, mode, cnt, a, ph, u, keep, mcoin + short + alpha * v, fcost, mcoin,
                           v, shortn, f, 0.0, float(max(0, threats - (nit - s - takes))),
-                          float(min(takes, nit - s)))
+                          float(min(takes, nit - s)), d0, d1, d2, d3)
                     cnt += 1
                     continue
                 g = keep * u - (mcoin + short + alpha * v) - fcost

@@ -45,15 +45,19 @@ DEFAULTS: dict[str, float] = {
     "temperature": 0,      # > 0: sample the action from a softmax over the policy's scores (coins) at this temperature
 }
 VALUE_WEIGHTS = tuple(DEFAULTS)   # the weights value's features read (a `tuned` file holds these)
-# `distilled`'s linear weights (kernels.scan): bid features per phase 1..3, then pass features per phase
+# `distilled`'s linear weights (kernels.scan): per phase 1..3 the bid features, the phase's four item features,
+# then per phase the pass features
 BID_FEATURES = ("item_safe", "item_risky", "coins", "value", "short", "boost", "double", "nothing", "threat",
                 "items")
-PASS_FEATURES = ("pass", "pass_cards")
-FEATURES = tuple(f"d_{f}_{ph}" for ph in (1, 2, 3) for f in BID_FEATURES) + tuple(
-    f"d_{f}_{ph}" for f in PASS_FEATURES for ph in (1, 2, 3))
+ITEM_FEATURES = (("won_boost", "won_double", "won_gold", "won_start"),
+                 ("coin_cards", "ticket_coins", "visitor_coins", "phase3_cards"),
+                 ("visitor_coins", "ticket_coins", "deny", "scoring"))
+PASS_FEATURES = ("pass", "pass_cards", "pass_items", "pass_rivals")
+FEATURES = tuple(f"d_{f}_{ph + 1}" for ph in range(3) for f in BID_FEATURES + ITEM_FEATURES[ph]) + tuple(
+    f"d_{f}_{ph + 1}" for ph in range(3) for f in PASS_FEATURES)
 DEFAULTS.update({k: 0.0 for k in FEATURES})
 ORDER = tuple(DEFAULTS)
-assert len(BID_FEATURES) == I.NB and len(FEATURES) == I.NFEAT and ORDER.index(FEATURES[0]) == I.PP_X
+assert len(BID_FEATURES) + 4 == I.NB and len(PASS_FEATURES) == I.NPASS and len(FEATURES) == I.NFEAT and ORDER.index(FEATURES[0]) == I.PP_X
 assert len(ORDER) == I.PP_NAMED and ORDER.index("ban_items") == I.PP_BAN_ITEMS and ORDER.index("mc_epsilon") == I.PP_EPS
 assert ORDER.index("temperature") == I.PP_TEMP
 

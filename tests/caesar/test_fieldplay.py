@@ -169,3 +169,67 @@ def test_tune_against_a_field_is_reproducible():
     a = tune(3, 30, 2, seed=3, lam=4, threads=1, progress=False, against=f)
     b = tune(3, 30, 2, seed=3, lam=4, threads=2, progress=False, against=f)
     assert a.weights == b.weights and "t field" in a.meta["field"]
+
+
+def test_distilled_with_values_scoring_plays_like_value():
+    """The linear score over the features can express value's own score: with those weights
+    distilled picks value's choice at every decision whose best score is unique."""
+    from caesar_sim.analysis.distill import distilled_strategy, tuned_equivalent
+    R, PP, S = states(profile="value x4", count=300)
+    row = distilled_strategy(PP[:I.PP_SIZE], tuned_equivalent(PP[:I.PP_SIZE])).row
+    DP = np.tile(row, (L.P, 1)).reshape(-1)
+    same = 0
+    for s in S:
+        acts, sc = api.k_scores(R, PP, s, False)
+        lacts, lsc = api.k_scores(R, DP, s, True)
+        assert sorted(acts) == sorted(lacts)
+        order = {a: i for i, a in enumerate(lacts)}
+        assert np.allclose([lsc[order[a]] for a in acts], sc, atol=1e-9)
+        if (sc >= sc.max() - 1e-9).sum() == 1:
+            same += int(api.k_decide(R, DP, s.copy(), new_state(1))) == int(api.k_decide(R, PP, s.copy(), new_state(1)))
+    assert same > 200
+
+
+def test_recorded_decisions_list_every_legal_action_with_mcs_choice(tmp_path):
+    from caesar_sim.analysis.distill import agreement, fit, record, regret, tuned_equivalent
+    f = mixture_play("t", 3, ["tuned", "value"], [0.5, 0.5])
+    mc = parse_strategy("mc:2", 3)
+    d = record(3, f.with_focal(mc), 6, seed=2, threads=1, progress=False)
+    e = record(3, f.with_focal(mc), 6, seed=2, threads=2, progress=False)
+    assert np.array_equal(d.q, e.q) and np.array_equal(d.X, e.X)
+    assert d.n > 20 and len(d.start) == d.n + 1
+    sizes = np.diff(d.start)
+    assert (np.add.reduceat(d.chosen.astype(int), d.start[:-1]) == 1).all() and (sizes >= 1).all()
+    assert (d.action[d.start[:-1]] == -1).all()          # pass first
+    best = np.maximum.reduceat(d.q, d.start[:-1])
+    assert np.allclose(d.q[d.chosen], best)               # mc plays its best mean outcome
+    w0 = tuned_equivalent(parse_strategy("tuned", 3).row)
+    w = fit(d, w0, iters=50)
+    assert 0 <= agreement(d, w)[0] <= 1 and regret(d, w) >= 0
+    assert regret(d, w) <= regret(d, w0) + 0.5
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_shipped_distilled_loads_and_plays_legal_actions(players):
+    from caesar_sim import weights as WT
+    data = WT.shipped(players, "distilled")
+    assert data["policy"] == "distilled" and data["meta"]["command"].startswith(f"caesar distill --players {players}")
+    s = parse_strategy("distilled", players)
+    assert s.code == L.DISTILLED and s.row[I.PP_RPOL] == L.DISTILLED
+    R, PP, S = states(players, f"distilled x{players}", count=200)
+    for st in S:
+        assert int(api.k_decide(R, PP, st.copy(), new_state(2))) in set(api.k_legal(st, int(st[L.S_TURN])))
+
+
+def test_distill_cli_writes_a_distilled_weights_file(tmp_path):
+    from click.testing import CliRunner
+    from caesar_sim.cli import main
+    out = tmp_path / "d.json"
+    res = CliRunner().invoke(main, ["distill", "--players", "3", "--against", "tuned", "--games", "4", "--holdout",
+                                    "2", "--iterations", "1", "--rollouts", "1", "--seed", "3", "--out", str(out),
+                                    "--format", "json"])
+    assert res.exit_code == 0, res.output
+    s = parse_strategy(f"distilled@{out}", 3)
+    assert s.code == L.DISTILLED
+    with pytest.raises(UserError, match="not 'tuned'"):
+        parse_strategy(f"tuned@{out}", 3)

@@ -23,10 +23,12 @@ GAMES_WHY = "every game's scores are kept in memory"
 SET_EXAMPLE = "favour.gold_coins=3"
 COMMON = common_options(set_example=SET_EXAMPLE, rules_default="standard")
 PLAYERS = click.option("--players", type=StrictInt(), default=4, show_default=True, help="Players (3..5).")
+STRATEGIES = ("random, greedy, value, tuned, tuned@FILE, distilled, distilled@FILE (the last five with :temp=T: "
+              "softmax play at temperature T coins), mc[:K][:ROLLOUT][:reference|:field:FILE]")
 PROFILE = click.option("--profile", default=None, type=ASCII,
-                       help="One policy per seat: random, greedy, value, tuned, tuned@FILE, mc[:K][:value] (e.g. "
-                            "'tuned,value,mc:16,random' or 'value x4'). Default: the reference profile, `tuned` "
-                            "in every seat.")
+                       help=f"One strategy per seat: {STRATEGIES} (e.g. 'tuned,value,mc:16,random' or 'value x4'); "
+                            "or reference (the reference field: every seat's strategy drawn per game from the shipped "
+                            "equilibrium mixture) or field:FILE (a `caesar meta` field). Default: reference.")
 N = click.option("-n", "n", type=count_type(MAX_GAMES, GAMES_WHY), default=10000, show_default=True, help="Games to play.")
 MC_HORIZON = click.option("--mc-horizon", type=click.Choice(HORIZONS), default="day", show_default=True,
                           help="How far `mc` rolls out each candidate action: the day's end or the game's end.")
@@ -44,12 +46,17 @@ def _check_early(players: int, plot: str | None) -> None:
 
 
 def _profile(profile: str | None, players: int) -> tuple[str, str]:
-    """(profile text, a header note): the reference profile when none is given."""
+    """(profile text, a header note): the reference field when none is given."""
     if profile:
         return profile, ""
-    from caesar_sim.profile import reference_profile
+    from caesar_sim.profile import is_field, reference_profile
     ref = reference_profile(players)
-    return ref, f"reference profile ({ref}: used when --profile is not given)\n"
+    if not is_field(ref):
+        return ref, f"reference profile ({ref}: used when --profile is not given)\n"
+    from caesar_sim.fieldplay import field_play
+    play = field_play(ref, players)
+    return ref, (f"reference field ({play.mixture()}, every seat's strategy drawn per game; used when --profile is "
+                 f"not given; `{play.field.command}`)\n")
 
 
 @click.group("caesar", cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -66,8 +73,9 @@ def main():
 @main.command()
 @PLAYERS
 @click.option("--profile", default=None, type=ASCII,
-              help="One policy per seat: random, greedy, value, tuned, tuned@FILE, mc[:K][:value] (default: tuned "
-                   "for all but the last two seats, then value, mc; e.g. 'tuned,tuned,value,mc' with 4 players).")
+              help=f"One strategy per seat: {STRATEGIES}; or reference / field:FILE (the seats drawn from that field "
+                   "as `simulate` draws game 0's). Default: tuned for all but the last two seats, then value, mc; e.g. "
+                   "'tuned,tuned,value,mc' with 4 players.")
 @click.option("--verbose", is_flag=True, help="Also show every pass.")
 @MC_HORIZON
 @COMMON
@@ -117,7 +125,7 @@ def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, 
     emit(render_tables(sim.tables, fmt, note + sim.header()))
     if plot:
         b = sim.batch
-        save_plot(plot, lambda p: _plots().score_histogram(b.entry_scores(), b.profile.labels, p,
+        save_plot(plot, lambda p: _plots().score_histogram([(lb, x) for lb, x, _ in b.by_label()], p,
                                                             f"final coins, {b.players} players, n={b.n}, "
                                                             f"seed {b.seed}"))
 
@@ -196,18 +204,24 @@ def sweep(players, profile, n, rotate, plot, mc_horizon, seed, fmt, rules, overr
               help="Start point: value, tuned or tuned@FILE.")
 @click.option("--mc-games", type=StrictInt(), default=0, show_default=True,
               help="Games per candidate against (n-1) x mc:2 seats (slow; 0 = leave mc out of the field).")
+@click.option("--against", default=None, type=ASCII,
+              help="Tune against a field instead: reference, field:FILE or one strategy in every other seat; "
+                   "each candidate plays one seat (rotating) of n field games per generation.")
 @click.option("--out", "out", required=True, metavar="JSON", help="Weights file to write (load with tuned@FILE).")
 @COMMON
-def tune(players, n, generations, lam, start, mc_games, out, seed, fmt, rules, overrides, threads):
+def tune(players, n, generations, lam, start, mc_games, against, out, seed, fmt, rules, overrides, threads):
     """Tune `value`'s weights by simulation (CMA-ES, common random numbers, seats rotated).
 
     Each candidate plays n games against (n-1) x value and n games against (n-1) x the
     current search mean (the previous tuned version); its fitness is its mean win share.
-    The weights file records the command and seed that produced it.
+    With --against, it plays one seat of n games against that field instead (the same draws
+    and deals for every candidate of a generation). The weights file records the command and
+    seed that produced it.
 
     \b
     Example:
       caesar tune --players 4 -n 8000 --generations 60 --seed 1 --out tuned-4p.json
+      caesar tune --players 4 -n 8000 --generations 30 --start tuned --against reference --seed 2 --out br-4p.json
       caesar simulate --players 4 --profile "tuned@tuned-4p.json,value x3" --rotate
     """
     import shlex
@@ -222,12 +236,16 @@ def tune(players, n, generations, lam, start, mc_games, out, seed, fmt, rules, o
     WT.check_writable(out)
     A, render, _ = _analysis()
     args = ["--players", players, "-n", n, "--generations", generations, "--lam", lam, "--start", start,
-            "--mc-games", mc_games, "--seed", seed]
+            "--mc-games", mc_games] + (["--against", against] if against else []) + ["--seed", seed]
     args += (["--rules", rules] if rules else []) + [x for o in overrides for x in ("--set", o)]
     args += (["--threads", threads] if threads else []) + ["--out", out]
     command = "caesar tune " + " ".join(shlex.quote(str(a)) for a in args)
+    play = None
+    if against:
+        from caesar_sim.fieldplay import against as against_play
+        play = against_play(against, players)
     res = run_tune(players, n, generations, seed=seed, start=start, lam=lam, mc_games=mc_games, rules=rules,
-                   overrides=overrides, threads=threads, command=command)
+                   overrides=overrides, threads=threads, command=command, against=play)
     WT.save(out, res.weights, players, res.meta)
     table = pd.DataFrame([{"weight": k, "value": WT.DEFAULTS[k], "tuned": v}
                           for k, v in res.weights.items() if k in WT.TUNABLE])
@@ -277,9 +295,10 @@ def exploit(players, profile, n, entry, policies, weights, restricted, threshold
     table, line, base = A.exploit(players, profile, n, entry=entry, seed=seed, rules=rules, overrides=overrides,
                                   threads=threads, policies=pols, weights=weights, restricted=restricted,
                                   threshold=threshold, mc_horizon=mc_horizon)
-    header = (f"{note}{base.rules.summary()}\nprofile {base.profile.text()}, entry {entry} "
-              f"({base.profile.entries[entry]}) deviates; {players} players, seats rotated, n={n} games per "
-              f"deviation, seed {seed}; gain = paired mean win-share difference per game, 95% interval")
+    who = ("seat g % players of game g deviates, the others drawn from the field as in the undeviated games"
+           if base.is_field else f"entry {entry} ({base.profile.entries[entry]}) deviates, seats rotated")
+    header = (f"{note}{base.rules.summary()}\nprofile {base.profile.text()}; {who}; {players} players, n={n} games "
+              f"per deviation, seed {seed}; gain = paired mean win-share difference per game, 95% interval")
     if fmt == "json":
         emit(render_tables({"verdict": line, "deviations": table}, "json", header))
     else:
@@ -314,3 +333,5 @@ rules_group(main, "caesar", "caesar_sim.rules", _load_rules, lambda ruleset, rul
             SET_EXAMPLE)
 main.rules_meta = lambda params: rules_meta(_load_rules, params)
 cache_group(main, "caesar", lambda: [("compiled kernels", kernel_cache_root(), "caesar_sim-*")], "compiled kernels")
+
+from caesar_sim.cli import meta as _meta  # noqa: E402,F401  (registers `distill` and `meta` on main)

@@ -1,0 +1,127 @@
+"""`meta`: the Circus Maximus side of the meta-game (``tabletop_mc.metagame``).
+
+- ``payoff_adapter`` plays one profile of the symmetric game for the payoff table: the
+  population's strategies as a member table, the profile's seating rotated game by game, every
+  game on its own streams (``kernels.game``: game g is the same deal in every profile, common
+  random numbers). A sample is one game: y = the mean win share of the strategy's seats in it.
+  Every profile is played (C(N+K-1, N) of them, 126 for 6 strategies and 4 players): the
+  members are fast, so estimating every multiset costs seconds and leaves no entry to sampling
+  from a mixture that moves while PSRO runs.
+- ``oracle_step`` (PSRO): best responses to the current mixture, each judged by its paired gain
+  against the field on games of a seed of its own: `tune` against the field (CMA-ES), `distill`
+  against the field (the fast policy fitted to `mc` rolling out against it), and `mc` itself
+  with field rollouts (the auditor: far too slow to be a member of a field that must play 5,000
+  games/s/core, so it is measured, never added). A fast candidate joins the population when its
+  gain's 95 % lower bound exceeds ``MARGIN``; the game is then re-solved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from tabletop_mc.stats import mean_ci
+from caesar_sim import weights as WT
+from caesar_sim.analysis.run import run_field
+from caesar_sim.fieldplay import FieldPlay, mixture_play
+from caesar_sim.kernels import items as I
+from caesar_sim.kernels import layout as L
+from caesar_sim.strategy import Strategy, parse_strategy, weights_row
+
+MARGIN = 0.01
+ORACLE_SEED = 7919       # oracle games run on seed + ORACLE_SEED + round: never the payoff table's seed
+
+
+def member_table(players: int, members, base: Path | None = None) -> FieldPlay:
+    """The population as a member table (the weights are not used: profiles give the seating)."""
+    strategies = tuple(m if isinstance(m, Strategy) else parse_strategy(m, players, base) for m in members)
+    return FieldPlay("population", players, strategies, tuple([1.0 / len(strategies)] * len(strategies)))
+
+
+def payoff_adapter(players: int, members, *, rules=None, threads=None, base: Path | None = None):
+    """``play(counts, games, seed) -> (total, total_sq, n)`` per strategy (``metagame.build``)."""
+    table = member_table(players, members, base)
+    k = len(table.members)
+
+    def play(counts, games, seed):
+        seating = [j for j, c in enumerate(counts) for _ in range(int(c))]
+        b = run_field(players, table, games, seed=seed, rules=rules, threads=threads, progress=False,
+                      seating=seating, stats=False)
+        shares = b.win_shares(by_entry=False)
+        total, sq, n = np.zeros(k), np.zeros(k), np.zeros(k, dtype=np.int64)
+        for j in range(k):
+            if counts[j] == 0:
+                continue
+            mask = b.members == j
+            y = (shares * mask).sum(axis=1) / mask.sum(axis=1)
+            total[j], sq[j], n[j] = y.sum(), (y * y).sum(), len(y)
+        return total, sq, n
+
+    return play
+
+
+def paired_gain(players: int, field: FieldPlay, focal: Strategy | str, games: int, *, seed: int, rules=None,
+                threads=None, progress=None) -> dict:
+    """A seat playing ``focal`` against ``field`` (seat g % players of game g, the others drawn): the
+    paired per-game win-share gain over the field member that sat there, mean and 95 % interval."""
+    base = run_field(players, field, games, seed=seed, rules=rules, threads=threads, progress=progress,
+                     stats=False, label="field")
+    dev = run_field(players, field.with_focal(focal), games, seed=seed, rules=rules, threads=threads,
+                    progress=progress, stats=False, label=f"against the field: {field.with_focal(focal).focal.label}")
+    d = dev.win_shares()[:, 0] - base.win_shares()[:, 0]
+    g, lo, hi = mean_ci(d.sum(), (d * d).sum(), len(d))
+    return {"strategy": dev.profile.focal.label, "n": games, "seed": seed,
+            "win_share": float(dev.win_shares()[:, 0].mean()), "gain": g, "gain_low": lo, "gain_high": hi}
+
+
+@dataclass
+class Candidate:
+    kind: str                  # "tune", "distill" or "mc"
+    strategy: str | Strategy   # its text (a weights file in the output folder), or `mc` as built
+    addable: bool              # fast enough to join the field
+
+
+def oracle_candidates(players: int, field: FieldPlay, out: Path, round_: int, *, seed: int, rules=None,
+                      threads=None, tune_games: int = 4000, tune_generations: int = 20, distill_games: int = 1000,
+                      distill_iterations: int = 2, mc_rollouts: int = 8, progress=None) -> list[Candidate]:
+    """Best responses to ``field`` (module docstring); their weights files are written into ``out``."""
+    from caesar_sim.analysis.distill import distill
+    from caesar_sim.analysis.tune import tune
+
+    out.mkdir(parents=True, exist_ok=True)
+    tag = f"br{round_}-{players}p"
+    res = tune(players, tune_games, tune_generations, seed=seed + round_, start="tuned", lam=8, rules=rules,
+               threads=threads, progress=progress, against=field, command=f"caesar meta oracle round {round_}")
+    WT.save(out / f"{tag}-tuned.json", res.weights, players, res.meta)
+    dist = distill(players, field, weights_row("tuned", players), games=distill_games,
+                   holdout=max(distill_games // 4, 50), iterations=distill_iterations, seed=seed + round_,
+                   rules=rules, threads=threads, progress=progress, command=f"caesar meta oracle round {round_}")
+    WT.save(out / f"{tag}-distilled.json", dist.weights, players, dist.meta, policy="distilled")
+    row = parse_strategy(f"distilled@{tag}-distilled.json", players, out).row
+    row[I.PP_CRN] = 1.0
+    mc = Strategy(f"mc:{mc_rollouts}:distilled@{tag}-distilled.json:field", L.MC, mc_rollouts, row,
+                  replace(field, focal=None))
+    return [Candidate("tune", f"tuned@{tag}-tuned.json", True),
+            Candidate("distill", f"distilled@{tag}-distilled.json", True),
+            Candidate("mc", mc, False)]
+
+
+def judge(players: int, field: FieldPlay, candidates: list[Candidate], games: int, out: Path, *, seed: int,
+          rules=None, threads=None, progress=None) -> pd.DataFrame:
+    """Each candidate's paired gain against ``field`` on ``games`` games of ``seed``."""
+    rows = []
+    for c in candidates:
+        s = c.strategy if isinstance(c.strategy, Strategy) else parse_strategy(c.strategy, players, out)
+        row = paired_gain(players, field, s, games, seed=seed, rules=rules, threads=threads, progress=progress)
+        rows.append({"kind": c.kind, **row, "addable": c.addable,
+                     "added": bool(c.addable and row["gain_low"] > MARGIN)})
+    return pd.DataFrame(rows)
+
+
+def mixture_field(players: int, names, weights, base: Path | None = None) -> FieldPlay:
+    """The equilibrium mixture as a field (members of weight 0 left out)."""
+    return mixture_play("mixture", players, names, weights, base)
+
