@@ -28,6 +28,7 @@ from typing import Callable
 import numpy as np
 
 from tabletop_mc.errors import UserError
+from tabletop_mc.metagame.text import describe_mixture
 
 FIELD_FORMAT = "tabletop-field/1"
 MIN_MEMBERS = 2
@@ -109,8 +110,8 @@ class Field:
         return sorted(pairs, key=lambda p: -p[1])
 
     def text(self, digits: int = 2) -> str:
-        """``0.62 ev0.5:goal:cash3 + 0.38 distilled`` (members of weight 0 left out)."""
-        return " + ".join(f"{w:.{digits}f} {m}" for m, w in self.support)
+        """``0.62 ev0.5:goal:cash3 + 0.38 distilled`` (weights that round to 0 left out)."""
+        return describe_mixture(self.weights, self.members, digits)
 
     def cumulative(self) -> np.ndarray:
         """Cumulative weights (float64), the last exactly 1: a uniform draw u picks

@@ -26,6 +26,8 @@ COMMANDS = {
     "recommend": ("sponsio_sim.cli.balance",
                   "Integer multipliers per bet type bringing every type's RTP near a target, the ev policy "
                   "re-adapting to each new table."),
+    "meta": ("sponsio_sim.cli.meta",
+             "The equilibrium of a strategy population: its payoff table, mixture and every member's regret."),
     "exploit": ("sponsio_sim.cli.strategy",
                 "How much one seat gains by deviating from a profile (is it close to equilibrium?)."),
     "report": ("sponsio_sim.cli.report", "Build the designer report: findings first, then the evidence."),

@@ -48,9 +48,9 @@ class Balance:
 
 
 def row_block(totals: np.ndarray, players: int) -> np.ndarray:
-    """(seat, catalogue row, field) array of the per-row bet statistics, fields in ``ROW_FIELDS`` order."""
+    """(seat, catalogue row, field) array of the per-row bet statistics: placed, won, payout, payout squared."""
     rows = L.named_stats(totals, players)["rows"]
-    return np.stack([rows[name] for name, _, _ in L.ROW_FIELDS], axis=-1)
+    return np.stack([rows[name] for name in ("placed", "won", "pay", "pay_sq")], axis=-1)
 
 
 def bet_rows(totals: np.ndarray, rules: RuleSet, seat: int | None = None) -> pd.DataFrame:

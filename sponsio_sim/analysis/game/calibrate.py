@@ -43,7 +43,7 @@ from tabletop_mc.runner import derive_seed, run_chunked
 from tabletop_mc.stats import wilson
 from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.analysis.game.model import KINDS, SuccessModel
-from sponsio_sim.analysis.game.setup import build_state, parse_profile
+from sponsio_sim.analysis.game.setup import build_state, parse_profile, rows_of
 from sponsio_sim.analysis.game.runs import GAME_CHUNK, entry_table, run_games
 from sponsio_sim.kernels.game import layout as L
 
@@ -67,7 +67,7 @@ def onpolicy_counts(rules, model: SuccessModel, profile: str, games: int, seed: 
     tab, ints, weight = build_state(rules, strategies, model, rotate=True)
     width = 2 * len(model.bets)
     batch = KernelBatch("sponsio_sim.kernels.game.fit", "onpolicy_chunks", seed, tab, ints, weight,
-                        np.int64(L.stats_size(rules.players)), np.int64(width), mc_switch(ints))
+                        np.int64(L.stats_size(rules.players, ints[L.I_NENTRIES])), np.int64(width), mc_switch(ints))
     totals = run_chunked(batch, games, chunk_size=GAME_CHUNK, progress=progress).totals
     return totals[0::2].copy(), totals[1::2].copy()
 
@@ -95,11 +95,30 @@ def ingame_calibration(rules, model: SuccessModel, *, profile: str | None = None
     return out
 
 
+def seat_bets(totals: np.ndarray, rules) -> pd.DataFrame:
+    """Per seat, whatever strategy sat there: per bet type the bets placed, their success rate and
+    the model's mean predicted chance (``KIND_placed``, ``KIND_won``, ``KIND_predicted``)."""
+    rows = L.named_stats(totals, rules.players)["rows"]
+    kinds = np.array([KINDS.index(b.kind) for b in rows_of(rules)])
+    out = []
+    for s in range(rules.players):
+        row = {"seat": s}
+        for k, kind in enumerate(KINDS):
+            idx = np.flatnonzero(kinds == k)
+            placed = rows["placed"][s, idx].sum()
+            row[f"{kind}_placed"] = int(placed)
+            row[f"{kind}_won"] = rows["won"][s, idx].sum() / placed if placed else np.nan
+            row[f"{kind}_predicted"] = rows["predicted"][s, idx].sum() / placed if placed else np.nan
+        out.append(row)
+    return pd.DataFrame(out)
+
+
 def _ingame_one(rules, model, profile, n, seed, progress) -> pd.DataFrame:
     strategies = parse_profile(profile, rules)
-    text = ", ".join(s.text for s in strategies)
+    text = strategies.text()
     totals = run_games(rules, strategies, n, rotate=False, seed=seed, model=model, progress=progress)
-    df = entry_table(totals, strategies, False, rules)
+    # per seat: an entry is a seat, unless seats draw from a field
+    df = entry_table(totals, strategies, False, rules) if strategies.field is None else seat_bets(totals, rules)
     rows = []
     for kind in KINDS:
         if kind not in rules.bets:
@@ -139,7 +158,7 @@ def refit_on_policy(rules, off: SuccessModel, *, profile: str | None = None, ite
     model judged on ``games`` games of its own. Returns the model kept and one row per
     model with its in-game gap (pp) per bet type."""
     profile = profile or default_profile(rules)
-    profiles = [p.strip() for p in profile.split(";") if p.strip()]
+    profiles = [p.strip() for p in profile.split(";") if p.strip()] if isinstance(profile, str) else [profile]
     on_bets = np.zeros_like(off.bets)
     on_wins = np.zeros_like(off.wins)
     model = off
@@ -176,7 +195,8 @@ def refit_on_policy(rules, off: SuccessModel, *, profile: str | None = None, ite
         fresh = b > 0   # a cell the games no longer reach keeps its counts (no drift back to off-policy)
         on_bets = np.where(fresh, DECAY * on_bets + b, on_bets)
         on_wins = np.where(fresh, DECAY * on_wins + w, on_wins)
-        meta.update(on_policy={"profile": profile, "iterations": it + 1, "games_per_iteration": int(games),
+        text = profile if isinstance(profile, str) else profile.text()
+        meta.update(on_policy={"profile": text, "iterations": it + 1, "games_per_iteration": int(games),
                                "seed": int(seed), "off_prior": OFF_PRIOR, "decay": DECAY})
         model = blend(off, on_bets, on_wins, meta)
     # iteration i's row judges model i (0: the off-policy fit) on the games it played itself:

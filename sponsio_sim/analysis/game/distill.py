@@ -40,7 +40,7 @@ from sponsio_sim.kernels.game.distill import record_chunks
 
 RECORD_CHUNK = 8          # mc games per chunk
 CAPACITY = 4096           # recorded rows per chunk (8 games: about 8 x 3 rounds x 8 decisions x 4 candidates)
-RIDGE = 0.05              # shrinkage toward ev's scoring, relative to the records' weight per feature
+RIDGE = 0.003             # shrinkage toward ev's scoring, relative to the records' weight per feature
 
 
 def record(rules, profile: Profile, model, weights: np.ndarray, *, games: int, seed: int, mc: str = "mc",
@@ -94,8 +94,10 @@ def fit_weights(rec: pd.DataFrame, prior: np.ndarray, ridge: float = RIDGE) -> n
     y = rows["advantage"].to_numpy()
     n = rows["rollouts"].to_numpy().astype(float)
     xtx = x.T @ (x * n[:, None])
-    scale = np.maximum(np.diag(xtx), 1e-9)
-    lam = ridge * np.diag(scale)
+    seen = np.diag(xtx)
+    # each feature pulled toward ev's weight by ``ridge`` of its own weight in the records; one
+    # the records never vary (a bet type the rules lack) keeps ev's weight
+    lam = np.diag(np.where(seen > 0, ridge * seen, 1.0))
     return np.linalg.solve(xtx + lam, x.T @ (n * y) + lam @ prior)
 
 

@@ -168,9 +168,9 @@ def shipped(rules: RuleSet, variant: str | None = None) -> SuccessModel | None:
 DISTILLED_FORMAT = "sponsio-distilled/1"
 # the distilled policy's features by name (``kernels.game.layout.DIST_*`` order)
 FEATURES = tuple(
-    [f"bet_{k}" for k in L.KINDS] + [f"pay_{k}" for k in L.KINDS] + [f"p_{k}" for k in L.KINDS]
+    [f"bet_{k}" for k in BET_TYPES] + [f"pay_{k}" for k in BET_TYPES] + [f"p_{k}" for k in BET_TYPES]
     + ["forgone", "held", "streak", "swap", "swap_gain"] + [f"token_{t}" for t in range(L.N_TOKENS)]
-    + [f"token_gain_{t}" for t in range(L.N_TOKENS)] + ["token_cost"])
+    + [f"token_gain_{t}" for t in range(L.N_TOKENS)] + ["token_cost", "hidden", "turns_left"])
 assert len(FEATURES) == L.N_DIST
 
 

@@ -17,7 +17,7 @@ import pandas as pd
 
 from tabletop_mc.rng import seed_key
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import build_state, parse_profile, rows_of
+from sponsio_sim.analysis.game.setup import build_state, model_variant, parse_profile, rows_of
 from sponsio_sim.cards import format_cards
 from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
@@ -46,7 +46,7 @@ def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
     """The event log (rows of ``kernels.game.layout.LOG_FIELDS``) of game 0 of chunk 0."""
     tab, ints, weight = build_state(rules, strategies, model)
     log = np.zeros((LOG_ROWS, L.LOG_FIELDS), dtype=np.float64)
-    row = np.zeros(L.stats_size(rules.players), dtype=np.float64)
+    row = np.zeros(L.stats_size(rules.players, ints[L.I_NENTRIES]), dtype=np.float64)
     game_chunk(seed_key(seed), np.int64(0), np.int64(1), tab, ints, weight, row, log, mc_switch(ints))
     return log[1:int(log[0, 0]) + 1]
 
@@ -56,18 +56,21 @@ def play_game(profile, *, players: int | None = None, seed: int = 1, rules=None,
     """Play and narrate one game (see module docstring)."""
     ruleset = load_rules(rules, players, overrides)
     strategies = parse_profile(profile, ruleset)
-    success = find_model(ruleset, model)
+    success = find_model(ruleset, model, variant=model_variant(profile, ruleset))
     events = run_logged(ruleset, strategies, success, seed)
-    game = _Narrator(ruleset, strategies, events).run()
+    narrator = _Narrator(ruleset, strategies, events)
+    game = narrator.run()
     changed = changes_from_shipped(ruleset)
+    seats = ", ".join(f"seat {s} {strategies[e].text}" for s, e in enumerate(narrator.seat_entry))
+    if strategies.field is not None:
+        seats = f"{strategies.text()}; this game drew {seats}"
     head = (f"{ruleset.summary()}\n"
             + ("changed from the shipped rule set: " + ", ".join(f"{k}={v}" for k, v in changed.items()) + "\n"
                if changed else "")
-            + "profile: " + ", ".join(f"seat {s} {st.text}" for s, st in enumerate(strategies))
-            + f"; seed {seed}; ev model {success.source}")
+            + f"profile: {seats}; seed {seed}; ev model {success.source}")
     game.text = head + "\n\n" + game.text
-    game.rounds.attrs.update(rules=ruleset.summary(), seed=seed, profile=[s.text for s in strategies],
-                             changed_rules=changed)
+    game.rounds.attrs.update(rules=ruleset.summary(), seed=seed,
+                             profile=[strategies[e].text for e in narrator.seat_entry], changed_rules=changed)
     return game
 
 
@@ -81,6 +84,7 @@ class _Narrator:
         self.rows = [b.notation(rules) for b in rows_of(rules)]
         self.lines: list[str] = []
         self.narrated: list[dict] = []
+        self.seat_entry = list(range(rules.players))   # the profile entry each seat plays (a field's draw)
 
     def cards(self, mask) -> str:
         return format_cards(int(mask), self.r) or "-"
@@ -98,13 +102,14 @@ class _Narrator:
             a, b, c, d, e = ev[3:]
             if kind == L.EV_ROUND:
                 dealer = seat
-                per_seat = {s: {"round": rnd, "seat": s, "strategy": self.st[s].text, "dealer": dealer, "bets": []}
-                            for s in range(self.r.players)}
+                per_seat = {s: {"round": rnd, "seat": s, "dealer": dealer, "bets": []} for s in range(self.r.players)}
                 self.lines.append(f"Round {rnd}: dealer seat {dealer}, seat {(dealer + 1) % self.r.players} "
                                   f"acts first")
             elif kind == L.EV_HAND:
+                self.seat_entry[seat] = int(d)
+                per_seat[seat]["strategy"] = self.st[int(d)].text
                 per_seat[seat]["coins_before"] = b
-                self.say(f"seat {seat} ({self.st[seat].text}; {b:g} coins, track {int(c)}): {self.cards(a)}")
+                self.say(f"seat {seat} ({self.st[int(d)].text}; {b:g} coins, track {int(c)}): {self.cards(a)}")
             elif kind == L.EV_TALON:
                 self.say(f"talon: {self.cards(a)}")
                 self.say("betting:")

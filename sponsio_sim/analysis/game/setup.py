@@ -19,6 +19,7 @@ import numpy as np
 
 from tabletop_mc.errors import UserError
 from tabletop_mc.field import Field, load_field, shipped_field
+from tabletop_mc.metagame.text import describe_mixture
 from sponsio_sim.analysis.game.model import SuccessModel, shipped_distilled
 from sponsio_sim.analysis.game.strategy import (BETTING, DEFAULT_ROLLOUTS, MC_KEEP, PLAY, STRATEGY_HELP, Strategy,
                                                 parse_strategies, parse_strategy)
@@ -76,9 +77,14 @@ class Profile(list):
         """How headers name it: the strategies, or ``NAME: 0.62 A + 0.38 B``."""
         if self.field is None:
             return ", ".join(s.text for s in self)
-        pairs = [(s.text, w) for s, w in zip(self, self.field.weights) if w > 0]
-        mix = " + ".join(f"{w:.2f} {t}" for t, w in sorted(pairs, key=lambda p: -p[1]))
-        return f"{self.name or 'field'}: {mix}"
+        return f"{self.name or 'field'}: {describe_mixture(self.field.weights, [s.text for s in self])}"
+
+
+def mixture_profile(members: list[Strategy], weights, name: str, rules: RuleSet) -> Profile:
+    """A field of ``members`` with mixture ``weights`` (clipped at 0, normalised)."""
+    w = np.clip(np.asarray(weights, dtype=float), 0.0, None)
+    field = Field("sponsio", rules.players, rules.name, tuple(m.text for m in members), tuple(w / w.sum()))
+    return Profile(members, field, name)
 
 
 def _field_profile(field: Field, rules: RuleSet, name: str, where: str) -> Profile:

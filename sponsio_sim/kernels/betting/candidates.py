@@ -25,12 +25,13 @@ from sponsio_sim.kernels.betting.model import kind_best, prepare_features, row_p
 from sponsio_sim.kernels.betting.phase import betting_place, entry_of, leader_of, token_free
 from sponsio_sim.kernels.betting.policies import (NO_GAIN, allowed_kind, best_swap, cheap_card, payment, token_gain,
                                                   troll_income)
-from sponsio_sim.kernels.bits import U0, U1
-from sponsio_sim.kernels.game.layout import (BET, DIST_BET, DIST_FORGONE, DIST_HELD, DIST_P, DIST_PAY,
-                                             DIST_STREAK, DIST_SWAP, DIST_SWAP_GAIN, DIST_TOKEN, DIST_TOKEN_COST,
-                                             DIST_TOKEN_GAIN, I_KINDS_HELD, I_NBETS, I_NROWS, I_ROWS, I_ROW_OF,
-                                             I_TRACK, LEAD_TOKEN, N_DIST, N_TOKENS, PASS, SWAP, TOKEN, W_COINS,
-                                             W_MULT, W_STAKE, W_THRESH, W_TOKEN_COST, W_TRACKV)
+from sponsio_sim.kernels.bits import U0, U1, popcount
+from sponsio_sim.kernels.game.layout import (BET, DIST_BET, DIST_FORGONE, DIST_HELD, DIST_P, DIST_PAY, DIST_STREAK,
+                                             DIST_SWAP, DIST_SWAP_GAIN, DIST_TOKEN, DIST_TOKEN_COST, DIST_TOKEN_GAIN,
+                                             DIST_HIDDEN, DIST_TURNS_LEFT, I_KINDS_HELD, I_PLAYERS, I_STEPS_DONE,
+                                             I_TURNS, I_NBETS, I_NROWS, I_ROWS, I_ROW_OF, I_TRACK, LEAD_TOKEN, N_DIST,
+                                             N_TOKENS, PASS, SWAP, TOKEN, W_COINS, W_MULT, W_STAKE, W_THRESH,
+                                             W_TOKEN_COST, W_TRACKV)
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
 @no_refcount
@@ -147,6 +148,10 @@ def candidate_features(s, act, x, y, gain, tab, ints, weight, phi):
     Seat s's hand features must be prepared (``prepare_features``)."""
     for f in range(N_DIST):
         phi[f] = 0.0
+    if act == PASS:
+        return
+    phi[DIST_HIDDEN] = popcount(tab[HANDS + s] & ~tab[REVEALED])
+    phi[DIST_TURNS_LEFT] = ints[I_TURNS] - 1 - ints[I_STEPS_DONE] // ints[I_PLAYERS]
     stake = weight[W_STAKE]
     if act == BET:
         kind = ints[I_ROWS + 3 * x]

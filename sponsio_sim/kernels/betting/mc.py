@@ -161,7 +161,7 @@ def choose_mc(step, s, tab, ints, weight, state, record):
     return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]
 
 
-@no_refcount
+@nb.njit(cache=True)
 def record_decision(s, chosen, m, order, cands, gains, summary, tab, ints, weight, record):
     """One row per searched candidate into ``record`` (``game.layout.REC_*``;
     row 0 counts the rows used and the decisions): the decision's number,

@@ -15,10 +15,10 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bits import U0, bit
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_TOKENS, I_BET_RANK, I_BET_ROW, I_DEALER, I_DOUBLED,
-                                             I_ENTRY, I_KINDS_HELD, I_NBETS, I_NPLACED, I_NROWS, I_PLAYERS, I_ROWS,
-                                             I_SWAPS, I_TOKENS, I_TOKEN_OWNER, I_TOKEN_TAKEN, I_TURNS, LEAD_TOKEN,
-                                             MAX_BETS, N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN,
-                                             W_COINS, W_FEES, W_STAKE, W_STAKES, W_TOKEN_COST)
+                                             I_ENTRY, I_KINDS_HELD, I_NBETS, I_NPLACED, I_NROWS, I_STEPS_DONE,
+                                             I_PLAYERS, I_ROWS, I_SWAPS, I_TOKENS, I_TOKEN_OWNER, I_TOKEN_TAKEN,
+                                             I_TURNS, LEAD_TOKEN, MAX_BETS, N_TOKENS, PASS, REBET_TOKEN, SWAP,
+                                             SWAP_TOKEN, TOKEN, W_COINS, W_FEES, W_STAKE, W_STAKES, W_TOKEN_COST)
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
 
@@ -94,6 +94,7 @@ def add_bet(s, row, ints):
 def apply_action(s, act, x, y, rv, tab, ints, weight):
     """Check and apply seat s's betting action; False (nothing changed) if illegal."""
     if act == PASS:
+        ints[I_STEPS_DONE] += 1
         return True
     if not _unrevealed(s, tab, rv):
         return False
@@ -125,6 +126,7 @@ def apply_action(s, act, x, y, rv, tab, ints, weight):
     tab[REVEALED] |= bit(rv)
     if act == SWAP:
         swap_cards(s, x, y, tab, ints)
+    ints[I_STEPS_DONE] += 1
     return True
 
 

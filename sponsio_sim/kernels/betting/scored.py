@@ -5,23 +5,28 @@
   the actions ``ev`` weighs with probability proportional to
   ``exp(gain / tau)`` (a softmax over its own scores), so players who value
   actions alike still differ; as ``tau`` -> 0 it is ``ev``.
-- ``distilled``: scores the candidates ``mc`` searches by a linear function
-  of their features (``candidate_features``; weights ``W_DIST``, fitted to
-  ``mc``'s recorded decisions, ``analysis.game.distill``) and takes the best
-  (pass scores the entry's threshold); with a temperature it samples.
+- ``distilled``: scores actions by a linear function of their features
+  (``candidate_features``; weights ``W_DIST``, fitted to ``mc``'s recorded
+  decisions, ``analysis.game.distill``) and takes the best (pass scores the
+  entry's threshold); with a temperature it samples. Its candidates are
+  ``mc``'s without the pilot (``step_candidates``), except that each bet
+  type's parameter is the one its own score ranks first over every legal
+  row of the type (``best_rows``), not the model's highest P x multiplier.
 
 The candidates' arrays are scratch in ``ints`` (``I_CANDS``) and
-``weight`` (``W_GAINS``, ``W_PHI``), so a decision allocates nothing.
+``weight`` (``W_GAINS``, ``W_PHI``), so a decision allocates nothing; the
+functions that take views of them count references (plain ``njit``).
 """
 
+import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import uniform
 from sponsio_sim.kernels.betting.candidates import candidate_features, ev_candidates, step_candidates
-from sponsio_sim.kernels.betting.phase import entry_of
-from sponsio_sim.kernels.game.layout import (I_CANDS, MAX_CANDS, MAX_ROWS, N_DIST, W_DIST, W_GAINS, W_NOPILOT, W_PHI,
-                                             W_TEMP, W_THRESH)
+from sponsio_sim.kernels.betting.phase import bet_legal, entry_of
+from sponsio_sim.kernels.game.layout import (BET, I_CANDS, I_NROWS, I_ROWS, I_ROW_OF, MAX_CANDS, MAX_ROWS, N_DIST,
+                                             W_DIST, W_GAINS, W_NOPILOT, W_PHI, W_TEMP, W_THRESH)
 
 
 @no_refcount
@@ -45,7 +50,7 @@ def pick(gains, n, temp, state):
     return best   # pragma: no cover - rounding: u consumed by the last term
 
 
-@no_refcount
+@nb.njit(cache=True)
 def choose_soft(s, tab, ints, weight, state):
     """``ev`` with its entry's temperature (module docstring)."""
     cands = ints[I_CANDS:I_CANDS + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
@@ -59,22 +64,54 @@ def choose_soft(s, tab, ints, weight, state):
 def distilled_scores(s, n, tab, ints, weight, cands, gains):
     """Replace the model gains of candidates 1..n-1 by their ``distilled`` scores
     (candidate 0, pass, keeps the entry's threshold)."""
-    phi = weight[W_PHI:W_PHI + N_DIST]
     for i in range(1, n):
-        candidate_features(s, cands[i, 0], cands[i, 1], cands[i, 2], gains[i], tab, ints, weight, phi)
-        v = 0.0
-        for f in range(N_DIST):
-            v += weight[W_DIST + f] * phi[f]
-        gains[i] = v
+        if cands[i, 0] == BET and cands[i, 1] < 0:
+            gains[i] = -1e300   # collapsed into another candidate of its type (``best_rows``)
+        else:
+            gains[i] = score_of(s, cands[i, 0], cands[i, 1], cands[i, 2], gains[i], tab, ints, weight)
     gains[0] = weight[W_THRESH + entry_of(s, ints)]
 
 
+@nb.njit(cache=True)
+def score_of(s, act, x, y, gain, tab, ints, weight):
+    """``distilled``'s score of one candidate: its features (``candidate_features``) times ``W_DIST``."""
+    phi = weight[W_PHI:W_PHI + N_DIST]
+    candidate_features(s, act, x, y, gain, tab, ints, weight, phi)
+    v = 0.0
+    for f in range(N_DIST):
+        v += weight[W_DIST + f] * phi[f]
+    return v
+
+
 @no_refcount
+def best_rows(s, n, tab, ints, weight, cands, gains):
+    """Give each bet candidate of 1..n-1 its type's legal row that scores highest (the features
+    are seat s's prepared hand's); candidates of one type collapse into the first."""
+    for i in range(1, n):
+        if cands[i, 0] != BET or cands[i, 1] < 0:
+            continue
+        kind = ints[I_ROWS + 3 * cands[i, 1]]
+        best, brow = -1e300, -1
+        row = ints[I_ROW_OF + kind]
+        while row >= 0 and row < ints[I_NROWS] and ints[I_ROWS + 3 * row] == kind:
+            if bet_legal(s, row, ints, weight):
+                v = score_of(s, BET, row, -1, 0.0, tab, ints, weight)
+                if v > best:
+                    best, brow = v, row
+            row += 1
+        cands[i, 1] = brow
+        for j in range(i + 1, n):   # the pilot's other row of this type (none without a pilot)
+            if cands[j, 0] == BET and cands[j, 1] >= 0 and ints[I_ROWS + 3 * cands[j, 1]] == kind:
+                cands[j, 1] = -1
+
+
+@nb.njit(cache=True)
 def choose_distilled(s, tab, ints, weight, state):
     """The ``distilled`` policy (module docstring)."""
     cands = ints[I_CANDS:I_CANDS + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
     gains = weight[W_GAINS:W_GAINS + MAX_CANDS]
     n = step_candidates(s, tab, ints, weight, weight[W_NOPILOT:W_NOPILOT + MAX_ROWS], cands, gains)
+    best_rows(s, n, tab, ints, weight, cands, gains)
     distilled_scores(s, n, tab, ints, weight, cands, gains)
     i = pick(gains, n, weight[W_TEMP + entry_of(s, ints)], state)
     return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]

@@ -32,8 +32,9 @@ from sponsio_sim.kernels.game.layout import (END_COINS, END_ROUNDS, END_TRACK, E
                                              I_BET_ROW, I_DEALER, I_DOUBLED, I_ENTRY, I_FIELD, I_FOCAL_SEAT, I_HAND,
                                              I_KINDS_HELD, I_LAST_R1, I_LEADCH, I_LEADERS, I_MAX_ROUNDS, I_MC_ANY,
                                              I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NPLACED,
-                                             I_BET_CELL, I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND, I_SWAPS, I_TOKEN_OWNER,
-                                             I_TOKEN_TAKEN, I_TRACK, I_TRACK_ENDS, I_TRACK_WIN, MAX_BETS, N_TOKENS,
+                                             I_BET_CELL, I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND, I_STEPS_DONE, I_SWAPS,
+                                             I_TOKEN_OWNER, I_TOKEN_TAKEN, I_TRACK, I_TRACK_ENDS, I_TRACK_WIN, MAX_BETS,
+                                             N_TOKENS,
                                              W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MODEL, W_PAYOUT,
                                              W_PRED, W_STAKES, W_START, W_TROLLPAID, REC_WIDTH)
 from sponsio_sim.kernels.game.field import FIELD_KEY, draw_entries, redraw_others
@@ -66,6 +67,7 @@ def start_round(tab, ints, weight):
     for t in range(N_TOKENS):
         ints[I_TOKEN_OWNER + t] = -1
     ints[I_NPLACED] = 0
+    ints[I_STEPS_DONE] = 0
     for s in range(ints[I_PLAYERS]):
         ints[I_NBETS + s] = 0
         ints[I_KINDS_HELD + s] = 0

@@ -51,7 +51,9 @@ DIST_SWAP_GAIN = DIST_SWAP + 1
 DIST_TOKEN = DIST_SWAP_GAIN + 1             # + t: 1 for token t
 DIST_TOKEN_GAIN = DIST_TOKEN + N_TOKENS     # + t: the model's gain of token t
 DIST_TOKEN_COST = DIST_TOKEN_GAIN + N_TOKENS   # a token: the coins it costs
-N_DIST = DIST_TOKEN_COST + 1
+DIST_HIDDEN = DIST_TOKEN_COST + 1           # any action (it reveals a card): own cards still hidden before it
+DIST_TURNS_LEFT = DIST_HIDDEN + 1           # any action: betting turns left after this one
+N_DIST = DIST_TURNS_LEFT + 1
 # a recorded mc decision, one row per searched candidate (betting.mc.record_decision)
 REC_DECISION, REC_CHOSEN, REC_ADVANTAGE, REC_ROLLOUTS, REC_GAIN, REC_FEATURES = range(6)
 REC_WIDTH = REC_FEATURES + N_DIST
@@ -115,6 +117,7 @@ I_KINDS_HELD = _i.take(MAX_PLAYERS)     # bitmask of bet kinds held
 I_BET_ROW = _i.take(MAX_PLAYERS * MAX_BETS)    # catalogue row of each bet
 I_BET_RANK = _i.take(MAX_PLAYERS * MAX_BETS)  # placement rank of each bet this round
 I_NPLACED = _i.take()             # bets placed this round
+I_STEPS_DONE = _i.take()          # betting actions taken this round, passes included (betting.phase.apply_action)
 I_DOUBLED = _i.take(MAX_PLAYERS)  # index of the doubled bet, -1
 I_RESULT = _i.take(MAX_PLAYERS * MAX_BETS)  # 1 won, 0 lost (after settlement)
 I_SWAPS = _i.take(MAX_PLAYERS)
@@ -208,9 +211,10 @@ E_GAMES = E_PRED + N_KINDS   # seat-games the entry played (a field's members: h
 E_SIZE = E_GAMES + 1
 
 
-# then, per seat and catalogue row, the bets placed there: placed, won, payout, payout squared
-R_PLACED, R_WON, R_PAY, R_PAY_SQ = 0, 1, 2, 3
-R_FIELDS = 4
+# then, per seat and catalogue row, the bets placed there: placed, won, payout, payout squared, and the
+# success model's P summed (as betting ended)
+R_PLACED, R_WON, R_PAY, R_PAY_SQ, R_PRED = 0, 1, 2, 3, 4
+R_FIELDS = 5
 
 
 def rows_head(players, entries=None):
@@ -266,7 +270,8 @@ ENTRY_FIELDS = (("win", E_WIN, ()), ("share", E_SHARE, ()), ("share_sq", E_SHARE
                 ("cash_ins", E_CASH_N, ()), ("cash", E_CASH, ()), ("bonus_rounds", E_BONUS_N, ()),
                 ("tokens", E_TOKENS, (N_TOKENS,)), ("swaps", E_SWAPS, ()), ("track_wins", E_TRACKWIN, ()),
                 ("predicted", E_PRED, (N_KINDS,)), ("games", E_GAMES, ()))
-ROW_FIELDS = (("placed", R_PLACED, ()), ("won", R_WON, ()), ("pay", R_PAY, ()), ("pay_sq", R_PAY_SQ, ()))
+ROW_FIELDS = (("placed", R_PLACED, ()), ("won", R_WON, ()), ("pay", R_PAY, ()), ("pay_sq", R_PAY_SQ, ()),
+              ("predicted", R_PRED, ()))
 SEAT_FIELDS = (("win", SEAT_WIN, ()), ("share", SEAT_SHARE, ()), ("share_sq", SEAT_SHARE_SQ, ()),
                ("coins", SEAT_COINS, ()), ("coins_sq", SEAT_COINS_SQ, ()))
 ENTRY_DTYPE = record_dtype(ENTRY_FIELDS, E_SIZE)

@@ -8,7 +8,7 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import leader_of
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.game.layout import (EV_BET, EV_HAND, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK,
-                                             EV_TRICKS, I_BET_ROW, I_DEALER, I_DOUBLED, I_MOVED, I_PLAYERS, I_TRACK,
+                                             EV_TRICKS, I_BET_ROW, I_DEALER, I_DOUBLED, I_ENTRY, I_MOVED, I_PLAYERS, I_TRACK,
                                              MAX_BETS, W_BONUSPAID, W_CASHED, W_COINS, W_FEES, W_PAYOUT, W_STAKES,
                                              W_TROLLPAID)
 from sponsio_sim.kernels.table import SEQ, TRICKS_WON, WON
@@ -33,10 +33,11 @@ def log_event(log, rnd, ev, seat, a, b, c, d, e):
 
 @no_refcount
 def log_deal(log, rnd, hands, talon, tab, ints, weight):
-    """The round's start: dealer and first leader, every hand with its seat's coins and track, the talon."""
+    """The round's start: dealer and first leader, every hand with its seat's coins, track and
+    profile entry (a field's member drawn for the game), the talon."""
     log_event(log, rnd, EV_ROUND, ints[I_DEALER], leader_of(ints), 0, 0, 0, 0)
     for s in range(ints[I_PLAYERS]):
-        log_event(log, rnd, EV_HAND, s, hands[s], weight[W_COINS + s], ints[I_TRACK + s], 0, 0)
+        log_event(log, rnd, EV_HAND, s, hands[s], weight[W_COINS + s], ints[I_TRACK + s], ints[I_ENTRY + s], 0)
     log_event(log, rnd, EV_TALON, -1, talon, 0, 0, 0, 0)
 
 

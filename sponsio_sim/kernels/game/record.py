@@ -12,7 +12,7 @@ from sponsio_sim.kernels.game.layout import (G_COMEBACK, G_FOCAL, G_FOCAL_SQ, G_
                                              E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY, E_TROLLPAY_SQ, E_WIN,
                                              E_WON, I_BET_ROW, I_DOUBLED, I_NBETS, I_PLAYERS, I_RESULT, I_ROUND, I_ROWS,
                                              I_SWAPS, I_TOKEN_TAKEN, I_TRACK, I_TRACK_WIN, MAX_BETS, MAX_ROWS, N_TOKENS,
-                                             R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_WON, S_END, S_GAMES, S_HEAD,
+                                             R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_PRED, R_WON, S_END, S_GAMES, S_HEAD,
                                              S_ROUNDS, S_ROUNDS_SQ, W_BONUSPAID, W_CASHED, W_COINS, W_MULT, W_PAYOUT,
                                              W_PRED, W_STAKE, W_STAKES, W_TROLLPAID)
 
@@ -46,6 +46,7 @@ def record_round(ints, weight, n_failed, row):
             row[r + R_WON] += won
             row[r + R_PAY] += pay
             row[r + R_PAY_SQ] += pay * pay
+            row[r + R_PRED] += weight[W_PRED + s * MAX_BETS + i]
         row[e + E_PAYOUT] += weight[W_PAYOUT + s]
         row[e + E_STAKES] += weight[W_STAKES + s]
         if weight[W_CASHED + s] > 0.0:

@@ -1,0 +1,95 @@
+"""A robustness ladder: is a finding a property of the game, or of the simulated players?
+
+A finding is measured under several player models (rungs: the reference
+field, every seat ``mc``, the best fast single profile, ...). Each rung's
+estimate with its 95 % interval falls into a category (``classify``:
+above, below or within a band around the neutral value, or "no evidence"
+when the interval straddles an edge); the finding **holds** when every rung
+gives the same category, else it **depends on the players**. Only holding
+findings belong in a report's summary; the others keep their tag and the
+numbers of every rung. The same for both games.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+HOLDS = "holds under all"
+DEPENDS = "depends on the players"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    value: float
+    low: float
+    high: float
+    n: int
+
+
+@dataclass
+class Finding:
+    """One measure under every rung. ``band`` = (lo, hi): the neutral band (a point when
+    lo == hi); ``words`` = (above, within, below) phrases for the categories."""
+
+    name: str
+    unit: str
+    band: tuple[float, float]
+    words: tuple[str, str, str]
+    estimates: dict[str, Estimate] = field(default_factory=dict)
+    lever: str = ""
+
+    def category(self, rung: str) -> str:
+        e = self.estimates[rung]
+        return classify(e.low, e.high, *self.band, *self.words)
+
+    @property
+    def holds(self) -> bool:
+        """The same category under every rung (at least two)."""
+        return len(self.estimates) >= 2 and len({self.category(r) for r in self.estimates}) == 1
+
+    @property
+    def tag(self) -> str:
+        return f"{HOLDS} {len(self.estimates)}" if self.holds else DEPENDS
+
+
+def classify(low: float, high: float, band_lo: float, band_hi: float, above: str, within: str, below: str) -> str:
+    """``above`` when the interval lies above the band, ``below`` under it, ``within`` inside it
+    (a point band: never), else "no evidence (...)" naming the edges it straddles."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "no evidence (no interval)"
+    if low > band_hi:
+        return above
+    if high < band_lo:
+        return below
+    if band_lo < band_hi and band_lo <= low and high <= band_hi:
+        return within
+    return "no evidence (the interval reaches the neutral band)"
+
+
+def table(findings: list[Finding], rungs: list[str], digits: int = 3) -> pd.DataFrame:
+    """One row per finding: its estimate [CI] and category under each rung, and the tag."""
+    rows = []
+    for f in findings:
+        row = {"finding": f.name}
+        for r in rungs:
+            e = f.estimates.get(r)
+            row[r] = "" if e is None else (f"{e.value:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}] "
+                                           f"(n = {e.n:,}): {f.category(r)}")
+        row["tag"] = f.tag
+        row["lever"] = f.lever
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def sentence(f: Finding, rungs: list[str], digits: int = 3) -> str:
+    """The finding in words with every rung's number, and its tag."""
+    parts = []
+    for r in rungs:
+        e = f.estimates.get(r)
+        if e is not None:
+            parts.append(f"{r} {e.value:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}]")
+    what = f.category(rungs[0]) if f.estimates else ""
+    return f"{f.name}: {what} ({'; '.join(parts)}{' ' + f.unit if f.unit else ''}). {f.tag.capitalize()}."

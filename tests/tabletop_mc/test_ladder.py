@@ -1,0 +1,25 @@
+"""The robustness ladder's categories and tags (tabletop_mc.ladder)."""
+
+from tabletop_mc.ladder import DEPENDS, Estimate, Finding, classify, sentence, table
+
+WORDS = ("favoured", "even", "disfavoured")
+
+
+def test_classify_bands_points_and_straddles():
+    assert classify(0.02, 0.04, 0.0, 0.0, *WORDS) == "favoured"
+    assert classify(-0.04, -0.02, 0.0, 0.0, *WORDS) == "disfavoured"
+    assert classify(-0.01, 0.02, 0.0, 0.0, *WORDS).startswith("no evidence")
+    assert classify(-0.004, 0.004, -0.01, 0.01, *WORDS) == "even"          # inside a band
+    assert classify(-0.004, 0.004, 0.0, 0.0, *WORDS).startswith("no evidence")   # a point band: never inside
+    assert classify(float("nan"), 1.0, 0.0, 0.0, *WORDS).startswith("no evidence")
+
+
+def test_a_finding_holds_only_when_every_rung_agrees():
+    f = Finding("seat 0 minus the fair share", "win share", (0.0, 0.0), WORDS)
+    f.estimates = {"field": Estimate(0.03, 0.02, 0.04, 20000), "mc x4": Estimate(0.02, 0.01, 0.03, 5000)}
+    assert f.holds and f.tag == "holds under all 2"
+    f.estimates["best single"] = Estimate(0.01, -0.005, 0.025, 20000)
+    assert not f.holds and f.tag == DEPENDS
+    t = table([f], ["field", "mc x4", "best single"])
+    assert t.loc[0, "tag"] == DEPENDS and "favoured" in t.loc[0, "field"] and "no evidence" in t.loc[0, "best single"]
+    assert "field 0.030 [0.020, 0.040]" in sentence(f, ["field", "mc x4", "best single"])
