@@ -30,7 +30,9 @@ RULES = load_rules(None, 4)
 @pytest.fixture(scope="module")
 def round1():
     """Round 1 of `sponsio game --profile reference --seed 3 --verbose`: its lines, and its trick cards in order."""
-    g = play_game("reference", seed=3, rules=RULES)
+    from importlib import resources
+    model = str(resources.files("sponsio_sim.models").joinpath("standard-4p.npz"))
+    g = play_game("ev0.5:goal:cash3 x4", seed=3, rules=RULES, model=model)   # the issue's game
     lines = g.text.split("Round 2:")[0].splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1:"))
     setup = [ln.strip() for ln in lines[start:] if ln.strip().startswith(("Round 1", "seat 0 (", "talon:"))]

@@ -29,13 +29,23 @@ from sponsio_sim.kernels.table import VOID
 from sponsio_sim.rules import RANKS, load_rules
 
 # every betting policy but mc (whose games narrate the same way) and every play policy, 3 and 4 players
-GAMES = [(4, "ev:goal x4", 3), (4, "random:random x4", 5), (4, "troll:greedy, ev0.5:goal:cash3, random0.2:greedy, ev:random", 2),
-         (4, "reference", 3), (3, "ev:goal x3", 4), (3, "random:greedy, troll:goal, ev0.25:random", 1), (3, "reference", 2)]
+# REF4 at seed 3 is the issue's game (`sponsio game --profile reference --seed 3 --verbose` when the reference
+# was one strategy at every seat, before the reference field)
+REF4, REF3 = "ev0.5:goal:cash3 x4", "ev0.5:goal:cash3 x3"
+GAMES = [(4, "ev:goal x4", 3), (4, "random:random x4", 5),
+         (4, "troll:greedy, ev0.5:goal:cash3, random0.2:greedy, ev:random", 2), (4, REF4, 3), (3, "ev:goal x3", 4),
+         (3, "random:greedy, troll:goal, ev0.25:random", 1), (3, REF3, 2)]
+
+
+def standard_model(players):
+    """The shipped standard model's file: narrations made with it stay the same whatever the reference is."""
+    from importlib import resources
+    return str(resources.files("sponsio_sim.models").joinpath(f"standard-{players}p.npz"))
 
 
 def game(players, profile, seed):
     rules = load_rules(None, players)
-    return rules, play_game(profile, seed=seed, rules=rules)
+    return rules, play_game(profile, seed=seed, rules=rules, model=standard_model(players))
 
 
 def cut(g, rnd: int, k: int) -> str:
@@ -134,7 +144,7 @@ def test_odds_after_the_last_trick_are_exact_and_are_the_settlement(players, pro
 
 def test_a_bet_the_tricks_already_settle_is_exact_mid_round():
     rules, g = game(*GAMES[3])
-    strategies = parse_profile("reference", rules)
+    strategies = parse_profile(REF4 if rules.players == 4 else REF3, rules)
     # seat 0 bet colour:G=0 and took G2 in trick 1: lost from then on (the issue's example)
     df = trick_odds(build_trick_table(table_state(rules, state_text=cut(g, 1, 14), seat=0), strategies,
                                       find_model(rules)), rules, strategies, n=200)
@@ -278,7 +288,7 @@ def test_a_state_past_the_round_is_one_line_and_exit_2(seed3, tmp_path):
     assert code == 2 and "33 cards played: a round has 8 tricks of 4 cards" in err
     code, out, err = oneshot("advise", history, played)
     assert code == 2 and "every card of the round is played" in err
-    full = play_game("reference", seed=3, rules=rules).text.split("Round 2:")[0].split("Round 1:", 1)[1]
+    full = play_game(REF4, seed=3, rules=rules, model=standard_model(4)).text.split("Round 2:")[0].split("Round 1:", 1)[1]
     path = tmp_path / "s.txt"
     path.write_text("Round 1:" + full)
     code, out, err = run("odds", "--state", path)
@@ -309,7 +319,7 @@ def test_the_cli_reads_a_mid_trick_excerpt_and_pairs_the_cards(seed3, tmp_path):
 def test_the_card_play_driver_is_the_engine_when_the_seat_plays_its_policy():
     from sponsio_sim.analysis.advise.duel import play
     from sponsio_sim.analysis.advise.trickduel import Audit, card_tricks
-    for players, profile in ((4, "reference"), (3, "ev:greedy, ev:goal, troll:goal")):
+    for players, profile in ((4, REF4), (3, "ev:greedy, ev:goal, troll:goal")):
         rules = load_rules(None, players)
         strategies = parse_profile(profile, rules)
         for g in range(3):
@@ -319,7 +329,8 @@ def test_the_card_play_driver_is_the_engine_when_the_seat_plays_its_policy():
             assert play(profile, rules, game=g, seat=seat, seed=2, infer=True, bet_advice=False, tricks=steps) == engine
     # by advice, with every decision judged against the double-dummy optimum
     rules = load_rules(None, 4)
-    profile, strategies = "reference", parse_profile("reference", rules)
+    profile = REF4 if rules.players == 4 else REF3
+    strategies = parse_profile(profile, rules)
     audit = Audit()
     steps = card_tricks(rules, strategies, 0, seed=2, game=0, n=40, proposals=5000, audit=audit)
     advised = play(profile, rules, game=0, seat=0, seed=2, infer=True, bet_advice=False, tricks=steps)
@@ -330,7 +341,7 @@ def test_the_card_play_driver_is_the_engine_when_the_seat_plays_its_policy():
 def test_pimc_play_on_is_the_same_on_any_thread_count():
     from tabletop_mc.runner import set_threads
     rules, g = game(*GAMES[3])
-    strategies = parse_profile("reference", rules)
+    strategies = parse_profile(REF4 if rules.players == 4 else REF3, rules)
     tt = build_trick_table(table_state(rules, state_text=cut(g, 1, 23)), strategies, find_model(rules))
     assert tt.to_play == 2 and tt.counts[2] > 0 and len(tt.legal) >= 2
     out = []
