@@ -77,7 +77,8 @@ BAD = [
     ("sponsio", ["odds", "--hand", HAND, "--bets", "tricks=٣"], "non-ASCII character '٣'"),
     ("sponsio", ["odds", "--hand", "R9 R7 R2 B8 B5 G6 G1 Y٣"], "non-ASCII"),
     ("sponsio", ["odds", "--hand", HAND, "-n", "２０００"], "not an integer"),
-    ("sponsio", ["recommend", "--target-rtp", "nan"], "not a finite number"),
+    ("sponsio", ["recommend", "--rp-band", "nan..1"], "must be finite numbers"),
+    ("sponsio", ["sweep", "--lever", "troll_pay=-1..1"], "must not be negative"),
     ("caesar", ["simulate", "--profile", "value x٤"], "non-ASCII"),
     # sponsio advise: the table state
     ("sponsio", ["advise"], "give --state FILE or --hand"),

@@ -19,7 +19,9 @@ from tabletop_mc.stats import CI_METHOD, MIN_MEAN_N
 from sponsio_sim.analysis import plots
 from sponsio_sim.analysis.balance import plots as balance_plots
 from sponsio_sim.analysis.game import plots as game_plots
-from sponsio_sim.analysis.balance.run import balance, run_balance
+from sponsio_sim.analysis.balance.choice import balance
+from sponsio_sim.analysis.balance.run import run_balance
+from sponsio_sim.analysis.balance.sweep import sweep, lever_table
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import REFERENCE_STRATEGY
 from sponsio_sim.analysis.game.exploit import exploit
@@ -27,7 +29,7 @@ from sponsio_sim.analysis.findings import (RTP_BAND, exploit_findings, length_fi
                                            seat_finding, strategy_findings, stronger_play_finding,
                                            strong_seat_finding, verdicts_under_both)
 from sponsio_sim.analysis.odds.query import odds
-from sponsio_sim.analysis.balance.recommend import recommend
+from sponsio_sim.analysis.balance.recommend import recommend, side_by_side, verdict
 from sponsio_sim.analysis.studies import cash_in_study, lead_value
 from sponsio_sim.analysis.game.tournament import matrix, tournament
 from sponsio_sim.rules import load_rules
@@ -168,34 +170,34 @@ def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads,
     doc.table(seats_mc, "seat_advantage_mc")
     doc.finding(strong_seat_finding(fixed, seats_mc, "the reference profile", MC_PROFILE), anchor)
 
-    rec = recommend(BALANCE_PROFILE, n=n(20_000), seed=seed, threads=threads, progress=progress)
-    rec_anchor = doc.section(
+    quick = scale < 0.5   # a quick look searches two types' multipliers, not all five
+    rec = recommend(BALANCE_PROFILE, n=n(20_000), screen_n=n(2_000), only=("last", "nines") if quick else None,
+                    seed=seed, threads=threads, progress=progress)
+    doc.section(
         "Recommended multipliers (recommend)",
-        f"{rules.summary()}. Integer multipliers in {rec.attrs['range'][0]}..{rec.attrs['range'][1]} that bring "
-        f"each type's RTP nearest {rec.attrs['target_rtp']:g}: play, set each multiplier from the RTP it gave, "
-        f"replay so the ev policy re-adapts; {rec.attrs['iterations']} iterations, "
-        f"{'converged' if rec.attrs['converged'] else 'not converged (the table with the smallest RTP spread is shown)'}"
-        f"; n={rec.attrs['n']} games per iteration, seed {seed}. {CI_METHOD}.")
-    doc.table(rec, "recommend")
-    for text in rtp_findings(b.kinds, rec):
-        doc.finding(text, bal_anchor if "recommend" not in text else rec_anchor)
+        f"{rec.meta['rules']}. {rec.meta['tables']:,} tables of integer multipliers searched against the "
+        f"choice-balance criterion ({rec.meta['bands']}); players re-decide under each table, the profile "
+        f"held; finalists on n={rec.meta['n']} games, seed {seed}. {CI_METHOD}. " + " ".join(verdict(rec)[:1]))
+    doc.table(side_by_side(rec), "recommend")
+    for text in rtp_findings(b.kinds, None):
+        doc.finding(text, bal_anchor)
 
     doc.section("Troll economics", note + " A troll is a seat holding no bet when betting ends; troll vs bettor: "
                 "seat 0 plays a troll with the profile's play and cash-in (or the profile's strategy) against the "
                 "same other seats.")
     doc.table(b.trolls, "trolls")
     doc.table(b.troll_pay, "troll_pay_distribution")
-    doc.table(b.meta["troll_vs_bettor"], "troll_vs_bettor")
-    for spec in SWEEPS:
-        sb = balance(BALANCE_PROFILE, n=n(20_000), sweep_spec=spec, **common)
-        table = sb.meta["sweep"]
-        key = table["key"].iloc[0]
+    for r in sweep(BALANCE_PROFILE, players=rules.players, levers=SWEEPS, n=n(20_000), seed=seed, threads=threads,
+                   progress=progress):
+        key = r.lever.key
         slug_ = "sweep_" + key.replace(".", "_")
         doc.section(f"Sweep: {key}", f"{note.split('. Profile')[0]}; {key} set to each value in turn; "
-                    f"n={sb.meta['n']} games per value, same seed (common random numbers). A profile of one "
-                    "strategy in every seat is shown pooled over the seats.")
-        doc.image(slug_, lambda p, t=table, m=sb.meta: balance_plots.sweep_plot(t, p, m, fair=fair))
-        doc.table(table, slug_)
+                    f"n={n(20_000)} games per value, the same games as the standard rule set (common random "
+                    "numbers); effect = paired difference against the standard value (* = its 95% interval "
+                    f"excludes 0). Players refitted: {r.refit}.")
+        doc.image(slug_, lambda p, r=r: balance_plots.sweep_panels(r, p, {"profile": r.profile, "n": n(20_000),
+                                                                          "seed": seed}))
+        doc.table(lever_table(r), slug_)
     ex = exploit(BALANCE_PROFILE, n=n(20_000), seed=seed, threads=threads, progress=progress)
     ex_anchor = doc.section(
         "Is the reference profile an equilibrium? (exploit, restricted play)",

@@ -21,11 +21,14 @@ COMMANDS = {
     "matrix": ("sponsio_sim.cli.game", "Win rate of one seat playing A against every other seat playing B."),
     "fit": ("sponsio_sim.cli.game", "Fit the ev policy's success model by simulation and print its calibration."),
     "balance": ("sponsio_sim.cli.balance",
-                "Hit rate, EV per coin, fair multiplier, RTP and volatility of every bet as the strategies "
-                "place them in full games; by seat; troll economics."),
+                "Choice balance of the bets under strong play: per bet type its share of the bets placed, "
+                "restricted-play value, hit rate, EV per coin and RTP; trolling; game length; seats; coin flow."),
     "recommend": ("sponsio_sim.cli.balance",
-                  "Integer multipliers per bet type bringing every type's RTP near a target, the ev policy "
-                  "re-adapting to each new table."),
+                  "Multiplier tables ranked by the choice-balance criterion: every type's restricted-play value "
+                  "and share of bets, the troll share and the game length inside their bands."),
+    "sweep": ("sponsio_sim.cli.sweep",
+              "Lever-to-effect tables: what each rule-set number does to the seat gap, game length, troll share, "
+              "bet mix, lead changes and comebacks, against the unchanged rule set."),
     "meta": ("sponsio_sim.cli.meta",
              "The equilibrium of a strategy population: its payoff table, mixture and every member's regret."),
     "exploit": ("sponsio_sim.cli.strategy",

@@ -4,135 +4,160 @@ from __future__ import annotations
 
 import click
 
-from tabletop_mc.cliparams import ASCII, FiniteFloat, StrictInt, count_type, positive_int
+from tabletop_mc.cliparams import ASCII, StrictInt, count_type, positive_int
 
 from tabletop_mc.clitools import common_options, emit, scale_options
 from tabletop_mc.output import render_tables
 from tabletop_mc.plotfile import dir_target, save_plot, write_atomic
-from sponsio_sim.analysis.balance.run import balance
-from sponsio_sim.analysis.balance.recommend import TOLERANCE, recommend
+from sponsio_sim.analysis.balance.choice import balance
+from sponsio_sim.analysis.balance.criteria import RP_BAND, ROUNDS_BAND, SHARE_BAND, TROLL_BAND, bands_from
+from sponsio_sim.analysis.balance.recommend import (DEFAULT_RANGE, FINAL_N, SCREEN_N, SHORTLIST, TOP, long_table,
+                                                     recommend, side_by_side, verdict)
 from sponsio_sim.cli import main
 
 FORMATS = {"multiplier": "{:g}", "placed": "{:.0f}"}
 
 
-PROFILE_HELP = ("One strategy per seat (BETTING:PLAY[:CASH]); 'S xN' repeats a strategy; 'reference' is the "
-                "reference profile for balance work (calibrated ev with the threshold and cash-in `sponsio exploit` "
-                "found best, every seat).")
+PROFILE_HELP = ("'reference' (default): the reference field, every seat drawing its strategy per game from the "
+                "shipped equilibrium mixture (where none is shipped, the reference profile); field:FILE, another "
+                "field; or one strategy per seat (BETTING:PLAY[:CASH]; 'S xN' repeats one).")
 
 
-def _profile_label(profile: str, text: str) -> str:
-    return f"reference profile ({text})" if str(profile).strip().lower() == "reference" else f"profile {text}"
+def band_options(func):
+    """The choice-balance criterion's bands (``analysis.balance.criteria``)."""
+    options = [
+        click.option("--rp-band", "rp_band", multiple=True, type=ASCII, metavar="[TYPE=]LO..HI",
+                     help=f"Band of every type's restricted-play value (win share), or of one type's "
+                          f"(repeatable; default {RP_BAND[0]:g}..{RP_BAND[1]:g})."),
+        click.option("--share-band", "share_band", multiple=True, type=ASCII, metavar="[TYPE=]LO..HI",
+                     help=f"Band of every type's share of the bets placed, or of one type's (repeatable; "
+                          f"default {SHARE_BAND[0]:g}..{SHARE_BAND[1]:g})."),
+        click.option("--troll-band", type=ASCII, default=None, metavar="LO..HI",
+                     help=f"Band of the troll share of seat-rounds (default {TROLL_BAND[0]:g}..{TROLL_BAND[1]:g})."),
+        click.option("--rounds-band", type=ASCII, default=None, metavar="LO..HI",
+                     help=f"Band of the mean rounds per game (default {ROUNDS_BAND[0]:g}..{ROUNDS_BAND[1]:g} x the "
+                          "rule set's max_rounds: 2.5..5 for the standard rules)."),
+    ]
+    for opt in reversed(options):
+        func = opt(func)
+    return func
+
+
+def _bands(rules, players, overrides, rp_band, share_band, troll_band, rounds_band):
+    from sponsio_sim.rules import load_rules
+    ruleset = load_rules(rules, players, overrides)
+    return bands_from(ruleset.bets, rp_band, share_band, troll_band, rounds_band).for_rules(ruleset)
 
 
 @main.command("balance")
 @click.option("--profile", default="reference", show_default=True, type=ASCII, help=PROFILE_HELP)
 @click.option("--players", type=StrictInt(), default=None, help="3 or 4 (default from --rules, else 4).")
-@click.option("-n", "n", type=count_type(), default=200_000, show_default=True, help="Games per run.")
-@click.option("--sweep", "sweep_spec", default=None, type=ASCII, metavar="KEY=A..B",
-              help="Rerun per value of a rule-set number: KEY=A..B, KEY=A..B:STEP or KEY=v1,v2.")
+@click.option("-n", "n", type=count_type(), default=50_000, show_default=True,
+              help="Games (each played once per restricted-play deviation too).")
+@band_options
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
-              help="Also write every table as CSV and the plots as PNG into this folder.")
+              help="Also write every table as CSV and the plots (EV by bet, coin flow) as PNG into this folder.")
 @click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk (no resume).")
 @common_options
 @scale_options
-def balance_cmd(profile, players, n, sweep_spec, out_dir, no_cache, seed, fmt, rules, overrides, threads,
-                scheduler, workers):
-    """Hit rate, EV per coin, fair multiplier, RTP and volatility of every bet
-    as the strategies place them in full games; by seat; troll economics.
+def balance_cmd(profile, players, n, rp_band, share_band, troll_band, rounds_band, out_dir, no_cache, seed, fmt,
+                rules, overrides, threads, scheduler, workers):
+    """Choice balance of the bets under strong play: per bet type its share of the bets placed,
+    restricted-play value, hit rate, EV per coin and RTP; trolling; game length; seats; coin flow.
 
-    Finished batches are kept on disk, so a killed run resumes (--no-cache:
-    off). Volatility index = 1.96 x SD of the payout per stake.
+    A type's restricted-play value is the win share one player loses when it
+    may never place the type: in a field the focal seat plays the heaviest
+    betting member with and without the type while the other seats draw from
+    the field, every game played both ways from the same random numbers. The
+    verdicts hold the values against the criterion's bands (dead / dominant,
+    rare / crowding). Finished batches are kept on disk, so a killed run
+    resumes (--no-cache: off).
 
     \b
     Example:
-      sponsio balance --players 4 -n 200000          # the reference profile
-      sponsio balance --players 4 --profile "ev:goal:cash4 x4" -n 200000
-      sponsio balance -n 50000 --sweep "multiplier.last=2..5" --out balance/
+      sponsio balance --players 4 -n 50000                 # the reference field
+      sponsio balance --set multiplier.colour=9 -n 20000   # one type made dominant
+      sponsio balance --profile "ev:goal:cash4 x4" --share-band nines=0.01..0.4 --out balance/
     """
     out = dir_target(out_dir)
-    b = balance(profile, players=players, n=n, seed=seed, rules=rules, overrides=overrides,
-                sweep_spec=sweep_spec, threads=threads, progress=None, scheduler=scheduler, workers=workers,
-                cache=not no_cache)
-    named = {"bet types": b.kinds, "bets": b.bets, "by seat": b.by_seat, "trolls": b.trolls,
-             "troll pay distribution": b.troll_pay, "troll vs bettor": b.meta["troll_vs_bettor"],
-             "strategies": b.entries[["entry", "strategy", "games", "win", "win_low", "win_high", "coins",
-                                      "troll_share", "troll_pay"]],
-             "games": b.games}
-    if "sweep" in b.meta:
-        named["sweep"] = b.meta["sweep"]
-    header = (f"{b.meta['rules']}\n{_profile_label(profile, b.meta['profile'])} (rotated over seats), "
-              f"n={n} games per run, "
-              f"seed {seed}; {b.meta['ci']}; volatility index = {b.meta['volatility']}; "
-              f"success model {b.meta['model']}")
+    bands = _bands(rules, players, overrides, rp_band, share_band, troll_band, rounds_band)
+    b = balance(profile, players=players, n=n, seed=seed, rules=rules, overrides=overrides, bands=bands,
+                threads=threads, progress=None, scheduler=scheduler, workers=workers, cache=not no_cache)
+    named = dict(b.tables)
+    header = (f"{b.meta['rules']}\nprofile: {b.meta['profile']}; n={n} games, seed {seed}; success model "
+              f"{b.meta['model']}\n{b.meta['header']}")
     emit(render_tables(named, fmt, header, formats=FORMATS))
     if out is not None:
-        for name, df in named.items():
+        for name, df in [*named.items(), ("by seat", b.by_seat)]:
             write_atomic(out / f"{name.replace(' ', '_')}.csv", lambda p, df=df: df.to_csv(p, index=False), "--out")
         save_plot(out / "bet_ev.png", lambda p: _plots().ev_bars(b.kinds, b.bets, p, b.meta), "--out")
-        if "sweep" in b.meta:
-            save_plot(out / "sweep.png", lambda p: _plots().sweep_plot(b.meta["sweep"], p, b.meta), "--out")
+        save_plot(out / "coin_flow.png", lambda p: _plots().coin_flow_chart(named["coin flow"], p, b.meta), "--out")
 
 
 @main.command("recommend")
 @click.option("--profile", default="reference", show_default=True, type=ASCII, help=PROFILE_HELP)
 @click.option("--players", type=StrictInt(), default=None, help="3 or 4 (default from --rules, else 4).")
-@click.option("-n", "n", type=count_type(), default=50_000, show_default=True, help="Games per iteration.")
-@click.option("--target-rtp", type=FiniteFloat(0.0, 100.0), default=1.0, show_default=True,
-              help="Return to player per coin staked to aim at (1.0 = fair).")
-@click.option("--tolerance", type=FiniteFloat(0.0, 100.0), default=TOLERANCE, show_default=True,
-              help="A type is in range when |RTP - target| is at most this.")
-@click.option("--range", "mult_range", default="2..6", type=ASCII, show_default=True,
-              help="Integer multipliers allowed.")
-@click.option("--max-iter", type=positive_int(), default=6, show_default=True, help="Replays with a new table at most.")
-@click.option("--check/--no-check", default=True, show_default=True,
-              help="Check the chosen table with restricted play (no bet type dominant).")
-@click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk.")
+@click.option("-n", "n", type=count_type(), default=FINAL_N, show_default=True,
+              help="Games per finalist table (the shortlist gets a quarter of them).")
+@click.option("--screen-n", type=count_type(), default=SCREEN_N, show_default=True,
+              help="Games per table in the screen of every table.")
+@click.option("--range", "mult_range", default=DEFAULT_RANGE, type=ASCII, show_default=True,
+              help="Integer multipliers searched per type (the game prints 2x to 5x).")
+@click.option("--only", default=None, type=ASCII, metavar="TYPES",
+              help="Search only these types' multipliers (comma-separated); the others keep the rule set's.")
+@click.option("--param", "params", multiple=True, type=ASCII, metavar="'TYPE N=V'",
+              help="Also search the multiplier of one parameter, e.g. 'colour N=0' (every 'none of colour C' "
+                   "bet), 'tricks N=1', 'fail S=1' (repeatable).")
+@band_options
+@click.option("--shortlist", type=positive_int(), default=SHORTLIST, show_default=True,
+              help="Tables measured with restricted play after the screen.")
+@click.option("--top", type=positive_int(), default=TOP, show_default=True, help="Finalists shown side by side.")
+@click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk (no resume).")
 @common_options
 @scale_options
-def recommend_cmd(profile, players, n, target_rtp, tolerance, mult_range, max_iter, check, no_cache, seed, fmt,
-                  rules, overrides, threads, scheduler, workers):
-    """Integer multipliers per bet type bringing every type's RTP near a target,
-    the ev policy re-adapting to each new table.
+def recommend_cmd(profile, players, n, screen_n, mult_range, only, params, rp_band, share_band, troll_band,
+                  rounds_band, shortlist, top, no_cache, seed, fmt, rules, overrides, threads, scheduler, workers):
+    """Multiplier tables ranked by the choice-balance criterion: every type's restricted-play
+    value and share of bets, the troll share and the game length inside their bands.
 
-    Says "converged" only when every type placed ends within the tolerance,
-    and otherwise why each other type does not; then checks the chosen table
-    with restricted play: a type whose removal costs one seat more than 0.05
-    win share (95% interval) dominates the game under that table.
+    Searches every table of integer multipliers in --range (4^5 = 1,024 by
+    default) in stages on the same seed: a screen of every table (shares, troll
+    share, rounds), a shortlist with restricted play, then the finalists and the
+    rule set's own table with every measure, side by side. The players re-decide
+    under each table (ev and distilled score bets by their multipliers); a
+    field's mixture is held, not re-solved, and the last row says whether any
+    member would gain against it. Finished batches are kept on disk, so a
+    killed search resumes. scripts/bench_recommend.py times the default search.
 
     \b
     Example:
-      sponsio recommend --target-rtp 0.95 --range 2..6 -n 50000
-      sponsio recommend --profile "ev:goal:cash4 x4" --tolerance 0.05 --no-check -n 20000
+      sponsio recommend --players 4                          # the reference field, 2..5 per type
+      sponsio recommend --param "colour N=0" --range 2..4 --top 3
+      sponsio recommend --only last,nines --share-band nines=0.01..0.4 -n 5000
     """
-    df = recommend(profile, players=players, n=n, seed=seed, rules=rules, overrides=overrides,
-                   target_rtp=target_rtp, mult_range=mult_range, max_iter=max_iter, tolerance=tolerance,
-                   check=check, threads=threads, progress=None, scheduler=scheduler, workers=workers,
-                   cache=not no_cache)
-    a = df.attrs
-    off = df[df["why_not"] != ""]
-    verdict = (f"converged: every type's RTP within {a['tolerance']:g} of {a['target_rtp']:g}" if a["converged"]
-               else f"NOT converged: {', '.join(off['type'])} not within {a['tolerance']:g} of the target")
-    lines = [f"{a['rules']}", f"{_profile_label(profile, a['profile'])}, n={a['n']} games per iteration, seed "
-             f"{a['seed']}, target RTP {a['target_rtp']:g} +/- {a['tolerance']:g}, multipliers "
-             f"{a['range'][0]}..{a['range'][1]}; ev model {a['model']}",
-             f"{verdict} (runs: {a['iterations']}, tables tried: {a['history']}; chosen run {a['chosen_iteration']}"
-             f"{', a fixed point' if a['fixed_point'] else ''}); largest |RTP - target| {a['spread_before']:.3f} "
-             f"before -> {a['spread_after']:.3f} after"]
-    lines += [f"  {r.type}: {r.why_not}" for r in off.itertuples()]
-    named = {"recommendation": df}
-    if "restricted_play" in a:
-        dom = a["dominant"]
-        lines.append("restricted play under the chosen table (value of a type = win share one seat loses without "
-                     f"it, paired): {'dominant: ' + ', '.join(dom) if dom else 'no type dominant'} "
-                     f"(dominant = loss above {a['dominance']:g} with 95% confidence)"
-                     + ("; do not print this table as it is" if dom else ""))
-        named["restricted play"] = a["restricted_play"]
-    meta = {"converged": a["converged"], "fixed_point": a["fixed_point"], "iterations": a["iterations"],
-            "spread_before": a["spread_before"], "spread_after": a["spread_after"], "tables_tried": a["history"],
-            "tolerance": a["tolerance"], "dominant": a.get("dominant"), "profile": a["profile"]}
-    named["search"] = meta
-    emit(render_tables(named, fmt, "\n".join(lines), formats=FORMATS))
+    bands = _bands(rules, players, overrides, rp_band, share_band, troll_band, rounds_band)
+    rec = recommend(profile, players=players, n=n, screen_n=screen_n, seed=seed, rules=rules, overrides=overrides,
+                    mult_range=mult_range, params=params, only=only.split(",") if only else None, bands=bands,
+                    shortlist=shortlist, top=top, threads=threads, progress=None, scheduler=scheduler,
+                    workers=workers, cache=not no_cache)
+    m = rec.meta
+    axes = ", ".join(f"{a['name']} {a['values'][0]}..{a['values'][-1]}" for a in m["axes"])
+    header = "\n".join([
+        m["rules"],
+        f"profile: {m['profile']}; seed {seed}; success model {m['model']} (the base rule set's, not refitted)",
+        "players re-decide under each table (ev and distilled score every bet by its multiplier); "
+        + ("the field's weights are held, not re-solved" if m["field"] else "the profile is held"),
+        f"search: {axes} = {m['tables']:,} tables; screen {m['screen_n']:,} games each; shortlist {m['shortlist']} "
+        f"x {m['shortlist_n']:,} games with restricted play; finalists {m['top']} and the current table x "
+        f"{m['n']:,} games (same seed throughout: common random numbers)",
+        f"objective: {m['bands']}; rank by total violation (band widths), then by the smallest margin",
+        *verdict(rec)])
+    if fmt == "table":
+        named = {"tables side by side": side_by_side(rec), "constraints over the search": rec.attainable}
+    else:
+        named = {"finalists": long_table(rec), "constraints over the search": rec.attainable,
+                 "screened": rec.screened, "search": {**m, "verdict": verdict(rec)}}
+    emit(render_tables(named, fmt, header, formats=FORMATS))
 
 
 def _plots():

@@ -1,109 +1,148 @@
-"""Balance tables, sweeps and the multiplier recommendation (small runs)."""
+"""Choice balance (`sponsio balance`): plays on common random numbers, the measures, the criterion."""
+
+import json
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from tabletop_mc.errors import UserError
-from sponsio_sim.analysis.balance.run import balance, parse_sweep
-from sponsio_sim.analysis.balance.recommend import parse_range, recommend
+from tabletop_mc.field import Field
+from sponsio_sim.analysis.balance.choice import balance, measure_choice
+from sponsio_sim.analysis.balance.criteria import Band, bands_from, parse_band
+from sponsio_sim.analysis.balance.measures import level
+from sponsio_sim.analysis.balance.plays import choice_plays, run_plays
+from sponsio_sim.analysis.game.exploit import exploit
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.runs import entry_table, run_games
+from sponsio_sim.analysis.game.setup import Profile, parse_profile, parse_strategy
 from sponsio_sim.cli import main
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.multiplay import M_FOCAL_SHARE
 from sponsio_sim.rules import load_rules
 
-N = 720
+R4 = load_rules(None, 4)
+MEMBERS = ("ev0.5:goal:cash3", "troll:goal", "ev0:goal:cash4:temp=0.5")
+FIXED = "ev:goal:cash4 x4"
+
+
+def field(weights=(0.5, 0.2, 0.3)):
+    f = Field("sponsio", 4, "standard-4p", tuple(parse_strategy(m, R4).text for m in MEMBERS), tuple(weights))
+    return Profile([parse_strategy(m, R4) for m in MEMBERS], f, "test field")
+
+
+@pytest.mark.parametrize("prof", [parse_profile(FIXED, R4), field()], ids=["fixed seats", "field"])
+def test_every_play_is_the_tournament_of_its_line_up(prof):
+    """Each play's statistics are exactly a separate run of that line-up with the same seed."""
+    model = find_model(R4)
+    cp = choice_plays(R4, prof, members=True)
+    run = run_plays(cp.plays, 240, seed=3, model=model, cache=False)
+    for p, totals in zip(cp.plays, run.totals):
+        if p.focal < 0:
+            alone = run_games(p.rules, p.profile, 240, rotate=True, seed=3, model=model)
+        else:   # the focal seat pinned to one entry: that play run alone
+            alone = run_plays([p], 240, seed=3, model=model, cache=False).totals[0]
+        assert np.array_equal(alone, totals), p.label
+    # the game measures read back what the statistics hold
+    stats = L.named_stats(run.totals[0], 4)
+    assert level(run, 0, "rounds per game")["level"] == pytest.approx(stats["rounds"] / stats["games"])
+    trolls = sum(stats["entry"][e]["troll_rounds"] for e in range(len(cp.plays[0].profile)))
+    assert level(run, 0, "troll share")["level"] == pytest.approx(trolls / (stats["rounds"] * 4))
+
+
+def test_restricted_play_value_is_minus_exploits_paired_gain():
+    """With fixed seats, the value of type T is what `sponsio exploit` reports for without=T, negated."""
+    model = find_model(R4)
+    ch = measure_choice(R4, parse_profile(FIXED, R4), 240, seed=3, model=model, cache=False)
+    ex = exploit(FIXED, n=240, seed=3, family="without,troll").set_index("deviation")
+    for kind in R4.bets:
+        v, lo, hi = ch.rp_value(kind)
+        row = ex.loc[f"without={kind}"]
+        assert (v, lo, hi) == pytest.approx((-row["gain"], -row["gain_high"], -row["gain_low"]), abs=1e-12)
+    troll = ch.run.moments.diff(ch.run.at(ch.plays.troll, M_FOCAL_SHARE), ch.run.at(ch.plays.base, M_FOCAL_SHARE))
+    assert troll[0] == pytest.approx(ex.loc["troll", "gain"], abs=1e-12)
+
+
+def test_a_type_made_dominant_is_flagged():
+    """colour x9: one player barred from colour loses far more than the band allows (dominant),
+    while under the standard table no type is dominant; colour takes more bets."""
+    base = balance(field(), n=2400, seed=3, cache=False).tables["bet types"].set_index("type")
+    dom = balance(field(), n=2400, seed=3, overrides=["multiplier.colour=9"], cache=False)
+    types = dom.tables["bet types"].set_index("type")
+    assert types.loc["colour", "value_verdict"] == "dominant"
+    assert types.loc["colour", "rp_value_low"] > 0.05 >= base.loc["colour", "rp_value_high"]
+    assert (base["value_verdict"] != "dominant").all() and (types.drop("colour")["value_verdict"] != "dominant").all()
+    assert types.loc["colour", "placed"] > base.loc["colour", "placed"]
+    assert types.loc["colour", "share_verdict"] == "crowding"
+    assert types["share"].sum() == pytest.approx(1.0)
 
 
 @pytest.fixture(scope="module")
-def result():
-    return balance("ev:goal:cash4 x4", n=N, seed=3, sweep_spec="troll_pay=1..2", cache=False)
+def fixed():
+    return balance(FIXED, n=480, seed=2, cache=False)
 
 
-def test_bet_rows_agree_with_the_per_type_counts(result):
-    ent = result.entries
-    for kind in load_rules().bets:
-        per_row = result.bets.loc[result.bets["type"] == kind, "placed"].sum()
-        assert per_row == ent[f"{kind}_placed"].sum()
-        k = result.kinds.set_index("type").loc[kind]
-        assert k["placed"] == per_row
-        if per_row:
-            assert k["hit_low"] <= k["hit"] <= k["hit_high"]
-    by_seat = result.by_seat.groupby("bet")["placed"].sum()
-    overall = result.bets.set_index("bet")["placed"]
-    assert (by_seat.reindex(overall.index) == overall).all()
+def test_families_split_each_type_and_colour_none_of_dominates(fixed):
+    fam = fixed.tables["bet families"]
+    types = fixed.tables["bet types"].set_index("type")
+    for kind, d in fam.groupby("type"):
+        assert d["placed"].sum() == types.loc[kind, "placed"]
+        assert d["share_of_type"].sum() == pytest.approx(1.0)
+    fail = fam[fam["type"] == "fail"]
+    assert set(fail["family"]) <= {"seat +1", "seat +2", "seat +3"}
+    colour = fam[fam["type"] == "colour"].set_index("family")
+    assert bool(colour.loc["N=0", "dominates"]) == (colour.loc["N=0", "share_of_type_low"] > 0.5)
 
 
-def test_ev_rtp_fair_multiplier_relations(result):
-    b = result.bets
-    assert np.allclose(b["ev_per_coin"], b["rtp"] - 1)
-    ok = b["rtp"] > 0
-    assert np.allclose(b.loc[ok, "fair_multiplier"] * b.loc[ok, "rtp"], b.loc[ok, "multiplier"])
-    # Without double, payout = multiplier x hit: RTP can only exceed it through doubled bets.
-    assert (b["rtp"] >= b["multiplier"] * b["hit"] - 1e-9).all()
-    assert (b["volatility_index"] >= 0).all()
+def test_coin_flow_adds_up_to_the_final_coins(fixed):
+    """Sources per seat-round, net of stakes and fees, times the seat-rounds = coins gained in all games."""
+    flow = fixed.tables["coin flow"].set_index("source")
+    stats = L.named_stats(fixed.choice.totals, 4)
+    gained = sum(stats["entry"][e]["coins"] for e in range(4)) - 4 * stats["games"] * R4.start_coins
+    assert flow.loc["net", "coins_per_seat_round"] * stats["rounds"] * 4 == pytest.approx(gained)
+    ins = flow[flow["direction"] == "in"]["coins_per_seat_round"].sum()
+    outs = flow[flow["direction"] == "out"]["coins_per_seat_round"].sum()
+    assert ins + outs == pytest.approx(flow.loc["net", "coins_per_seat_round"])
+    assert (flow["ci_low"] <= flow["coins_per_seat_round"] + 1e-12).all()
 
 
-def test_troll_economics(result):
-    dist = result.troll_pay
-    assert dist["share"].sum() == pytest.approx(1.0)
-    troll_rounds = dist["rounds"].sum()
-    assert troll_rounds == result.trolls.loc[1, "n"]
-    mean = (dist["rounds"] * dist["troll_pay"]).sum() / troll_rounds
-    assert result.trolls.loc[1, "value"] == pytest.approx(mean)
-    tvb = result.meta["troll_vs_bettor"]
-    assert list(tvb["role"]) == ["troll", "bettor"]
-    assert list(tvb["seat_0_strategy"]) == ["troll:goal:cash4", "ev:goal:cash4"]   # the troll cashes in alike
+def test_seat_gap_and_strategies(fixed):
+    seats = fixed.tables["seats"]
+    shares = seats["value"].iloc[:4]
+    assert shares.sum() == pytest.approx(1.0)
+    gap = seats[seats["measure"].str.startswith("largest seat gap")].iloc[0]
+    assert gap["value"] == pytest.approx(shares.max() - shares.min())
+    first = seats[seats["measure"].str.startswith("seat 0 - fair")].iloc[0]
+    assert first["value"] == pytest.approx(shares.iloc[0] - 0.25)
+    ent = entry_table(fixed.choice.totals, fixed.choice.profile, True, R4)
+    assert list(fixed.tables["strategies"]["win_share"]) == list(ent["win_share"])
 
 
-def test_sweep_changes_troll_pay_and_keeps_deals(result):
-    sw = result.meta["sweep"]
-    assert sorted(sw["value"].unique()) == [1, 2]
-    assert (sw.groupby("value")["games"].first() == N).all()
+def test_bands():
+    assert parse_band("nines=0.01..0.4", "--share-band", R4.bets) == ("nines", Band(0.01, 0.4))
+    b = bands_from(R4.bets, share=["nines=0.01..0.4"], troll="0.1..0.5")
+    assert b.of("share", "nines") == Band(0.01, 0.4) and b.of("share", "tricks") == Band(0.05, 0.4)
+    assert Band(0.0, 1.0).violation(1.5) == pytest.approx(0.5) and Band(0.0, 1.0).margin(0.25) == 0.25
+    assert Band(0.01, 0.05).verdict(0.08, 0.06, 0.1) == "above"
+    assert Band(0.01, 0.05).verdict(0.06, 0.04, 0.08) == "edge"
+    for bad, needle in (("0.4..0.1", "LOW must be below HIGH"), ("x..1", "expected"), ("sixes=0..1", "not a bet"),
+                        ("0..inf", "finite")):
+        with pytest.raises(UserError, match=needle):
+            parse_band(bad, "--share-band", R4.bets)
 
 
-def test_bad_sweeps_and_ranges():
-    r = load_rules()
-    with pytest.raises(UserError, match="unknown rule key"):
-        parse_sweep("multiplier.lst=2..4", r)
-    with pytest.raises(UserError, match="values must be numbers"):
-        parse_sweep("troll_pay=a..b", r)
-    with pytest.raises(UserError, match="must not be negative"):
-        parse_sweep("troll_pay=-1..1", r)
-    assert parse_sweep("multiplier.last=2..5", r) == ("multiplier.last", [2, 3, 4, 5])
-    assert parse_sweep("round_bonus=0,3", r)[1] == [0, 3]
-    with pytest.raises(UserError, match="LOW..HIGH"):
-        parse_range("2-6")
-
-
-def test_recommend_moves_rtp_towards_target():
-    df = recommend("ev:goal:cash4 x4", n=N, seed=2, target_rtp=1.0, mult_range="2..6", max_iter=3, cache=False)
-    assert set(df["type"]) == set(load_rules().bets)
-    assert df["multiplier_after"].between(2, 6).all()
-    assert df.attrs["spread_after"] <= df.attrs["spread_before"] + 1e-12
-    assert df.attrs["iterations"] >= 2
-    # "converged" only when every type placed is within the tolerance; every other type says why
-    placed = df[df["placed_after"] > 0]
-    assert df.attrs["converged"] == bool(((placed["rtp_after"] - 1.0).abs() <= df.attrs["tolerance"]).all())
-    assert ((df["why_not"] == "") == df["within"]).all()
-    value = df.attrs["restricted_play"]
-    assert list(value["type"]) == list(load_rules().bets)
-    assert (value["value_low"] <= value["value"]).all() and (value["value"] <= value["value_high"]).all()
-    assert df.attrs["dominant"] == list(value.loc[value["value_low"] > 0.05, "type"])
-
-
-def test_recommend_says_converged_when_the_tolerance_is_wide():
-    df = recommend("ev:goal:cash4 x4", n=240, seed=2, tolerance=9.0, max_iter=1, check=False, cache=False)
-    assert df.attrs["converged"] and df.attrs["iterations"] == 1
-    assert (df.loc[df["placed_after"] > 0, "why_not"] == "").all()
-    assert "restricted_play" not in df.attrs
-
-
-def test_cli_errors_one_line():
-    runner = CliRunner()
-    for args, needle in ((["balance", "--sweep", "nosuch=1..2", "-n", "10"], "unknown rule key 'nosuch'"),
+def test_cli_json_and_bad_input_one_line(tmp_path):
+    res = CliRunner().invoke(main, ["balance", "--profile", FIXED, "-n", "240", "--format", "json", "--no-cache",
+                                    "--out", str(tmp_path / "b")])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert {"bet types", "trolls", "seats", "coin flow", "rounds"} <= set(data)
+    assert (tmp_path / "b" / "coin_flow.png").stat().st_size > 1000
+    for args, needle in ((["balance", "--rp-band", "0.05..0.01"], "LOW must be below HIGH"),
+                         (["balance", "--share-band", "sixes=0..1"], "not a bet type"),
                          (["balance", "--profile", "ev:goal x3", "-n", "10"], "profile"),
-                         (["recommend", "--range", "7..2", "-n", "10"], "LOW <= HIGH"),
                          (["balance", "-n", "0"], "at least 1")):
-        res = runner.invoke(main, args)
+        res = CliRunner().invoke(main, args)
         assert res.exit_code == 2, (args, res.output)
         lines = res.stderr.strip().splitlines()
         assert len(lines) == 1 and needle in lines[0], (args, res.stderr)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-
-from tabletop_mc.stats import wilson  # noqa: E402
 
 
 def ev_bars(kinds, bets, path, meta) -> None:
@@ -33,47 +33,83 @@ def ev_bars(kinds, bets, path, meta) -> None:
     b.invert_yaxis()
     b.set_xlabel("EV per coin staked (coins), 95% CI")
     b.set_title("the 20 most placed bets")
-    fig.suptitle(f"Bet balance: {meta['profile']}, n={meta['n']} games, seed {meta['seed']}", fontsize=10)
+    fig.suptitle(title(f"Bet balance: {meta['profile']}, n={meta['n']} games, seed {meta['seed']}"), fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
-def sweep_plot(table, path, meta, fair: float | None = None) -> None:
-    """Win rate (95% CI band), rounds per game and bet mix against the swept value.
+IN, OUT = "#0072B2", "#D55E00"   # Okabe-Ito blue and vermillion
+TITLE_WIDTH = 90                 # characters per title line: a long profile wraps, never clips
 
-    A profile of one strategy in every seat is pooled: its seats' wins are one
-    sample (n = games x seats), drawn against the fair share; otherwise one
-    line per entry."""
-    key = table["key"].iloc[0]
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
-    if table["strategy"].nunique() == 1:
-        pooled = table.groupby("value", sort=True).agg(wins=("win", "sum"), seats=("win", "size"),
-                                                       games=("games", "first")).reset_index()
-        n = pooled["games"] * pooled["seats"]
-        p, lo, hi = wilson((pooled["wins"] * pooled["games"]).to_numpy(), n.to_numpy())
-        axes[0].plot(pooled["value"], p, marker="o", label=f"{table['strategy'].iloc[0]}, pooled over seats")
-        axes[0].fill_between(pooled["value"], lo, hi, alpha=0.25)
-    else:
-        for entry, d in table.groupby("entry"):
-            axes[0].plot(d["value"], d["win"], marker="o", label=f"entry {entry}: {d['strategy'].iloc[0]}")
-            axes[0].fill_between(d["value"], d["win_low"], d["win_high"], alpha=0.2)
-    if fair is not None:
-        axes[0].axhline(fair, color="k", ls="--", lw=0.8, label=f"fair share {fair:.2f}")
-    axes[0].set_ylabel("win rate (95% Wilson CI band)")
-    axes[0].legend(fontsize=7)
-    g = table.drop_duplicates("value")
-    axes[1].plot(g["value"], g["rounds_per_game"], marker="o")
-    axes[1].fill_between(g["value"], g["rounds_low"], g["rounds_high"], alpha=0.2)
-    axes[1].set_ylabel("rounds per game (mean, 95% CI band)")
-    for col in [c for c in g.columns if c.endswith("_per_round")]:
-        axes[2].plot(g["value"], g[col], marker="o", label=col.replace("_per_round", ""))
-    axes[2].set_ylabel("bets placed per seat and round")
-    axes[2].legend(fontsize=7)
-    for ax in axes:
-        ax.set_xlabel(key)
-    fig.suptitle(f"Sweep of {key}: {meta['profile']}, n={meta['n']} games per value, seed {meta['seed']}",
-                 fontsize=10)
+
+def title(text: str, width: int = TITLE_WIDTH) -> str:
+    """``text`` wrapped to ``width`` characters a line (a figure about 8 inches wide: 90)."""
+    return "\n".join(textwrap.wrap(text, width))
+
+
+def coin_flow_chart(flow, path, meta) -> None:
+    """Coins per seat and round by source, inflows right of 0 and stakes and fees left,
+    the net as the last bar; 95% intervals as error bars."""
+    d = flow.iloc[::-1].reset_index(drop=True)
+    y = np.arange(len(d))
+    v = d["coins_per_seat_round"].to_numpy(dtype=float)
+    err = np.vstack([v - d["ci_low"], d["ci_high"] - v])
+    colours = ["0.35" if r == "net" else IN if r == "in" else OUT for r in d["direction"]]
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    ax.barh(y, v, xerr=err, color=colours, capsize=3)
+    for yi, vi, e in zip(y, v, err.T):
+        end = vi + e[1] if vi >= 0 else vi - e[0]
+        ax.text(end, yi, f"  {vi:+.2f}  ", va="center", ha="left" if vi >= 0 else "right", fontsize=8)
+    ax.set_yticks(y, d["source"])
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_xlabel("coins per seat and round (mean over games, 95% CI)")
+    ax.set_ylabel("source")
+    lo, hi = float(np.nanmin(np.minimum(v, 0))), float(np.nanmax(np.maximum(v, 0)))
+    ax.set_xlim(lo - 0.25 * (hi - lo) - 0.1, hi + 0.25 * (hi - lo) + 0.1)
+    ax.set_title(title(f"Coin flow by source: {meta['profile']}; n={meta['n']:,} games, seed {meta['seed']}"),
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+SWEEP_PANELS = (("seat gap (win share)", ("seat 0 - fair share", "largest seat gap")),
+                ("rounds per game", ("rounds per game",)),
+                ("troll share of seat-rounds", ("troll share",)),
+                ("share of bets placed", None),   # every type's share of bets
+                ("lead changes per game", ("lead changes per game",)),
+                ("comeback rate (share of games)", ("comeback rate",)))
+
+
+def sweep_panels(result, path, meta) -> None:
+    """One lever: each measure's level (95% CI bars) against the lever's value, the standard value
+    dashed; a filled marker where the value moved the measure (its paired effect's interval excludes 0)."""
+    rows = result.rows
+    fig, axes = plt.subplots(2, 3, figsize=(14, 7.5))
+    for ax, (label, names) in zip(axes.flat, SWEEP_PANELS):
+        if names is None:
+            names = tuple(m for m in rows["measure"].unique() if m.endswith(" share of bets"))
+        for name in names:
+            d = rows[rows["measure"] == name].sort_values("value")
+            x = d["value"].astype(float).to_numpy()
+            y = d["level"].to_numpy(dtype=float)
+            err = np.vstack([y - d["level_low"], d["level_high"] - y])
+            line = ax.errorbar(x, y, yerr=err, capsize=3, marker=None, label=name.replace(" share of bets", ""))
+            colour = line[0].get_color()
+            moved = d["moved"].to_numpy(dtype=bool) | d["standard"].to_numpy(dtype=bool)
+            ax.scatter(x[moved], y[moved], color=colour, zorder=3, s=28)
+            ax.scatter(x[~moved], y[~moved], facecolors="white", edgecolors=colour, zorder=3, s=28)
+        ax.axvline(float(result.standard), color="0.5", ls="--", lw=0.8)
+        if label.startswith("seat gap"):
+            ax.axhline(0.0, color="k", lw=0.6)
+        ax.set_xlabel(result.lever.key)
+        ax.set_ylabel(label)
+        if len(names) > 1:
+            ax.legend(fontsize=7, ncol=min(len(names), 3), loc="best")
+    fig.suptitle(title(f"{result.lever.key}, {result.players} players: levels with 95% CIs; dashed: the standard "
+                       f"value; filled: moved against it (paired, CI excludes 0), hollow: not. {meta['profile']}; "
+                       f"n={meta['n']:,} games per value, seed {meta['seed']}", 170), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

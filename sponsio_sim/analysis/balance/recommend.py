@@ -1,171 +1,286 @@
-"""`sponsio recommend`: integer multipliers that bring every bet type's RTP to a target.
+"""`sponsio recommend`: the multiplier tables that best meet the choice-balance criterion.
 
-Fixed-point search: play the profile's games with the current table, set
-each type's multiplier to the integer (within the user's range) whose RTP
-would be nearest the target if the same bets were placed and hit as often
-(RTP is proportional to the multiplier), and replay with the new table, so
-the ``ev`` betting policy re-adapts to it. Stop when every type's RTP is
-within the tolerance, the table no longer changes (a fixed point), a table
-repeats or the iterations run out. The table reported is the one with the
-smallest RTP spread; "converged" means every type placed is within the
-tolerance under it, and each type that is not gets a reason. The chosen
-table is then checked with restricted play (``sponsio exploit``'s
-``without`` family): a type whose removal costs one seat more than
-``dominance`` win share dominates the game under that table.
+The search space: one integer multiplier per bet type in ``--range`` (default
+2..5, the range the game prints), plus any per-parameter multipliers asked
+for (``colour N=0``: the multiplier of every "none of colour C" bet). Every
+candidate table is played by the same players: the profile's strategies (a
+field: its members and weights, held; the mixture is not re-solved per table)
+re-decide under it, since ``ev`` and ``distilled`` score every bet by its
+multiplier; the success model is the base rule set's (it predicts who wins a
+bet, which multipliers do not change). The objective is ``objective``'s.
+
+A staged search (every stage on the same seed: common random numbers):
+
+1. screen: every table, ``screen_n`` games of the profile alone: each type's
+   share of the bets, the troll share and the rounds per game; rank by their
+   violation of the bands;
+2. shortlist: the ``shortlist`` best, ``n // 4`` games with the restricted-play
+   plays: every measure; rank by the whole objective;
+3. finalists: the ``top`` best and the rule set's own table, ``n`` games, and
+   in a field each member at the focal seat (does any member gain against the
+   held field under the new table?).
+
+Finished batches are cached, so a killed search resumes where it stopped.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import itertools
+import re
+from dataclasses import dataclass, field
+
 import pandas as pd
 
 from tabletop_mc.backend import use_backend
 from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
-from sponsio_sim.analysis.balance.run import run_balance
-from sponsio_sim.analysis.game.exploit import _measures, deviations, paired_run
+from sponsio_sim.analysis.balance.choice import Choice, measure_choice, type_table
+from sponsio_sim.analysis.balance.criteria import Bands
+from sponsio_sim.analysis.balance.measures import level
+from sponsio_sim.analysis.balance.objective import (Judged, attainable, constraint_name, judge, measures_of,
+                                                     table_text)
+from sponsio_sim.analysis.balance.plays import choice_plays
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.kernels.game.exploit import P_DEV
+from sponsio_sim.analysis.game.runs import check_n
 from sponsio_sim.analysis.game.setup import model_variant, parse_profile
-from sponsio_sim.rules import load_rules
+from sponsio_sim.bet_kinds import BY_NAME
+from sponsio_sim.rules import RuleSet, load_rules
 
-TOLERANCE = 0.1      # |RTP - target| per coin staked within which a type counts as in range
-DOMINANCE = 0.05     # win share a seat loses without a type, beyond which that type dominates
+DEFAULT_RANGE = "2..5"     # the seed: the game prints multipliers "between twice and five times"
+SCREEN_N = 2_000           # games per table in the screen
+FINAL_N = 20_000           # games per finalist
+SHORTLIST = 48             # tables measured fully after the screen
+TOP = 5                    # finalists printed side by side
+MAX_TABLES = 50_000
+_PARAM = re.compile(r"^([a-z]+)\s*(?::|\s)\s*(?:[ns]\s*=\s*)?([a-z]?\d+)$")
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One multiplier the search sets: a type's (``multiplier.T``) or a parameter's."""
+
+    name: str
+    key: str
+    values: tuple[int, ...]
 
 
 def parse_range(text: str) -> tuple[int, int]:
     try:
         lo, hi = (int(x) for x in str(text).split(".."))
     except ValueError:
-        raise UserError(f"--range {text!r}: expected LOW..HIGH, e.g. 2..6") from None
+        raise UserError(f"--range {text!r}: expected LOW..HIGH, e.g. 2..5") from None
     if not 1 <= lo <= hi:
         raise UserError(f"--range {text!r}: need 1 <= LOW <= HIGH")
     return lo, hi
 
 
-def _table_overrides(mults: dict) -> dict:
-    return {f"multiplier.{k}": int(v) for k, v in mults.items()}
+def parse_param(text: str, rules: RuleSet) -> tuple[str, str]:
+    """``colour N=0`` / ``colour:0`` / ``colour:R0`` / ``fail S=1``: (name, rule key)."""
+    m = _PARAM.match(str(text).strip().lower())
+    if not m or m.group(1) not in BY_NAME or not BY_NAME[m.group(1)].params:
+        raise UserError(f"--param {text!r}: expected TYPE N=VALUE (e.g. 'colour N=0', 'tricks N=1', "
+                        "'fail S=1') of a type with a parameter")
+    kind, value = m.group(1), m.group(2).upper()
+    if kind not in rules.bets:
+        raise UserError(f"--param {text!r}: '{kind}' is not a bet type of rule set {rules.name}")
+    key = f"multiplier_param.{kind}.{value}"
+    load_rules(rules, overrides={key: 2})   # a value the kind does not take: one line now
+    what = "S" if BY_NAME[kind].params == ("seat",) else "N"
+    return f"{kind} {what}={value}", key
 
 
-def _spread(kinds: pd.DataFrame, target: float) -> float:
-    placed = kinds[kinds["placed"] > 0]
-    return float((placed["rtp"] - target).abs().max()) if len(placed) else float("nan")
-
-
-def recommend(profile: str = "reference", *, players: int | None = None, n: int = 50_000,
-              seed: int = 1, rules=None, overrides=None, target_rtp: float = 1.0, mult_range: str = "2..6",
-              max_iter: int = 6, tolerance: float = TOLERANCE, check: bool = True,
-              dominance: float = DOMINANCE, threads: int | None = None, model=None,
-              progress: bool | None = False, scheduler: str | None = None, workers: int | None = None,
-              cache: bool = True) -> pd.DataFrame:
-    """One row per bet type: multiplier, RTP and EV per coin before and after
-    (95% CIs), whether the type ends within ``tolerance`` of the target and why
-    not; ``attrs``: iterations, converged (every type placed within tolerance),
-    fixed point, RTP spread before/after, and the restricted-play check of the
-    chosen table (``check``: each type's value to one seat, ``sponsio exploit``)."""
-    base = load_rules(rules, players, overrides)
-    strategies = parse_profile(profile, base)
-    text = ", ".join(s.text for s in strategies)
+def axes_of(rules: RuleSet, mult_range: str = DEFAULT_RANGE, params=(), only=None) -> list[Axis]:
+    """The search's axes: ``only`` the listed types (default every type), then each ``params`` entry."""
     lo, hi = parse_range(mult_range)
-    if not 0 < target_rtp < 10:
-        raise UserError(f"--target-rtp {target_rtp}: must be between 0 and 10")
-    if not 0 < tolerance < 10:
-        raise UserError(f"--tolerance {tolerance}: must be between 0 and 10")
-    if n < 1:
-        raise UserError(f"-n {n}: the number of games must be at least 1")
-    if base.multiplier_param and any(base.multiplier_param.values()):
-        raise UserError("recommend searches one multiplier per type: clear the rule set's multiplier_param first")
+    values = tuple(range(lo, hi + 1))
+    kinds = list(rules.bets) if not only else [k.strip() for k in only]
+    for k in kinds:
+        if k not in rules.bets:
+            raise UserError(f"--only {k!r}: not a bet type of rule set {rules.name} ({', '.join(rules.bets)})")
+    axes = [Axis(k, f"multiplier.{k}", values) for k in kinds]
+    for p in params:
+        name, key = parse_param(p, rules)
+        if key not in {a.key for a in axes}:
+            axes.append(Axis(name, key, values))
+    if not axes:
+        raise UserError("--only: name at least one bet type to search")
+    total = 1
+    for a in axes:
+        total *= len(a.values)
+    if total > MAX_TABLES:
+        raise UserError(f"the search has {total:,} tables (more than {MAX_TABLES:,}): narrow --range, --only or "
+                        "--param")
+    return axes
+
+
+def table_rules(base: RuleSet, axes: list[Axis], table: dict) -> RuleSet:
+    return load_rules(base, overrides={a.key: table[a.name] for a in axes})
+
+
+def current_table(base: RuleSet, axes: list[Axis]) -> dict:
+    """The rule set's own values on the axes (a parameter without its own value: its type's)."""
+    out = {}
+    for a in axes:
+        if a.key.startswith("multiplier_param."):
+            _, kind, value = a.key.split(".", 2)
+            out[a.name] = base.multiplier_param.get(kind, {}).get(value, base.multiplier[kind])
+        else:
+            out[a.name] = base.multiplier[a.name]
+    return {k: int(v) if float(v).is_integer() else v for k, v in out.items()}
+
+
+@dataclass
+class Candidate:
+    """A table and what the search measured of it (the last stage that reached it)."""
+
+    table: dict
+    stage: int
+    choice: Choice
+    judged: Judged
+    measures: dict = field(default_factory=dict)
+
+
+@dataclass
+class Recommendation:
+    finalists: list[Candidate]          # ranked, best first
+    current: Candidate                  # the rule set's own table, measured as the finalists
+    screened: pd.DataFrame              # every table's screening measures and violation
+    attainable: pd.DataFrame            # per constraint: which tables meet it, and why none does
+    meta: dict
+
+
+def _measure(base, axes, table, prof, n, *, seed, model, bar, cache, bands, stage) -> Candidate:
+    rules = table_rules(base, axes, table)
+    bar.set_label(f"recommend stage {stage}: {', '.join(f'{k} x{v:g}' for k, v in table.items())}")
+    ch = measure_choice(rules, prof, n, seed=seed, model=model, progress=bar, cache=cache, bands=bands,
+                        deviations=stage > 1, members=stage > 2)
+    m = measures_of(ch, base.bets, rp=stage > 1)
+    return Candidate(table, stage, ch, judge(m, bands), m)
+
+
+def recommend(profile="reference", *, players: int | None = None, n: int = FINAL_N, screen_n: int = SCREEN_N,
+              seed: int = 1, rules=None, overrides=None, mult_range: str = DEFAULT_RANGE, params=(), only=None,
+              bands: Bands | None = None, shortlist: int = SHORTLIST, top: int = TOP, threads: int | None = None,
+              model=None, progress: bool | None = False, scheduler: str | None = None, workers: int | None = None,
+              cache: bool = True) -> Recommendation:
+    """The staged search of the module docstring."""
+    base = load_rules(rules, players, overrides)
+    prof = parse_profile(profile, base)
+    axes = axes_of(base, mult_range, params, only)
+    check_n(n)
+    check_n(screen_n)
+    if shortlist < 1 or top < 1:
+        raise UserError("--shortlist and --top must be at least 1")
+    bands = (bands or Bands()).for_rules(base)
     success = find_model(base, model, progress=progress, variant=model_variant(profile, base))
     set_threads(threads)
-    mults = {k: int(round(base.multiplier[k])) for k in base.bets}
-    history, seen = [], {}
-    fixed_point = False
-    with Progress(n * (max_iter + 1), "sponsio recommend", enabled=progress) as bar, \
-            use_backend(scheduler, workers):
-        for it in range(max_iter + 1):
-            ruleset = load_rules(base, overrides=_table_overrides(mults))
-            kinds = run_balance(ruleset, text, n, seed=seed, model=success, progress=bar, cache=cache).kinds
-            kinds = kinds.set_index("type")
-            history.append((dict(mults), kinds))
-            seen[tuple(sorted(mults.items()))] = it
-            if _spread(kinds, target_rtp) <= tolerance:
-                break
-            new = {}
-            for k in base.bets:
-                rtp = kinds.loc[k, "rtp"]
-                if kinds.loc[k, "placed"] == 0 or not np.isfinite(rtp) or rtp <= 0:
-                    new[k] = mults[k]
-                else:
-                    new[k] = int(min(hi, max(lo, round(mults[k] * target_rtp / rtp))))
-            if new == mults:
-                fixed_point = True
-                break
-            if tuple(sorted(new.items())) in seen:
-                break
-            mults = new
-    best = min(range(len(history)), key=lambda i: _spread(history[i][1], target_rtp))
-    (m0, k0), (m1, k1) = history[0], history[best]
-    rows = []
-    for k in base.bets:
-        rows.append({"type": k, "multiplier_before": m0[k], "placed_before": int(k0.loc[k, "placed"]),
-                     "rtp_before": k0.loc[k, "rtp"], "ev_before": k0.loc[k, "ev_per_coin"],
-                     "ev_before_low": k0.loc[k, "ev_low"], "ev_before_high": k0.loc[k, "ev_high"],
-                     "multiplier_after": m1[k], "placed_after": int(k1.loc[k, "placed"]),
-                     "rtp_after": k1.loc[k, "rtp"], "ev_after": k1.loc[k, "ev_per_coin"],
-                     "ev_after_low": k1.loc[k, "ev_low"], "ev_after_high": k1.loc[k, "ev_high"]})
-    df = pd.DataFrame(rows)
-    df["at_range_bound"] = [m1[k] in (lo, hi) and abs(r - target_rtp) > tolerance
-                            for k, r in zip(base.bets, df["rtp_after"])]
-    df["within"] = [int(p) > 0 and abs(r - target_rtp) <= tolerance
-                    for p, r in zip(df["placed_after"], df["rtp_after"])]
-    df["why_not"] = [_why_not(row, history, target_rtp, tolerance, lo, hi) for row in df.itertuples()]
-    placed = df[df["placed_after"] > 0]
-    converged = bool(len(placed)) and bool(placed["within"].all())
-    df.attrs.update(iterations=len(history), converged=converged, fixed_point=fixed_point, chosen_iteration=best,
-                    spread_before=_spread(k0, target_rtp), spread_after=_spread(k1, target_rtp),
-                    target_rtp=target_rtp, tolerance=tolerance, range=(lo, hi), n=n, seed=seed,
-                    rules=base.summary(), profile=text, reference=str(profile).strip().lower() == "reference",
-                    history=[h[0] for h in history], model=success.source)
-    if check:
-        chosen = load_rules(base, overrides=_table_overrides(m1))
-        value = restricted_play(chosen, strategies, n, seed=seed, model=success, dominance=dominance,
-                                progress=progress)
-        df.attrs.update(restricted_play=value, dominant=list(value.loc[value["dominant"], "type"]),
-                        dominance=dominance)
-    return df
+    tables = [dict(zip((a.name for a in axes), combo)) for combo in itertools.product(*(a.values for a in axes))]
+    mid_n = max(screen_n, n // 4)
+    k1, k2 = min(shortlist, len(tables)), min(top, len(tables), shortlist)
+    full = len(choice_plays(base, prof).plays)
+    final = len(choice_plays(base, prof, members=True).plays)
+    work = screen_n * len(tables) + mid_n * k1 * full + n * (k2 + 1) * final
+    common = dict(seed=seed, model=success, cache=cache, bands=bands)
+    with Progress(work, "sponsio recommend", enabled=progress) as bar, use_backend(scheduler, workers):
+        screen = [_measure(base, axes, t, prof, screen_n, bar=bar, stage=1, **common) for t in tables]
+        screen.sort(key=lambda c: c.judged.key())
+        mid = [_measure(base, axes, c.table, prof, mid_n, bar=bar, stage=2, **common) for c in screen[:k1]]
+        mid.sort(key=lambda c: c.judged.key())
+        finalists = [_measure(base, axes, c.table, prof, n, bar=bar, stage=3, **common) for c in mid[:k2]]
+        finalists.sort(key=lambda c: c.judged.key())
+        current = _measure(base, axes, current_table(base, axes), prof, n, bar=bar, stage=3, **common)
+    screened = pd.DataFrame([{**c.table, **{constraint_name(w, k): v[0] for (w, k), v in c.measures.items()},
+                              "violation": c.judged.violation, "feasible": c.judged.feasible,
+                              "binding": c.judged.binding} for c in screen])
+    latest = {tuple(c.table.items()): c for c in [*screen, *mid]}   # a shortlisted table: its fuller measures
+    reach = attainable([(c.table, c.measures) for c in latest.values()], bands)
+    meta = {"rules": base.summary(), "profile": prof.text(), "field": prof.field is not None,
+            "axes": [{"name": a.name, "key": a.key, "values": list(a.values)} for a in axes],
+            "tables": len(tables), "screen_n": screen_n, "shortlist": k1, "shortlist_n": mid_n, "top": k2, "n": n,
+            "seed": seed, "model": success.source, "bands": bands.text(base.bets),
+            "work_games": work}
+    return Recommendation(finalists, current, screened, reach, meta)
 
 
-def _why_not(row, history, target, tolerance, lo, hi) -> str:
-    """Why a type's RTP is not within tolerance under the chosen table ('' if it is)."""
-    if row.within:
+def seat_measures(c: Candidate) -> dict:
+    """The seat gap of a measured table: seat 0 against the fair share, the largest gap."""
+    out = {}
+    for name in ("seat 0 - fair share", "largest seat gap"):
+        lv = level(c.choice.run, 0, name)
+        out[name] = (lv["level"], lv["level_low"], lv["level_high"])
+    return out
+
+
+def _ci(v: tuple[float, float, float], digits: int = 3) -> str:
+    val, lo, hi = v
+    if val != val:
         return ""
-    if row.placed_after == 0:
-        return "not placed under the chosen table (the profile never finds it worth a stake)"
-    for mults, kinds in history:
-        rtp = kinds.loc[row.type, "rtp"]
-        if mults[row.type] == lo and kinds.loc[row.type, "placed"] and rtp > target + tolerance:
-            return (f"RTP {rtp:.2f} even at the lowest multiplier {lo} (table {mults}): the profile places it "
-                    f"only when it expects to win")
-        if mults[row.type] == hi and kinds.loc[row.type, "placed"] and rtp < target - tolerance:
-            return f"RTP {rtp:.2f} even at the highest multiplier {hi} (table {mults})"
-    ms = sorted({h[0][row.type] for h in history})
-    if len(ms) > 1:
-        return (f"no integer multiplier in the tables tried ({', '.join(map(str, ms))}) brings it within "
-                f"{tolerance:g}: the profile re-adapts its bets to each table")
-    return f"RTP {row.rtp_after:.2f}: more iterations (--max-iter) may bring it within {tolerance:g}"
+    if lo != lo:
+        return f"{val:.{digits}f}"
+    return f"{val:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
-def restricted_play(rules, strategies, n: int, *, seed: int, model, dominance: float = DOMINANCE,
-                    progress=None) -> pd.DataFrame:
-    """Each bet type's value to one seat under ``rules``: the win share it loses when it never
-    places that type while the others keep the profile (paired, ``analysis.game.exploit``).
-    A type is dominant when the loss's 95% interval lies above ``dominance``."""
+def table_measures(c: Candidate) -> list[tuple[str, tuple[float, float, float], str]]:
+    """Every measure of a finalist: (name, (value, low, high), its band or '' when not a constraint)."""
+    bands = c.judged.rows.set_index("constraint")["band"]
+    rows = [(constraint_name(w, k), v, bands[constraint_name(w, k)]) for (w, k), v in c.measures.items()]
+    rows += [(name, v, "") for name, v in seat_measures(c).items()]
+    tt = type_table(c.choice).set_index("type")
+    rows += [(f"{k} RTP", (tt.loc[k, "rtp"], 1 + tt.loc[k, "ev_low"], 1 + tt.loc[k, "ev_high"]), "")
+             for k in c.choice.rules.bets]
+    gains = c.choice.member_gains()
+    if len(gains):
+        top = gains.loc[gains["gain"].idxmax()]
+        rows.append((f"largest member gain against the held field ({top['member']})",
+                     (top["gain"], top["gain_low"], top["gain_high"]), ""))
+    return rows
+
+
+def side_by_side(rec: Recommendation) -> pd.DataFrame:
+    """Rows: the multipliers, every measure (value [95% CI]) and the verdict; columns: the rule set's
+    own table, then the finalists best first (text cells, for reading)."""
+    cols = {"current": rec.current, **{f"#{i + 1}": c for i, c in enumerate(rec.finalists)}}
+    names = [a["name"] for a in rec.meta["axes"]]
+    out = [{"measure": f"multiplier {a}", "band": "", **{k: f"x{c.table[a]:g}" for k, c in cols.items()}}
+           for a in names]
+    measured = {k: table_measures(c) for k, c in cols.items()}
+    for i, (name, _, band) in enumerate(measured["current"]):
+        out.append({"measure": name, "band": band, **{k: _ci(m[i][1]) for k, m in measured.items()}})
+    out.append({"measure": "total violation (band widths)", "band": "",
+                **{k: f"{c.judged.violation:.3f}" for k, c in cols.items()}})
+    out.append({"measure": "binding constraint", "band": "", **{k: c.judged.binding for k, c in cols.items()}})
+    out.append({"measure": "meets every constraint", "band": "",
+                **{k: "yes" if c.judged.feasible else "no" for k, c in cols.items()}})
+    return pd.DataFrame(out)
+
+
+def long_table(rec: Recommendation) -> pd.DataFrame:
+    """The same as tidy rows (for JSON and CSV): one row per table and measure."""
     rows = []
-    for label, dev in deviations(strategies[0], rules, "without"):
-        lineup = [dev] + list(strategies[1:])
-        _, _, pair = paired_run(rules, strategies, lineup, 0, n, seed=seed, model=model)
-        m = _measures(pair, P_DEV)
-        rows.append({"type": label.split("=", 1)[1], "value": -m["gain"], "value_low": -m["gain_high"],
-                     "value_high": -m["gain_low"], "dominant": -m["gain_high"] > dominance})
-    return pd.DataFrame(rows, columns=["type", "value", "value_low", "value_high", "dominant"])
+    for rank, c in [(0, rec.current), *((i + 1, c) for i, c in enumerate(rec.finalists))]:
+        for name, (v, lo, hi), band in table_measures(c):
+            rows.append({"rank": rank, "table": table_text(c.table), "measure": name, "band": band,
+                         "value": v, "ci_low": lo, "ci_high": hi, "n": int(c.choice.run.n),
+                         "binding": c.judged.binding, "feasible": c.judged.feasible})
+    return pd.DataFrame(rows)
+
+
+def verdict(rec: Recommendation) -> list[str]:
+    """The search's conclusion: the best table and its binding constraint, or why no table meets them all."""
+    best = rec.finalists[0]
+    lines = []
+    if best.judged.feasible:
+        lines.append(f"recommended: {table_text(best.table)}; it {best.judged.status()}")
+    else:
+        lines.append(f"no table of the {rec.meta['tables']:,} searched meets every constraint; the best, "
+                     f"{table_text(best.table)}, {best.judged.status()}")
+    never = rec.attainable[rec.attainable["meeting"] == 0]
+    for r in never.itertuples():
+        lines.append(f"  no table meets {r.constraint} (band {r.band}): {r.reason}")
+    if not best.judged.feasible and not len(never):
+        lines.append("  every constraint is met by some table, but not all by one: they conflict")
+    for i, c in enumerate(rec.finalists):
+        lines.append(f"  #{i + 1} {table_text(c.table)}: {c.judged.status()}")
+    lines.append(f"  current {table_text(rec.current.table)}: {rec.current.judged.status()}")
+    return lines

@@ -1,9 +1,10 @@
-"""Balance of the payout table as the strategies actually bet: `sponsio balance`.
+"""The bet tables of full games: every bet as the strategies place it.
 
-Full games of one profile; for every catalogue bet (type and parameter) the
-bets placed, hit rate, EV per coin staked, fair multiplier, RTP and
-volatility index, overall and by seat position; troll economics; and, with
-a sweep, the same games rerun per value of any rule-set number.
+From the summed statistics of one profile's games: for every catalogue bet
+(type and parameter) the bets placed, hit rate, EV per coin staked, fair
+multiplier, RTP and volatility index, overall and by seat position; the same
+per type and per parameter family; troll economics. ``run_balance`` plays
+the games and builds them (``choice`` adds the choice-balance measures).
 
 Definitions (per bet, payout in stakes): RTP = mean payout / stake (the
 ``double`` token included); EV per coin = RTP - 1; fair multiplier =
@@ -19,18 +20,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from tabletop_mc.backend import use_backend
-from tabletop_mc.errors import UserError
-from tabletop_mc.progress import Progress
-from tabletop_mc.runner import set_threads
 from tabletop_mc.stats import CI_METHOD, Z95, mean_ci, wilson
-from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import Strategy, model_variant, parse_profile, rows_of
+from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.analysis.game.runs import entry_table, game_table, run_games
 from sponsio_sim.kernels.game import layout as L
-from sponsio_sim.rules import RuleSet, load_rules
+from sponsio_sim.bet_kinds import BY_NAME
+from sponsio_sim.rules import RuleSet
 
 VOLATILITY_Z = Z95
+DOMINANT_FAMILY = 0.5   # a family dominates its type when its share of the type's bets lies above this
 
 
 @dataclass
@@ -45,6 +43,8 @@ class Balance:
     entries: pd.DataFrame
     games: pd.DataFrame
     meta: dict = field(default_factory=dict)
+    tables: dict = field(default_factory=dict)   # `sponsio balance`: every table it prints (``choice``)
+    choice: object = None                         # and the measurement behind them (``choice.Choice``)
 
 
 def row_block(totals: np.ndarray, players: int) -> np.ndarray:
@@ -66,6 +66,14 @@ def bet_rows(totals: np.ndarray, rules: RuleSet, seat: int | None = None) -> pd.
         out.append(_measures(bet.notation(rules), bet.kind, placed, won, pay, pay_sq,
                              rules.multiplier_for(bet), rules.stake, rounds * players))
     return pd.DataFrame(out)
+
+
+def seat_rows(totals: np.ndarray, rules: RuleSet) -> pd.DataFrame:
+    """``bet_rows`` per seat position (bets placed there only)."""
+    by_seat = pd.concat([bet_rows(totals, rules, seat=s).assign(seat=s) for s in range(rules.players)],
+                        ignore_index=True)
+    by_seat = by_seat[by_seat["placed"] > 0][["seat", *[c for c in by_seat.columns if c != "seat"]]]
+    return by_seat.reset_index(drop=True)
 
 
 def _measures(name, kind, placed, won, pay, pay_sq, multiplier, stake, seat_rounds) -> dict:
@@ -132,109 +140,57 @@ def run_balance(ruleset: RuleSet, profile: str, n: int, *, seed: int, model, pro
     totals = run_games(ruleset, strategies, n, rotate=rotate, seed=seed, model=model, progress=progress,
                        cache=cache)
     bets = bet_rows(totals, ruleset)
-    by_seat = pd.concat([bet_rows(totals, ruleset, seat=s).assign(seat=s) for s in range(ruleset.players)],
-                        ignore_index=True)
-    by_seat = by_seat[by_seat["placed"] > 0][["seat", *[c for c in by_seat.columns if c != "seat"]]]
     entries = entry_table(totals, strategies, rotate, ruleset)
     trolls, troll_pay = troll_tables(totals, ruleset, strategies, entries)
     return Balance(bets=bets[bets["placed"] > 0].reset_index(drop=True), kinds=kind_rows(bets, ruleset, totals),
-                   by_seat=by_seat.reset_index(drop=True), trolls=trolls, troll_pay=troll_pay, entries=entries,
+                   by_seat=seat_rows(totals, ruleset), trolls=trolls, troll_pay=troll_pay, entries=entries,
                    games=game_table(totals, ruleset.players),
                    meta={"rules": ruleset.summary(), "profile": ", ".join(s.text for s in strategies),
                          "n": n, "seed": seed, "model": model.source, "ci": CI_METHOD,
                          "volatility": "1.96 x SD of payout per stake"})
 
 
-def troll_vs_bettor(ruleset: RuleSet, profile: str, n: int, *, seed: int, model, progress=None,
-                    cache: bool = True) -> pd.DataFrame:
-    """Win rate of one pure troll against the profile's other seats, beside the
-    profile's first strategy in the same seat (rotated). The troll plays and
-    cashes in as that strategy does: a troll moves up the streak track with
-    every failed bet of the others, so one that never cashes in gives away
-    most of what trolling earns (``sponsio exploit`` tries every cash-in)."""
-    strategies = parse_profile(profile, ruleset)
-    troll = Strategy("troll", strategies[0].play, strategies[0].cash)
-    rows = []
-    for label, first in (("troll", troll), ("bettor", strategies[0])):
-        lineup = [first] + strategies[1:]
-        totals = run_games(ruleset, lineup, n, rotate=True, seed=seed, model=model, progress=progress, cache=cache)
-        t = entry_table(totals, lineup, True, ruleset).iloc[0]
-        rows.append({"seat_0_strategy": first.text, "role": label, "against": ", ".join(s.text for s in lineup[1:]),
-                     "games": t["games"], "win": t["win"], "win_low": t["win_low"], "win_high": t["win_high"],
-                     "coins": t["coins"], "coins_low": t["coins_low"], "coins_high": t["coins_high"]})
-    return pd.DataFrame(rows)
+def _family(kind: str, bet, seat: int, players: int) -> str | None:
+    """A bet's parameter family: its count (colour: whatever the colour), or the target seat
+    counted clockwise from the bettor; None for a kind without parameters."""
+    spec = BY_NAME[kind]
+    if spec.param_axis:
+        return f"N={spec.axis_value(bet.a, bet.b)}"
+    if spec.params == ("seat",):
+        return "any other seat" if bet.a < 0 else f"seat +{(bet.a - seat) % players}"
+    return None
 
 
-def parse_sweep(text: str, ruleset: RuleSet) -> tuple[str, list]:
-    """``KEY=A..B`` (integers, step 1), ``KEY=A..B:STEP`` or ``KEY=v1,v2,...``."""
-    if "=" not in text:
-        raise UserError(f"--sweep {text!r}: expected KEY=A..B or KEY=v1,v2")
-    key, spec = (p.strip() for p in text.split("=", 1))
-    try:
-        if ".." in spec:
-            rng, _, step = spec.partition(":")
-            a, b = (float(x) for x in rng.split(".."))
-            step = float(step) if step else 1.0
-            if step <= 0 or b < a:
-                raise ValueError
-            values = list(np.arange(a, b + step / 2, step))
-        else:
-            values = [float(v) for v in spec.split(",") if v.strip()]
-    except ValueError:
-        raise UserError(f"--sweep {text!r}: values must be numbers, as A..B, A..B:STEP or v1,v2") from None
-    if not values or len(values) > 50:
-        raise UserError(f"--sweep {text!r}: give 1 to 50 values")
-    values = [int(v) if float(v).is_integer() else v for v in values]
-    for v in values:
-        load_rules(ruleset, overrides={key: v})  # unknown key or invalid value: one-line error now
-    return key, values
-
-
-def sweep(ruleset: RuleSet, profile: str, key: str, values: list, n: int, *, seed: int, model,
-          progress=None, cache: bool = True) -> pd.DataFrame:
-    """Rerun the profile's games per value of ``key``: win rates, game length, bet mix."""
+def family_rows(totals: np.ndarray, rules: RuleSet, dominant: float = DOMINANT_FAMILY) -> pd.DataFrame:
+    """Per bet type with a parameter, per family (``_family``; colour N = 0 is "none of colour C"):
+    bets placed, their share of the type's bets (Wilson), hit rate, EV per coin staked and RTP;
+    ``dominates`` when the share's interval lies above ``dominant``."""
+    players = rules.players
+    block = row_block(totals, players)
+    seat_rounds = L.named_stats(totals, players)["rounds"] * players
+    rows = rows_of(rules)
+    groups: dict[tuple[str, str], list] = {}
+    for s in range(players):
+        for r, bet in enumerate(rows):
+            fam = _family(bet.kind, bet, s, players)
+            if fam is not None and block[s, r, 0] > 0:
+                g = groups.setdefault((bet.kind, fam), [np.zeros(4), 0.0])
+                g[0] += block[s, r]
+                g[1] += block[s, r, 0] * rules.multiplier_for(bet)
     out = []
-    for v in values:
-        rules_v = load_rules(ruleset, overrides={key: v})
-        strategies = parse_profile(profile, rules_v)
-        totals = run_games(rules_v, strategies, n, rotate=True, seed=seed, model=model, progress=progress,
-                           cache=cache)
-        entries = entry_table(totals, strategies, True, rules_v)
-        games = game_table(totals, rules_v.players).set_index("measure")
-        kinds = kind_rows(bet_rows(totals, rules_v), rules_v, totals).set_index("type")
-        for _, e in entries.iterrows():
-            row = {"key": key, "value": v, "entry": e["entry"], "strategy": e["strategy"], "games": e["games"],
-                   "win": e["win"], "win_low": e["win_low"], "win_high": e["win_high"],
-                   "rounds_per_game": games.loc["rounds per game", "value"],
-                   "rounds_low": games.loc["rounds per game", "ci_low"],
-                   "rounds_high": games.loc["rounds per game", "ci_high"],
-                   "troll_share": e["troll_share"]}
-            for kind in rules_v.bets:
-                row[f"{kind}_per_round"] = kinds.loc[kind, "placed_per_round"]
-                row[f"{kind}_ev"] = kinds.loc[kind, "ev_per_coin"]
-            out.append(row)
-    return pd.DataFrame(out)
-
-
-def balance(profile: str = "reference", *, players: int | None = None, n: int = 200_000, seed: int = 1,
-            rules=None, overrides=None, sweep_spec: str | None = None, threads: int | None = None, model=None,
-            progress: bool | None = False, scheduler: str | None = None, workers: int | None = None,
-            cache: bool = True) -> Balance:
-    """The balance tables for ``profile`` (module docstring); ``sweep_spec``
-    adds ``meta['sweep']``, a table per value of a rule-set number."""
-    ruleset = load_rules(rules, players, overrides)
-    parse_profile(profile, ruleset)
-    if n < 1:
-        raise UserError(f"-n {n}: the number of games must be at least 1")
-    key_values = parse_sweep(sweep_spec, ruleset) if sweep_spec else None
-    success = find_model(ruleset, model, progress=progress, variant=model_variant(profile, ruleset))
-    set_threads(threads)
-    runs = 3 + (len(key_values[1]) if key_values else 0)
-    with Progress(n * runs, "sponsio balance", enabled=progress) as bar, use_backend(scheduler, workers):
-        result = run_balance(ruleset, profile, n, seed=seed, model=success, progress=bar, cache=cache)
-        result.meta["troll_vs_bettor"] = troll_vs_bettor(ruleset, profile, n, seed=seed, model=success,
-                                                         progress=bar, cache=cache)
-        if key_values:
-            result.meta["sweep"] = sweep(ruleset, profile, *key_values, n, seed=seed, model=success,
-                                         progress=bar, cache=cache)
-    return result
+    for kind in rules.bets:
+        fams = sorted(((f, v) for (k, f), v in groups.items() if k == kind),
+                      key=lambda p: (len(p[0]), p[0]))
+        total = sum(v[0][0] for _, v in fams)
+        for fam, (sums, mult) in fams:
+            placed, won, pay, pay_sq = sums
+            m = _measures(kind, kind, placed, won, pay, pay_sq, mult / placed, rules.stake, seat_rounds)
+            share, lo, hi = wilson(placed, total)
+            out.append({"type": kind, "family": fam, "placed": int(placed), "share_of_type": share,
+                        "share_of_type_low": lo, "share_of_type_high": hi, "multiplier": m["multiplier"],
+                        "hit": m["hit"], "hit_low": m["hit_low"], "hit_high": m["hit_high"],
+                        "ev_per_coin": m["ev_per_coin"], "ev_low": m["ev_low"], "ev_high": m["ev_high"],
+                        "rtp": m["rtp"], "dominates": bool(lo > dominant)})
+    return pd.DataFrame(out, columns=["type", "family", "placed", "share_of_type", "share_of_type_low",
+                                      "share_of_type_high", "multiplier", "hit", "hit_low", "hit_high",
+                                      "ev_per_coin", "ev_low", "ev_high", "rtp", "dominates"])

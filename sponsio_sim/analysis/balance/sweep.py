@@ -1,0 +1,242 @@
+"""`sponsio sweep`: lever-to-effect tables, one per rule-set number a designer can turn.
+
+For each lever (a rule-set number, or ``track_value.scale``: every track value
+times a factor, rounded) and each value, the profile plays the same games under
+the changed rule set and under the unchanged one (``plays.run_plays``: the same
+seed, so the same deals in every round both reach and, in a field, the same
+members drawn), and the effect of the value on each measure (``measures``) is
+the paired difference, with a 95 % interval from the per-game differences;
+``moved`` is true only when that interval excludes 0. A lever that changes the
+deal (``hand_size``) cannot pair games: its values play their own games on the
+same seed, each with a success model for its deal (shipped, cached or fitted
+now), and the interval adds the two runs' variances (``paired`` false).
+
+The players: the same strategies (a field: the same members and weights) under
+every value. ``ev`` and ``distilled`` re-decide with the changed numbers
+(multipliers, troll pay, round bonus, track values); the success model is not
+refitted where the deal is unchanged (it predicts who wins a bet, which none of
+these numbers changes); cash-in thresholds are track positions and stay put.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from tabletop_mc.backend import use_backend
+from tabletop_mc.errors import UserError
+from tabletop_mc.progress import Progress
+from tabletop_mc.runner import set_threads
+from tabletop_mc.stats import t975
+from sponsio_sim.analysis.balance.measures import effect, game_measures, level, value_grad
+from sponsio_sim.analysis.balance.plays import Play, run_plays
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.model import fingerprint
+from sponsio_sim.analysis.game.runs import check_n
+from sponsio_sim.analysis.game.setup import model_variant, parse_profile
+from sponsio_sim.rules import RuleSet, load_rules
+
+TRACK_SCALE = "track_value.scale"
+PLAYER_COUNTS = (3, 4)
+MAX_VALUES = 12
+
+
+@dataclass(frozen=True)
+class Lever:
+    key: str
+    values: tuple
+
+    def overrides(self, base: RuleSet, value) -> dict:
+        if self.key == TRACK_SCALE:
+            return {"track_value": [int(round(v * value)) for v in base.track_value]}
+        return {self.key: value}
+
+    def standard(self, base: RuleSet):
+        """The unchanged rule set's value of the lever."""
+        if self.key == TRACK_SCALE:
+            return 1
+        node = base.as_dict()
+        for part in self.key.split("."):
+            node = node[part]
+        return node
+
+
+def default_levers(rules: RuleSet) -> list[Lever]:
+    """Each multiplier over the printed 2..5, troll pay, round bonus, the track values' scale,
+    the coins that end a game and the last round: each around its standard value."""
+    out = [Lever(f"multiplier.{k}", (2, 3, 4, 5)) for k in rules.bets]
+    out += [Lever("troll_pay", (0, 1, 2, 3, 4)), Lever("round_bonus", (0, 1, 2, 3, 4, 5)),
+            Lever(TRACK_SCALE, (0.5, 0.75, 1, 1.5, 2)), Lever("coins_to_end", (20, 25, 30, 35, 40)),
+            Lever("max_rounds", (3, 4, 5, 6, 7))]
+    return out
+
+
+def parse_lever(text: str, rules: RuleSet) -> Lever:
+    """``KEY=A..B`` (step 1), ``KEY=A..B:STEP`` or ``KEY=v1,v2,...``; KEY a rule-set number or
+    ``track_value.scale``; every value checked against the rules now (one line if bad)."""
+    if "=" not in text:
+        raise UserError(f"--lever {text!r}: expected KEY=A..B or KEY=v1,v2")
+    key, spec = (p.strip() for p in text.split("=", 1))
+    if key == "players":
+        raise UserError(f"--lever {text!r}: the player count is not a lever here; use --players 3,4")
+    try:
+        if ".." in spec:
+            rng, _, step = spec.partition(":")
+            a, b = (float(x) for x in rng.split(".."))
+            step = float(step) if step else 1.0
+            if step <= 0 or b < a:
+                raise ValueError
+            values = list(np.arange(a, b + step / 2, step))
+        else:
+            values = [float(v) for v in spec.split(",") if v.strip()]
+    except ValueError:
+        raise UserError(f"--lever {text!r}: values must be numbers, as A..B, A..B:STEP or v1,v2") from None
+    if not values or len(values) > MAX_VALUES:
+        raise UserError(f"--lever {text!r}: give 1 to {MAX_VALUES} values")
+    values = [int(v) if float(v).is_integer() else float(v) for v in values]
+    lever = Lever(key, tuple(dict.fromkeys(values)))
+    if key == TRACK_SCALE and any(v < 0 for v in values):
+        raise UserError(f"--lever {text!r}: a scale must not be negative")
+    for v in lever.values:
+        load_rules(rules, overrides=lever.overrides(rules, v))   # unknown key or invalid value: one line now
+    return lever
+
+
+@dataclass
+class LeverResult:
+    players: int
+    lever: Lever
+    standard: object
+    rows: pd.DataFrame     # one row per value and measure
+    paired: bool
+    refit: str
+    runs: dict             # value -> (run, play): where each value was measured
+    profile: str = ""      # who played
+    rules: str = ""        # the unchanged rule set
+
+
+def change(r: LeverResult, v1, v0, name: str) -> dict:
+    """The measure at value ``v1`` less at ``v0``: paired within one run, else between two
+    independent runs on the same seed (variances add); ``moved``: the interval excludes 0."""
+    (run1, j1), (run0, j0) = r.runs[v1], r.runs[v0]
+    if run1 is run0:
+        return effect(run1, j1, j0, name)
+    x1, g1, _ = value_grad(run1, j1, name)
+    x0, g0, _ = value_grad(run0, j0, name)
+    var = (g1 @ run1.moments.cov @ g1) / run1.moments.n + (g0 @ run0.moments.cov @ g0) / run0.moments.n
+    half = float(t975(min(run1.moments.n, run0.moments.n) - 1.0)) * float(np.sqrt(max(var, 0.0)))
+    e = x1 - x0
+    return {"effect": e, "effect_low": e - half, "effect_high": e + half, "moved": bool(e - half > 0 or e + half < 0)}
+
+
+def sweep_lever(base: RuleSet, profile, lever: Lever, n: int, *, seed: int, model, bar=None,
+                cache: bool = True) -> LeverResult:
+    """One lever's table (module docstring)."""
+    standard = lever.standard(base)
+    values = [v for v in lever.values if v != standard]
+    variants = [load_rules(base, overrides=lever.overrides(base, v)) for v in values]
+    paired = all(fingerprint(r) == fingerprint(base) for r in variants)
+    if bar is not None:
+        bar.set_label(f"sweep {base.players}p {lever.key}")
+    if paired:
+        run = run_plays([Play(base, profile)] + [Play(r, profile) for r in variants], n, seed=seed, model=model,
+                        progress=bar, cache=cache)
+        runs = {standard: (run, 0), **{v: (run, j + 1) for j, v in enumerate(values)}}
+        refit = ("no: the deal is unchanged, so the success model is the base rule set's; ev and distilled "
+                 "re-decide with the changed numbers")
+    else:
+        runs = {standard: (run_plays([Play(base, profile)], n, seed=seed, model=model, progress=bar,
+                                     cache=cache), 0)}
+        sources = []
+        for v, r in zip(values, variants):
+            m = find_model(r, progress=False)
+            runs[v] = (run_plays([Play(r, parse_profile(profile, r))], n, seed=seed, model=m, progress=bar,
+                                 cache=cache), 0)
+            sources.append(f"{v:g}: {m.source}")
+        refit = "yes, a success model per deal (" + "; ".join(sources) + "); games not paired: variances add"
+    result = LeverResult(base.players, lever, standard, pd.DataFrame(), paired, refit, runs,
+                         profile.text() if hasattr(profile, "text") else str(profile), base.summary())
+    rows = []
+    for v in sorted(runs):
+        run, j = runs[v]
+        for name in game_measures(base):
+            rows.append({"value": v, "standard": v == standard, "measure": name, **level(run, j, name),
+                         **(change(result, v, standard, name) if v != standard else _zero())})
+    result.rows = pd.DataFrame(rows)
+    return result
+
+
+def _zero() -> dict:
+    return {"effect": 0.0, "effect_low": 0.0, "effect_high": 0.0, "moved": False}
+
+
+def sweep(profile="reference", *, players=None, levers=None, n: int = 20_000, seed: int = 1, rules=None,
+          overrides=None, threads: int | None = None, model=None, progress: bool | None = False,
+          scheduler: str | None = None, workers: int | None = None, cache: bool = True) -> list[LeverResult]:
+    """Every lever's table for each player count (``players``: a count, a list, or None: 3 and 4 unless
+    ``rules`` names a rule set); ``levers``: texts for ``parse_lever`` (default ``default_levers``)."""
+    counts = [None] if rules is not None and players is None else (
+        list(PLAYER_COUNTS) if players is None else [players] if isinstance(players, int) else list(players))
+    check_n(n)
+    setups = []
+    for p in counts:
+        base = load_rules(rules, p, overrides)
+        prof = parse_profile(profile, base)
+        chosen = [parse_lever(t, base) for t in levers] if levers else default_levers(base)
+        setups.append((base, prof, chosen))
+    set_threads(threads)
+    work = sum(n * len(lv.values) + n for _, _, chosen in setups for lv in chosen)
+    out = []
+    with Progress(work, "sponsio sweep", enabled=progress) as bar, use_backend(scheduler, workers):
+        for base, prof, chosen in setups:
+            success = find_model(base, model, progress=progress, variant=model_variant(profile, base))
+            for lever in chosen:
+                out.append(sweep_lever(base, prof, lever, n, seed=seed, model=success, bar=bar, cache=cache))
+    return out
+
+
+def effects_table(results: list[LeverResult]) -> pd.DataFrame:
+    """Every lever's rows in one tidy table (JSON, CSV)."""
+    frames = [r.rows.assign(players=r.players, lever=r.lever.key, paired=r.paired) for r in results]
+    df = pd.concat(frames, ignore_index=True)
+    first = ["players", "lever", "value", "standard", "measure", "detail"]
+    return df[first + [c for c in df.columns if c not in first]]
+
+
+def lever_table(r: LeverResult) -> pd.DataFrame:
+    """One lever for reading: a row per measure, a column per value: the standard value's level, and
+    for every other value its effect [95% CI] ('*': moved)."""
+    out = []
+    for name, d in r.rows.groupby("measure", sort=False):
+        row = {"measure": name}
+        for x in d.itertuples():
+            col = f"{x.value:g}" + (" (standard)" if x.standard else "")
+            if x.standard:
+                row[col] = f"{x.level:.3f}"
+            elif x.effect == x.effect:
+                row[col] = (f"{x.effect:+.3f} [{x.effect_low:+.3f}, {x.effect_high:+.3f}]"
+                            + ("*" if x.moved else " "))
+            else:
+                row[col] = ""
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def headline(results: list[LeverResult]) -> pd.DataFrame:
+    """Per lever and measure that some value moved: the level at the lowest and at the highest value
+    tried, and the change between them with its 95 % interval (paired where the games are)."""
+    rows = []
+    for r in results:
+        lo_v, hi_v = min(r.runs), max(r.runs)
+        for name, m in r.rows.groupby("measure", sort=False):
+            if not m["moved"].any():
+                continue
+            a, b = m[m["value"] == lo_v].iloc[0], m[m["value"] == hi_v].iloc[0]
+            c = change(r, hi_v, lo_v, name)
+            rows.append({"players": r.players, "lever": r.lever.key, "measure": name, "low": lo_v,
+                         "level_at_low": a["level"], "high": hi_v, "level_at_high": b["level"],
+                         "change": c["effect"], "change_low": c["effect_low"], "change_high": c["effect_high"],
+                         "moved": c["moved"]})
+    return pd.DataFrame(rows)

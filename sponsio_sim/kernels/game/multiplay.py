@@ -1,0 +1,137 @@
+"""Several plays of the same games: common random numbers across line-ups and rule sets.
+
+A *play* is a line-up under a rule set, packed by ``analysis.game.setup.build_state``
+(every play of a run has the same deal shape and success model, so the packed arrays
+stack). Each game of a chunk is played once per play from the same random streams
+(``engine.round_stream``): the plays deal the same cards in every round they both
+reach and, in a field, draw the same members (``game.field``), so per-game
+differences between plays are paired. Per play, the row gets the standard
+statistics (``game.layout``: exactly what a tournament of that play and seed sums);
+per game, every play's vector of game measures (``M_*``) goes side by side into one
+vector whose sums and outer products (``tabletop_mc.moments``) give the analysis
+layer the mean and 95 % interval of any paired difference or ratio.
+"""
+
+import numba as nb
+import numpy as np
+
+from tabletop_mc.moments import add_moments
+from sponsio_sim.bet_kinds import N_KINDS
+from sponsio_sim.kernels.game.engine import play_game, round_arrays
+from sponsio_sim.kernels.game.exploit import entry_result
+from sponsio_sim.kernels.game.layout import (E_BETS, E_BONUS_N, E_CASH, E_PAYOUT, E_SIZE, E_STAKES, E_TROLL,
+                                             E_TROLLPAY, I_LAST_R1, I_LEADCH, I_NENTRIES, I_PLAYERS, I_ROUND,
+                                             S_HEAD, W_BONUS, W_COINS, W_START)
+from sponsio_sim.kernels.game.record import record_game
+
+# one play's game measures (per game): rounds, troll seat-rounds, lead changes, comeback (0/1),
+# end reason (one-hot: track, coins, rounds), coins by source over all seats (bet payouts, troll pay,
+# round bonus, cash-ins, stakes, token fees), the focal entry's (a field: the focal seat's) win
+# share and coins gained per round, bets placed per kind, then each seat's win share
+M_ROUNDS, M_TROLL, M_LEADCH, M_COMEBACK, M_END = 0, 1, 2, 3, 4
+M_PAYOUT, M_TROLLPAY, M_BONUS, M_CASH, M_STAKES, M_FEES = 7, 8, 9, 10, 11, 12
+M_FOCAL_SHARE, M_FOCAL_COINS = 13, 14
+M_BETS = 15
+M_SEAT = M_BETS + N_KINDS
+# per-entry sums read before and after a game: troll rounds, payouts, troll pay, bonus rounds,
+# cash-in coins, stakes, bets per kind
+_SUMMED = (E_TROLL, E_PAYOUT, E_TROLLPAY, E_BONUS_N, E_CASH, E_STAKES)
+N_SUMMED = len(_SUMMED) + N_KINDS
+
+
+def measures_size(players):
+    """Game measures per play (``M_*``)."""
+    return M_SEAT + players
+
+
+@nb.njit(cache=True)
+def entry_sums(ints, stats, out):
+    """The per-round statistics of every entry summed (``_SUMMED``, then bets per kind)."""
+    for f in range(N_SUMMED):
+        out[f] = 0.0
+    for e in range(ints[I_NENTRIES]):
+        b = S_HEAD + e * E_SIZE
+        out[0] += stats[b + E_TROLL]
+        out[1] += stats[b + E_PAYOUT]
+        out[2] += stats[b + E_TROLLPAY]
+        out[3] += stats[b + E_BONUS_N]
+        out[4] += stats[b + E_CASH]
+        out[5] += stats[b + E_STAKES]
+        for k in range(N_KINDS):
+            out[6 + k] += stats[b + E_BETS + k]
+
+
+@nb.njit(cache=True)
+def game_measures(reason, winners, focal, ints, weight, stats, before, after, x):
+    """Fill ``x`` (``M_*``) for the game just played and recorded into ``stats``;
+    ``before`` holds ``entry_sums`` from before the game (it is updated)."""
+    players = ints[I_PLAYERS]
+    entry_sums(ints, stats, after)
+    for f in range(N_SUMMED):
+        d = after[f] - before[f]
+        before[f] = after[f]
+        after[f] = d
+    x[M_ROUNDS] = ints[I_ROUND]
+    x[M_TROLL] = after[0]
+    x[M_LEADCH] = ints[I_LEADCH]
+    x[M_COMEBACK] = 1.0 if winners & ints[I_LAST_R1] else 0.0
+    for r in range(3):
+        x[M_END + r] = 1.0 if reason == r + 1 else 0.0
+    x[M_PAYOUT] = after[1]
+    x[M_TROLLPAY] = after[2]
+    x[M_BONUS] = after[3] * weight[W_BONUS]
+    x[M_CASH] = after[4]
+    x[M_STAKES] = after[5]
+    coins = 0.0
+    n_win = 0
+    for s in range(players):
+        coins += weight[W_COINS + s]
+        n_win += (winners >> s) & 1
+    # token fees: the only other way coins leave a seat (start + gains - stakes - fees = final coins)
+    x[M_FEES] = players * weight[W_START] + after[1] + after[2] + x[M_BONUS] + after[4] - after[5] - coins
+    share, gained = entry_result(focal, winners, ints, weight)
+    x[M_FOCAL_SHARE] = share
+    x[M_FOCAL_COINS] = gained
+    for k in range(N_KINDS):
+        x[M_BETS + k] = after[6 + k]
+    for s in range(players):
+        x[M_SEAT + s] = ((winners >> s) & 1) / n_win
+
+
+@nb.njit(cache=True)
+def multi_chunk(seed, stream, games, tabs, ints_all, weights, focal, n_stats, n_meas, row, mc):
+    """``games`` games of chunk ``stream``, each played by every play (rows of ``tabs``,
+    ``ints_all``, ``weights``); ``focal[j]``: the entry whose win share play j measures.
+    ``row``: each play's statistics, then the games' moments block."""
+    n_plays = tabs.shape[0]
+    tab = tabs.copy()
+    ints = ints_all.copy()
+    weight = weights.copy()
+    state = np.empty(4, dtype=np.uint64)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints[0])
+    nolog = np.zeros((1, 8), dtype=np.float64)
+    nocells = np.zeros(1, dtype=np.float64)
+    before = np.zeros((n_plays, N_SUMMED), dtype=np.float64)
+    after = np.zeros(N_SUMMED, dtype=np.float64)
+    m = n_plays * n_meas
+    x = np.zeros(m, dtype=np.float64)
+    mom = n_plays * n_stats
+    for g in range(games):
+        for j in range(n_plays):
+            stats = row[j * n_stats:(j + 1) * n_stats]
+            reason, winners = play_game(seed, stream, g, tab[j], ints[j], weight[j], state, pool, fixed, need,
+                                        hands, codes, counts, result, failed, playpol, stats, nolog, nocells, mc)
+            record_game(reason, winners, ints[j], weight[j], stats)
+            game_measures(reason, winners, focal[j], ints[j], weight[j], stats, before[j], after,
+                          x[j * n_meas:(j + 1) * n_meas])
+        row[mom] += 1.0
+        add_moments(x, row[mom + 1:mom + 1 + m], row[mom + 1 + m:mom + 1 + m + m * m])
+
+
+@nb.njit(parallel=True, cache=True)
+def multi_chunks(seed, first_chunk, counts, tabs, ints_all, weights, focal, n_stats, n_meas, width, mc):
+    """Per-chunk rows (``multi_chunk``) for chunks ``first_chunk + i``."""
+    out = np.zeros((counts.shape[0], width), dtype=np.float64)
+    for i in nb.prange(counts.shape[0]):
+        multi_chunk(seed, first_chunk + i, counts[i], tabs, ints_all, weights, focal, n_stats, n_meas, out[i], mc)
+    return out

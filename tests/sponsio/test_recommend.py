@@ -1,0 +1,118 @@
+"""`sponsio recommend`: the staged search finds the table only it can find, and says why none fits."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tabletop_mc.errors import UserError
+from sponsio_sim.analysis.balance.criteria import Band, Bands
+from sponsio_sim.analysis.balance.objective import judge
+from sponsio_sim.analysis.balance.recommend import axes_of, parse_param, recommend, side_by_side, verdict
+from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.runs import run_games
+from sponsio_sim.analysis.game.setup import parse_profile
+from sponsio_sim.bet_kinds import KIND_CODE
+from sponsio_sim.cli import main
+from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.rules import load_rules
+
+R4 = load_rules(None, 4)
+FIXED = "ev:goal:cash4 x4"
+N = 240
+
+
+def wide(last_share: Band) -> Bands:
+    """Every band wide open but the share of `last` bets."""
+    return Bands(rp={"*": Band(-1.0, 1.0)}, share={"*": Band(0.0, 1.0), "last": last_share},
+                 troll=Band(0.0, 1.0), rounds=Band(0.0, 100.0))
+
+
+@pytest.fixture(scope="module")
+def last_shares():
+    """The share of `last` bets at x2..x5, each from its own tournament on the search's seed."""
+    model = find_model(R4)
+    out = {}
+    for m in (2, 3, 4, 5):
+        rules = load_rules(R4, overrides={"multiplier.last": m})
+        stats = L.named_stats(run_games(rules, parse_profile(FIXED, rules), N, rotate=True, seed=4, model=model), 4)
+        bets = sum(stats["entry"][e]["bets"] for e in range(4))
+        out[m] = bets[KIND_CODE["last"]] / bets.sum()
+    return out
+
+
+def test_finds_the_only_table_that_meets_every_band(last_shares):
+    """A band around x3's share of `last` bets, between its neighbours: only x3 is feasible."""
+    values = sorted(last_shares.values())
+    s3 = last_shares[3]
+    i = values.index(s3)
+    lo = (values[i - 1] + s3) / 2 if i > 0 else s3 / 2
+    hi = (values[i + 1] + s3) / 2 if i + 1 < len(values) else (s3 + 1) / 2
+    rec = recommend(FIXED, only=["last"], n=N, screen_n=N, seed=4, bands=wide(Band(lo, hi)), shortlist=4, top=4,
+                    cache=False)
+    best = rec.finalists[0]
+    assert best.table == {"last": 3} and best.judged.feasible
+    assert best.measures[("share", "last")][0] == pytest.approx(s3)
+    assert len(rec.finalists) == 4 and not any(c.judged.feasible for c in rec.finalists[1:])
+    assert {c.judged.binding for c in rec.finalists[1:]} == {"last share of bets"}
+    assert rec.current.table == {"last": 2}
+    assert verdict(rec)[0].startswith("recommended: last x3")
+    reach = rec.attainable.set_index("constraint").loc["last share of bets"]
+    assert reach["meeting"] == 1 and reach["reason"] == ""
+    table = side_by_side(rec)
+    assert list(table.columns[:4]) == ["measure", "band", "current", "#1"]
+    assert table.set_index("measure").loc["multiplier last", "#1"] == "x3"
+
+
+def test_says_why_no_table_meets_a_band_out_of_reach(last_shares):
+    rec = recommend(FIXED, only=["last"], n=N, screen_n=N, seed=4, bands=wide(Band(0.95, 1.0)), shortlist=2, top=2,
+                    cache=False)
+    lines = verdict(rec)
+    assert lines[0].startswith("no table of the 4 searched meets every constraint")
+    reason = [x for x in lines if "no table meets last share of bets" in x]
+    assert reason and "every table measured lies below the band" in reason[0]
+    assert f"{max(last_shares.values()):.3f}" in reason[0]
+
+
+def test_objective_ranks_by_violation_then_margin():
+    bands = Bands(rp={"*": Band(0.0, 1.0)}, share={"*": Band(0.0, 1.0)}, troll=Band(0.2, 0.4), rounds=Band(2, 4))
+    inside = judge({("troll", None): (0.3, 0.29, 0.31), ("rounds", None): (2.2, 2.1, 2.3)}, bands)
+    roomy = judge({("troll", None): (0.3, 0.29, 0.31), ("rounds", None): (3.0, 2.9, 3.1)}, bands)
+    outside = judge({("troll", None): (0.5, 0.49, 0.51), ("rounds", None): (3.0, 2.9, 3.1)}, bands)
+    assert inside.feasible and roomy.feasible and not outside.feasible
+    assert sorted([outside, inside, roomy], key=lambda j: j.key()) == [roomy, inside, outside]
+    assert inside.binding == "rounds per game" and outside.binding == "troll share"
+    assert outside.violation == pytest.approx(0.5)
+
+
+def test_axes_and_parameters():
+    axes = axes_of(R4, "2..5", ["colour N=0", "fail:1"])
+    assert [a.name for a in axes] == [*R4.bets, "colour N=0", "fail S=1"]
+    assert axes[5].key == "multiplier_param.colour.0" and axes[5].values == (2, 3, 4, 5)
+    assert parse_param("colour:R0", R4) == ("colour N=R0", "multiplier_param.colour.R0")
+    for bad, needle in (("last N=1", "TYPE N=VALUE"), ("colour N=12", "multiplier_param.colour.12"),
+                        ("sixes N=1", "TYPE N=VALUE")):
+        with pytest.raises(UserError, match=needle):
+            parse_param(bad, R4)
+    with pytest.raises(UserError, match="more than"):
+        axes_of(R4, "1..9", ["colour N=0", "tricks N=1"])
+
+
+def test_cli_json_and_bad_input_one_line():
+    res = CliRunner().invoke(main, ["recommend", "--profile", FIXED, "--only", "last", "--range", "2..3", "-n", "240",
+                                    "--screen-n", "240", "--top", "2", "--format", "json", "--no-cache",
+                                    "--share-band", "last=0..1"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert {r["rank"] for r in data["finalists"]} == {0, 1, 2} and data["search"]["tables"] == 2
+    assert np.isfinite([r["value"] for r in data["finalists"] if r["value"] is not None]).all()
+    for args, needle in ((["recommend", "--range", "7..2"], "LOW <= HIGH"),
+                         (["recommend", "--param", "colour N=12"], "multiplier_param.colour.12"),
+                         (["recommend", "--only", "sixes"], "not a bet type"),
+                         (["recommend", "--troll-band", "0.5..0.1"], "LOW must be below HIGH"),
+                         (["recommend", "--screen-n", "0"], "at least 1")):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2, (args, res.output)
+        lines = res.stderr.strip().splitlines()
+        assert len(lines) == 1 and needle in lines[0], (args, res.stderr)
