@@ -13,6 +13,7 @@ from sponsio_sim.analysis.balance.choice import balance
 from sponsio_sim.analysis.balance.criteria import RP_BAND, ROUNDS_BAND, SHARE_BAND, TROLL_BAND, bands_from
 from sponsio_sim.analysis.balance.recommend import (DEFAULT_RANGE, FINAL_N, SCREEN_N, SHORTLIST, TOP, long_table,
                                                      recommend, side_by_side, verdict)
+from sponsio_sim.analysis.balance.sweep import adapts
 from sponsio_sim.cli import main
 
 FORMATS = {"multiplier": "{:g}", "placed": "{:.0f}"}
@@ -108,6 +109,9 @@ def balance_cmd(profile, players, n, rp_band, share_band, troll_band, rounds_ban
 @click.option("--param", "params", multiple=True, type=ASCII, metavar="'TYPE N=V'",
               help="Also search the multiplier of one parameter, e.g. 'colour N=0' (every 'none of colour C' "
                    "bet), 'tricks N=1', 'fail S=1' (repeatable).")
+@click.option("--lever", "levers", multiple=True, type=ASCII, metavar="KEY=VALUES",
+              help="Also search another rule-set number, as sweep turns it: KEY=A..B, KEY=A..B:STEP or KEY=v1,v2 "
+                   "(e.g. troll_pay=1..3; repeatable).")
 @band_options
 @click.option("--shortlist", type=positive_int(), default=SHORTLIST, show_default=True,
               help="Tables measured with restricted play after the screen.")
@@ -115,7 +119,7 @@ def balance_cmd(profile, players, n, rp_band, share_band, troll_band, rounds_ban
 @click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk (no resume).")
 @common_options
 @scale_options
-def recommend_cmd(profile, players, n, screen_n, mult_range, only, params, rp_band, share_band, troll_band,
+def recommend_cmd(profile, players, n, screen_n, mult_range, only, params, levers, rp_band, share_band, troll_band,
                   rounds_band, shortlist, top, no_cache, seed, fmt, rules, overrides, threads, scheduler, workers):
     """Multiplier tables ranked by the choice-balance criterion: every type's restricted-play
     value and share of bets, the troll share and the game length inside their bands.
@@ -129,6 +133,13 @@ def recommend_cmd(profile, players, n, screen_n, mult_range, only, params, rp_ba
     member would gain against it. Finished batches are kept on disk, so a
     killed search resumes. scripts/bench_recommend.py times the default search.
 
+    Default bands and why (analysis/balance/criteria.py): restricted-play value
+    0.01..0.05 (below 1 point a type is dead weight, above 5 the game is about
+    it); share of bets 0.05..0.40 (fewer than 1 bet in 20: players rarely meet
+    the type; more than 2 in 5: it crowds the others out); troll share
+    0.15..0.40 (trolling a real choice, betting the rule); rounds per game
+    0.5..1 x max_rounds (games get past their middle round).
+
     \b
     Example:
       sponsio recommend --players 4                          # the reference field, 2..5 per type
@@ -137,16 +148,18 @@ def recommend_cmd(profile, players, n, screen_n, mult_range, only, params, rp_ba
     """
     bands = _bands(rules, players, overrides, rp_band, share_band, troll_band, rounds_band)
     rec = recommend(profile, players=players, n=n, screen_n=screen_n, seed=seed, rules=rules, overrides=overrides,
-                    mult_range=mult_range, params=params, only=only.split(",") if only else None, bands=bands,
+                    mult_range=mult_range, params=params, only=only.split(",") if only else None, levers=levers,
+                    bands=bands,
                     shortlist=shortlist, top=top, threads=threads, progress=None, scheduler=scheduler,
                     workers=workers, cache=not no_cache)
     m = rec.meta
-    axes = ", ".join(f"{a['name']} {a['values'][0]}..{a['values'][-1]}" for a in m["axes"])
+    axes = ", ".join(f"{a['name']} {a['values'][0]:g}..{a['values'][-1]:g}" for a in m["axes"])
     header = "\n".join([
         m["rules"],
         f"profile: {m['profile']}; seed {seed}; success model {m['model']} (the base rule set's, not refitted)",
         "players re-decide under each table (ev and distilled score every bet by its multiplier); "
-        + ("the field's weights are held, not re-solved" if m["field"] else "the profile is held"),
+        + ("the field's weights are held, not re-solved" if m["field"] else "the profile is held")
+        + "".join(f"; {a['name']}: {adapts(a['key'])}" for a in m["axes"] if not a["key"].startswith("multiplier")),
         f"search: {axes} = {m['tables']:,} tables; screen {m['screen_n']:,} games each; shortlist {m['shortlist']} "
         f"x {m['shortlist_n']:,} games with restricted play; finalists {m['top']} and the current table x "
         f"{m['n']:,} games (same seed throughout: common random numbers)",

@@ -9,7 +9,7 @@ from tabletop_mc.clitools import common_options, emit, scale_options
 from tabletop_mc.errors import UserError
 from tabletop_mc.output import render_tables
 from tabletop_mc.plotfile import dir_target, save_plot, write_atomic
-from sponsio_sim.analysis.balance.sweep import effects_table, headline, lever_table, sweep
+from sponsio_sim.analysis.balance.sweep import adapts, effects_table, headline, lever_table, sweep
 from sponsio_sim.cli import main
 from sponsio_sim.cli.balance import PROFILE_HELP
 
@@ -24,6 +24,20 @@ def _players(text):
     if not counts:
         raise UserError(f"--players {text!r}: expected a count or counts, e.g. 4 or 3,4")
     return counts
+
+
+def _refits(results) -> list[str]:
+    """Whether the players were refitted, and how they adapt, grouped by lever."""
+    paired = list(dict.fromkeys(r.lever.key for r in results if r.paired))
+    lines = [f"{r.lever.key}: players refitted: {r.refit}" for r in results if not r.paired]
+    if paired:
+        lines.insert(0, "players refitted: no for " + ("every lever" if not lines else ", ".join(paired))
+                     + " (the deal is unchanged: the base rule set's success model)")
+        groups: dict[str, list[str]] = {}
+        for key in paired:
+            groups.setdefault(adapts(key), []).append(key)
+        lines[1:1] = [f"  {', '.join(keys)}: {text}" for text, keys in groups.items()]
+    return lines
 
 
 @main.command("sweep")
@@ -47,9 +61,10 @@ def sweep_cmd(profile, players, levers, n, out_dir, no_cache, seed, fmt, rules, 
 
     Every value plays the same games as the unchanged rule set (same seed), so
     each effect is a paired difference with a 95% interval; '*' (moved) marks an
-    interval that excludes 0. The players re-decide under each value (ev and
-    distilled read the changed numbers); the success model is refitted only
-    for a lever that changes the deal.
+    interval that excludes 0. The players re-decide where their betting reads
+    the lever (multipliers, troll pay; distilled also the track values); the
+    success model is refitted only for a lever that changes the deal (its games
+    then cannot pair: the header says so).
 
     \b
     Example:
@@ -66,8 +81,7 @@ def sweep_cmd(profile, players, levers, n, out_dir, no_cache, seed, fmt, rules, 
         f"n={n} games per value, seed {seed}; every value plays the games of the unchanged rule set (same seed: "
         "common random numbers); effect = the value's level less the standard's, paired per game, mean +/- "
         "t(0.975, n-1) SE (ratios: delta method); * = moved (the interval excludes 0)",
-        *dict.fromkeys(f"players refitted for {r.lever.key}: {r.refit}" if not r.paired else
-                       f"players refitted: {r.refit}" for r in results)])
+        *_refits(results)])
     named = {"headline": headline(results)}
     if fmt == "table":
         named.update({f"{r.players} players: {r.lever.key} (standard {r.standard:g})": lever_table(r)

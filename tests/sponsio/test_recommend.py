@@ -9,7 +9,8 @@ from click.testing import CliRunner
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.balance.criteria import Band, Bands
 from sponsio_sim.analysis.balance.objective import judge
-from sponsio_sim.analysis.balance.recommend import axes_of, parse_param, recommend, side_by_side, verdict
+from sponsio_sim.analysis.balance.recommend import (axes_of, current_table, parse_param, recommend, side_by_side,
+                                                     table_rules, verdict)
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.runs import run_games
 from sponsio_sim.analysis.game.setup import parse_profile
@@ -97,22 +98,23 @@ def test_axes_and_parameters():
             parse_param(bad, R4)
     with pytest.raises(UserError, match="more than"):
         axes_of(R4, "1..9", ["colour N=0", "tricks N=1"])
+    lever = axes_of(R4, "2..3", only=["last"], levers=["troll_pay=1,3", "track_value.scale=0.5,2"])
+    assert [a.name for a in lever] == ["last", "troll_pay", "track_value.scale"]
+    rules = table_rules(R4, lever, {"last": 3, "troll_pay": 1, "track_value.scale": 2})
+    assert (rules.multiplier["last"], rules.troll_pay, rules.track_value[2]) == (3, 1, 2 * R4.track_value[2])
+    assert current_table(R4, lever) == {"last": 2, "troll_pay": 2, "track_value.scale": 1}
+    for bad, needle in (("multiplier.last=2,3", "searched already"), ("hand_size=7", "changes the deal")):
+        with pytest.raises(UserError, match=needle):
+            axes_of(R4, "2..3", only=["last"], levers=[bad])
 
 
-def test_cli_json_and_bad_input_one_line():
+def test_cli_json():
+    """(Bad input: tests/test_cli_hygiene.py.)"""
     res = CliRunner().invoke(main, ["recommend", "--profile", FIXED, "--only", "last", "--range", "2..3", "-n", "240",
                                     "--screen-n", "240", "--top", "2", "--format", "json", "--no-cache",
-                                    "--share-band", "last=0..1"])
+                                    "--share-band", "last=0..1", "--lever", "troll_pay=1,2"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert {r["rank"] for r in data["finalists"]} == {0, 1, 2} and data["search"]["tables"] == 2
+    assert {r["rank"] for r in data["finalists"]} == {0, 1, 2} and data["search"]["tables"] == 4
+    assert any("troll_pay=1" in r["table"] for r in data["finalists"])
     assert np.isfinite([r["value"] for r in data["finalists"] if r["value"] is not None]).all()
-    for args, needle in ((["recommend", "--range", "7..2"], "LOW <= HIGH"),
-                         (["recommend", "--param", "colour N=12"], "multiplier_param.colour.12"),
-                         (["recommend", "--only", "sixes"], "not a bet type"),
-                         (["recommend", "--troll-band", "0.5..0.1"], "LOW must be below HIGH"),
-                         (["recommend", "--screen-n", "0"], "at least 1")):
-        res = CliRunner().invoke(main, args)
-        assert res.exit_code == 2, (args, res.output)
-        lines = res.stderr.strip().splitlines()
-        assert len(lines) == 1 and needle in lines[0], (args, res.stderr)

@@ -58,7 +58,7 @@ def test_every_measure_is_the_tournaments_and_every_effect_the_paired_difference
             assert ((got["effect_low"] > 0) | (got["effect_high"] < 0)).equals(got["moved"])
             lo_ok = (got["level_low"] <= got["level"] + 1e-12).all()
             assert lo_ok and (got["level"] <= got["level_high"] + 1e-12).all()
-        assert r.paired and r.refit.startswith("no:")
+        assert r.paired and r.refit.startswith("no (the deal is unchanged")
 
 
 def test_the_effect_interval_is_paired(swept):
@@ -71,7 +71,7 @@ def test_the_effect_interval_is_paired(swept):
     assert (c["effect_high"] - c["effect_low"]) / 2 < unpaired
     lines = headline(swept)
     row = lines[(lines["lever"] == "troll_pay") & (lines["measure"] == "troll share")].iloc[0]
-    assert (row["low"], row["high"]) == (1, 3) and row["change"] == pytest.approx(c["effect"])
+    assert (row["low"], row["high"]) == ("1", "3") and row["change"] == pytest.approx(c["effect"])
     wide = lever_table(r).set_index("measure")
     assert wide.loc["troll share", "3"].endswith("*") and wide.loc["troll share", "2 (standard)"]
 
@@ -90,18 +90,12 @@ def test_levers():
             parse_lever(bad, R4)
 
 
-def test_cli_table_json_and_bad_input(tmp_path):
+def test_cli_table_json_and_out(tmp_path):
+    """(Bad input: tests/test_cli_hygiene.py.)"""
     args = ["sweep", "--players", "4", "--profile", PROFILE, "--lever", "round_bonus=2,4", "-n", "240", "--no-cache"]
     res = CliRunner().invoke(main, args + ["--out", str(tmp_path / "s")])
     assert res.exit_code == 0, res.output
-    assert "[4 players: round_bonus (standard 3)]" in res.stdout and "players refitted: no" in res.stdout
+    assert "[4 players: round_bonus (standard 3)]" in res.stdout and "players refitted: no for every lever" in res.stdout
     assert (tmp_path / "s" / "sweep_4p_round_bonus.png").stat().st_size > 1000
     data = json.loads(CliRunner().invoke(main, args + ["--format", "json"]).stdout)
     assert {r["value"] for r in data["effects"]} == {2, 3, 4}
-    for bad, needle in ((["sweep", "--lever", "nosuch=1..2"], "unknown rule key 'nosuch'"),
-                        (["sweep", "--players", "x"], "--players 'x'"),
-                        (["sweep", "--players", "5"], "--players 5")):
-        res = CliRunner().invoke(main, bad)
-        assert res.exit_code == 2, (bad, res.output)
-        lines = res.stderr.strip().splitlines()
-        assert len(lines) == 1 and needle in lines[0], (bad, res.stderr)

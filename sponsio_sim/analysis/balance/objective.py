@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from sponsio_sim.analysis.balance.criteria import Bands
+from sponsio_sim.bet_kinds import BY_NAME
 
 KINDS_OF = {"rp": "restricted-play value", "share": "share of bets"}
 
@@ -118,5 +119,15 @@ def attainable(screened: list[tuple[dict, dict]], bands: Bands) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def is_multiplier(name: str) -> bool:
+    """Is a search axis a multiplier (a bet type, or ``colour N=0``), not another rule number?"""
+    return name.split(" ", 1)[0] in BY_NAME
+
+
+def axis_text(name: str, value) -> str:
+    """``colour x4``, ``colour N=0 x5``, ``troll_pay=1``."""
+    return f"{name} x{value:g}" if is_multiplier(name) else f"{name}={value:g}"
+
+
 def table_text(table: dict) -> str:
-    return ", ".join(f"{k} x{v:g}" for k, v in table.items())
+    return ", ".join(axis_text(k, v) for k, v in table.items())

@@ -38,10 +38,12 @@ from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.balance.choice import Choice, measure_choice, type_table
 from sponsio_sim.analysis.balance.criteria import Bands
 from sponsio_sim.analysis.balance.measures import level
-from sponsio_sim.analysis.balance.objective import (Judged, attainable, constraint_name, judge, measures_of,
-                                                     table_text)
+from sponsio_sim.analysis.balance.objective import (Judged, attainable, axis_text, constraint_name, is_multiplier,
+                                                     judge, measures_of, table_text)
 from sponsio_sim.analysis.balance.plays import choice_plays
+from sponsio_sim.analysis.balance.sweep import Lever, parse_lever
 from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.model import fingerprint
 from sponsio_sim.analysis.game.runs import check_n
 from sponsio_sim.analysis.game.setup import model_variant, parse_profile
 from sponsio_sim.bet_kinds import BY_NAME
@@ -58,11 +60,16 @@ _PARAM = re.compile(r"^([a-z]+)\s*(?::|\s)\s*(?:[ns]\s*=\s*)?([a-z]?\d+)$")
 
 @dataclass(frozen=True)
 class Axis:
-    """One multiplier the search sets: a type's (``multiplier.T``) or a parameter's."""
+    """One number the search sets: a type's multiplier (``multiplier.T``), a parameter's, or
+    (``lever``) any other rule-set number, as `sponsio sweep` turns it."""
 
     name: str
     key: str
-    values: tuple[int, ...]
+    values: tuple
+    lever: Lever | None = None
+
+    def overrides(self, base: RuleSet, value) -> dict:
+        return self.lever.overrides(base, value) if self.lever is not None else {self.key: value}
 
 
 def parse_range(text: str) -> tuple[int, int]:
@@ -90,8 +97,9 @@ def parse_param(text: str, rules: RuleSet) -> tuple[str, str]:
     return f"{kind} {what}={value}", key
 
 
-def axes_of(rules: RuleSet, mult_range: str = DEFAULT_RANGE, params=(), only=None) -> list[Axis]:
-    """The search's axes: ``only`` the listed types (default every type), then each ``params`` entry."""
+def axes_of(rules: RuleSet, mult_range: str = DEFAULT_RANGE, params=(), only=None, levers=()) -> list[Axis]:
+    """The search's axes: ``only`` the listed types (default every type), each ``params`` entry, then
+    each of ``levers`` (``sweep.parse_lever`` texts: other rule-set numbers searched with them)."""
     lo, hi = parse_range(mult_range)
     values = tuple(range(lo, hi + 1))
     kinds = list(rules.bets) if not only else [k.strip() for k in only]
@@ -103,26 +111,39 @@ def axes_of(rules: RuleSet, mult_range: str = DEFAULT_RANGE, params=(), only=Non
         name, key = parse_param(p, rules)
         if key not in {a.key for a in axes}:
             axes.append(Axis(name, key, values))
+    for text in levers:
+        lever = parse_lever(text, rules)
+        if lever.key in {a.key for a in axes}:
+            raise UserError(f"--lever {text!r}: {lever.key} is searched already")
+        if any(fingerprint(load_rules(rules, overrides=lever.overrides(rules, v))) != fingerprint(rules)
+               for v in lever.values):
+            raise UserError(f"--lever {text!r}: {lever.key} changes the deal; recommend keeps it (see sweep)")
+        axes.append(Axis(lever.key, lever.key, lever.values, lever))
     if not axes:
         raise UserError("--only: name at least one bet type to search")
     total = 1
     for a in axes:
         total *= len(a.values)
     if total > MAX_TABLES:
-        raise UserError(f"the search has {total:,} tables (more than {MAX_TABLES:,}): narrow --range, --only or "
-                        "--param")
+        raise UserError(f"the search has {total:,} tables (more than {MAX_TABLES:,}): narrow --range, --only, "
+                        "--param or --lever")
     return axes
 
 
 def table_rules(base: RuleSet, axes: list[Axis], table: dict) -> RuleSet:
-    return load_rules(base, overrides={a.key: table[a.name] for a in axes})
+    overrides = {}
+    for a in axes:
+        overrides.update(a.overrides(base, table[a.name]))
+    return load_rules(base, overrides=overrides)
 
 
 def current_table(base: RuleSet, axes: list[Axis]) -> dict:
     """The rule set's own values on the axes (a parameter without its own value: its type's)."""
     out = {}
     for a in axes:
-        if a.key.startswith("multiplier_param."):
+        if a.lever is not None:
+            out[a.name] = a.lever.standard(base)
+        elif a.key.startswith("multiplier_param."):
             _, kind, value = a.key.split(".", 2)
             out[a.name] = base.multiplier_param.get(kind, {}).get(value, base.multiplier[kind])
         else:
@@ -152,7 +173,7 @@ class Recommendation:
 
 def _measure(base, axes, table, prof, n, *, seed, model, bar, cache, bands, stage) -> Candidate:
     rules = table_rules(base, axes, table)
-    bar.set_label(f"recommend stage {stage}: {', '.join(f'{k} x{v:g}' for k, v in table.items())}")
+    bar.set_label(f"recommend stage {stage}: {table_text(table)}")
     ch = measure_choice(rules, prof, n, seed=seed, model=model, progress=bar, cache=cache, bands=bands,
                         deviations=stage > 1, members=stage > 2)
     m = measures_of(ch, base.bets, rp=stage > 1)
@@ -161,13 +182,13 @@ def _measure(base, axes, table, prof, n, *, seed, model, bar, cache, bands, stag
 
 def recommend(profile="reference", *, players: int | None = None, n: int = FINAL_N, screen_n: int = SCREEN_N,
               seed: int = 1, rules=None, overrides=None, mult_range: str = DEFAULT_RANGE, params=(), only=None,
-              bands: Bands | None = None, shortlist: int = SHORTLIST, top: int = TOP, threads: int | None = None,
-              model=None, progress: bool | None = False, scheduler: str | None = None, workers: int | None = None,
+              levers=(), bands: Bands | None = None, shortlist: int = SHORTLIST, top: int = TOP,
+              threads: int | None = None, model=None, progress: bool | None = False, scheduler: str | None = None, workers: int | None = None,
               cache: bool = True) -> Recommendation:
     """The staged search of the module docstring."""
     base = load_rules(rules, players, overrides)
     prof = parse_profile(profile, base)
-    axes = axes_of(base, mult_range, params, only)
+    axes = axes_of(base, mult_range, params, only, levers)
     check_n(n)
     check_n(screen_n)
     if shortlist < 1 or top < 1:
@@ -242,8 +263,9 @@ def side_by_side(rec: Recommendation) -> pd.DataFrame:
     own table, then the finalists best first (text cells, for reading)."""
     cols = {"current": rec.current, **{f"#{i + 1}": c for i, c in enumerate(rec.finalists)}}
     names = [a["name"] for a in rec.meta["axes"]]
-    out = [{"measure": f"multiplier {a}", "band": "", **{k: f"x{c.table[a]:g}" for k, c in cols.items()}}
-           for a in names]
+    out = [{"measure": f"multiplier {a}" if is_multiplier(a) else a, "band": "",
+            **{k: axis_text(a, c.table[a]).split(" ", 1)[1] if is_multiplier(a) else f"{c.table[a]:g}"
+               for k, c in cols.items()}} for a in names]
     measured = {k: table_measures(c) for k, c in cols.items()}
     for i, (name, _, band) in enumerate(measured["current"]):
         out.append({"measure": name, "band": band, **{k: _ci(m[i][1]) for k, m in measured.items()}})

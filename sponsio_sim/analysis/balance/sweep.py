@@ -12,10 +12,13 @@ same seed, each with a success model for its deal (shipped, cached or fitted
 now), and the interval adds the two runs' variances (``paired`` false).
 
 The players: the same strategies (a field: the same members and weights) under
-every value. ``ev`` and ``distilled`` re-decide with the changed numbers
-(multipliers, troll pay, round bonus, track values); the success model is not
-refitted where the deal is unchanged (it predicts who wins a bet, which none of
-these numbers changes); cash-in thresholds are track positions and stay put.
+every value, re-deciding where their betting reads the changed number
+(``adapts``: ``ev`` and ``distilled`` score bets by their multipliers and weigh
+the troll pay a bet forgoes, ``distilled`` the track position at risk; no
+betting decision reads the round bonus, the coins that end a game or the last
+round); the success model is not refitted where the deal is unchanged (it
+predicts who wins a bet, which none of these numbers changes); cash-in
+thresholds are track positions and stay put.
 """
 
 from __future__ import annotations
@@ -61,6 +64,18 @@ class Lever:
         for part in self.key.split("."):
             node = node[part]
         return node
+
+
+def adapts(key: str) -> str:
+    """How the players adapt to a lever that keeps the deal (what their betting reads)."""
+    if key.startswith("multiplier"):
+        return "ev and distilled re-decide (they score every bet by its multiplier)"
+    if key in ("troll_pay", "stake", "token_cost"):
+        return f"ev and distilled re-decide (they weigh the {key.replace('_', ' ')} in every bet)"
+    if key in (TRACK_SCALE, "track_value"):
+        return ("distilled re-decides (it weighs the track position at risk); ev does not read track values, and "
+                "cash-in thresholds are positions, unchanged")
+    return "no betting decision reads it (only mc's rollouts would): the players decide as before"
 
 
 def default_levers(rules: RuleSet) -> list[Lever]:
@@ -144,8 +159,7 @@ def sweep_lever(base: RuleSet, profile, lever: Lever, n: int, *, seed: int, mode
         run = run_plays([Play(base, profile)] + [Play(r, profile) for r in variants], n, seed=seed, model=model,
                         progress=bar, cache=cache)
         runs = {standard: (run, 0), **{v: (run, j + 1) for j, v in enumerate(values)}}
-        refit = ("no: the deal is unchanged, so the success model is the base rule set's; ev and distilled "
-                 "re-decide with the changed numbers")
+        refit = f"no (the deal is unchanged: the base rule set's success model); {adapts(lever.key)}"
     else:
         runs = {standard: (run_plays([Play(base, profile)], n, seed=seed, model=model, progress=bar,
                                      cache=cache), 0)}
@@ -224,19 +238,25 @@ def lever_table(r: LeverResult) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+HEADLINE = ("seat 0 - fair share", "largest seat gap", "rounds per game", "troll share", "lead changes per game",
+            "comeback rate")
+
+
 def headline(results: list[LeverResult]) -> pd.DataFrame:
-    """Per lever and measure that some value moved: the level at the lowest and at the highest value
-    tried, and the change between them with its 95 % interval (paired where the games are)."""
+    """Per lever, the core measures (``HEADLINE``, and a multiplier's own type's share of the bets) that
+    some value moved: the level at the lowest and at the highest value tried, and the change between
+    them with its 95 % interval (paired where the games are)."""
     rows = []
     for r in results:
         lo_v, hi_v = min(r.runs), max(r.runs)
+        own = (f"{r.lever.key.split('.', 1)[1]} share of bets",) if r.lever.key.startswith("multiplier.") else ()
         for name, m in r.rows.groupby("measure", sort=False):
-            if not m["moved"].any():
+            if name not in HEADLINE + own or not m["moved"].any():
                 continue
             a, b = m[m["value"] == lo_v].iloc[0], m[m["value"] == hi_v].iloc[0]
             c = change(r, hi_v, lo_v, name)
-            rows.append({"players": r.players, "lever": r.lever.key, "measure": name, "low": lo_v,
-                         "level_at_low": a["level"], "high": hi_v, "level_at_high": b["level"],
+            rows.append({"players": r.players, "lever": r.lever.key, "measure": name, "low": f"{lo_v:g}",
+                         "level_at_low": a["level"], "high": f"{hi_v:g}", "level_at_high": b["level"],
                          "change": c["effect"], "change_low": c["effect_low"], "change_high": c["effect_high"],
                          "moved": c["moved"]})
     return pd.DataFrame(rows)
