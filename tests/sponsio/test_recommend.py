@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.balance.criteria import Band, Bands
-from sponsio_sim.analysis.balance.objective import judge
+from sponsio_sim.analysis.balance.objective import axis_text, judge
 from sponsio_sim.analysis.balance.recommend import (axes_of, current_table, parse_param, recommend, side_by_side,
                                                      table_rules, verdict)
 from sponsio_sim.analysis.game.fit import find_model
@@ -92,6 +92,8 @@ def test_axes_and_parameters():
     assert [a.name for a in axes] == [*R4.bets, "colour N=0", "fail S=1"]
     assert axes[5].key == "multiplier_param.colour.0" and axes[5].values == (2, 3, 4, 5)
     assert parse_param("colour:R0", R4) == ("colour N=R0", "multiplier_param.colour.R0")
+    assert [axis_text(*a) for a in (("colour N=0", 4), ("last", 2), ("troll_pay", 1))] == \
+        ["colour N=0 x4", "last x2", "troll_pay=1"]
     for bad, needle in (("last N=1", "TYPE N=VALUE"), ("colour N=12", "multiplier_param.colour.12"),
                         ("sixes N=1", "TYPE N=VALUE")):
         with pytest.raises(UserError, match=needle):

@@ -110,9 +110,10 @@ def attainable(screened: list[tuple[dict, dict]], bands: Bands) -> pd.DataFrame:
         lo_v, hi_v = min(v for _, v in pts), max(v for _, v in pts)
         reason = ""
         if not met:
-            where = "below" if hi_v < band.lo else "above" if lo_v > band.hi else "around"
-            reason = (f"every table measured lies {where} the band ({lo_v:.3f} to {hi_v:.3f}); closest "
-                      f"{best_v:.3f} at {table_text(best_t)}")
+            where = ("every table measured lies below the band" if hi_v < band.lo else
+                     "every table measured lies above the band" if lo_v > band.hi else
+                     "the tables measured lie on both sides of the band, none inside it")
+            reason = f"{where} ({lo_v:.3f} to {hi_v:.3f}); closest {best_v:.3f} at {table_text(best_t)}"
         rows.append({"constraint": constraint_name(*key), "band": band.text(), "tables": len(pts),
                      "meeting": len(met), "lowest": lo_v, "highest": hi_v, "closest": best_v,
                      "closest_table": table_text(best_t), "reason": reason})

@@ -264,7 +264,7 @@ def side_by_side(rec: Recommendation) -> pd.DataFrame:
     cols = {"current": rec.current, **{f"#{i + 1}": c for i, c in enumerate(rec.finalists)}}
     names = [a["name"] for a in rec.meta["axes"]]
     out = [{"measure": f"multiplier {a}" if is_multiplier(a) else a, "band": "",
-            **{k: axis_text(a, c.table[a]).split(" ", 1)[1] if is_multiplier(a) else f"{c.table[a]:g}"
+            **{k: axis_text(a, c.table[a]).rsplit(" ", 1)[1] if is_multiplier(a) else f"{c.table[a]:g}"
                for k, c in cols.items()}} for a in names]
     measured = {k: table_measures(c) for k, c in cols.items()}
     for i, (name, _, band) in enumerate(measured["current"]):
