@@ -99,7 +99,7 @@ def balance_cmd(profile, players, n, rp_band, share_band, troll_band, rounds_ban
 @click.option("--profile", default="reference", show_default=True, type=ASCII, help=PROFILE_HELP)
 @click.option("--players", type=StrictInt(), default=None, help="3 or 4 (default from --rules, else 4).")
 @click.option("-n", "n", type=count_type(), default=FINAL_N, show_default=True,
-              help="Games per finalist table (the shortlist gets a quarter of them).")
+              help="Games per finalist table (the shortlist gets an eighth of them).")
 @click.option("--screen-n", type=count_type(), default=SCREEN_N, show_default=True,
               help="Games per table in the screen of every table.")
 @click.option("--range", "mult_range", default=DEFAULT_RANGE, type=ASCII, show_default=True,
@@ -113,8 +113,9 @@ def balance_cmd(profile, players, n, rp_band, share_band, troll_band, rounds_ban
               help="Also search another rule-set number, as sweep turns it: KEY=A..B, KEY=A..B:STEP or KEY=v1,v2 "
                    "(e.g. troll_pay=1..3; repeatable).")
 @band_options
-@click.option("--shortlist", type=positive_int(), default=SHORTLIST, show_default=True,
-              help="Tables measured with restricted play after the screen.")
+@click.option("--shortlist", type=positive_int(), default=None,
+              help=f"Tables measured with restricted play after the screen (default: an eighth of the tables, at "
+                   f"least {SHORTLIST}).")
 @click.option("--top", type=positive_int(), default=TOP, show_default=True, help="Finalists shown side by side.")
 @click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk (no resume).")
 @common_options
@@ -161,8 +162,8 @@ def recommend_cmd(profile, players, n, screen_n, mult_range, only, params, lever
         + ("the field's weights are held, not re-solved" if m["field"] else "the profile is held")
         + "".join(f"; {a['name']}: {adapts(a['key'])}" for a in m["axes"] if not a["key"].startswith("multiplier")),
         f"search: {axes} = {m['tables']:,} tables; screen {m['screen_n']:,} games each; shortlist {m['shortlist']} "
-        f"x {m['shortlist_n']:,} games with restricted play; finalists {m['top']} and the current table x "
-        f"{m['n']:,} games (same seed throughout: common random numbers)",
+        f"x {m['shortlist_n']:,} games with restricted play; the best {m['finalists_measured']} and the current "
+        f"table x {m['n']:,} games, {m['top']} shown (same seed throughout: common random numbers)",
         f"objective: {m['bands']}; rank by total violation (band widths), then by the smallest margin",
         *verdict(rec)])
     if fmt == "table":

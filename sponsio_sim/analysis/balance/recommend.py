@@ -14,11 +14,13 @@ A staged search (every stage on the same seed: common random numbers):
 1. screen: every table, ``screen_n`` games of the profile alone: each type's
    share of the bets, the troll share and the rounds per game; rank by their
    violation of the bands;
-2. shortlist: the ``shortlist`` best, ``n // 4`` games with the restricted-play
-   plays: every measure; rank by the whole objective;
-3. finalists: the ``top`` best and the rule set's own table, ``n`` games, and
-   in a field each member at the focal seat (does any member gain against the
-   held field under the new table?).
+2. shortlist: the ``shortlist`` best (default an eighth of the tables, at least
+   ``SHORTLIST``: the screen cannot see restricted play, so the net is wide),
+   ``n // 8`` games with the restricted-play plays: every measure; rank by the
+   whole objective;
+3. finalists: twice the ``top`` best and the rule set's own table, ``n`` games,
+   and in a field each member at the focal seat (does any member gain against
+   the held field under the new table?); the ``top`` best are shown.
 
 Finished batches are cached, so a killed search resumes where it stopped.
 """
@@ -52,7 +54,8 @@ from sponsio_sim.rules import RuleSet, load_rules
 DEFAULT_RANGE = "2..5"     # the seed: the game prints multipliers "between twice and five times"
 SCREEN_N = 2_000           # games per table in the screen
 FINAL_N = 20_000           # games per finalist
-SHORTLIST = 48             # tables measured fully after the screen
+SHORTLIST = 48             # tables measured fully after the screen, at least (default: an eighth of them)
+SHORTLIST_SHARE = 8
 TOP = 5                    # finalists printed side by side
 MAX_TABLES = 50_000
 _PARAM = re.compile(r"^([a-z]+)\s*(?::|\s)\s*(?:[ns]\s*=\s*)?([a-z]?\d+)$")
@@ -182,46 +185,51 @@ def _measure(base, axes, table, prof, n, *, seed, model, bar, cache, bands, stag
 
 def recommend(profile="reference", *, players: int | None = None, n: int = FINAL_N, screen_n: int = SCREEN_N,
               seed: int = 1, rules=None, overrides=None, mult_range: str = DEFAULT_RANGE, params=(), only=None,
-              levers=(), bands: Bands | None = None, shortlist: int = SHORTLIST, top: int = TOP,
-              threads: int | None = None, model=None, progress: bool | None = False, scheduler: str | None = None, workers: int | None = None,
-              cache: bool = True) -> Recommendation:
+              levers=(), bands: Bands | None = None, shortlist: int | None = None, top: int = TOP,
+              threads: int | None = None, model=None, progress: bool | None = False, scheduler: str | None = None,
+              workers: int | None = None, cache: bool = True) -> Recommendation:
     """The staged search of the module docstring."""
     base = load_rules(rules, players, overrides)
     prof = parse_profile(profile, base)
     axes = axes_of(base, mult_range, params, only, levers)
     check_n(n)
     check_n(screen_n)
-    if shortlist < 1 or top < 1:
+    if (shortlist is not None and shortlist < 1) or top < 1:
         raise UserError("--shortlist and --top must be at least 1")
     bands = (bands or Bands()).for_rules(base)
     success = find_model(base, model, progress=progress, variant=model_variant(profile, base))
     set_threads(threads)
     tables = [dict(zip((a.name for a in axes), combo)) for combo in itertools.product(*(a.values for a in axes))]
-    mid_n = max(screen_n, n // 4)
-    k1, k2 = min(shortlist, len(tables)), min(top, len(tables), shortlist)
+    mid_n = max(screen_n, n // 8)
+    if shortlist is None:
+        shortlist = max(SHORTLIST, -(-len(tables) // SHORTLIST_SHARE))
+    k1 = min(shortlist, len(tables))
+    k2 = min(top, k1)
+    kf = min(2 * top, k1)
     full = len(choice_plays(base, prof).plays)
     final = len(choice_plays(base, prof, members=True).plays)
-    work = screen_n * len(tables) + mid_n * k1 * full + n * (k2 + 1) * final
+    work = screen_n * len(tables) + mid_n * k1 * full + n * (kf + 1) * final
     common = dict(seed=seed, model=success, cache=cache, bands=bands)
     with Progress(work, "sponsio recommend", enabled=progress) as bar, use_backend(scheduler, workers):
         screen = [_measure(base, axes, t, prof, screen_n, bar=bar, stage=1, **common) for t in tables]
         screen.sort(key=lambda c: c.judged.key())
         mid = [_measure(base, axes, c.table, prof, mid_n, bar=bar, stage=2, **common) for c in screen[:k1]]
         mid.sort(key=lambda c: c.judged.key())
-        finalists = [_measure(base, axes, c.table, prof, n, bar=bar, stage=3, **common) for c in mid[:k2]]
+        finalists = [_measure(base, axes, c.table, prof, n, bar=bar, stage=3, **common) for c in mid[:kf]]
         finalists.sort(key=lambda c: c.judged.key())
         current = _measure(base, axes, current_table(base, axes), prof, n, bar=bar, stage=3, **common)
     screened = pd.DataFrame([{**c.table, **{constraint_name(w, k): v[0] for (w, k), v in c.measures.items()},
                               "violation": c.judged.violation, "feasible": c.judged.feasible,
                               "binding": c.judged.binding} for c in screen])
-    latest = {tuple(c.table.items()): c for c in [*screen, *mid]}   # a shortlisted table: its fuller measures
+    latest = {tuple(c.table.items()): c for c in [*screen, *mid, *finalists]}   # each table's fullest measures
     reach = attainable([(c.table, c.measures) for c in latest.values()], bands)
     meta = {"rules": base.summary(), "profile": prof.text(), "field": prof.field is not None,
             "axes": [{"name": a.name, "key": a.key, "values": list(a.values)} for a in axes],
-            "tables": len(tables), "screen_n": screen_n, "shortlist": k1, "shortlist_n": mid_n, "top": k2, "n": n,
+            "tables": len(tables), "screen_n": screen_n, "shortlist": k1, "shortlist_n": mid_n, "top": k2,
+            "finalists_measured": kf, "n": n,
             "seed": seed, "model": success.source, "bands": bands.text(base.bets),
             "work_games": work}
-    return Recommendation(finalists, current, screened, reach, meta)
+    return Recommendation(finalists[:k2], current, screened, reach, meta)
 
 
 def seat_measures(c: Candidate) -> dict:
