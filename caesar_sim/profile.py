@@ -110,7 +110,13 @@ def parse_profile(text: str, players: int) -> Profile:
         m = re.fullmatch(r"(\S+)\s*(?:x\s*(\d+))?", chunk)
         if not m:
             raise UserError(f"--profile {text!r}: cannot read entry {chunk!r} (use e.g. 'value,greedy' or 'value x4')")
-        parts.extend([m.group(1)] * int(m.group(2) or 1))
+        count = m.group(2) or "1"
+        if len(count) > 3 or int(count) > L.P:
+            raise UserError(f"--profile: '{chunk}' repeats an entry more times than a table has seats "
+                            f"(at most {L.P})")
+        parts.extend([m.group(1)] * int(count))
+        if len(parts) > L.P:
+            raise UserError(f"--profile {text!r}: more entries than a table has seats (at most {L.P})")
     if len(parts) != players:
         raise UserError(f"--profile {text!r}: {len(parts)} entries for {players} players")
     return from_strategies([parse_strategy(part, players) for part in parts])

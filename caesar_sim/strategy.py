@@ -43,7 +43,7 @@ DEFAULT_ROLLOUTS = 8
 MAX_ROLLOUTS = 4096
 HORIZONS = ("day", "game")
 FIELD_PREFIX = "field:"
-MAX_TEMP = 100.0         # coins: far past uniform over a decision's actions
+MAX_TEMP = WT.MAX_TEMP
 TEMP = "temp="
 PACKAGE = "caesar_sim"
 SCORED = ("value", "tuned", "distilled")
@@ -68,8 +68,8 @@ def _shipped_row(kind: str, players: int) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=32)
-def _file_row(path: str, kind: str) -> tuple[float, ...]:
-    data = WT.load(path)
+def _file_row(path: str, kind: str, players: int) -> tuple[float, ...]:
+    data = WT.load(path, players)
     if data.get("policy", "tuned") != kind:
         raise UserError(f"weights file {path}: holds {data.get('policy')!r} weights, not {kind!r}")
     return tuple(WT.vector(data["weights"]))
@@ -93,7 +93,7 @@ def weights_row(spec: str, players: int, base: Path | None = None) -> np.ndarray
     if name in ("tuned", "distilled"):
         if at and not path:
             raise UserError(f"--profile: '{spec}' needs a file after @")
-        row = np.array(_file_row(path, name) if at else _shipped_row(name, players))
+        row = np.array(_file_row(path, name, players) if at else _shipped_row(name, players))
         row[I.PP_RPOL] = L.DISTILLED if name == "distilled" else L.VALUE
         return row
     raise UserError(f"--profile: bad weights '{spec}' (use value, tuned, tuned@FILE, distilled or distilled@FILE)")

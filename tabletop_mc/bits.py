@@ -14,6 +14,10 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from tabletop_mc.jitcache import configure_shared
+
+configure_shared()   # the kernels below are cached keyed by their sources
+
 
 def _unary_intrinsic(emit):
     """A numba intrinsic uint64 -> uint64 whose LLVM code is ``emit(builder, x)``."""

@@ -12,7 +12,7 @@ import sys
 import click
 
 from tabletop_mc.cliparams import StrictInt, positive_int, seed_type
-from tabletop_mc.errors import OutputError, UserError
+from tabletop_mc.errors import OutputError, RunError, UserError
 from tabletop_mc.cliparams import FORMATS
 
 DIST_NAME = "sponsio-sim"
@@ -55,25 +55,45 @@ class Interrupted(Exception):
     """Ctrl-C while a command ran (click would print a blank line before ``Aborted!``)."""
 
 
+class Terminate(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread: every clean-up an interrupt runs (closing a
+    cluster, removing temporary files) runs for it too."""
+
+
+class Terminated(Exception):
+    """SIGTERM while a command ran."""
+
+
+class EndOfFile(Exception):
+    """A file ended early (``EOFError``), which click would take for Ctrl-D."""
+
+
 class OneLineErrorGroup(click.Group):
     """A click group that reports every input error as one line, exit 2;
-    Ctrl-C is one line ``aborted (interrupted)``, exit 130."""
+    Ctrl-C is one line ``aborted (interrupted)``, exit 130; SIGTERM one line
+    ``aborted (terminated)``, exit 143. Both leave no partial output file and
+    keep the finished batches, so the same command resumes."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except Terminate:
+            raise Terminated() from None
         except KeyboardInterrupt:
             raise Interrupted() from None
+        except EOFError as exc:
+            raise EndOfFile(str(exc)) from None
 
     def main(self, args=None, prog_name=None, **extra):
         from tabletop_mc import progress
         progress.set_mode("auto")  # until --progress / --quiet say otherwise
         extra.pop("standalone_mode", None)  # always standalone: errors are one line, exit 2
+        previous = _on_sigterm(_raise_terminate)
         try:
             rv = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
         except UserError as exc:
             _fail(str(exc))
-        except OutputError as exc:
+        except (OutputError, RunError) as exc:
             _fail(str(exc), status=1)
         except click.exceptions.NoArgsIsHelpError as exc:  # pragma: no cover - click >= 8.2
             click.echo(exc.ctx.get_help())
@@ -86,8 +106,17 @@ class OneLineErrorGroup(click.Group):
             _ignore_further_interrupts()
             click.echo("aborted (interrupted)", err=True)
             sys.exit(130)
+        except Terminated:
+            _ignore_further_interrupts()
+            click.echo("aborted (terminated)", err=True)
+            sys.exit(143)
+        except EndOfFile as exc:
+            _fail(f"a file ended early ({exc or 'EOFError'}); if it is one of this tool's cache files, "
+                  f"`{self.name} cache clear` removes them", status=1)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
+        finally:
+            _on_sigterm(previous)
         if isinstance(rv, int) and rv:
             sys.exit(rv)
         sys.exit(0)
@@ -130,12 +159,26 @@ class LazyGroup(OneLineErrorGroup):
                 formatter.write_dl(rows)
 
 
+def _raise_terminate(signum, frame):
+    raise Terminate()
+
+
+def _on_sigterm(handler):
+    """Install ``handler`` for SIGTERM (main thread only); returns the one it replaces."""
+    import signal
+    import threading
+    if handler is None or threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, handler)
+
+
 def _ignore_further_interrupts() -> None:
     """A second Ctrl-C while exiting (clean-up, atexit hooks) must not print a traceback."""
     import signal
     import threading
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def _fail(message: str, status: int = 2) -> None:
@@ -187,11 +230,20 @@ def emit(text: str) -> None:
     click.echo(text)
 
 
+def _check_scheduler(ctx, param, value):
+    """--scheduler: the address parsed and a Dask scheduler found there before any work runs."""
+    if value is not None:
+        from tabletop_mc.backend import probe_scheduler
+        probe_scheduler(value)
+    return value
+
+
 def scale_options(func):
     """Add --scheduler / --workers: run the batches on a Dask cluster."""
     options = [
-        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                     help="Run the batches on this Dask distributed scheduler (same numbers as locally)."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=_check_scheduler,
+                     help="Run the batches on this Dask distributed scheduler (same numbers as locally); "
+                          "checked before any work."),
         click.option("--workers", type=StrictInt(1, 256), default=None,
                      help="Start a local Dask cluster with this many worker processes."),
     ]

@@ -28,6 +28,7 @@ from typing import Callable
 import numpy as np
 
 from tabletop_mc.errors import UserError
+from tabletop_mc.inputfile import parse_json, read_text
 from tabletop_mc.metagame.text import describe_mixture
 
 FIELD_FORMAT = "tabletop-field/1"
@@ -129,10 +130,8 @@ def field_to_json(f: Field) -> str:
 
 
 def field_from_json(text: str, where: str) -> Field:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{where}: not valid JSON ({exc})") from None
+    """The field of a field file's text; anything wrong is one ``UserError`` line starting with ``where``."""
+    data = parse_json(text, where)
     if not isinstance(data, dict) or data.get("format") != FIELD_FORMAT:
         raise UserError(f"{where}: not a field file (format {FIELD_FORMAT})")
     data.pop("format")
@@ -140,12 +139,20 @@ def field_from_json(text: str, where: str) -> Field:
     unknown = sorted(set(data) - known)
     if unknown:
         raise UserError(f"{where}: unknown field(s) {', '.join(unknown)}")
+    if not isinstance(data.get("members"), list) or not all(isinstance(m, str) for m in data["members"]):
+        raise UserError(f"{where}: 'members' must be a list of strategy names")
+    if not isinstance(data.get("players"), int) or isinstance(data["players"], bool):
+        raise UserError(f"{where}: 'players' must be a whole number")
+    for k in ("weights", "weights_low", "weights_high", "regret", "regret_high"):
+        if k in data and (not isinstance(data[k], list) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in data[k])):
+            raise UserError(f"{where}: {k!r} must be a list of numbers")
     for k in ("members", "weights", "weights_low", "weights_high", "regret", "regret_high"):
         if k in data:
             data[k] = tuple(data[k])
     try:
         return Field(**data)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise UserError(f"{where}: {exc}") from None
 
 
@@ -158,9 +165,6 @@ def shipped_field(package: str, players: int) -> Field | None:
 
 
 def load_field(path: str | Path) -> Field:
+    """A field file, read bounded (``tabletop_mc.inputfile``) and checked."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"field file {p}: cannot read ({exc.strerror or exc})") from None
-    return field_from_json(text, f"field file {p}")
+    return field_from_json(read_text(p, f"field file {p}"), f"field file {p}")

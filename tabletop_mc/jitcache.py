@@ -83,10 +83,27 @@ def lean_cache_loads() -> bool:
     return True
 
 
+_configured: list[Path] = []
+
+
+def configure_shared() -> None:
+    """Called by tabletop_mc's own kernel modules before their kernels are defined: if no
+    game package has configured the cache yet, cache them under ``tabletop_mc-<hash>``
+    (never beside the sources, numba's fallback, where no edit invalidates them)."""
+    if not _configured:
+        configure("tabletop_mc", _HERE)
+
+
 def configure(package: str, kernel_dir: str | Path) -> Path:
-    """Point numba's cache for ``package`` at a directory keyed by its kernel sources
-    (and make cache loads lean: ``lean_cache_loads``)."""
+    """Point numba's cache for ``package`` at a directory keyed by its kernel sources,
+    make cache loads lean (``lean_cache_loads``) and cache files verified
+    (``tabletop_mc.kernelfiles``). A directory that cannot be written means
+    kernels compiled for this run only, said in one line."""
+    from tabletop_mc import kernelfiles
     lean_cache_loads()
+    kernelfiles.verify_cache_files()
     path = kernel_cache_root() / f"{package}-{source_hash(Path(kernel_dir))}"
     numba.config.CACHE_DIR = str(path)
+    kernelfiles.require_writable(path)
+    _configured.append(path)
     return path

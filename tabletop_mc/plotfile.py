@@ -14,13 +14,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from tabletop_mc import atomic
 from tabletop_mc.errors import OutputError, UserError
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _probe(directory: Path, option: str, path) -> None:
@@ -33,12 +28,12 @@ def _probe(directory: Path, option: str, path) -> None:
     os.remove(tmp)
 
 
-def file_target(path: str | Path | None, option: str, suffix: str, what: str) -> Path | None:
-    """``path`` (None stays None) if a ``suffix`` file can be written there, else a UserError."""
+def file_target(path: str | Path | None, option: str, suffix: str | None, what: str) -> Path | None:
+    """``path`` (None stays None) if a ``suffix`` file (any name: None) can be written there, else a UserError."""
     if path is None:
         return None
     target = Path(path)
-    if target.suffix.lower() != suffix:
+    if suffix is not None and target.suffix.lower() != suffix:
         raise UserError(f"{option} {path}: the {what} is a {suffix[1:].upper()} file, name it *{suffix}")
     if target.is_dir():
         raise UserError(f"{option} {path}: is a directory")
@@ -76,23 +71,30 @@ def dir_target(path: str | Path | None, option: str = "--out") -> Path | None:
 
 
 def write_atomic(path: str | Path, write, option: str = "--plot") -> None:
-    """``write(tmp)`` into a temporary file beside ``path``, then move it in place with
-    the permissions of a new file under the user's umask. No partial file is left;
-    an I/O failure is an ``OutputError`` (the result itself was already printed)."""
-    target = Path(path)
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(suffix=target.suffix, dir=target.parent)
-        os.close(fd)
-        write(tmp)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
-    except OSError as exc:
-        raise OutputError(f"{option} {path}: cannot write ({exc.strerror or exc}); "
-                          "the results above are complete, only this file is missing") from None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.remove(tmp)
+    """``write(tmp)`` fills a temporary file that then replaces ``path``
+    (``tabletop_mc.atomic``): no partial file is left; an I/O failure is an
+    ``OutputError`` (the result itself was already printed)."""
+    write_all([(path, write)], option)
+
+
+def write_all(files, option: str = "--out") -> None:
+    """Write every ``(path, write)`` of ``files`` atomically, going on past a failure;
+    one ``OutputError`` then names every file that could not be written."""
+    failed = []
+    for path, write in files:
+        try:
+            atomic.write_atomic(path, write)
+        except OSError as exc:
+            failed.append((Path(path), exc.strerror or str(exc)))
+    if not failed:
+        return
+    if len(files) == 1:
+        raise OutputError(f"{option} {failed[0][0]}: cannot write ({failed[0][1]}); "
+                          "the results above are complete, only this file is missing")
+    why = "; ".join(dict.fromkeys(w for _, w in failed))
+    names = ", ".join(p.name for p, _ in failed)
+    raise OutputError(f"{option} {failed[0][0].parent}: {len(failed)} of {len(files)} files could not be written "
+                      f"({why}): {names}; the results above are complete")
 
 
 def save_plot(path: str | Path | None, draw, option: str = "--plot") -> None:

@@ -2,20 +2,36 @@
 
 A run's directory is named by a hash of everything that determines its
 numbers (kernel, inputs, seed, chunk size, kernel sources); each finished
-batch is one ``.npy`` file named by its chunk range and its rounds (a run
-of another ``n`` can end a batch on a shorter last chunk). Batch boundaries
-depend only on the totals so far, so a resumed run asks for the same
-batches and finds them.
+batch is one file named by its chunk range and its rounds (a run of another
+``n`` can end a batch on a shorter last chunk). Batch boundaries depend only
+on the totals so far, so a resumed run asks for the same batches and finds
+them.
+
+A batch file is verified before it is used: a header line (JSON) names the
+run's key, the chunk range and rounds, the array's dtype and shape and a
+BLAKE2b checksum of the data that follows; all must match what the run asks
+for (and the shape and dtype the caller expects, when it says), the data
+must be whole and, for floats, finite. A batch that fails is deleted and
+recomputed, with one warning line. Files are written atomically
+(``tabletop_mc.atomic``). A cache that cannot be written (read-only, full,
+not a folder) only costs the resume: one line says so and the run goes on.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
+import math
 from pathlib import Path
 
 import numpy as np
+
+from tabletop_mc.atomic import sweep_stale, write_bytes_atomic
+from tabletop_mc.notice import notice, reason
+
+MAGIC = "tabletop-mc-batch/2"
+SUFFIX = ".batch"
+MAX_HEADER = 4096
 
 
 def default_root() -> Path:
@@ -35,29 +51,110 @@ def config_key(*parts) -> str:
     return h.hexdigest()
 
 
-class ResultCache:
-    """Batch results of one run configuration."""
+def _digest(header: dict, data: bytes) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    h.update(json.dumps({k: header[k] for k in ("key", "lo", "hi", "rounds", "dtype", "shape")},
+                        sort_keys=True).encode())
+    h.update(data)
+    return h.hexdigest()
 
-    def __init__(self, key: str, root: str | Path | None = None):
+
+def encode(key: str, lo: int, hi: int, rounds: int, value: np.ndarray) -> bytes:
+    """The bytes of a batch file: header line, then the array's raw data (C order)."""
+    value = np.ascontiguousarray(value)
+    header = {"format": MAGIC, "key": key, "lo": int(lo), "hi": int(hi), "rounds": int(rounds),
+              "dtype": value.dtype.str, "shape": list(value.shape)}
+    data = value.tobytes()
+    header["blake2b"] = _digest(header, data)
+    return json.dumps(header, sort_keys=True).encode() + b"\n" + data
+
+
+def decode(blob: bytes, key: str, lo: int, hi: int, rounds: int, expect=None) -> np.ndarray:
+    """The array of a batch file, or ValueError naming why it cannot be trusted.
+    ``expect``: (shape, dtype) the caller knows the batch must have."""
+    end = blob.find(b"\n", 0, MAX_HEADER)
+    if end < 0:
+        raise ValueError("no header" if blob else "empty file")
+    try:
+        header = json.loads(blob[:end])
+        assert isinstance(header, dict) and header.get("format") == MAGIC
+        dtype = np.dtype(header["dtype"])
+        shape = tuple(int(s) for s in header["shape"])
+    except Exception:
+        raise ValueError("not a batch file") from None
+    if (header.get("key"), header.get("lo"), header.get("hi"), header.get("rounds")) != (key, lo, hi, rounds):
+        raise ValueError("made for another run or batch")
+    if dtype.hasobject or dtype.kind not in "biuf" or min(shape, default=1) < 0:
+        raise ValueError(f"dtype {dtype} shape {shape} not a statistics array")
+    if expect is not None:
+        want_shape, want_dtype = tuple(expect[0]), np.dtype(expect[1])
+        if shape != want_shape or dtype != want_dtype:
+            raise ValueError(f"dtype {dtype} shape {shape}, the run needs {want_dtype} {want_shape}")
+    data = blob[end + 1:]
+    if len(data) != math.prod(shape) * dtype.itemsize:
+        raise ValueError(f"{len(data)} data bytes, the header says {math.prod(shape) * dtype.itemsize}")
+    if _digest(header, data) != header.get("blake2b"):
+        raise ValueError("checksum mismatch")
+    value = np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+    if dtype.kind == "f" and not np.all(np.isfinite(value)):
+        raise ValueError("non-finite values")
+    return value
+
+
+class ResultCache:
+    """Batch results of one run configuration (module docstring).
+
+    ``expect``: the (shape, dtype) every batch of the run has, when the caller knows it."""
+
+    def __init__(self, key: str, root: str | Path | None = None, expect=None):
+        self.key = key
         self.dir = Path(root or default_root()) / key
+        self.expect = expect
         self.hits = 0
+        self.discarded = 0
+        self.writable = True
+        self._swept = False
 
     def _path(self, lo: int, hi: int, rounds: int) -> Path:
-        return self.dir / f"{lo:08d}-{hi:08d}-{rounds}.npy"
+        return self.dir / f"{lo:08d}-{hi:08d}-{rounds}{SUFFIX}"
 
-    def get(self, lo: int, hi: int, rounds: int):
+    def get(self, lo: int, hi: int, rounds: int, expect=None):
+        """The verified batch, or None (absent, or damaged: then deleted, with one warning line)."""
         path = self._path(lo, hi, rounds)
-        if path.exists():
-            try:
-                value = np.load(path)
-            except (OSError, ValueError):
-                return None
-            self.hits += 1
-            return value
-        return None
+        try:
+            blob = path.read_bytes()
+        except OSError:   # absent, or no cache folder to read (a put then says why)
+            return None
+        try:
+            value = decode(blob, self.key, lo, hi, rounds, expect or self.expect)
+        except ValueError as exc:
+            self.reject(path, str(exc))
+            return None
+        self.hits += 1
+        return value
+
+    def reject(self, path: Path, why: str) -> None:
+        """Discard a batch that cannot be trusted (it is recomputed)."""
+        self.discarded += 1
+        try:
+            path.unlink()
+        except OSError:
+            pass
+        notice("damaged-batch", f"warning: cached batch {path} failed its check ({why}); discarded and "
+                                "recomputed (so is any other damaged batch this run)")
 
     def put(self, lo: int, hi: int, rounds: int, value: np.ndarray) -> None:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        tmp = self.dir / f".{lo:08d}-{hi:08d}-{rounds}.{os.getpid()}.tmp.npy"
-        np.save(tmp, np.asarray(value))
-        os.replace(tmp, self._path(lo, hi, rounds))
+        """Keep a finished batch; a cache that cannot be written is told once, then skipped."""
+        if not self.writable:
+            return
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            if not self._swept:
+                self._swept = True
+                sweep_stale(self.dir)
+            write_bytes_atomic(self._path(lo, hi, rounds), encode(self.key, lo, hi, rounds, np.asarray(value)))
+        except OSError as exc:
+            self.writable = False
+            notice(("cache-unwritable", str(self.dir.parent)),
+                   f"note: cannot write the result cache in {self.dir.parent} ({reason(exc)}); the run goes on "
+                   "without keeping its batches (a killed run will not resume)")

@@ -12,6 +12,10 @@ import hashlib
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jitcache import configure_shared
+
+configure_shared()   # the kernels below are cached keyed by their sources
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)

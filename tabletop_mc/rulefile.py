@@ -14,19 +14,23 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from tabletop_mc.errors import UserError
+from tabletop_mc.inputfile import check_depth, check_nesting, read_text
 
 
 def load_toml(path: str | Path) -> dict:
-    """Read a TOML file; a missing or malformed file is a ``UserError``."""
+    """Read a TOML rule file (bounded: ``tabletop_mc.inputfile``); any problem is a one-line ``UserError``."""
     p = Path(path)
+    what = f"rule file {p}"
+    text = read_text(p, what)
+    check_nesting(text, what, "toml")
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"rule file {p}: cannot read ({exc.strerror or exc})") from None
-    try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"rule file {p}: not valid TOML ({exc})") from None
+        raise UserError(f"{what}: not valid TOML ({exc})") from None
+    except RecursionError:  # pragma: no cover - check_nesting refuses such text first
+        raise UserError(f"{what}: nested too deeply") from None
+    check_depth(data, what)
+    return data
 
 
 MAX_EXTENDS = 8
@@ -70,25 +74,30 @@ def merge(base: Mapping, top: Mapping) -> dict:
 
 
 class Problems:
-    """Collects every problem of a rule set, then reports them all in one line.
+    """Collects every problem of a rule set, then reports them in one line: the
+    first ``SHOWN`` and how many more (linear in the number of problems).
 
     Call it with a message to record a problem; ``check()`` raises the
     ``UserError`` if any were recorded (validators call it where later checks
     need the earlier values to be sound)."""
 
+    SHOWN = 5
+
     def __init__(self, where: str):
         self.where = where
-        self.items: list[str] = []
+        self.items: dict[str, None] = {}
 
     def __call__(self, message: str) -> None:
-        if message not in self.items:
-            self.items.append(message)
+        self.items.setdefault(message)
 
     def check(self) -> None:
-        if len(self.items) == 1:
-            raise UserError(f"{self.where}: {self.items[0]}")
-        if self.items:
-            raise UserError(f"{self.where}: {len(self.items)} problems: " + "; ".join(self.items))
+        items = list(self.items)
+        if len(items) == 1:
+            raise UserError(f"{self.where}: {items[0]}")
+        if items:
+            more = len(items) - self.SHOWN
+            raise UserError(f"{self.where}: {len(items)} problems: " + "; ".join(items[:self.SHOWN])
+                            + (f"; and {more} more" if more > 0 else ""))
 
 
 def to_toml(data: Mapping, header: str = "") -> str:
@@ -155,6 +164,7 @@ def packaged_names(package: str) -> list[str]:
 
 def parse_value(text: str) -> Any:
     """A ``--set`` value: any TOML value (``3``, ``2.5``, ``[0,1,2]``, ``true``), else a string."""
+    check_nesting(text, f"--set value {text[:20]!r}", "toml")
     try:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:

@@ -109,7 +109,9 @@ def run_chunked(
         hi = min(n_chunks, lo + size)
         counts = chunk_counts(n, chunk_size, lo, hi)
         rounds = int(counts.sum())
-        part = cache.get(lo, hi, rounds) if cache is not None else None
+        # a cached batch must also match the batches before it (shape and dtype)
+        like = None if totals is None else (totals.shape, totals.dtype)
+        part = cache.get(lo, hi, rounds, like) if cache is not None else None
         if part is None:
             part = current_backend().run_batch(batch_fn, lo, counts)
             if cache is not None:

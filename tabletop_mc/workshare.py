@@ -36,6 +36,10 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from tabletop_mc.jitcache import configure_shared
+
+configure_shared()   # the kernels below are cached keyed by their sources
+
 
 @nb.njit(cache=True)
 def new_ticket():

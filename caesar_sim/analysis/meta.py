@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from tabletop_mc.errors import OutputError
 from tabletop_mc.stats import mean_ci
 from caesar_sim import weights as WT
 from caesar_sim.analysis.run import run_field
@@ -95,11 +96,11 @@ def oracle_candidates(players: int, field: FieldPlay, out: Path, round_: int, *,
     tag = f"br{round_}-{players}p"
     res = tune(players, tune_games, tune_generations, seed=seed + round_, start="tuned", lam=8, rules=rules,
                threads=threads, progress=progress, against=field, command=f"caesar meta oracle round {round_}")
-    WT.save(out / f"{tag}-tuned.json", res.weights, players, res.meta)
+    _save(out / f"{tag}-tuned.json", res, players, "tuned")
     dist = distill(players, field, weights_row("tuned", players), games=distill_games,
                    holdout=max(distill_games // 4, 50), iterations=distill_iterations, seed=seed + round_,
                    rules=rules, threads=threads, progress=progress, command=f"caesar meta oracle round {round_}")
-    WT.save(out / f"{tag}-distilled.json", dist.weights, players, dist.meta, policy="distilled")
+    _save(out / f"{tag}-distilled.json", dist, players, "distilled")
     row = parse_strategy(f"distilled@{tag}-distilled.json", players, out).row
     row[I.PP_CRN] = 1.0
     mc = Strategy(f"mc:{mc_rollouts}:distilled@{tag}-distilled.json:field", L.MC, mc_rollouts, row,
@@ -107,6 +108,15 @@ def oracle_candidates(players: int, field: FieldPlay, out: Path, round_: int, *,
     return [Candidate("tune", f"tuned@{tag}-tuned.json", True),
             Candidate("distill", f"distilled@{tag}-distilled.json", True),
             Candidate("mc", mc, False)]
+
+
+def _save(path: Path, res, players: int, policy: str) -> None:
+    """A best response's weights file, which the next steps read: a failed write ends the run in one line."""
+    try:
+        WT.save(path, res.weights, players, res.meta, policy=policy)
+    except OSError as exc:
+        raise OutputError(f"--out {path.parent}: cannot write {path.name} ({exc.strerror or exc}); the meta-game "
+                          "reads it back, so it stops here") from None
 
 
 def judge(players: int, field: FieldPlay, candidates: list[Candidate], games: int, out: Path, *, seed: int,

@@ -233,7 +233,7 @@ def tune(players, n, generations, lam, start, mc_games, against, out, seed, fmt,
     from caesar_sim.rules import check_players
 
     check_players(players)
-    WT.check_writable(out)
+    out_path = WT.check_writable(out)
     A, render, _ = _analysis()
     args = ["--players", players, "-n", n, "--generations", generations, "--lam", lam, "--start", start,
             "--mc-games", mc_games] + (["--against", against] if against else []) + ["--seed", seed]
@@ -246,11 +246,29 @@ def tune(players, n, generations, lam, start, mc_games, against, out, seed, fmt,
         play = against_play(against, players)
     res = run_tune(players, n, generations, seed=seed, start=start, lam=lam, mc_games=mc_games, rules=rules,
                    overrides=overrides, threads=threads, command=command, against=play)
-    WT.save(out, res.weights, players, res.meta)
     table = pd.DataFrame([{"weight": k, "value": WT.DEFAULTS[k], "tuned": v}
                           for k, v in res.weights.items() if k in WT.TUNABLE])
-    emit(render(table, fmt, title=f"wrote {out}: {res.meta['field']}; {res.meta['seconds']} s")
-         if fmt == "table" else render(table, fmt))
+    save_weights(out_path, out, res, players, "tuned", lambda where: emit(
+        render(table, fmt, title=f"{where}: {res.meta['field']}; {res.meta['seconds']} s")
+        if fmt == "table" else render(table, fmt)), "the tuned weights are printed above (the others keep "
+        "value's defaults)")
+
+
+def save_weights(path, out: str, res, players: int, policy: str, show, printed: str) -> None:
+    """Write ``res``'s weights file at ``path`` (checked up front), then ``show(where)`` the result,
+    ``where`` saying whether the file was written; a write that failed is then one
+    ``OutputError`` line (exit 1) saying what ``printed`` above holds."""
+    from caesar_sim import weights as WT
+    from tabletop_mc.errors import OutputError
+
+    try:
+        WT.save(path, res.weights, players, res.meta, policy=policy)
+        failed = None
+    except OSError as exc:
+        failed = exc.strerror or str(exc)
+    show(f"NOT written to {out} (see the error below)" if failed else f"wrote {out}")
+    if failed:
+        raise OutputError(f"--out {out}: cannot write the weights file ({failed}); {printed}")
 
 
 POLICY_DEVIATIONS = ("random", "greedy", "value", "tuned", "mc:8")  # caesar_sim.analysis.exploit (a test checks)
@@ -332,6 +350,8 @@ report_command(main, "caesar", _build_reports, "caesar report --out reports/caes
 rules_group(main, "caesar", "caesar_sim.rules", _load_rules, lambda ruleset, rules: _load_rules(rules, ()),
             SET_EXAMPLE)
 main.rules_meta = lambda params: rules_meta(_load_rules, params)
-cache_group(main, "caesar", lambda: [("compiled kernels", kernel_cache_root(), "caesar_sim-*")], "compiled kernels")
+cache_group(main, "caesar", lambda: [("compiled kernels", kernel_cache_root(), "caesar_sim-*"),
+                                     ("compiled shared kernels", kernel_cache_root(), "tabletop_mc-*")],
+            "compiled kernels")
 
 from caesar_sim.cli import meta as _meta  # noqa: E402,F401  (registers `distill` and `meta` on main)

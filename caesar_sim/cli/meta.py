@@ -6,7 +6,7 @@ import click
 
 from tabletop_mc.cliparams import ASCII, StrictInt
 from tabletop_mc.clitools import emit
-from caesar_sim.cli import COMMON, PLAYERS, _analysis, main
+from caesar_sim.cli import COMMON, PLAYERS, _analysis, main, save_weights
 
 
 def command_line(name: str, args: list) -> str:
@@ -54,7 +54,7 @@ def distill(players, against, games, holdout, iterations, rollouts, out, seed, f
     check_players(players)
     if overrides:
         raise click.UsageError("--set: distill fits against the rule set's own games; pass --rules FILE instead")
-    WT.check_writable(out)
+    out_path = WT.check_writable(out)
     play = against_play(against, players)
     _, render, _ = _analysis()
     args = ["--players", players, "--against", against, "--games", games, "--holdout", holdout, "--iterations",
@@ -63,8 +63,15 @@ def distill(players, against, games, holdout, iterations, rollouts, out, seed, f
     res = run_distill(players, play, weights_row("tuned", players), games=games, holdout=holdout,
                       iterations=iterations, rollouts=rollouts, seed=seed, rules=rules, threads=threads,
                       command=command_line("distill", args))
-    WT.save(out, res.weights, players, res.meta, policy="distilled")
     table = pd.DataFrame(res.history)
-    emit(render(table, fmt, title=f"wrote {out}: mc:{rollouts} against the {play.text()}; {res.meta['seconds']} s")
-         if fmt == "table" else render(table, fmt))
+
+    def show(where: str) -> None:
+        emit(render(table, fmt, title=f"{where}: mc:{rollouts} against the {play.text()}; {res.meta['seconds']} s")
+             if fmt == "table" else render(table, fmt))
+        if where.startswith("NOT"):   # the fitted weights themselves, so the work is not lost
+            weights = pd.DataFrame({"weight": list(res.weights), "distilled": list(res.weights.values())})
+            emit(render(weights, fmt, title="the distilled weights") if fmt == "table" else render(weights, fmt))
+
+    save_weights(out_path, out, res, players, "distilled", show,
+                 "the fit's history and the distilled weights are printed above")
 

@@ -28,15 +28,17 @@ FAVOUR_TYPES = ("boost", "double", "gold")
 VENUES = ("Circus Maximus", "Pompeius Theater", "Colosseum")
 MIN_PLAYERS, MAX_PLAYERS = 3, L.P
 
-_SCHEMA = {  # key -> (kind, minimum)
-    "days": ("int", 1), "first_start_seat": ("int", 0), "tickets_per_day": ("int", 0),
-    "special_tickets": ("ints", 0), "caesar": ("bool", None),
-    "merchant.coins": ("ints", 0),
-    "favour.boost": ("int", 0), "favour.double": ("int", 0), "favour.gold": ("int", 0),
-    "favour.boost_value": ("int", 0), "favour.double_items": ("int", 1), "favour.gold_coins": ("int", 0),
-    "tickets.coins": ("ints", 0), "visitors.coins": ("ints", 0),
-    "coin_cards.count": ("int", 0), "coin_cards.value": ("int", 0),
-    "caesar_card.extra_visitors": ("int", 0), "caesar_card.favour_tickets": ("int", 0),
+MAX_COINS = 1_000   # coins on one card: wide, and every score stays an exact small integer
+_SCHEMA = {  # key -> (kind, minimum, maximum)
+    "days": ("int", 1, L.DAYS_MAX), "first_start_seat": ("int", 0, MAX_PLAYERS - 1),
+    "tickets_per_day": ("int", 0, L.DISP), "special_tickets": ("ints", 0, L.DISP), "caesar": ("bool", None, None),
+    "merchant.coins": ("ints", 0, MAX_COINS),
+    "favour.boost": ("int", 0, L.FAV_MAX), "favour.double": ("int", 0, L.FAV_MAX), "favour.gold": ("int", 0, L.FAV_MAX),
+    "favour.boost_value": ("int", 0, L.NVAL + 7), "favour.double_items": ("int", 1, L.DISP),
+    "favour.gold_coins": ("int", 0, MAX_COINS),
+    "tickets.coins": ("ints", 0, MAX_COINS), "visitors.coins": ("ints", 0, MAX_COINS),
+    "coin_cards.count": ("int", 0, 10_000), "coin_cards.value": ("int", 0, MAX_COINS),
+    "caesar_card.extra_visitors": ("int", 0, L.VIS_MAX), "caesar_card.favour_tickets": ("int", 0, L.DISP),
 }
 _TABLES = {k.split(".")[0] for k in _SCHEMA if "." in k}
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
@@ -91,11 +93,21 @@ class RuleSet:
     caesar_extra_visitors: int
     caesar_favour_tickets: int
     remove: tuple[Removal, ...] = (Removal(),) * len(PLAYER_COUNTS)  # per player count 3, 4, 5
+    unfit: tuple[str, ...] = ("",) * len(PLAYER_COUNTS)   # per player count: what does not fit the decks
     source: str = ""
 
     def removal(self, players: int) -> Removal:
-        """The cards removed before a game of ``players``."""
-        return self.remove[check_players(players) - MIN_PLAYERS]
+        """The cards removed before a game of ``players``; a UserError if the rule set
+        cannot be played by that many (its removal does not fit the decks, or its
+        first start seat is not one of their seats)."""
+        i = check_players(players) - MIN_PLAYERS
+        where = f"rule set {self.name}"
+        if self.first_start_seat >= players:
+            raise UserError(f"{where}: 'first_start_seat' must be a seat 0..{players - 1} with {players} players, "
+                            f"got {self.first_start_seat}")
+        if self.unfit[i]:
+            raise UserError(f"{where}: {self.unfit[i]}")
+        return self.remove[i]
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data in rule-file form (for reports, JSON and re-validation)."""
@@ -167,7 +179,7 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
                 if f"{key}.{sub}" not in _SCHEMA:
                     bad(f"unknown key '{key}.{sub}'")
     vals = {}
-    for key, (kind, low) in _SCHEMA.items():
+    for key, (kind, low, high) in _SCHEMA.items():
         value, found = _get(data, key)
         if not found:
             bad(f"missing key '{key}'")
@@ -177,14 +189,14 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
             else:
                 vals[key] = value
         elif kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                bad(f"'{key}' must be an integer >= {low}, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                bad(f"'{key}' must be an integer {low:,}..{high:,}, got {_short(value)}")
             else:
                 vals[key] = value
         else:
             if (not isinstance(value, list)
-                    or any(isinstance(v, bool) or not isinstance(v, int) or v < low for v in value)):
-                bad(f"'{key}' must be a list of integers >= {low}, got {value!r}")
+                    or any(isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high for v in value)):
+                bad(f"'{key}' must be a list of integers {low:,}..{high:,}, got {_short(value)}")
             else:
                 vals[key] = tuple(value)
 
@@ -209,14 +221,12 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         bad(f"'favour.boost_value' must be at most {L.NVAL + 7}, got {vals['favour.boost_value']}")
     if have("favour.double_items") and vals["favour.double_items"] > L.DISP:
         bad(f"'favour.double_items' must be at most {L.DISP}, got {vals['favour.double_items']}")
-    if have("first_start_seat") and vals["first_start_seat"] >= MIN_PLAYERS:
-        bad(f"'first_start_seat' must be a seat 0..{MIN_PLAYERS - 1}, got {vals['first_start_seat']}")
     if (have("tickets_per_day", "special_tickets") and vals["special_tickets"]
             and vals["tickets_per_day"] + max(vals["special_tickets"]) > L.DISP):
         bad(f"at most {L.DISP} tickets can be on display in a day")
     bad.check()
     counts = tuple(vals[f"favour.{t}"] for t in FAVOUR_TYPES)
-    remove = _removals(data, vals, counts, _stop_at_first(bad.where))
+    remove, unfit = _removals(data, vals, counts, _stop_at_first(bad.where))
     return RuleSet(
         name=str(data.get("name", "custom")), days=vals["days"], first_start_seat=vals["first_start_seat"],
         tickets_per_day=vals["tickets_per_day"], special_tickets=vals["special_tickets"],
@@ -225,8 +235,14 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         gold_coins=vals["favour.gold_coins"], ticket_coins=vals["tickets.coins"],
         visitor_coins=vals["visitors.coins"], coin_cards=vals["coin_cards.count"],
         coin_card_value=vals["coin_cards.value"], caesar_extra_visitors=vals["caesar_card.extra_visitors"],
-        caesar_favour_tickets=vals["caesar_card.favour_tickets"], remove=remove, source=source,
+        caesar_favour_tickets=vals["caesar_card.favour_tickets"], remove=remove, unfit=unfit, source=source,
     )
+
+
+def _short(value) -> str:
+    """``repr(value)``, cut to a readable length (a rule value may be huge)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _int_list(value, low=0) -> bool:
@@ -241,14 +257,16 @@ def _stop_at_first(where: str):
     return bad
 
 
-def _removals(data, vals, counts, bad) -> tuple[Removal, ...]:
-    """The ``remove`` table: per player count (missing = nothing removed), checked against the decks."""
+def _removals(data, vals, counts, bad) -> tuple[tuple[Removal, ...], tuple[str, ...]]:
+    """The ``remove`` table: per player count (missing = nothing removed), its form checked
+    here; with it, per player count, what does not fit the decks ('' if all does): a
+    problem only for games of that many players (``RuleSet.removal``)."""
     table, found = _get(data, "remove")
     if not found:
         bad("missing key 'remove' (cards taken out before the game per player count; may be empty)")
     if not isinstance(table, dict):
         bad("'remove' must be a table keyed by player count")
-    out = []
+    out, unfit = [], []
     for key in table:
         if key not in {str(n) for n in PLAYER_COUNTS}:
             bad(f"'remove.{key}': player counts are {', '.join(map(str, PLAYER_COUNTS))}")
@@ -263,26 +281,31 @@ def _removals(data, vals, counts, bad) -> tuple[Removal, ...]:
         fav = entry.get("favours", {})
         if not isinstance(fav, dict) or any(t not in FAVOUR_TYPES for t in fav):
             bad(f"'{where}.favours' must be a table of {', '.join(FAVOUR_TYPES)} counts, got {fav!r}")
-        favours = []
+        favours, problems = [], []
         for t, have in zip(FAVOUR_TYPES, counts):
             c = fav.get(t, 0)
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= have:
-                bad(f"'{where}.favours.{t}' must be an integer 0..{have} (the deck's {t} favours), got {c!r}")
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= L.FAV_MAX:
+                bad(f"'{where}.favours.{t}' must be an integer 0..{L.FAV_MAX}, got {_short(c)}")
+            if c > have:
+                problems.append(f"'{where}.favours.{t}' must be 0..{have} (the deck's {t} favours), got {c}")
             favours.append(c)
         tix = entry.get("tickets", [[]] * len(VENUES))
         if not isinstance(tix, list) or len(tix) != len(VENUES) or not all(_int_list(t) for t in tix):
             bad(f"'{where}.tickets' must be {len(VENUES)} lists of ticket coins (one per venue: "
-                f"{', '.join(VENUES)}), got {tix!r}")
+                f"{', '.join(VENUES)}), got {_short(tix)}")
         for venue, t in zip(VENUES, tix):
             if Counter(t) - Counter(vals["tickets.coins"]):
-                bad(f"'{where}.tickets': {venue} has no tickets {t} to remove (its tickets: "
-                    f"{list(vals['tickets.coins'])})")
+                problems.append(f"'{where}.tickets': {venue} has no tickets {t} to remove (its tickets: "
+                                f"{list(vals['tickets.coins'])})")
         vis = entry.get("visitors", [])
-        if not _int_list(vis) or Counter(vis) - Counter(vals["visitors.coins"]):
-            bad(f"'{where}.visitors' must list coins of visitor cards in the deck "
-                f"({list(vals['visitors.coins'])}), got {vis!r}")
+        if not _int_list(vis):
+            bad(f"'{where}.visitors' must list coins of visitor cards, got {_short(vis)}")
+        if Counter(vis) - Counter(vals["visitors.coins"]):
+            problems.append(f"'{where}.visitors' must list coins of visitor cards in the deck "
+                            f"({list(vals['visitors.coins'])}), got {vis!r}")
         out.append(Removal(tuple(favours), tuple(tuple(t) for t in tix), tuple(vis)))
-    return tuple(out)
+        unfit.append("; ".join(problems))
+    return tuple(out), tuple(unfit)
 
 
 def _pick(deck: tuple[int, ...], coins: tuple[int, ...]) -> list[int]:

@@ -17,9 +17,15 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from tabletop_mc.atomic import write_bytes_atomic
 from tabletop_mc.errors import UserError
+from tabletop_mc.inputfile import parse_json, read_text
 from caesar_sim.kernels import items as I
 from caesar_sim.kernels import layout as L
+
+MAX_BYTES = 64 << 10    # a weights file is ~1 KB
+MAX_PLAYERS = L.P
+MAX_TEMP = 100.0        # coins: a softmax temperature far past uniform over a decision's actions
 
 FORMAT = "caesar-weights/1"
 
@@ -69,6 +75,32 @@ TUNABLE: dict[str, tuple[float, float]] = {
 }
 
 
+# every weight's allowed range (whole: an integer, stored as a float); ranges keep the
+# kernels' arithmetic finite and the bitmasks within their rows and item types
+WEIGHT_LIMIT = 1000.0
+RANGES: dict[str, tuple[float, float, bool]] = {
+    **{k: (-WEIGHT_LIMIT, WEIGHT_LIMIT, False) for k in DEFAULTS},
+    "greedy_tickets": (0, L.DISP, True),
+    "mc_epsilon": (0.0, 1.0, False),
+    "mc_horizon": (0, 1, True),
+    "ban_rows": (0, 31, True),     # 5 rows: villa, forum, 3 venues
+    "ban_items": (0, 15, True),    # 3 favour types and the start card
+    "temperature": (0.0, MAX_TEMP, False),
+}
+
+
+def check_weight(name: str, value, where: str) -> float:
+    """``value`` as the float the kernels read, or a UserError stating the weight's range."""
+    if name not in DEFAULTS:
+        raise UserError(f"{where}: unknown weight '{name}' (known: {', '.join(ORDER)})")
+    lo, hi, whole = RANGES[name]
+    kind = "a whole number" if whole else "a number"
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or not lo <= value <= hi or (whole and value != int(value))):
+        raise UserError(f"{where}: weight '{name}' must be {kind} {lo:g}..{hi:g}, got {value!r}")
+    return float(value)
+
+
 def vector(weights: Mapping[str, float] | None = None, **changes) -> np.ndarray:
     """The kernel row (PP_SIZE floats): ``DEFAULTS`` updated by ``weights`` and keyword changes; the
     control slots after the named weights: rollouts play value's features, no rollout field."""
@@ -88,54 +120,50 @@ def as_dict(row: np.ndarray) -> dict[str, float]:
     return {k: float(v) for k, v in zip(ORDER, row)}
 
 
-def check_writable(path: str | Path) -> None:
-    """Fail early (UserError) if ``path``'s folder does not exist."""
-    p = Path(path)
-    if not p.parent.is_dir():
-        raise UserError(f"weights file {p}: folder {p.parent} does not exist")
+def check_writable(path: str | Path) -> Path:
+    """Fail early (UserError) if a weights file cannot be written at ``path``."""
+    from tabletop_mc.plotfile import file_target
+    return file_target(path, "--out", None, "weights file")
 
 
 def save(path: str | Path, weights: Mapping[str, float], players: int, meta: Mapping[str, Any],
          policy: str = "tuned") -> Path:
-    """Write a weights file (strict JSON) that ``load`` reads back unchanged; ``policy`` is `tuned` or
-    `distilled` (the policy that plays by it)."""
+    """Write a weights file (strict JSON, atomically) that ``load`` reads back unchanged; ``policy``
+    is `tuned` or `distilled` (the policy that plays by it). An ``OSError`` goes to the caller."""
     vector(weights)  # validates the names
     data = {"format": FORMAT, "policy": policy, "players": int(players),
             "weights": {k: float(weights[k]) for k in ORDER if k in weights}, "meta": dict(meta)}
-    p = Path(path)
-    try:
-        p.write_text(json.dumps(data, indent=1, allow_nan=False) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"weights file {p}: cannot write ({exc.strerror or exc})") from None
-    return p
+    text = json.dumps(data, indent=1, allow_nan=False) + "\n"
+    return write_bytes_atomic(path, text.encode("utf-8"))
 
 
-def _parse(text: str, where: str) -> dict[str, Any]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"weights file {where}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+def _parse(text: str, where: str, players: int | None) -> dict[str, Any]:
+    data = parse_json(text, f"weights file {where}")
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("weights"), dict):
         raise UserError(f"weights file {where}: not a {FORMAT} file (needs 'format' and a 'weights' table)")
+    what = f"weights file {where}"
     for k, v in data["weights"].items():
-        if k not in DEFAULTS:
-            raise UserError(f"weights file {where}: unknown weight '{k}' (known: {', '.join(ORDER)})")
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise UserError(f"weights file {where}: weight '{k}' must be a finite number, got {v!r}")
+        check_weight(k, v, what)
     missing = [k for k in TUNABLE if k not in data["weights"]]
     if missing:
-        raise UserError(f"weights file {where}: missing weights {', '.join(missing)}")
+        raise UserError(f"{what}: missing weights {', '.join(missing)}")
+    made_for = data.get("players")
+    if isinstance(made_for, bool) or not isinstance(made_for, int) or not 1 <= made_for <= MAX_PLAYERS:
+        raise UserError(f"{what}: 'players' must be the player count the weights were tuned for "
+                        f"(1..{MAX_PLAYERS}), got {made_for!r}")
+    if players is not None and made_for != players:
+        raise UserError(f"{what}: tuned for {made_for} players, this game has {players} "
+                        f"(tune weights for {players} with `caesar tune --players {players}`)")
+    if not isinstance(data.get("meta", {}), dict):
+        raise UserError(f"{what}: 'meta' must be a table")
     return data
 
 
-def load(path: str | Path) -> dict[str, Any]:
-    """Read and check a weights file; returns its mapping (``weights``, ``players``, ``meta``)."""
+def load(path: str | Path, players: int | None = None) -> dict[str, Any]:
+    """Read and check a weights file (bounded: ``tabletop_mc.inputfile``); with ``players``
+    the file must be tuned for that many. Returns its mapping (``weights``, ``players``, ``meta``)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"weights file {p}: cannot read ({exc.strerror or exc})") from None
-    return _parse(text, str(p))
+    return _parse(read_text(p, f"weights file {p}", limit=MAX_BYTES), str(p), players)
 
 
 def shipped(players: int, kind: str = "tuned") -> dict[str, Any]:
@@ -146,4 +174,4 @@ def shipped(players: int, kind: str = "tuned") -> dict[str, Any]:
     except (FileNotFoundError, OSError):
         raise UserError(f"no shipped {kind} weights for {players} players ({name}); "
                         f"pass --profile {kind}@FILE") from None
-    return _parse(text, f"shipped:{name}")
+    return _parse(text, f"shipped:{name}", players)

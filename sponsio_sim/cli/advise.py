@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 
 import click
 import pandas as pd
@@ -11,6 +10,7 @@ import pandas as pd
 from tabletop_mc.cliparams import ASCII, FiniteFloat, StrictInt
 from tabletop_mc.clitools import common_options, current_meta, emit
 from tabletop_mc.errors import UserError
+from tabletop_mc.inputfile import read_text
 from tabletop_mc.output import render_tables
 from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE
@@ -45,18 +45,10 @@ def compact(df: pd.DataFrame, formats: dict | None = None) -> pd.DataFrame:
 
 
 def read_state(path: str | None) -> str | None:
-    """``--state FILE`` as text ('-': stdin; None: no excerpt)."""
+    """``--state FILE`` as text ('-': stdin; None: no excerpt), bounded (``tabletop_mc.inputfile``)."""
     if path is None:
         return None
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise UserError(f"--state {path}: {e.strerror.lower() if e.strerror else e}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"--state {path}: not a text file") from None
+    return read_text(path, f"--state {path}")
 
 
 def _rules_line(text: str | None) -> str | None:

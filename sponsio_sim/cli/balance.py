@@ -8,7 +8,7 @@ from tabletop_mc.cliparams import ASCII, StrictInt, count_type, positive_int
 
 from tabletop_mc.clitools import common_options, emit, scale_options
 from tabletop_mc.output import render_tables
-from tabletop_mc.plotfile import dir_target, save_plot, write_atomic
+from tabletop_mc.plotfile import dir_target, write_all
 from sponsio_sim.analysis.balance.choice import balance
 from sponsio_sim.analysis.balance.criteria import RP_BAND, ROUNDS_BAND, SHARE_BAND, TROLL_BAND, bands_from
 from sponsio_sim.analysis.balance.recommend import (DEFAULT_RANGE, FINAL_N, SCREEN_N, SHORTLIST, TOP, long_table,
@@ -89,10 +89,11 @@ def balance_cmd(profile, players, n, rp_band, share_band, troll_band, rounds_ban
               f"{b.meta['model']}\n{b.meta['header']}")
     emit(render_tables(named, fmt, header, formats=FORMATS))
     if out is not None:
-        for name, df in [*named.items(), ("by seat", b.by_seat)]:
-            write_atomic(out / f"{name.replace(' ', '_')}.csv", lambda p, df=df: df.to_csv(p, index=False), "--out")
-        save_plot(out / "bet_ev.png", lambda p: _plots().ev_bars(b.kinds, b.bets, p, b.meta), "--out")
-        save_plot(out / "coin_flow.png", lambda p: _plots().coin_flow_chart(named["coin flow"], p, b.meta), "--out")
+        files = [(out / f"{name.replace(' ', '_')}.csv", lambda p, df=df: df.to_csv(p, index=False))
+                 for name, df in [*named.items(), ("by seat", b.by_seat)]]
+        files.append((out / "bet_ev.png", lambda p: _plots().ev_bars(b.kinds, b.bets, p, b.meta)))
+        files.append((out / "coin_flow.png", lambda p: _plots().coin_flow_chart(named["coin flow"], p, b.meta)))
+        write_all(files, "--out")
 
 
 @main.command("recommend")

@@ -9,6 +9,7 @@ def _parts():
     from tabletop_mc.resultcache import default_root
     from sponsio_sim.analysis.game.model import cache_dir
     return [("compiled kernels", kernel_cache_root(), "sponsio_sim-*"),
+            ("compiled shared kernels", kernel_cache_root(), "tabletop_mc-*"),
             ("finished batches (resume)", default_root(), None),
             ("fitted success models", cache_dir(), None)]
 

@@ -15,7 +15,7 @@ from sponsio_sim.analysis.game.fit import CHECK_GAMES, DEFAULT_ROUNDS, fit
 from sponsio_sim.analysis.game.narrate import play_game
 from sponsio_sim.analysis.game.model import cache_path
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP, model_variant
-from sponsio_sim.analysis.game.tournament import matrix, tournament
+from sponsio_sim.analysis.game.tournament import FLAG_BETS, FLAG_PP, matrix, tournament
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
 
@@ -96,11 +96,17 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
               f"n {n} games; seed {seed}; ev model {df.attrs['model']}\n{CI_METHOD}; troll pay is per troll round")
     if df.attrs["field"]:
         main_cols.insert(3, "weight")
+    flags = df.attrs["flags"]
+    if flags:
+        header += (f"\ncalibration flags (an entry that bets by the model; its predicted and won rates differ by "
+                   f"more than {FLAG_PP:g} points on >= {FLAG_BETS} bets):" + "".join(f"\n  {f}" for f in flags))
     named = {"results": df[main_cols] if fmt == "table" else df, "bets": bets, "games": games}
     if df.attrs["seats"] is not None:
         named["seats"] = df.attrs["seats"]
     if fmt != "table":
         named.pop("bets")
+    if fmt == "json":
+        named["calibration_flags"] = flags
     emit(render_tables(named, fmt, header, PCT | {c: "{:.3f}" for c in bets.columns}))
     save_plot(target, lambda p: _plots().tournament_plot(
         df, p, 1.0 / len(df), f"Sponsio tournament, {n} games, seed {seed}"))
@@ -182,7 +188,8 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
         check_games=check_games, threads=threads, progress=None)
     model.meta["command"] = "sponsio fit " + " ".join(_argv())
     try:
-        out_path.parent.mkdir(parents=True, exist_ok=True)
+        if out is None:
+            out_path.parent.mkdir(parents=True, exist_ok=True)
         model.save(out_path)
         failed = None
     except OSError as exc:
@@ -206,9 +213,12 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
     if fmt == "json":
         named["saved_to"] = None if failed else str(out_path)
     emit(render_tables(named, fmt, header))
-    if failed:
+    if failed and out:
         raise OutputError(f"--out {out_path}: cannot write the model ({failed}); the calibration above is "
-                          "complete, rerun with --out FILE to keep the model")
+                          "complete, only the model file is missing")
+    if failed:
+        raise OutputError(f"cannot keep the model in the model cache {out_path.parent} ({failed}); the "
+                          "calibration above is complete; rerun with --out FILE to save the model elsewhere")
     save_plot(target, lambda p: _plots().reliability_plot(
         deciles, p, f"Sponsio success model {deciles.attrs['fingerprint']}: MAE {mae * 100:.2f} pp"))
 

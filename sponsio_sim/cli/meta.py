@@ -54,6 +54,7 @@ def meta_cmd(population, players, n, psro, margin, out_dir, model, seed, fmt, ru
       sponsio meta --population pop.toml --players 3 -n 4000 --psro 2 --out meta3/
     """
     from sponsio_sim.analysis.game.fit import find_model
+    from sponsio_sim.analysis.game.model import check_play
     from sponsio_sim.analysis.game.meta import meta_game, population as load_population
     from sponsio_sim.analysis.game.setup import parse_strategy
     from sponsio_sim.rules import load_rules
@@ -63,6 +64,7 @@ def meta_cmd(population, players, n, psro, margin, out_dir, model, seed, fmt, ru
     pop = load_population(population, ruleset)
     members = [parse_strategy(t, ruleset) for t in pop.members]
     success = find_model(ruleset, model, progress=None, variant="reference")
+    check_play(members, success.play_policy, success.source, ruleset)
     set_threads(threads)
     total = n_profiles(ruleset.players, len(members)) * n
     with Progress(total, "sponsio meta", enabled=None) as bar:

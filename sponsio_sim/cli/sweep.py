@@ -8,7 +8,7 @@ from tabletop_mc.cliparams import ASCII, count_type
 from tabletop_mc.clitools import common_options, emit, scale_options
 from tabletop_mc.errors import UserError
 from tabletop_mc.output import render_tables
-from tabletop_mc.plotfile import dir_target, save_plot, write_atomic
+from tabletop_mc.plotfile import dir_target, write_all
 from sponsio_sim.analysis.balance.sweep import adapts, effects_table, headline, lever_table, sweep
 from sponsio_sim.cli import main
 from sponsio_sim.cli.balance import PROFILE_HELP
@@ -90,10 +90,11 @@ def sweep_cmd(profile, players, levers, n, out_dir, no_cache, seed, fmt, rules, 
         named["effects"] = effects_table(results)
     emit(render_tables(named, fmt, header))
     if out is not None:
-        write_atomic(out / "effects.csv", lambda p: effects_table(results).to_csv(p, index=False), "--out")
-        write_atomic(out / "headline.csv", lambda p: headline(results).to_csv(p, index=False), "--out")
         from sponsio_sim.analysis.balance import plots
+        files = [(out / "effects.csv", lambda p: effects_table(results).to_csv(p, index=False)),
+                 (out / "headline.csv", lambda p: headline(results).to_csv(p, index=False))]
         for r in results:
             meta = {"profile": r.profile, "n": n, "seed": seed}
-            save_plot(out / f"sweep_{r.players}p_{r.lever.key.replace('.', '_')}.png",
-                      lambda p, r=r, meta=meta: plots.sweep_panels(r, p, meta), "--out")
+            files.append((out / f"sweep_{r.players}p_{r.lever.key.replace('.', '_')}.png",
+                          lambda p, r=r, meta=meta: plots.sweep_panels(r, p, meta)))
+        write_all(files, "--out")

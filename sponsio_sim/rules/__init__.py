@@ -24,6 +24,14 @@ COLOUR_LETTERS = "RBGY"
 TOKENS = ("lead", "double", "rebet", "swap")
 _INT_FIELDS = ("players", "hand_size", "start_coins", "betting_turns", "stake", "token_cost",
                "troll_pay", "round_bonus", "track_win", "coins_to_end", "max_rounds")
+# Every rule number's range: wide for any table a designer may try, narrow enough that
+# payouts, coins and their sums of squares over 10^12 games stay finite in float64.
+MAX_COINS = 1_000_000
+MAX_MULTIPLIER = 1_000
+INT_RANGES = {"players": (2, 6), "hand_size": (1, len(COLOUR_LETTERS) * RANKS), "start_coins": (0, MAX_COINS),
+              "betting_turns": (1, 64), "stake": (0, 1_000), "token_cost": (0, 1_000), "troll_pay": (0, 1_000),
+              "round_bonus": (0, MAX_COINS), "track_win": (1, 31), "coins_to_end": (0, MAX_COINS),
+              "max_rounds": (1, (1 << 16) - 1)}
 # Readings the seed leaves open (spec 4, 6.3, 6.4): field -> choices, default first.
 OPTIONS = {
     "nines_scope": ("all", "own"),
@@ -202,10 +210,9 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
     ints = {}
     for key in _INT_FIELDS:
         value = data[key]
-        if isinstance(value, bool) or not isinstance(value, int):
-            bad(f"'{key}' must be an integer, got {value!r}")
-        elif value < 0:
-            bad(f"'{key}' must not be negative, got {value}")
+        lo, hi = INT_RANGES[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            bad(f"'{key}' must be an integer {lo:,}..{hi:,}, got {value!r}")
         else:
             ints[key] = value
     colours = data["colours"]
@@ -221,8 +228,9 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         if not isinstance(values, list) or any(v not in allowed for v in values) or len(set(values)) != len(values):
             bad(f"'{key}' must be a list of distinct names from {', '.join(allowed)}, got {values!r}")
     track = data["track_value"]
-    if (not isinstance(track, list) or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in track)):
-        bad(f"'track_value' must be a list of non-negative integers, got {track!r}")
+    if (not isinstance(track, list)
+            or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_COINS for v in track)):
+        bad(f"'track_value' must be a list of integers 0..{MAX_COINS:,}, got {_short(track)}")
     options = {}
     for key, choices in OPTIONS.items():
         value = data.get(key, choices[0])
@@ -247,10 +255,6 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         params = {}
     # Relations between fields: checked where the fields themselves are sound.
     players, hand = ints.get("players"), ints.get("hand_size")
-    if players is not None and not 2 <= players <= 6:
-        bad(f"'players' must be 2..6, got {players}")
-    if hand is not None and hand < 1:
-        bad("'hand_size' must be at least 1")
     deck = len(colours) * RANKS
     if players is not None and hand is not None and colours and players * hand > deck:
         bad(f"{players} hands of {hand} need more than the {deck}-card deck")
@@ -277,9 +281,15 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
 
 
 def _check_mult(bad, key, value):
-    if (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0
-            or not math.isfinite(value)):
-        bad(f"'{key}' must be a finite non-negative number, got {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or not 0 <= value <= MAX_MULTIPLIER):
+        bad(f"'{key}' must be a number 0..{MAX_MULTIPLIER:,}, got {_short(value)}")
+
+
+def _short(value) -> str:
+    """``repr(value)``, cut to a readable length (a rule value may be huge)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _param_key_ok(kind, key, colours, ints):

@@ -28,7 +28,7 @@ def test_standard_rules_carry_every_default():
 
 @pytest.mark.parametrize("override,msg", [
     ("merchant.coins=[0,1]", "needs 8 entries"),
-    ("favour.gold_coins=-1", "integer >= 0"),
+    ("favour.gold_coins=-1", "integer 0..1,000"),
     ("special_tickets=[0,1]", "one entry per day"),
     ("nosuch=3", "unknown rule key"),
     ("caesar=3", "true or false"),

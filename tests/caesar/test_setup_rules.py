@@ -90,13 +90,16 @@ def test_removal_is_a_rule_field_per_player_count():
     ("remove.4.cards=1", "unknown rule key"),
 ])
 def test_bad_removals_name_the_problem(override, msg):
+    # a malformed removal fails as the rule set loads; one that does not fit the decks, in games of its player count
     with pytest.raises(UserError, match=msg):
-        load_rules(overrides=[override])
+        load_rules(overrides=[override]).removal(3)
 
 
 def test_removal_checked_against_an_overridden_deck():
+    rules = load_rules(overrides=["tickets.coins=[2,2,3]"])
     with pytest.raises(UserError, match=r"Circus Maximus has no tickets \[1\] to remove"):
-        load_rules(overrides=["tickets.coins=[2,2,3]"])
+        rules.removal(3)
+    assert rules.removal(4) == load_rules().removal(4)   # 4-player games remove nothing of it
 
 
 def test_game_narrates_the_removed_cards():

@@ -32,14 +32,14 @@ def test_weights_file_round_trips(tmp_path):
     data = WT.load(path)
     assert data["weights"] == w and data["meta"] == meta and data["players"] == 5
     assert np.array_equal(WT.vector(data["weights"]), WT.vector(w))
-    assert parse_profile(f"tuned@{path} x3", 3).weights[1, WT.ORDER.index("boost")] == 1.2345
+    assert parse_profile(f"tuned@{path} x5", 5).weights[1, WT.ORDER.index("boost")] == 1.2345
 
 
 @pytest.mark.parametrize("text,msg", [
     ("{", "not valid JSON"), ('{"format": "x"}', "not a caesar-weights/1 file"),
     ('{"format": "caesar-weights/1", "weights": {"nope": 1}}', "unknown weight 'nope'"),
     ('{"format": "caesar-weights/1", "weights": {"boost": 1}}', "missing weights"),
-    ('{"format": "caesar-weights/1", "weights": {"boost": "a"}}', "finite number"),
+    ('{"format": "caesar-weights/1", "weights": {"boost": "a"}}', "'boost' must be a number"),
 ])
 def test_bad_weights_files(tmp_path, text, msg):
     f = tmp_path / "bad.json"

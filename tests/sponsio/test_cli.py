@@ -67,7 +67,7 @@ def test_broken_rule_file(tmp_path):
     wrong.write_text(open(__import__("sponsio_sim.rules", fromlist=["x"]).__path__[0] + "/standard-4p.toml")
                      .read().replace("troll_pay = 2", "troll_pay = -2"))
     code, out, err = run("odds", "--hand", HAND, "--rules", str(wrong))
-    assert code == 2 and "'troll_pay' must not be negative" in err
+    assert code == 2 and "'troll_pay' must be an integer 0..1,000, got -2" in err
 
 
 def test_json_output_keys_and_values():

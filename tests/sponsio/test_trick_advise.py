@@ -28,13 +28,14 @@ from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.table import VOID
 from sponsio_sim.rules import RANKS, load_rules
 
-# every betting policy but mc (whose games narrate the same way) and every play policy, 3 and 4 players
+# every betting policy but mc (whose games narrate the same way) and every play policy, 3 and 4 players (ev seats
+# play goal: the model's play policy, analysis.game.lineup)
 # REF4 at seed 3 is the game (`sponsio game --profile reference --seed 3 --verbose` when the reference
 # was one strategy at every seat, before the reference field)
 REF4, REF3 = "ev0.5:goal:cash3 x4", "ev0.5:goal:cash3 x3"
 GAMES = [(4, "ev:goal x4", 3), (4, "random:random x4", 5),
-         (4, "troll:greedy, ev0.5:goal:cash3, random0.2:greedy, ev:random", 2), (4, REF4, 3), (3, "ev:goal x3", 4),
-         (3, "random:greedy, troll:goal, ev0.25:random", 1), (3, REF3, 2)]
+         (4, "troll:greedy, ev0.5:goal:cash3, random0.2:greedy, troll:random", 2), (4, REF4, 3), (3, "ev:goal x3", 4),
+         (3, "random:greedy, troll:random, ev0.25:goal", 1), (3, REF3, 2)]
 
 
 def standard_model(players):
@@ -319,7 +320,7 @@ def test_the_cli_reads_a_mid_trick_excerpt_and_pairs_the_cards(seed3, tmp_path):
 def test_the_card_play_driver_is_the_engine_when_the_seat_plays_its_policy():
     from sponsio_sim.analysis.advise.duel import play
     from sponsio_sim.analysis.advise.trickduel import Audit, card_tricks
-    for players, profile in ((4, REF4), (3, "ev:greedy, ev:goal, troll:goal")):
+    for players, profile in ((4, REF4), (3, "troll:greedy, ev:goal, troll:goal")):
         rules = load_rules(None, players)
         strategies = parse_profile(profile, rules)
         for g in range(3):

@@ -41,7 +41,7 @@ def test_killed_run_resumes_from_finished_batches(tmp_path):
     again = run_chunked(batch, 5000, chunk_size=100, cache=ResultCache(key, tmp_path))
     assert calls == [] and (again.totals == full.totals).all()
     # A run killed half-way left some batches: the rerun computes only the rest.
-    for f in sorted((tmp_path / key).glob("*.npy"))[2:]:
+    for f in sorted((tmp_path / key).glob("*.batch"))[2:]:
         f.unlink()
     resumed = run_chunked(batch, 5000, chunk_size=100, cache=ResultCache(key, tmp_path))
     assert 0 < len(calls) < first_calls and (resumed.totals == full.totals).all()

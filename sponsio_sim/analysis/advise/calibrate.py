@@ -21,8 +21,7 @@ from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, card_probs, draw_
 from sponsio_sim.analysis.advise.selfplay import decisions
 from sponsio_sim.analysis.advise.state import next_actor
 from sponsio_sim.analysis.advise.table import build_table
-from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import model_variant, parse_profile
+from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.table import REVEALED, TALON
 
@@ -35,8 +34,8 @@ def score_states(profile: str, rules, seeds, *, proposals: int = 4000, tremble: 
     """Per (state, hidden card, other seat): the predicted probability with
     and without inference and whether the card is there. Returns a
     DataFrame and the number of states scored."""
-    strategies = parse_profile(profile, rules)
-    model = find_model(rules, variant=model_variant(profile, rules))
+    lineup = resolve(profile, rules)
+    strategies, model = lineup.strategies, lineup.model
     rows = []
     states = 0
     seeds = list(seeds)

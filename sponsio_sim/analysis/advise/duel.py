@@ -21,8 +21,8 @@ from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from sponsio_sim.analysis.advise.search import rank
 from sponsio_sim.analysis.advise.table import Table
-from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import build_state, model_variant, parse_profile
+from sponsio_sim.analysis.game.lineup import resolve
+from sponsio_sim.analysis.game.setup import build_state
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.betting.phase import actor, apply_action, apply_end_token, betting_steps, end_token
 from sponsio_sim.kernels.betting.dispatch import choose_action
@@ -55,8 +55,8 @@ def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n
     playpol))``, when given, plays each round's tricks and scores them as
     ``game.scoring.play_out`` does (``analysis.advise.trickduel``: the seat's
     cards by advice); it returns play_out's tuple and the decisions it took."""
-    strategies = parse_profile(profile, rules)
-    success = model or find_model(rules, variant=model_variant(profile, rules))
+    lineup = resolve(profile, rules, model)
+    strategies, success = lineup.strategies, lineup.model
     tab, ints, weight = build_state(rules, strategies, success)
     players = rules.players
     key = seed_key(seed)
@@ -132,7 +132,7 @@ def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n
 def duel(profile: str, rules, games: int, *, seed: int = 1, infer: bool = True, progress: bool | None = None,
          **kwargs) -> list[DuelGame]:
     """``games`` games, the advised seat rotating over the seats (game g: seat g mod players)."""
-    model = find_model(rules, variant=model_variant(profile, rules))
+    model = resolve(profile, rules).model
     out = []
     with Progress(games, "games", enabled=progress) as prog:
         for g in range(games):

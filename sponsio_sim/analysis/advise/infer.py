@@ -20,6 +20,7 @@ import numpy as np
 from tabletop_mc.errors import UserError
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
+from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.setup import BETTING, parse_profile, parse_strategy, reference_profile
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.infer import propose_worlds, world_logliks
@@ -41,17 +42,18 @@ class Worlds:
     note: str                # how the worlds were drawn, in words
 
 
-def seat_strategies(profile, rules):
-    """(profile, one strategy per seat) from ``--profile``, resolved by the
-    profile machinery (default: ``setup.reference_profile``). A field, whose
-    seats draw their strategies per game, is refused: advice reads and plays
-    each seat by its own strategy."""
+def seat_strategies(profile, rules, model=None):
+    """(profile, its ``Lineup``: one strategy per seat and their success model) from
+    ``--profile`` (default: ``setup.reference_profile``), resolved as every command
+    resolves one (``analysis.game.lineup``). A field, whose seats draw their
+    strategies per game, is refused: advice reads and plays each seat by its own
+    strategy."""
     profile = profile or reference_profile(rules)
     strategies = parse_profile(profile, rules)
     if getattr(strategies, "field", None) is not None:
         raise UserError(f"--profile {profile}: a field (its seats draw their strategies per game); advice needs one "
                         f"strategy per seat, e.g. --profile \"{reference_profile(rules)}\"")
-    return profile, strategies
+    return profile, resolve(strategies, rules, model)
 
 
 def assumed_strategy(text: str, rules):

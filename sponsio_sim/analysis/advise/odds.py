@@ -24,8 +24,7 @@ from sponsio_sim.analysis.advise.state import TableState, table_state
 from sponsio_sim.analysis.advise.table import betting_over, build_table, pending_token
 from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, trick_odds
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
-from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import model_variant, rows_of
+from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.analysis.odds.job import odds_table
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.kernels.advise.evaluate import evaluate
@@ -69,8 +68,8 @@ def state_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n
         return betting_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed, progress=progress)
     if bets is not None:
         raise UserError("--bets is for the betting; in the trick phase the odds are of the bets every seat holds")
-    profile, strategies = seat_strategies(profile, ruleset)
-    success = find_model(ruleset, variant=model_variant(profile, ruleset))
+    _, lineup = seat_strategies(profile, ruleset)
+    strategies, success = lineup.strategies, lineup.model
     tt = build_trick_table(st, strategies, success, open_hands=open_hands)
     df = trick_odds(tt, ruleset, strategies, play=play, infer=infer and not open_hands, n=n, seed=seed,
                     pimc_worlds=worlds, progress=progress, memo=memo)
@@ -82,8 +81,8 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
                  seed: int = 1, progress: bool | None = False) -> pd.DataFrame:
     """``history_odds`` at the betting state ``st``."""
     ruleset = st.rules
-    profile, strategies = seat_strategies(profile, ruleset)
-    success = find_model(ruleset, variant=model_variant(profile, ruleset))
+    _, lineup = seat_strategies(profile, ruleset)
+    strategies, success = lineup.strategies, lineup.model
     table = build_table(st, strategies, success)
     s = table.seat
     if table.step >= ruleset.betting_turns * ruleset.players:
@@ -141,7 +140,7 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
                     + ("; ".join(st.texts) or "nothing yet"), rules=ruleset.summary(), seat=s, seed=seed,
                     policy=f"{strategies[s].play} (placing the bet now, then passing)",
                     opponents=", ".join(x.text for i, x in enumerate(strategies) if i != s),
-                    inference=worlds.note, effective=eff * n,
+                    inference=worlds.note, effective=eff * n, model=success.source,
                     left_out=(f"left out the {', '.join(kinds_held)} bets: seat {s} already holds one"
                               + (" of each" if len(kinds_held) > 1 else "") + " (one bet per type)")
                     if kinds_held else "")

@@ -27,8 +27,7 @@ from sponsio_sim.analysis.advise.state import TableState, describe
 from sponsio_sim.analysis.advise.table import betting_done, build_table
 from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, rank_cards
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
-from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import model_variant, rows_of
+from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions, reveal_actions
 from sponsio_sim.kernels.advise.evaluate import evaluate
 from sponsio_sim.kernels.game import layout as L
@@ -77,10 +76,10 @@ def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bo
     ``play``, ``worlds``, ``open_hands``; ``memo`` keeps the inference's
     likelihoods across calls with the same betting)."""
     rules = st.rules
-    profile, strategies = seat_strategies(profile, rules)
     if assume is not None:
         assumed_strategy(assume, rules)
-    success = find_model(rules, model, variant=model_variant(profile, rules))
+    _, lineup = seat_strategies(profile, rules, model)
+    strategies, success = lineup.strategies, lineup.model
     if st.after_round():
         a = advise_cash(st, strategies, success, n=n or DEFAULT_N, seed=seed, progress=progress)
         a.meta["model"] = success.source

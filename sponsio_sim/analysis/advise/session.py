@@ -34,9 +34,8 @@ from sponsio_sim.analysis.advise.state import (TableState, describe, next_actor,
 from sponsio_sim.analysis.advise.table import betting_arrays, betting_done
 from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, PLAYS
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
-from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.advise.infer import seat_strategies
-from sponsio_sim.analysis.game.setup import model_variant, reference_profile
+from sponsio_sim.analysis.game.setup import reference_profile
 from sponsio_sim.cards import card_name, format_cards, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.game import layout as L
@@ -77,8 +76,8 @@ class Session:
         """``rule_options``: the command-line options that gave ``rules`` (``--rules``, ``--set``), for ``command``."""
         self.rules = rules
         self.rule_options = list(rule_options or [])
-        self.profile, self.strategies = seat_strategies(profile, rules)
-        self.model = find_model(rules, variant=model_variant(self.profile, rules))
+        self.profile, lineup = seat_strategies(profile, rules)
+        self.strategies, self.model = lineup.strategies, lineup.model
         self.seed = seed
         st = parse_narration(state_text, rules) if state_text is not None else TableState(rules)
         if seat is not None:

@@ -45,7 +45,8 @@ _SETTLE = re.compile(r"^seat\s+(\d+)\s*:.*;\s*coins\s+([-\d.]+)\s*->\s*([-\d.]+)
                      r"(?:,\s*cashes in\s+([\d.]+)\s+coins?\s*->\s*0)?\s*$")
 _ENTRY = re.compile(r"^(end\s+)?(\d+)\s*:\s*(.*)$")
 _REVEAL = re.compile(r"^reveals?\s+(\w+)\s*,\s*(.*)$")
-_BET = re.compile(r"^bets?\s+(.+?)(?:\s*\(.*stake\))?$")
+_BET = re.compile(r"^bets?\s+(.+?)(?:\s*\(([^()]*)stake\))?$")
+_STAKE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s+coins?\s*$")
 _TAKE = re.compile(r"^takes?\s+(?:the\s+)?(\w+)(?:\s+token)?\s*(?:\((.*)\))?$")
 _SWAP = re.compile(r"^swaps?\s+(\w+)\s+for\s+(?:the\s+talon's\s+)?(\w+)$")
 _PAY_CARD = re.compile(r"^(?:reveals?|pay(?:s|ing)? by revealing)\s+(\w+)(?:\s+to\s+pay)?$")
@@ -125,6 +126,8 @@ def parse_action(seat: int, text: str, rules: RuleSet, what: str) -> tuple[int, 
                         "a token or a swap)")
     rv, rest = _card(m.group(1), rules, what), m.group(2).strip()
     if m := _BET.match(rest):
+        if m.group(2) is not None:
+            _check_stake(m.group(2), rules, what)
         bet = parse_bet(m.group(1), rules, seat)
         rows = [b.code() for b in _rows(rules)]
         return seat, BET, rows.index(bet.code()), -1, rv
@@ -140,6 +143,16 @@ def parse_action(seat: int, text: str, rules: RuleSet, what: str) -> tuple[int, 
         return seat, SWAP, _card(m.group(1), rules, what), _card(m.group(2), rules, what), rv
     raise UserError(f"{what}: cannot read {rest!r} (expected 'bet BET', 'take TOKEN (reveal CARD | coin)' "
                     "or 'swap CARD for CARD')")
+
+
+def _check_stake(text: str, rules: RuleSet, what: str) -> None:
+    """A narrated bet's ``(N coin stake)`` must be the rule set's stake."""
+    m = _STAKE.match(text)
+    if not m:
+        raise UserError(f"{what}: cannot read the stake '({text.strip()} stake)' (expected 'N coin stake')")
+    if float(m.group(1)) != rules.stake:
+        raise UserError(f"{what}: a {float(m.group(1)):g} coin stake, but rule set {rules.name} stakes "
+                        f"{rules.stake} coin{'s' if rules.stake != 1 else ''} per bet")
 
 
 def parse_end_use(seat: int, text: str, rules: RuleSet, what: str, token: str | None = None):
@@ -212,7 +225,8 @@ def read_line(st: TableState, line: str, what: str, coins: dict, track: dict) ->
     line = line.strip()
     low = line.lower()
     if m := _ROUND.match(low):
-        st.round, st.dealer = int(m.group(1)), _seat(m.group(2), rules, what)
+        st.round = _round(m.group(1), rules, f"{what}: round {m.group(1)[:12]}")
+        st.dealer = _seat(m.group(2), rules, what)
         return "round"
     if m := _SEAT.match(low):
         s = _seat(m.group(1), rules, what)
@@ -250,6 +264,14 @@ def read_line(st: TableState, line: str, what: str, coins: dict, track: dict) ->
     return None
 
 
+def _round(text: str, rules: RuleSet, label: str) -> int:
+    """A round number of the game, 1..max_rounds (``label`` names it in the error)."""
+    n = int(text) if len(text) <= 9 else rules.max_rounds + 1
+    if not 1 <= n <= rules.max_rounds:
+        raise UserError(f"{label}: rounds are 1..{rules.max_rounds} (rule set {rules.name})")
+    return n
+
+
 def _numbers(text: str, rules: RuleSet, what: str, cast):
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
     if len(parts) != rules.players:
@@ -269,9 +291,7 @@ def table_state(rules: RuleSet, *, state_text: str | None = None, hand=None, tal
     if dealer is not None:
         st.dealer = _seat(str(dealer), rules, "--dealer")
     if round_no is not None:
-        if round_no < 1 or round_no > rules.max_rounds:
-            raise UserError(f"--round {round_no}: rounds are 1..{rules.max_rounds} (rule set {rules.name})")
-        st.round = round_no
+        st.round = _round(str(round_no), rules, f"--round {round_no}")
     if history is not None:
         st.history, st.texts = parse_history(history, rules)
     if tricks is not None:

@@ -26,9 +26,9 @@ from sponsio_sim.analysis.balance.criteria import Bands
 from sponsio_sim.analysis.balance.measures import SEAT_GAP, coin_flow, focal_share, focal_value, level
 from sponsio_sim.analysis.balance.plays import ChoicePlays, PlayRun, choice_plays, run_plays
 from sponsio_sim.analysis.balance.run import Balance, bet_rows, family_rows, kind_rows, seat_rows, troll_tables
-from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.runs import check_n, entry_table, game_table, rounds_histogram, seat_table
-from sponsio_sim.analysis.game.setup import Profile, model_variant, parse_profile
+from sponsio_sim.analysis.game.setup import Profile, parse_profile
 from sponsio_sim.kernels.game.multiplay import M_FOCAL_SHARE
 from sponsio_sim.rules import RuleSet, load_rules
 
@@ -185,7 +185,7 @@ def balance(profile="reference", *, players: int | None = None, n: int = 50_000,
     ruleset = load_rules(rules, players, overrides)
     prof = parse_profile(profile, ruleset)
     check_n(n)
-    success = find_model(ruleset, model, progress=progress, variant=model_variant(profile, ruleset))
+    success = resolve(prof, ruleset, model, progress=progress).model
     set_threads(threads)
     plays = len(choice_plays(ruleset, prof).plays)
     with Progress(n * plays, "sponsio balance", enabled=progress) as bar, use_backend(scheduler, workers):

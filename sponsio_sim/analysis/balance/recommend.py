@@ -44,10 +44,10 @@ from sponsio_sim.analysis.balance.objective import (Judged, attainable, axis_tex
                                                      judge, measures_of, table_text)
 from sponsio_sim.analysis.balance.plays import choice_plays
 from sponsio_sim.analysis.balance.sweep import Lever, parse_lever
-from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.model import fingerprint
 from sponsio_sim.analysis.game.runs import check_n
-from sponsio_sim.analysis.game.setup import model_variant, parse_profile
+from sponsio_sim.analysis.game.setup import parse_profile
 from sponsio_sim.bet_kinds import BY_NAME
 from sponsio_sim.rules import RuleSet, load_rules
 
@@ -197,7 +197,7 @@ def recommend(profile="reference", *, players: int | None = None, n: int = FINAL
     if (shortlist is not None and shortlist < 1) or top < 1:
         raise UserError("--shortlist and --top must be at least 1")
     bands = (bands or Bands()).for_rules(base)
-    success = find_model(base, model, progress=progress, variant=model_variant(profile, base))
+    success = resolve(prof, base, model, progress=progress).model
     set_threads(threads)
     tables = [dict(zip((a.name for a in axes), combo)) for combo in itertools.product(*(a.values for a in axes))]
     mid_n = max(screen_n, n // 8)

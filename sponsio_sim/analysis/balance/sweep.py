@@ -35,10 +35,10 @@ from tabletop_mc.runner import set_threads
 from tabletop_mc.stats import t975
 from sponsio_sim.analysis.balance.measures import effect, game_measures, level, value_grad
 from sponsio_sim.analysis.balance.plays import Play, run_plays
-from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.model import fingerprint
 from sponsio_sim.analysis.game.runs import check_n
-from sponsio_sim.analysis.game.setup import model_variant, parse_profile
+from sponsio_sim.analysis.game.setup import parse_profile
 from sponsio_sim.rules import RuleSet, load_rules
 
 TRACK_SCALE = "track_value.scale"
@@ -165,7 +165,7 @@ def sweep_lever(base: RuleSet, profile, lever: Lever, n: int, *, seed: int, mode
                                      cache=cache), 0)}
         sources = []
         for v, r in zip(values, variants):
-            m = find_model(r, progress=False)
+            m = resolve(profile, r).model
             runs[v] = (run_plays([Play(r, parse_profile(profile, r))], n, seed=seed, model=m, progress=bar,
                                  cache=cache), 0)
             sources.append(f"{v:g}: {m.source}")
@@ -205,7 +205,7 @@ def sweep(profile="reference", *, players=None, levers=None, n: int = 20_000, se
     out = []
     with Progress(work, "sponsio sweep", enabled=progress) as bar, use_backend(scheduler, workers):
         for base, prof, chosen in setups:
-            success = find_model(base, model, progress=progress, variant=model_variant(profile, base))
+            success = resolve(prof, base, model, progress=progress).model
             for lever in chosen:
                 out.append(sweep_lever(base, prof, lever, n, seed=seed, model=success, bar=bar, cache=cache))
     return out

@@ -56,8 +56,11 @@ TOLERANCE_PP = 2.0        # calibration target: |predicted - won| per type place
 MIN_PLACED = 2_000
 
 
-def default_profile(rules) -> str:
-    return f"ev:goal:cash4 x{rules.players}"
+def default_profile(rules, play: str = "goal") -> str:
+    """The profile of the on-policy refit and the in-game check: `ev` cashing in at 4 (at the
+    track's last position if shorter) playing ``play`` (the model's play policy), every seat."""
+    cash = f"cash{min(4, rules.track_win - 1)}" if rules.track_win > 1 else "never"
+    return f"ev:{play}:{cash} x{rules.players}"
 
 
 def onpolicy_counts(rules, model: SuccessModel, profile: str, games: int, seed: int,

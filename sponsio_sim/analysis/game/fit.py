@@ -32,7 +32,7 @@ from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.game.calibrate import (CHECK_GAMES, DEFAULT_GAMES, DEFAULT_ITERATIONS, default_profile,
                                             ingame_calibration, refit_on_policy)
 from sponsio_sim.analysis.game.model import (KINDS, SuccessModel, cache_path, cached_model, economy,
-                                             fingerprint, shipped)
+                                             check_play, fingerprint, keep_in_cache, shipped)
 from sponsio_sim.analysis.game.setup import PLAY, build_state, model_variant, parse_profile
 from sponsio_sim.kernels.game.fit import fit_chunks
 from sponsio_sim.kernels.game.layout import model_sizes
@@ -133,9 +133,9 @@ def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFA
         raise UserError(f"--holdout {holdout}: must be at least 1")
     if on_policy < 0 or (on_policy and games < 1) or check_games < 1:
         raise UserError("--on-policy, --games and --check-games: need iterations >= 0 and games >= 1")
-    profile = profile or default_profile(ruleset)
+    profile = profile or default_profile(ruleset, policy)
     for prof in profile.split(";"):
-        parse_profile(prof.strip(), ruleset)
+        check_play(parse_profile(prof.strip(), ruleset), policy, f"the model fitted now, --policy {policy}", ruleset)
     set_threads(threads)
     bar = Progress(n + holdout + (on_policy + 1) * games * (on_policy > 0) + check_games, "fit", enabled=progress)
     try:
@@ -179,7 +179,7 @@ def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed
             if usable(candidate) and candidate.meta.get("economy", economy(rules)) == economy(rules):
                 return candidate
     if path is not None:
-        if not Path(path).is_file():
+        if not Path(path).exists():
             raise UserError(f"--model {path}: no such file")
         model = SuccessModel.load(path)
         if model.fingerprint != fingerprint(rules):
@@ -204,7 +204,5 @@ def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed
     print(f"note: no success model for deal {fingerprint(rules)} yet; fitting one "
           f"({AUTO_FIT_ROUNDS:,} rounds, cached in {cached.parent})", file=sys.stderr)
     model = fit_model(rules, n=AUTO_FIT_ROUNDS, seed=seed, progress=progress)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    model.save(cached)
-    model.source = f"cache:{cached}"
+    model.source = f"cache:{cached}" if keep_in_cache(model, cached) else f"fitted now ({AUTO_FIT_ROUNDS:,} rounds)"
     return model

@@ -29,7 +29,10 @@ from pathlib import Path
 
 import numpy as np
 
+from tabletop_mc.atomic import write_atomic
 from tabletop_mc.errors import UserError
+from tabletop_mc.inputfile import regular_file
+from tabletop_mc.notice import notice, reason
 from sponsio_sim.bet_kinds import BET_TYPES, KINDS as KIND_ROWS
 from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.game.layout import model_shapes, model_sizes
@@ -37,6 +40,8 @@ from sponsio_sim.rules import RuleSet
 
 PRIOR = 4.0          # pseudo-bets pulling a cell toward its parameter's overall rate
 KINDS = BET_TYPES    # one table per kind, in ``bet_kinds`` order
+MAX_MODEL_BYTES = 64 << 20   # a model is ~10 KB; a larger file is not one
+MAX_HAND = 36        # the largest hand a rule set can deal
 
 
 def fingerprint(rules: RuleSet) -> str:
@@ -75,36 +80,71 @@ class SuccessModel:
         total = b.sum()
         return float(w.sum() / total) if total > 0 else 0.0
 
+    @property
+    def play_policy(self) -> str:
+        """The play policy of the rounds the model was fitted in (the seats' cards follow it)."""
+        return str(self.meta.get("play_policy", "goal"))
+
     def save(self, path) -> Path:
+        """Write the model atomically (``tabletop_mc.atomic``); an ``OSError`` goes to the caller."""
         path = Path(path)
         meta = dict(self.meta, fingerprint=self.fingerprint, hand_size=self.hand_size)
-        tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, bets=self.bets, wins=self.wins, meta=np.array(json.dumps(meta)))
-        os.replace(tmp, path)
+        write_atomic(path, lambda tmp: np.savez_compressed(tmp, bets=self.bets, wins=self.wins,
+                                                          meta=np.array(json.dumps(meta))))
         return path
 
     @classmethod
-    def load(cls, path, source: str | None = None) -> "SuccessModel":
+    def load(cls, path, source: str | None = None, what: str | None = None) -> "SuccessModel":
+        """Read and check a model file; anything wrong is one ``UserError`` line starting with ``what``."""
+        what = what or f"--model {path}"
+        regular_file(path, what, limit=MAX_MODEL_BYTES)
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 hand_size = int(meta["hand_size"])
+                str(meta["fingerprint"])
                 bets, wins = data["bets"].astype(np.float64), data["wins"].astype(np.float64)
-        except (OSError, KeyError, ValueError) as exc:
-            raise UserError(f"--model {path}: not a success-model file ({exc})") from None
+        except Exception as exc:   # truncated or garbled: zip, zlib, numpy and JSON errors alike
+            raise UserError(f"{what}: not a success-model file ({type(exc).__name__}: {exc})") from None
+        if not 1 <= hand_size <= MAX_HAND or bets.ndim != 1 or wins.ndim != 1:
+            raise UserError(f"{what}: not a success-model file (hand size {hand_size}, tables {bets.shape})")
         sizes = model_sizes(hand_size)
         if len(bets) in [sum(sizes[:k]) for k in range(1, len(sizes))]:   # written before later kinds existed
             pad = np.zeros(sum(sizes) - len(bets))
             bets, wins = np.concatenate([bets, pad]), np.concatenate([wins, pad])
         if len(bets) != sum(sizes) or len(wins) != len(bets):
-            raise UserError(f"--model {path}: its tables do not match this version's model layout for hand "
+            raise UserError(f"{what}: its tables do not match this version's model layout for hand "
                             f"size {hand_size} (refit it with `sponsio fit`)")
+        if not (np.all(np.isfinite(bets)) and np.all(np.isfinite(wins)) and np.all(wins >= 0)
+                and np.all(wins <= bets * (1 + 1e-9) + 1e-9)):
+            raise UserError(f"{what}: its counts are damaged (need 0 <= wins <= bets, finite)")
         return cls(meta["fingerprint"], hand_size, bets, wins, meta, source or str(path))
 
     def covers(self, kinds) -> bool:
         """Has the model seen bets of every kind in ``kinds`` (names)?"""
         counts = self.tables(self.bets)
         return all(counts[KINDS.index(k)].sum() > 0 for k in kinds)
+
+
+MODEL_BETTING = ("ev", "distilled")   # betting policies that score their actions by the model's chances
+
+
+def plays_with(strategy, play_policy: str) -> bool:
+    """Can ``strategy`` bet with a model fitted under ``play_policy``? (``MODEL_BETTING`` reads the model.)"""
+    return strategy.betting not in MODEL_BETTING or strategy.play == play_policy
+
+
+def check_play(strategies, play_policy: str, source: str, rules: RuleSet) -> None:
+    """A UserError naming the first strategy that bets by the model but plays its cards by
+    another policy than the model's: it would bet on chances its own play does not reach."""
+    for st in strategies:
+        if not plays_with(st, play_policy):
+            raise UserError(
+                f"strategy '{st.text}': {st.betting} bets by a success model fitted for {play_policy} play "
+                f"({source}), not for {st.play} play; give ev and distilled seats {play_policy} play "
+                f"({st.betting}:{play_policy}), or fit a model for {st.play} play and play every such seat with "
+                f"it: sponsio fit --policy {st.play} --profile \"ev:{st.play}:cash4 x{rules.players}\" --out "
+                f"{st.play}.npz, then --model {st.play}.npz")
 
 
 def smooth(bets: np.ndarray, wins: np.ndarray, hand_size: int) -> np.ndarray:
@@ -126,13 +166,35 @@ def smooth(bets: np.ndarray, wins: np.ndarray, hand_size: int) -> np.ndarray:
 
 def cached_model(path: Path) -> SuccessModel | None:
     """The model cached at ``path``; None if there is none, or if it was fitted
-    for an earlier model layout (a refit replaces it)."""
+    for an earlier model layout (a refit replaces it). A damaged file is
+    deleted, with one warning line."""
     if not path.is_file():
         return None
     try:
-        return SuccessModel.load(path, f"cache:{path}")
-    except UserError:
+        return SuccessModel.load(path, f"cache:{path}", what=f"cached model {path}")
+    except UserError as exc:
+        if "model layout" in str(exc):
+            return None
+        try:
+            path.unlink()
+        except OSError:
+            pass
+        notice(("damaged-model", str(path)), f"warning: {exc}; discarded")
         return None
+
+
+def keep_in_cache(model: SuccessModel, path: Path) -> bool:
+    """Save ``model`` into the model cache at ``path``; a cache that cannot be written is
+    told in one line (the model is used for this run all the same). True if saved."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        model.save(path)
+        return True
+    except OSError as exc:
+        notice(("model-cache-unwritable", str(path.parent)),
+               f"note: cannot write the model cache in {path.parent} ({reason(exc)}); the model is used for "
+               "this run only")
+        return False
 
 
 def cache_dir() -> Path:

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.rng import seed_key
-from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import build_state, model_variant, parse_profile, rows_of
+from sponsio_sim.analysis.game.lineup import resolve
+from sponsio_sim.analysis.game.setup import build_state, rows_of
 from sponsio_sim.cards import format_cards
 from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
@@ -55,8 +55,8 @@ def play_game(profile, *, players: int | None = None, seed: int = 1, rules=None,
               model=None) -> NarratedGame:
     """Play and narrate one game (see module docstring)."""
     ruleset = load_rules(rules, players, overrides)
-    strategies = parse_profile(profile, ruleset)
-    success = find_model(ruleset, model, variant=model_variant(profile, ruleset))
+    lineup = resolve(profile, ruleset, model)
+    strategies, success = lineup.strategies, lineup.model
     events = run_logged(ruleset, strategies, success, seed)
     narrator = _Narrator(ruleset, strategies, events)
     game = narrator.run()

@@ -43,7 +43,7 @@ def run_games(rules, strategies: list[Strategy], n: int, *, rotate: bool, seed: 
                         mc_switch(ints))
     store = None
     if cache:
-        store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK))
+        store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK), expect=((int(size),), np.float64))
     return run_chunked(batch, n, chunk_size=GAME_CHUNK, progress=progress, cache=store).totals
 
 

@@ -122,7 +122,10 @@ def parse_strategy(text: str, rules: RuleSet, *, clamp_cash: bool = False) -> St
         c = _CASH_RE.match(parts[2])
         if not c:
             raise UserError(f"strategy {text.strip()!r}: unknown cash-in policy '{parts[2]}' (never, cashK)")
-        cash = int(c.group(1))
+        cash = int(c.group(1)[:9])
+        if rules.track_win < 2 and not clamp_cash:
+            raise UserError(f"strategy {text.strip()!r}: cash{c.group(1)[:9]}: rule set {rules.name}'s track has "
+                            f"no position to cash in at (track_win {rules.track_win}); use never")
         if clamp_cash and cash >= rules.track_win:
             cash = rules.track_win - 1 if rules.track_win > 1 else None
         if cash is not None and not 1 <= cash < rules.track_win:

@@ -20,10 +20,16 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
 from tabletop_mc.stats import CI_METHOD
 from sponsio_sim.analysis.game.fit import find_model
+from sponsio_sim.analysis.game.lineup import resolve
+from sponsio_sim.analysis.game.model import MODEL_BETTING, check_play
 from sponsio_sim.analysis.game.runs import (check_n, entry_table, game_table, rounds_histogram, run_games,
                                             seat_table)
-from sponsio_sim.analysis.game.setup import model_variant, parse_profile, parse_strategies
+from sponsio_sim.analysis.game.setup import parse_strategies
 from sponsio_sim.rules import load_rules
+
+FLAG_PP = 5.0      # tournament flag: |predicted - won| above this many percentage points ...
+FLAG_BETS = 500    # ... on at least this many bets of one type by one entry
+
 
 def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: bool = False, seed: int = 1,
                rules=None, overrides=None, threads: int | None = None, model=None,
@@ -33,9 +39,9 @@ def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: 
 
     ``scheduler``/``workers`` run the batches on Dask with the same numbers."""
     ruleset = load_rules(rules, players, overrides)
-    strategies = parse_profile(profile, ruleset)
     check_n(n)
-    success = find_model(ruleset, model, progress=progress, variant=model_variant(profile, ruleset))
+    lineup = resolve(profile, ruleset, model, progress=progress)
+    strategies, success = lineup.strategies, lineup.model
     set_threads(threads)
     with Progress(n, "sponsio tournament", enabled=progress) as bar, use_backend(scheduler, workers):
         totals = run_games(ruleset, strategies, n, rotate=rotate, seed=seed, model=success, progress=bar)
@@ -43,8 +49,27 @@ def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: 
     df.attrs.update(games=game_table(totals, ruleset.players), rounds=rounds_histogram(totals, ruleset.players),
                     rules=ruleset.summary(), seed=seed, rotate=rotate, field=strategies.field is not None,
                     seats=seat_table(totals, ruleset.players) if strategies.field is not None else None,
-                    profile=strategies.text(), model=success.source, ci=CI_METHOD)
+                    profile=strategies.text(), model=success.source, ci=CI_METHOD,
+                    flags=calibration_flags(df, strategies, ruleset))
     return df
+
+
+def calibration_flags(df: pd.DataFrame, strategies, rules) -> list[str]:
+    """Entries that bet by the model (``model.MODEL_BETTING``) whose predicted and won rates of
+    a bet type differ by more than ``FLAG_PP`` percentage points on at least ``FLAG_BETS``
+    bets: they bet on chances the games do not bear out (another economy, opponents or play
+    than the model was fitted in)."""
+    out = []
+    for row in df.itertuples(index=False):
+        r = row._asdict()
+        if strategies[int(r["entry"])].betting not in MODEL_BETTING:
+            continue
+        for kind in rules.bets:
+            placed, won, pred = r.get(f"{kind}_placed", 0), r.get(f"{kind}_won"), r.get(f"{kind}_predicted")
+            if placed >= FLAG_BETS and pred == pred and won == won and abs(pred - won) * 100 > FLAG_PP:
+                out.append(f"entry {r['entry']} ({r['strategy']}): {kind} predicted {pred:.3f}, won {won:.3f} "
+                           f"[{r[f'{kind}_won_low']:.3f}, {r[f'{kind}_won_high']:.3f}] on {placed:,} bets")
+    return out
 
 
 def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int = 1, rules=None,
@@ -63,6 +88,7 @@ def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int
         raise UserError("--strategies: give at least one strategy")
     check_n(n)
     success = find_model(ruleset, model, progress=progress)
+    check_play(uniq, success.play_policy, success.source, ruleset)
     set_threads(threads)
     rows = []
     with Progress(n * len(uniq) ** 2, "sponsio matrix", enabled=progress) as bar, use_backend(scheduler, workers):

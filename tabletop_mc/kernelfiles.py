@@ -1,0 +1,145 @@
+"""numba's on-disk kernel cache, safe against damaged files and unwritable folders.
+
+- Every index (``.nbi``) and data (``.nbc``) file numba writes ends in a
+  BLAKE2b checksum of the rest; a file that fails the check (empty,
+  truncated, garbled), or cannot be unpickled, is deleted before anything in
+  it is used, one warning line names it, and the kernel is compiled again
+  (and saved afresh). A garbled object file never reaches LLVM.
+- A cache folder that cannot be written (read-only, not a folder, full):
+  kernels are compiled in memory for this run only, said in one line. numba
+  itself would write them beside the sources instead, where an edit to an
+  inner kernel does not invalidate them (``tabletop_mc.jitcache``).
+- A save that fails during the run (the disk fills up) is skipped, said in
+  one line; the run goes on.
+
+These patch numba's ``IndexDataCacheFile`` and ``Cache`` (numba 0.59 and
+later); where numba's internals differ, nothing is patched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import pickle
+import tempfile
+
+from tabletop_mc.notice import notice, reason
+
+SEAL = b"\ntabletop-mc-kernel-sum:"
+DIGEST = 16
+
+
+def seal(payload: bytes) -> bytes:
+    """``payload`` followed by its checksum trailer."""
+    return payload + SEAL + hashlib.blake2b(payload, digest_size=DIGEST).digest()
+
+
+def unseal(blob: bytes) -> bytes:
+    """The payload of a sealed file, or ValueError if the file is not whole."""
+    cut = len(blob) - DIGEST - len(SEAL)
+    if cut < 0 or blob[cut:cut + len(SEAL)] != SEAL:
+        raise ValueError("empty or truncated" if len(blob) < 64 else "no checksum (truncated or garbled)")
+    payload = blob[:cut]
+    if hashlib.blake2b(payload, digest_size=DIGEST).digest() != blob[cut + len(SEAL):]:
+        raise ValueError("checksum mismatch")
+    return payload
+
+
+def _discard(path: str, why: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+    notice("damaged-kernel-file", f"warning: damaged kernel cache file {path} ({why}) discarded; the kernel is "
+                                  "compiled again (about 30-60 s, once)")
+
+
+def verify_cache_files() -> bool:
+    """Seal what numba writes to its cache and verify what it reads (module docstring)."""
+    try:
+        from numba.core import caching
+        cls = caching.IndexDataCacheFile
+        cls._data_path, cls._open_for_write, cls._dump, cls._load_index, cls._load_data  # noqa: B018
+        save_overload = caching.Cache.save_overload
+    except (ImportError, AttributeError):  # pragma: no cover - numba internals moved
+        return False
+    if getattr(cls, "_tabletop_sealed", False):
+        return True
+
+    def _save_index(self, overloads):
+        data = pickle.dumps(self._version, protocol=-1) + self._dump((self._source_stamp, overloads))
+        with self._open_for_write(self._index_path) as f:
+            f.write(seal(data))
+
+    def _save_data(self, name, data):
+        with self._open_for_write(self._data_path(name)) as f:
+            f.write(seal(self._dump(data)))
+
+    def _load_index(self):
+        try:
+            with open(self._index_path, "rb") as f:
+                blob = f.read()
+        except FileNotFoundError:
+            return {}
+        except OSError:   # unreadable: compile, and let the save say what is wrong
+            return {}
+        try:
+            stream = io.BytesIO(unseal(blob))
+            version = pickle.load(stream)
+            if version != self._version:
+                return {}   # another numba's cache: overwritten as kernels are saved
+            stamp, overloads = pickle.loads(stream.read())
+            if not isinstance(overloads, dict):
+                raise ValueError("not an index")
+        except Exception as exc:
+            _discard(self._index_path, str(exc) or type(exc).__name__)
+            return {}
+        return overloads if stamp == self._source_stamp else {}
+
+    def _load_data(self, name):
+        path = self._data_path(name)
+        with open(path, "rb") as f:   # an OSError tells numba's load() to compile instead
+            blob = f.read()
+        try:
+            return pickle.loads(unseal(blob))
+        except Exception as exc:
+            _discard(path, str(exc) or type(exc).__name__)
+            raise OSError(f"damaged kernel cache file {path}") from None
+
+    def save_overload_or_skip(self, sig, data):
+        try:
+            return save_overload(self, sig, data)
+        except OSError as exc:
+            _cannot_write(getattr(self, "_cache_path", "the kernel cache"), reason(exc))
+
+    cls._save_index, cls._save_data = _save_index, _save_data
+    cls._load_index, cls._load_data = _load_index, _load_data
+    cls._tabletop_sealed = True
+    caching.Cache.save_overload = save_overload_or_skip
+    return True
+
+
+def _cannot_write(path, why: str) -> None:
+    notice("kernel-cache-unwritable", f"note: cannot write the kernel cache in {path} ({why}): kernels are "
+                                      "compiled for this run only (about 30-60 s each run until it can be written)")
+
+
+def require_writable(path) -> bool:
+    """True if kernels can be cached in ``path``; else every kernel compiled from now
+    on is kept in memory only (numba's ``NullCache``), said in one line."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".probe-", dir=path)
+        os.close(fd)
+        os.remove(tmp)
+        return True
+    except OSError as exc:
+        why = reason(exc)
+    try:
+        from numba.core import caching, dispatcher
+        dispatcher.Dispatcher.enable_caching = lambda self: setattr(self, "_cache", caching.NullCache())
+    except (ImportError, AttributeError):  # pragma: no cover - numba internals moved
+        return False
+    _cannot_write(path, why)
+    return False
