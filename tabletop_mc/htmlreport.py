@@ -23,21 +23,41 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-_CSS = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}"
+_CSS = ("body{font-family:sans-serif;max-width:1300px;margin:2em auto;padding:0 1em;color:#222}"
         "table.t{border-collapse:collapse;font-size:12px;margin:.5em 0}"
         "table.t td,table.t th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}"
         "div.scroll{overflow-x:auto;max-width:100%}"
         ".note{color:#555;font-size:13px}.csv{font-size:11px}img{max-width:100%;height:auto}"
         "ul.findings li{margin:.3em 0}pre{white-space:pre-wrap;font-size:12px;background:#f6f6f6;padding:.5em}"
-        "nav.toc{font-size:13px}")
+        "nav.toc{font-size:13px}p.summary{font-size:15px;line-height:1.45;background:#f3f6fa;padding:.6em .9em}"
+        "table.t th:first-child,table.t td:first-child{position:sticky;left:0;background:#fff;text-align:left}"
+        "details{margin:.3em 0}summary{cursor:pointer;font-size:13px;color:#335}.lever{color:#555;font-size:13px}"
+        "div.key table.t td,div.key table.t th{white-space:normal;min-width:3em}")
+
+# snake_case column names -> words, for tables a reader sees (the CSV files keep the names)
+HEADERS = {"ci_low": "CI low", "ci_high": "CI high", "n": "n", "p": "P", "ev": "EV", "rtp": "RTP",
+           "pp": "pp", "sd": "SD"}
+FOLD_ROWS = 12   # longer tables show this many rows and fold the rest
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One sentence of the Findings list and the section (anchor) holding its evidence."""
+    """One sentence of the Findings list, the section (anchor) holding its evidence, how much it
+    matters (findings are listed largest ``weight`` first) and the lever that would change it."""
 
     text: str
     anchor: str
+    weight: float = 0.0
+    lever: str = ""
+
+
+def human(column: str) -> str:
+    """A column name in words: ``win_share_low`` -> ``win share low``, known abbreviations kept."""
+    if column in HEADERS:
+        return HEADERS[column]
+    words = [HEADERS.get(w, w) for w in str(column).split("_")]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
 
 
 def slug(title: str) -> str:
@@ -119,19 +139,34 @@ class HtmlReport:
                           + (f"<p class='note'>{html.escape(note)}</p>" if note else ""))
         return anchor
 
-    def finding(self, text: str, anchor: str) -> None:
-        """A sentence for the Findings list, citing section ``anchor``."""
-        self.findings.append(Finding(text, anchor))
+    def finding(self, text: str, anchor: str, weight: float = 0.0, lever: str = "") -> None:
+        """A sentence for the Findings list, citing section ``anchor`` (``weight``: how much it
+        matters, for the order; ``lever``: what would change it)."""
+        self.findings.append(Finding(text, anchor, weight, lever))
 
     def note(self, text: str) -> None:
         self.parts.append(f"<p class='note'>{html.escape(text)}</p>")
 
-    def table(self, df: pd.DataFrame, name: str, float_format: str = "{:.4f}") -> None:
-        """Show ``df`` (scrolling inside its section when wide) and write it to ``<name>.csv``."""
+    def table(self, df: pd.DataFrame, name: str, float_format: str = "{:.4f}", fold: int = FOLD_ROWS,
+              columns: list[str] | None = None, key: bool = False) -> None:
+        """Show ``df`` with headers in words (only ``columns`` if given; the key column stays in
+        view when the table scrolls) and write all of it to ``<name>.csv``; beyond ``fold``
+        rows the rest is folded into an expandable block. A ``key`` table is one a reader
+        acts on: it must fit the page without scrolling (the report test checks it)."""
         df.to_csv(self.out / f"{name}.csv", index=False)
-        shown = pd.DataFrame({c: format_column(df[c], float_format) for c in df.columns}, columns=df.columns)
-        self.parts.append("<div class='scroll'>" + shown.to_html(index=False, border=0, classes="t")
-                          + f"</div><p class='csv'>CSV: <a href='{name}.csv'>{name}.csv</a></p>")
+        view = df if columns is None else df[columns]
+        shown = pd.DataFrame({human(c): format_column(view[c], float_format) for c in view.columns})
+
+        def block(rows: pd.DataFrame) -> str:
+            return (f"<div class='scroll{' key' if key else ''}' data-table='{html.escape(name)}'>"
+                    + rows.to_html(index=False, border=0, classes="t")
+                    + "</div>")
+        body = block(shown.head(fold))
+        if len(shown) > fold:
+            body += (f"<details><summary>{len(shown) - fold} more rows</summary>{block(shown.iloc[fold:])}"
+                     "</details>")
+        self.parts.append(body + f"<p class='csv'>CSV{' (every column)' if columns else ''}: "
+                          f"<a href='{name}.csv'>{name}.csv</a></p>")
 
     def link(self, href: str, label: str) -> None:
         """A line linking a file written beside the page."""
@@ -152,16 +187,22 @@ class HtmlReport:
         self.appendix_parts.append(f"<h2 id='{anchor}'>Appendix: {html.escape(title)}</h2>"
                                    f"<pre>{html.escape(text)}</pre>")
 
-    def write(self, title: str, intro: str, stamp: str = "") -> Path:
-        findings = "".join(f"<li>{html.escape(f.text)} <a href='#{f.anchor}'>(evidence)</a></li>"
-                           for f in self.findings)
+    def write(self, title: str, intro: str, stamp: str = "", summary: str = "") -> Path:
+        """``index.html``: the title, the plain-words ``summary``, the findings (largest weight
+        first, each with its lever and evidence), the contents, the sections, the appendix."""
+        ranked = sorted(self.findings, key=lambda f: -f.weight)
+        findings = "".join(f"<li>{html.escape(f.text)}"
+                           + (f" <span class='lever'>Lever: {html.escape(f.lever)}</span>" if f.lever else "")
+                           + f" <a href='#{f.anchor}'>(evidence)</a></li>" for f in ranked)
         toc = "".join(f"<li><a href='#{a}'>{html.escape(t)}</a></li>" for a, t in self.sections)
         path = self.out / "index.html"
         path.write_text(
             f"<!doctype html><html><head><meta charset='utf-8'>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1><p class='note'>{html.escape(intro)}</p>"
+            f"<h1>{html.escape(title)}</h1>"
+            + (f"<p class='summary' id='summary'>{html.escape(summary)}</p>" if summary else "")
+            + f"<p class='note'>{html.escape(intro)}</p>"
             + (f"<p class='note' id='stamp'>{html.escape(stamp)}</p>" if stamp else "")
             + (f"<h2 id='findings'>Findings</h2><ul class='findings'>{findings}</ul>" if findings else "")
             + f"<nav class='toc'><h2>Contents</h2><ol>{toc}</ol></nav>"

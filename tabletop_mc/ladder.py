@@ -85,11 +85,12 @@ def table(findings: list[Finding], rungs: list[str], digits: int = 3) -> pd.Data
 
 
 def sentence(f: Finding, rungs: list[str], digits: int = 3) -> str:
-    """The finding in words with every rung's number, and its tag."""
+    """The finding in words with every rung's number, its tag and (if set) the lever that changes it."""
     parts = []
     for r in rungs:
         e = f.estimates.get(r)
         if e is not None:
             parts.append(f"{r} {e.value:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}]")
     what = f.category(rungs[0]) if f.estimates else ""
-    return f"{f.name}: {what} ({'; '.join(parts)}{' ' + f.unit if f.unit else ''}). {f.tag.capitalize()}."
+    lever = f" Lever: {f.lever}." if f.lever else ""
+    return f"{f.name}: {what} ({'; '.join(parts)}{' ' + f.unit if f.unit else ''}). {f.tag.capitalize()}.{lever}"

@@ -13,9 +13,15 @@ window.addEventListener('load', function () {
   var imgs = Array.from(document.images);
   var broken = imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); }).length;
   var over = document.documentElement.scrollWidth - window.innerWidth;
+  var keys = Array.from(document.querySelectorAll('div.key'));
+  var keyover = keys.filter(function (d) { return d.scrollWidth > d.clientWidth + 1; })
+                    .map(function (d) { return d.getAttribute('data-table'); });
+  var s = document.getElementById('summary');
+  var first = s ? (s.getBoundingClientRect().bottom <= window.innerHeight ? 1 : 0) : -1;
   var out = document.createElement('div');
   out.id = 'probe-result';
-  out.textContent = 'images=' + imgs.length + ';broken=' + broken + ';overflow=' + over;
+  out.textContent = 'images=' + imgs.length + ';broken=' + broken + ';overflow=' + over + ';keys=' + keys.length
+    + ';keyover=' + keyover.join(',') + ';summary=' + first + ';end';
   document.body.appendChild(out);
 });
 </script>"""
@@ -29,6 +35,7 @@ def structure(index: Path) -> dict:
     return {"findings": items, "ids": set(re.findall(r" id='([^']+)'", page)),
             "images": re.findall(r"<img alt='([^']+)' src='data:image/png;base64,([^']+)'>", page),
             "stamp": re.search(r"<p class='note' id='stamp'>(.*?)</p>", page),
+            "summary": (re.search(r"<p class='summary' id='summary'>(.*?)</p>", page, re.S) or [None, ""])[1],
             "toc": re.findall(r"<nav class='toc'>.*?</nav>", page, re.S)}
 
 
@@ -47,10 +54,11 @@ def render(index: Path, width: int = 1280) -> dict:
                f"--user-data-dir={tmp}/profile", f"--window-size={width},900", "--virtual-time-budget=10000",
                "--dump-dom", page.as_uri()]
         dom = subprocess.run(cmd, capture_output=True, text=True, timeout=120).stdout
-    m = re.search(r"images=(\d+);broken=(\d+);overflow=(-?\d+)", dom)
+    m = re.search(r"images=(\d+);broken=(\d+);overflow=(-?\d+);keys=(\d+);keyover=([^;]*);summary=(-?\d+);end", dom)
     if not m:
         raise AssertionError("the probe did not report: Chromium did not finish loading the page")
-    return {"images": int(m.group(1)), "broken": int(m.group(2)), "overflow": int(m.group(3))}
+    return {"images": int(m.group(1)), "broken": int(m.group(2)), "overflow": int(m.group(3)),
+            "keys": int(m.group(4)), "keyover": [t for t in m.group(5).split(",") if t], "summary": int(m.group(6))}
 
 
 def build(main, out, prog: str) -> Path:
@@ -62,9 +70,10 @@ def build(main, out, prog: str) -> Path:
     return out
 
 
-def assert_renders(index: Path, width: int = 1280) -> None:
-    """Headless Chromium loads every image of the page and shows no horizontal overflow at ``width``
-    (skipped where Chromium is not installed)."""
+def assert_renders(index: Path, width: int = 1400, summary: bool = False) -> None:
+    """Headless Chromium loads every image of the page and shows no horizontal overflow at ``width``,
+    no key table (``HtmlReport.table(key=True)``) needs to scroll sideways, and with ``summary`` the
+    summary ends within the first screen (900 px high); skipped where Chromium is not installed."""
     import pytest
 
     if chromium() is None:
@@ -72,3 +81,6 @@ def assert_renders(index: Path, width: int = 1280) -> None:
     seen = render(index, width=width)
     assert seen["images"] == len(structure(index)["images"]) and seen["broken"] == 0, seen
     assert seen["overflow"] <= 0, f"the page is {seen['overflow']} px wider than a {width} px window"
+    assert not seen["keyover"], f"key tables that scroll sideways at {width} px: {', '.join(seen['keyover'])}"
+    if summary:
+        assert seen["summary"] == 1, "the summary is not within the first screen"
