@@ -35,14 +35,11 @@ def main() -> None:
     import pandas as pd
 
     from tabletop_mc.runner import set_threads
-    from tabletop_mc.stats import mean_ci
     from sponsio_sim.analysis.game.calibrate import ingame_calibration
-    from sponsio_sim.analysis.game.exploit import paired_run
     from sponsio_sim.analysis.game.fit import find_model
-    from sponsio_sim.analysis.game.meta import best_responses
+    from sponsio_sim.analysis.game.meta import best_responses, focal_gain
     from sponsio_sim.analysis.game.runs import run_games
     from sponsio_sim.analysis.game.setup import parse_profile, parse_strategy
-    from sponsio_sim.kernels.game import exploit as PAIR
     from sponsio_sim.rules import load_rules
 
     pd.set_option("display.width", 200)
@@ -53,10 +50,7 @@ def main() -> None:
         print(f"== {players} players: {field.text()}; ev model {model.source}", flush=True)
 
         def gain(st, n, seed):
-            grown = field.with_member(st)
-            _, _, pair = paired_run(rules, grown, grown, len(field), n, seed=seed, model=model, focal=len(field))
-            return mean_ci(pair[PAIR.P_SHARE + PAIR.P_DIFF], pair[PAIR.P_SHARE + PAIR.P_DIFF_SQ],
-                           pair[PAIR.P_GAMES])
+            return focal_gain(rules, field, st, n, seed=seed, model=model)
 
         rows = []
         for st in field:

@@ -8,8 +8,9 @@ For each player count:
 3. ``distilled`` is fitted to ``mc``'s decisions against F0 (expert iteration,
    ``analysis.game.distill``) -> ``models/distilled-<P>p.json``;
 4. the whole population is solved, with PSRO steps -> field F1;
-5. the success model is refitted in F1's games -> ``models/standard-<P>p-reference.npz``;
-6. solved again with it -> the shipped field ``fields/reference-<P>p.json`` and its payoff table.
+5. the success model is refitted in the field's games and the population solved again with it,
+   until the mixture moves at most ``--settle`` (L1) -> ``models/standard-<P>p-reference.npz`` and
+   the shipped field ``fields/reference-<P>p.json`` with its payoff table.
 
 Every step is seeded from ``--seed``; the field file records this command. The audit
 (`scripts/audit_fields.py`) then measures, on seeds of its own, what gains against the field.
@@ -28,6 +29,10 @@ import time
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
+
+CHECK_SEED = 7   # the in-field calibration check's games
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -38,8 +43,15 @@ def main() -> None:
     ap.add_argument("--distill-iterations", type=int, default=3)
     ap.add_argument("--fit-games", type=int, default=60_000, help="games per on-policy refit iteration")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--settle", type=float, default=0.1,
+                    help="refit and solve again until the mixture moves at most this much (L1)")
+    ap.add_argument("--max-refits", type=int, default=4, help="at most this many refits after PSRO")
+    ap.add_argument("--check-only", action="store_true",
+                    help="only the in-field calibration check of the shipped models, written into their files")
     ap.add_argument("--quick", action="store_true", help="small numbers, written to a temporary folder")
     args = ap.parse_args()
+    if args.check_only:
+        return check_shipped(args.players)
     if args.quick:
         args.n, args.psro, args.distill_games, args.distill_iterations, args.fit_games = 200, 1, 40, 1, 2_000
 
@@ -50,7 +62,7 @@ def main() -> None:
     from sponsio_sim.analysis.game.distill import distill
     from sponsio_sim.analysis.game.fit import find_model
     from sponsio_sim.analysis.game.meta import meta_game, population
-    from sponsio_sim.analysis.game.model import shipped
+    from sponsio_sim.analysis.game.model import economy, shipped
     from sponsio_sim.analysis.game.setup import mixture_profile, parse_strategy
     from sponsio_sim.rules import load_rules
 
@@ -62,7 +74,7 @@ def main() -> None:
         t0 = time.perf_counter()
         rules = load_rules(None, players)
         members = [parse_strategy(t, rules) for t in population("default", rules).members]
-        base = [m for m in members if m.betting != "distilled"]
+        base = [m for m in members if m.betting != "distilled"]   # F0: before distillation
         model = find_model(rules, variant="reference")
 
         def solve(pop, model, psro, tag):
@@ -78,8 +90,8 @@ def main() -> None:
             off = shipped(rules) or model
             refit_model, hist = refit_on_policy(rules, off, profile=field, iterations=4, games=args.fit_games,
                                                 seed=args.seed)
-            refit_model.meta.update(variant="reference", economy=model.meta.get("economy"),
-                                    made_by=command, field=field.text())
+            refit_model.meta.update(variant="reference", economy=economy(rules), made_by=command, command=command,
+                                    field=field.text())
             print(f"[{players}p] model refitted in {tag}'s games: largest gap "
                   f"{hist['max_gap_pp'].min():.2f} pp", flush=True)
             return refit_model
@@ -96,8 +108,18 @@ def main() -> None:
         (models_dir / f"distilled-{players}p.json").write_text(weights.to_json())
         f1 = solve(members, model, args.psro, "F1")
         members = [parse_strategy(t, rules) for t in f1.names]
-        model = refit(f1, members, model, "F1")
-        f2 = solve(members, model, 0, "F2")
+        # a fixed point of field and model: refit in the field's games and solve again until the
+        # mixture stays put (the model moves the members' bets, the bets move the mixture)
+        f2, k = f1, 1
+        while True:
+            model = refit(f2, members, model, f"F{k}")
+            before = f2.equilibrium.mixture
+            f2, k = solve(members, model, 0, f"F{k + 1}"), k + 1
+            moved = float(np.abs(np.asarray(f2.equilibrium.mixture) - np.asarray(before)).sum())
+            print(f"[{players}p] the mixture moved {moved:.3f} (L1) after the refit", flush=True)
+            if moved <= args.settle or k > args.max_refits:
+                break
+        model = check_in_field(rules, model, mixture_profile(members, f2.equilibrium.mixture, "reference", rules))
         model.save(models_dir / f"standard-{players}p-reference.npz")
         payoffs = f"reference-{players}p-payoffs.csv"
         f2.table.to_csv(fields_dir / payoffs)
@@ -111,6 +133,29 @@ def main() -> None:
     if args.quick:
         print(f"(quick run: files in {fields_dir})")
         shutil.rmtree(fields_dir, ignore_errors=True)
+
+
+def check_in_field(rules, model, field):
+    """``model`` with its in-game check replaced by one in ``field``'s own games (the check of the
+    fit it was refitted from does not describe it); prints the largest gap."""
+    from sponsio_sim.analysis.game.calibrate import CHECK_GAMES, ingame_calibration, ingame_meta
+    ingame = ingame_calibration(rules, model, profile=field, n=CHECK_GAMES, seed=CHECK_SEED)
+    model.meta["ingame"] = ingame_meta(ingame, f"reference ({field.text()})", CHECK_GAMES)
+    print(f"[{rules.players}p] in-field check, {CHECK_GAMES} games: largest gap "
+          f"{model.meta['ingame']['max_abs_gap_pp']:.2f} pp", flush=True)
+    print(ingame[["bet_type", "placed", "predicted", "won", "gap_pp", "within"]].to_string(index=False), flush=True)
+    return model
+
+
+def check_shipped(player_counts) -> None:
+    """The in-field check of each shipped reference model in its shipped field, saved into the model."""
+    from sponsio_sim.analysis.game.fit import find_model
+    from sponsio_sim.analysis.game.setup import parse_profile
+    from sponsio_sim.rules import load_rules
+    for players in player_counts:
+        rules = load_rules(None, players)
+        model = check_in_field(rules, find_model(rules, variant="reference"), parse_profile("reference", rules))
+        model.save(Path(resources.files("sponsio_sim")) / "models" / f"standard-{players}p-reference.npz")
 
 
 if __name__ == "__main__":

@@ -329,7 +329,6 @@ def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, 
     from sponsio_sim.analysis.balance.choice import balance
     from sponsio_sim.analysis.game.exploit import exploit
     from sponsio_sim.analysis.game.narrate import play_game
-    from sponsio_sim.analysis.game.setup import parse_profile, reference_profile
     from sponsio_sim.analysis.game.tournament import tournament
     from sponsio_sim.rules import load_rules
     want = tournament("reference", n=240).attrs["model"]
@@ -341,12 +340,10 @@ def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, 
                      cache=False).meta["model"] == want
     rules = load_rules()
     st = table_state(rules, state_text=STATE, seat=1)
-    # advice plays one strategy per seat: the reference's when the reference is one (no field shipped)
-    advised = want if parse_profile("reference", rules).field is None else tournament(
-        reference_profile(rules), n=240).attrs["model"]
-    assert advise(st, n=100, screen=4, keep=2, proposals=200).meta["model"] == advised
+    # advice reads each seat as one member of the reference field, with the field's model
+    assert advise(st, n=100, screen=4, keep=2, proposals=200).meta["model"] == want
     hist = history_odds("R8 R6 R4 B8 B7 B4 G4 Y6", "R3 B9 G7 G5", "0: reveal Y1, bet colour:G=0", dealer=3, n=20)
-    assert hist.attrs["model"] == advised
+    assert hist.attrs["model"] == want
     # fit --profile reference keeps its model where the reference looks for it (a rule set without a shipped one)
     monkeypatch.setenv("SPONSIO_MODEL_DIR", str(tmp_path))
     sets = ("multiplier.last=3",)

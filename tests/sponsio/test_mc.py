@@ -127,3 +127,18 @@ def test_rollout_r_deals_the_same_world_whatever_came_before():
     deal_world(3, key, work)
     assert (work[3] == first).all() and first[0] == tab[HANDS]           # seat 0 keeps its own hand
     assert sorted(int(h).bit_count() for h in first[1:]) == [8, 8, 8]
+
+
+def test_mc_against_a_field_plays_the_focal_seat_and_records_its_decisions():
+    """An mc deviation paired with a field (its rollouts draw the others from the field), and the
+    decision record distillation reads (one row per searched candidate, pass first)."""
+    from sponsio_sim.analysis.game.distill import record
+    from sponsio_sim.analysis.game.meta import focal_gain
+    from sponsio_sim.analysis.game.setup import ev_weights, mixture_profile
+    field = mixture_profile([parse_strategy(t, R4) for t in ("ev0.5:goal:cash3", "troll:goal:cash4")], [0.7, 0.3],
+                            "f", R4)
+    g, lo, hi = focal_gain(R4, field, parse_strategy("mc8:goal:cash3", R4), 32, seed=3, model=find_model(R4))
+    assert -1 <= lo <= g <= hi <= 1   # 32 games: enough for an interval (MIN_MEAN_N)
+    rec = record(R4, field, find_model(R4), ev_weights(R4), games=2, seed=4, mc="mc20:goal:cash3")
+    assert len(rec) and rec.groupby("decision")["chosen"].sum().eq(1).all()
+    assert (rec["rollouts"] > 0).all() and (rec.groupby("decision").head(1)["advantage"] == 0).all()

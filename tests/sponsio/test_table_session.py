@@ -154,7 +154,7 @@ def test_a_terminal_session_through_one_whole_round(round1, tmp_path):
             if k in (4, 16):
                 send("advise -n 200", wait_answer=True)
             if k == 16:   # Ctrl-C abandons a long question, not the session
-                send("advise -n 60000")
+                send("advise -n 600000")
                 time.sleep(1.0)
                 _tmux(sock, "send-keys", "-t", "t", "C-c")
                 end = time.time() + 120

@@ -20,8 +20,9 @@ import numpy as np
 from tabletop_mc.errors import UserError
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
-from sponsio_sim.analysis.game.lineup import resolve
-from sponsio_sim.analysis.game.setup import BETTING, parse_profile, parse_strategy, reference_profile
+from sponsio_sim.analysis.advise.fieldread import read_field
+from sponsio_sim.analysis.game.lineup import Lineup, resolve
+from sponsio_sim.analysis.game.setup import Profile, parse_strategy, set_entry
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.infer import propose_worlds, world_logliks
 from sponsio_sim.kernels.game import layout as L
@@ -42,18 +43,26 @@ class Worlds:
     note: str                # how the worlds were drawn, in words
 
 
-def seat_strategies(profile, rules, model=None):
+def seat_strategies(profile, rules, model=None, state=None, *, tremble: float = DEFAULT_TREMBLE, seed: int = 1):
     """(profile, its ``Lineup``: one strategy per seat and their success model) from
-    ``--profile`` (default: ``setup.reference_profile``), resolved as every command
-    resolves one (``analysis.game.lineup``). A field, whose seats draw their
-    strategies per game, is refused: advice reads and plays each seat by its own
-    strategy."""
-    profile = profile or reference_profile(rules)
-    strategies = parse_profile(profile, rules)
-    if getattr(strategies, "field", None) is not None:
-        raise UserError(f"--profile {profile}: a field (its seats draw their strategies per game); advice needs one "
-                        f"strategy per seat, e.g. --profile \"{reference_profile(rules)}\"")
-    return profile, resolve(strategies, rules, model)
+    ``--profile`` (default: ``reference``, the reference field), resolved as every
+    command resolves one (``analysis.game.lineup``). Advice reads and plays each seat
+    by one strategy: in a field, the member each other seat's actions at ``state``
+    make most likely (``fieldread``; without a state, the field's heaviest member at
+    every seat); the reading's note is the seats' ``Profile.name``."""
+    profile = profile or "reference"
+    lineup = resolve(profile, rules, model)
+    field = lineup.strategies
+    if field.field is None:
+        return profile, lineup
+    if state is None:
+        heaviest = field[int(np.argmax(field.weights))]
+        seats = Profile([heaviest] * rules.players, name=f"{field.text()}: every seat read as {heaviest.text}")
+    else:
+        reading = read_field(field, state, lineup.model, tremble=tremble, seed=seed)
+        seats = reading.seats
+        seats.name = reading.note
+    return profile, Lineup(seats, lineup.model)
 
 
 def assumed_strategy(text: str, rules):
@@ -68,18 +77,20 @@ def assumed_strategy(text: str, rules):
 
 def assumed_arrays(start, seat: int, assume: str | None, rules, strategies):
     """The round-start arrays with every other seat betting by the assumed
-    policy (None: its own strategy's, ``mc`` read as ``ev``)."""
+    policy (None: its own strategy's; ``mc`` read as ``ev``, the policy its
+    rollouts play for it; a ``troll`` reads nothing from its hand, so its
+    passes weigh every deal alike)."""
     tab, ints, weight = (a.copy() for a in start)
     for s in range(rules.players):
         if s == seat:
             continue
         st = assumed_strategy(assume, rules) if assume is not None else strategies[s]
-        if st.betting not in ("ev", "mc"):
-            raise UserError(f"seat {s} plays {st.text}: inference needs a betting policy that reads its hand "
-                            "(give --assume ev, or --no-infer)")
-        ints[L.I_BETPOL + s] = BETTING["ev"]
-        weight[L.W_THRESH + s] = st.kernel_param if st.betting == "ev" else 0.0
-        ints[L.I_BANNED + s] = st.banned
+        if st.betting == "random":
+            raise UserError(f"seat {s} plays {st.text}: inference needs a betting policy that does not act at "
+                            "random (give --assume ev, or --no-infer)")
+        if st.betting == "mc":
+            st = parse_strategy(f"ev0:{st.play}", rules)
+        set_entry(ints, weight, s, st)
     return tab, ints, weight
 
 

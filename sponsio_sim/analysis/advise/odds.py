@@ -68,12 +68,14 @@ def state_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n
         return betting_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed, progress=progress)
     if bets is not None:
         raise UserError("--bets is for the betting; in the trick phase the odds are of the bets every seat holds")
-    _, lineup = seat_strategies(profile, ruleset)
+    _, lineup = seat_strategies(profile, ruleset, state=st, seed=seed)
     strategies, success = lineup.strategies, lineup.model
     tt = build_trick_table(st, strategies, success, open_hands=open_hands)
     df = trick_odds(tt, ruleset, strategies, play=play, infer=infer and not open_hands, n=n, seed=seed,
                     pimc_worlds=worlds, progress=progress, memo=memo)
     df.attrs.update(profile=[x.text for x in strategies])
+    if strategies.name:   # a field: how the other seats were read
+        df.attrs["inference"] = "\n".join(filter(None, [strategies.name, df.attrs.get("inference")]))
     return df
 
 
@@ -81,7 +83,7 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
                  seed: int = 1, progress: bool | None = False) -> pd.DataFrame:
     """``history_odds`` at the betting state ``st``."""
     ruleset = st.rules
-    _, lineup = seat_strategies(profile, ruleset)
+    _, lineup = seat_strategies(profile, ruleset, state=st, seed=seed)
     strategies, success = lineup.strategies, lineup.model
     table = build_table(st, strategies, success)
     s = table.seat
@@ -140,7 +142,8 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
                     + ("; ".join(st.texts) or "nothing yet"), rules=ruleset.summary(), seat=s, seed=seed,
                     policy=f"{strategies[s].play} (placing the bet now, then passing)",
                     opponents=", ".join(x.text for i, x in enumerate(strategies) if i != s),
-                    inference=worlds.note, effective=eff * n, model=success.source,
+                    inference="\n".join(filter(None, [strategies.name, worlds.note])), effective=eff * n,
+                    model=success.source,
                     left_out=(f"left out the {', '.join(kinds_held)} bets: seat {s} already holds one"
                               + (" of each" if len(kinds_held) > 1 else "") + " (one bet per type)")
                     if kinds_held else "")

@@ -78,29 +78,34 @@ def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bo
     rules = st.rules
     if assume is not None:
         assumed_strategy(assume, rules)
-    _, lineup = seat_strategies(profile, rules, model)
+    _, lineup = seat_strategies(profile, rules, model, st, tremble=tremble, seed=seed)
     strategies, success = lineup.strategies, lineup.model
+    a = _advise(st, rules, strategies, success, assume=assume, infer=infer, n=n, screen=screen, keep=keep,
+                tremble=tremble, seed=seed, proposals=proposals, by=by, play=play, worlds=worlds,
+                open_hands=open_hands, memo=memo, progress=progress)
+    a.meta["model"] = success.source
+    if strategies.name:   # a field: how the other seats were read
+        a.notes.insert(0, strategies.name)
+    return a
+
+
+def _advise(st, rules, strategies, success, *, assume, infer, n, screen, keep, tremble, seed, proposals, by, play,
+            worlds, open_hands, memo, progress):
     if st.after_round():
-        a = advise_cash(st, strategies, success, n=n or DEFAULT_N, seed=seed, progress=progress)
-        a.meta["model"] = success.source
-        return a
+        return advise_cash(st, strategies, success, n=n or DEFAULT_N, seed=seed, progress=progress)
     if st.in_tricks() or betting_done(st):
         tt = build_trick_table(st, strategies, success, open_hands=open_hands)
-        a = rank_cards(tt, rules, strategies, play=play, infer=infer and not open_hands, assume=assume,
-                       tremble=tremble, n=n, seed=seed, proposals=proposals, pimc_worlds=worlds, progress=progress,
-                       memo=memo)
-        a.meta["model"] = success.source
-        return a
+        return rank_cards(tt, rules, strategies, play=play, infer=infer and not open_hands, assume=assume,
+                          tremble=tremble, n=n, seed=seed, proposals=proposals, pimc_worlds=worlds,
+                          progress=progress, memo=memo)
     if play != "profile" or open_hands:
         raise UserError("--play and --open are for the trick phase (this is a betting decision)")
     n = n or DEFAULT_N
     if n < SCREEN:
         raise UserError(f"-n {n}: a betting decision needs at least {SCREEN} rollouts")
     table = build_table(st, strategies, success)
-    a = rank(table, rules, strategies, assume=assume, infer=infer, n=n, screen=screen, keep=keep, tremble=tremble,
-             seed=seed, by=by, proposals=proposals, progress=progress)
-    a.meta["model"] = success.source
-    return a
+    return rank(table, rules, strategies, assume=assume, infer=infer, n=n, screen=screen, keep=keep,
+                tremble=tremble, seed=seed, by=by, proposals=proposals, progress=progress)
 
 
 def rank(table, rules, strategies, *, assume: str | None = None, infer: bool = True, n: int = DEFAULT_N,

@@ -35,7 +35,6 @@ from sponsio_sim.analysis.advise.table import betting_arrays, betting_done
 from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, PLAYS
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.advise.infer import seat_strategies
-from sponsio_sim.analysis.game.setup import reference_profile
 from sponsio_sim.cards import card_name, format_cards, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.game import layout as L
@@ -382,7 +381,7 @@ class Session:
         parts.append(f"--history {shlex.quote('; '.join(self._history_texts()))}")
         if st.plays:
             parts.append(f"--tricks {shlex.quote(self._tricks_text())}")
-        if self.profile != reference_profile(r):
+        if self.profile != "reference":
             parts.append(f"--profile {shlex.quote(self.profile)}")
         for k, v in (options or {}).items():
             flag = {"n": "-n", "open_hands": "--open", "infer": "--no-infer"}.get(k, "--" + k)

@@ -91,11 +91,23 @@ def ingame_calibration(rules, model: SuccessModel, *, profile: str | None = None
     whether both are within the target."""
     profile = profile or default_profile(rules)
     frames = []
-    for prof in [p.strip() for p in profile.split(";") if p.strip()]:
+    for prof in [p.strip() for p in profile.split(";") if p.strip()] if isinstance(profile, str) else [profile]:
         frames.append(_ingame_one(rules, model, prof, n, seed, progress))
     out = pd.concat(frames, ignore_index=True)
     out.attrs.update(profile=" ; ".join(dict.fromkeys(out["profile"])), n=n, seed=seed, rules=rules.summary())
     return out
+
+
+def ingame_meta(ingame: pd.DataFrame, profile: str, games: int) -> dict:
+    """The model file's record of an in-game check (``ingame_calibration``'s table): per profile and
+    type the gap in pp, and the largest gaps overall and at one seat among the types judged."""
+    judged = ingame[ingame["within"].isin(("yes", "no"))]
+    return {"profile": profile, "games": int(games),
+            "gap_pp": {f"{r.profile}: {r.bet_type}": (None if np.isnan(r.gap_pp) else round(float(r.gap_pp), 3))
+                       for r in ingame.itertuples()},
+            "max_abs_gap_pp": float(judged["gap_pp"].abs().max()) if len(judged) else None,
+            "max_abs_seat_gap_pp": (float(judged["seat_gap_pp"].abs().max())
+                                    if judged["seat_gap_pp"].notna().any() else None)}
 
 
 def seat_bets(totals: np.ndarray, rules) -> pd.DataFrame:

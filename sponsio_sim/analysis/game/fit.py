@@ -30,7 +30,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.runner import derive_seed, run_chunked, set_threads
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.game.calibrate import (CHECK_GAMES, DEFAULT_GAMES, DEFAULT_ITERATIONS, default_profile,
-                                            ingame_calibration, refit_on_policy)
+                                            ingame_calibration, ingame_meta, refit_on_policy)
 from sponsio_sim.analysis.game.model import (KINDS, SuccessModel, cache_path, cached_model, economy,
                                              check_play, fingerprint, keep_in_cache, shipped)
 from sponsio_sim.analysis.game.setup import PLAY, build_state, model_variant, parse_profile
@@ -150,17 +150,10 @@ def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFA
                                     seed=derive_seed(seed, "ingame"), progress=bar)
     finally:
         bar.close()
-    judged = ingame[ingame["within"].isin(("yes", "no"))]
     model.meta.update(economy=economy(ruleset), variant=model_variant(profile, ruleset), holdout_rounds=int(holdout),
                       calibration_mae=float(summary["mae"].iloc[-1]),
                       mae_by_type={r.bet_type: r.mae for r in summary.itertuples()},
-                      ingame={"profile": profile, "games": int(check_games),
-                              "gap_pp": {f"{r.profile}: {r.bet_type}": (None if np.isnan(r.gap_pp)
-                                                                         else round(float(r.gap_pp), 3))
-                                         for r in ingame.itertuples()},
-                              "max_abs_gap_pp": float(judged["gap_pp"].abs().max()) if len(judged) else None,
-                              "max_abs_seat_gap_pp": (float(judged["seat_gap_pp"].abs().max())
-                                                      if judged["seat_gap_pp"].notna().any() else None)})
+                      ingame=ingame_meta(ingame, profile, check_games))
     for df in (deciles, summary, ingame, history):
         df.attrs.update(rules=ruleset.summary(), seed=seed, rounds=n, holdout=holdout, policy=policy,
                         fingerprint=fingerprint(ruleset), profile=profile, check_games=check_games)

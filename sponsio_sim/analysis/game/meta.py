@@ -68,6 +68,15 @@ def adapter(rules, members: list[Strategy], model, *, bar=None, cache: bool = Tr
     return run
 
 
+def focal_gain(rules, field: Profile, st: Strategy, n: int, *, seed: int, model, bar=None) -> tuple:
+    """(gain, low, high): the mean paired gain in win share of one seat (rotating) playing ``st``
+    against the field over its own value, with a 95 % t interval (``exploit``'s focal pairing)."""
+    grown = field.with_member(st)
+    _, _, pair = paired_run(rules, grown, grown, len(field), n, seed=seed, model=model, progress=bar,
+                            focal=len(field))
+    return mean_ci(pair[PAIR.P_SHARE + PAIR.P_DIFF], pair[PAIR.P_SHARE + PAIR.P_DIFF_SQ], pair[PAIR.P_GAMES])
+
+
 def best_responses(rules, field: Profile, model, *, n: int, seed: int, bar=None) -> pd.DataFrame:
     """Every PSRO candidate (module docstring) against ``field``: its paired gain over the
     field's own value, with a 95 % t interval, best first."""
@@ -87,13 +96,8 @@ def best_responses(rules, field: Profile, model, *, n: int, seed: int, bar=None)
             continue
         if bar is not None:
             bar.set_label(f"psro {text}")
-        grown = field.with_member(dev)
-        _, _, pair = paired_run(rules, grown, grown, len(field), n, seed=seed, model=model, progress=bar,
-                                focal=len(field))
-        g, lo, hi = mean_ci(pair[PAIR.P_SHARE + PAIR.P_DIFF], pair[PAIR.P_SHARE + PAIR.P_DIFF_SQ],
-                            pair[PAIR.P_GAMES])
-        rows.append({"strategy": text, "games": int(pair[PAIR.P_GAMES]), "gain": g, "gain_low": lo,
-                     "gain_high": hi})
+        g, lo, hi = focal_gain(rules, field, dev, n, seed=seed, model=model, bar=bar)
+        rows.append({"strategy": text, "games": n, "gain": g, "gain_low": lo, "gain_high": hi})
     df = pd.DataFrame(rows)
     return df.sort_values("gain_low", ascending=False, ignore_index=True) if len(df) else df
 

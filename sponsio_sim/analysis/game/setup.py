@@ -32,10 +32,10 @@ from sponsio_sim.rules import TOKENS, RuleSet, kernel_multipliers
 
 __all__ = ["BETTING", "DEFAULT_ROLLOUTS", "MC_KEEP", "PLAY", "STRATEGY_HELP", "Strategy", "parse_strategies",
            "parse_strategy", "Profile", "parse_profile", "reference_profile", "model_variant", "build_state",
-           "rows_of", "check_rules"]
+           "rows_of", "check_rules", "set_entry"]
 
-# Without a shipped field for the player count, the reference is this strategy at every seat
-# (calibrated ev with the threshold and cash-in `sponsio exploit` found best for 4 players).
+# The reference before the reference field: calibrated ev with the threshold and cash-in `sponsio exploit`
+# found best for 4 players, at every seat (a one-strategy-per-seat stand-in, e.g. in error messages).
 REFERENCE_STRATEGY = "ev0.5:goal:cash3"
 FIELD_PREFIX = "field:"
 
@@ -107,16 +107,19 @@ def reference_profile(rules: RuleSet) -> str:
 
 
 def parse_profile(text, rules: RuleSet) -> Profile:
-    """``reference`` (the reference field, or ``reference_profile`` where none is shipped),
-    ``field:FILE``, or exactly ``rules.players`` strategies."""
+    """``reference`` (the shipped reference field for the player count), ``field:FILE``, or
+    exactly ``rules.players`` strategies."""
     if isinstance(text, Profile):
         return text
     word = text.strip() if isinstance(text, str) else ""
     if word.lower() == "reference":
         field = reference_field(rules)
-        if field is not None:
-            return _field_profile(field, rules, "reference field", "the reference field")
-        return parse_profile(reference_profile(rules), rules)
+        if field is None:
+            raise UserError(f"--profile reference: no reference field for {rules.players} players (shipped: "
+                            f"3 and 4 players); name a strategy per seat (e.g. \"{reference_profile(rules)}\"), or "
+                            f"make a field with `sponsio meta --players {rules.players} --out DIR` and give "
+                            "--profile field:DIR/field.json")
+        return _field_profile(field, rules, "reference field", "the reference field")
     if word.lower().startswith(FIELD_PREFIX):
         path = word[len(FIELD_PREFIX):].strip()
         return _field_profile(load_field(path), rules, f"field {path}", f"field file {path}")
@@ -156,6 +159,18 @@ def check_rules(rules: RuleSet) -> None:
 def rows_of(rules: RuleSet):
     """Seat-independent catalogue (fail:S for every S; a seat skips its own)."""
     return catalogue(rules, seat=-1)
+
+
+def set_entry(ints, weight, e: int, st: Strategy) -> None:
+    """Profile entry ``e`` of packed state arrays plays ``st`` (its policies and parameters)."""
+    ints[L.I_BETPOL + e] = BETTING[st.betting]
+    ints[L.I_PLAYPOL + e] = PLAY[st.play]
+    ints[L.I_CASHK + e] = L.CASH_NEVER if st.cash is None else st.cash
+    ints[L.I_BANNED + e] = st.banned
+    weight[L.W_PASS + e] = st.kernel_param if st.betting == "random" else 0.0
+    weight[L.W_THRESH + e] = st.kernel_param if st.betting in ("ev", "distilled") else 0.0
+    weight[L.W_TEMP + e] = st.temp
+    ints[L.I_MC_R + e] = int(st.kernel_param) if st.betting == "mc" else 0
 
 
 def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel, *, rotate: bool = False,
@@ -216,14 +231,7 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
         distilled = ev_weights(rules) if found is None else found[0]
     weight[L.W_DIST:L.W_DIST + L.N_DIST] = distilled
     for e, st in enumerate(strategies):
-        ints[L.I_BETPOL + e] = BETTING[st.betting]
-        ints[L.I_PLAYPOL + e] = PLAY[st.play]
-        ints[L.I_CASHK + e] = L.CASH_NEVER if st.cash is None else st.cash
-        ints[L.I_BANNED + e] = st.banned
-        weight[L.W_PASS + e] = st.kernel_param if st.betting == "random" else 0.0
-        weight[L.W_THRESH + e] = st.kernel_param if st.betting in ("ev", "distilled") else 0.0
-        weight[L.W_TEMP + e] = st.temp
-        ints[L.I_MC_R + e] = int(st.kernel_param) if st.betting == "mc" else 0
+        set_entry(ints, weight, e, st)
     ints[L.I_MC_KEEP] = MC_KEEP
     ints[L.I_MC_SELF] = BETTING[mc_self]
     ints[L.I_MC_ANY] = 1 if any(st.betting == "mc" for st in strategies) else 0

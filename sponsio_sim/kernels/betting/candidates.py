@@ -30,8 +30,8 @@ from sponsio_sim.kernels.game.layout import (BET, DIST_BET, DIST_FORGONE, DIST_H
                                              DIST_SWAP, DIST_SWAP_GAIN, DIST_TOKEN, DIST_TOKEN_COST, DIST_TOKEN_GAIN,
                                              DIST_HIDDEN, DIST_TURNS_LEFT, I_KINDS_HELD, I_PLAYERS, I_STEPS_DONE,
                                              I_TURNS, I_NBETS, I_NROWS, I_ROWS, I_ROW_OF, I_TRACK, LEAD_TOKEN, N_DIST,
-                                             N_TOKENS, PASS, SWAP, TOKEN, W_COINS, W_MULT, W_STAKE, W_THRESH,
-                                             W_TOKEN_COST, W_TRACKV)
+                                             N_TOKENS, PASS, SWAP, TOKEN, W_COINS, W_MULT, W_NOPILOT, W_STAKE,
+                                             W_THRESH, W_TOKEN_COST, W_TRACKV, MAX_ROWS)
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
 @no_refcount
@@ -45,10 +45,27 @@ def add_candidate(cands, gains, n, act, x, y, rv, g):
     return n + 1
 
 
-@no_refcount
+@nb.njit(cache=True)
 def ev_candidates(s, tab, ints, weight, cands, gains):
     """The actions ``ev`` weighs for seat s and their gains (module docstring);
     ties go to the earlier one, as in ``policies.choose_ev``. Returns their number."""
+    return decision_candidates(s, tab, ints, weight, weight[W_NOPILOT:W_NOPILOT + MAX_ROWS], True, cands, gains)
+
+
+@no_refcount
+def step_candidates(s, tab, ints, weight, pilot, cands, gains):
+    """Seat s's candidates for ``mc`` and ``distilled`` (module docstring).
+    ``pilot[row]``: the pilot's estimate of P(win) of a catalogue row, or -1
+    where it has none; a bet's gain uses it where there is one. Returns their number."""
+    return decision_candidates(s, tab, ints, weight, pilot, False, cands, gains)
+
+
+@no_refcount
+def decision_candidates(s, tab, ints, weight, pilot, ev_only, cands, gains):
+    """Seat s's candidates: pass, per bet type the model's best row (its gain by the pilot's
+    estimate where there is one) and the pilot's best, the best exchange and the free tokens;
+    ``ev_only``: as ``ev`` weighs them (the exchange only when no bet beats the threshold,
+    tokens only for a seat holding a bet). Returns their number."""
     n = add_candidate(cands, gains, 0, PASS, -1, -1, -1, weight[W_THRESH + entry_of(s, ints)])
     hand = tab[HANDS + s]
     unrev = hand & ~tab[REVEALED]
@@ -63,45 +80,6 @@ def ev_candidates(s, tab, ints, weight, cands, gains):
     rv = cheap_card(unrev)
     if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
         for kind in range(N_KINDS):
-            if (ints[I_ROW_OF + kind] >= 0 and (ints[I_KINDS_HELD + s] >> kind) & 1 == 0
-                    and allowed_kind(s, kind, ints)):
-                v, row = kind_best(kind, s, ints, weight)
-                if row >= 0:
-                    g = v * stake - stake - forgone
-                    n = add_candidate(cands, gains, n, BET, row, -1, rv, g)
-                    best = max(best, g)
-    g = NO_GAIN
-    if best == gains[0]:   # no bet beats the threshold: the turn may improve the hand
-        g, x, y = best_swap(s, lead, tab, ints, weight)
-        if x >= 0:
-            n = add_candidate(cands, gains, n, SWAP, x, y, x if (unrev & (U1 << np.uint64(x))) != U0 else rv, g)
-    if nbets > 0:
-        pay, cost = payment(s, rv, tab, weight)
-        if pay > -2:
-            for t in range(N_TOKENS):
-                if token_free(t, ints) and not (t == LEAD_TOKEN and lead):
-                    n = add_candidate(cands, gains, n, TOKEN, t, pay, rv, token_gain(s, t, g, ints, weight) - cost)
-    return n
-
-
-@no_refcount
-def step_candidates(s, tab, ints, weight, pilot, cands, gains):
-    """Seat s's candidates for ``mc`` and ``distilled`` (module docstring).
-    ``pilot[row]``: the pilot's estimate of P(win) of a catalogue row, or -1
-    where it has none; a bet's gain uses it where there is one. Returns their number."""
-    n = add_candidate(cands, gains, 0, PASS, -1, -1, -1, weight[W_THRESH + entry_of(s, ints)])
-    hand = tab[HANDS + s]
-    unrev = hand & ~tab[REVEALED]
-    if unrev == U0:
-        return n
-    lead = leader_of(ints) == s
-    prepare_features(hand, tab[TALON], lead, betting_place(s, ints), tab, ints)
-    rv = cheap_card(unrev)
-    stake = weight[W_STAKE]
-    nbets = ints[I_NBETS + s]
-    forgone = troll_income(s, ints, weight) if nbets == 0 else 0.0
-    if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
-        for kind in range(N_KINDS):
             if (ints[I_ROW_OF + kind] < 0 or (ints[I_KINDS_HELD + s] >> kind) & 1 != 0
                     or not allowed_kind(s, kind, ints)):
                 continue
@@ -110,20 +88,24 @@ def step_candidates(s, tab, ints, weight, pilot, cands, gains):
             if row >= 0:
                 if pilot[row] >= 0.0:
                     v = pilot[row] * weight[W_MULT + row]
-                n = add_candidate(cands, gains, n, BET, row, -1, rv, v * stake - stake - forgone)
+                g = v * stake - stake - forgone
+                n = add_candidate(cands, gains, n, BET, row, -1, rv, g)
+                best = max(best, g)
             if prow >= 0 and prow != row:
                 n = add_candidate(cands, gains, n, BET, prow, -1, rv,
                                   pilot[prow] * weight[W_MULT + prow] * stake - stake - forgone)
-    g, x, y = best_swap(s, lead, tab, ints, weight)
-    if x >= 0:
-        n = add_candidate(cands, gains, n, SWAP, x, y, x if (unrev & (U1 << np.uint64(x))) != U0 else rv, g)
-    pay, cost = payment(s, rv, tab, weight)
-    if pay > -2:
-        for t in range(N_TOKENS):
-            if not token_free(t, ints) or (t == LEAD_TOKEN and lead):
-                continue
-            tg = token_gain(s, t, g, ints, weight) if nbets > 0 else 0.0
-            n = add_candidate(cands, gains, n, TOKEN, t, pay, rv, tg - cost)
+    g = NO_GAIN
+    if not ev_only or best == gains[0]:   # ev: no bet beats the threshold, so the turn may improve the hand
+        g, x, y = best_swap(s, lead, tab, ints, weight)
+        if x >= 0:
+            n = add_candidate(cands, gains, n, SWAP, x, y, x if (unrev & (U1 << np.uint64(x))) != U0 else rv, g)
+    if nbets > 0 or not ev_only:
+        pay, cost = payment(s, rv, tab, weight)
+        if pay > -2:
+            for t in range(N_TOKENS):
+                if token_free(t, ints) and not (t == LEAD_TOKEN and lead):
+                    tg = token_gain(s, t, g, ints, weight) if nbets > 0 else 0.0
+                    n = add_candidate(cands, gains, n, TOKEN, t, pay, rv, tg - cost)
     return n
 
 
