@@ -40,22 +40,3 @@ def odds_panels(tables: dict, path, top: int = 15, title: str = "") -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
-
-
-def win_rate_bars(table, label_col: str, path, title: str, fair: float | None = None,
-                  ylabel: str = "win rate (95% Wilson CI)") -> None:
-    """Win rate per row with 95% CI bars, n under each label (and the fair share as a line)."""
-    fig, ax = plt.subplots(figsize=(9, 4.5))
-    x = np.arange(len(table))
-    ax.bar(x, table["win"], yerr=np.vstack([table["win"] - table["win_low"], table["win_high"] - table["win"]]),
-           capsize=3, color="tab:blue", alpha=0.8)
-    ax.set_xticks(x, [f"{lab}\n(n={int(g):,})" for lab, g in zip(table[label_col], table["games"])],
-                  rotation=30, ha="right", fontsize=8)
-    if fair is not None:
-        ax.axhline(fair, color="k", ls="--", lw=0.8, label=f"fair share {fair:.2f}")
-        ax.legend()
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)

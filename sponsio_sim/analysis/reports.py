@@ -1,10 +1,15 @@
 """`reports/sponsio/`: the designer report, regenerated from scratch.
 
-``build_reports(out_dir, seed=1, scale=1.0)`` writes ``index.html``
-(findings, contents, tables and embedded plots, the rule set in an
-appendix, a stamp) plus CSV and PNG files. ``scale`` multiplies every
-sample size (0.05 for a smoke test); each section states the rule set,
-strategies, n, seed and CI method.
+``build_reports(out_dir, seed=1, scale=1.0)`` writes ``index.html`` and CSV
+and PNG files beside it. The page opens with a plain-words summary built
+from the findings that hold under all three player models of the robustness
+ladder (``analysis.ladder``), then every finding ranked by how far it lies
+from its band (each with the lever that moves it most, from the sweeps), then
+the evidence: the reference field and how far its best known exploit gains,
+the ladder, the choice balance under the field, the recommended multiplier
+tables, the lever-to-effect tables, the same ladder for 3 players, the odds
+of typical hands and the grading of the goal policy; the rule set once, in
+the appendix. ``scale`` multiplies every sample size (0.05 for a quick look).
 """
 
 from __future__ import annotations
@@ -12,26 +17,25 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+
+from tabletop_mc.findings import ci_text
 from tabletop_mc.htmlreport import HtmlReport, stamp_text
-from tabletop_mc.progress import Progress
+from tabletop_mc.ladder import table as ladder_table
 from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD, MIN_MEAN_N
-from sponsio_sim.analysis import plots
+from sponsio_sim.analysis import ladder, plots
 from sponsio_sim.analysis.balance import plots as balance_plots
-from sponsio_sim.analysis.game import plots as game_plots
-from sponsio_sim.analysis.balance.choice import balance
-from sponsio_sim.analysis.balance.run import run_balance
-from sponsio_sim.analysis.balance.sweep import sweep, lever_table
+from sponsio_sim.analysis.balance.choice import balance_tables
+from sponsio_sim.analysis.balance.criteria import Bands
+from sponsio_sim.analysis.balance.recommend import (recommend, side_by_side, table_measures,
+                                                    verdict as rec_verdict)
+from sponsio_sim.analysis.balance.sweep import change, headline, lever_table, sweep
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import REFERENCE_STRATEGY
-from sponsio_sim.analysis.game.exploit import exploit
-from sponsio_sim.analysis.findings import (RTP_BAND, exploit_findings, length_findings, rtp_findings,
-                                           seat_finding, strategy_findings, stronger_play_finding,
-                                           strong_seat_finding, verdicts_under_both)
+from sponsio_sim.analysis.game.meta import best_responses, focal_gain
+from sponsio_sim.analysis.game.setup import parse_profile, parse_strategy
 from sponsio_sim.analysis.odds.query import odds
-from sponsio_sim.analysis.balance.recommend import recommend, side_by_side, verdict
-from sponsio_sim.analysis.studies import cash_in_study, lead_value
-from sponsio_sim.analysis.game.tournament import matrix, tournament
 from sponsio_sim.rules import load_rules
 
 # Typical hands: (name, players, hand, talon)
@@ -42,35 +46,198 @@ TYPICAL_HANDS = [
     ("long red", 4, "R9 R7 R6 R5 R3 B2 G4 Y1", "R1 B8 G9 Y6"),
     ("3 players", 3, "R9 R6 R2 B8 B4 G7 G3 G1", "R1 B9 G5"),
 ]
+GAMES = 50_000            # games of the field and of the best single profile (and of each exploit)
+SWEEP_GAMES = 20_000      # games per lever value
+RECOMMEND_GAMES = 20_000  # recommend's final games per table
+# the sweep measure that moves each ladder finding (the restricted-play values move with their multiplier)
+SWEEP_MEASURE = {"seat 0 (acts first) against the fair share": "seat 0 - fair share",
+                 "the largest gap between two seats": "largest seat gap", "rounds per game": "rounds per game",
+                 "troll share of seat-rounds": "troll share"}
 
 
 def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, progress=None,
                   command: str | None = None, with_findings: bool = False):
-    """Regenerate every Sponsio report under ``out_dir``; returns the index.html path.
-
-    The page opens with findings generated from the numbers (each linking
-    to its evidence), then a table of contents; the rule set is printed in
-    full once, in the appendix. With ``with_findings`` returns (path, the
-    findings' sentences).
-    """
+    """Regenerate the Sponsio report under ``out_dir``; returns the index.html path (with
+    ``with_findings`` also the findings' sentences)."""
     t0 = time.perf_counter()
-    doc = HtmlReport(out_dir)
+    out = Path(out_dir)
+    doc = HtmlReport(out)
     rules = load_rules()
-    _game_sections(doc, Path(out_dir), seed, scale, threads, progress)
-    _odds_section(doc, Path(out_dir), seed, scale, threads, progress)
-    _grading_section(doc, Path(out_dir), seed, scale, threads)
+    n = lambda k: max(int(k * scale), 240)  # noqa: E731
+    common = dict(seed=seed, threads=threads, progress=progress)
+    sweeps = sweep("reference", players=[4, 3], n=n(SWEEP_GAMES), **common)
+    field_anchor, exploit_line = _field_section(doc, rules, n, seed, progress)
+    summary = []
+    for players in (4, 3):
+        summary += _ladder_sections(doc, out, load_rules(None, players), n, seed, progress, sweeps)
+    _recommend_section(doc, n, common)
+    _sweep_sections(doc, out, sweeps, n, seed)
+    _odds_section(doc, seed, scale, threads, progress)
+    _grading_section(doc, out, seed, scale, threads)
     doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))
+    field = parse_profile("reference", rules)
+    text = (f"Sponsio with the printed multipliers, as strong players play it. The players are the reference "
+            f"field, the equilibrium of a population of strategies ({field.text()}): {exploit_line} "
+            + (" ".join(summary) if summary else "No finding holds under all three player models; each section "
+               "gives the numbers.")
+            + f" Built in {time.perf_counter() - t0:.0f} s.")
     path = doc.write(
         "Sponsio: designer report",
-        f"Built by `sponsio report` (seed {seed}, scale {scale}) in {time.perf_counter() - t0:.0f} s. Every "
-        f"probability carries a 95% Wilson interval and its sample size, every mean a 95% Student-t interval "
-        f"(none below n = {MIN_MEAN_N}); tables are also CSV files beside this page. Unless a section "
-        f"says otherwise, games use the reference profile {BALANCE_PROFILE}.",
-        stamp=stamp_text("sponsio-sim", command, out_dir))
+        f"Built by `sponsio report` (seed {seed}, scale {scale}). Every probability carries a 95% Wilson interval "
+        f"and its sample size, every mean a 95% Student-t interval (none below n = {MIN_MEAN_N}); tables are "
+        f"also CSV files beside this page. Unless a heading says otherwise, the players are the reference field "
+        f"and the rules are {rules.name} (appendix).",
+        stamp=stamp_text("sponsio-sim", command, out_dir), summary=text)
     return (path, [f.text for f in doc.findings]) if with_findings else path
 
 
-def _odds_section(doc: HtmlReport, out: Path, seed: int, scale: float, threads, progress) -> None:
+def _field_section(doc: HtmlReport, rules, n, seed: int, progress) -> tuple[str, str]:
+    """The reference field: its mixture and regrets, and its best known exploits measured here."""
+    field = parse_profile("reference", rules)
+    f = field.field
+    model = find_model(rules, variant="reference")
+    mix = pd.DataFrame({"member": f.members, "weight": f.weights, "weight_low": f.weights_low or np.nan,
+                        "weight_high": f.weights_high or np.nan, "regret": f.regret or np.nan,
+                        "regret_high": f.regret_high or np.nan})
+    rows = []
+    br = best_responses(rules, field, model, n=n(GAMES // 2), seed=seed + 1)
+    top = br.iloc[0]
+    rows.append({"exploit": top["strategy"], "how": f"best of {len(br)} PSRO deviations (ev thresholds, cash-in, "
+                 "troll, temperatures)", "games": int(top["games"]), "gain": top["gain"], "gain_low": top["gain_low"],
+                 "gain_high": top["gain_high"]})
+    mc = parse_strategy(f"mc:goal:cash{field[int(np.argmax(f.weights))].cash or 5}", rules)
+    g = focal_gain(rules, field, mc, n(ladder.MC_GAMES), seed=seed + 2, model=model)
+    rows.append({"exploit": mc.text, "how": "rollout search, opponents drawn from the field in its rollouts",
+                 "games": n(ladder.MC_GAMES), "gain": g[0], "gain_low": g[1], "gain_high": g[2]})
+    ex = pd.DataFrame(rows)
+    best = ex.loc[ex["gain_low"].idxmax()]
+    line = (f"its best known exploit, {best['exploit']}, gains {ci_text(best['gain'], best['gain_low'], best['gain_high'], 3)}"
+            f" of win share against it (n = {int(best['games']):,} paired games; fair share {1 / rules.players:.2f}).")
+    anchor = doc.section(
+        "The players: the reference field",
+        f"{rules.summary()}. Each game, every seat draws its strategy from the mixture below, the symmetric "
+        f"equilibrium of `sponsio meta` over the population (made by: {f.command}; {f.games_per_profile:,} games "
+        f"per profile, seed {f.seed}). Regret = a member's gain over the mixture's value when it plays one seat "
+        f"against the field (bootstrap 95 % upper bound); a member of weight 0 gains nothing. Exploits: one seat "
+        f"(rotating) plays the deviation, the others draw from the field, paired with the field's own games, "
+        f"seed {seed}. {CI_METHOD}.")
+    doc.table(mix, "field_mixture", key=True)
+    doc.table(ex, "field_exploits", key=True)
+    doc.finding(f"The reference field is {field.text()}; {line}", anchor, weight=0.0)
+    return anchor, line
+
+
+def _lever(finding: str, players: int, sweeps) -> tuple[str, float]:
+    """The lever whose swept range moves the finding's measure most (moved only), and by how much."""
+    kind = finding.split(":")[0]
+    measure = SWEEP_MEASURE.get(finding, f"{kind} share of bets" if "share of the bets" in finding else None)
+    if measure is None:
+        return (f"the {kind} multiplier (recommend)", 0.0) if "restricted-play" in finding else ("", 0.0)
+    best, size = "", 0.0
+    for r in sweeps:
+        if r.players != players:
+            continue
+        lo, hi = min(r.runs), max(r.runs)
+        c = change(r, hi, lo, measure)
+        if c["moved"] and abs(c["effect"]) > size:
+            size = abs(c["effect"])
+            best = (f"{r.lever.key} {lo:g} -> {hi:g} moves it {c['effect']:+.3f} "
+                    f"[{c['effect_low']:+.3f}, {c['effect_high']:+.3f}]")
+    return best, size
+
+
+def _ladder_sections(doc: HtmlReport, out: Path, rules, n, seed: int, progress, sweeps) -> list[str]:
+    """The ladder (and, for 4 players, the choice balance under the field); returns the summary's
+    sentences of the findings that hold."""
+    profiles = ladder.rungs(rules)
+    choices = ladder.measure(rules, profiles, n(GAMES), n(ladder.MC_GAMES), seed=seed, progress=progress)
+    found = ladder.findings(rules, choices)
+    p = rules.players
+    anchor = doc.section(
+        f"Does it hold under other strong play? ({p} players)",
+        f"{rules.summary()}. Every headline measure under three player models: {ladder.describe(rules, profiles)}; "
+        f"n = {n(GAMES):,} games ({n(ladder.MC_GAMES):,} with every seat mc), seed {seed}, every seat's "
+        f"restricted-play and trolling plays paired with its own. A finding holds when all three give the same "
+        f"verdict against its band ({Bands().for_rules(rules).text(rules.bets)}; seat 0 within 1 point of the "
+        f"fair share; the largest seat gap within 2 points); otherwise it depends on the players. {CI_METHOD}.")
+    doc.table(ladder_table(found, list(profiles)), f"ladder_{p}p", fold=40)
+    said = []
+    for f in found:
+        field_est = f.estimates.get(ladder.FIELD)
+        if field_est is None:
+            continue
+        lever, size = _lever(f.name, p, sweeps)
+        band = f.band
+        dist = max(band[0] - field_est.value, field_est.value - band[1], 0.0) / max(band[1] - band[0], 0.01)
+        text = (f"{p} players, {f.name}: {f.category(ladder.FIELD)}, "
+                f"{ci_text(field_est.value, field_est.low, field_est.high, 3)} (n = {field_est.n:,})"
+                f" under the reference field; {f.tag}"
+                + ("" if f.holds else " (" + "; ".join(f"{r} {f.category(r)}" for r in f.estimates
+                                                       if r != ladder.FIELD) + ")") + ".")
+        doc.finding(text, anchor, weight=dist + (1.0 if f.holds else 0.0) + (0.5 if p == 4 else 0.0), lever=lever)
+        if f.holds and "no evidence" not in f.category(ladder.FIELD) and dist > 0:
+            said.append(f"With {p} players, {f.name}: {f.category(ladder.FIELD)} under every model "
+                        f"({ci_text(field_est.value, field_est.low, field_est.high, 3)} under the field)"
+                        + (f"; {lever}" if lever else "") + ".")
+    if p == 4:
+        _balance_section(doc, out, rules, choices[ladder.FIELD], seed)
+    return said[:4]
+
+
+def _balance_section(doc: HtmlReport, out: Path, rules, ch, seed: int) -> None:
+    """The choice balance under the reference field (the ladder's field run)."""
+    tables = balance_tables(ch)
+    doc.section("Choice balance under the reference field",
+                f"{rules.summary()}. The field's own {ch.run.n:,} games (seed {seed}) and its heaviest betting "
+                f"member's restricted-play and trolling plays at the focal seat. Share of bets: the type's share of "
+                "all bets placed; restricted-play value: the win share that player loses when it may never place "
+                "the type; RTP stays a column, not a target (players place what they expect to win). "
+                f"{CI_METHOD}.")
+    doc.table(tables["bet types"], "balance_types", key=True,
+              columns=["type", "multiplier", "placed", "share", "share_low", "share_high", "rp_value", "rp_value_low",
+                       "rp_value_high", "hit", "ev_per_coin", "rtp", "value_verdict", "share_verdict"])
+    doc.table(tables["bet families"], "balance_families")
+    doc.table(tables["trolls"], "balance_trolls", key=True)
+    doc.table(tables["seats"], "balance_seats", key=True)
+    doc.table(tables["games"], "balance_games", key=True)
+    flow = tables["coin flow"]
+    doc.image("coin_flow", lambda path: balance_plots.coin_flow_chart(flow, path, {"profile": ch.profile.text(),
+                                                                                  "n": ch.run.n, "seed": seed}))
+    doc.table(flow, "balance_coin_flow")
+    doc.table(tables["bets"], "balance_bets")
+
+
+def _recommend_section(doc: HtmlReport, n, common) -> None:
+    for players in (4, 3):
+        rec = recommend("reference", players=players, n=n(RECOMMEND_GAMES), screen_n=n(RECOMMEND_GAMES) // 8 or 240,
+                        **common)
+        anchor = doc.section(
+            f"Recommended multiplier tables ({players} players)",
+            f"Integer multipliers 2..5 per type (the game prints 2x to 5x), the reference field re-deciding under "
+            f"each table (its success model and mixture held), ranked by how far the measures lie outside the "
+            f"choice-balance bands ({Bands().text(load_rules(None, players).bets)}). " + " ".join(rec_verdict(rec)))
+        doc.table(side_by_side(rec), f"recommend_{players}p", key=True, fold=40)
+        best = rec.finalists[0]
+        value, low, high = {name: est for name, est, _ in table_measures(best)}[best.judged.binding]
+        doc.finding(f"{players} players: {rec_verdict(rec)[0]}; {best.judged.binding} {value:.3f} "
+                    f"[{low:.3f}, {high:.3f}] (95 % CI, n = {rec.meta['n']:,} games)", anchor, weight=0.5)
+
+
+def _sweep_sections(doc: HtmlReport, out: Path, sweeps, n, seed: int) -> None:
+    head = headline(sweeps)
+    doc.section("Levers and their effects",
+                f"Each rule number swept over its range with the reference field (n = {n(SWEEP_GAMES):,} games per "
+                f"value, seed {seed}); the change from the lowest to the highest value with its paired 95 % "
+                "interval, for the measures some value moved (the interval excludes 0). Per lever, every value in "
+                "the folded tables and the CSV; the players' success model is the field's (the deal is unchanged).")
+    doc.table(head, "levers_headline", key=True, fold=30)
+    for r in sweeps:
+        name = f"lever_{r.players}p_{r.lever.key.replace('.', '_')}"
+        doc.note(f"{r.players} players, {r.lever.key} ({'paired' if r.paired else 'unpaired'}; refitted: {r.refit})")
+        doc.table(lever_table(r), name, fold=0)
+
+
+def _odds_section(doc: HtmlReport, seed: int, scale: float, threads, progress) -> None:
     """Odds of every bet for a few typical hands."""
     target = min(0.05, 0.01 / max(scale, 1e-3) ** 0.5)
     tables = {}
@@ -82,161 +249,15 @@ def _odds_section(doc: HtmlReport, out: Path, seed: int, scale: float, threads, 
     rules4 = load_rules()
     doc.section(
         "Odds of every bet for typical hands",
-        f"{rules4.summary()} (3-player hand: standard-3p). Seat 0 leads and plays the goal policy for the "
-        f"row's bet; seats without bets play as trolls (goal policy against it). Each row simulated until "
-        f"its 95% CI is narrower than {target:.3f}; n per row in the table. Seed {seed}. {CI_METHOD}. "
-        "EV = P x multiplier - stake (coins per 1-coin stake); fair multiplier = 1/P; the black mark on each "
-        "bar is the break-even chance 1/multiplier.")
+        f"Rules {rules4.name} (3-player hand: standard-3p). Seat 0 leads and plays the goal policy for the row's "
+        f"bet; seats without bets play as trolls against it. Each row simulated until its 95% CI is narrower than "
+        f"{target:.3f}; n per row in the table. Seed {seed}. {CI_METHOD}. EV = P x multiplier - stake (coins per "
+        "1-coin stake); fair multiplier = 1/P; the black mark on each bar is the break-even chance 1/multiplier.")
     doc.image("odds_typical_hands", lambda p: plots.odds_panels(
         tables, p, title=f"Best bets by EV for typical hands (goal policy, seed {seed})"))
     for label, df in tables.items():
         doc.note(label)
-        doc.table(df.head(10), df.attrs["slug"])
-        df.to_csv(out / f"{df.attrs['slug']}_all.csv", index=False)
-
-
-BALANCE_PROFILE = "reference"   # the reference profile (analysis.game.setup.REFERENCE)
-MC_PROFILE = "mc:goal:cash4 x4"   # stronger play the balance verdicts are checked under
-MC_GAMES = 2_000                  # its games at scale 1 (about 5 games/s/core with four mc seats)
-SWEEPS = ("multiplier.last=2..5", "troll_pay=1..3", "round_bonus=0..4:2")
-MATRIX = f"{REFERENCE_STRATEGY}, ev:goal:cash4, ev:goal:never, troll:goal, random:random"  # A vs B for every pair
-
-
-def _game_sections(doc: HtmlReport, out: Path, seed: int, scale: float, threads, progress) -> None:
-    """Game length, seat advantage, balance and recommend, trolls, sweeps,
-    matrix, cash-in and lead-token studies; their findings."""
-    rules = load_rules()
-    n = lambda k: max(int(k * scale), 240)  # noqa: E731
-    common = dict(seed=seed, threads=threads, progress=progress)
-    fair = 1 / rules.players
-    fixed = tournament(BALANCE_PROFILE, n=n(50_000), rotate=False, **common)
-    games, hist = fixed.attrs["games"], fixed.attrs["rounds"]
-    anchor = doc.section("How long games last and how they end",
-                         f"{rules.summary()}. Profile {fixed.attrs['profile']} in fixed seats, n={n(50_000)} games, "
-                         f"seed {seed}. {CI_METHOD}. A comeback is a game won by a player who was last (fewest "
-                         "coins, ties included) after round 1; a lead change is a round after which none of the "
-                         "previous round's richest players is still richest (counted from round 2).")
-    for text in length_findings(games, hist):
-        doc.finding(text, anchor)
-    doc.image("game_length", lambda p: game_plots.rounds_histogram(hist, p, f"Rounds per game, {fixed.attrs['profile']}, "
-                                                                   f"n={n(50_000)}, seed {seed}"))
-    doc.table(games, "game_length")
-    doc.table(hist, "rounds_histogram")
-    anchor = doc.section("Seat advantage", f"The same {n(50_000)} games: each seat's win share (a k-way shared win "
-                         f"counts 1/k) with its 95% interval; fair share {fair:.2f}. The gap between two seats "
-                         "carries a conservative interval (the two half-widths added).")
-    doc.finding(seat_finding(fixed, fair), anchor)
-    doc.image("seat_advantage", lambda p: plots.win_rate_bars(
-        fixed.assign(win=fixed["win_share"], win_low=fixed["share_low"], win_high=fixed["share_high"],
-                     label="seat " + fixed["seat"]), "label", p, "Win share by seat (95% CI)", fair=fair,
-        ylabel="win share (95% CI)"))
-    doc.table(fixed[["seat", "strategy", "games", "win_share", "share_low", "share_high", "coins", "coins_low",
-                     "coins_high", "troll_share"]], "seat_advantage")
-
-    b = balance(BALANCE_PROFILE, n=n(50_000), **common)
-    note = (f"{rules.summary()}. Profile {b.meta['profile']} (rotated over seats), n={b.meta['n']} games, seed "
-            f"{seed}, success model {b.meta['model']}. {CI_METHOD}. RTP = mean payout per coin staked (double "
-            f"included), EV per coin = RTP - 1, fair multiplier = multiplier / RTP, volatility index = "
-            f"{b.meta['volatility']}.")
-    bal_anchor = doc.section("Bet balance: every bet as the strategies place it in full games", note)
-    doc.image("balance_ev", lambda p: balance_plots.ev_bars(b.kinds, b.bets, p, b.meta))
-    doc.table(b.kinds, "balance_types")
-    doc.table(b.bets.sort_values("placed", ascending=False).head(25), "balance_bets_top")
-    b.bets.to_csv(out / "balance_bets_all.csv", index=False)
-    b.by_seat.to_csv(out / "balance_by_seat.csv", index=False)
-    doc.link("balance_bets_all.csv", "Every bet")
-    doc.link("balance_by_seat.csv", "By seat position")
-
-    mc_n = max(int(MC_GAMES * scale), 40)
-    with Progress(mc_n, "sponsio report: balance under mc", enabled=progress) as bar:
-        # one strategy in every seat: fixed seats play the same games as rotated ones and keep the seats apart
-        bm = run_balance(rules, MC_PROFILE, mc_n, seed=seed, model=find_model(rules), progress=bar, rotate=False)
-    both, text = verdicts_under_both(b.kinds, bm.kinds, "the reference profile", MC_PROFILE)
-    anchor = doc.section(
-        "Do the verdicts hold under stronger play (mc)?",
-        f"{rules.summary()}. The bet balance above (reference profile, n={b.meta['n']} games) beside the same "
-        f"under {bm.meta['profile']} (every seat the rollout bettor mc, n={mc_n} games, seed {seed}; mc searches "
-        f"each betting action by playing the round out, so it places what wins in play, not what the success "
-        f"model rates). Verdict: RTP's 95% interval above or below {RTP_BAND[0]:g}-{RTP_BAND[1]:g} (over-, "
-        f"under-paid), inside it (in band), or overlapping an edge (no evidence). {CI_METHOD}.")
-    doc.finding(text, anchor)
-    doc.table(both, "balance_reference_vs_mc")
-    doc.note(f"Seat advantage under stronger play: the same {mc_n} games of {bm.meta['profile']} in fixed seats, "
-             f"each seat's win share (95% interval) beside the reference profile's above (n={n(50_000)} games); "
-             "the gap between the reference's best and worst seat under both, and its change, carry conservative "
-             "intervals (half-widths added).")
-    seats_mc = bm.entries[["seat", "strategy", "games", "win_share", "share_low", "share_high", "coins",
-                           "coins_low", "coins_high", "troll_share"]]
-    doc.table(seats_mc, "seat_advantage_mc")
-    doc.finding(strong_seat_finding(fixed, seats_mc, "the reference profile", MC_PROFILE), anchor)
-
-    quick = scale < 0.5   # a quick look searches two types' multipliers, not all five
-    rec = recommend(BALANCE_PROFILE, n=n(20_000), screen_n=n(2_000), only=("last", "nines") if quick else None,
-                    seed=seed, threads=threads, progress=progress)
-    doc.section(
-        "Recommended multipliers (recommend)",
-        f"{rec.meta['rules']}. {rec.meta['tables']:,} tables of integer multipliers searched against the "
-        f"choice-balance criterion ({rec.meta['bands']}); players re-decide under each table, the profile "
-        f"held; finalists on n={rec.meta['n']} games, seed {seed}. {CI_METHOD}. " + " ".join(verdict(rec)[:1]))
-    doc.table(side_by_side(rec), "recommend")
-    for text in rtp_findings(b.kinds, None):
-        doc.finding(text, bal_anchor)
-
-    doc.section("Troll economics", note + " A troll is a seat holding no bet when betting ends; troll vs bettor: "
-                "seat 0 plays a troll with the profile's play and cash-in (or the profile's strategy) against the "
-                "same other seats.")
-    doc.table(b.trolls, "trolls")
-    doc.table(b.troll_pay, "troll_pay_distribution")
-    for r in sweep(BALANCE_PROFILE, players=rules.players, levers=SWEEPS, n=n(20_000), seed=seed, threads=threads,
-                   progress=progress):
-        key = r.lever.key
-        slug_ = "sweep_" + key.replace(".", "_")
-        doc.section(f"Sweep: {key}", f"{note.split('. Profile')[0]}; {key} set to each value in turn; "
-                    f"n={n(20_000)} games per value, the same games as the standard rule set (common random "
-                    "numbers); effect = paired difference against the standard value (* = its 95% interval "
-                    f"excludes 0). Players refitted: {r.refit}.")
-        doc.image(slug_, lambda p, r=r: balance_plots.sweep_panels(r, p, {"profile": r.profile, "n": n(20_000),
-                                                                          "seed": seed}))
-        doc.table(lever_table(r), slug_)
-    ex = exploit(BALANCE_PROFILE, n=n(20_000), seed=seed, threads=threads, progress=progress)
-    ex_anchor = doc.section(
-        "Is the reference profile an equilibrium? (exploit, restricted play)",
-        f"{rules.summary()}. Entry 0 of {ex.attrs['profile']} deviates to each strategy of the default family "
-        f"(ev thresholds, troll, every cash-in, restricted play without one bet type) while the others keep the "
-        f"profile, seats rotated; every game is played with and without the deviation from the same random "
-        f"numbers; n={ex.attrs['n']} games per deviation, seed {seed}; gain = paired difference of win share "
-        f"(95% interval). A without=T row is the value of bet type T to a player: the win share lost by never "
-        f"placing it. Verdict: {ex.attrs['verdict']}.")
-    doc.table(ex, "exploit")
-    for text in exploit_findings(ex):
-        doc.finding(text, ex_anchor)
-    exm = exploit(BALANCE_PROFILE, n=mc_n, seed=seed, family="mc", threads=threads, progress=progress)
-    doc.note(f"Against stronger play: entry 0 deviates to the rollout bettor mc (R = 100), the same pairing, "
-             f"n={exm.attrs['n']} games. Verdict: {exm.attrs['verdict']}.")
-    doc.table(exm, "exploit_mc")
-    doc.finding(stronger_play_finding(exm), ex_anchor)
-    mx = matrix(MATRIX, n=n(10_000), cache=True, **common)
-    mx_anchor = doc.section("Strategy matrix", f"{rules.summary()}. Win rate of one seat playing A (rows) against "
-                            f"all other seats playing B (columns), A rotating over the seats; n={mx['games'].iloc[0]} "
-                            f"games per pair, seed {seed}; fair share {fair:.2f}. {CI_METHOD}.")
-    for text in strategy_findings(mx, REFERENCE_STRATEGY, fair):
-        doc.finding(text, mx_anchor)
-    doc.image("matrix", lambda p: game_plots.matrix_heatmap(mx, p, fair, f"win rate of A vs B x{rules.players - 1}"))
-    doc.table(mx, "matrix")
-    cash = cash_in_study(rules, "ev:goal:cash4", n(20_000), seed=seed, progress=progress)
-    doc.section("Streak track: when to cash in", f"{rules.summary()}; track values {list(rules.track_value)}. "
-                f"Seat 0 plays ev:goal cashing in at position >= K (or never) against ev:goal:cash4 x"
-                f"{rules.players - 1}, rotated; n={n(20_000)} games per K, seed {seed}. {CI_METHOD}.")
-    doc.image("cash_in", lambda p: plots.win_rate_bars(cash, "strategy", p, "Win rate by cash-in threshold",
-                                                       fair=fair))
-    doc.table(cash, "cash_in")
-    lead = lead_value(rules, max(int(40 * scale), 4), seed=seed, threads=threads)
-    doc.section("What leading the first trick is worth (the lead token)",
-                f"{rules.summary()}. {len(lead)} random hands (seed {seed}); for each, the best bet by EV when "
-                "the hand's seat leads, and the same bet when the next seat leads (goal policy, trolls against; "
-                "each rate to a 95% CI narrower than 0.02). Paired differences: mean +/- 1.96 SE.")
-    doc.table(lead.attrs["summary"], "lead_value_summary")
-    doc.table(lead, "lead_value_hands")
+        doc.table(df, df.attrs["slug"], fold=8)
 
 
 def _grading_section(doc: HtmlReport, out: Path, seed: int, scale: float, threads) -> None:

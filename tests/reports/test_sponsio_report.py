@@ -1,6 +1,7 @@
-"""The Sponsio designer report, built small from the installed package: findings
-that link to existing sections, every image present, a stamp, and a page that
-headless Chromium renders with every image loaded and no horizontal overflow."""
+"""The Sponsio designer report, built small from the installed package: a summary first,
+findings that link to existing sections with their levers, the ladder under three player
+models, every image present, a stamp, and a page that headless Chromium renders at 1400 px
+with every image loaded, the summary in the first screen and no key table scrolling."""
 
 import pytest
 from click.testing import CliRunner
@@ -14,28 +15,40 @@ def built(tmp_path_factory):
     return build(main, tmp_path_factory.mktemp("sponsio_report"), "sponsio")
 
 
-def test_report_opens_with_findings_that_link_to_sections(built):
+def test_report_opens_with_a_summary_and_ranked_findings_with_levers(built):
     page = structure(built / "index.html")
-    assert len(page["findings"]) >= 4
+    html = (built / "index.html").read_text()
+    assert html.index("id='summary'") < html.index("id='findings'") < html.index("class='toc'")
+    assert "reference field" in page["summary"] and "best known exploit" in page["summary"]
+    assert len(page["findings"]) >= 10
     for text, anchor in page["findings"]:
         assert anchor in page["ids"], f"finding {text!r} links to a missing section #{anchor}"
-        assert "n = " in text and ("[" in text or "no interval" in text)   # its CI (or why none) and n
-    assert any(text.startswith("Every seat on mc:") for text, _ in page["findings"])   # seats under mc
-    assert (built / "seat_advantage_mc.csv").exists()
+        assert "n = " in text and "[" in text        # its CI and n
+    assert "Lever: " in html
+    tagged = [t for t, _ in page["findings"] if "holds under all 3" in t or "depends on the players" in t]
+    assert len(tagged) >= 8                           # the ladder's findings, each tagged
     assert page["toc"] and "appendix-rule-set-standard-4p" in page["ids"]
     assert page["stamp"] and "commit" in page["stamp"].group(1) and "command: sponsio report" in page["stamp"].group(1)
+
+
+def test_the_ladder_names_three_player_models_for_both_player_counts(built):
+    for p in (3, 4):
+        ladder = (built / f"ladder_{p}p.csv").read_text().splitlines()
+        assert ladder[0].startswith("finding,reference field,every seat mc,best single profile,tag")
+        assert any("restricted-play value" in row for row in ladder)
+    assert (built / "field_exploits.csv").exists() and (built / "recommend_4p.csv").exists()
 
 
 def test_every_image_is_embedded_and_written(built):
     page = structure(built / "index.html")
     names = {name for name, _ in page["images"]}
-    assert {"game_length", "seat_advantage", "balance_ev", "matrix", "odds_typical_hands"} <= names
+    assert {"coin_flow", "odds_typical_hands"} <= names
     for name, data in page["images"]:
         assert (built / f"{name}.png").stat().st_size > 1000 and len(data) > 1000
 
 
 def test_page_renders_in_headless_chromium(built):
-    assert_renders(built / "index.html")
+    assert_renders(built / "index.html", width=1400, summary=True)
 
 
 def test_bad_output_folder_is_one_line_exit_2(tmp_path):
