@@ -163,7 +163,6 @@ def _mc(part: str, rest: list[str], players: int, base: Path | None) -> Strategy
     row = weights_row(roll, players, base)
     if fld:
         field_spec(fld, players)   # fails early on a missing field
-        row[I.PP_CRN] = 1.0        # rollout k of every candidate replays the same stream
     roll_label = roll if "@" in roll else roll.lower()
     label = f"mc:{k}" + ("" if roll_label == "tuned" else f":{roll_label}") + (f":{fld}" if fld else "")
     return Strategy(label, L.MC, k, row, fld)

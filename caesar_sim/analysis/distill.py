@@ -189,9 +189,7 @@ def distill(players: int, play: FieldPlay, base_row: np.ndarray, *, games: int, 
     history = []
     rollout_row = base_row.copy()
     for it in range(iterations):
-        row = rollout_row.copy()
-        row[I.PP_CRN] = 1.0   # every candidate's rollout k on the same stream: sharper differences of Q
-        mc = Strategy(f"mc:{rollouts}:" + ("tuned" if it == 0 else "distilled*"), L.MC, rollouts, row)
+        mc = Strategy(f"mc:{rollouts}:" + ("tuned" if it == 0 else "distilled*"), L.MC, rollouts, rollout_row)
         mc = replace(mc, field=replace(play, focal=None))
         fp = play.with_focal(mc)
         train = record(players, fp, games, seed=seed + it, rules=rules, threads=threads, progress=progress)

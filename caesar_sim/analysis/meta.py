@@ -28,7 +28,6 @@ from tabletop_mc.stats import mean_ci
 from caesar_sim import weights as WT
 from caesar_sim.analysis.run import run_field
 from caesar_sim.fieldplay import FieldPlay, mixture_play
-from caesar_sim.kernels import items as I
 from caesar_sim.kernels import layout as L
 from caesar_sim.strategy import Strategy, parse_strategy, weights_row
 
@@ -102,7 +101,6 @@ def oracle_candidates(players: int, field: FieldPlay, out: Path, round_: int, *,
                    rules=rules, threads=threads, progress=progress, command=f"caesar meta oracle round {round_}")
     _save(out / f"{tag}-distilled.json", dist, players, "distilled")
     row = parse_strategy(f"distilled@{tag}-distilled.json", players, out).row
-    row[I.PP_CRN] = 1.0
     mc = Strategy(f"mc:{mc_rollouts}:distilled@{tag}-distilled.json:field", L.MC, mc_rollouts, row,
                   replace(field, focal=None))
     return [Candidate("tune", f"tuned@{tag}-tuned.json", True),

@@ -27,8 +27,7 @@ PP_RPOL = PP_NAMED            # policy code a row plays by in `mc` rollouts (0 =
 PP_FIELD0 = PP_NAMED + 1      # `mc` row: first PP row of its rollout field (members drawn per rollout)
 PP_FIELDN = PP_NAMED + 2      # ... and the field's member count (0 = every seat rolls out with this row)
 PP_CUM = PP_NAMED + 3         # a field member row: cumulative weight (draw u picks the first row with u < cum)
-PP_CRN = PP_NAMED + 4         # `mc` row: 1 = every candidate's rollout k replays the same random stream
-PP_SIZE = PP_NAMED + 5
+PP_SIZE = PP_NAMED + 4
 BANNED = -1e9   # utility of an item type a restricted player never takes (PP_BAN_ITEMS bit set)
 
 

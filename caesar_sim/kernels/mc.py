@@ -9,14 +9,16 @@ the opponents are modelled as the field plays, not as copies of the mover. A row
 rollouts by its ``PP_RPOL`` policy. Horizon ``PP_HORIZON``: 0 = to the end of the day (all of
 it is on the table), 1 = to the end of the game (the unseen decks are reshuffled in each
 rollout, so `mc` never sees their order).
-"""
 
-import numpy as np
+Common random numbers: a decision draws one key from the game's stream; rollout k of every
+candidate then plays from stream (key, k) (the same field draws, deck shuffles and, while the
+paths agree, the same random actions), so candidates differ by their action, not their luck.
+At K = 4 that gains as much against a field as K = 8 without (and runs faster).
+"""
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import next_u64, randbelow, seed_state, uniform
-from caesar_sim.kernels.items import (PP_CRN, PP_CUM, PP_EPS, PP_FIELD0, PP_FIELDN, PP_HORIZON, PP_RPOL, PP_SIZE,
-                                      wrow)
+from caesar_sim.kernels.items import PP_CUM, PP_EPS, PP_FIELD0, PP_FIELDN, PP_HORIZON, PP_RPOL, PP_SIZE, wrow
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 from caesar_sim.kernels.policies import greedy_action, legal_actions
 from caesar_sim.kernels.scan import scored_action
@@ -89,23 +91,20 @@ def mc_values(R, S, PP, K, rng, B, A, W, lg, st):
     o = wrow(S, p)
     whole = PP[o + PP_HORIZON] > 0
     eps = PP[o + PP_EPS]
-    crn = PP[o + PP_CRN] > 0
-    key = next_u64(rng) if crn else np.uint64(0)
+    key = next_u64(rng)
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     for i in range(cnt):
         a = A[ACT_MAX + i]
         tot = 0.0
         for k in range(K):
-            if crn:  # rollout k of every candidate replays stream (key, k)
-                seed_state(key, k, rng)
+            seed_state(key, k, rng)   # common random numbers: rollout k of every candidate replays stream (key, k)
             rollout_start(S, B, PP, p, rng)
             advance(R, B, PP, W, a, rng, lg, st)
             while B[S_OVER] == 0 and (whole or B[S_DAY] == d0):
                 advance(R, B, PP, W, rollout_action(R, B, PP, eps, rng, A, W), rng, lg, st)
             tot += outcome(B, p)
         W[W_Q + i] = tot / K
-    if crn:
-        rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3   # the game goes on from one draw per decision
     return cnt
 
 
