@@ -10,6 +10,7 @@ seat ``g % players`` plays in game g instead of its draw (``kernels.game``). Pop
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -31,6 +32,7 @@ class FieldPlay:
     weights: tuple[float, ...]
     focal: Strategy | None = None
     field: Field | None = None
+    base: Path | None = None   # the field file's folder (its members' weights files may sit there)
 
     @property
     def labels(self) -> list[str]:
@@ -67,7 +69,7 @@ class FieldPlay:
     def with_focal(self, focal: Strategy | str | None) -> "FieldPlay":
         """This field with seat g % players playing ``focal`` (a strategy or its text)."""
         if isinstance(focal, str):
-            focal = parse_strategy(focal, self.players)
+            focal = parse_strategy(focal, self.players, self.base)
         return replace(self, focal=focal)
 
     def kernel_tables(self, mc_horizon: str = "day"):
@@ -97,7 +99,8 @@ def field_play(spec: str, players: int) -> FieldPlay:
     """``reference`` or ``field:FILE`` as a FieldPlay (one-line UserError if there is none)."""
     f = field_spec(spec.strip(), players)
     name = "reference" if spec.strip().lower() == "reference" else spec.strip()
-    return replace(mixture_play(name, players, f.members, f.weights, field_base(spec.strip())), field=f)
+    base = field_base(spec.strip())
+    return replace(mixture_play(name, players, f.members, f.weights, base), field=f, base=base)
 
 
 def against(spec: str, players: int) -> FieldPlay:

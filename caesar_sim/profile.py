@@ -9,7 +9,7 @@ read as ``PP``); see ``caesar_sim.weights`` for the names.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace as with_fields
 
 import numpy as np
 
@@ -26,8 +26,9 @@ REFERENCE = "reference"
 
 
 def reference_profile(players: int) -> str:
-    """The profile reports and the analysis commands use by default: `tuned` in every seat."""
-    return f"tuned x{players}"
+    """What reports and the analysis commands play by default: the reference field (the shipped
+    equilibrium mixture for ``players``, caesar_sim/fields/reference-<players>p.json)."""
+    return REFERENCE
 
 
 def is_field(text: str) -> bool:
@@ -80,9 +81,13 @@ class Profile:
     def replace(self, entry: int, text: str, row: np.ndarray | None = None) -> "Profile":
         """This profile with entry ``entry`` replaced by the strategy ``text`` (and weight ``row`` if given)."""
         s = parse_strategy(text, len(self.entries))
+        return self.with_entry(entry, s if row is None else with_fields(s, label=f"{s.label}*", row=row))
+
+    def with_entry(self, entry: int, s: Strategy) -> "Profile":
+        """This profile with entry ``entry`` playing the strategy ``s``."""
         pols, ks, rows = self.policies.copy(), self.rollouts.copy(), self.weights.copy()
-        pols[entry], ks[entry], rows[entry] = s.code, s.rollouts, s.row if row is None else row
-        entries = self.entries[:entry] + (s.label if row is None else f"{s.label}*",) + self.entries[entry + 1:]
+        pols[entry], ks[entry], rows[entry] = s.code, s.rollouts, s.row
+        entries = self.entries[:entry] + (s.label,) + self.entries[entry + 1:]
         fields = list(self.fields or ("",) * len(self.entries))
         fields[entry] = s.field
         return Profile(entries, pols, ks, rows, tuple(fields))

@@ -20,17 +20,20 @@ NET_NOTE = ("net coins = the coins the card's items scored for its owner that da
             "`simulate`'s favour table)")
 
 
-def bid_table(b: Batch, by_seat: bool = True) -> pd.DataFrame:
-    """One row per policy, (seat order,) location and merchant value that was played at least once."""
+def bid_table(b: Batch, by_seat: bool = True, by_policy: bool = True) -> pd.DataFrame:
+    """One row per policy (or all pooled), (seat order,) location and merchant value played at least once."""
     st = L.named_stats(b.stats)["bids"]   # (policy, seat order, row, value, BIN_STATS)
     if not by_seat:
         st = st.sum(axis=1, keepdims=True)
+    if not by_policy:
+        st = st.sum(axis=0, keepdims=True)
     rows = []
     for pol, order, row, v in zip(*np.nonzero(st[..., 0])):
         cnt, won, tot, sq = st[pol, order, row, v]
         m, lo, hi = mean_ci(tot, sq, cnt)
         p, plo, phi = wilson(won, cnt)
-        rows.append({"policy": POLICIES[pol], **({"seat_order": int(order)} if by_seat else {}),
+        rows.append({"policy": POLICIES[pol] if by_policy else "all",
+                     **({"seat_order": int(order)} if by_seat else {}),
                      "phase": PHASE_OF_ROW[row], "location": LOCATIONS[row], "value": int(v) + 1,
                      "n": int(cnt), "net_coins": m, "net_low": lo, "net_high": hi,
                      "wins_item": p, "wins_low": plo, "wins_high": phi})

@@ -178,18 +178,23 @@ class Distilled:
     history: list[dict] = dfield(default_factory=list)
 
 
-def distill(players: int, play: FieldPlay, base_row: np.ndarray, *, games: int, holdout: int, iterations: int,
+def distill(players: int, play: FieldPlay, start: Strategy, *, games: int, holdout: int, iterations: int,
             rollouts: int = 16, seed: int = 1, tau: float = 0.1, l2: float = 1e-3, rules=None, threads=None,
             progress=None, command: str = "") -> Distilled:
-    """Expert iteration against the field ``play`` (see the module). Iteration i records ``games`` games on
-    seed ``seed + i`` with `mc:rollouts` rolling out as the current fit (the first: as ``base_row``'s
-    `tuned`), fits, and measures agreement on ``holdout`` games recorded on seed ``seed + 1000 + i``."""
+    """Expert iteration against the field ``play`` (see the module), from ``start`` (`tuned`: its score
+    as distilled weights; a `distilled` strategy: its own). Iteration i records ``games`` games on seed
+    ``seed + i`` with `mc:rollouts` rolling out as the current policy (the first: as ``start``), fits,
+    and measures agreement on ``holdout`` games recorded on seed ``seed + 1000 + i``."""
     t0 = time.perf_counter()
-    w = tuned_equivalent(base_row)
+    base_row = start.row
+    if start.code == L.DISTILLED:
+        w = base_row[I.PP_X:I.PP_X + I.NFEAT].copy()
+    else:
+        w = tuned_equivalent(base_row)
     history = []
     rollout_row = base_row.copy()
     for it in range(iterations):
-        mc = Strategy(f"mc:{rollouts}:" + ("tuned" if it == 0 else "distilled*"), L.MC, rollouts, rollout_row)
+        mc = Strategy(f"mc:{rollouts}:" + (start.label if it == 0 else "distilled*"), L.MC, rollouts, rollout_row)
         mc = replace(mc, field=replace(play, focal=None))
         fp = play.with_focal(mc)
         train = record(players, fp, games, seed=seed + it, rules=rules, threads=threads, progress=progress)
@@ -203,7 +208,8 @@ def distill(players: int, play: FieldPlay, base_row: np.ndarray, *, games: int, 
                         "agreement_low": round(agree[1], 4), "agreement_high": round(agree[2], 4),
                         "regret": round(regret(test, w), 4)})
         rollout_row = distilled_strategy(base_row, w).row
-    meta = {"command": command, "seed": seed, "players": players, "field": play.text(), "games": games,
+    meta = {"command": command, "seed": seed, "players": players, "field": play.text(), "start": start.label,
+            "games": games,
             "holdout_games": holdout, "iterations": iterations, "rollouts": rollouts, "tau": tau, "l2": l2,
             "history": history, "seconds": round(time.perf_counter() - t0, 1)}
     return Distilled(distilled_weights(base_row, w), meta, history)

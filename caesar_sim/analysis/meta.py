@@ -1,4 +1,4 @@
-"""`meta`: the Circus Maximus side of the meta-game (``tabletop_mc.metagame``).
+"""`meta`: the Circus Maximus side of the meta-game (``tabletop_mc.metarun``, ``tabletop_mc.metagame``).
 
 - ``payoff_adapter`` plays one profile of the symmetric game for the payoff table: the
   population's strategies as a member table, the profile's seating rotated game by game, every
@@ -28,8 +28,9 @@ from tabletop_mc.stats import mean_ci
 from caesar_sim import weights as WT
 from caesar_sim.analysis.run import run_field
 from caesar_sim.fieldplay import FieldPlay, mixture_play
+from caesar_sim.kernels import items as I
 from caesar_sim.kernels import layout as L
-from caesar_sim.strategy import Strategy, parse_strategy, weights_row
+from caesar_sim.strategy import Strategy, parse_strategy
 
 MARGIN = 0.01
 ORACLE_SEED = 7919       # oracle games run on seed + ORACLE_SEED + round: never the payoff table's seed
@@ -64,11 +65,13 @@ def payoff_adapter(players: int, members, *, rules=None, threads=None, base: Pat
 
 
 def paired_gain(players: int, field: FieldPlay, focal: Strategy | str, games: int, *, seed: int, rules=None,
-                threads=None, progress=None) -> dict:
+                threads=None, progress=None, base=None) -> dict:
     """A seat playing ``focal`` against ``field`` (seat g % players of game g, the others drawn): the
-    paired per-game win-share gain over the field member that sat there, mean and 95 % interval."""
-    base = run_field(players, field, games, seed=seed, rules=rules, threads=threads, progress=progress,
-                     stats=False, label="field")
+    paired per-game win-share gain over the field member that sat there, mean and 95 % interval
+    (``base``: the undeviated run on the same seed, if already played)."""
+    if base is None:
+        base = run_field(players, field, games, seed=seed, rules=rules, threads=threads, progress=progress,
+                         stats=False, label="field")
     dev = run_field(players, field.with_focal(focal), games, seed=seed, rules=rules, threads=threads,
                     progress=progress, stats=False, label=f"against the field: {field.with_focal(focal).focal.label}")
     d = dev.win_shares()[:, 0] - base.win_shares()[:, 0]
@@ -96,12 +99,12 @@ def oracle_candidates(players: int, field: FieldPlay, out: Path, round_: int, *,
     res = tune(players, tune_games, tune_generations, seed=seed + round_, start="tuned", lam=8, rules=rules,
                threads=threads, progress=progress, against=field, command=f"caesar meta oracle round {round_}")
     _save(out / f"{tag}-tuned.json", res, players, "tuned")
-    dist = distill(players, field, weights_row("tuned", players), games=distill_games,
+    dist = distill(players, field, distill_start(field), games=distill_games,
                    holdout=max(distill_games // 4, 50), iterations=distill_iterations, seed=seed + round_,
                    rules=rules, threads=threads, progress=progress, command=f"caesar meta oracle round {round_}")
     _save(out / f"{tag}-distilled.json", dist, players, "distilled")
     row = parse_strategy(f"distilled@{tag}-distilled.json", players, out).row
-    mc = Strategy(f"mc:{mc_rollouts}:distilled@{tag}-distilled.json:field", L.MC, mc_rollouts, row,
+    mc = Strategy(f"mc:{mc_rollouts}:distilled@{tag}-distilled.json, field rollouts", L.MC, mc_rollouts, row,
                   replace(field, focal=None))
     return [Candidate("tune", f"tuned@{tag}-tuned.json", True),
             Candidate("distill", f"distilled@{tag}-distilled.json", True),
@@ -121,15 +124,65 @@ def judge(players: int, field: FieldPlay, candidates: list[Candidate], games: in
           rules=None, threads=None, progress=None) -> pd.DataFrame:
     """Each candidate's paired gain against ``field`` on ``games`` games of ``seed``."""
     rows = []
+    base = run_field(players, field, games, seed=seed, rules=rules, threads=threads, progress=progress, stats=False)
     for c in candidates:
         s = c.strategy if isinstance(c.strategy, Strategy) else parse_strategy(c.strategy, players, out)
-        row = paired_gain(players, field, s, games, seed=seed, rules=rules, threads=threads, progress=progress)
+        row = paired_gain(players, field, s, games, seed=seed, rules=rules, threads=threads, progress=progress,
+                          base=base)
         rows.append({"kind": c.kind, **row, "addable": c.addable,
                      "added": bool(c.addable and row["gain_low"] > MARGIN)})
     return pd.DataFrame(rows)
+
+
+def distill_start(field: FieldPlay) -> Strategy:
+    """Where the oracle's distillation starts: the field's heaviest deterministic `distilled` member (expert
+    iteration goes on from it), else `tuned`."""
+    own = [(w, m) for w, m in zip(field.weights, field.members) if m.code == L.DISTILLED and m.row[I.PP_TEMP] <= 0]
+    return max(own, key=lambda p: p[0])[1] if own else parse_strategy("tuned", field.players)
 
 
 def mixture_field(players: int, names, weights, base: Path | None = None) -> FieldPlay:
     """The equilibrium mixture as a field (members of weight 0 left out)."""
     return mixture_play("mixture", players, names, weights, base)
 
+
+@dataclass
+class MetaRun:
+    """What `caesar meta` found: the final solve, the members added by the oracle and its rounds."""
+
+    result: object            # tabletop_mc.metarun.MetaResult
+    oracle: pd.DataFrame      # every round's candidates and gains
+    out: Path | None
+
+
+def run_meta(players: int, members, *, games: int, seed: int, rules=None, threads=None, oracle_rounds: int = 0,
+             oracle_games: int = 2000, out: Path | None = None, progress=None, oracle_kw: dict | None = None,
+             log=None) -> MetaRun:
+    """Payoff table of ``members`` (every profile, ``games`` games each), solve, then up to
+    ``oracle_rounds`` PSRO rounds (``oracle_candidates``; their files go to ``out``)."""
+    from tabletop_mc.metarun import play, solve
+
+    names = list(members)
+    table = play(names, players, payoff_adapter(players, names, rules=rules, threads=threads, base=out),
+                 games=games, seed=seed)
+    result = solve(table, seed=seed)
+    rounds = []
+    for r in range(oracle_rounds):
+        field = mixture_field(players, result.names, result.boot.mixture, out)
+        cands = oracle_candidates(players, field, out, r + 1, seed=seed, rules=rules, threads=threads,
+                                  progress=progress, **(oracle_kw or {}))
+        judged = judge(players, field, cands, oracle_games, out, seed=seed + ORACLE_SEED + r, rules=rules,
+                       threads=threads, progress=progress).assign(round=r + 1)
+        rounds.append(judged)
+        if log is not None:
+            log(f"oracle round {r + 1}: " + "; ".join(f"{k} {g:+.3f} [{lo:+.3f}, {hi:+.3f}]" for k, g, lo, hi in
+                                                       judged[["kind", "gain", "gain_low", "gain_high"]].values))
+        added = [c.strategy for c, a in zip(cands, judged["added"]) if a]
+        if not added:
+            break
+        names += added
+        table = play(names, players, payoff_adapter(players, names, rules=rules, threads=threads, base=out),
+                     games=games, seed=seed, base=table)
+        result = solve(table, seed=seed)
+    oracle = pd.concat(rounds, ignore_index=True) if rounds else pd.DataFrame()
+    return MetaRun(result, oracle, out)

@@ -59,6 +59,15 @@ def _profile(profile: str | None, players: int) -> tuple[str, str]:
                  f"not given; `{play.field.command}`)\n")
 
 
+def _profile_text(profile: str, players: int) -> str:
+    """A profile as the header shows it (a field with its mixture)."""
+    from caesar_sim.profile import is_field
+    if not is_field(profile):
+        return profile
+    from caesar_sim.fieldplay import field_play
+    return field_play(profile, players).text()
+
+
 @click.group("caesar", cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sponsio-sim", prog_name="caesar", message="%(prog)s %(version)s")
 def main():
@@ -187,7 +196,7 @@ def sweep(players, profile, n, rotate, plot, mc_horizon, seed, fmt, rules, overr
     profile, note = _profile(profile, players)
     table, summary = A.sweep(players, profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
                              threads=threads, mc_horizon=mc_horizon)
-    header = (f"{note}base {summary}\nprofile {profile}, n={n} games per variant, seed {seed} (same games in every "
+    header = (f"{note}base {summary}\nprofile {_profile_text(profile, players)}, n={n} games per variant, seed {seed} (same games in every "
               f"variant); {CI_METHOD}; moved = a 95% CI of d_win or d_score excludes 0")
     emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
     if plot:

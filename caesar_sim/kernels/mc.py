@@ -18,7 +18,8 @@ At K = 4 that gains as much against a field as K = 8 without (and runs faster).
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import next_u64, randbelow, seed_state, uniform
-from caesar_sim.kernels.items import PP_CUM, PP_EPS, PP_FIELD0, PP_FIELDN, PP_HORIZON, PP_RPOL, PP_SIZE, wrow
+from caesar_sim.kernels.items import (PP_BAN_ROWS, PP_CUM, PP_EPS, PP_FIELD0, PP_FIELDN, PP_HORIZON, PP_RPOL,
+                                     PP_SIZE, wrow)
 from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
 from caesar_sim.kernels.policies import greedy_action, legal_actions
 from caesar_sim.kernels.scan import scored_action
@@ -84,11 +85,20 @@ def outcome(S, p):
 
 @no_refcount
 def mc_values(R, S, PP, K, rng, B, A, W, lg, st):
-    """Every legal action of the acting seat into ``A[ACT_MAX + i]`` and its mean rollout outcome into
-    ``W[W_Q + i]``; returns their number."""
+    """Every legal action of the acting seat (none at a row its ``PP_BAN_ROWS`` bans) into ``A[ACT_MAX + i]``
+    and its mean rollout outcome into ``W[W_Q + i]``; returns their number."""
     p, d0 = S[S_TURN], S[S_DAY]
     cnt = legal_actions(S, p, A, ACT_MAX)
     o = wrow(S, p)
+    ban = int(PP[o + PP_BAN_ROWS])
+    if ban:   # a restricted player: never a bid at a banned row (the actions' order kept)
+        m = 1
+        for i in range(1, cnt):
+            a = A[ACT_MAX + i]
+            if not (ban >> ((a // NVAL) % NROW)) & 1:
+                A[ACT_MAX + m] = a
+                m += 1
+        cnt = m
     whole = PP[o + PP_HORIZON] > 0
     eps = PP[o + PP_EPS]
     key = next_u64(rng)

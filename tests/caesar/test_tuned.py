@@ -1,6 +1,7 @@
 """Issue 13: weights as data, `tuned`, tune (CMA-ES), exploit, the reference profile."""
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -75,7 +76,7 @@ def test_shipped_tuned_weights_record_how_they_were_made():
         assert data["meta"]["command"].startswith(f"caesar tune --players {players} ")
         assert isinstance(data["meta"]["seed"], int)
         assert WT.vector(data["weights"])[I.PP_BAN_ROWS] == 0
-    assert reference_profile(4) == "tuned x4"
+    assert reference_profile(4) == "reference"
 
 
 def test_restricted_player_never_bids_at_a_banned_location_or_for_a_banned_item():
@@ -131,6 +132,39 @@ def test_exploit_lists_weight_and_restricted_deviations_and_flags_a_clear_gain()
         "strength -").any()
 
 
+def test_start_card_push_and_never_double_play_the_same_games_when_the_two_favours_tie():
+    """Issue 36: in the 4-player exploit table "start_card +0.5" and "never takes double" had identical
+    numbers. Shipped 4-player `tuned` weighs both at -1 (their tuning bound); a tie goes to the double, so
+    raising the start card or banning the double changes the same choices, game for game. Untie them
+    (double -0.5) and the two deviations part."""
+    tuned = WT.vector(WT.shipped(4)["weights"])
+    assert tuned[WT.ORDER.index("double")] == tuned[WT.ORDER.index("start_card")] == -1.0
+    for row, same in ((tuned, True), (WT.vector({**WT.as_dict(tuned), "double": -0.5}), False)):
+        prof = parse_profile("tuned x4", 4).replace(0, "tuned", row)
+        table, _, _ = exploit(4, prof, 300, seed=4, policies=(), progress=False)
+        t = table.set_index("deviation")
+        a, b = t.loc["start_card +0.5"], t.loc["never takes double"]
+        assert (a[["gain", "coins_gain"]].tolist() == b[["gain", "coins_gain"]].tolist()) == same
+        assert a["gain"] != 0 or not same
+
+
+def test_restricted_distilled_and_mc_players():
+    """Restricted play exists for `distilled` (a field's member) and `mc`: a banned row is never bid at."""
+    for text in ("distilled x4", "mc:2 x4"):
+        table, _, _ = exploit(4, text, 20 if "mc" in text else 200, seed=2, policies=(), progress=False)
+        assert set(table["kind"]) == {"restricted"} and "never bids at Colosseum" in set(table["deviation"])
+    prof = parse_profile("mc:2 x4", 4)
+    for e in range(4):
+        s = prof.strategies()[e]
+        row = s.row.copy()
+        row[I.PP_BAN_ROWS] = 1 << 4
+        prof = prof.with_entry(e, replace(s, row=row))
+    table = bid_table(run_games(4, prof, 20, seed=3, progress=False), by_seat=False)
+    assert "Colosseum" not in set(table["location"]) and "Circus Maximus" in set(table["location"])
+    table, _, _ = exploit(4, "reference", 40, seed=2, policies=(), progress=False)
+    assert "never takes boost" in set(table["deviation"])
+
+
 def test_cma_es_finds_the_top_of_a_noisy_bowl():
     rng = np.random.default_rng(1)
     target = np.array([0.2, 0.7, 0.5, 0.9])
@@ -158,11 +192,11 @@ def test_exploit_cli_prints_a_verdict_line():
                                     "--policies", "greedy", "--no-weights", "--no-restricted"])
     assert res.exit_code == 0, res.output
     assert res.output.strip().splitlines()[-1].startswith("verdict: ")
-    res = CliRunner().invoke(main, ["exploit", "--players", "3", "-n", "30", "--policies", "", "--no-weights",
-                                    "--no-restricted", "--format", "json"])
+    res = CliRunner().invoke(main, ["exploit", "--players", "3", "--profile", "value x3", "-n", "30", "--policies", "",
+                                    "--no-weights", "--no-restricted", "--format", "json"])
     data = json.loads(res.output)
     assert data["verdict"].startswith("verdict: ") and data["deviations"] == []
     assert data["meta"]["command"] == "caesar exploit"
     table = CliRunner().invoke(main, ["exploit", "--players", "3", "-n", "30", "--policies", "", "--no-weights",
                                       "--no-restricted"])
-    assert "reference profile" in table.output
+    assert "reference field (" in table.output
