@@ -1,7 +1,7 @@
 """Does `sponsio advise` place the hidden cards better with inference than without?
 
 Usage: python scripts/advise_calibration.py [--games 60] [--seed 1] [--players 4]
-       [--profile reference] [--proposals 4000] [--tremble 0.05] [--format table|json]
+       [--profile "ev0.5:goal:cash3 x4"] [--proposals 4000] [--tremble 0.05] [--format table|json]
 
 Plays --games narrated self-play games of --profile (seeds --seed ..), cuts
 each at every betting decision where another seat has acted, and for every
@@ -24,7 +24,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--profile", default="reference")
+    ap.add_argument("--profile", default=None, help="one strategy per seat (default: REFERENCE_STRATEGY at every seat)")
     ap.add_argument("--proposals", type=int, default=4000)
     ap.add_argument("--tremble", type=float, default=None)
     ap.add_argument("--format", choices=["table", "json"], default="table")
@@ -36,7 +36,7 @@ def main() -> None:
     from sponsio_sim.rules import load_rules
 
     rules = load_rules(None, args.players)
-    profile = reference_profile(rules) if args.profile == "reference" else args.profile
+    profile = args.profile or reference_profile(rules)
     tremble = DEFAULT_TREMBLE if args.tremble is None else args.tremble
     t = time.perf_counter()
     df, states = score_states(profile, rules, range(args.seed, args.seed + args.games), proposals=args.proposals,

@@ -1,6 +1,6 @@
 """How strong is `sponsio advise` at card play? One seat plays its cards by advice, against the goal policy in the same seat.
 
-Usage: python scripts/advise_play_strength.py [--games 200] [--seed 1] [--players 4] [--profile reference]
+Usage: python scripts/advise_play_strength.py [--games 200] [--seed 1] [--players 4] [--profile "ev0.5:goal:cash3 x4"]
        [-n 500] [--proposals 20000] [--no-infer-arm] [--format table|json]
 
 Every seat bets and plays by --profile (the reference profile's play policy
@@ -35,7 +35,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--profile", default="reference")
+    ap.add_argument("--profile", default=None, help="one strategy per seat (default: REFERENCE_STRATEGY at every seat)")
     ap.add_argument("-n", type=int, default=500, help="worlds each card is played in, per decision")
     ap.add_argument("--proposals", type=int, default=20000, help="inference: deals weighed per decision")
     ap.add_argument("--no-infer-arm", action="store_true", help="add an arm: advice on uniformly dealt hidden cards")
@@ -52,7 +52,7 @@ def main() -> None:
     from sponsio_sim.rules import load_rules
 
     rules = load_rules(None, args.players)
-    profile = reference_profile(rules) if args.profile == "reference" else args.profile
+    profile = args.profile or reference_profile(rules)
     strategies = parse_profile(profile, rules)
     model = find_model(rules, variant=model_variant(profile, rules))
     audit = Audit()

@@ -1,6 +1,6 @@
 """Does a seat that follows `sponsio advise` win more with inference than without?
 
-Usage: python scripts/advise_strength.py [--games 300] [--seed 1] [--players 4] [--profile reference]
+Usage: python scripts/advise_strength.py [--games 300] [--seed 1] [--players 4] [--profile "ev0.5:goal:cash3 x4"]
        [-n 200] [--screen 50] [--keep 4] [--proposals 20000] [--mc 100] [--format table|json]
 
 One seat decides every betting action and end-of-betting token by advice
@@ -27,7 +27,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--profile", default="reference")
+    ap.add_argument("--profile", default=None, help="one strategy per seat (default: REFERENCE_STRATEGY at every seat)")
     ap.add_argument("-n", type=int, default=200)
     ap.add_argument("--screen", type=int, default=50)
     ap.add_argument("--keep", type=int, default=4)
@@ -43,7 +43,7 @@ def main() -> None:
     from sponsio_sim.rules import load_rules
 
     rules = load_rules(None, args.players)
-    profile = reference_profile(rules) if args.profile == "reference" else args.profile
+    profile = args.profile or reference_profile(rules)
     rows, shares = [], {}
     for infer in (True, False):
         t = time.perf_counter()

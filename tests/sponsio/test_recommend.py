@@ -66,6 +66,17 @@ def test_finds_the_only_table_that_meets_every_band(last_shares):
     assert table.set_index("measure").loc["multiplier last", "#1"] == "x3"
 
 
+def test_the_current_table_competes_with_the_finalists(last_shares):
+    """A band only the rules' own x2 meets, searched over x3..x5: the search says none does better."""
+    s2, s3 = last_shares[2], last_shares[3]
+    band = Band(s2 - abs(s3 - s2) / 2, s2 + abs(s3 - s2) / 2)
+    rec = recommend(FIXED, only=["last"], mult_range="3..5", n=N, screen_n=N, seed=4, bands=wide(band), shortlist=3,
+                    top=2, cache=False)
+    assert rec.current.table == {"last": 2} and rec.finalists[0].table == {"last": 2}
+    assert rec.finalists[0].judged.feasible and not any(c.judged.feasible for c in rec.finalists[1:])
+    assert verdict(rec)[0].startswith("no table searched does better than the current one, last x2")
+
+
 def test_says_why_no_table_meets_a_band_out_of_reach(last_shares):
     rec = recommend(FIXED, only=["last"], n=N, screen_n=N, seed=4, bands=wide(Band(0.95, 1.0)), shortlist=2, top=2,
                     cache=False)

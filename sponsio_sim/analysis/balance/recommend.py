@@ -20,7 +20,8 @@ A staged search (every stage on the same seed: common random numbers):
    whole objective;
 3. finalists: twice the ``top`` best and the rule set's own table, ``n`` games,
    and in a field each member at the focal seat (does any member gain against
-   the held field under the new table?); the ``top`` best are shown.
+   the held field under the new table?); the ``top`` best of them, the rule set's own
+   table competing (the search never recommends a table that does worse than it), are shown.
 
 Finished batches are cached, so a killed search resumes where it stopped.
 """
@@ -216,8 +217,12 @@ def recommend(profile="reference", *, players: int | None = None, n: int = FINAL
         mid = [_measure(base, axes, c.table, prof, mid_n, bar=bar, stage=2, **common) for c in screen[:k1]]
         mid.sort(key=lambda c: c.judged.key())
         finalists = [_measure(base, axes, c.table, prof, n, bar=bar, stage=3, **common) for c in mid[:kf]]
-        finalists.sort(key=lambda c: c.judged.key())
         current = _measure(base, axes, current_table(base, axes), prof, n, bar=bar, stage=3, **common)
+        # the current table competes with the finalists on the same games: the search never recommends
+        # a table that does worse than the one the rules already have
+        if all(c.table != current.table for c in finalists):
+            finalists.append(current)
+        finalists.sort(key=lambda c: c.judged.key())
     screened = pd.DataFrame([{**c.table, **{constraint_name(w, k): v[0] for (w, k), v in c.measures.items()},
                               "violation": c.judged.violation, "feasible": c.judged.feasible,
                               "binding": c.judged.binding} for c in screen])
@@ -300,7 +305,10 @@ def verdict(rec: Recommendation) -> list[str]:
     """The search's conclusion: the best table and its binding constraint, or why no table meets them all."""
     best = rec.finalists[0]
     lines = []
-    if best.judged.feasible:
+    if best.table == rec.current.table:
+        lines.append(f"no table searched does better than the current one, {table_text(best.table)}: it "
+                     f"{best.judged.status()}")
+    elif best.judged.feasible:
         lines.append(f"recommended: {table_text(best.table)}; it {best.judged.status()}")
     else:
         lines.append(f"no table of the {rec.meta['tables']:,} searched meets every constraint; the best, "
