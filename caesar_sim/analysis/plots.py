@@ -74,3 +74,36 @@ def sweep_plot(table: pd.DataFrame, path, title: str) -> None:
     ax.set_xlabel("win rate (share of games, 95% Wilson CI)")
     ax.set_ylabel("rule variant")
     _finish(fig, ax, path, title, legend=True)
+
+
+LEVER_PANELS = ("start seat - fair share", "largest seat gap", "score spread (SD of final coins)",
+                "winner's lead (coins)", "lead changes per game", "comeback rate")
+
+
+def lever_plot(effects: pd.DataFrame, path, title: str) -> None:
+    """One panel per measure (``LEVER_PANELS``): each rule variant's paired effect against the unchanged
+    rules with its 95% CI (filled: moved), a row per lever=value, a colour per player count."""
+    d = effects[~effects["standard"]]
+    labels = list(dict.fromkeys(f"{k}={v}" for k, v in zip(d["lever"], d["value"])))
+    counts = sorted(d["players"].unique())
+    fig, axes = plt.subplots(2, 3, figsize=(11, 1.6 + 0.32 * len(labels) * 2), sharey=True)
+    h = 0.8 / max(len(counts), 1)
+    for ax, measure in zip(axes.ravel(), LEVER_PANELS):
+        for k, p in enumerate(counts):
+            g = d[(d["measure"] == measure) & (d["players"] == p)]
+            y = [labels.index(f"{a}={b}") + k * h for a, b in zip(g["lever"], g["value"])]
+            err = [g["effect"] - g["effect_low"], g["effect_high"] - g["effect"]]
+            ax.errorbar(g["effect"], y, xerr=err, fmt="none", ecolor=f"C{k}", capsize=2)
+            ax.scatter(g["effect"], y, s=16, color=[f"C{k}" if m else "white" for m in g["moved"]],
+                       edgecolors=f"C{k}", label=f"{p} players", zorder=3)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_title(measure, fontsize=8)
+        ax.tick_params(labelsize=7)
+    axes[0, 0].set_yticks(np.arange(len(labels)) + 0.4 - h / 2, labels, fontsize=7)
+    axes[1, 0].set_yticks(np.arange(len(labels)) + 0.4 - h / 2, labels, fontsize=7)
+    axes[0, 0].invert_yaxis()
+    axes[0, 0].legend(fontsize=7, loc="best")
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, format="png")
+    plt.close(fig)

@@ -45,6 +45,7 @@ class Batch:
     stats: np.ndarray    # ST_* vector summed over all games
     mc_horizon: str = "day"
     members: np.ndarray | None = None   # field batches: (n, players) member index by seat
+    day_totals: np.ndarray | None = None   # on request: (n, days, players) each seat's total at each day's end
 
     @property
     def is_field(self) -> bool:
@@ -77,6 +78,11 @@ def chunk_size_for(profile: Profile) -> int:
     return MC_CHUNK if (profile.policies == L.MC).any() else FAST_CHUNK
 
 
+def _days_out(n: int, rules: RuleSet, keep: bool) -> np.ndarray:
+    """The kernels' day-end totals output: (n, days, P) if ``keep``, else empty (nothing kept)."""
+    return np.zeros((n, rules.days, L.P) if keep else (0, 1, L.P), dtype=np.int64)
+
+
 def _check(players, n) -> int:
     check_players(players)
     if isinstance(n, bool) or int(n) < 1:
@@ -86,13 +92,16 @@ def _check(players, n) -> int:
 
 def run_games(players: int, profile: str | Profile | FieldPlay, n: int, *, seed: int = 1, rules=None,
               overrides=None, rotate: bool = False, threads: int | None = None, progress: bool | None = None,
-              gift: tuple[int, int] = (-1, 0), mc_horizon: str = "day", label: str = "") -> Batch:
+              gift: tuple[int, int] = (-1, 0), mc_horizon: str = "day", label: str = "",
+              day_totals: bool = False) -> Batch:
     """Play ``n`` games; the same arguments give the same numbers on any thread count. A field
-    (``reference``, ``field:FILE`` or a FieldPlay) plays ``run_field`` (``rotate`` does not apply)."""
+    (``reference``, ``field:FILE`` or a FieldPlay) plays ``run_field`` (``rotate`` does not apply).
+    ``day_totals``: keep every seat's total at each day's end (``Batch.day_totals``)."""
     if isinstance(profile, FieldPlay) or (isinstance(profile, str) and is_field(profile)):
         play = profile if isinstance(profile, FieldPlay) else field_play(profile, players)
         return run_field(players, play, n, seed=seed, rules=rules, overrides=overrides, threads=threads,
-                         progress=progress, gift=gift, mc_horizon=mc_horizon, label=label)
+                         progress=progress, gift=gift, mc_horizon=mc_horizon, label=label,
+                         day_totals=day_totals)
     n = _check(players, n)
     rs = load_rules(rules, overrides)
     prof = profile if isinstance(profile, Profile) else parse_profile(profile, players)
@@ -101,19 +110,21 @@ def run_games(players: int, profile: str | Profile | FieldPlay, n: int, *, seed:
     set_threads(threads)
     scores = np.zeros((n, L.P), dtype=np.int64)
     rots = np.zeros(n, dtype=np.int64)
+    days = _days_out(n, rs, day_totals)
     chunk = chunk_size_for(prof)
     key = seed_key(seed)
 
     def batch(first, counts):
         st = np.zeros((len(counts), L.ST_SIZE))
         run_batch(R, PP, prof.policies, prof.rollouts, bool(rotate), key, first, counts, chunk,
-                  scores, rots, st)
+                  scores, rots, st, days)
         return st
 
     batch.needs_compile = lambda: needs_compile(run_batch)
     with Progress(n, label or f"caesar {prof.text()}", enabled=progress) as bar:
         res = run_chunked(batch, n, chunk_size=chunk, progress=bar)
-    return Batch(rs, players, prof, n, seed, bool(rotate), scores[:, :players], rots, res.totals, mc_horizon)
+    return Batch(rs, players, prof, n, seed, bool(rotate), scores[:, :players], rots, res.totals, mc_horizon,
+                 day_totals=days[:, :, :players] if day_totals else None)
 
 
 def game_keys(seed: int) -> tuple[np.uint64, np.uint64]:
@@ -123,7 +134,8 @@ def game_keys(seed: int) -> tuple[np.uint64, np.uint64]:
 
 def run_field(players: int, play: FieldPlay, n: int, *, seed: int = 1, rules=None, overrides=None,
               threads: int | None = None, progress: bool | None = None, gift: tuple[int, int] = (-1, 0),
-              mc_horizon: str = "day", label: str = "", seating=None, stats: bool = True) -> Batch:
+              mc_horizon: str = "day", label: str = "", seating=None, stats: bool = True,
+              day_totals: bool = False) -> Batch:
     """Play ``n`` field games (``kernels.game``): seats drawn from ``play``'s members, or with
     ``seating`` (one member index per seat) that fixed profile rotated game by game. Game g uses
     the same streams in every run on ``seed``, so two runs differ game by game only by what they
@@ -143,13 +155,14 @@ def run_field(players: int, play: FieldPlay, n: int, *, seed: int = 1, rules=Non
     set_threads(threads)
     scores = np.zeros((n, L.P), dtype=np.int64)
     members = np.zeros((n, L.P), dtype=np.int64)
+    days = _days_out(n, rs, day_totals)
     chunk = MC_CHUNK if play.has_mc() else FAST_CHUNK
     dkey, gkey = game_keys(seed)
 
     def batch(first, counts):
         st = np.zeros((len(counts), L.ST_SIZE))
         run_field_batch(R, PP, pols, ks, cum, seat_arr, focal, dkey, gkey, first, counts, chunk, stats,
-                        scores, members, st)
+                        scores, members, st, days)
         return st
 
     batch.needs_compile = lambda: needs_compile(run_field_batch)
@@ -157,4 +170,4 @@ def run_field(players: int, play: FieldPlay, n: int, *, seed: int = 1, rules=Non
         res = run_chunked(batch, n, chunk_size=chunk, progress=bar)
     rots = (-np.arange(n)) % players  # entry 0 = seat g % players
     return Batch(rs, players, play, n, seed, True, scores[:, :players], rots, res.totals, mc_horizon,
-                 members[:, :players])
+                 members[:, :players], days[:, :, :players] if day_totals else None)

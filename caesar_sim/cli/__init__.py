@@ -172,35 +172,78 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
 
 
 @main.command()
-@PLAYERS
+@click.option("--players", "players", default="4", show_default=True, type=ASCII, metavar="P[,P...]",
+              help="Player count(s), e.g. 3,4,5: one table per lever and count.")
 @PROFILE
 @click.option("-n", "n", type=count_type(MAX_GAMES, GAMES_WHY), default=20000, show_default=True, help="Games per variant.")
 @click.option("--rotate/--no-rotate", default=True, show_default=True, help="Rotate the profile over seats.")
-@PLOT("win rates per variant")
+@click.option("--by-seat", is_flag=True, help="Instead: each seat's win rate and coins per variant (one count).")
+@PLOT("the effects per lever (with --by-seat: the win rates)")
 @MC_HORIZON
 @COMMON
-def sweep(players, profile, n, rotate, plot, mc_horizon, seed, fmt, rules, overrides, threads):
-    """Rerun the same games under alternative rule numbers; report what moves.
+def sweep(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rules, overrides, threads):
+    """Lever-to-effect tables: the same games under alternative rule numbers.
 
-    Each --set KEY=VALUE is one alternative to the base rule set (KEY=V1;V2 gives several);
-    every variant replays the same seeds, and changes are paired differences with 95% CIs.
+    Each --set KEY=V1;V2 is one lever and its values. Every value replays the games of the
+    unchanged rules (the same seed: common random numbers); the effect on each measure (the
+    start seat against the fair share, the largest seat gap, days per game, mean coins, the
+    score spread, the winner's lead, close games, lead changes, comebacks) is the paired
+    difference with a 95% CI, and moved = that CI excludes 0. The players are not refitted.
 
     \b
     Example:
-      caesar sweep --players 4 --profile "value,greedy,value,greedy" -n 20000 \\
-        --set "merchant.coins=[0,0,1,1,2,2,3,3];[0,1,1,2,2,3,3,4]" --set "favour.gold_coins=1;3"
+      caesar sweep --players 3,4,5 -n 20000 --set "favour.gold_coins=1;3" \\
+        --set "merchant.coins=[0,0,1,1,2,2,3,3];[0,1,1,2,2,3,3,4]"
     """
-    _check_early(players, plot)
-    A, render, _ = _analysis()
+    from tabletop_mc.errors import UserError
+    try:
+        counts = [int(x) for x in players.split(",")]
+    except ValueError:
+        raise UserError(f"--players {players!r}: a player count or a list such as 3,4,5") from None
+    for p in counts:
+        _check_early(p, plot)
+    if by_seat and len(counts) > 1:
+        raise UserError("--by-seat: one player count at a time")
+    A, render, render_tables = _analysis()
     from tabletop_mc.stats import CI_METHOD
-    profile, note = _profile(profile, players)
-    table, summary = A.sweep(players, profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
-                             threads=threads, mc_horizon=mc_horizon)
-    header = (f"{note}base {summary}\nprofile {_profile_text(profile, players)}, n={n} games per variant, seed {seed} (same games in every "
-              f"variant); {CI_METHOD}; moved = a 95% CI of d_win or d_score excludes 0")
-    emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
+    if by_seat:
+        profile, note = _profile(profile, counts[0])
+        table, summary = A.sweep(counts[0], profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
+                                 threads=threads, mc_horizon=mc_horizon)
+        header = (f"{note}base {summary}\nprofile {_profile_text(profile, counts[0])}, n={n} games per variant, "
+                  f"seed {seed} (same games in every variant); {CI_METHOD}; moved = a 95% CI of d_win or d_score "
+                  "excludes 0")
+        emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
+        if plot:
+            save_plot(plot, lambda p: _plots().sweep_plot(table, p, f"Win rate by seat and variant, {counts[0]} "
+                                                                    f"players (n={n} per variant)"))
+        return
+    from caesar_sim.analysis import levers as LV
+    from caesar_sim.rules import load_rules
+    results, notes = [], []
+    for p in counts:
+        prof, note = _profile(profile, p)
+        notes.append(note.strip() and f"{p} players: {note.strip()}")
+        results += LV.lever_effects(p, prof, n, overrides, seed=seed, rules=rules, rotate=rotate, threads=threads,
+                                    mc_horizon=mc_horizon)
+    effects = LV.effects_table(results)
+    who = [x for x in notes if x] or [f"{p} players: {w}" for p, w in {r.players: r.profile for r in results}.items()]
+    header = ("\n".join(who) + f"\nunchanged {load_rules(rules).summary()}\n"
+              f"n={n} games per value, seed {seed} (the same games under every value: paired); {CI_METHOD}\n"
+              "each value: the effect against the unchanged rules [95% CI], * = moved (the CI excludes 0); the "
+              f"standard column is the unchanged rules' level\nplayers refitted per value: {LV.REFIT}")
+    if fmt == "table":
+        named = {f"{r.players} players: {r.key}": LV.reading_table(r) for r in results}
+        named["moved effects, largest first"] = LV.headline(results)
+        emit(render_tables(named, fmt, header))
+    elif fmt == "json":
+        emit(render_tables({"effects": effects, "headline": LV.headline(results)}, fmt,
+                           meta={"refitted": LV.REFIT, "n": n, "seed": seed, "players": counts}))
+    else:
+        emit(render(effects, "csv"))
     if plot:
-        save_plot(plot, lambda p: _plots().sweep_plot(table, p, f"{profile}, {players} players, n={n} per variant"))
+        save_plot(plot, lambda p: _plots().lever_plot(effects, p, f"Effects of each rule value against the "
+                                                                  f"unchanged rules (n={n} paired games each)"))
 
 
 @main.command()

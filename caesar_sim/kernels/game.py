@@ -43,11 +43,17 @@ def decide(R, S, PP, rng, B, A, W, lgd, std):
 
 
 @no_refcount
-def play_game(R, PP, pols, ks, rows, S, rng, B, A, W, lg, st, lgd, std):
-    """Play one game into ``S`` (totals at ``S_TOT``); log to ``lg``, add statistics to ``st``."""
+def play_game(R, PP, pols, ks, rows, S, rng, B, A, W, lg, st, lgd, std, dt, keep):
+    """Play one game into ``S`` (totals at ``S_TOT``); log to ``lg``, add statistics to ``st``; with
+    ``keep``, every seat's total at the end of day d into ``dt[d * P + s]``."""
     new_game(R, S, PP, W, pols, ks, rows, rng, lg, st)
+    d = S[S_DAY]
     while S[S_OVER] == 0:
         advance(R, S, PP, W, decide(R, S, PP, rng, B, A, W, lgd, std), rng, lg, st)
+        if keep and S[S_DAY] != d:
+            for s in range(S[S_N]):
+                dt[d * P + s] = S[S_TOT + s]
+            d = S[S_DAY]
 
 
 @nb.njit(cache=True)
@@ -66,7 +72,7 @@ def draw_seats(cum, draw_key, g, n, out):
 
 @nb.njit(cache=True)
 def seated_games(R, PP, mem_pol, mem_k, seating, rotate, cum, focal, draw_key, per_game, game_key, g0, count, rng,
-                 lg, st, scores, rots, members):
+                 lg, st, scores, rots, members, days):
     """Games ``g0 .. g0+count-1`` of a chunk (arrays in; pointers inside); seat s of game g plays
     member m (policy ``mem_pol[m]``, rollouts ``mem_k[m]``, weight row m of ``PP``):
 
@@ -74,7 +80,8 @@ def seated_games(R, PP, mem_pol, mem_k, seating, rotate, cum, focal, draw_key, p
     - else drawn from ``cum`` (``draw_seats``); ``focal >= 0``: seat g % n plays ``focal``.
 
     ``per_game``: game g plays from stream (game_key, g) (``rng`` reseeded per game), else on from
-    ``rng``. Outputs: ``scores[g]``, ``rots[g]`` and ``members[g]`` (each if sized for g).
+    ``rng``. Outputs: ``scores[g]``, ``rots[g]``, ``members[g]`` and ``days[g, d]`` (every seat's total
+    at the end of day d; each if sized for g).
     """
     n = R[R_PLAYERS]
     S, B = np.zeros(S_SIZE, np.int64), np.zeros(S_SIZE, np.int64)
@@ -85,6 +92,8 @@ def seated_games(R, PP, mem_pol, mem_k, seating, rotate, cum, focal, draw_key, p
     pR, pPP, pS, pB, pA, pW = as_ptr(R), as_ptr(PP), as_ptr(S), as_ptr(B), as_ptr(A), as_ptr(W)
     prng, plg, pst, pdlg, pdst = as_ptr(rng), as_ptr(lg), as_ptr(st), as_ptr(dlg), as_ptr(dst)
     ppols, pks, prows = as_ptr(pols), as_ptr(ks), as_ptr(rows)
+    dt = np.zeros(max(R[R_DAYS], 1) * P, np.int64)
+    pdt = as_ptr(dt)
     for j in range(count):
         g = g0 + j
         rot = g % n if rotate else 0
@@ -99,24 +108,28 @@ def seated_games(R, PP, mem_pol, mem_k, seating, rotate, cum, focal, draw_key, p
             pols[s], ks[s], rows[s] = mem_pol[seat[s]], mem_k[seat[s]], seat[s]
         if per_game:
             seed_state(game_key, g, rng)
-        play_game(pR, pPP, ppols, pks, prows, pS, prng, pB, pA, pW, plg, pst, pdlg, pdst)
+        keep = days.shape[0] > g
+        play_game(pR, pPP, ppols, pks, prows, pS, prng, pB, pA, pW, plg, pst, pdlg, pdst, pdt, keep)
         for s in range(n):
             scores[g, s] = S[S_TOT + s]
+            if keep:
+                for d in range(days.shape[1]):
+                    days[g, d, s] = dt[d * P + s]
             if members.shape[0] > g:
                 members[g, s] = seat[s]
         if rots.shape[0] > g:
             rots[g] = rot
     # keep every array alive until the pointers are no longer used
-    return S[0] + B[0] + A[0] + W[0] + dlg[0] + dst[0] + pols[0] + ks[0] + rows[0] + seat[0]
+    return S[0] + B[0] + A[0] + W[0] + dlg[0] + dst[0] + pols[0] + ks[0] + rows[0] + seat[0] + dt[0]
 
 
 @nb.njit(cache=True)
-def _games(R, PP, prof_pol, prof_k, rotate, g0, count, rng, lg, st, scores, rots):
+def _games(R, PP, prof_pol, prof_k, rotate, g0, count, rng, lg, st, scores, rots, days):
     """Games ``g0 .. g0+count-1`` of a profile: the seat playing entry e reads weight row e."""
     seating = np.arange(P)
     no = np.zeros((0, P), np.int64)
     seated_games(R, PP, prof_pol, prof_k, seating, rotate, np.ones(1), -1, np.uint64(0), False, np.uint64(0), g0,
-                 count, rng, lg, st, scores, rots, no)
+                 count, rng, lg, st, scores, rots, no, days)
 
 
 @nb.njit(cache=True)
@@ -128,7 +141,7 @@ def play_one(R, PP, pols, ks, seed, lg):
     lg[0, 0], lg[0, 1] = 0, lg.shape[0]
     scores = np.zeros((1, P), np.int64)
     st = np.zeros(ST_SIZE)
-    _games(R, PP, pols, ks, False, 0, 1, rng, lg, st, scores, np.zeros(1, np.int64))
+    _games(R, PP, pols, ks, False, 0, 1, rng, lg, st, scores, np.zeros(1, np.int64), np.zeros((0, 1, P), np.int64))
     return scores[0]
 
 
@@ -141,13 +154,14 @@ def play_field_one(R, PP, mem_pol, mem_k, seating, game_key, lg):
     scores = np.zeros((1, P), np.int64)
     st = np.zeros(ST_SIZE)
     seated_games(R, PP, mem_pol, mem_k, seating, False, np.ones(1), -1, np.uint64(0), True, game_key, 0, 1, rng, lg,
-                 st, scores, np.zeros(1, np.int64), np.zeros((0, P), np.int64))
+                 st, scores, np.zeros(1, np.int64), np.zeros((0, P), np.int64), np.zeros((0, 1, P), np.int64))
     return scores[0]
 
 
 @nb.njit(cache=True, parallel=True)
-def run_batch(R, PP, prof_pol, prof_k, rotate, seed, first_chunk, counts, chunk_size, scores, rots, stats):
-    """Chunks ``first_chunk + i`` of ``counts[i]`` games each; per-game totals into ``scores``/``rots``.
+def run_batch(R, PP, prof_pol, prof_k, rotate, seed, first_chunk, counts, chunk_size, scores, rots, stats, days):
+    """Chunks ``first_chunk + i`` of ``counts[i]`` games each; per-game totals into ``scores``/``rots``
+    (and day-end totals into ``days``, if sized for the games).
 
     Chunk c draws from random stream (seed, c) alone. Seat ``s`` of game ``g`` plays profile
     entry ``(s + rot) % n`` with ``rot = g % n`` if ``rotate``, else 0. ``stats[i]`` receives
@@ -160,18 +174,18 @@ def run_batch(R, PP, prof_pol, prof_k, rotate, seed, first_chunk, counts, chunk_
         st = np.zeros(ST_SIZE)
         st[ST_ON] = 1.0
         _games(R, PP, prof_pol, prof_k, rotate, (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st,
-               scores, rots)
+               scores, rots, days)
         stats[ci, :] = st
 
 
 @nb.njit(cache=True, parallel=True)
 def run_field_batch(R, PP, mem_pol, mem_k, cum, seating, focal, draw_key, game_key, first_chunk, counts,
-                    chunk_size, stats_on, scores, members, stats):
+                    chunk_size, stats_on, scores, members, stats, days):
     """Chunks ``first_chunk + i`` of ``counts[i]`` games whose seats come from a member table: drawn
     from the field ``cum`` per game (or ``seating`` rotated game by game), seat g % n playing
     ``focal`` if >= 0; every game from its own streams (module docstring). Final coins by seat
-    into ``scores[g]``, each seat's member into ``members[g]``, chunk i's statistics into
-    ``stats[i]`` (collected if ``stats_on``)."""
+    into ``scores[g]``, each seat's member into ``members[g]``, day-end totals into ``days[g]`` (if
+    sized for g), chunk i's statistics into ``stats[i]`` (collected if ``stats_on``)."""
     for ci in nb.prange(counts.shape[0]):
         rng = np.empty(4, np.uint64)
         lg = np.zeros(2, np.int64)  # logging off
@@ -179,5 +193,5 @@ def run_field_batch(R, PP, mem_pol, mem_k, cum, seating, focal, draw_key, game_k
         st[ST_ON] = 1.0 if stats_on else 0.0
         seated_games(R, PP, mem_pol, mem_k, seating, True, cum, focal, draw_key, True, game_key,
                      (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st, scores, np.zeros(0, np.int64),
-                     members)
+                     members, days)
         stats[ci, :] = st

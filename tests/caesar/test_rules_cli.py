@@ -110,7 +110,7 @@ def test_game_and_sweep_tables():
     res = run("game", "--players", "3", "--profile", "value,greedy,random", "--seed", "4")
     assert res.exit_code == 0 and "=== Day 3" in res.output and "[result]" in res.output
     res = run("sweep", "--players", "3", "--profile", "value,greedy,random", "-n", "200", "--format", "json",
-              "--set", "favour.gold_coins=0;4")
+              "--set", "favour.gold_coins=0;4", "--by-seat")
     rows = json.loads(res.output)["rows"]
     assert {r["variant"] for r in rows} == {"baseline", "favour.gold_coins=0", "favour.gold_coins=4"}
     base = [r for r in rows if r["variant"] == "baseline"]
