@@ -1,10 +1,11 @@
-"""The Circus Maximus report, built small: findings linking to sections, images, stamp, appendix,
-and a page headless Chromium renders without broken images or horizontal overflow."""
+"""The Circus Maximus report, built small: a plain-words summary first, ranked findings linking to
+sections, images, stamp, the rule set once in the appendix, and a page headless Chromium renders at
+1400 px with the summary in the first screen and no key table scrolling sideways."""
 
 import pytest
 
 from caesar_sim.cli import main
-from page_checks import assert_renders, build, structure
+from page_checks import assert_renders, build, render, structure
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +18,7 @@ def test_findings_link_to_sections_and_the_page_is_stamped(built):
     texts = [t for t, _ in page["findings"]]
     assert texts[0].startswith("The reference field (4 players) draws every seat")
     assert "best known exploit" in texts[0]
-    assert all("Holds under all 3" in t for t in texts[1:])   # only findings that hold open the page
+    assert all("Holds under all 3" in t and "Lever: " in t for t in texts[1:])   # only findings that hold
     assert "robustness-ladder-do-the-findings-hold-under-other-strong-play" in page["ids"]
     for text, anchor in page["findings"]:
         assert anchor in page["ids"], f"finding {text!r} links to a missing section #{anchor}"
@@ -27,6 +28,21 @@ def test_findings_link_to_sections_and_the_page_is_stamped(built):
         assert (built / f"{name}.png").stat().st_size > 1000 and len(data) > 1000
 
 
+def test_the_page_opens_with_a_summary_and_reads_like_a_designer_page(built):
+    html = (built / "index.html").read_text(encoding="utf-8")
+    page = structure(built / "index.html")
+    assert html.index("id='summary'") < html.index("id='findings'") < html.index("class='toc'")
+    assert "reference field" in page["summary"] and "best known exploit" in page["summary"]
+    assert "unplayed" in page["summary"] and "SD" in page["summary"] and "gold favour" in page["summary"]
+    assert "<th>Win rate</th>" in html and "<th>win_rate</th>" not in html   # headers in words
+    assert "seat 0 (starts)" in html
+    assert html.count("merchant.coins") >= 1 and html.count("[merchant]") == 1   # the rule set once
+    assert "lever-to-effect" in html and "Players refitted per value: no" in html
+
+
 def test_caesar_page_renders_in_headless_chromium(built):
     assert len(structure(built / "index.html")["images"]) >= 3
-    assert_renders(built / "index.html")
+    assert_renders(built / "index.html", width=1400, summary=True)
+    from page_checks import chromium
+    if chromium() is not None:
+        assert render(built / "index.html", width=1400)["keys"] >= 4
