@@ -11,6 +11,7 @@ of `sponsio tournament -n 100000` for 4 players on 2 threads.
     python scripts/bench_sponsio.py            # everything (~2-3 minutes)
     python scripts/bench_sponsio.py --quick    # kernels only, smaller n
     python scripts/bench_sponsio.py --game     # the full game only
+    python scripts/bench_sponsio.py --game --profile reference --profile "distilled:goal:cash3 x4"
 """
 
 from __future__ import annotations
@@ -69,22 +70,23 @@ def odds_wall(cache_dir: str) -> tuple[float, int]:
     return wall, sum(int(r.split(",")[1]) for r in rows)
 
 
-def game_rates(games: int, repeats: int) -> tuple[float, float, float]:
-    """(best games/s/core, rounds per game, first-call seconds) of `ev:goal` x4, one thread."""
+def game_rates(games: int, repeats: int, profile: str = GAME_PROFILE) -> tuple[float, float, float]:
+    """(best games/s/core, rounds per game, first-call seconds) of ``profile`` (4 players), one thread."""
     import numba
     import numpy as np
 
-    from sponsio_sim.analysis.game.fit import find_model
-    from sponsio_sim.analysis.game.setup import build_state, parse_profile
+    from sponsio_sim.analysis.game.lineup import resolve
+    from sponsio_sim.analysis.game.setup import build_state
     from sponsio_sim.analysis.game.runs import GAME_CHUNK
     from sponsio_sim.kernels.game.engine import game_chunks, mc_switch
-    from sponsio_sim.kernels.game.layout import S_GAMES, S_ROUNDS, stats_size
+    from sponsio_sim.kernels.game.layout import I_NENTRIES, S_GAMES, S_ROUNDS, stats_size
     from sponsio_sim.rules import load_rules
 
     numba.set_num_threads(1)
     rules = load_rules("standard-4p")
-    tab, ints, weight = build_state(rules, parse_profile(GAME_PROFILE, rules), find_model(rules))
-    size = np.int64(stats_size(rules.players))
+    lineup = resolve(profile, rules, None)   # the strategies and success model every command plays
+    tab, ints, weight = build_state(rules, lineup.strategies, lineup.model)
+    size = np.int64(stats_size(rules.players, ints[I_NENTRIES]))   # a field keeps statistics per member
     t = time.perf_counter()
     game_chunks(np.uint64(0), np.int64(0), np.array([10], dtype=np.int64), tab, ints, weight, size, mc_switch(ints))
     first = time.perf_counter() - t
@@ -111,6 +113,16 @@ def tournament_wall(cache_dir: str) -> float:
     return wall
 
 
+def profile_rates(games: int, profiles) -> None:
+    """games/s/core of other profiles (``--profile``): the distilled policy's target is 10,000, a
+    field's (``reference``) 5,000."""
+    for profile in profiles:
+        rate, per_game, _ = game_rates(games, 3, profile)
+        target = 10_000 if "distilled" in profile else 5_000 if profile == "reference" else None
+        ok = "" if target is None else f"   target >= {target:,}  {'yes' if rate >= target else 'NO'}"
+        print(f"  {profile}: {rate:,.0f} games/s/core ({per_game:.2f} rounds/game){ok}")
+
+
 def game_section(games: int, cache_dir: str) -> None:
     rate, per_game, first = game_rates(games, 5)
     ok = "yes" if rate >= GAME_TARGETS["games"] else "NO"
@@ -131,12 +143,18 @@ def main() -> None:
     ap.add_argument("--game", action="store_true", help="the full-game section only")
     ap.add_argument("--games", type=int, default=48_000, help="games per full-game timing")
     ap.add_argument("-n", type=int, default=None, help="rounds per timing (default 400k random / 100k others)")
+    ap.add_argument("--profile", action="append", default=[],
+                    help="also time the full game of this profile (repeatable; e.g. reference, "
+                         "'distilled:goal:cash3 x4'), 1 thread, best of 3")
     args = ap.parse_args()
     n = args.n or (100_000 if args.quick else 400_000)
     print(f"machine: {os.cpu_count()} cores; rates on 1 thread, best of 5 by process CPU time (the machine is shared; best-of filters out its noise)")
     compile_dir = tempfile.mkdtemp(prefix="sponsio-bench-jit-")
     os.environ["NUMBA_CACHE_DIR"] = compile_dir  # cold: the first call compiles
     t = time.perf_counter()
+    if args.profile:
+        print(f"\nfull game, 4 players, 1 thread, best of 3 by process CPU time:")
+        profile_rates(args.games, args.profile)
     if args.game:
         game_section(args.games, compile_dir)
         print(f"\nbench wall time {time.perf_counter() - t:.0f} s")
