@@ -7,15 +7,33 @@ list the catalogue, leave such a kind off). From the rows come the kind
 codes kernels compile in (``TRICKS`` ...), ``BET_TYPES``, the catalogue's
 shape, the odds statistics' slots and the model's table shapes.
 
-Adding a kind: a row here (and its code below), then its branch in each
-per-kind kernel module: ``kernels.bets.bet_won`` (settle),
-``kernels.play.goals.goal_weights`` (goal play), ``kernels.dd.goals``
-(double-dummy goal) and ``kernels.betting.model.cell_of`` (model features;
-a kind whose cells read like an existing kind's shares that kind's branch
-there, as ``first`` shares ``last``'s: each extra branch slowed whole games).
 Parameter types: ``tricks`` (0..hand size), ``colour`` (a colour of the
 rule set), ``cards`` (0..9 cards of that colour), ``seat`` (another seat, or
 any other seat under ``fail_target = any``).
+
+Adding a kind (``tests/test_registries.py`` keeps this list true):
+
+1. a row at the end of ``KINDS`` and its name in the codes line below it;
+2. a branch of its own in each per-kind kernel function (each raises for a
+   code it does not know; a kind may share another's branch, as ``first``
+   shares ``last``'s in ``cell_of``, where a branch more slowed whole games):
+
+   - ``kernels.bets``: ``bet_won`` (settling it), ``bet_decided`` (settled
+     before the round ends, so that odds rounds stop early);
+   - ``kernels.play.goals``: ``goal_weights`` (how the goal policy plays for
+     or against it);
+   - ``kernels.dd.goals``: ``_atom3`` (its double-dummy goal), ``_clash``
+     (bets that cannot all win), ``bet_extra_keys`` (the table's key),
+     ``family_field``, ``desire`` (move ordering);
+   - ``kernels.dd.avoid``: ``frozen_bets``;
+   - ``kernels.dd.bounds``: ``bet_room``;
+   - ``kernels.dd.coop``: ``coop_bound``;
+   - ``kernels.betting.model``: ``cell_of`` (its success-model cell),
+     ``kind_best``;
+   - ``kernels.odds.simulate``: ``odds_chunk`` (its odds slots).
+
+Parsing, notation, the catalogue, multipliers, odds, games, balance and the
+model's tables follow from the row.
 """
 
 from __future__ import annotations

@@ -39,7 +39,9 @@ def decide(R, S, PP, rng, B, A, W, lgd, std):
         return greedy_action(R, S, PP, p)
     if pol == VALUE or pol == TUNED or pol == DISTILLED:
         return scored_action(R, S, PP, p, W, A, rng, pol == DISTILLED)
-    return mc_action(R, S, PP, S[S_K + p], rng, B, A, W, lgd, std)
+    if pol == MC:
+        return mc_action(R, S, PP, S[S_K + p], rng, B, A, W, lgd, std)
+    raise ValueError("unknown Circus policy")
 
 
 @no_refcount

@@ -5,7 +5,7 @@ import numba as nb
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
 from caesar_sim.kernels.layout import (
-    BOOST, DOUBLE, GOLD, SP_ITEM, RANDOM, NVEN, HOLD, DISP, NFT,
+    BOOST, DOUBLE, GOLD, SP_ITEM, RANDOM, GREEDY, VALUE, MC, TUNED, DISTILLED, NVEN, HOLD, DISP, NFT,
     R_GOLD, R_TPV, R_TCOIN, R_NCOIN, R_COINVAL, R_FAVTIX,
     S_N, S_FAV, S_FDISP, S_SPAV, S_TDN, S_TDX, S_TDC, S_VDN, S_VD, S_PTN, S_PT, S_PVN, S_SPEC,
     S_COINS, S_CAESAR, S_POL, S_WROW, W_ID, W_AUX,
@@ -122,10 +122,20 @@ def visitor_util(R, S, p, x, coin, ahead):
     return 0.0
 
 
+@nb.njit(cache=True, inline="always")
+def takes_at_random(pol):
+    """Does policy ``pol`` take the items it wins at random (else the best for it)?"""
+    if pol == RANDOM:
+        return True
+    if pol == GREEDY or pol == VALUE or pol == MC or pol == TUNED or pol == DISTILLED:
+        return False
+    raise ValueError("unknown Circus policy")
+
+
 @no_refcount
 def choose_item(R, S, PP, p, row, rng, W):
     """Index of the item seat ``p`` takes from ``row``'s display (phase 1: a type code)."""
-    pol = S[S_POL + p]
+    at_random = takes_at_random(S[S_POL + p])
     if row == 0:
         best, bu, cnt = -1, -1e9, 0
         for t in range(NFT + 1):
@@ -133,7 +143,7 @@ def choose_item(R, S, PP, p, row, rng, W):
             if avail <= 0:
                 continue
             cnt += 1
-            if pol == RANDOM:
+            if at_random:
                 if randbelow(rng, cnt) == 0:
                     best = t
             else:
@@ -143,10 +153,10 @@ def choose_item(R, S, PP, p, row, rng, W):
         return best
     if row == 1:
         nt = S[S_TDN]
-        if pol == RANDOM:
+        if at_random:
             return randbelow(rng, nt)
         return ticket_utils(R, S, PP, p, W, False)
     nv = S[S_VDN + row - 2]
-    if pol == RANDOM:
+    if at_random:
         return randbelow(rng, nv)
     return 0  # visitors are kept sorted, best first

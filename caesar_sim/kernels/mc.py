@@ -38,7 +38,11 @@ def rollout_action(R, S, PP, eps, rng, A, W):
         return A[randbelow(rng, legal_actions(S, p, A, 0))]
     if pol == GREEDY:
         return greedy_action(R, S, PP, p)
-    return scored_action(R, S, PP, p, W, A, rng, pol == DISTILLED)
+    if pol == VALUE or pol == TUNED or pol == DISTILLED:
+        return scored_action(R, S, PP, p, W, A, rng, pol == DISTILLED)
+    if pol == MC:
+        raise ValueError("rollout_action: an mc seat's rollouts are played by another policy")
+    raise ValueError("unknown Circus policy")
 
 
 @no_refcount

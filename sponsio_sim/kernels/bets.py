@@ -76,7 +76,11 @@ def bet_won(kind, a, b, seat, tab, ints, nine_lost):
         return ints[WINNERS + ints[N_PLAYED] - 1] == seat
     if kind == FIRST:
         return ints[WINNERS] == seat
-    return nines_won(seat, nine_lost, (ints[FLAGS] & NINES_OWN) != 0)
+    if kind == NINES:
+        return nines_won(seat, nine_lost, (ints[FLAGS] & NINES_OWN) != 0)
+    if kind == FAIL:
+        raise ValueError("bet_won: a fail bet is settled by settle_fail_bets")
+    raise ValueError("unknown bet kind")
 
 
 @nb.njit(cache=True, inline="always")
@@ -86,12 +90,14 @@ def bet_decided(kind, a, b, seat, players, tab, ints, nine_lost):
     ``colour``: the count is past N or out of reach (a ``colour`` bet also once
     no card of its colour is left in a hand); ``first``: after the first trick;
     ``nines``: once a 9 it judges lost, or none of them is left in a hand.
-    ``last`` (and any kind without a branch) waits for the end of the round."""
+    ``last`` and ``fail`` (settled on every other bet) wait for the end of the round."""
     if kind == TRICKS:
         won = ints[TRICKS_WON + seat]
         return won > a or won + popcount(tab[HANDS + seat]) < a
     if kind == FIRST:
         return True
+    if kind == LAST or kind == FAIL:
+        return False
     held = U0
     for t in range(players):
         held |= tab[HANDS + t]
@@ -107,7 +113,7 @@ def bet_decided(kind, a, b, seat, players, tab, ints, nine_lost):
         if own:
             held = tab[HANDS + seat]
         return (held & tab[NINE_CARDS]) == U0
-    return False
+    raise ValueError("unknown bet kind")
 
 
 @nb.njit(cache=True, inline="always")

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from sponsio_sim.bets import ANY_SEAT, Bet, catalogue, parse_bet
 from sponsio_sim.kernels.game import layout as L
-from sponsio_sim.kernels.bets import BET_FIELDS, FAIL, settle
+from sponsio_sim.bet_kinds import FAIL
+from sponsio_sim.kernels.bets import BET_FIELDS, settle
 from sponsio_sim.kernels.game.engine import end_check
 from sponsio_sim.rules import load_rules
 from tabletop_mc.errors import UserError

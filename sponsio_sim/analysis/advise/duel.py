@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
@@ -57,6 +58,8 @@ def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n
     cards by advice); it returns play_out's tuple and the decisions it took."""
     lineup = resolve(profile, rules, model)
     strategies, success = lineup.strategies, lineup.model
+    if any(st.betting == "mc" for st in strategies):   # the other seats decide by their policy alone
+        raise UserError(f"profile {profile!r}: an advised game's other seats cannot bet by mc (use ev)")
     tab, ints, weight = build_state(rules, strategies, success)
     players = rules.players
     key = seed_key(seed)

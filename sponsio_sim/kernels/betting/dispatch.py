@@ -4,7 +4,7 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.betting.policies import choose_ev, choose_random
 from sponsio_sim.kernels.betting.scored import choose_distilled, choose_soft
-from sponsio_sim.kernels.game.layout import BET_DISTILLED, BET_EV, BET_RANDOM, I_BETPOL, PASS, W_TEMP
+from sponsio_sim.kernels.game.layout import BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL, I_BETPOL, PASS, W_TEMP
 
 
 @no_refcount
@@ -22,4 +22,8 @@ def choose_action(s, tab, ints, weight, state):
         return choose_random(s, tab, ints, weight, state)
     if pol == BET_DISTILLED:
         return choose_distilled(s, tab, ints, weight, state)
-    return PASS, -1, -1, -1
+    if pol == BET_TROLL:
+        return PASS, -1, -1, -1
+    if pol == BET_MC:
+        raise ValueError("choose_action: an mc seat decides by its search (betting.mc), or bets by ev in one")
+    raise ValueError("unknown betting policy")

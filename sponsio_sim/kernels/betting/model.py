@@ -125,7 +125,9 @@ def cell_of(kind, a, b, target_bets, ints):
         x = ints[I_F_NOWN] if kind == LAST else ints[I_F_HIGH]
         f = (min(ints[I_F_SURE], cells[0] - 1) * cells[1] + min(x, cells[1] - 1)) * cells[2] + ints[I_F_LEAD]
         return W_MODEL + ints[I_MODEL_AT + kind] + f
-    return W_MODEL + ints[I_MODEL_AT + FAIL] + min(target_bets, FAIL_CELLS[0] - 1) * FAIL_CELLS[1] + ints[I_F_PLACE]
+    if kind == FAIL:
+        return W_MODEL + ints[I_MODEL_AT + FAIL] + min(target_bets, FAIL_CELLS[0] - 1) * FAIL_CELLS[1] + ints[I_F_PLACE]
+    raise ValueError("unknown bet kind")
 
 
 @no_refcount
@@ -178,15 +180,17 @@ def kind_best(kind, s, ints, weight):
                 best = v
                 brow = row
         return best, brow
-    row = ints[I_ROW_OF + kind]
-    while row < ints[I_NROWS] and ints[I_ROWS + 3 * row] == kind:
-        if not (kind == FAIL and ints[I_ROWS + 3 * row + 1] == s):
-            v = row_prob(row, s, ints, weight) * weight[W_MULT + row]
-            if v > best:
-                best = v
-                brow = row
-        row += 1
-    return best, brow
+    if kind == LAST or kind == NINES or kind == FAIL or kind == FIRST:   # no best-row table: scan the kind's rows
+        row = ints[I_ROW_OF + kind]
+        while row < ints[I_NROWS] and ints[I_ROWS + 3 * row] == kind:
+            if not (kind == FAIL and ints[I_ROWS + 3 * row + 1] == s):
+                v = row_prob(row, s, ints, weight) * weight[W_MULT + row]
+                if v > best:
+                    best = v
+                    brow = row
+            row += 1
+        return best, brow
+    raise ValueError("unknown bet kind")
 
 
 @nb.njit(cache=True, inline="always")

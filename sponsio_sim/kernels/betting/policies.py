@@ -30,11 +30,11 @@ from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepa
                                                sure_mask, total_features)
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import (BET, BET_DISTILLED, BET_EV, BET_RANDOM, DOUBLE_TOKEN, I_BANNED, I_BETPOL,
-                                             I_BET_ROW, I_DOUBLED, I_F_LEAD, I_KINDS_HELD, I_NBETS, I_NROWS, I_PLAYERS,
-                                             I_ROW_OF, I_ROWS, LEAD_TOKEN, MAX_BETS, N_KINDS, N_TOKENS, PASS,
-                                             REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN, W_BASE, W_COINS, W_MULT, W_PASS,
-                                             W_STAKE, W_THRESH, W_TOKEN_COST, W_TROLL_PAY)
+from sponsio_sim.kernels.game.layout import (BET, BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL, DOUBLE_TOKEN,
+                                             I_BANNED, I_BETPOL, I_BET_ROW, I_DOUBLED, I_F_LEAD, I_KINDS_HELD, I_NBETS,
+                                             I_NROWS, I_PLAYERS, I_ROW_OF, I_ROWS, LEAD_TOKEN, MAX_BETS, N_KINDS,
+                                             N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN, W_BASE, W_COINS,
+                                             W_MULT, W_PASS, W_STAKE, W_THRESH, W_TOKEN_COST, W_TROLL_PAY)
 from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
 NO_GAIN = -1e300
@@ -299,20 +299,36 @@ def choose_end_token(s, t, tab, ints, weight, state):
     no use. swap: (hand card, talon card); rebet: (bet index, new row);
     double: (bet index, -1)."""
     pol = ints[I_BETPOL + entry_of(s, ints)]
-    nbets = ints[I_NBETS + s]
     if pol == BET_EV or pol == BET_DISTILLED:   # distilled uses its tokens as ev does
-        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
-        if t == SWAP_TOKEN:
-            g, x, y = best_swap(s, leader_of(ints) == s, tab, ints, weight)
-            return (x, y) if g > 0.0 else (-1, -1)
-        if t == REBET_TOKEN:
-            g, i, row = best_rebet(s, ints, weight)
-            return (i, row) if g > 0.0 else (-1, -1)
-        if t == DOUBLE_TOKEN:
-            return best_double(s, ints, weight)[1], -1
+        return ev_end_token(s, t, tab, ints, weight)
+    if pol == BET_RANDOM:
+        return random_end_token(s, t, tab, ints, weight, state)
+    if pol == BET_TROLL:   # holds no token: it never pays for one
         return -1, -1
-    if pol != BET_RANDOM:
-        return -1, -1
+    if pol == BET_MC:
+        raise ValueError("choose_end_token: an mc seat decides by its search (betting.mc), or bets by ev in one")
+    raise ValueError("unknown betting policy")
+
+
+@no_refcount
+def ev_end_token(s, t, tab, ints, weight):
+    """``ev``'s use of token ``t`` when betting ends (``choose_end_token``)."""
+    prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
+    if t == SWAP_TOKEN:
+        g, x, y = best_swap(s, leader_of(ints) == s, tab, ints, weight)
+        return (x, y) if g > 0.0 else (-1, -1)
+    if t == REBET_TOKEN:
+        g, i, row = best_rebet(s, ints, weight)
+        return (i, row) if g > 0.0 else (-1, -1)
+    if t == DOUBLE_TOKEN:
+        return best_double(s, ints, weight)[1], -1
+    return -1, -1
+
+
+@no_refcount
+def random_end_token(s, t, tab, ints, weight, state):
+    """``random``'s use of token ``t`` when betting ends (``choose_end_token``)."""
+    nbets = ints[I_NBETS + s]
     if t == DOUBLE_TOKEN:
         return (randbelow(state, nbets), -1) if nbets > 0 else (-1, -1)
     if uniform(state) < weight[W_PASS + entry_of(s, ints)]:

@@ -40,7 +40,7 @@ from here (its counters stay where they are)?
 import numba as nb
 
 from tabletop_mc.jit import no_refcount
-from sponsio_sim.bet_kinds import COLOUR, FIRST, TRICKS
+from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import U0, U1, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd.core import F_BEST, F_BEST_SEAT, F_LEADER, F_POS, ct_layout
 
@@ -171,6 +171,8 @@ def frozen_bets(codes, bcounts, ask, row, players, n_col):
         elif kind == FIRST:
             if first != ask:
                 return False
-        else:
+        elif kind == LAST or kind == NINES or kind == FAIL:   # not judged
             return False
+        else:
+            raise ValueError("unknown bet kind")
     return True

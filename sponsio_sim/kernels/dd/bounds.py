@@ -10,7 +10,7 @@ winning ranks that ``dd.tt`` generalises a result with.
 import numba as nb
 
 from tabletop_mc.jit import no_refcount
-from sponsio_sim.kernels.bets import COLOUR, TRICKS
+from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd.core import F_BEST, F_BEST_SEAT, F_LED, F_POS, F_SEAT, F_TRICKS_DONE, U_TMASK, side_tricks
 from sponsio_sim.kernels.dd.tt import NO, UNKNOWN, YES
@@ -216,9 +216,14 @@ def bet_room(codes, bcounts, ask, row, players, n_col):
         kind = codes[ask, i, 0]
         if kind == TRICKS:
             tr = min(tr, codes[ask, i, 1] - row[ask])
-        elif kind == COLOUR and col < 0:
-            col = codes[ask, i, 1]
-            cr = codes[ask, i, 2] - row[players + ask * n_col + col]
+        elif kind == COLOUR:
+            if col < 0:
+                col = codes[ask, i, 1]
+                cr = codes[ask, i, 2] - row[players + ask * n_col + col]
+        elif kind == LAST or kind == NINES or kind == FAIL or kind == FIRST:   # no room of their own
+            continue
+        else:
+            raise ValueError("unknown bet kind")
     return tr, col, cr
 
 

@@ -36,7 +36,7 @@ the capture-all rows of the --help example's catalogue).
 import numba as nb
 
 from tabletop_mc.jit import no_refcount
-from sponsio_sim.bet_kinds import COLOUR, TRICKS
+from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import U0, bit, highest, lowest, popcount
 from sponsio_sim.kernels.dd.tt import NO, UNKNOWN
 
@@ -107,9 +107,10 @@ def coop_bound(codes, bcounts, ask, row, hands, players, left, colmask):
     n_col = colmask.shape[0]
     for i in range(bcounts[ask]):
         kind = codes[ask, i, 0]
-        if kind == TRICKS and codes[ask, i, 1] - row[ask] == left:
-            return coop_sweep(hands, players, ask, colmask)
-        if kind == COLOUR:
+        if kind == TRICKS:
+            if codes[ask, i, 1] - row[ask] == left:
+                return coop_sweep(hands, players, ask, colmask)
+        elif kind == COLOUR:
             cm = colmask[codes[ask, i, 1]]
             rest = 0
             for t in range(players):
@@ -118,4 +119,8 @@ def coop_bound(codes, bcounts, ask, row, hands, players, left, colmask):
                 for t in range(players):
                     if (hands[t] & ~cm) == U0:
                         return coop_sweep(hands, players, ask, colmask)
+        elif kind == LAST or kind == NINES or kind == FAIL or kind == FIRST:   # no sweep bound
+            continue
+        else:
+            raise ValueError("unknown bet kind")
     return UNKNOWN, U0

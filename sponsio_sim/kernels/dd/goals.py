@@ -62,9 +62,13 @@ def _atom3(kind, a, b, s, row, players, n_colours, left, in_play, colmask, nines
         if first < 0:
             return UNKNOWN
         return YES if first == s else NO
-    if row[players + players * n_colours] == 0:
-        return NO
-    return YES if (in_play & nines) == U0 else UNKNOWN
+    if kind == NINES:
+        if row[players + players * n_colours] == 0:
+            return NO
+        return YES if (in_play & nines) == U0 else UNKNOWN
+    if kind == FAIL:
+        raise ValueError("_atom3: a fail bet is settled by goal3")
+    raise ValueError("unknown bet kind")
 
 
 @nb.njit(cache=True, inline="always")
@@ -80,10 +84,18 @@ def _clash(codes, bcounts, s, row, first, left, my_nines):
         kind = codes[s, i, 0]
         if kind == TRICKS:
             a = codes[s, i, 1]
-        elif (kind == LAST and left > 0) or (kind == FIRST and first < 0):
-            more = max(more, 1)
+        elif kind == LAST:
+            if left > 0:
+                more = max(more, 1)
+        elif kind == FIRST:
+            if first < 0:
+                more = max(more, 1)
         elif kind == NINES:
             more = max(more, my_nines)
+        elif kind == COLOUR or kind == FAIL:   # no trick of their own
+            continue
+        else:
+            raise ValueError("unknown bet kind")
     return a >= 0 and row[s] + more > a
 
 
@@ -222,11 +234,27 @@ def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in
                 elif kind == FIRST:   # who took the first trick decides every first bet
                     x1 |= np.uint64(row[ct_layout(players, n_colours)[3]] + 1) << np.uint64(44)
                     continue
-                else:
+                elif kind == LAST or kind == NINES or kind == FAIL:   # the leader, the nines word, other bets
                     continue
+                else:
+                    raise ValueError("unknown bet kind")
                 x2 |= np.uint64(v) << np.uint64(sh)
                 sh += 5
     return x1, x2
+
+
+@nb.njit(cache=True, inline="always")
+def family_field(kind):
+    """The field (``kernels.bets``) in which bets of one goal family may
+    differ: the number a counter is keyed against by need in
+    ``bet_extra_keys``; -1 for a kind keyed otherwise."""
+    if kind == TRICKS:
+        return 1
+    if kind == COLOUR:
+        return 2
+    if kind == LAST or kind == NINES or kind == FAIL or kind == FIRST:
+        return -1
+    raise ValueError("unknown bet kind")
 
 
 @nb.njit(cache=True)
@@ -242,9 +270,7 @@ def same_family(a, na, b, nb_):
         if b[j, 0] != kind:
             return False
         for f in range(a.shape[1]):
-            if (kind == TRICKS and f == 1) or (kind == COLOUR and f == 2):
-                continue
-            if a[j, f] != b[j, f]:
+            if f != family_field(kind) and a[j, f] != b[j, f]:
                 return False
     return True
 
@@ -257,10 +283,8 @@ def bet_flags(codes, bcounts, relseats):
     for s in range(bcounts.shape[0]):
         if (relseats >> s) & 1:
             for i in range(bcounts[s]):
-                if codes[s, i, 0] == FAIL:
-                    any_fail = True
-                if codes[s, i, 0] == NINES:
-                    sens = True
+                any_fail |= codes[s, i, 0] == FAIL
+                sens |= codes[s, i, 0] == NINES
     return any_fail, sens
 
 
@@ -279,11 +303,16 @@ def desire(codes, bcounts, ask, row, players, n_colours, left):
             tricks = codes[ask, i, 1]
         elif kind == LAST:
             last = left > 1
-        elif kind == FIRST and row[ct_layout(players, n_colours)[3]] < 0:
-            return 1   # the first trick is being played: take it
+        elif kind == FIRST:
+            if row[ct_layout(players, n_colours)[3]] < 0:
+                return 1   # the first trick is being played: take it
         elif kind == COLOUR:
             colour = True
             d = 1 if codes[ask, i, 2] > row[players + ask * n_colours + codes[ask, i, 1]] else -1
+        elif kind == NINES or kind == FAIL:   # no lean of their own
+            continue
+        else:
+            raise ValueError("unknown bet kind")
     if tricks >= 0:
         return 1 if tricks - row[ask] > (1 if last else 0) else -1
     if last and not colour:

@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import seed_state
-from sponsio_sim.bet_kinds import COLOUR, FAIL, KINDS, N_KINDS, TRICKS, odds_slots
+from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, KINDS, LAST, N_KINDS, NINES, TRICKS, odds_slots
 from sponsio_sim.kernels.bets import ANY_SEAT, bet_won, settle
 from sponsio_sim.kernels.bits import RANKS, colour_masks, popcount
 from sponsio_sim.kernels.deal import deal
@@ -86,7 +86,7 @@ def odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need,
         set_round(tab, ints, hands, talon, revealed)
         last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None, halt)
         settle(codes, bcounts, tab, ints, nine_lost, result, failed)
-        for kind in range(N_KINDS):   # the row of each kind the asking seat would have won
+        for kind in range(slots.shape[0]):   # the slot of each kind's bet the asking seat would have won
             base = slots[kind]
             if kind == TRICKS:
                 row[base + ints[TRICKS_WON + ask]] += 1
@@ -95,8 +95,11 @@ def odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need,
                     row[base + col * (RANKS + 1) + popcount(tab[WON + ask] & colmask[col])] += 1
             elif kind == FAIL:
                 count_fail_bets(codes, bcounts, ask, result, failed, row[base:base + players + 1])
-            elif bet_won(kind, 0, 0, ask, tab, ints, nine_lost):
-                row[base] += 1
+            elif kind == LAST or kind == NINES or kind == FIRST:   # one slot: no parameter
+                if bet_won(kind, 0, 0, ask, tab, ints, nine_lost):
+                    row[base] += 1
+            else:
+                raise ValueError("unknown bet kind")
         if bcounts[ask] > 0 and not failed[ask]:
             row[joint_i] += 1
 

@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from sponsio_sim.bet_kinds import COLOUR, FIRST, LAST, NINES, TRICKS
+from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, popcount
 from sponsio_sim.kernels.table import (CAN, COLMASK, FLAGS, HANDS, MAX_COLOURS, NINES_OWN as NINES_OWN_FLAG, NREL,
                                        PLAYED, TALON, TRICKS_WON, WON, rel_at)
@@ -72,11 +72,17 @@ def goal_weights(s, players, tricks_left, trick_mask, tab, ints, weight):
             if owner == s:
                 own_last = True
         elif kind == COLOUR:
-            n_colour += 1
-        elif kind == FIRST and tab[PLAYED] == U0:   # no trick done yet: this one decides it
-            weight[owner] += 2.0 * sign
-        elif kind == NINES and (owner == s or (ints[FLAGS] & NINES_OWN_FLAG) == 0):
-            nine_sign += sign  # under nines_scope = own, only the bettor's own 9s count
+            n_colour += 1   # scored card by card (``colour_terms``)
+        elif kind == FIRST:
+            if tab[PLAYED] == U0:   # no trick done yet: this one decides it
+                weight[owner] += 2.0 * sign
+        elif kind == NINES:
+            if owner == s or (ints[FLAGS] & NINES_OWN_FLAG) == 0:
+                nine_sign += sign  # under nines_scope = own, only the bettor's own 9s count
+        elif kind == FAIL:
+            raise ValueError("goal_weights: a fail bet enters the relevance table as its targets' bets")
+        else:
+            raise ValueError("unknown bet kind")
     return keep, own_last, n_colour, nine_sign, bank
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
-from sponsio_sim.kernels.bets import FAIL
+from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bits import RANKS, U0, U1, above, beats, bit, lowest, popcount, select
 from sponsio_sim.kernels.play.goals import colour_terms, goal_weights
 from sponsio_sim.kernels.table import (CAN, COLMASK, DECK, FLAGS, HANDS, MAX_REL, NINES_OWN as NINES_OWN_FLAG,
@@ -78,9 +78,9 @@ def choose_random(legal, state):
 
 
 @no_refcount
-def choose_scored(s, players, policy, legal, pos, leader, led, best, best_seat, trick_mask,
+def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, trick_mask,
                   tricks_left, tab, ints, weight):
-    """The greedy or goal policy's card (see module docstring).
+    """The goal policy's card (``goal``), else the greedy policy's (see module docstring).
 
     Cards that differ only by ranks already gone (played or in the talon)
     are one move: only the cheapest is scored, except 9s (nines bets).
@@ -104,7 +104,10 @@ def choose_scored(s, players, policy, legal, pos, leader, led, best, best_seat, 
             t -= players
         rem_rev |= tab[HANDS + t] & revealed
     dead = tab[PLAYED] | tab[TALON]
-    if policy == GREEDY:
+    if goal:
+        keep, own_last, n_colour, nine_sign, bank = goal_weights(s, players, tricks_left, trick_mask,
+                                                                 tab, ints, weight)
+    else:
         for t in range(players):
             weight[t] = 0.0
         weight[s] = 1.0
@@ -113,9 +116,6 @@ def choose_scored(s, players, policy, legal, pos, leader, led, best, best_seat, 
         n_colour = 0
         nine_sign = 0.0
         bank = 0.0
-    else:
-        keep, own_last, n_colour, nine_sign, bank = goal_weights(s, players, tricks_left, trick_mask,
-                                                                 tab, ints, weight)
     nine_dead = pos > 0 and (trick_mask & tab[NINE_CARDS] & ~bit(best)) != U0 \
         and (ints[FLAGS] & NINES_OWN_FLAG) == 0
     cur_col = -1

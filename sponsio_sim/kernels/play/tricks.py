@@ -7,7 +7,7 @@ from numba.extending import overload
 
 from sponsio_sim.kernels.bets import bet_decided
 from sponsio_sim.kernels.bits import RANKS, U0, U1, beats, bit, lowest, popcount
-from sponsio_sim.kernels.play.policies import RANDOM, choose_random, choose_scored
+from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM, choose_random, choose_scored
 from sponsio_sim.kernels.table import (COLMASK, HANDS, NINE_CARDS, N_PLAYED, PLAYED, REVEALED, SEQ, TRICKS_WON,
                                        VOID, WINNERS, WON)
 
@@ -121,11 +121,13 @@ def play_scripted(players, leader, policy, tab, ints, weight, state, ctx, stop, 
                     c = choose_random(legal, state)
                 elif (legal & (legal - U1)) == U0:
                     c = lowest(legal)
+                elif pol == GREEDY or pol == GOAL:
+                    c = choose_scored(s, players, pol == GOAL, legal, pos, leader, led, best, best_seat,
+                                      trick_mask, tricks_left, tab, ints, weight)
                 elif ctx is not None and pol >= HOOKED:
                     c = choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state)
                 else:
-                    c = choose_scored(s, players, pol, legal, pos, leader, led, best, best_seat, trick_mask,
-                                      tricks_left, tab, ints, weight)
+                    raise ValueError("unknown play policy (or a hooked one without its context)")
             b = bit(c)
             tab[HANDS + s] = h & ~b
             tab[REVEALED] &= ~b
