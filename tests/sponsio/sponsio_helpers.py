@@ -1,13 +1,18 @@
-"""Test helpers: build kernel inputs from card strings, play one deal."""
+"""Test helpers: build kernel inputs from card strings, play one deal; the
+deals the double-dummy tests draw, and their check against minimax."""
 
 import numpy as np
 
+from sponsio_sim.analysis.dd import solve
 from sponsio_sim.bets import encode_table, parse_bet_set
-from sponsio_sim.cards import mask_of, parse_cards
+from sponsio_sim.cards import card_name, format_cards, mask_of, parse_cards
+from sponsio_sim.rules import load_rules
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
 from sponsio_sim.kernels.table import N_PLAYED, TRICKS_WON, WINNERS, WON, new_state, set_round
 from tabletop_mc.rng import new_state as new_rng
+
+from sponsio_reference import bet_question, bet_tuple, start_trick
 
 
 def play_deal(rules, hands, talon="", leader=0, policy=0, bets=None, seed=0):
@@ -52,3 +57,88 @@ def outcome(rules, tricks, won=None, last=-1, first=-1):
     """Fresh (tab, ints) holding a trick phase's outcome (``write_outcome``)."""
     tab, ints, _ = new_state(rules.n_colours, rules.kernel_flags)
     return write_outcome(tab, ints, rules, tricks, won, last, first)
+
+
+# ---- deals for the double-dummy tests: card ids (``sponsio_reference``), hands sorted
+
+def small_rules(players, hand):
+    return load_rules(players=players, overrides={"hand_size": hand})
+
+
+def deal_text(hands, rules):
+    return " | ".join(format_cards(mask_of(h), rules) for h in hands)
+
+
+def trick_text(trick, rules):
+    """Cards in play order (format_cards would sort them)."""
+    return " ".join(card_name(c, rules) for c in trick) or None
+
+
+def masks(hands):
+    return np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
+
+
+def _deal(rng, cards, players, hand, mid_trick):
+    """Hands of ``hand`` cards in order, a random leader, and with ``mid_trick`` the first cards of a trick."""
+    hands = [sorted(cards[s * hand:(s + 1) * hand]) for s in range(players)]
+    leader = rng.randrange(players)
+    trick = start_trick(rng, hands, leader) if mid_trick else []
+    return hands, leader, trick
+
+
+def random_position(rng, players, hand, mid_trick):
+    """(hands, leader, trick) from the whole deck."""
+    return _deal(rng, rng.sample(range(players * 9), players * hand), players, hand, mid_trick)
+
+
+def skewed_cards(rng, players, hand, two_upto=12):
+    """(colours, cards): ``players * hand`` cards of two colours (more than
+    ``two_upto`` cards: three), so that voids and long colours abound."""
+    n_col = 4 if players == 4 else 3
+    colours = rng.sample(range(n_col), 2 if players * hand <= two_upto else 3)
+    return colours, rng.sample([c for c in range(n_col * 9) if c // 9 in colours], players * hand)
+
+
+def skewed_position(rng, players, hand, mid_trick, two_upto=12):
+    """(hands, leader, trick, colours) dealt from ``skewed_cards``."""
+    colours, cards = skewed_cards(rng, players, hand, two_upto)
+    return (*_deal(rng, cards, players, hand, mid_trick), colours)
+
+
+def leaning_position(rng, players, hand, seat, mid_trick, high):
+    """(hands, leader, trick, colours) from ``skewed_cards``: the seat draws
+    its hand from the higher cards (``high``) or the lower ones more often
+    than not; with ``high`` the others' hands lean towards few colours
+    (voids to discard from), else they are dealt at random."""
+    colours, cards = skewed_cards(rng, players, hand)
+    sign = -1 if high else 1
+    cards.sort(key=lambda c: sign * (c % 9 + rng.random() * rng.choice((2, 6, 12))))
+    mine = rng.sample(cards[:2 * hand], hand)
+    rest = [c for c in cards if c not in mine]
+    if high:
+        rest.sort(key=lambda c: (c // 9 + rng.random() * 1.5))
+    else:
+        rng.shuffle(rest)
+    hands = []
+    for s in range(players):
+        if s == seat:
+            hands.append(sorted(mine))
+        else:
+            hands.append(sorted(rest[:hand]))
+            rest = rest[hand:]
+    leader = rng.randrange(players)
+    trick = start_trick(rng, hands, leader) if mid_trick else []
+    return hands, leader, trick, colours
+
+
+def assert_bets_match_minimax(rules, hands, leader, trick, seat, mine, others):
+    """The solver's worst and best case of seat's bets ``mine`` (others' bets
+    ``others``: {seat: [Bet]}) equal brute-force minimax's."""
+    notation = ",".join(b.notation(rules) for b in mine)
+    others_text = "; ".join(f"{s}:{','.join(b.notation(rules) for b in bs)}" for s, bs in others.items())
+    df = solve(deal_text(hands, rules), lead=leader, seat=seat, bets=notation, others=others_text or None,
+               trick=trick_text(trick, rules), rules=rules)
+    table = {s: [bet_tuple(b) for b in bs] for s, bs in others.items()}
+    table[seat] = [bet_tuple(b) for b in mine]
+    assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), notation
+    assert bool(df["best"].iloc[0]) == bet_question(hands, leader, seat, table, False, trick), notation

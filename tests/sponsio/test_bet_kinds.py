@@ -28,9 +28,8 @@ from sponsio_sim.kernels.table import SEQ, new_state, set_round
 from sponsio_sim.rules import load_rules
 from tabletop_mc.rng import new_state as new_rng
 
-from dd_reference import start_trick
-from reference import trick_winner
-from test_dd import assert_bets_match_minimax
+from sponsio_reference import start_trick, trick_winner
+from sponsio_helpers import assert_bets_match_minimax
 
 EVERY_KIND = {"bets": list(BET_TYPES)}
 SHIPPED_4P = Path(sponsio_sim.__file__).parent / "models" / "standard-4p.npz"
@@ -92,10 +91,9 @@ def test_first_settles_on_the_winner_of_the_first_trick():
         set_round(tab, ints, hands, np.uint64(0), np.uint64(0))
         leader = game % 3
         _, nine_lost = play_tricks(3, leader, np.zeros(3, dtype=np.int64), tab, ints, weight, new_rng(game), None, None)
-        first = [(leader + k) % 3 for k in range(3)]
-        plays = [(first[k], (int(ints[SEQ + k]) // 9, int(ints[SEQ + k]) % 9 + 1)) for k in range(3)]
+        winner, _ = trick_winner([int(ints[SEQ + k]) for k in range(3)], leader, 3)
         settle(codes, counts, tab, ints, nine_lost, result, failed)
-        assert [int(result[s, 0]) for s in range(3)] == [int(s == trick_winner(plays)) for s in range(3)]
+        assert [int(result[s, 0]) for s in range(3)] == [int(s == winner) for s in range(3)]
 
 
 def test_goal_play_goes_for_the_first_trick():

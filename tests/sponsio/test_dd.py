@@ -7,38 +7,13 @@ from click.testing import CliRunner
 
 from sponsio_sim.analysis.dd import solve
 from sponsio_sim.bets import catalogue, parse_bet_set
-from sponsio_sim.cards import card_name, format_cards, mask_of, parse_cards
+from sponsio_sim.cards import parse_cards
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
 
-from dd_reference import bet_question, coalition_tricks, start_trick
-
-
-def small_rules(players, hand):
-    return load_rules(players=players, overrides={"hand_size": hand})
-
-
-def deal_text(hands, rules):
-    return " | ".join(format_cards(mask_of(h), rules) for h in hands)
-
-
-def random_position(rng, players, hand, mid_trick):
-    cards = rng.sample(range(players * 9), players * hand) if players == 4 else \
-        rng.sample(range(27), players * hand)
-    hands = [sorted(cards[s * hand:(s + 1) * hand]) for s in range(players)]
-    leader = rng.randrange(players)
-    trick = start_trick(rng, hands, leader) if mid_trick else []
-    return hands, leader, trick
-
-
-def trick_text(trick, rules):
-    """Cards in play order (format_cards would sort them)."""
-    return " ".join(card_name(c, rules) for c in trick) or None
-
-
-def bet_tuple(b):
-    return {"tricks": ("tricks", b.a), "colour": ("colour", b.a, b.b), "fail": ("fail", b.a)}.get(
-        b.kind, (b.kind,))
+from sponsio_reference import bet_question, bet_tuple, coalition_tricks
+from sponsio_helpers import (assert_bets_match_minimax, deal_text, random_position, skewed_position, small_rules,
+                             trick_text)
 
 
 CASES = [(4, 3, False)] * 25 + [(4, 3, True)] * 15 + [(3, 4, False)] * 15 + [(3, 4, True)] * 10 \
@@ -69,11 +44,7 @@ def test_coalition_matches_minimax_on_skewed_deals(case):
     players, hand = SKEWED[case]
     rng = random.Random(3000 + case)
     rules = small_rules(players, hand)
-    n_col = 4 if players == 4 else 3
-    colours = rng.sample(range(n_col), 2 if players * hand <= 18 else 3)
-    cards = rng.sample([c for c in range(n_col * 9) if c // 9 in colours], players * hand)
-    hands = [sorted(cards[s * hand:(s + 1) * hand]) for s in range(players)]
-    leader = rng.randrange(players)
+    hands, leader, _, _ = skewed_position(rng, players, hand, False, two_upto=18)
     coalition = sorted(rng.sample(range(players), rng.randrange(1, players)))
     df = solve(deal_text(hands, rules), lead=leader, coalition=",".join(map(str, coalition)), rules=rules)
     assert int(df["tricks"].iloc[0]) == coalition_tricks(hands, leader, coalition)
@@ -105,19 +76,6 @@ def test_bets_match_minimax(case):
             others[target] = others[target][:1] + [next(b for b in catalogue(rules, target)
                                                          if b.kind == "fail" and b.a == seat)]
     assert_bets_match_minimax(rules, hands, leader, trick, seat, mine, others)
-
-
-def assert_bets_match_minimax(rules, hands, leader, trick, seat, mine, others):
-    """The solver's worst and best case of seat's bets ``mine`` (others' bets
-    ``others``: {seat: [Bet]}) equal brute-force minimax's."""
-    notation = ",".join(b.notation(rules) for b in mine)
-    others_text = "; ".join(f"{s}:{','.join(b.notation(rules) for b in bs)}" for s, bs in others.items())
-    df = solve(deal_text(hands, rules), lead=leader, seat=seat, bets=notation, others=others_text or None,
-               trick=trick_text(trick, rules), rules=rules)
-    table = {s: [bet_tuple(b) for b in bs] for s, bs in others.items()}
-    table[seat] = [bet_tuple(b) for b in mine]
-    assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), notation
-    assert bool(df["best"].iloc[0]) == bet_question(hands, leader, seat, table, False, trick), notation
 
 
 CLASH_BETS = ["tricks=0,last", "tricks=1,last", "tricks=2,last", "nines,tricks=0", "nines,tricks=1",

@@ -17,34 +17,11 @@ from sponsio_sim.bets import parse_bet_set
 from sponsio_sim.cards import parse_cards
 from sponsio_sim.rules import load_rules
 
-from dd_reference import bet_question, start_trick
-from test_dd import bet_tuple, deal_text, trick_text
+from sponsio_reference import bet_question, bet_tuple, start_trick
+from sponsio_helpers import deal_text, leaning_position, trick_text
 
 AVOID = [(4, 3, False)] * 12 + [(4, 3, True)] * 8 + [(3, 4, False)] * 10 + [(3, 4, True)] * 6 \
     + [(4, 4, False)] * 2
-
-
-def low_seat_position(rng, players, hand, mid_trick, seat):
-    """Cards of two or three colours; the seat draws its hand from the
-    lower cards more often than not."""
-    n_col = 4 if players == 4 else 3
-    colours = rng.sample(range(n_col), 2 if players * hand <= 12 else 3)
-    cards = rng.sample([c for c in range(n_col * 9) if c // 9 in colours], players * hand)
-    cards.sort(key=lambda c: c % 9 + rng.random() * rng.choice((2, 6, 12)))
-    low = cards[:2 * hand]
-    mine = rng.sample(low, hand)
-    rest = [c for c in cards if c not in mine]
-    rng.shuffle(rest)
-    hands = []
-    for s in range(players):
-        if s == seat:
-            hands.append(sorted(mine))
-        else:
-            hands.append(sorted(rest[:hand]))
-            rest = rest[hand:]
-    leader = rng.randrange(players)
-    trick = start_trick(rng, hands, leader) if mid_trick else []
-    return hands, leader, trick, colours
 
 
 @pytest.mark.parametrize("case", range(len(AVOID)))
@@ -53,7 +30,7 @@ def test_avoid_bounds_match_minimax(case):
     rng = random.Random(7000 + case)
     rules = load_rules(players=players, overrides={"hand_size": hand})
     seat = rng.randrange(players)
-    hands, leader, trick, colours = low_seat_position(rng, players, hand, mid, seat)
+    hands, leader, trick, colours = leaning_position(rng, players, hand, seat, mid, high=False)
     names = "RBGY"
     c1, c2 = names[colours[0]], names[colours[1]]
     bet_sets = ["tricks=0", "tricks=1", "tricks=2", f"colour:{c1}=0", f"colour:{c2}=0", f"colour:{c1}=1",
@@ -88,7 +65,7 @@ def test_avoid_bounds_match_minimax_deeper(case):
     rng = random.Random(7500 + case)
     rules = load_rules(players=players, overrides={"hand_size": hand})
     seat = rng.randrange(players)
-    hands, leader, trick, colours = low_seat_position(rng, players, hand, mid, seat)
+    hands, leader, trick, colours = leaning_position(rng, players, hand, seat, mid, high=False)
     assert_avoid_bets_match_minimax(hands, leader, trick, seat, colours, rules)
 
 

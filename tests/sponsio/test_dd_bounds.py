@@ -18,20 +18,10 @@ from sponsio_sim.bets import parse_bet_set
 from sponsio_sim.cards import parse_cards
 from sponsio_sim.rules import load_rules
 
-from dd_reference import bet_question, start_trick
-from test_dd import bet_tuple, deal_text, trick_text
+from sponsio_reference import bet_question, bet_tuple
+from sponsio_helpers import deal_text, skewed_position, trick_text
 
 SKEWED = [(4, 3, False)] * 10 + [(4, 3, True)] * 6 + [(3, 4, False)] * 8 + [(3, 4, True)] * 4
-
-
-def skewed_position(rng, players, hand, mid_trick):
-    n_col = 4 if players == 4 else 3
-    colours = rng.sample(range(n_col), 2 if players * hand <= 12 else 3)
-    cards = rng.sample([c for c in range(n_col * 9) if c // 9 in colours], players * hand)
-    hands = [sorted(cards[s * hand:(s + 1) * hand]) for s in range(players)]
-    leader = rng.randrange(players)
-    trick = start_trick(rng, hands, leader) if mid_trick else []
-    return hands, leader, trick, colours
 
 
 @pytest.mark.parametrize("case", range(len(SKEWED)))

@@ -21,37 +21,10 @@ from sponsio_sim.kernels.dd.solve import fresh_counters
 from sponsio_sim.kernels.dd.tt import NO
 from sponsio_sim.rules import load_rules
 
-from dd_reference import bet_question, minimax, start_trick
-from test_dd import bet_tuple, deal_text, trick_text
+from sponsio_reference import bet_question, bet_tuple, minimax
+from sponsio_helpers import deal_text, leaning_position, masks, trick_text
 
 NAMES = "RBGY"
-
-
-def strong_seat_position(rng, players, hand, seat, mid_trick=False):
-    """Cards of two or three colours; the seat draws its hand from the
-    higher cards more often than not, and the others' hands are skewed
-    towards few colours (voids to discard from)."""
-    n_col = 4 if players == 4 else 3
-    colours = rng.sample(range(n_col), 2 if players * hand <= 12 else 3)
-    cards = rng.sample([c for c in range(n_col * 9) if c // 9 in colours], players * hand)
-    cards.sort(key=lambda c: -(c % 9) - rng.random() * rng.choice((2, 6, 12)))
-    mine = rng.sample(cards[:2 * hand], hand)
-    rest = [c for c in cards if c not in mine]
-    rest.sort(key=lambda c: (c // 9 + rng.random() * 1.5))
-    hands = []
-    for s in range(players):
-        if s == seat:
-            hands.append(sorted(mine))
-        else:
-            hands.append(sorted(rest[:hand]))
-            rest = rest[hand:]
-    leader = rng.randrange(players)
-    trick = start_trick(rng, hands, leader) if mid_trick else []
-    return hands, leader, trick, colours
-
-
-def masks(hands):
-    return np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
 
 
 def capture_bets(hands, colours, slack):
@@ -91,7 +64,7 @@ def test_sweep_bound_rules_out_only_what_minimax_rules_out():
         rng = random.Random(9100 + case)
         rules = load_rules(players=players, overrides={"hand_size": hand})
         seat = rng.randrange(players)
-        hands, leader, _, _ = strong_seat_position(rng, players, hand, seat)
+        hands, leader, _, _ = leaning_position(rng, players, hand, seat, False, high=True)
         if coop_sweep(masks(hands), players, seat, colour_masks(rules.n_colours))[0] == NO:
             fired += 1
             most = minimax(hands, leader, [], set(range(players)), lambda o: o[0][seat])
@@ -108,7 +81,7 @@ def test_capture_all_bound_rules_out_only_what_minimax_rules_out():
         rng = random.Random(9500 + case)
         rules = load_rules(players=players, overrides={"hand_size": hand})
         seat = rng.randrange(players)
-        hands, leader, _, colours = strong_seat_position(rng, players, hand, seat)
+        hands, leader, _, colours = leaning_position(rng, players, hand, seat, False, high=True)
         colmask = colour_masks(rules.n_colours)
         for col, need in capture_bets(hands, colours, 0):
             codes, counts = encode_table({seat: parse_bet_set(f"colour:{NAMES[col]}={need}", rules, seat)},
@@ -134,7 +107,7 @@ def test_best_case_matches_minimax(case):
     rng = random.Random(9300 + case)
     rules = load_rules(players=players, overrides={"hand_size": hand})
     seat = rng.randrange(players)
-    hands, leader, trick, colours = strong_seat_position(rng, players, hand, seat, mid)
+    hands, leader, trick, colours = leaning_position(rng, players, hand, seat, mid, high=True)
     left = len(hands[seat])
     bet_sets = [f"tricks={left}", f"tricks={left - 1}", f"tricks={left - 2}", f"tricks={left},last"]
     for col, need in capture_bets(hands, colours, 0) + capture_bets(hands, colours, 1):

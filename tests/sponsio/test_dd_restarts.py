@@ -24,8 +24,8 @@ from sponsio_sim.kernels.dd.solve import COOP_BUDGET, fresh_counters, solve_bets
 from sponsio_sim.kernels.dd.tt import NO, UNKNOWN, YES
 from sponsio_sim.rules import load_rules
 
-from dd_reference import bet_question
-from test_dd import bet_tuple, random_position, small_rules
+from sponsio_reference import bet_question, bet_tuple
+from sponsio_helpers import random_position, small_rules
 
 
 class Asker:

@@ -1,6 +1,6 @@
 """Kernel vs exhaustive enumeration on tiny rule sets (random policy).
 
-The reference (tests/sponsio/reference.py) enumerates every deal of the
+The reference (tests/sponsio/sponsio_reference.py) enumerates every deal of the
 hidden cards and every legal play sequence; the kernel simulates. Every exact
 probability of a catalogue bet must lie in the simulation's 95% Wilson
 interval, Bonferroni-adjusted over the rows checked so that the whole family
@@ -19,7 +19,7 @@ from sponsio_sim.kernels.odds.simulate import stats_layout
 from sponsio_sim.rules import load_rules
 from sponsio_sim.situation import build_situation
 
-from reference import random_play_distribution
+from sponsio_reference import colour, random_play_distribution
 
 N = 200_000
 
@@ -32,8 +32,9 @@ CASES = [
 ]
 
 
-def _cards(text, rules):
-    return [(t[0], int(t[1])) for t in text.split()]
+def _cards(text, colours):
+    """Card ids (``sponsio_reference``) of a card list such as "R9 B5"."""
+    return [colours.index(t[0]) * 9 + int(t[1]) - 1 for t in text.split()]
 
 
 @pytest.mark.parametrize("players,colours,hand_size,seat,lead,hand,talon", CASES)
@@ -47,10 +48,10 @@ def test_random_policy_matches_enumeration(players, colours, hand_size, seat, le
     assert n == N
 
     def outcome(tricks, won, last, nines_ok, first):
-        return (tricks[seat], tuple(sum(1 for c in won[seat] if c[0] == col) for col in colours),
+        return (tricks[seat], tuple(sum(1 for c in won[seat] if colour(c) == col) for col in range(len(colours))),
                 last == seat, nines_ok, first == seat)
 
-    exact = random_play_distribution(players, colours, _cards(hand, rules), _cards(talon, rules),
+    exact = random_play_distribution(players, len(colours), _cards(hand, colours), _cards(talon, colours),
                                      seat, lead, hand_size, outcome)
     assert abs(sum(exact.values()) - 1) < 1e-12
 

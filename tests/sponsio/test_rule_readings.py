@@ -16,7 +16,7 @@ from sponsio_sim.kernels.game.engine import end_check
 from sponsio_sim.rules import load_rules
 from tabletop_mc.errors import UserError
 
-from reference import settle_reference
+from sponsio_reference import settle_reference
 from sponsio_helpers import outcome, play_deal_raw
 from test_game_rules import Table
 
