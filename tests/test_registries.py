@@ -213,7 +213,7 @@ def lines_run(fn, args, stubs=None) -> tuple[set[int], BaseException | None]:
 
     error = None
     old = sys.gettrace()
-    with plain_python(stubs), np.errstate(over="ignore"):   # the random streams wrap around, as compiled
+    with plain_python(stubs), np.errstate(over="ignore", invalid="ignore", divide="ignore"):   # as compiled code
         sys.settrace(tracer)
         try:
             py(*args)
