@@ -62,8 +62,8 @@ def _betting() -> Registry:
 def _play() -> Registry:
     from sponsio_sim.kernels.play import pimc, policies
     codes = {"RANDOM": policies.RANDOM, "GREEDY": policies.GREEDY, "GOAL": policies.GOAL, "PIMC": pimc.PIMC}
-    return Registry("play policies", codes, ("sponsio_sim.kernels.play.tricks.play_tricks",), "sponsio_sim/kernels",
-                    {"PIMC": "HOOKED"})
+    return Registry("play policies", codes, ("sponsio_sim.kernels.play.tricks.play_scripted",),
+                    "sponsio_sim/kernels", {"PIMC": "HOOKED"})
 
 
 def _circus() -> Registry:
@@ -325,8 +325,8 @@ def _play_args(name: str, code: int):
         tab[HANDS + s] = np.uint64(0b111) << np.uint64(9 * s)
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
     policy = np.full(4, code, dtype=np.int64)
-    if name == "play_tricks":   # a context for PIMC (its hook runs only compiled: reaching it is enough)
-        return 4, 0, policy, tab, ints, weight, rng, object() if code == PIMC else None, None
+    if name == "play_scripted":   # a context for PIMC (its hook runs only compiled: reaching it is enough)
+        return 4, 0, policy, tab, ints, weight, rng, object() if code == PIMC else None, None, None
     raise AssertionError(f"no argument builder for {name}: add one")
 
 
