@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from dd_reference import _plain, minimax
-from reference import settle_reference
+from sponsio_reference import bet_tuple, minimax, plain_won, settle_reference
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.advise.state import hands_now, table_state
 from sponsio_sim.analysis.advise.trickplay import rank_cards, trick_odds
@@ -162,9 +161,7 @@ def bet_tuples(st, rules):
     out = []
     for seat, kind, a, b, c in st.history:
         if kind == L.BET:
-            bet = rows[a]
-            out.append((seat, {"tricks": ("tricks", bet.a), "colour": ("colour", bet.a, bet.b), "last": ("last",),
-                               "nines": ("nines",), "fail": ("fail", bet.a)}[bet.kind]))
+            out.append((seat, bet_tuple(rows[a])))
     return out
 
 
@@ -193,7 +190,7 @@ def dd_values(tt, st, rules, hands, plays):
         T = [a + b for a, b in zip(tricks0, tricks)]
         W = [a + b for a, b in zip(won0, won)]
         f = first0 if first0 >= 0 else first
-        res = settle_reference(placed, lambda s, b: _plain(b, s, T, W, last, nines0 and ok, f), players)
+        res = settle_reference(placed, lambda s, b: plain_won(b, s, (T, W, last, nines0 and ok, f)), players)
         return int(all(res[i] for i in mine))
 
     trick = [c for c, _ in plays[k - k % players:]]
