@@ -126,10 +126,13 @@ class LazyGroup(OneLineErrorGroup):
     """A group whose commands live in modules imported only when a command runs
     (or its own --help is asked for), so ``--help`` and ``--version`` start quickly.
 
-    ``lazy`` maps a command name to ``(module, short help)``; importing the
-    module registers the command on the group (``@main.command``)."""
+    ``lazy`` maps a command name to its module; importing the module
+    registers the command on the group (``@main.command("name")``). The
+    group's --help lists each command's short help read from the command's
+    docstring in the module's source, without importing it: the short help
+    is written once, where the command is."""
 
-    def __init__(self, *args, lazy: dict[str, tuple[str, str]] | None = None, **kwargs):
+    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy or {})
 
@@ -139,21 +142,16 @@ class LazyGroup(OneLineErrorGroup):
     def get_command(self, ctx, name):
         if name not in self.commands and name in self.lazy:
             import importlib
-            importlib.import_module(self.lazy[name][0])
+            importlib.import_module(self.lazy[name])
         return super().get_command(ctx, name)
 
     def format_commands(self, ctx, formatter):
         limit = formatter.width - 6 - max(len(n) for n in self.list_commands(ctx))
         rows = []
         for name in self.list_commands(ctx):
-            if name in self.commands:
-                cmd = self.commands[name]
-                if cmd.hidden:
-                    continue
+            cmd = self.commands.get(name) or click.Command(name, help=source_help(self.lazy[name], name))
+            if not cmd.hidden:
                 rows.append((name, cmd.get_short_help_str(limit)))
-            else:
-                from click.utils import make_default_short_help
-                rows.append((name, make_default_short_help(self.lazy[name][1], limit)))
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
@@ -170,6 +168,45 @@ def _on_sigterm(handler):
     if handler is None or threading.current_thread() is not threading.main_thread():
         return None
     return signal.signal(signal.SIGTERM, handler)
+
+
+def game_cli(prog: str, help: str, lazy: dict[str, str]) -> LazyGroup:
+    """A game's root command ``prog``: ``-h``/``--help``, ``--version``, and the
+    commands of ``lazy`` (name -> module, ``LazyGroup``)."""
+    group = LazyGroup(prog, lazy=lazy, help=help, context_settings={"help_option_names": ["-h", "--help"]})
+    return click.version_option(package_name=DIST_NAME, prog_name=prog, message="%(prog)s %(version)s")(group)
+
+
+def source_help(module: str, name: str) -> str:
+    """The docstring of command ``name`` in ``module``, read from its source
+    (not imported): the function decorated ``@<group>.command(...)`` or
+    ``@<group>.group(...)`` that click names ``name``."""
+    import ast
+    import importlib.util
+    from pathlib import Path
+
+    tree = ast.parse(Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for dec in node.decorator_list:
+                if (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute)
+                        and dec.func.attr in ("command", "group") and _click_name(dec, node.name) == name):
+                    return ast.get_docstring(node) or ""
+    raise LookupError(f"{module} defines no command {name!r}")
+
+
+def _click_name(decorator, function: str) -> str:
+    """The name click gives the command a ``command``/``group`` decorator call makes of ``function``."""
+    import ast
+    for arg in decorator.args[:1] + [k.value for k in decorator.keywords if k.arg == "name"]:
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            return arg.value
+
+    def fn():
+        pass
+
+    fn.__name__ = function   # click's own naming (dashes, suffixes such as _cmd dropped)
+    return click.command()(fn).name
 
 
 def _ignore_further_interrupts() -> None:

@@ -6,7 +6,8 @@ import click
 
 from tabletop_mc.cliparams import ASCII, StrictInt
 from tabletop_mc.clitools import emit
-from caesar_sim.cli import COMMON, PLAYERS, _analysis, main, save_weights
+from caesar_sim.cli import main
+from caesar_sim.cli.options import COMMON, PLAYERS, analysis, save_weights
 
 
 def command_line(name: str, args: list) -> str:
@@ -66,7 +67,7 @@ def distill(players, against, games, holdout, iterations, rollouts, start, out, 
         raise click.UsageError("--set: distill fits against the rule set's own games; pass --rules FILE instead")
     out_path = WT.check_writable(out)
     play = against_play(against, players)
-    _, render, _ = _analysis()
+    _, render, _ = analysis()
     args = ["--players", players, "--against", against, "--games", games, "--holdout", holdout, "--iterations",
             iterations, "--rollouts", rollouts] + (["--start", start] if start != "tuned" else []) + ["--seed", seed]
     args += (["--rules", rules] if rules else [])

@@ -120,5 +120,5 @@ def test_game_and_sweep_tables():
 def test_exploit_default_deviations_match_the_analysis_layer():
     import importlib
 
-    from caesar_sim import cli
-    assert cli.POLICY_DEVIATIONS == importlib.import_module("caesar_sim.analysis.exploit").POLICY_DEVIATIONS
+    from caesar_sim.cli import strategy
+    assert strategy.POLICY_DEVIATIONS == importlib.import_module("caesar_sim.analysis.exploit").POLICY_DEVIATIONS

@@ -1,0 +1,179 @@
+"""`caesar game`, `simulate`, `bids` and `sweep`: games played and what they show."""
+
+from __future__ import annotations
+
+import click
+
+from tabletop_mc.cliparams import ASCII
+from tabletop_mc.clitools import emit
+from tabletop_mc.plotfile import save_plot
+from caesar_sim.cli import main
+from caesar_sim.cli.options import (COMMON, MC_HORIZON, PLAYERS, PROFILE, ROTATE, STRATEGIES, analysis,
+                                    check_early, games_option, plot_option, plots, profile_or_reference, profile_text)
+
+
+@main.command()
+@PLAYERS
+@click.option("--profile", default=None, type=ASCII,
+              help=f"One strategy per seat: {STRATEGIES}; or reference / field:FILE (the seats drawn from that field "
+                   "as `simulate` draws game 0's). Default: tuned for all but the last two seats, then value, mc; e.g. "
+                   "'tuned,tuned,value,mc' with 4 players.")
+@click.option("--verbose", is_flag=True, help="Also show every pass.")
+@MC_HORIZON
+@COMMON
+def game(players, profile, verbose, mc_horizon, seed, fmt, rules, overrides, threads):
+    """Play one narrated game: set-up, every bid, resolution and scoring.
+
+    \b
+    Example:
+      caesar game --players 4 --profile "value,value,greedy,mc" --seed 2 --verbose
+    The game is the first one `caesar simulate` plays with the same seed (no --rotate).
+    """
+    from caesar_sim.profile import game_profile
+    from caesar_sim.rules import check_players
+    check_players(players)
+    profile = profile or game_profile(players)
+    A, render, _ = analysis()
+    text, table, summary = A.narrated_game(players, profile, seed=seed, rules=rules, overrides=overrides,
+                                           verbose=verbose, mc_horizon=mc_horizon)
+    if fmt == "table":
+        emit(f"{summary}\nseed {seed}, profile {profile}\n\n{text}\n\n{render(table, 'table', title='[result]')}")
+    else:
+        emit(render(table, fmt))
+
+
+@main.command()
+@PLAYERS
+@PROFILE
+@games_option(10000)
+@ROTATE
+@click.option("--favour-value/--no-favour-value", default=True, show_default=True,
+              help="Measure what one extra favour of each type is worth (3 more runs with the same seed).")
+@plot_option("the score distributions")
+@MC_HORIZON
+@COMMON
+def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, fmt, rules, overrides, threads):
+    """Win rates (Wilson CI), score distributions, seat order, favours, unclaimed items, short decks.
+
+    \b
+    Example:
+      caesar simulate --players 4 --profile "value,value,greedy,random" -n 100000 --rotate
+    """
+    check_early(players, plot)
+    profile, note = profile_or_reference(profile, players)
+    A, _, render_tables = analysis()
+    sim = A.simulate(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
+                     threads=threads, favour_value=favour_value, mc_horizon=mc_horizon)
+    emit(render_tables(sim.tables, fmt, note + sim.header()))
+    if plot:
+        b = sim.batch
+        save_plot(plot, lambda p: plots().score_histogram([(lb, x) for lb, x, _ in b.by_label()], p,
+                                                            f"final coins, {b.players} players, n={b.n}, "
+                                                            f"seed {b.seed}"))
+
+
+@main.command()
+@PLAYERS
+@PROFILE
+@games_option(50000)
+@ROTATE
+@click.option("--by-seat/--pooled", default=True, show_default=True,
+              help="Split the table by seat order (0 = the phase's start player).")
+@plot_option("a heatmap (location x merchant value)")
+@MC_HORIZON
+@COMMON
+def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rules, overrides, threads):
+    """The venue-bid value table: net coins per merchant value, phase and venue.
+
+    \b
+    Example:
+      caesar bids --players 4 --profile "value x4" -n 200000 --plot bids.png
+    """
+    check_early(players, plot)
+    A, render, _ = analysis()
+    from caesar_sim.analysis.bids import NET_NOTE
+    from tabletop_mc.stats import CI_METHOD
+    profile, note = profile_or_reference(profile, players)
+    b, table = A.bids(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
+                      threads=threads, by_seat=by_seat, mc_horizon=mc_horizon)
+    header = (f"{note}{b.rules.summary()}\nprofile {b.profile.text()}, n={b.n} games, seed {b.seed}; {CI_METHOD}\n"
+              f"{NET_NOTE}")
+    emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
+    if plot:
+        save_plot(plot, lambda p: plots().bid_heatmap(table, p, f"venue-bid values: {b.profile.text()}, "
+                                                        f"{players} players, n={b.n} games, seed {b.seed}"))
+
+
+@main.command()
+@click.option("--players", "players", default="4", show_default=True, type=ASCII, metavar="P[,P...]",
+              help="Player count(s), e.g. 3,4,5: one table per lever and count.")
+@PROFILE
+@games_option(20000, "Games per variant.")
+@click.option("--rotate/--no-rotate", default=True, show_default=True, help="Rotate the profile over seats.")
+@click.option("--by-seat", is_flag=True, help="Instead: each seat's win rate and coins per variant (one count).")
+@plot_option("the effects per lever (with --by-seat: the win rates)")
+@MC_HORIZON
+@COMMON
+def sweep(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rules, overrides, threads):
+    """Lever-to-effect tables: the same games under alternative rule numbers.
+
+    Each --set KEY=V1;V2 is one lever and its values. Every value replays the games of the
+    unchanged rules (the same seed: common random numbers); the effect on each measure (the
+    start seat against the fair share, the largest seat gap, days per game, mean coins, the
+    score spread, the winner's lead, close games, lead changes, comebacks) is the paired
+    difference with a 95% CI, and moved = that CI excludes 0. The players are not refitted.
+
+    \b
+    Example:
+      caesar sweep --players 3,4,5 -n 20000 --set "favour.gold_coins=1;3" \\
+        --set "merchant.coins=[0,0,1,1,2,2,3,3];[0,1,1,2,2,3,3,4]"
+    """
+    from tabletop_mc.errors import UserError
+    try:
+        counts = [int(x) for x in players.split(",")]
+    except ValueError:
+        raise UserError(f"--players {players!r}: a player count or a list such as 3,4,5") from None
+    for p in counts:
+        check_early(p, plot)
+    if by_seat and len(counts) > 1:
+        raise UserError("--by-seat: one player count at a time")
+    A, render, render_tables = analysis()
+    from tabletop_mc.stats import CI_METHOD
+    if by_seat:
+        profile, note = profile_or_reference(profile, counts[0])
+        table, summary = A.sweep(counts[0], profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
+                                 threads=threads, mc_horizon=mc_horizon)
+        header = (f"{note}base {summary}\nprofile {profile_text(profile, counts[0])}, n={n} games per variant, "
+                  f"seed {seed} (same games in every variant); {CI_METHOD}; moved = a 95% CI of d_win or d_score "
+                  "excludes 0")
+        emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
+        if plot:
+            save_plot(plot, lambda p: plots().sweep_plot(table, p, f"Win rate by seat and variant, {counts[0]} "
+                                                                   f"players (n={n} per variant)"))
+        return
+    from caesar_sim.analysis import levers as LV
+    from caesar_sim.rules import load_rules
+    results, notes = [], []
+    for p in counts:
+        prof, note = profile_or_reference(profile, p)
+        notes.append(note.strip() and f"{p} players: {note.strip()}")
+        results += LV.lever_effects(p, prof, n, overrides, seed=seed, rules=rules, rotate=rotate, threads=threads,
+                                    mc_horizon=mc_horizon)
+    effects = LV.effects_table(results)
+    who = [x for x in notes if x] or [f"{p} players: {w}" for p, w in {r.players: r.profile for r in results}.items()]
+    header = ("\n".join(who) + f"\nunchanged {load_rules(rules).summary()}\n"
+              f"n={n} games per value, seed {seed} (the same games under every value: paired); {CI_METHOD}\n"
+              "each value: the effect against the unchanged rules [95% CI], * = moved (the CI excludes 0); the "
+              f"standard column is the unchanged rules' level\nplayers refitted per value: {LV.REFIT}")
+    if fmt == "table":
+        named = {f"{r.players} players: {r.key}": LV.reading_table(r) for r in results}
+        named["moved effects, largest first"] = LV.headline(results)
+        emit(render_tables(named, fmt, header))
+    elif fmt == "json":
+        emit(render_tables({"effects": effects, "headline": LV.headline(results)}, fmt,
+                           meta={"refitted": LV.REFIT, "n": n, "seed": seed, "players": counts}))
+    else:
+        emit(render(effects, "csv"))
+    if plot:
+        save_plot(plot, lambda p: plots().lever_plot(effects, p, f"Effects of each rule value against the "
+                                                                 f"unchanged rules (n={n} paired games each)"))
