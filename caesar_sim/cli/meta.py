@@ -138,7 +138,7 @@ def meta(population, players, n, oracle_rounds, oracle_games, out, seed, fmt, ru
     rs = load_rules(rules)
     if outdir is not None:
         outdir.mkdir(parents=True, exist_ok=True)
-    _, render, render_tables = _analysis()
+    _, render, render_tables = analysis()
     args = ["--population", population, "--players", players, "-n", n, "--oracle-rounds", oracle_rounds,
             "--oracle-games", oracle_games, "--seed", seed] + (["--rules", rules] if rules else [])
     args += (["--out", out] if out else [])
