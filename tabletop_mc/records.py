@@ -10,6 +10,7 @@ dtype)["games"]``. One mechanism for both games.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 
@@ -53,3 +54,34 @@ def _slot(dtype: np.dtype) -> np.dtype:
     while dtype.fields is not None:
         dtype = dtype.fields[dtype.names[0]][0]
     return dtype.base
+
+
+RESERVED = ("size", "dtype", "named", "count", "index")
+
+
+def layout(slot, fields, start: int = 0, name: str = "Layout"):
+    """A flat vector's fields declared once, in order, as ``(name, shape)``:
+    shape ``()`` is one value, ``n`` or a tuple an array of them (row-major);
+    the first field is at slot ``start`` (a vector may continue another
+    layout's). Returns the offsets as an instance of a named tuple class, one
+    field per name plus ``size`` (one past the last slot), which numba
+    compiles in as constants (``S[STATE.hand + p]``); the class also
+    carries ``dtype``, the vector's record dtype (slots before ``start``
+    unnamed), and ``named(vector)``, the vector read by name without a copy
+    (``STATE.named(S)["hand"][p]``). ``slot``: np.float64, np.int64 or
+    np.uint64, the vector's values."""
+    names, at, rows = [], start, []
+    for field, shape in fields:
+        if field in RESERVED or field.startswith("_"):
+            raise ValueError(f"{name}: field name {field!r} is reserved")
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        names.append(field)
+        rows.append((field, at, shape))
+        at += math.prod(shape)
+    cls = namedtuple(name, names + ["size"])
+    dtype = np.dtype({"names": [r[0] for r in rows], "formats": [(np.dtype(slot), r[2]) if r[2] else np.dtype(slot)
+                                                                  for r in rows],
+                      "offsets": [8 * r[1] for r in rows], "itemsize": 8 * at})
+    offsets = type(name, (cls,), {"__slots__": (), "dtype": dtype,
+                                  "named": lambda self, vector: named(vector, self.dtype)})
+    return offsets(*[r[1] for r in rows], at)

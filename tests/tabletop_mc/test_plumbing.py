@@ -116,3 +116,24 @@ def test_record_fields_must_name_every_slot_once():
     state = np.zeros(3, dtype=np.int64)
     named(state, ints)["hand"][1] = 5                                       # writes the state
     assert list(state) == [0, 0, 5]
+
+
+def test_layout_declares_offsets_and_names_once():
+    import numba as nb
+    import pytest as _pytest
+
+    from tabletop_mc.records import layout
+    STATE = layout(np.int64, (("turn", ()), ("hand", 3), ("grid", (2, 2))), start=2, name="State")
+    assert (STATE.turn, STATE.hand, STATE.grid, STATE.size) == (2, 3, 6, 10)
+    v = np.arange(STATE.size, dtype=np.int64)
+    rec = STATE.named(v)
+    assert rec["turn"] == 2 and list(rec["hand"]) == [3, 4, 5] and rec["grid"][1][0] == 8
+    rec["hand"][2] = -7
+    assert v[STATE.hand + 2] == -7                                          # a view, not a copy
+
+    @nb.njit
+    def third_card(s):
+        return s[STATE.hand + 2]                                            # an offset numba compiles in
+    assert third_card(v) == -7
+    with _pytest.raises(ValueError, match="reserved"):
+        layout(np.int64, (("size", ()),))
