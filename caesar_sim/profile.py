@@ -54,7 +54,7 @@ class Profile:
     entries: tuple[str, ...]
     policies: np.ndarray   # int64 policy codes, padded to layout.P
     rollouts: np.ndarray   # int64 K per entry, padded
-    weights: np.ndarray    # (layout.P, PP_SIZE) float64: the weight row of each entry
+    weights: np.ndarray    # (layout.P, WEIGHTS.size) float64: the weight row of each entry
     fields: tuple[str, ...] = ()   # per entry: its `mc` rollout field ('' = none)
 
     @property

@@ -18,7 +18,7 @@ A field file's members may name weights files relative to the field file's folde
 
 A **rollout field** becomes extra weight rows after the seats' rows (``kernel_matrix``): one per
 member, holding the member's rollout row (an `mc` member rolls out as its ROLLOUT) and its
-cumulative weight; the `mc` row points at them (``PP_FIELD0``, ``PP_FIELDN``).
+cumulative weight; the `mc` row points at them (``WEIGHTS.field_first``, ``WEIGHTS.field_size``).
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def weights_row(spec: str, players: int, base: Path | None = None) -> np.ndarray
         if at and not path:
             raise UserError(f"--profile: '{spec}' needs a file after @")
         row = np.array(_file_row(path, name, players) if at else _shipped_row(name, players))
-        row[I.PP_RPOL] = L.DISTILLED if name == "distilled" else L.VALUE
+        row[I.WEIGHTS.rollout_policy] = L.DISTILLED if name == "distilled" else L.VALUE
         return row
     raise UserError(f"--profile: bad weights '{spec}' (use value, tuned, tuned@FILE, distilled or distilled@FILE)")
 
@@ -126,7 +126,7 @@ def parse_strategy(part: str, players: int, base: Path | None = None) -> Strateg
         label = head if at else name
         if rest:
             t = _temperature(rest[0], part)
-            row[I.PP_TEMP] = t
+            row[I.WEIGHTS.temperature] = t
             label += f":{TEMP}{t:g}"
         return Strategy(label, POLICIES.index(name), DEFAULT_ROLLOUTS, row)
     if name == "mc" and not at:
@@ -138,7 +138,7 @@ def parse_strategy(part: str, players: int, base: Path | None = None) -> Strateg
 
 
 def _with_rpol(row: np.ndarray, code: int) -> np.ndarray:
-    row[I.PP_RPOL] = code
+    row[I.WEIGHTS.rollout_policy] = code
     return row
 
 
@@ -202,20 +202,20 @@ def field_spec(spec: str, players: int) -> Field:
 
 def rollout_rows(f: Field, players: int, base: Path | None = None) -> np.ndarray:
     """One weight row per member of positive weight, as the member plays in `mc` rollouts, with its
-    cumulative weight in ``PP_CUM`` (member weights files looked up beside the field, ``base``)."""
+    cumulative weight in ``WEIGHTS.field_cum`` (member weights files looked up beside the field, ``base``)."""
     support = [(m, w) for m, w in zip(f.members, f.weights) if w > 0]
     return member_rows([parse_strategy(m, players, base) for m, _ in support], [w for _, w in support])
 
 
 def member_rows(strategies, weights) -> np.ndarray:
-    """The rollout rows of ``strategies`` (positive ``weights``) with cumulative weights in ``PP_CUM``."""
+    """The rollout rows of ``strategies`` (positive ``weights``) with cumulative weights in ``WEIGHTS.field_cum``."""
     rows = []
     cum = 0.0
     for i, (s, w) in enumerate(zip(strategies, weights)):
         row = s.row.copy()
         cum += w
-        row[I.PP_CUM] = 1.0 if i == len(strategies) - 1 else cum
-        row[I.PP_FIELD0] = row[I.PP_FIELDN] = 0.0
+        row[I.WEIGHTS.field_cum] = 1.0 if i == len(strategies) - 1 else cum
+        row[I.WEIGHTS.field_first] = row[I.WEIGHTS.field_size] = 0.0
         rows.append(row)
     return np.array(rows)
 
@@ -244,7 +244,7 @@ def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = 
             blocks[key] = (at, len(blk))
             extra.append(blk)
             at += len(blk)
-        rows[i][I.PP_FIELD0], rows[i][I.PP_FIELDN] = blocks[key]
+        rows[i][I.WEIGHTS.field_first], rows[i][I.WEIGHTS.field_size] = blocks[key]
     w = np.vstack(rows + extra)
-    w[:, I.PP_HORIZON] = HORIZONS.index(mc_horizon)
+    w[:, I.WEIGHTS.mc_horizon] = HORIZONS.index(mc_horizon)
     return np.ascontiguousarray(w.reshape(-1))

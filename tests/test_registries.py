@@ -335,19 +335,19 @@ def _circus_args(name: str, code: int):
     from caesar_sim.profile import policy_weights
     from caesar_sim.rules import kernel_rules, load_rules
     R = kernel_rules(load_rules(), 4)
-    S = np.zeros(L.S_SIZE, dtype=np.int64)
-    S[L.S_N] = 4
-    S[L.S_POL] = code
+    S = np.zeros(L.STATE.size, dtype=np.int64)
+    S[L.STATE.players] = 4
+    S[L.STATE.policy] = code
     PP = policy_weights()
     if name == "decide":
-        return (R, S, PP, np.array([1, 2, 3, 4], dtype=np.uint64), np.zeros(L.S_SIZE, np.int64),
-                np.zeros(L.A_SIZE, np.int64), np.zeros(L.W_SIZE), np.zeros(L.LOGW, np.int64), np.zeros(L.ST_SIZE))
+        return (R, S, PP, np.array([1, 2, 3, 4], dtype=np.uint64), np.zeros(L.STATE.size, np.int64),
+                np.zeros(L.A_SIZE, np.int64), np.zeros(L.W_SIZE), np.zeros(L.LOGW, np.int64), np.zeros(L.STATS.size))
     if name == "takes_at_random":
         return (code,)
     if name == "rollout_action":   # the seat's row names its rollout policy; no random action (eps 0)
-        from caesar_sim.kernels.items import PP_RPOL
+        from caesar_sim.kernels.items import WEIGHTS
         PP = PP.copy()
-        PP[PP_RPOL] = code
+        PP[WEIGHTS.rollout_policy] = code
         return R, S, PP, 0.0, np.array([1, 2, 3, 4], dtype=np.uint64), np.zeros(L.A_SIZE, np.int64), np.zeros(L.W_SIZE)
     raise AssertionError(f"no argument builder for {name}: add one")
 

@@ -146,13 +146,13 @@ def tuned_equivalent(row: np.ndarray) -> np.ndarray:
     for ph in range(3):
         x = ph * I.NB
         w[x + 0] = 1.0
-        w[x + 1] = row[I.PP_RISK3] if ph == 2 else row[I.PP_RISK]
+        w[x + 1] = row[I.WEIGHTS.risk_visitors] if ph == 2 else row[I.WEIGHTS.risk]
         w[x + 2] = -1.0
         if ph < 2:
-            w[x + 3] = -row[I.PP_ALPHA]
-            w[x + 4] = -row[I.PP_SHORT]
+            w[x + 3] = -row[I.WEIGHTS.strength]
+            w[x + 4] = -row[I.WEIGHTS.short]
         if ph == 1:
-            w[x + 5] = w[x + 6] = -row[I.PP_FAVKEEP]
+            w[x + 5] = w[x + 6] = -row[I.WEIGHTS.favour_keep]
     return w
 
 
@@ -167,7 +167,7 @@ def distilled_weights(base_row: np.ndarray, w: np.ndarray) -> dict[str, float]:
 def distilled_strategy(base_row: np.ndarray, w: np.ndarray, label: str = "distilled*") -> Strategy:
     """The `distilled` strategy playing the weights ``w`` on ``base_row``'s item worths."""
     row = WT.vector(distilled_weights(base_row, w))
-    row[I.PP_RPOL] = L.DISTILLED
+    row[I.WEIGHTS.rollout_policy] = L.DISTILLED
     return Strategy(label, L.DISTILLED, 8, row)
 
 
@@ -188,7 +188,7 @@ def distill(players: int, play: FieldPlay, start: Strategy, *, games: int, holdo
     t0 = time.perf_counter()
     base_row = start.row
     if start.code == L.DISTILLED:
-        w = base_row[I.PP_X:I.PP_X + I.NFEAT].copy()
+        w = base_row[I.WEIGHTS.features:I.WEIGHTS.features + I.NFEAT].copy()
     else:
         w = tuned_equivalent(base_row)
     history = []

@@ -137,7 +137,8 @@ def judge(players: int, field: FieldPlay, candidates: list[Candidate], games: in
 def distill_start(field: FieldPlay) -> Strategy:
     """Where the oracle's distillation starts: the field's heaviest deterministic `distilled` member (expert
     iteration goes on from it), else `tuned`."""
-    own = [(w, m) for w, m in zip(field.weights, field.members) if m.code == L.DISTILLED and m.row[I.PP_TEMP] <= 0]
+    own = [(w, m) for w, m in zip(field.weights, field.members)
+           if m.code == L.DISTILLED and m.row[I.WEIGHTS.temperature] <= 0]
     return max(own, key=lambda p: p[0])[1] if own else parse_strategy("tuned", field.players)
 
 

@@ -115,7 +115,7 @@ def run_games(players: int, profile: str | Profile | FieldPlay, n: int, *, seed:
     key = seed_key(seed)
 
     def batch(first, counts):
-        st = np.zeros((len(counts), L.ST_SIZE))
+        st = np.zeros((len(counts), L.STATS.size))
         run_batch(R, PP, prof.policies, prof.rollouts, bool(rotate), key, first, counts, chunk,
                   scores, rots, st, days)
         return st
@@ -160,7 +160,7 @@ def run_field(players: int, play: FieldPlay, n: int, *, seed: int = 1, rules=Non
     dkey, gkey = game_keys(seed)
 
     def batch(first, counts):
-        st = np.zeros((len(counts), L.ST_SIZE))
+        st = np.zeros((len(counts), L.STATS.size))
         run_field_batch(R, PP, pols, ks, cum, seat_arr, focal, dkey, gkey, first, counts, chunk, stats,
                         scores, members, st, days)
         return st

@@ -61,7 +61,7 @@ def distill(players, against, games, holdout, iterations, rollouts, start, out, 
 
     check_players(players)
     first = parse_strategy(start, players)
-    if first.code not in (L.TUNED, L.DISTILLED) or first.row[I.PP_TEMP] > 0:   # played as the best
+    if first.code not in (L.TUNED, L.DISTILLED) or first.row[I.WEIGHTS.temperature] > 0:   # played as the best
         raise UserError(f"--start {start}: use tuned, tuned@FILE, distilled or distilled@FILE")
     if overrides:
         raise click.UsageError("--set: distill fits against the rule set's own games; pass --rules FILE instead")

@@ -10,8 +10,7 @@ import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import seed_state
-from caesar_sim.kernels.layout import (A_SIZE, P, S_N, S_OVER, S_POL, S_SIZE, S_TURN, S_WROW, ST_SIZE, W_SCORE,
-                                       W_SIZE)
+from caesar_sim.kernels.layout import A_SIZE, P, STATE, STATS, W_SCORE, W_SIZE
 from caesar_sim.kernels.game import decide
 from caesar_sim.kernels.mc import rollout_start
 from caesar_sim.kernels.ptr import as_ptr
@@ -32,7 +31,7 @@ def k_new_game(R, PP, S, pols, ks, rows, rng, lg, st):
 
 @no_refcount
 def k_setup_day(R, S, lg, st):
-    """Lay out the day's displays for day ``S[S_DAY]`` from the decks in ``S``."""
+    """Lay out the day's displays for day ``S[STATE.day]`` from the decks in ``S``."""
     setup_day(as_ptr(R), as_ptr(S), as_ptr(lg), as_ptr(st))
 
 
@@ -44,7 +43,7 @@ def k_apply(R, S, p, a, lg, st):
 
 @nb.njit(cache=True)
 def k_resolve(R, PP, S, rng, lg, st):
-    """Resolve the rows of phase ``S[S_PHASE]``."""
+    """Resolve the rows of phase ``S[STATE.phase]``."""
     W = np.zeros(W_SIZE)
     resolve_phase(as_ptr(R), as_ptr(S), as_ptr(PP), as_ptr(W), as_ptr(rng), as_ptr(lg), as_ptr(st))
     return W[0]
@@ -81,19 +80,19 @@ def k_decide(R, PP, S, rng):
 def k_states(R, PP, pols, ks, seed, count):
     """The states at the first ``count`` decisions of the games of stream (``seed``, 0), played on by the
     seats' policies; one row of ``S`` per decision (tests of the policies on real positions)."""
-    out = np.zeros((count, S_SIZE), np.int64)
+    out = np.zeros((count, STATE.size), np.int64)
     rng = np.empty(4, np.uint64)
     seed_state(seed, 0, rng)
-    S, B = np.zeros(S_SIZE, np.int64), np.zeros(S_SIZE, np.int64)
+    S, B = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
     A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
-    lg, st = np.zeros(2, np.int64), np.zeros(ST_SIZE)
+    lg, st = np.zeros(2, np.int64), np.zeros(STATS.size)
     rows = np.arange(P)
     pR, pPP, pS, pB, pA, pW = as_ptr(R), as_ptr(PP), as_ptr(S), as_ptr(B), as_ptr(A), as_ptr(W)
     prng, plg, pst = as_ptr(rng), as_ptr(lg), as_ptr(st)
     i = 0
     while i < count:
         new_game(pR, pS, pPP, pW, as_ptr(pols), as_ptr(ks), as_ptr(rows), prng, plg, pst)
-        while S[S_OVER] == 0 and i < count:
+        while S[STATE.over] == 0 and i < count:
             out[i, :] = S
             i += 1
             advance(pR, pS, pPP, pW, decide(pR, pS, pPP, prng, pB, pA, pW, plg, pst), prng, plg, pst)
@@ -106,7 +105,7 @@ def k_scores(R, PP, S, linear):
     `distilled`'s linear score if ``linear``."""
     A = np.zeros(A_SIZE, np.int64)
     W = np.zeros(W_SIZE)
-    p = S[S_TURN]
+    p = S[STATE.turn]
     if linear:
         cnt = linear_scores(as_ptr(R), as_ptr(S), as_ptr(PP), p, as_ptr(W), as_ptr(A), 0)
     else:
@@ -117,10 +116,10 @@ def k_scores(R, PP, S, linear):
 @nb.njit(cache=True)
 def k_rollout_seats(PP, S, rng):
     """(weight row, policy) of every seat in one `mc` rollout of the acting seat's decision (``rollout_start``)."""
-    B = np.zeros(S_SIZE, np.int64)
-    rollout_start(as_ptr(S), as_ptr(B), as_ptr(PP), S[S_TURN], as_ptr(rng))
-    n = S[S_N]
-    return B[S_WROW:S_WROW + n].copy(), B[S_POL:S_POL + n].copy()
+    B = np.zeros(STATE.size, np.int64)
+    rollout_start(as_ptr(S), as_ptr(B), as_ptr(PP), S[STATE.turn], as_ptr(rng))
+    n = S[STATE.players]
+    return B[STATE.weight_row:STATE.weight_row + n].copy(), B[STATE.policy:STATE.policy + n].copy()
 
 
 @nb.njit(cache=True)

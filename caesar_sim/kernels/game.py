@@ -20,7 +20,8 @@ import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow, seed_state, uniform
-from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
+from caesar_sim.kernels.layout import (A_SIZE, DISTILLED, GREEDY, LOGW, MC, P, RANDOM, RULES, STATE, STATS, TUNED,
+                                       VALUE, W_SIZE)
 from caesar_sim.kernels.mc import mc_action
 from caesar_sim.kernels.policies import greedy_action, legal_actions
 from caesar_sim.kernels.scan import scored_action
@@ -31,8 +32,8 @@ from caesar_sim.kernels.state import advance, new_game
 @no_refcount
 def decide(R, S, PP, rng, B, A, W, lgd, std):
     """The acting seat's action under its policy."""
-    p = S[S_TURN]
-    pol = S[S_POL + p]
+    p = S[STATE.turn]
+    pol = S[STATE.policy + p]
     if pol == RANDOM:
         return A[randbelow(rng, legal_actions(S, p, A, 0))]
     if pol == GREEDY:
@@ -40,22 +41,22 @@ def decide(R, S, PP, rng, B, A, W, lgd, std):
     if pol == VALUE or pol == TUNED or pol == DISTILLED:
         return scored_action(R, S, PP, p, W, A, rng, pol == DISTILLED)
     if pol == MC:
-        return mc_action(R, S, PP, S[S_K + p], rng, B, A, W, lgd, std)
+        return mc_action(R, S, PP, S[STATE.rollouts + p], rng, B, A, W, lgd, std)
     raise ValueError("unknown Circus policy")
 
 
 @no_refcount
 def play_game(R, PP, pols, ks, rows, S, rng, B, A, W, lg, st, lgd, std, dt, keep):
-    """Play one game into ``S`` (totals at ``S_TOT``); log to ``lg``, add statistics to ``st``; with
+    """Play one game into ``S`` (totals at ``STATE.score``); log to ``lg``, add statistics to ``st``; with
     ``keep``, every seat's total at the end of day d into ``dt[d * P + s]``."""
     new_game(R, S, PP, W, pols, ks, rows, rng, lg, st)
-    d = S[S_DAY]
-    while S[S_OVER] == 0:
+    d = S[STATE.day]
+    while S[STATE.over] == 0:
         advance(R, S, PP, W, decide(R, S, PP, rng, B, A, W, lgd, std), rng, lg, st)
-        if keep and S[S_DAY] != d:
-            for s in range(S[S_N]):
-                dt[d * P + s] = S[S_TOT + s]
-            d = S[S_DAY]
+        if keep and S[STATE.day] != d:
+            for s in range(S[STATE.players]):
+                dt[d * P + s] = S[STATE.score + s]
+            d = S[STATE.day]
 
 
 @nb.njit(cache=True)
@@ -85,16 +86,16 @@ def seated_games(R, PP, mem_pol, mem_k, seating, rotate, cum, focal, draw_key, p
     ``rng``. Outputs: ``scores[g]``, ``rots[g]``, ``members[g]`` and ``days[g, d]`` (every seat's total
     at the end of day d; each if sized for g).
     """
-    n = R[R_PLAYERS]
-    S, B = np.zeros(S_SIZE, np.int64), np.zeros(S_SIZE, np.int64)
+    n = R[RULES.players]
+    S, B = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
     A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
-    dlg, dst = np.zeros(LOGW, np.int64), np.zeros(ST_SIZE)
+    dlg, dst = np.zeros(LOGW, np.int64), np.zeros(STATS.size)
     seat = np.zeros(P, np.int64)
     pols, ks, rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
     pR, pPP, pS, pB, pA, pW = as_ptr(R), as_ptr(PP), as_ptr(S), as_ptr(B), as_ptr(A), as_ptr(W)
     prng, plg, pst, pdlg, pdst = as_ptr(rng), as_ptr(lg), as_ptr(st), as_ptr(dlg), as_ptr(dst)
     ppols, pks, prows = as_ptr(pols), as_ptr(ks), as_ptr(rows)
-    dt = np.zeros(max(R[R_DAYS], 1) * P, np.int64)
+    dt = np.zeros(max(R[RULES.days], 1) * P, np.int64)
     pdt = as_ptr(dt)
     for j in range(count):
         g = g0 + j
@@ -113,7 +114,7 @@ def seated_games(R, PP, mem_pol, mem_k, seating, rotate, cum, focal, draw_key, p
         keep = days.shape[0] > g
         play_game(pR, pPP, ppols, pks, prows, pS, prng, pB, pA, pW, plg, pst, pdlg, pdst, pdt, keep)
         for s in range(n):
-            scores[g, s] = S[S_TOT + s]
+            scores[g, s] = S[STATE.score + s]
             if keep:
                 for d in range(days.shape[1]):
                     days[g, d, s] = dt[d * P + s]
@@ -142,7 +143,7 @@ def play_one(R, PP, pols, ks, seed, lg):
     seed_state(seed, 0, rng)
     lg[0, 0], lg[0, 1] = 0, lg.shape[0]
     scores = np.zeros((1, P), np.int64)
-    st = np.zeros(ST_SIZE)
+    st = np.zeros(STATS.size)
     _games(R, PP, pols, ks, False, 0, 1, rng, lg, st, scores, np.zeros(1, np.int64), np.zeros((0, 1, P), np.int64))
     return scores[0]
 
@@ -154,7 +155,7 @@ def play_field_one(R, PP, mem_pol, mem_k, seating, game_key, lg):
     rng = np.empty(4, np.uint64)
     lg[0, 0], lg[0, 1] = 0, lg.shape[0]
     scores = np.zeros((1, P), np.int64)
-    st = np.zeros(ST_SIZE)
+    st = np.zeros(STATS.size)
     seated_games(R, PP, mem_pol, mem_k, seating, False, np.ones(1), -1, np.uint64(0), True, game_key, 0, 1, rng, lg,
                  st, scores, np.zeros(1, np.int64), np.zeros((0, P), np.int64), np.zeros((0, 1, P), np.int64))
     return scores[0]
@@ -173,8 +174,8 @@ def run_batch(R, PP, prof_pol, prof_k, rotate, seed, first_chunk, counts, chunk_
         rng = np.empty(4, np.uint64)
         seed_state(seed, first_chunk + ci, rng)
         lg = np.zeros(LOGW, np.int64)
-        st = np.zeros(ST_SIZE)
-        st[ST_ON] = 1.0
+        st = np.zeros(STATS.size)
+        st[STATS.on] = 1.0
         _games(R, PP, prof_pol, prof_k, rotate, (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st,
                scores, rots, days)
         stats[ci, :] = st
@@ -191,8 +192,8 @@ def run_field_batch(R, PP, mem_pol, mem_k, cum, seating, focal, draw_key, game_k
     for ci in nb.prange(counts.shape[0]):
         rng = np.empty(4, np.uint64)
         lg = np.zeros(2, np.int64)  # logging off
-        st = np.zeros(ST_SIZE)
-        st[ST_ON] = 1.0 if stats_on else 0.0
+        st = np.zeros(STATS.size)
+        st[STATS.on] = 1.0 if stats_on else 0.0
         seated_games(R, PP, mem_pol, mem_k, seating, True, cum, focal, draw_key, True, game_key,
                      (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st, scores, np.zeros(0, np.int64),
                      members, days)

@@ -1,12 +1,12 @@
 """Flat Monte Carlo lookahead (numba): score each legal action by K rollouts.
 
-In the rollouts every seat plays by a weight row with a small chance (``PP_EPS``) of a random
-action, so that the K rollouts of one action differ. Without a rollout field (``PP_FIELDN`` = 0)
+In the rollouts every seat plays by a weight row with a small chance (``WEIGHTS.mc_epsilon``) of a random
+action, so that the K rollouts of one action differ. Without a rollout field (``WEIGHTS.field_size`` = 0)
 every seat, the mover too, plays by the mc seat's own row: `tuned` by default, `value`'s or
 `distilled`'s on request. With one, the mover plays its own row and each other seat a member
-drawn from the field for that rollout (rows ``PP_FIELD0 ...``, cumulative weights ``PP_CUM``), so
+drawn from the field for that rollout (rows ``WEIGHTS.field_first ...``, cumulative weights ``WEIGHTS.field_cum``), so
 the opponents are modelled as the field plays, not as copies of the mover. A row plays in the
-rollouts by its ``PP_RPOL`` policy. Horizon ``PP_HORIZON``: 0 = to the end of the day (all of
+rollouts by its ``WEIGHTS.rollout_policy`` policy. Horizon ``WEIGHTS.mc_horizon``: 0 = to the end of the day (all of
 it is on the table), 1 = to the end of the game (the unseen decks are reshuffled in each
 rollout, so `mc` never sees their order).
 
@@ -16,11 +16,12 @@ paths agree, the same random actions), so candidates differ by their action, not
 At K = 4 that gains as much against a field as K = 8 without (and runs faster).
 """
 
+import numpy as np
+
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import next_u64, randbelow, seed_state, uniform
-from caesar_sim.kernels.items import (PP_BAN_ROWS, PP_CUM, PP_EPS, PP_FIELD0, PP_FIELDN, PP_HORIZON, PP_RPOL,
-                                     PP_SIZE, wrow)
-from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
+from caesar_sim.kernels.items import WEIGHTS, wrow
+from caesar_sim.kernels.layout import ACT_MAX, DISTILLED, GREEDY, MC, NROW, NVAL, RANDOM, STATE, TUNED, VALUE, W_Q
 from caesar_sim.kernels.policies import greedy_action, legal_actions
 from caesar_sim.kernels.scan import scored_action
 from caesar_sim.kernels.setup import shuffle
@@ -29,11 +30,12 @@ from caesar_sim.kernels.state import advance
 
 @no_refcount
 def rollout_action(R, S, PP, eps, rng, A, W):
-    """The acting seat's rollout play (its row's ``PP_RPOL``), with an ``eps`` chance of a random legal action."""
-    p = S[S_TURN]
+    """The acting seat's rollout play (its row's ``WEIGHTS.rollout_policy``), with an ``eps`` chance of a
+    random legal action."""
+    p = S[STATE.turn]
     if uniform(rng) < eps:
         return A[randbelow(rng, legal_actions(S, p, A, 0))]
-    pol = int(PP[wrow(S, p) + PP_RPOL])
+    pol = int(PP[wrow(S, p) + WEIGHTS.rollout_policy])
     if pol == RANDOM:
         return A[randbelow(rng, legal_actions(S, p, A, 0))]
     if pol == GREEDY:
@@ -47,10 +49,11 @@ def rollout_action(R, S, PP, eps, rng, A, W):
 
 @no_refcount
 def draw_member(PP, f0, fn, rng):
-    """A field member's row, drawn by its weight: rows ``f0 .. f0 + fn - 1``, cumulative weights ``PP_CUM``."""
+    """A field member's row, drawn by its weight: rows ``f0 .. f0 + fn - 1``, cumulative weights
+    ``WEIGHTS.field_cum``."""
     u = uniform(rng)
     m = f0
-    while m < f0 + fn - 1 and u >= PP[m * PP_SIZE + PP_CUM]:
+    while m < f0 + fn - 1 and u >= PP[m * WEIGHTS.size + WEIGHTS.field_cum]:
         m += 1
     return m
 
@@ -59,42 +62,42 @@ def draw_member(PP, f0, fn, rng):
 def rollout_start(S, B, PP, p, rng):
     """Copy the state ``S`` into ``B`` for one rollout of seat ``p``'s decision and seat the rollout players:
     without a field every seat plays by ``p``'s row; with one, the others are members drawn for this rollout."""
-    for j in range(S_SIZE):
+    for j in range(STATE.size):
         B[j] = S[j]
     o = wrow(S, p)
-    f0, fn = int(PP[o + PP_FIELD0]), int(PP[o + PP_FIELDN])
+    f0, fn = int(PP[o + WEIGHTS.field_first]), int(PP[o + WEIGHTS.field_size])
     if fn > 0:  # the others: members drawn from the field; the mover: its own row
-        for q in range(B[S_N]):
-            r = S[S_WROW + p] if q == p else draw_member(PP, f0, fn, rng)
-            B[S_WROW + q] = r
-            B[S_POL + q] = int(PP[r * PP_SIZE + PP_RPOL])
+        for q in range(B[STATE.players]):
+            r = S[STATE.weight_row + p] if q == p else draw_member(PP, f0, fn, rng)
+            B[STATE.weight_row + q] = r
+            B[STATE.policy + q] = int(PP[r * WEIGHTS.size + WEIGHTS.rollout_policy])
     else:
-        for q in range(B[S_N]):  # every seat plays with the mc seat's weights
-            B[S_WROW + q] = S[S_WROW + p]
-    if PP[o + PP_HORIZON] > 0:  # hidden: only the order of the decks
-        shuffle(B, S_TDECK + B[S_TPTR], B[S_NT] - B[S_TPTR], rng)
-        shuffle(B, S_VDECK + B[S_VPTR], B[S_NVD] - B[S_VPTR], rng)
-        shuffle(B, S_FDECK + B[S_FPTR], B[S_NF] - B[S_FPTR], rng)
+        for q in range(B[STATE.players]):  # every seat plays with the mc seat's weights
+            B[STATE.weight_row + q] = S[STATE.weight_row + p]
+    if PP[o + WEIGHTS.mc_horizon] > 0:  # hidden: only the order of the decks
+        shuffle(B, STATE.ticket_deck + B[STATE.next_ticket], B[STATE.tickets_dealt] - B[STATE.next_ticket], rng)
+        shuffle(B, STATE.visitor_deck + B[STATE.next_visitor], B[STATE.visitors_dealt] - B[STATE.next_visitor], rng)
+        shuffle(B, STATE.favour_deck + B[STATE.next_favour], B[STATE.favours_dealt] - B[STATE.next_favour], rng)
 
 
 @no_refcount
 def outcome(S, p):
     """Rollout score for seat ``p``: its coin margin over the best rival (a smooth proxy for winning)."""
     best = -(1 << 30)
-    for q in range(S[S_N]):
-        if q != p and S[S_TOT + q] > best:
-            best = S[S_TOT + q]
-    return float(S[S_TOT + p] - best)
+    for q in range(S[STATE.players]):
+        if q != p and S[STATE.score + q] > best:
+            best = S[STATE.score + q]
+    return float(S[STATE.score + p] - best)
 
 
 @no_refcount
 def mc_values(R, S, PP, K, rng, B, A, W, lg, st):
-    """Every legal action of the acting seat (none at a row its ``PP_BAN_ROWS`` bans) into ``A[ACT_MAX + i]``
+    """Every legal action of the acting seat (none at a row its ``WEIGHTS.ban_rows`` bans) into ``A[ACT_MAX + i]``
     and its mean rollout outcome into ``W[W_Q + i]``; returns their number."""
-    p, d0 = S[S_TURN], S[S_DAY]
+    p, d0 = S[STATE.turn], S[STATE.day]
     cnt = legal_actions(S, p, A, ACT_MAX)
     o = wrow(S, p)
-    ban = int(PP[o + PP_BAN_ROWS])
+    ban = int(PP[o + WEIGHTS.ban_rows])
     if ban:   # a restricted player: never a bid at a banned row (the actions' order kept)
         m = 1
         for i in range(1, cnt):
@@ -103,8 +106,8 @@ def mc_values(R, S, PP, K, rng, B, A, W, lg, st):
                 A[ACT_MAX + m] = a
                 m += 1
         cnt = m
-    whole = PP[o + PP_HORIZON] > 0
-    eps = PP[o + PP_EPS]
+    whole = PP[o + WEIGHTS.mc_horizon] > 0
+    eps = PP[o + WEIGHTS.mc_epsilon]
     key = next_u64(rng)
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     for i in range(cnt):
@@ -114,7 +117,7 @@ def mc_values(R, S, PP, K, rng, B, A, W, lg, st):
             seed_state(key, k, rng)   # common random numbers: rollout k of every candidate replays stream (key, k)
             rollout_start(S, B, PP, p, rng)
             advance(R, B, PP, W, a, rng, lg, st)
-            while B[S_OVER] == 0 and (whole or B[S_DAY] == d0):
+            while B[STATE.over] == 0 and (whole or B[STATE.day] == d0):
                 advance(R, B, PP, W, rollout_action(R, B, PP, eps, rng, A, W), rng, lg, st)
             tot += outcome(B, p)
         W[W_Q + i] = tot / K

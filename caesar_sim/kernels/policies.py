@@ -9,8 +9,8 @@ import numba as nb
 
 from tabletop_mc.bits import lowest
 from tabletop_mc.jit import no_refcount
-from caesar_sim.kernels.items import PP_GREEDY_TIX, favour_util, ticket_utils, wrow
-from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
+from caesar_sim.kernels.items import WEIGHTS, favour_util, ticket_utils, wrow
+from caesar_sim.kernels.layout import BOOST, NFT, NROW, NVAL, NVEN, ROWCAP, RULES, SP_ITEM, STATE, W_AUX, W_ID
 from caesar_sim.kernels.state import n_items
 
 
@@ -23,12 +23,12 @@ def phase_rows(ph):
 @no_refcount
 def legal_actions(S, p, A, off):
     """Fill ``A[off:]`` with seat ``p``'s legal actions (pass first); return their number."""
-    ph, hand = S[S_PHASE], S[S_HAND + p]
+    ph, hand = S[STATE.phase], S[STATE.hand + p]
     r0, r1 = phase_rows(ph)
     A[off] = -1
     cnt = 1
     for f in range(3):
-        if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
+        if f > 0 and (ph == 0 or S[STATE.favours + p * NFT + f - 1] == 0):
             continue
         for row in range(r0, r1):
             for v in range(NVAL):
@@ -42,9 +42,10 @@ def legal_actions(S, p, A, off):
 def visitor_slots(R, S, p, x):
     """Visitors at venue ``x`` that seat ``p`` could still score (open tickets, Caesar favours)."""
     h = p * NVEN + x
-    cap = S[S_PTN + h] - S[S_PVN + h]
-    if x == S[S_CAESAR]:
-        cap += min(R[R_FAVTIX], S[S_FAV + p * NFT] + S[S_FAV + p * NFT + 1] + S[S_FAV + p * NFT + 2])
+    cap = S[STATE.tickets_held + h] - S[STATE.visitors_held + h]
+    if x == S[STATE.caesar]:
+        fav = STATE.favours + p * NFT
+        cap += min(R[RULES.caesar_favour_tickets], S[fav] + S[fav + 1] + S[fav + 2])
     return cap
 
 
@@ -56,13 +57,13 @@ def row_scan(R, S, row, p):
     took = 0
     mine = 0
     tau = 1
-    for e in range(S[S_ROWN + row]):
+    for e in range(S[STATE.row_cards + row]):
         j = row * ROWCAP + e
-        t = R[R_DOUBLE] if S[S_ROWF + j] == 2 else 1
-        mine += max(0, min(t, nit - took)) * (S[S_ROWO + j] == p)
+        t = R[RULES.double_items] if S[STATE.row_favour + j] == 2 else 1
+        mine += max(0, min(t, nit - took)) * (S[STATE.row_owner + j] == p)
         took += t
         if took >= nit and tau == 1:
-            tau = S[S_ROWE + j] + 1
+            tau = S[STATE.row_effective + j] + 1
     return nit, mine, tau, took
 
 
@@ -78,9 +79,9 @@ def cheapest(hand, tau):
 @no_refcount
 def greedy_action(R, S, PP, p):
     """The cheapest merchant that, as the rows stand, wins an item ``p`` wants (boost if needed)."""
-    ph, hand = S[S_PHASE], S[S_HAND + p]
+    ph, hand = S[STATE.phase], S[STATE.hand + p]
     r0, r1 = phase_rows(ph)
-    boost = R[R_BOOST] if ph > 0 and S[S_FAV + p * NFT + BOOST] > 0 else -1
+    boost = R[RULES.boost_value] if ph > 0 and S[STATE.favours + p * NFT + BOOST] > 0 else -1
     best, bestv, bestb = -1, NVAL + 1, NVAL + 1
     for row in range(r0, r1):
         if n_items(S, row) == 0:
@@ -89,9 +90,9 @@ def greedy_action(R, S, PP, p):
             cap = 1
         elif row == 1:
             cap = 0
-            for i in range(S[S_TDN]):
-                if S[S_VDN + S[S_TDX + i]] > 0:
-                    cap = int(PP[wrow(S, p) + PP_GREEDY_TIX])
+            for i in range(S[STATE.tickets_shown]):
+                if S[STATE.visitors_shown + S[STATE.ticket_venue + i]] > 0:
+                    cap = int(PP[wrow(S, p) + WEIGHTS.greedy_tickets])
                     break
         else:
             cap = visitor_slots(R, S, p, row - 2)
@@ -118,7 +119,7 @@ def row_utils(R, S, PP, o, p, row, W, ids):
     m = 0
     if row == 0:
         for t in range(NFT + 1):
-            cnt = S[S_SPAV] if t == SP_ITEM else S[S_FDISP + t]
+            cnt = S[STATE.start_card_shown] if t == SP_ITEM else S[STATE.favours_shown + t]
             for _ in range(cnt):
                 W[m] = favour_util(R, PP, o, t)
                 if ids:
@@ -126,7 +127,7 @@ def row_utils(R, S, PP, o, p, row, W, ids):
                 m += 1
     else:
         ticket_utils(R, S, PP, p, W, ids)
-        m = S[S_TDN]
+        m = S[STATE.tickets_shown]
     for i in range(1, m):
         u = W[i]
         d, a = 0.0, 0.0

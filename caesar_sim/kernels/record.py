@@ -13,7 +13,7 @@ import numpy as np
 from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.game import decide, draw_seats
 from caesar_sim.kernels.items import NFEAT
-from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
+from caesar_sim.kernels.layout import ACT_MAX, A_SIZE, DAYS_MAX, NROW, NVAL, P, RULES, STATE, STATS, W_Q, W_SIZE
 from caesar_sim.kernels.mc import mc_values
 from caesar_sim.kernels.ptr import as_ptr
 from caesar_sim.kernels.scan import action_features
@@ -28,12 +28,12 @@ MAX_ROWS_PER_GAME = 3 * 9 * DAYS_MAX * ACT_MAX   # a bound: decisions per day x 
 @nb.njit(cache=True)
 def _record(R, PP, mem_pol, mem_k, cum, focal, draw_key, game_key, g0, count, out, r0):
     """Games ``g0 .. g0+count-1``; rows from ``out[r0]`` on; returns the number of rows written."""
-    n = R[R_PLAYERS]
-    S, B = np.zeros(S_SIZE, np.int64), np.zeros(S_SIZE, np.int64)
+    n = R[RULES.players]
+    S, B = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
     A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
     F = np.zeros(ACT_MAX * NFEAT)
     slot = np.full(CODES, -1, np.int64)
-    lg, st = np.zeros(2, np.int64), np.zeros(ST_SIZE)
+    lg, st = np.zeros(2, np.int64), np.zeros(STATS.size)
     rng = np.empty(4, np.uint64)
     seat = np.zeros(P, np.int64)
     pols, ks, rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
@@ -50,8 +50,8 @@ def _record(R, PP, mem_pol, mem_k, cum, focal, draw_key, game_key, g0, count, ou
         seed_state(game_key, g, rng)
         new_game(pR, pS, pPP, pW, as_ptr(pols), as_ptr(ks), as_ptr(rows), prng, plg, pst)
         dec = 0
-        while S[S_OVER] == 0:
-            p = S[S_TURN]
+        while S[STATE.over] == 0:
+            p = S[STATE.turn]
             if p != me:
                 a = decide(pR, pS, pPP, prng, pB, pA, pW, plg, pst)
             else:
@@ -68,8 +68,8 @@ def _record(R, PP, mem_pol, mem_k, cum, focal, draw_key, game_key, g0, count, ou
                     out[r, REC_ACTION] = a
                     out[r, REC_Q] = W[W_Q + slot[a + 1]]
                     out[r, REC_CHOSEN] = a == best
-                    out[r, REC_PHASE] = S[S_PHASE]
-                    out[r, REC_DAY] = S[S_DAY]
+                    out[r, REC_PHASE] = S[STATE.phase]
+                    out[r, REC_DAY] = S[STATE.day]
                     for k in range(NFEAT):
                         out[r, 6 + k] = F[i * NFEAT + k]
                     r += 1

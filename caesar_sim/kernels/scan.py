@@ -9,7 +9,7 @@ the cards it leaves short for later phases. What it does with a bid depends on `
   pruning bids that cannot beat the best so far;
 - ``SCORES``: every legal action (pass first) with that score, at ``W[W_SCORE + i]``;
 - ``LINEAR``: every legal action with `distilled`'s score, a linear function of the action's
-  features (weights ``PP[o + PP_X ...]``, per phase);
+  features (weights ``PP[o + WEIGHTS.features ...]``, per phase);
 - ``FEATURES``: every legal action's feature vector into row i of ``F`` (``NFEAT`` floats).
 
 Features of a bid (``NB`` per phase, the phase's block; the names in ``caesar_sim.weights``):
@@ -33,11 +33,9 @@ import numba as nb
 from tabletop_mc.bits import highest, lowest, popcount
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import uniform
-from caesar_sim.kernels.items import (
-    NB, NFEAT, NPASS, PP_ALPHA, PP_BAN_ROWS, PP_C3, PP_FAVKEEP, PP_NEED1, PP_NEED2, PP_RISK, PP_RISK3, PP_SHORT,
-    PP_TEMP, PP_VILLA_DECAY, PP_X, visitor_util, wrow,
-)
-from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
+from caesar_sim.kernels.items import NB, NFEAT, NPASS, WEIGHTS, visitor_util, wrow
+from caesar_sim.kernels.layout import (BOOST, DISP, DOUBLE, GOLD, NFT, NROW, NVAL, NVEN, ROWCAP, RULES, SP_ITEM, STATE,
+                                       W_AUX, W_FEAT, W_ID, W_SCORE)
 from caesar_sim.kernels.policies import cheapest, phase_rows, row_scan, row_utils, visitor_slots
 from caesar_sim.kernels.state import n_items
 
@@ -61,7 +59,7 @@ def _emit(PP, o, W, A, off, F, mode, i, a, ph, u, keep, cost, fcost, mcoin, v, s
     if mode == LINEAR:
         sc = 0.0
         for k in range(NB):
-            sc += PP[o + PP_X + x + k] * W[W_FEAT + k]
+            sc += PP[o + WEIGHTS.features + x + k] * W[W_FEAT + k]
         W[W_SCORE + i] = sc
         return
     r = i * NFEAT
@@ -79,8 +77,8 @@ def _pass_features(S, p, ph, hand, W):
     for row in range(r0, r1):
         items += n_items(S, row)
     rivals = 0
-    for q in range(S[S_N]):
-        rivals += (q != p) & (S[S_PASS + q] == 0) & (S[S_HAND + q] != 0)
+    for q in range(S[STATE.players]):
+        rivals += (q != p) & (S[STATE.passed + q] == 0) & (S[STATE.hand + q] != 0)
     W[W_FEAT], W[W_FEAT + 1], W[W_FEAT + 2], W[W_FEAT + 3] = 1.0, popcount(hand), items, rivals
 
 
@@ -92,14 +90,14 @@ def _item_parts(R, S, PP, p, row, s, k, ahead, W, u_k):
         return 1.0 * (t == BOOST), 1.0 * (t == DOUBLE), 1.0 * (t == GOLD), 1.0 * (t == SP_ITEM)
     if row == 1:
         i = int(W[W_ID + s + k])
-        x, c, share = S[S_TDX + i], S[S_TDC + i], W[W_AUX + s + k]
-        cc = min(S[S_SPEC + x], S[S_COINS]) * R[R_COINVAL]
-        c3 = PP[wrow(S, p) + PP_C3] if share > 0 else 0.0
+        x, c, share = S[STATE.ticket_venue + i], S[STATE.ticket_coins + i], W[W_AUX + s + k]
+        cc = min(S[STATE.specials + x], S[STATE.bank_coins]) * R[RULES.coin_card_value]
+        c3 = PP[wrow(S, p) + WEIGHTS.phase3_card] if share > 0 else 0.0
         return 1.0 * cc, share * c, u_k - cc - share * c + c3, 1.0 * (share > 0)
     x = row - 2
-    coin = S[S_VD + x * DISP + s + k]
+    coin = S[STATE.visitor_coins + x * DISP + s + k]
     deny = 0.0
-    for q in range(S[S_N]):
+    for q in range(S[STATE.players]):
         if q != p:
             deny = max(deny, visitor_util(R, S, q, x, coin, 0))
     scores = 1.0 if u_k > 0 else 0.0
@@ -109,9 +107,9 @@ def _item_parts(R, S, PP, p, row, s, k, ahead, W, u_k):
 @nb.njit(cache=True, inline="always")
 def _scan(R, S, PP, p, W, A, off, F, mode):
     """`value`'s scan (module docstring): ``BEST`` returns the action, the other modes the count."""
-    ph, hand, n = S[S_PHASE], S[S_HAND + p], S[S_N]
+    ph, hand, n = S[STATE.phase], S[STATE.hand + p], S[STATE.players]
     o = wrow(S, p)
-    ban = int(PP[o + PP_BAN_ROWS])
+    ban = int(PP[o + WEIGHTS.ban_rows])
     cnt = 0
     if mode != BEST:  # pass first
         A[off] = -1
@@ -124,7 +122,7 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
             if mode == LINEAR:
                 sc = 0.0
                 for k in range(NPASS):
-                    sc += PP[o + PP_X + x + k] * W[W_FEAT + k]
+                    sc += PP[o + WEIGHTS.features + x + k] * W[W_FEAT + k]
                 W[W_SCORE] = sc
             else:
                 for k in range(NFEAT):
@@ -134,44 +132,45 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
     if hand == 0:
         return -1 if mode == BEST else cnt
     r0, r1 = phase_rows(ph)
-    boost, dbl = R[R_BOOST], R[R_DOUBLE]
+    boost, dbl = R[RULES.boost_value], R[RULES.double_items]
     # threats: bit-sliced counters (t0 + 2 t1 + 4 t2 at bit e) of active opponents who can play above e
     t0, t1, t2 = 0, 0, 0
     for q in range(n):  # branch-free: x = 0 adds nothing
-        hq = S[S_HAND + q]
-        top = highest(hq | 1) + 1 + boost * ((ph > 0) & (S[S_FAV + q * NFT + BOOST] > 0))
-        x = ((1 << top) - 1) * ((q != p) & (S[S_PASS + q] == 0) & (hq != 0))
+        hq = S[STATE.hand + q]
+        top = highest(hq | 1) + 1 + boost * ((ph > 0) & (S[STATE.favours + q * NFT + BOOST] > 0))
+        x = ((1 << top) - 1) * ((q != p) & (S[STATE.passed + q] == 0) & (hq != 0))
         c = t0 & x
         t0 ^= x
         t2 |= t1 & c
         t1 ^= c
-    need = PP[o + PP_NEED1]
+    need = PP[o + WEIGHTS.need_phase1]
     if ph == 1:
         nit1, ahead1, _, total1 = row_scan(R, S, 1, p)
-        need = PP[o + PP_NEED2] + ahead1
+        need = PP[o + WEIGHTS.need_phase2] + ahead1
         for x in range(NVEN):
-            need += S[S_PTN + p * NVEN + x]
+            need += S[STATE.tickets_held + p * NVEN + x]
     left = popcount(hand) - 1  # cards left after this one
     shortn = max(0.0, need - left) if ph < 2 else 0.0
-    short = shortn * PP[o + PP_SHORT] if ph < 2 else 0.0
-    alpha = PP[o + PP_ALPHA] if ph < 2 else 0.0
-    risk = PP[o + PP_RISK3] if ph == 2 else PP[o + PP_RISK]  # a card's cost: R[R_MCOIN + v - 1] + short + alpha * v
+    short = shortn * PP[o + WEIGHTS.short] if ph < 2 else 0.0
+    alpha = PP[o + WEIGHTS.strength] if ph < 2 else 0.0
+    # a card's cost: R[RULES.merchant_coins + v - 1] + short + alpha * v
+    risk = PP[o + WEIGHTS.risk_visitors] if ph == 2 else PP[o + WEIGHTS.risk]
     mono = 0.0 <= alpha <= 1e300 and -1e300 <= short <= 1e300  # then costs rise with v if the coins do
     for v in range(1, NVAL):
-        mono = mono and R[R_MCOIN + v] >= R[R_MCOIN + v - 1]
+        mono = mono and R[RULES.merchant_coins + v] >= R[RULES.merchant_coins + v - 1]
     v = lowest(hand) + 1
-    cheap, rising = min(1e18, R[R_MCOIN + v - 1] + short + alpha * v), True
+    cheap, rising = min(1e18, R[RULES.merchant_coins + v - 1] + short + alpha * v), True
     if not mono:
-        prev, m = R[R_MCOIN + v - 1] + short + alpha * v, hand & (hand - 1)
+        prev, m = R[RULES.merchant_coins + v - 1] + short + alpha * v, hand & (hand - 1)
         while m:
             v = lowest(m) + 1
             m &= m - 1
-            c = R[R_MCOIN + v - 1] + short + alpha * v
+            c = R[RULES.merchant_coins + v - 1] + short + alpha * v
             cheap = min(cheap, c)
             rising = rising and c >= prev
             prev = c
     best, bg = -1, 0.0
-    most = dbl if ph > 0 and S[S_FAV + p * NFT + DOUBLE] > 0 else 1
+    most = dbl if ph > 0 and S[STATE.favours + p * NFT + DOUBLE] > 0 else 1
     for row in range(r0, r1):
         if ban >> row & 1:
             continue
@@ -187,18 +186,18 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
                 row_utils(R, S, PP, o, p, row, W, mode >= LINEAR)
                 if row == 0 and ahead > 0:
                     for i in range(nit):
-                        W[i] /= 1.0 + PP[o + PP_VILLA_DECAY] * ahead
+                        W[i] /= 1.0 + PP[o + WEIGHTS.villa_decay] * ahead
             top = W[0]
         else:
-            top = visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP], ahead)
+            top = visitor_util(R, S, p, row - 2, S[STATE.visitor_coins + (row - 2) * DISP], ahead)
         if mode == BEST and top * min(most, nit) - cheap <= bg:  # even the best items for the cheapest card lose
             continue
-        base, rown = row * ROWCAP, S[S_ROWN + row]
+        base, rown = row * ROWCAP, S[STATE.row_cards + row]
         for f in range(3):
-            if f > 0 and (ph == 0 or S[S_FAV + p * NFT + f - 1] == 0):
+            if f > 0 and (ph == 0 or S[STATE.favours + p * NFT + f - 1] == 0):
                 continue
             takes = dbl if f == 2 else 1
-            fcost = PP[o + PP_FAVKEEP] if f > 0 and ph == 1 else 0.0
+            fcost = PP[o + WEIGHTS.favour_keep] if f > 0 and ph == 1 else 0.0
             bonus = boost if f == 1 else 0
             last, u = -1, 0.0
             d0, d1, d2, d3 = 0.0, 0.0, 0.0, 0.0
@@ -207,11 +206,11 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
                 v = lowest(m) + 1
                 m &= m - 1
                 eff = v + bonus
-                while i > 0 and S[S_ROWE + base + i - 1] < eff:
+                while i > 0 and S[STATE.row_effective + base + i - 1] < eff:
                     i -= 1
-                    s -= dbl if S[S_ROWF + base + i] == 2 else 1
+                    s -= dbl if S[STATE.row_favour + base + i] == 2 else 1
                 a = v - 1 + NVAL * row + NVAL * NROW * f
-                mcoin = R[R_MCOIN + v - 1]
+                mcoin = R[RULES.merchant_coins + v - 1]
                 if s >= nit:
                     if mode != BEST:
                         _emit(PP, o, W, A, off, F, mode, cnt, a, ph, 0.0, 1.0, mcoin + short + alpha * v, fcost,
@@ -225,7 +224,8 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
                         if row < 2:
                             uk = W[s + k]
                         else:
-                            uk = visitor_util(R, S, p, row - 2, S[S_VD + (row - 2) * DISP + s + k], ahead + k)
+                            uk = visitor_util(R, S, p, row - 2, S[STATE.visitor_coins + (row - 2) * DISP + s + k],
+                                              ahead + k)
                         u += uk
                         if mode >= LINEAR:
                             e0, e1, e2, e3 = _item_parts(R, S, PP, p, row, s, k, ahead + k, W, uk)
@@ -256,7 +256,7 @@ def value_action(R, S, PP, p, W):
     by ``ticket_utils``; phase 3: visitors that fill an open ticket), times the chance to
     keep them against opponents who can still outbid, minus the card's unplayed coins,
     a favour's keep value, and (phases 1-2) its strength and any shortfall of cards needed later.
-    A row whose bit is set in the ``PP_BAN_ROWS`` weight is never bid at (restricted players).
+    A row whose bit is set in the ``WEIGHTS.ban_rows`` weight is never bid at (restricted players).
     """
     return _scan(R, S, PP, p, W, W, 0, W, BEST)
 
@@ -304,7 +304,7 @@ def pick(W, cnt, temp, rng):
 def scored_action(R, S, PP, p, W, A, rng, linear):
     """The action of a seat that plays by scores: `distilled` (``linear``) or `value`/`tuned`, each
     the best or (weight ``temperature`` > 0) sampled from the softmax over its scores."""
-    temp = PP[wrow(S, p) + PP_TEMP]
+    temp = PP[wrow(S, p) + WEIGHTS.temperature]
     if not linear and temp <= 0.0:
         return value_action(R, S, PP, p, W)
     cnt = linear_scores(R, S, PP, p, W, A, 0) if linear else value_scores(R, S, PP, p, W, A, 0)

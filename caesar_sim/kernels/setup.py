@@ -7,7 +7,9 @@ import numba as nb
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
-from caesar_sim.kernels.layout import *  # noqa: F401,F403  (index constants only)
+from caesar_sim.kernels.layout import (DISP, EV_CAESAR, EV_DAY, EV_FDISP, EV_PHASE, EV_REMOVE, EV_SHORT, EV_TICKET,
+                                       EV_VISITOR, LOGW, NFT, NROW, NVAL, NVEN, RM_FAVOUR, RM_TICKET, RM_VISITOR, RULES,
+                                       SHORT_TICKETS, SHORT_VISITORS, STATE, STATS)
 
 
 @nb.njit(cache=True, inline="always")
@@ -50,35 +52,35 @@ def insert_desc(S, off, cnt, value, ooff=-1, origin=0):
 def deal(R, S, rng, lg):
     """Build and shuffle the ticket, visitor and favour decks; the cards the rule set removes for
     this player count stay out (logged as EV_REMOVE)."""
-    tpv = R[R_TPV]
+    tpv = R[RULES.tickets_per_venue]
     k = 0
     for i in range(NVEN * tpv):  # cards the rule set removes for this player count stay out
-        if R[R_RM_TIX] >> i & 1:
-            log(lg, EV_REMOVE, RM_TICKET, i // tpv, R[R_TCOIN + i % tpv])
+        if R[RULES.removed_tickets] >> i & 1:
+            log(lg, EV_REMOVE, RM_TICKET, i // tpv, R[RULES.ticket_coins + i % tpv])
         else:
-            S[S_TDECK + k] = i
+            S[STATE.ticket_deck + k] = i
             k += 1
-    S[S_NT] = k
+    S[STATE.tickets_dealt] = k
     k = 0
-    for i in range(R[R_NVIS] + (1 if R[R_CAESAR] else 0)):
-        if i < R[R_NVIS] and R[R_RM_VIS] >> i & 1:
-            log(lg, EV_REMOVE, RM_VISITOR, 0, R[R_VCOIN + i])
+    for i in range(R[RULES.visitor_cards] + (1 if R[RULES.caesar] else 0)):
+        if i < R[RULES.visitor_cards] and R[RULES.removed_visitors] >> i & 1:
+            log(lg, EV_REMOVE, RM_VISITOR, 0, R[RULES.visitor_coins + i])
         else:
-            S[S_VDECK + k] = i
+            S[STATE.visitor_deck + k] = i
             k += 1
-    S[S_NVD] = k
+    S[STATE.visitors_dealt] = k
     k = 0
     for t in range(NFT):
-        for j in range(R[R_FCOUNT + t]):
-            if j < R[R_RM_FAV + t]:
+        for j in range(R[RULES.favour_counts + t]):
+            if j < R[RULES.removed_favours + t]:
                 log(lg, EV_REMOVE, RM_FAVOUR, t)
             else:
-                S[S_FDECK + k] = t
+                S[STATE.favour_deck + k] = t
                 k += 1
-    S[S_NF] = k
-    shuffle(S, S_TDECK, S[S_NT], rng)
-    shuffle(S, S_VDECK, S[S_NVD], rng)
-    shuffle(S, S_FDECK, S[S_NF], rng)
+    S[STATE.favours_dealt] = k
+    shuffle(S, STATE.ticket_deck, S[STATE.tickets_dealt], rng)
+    shuffle(S, STATE.visitor_deck, S[STATE.visitors_dealt], rng)
+    shuffle(S, STATE.favour_deck, S[STATE.favours_dealt], rng)
 
 
 @no_refcount
@@ -86,17 +88,18 @@ def lay_visitor(R, S, x, lg):
     """Lay the next visitor card beside venue ``x`` (the Caesar card brings extra ones); return how
     many visitor cards were due but missing (the deck ran out)."""
     todo = 1
-    while todo > 0 and S[S_VPTR] < S[S_NVD]:
+    while todo > 0 and S[STATE.next_visitor] < S[STATE.visitors_dealt]:
         todo -= 1
-        c = S[S_VDECK + S[S_VPTR]]
-        S[S_VPTR] += 1
-        if c == R[R_NVIS]:
-            S[S_CAESAR] = x
-            todo += R[R_CAESAR_EXTRA]
+        c = S[STATE.visitor_deck + S[STATE.next_visitor]]
+        S[STATE.next_visitor] += 1
+        if c == R[RULES.visitor_cards]:
+            S[STATE.caesar] = x
+            todo += R[RULES.caesar_extra_visitors]
             log(lg, EV_CAESAR, x)
         else:
-            coin = R[R_VCOIN + c]
-            S[S_VDN + x] = insert_desc(S, S_VD + x * DISP, S[S_VDN + x], coin)
+            coin = R[RULES.visitor_coins + c]
+            S[STATE.visitors_shown + x] = insert_desc(S, STATE.visitor_coins + x * DISP, S[STATE.visitors_shown + x],
+                                                      coin)
             log(lg, EV_VISITOR, x, coin)
     return todo
 
@@ -104,14 +107,14 @@ def lay_visitor(R, S, x, lg):
 @no_refcount
 def draw_ticket(R, S, lg, special):
     """Lay the next ticket on the forum display; its venue, or -1 if the deck is empty."""
-    if S[S_TPTR] >= S[S_NT] or S[S_TDN] >= DISP:
+    if S[STATE.next_ticket] >= S[STATE.tickets_dealt] or S[STATE.tickets_shown] >= DISP:
         return -1
-    tid = S[S_TDECK + S[S_TPTR]]
-    S[S_TPTR] += 1
-    x, coin = tid // R[R_TPV], R[R_TCOIN + tid % R[R_TPV]]
-    S[S_TDX + S[S_TDN]] = x
-    S[S_TDC + S[S_TDN]] = coin
-    S[S_TDN] += 1
+    tid = S[STATE.ticket_deck + S[STATE.next_ticket]]
+    S[STATE.next_ticket] += 1
+    x, coin = tid // R[RULES.tickets_per_venue], R[RULES.ticket_coins + tid % R[RULES.tickets_per_venue]]
+    S[STATE.ticket_venue + S[STATE.tickets_shown]] = x
+    S[STATE.ticket_coins + S[STATE.tickets_shown]] = coin
+    S[STATE.tickets_shown] += 1
     log(lg, EV_TICKET, x, coin, special)
     return x
 
@@ -123,46 +126,46 @@ def setup_day(R, S, lg, st):
     A deck that runs out leaves the day with what is left: logged (EV_SHORT, cards missing) and
     counted in ``st`` (days short of tickets, of visitors, of either).
     """
-    n, d = S[S_N], S[S_DAY]
+    n, d = S[STATE.players], S[STATE.day]
     for p in range(n):
-        S[S_HAND + p] = (1 << NVAL) - 1
-        S[S_CC + p] = 0
+        S[STATE.hand + p] = (1 << NVAL) - 1
+        S[STATE.coin_cards + p] = 0
         for t in range(NFT):
-            S[S_FAV + p * NFT + t] = 0
+            S[STATE.favours + p * NFT + t] = 0
         for x in range(NVEN):
-            S[S_PTN + p * NVEN + x] = 0
-            S[S_PVN + p * NVEN + x] = 0
+            S[STATE.tickets_held + p * NVEN + x] = 0
+            S[STATE.visitors_held + p * NVEN + x] = 0
     for t in range(NFT):
-        S[S_FDISP + t] = 0
+        S[STATE.favours_shown + t] = 0
     for x in range(NVEN):
-        S[S_VDN + x] = 0
-        S[S_SPEC + x] = 0
-    S[S_TDN] = 0
-    S[S_CAESAR] = -1
-    S[S_DCN] = 0
-    S[S_SPAV] = 1
-    S[S_PHASE] = 0
-    log(lg, EV_DAY, d, S[S_START])
-    if R[R_GIFT_TYPE] >= 0:
-        S[S_FAV + R[R_GIFT_SEAT] * NFT + R[R_GIFT_TYPE]] += 1
+        S[STATE.visitors_shown + x] = 0
+        S[STATE.specials + x] = 0
+    S[STATE.tickets_shown] = 0
+    S[STATE.caesar] = -1
+    S[STATE.cards_played] = 0
+    S[STATE.start_card_shown] = 1
+    S[STATE.phase] = 0
+    log(lg, EV_DAY, d, S[STATE.start])
+    if R[RULES.gift_type] >= 0:
+        S[STATE.favours + R[RULES.gift_seat] * NFT + R[RULES.gift_type]] += 1
     for _ in range(n):
-        if S[S_FPTR] < S[S_NF]:
-            S[S_FDISP + S[S_FDECK + S[S_FPTR]]] += 1
-            S[S_FPTR] += 1
-    log(lg, EV_FDISP, S[S_FDISP], S[S_FDISP + 1], S[S_FDISP + 2])
+        if S[STATE.next_favour] < S[STATE.favours_dealt]:
+            S[STATE.favours_shown + S[STATE.favour_deck + S[STATE.next_favour]]] += 1
+            S[STATE.next_favour] += 1
+    log(lg, EV_FDISP, S[STATE.favours_shown], S[STATE.favours_shown + 1], S[STATE.favours_shown + 2])
     miss_t, miss_v = 0, 0
-    for _ in range(R[R_TPD]):
+    for _ in range(R[RULES.tickets_per_day]):
         miss_t += draw_ticket(R, S, lg, 0) < 0
     for x in range(NVEN):
         cnt = 0
-        for i in range(S[S_TDN]):
-            cnt += S[S_TDX + i] == x
+        for i in range(S[STATE.tickets_shown]):
+            cnt += S[STATE.ticket_venue + i] == x
         for _ in range(cnt - 1):
             miss_v += lay_visitor(R, S, x, lg)
-    for _ in range(R[R_SPEC + d]):
+    for _ in range(R[RULES.special_tickets + d]):
         x = draw_ticket(R, S, lg, 1)
         if x >= 0:
-            S[S_SPEC + x] += 1
+            S[STATE.specials + x] += 1
             miss_v += lay_visitor(R, S, x, lg)
         else:
             miss_t += 1
@@ -170,18 +173,18 @@ def setup_day(R, S, lg, st):
         log(lg, EV_SHORT, SHORT_TICKETS, miss_t)
     if miss_v > 0:
         log(lg, EV_SHORT, SHORT_VISITORS, miss_v)
-    if st[ST_ON] > 0:
-        st[ST_SHORT] += miss_t > 0
-        st[ST_SHORT + 1] += miss_v > 0
-        st[ST_SHORT + 2] += (miss_t > 0) | (miss_v > 0)
+    if st[STATS.on] > 0:
+        st[STATS.short] += miss_t > 0
+        st[STATS.short + 1] += miss_v > 0
+        st[STATS.short + 2] += (miss_t > 0) | (miss_v > 0)
     begin_phase(S, lg)
 
 
 @no_refcount
 def begin_phase(S, lg):
-    for p in range(S[S_N]):
-        S[S_PASS + p] = 0
+    for p in range(S[STATE.players]):
+        S[STATE.passed + p] = 0
     for r in range(NROW):
-        S[S_ROWN + r] = 0
-    S[S_TURN] = S[S_START]
-    log(lg, EV_PHASE, S[S_DAY], S[S_PHASE], S[S_START])
+        S[STATE.row_cards + r] = 0
+    S[STATE.turn] = S[STATE.start]
+    log(lg, EV_PHASE, S[STATE.day], S[STATE.phase], S[STATE.start])

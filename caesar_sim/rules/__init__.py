@@ -326,33 +326,27 @@ def check_players(players: int) -> int:
 def kernel_rules(rules: RuleSet, players: int, gift_type: int = -1, gift_seat: int = 0) -> np.ndarray:
     """The int64 rule vector ``R`` for ``players`` seats (layout in kernels.layout)."""
     check_players(players)
-    R = np.zeros(L.R_SIZE, dtype=np.int64)
-    R[L.R_PLAYERS] = players
-    R[L.R_DAYS] = rules.days
-    R[L.R_TPD] = rules.tickets_per_day or players
-    R[L.R_FIRST] = rules.first_start_seat
-    R[L.R_BOOST] = rules.boost_value
-    R[L.R_DOUBLE] = rules.double_items
-    R[L.R_GOLD] = rules.gold_coins
-    R[L.R_TPV] = len(rules.ticket_coins)
-    R[L.R_NVIS] = len(rules.visitor_coins)
-    R[L.R_NCOIN] = rules.coin_cards
-    R[L.R_COINVAL] = rules.coin_card_value
-    R[L.R_CAESAR] = int(rules.caesar)
-    R[L.R_CAESAR_EXTRA] = rules.caesar_extra_visitors
-    R[L.R_FAVTIX] = rules.caesar_favour_tickets
-    R[L.R_GIFT_TYPE] = gift_type
-    R[L.R_GIFT_SEAT] = gift_seat
+    R = np.zeros(L.RULES.size, dtype=np.int64)
+    r = L.RULES.named(R)
+    for name in ("days", "first_start_seat", "boost_value", "double_items", "gold_coins", "coin_cards",
+                 "coin_card_value", "caesar", "caesar_extra_visitors", "caesar_favour_tickets"):
+        r[name] = getattr(rules, name)
+    r["players"] = players
+    r["tickets_per_day"] = rules.tickets_per_day or players
+    r["tickets_per_venue"] = len(rules.ticket_coins)
+    r["visitor_cards"] = len(rules.visitor_coins)
+    r["gift_type"] = gift_type
+    r["gift_seat"] = gift_seat
     rm = rules.removal(players)
-    R[L.R_RM_FAV:L.R_RM_FAV + L.NFT] = rm.favours
+    r["removed_favours"] = rm.favours
     tpv = len(rules.ticket_coins)
-    R[L.R_RM_TIX] = sum(1 << (x * tpv + k) for x, t in enumerate(rm.tickets) for k in _pick(rules.ticket_coins, t))
-    R[L.R_RM_VIS] = sum(1 << i for i in _pick(rules.visitor_coins, rm.visitors))
-    R[L.R_SPEC:L.R_SPEC + rules.days] = rules.special_tickets
-    R[L.R_MCOIN:L.R_MCOIN + L.NVAL] = rules.merchant_coins
-    R[L.R_FCOUNT:L.R_FCOUNT + L.NFT] = rules.favour_counts
-    R[L.R_TCOIN:L.R_TCOIN + len(rules.ticket_coins)] = rules.ticket_coins
-    R[L.R_VCOIN:L.R_VCOIN + len(rules.visitor_coins)] = rules.visitor_coins
+    r["removed_tickets"] = sum(1 << (x * tpv + k) for x, t in enumerate(rm.tickets) for k in _pick(rules.ticket_coins, t))
+    r["removed_visitors"] = sum(1 << i for i in _pick(rules.visitor_coins, rm.visitors))
+    r["special_tickets"][:rules.days] = rules.special_tickets
+    r["merchant_coins"] = rules.merchant_coins
+    r["favour_counts"] = rules.favour_counts
+    r["ticket_coins"][:len(rules.ticket_coins)] = rules.ticket_coins
+    r["visitor_coins"][:len(rules.visitor_coins)] = rules.visitor_coins
     return R
 
 

@@ -29,7 +29,7 @@ MAX_TEMP = 100.0        # coins: a softmax temperature far past uniform over a d
 
 FORMAT = "caesar-weights/1"
 
-# name -> (`value`'s default, what it means); order = the kernel's PP_* layout
+# name -> `value`'s default (and what it means), in the kernel's order (kernels.items.WEIGHTS)
 DEFAULTS: dict[str, float] = {
     "boost": 0.75,         # expected coins a boost favour brings later the same day
     "double": 0.75,        # ... a double favour
@@ -63,9 +63,12 @@ FEATURES = tuple(f"d_{f}_{ph + 1}" for ph in range(3) for f in BID_FEATURES + IT
     f"d_{f}_{ph + 1}" for ph in range(3) for f in PASS_FEATURES)
 DEFAULTS.update({k: 0.0 for k in FEATURES})
 ORDER = tuple(DEFAULTS)
-assert len(BID_FEATURES) + 4 == I.NB and len(PASS_FEATURES) == I.NPASS and len(FEATURES) == I.NFEAT and ORDER.index(FEATURES[0]) == I.PP_X
-assert len(ORDER) == I.PP_NAMED and ORDER.index("ban_items") == I.PP_BAN_ITEMS and ORDER.index("mc_epsilon") == I.PP_EPS
-assert ORDER.index("temperature") == I.PP_TEMP
+# the kernel's weight row declares the named weights in this order (kernels.items.WEIGHTS; the features fill
+# its ``features`` block, the control slots follow)
+assert VALUE_WEIGHTS == I.WEIGHTS._fields[:I.WEIGHTS._fields.index("features")], \
+    "caesar_sim.weights.DEFAULTS must name the kernel's weights (kernels.items.WEIGHTS) in order"
+assert len(BID_FEATURES) + 4 == I.NB and len(PASS_FEATURES) == I.NPASS and len(FEATURES) == I.NFEAT
+assert len(ORDER) == I.WEIGHTS.rollout_policy
 
 # the weights `caesar tune` searches (value's features), with the range searched
 TUNABLE: dict[str, tuple[float, float]] = {
@@ -102,16 +105,16 @@ def check_weight(name: str, value, where: str) -> float:
 
 
 def vector(weights: Mapping[str, float] | None = None, **changes) -> np.ndarray:
-    """The kernel row (PP_SIZE floats): ``DEFAULTS`` updated by ``weights`` and keyword changes; the
+    """The kernel row (WEIGHTS.size floats): ``DEFAULTS`` updated by ``weights`` and keyword changes; the
     control slots after the named weights: rollouts play value's features, no rollout field."""
     w = dict(DEFAULTS)
     for k, v in {**(weights or {}), **changes}.items():
         if k not in w:
             raise UserError(f"unknown policy weight '{k}' (known: {', '.join(ORDER)})")
         w[k] = v
-    row = np.zeros(I.PP_SIZE, dtype=np.float64)
-    row[:I.PP_NAMED] = [float(w[k]) for k in ORDER]
-    row[I.PP_RPOL] = L.VALUE
+    row = np.zeros(I.WEIGHTS.size, dtype=np.float64)
+    row[:len(ORDER)] = [float(w[k]) for k in ORDER]
+    row[I.WEIGHTS.rollout_policy] = L.VALUE
     return row
 
 

@@ -15,17 +15,19 @@ PP = policy_weights()
 class Table:
     """A game state built by hand: displays, hands, rows; steps through kernel entry points.
 
-    ``state`` is the state vector by name (``layout.S_DTYPE``), a view that
+    ``state`` is the state vector by name (``layout.STATE.dtype``), a view that
     reads and writes ``S``: ``t.state["favours"][1, L.DOUBLE] = 1``."""
 
     def __init__(self, players=4, overrides=None, phase=0, start=0, policy=L.VALUE):
         self.R = kernel_rules(load_rules(overrides=overrides), players)
-        self.S = np.zeros(L.S_SIZE, dtype=np.int64)
-        self.state = L.named_state(self.S)
+        self.S = np.zeros(L.STATE.size, dtype=np.int64)
+        self.state = L.STATE.named(self.S)
+        self.rules = L.RULES.named(self.R)
         self.lg = np.zeros((L.LOG_MAX, L.LOGW), dtype=np.int64)
         self.lg[0, 1] = L.LOG_MAX
-        self.st = np.zeros(L.ST_SIZE)
-        self.st[L.ST_ON] = 1
+        self.st = np.zeros(L.STATS.size)
+        self.stats = L.STATS.named(self.st)
+        self.stats["on"] = 1
         self.rng = np.array([1, 2, 3, 4], dtype=np.uint64)
         s = self.state
         s["players"] = players
@@ -33,7 +35,7 @@ class Table:
         s["start"] = start
         s["turn"] = start
         s["caesar"] = -1
-        s["bank_coins"] = self.R[L.R_NCOIN]
+        s["bank_coins"] = self.rules["coin_cards"]
         s["hand"][:players] = (1 << L.NVAL) - 1     # every merchant 1..8 in hand
         s["policy"][:players] = policy
 
@@ -46,7 +48,7 @@ class Table:
         """Display tickets given as (venue, index into tickets.coins)."""
         for i, (x, k) in enumerate(venue_coin_index):
             self.state["ticket_venue"][i] = x
-            self.state["ticket_coins"][i] = self.R[L.R_TCOIN + k]
+            self.state["ticket_coins"][i] = self.rules["ticket_coins"][k]
         self.state["tickets_shown"] = len(venue_coin_index)
 
     def visitors(self, x, coins):

@@ -63,9 +63,9 @@ def test_game_invariants_from_the_log():
 
 def test_caesar_variant_games_run_and_use_favour_tickets():
     b = run_games(4, "value x4", 4000, seed=5, overrides=["caesar=true"], progress=False)
-    assert sum(b.stats[L.ST_FAVS + 4 * t + 2] for t in range(3)) > 0
+    assert L.STATS.named(b.stats)["favours"][:, 2].sum() > 0
     base = run_games(4, "value x4", 4000, seed=5, progress=False)
-    assert sum(base.stats[L.ST_FAVS + 4 * t + 2] for t in range(3)) == 0
+    assert L.STATS.named(base.stats)["favours"][:, 2].sum() == 0
 
 
 def test_mc_beats_random():
@@ -92,10 +92,10 @@ def test_mc_game_horizon_runs_reproducibly_and_differs_from_day():
 
 def test_named_statistics_read_the_kernel_slots():
     """The record view names exactly the slots the kernels add to (``ST_*`` offsets)."""
-    st = np.arange(L.ST_SIZE, dtype=np.float64)
-    s = L.named_stats(st)
-    assert s["days"] == L.ST_DAYS and list(s["short"]) == [L.ST_SHORT, L.ST_SHORT + 1, L.ST_SHORT + 2]
-    assert s["favours"][2, 3] == L.ST_FAVS + 2 * 4 + 3
-    assert s["score_parts"][1, 4, 1] == L.ST_COMP + (1 * L.NCOMP + 4) * 2 + 1
-    assert s["unclaimed"][3, 0] == L.ST_UNCL + 6
-    assert s["bids"][1, 2, 3, 4, 1] == L.ST_BIDS + (((1 * L.P + 2) * L.NROW + 3) * L.NVAL + 4) * L.BIN_STATS + 1
+    st = np.arange(L.STATS.size, dtype=np.float64)
+    s = L.STATS.named(st)
+    assert s["days"] == L.STATS.days and list(s["short"]) == [L.STATS.short, L.STATS.short + 1, L.STATS.short + 2]
+    assert s["favours"][2, 3] == L.STATS.favours + 2 * 4 + 3
+    assert s["score_parts"][1, 4, 1] == L.STATS.score_parts + (1 * L.NCOMP + 4) * 2 + 1
+    assert s["unclaimed"][3, 0] == L.STATS.unclaimed + 6
+    assert s["bids"][1, 2, 3, 4, 1] == L.STATS.bids + (((1 * L.P + 2) * L.NROW + 3) * L.NVAL + 4) * L.BIN_STATS + 1

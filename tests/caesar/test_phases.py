@@ -42,7 +42,7 @@ def test_unclaimed_items_stay_and_are_counted():
     t.resolve()
     assert t.held_visitors(0, 0) == [3]          # the taker picks the best visitor
     assert t.state["visitors_shown"][0] == 2 and t.state["visitors_shown"][2] == 1
-    assert t.st[L.ST_UNCL + 6] == 3               # three visitors left unclaimed today
+    assert t.stats["unclaimed"][3, 0] == 3               # three visitors left unclaimed today
 
 
 def test_start_card_goes_to_leftmost_merchant_when_nobody_takes_it():
@@ -54,7 +54,7 @@ def test_start_card_goes_to_leftmost_merchant_when_nobody_takes_it():
     assert t.fav(3)[2] == 1 and t.fav(2)[0] == 1  # 6 takes gold (2 coins), 2 takes boost
     assert t.state["start"] == 3                    # owner of the leftmost card (the 6)
     assert t.events(L.EV_SPFALL) == [(3, 0, 0, 0, 0, 0, 0, 0)]
-    assert t.st[L.ST_SP + 1] == 1
+    assert t.stats["start_card"][1] == 1
 
 
 def test_start_card_taken_as_an_item_and_stays_when_nobody_bids():
@@ -62,11 +62,11 @@ def test_start_card_taken_as_an_item_and_stays_when_nobody_bids():
     t.favours(start_card=True)
     t.play(0, 3)
     t.resolve()
-    assert t.state["start"] == 0 and t.st[L.ST_SP] == 1
+    assert t.state["start"] == 0 and t.stats["start_card"][0] == 1
     t = Table(phase=0, start=1)
     t.favours(boost=2)
     t.resolve()
-    assert t.state["start"] == 1 and t.st[L.ST_SP + 2] == 1
+    assert t.state["start"] == 1 and t.stats["start_card"][2] == 1
 
 
 def test_boost_counts_higher_and_double_takes_two_items():
@@ -85,7 +85,7 @@ def test_boost_counts_higher_and_double_takes_two_items():
     t.resolve()
     items = {p: k for p, v, k in t.card_items()}
     assert items == {0: 1, 2: 1, 1: 2, 3: 0}
-    assert t.st[L.ST_FAVS + 1] == 1 and t.st[L.ST_FAVS + 4 + 1] == 1
+    assert t.st[L.STATS.favours + 1] == 1 and t.st[L.STATS.favours + 4 + 1] == 1
 
 
 @settings(max_examples=60, deadline=None)
@@ -106,7 +106,7 @@ def test_resolution_matches_reference(bids, n_items):
         t.state["favours"][p, f - 1] += f > 0
         t.play(p, v, fav=f)
         clean.append((p, v, f))
-    order, got = ref_row(clean, int(t.R[L.R_BOOST]), int(t.R[L.R_DOUBLE]), n_items)
+    order, got = ref_row(clean, int(t.rules["boost_value"]), int(t.rules["double_items"]), n_items)
     assert t.row(1) == order
     t.resolve()
     assert [k for _, _, k in t.card_items()] == got
@@ -123,7 +123,7 @@ def test_special_events_give_coin_cards_two_on_one_venue_and_supply_runs_out():
     t.play(1, 7)
     t.play(2, 6)
     t.play(3, 5)
-    t.R[L.R_NCOIN] = 3
+    t.rules["coin_cards"] = 3
     t.state["policy"][:4] = L.RANDOM           # take tickets in whatever order
     t.resolve()
     cc = [int(t.state["coin_cards"][p]) for p in range(4)]
@@ -168,7 +168,7 @@ def test_scoring_matches_brute_force(tickets, visitors, plain, gold, caesar, han
     t.state["caesar"] = 0 if caesar else -1
     coins = [0, 0, 1, 1, 2, 2, 3, 3]
     merch = sum(coins[v] for v in range(8) if hand >> v & 1)
-    allow = int(t.R[L.R_FAVTIX]) if caesar else 0
+    allow = int(t.rules["caesar_favour_tickets"]) if caesar else 0
     want = merch + cc + 2 * gold + ref_venue_score(tickets, visitors, plain if caesar else 0,
                                                    gold if caesar else 0, allow)
     assert t.score()[1] == want

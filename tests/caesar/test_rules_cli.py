@@ -23,7 +23,8 @@ def test_standard_rules_carry_every_default():
     assert r.merchant_coins == (0, 0, 1, 1, 2, 2, 3, 3) and r.favour_counts == (6, 6, 6)
     assert r.ticket_coins == (1, 1, 1, 1, 2, 2) and sorted(r.visitor_coins) == [1] * 6 + [2] * 5 + [3] * 4
     R = kernel_rules(r, 5)
-    assert R[L.R_TPD] == 5 and R[L.R_GOLD] == 2 and R[L.R_BOOST] == 3 and R[L.R_NCOIN] == 12
+    r = L.RULES.named(R)
+    assert r["tickets_per_day"] == 5 and r["gold_coins"] == 2 and r["boost_value"] == 3 and r["coin_cards"] == 12
 
 
 @pytest.mark.parametrize("override,msg", [

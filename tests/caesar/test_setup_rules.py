@@ -23,21 +23,23 @@ VISITORS = [1] * 6 + [2] * 5 + [3] * 4
 def new_game(players, overrides=None, seed=1):
     """A freshly dealt game (stopped at the first decision): (R, S, log rows)."""
     R = kernel_rules(load_rules(overrides=overrides), players)
-    S = np.zeros(L.S_SIZE, np.int64)
+    S = np.zeros(L.STATE.size, np.int64)
     lg = np.zeros((L.LOG_MAX, L.LOGW), np.int64)
     lg[0, 1] = L.LOG_MAX
     rng = np.array([seed, 2, 3, 4], np.uint64)
     pols = np.full(L.P, L.VALUE, np.int64)
-    api.k_new_game(R, PP, S, pols, np.ones(L.P, np.int64), np.zeros(L.P, np.int64), rng, lg, np.zeros(L.ST_SIZE))
+    api.k_new_game(R, PP, S, pols, np.ones(L.P, np.int64), np.zeros(L.P, np.int64), rng, lg, np.zeros(L.STATS.size))
     return R, S, lg[1:lg[0, 0] + 1]
 
 
 def decks(R, S):
     """The dealt decks as multisets: tickets (venue, coins), visitors (coins, Caesar = 'C'), favour types."""
-    tpv = R[L.R_TPV]
-    s = L.named_state(S)
-    tix = Counter((int(i // tpv), int(R[L.R_TCOIN + i % tpv])) for i in s["ticket_deck"][:s["tickets_dealt"]])
-    vis = Counter("C" if i == R[L.R_NVIS] else int(R[L.R_VCOIN + i]) for i in s["visitor_deck"][:s["visitors_dealt"]])
+    r = L.RULES.named(R)
+    tpv = r["tickets_per_venue"]
+    s = L.STATE.named(S)
+    tix = Counter((int(i // tpv), int(r["ticket_coins"][i % tpv])) for i in s["ticket_deck"][:s["tickets_dealt"]])
+    vis = Counter("C" if i == r["visitor_cards"] else int(r["visitor_coins"][i])
+                  for i in s["visitor_deck"][:s["visitors_dealt"]])
     fav = Counter(int(t) for t in s["favour_deck"][:s["favours_dealt"]])
     return tix, vis, fav
 
@@ -130,7 +132,7 @@ def test_ticket_deck_runs_out_the_day_shows_what_is_left():
     t = setup_table(tickets=[0, 6], visitors=list(range(10)))   # 3 wanted, 2 left
     assert t.state["tickets_shown"] == 2
     assert t.events(L.EV_SHORT) == [(L.SHORT_TICKETS, 1, 0, 0, 0, 0, 0, 0)]
-    assert list(t.st[L.ST_SHORT:L.ST_SHORT + 3]) == [1, 0, 1]
+    assert list(t.st[L.STATS.short:L.STATS.short + 3]) == [1, 0, 1]
 
 
 def test_special_ticket_missing_counts_as_short():
@@ -143,7 +145,7 @@ def test_visitor_deck_runs_out_including_caesar_extras():
     t = setup_table(tickets=[0, 1, 2], visitors=[3])            # 3 Circus tickets: 2 visitors wanted, 1 left
     assert t.state["visitors_shown"][0] == 1
     assert t.events(L.EV_SHORT) == [(L.SHORT_VISITORS, 1, 0, 0, 0, 0, 0, 0)]
-    assert list(t.st[L.ST_SHORT:L.ST_SHORT + 3]) == [0, 1, 1]
+    assert list(t.st[L.STATS.short:L.STATS.short + 3]) == [0, 1, 1]
     t = setup_table(overrides=["caesar=true"], tickets=[0, 1, 6], visitors=[15, 4])  # Caesar brings 2, 1 left
     assert t.state["caesar"] == 0 and t.state["visitors_shown"][0] == 1
     assert t.events(L.EV_SHORT) == [(L.SHORT_VISITORS, 1, 0, 0, 0, 0, 0, 0)]
@@ -151,7 +153,7 @@ def test_visitor_deck_runs_out_including_caesar_extras():
 
 def test_full_decks_are_never_short_and_narration_is_silent():
     t = setup_table(tickets=list(range(18)), visitors=list(range(15)), day=2)
-    assert t.events(L.EV_SHORT) == [] and t.st[L.ST_SHORT + 2] == 0
+    assert t.events(L.EV_SHORT) == [] and t.st[L.STATS.short + 2] == 0
 
 
 def test_simulate_reports_the_share_of_short_days():
@@ -196,7 +198,7 @@ def test_two_players_use_favours_as_tickets_on_the_same_day():
     t.state["favours"][2, L.GOLD] = 1
     assert t.score() == [1 + 3 + 2, 0, 3]
     assert t.events(L.EV_FAVTIX) == [(0, 1, 2, L.BOOST, 0, 0, 0, 0), (2, 1, 3, L.GOLD, 0, 0, 0, 0)]
-    assert t.st[L.ST_FAVS + 2] == 1 and t.st[L.ST_FAVS + 8 + 2] == 1
+    assert t.st[L.STATS.favours + 2] == 1 and t.st[L.STATS.favours + 8 + 2] == 1
 
 
 @pytest.mark.parametrize("allow", [0, 1, 2, 3])

@@ -75,7 +75,7 @@ def test_shipped_tuned_weights_record_how_they_were_made():
         assert data["players"] == players
         assert data["meta"]["command"].startswith(f"caesar tune --players {players} ")
         assert isinstance(data["meta"]["seed"], int)
-        assert WT.vector(data["weights"])[I.PP_BAN_ROWS] == 0
+        assert WT.vector(data["weights"])[I.WEIGHTS.ban_rows] == 0
     assert reference_profile(4) == "reference"
 
 
@@ -157,7 +157,7 @@ def test_restricted_distilled_and_mc_players():
     for e in range(4):
         s = prof.strategies()[e]
         row = s.row.copy()
-        row[I.PP_BAN_ROWS] = 1 << 4
+        row[I.WEIGHTS.ban_rows] = 1 << 4
         prof = prof.with_entry(e, replace(s, row=row))
     table = bid_table(run_games(4, prof, 20, seed=3, progress=False), by_seat=False)
     assert "Colosseum" not in set(table["location"]) and "Circus Maximus" in set(table["location"])
