@@ -37,10 +37,10 @@ def run(r: int, games: int, keep: int, audit: bool, seed: int):
 
     numba.set_num_threads(1)
     rules = load_rules("standard-4p")
-    tab, ints, weight = build_state(rules, parse_profile(PROFILE.format(r=r), rules), find_model(rules),
+    board, game_state, money = build_state(rules, parse_profile(PROFILE.format(r=r), rules), find_model(rules),
                                     rotate=True)
     c0 = time.process_time()
-    out = audit_chunk(seed, 0, games, keep, 1 if audit else 0, tab, ints, weight, L.stats_size(rules.players))
+    out = audit_chunk(seed, 0, games, keep, 1 if audit else 0, board, game_state, money, L.stats_size(rules.players))
     return out, time.process_time() - c0
 
 

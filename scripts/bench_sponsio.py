@@ -85,16 +85,18 @@ def game_rates(games: int, repeats: int, profile: str = GAME_PROFILE) -> tuple[f
     numba.set_num_threads(1)
     rules = load_rules("standard-4p")
     lineup = resolve(profile, rules, None)   # the strategies and success model every command plays
-    tab, ints, weight = build_state(rules, lineup.strategies, lineup.model)
-    size = np.int64(stats_size(rules.players, ints[I_NENTRIES]))   # a field keeps statistics per member
+    board, game_state, money = build_state(rules, lineup.strategies, lineup.model)
+    size = np.int64(stats_size(rules.players, game_state[I_NENTRIES]))   # a field keeps statistics per member
     t = time.perf_counter()
-    game_chunks(np.uint64(0), np.int64(0), np.array([10], dtype=np.int64), tab, ints, weight, size, mc_switch(ints))
+    game_chunks(np.uint64(0), np.int64(0), np.array([10], dtype=np.int64), board, game_state, money, size,
+                mc_switch(game_state))
     first = time.perf_counter() - t
     counts = np.full(games // GAME_CHUNK, GAME_CHUNK, dtype=np.int64)
     best, per_game = 0.0, 0.0
     for rep in range(repeats):
         c0 = time.process_time()
-        out = game_chunks(np.uint64(rep + 1), np.int64(0), counts, tab, ints, weight, size, mc_switch(ints)).sum(axis=0)
+        out = game_chunks(np.uint64(rep + 1), np.int64(0), counts, board, game_state, money, size,
+                          mc_switch(game_state)).sum(axis=0)
         best = max(best, out[S_GAMES] / (time.process_time() - c0))
         per_game = out[S_ROUNDS] / out[S_GAMES]
     return best, per_game, first

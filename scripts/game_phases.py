@@ -35,42 +35,42 @@ DEAL, BETTING, ROUND = 0, 1, 2
 
 
 @nb.njit
-def _rounds(n, upto, tab, ints, weight):
+def _rounds(n, upto, board, game_state, money):
     """Play ``n`` first rounds up to ``upto`` (DEAL, BETTING or ROUND); returns a checksum."""
     state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = engine.round_arrays(ints)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = engine.round_arrays(game_state)
     log = np.zeros((1, 8))
-    players = ints[I_PLAYERS]
+    players = game_state[I_PLAYERS]
     check = 0
     for g in range(n):
-        engine.start_game(g, ints, weight)
+        engine.start_game(g, game_state, money)
         engine.round_start(np.uint64(1), np.int64(g), state, pool)
         if upto == ROUND:
-            check += engine.play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
+            check += engine.play_round(board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
                                        failed, playpol, log, None)[0]
             continue
-        tab[TALON] = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * ints[I_HAND], hands)
-        engine.start_round(tab, ints, weight)
+        board[TALON] = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[I_HAND], hands)
+        engine.start_round(board, game_state, money)
         for s in range(players):
-            tab[HANDS + s] = hands[s]
+            board[HANDS + s] = hands[s]
         if upto == BETTING:
-            engine.betting_phase(tab, ints, weight, state, log, None)
-            engine.predict_bets(tab, ints, weight)
-        check += np.int64(tab[TALON] & np.uint64(0xFF))
+            engine.betting_phase(board, game_state, money, state, log, None)
+            engine.predict_bets(board, game_state, money)
+        check += np.int64(board[TALON] & np.uint64(0xFF))
     return check
 
 
 def measure(profile: str, rules_name: str, rounds: int, repeats: int) -> dict[str, float]:
     rules = load_rules(rules_name)
-    tab, ints, weight = build_state(rules, parse_profile(profile, rules), find_model(rules))
-    if engine.mc_switch(ints) is not None:
+    board, game_state, money = build_state(rules, parse_profile(profile, rules), find_model(rules))
+    if engine.mc_switch(game_state) is not None:
         raise SystemExit(f"error: profile {profile!r} has an mc seat; time it with scripts/bench_mc.py")
     out = {}
     for upto, name in ((DEAL, "deal"), (BETTING, "deal+betting"), (ROUND, "whole round")):
-        _rounds(10, upto, tab.copy(), ints.copy(), weight.copy())   # compile
+        _rounds(10, upto, board.copy(), game_state.copy(), money.copy())   # compile
         best = float("inf")
         for _ in range(repeats):
-            t, i, w = tab.copy(), ints.copy(), weight.copy()
+            t, i, w = board.copy(), game_state.copy(), money.copy()
             c0 = time.process_time()
             _rounds(rounds, upto, t, i, w)
             best = min(best, time.process_time() - c0)

@@ -3,7 +3,7 @@
 numba counts references to every array handed to a compiled function, with
 an atomic instruction at the call and another at the return, and its pruning
 pass removes only the pairs it can see within one function. In the game and
-odds kernels, which pass the state arrays (``tab``, ``ints``, ``weight``)
+odds kernels, which pass the state arrays (``board``, ``game_state``, ``money``)
 through thousands of small calls per round, those atomics were about half of
 the run time (``perf`` on ``ev:goal x4``).
 

@@ -229,11 +229,11 @@ def lines_run(fn, args, stubs=None) -> tuple[set[int], BaseException | None]:
 def _sponsio_state():
     from sponsio_sim.kernels.game import layout as L
     from sponsio_sim.kernels.table import new_state
-    tab, ints0, _ = new_state(4)
-    ints = np.zeros(L.INTS_GAME, dtype=np.int64)
-    ints[:ints0.shape[0]] = ints0
-    weight = np.zeros(L.W_MODEL + 4096, dtype=np.float64)
-    return tab, ints, weight
+    board, ints0, _ = new_state(4)
+    game_state = np.zeros(L.INTS_GAME, dtype=np.int64)
+    game_state[:ints0.shape[0]] = ints0
+    money = np.zeros(L.W_MODEL + 4096, dtype=np.float64)
+    return board, game_state, money
 
 
 def _one_bet(kind, players=4, a=0, b=0):
@@ -266,21 +266,21 @@ def _bet_kind_args(name: str, code: int):
             slots = np.append(slots, slots[-1])
         return (np.uint64(1), 0, 1, *head, slots, flags, stop, np.zeros(n_stats, dtype=np.int64))
     u0 = np.uint64(0)
-    tab, ints, weight = _sponsio_state()
+    board, game_state, money = _sponsio_state()
     codes, bcounts = _one_bet(code)
     row = _ct_row()
     colmask = colour_masks(4)
     hands = np.zeros(4, dtype=np.uint64)
     i64 = np.int64
     if name in ("bet_won",):
-        return code, 0, 0, 0, tab, ints, 0
+        return code, 0, 0, 0, board, game_state, 0
     if name == "bet_decided":
-        return code, 0, 0, 0, 4, tab, ints, 0
+        return code, 0, 0, 0, 4, board, game_state, 0
     if name == "goal_weights":
-        ints[NREL] = 1
-        ints[rel_at(0, 0, 0)] = code
-        ints[rel_at(0, 0, 4)] = 1
-        return 0, 4, 8, u0, tab, ints, weight
+        game_state[NREL] = 1
+        game_state[rel_at(0, 0, 0)] = code
+        game_state[rel_at(0, 0, 4)] = 1
+        return 0, 4, 8, u0, board, game_state, money
     if name == "_atom3":
         return code, 0, 0, 0, row, 4, 4, 2, u0, colmask, nines_mask(4)
     if name == "_clash":
@@ -298,35 +298,35 @@ def _bet_kind_args(name: str, code: int):
     if name == "bet_room":
         return codes, bcounts, 0, row, 4, 4
     if name == "cell_of":
-        return code, 0, 0, 0, ints
+        return code, 0, 0, 0, game_state
     if name == "kind_best":
-        return code, 0, ints, weight
+        return code, 0, game_state, money
     raise AssertionError(f"no argument builder for {name}: add one")
 
 
 def _betting_args(name: str, code: int):
     from sponsio_sim.kernels.game import layout as L
-    tab, ints, weight = _sponsio_state()
-    ints[L.I_PLAYERS] = 4
-    ints[L.I_BETPOL] = code
+    board, game_state, money = _sponsio_state()
+    game_state[L.I_PLAYERS] = 4
+    game_state[L.I_BETPOL] = code
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
     if name == "choose_action":
-        return 0, tab, ints, weight, rng
+        return 0, board, game_state, money, rng
     if name == "choose_end_token":
-        return 0, L.DOUBLE_TOKEN, tab, ints, weight, rng
+        return 0, L.DOUBLE_TOKEN, board, game_state, money, rng
     raise AssertionError(f"no argument builder for {name}: add one")
 
 
 def _play_args(name: str, code: int):
     from sponsio_sim.kernels.table import HANDS
-    tab, ints, weight = _sponsio_state()
+    board, game_state, money = _sponsio_state()
     from sponsio_sim.kernels.play.pimc import PIMC
     for s in range(4):                     # three cards of colour s each: every seat has a choice
-        tab[HANDS + s] = np.uint64(0b111) << np.uint64(9 * s)
+        board[HANDS + s] = np.uint64(0b111) << np.uint64(9 * s)
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
     policy = np.full(4, code, dtype=np.int64)
     if name == "play_scripted":   # a context for PIMC (its hook runs only compiled: reaching it is enough)
-        return 4, 0, policy, tab, ints, weight, rng, object() if code == PIMC else None, None, None
+        return 4, 0, policy, board, game_state, money, rng, object() if code == PIMC else None, None, None
     raise AssertionError(f"no argument builder for {name}: add one")
 
 

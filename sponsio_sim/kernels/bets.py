@@ -4,7 +4,7 @@ A bet is ``(kind, a, b, placed)`` with the kinds of ``sponsio_sim.bet_kinds``:
 tricks (N, -), colour (C, N), last, nines, fail (S, -) with S = -1 for ``fail_target = any``;
 ``placed`` ranks the bets in the order they were placed (fail cycles are
 broken at the earliest). The outcome of a trick phase is what
-``play_tricks`` leaves in ``tab`` and ``ints`` (tricks and cards won, each
+``play_tricks`` leaves in ``board`` and ``game_state`` (tricks and cards won, each
 trick's winner) and ``nine_lost``, the bitmask of the seats that played a 9
 that lost its trick.
 """
@@ -62,29 +62,29 @@ def counted_nines(codes, bcounts, hands, trick, leader, nines, nines_own):
 
 
 @nb.njit(cache=True, inline="always")
-def bet_won(kind, a, b, seat, tab, ints, nine_lost):
+def bet_won(kind, a, b, seat, board, game_state, nine_lost):
     """Did seat's bet (kind, a, b) win? Any kind but ``fail``, which depends on
     other bets (``settle_fail_bets``). Reads the trick phase's outcome as
     ``play_tricks`` leaves it: tricks and cards won, each trick's winner,
     and ``nine_lost`` (seats whose 9 lost a trick). One branch per kind
     (``sponsio_sim.bet_kinds``)."""
     if kind == TRICKS:
-        return ints[TRICKS_WON + seat] == a
+        return game_state[TRICKS_WON + seat] == a
     if kind == COLOUR:
-        return popcount(tab[WON + seat] & tab[COLMASK + a]) == b
+        return popcount(board[WON + seat] & board[COLMASK + a]) == b
     if kind == LAST:
-        return ints[WINNERS + ints[N_PLAYED] - 1] == seat
+        return game_state[WINNERS + game_state[N_PLAYED] - 1] == seat
     if kind == FIRST:
-        return ints[WINNERS] == seat
+        return game_state[WINNERS] == seat
     if kind == NINES:
-        return nines_won(seat, nine_lost, (ints[FLAGS] & NINES_OWN) != 0)
+        return nines_won(seat, nine_lost, (game_state[FLAGS] & NINES_OWN) != 0)
     if kind == FAIL:
         raise ValueError("bet_won: a fail bet is settled by settle_fail_bets")
     raise ValueError("unknown bet kind")
 
 
 @nb.njit(cache=True, inline="always")
-def bet_decided(kind, a, b, seat, players, tab, ints, nine_lost):
+def bet_decided(kind, a, b, seat, players, board, game_state, nine_lost):
     """Is seat's bet (kind, a, b) settled, whatever the tricks left bring? Read at
     a trick boundary (``nine_lost`` as ``play_tricks`` keeps it). ``tricks`` and
     ``colour``: the count is past N or out of reach (a ``colour`` bet also once
@@ -92,27 +92,27 @@ def bet_decided(kind, a, b, seat, players, tab, ints, nine_lost):
     ``nines``: once a 9 it judges lost, or none of them is left in a hand.
     ``last`` and ``fail`` (settled on every other bet) wait for the end of the round."""
     if kind == TRICKS:
-        won = ints[TRICKS_WON + seat]
-        return won > a or won + popcount(tab[HANDS + seat]) < a
+        won = game_state[TRICKS_WON + seat]
+        return won > a or won + popcount(board[HANDS + seat]) < a
     if kind == FIRST:
         return True
     if kind == LAST or kind == FAIL:
         return False
     held = U0
     for t in range(players):
-        held |= tab[HANDS + t]
+        held |= board[HANDS + t]
     if kind == COLOUR:
-        cm = tab[COLMASK + a]
-        got = popcount(tab[WON + seat] & cm)
+        cm = board[COLMASK + a]
+        got = popcount(board[WON + seat] & cm)
         rest = popcount(held & cm)
         return got > b or got + rest < b or rest == 0
     if kind == NINES:
-        own = (ints[FLAGS] & NINES_OWN) != 0
+        own = (game_state[FLAGS] & NINES_OWN) != 0
         if not nines_won(seat, nine_lost, own):
             return True
         if own:
-            held = tab[HANDS + seat]
-        return (held & tab[NINE_CARDS]) == U0
+            held = board[HANDS + seat]
+        return (held & board[NINE_CARDS]) == U0
     raise ValueError("unknown bet kind")
 
 
@@ -181,7 +181,7 @@ def settle_fail_bets(codes, counts, result, failed):
 
 
 @nb.njit(cache=True, inline="always")
-def settle(codes, counts, tab, ints, nine_lost, result, failed):
+def settle(codes, counts, board, game_state, nine_lost, result, failed):
     """Judge every seat's bets on the trick phase just played (``bet_won``).
 
     ``codes[s, i]`` / ``counts[s]`` hold the bets. Fills ``result[s, i]``
@@ -198,7 +198,7 @@ def settle(codes, counts, tab, ints, nine_lost, result, failed):
                 result[s, i] = PENDING
                 any_fail = True
                 continue
-            ok = bet_won(kind, codes[s, i, 1], codes[s, i, 2], s, tab, ints, nine_lost)
+            ok = bet_won(kind, codes[s, i, 1], codes[s, i, 2], s, board, game_state, nine_lost)
             result[s, i] = 1 if ok else 0
             if not ok:
                 failed[s] = True

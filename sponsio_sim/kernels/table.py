@@ -4,12 +4,12 @@ numba reference-counts every array passed to a function, and a call that
 takes ten arrays costs more than a whole trick, so the kernels keep a
 round's state in three arrays with fixed offsets:
 
-- ``tab`` (uint64): hands, won cards, colour masks and public masks;
-- ``ints`` (int64): tricks won, voids, scratch seats, the relevance
+- ``board`` (uint64): hands, won cards, colour masks and public masks;
+- ``game_state`` (int64): tricks won, voids, scratch seats, the relevance
   table (which bets each seat plays for or against, see policies), the
   cards of the trick phase in play order, the rule flags, and each
-  trick's winner (what bets are settled on, with ``tab``'s won cards);
-- ``weight`` (float64): the goal policy's scratch.
+  trick's winner (what bets are settled on, with ``board``'s won cards);
+- ``money`` (float64): the goal policy's scratch.
 """
 
 import numba as nb
@@ -26,7 +26,7 @@ REL_FIELDS = 5  # kind, a, b, owner, sign
 MAX_CARDS = MAX_COLOURS * RANKS
 NINES_OWN = NINES_OWN_FLAG   # rule flag: a nines bet judges only its bettor's 9s (``nines_scope = own``)
 
-# tab (uint64) offsets
+# board (uint64) offsets
 HANDS = 0
 WON = HANDS + MAX_PLAYERS
 COLMASK = WON + MAX_PLAYERS
@@ -37,7 +37,7 @@ DECK = PLAYED + 1
 NINE_CARDS = DECK + 1
 TAB_SIZE = NINE_CARDS + 1
 
-# ints (int64) offsets
+# game_state (int64) offsets
 TRICKS_WON = 0
 VOID = TRICKS_WON + MAX_PLAYERS
 CAN = VOID + MAX_PLAYERS
@@ -53,33 +53,33 @@ INTS_SIZE = N_PLAYED + 1
 
 @nb.njit(cache=True, inline="always")
 def rel_at(s, j, field):
-    """Offset in ``ints`` of field ``field`` of seat s's j-th relevance entry."""
+    """Offset in ``game_state`` of field ``field`` of seat s's j-th relevance entry."""
     return REL + (s * MAX_REL + j) * REL_FIELDS + field
 
 
 @nb.njit(cache=True)
 def new_state(n_colours, flags=0):
-    """Fresh (tab, ints, weight) arrays with the deck's constant masks and the rule flags set."""
-    tab = np.zeros(TAB_SIZE, dtype=np.uint64)
+    """Fresh (board, game_state, money) arrays with the deck's constant masks and the rule flags set."""
+    board = np.zeros(TAB_SIZE, dtype=np.uint64)
     masks = colour_masks(n_colours)
     for c in range(n_colours):
-        tab[COLMASK + c] = masks[c]
-    tab[DECK] = (np.uint64(1) << np.uint64(n_colours * RANKS)) - np.uint64(1)
-    tab[NINE_CARDS] = nines_mask(n_colours)
-    ints = np.zeros(INTS_SIZE, dtype=np.int64)
-    ints[FLAGS] = flags
-    weight = np.zeros(MAX_PLAYERS, dtype=np.float64)
-    return tab, ints, weight
+        board[COLMASK + c] = masks[c]
+    board[DECK] = (np.uint64(1) << np.uint64(n_colours * RANKS)) - np.uint64(1)
+    board[NINE_CARDS] = nines_mask(n_colours)
+    game_state = np.zeros(INTS_SIZE, dtype=np.int64)
+    game_state[FLAGS] = flags
+    money = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    return board, game_state, money
 
 
 @no_refcount
-def set_round(tab, ints, hands, talon, revealed):
+def set_round(board, game_state, hands, talon, revealed):
     """Load a deal: hands, talon and revealed cards; clear tricks, won, voids."""
     for s in range(hands.shape[0]):
-        tab[HANDS + s] = hands[s]
-        tab[WON + s] = U0
-        ints[TRICKS_WON + s] = 0
-        ints[VOID + s] = 0
-    tab[TALON] = talon
-    tab[REVEALED] = revealed
-    tab[PLAYED] = U0
+        board[HANDS + s] = hands[s]
+        board[WON + s] = U0
+        game_state[TRICKS_WON + s] = 0
+        game_state[VOID + s] = 0
+    board[TALON] = talon
+    board[REVEALED] = revealed
+    board[PLAYED] = U0

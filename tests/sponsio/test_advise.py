@@ -56,15 +56,15 @@ def test_every_cut_of_a_narrated_round_reads_back_as_the_game_had_it(model, game
     strategies = parse_profile(PROFILE, RULES)
     for d in decisions(PROFILE, RULES, 3, rounds=2):
         table = build_table(d.state, strategies, model)
-        tab, ints, weight = table.now
+        board, game_state, money = table.now
         assert table.seat == next_actor(d.state)
         # what is public matches the truth: revealed cards are in their holders' true hands, the talon is the
         # talon after the exchanges, coins are the round's coins less stakes and fees
         for s in range(RULES.players):
-            shown = int(tab[HANDS + s]) & int(tab[REVEALED])
+            shown = int(board[HANDS + s]) & int(board[REVEALED])
             assert shown & ~int(d.hands[s]) == 0
-        assert int(tab[HANDS + table.seat]) == int(d.hands[table.seat])
-        assert int(tab[TALON]) & int(np.bitwise_or.reduce(d.hands)) == 0
+        assert int(board[HANDS + table.seat]) == int(d.hands[table.seat])
+        assert int(board[TALON]) & int(np.bitwise_or.reduce(d.hands)) == 0
         spent = [0.0] * RULES.players
         for seat, kind, a, b, c in d.state.history:
             if kind == L.BET:
@@ -72,7 +72,7 @@ def test_every_cut_of_a_narrated_round_reads_back_as_the_game_had_it(model, game
             elif kind == L.TOKEN and b < 0:
                 spent[seat] += RULES.token_cost
         for s in range(RULES.players):
-            assert weight[L.W_COINS + s] == d.state.coins[s] - spent[s]
+            assert money[L.W_COINS + s] == d.state.coins[s] - spent[s]
 
 
 def test_the_decision_lists_every_legal_action_and_only_those(model, game3):
@@ -81,17 +81,17 @@ def test_the_decision_lists_every_legal_action_and_only_those(model, game3):
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     n = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
     listed = {tuple(a[:3]) for a in acts[:n]}
-    tab, ints, weight = table.now
-    hand = int(tab[HANDS + table.seat])
-    unrev = [c for c in range(36) if (hand >> c) & 1 and not (int(tab[REVEALED]) >> c) & 1]
+    board, game_state, money = table.now
+    hand = int(board[HANDS + table.seat])
+    unrev = [c for c in range(36) if (hand >> c) & 1 and not (int(board[REVEALED]) >> c) & 1]
     legal = set()
     cards = list(range(36))
-    tries = [(L.PASS, -1, -1)] + [(L.BET, row, -1) for row in range(int(ints[L.I_NROWS]) + 2)]
+    tries = [(L.PASS, -1, -1)] + [(L.BET, row, -1) for row in range(int(game_state[L.I_NROWS]) + 2)]
     tries += [(L.TOKEN, t, y) for t in range(-1, L.N_TOKENS + 1) for y in [-1] + cards]
     tries += [(L.SWAP, x, y) for x in cards for y in cards]
     for act, x, y in tries:   # brute force: every action with every reveal, through the rule gate
         for rv in (unrev if act != L.PASS else [-1]):
-            t2, i2, w2 = tab.copy(), ints.copy(), weight.copy()
+            t2, i2, w2 = board.copy(), game_state.copy(), money.copy()
             if apply_action(np.int64(table.seat), np.int64(act), np.int64(x), np.int64(y), np.int64(rv), t2, i2, w2):
                 legal.add((act, x, y if act != L.TOKEN else (y >= 0)))
     listed = {(a, x, y if a != L.TOKEN else (y >= 0)) for a, x, y in listed}

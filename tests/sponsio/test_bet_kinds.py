@@ -87,12 +87,13 @@ def test_first_settles_on_the_winner_of_the_first_trick():
     for game in range(200):
         cards = rng.sample(deck, 9)
         hands = np.array([mask_of(cards[3 * s:3 * s + 3]) for s in range(3)], dtype=np.uint64)
-        tab, ints, weight = new_state(rules.n_colours, rules.kernel_flags)
-        set_round(tab, ints, hands, np.uint64(0), np.uint64(0))
+        board, game_state, money = new_state(rules.n_colours, rules.kernel_flags)
+        set_round(board, game_state, hands, np.uint64(0), np.uint64(0))
         leader = game % 3
-        _, nine_lost = play_tricks(3, leader, np.zeros(3, dtype=np.int64), tab, ints, weight, new_rng(game), None, None)
-        winner, _ = trick_winner([int(ints[SEQ + k]) for k in range(3)], leader, 3)
-        settle(codes, counts, tab, ints, nine_lost, result, failed)
+        _, nine_lost = play_tricks(3, leader, np.zeros(3, dtype=np.int64), board, game_state, money, new_rng(game),
+                                   None, None)
+        winner, _ = trick_winner([int(game_state[SEQ + k]) for k in range(3)], leader, 3)
+        settle(codes, counts, board, game_state, nine_lost, result, failed)
         assert [int(result[s, 0]) for s in range(3)] == [int(s == winner) for s in range(3)]
 
 

@@ -51,9 +51,9 @@ def test_a_deviation_against_the_field_is_paired_and_equals_two_separate_runs():
     alone = run_games(R4, grown, 240, rotate=False, seed=5, model=model)
     assert np.allclose(alone, base)
     gain = pair[1 + 4] / pair[0]    # exploit P_SHARE + P_DIFF: the mean paired difference
-    tab = entry_table(devd, grown, False, R4)
-    assert tab.loc[len(prof), "games"] == 240            # dev sits at exactly the focal seat
-    assert gain == pytest.approx(tab.loc[len(prof), "win_share"] - focal_share(alone, 4), abs=1e-12)
+    board = entry_table(devd, grown, False, R4)
+    assert board.loc[len(prof), "games"] == 240            # dev sits at exactly the focal seat
+    assert gain == pytest.approx(board.loc[len(prof), "win_share"] - focal_share(alone, 4), abs=1e-12)
 
 
 def test_exploit_of_a_field_starts_from_its_own_value():
@@ -64,23 +64,23 @@ def test_exploit_of_a_field_starts_from_its_own_value():
 
 
 def betting_states(profile, deals=40, seed=0):
-    """(s, tab, ints, weight) at every betting step of ``deals`` random rounds, ev acting throughout."""
+    """(s, board, game_state, money) at every betting step of ``deals`` random rounds, ev acting throughout."""
     rules = R4
     model = find_model(rules)
-    tab, ints, weight = build_state(rules, Profile([parse_strategy(profile, rules)] * 4), model)
+    board, game_state, money = build_state(rules, Profile([parse_strategy(profile, rules)] * 4), model)
     rng = np.random.default_rng(seed)
     for d in range(deals):
-        start_game(d, ints, weight)
-        start_round(tab, ints, weight)
+        start_game(d, game_state, money)
+        start_round(board, game_state, money)
         cards = rng.permutation(36)
         for s in range(4):
-            tab[HANDS + s] = np.uint64(sum(1 << int(c) for c in cards[8 * s:8 * s + 8]))
-        tab[TALON] = np.uint64(sum(1 << int(c) for c in cards[32:]))
-        for k in range(betting_steps(ints)):
-            s = actor(k, ints)
-            yield s, tab, ints, weight
-            act, x, y, rv = choose_ev(s, tab, ints, weight)
-            apply_action(s, act, x, y, rv, tab, ints, weight)
+            board[HANDS + s] = np.uint64(sum(1 << int(c) for c in cards[8 * s:8 * s + 8]))
+        board[TALON] = np.uint64(sum(1 << int(c) for c in cards[32:]))
+        for k in range(betting_steps(game_state)):
+            s = actor(k, game_state)
+            yield s, board, game_state, money
+            act, x, y, rv = choose_ev(s, board, game_state, money)
+            apply_action(s, act, x, y, rv, board, game_state, money)
 
 
 def test_ev_candidates_first_best_is_evs_choice():
@@ -88,10 +88,10 @@ def test_ev_candidates_first_best_is_evs_choice():
     cands = np.zeros((L.MAX_CANDS, 4), dtype=np.int64)
     gains = np.zeros(L.MAX_CANDS)
     seen = 0
-    for s, tab, ints, weight in betting_states("ev0.3:goal:cash3"):
-        n = ev_candidates(s, tab, ints, weight, cands, gains)
+    for s, board, game_state, money in betting_states("ev0.3:goal:cash3"):
+        n = ev_candidates(s, board, game_state, money, cands, gains)
         i = pick(gains, n, 0.0, np.zeros(4, dtype=np.uint64))
-        want = tuple(int(v) for v in choose_ev(s, tab, ints, weight))
+        want = tuple(int(v) for v in choose_ev(s, board, game_state, money))
         got = tuple(int(v) for v in cands[i])
         assert got == want or got[0] == want[0] == L.PASS     # a pass reveals nothing
         seen += n > 1
@@ -114,11 +114,11 @@ def test_distilled_with_evs_weights_scores_each_candidate_by_its_model_gain():
     gains = np.zeros(L.MAX_CANDS)
     nopilot = np.full(L.MAX_ROWS, -1.0)
     checked = 0
-    for s, tab, ints, weight in betting_states("ev:goal:cash3", deals=15, seed=1):
-        weight[L.W_DIST:L.W_DIST + L.N_DIST] = ev_weights(R4)
-        n = step_candidates(s, tab, ints, weight, nopilot, cands, gains)
+    for s, board, game_state, money in betting_states("ev:goal:cash3", deals=15, seed=1):
+        money[L.W_DIST:L.W_DIST + L.N_DIST] = ev_weights(R4)
+        n = step_candidates(s, board, game_state, money, nopilot, cands, gains)
         model_gains = gains[:n].copy()
-        distilled_scores(s, n, tab, ints, weight, cands, gains)
+        distilled_scores(s, n, board, game_state, money, cands, gains)
         assert np.allclose(gains[1:n], model_gains[1:n])
         checked += n - 1
     assert checked > 200

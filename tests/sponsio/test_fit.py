@@ -136,14 +136,14 @@ def test_the_model_tells_the_places_in_the_betting_order_apart():
     from sponsio_sim.kernels.betting.phase import betting_place
     from sponsio_sim.kernels.game import layout as L
     r = load_rules("standard-4p")
-    tab, ints, _ = build_state(r, parse_profile("ev:goal x4", r), shipped(r))
-    ints[L.I_DEALER] = 2
-    assert [betting_place(s, ints) for s in range(4)] == [1, 2, 3, 0]
+    board, game_state, _ = build_state(r, parse_profile("ev:goal x4", r), shipped(r))
+    game_state[L.I_DEALER] = 2
+    assert [betting_place(s, game_state) for s in range(4)] == [1, 2, 3, 0]
     hand, talon = np.uint64(0b111000111), np.uint64(1 << 20)
     cells = {}
     for place in range(PLACES + 1):
-        prepare_features(hand, talon, False, place, tab, ints)
-        cells[place] = [cell_of(k, a, b, 1, ints) for k, a, b in ((TRICKS, 2, 0), (COLOUR, 0, 3), (FAIL, 1, 0))]
+        prepare_features(hand, talon, False, place, board, game_state)
+        cells[place] = [cell_of(k, a, b, 1, game_state) for k, a, b in ((TRICKS, 2, 0), (COLOUR, 0, 3), (FAIL, 1, 0))]
     assert len({c[0] for c in cells.values()}) == 1                      # tricks: place-blind
     assert len({c[1] for c in cells.values()}) == PLACES                 # colour: places 0..3+, 4 pools with 3
     assert len({c[2] for c in cells.values()}) == PLACES and cells[PLACES] == cells[PLACES - 1]

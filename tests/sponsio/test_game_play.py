@@ -20,9 +20,10 @@ PROFILES = [PROFILE, "random:goal:cash2 x4", "random0.1:greedy:cash3, ev0.3:goal
 
 def kernel_game(rules, profile, seed):
     strategies = parse_profile(profile, rules)
-    tab, ints, weight = build_state(rules, strategies, find_model(rules))
+    board, game_state, money = build_state(rules, strategies, find_model(rules))
     row = np.zeros(L.stats_size(rules.players))
-    game_chunk(np.uint64(seed), np.int64(0), np.int64(1), tab, ints, weight, row, np.zeros((1, 8)), mc_switch(ints))
+    game_chunk(np.uint64(seed), np.int64(0), np.int64(1), board, game_state, money, row, np.zeros((1, 8)),
+               mc_switch(game_state))
     return row
 
 

@@ -37,12 +37,12 @@ class Table:
 
     def __init__(self, rules=R4, profile="troll:goal x4", hands=HANDS4, talon=TALON4):
         self.r = rules
-        self.tab, self.ints, self.w = build_state(rules, parse_profile(profile, rules), blank_model(rules))
-        start_game(0, self.ints, self.w)
-        start_round(self.tab, self.ints, self.w)
+        self.board, self.game_state, self.w = build_state(rules, parse_profile(profile, rules), blank_model(rules))
+        start_game(0, self.game_state, self.w)
+        start_round(self.board, self.game_state, self.w)
         for s, h in enumerate(hands):
-            self.tab[HANDS + s] = mask_of(parse_cards(h, rules))
-        self.tab[TALON] = mask_of(parse_cards(talon, rules))
+            self.board[HANDS + s] = mask_of(parse_cards(h, rules))
+        self.board[TALON] = mask_of(parse_cards(talon, rules))
         self.rows = [b.notation(rules) for b in rows_of(rules)]
 
     def c(self, card):
@@ -52,7 +52,7 @@ class Table:
         return self.rows.index(bet)
 
     def act(self, s, act, x=-1, y=-1, rv=None):
-        return bool(apply_action(s, act, x, y, -1 if rv is None else self.c(rv), self.tab, self.ints, self.w))
+        return bool(apply_action(s, act, x, y, -1 if rv is None else self.c(rv), self.board, self.game_state, self.w))
 
     def bet(self, s, bet, rv):
         return self.act(s, BET, self.row(bet), -1, rv)
@@ -68,25 +68,25 @@ class Table:
             self.w[L.W_COINS + seat] = value
 
     def track(self, s):
-        return int(self.ints[L.I_TRACK + s])
+        return int(self.game_state[L.I_TRACK + s])
 
     def set_track(self, *positions):
         """Every seat's streak-track position, seat 0 first."""
-        self.ints[L.I_TRACK:L.I_TRACK + len(positions)] = positions
+        self.game_state[L.I_TRACK:L.I_TRACK + len(positions)] = positions
 
     def set_round(self, n):
         """The rounds already played."""
-        self.ints[L.I_ROUND] = n
+        self.game_state[L.I_ROUND] = n
 
     def bets_held(self, s):
-        return int(self.ints[L.I_NBETS + s])
+        return int(self.game_state[L.I_NBETS + s])
 
     def revealed(self, card):
-        return bool(int(self.tab[REVEALED]) & (1 << self.c(card)))
+        return bool(int(self.board[REVEALED]) & (1 << self.c(card)))
 
     def reveal_hand(self, s):
         """Every card of seat s shown (nothing left to reveal)."""
-        self.tab[REVEALED] |= self.tab[HANDS + s]
+        self.board[REVEALED] |= self.board[HANDS + s]
 
     def score(self, tricks, won=None, last=0, nines_ok=True, nine_lost=None):
         """Settle with given trick counts / won cards; returns failed-bet count.
@@ -96,11 +96,11 @@ class Table:
             nine_lost = 0 if nines_ok else (1 << p) - 1
         codes = np.zeros((p, L.MAX_BETS, 4), dtype=np.int64)
         counts = np.zeros(p, dtype=np.int64)
-        load_bets(self.ints, codes, counts)
-        write_outcome(self.tab, self.ints, self.r, tricks, won, last)
+        load_bets(self.game_state, codes, counts)
+        write_outcome(self.board, self.game_state, self.r, tricks, won, last)
         result = np.zeros((p, L.MAX_BETS), dtype=np.int64)
         failed = np.zeros(p, dtype=np.bool_)
-        return score_round(nine_lost, self.tab, self.ints, self.w, codes, counts, result, failed)
+        return score_round(nine_lost, self.board, self.game_state, self.w, codes, counts, result, failed)
 
     def ledger(self, s):
         return {k: float(self.w[getattr(L, k) + s]) for k in
@@ -160,9 +160,9 @@ def test_tokens_are_exclusive_and_paid_by_coin_or_reveal():
 
 def test_lead_token_holder_leads_the_first_trick():
     t = Table()
-    assert leader_of(t.ints) == 0                   # dealer is seat 3: seat 0 leads
+    assert leader_of(t.game_state) == 0                   # dealer is seat 3: seat 0 leads
     t.act(2, TOKEN, L.LEAD_TOKEN, -1, "G1")
-    assert leader_of(t.ints) == 2
+    assert leader_of(t.game_state) == 2
 
 
 def test_swap_exchanges_with_the_talon_and_makes_both_public():
@@ -170,7 +170,7 @@ def test_swap_exchanges_with_the_talon_and_makes_both_public():
     assert not t.act(0, SWAP, t.c("R1"), t.c("B7"), "R9")   # R1 is not seat 0's
     assert not t.act(0, SWAP, t.c("R9"), t.c("R1"), "R9")   # R1 is not in the talon
     assert t.act(0, SWAP, t.c("R8"), t.c("B7"), "R9")
-    hand, talon, rev = int(t.tab[HANDS]), int(t.tab[TALON]), int(t.tab[REVEALED])
+    hand, talon, rev = int(t.board[HANDS]), int(t.board[TALON]), int(t.board[REVEALED])
     assert hand & (1 << t.c("B7")) and not hand & (1 << t.c("R8"))
     assert talon & (1 << t.c("R8")) and not talon & (1 << t.c("B7"))
     assert rev & (1 << t.c("B7")) and rev & (1 << t.c("R9"))
@@ -180,10 +180,10 @@ def test_rebet_changes_a_parameter_within_the_type_and_double_doubles_the_payout
     t = Table()
     t.bet(0, "tricks=2", "R9")
     t.bet(0, "last", "R8")
-    assert not apply_rebet(0, 0, t.row("last"), t.ints)          # another type
-    assert not apply_rebet(0, 1, t.row("last"), t.ints)          # no change
-    assert apply_rebet(0, 0, t.row("tricks=3"), t.ints)
-    assert apply_double(0, 0, t.ints) and not apply_double(0, 5, t.ints)
+    assert not apply_rebet(0, 0, t.row("last"), t.game_state)          # another type
+    assert not apply_rebet(0, 1, t.row("last"), t.game_state)          # no change
+    assert apply_rebet(0, 0, t.row("tricks=3"), t.game_state)
+    assert apply_double(0, 0, t.game_state) and not apply_double(0, 5, t.game_state)
     t.score([3, 2, 2, 1], last=0)
     mult = R4.multiplier
     assert t.ledger(0)["W_PAYOUT"] == 2 * mult["tricks"] * R4.stake + mult["last"] * R4.stake
@@ -236,7 +236,7 @@ def test_nine_in_a_row_beats_thirty_coins():
     t.bet(0, "tricks=2", "R9")
     t.score([2, 2, 2, 2], last=0)
     assert t.track(0) == R4.track_win
-    reason, winners = end_check(t.ints, t.w)
+    reason, winners = end_check(t.game_state, t.w)
     assert reason == L.END_TRACK and winners == 0b0001
 
 
@@ -244,24 +244,24 @@ def test_several_on_nine_the_richest_of_them_wins_then_shared():
     t = Table()
     t.set_track(9, 9, 9, 0)
     t.set_coins(every=[12, 15, 15, 50])
-    assert end_check(t.ints, t.w) == (L.END_TRACK, 0b0110)
+    assert end_check(t.game_state, t.w) == (L.END_TRACK, 0b0110)
 
 
 def test_coins_end_richest_wins_and_ties_share():
     t = Table()
     t.set_coins(every=[30, 31, 12, 31])
-    assert end_check(t.ints, t.w) == (L.END_COINS, 0b1010)
+    assert end_check(t.game_state, t.w) == (L.END_COINS, 0b1010)
     t.set_coins(every=[29, 29, 12, 28])
-    assert end_check(t.ints, t.w) == (0, 0)
+    assert end_check(t.game_state, t.w) == (0, 0)
 
 
 def test_the_game_ends_after_the_last_round():
     t = Table()
     t.set_coins(every=[14, 20, 20, 3])
     t.set_round(R4.max_rounds - 1)
-    assert end_check(t.ints, t.w) == (0, 0)
+    assert end_check(t.game_state, t.w) == (0, 0)
     t.set_round(R4.max_rounds)
-    assert end_check(t.ints, t.w) == (L.END_ROUNDS, 0b0110)
+    assert end_check(t.game_state, t.w) == (L.END_ROUNDS, 0b0110)
 
 
 def test_fail_bet_on_a_seat_without_bets_fails():

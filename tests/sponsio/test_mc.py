@@ -38,16 +38,17 @@ def test_bad_rollouts_are_one_clear_error(text):
 
 def bets_after_betting(hands, talon, profile="mc:goal x1, troll:goal x3", seed=1):
     """Seat 0 acts first (dealer 3) and leads; the bets every seat holds when betting ends."""
-    tab, ints, weight = build_state(R4, parse_profile(profile, R4), find_model(R4))
-    start_game(0, ints, weight)
-    start_round(tab, ints, weight)
+    board, game_state, money = build_state(R4, parse_profile(profile, R4), find_model(R4))
+    start_game(0, game_state, money)
+    start_round(board, game_state, money)
     for s, h in enumerate(hands):
-        tab[HANDS + s] = mask_of(parse_cards(h, R4))
-    tab[TALON] = mask_of(parse_cards(talon, R4))
+        board[HANDS + s] = mask_of(parse_cards(h, R4))
+    board[TALON] = mask_of(parse_cards(talon, R4))
     state = np.array([seed, 2, 3, 4], dtype=np.uint64)
-    betting_phase(tab, ints, weight, state, np.zeros((1, 8)), mc_switch(ints))
+    betting_phase(board, game_state, money, state, np.zeros((1, 8)), mc_switch(game_state))
     rows = [b.notation(R4) for b in rows_of(R4)]
-    return [[rows[ints[L.I_BET_ROW + s * L.MAX_BETS + i]] for i in range(ints[L.I_NBETS + s])] for s in range(4)]
+    return [[rows[game_state[L.I_BET_ROW + s * L.MAX_BETS + i]] for i in range(game_state[L.I_NBETS + s])]
+            for s in range(4)]
 
 
 def test_a_hand_that_wins_every_trick_bets_it():
@@ -89,14 +90,14 @@ def test_same_seed_same_games_on_any_thread_count():
 
 def cash_in_state(pos, coins, others):
     """mc seat 0 at track position ``pos`` after a round's scoring, with the given coins."""
-    tab, ints, weight = build_state(R4, parse_profile("mc:goal:cash8, ev:goal:never x3", R4), find_model(R4))
-    start_game(0, ints, weight)
-    ints[L.I_TRACK] = pos
-    weight[L.W_COINS] = coins
-    weight[L.W_COINS + 1:L.W_COINS + 4] = others
-    mc_cash_ins(tab, ints, weight, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(L.stats_size(4)),
-                mc_switch(ints))
-    return int(ints[L.I_TRACK]), float(weight[L.W_COINS])
+    board, game_state, money = build_state(R4, parse_profile("mc:goal:cash8, ev:goal:never x3", R4), find_model(R4))
+    start_game(0, game_state, money)
+    game_state[L.I_TRACK] = pos
+    money[L.W_COINS] = coins
+    money[L.W_COINS + 1:L.W_COINS + 4] = others
+    mc_cash_ins(board, game_state, money, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(L.stats_size(4)),
+                mc_switch(game_state))
+    return int(game_state[L.I_TRACK]), float(money[L.W_COINS])
 
 
 def test_mc_cashes_in_when_that_wins_the_game_now():
@@ -112,20 +113,20 @@ def test_mc_keeps_its_position_when_cashing_in_gives_a_rival_the_win():
 
 def test_rollout_r_deals_the_same_world_whatever_came_before():
     from sponsio_sim.kernels.betting.rollout import deal_world, new_work
-    tab, ints, weight = build_state(R4, parse_profile("mc:goal, troll:goal x3", R4), find_model(R4))
-    start_game(0, ints, weight)
-    start_round(tab, ints, weight)
+    board, game_state, money = build_state(R4, parse_profile("mc:goal, troll:goal x3", R4), find_model(R4))
+    start_game(0, game_state, money)
+    start_round(board, game_state, money)
     for s, h in enumerate(["R9 R8 R7 R6 R5 R4 R3 R2", "B9 B8 B7 B6 B5 B4 B3 B2", "G9 G8 G7 G6 G5 G4 G3 G2",
                            "Y9 Y8 Y7 Y6 Y5 Y4 Y3 Y2"]):
-        tab[HANDS + s] = mask_of(parse_cards(h, R4))
-    work = new_work(0, tab, ints, weight)
+        board[HANDS + s] = mask_of(parse_cards(h, R4))
+    work = new_work(0, board, game_state, money)
     key = np.uint64(12345)
     deal_world(3, key, work)
     first = work[3].copy()
     for r in range(6):
         deal_world(r, key, work)
     deal_world(3, key, work)
-    assert (work[3] == first).all() and first[0] == tab[HANDS]           # seat 0 keeps its own hand
+    assert (work[3] == first).all() and first[0] == board[HANDS]           # seat 0 keeps its own hand
     assert sorted(int(h).bit_count() for h in first[1:]) == [8, 8, 8]
 
 

@@ -78,9 +78,9 @@ def test_the_round_ends_where_the_bet_is_settled(stop, played):
     rules = load_rules("standard-4p")
     hands = ["R9 R8 R7 R6 B9 B8 B7 B6", "R1 B1 B2 G1 G2 G3 G4 G5", "R2 B3 G6 G7 G8 Y1 Y2 Y3",
              "R3 B4 G9 Y4 Y5 Y6 Y7 Y8"]
-    tab, ints, weight = new_state(rules.n_colours, rules.kernel_flags)
+    board, game_state, money = new_state(rules.n_colours, rules.kernel_flags)
     masks = np.array([mask_of(parse_cards(h, rules)) for h in hands], dtype=np.uint64)
-    set_round(tab, ints, masks, np.uint64(0), np.uint64(0))
+    set_round(board, game_state, masks, np.uint64(0), np.uint64(0))
     halt = np.array([*stop, 0], dtype=np.int64)
-    play_tricks(4, 0, np.full(4, 1, dtype=np.int64), tab, ints, weight, new_rng(1), None, halt)
-    assert ints[N_PLAYED] == played
+    play_tricks(4, 0, np.full(4, 1, dtype=np.int64), board, game_state, money, new_rng(1), None, halt)
+    assert game_state[N_PLAYED] == played

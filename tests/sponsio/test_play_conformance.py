@@ -67,8 +67,8 @@ def _settle(r, tricks, won, last, nines_ok, bets):
     codes, counts = encode_table({s: parse_bet_set(b, r, s) for s, b in bets.items()}, r.players)
     result = np.zeros((r.players, codes.shape[1]), dtype=np.int64)
     failed = np.zeros(r.players, dtype=np.bool_)
-    tab, ints = outcome(r, tricks, won, last)
-    settle(codes, counts, tab, ints, 0 if nines_ok else (1 << r.players) - 1, result, failed)
+    board, game_state = outcome(r, tricks, won, last)
+    settle(codes, counts, board, game_state, 0 if nines_ok else (1 << r.players) - 1, result, failed)
     return {s: [bool(result[s, i]) for i in range(counts[s])] for s in bets}, failed
 
 

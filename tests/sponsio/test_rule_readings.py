@@ -43,10 +43,10 @@ def settle_placed(placed, lost=(), players=4, rules=R4, nine_lost=0):
         bet = parse_bet(text, rules, seat)
         if bet.kind == "tricks":
             tricks[seat] = bet.a + (1 if (seat, text) in lost else 0)
-    tab, ints = outcome(rules, tricks)
+    board, game_state = outcome(rules, tricks)
     result = np.zeros((players, L.MAX_BETS), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)
-    settle(codes, counts, tab, ints, nine_lost, result, failed)
+    settle(codes, counts, board, game_state, nine_lost, result, failed)
     return [bool(result[s, i]) for s, i in where]
 
 
@@ -160,7 +160,7 @@ def test_track_top_decides_who_wins_when_a_player_reaches_nine(top, winners):
     t = Table(rules=load_rules("standard-4p", overrides=[f"track_top={top}"]))
     t.set_track(9, 3, 0, 0)
     t.set_coins(every=[12, 15, 20, 5])
-    assert end_check(t.ints, t.w) == (L.END_TRACK, winners)
+    assert end_check(t.game_state, t.w) == (L.END_TRACK, winners)
 
 
 def test_options_are_validated_and_shipped_sets_keep_the_defaults():

@@ -96,13 +96,13 @@ def test_a_scripted_replay_is_the_policies_own_play():
     pol = np.full(4, 2, dtype=np.int64)
 
     def fresh():
-        tab, ints, weight = new_state(4, 0)
-        set_round(tab, ints, hands, np.uint64(mask_of(cards[32:])), np.uint64(0))
-        return tab, ints, weight
+        board, game_state, money = new_state(4, 0)
+        set_round(board, game_state, hands, np.uint64(mask_of(cards[32:])), np.uint64(0))
+        return board, game_state, money
 
-    tab, ints, weight = fresh()
-    play_tricks(4, 1, pol, tab, ints, weight, new_rng(1), None, None)
-    seq = ints[SEQ:SEQ + 32].copy()
+    board, game_state, money = fresh()
+    play_tricks(4, 1, pol, board, game_state, money, new_rng(1), None, None)
+    seq = game_state[SEQ:SEQ + 32].copy()
     for k in (0, 5, 12, 32):
         t2, i2, w2 = fresh()
         script = np.array([k, HALT_AFTER if k < 32 else -1, *seq[:k]], dtype=np.int64)
@@ -110,14 +110,14 @@ def test_a_scripted_replay_is_the_policies_own_play():
         assert list(i2[SEQ:SEQ + k]) == list(seq[:k])
         assert int(i2[N_PLAYED]) == k // 4
         done = k // 4
-        assert list(i2[WINNERS:WINNERS + done]) == list(ints[WINNERS:WINNERS + done])
+        assert list(i2[WINNERS:WINNERS + done]) == list(game_state[WINNERS:WINNERS + done])
     # a script that plays on by the policies from 12 cards ends as the policies alone do
     t2, i2, w2 = fresh()
     play_scripted(4, 1, pol, t2, i2, w2, new_rng(1), None, None, np.array([12, -1, *seq[:12]], dtype=np.int64))
     for f, n in ((WON, 4),):
-        assert list(t2[f:f + n]) == list(tab[f:f + n])
-    assert list(i2[TRICKS_WON:TRICKS_WON + 4]) == list(ints[TRICKS_WON:TRICKS_WON + 4])
-    assert list(i2[VOID:VOID + 4]) == list(ints[VOID:VOID + 4])
+        assert list(t2[f:f + n]) == list(board[f:f + n])
+    assert list(i2[TRICKS_WON:TRICKS_WON + 4]) == list(game_state[TRICKS_WON:TRICKS_WON + 4])
+    assert list(i2[VOID:VOID + 4]) == list(game_state[VOID:VOID + 4])
 
 
 def test_seat_by_seat_likelihoods_equal_the_joint_replay():

@@ -47,8 +47,9 @@ def score_states(profile: str, rules, seeds, *, proposals: int = 4000, tremble: 
                     continue
                 table = build_table(d.state, strategies, model)
                 s = table.seat
-                tab = table.now[0]
-                hidden = ~(int(d.hands[s]) | int(tab[TALON]) | int(tab[REVEALED])) & ((1 << (9 * rules.n_colours)) - 1)
+                board = table.now[0]
+                seen = int(d.hands[s]) | int(board[TALON]) | int(board[REVEALED])
+                hidden = ~seen & ((1 << (9 * rules.n_colours)) - 1)
                 probs = {}
                 for infer in (True, False):
                     w = draw_worlds(table, 1, seed * 1000 + states, infer=infer, assume=assume, tremble=tremble,
@@ -78,8 +79,8 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         out.append(dict(method=name, log_loss=ll.mean(), log_loss_low=ll.mean() - 1.96 * se_ll,
                         log_loss_high=ll.mean() + 1.96 * se_ll, brier=brier.mean(), cards=len(truth),
                         pairs=len(df)))
-    d = (-np.log(np.maximum(truth["p_infer"].to_numpy(), FLOOR))) - (-np.log(np.maximum(truth["p_uniform"].to_numpy(),
-                                                                                        FLOOR)))
+    d = (-np.log(np.maximum(truth["p_infer"].to_numpy(), FLOOR))
+         + np.log(np.maximum(truth["p_uniform"].to_numpy(), FLOOR)))
     se = d.std(ddof=1) / np.sqrt(len(d))
     out.append(dict(method="inference - uniform (paired)", log_loss=d.mean(), log_loss_low=d.mean() - 1.96 * se,
                     log_loss_high=d.mean() + 1.96 * se, brier=np.nan, cards=len(d), pairs=len(df)))

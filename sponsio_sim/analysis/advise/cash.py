@@ -35,24 +35,24 @@ def cash_table(st: TableState, strategies, model):
     if not 0 < pos < r.track_win:
         raise UserError(f"seat {st.seat} is on track position {pos} after the round: nothing to cash in "
                         f"(positions 1..{r.track_win - 1} have a value)")
-    tab, ints, weight = build_state(r, strategies, model)
-    ints[L.I_ROUND] = st.round - 1
-    ints[L.I_DEALER] = st.dealer
+    board, game_state, money = build_state(r, strategies, model)
+    game_state[L.I_ROUND] = st.round - 1
+    game_state[L.I_DEALER] = st.dealer
     for s in range(r.players):
         c, p, paid = st.settled[s]
-        ints[L.I_ENTRY + s] = s
-        weight[L.W_COINS + s] = c - paid if s == st.seat else c
-        ints[L.I_TRACK + s] = p if (s == st.seat or paid == 0) else 0
-    return tab, ints, weight
+        game_state[L.I_ENTRY + s] = s
+        money[L.W_COINS + s] = c - paid if s == st.seat else c
+        game_state[L.I_TRACK + s] = p if (s == st.seat or paid == 0) else 0
+    return board, game_state, money
 
 
 def advise_cash(st: TableState, strategies, model, *, n: int, seed: int, progress: bool | None = None) -> Advice:
     """Keep the track position or cash it in, each played out ``n`` times."""
     r = st.rules
-    tab, ints, weight = cash_table(st, strategies, model)
+    board, game_state, money = cash_table(st, strategies, model)
     s = st.seat
-    pos = int(ints[L.I_TRACK + s])
-    value = float(weight[L.W_TRACKV + pos])
+    pos = int(game_state[L.I_TRACK + s])
+    value = float(money[L.W_TRACKV + pos])
     share = np.zeros((2, n))
     key = seed_key(derive_seed(seed, "advise", "cash"))
     row0 = np.zeros(L.stats_size(r.players))
@@ -61,13 +61,13 @@ def advise_cash(st: TableState, strategies, model, *, n: int, seed: int, progres
             prog.note(COMPILE_NOTE)
         for r0 in range(0, n, BATCH):
             r1 = min(r0 + BATCH, n)
-            evaluate_cash(np.int64(s), key, np.int64(r0), np.int64(r1), tab, ints, weight, row0, share)
+            evaluate_cash(np.int64(s), key, np.int64(r0), np.int64(r1), board, game_state, money, row0, share)
             prog.advance(2 * (r1 - r0))
     rows = []
     for c, label in ((0, f"keep track position {pos}"), (1, f"cash in {value:g} coins (track back to 0)")):
         w, wl, wh = mean_eff(share[c], 1.0, lower=0.0, upper=1.0)
         d, dl, dh = mean_eff(share[c] - share[0], 1.0)
-        rows.append(dict(action=label, coins_now=float(weight[L.W_COINS + s]) + (value if c else 0.0), win=w,
+        rows.append(dict(action=label, coins_now=float(money[L.W_COINS + s]) + (value if c else 0.0), win=w,
                          win_low=wl, win_high=wh, win_vs_keep=d, win_vs_keep_low=dl, win_vs_keep_high=dh,
                          rollouts=n))
     df = pd.DataFrame(rows).sort_values("win", ascending=False, kind="stable").reset_index(drop=True)

@@ -60,76 +60,77 @@ def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n
     strategies, success = lineup.strategies, lineup.model
     if any(st.betting == "mc" for st in strategies):   # the other seats decide by their policy alone
         raise UserError(f"profile {profile!r}: an advised game's other seats cannot bet by mc (use ev)")
-    tab, ints, weight = build_state(rules, strategies, success)
+    board, game_state, money = build_state(rules, strategies, success)
     players = rules.players
     key = seed_key(seed)
     state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
     row = np.zeros(L.stats_size(players))
     nolog = np.zeros((1, L.LOG_FIELDS))
     extra = {} if tremble is None else {"tremble": tremble}
-    start_game(np.int64(game), ints, weight)
+    start_game(np.int64(game), game_state, money)
     reason, winners, decisions = 0, 0, 0
     held = [0, 0, 0, 0]   # bets, bets won, rounds with bets, rounds all won
     while reason == 0:
-        rnd = int(ints[L.I_ROUND])
+        rnd = int(game_state[L.I_ROUND])
         round_start(key, round_stream(0, game, rnd), state, pool)
         talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * rules.hand_size, hands)
-        start_round(tab, ints, weight)
+        start_round(board, game_state, money)
         for s in range(players):
-            tab[HANDS + s] = hands[s]
-        tab[TALON] = talon
-        start = (tab.copy(), ints.copy(), weight.copy())
+            board[HANDS + s] = hands[s]
+        board[TALON] = talon
+        start = (board.copy(), game_state.copy(), money.copy())
         hist: list[tuple] = []
 
         def advice(step, token):
-            table = Table(start, (tab.copy(), ints.copy(), weight.copy()),
+            table = Table(start, (board.copy(), game_state.copy(), money.copy()),
                           np.array(hist, dtype=np.int64).reshape(-1, 5), seat, step, token)
             a = rank(table, rules, strategies, infer=infer, n=n, screen=screen, keep=keep,
                      seed=derive_seed(seed, game, rnd, step), with_game=False, reveals=False, progress=False,
                      proposals=proposals, **extra)
             return a.choice
 
-        n_bet = int(betting_steps(ints))
+        n_bet = int(betting_steps(game_state))
         for k in range(n_bet):
-            s = int(actor(np.int64(k), ints))
+            s = int(actor(np.int64(k), game_state))
             if s == seat and bet_advice:
                 act, x, y, rv = advice(k, None)
                 decisions += 1
             else:
-                act, x, y, rv = choose_action(np.int64(s), tab, ints, weight, state)
-            if not apply_action(np.int64(s), np.int64(act), np.int64(x), np.int64(y), np.int64(rv), tab, ints,
-                                weight):
+                act, x, y, rv = choose_action(np.int64(s), board, game_state, money, state)
+            if not apply_action(np.int64(s), np.int64(act), np.int64(x), np.int64(y), np.int64(rv), board, game_state,
+                                money):
                 raise RuntimeError(f"illegal action {(act, x, y, rv)} of seat {s}")  # pragma: no cover
             hist.append((s, int(act), int(x), int(y), int(rv)))
         for j in range(3):
             t = int(end_token(j))
-            s = int(ints[L.I_TOKEN_OWNER + t])
+            s = int(game_state[L.I_TOKEN_OWNER + t])
             if s < 0:
                 continue
             if s == seat and bet_advice:
                 _, x, y, _ = advice(n_bet + j, t)
                 decisions += 1
             else:
-                x, y = choose_end_token(np.int64(s), np.int64(t), tab, ints, weight, state)
-            if apply_end_token(np.int64(s), np.int64(t), np.int64(x), np.int64(y), tab, ints):
+                x, y = choose_end_token(np.int64(s), np.int64(t), board, game_state, money, state)
+            if apply_end_token(np.int64(s), np.int64(t), np.int64(x), np.int64(y), board, game_state):
                 hist.append((s, END_USE, t, int(x), int(y)))
-        work = (rnd, tab, ints, weight, state, hands, codes, counts, result, failed, playpol)
+        work = (rnd, board, game_state, money, state, hands, codes, counts, result, failed, playpol)
         if tricks is None:
-            leader, last, nine_lost, n_failed = play_out(tab, ints, weight, state, hands, codes, counts, result,
+            leader, last, nine_lost, n_failed = play_out(board, game_state, money, state, hands, codes, counts, result,
                                                          failed, playpol)
         else:
             (leader, last, nine_lost, n_failed), taken = tricks(start, np.array(hist, dtype=np.int64).reshape(-1, 5),
                                                                 work)
             decisions += taken
-        mine = int(ints[L.I_NBETS + seat])
-        hits = sum(int(ints[L.I_RESULT + seat * L.MAX_BETS + i]) for i in range(mine))
+        mine = int(game_state[L.I_NBETS + seat])
+        hits = sum(int(game_state[L.I_RESULT + seat * L.MAX_BETS + i]) for i in range(mine))
         held = [held[0] + mine, held[1] + hits, held[2] + (mine > 0), held[3] + (mine > 0 and hits == mine)]
-        reason, winners = close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, counts, result,
+        reason, winners = close_round(leader, last, nine_lost, n_failed, board, game_state, money, hands, counts,
+                                      result,
                                       row, nolog)
     won = (int(winners) >> seat) & 1
     k = bin(int(winners)).count("1")
-    return DuelGame(won / k, float(weight[L.W_COINS + seat]), decisions, *held)
+    return DuelGame(won / k, float(money[L.W_COINS + seat]), decisions, *held)
 
 
 def duel(profile: str, rules, games: int, *, seed: int = 1, infer: bool = True, progress: bool | None = None,

@@ -51,10 +51,10 @@ def read_field(field: Profile, st, model, *, tremble: float, seed: int) -> Field
         for t in others:
             score = np.full(len(field), -np.inf)
             for m in np.flatnonzero(w > 0):
-                tab, ints, weight = (a.copy() for a in start)
-                set_entry(ints, weight, t, field[m])
-                world_logliks(np.int64(1 << t), hist, np.int64(len(hist)), float(tremble), tab, ints,
-                              weight, props, ll)
+                board, game_state, money = (a.copy() for a in start)
+                set_entry(game_state, money, t, field[m])
+                world_logliks(np.int64(1 << t), hist, np.int64(len(hist)), float(tremble), board, game_state,
+                              money, props, ll)
                 top = ll.max()
                 if np.isfinite(top):
                     score[m] = np.log(w[m]) + top + np.log(np.mean(np.exp(ll - top)))

@@ -80,7 +80,7 @@ def assumed_arrays(start, seat: int, assume: str | None, rules, strategies):
     policy (None: its own strategy's; ``mc`` read as ``ev``, the policy its
     rollouts play for it; a ``troll`` reads nothing from its hand, so its
     passes weigh every deal alike)."""
-    tab, ints, weight = (a.copy() for a in start)
+    board, game_state, money = (a.copy() for a in start)
     for s in range(rules.players):
         if s == seat:
             continue
@@ -90,8 +90,8 @@ def assumed_arrays(start, seat: int, assume: str | None, rules, strategies):
                             "random (give --assume ev, or --no-infer)")
         if st.betting == "mc":
             st = parse_strategy(f"ev0:{st.play}", rules)
-        set_entry(ints, weight, s, st)
-    return tab, ints, weight
+        set_entry(game_state, money, s, st)
+    return board, game_state, money
 
 
 def draw_worlds(table, n: int, seed: int, *, infer: bool, assume: str | None, tremble: float, rules,

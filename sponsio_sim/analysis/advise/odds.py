@@ -91,11 +91,11 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
         raise UserError("--history: the betting is over, no bet can be placed any more")
     for arrays in (table.start, table.now):   # the seat takes no further betting action
         arrays[1][L.I_BETPOL + s] = L.BET_TROLL
-    tab, ints, weight = table.now
+    board, game_state, money = table.now
     rows = rows_of(ruleset)
     wanted = None if bets is None else {parse_bet(b, ruleset, s).code() for b in bets.split(",") if b.strip()}
-    held = {int(ints[L.I_ROWS + 3 * int(ints[L.I_BET_ROW + s * L.MAX_BETS + i])])
-            for i in range(int(ints[L.I_NBETS + s]))}
+    held = {int(game_state[L.I_ROWS + 3 * int(game_state[L.I_BET_ROW + s * L.MAX_BETS + i])])
+            for i in range(int(game_state[L.I_NBETS + s]))}
     picks = [r for r, b in enumerate(rows)
              if (wanted is None or b.code() in wanted) and not (b.kind == "fail" and b.a == s)]
     taken = [r for r in picks if rows[r].code()[0] in held]
@@ -106,9 +106,9 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     picks = [r for r in picks if r not in taken]
     if not picks:
         raise UserError(f"seat {s} already holds a bet of every type it could place (one bet per type)")
-    if weight[L.W_COINS + s] < max(weight[L.W_STAKE], 1e-12):
-        raise UserError(f"seat {s} has {weight[L.W_COINS + s]:g} coins: it cannot stake a bet")
-    rv = int(cheap_card(tab[HANDS + s] & ~tab[REVEALED]))
+    if money[L.W_COINS + s] < max(money[L.W_STAKE], 1e-12):
+        raise UserError(f"seat {s} has {money[L.W_COINS + s]:g} coins: it cannot stake a bet")
+    rv = int(cheap_card(board[HANDS + s] & ~board[REVEALED]))
     if rv < 0:
         raise UserError(f"seat {s} has no unrevealed card left: it cannot act")
     n = n or DEFAULT_N
@@ -129,7 +129,7 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
                      False, *table.now, stats, gain, won, final, share)
             prog.advance(len(acts) * (r1 - r0))
     eff = min(1.0, worlds.ess / n)
-    bit = int(ints[L.I_NBETS + s])
+    bit = int(game_state[L.I_NBETS + s])
     # The seat passes from here on, so its bet stands unless a rebet token it
     # already holds changes it: count only the rollouts where it stands.
     counts = [standing_wins(won[i], final[i], bit, r) for i, r in enumerate(picks)]

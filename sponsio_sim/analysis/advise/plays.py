@@ -115,14 +115,14 @@ def who_played(rules: RuleSet, leader: int, cards: list[int]) -> tuple[list[int]
     if len(cards) > total:
         raise UserError(f"{len(cards)} cards played: a round has {rules.hand_size} tricks of {players} cards "
                         f"({total} cards)")
-    tab, ints, weight = new_state(rules.n_colours, rules.kernel_flags)
+    board, game_state, money = new_state(rules.n_colours, rules.kernel_flags)
     full = np.uint64((1 << rules.hand_size) - 1)   # stand-in hands: only their size is read
     for s in range(players):
-        tab[HANDS + s] = full
+        board[HANDS + s] = full
     run = np.array([len(cards), HALT_AFTER, *cards], dtype=np.int64)
-    play_scripted(players, leader, np.zeros(players, dtype=np.int64), tab, ints, weight, np.zeros(4, dtype=np.uint64),
-                  None, None, run)
-    winners = [int(w) for w in ints[WINNERS:WINNERS + int(ints[N_PLAYED])]]
+    play_scripted(players, leader, np.zeros(players, dtype=np.int64), board, game_state, money,
+                  np.zeros(4, dtype=np.uint64), None, None, run)
+    winners = [int(w) for w in game_state[WINNERS:WINNERS + int(game_state[N_PLAYED])]]
     leads = [leader] + winners
     seats = [(leads[k // players] + k % players) % players for k in range(len(cards))]
     nxt = None if len(cards) == total else (leads[len(cards) // players] + len(cards) % players) % players

@@ -176,8 +176,9 @@ def _frame(table, acts, rollouts, gain, won, final, share, rules, by, eff) -> pd
     ``mean_eff``)."""
     names = [b.notation(rules) for b in rows_of(rules)]
     n_bet = rules.betting_turns * rules.players
-    ints = table.now[1]
-    held = [int(ints[L.I_BET_ROW + table.seat * L.MAX_BETS + i]) for i in range(int(ints[L.I_NBETS + table.seat]))]
+    game_state = table.now[1]
+    held = [int(game_state[L.I_BET_ROW + table.seat * L.MAX_BETS + i])
+            for i in range(int(game_state[L.I_NBETS + table.seat]))]
     means = np.array([gain[i, :rollouts[i]].mean() for i in range(len(acts))])
     wins = np.array([share[i, :rollouts[i]].mean() for i in range(len(acts))])
     key = means if by == "gain" else wins

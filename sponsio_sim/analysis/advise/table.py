@@ -21,7 +21,7 @@ from sponsio_sim.rules import TOKENS
 
 @dataclass
 class Table:
-    start: tuple          # (tab, ints, weight) as the round was dealt
+    start: tuple          # (board, game_state, money) as the round was dealt
     now: tuple            # the same after the history
     hist: np.ndarray      # history rows (kernels.advise.actions)
     seat: int             # the deciding seat
@@ -103,27 +103,27 @@ def _deal(st: TableState, seat: int) -> tuple[list[int], int]:
     return hands, sum(1 << c for c in st.talon)
 
 
-def _why(row, st: TableState, tab, ints, weight) -> str:
+def _why(row, st: TableState, board, game_state, money) -> str:
     """Why a history row is not legal where it stands (the gate said so)."""
     r = st.rules
     seat, kind, a, b, c = row
     if kind == END_USE:
-        owner = int(ints[L.I_TOKEN_OWNER + a])
+        owner = int(game_state[L.I_TOKEN_OWNER + a])
         if owner != seat:
             return f"seat {seat} does not hold the {TOKENS[a]} token"
         return "not a use this token allows here"
-    if c >= 0 and (int(tab[REVEALED]) >> c) & 1:
+    if c >= 0 and (int(board[REVEALED]) >> c) & 1:
         return f"{card_name(c, r)} is already revealed"
     if kind == L.BET:
-        if (int(ints[L.I_KINDS_HELD + seat]) >> int(ints[L.I_ROWS + 3 * a])) & 1:
+        if (int(game_state[L.I_KINDS_HELD + seat]) >> int(game_state[L.I_ROWS + 3 * a])) & 1:
             return "seat already holds a bet of that type"
-        return f"seat {seat} has {weight[L.W_COINS + seat]:g} coins"
+        return f"seat {seat} has {money[L.W_COINS + seat]:g} coins"
     if kind == L.TOKEN:
-        if ints[L.I_TOKEN_OWNER + a] >= 0:
-            return f"the {TOKENS[a]} token is already taken (seat {int(ints[L.I_TOKEN_OWNER + a])})"
+        if game_state[L.I_TOKEN_OWNER + a] >= 0:
+            return f"the {TOKENS[a]} token is already taken (seat {int(game_state[L.I_TOKEN_OWNER + a])})"
         return "it cannot be paid that way"
-    if kind == L.SWAP and not (int(tab[TALON]) >> b) & 1:
-        return f"{card_name(b, r)} is not in the talon ({format_cards(int(tab[TALON]), r)})"
+    if kind == L.SWAP and not (int(board[TALON]) >> b) & 1:
+        return f"{card_name(b, r)} is not in the talon ({format_cards(int(board[TALON]), r)})"
     return "not legal there"
 
 
@@ -173,28 +173,28 @@ def betting_arrays(st: TableState, strategies, model) -> tuple[tuple, tuple, np.
     players = r.players
     _check_history(st)
     seat = st.seat
-    tab, ints, weight = build_state(r, strategies, model)
-    ints[L.I_ROUND] = st.round - 1
-    ints[L.I_DEALER] = st.dealer
+    board, game_state, money = build_state(r, strategies, model)
+    game_state[L.I_ROUND] = st.round - 1
+    game_state[L.I_DEALER] = st.dealer
     for s in range(players):
-        ints[L.I_ENTRY + s] = s
-        weight[L.W_COINS + s] = st.coins[s]
-        ints[L.I_TRACK + s] = st.track[s]
-    start_round(tab, ints, weight)
+        game_state[L.I_ENTRY + s] = s
+        money[L.W_COINS + s] = st.coins[s]
+        game_state[L.I_TRACK + s] = st.track[s]
+    start_round(board, game_state, money)
     hands, talon = _deal(st, seat)
     for s in range(players):
-        tab[HANDS + s] = np.uint64(hands[s])
-    tab[TALON] = np.uint64(talon)
+        board[HANDS + s] = np.uint64(hands[s])
+    board[TALON] = np.uint64(talon)
     hist = np.array(st.history, dtype=np.int64).reshape(-1, HIST_FIELDS)
-    now = (tab.copy(), ints.copy(), weight.copy())
+    now = (board.copy(), game_state.copy(), money.copy())
     state = np.zeros(4, dtype=np.uint64)
     bad, _ = replay(hist, len(hist), 0, 1.0, *now, state)
     if bad >= 0:
-        before = (tab.copy(), ints.copy(), weight.copy())
+        before = (board.copy(), game_state.copy(), money.copy())
         replay(hist, bad, 0, 1.0, *before, state)
         raise UserError(f"history: {st.texts[bad]!r} ({describe(st.history[bad], r)}) is not legal there: "
                         f"{_why(st.history[bad], st, *before)}")
-    return (tab, ints, weight), now, hist
+    return (board, game_state, money), now, hist
 
 
 def betting_over(st: TableState) -> bool:

@@ -50,11 +50,12 @@ class Audit:
 def _play(end, state, cards, halt, hands, codes, counts, playpol):
     """The round from the end of betting with ``cards`` played first, then the policies up to ``halt``
     (``play_scripted``); returns the arrays, the first leader and play_scripted's result."""
-    tab, ints, weight = (a.copy() for a in end)
-    leader = ready_tricks(tab, ints, hands, codes, counts, playpol)
+    board, game_state, money = (a.copy() for a in end)
+    leader = ready_tricks(board, game_state, hands, codes, counts, playpol)
     run = np.array([len(cards), halt, *cards], dtype=np.int64)
-    out = play_scripted(ints[L.I_PLAYERS], leader, playpol, tab, ints, weight, state.copy(), None, None, run)
-    return (tab, ints, weight), leader, out
+    out = play_scripted(game_state[L.I_PLAYERS], leader, playpol, board, game_state, money, state.copy(), None, None,
+                        run)
+    return (board, game_state, money), leader, out
 
 
 def card_tricks(rules, strategies, seat: int, *, seed: int, game: int, n: int, proposals: int | None,
@@ -69,8 +70,8 @@ def card_tricks(rules, strategies, seat: int, *, seed: int, game: int, n: int, p
     n_bet = rules.betting_turns * players
 
     def tricks(start, hist, work):
-        rnd, tab, ints, weight, state, hands, codes, counts, result, failed, playpol = work
-        end = (tab.copy(), ints.copy(), weight.copy())
+        rnd, board, game_state, money, state, hands, codes, counts, result, failed, playpol = work
+        end = (board.copy(), game_state.copy(), money.copy())
         cards: list[int] = []
         taken = 0
         while True:
@@ -95,8 +96,8 @@ def card_tricks(rules, strategies, seat: int, *, seed: int, game: int, n: int, p
                        (hands, codes, counts, playpol))
             cards.append(card)
         (t2, i2, w2), leader, (last, nine_lost) = _play(end, state, cards, PLAY_ON, hands, codes, counts, playpol)
-        tab[:], ints[:], weight[:] = t2, i2, w2
-        n_failed = score_round(nine_lost, tab, ints, weight, codes, counts, result, failed)
+        board[:], game_state[:], money[:] = t2, i2, w2
+        n_failed = score_round(nine_lost, board, game_state, money, codes, counts, result, failed)
         return (leader, last, nine_lost, n_failed), taken
 
     return tricks

@@ -81,8 +81,8 @@ def _check_play(tt, play: str, seat: int) -> None:
 
 def _played(tt, cards, worlds, n, seed, play, pimc_worlds, prog):
     """Coins of the viewing seat and every bet's result, per candidate and world (``play_cards``)."""
-    tab, ints, weight = tt.table.now
-    players = int(ints[L.I_PLAYERS])
+    board, game_state, money = tt.table.now
+    players = int(game_state[L.I_PLAYERS])
     coins = np.zeros((len(cards), n))
     results = np.zeros((len(cards), n, players, L.MAX_BETS), dtype=np.int64)
     key = seed_key(derive_seed(seed, "advise", "tricks"))
@@ -92,10 +92,10 @@ def _played(tt, cards, worlds, n, seed, play, pimc_worlds, prog):
         r1 = min(r0 + step, n)
         if play == "pimc" and not tt.over:
             play_cards_pimc(np.int64(tt.table.seat), cand, tt.script, np.int64(r0), np.int64(r1), worlds, key,
-                            tab, ints, weight, np.int64(pimc_worlds), coins, results)
+                            board, game_state, money, np.int64(pimc_worlds), coins, results)
         else:
-            play_cards(np.int64(tt.table.seat), cand, tt.script, np.int64(r0), np.int64(r1), worlds, key, tab,
-                       ints, weight, coins, results)
+            play_cards(np.int64(tt.table.seat), cand, tt.script, np.int64(r0), np.int64(r1), worlds, key, board,
+                       game_state, money, coins, results)
         prog.advance(len(cards) * (r1 - r0))
     return coins, results
 
@@ -103,19 +103,20 @@ def _played(tt, cards, worlds, n, seed, play, pimc_worlds, prog):
 def _solved(tt, ask: int, roots, worlds, n, rows, row_counts, prog):
     """``ok[q, r, world]`` = (row r made in the worst case, possible in the best case) when ``ask``'s
     next card is ``roots[q]`` (0: any), solved double dummy in every world."""
-    tab, ints, _ = tt.public
-    players = int(ints[L.I_PLAYERS])
-    n_col = int(ints[L.I_NCOL])
+    board, game_state, _ = tt.public
+    players = int(game_state[L.I_PLAYERS])
+    n_col = int(game_state[L.I_NCOL])
     played = np.uint64(int(sum(1 << int(c) for c in tt.script)))
     ctr = np.zeros(ct_layout(players, n_col)[4], dtype=np.int64)
-    trick_counters(ctr, np.int64(players), np.int64(n_col), tt.codes, tt.counts, np.int64(tt.nine_lost), tab, ints)
+    trick_counters(ctr, np.int64(players), np.int64(n_col), tt.codes, tt.counts, np.int64(tt.nine_lost), board,
+                   game_state)
     trick = np.array(tt.trick, dtype=np.int64)
     ok = np.zeros((n, len(roots), len(rows), 2), dtype=np.bool_)
     for r0 in range(0, n, BATCH):
         r1 = min(r0 + BATCH, n)
         deals = worlds[r0:r1] & ~played
         solve_deals(deals, new_ticket(), np.int64(tt.leader), trick, ctr, np.array(roots, dtype=np.uint64),
-                    tt.codes, tt.counts, rows, row_counts, np.int64(ask), np.int64(n_col), np.int64(ints[FLAGS]),
+                    tt.codes, tt.counts, rows, row_counts, np.int64(ask), np.int64(n_col), np.int64(game_state[FLAGS]),
                     ok[r0:r1])
         prog.advance(len(roots) * (r1 - r0))
     return np.moveaxis(ok, 0, 2)
@@ -167,7 +168,8 @@ def trick_odds(tt, rules, strategies, *, play: str = "profile", infer: bool = Tr
                 labels = ["all:" + ",".join(names)] + names if len(names) > 1 else names
                 single = [None] + list(range(len(names))) if len(names) > 1 else [0]
                 for r, label in enumerate(labels):
-                    exact = single[r] is not None and bool(tt.decided[s, single[r]]) and tt.codes[s, single[r], 0] != FAIL
+                    exact = (single[r] is not None and bool(tt.decided[s, single[r]])
+                             and tt.codes[s, single[r], 0] != FAIL)
                     w = _ci(ok[r, :, 0].sum(), n, eff, exact)
                     b = _ci(ok[r, :, 1].sum(), n, eff, exact)
                     rows.append(dict(seat=s, bet=label, n=n, n_eff=int(round(eff * n)), p_worst=w[0], worst_low=w[1],

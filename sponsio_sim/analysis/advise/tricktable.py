@@ -58,7 +58,7 @@ class TrickTable:
     to_play: int | None       # the seat to play next (None: every card is played)
     leader: int               # the current trick's leader
     trick: list[int]          # the cards in the current trick so far
-    public: tuple             # (tab, ints, weight) after the cards so far (the others' hands are stand-ins)
+    public: tuple             # (board, game_state, money) after the cards so far (the others' hands are stand-ins)
     nine_lost: int            # seats whose 9 lost a trick so far
     codes: np.ndarray         # every seat's bets as the settlement takes them (``kernels.bets``)
     counts: np.ndarray
@@ -73,8 +73,8 @@ class TrickTable:
 
     def bets(self, seat: int) -> list[int]:
         """Seat's bets as catalogue rows, in placing order."""
-        ints = self.table.now[1]
-        return [int(ints[L.I_BET_ROW + seat * L.MAX_BETS + i]) for i in range(int(ints[L.I_NBETS + seat]))]
+        game_state = self.table.now[1]
+        return [int(game_state[L.I_BET_ROW + seat * L.MAX_BETS + i]) for i in range(int(game_state[L.I_NBETS + seat]))]
 
 
 def _check_claims(st: TableState, seats, winners, leader0) -> None:
@@ -241,10 +241,10 @@ def build_trick_table(st: TableState, strategies, model, *, open_hands: bool = F
         st.seat = to_play
     viewer = st.seat
     start, now, hist = betting_arrays(st, strategies, model)
-    tab, ints, weight = now
-    end_hands = [int(tab[HANDS + s]) for s in range(players)]
-    revealed = int(tab[REVEALED])
-    talon = int(tab[TALON])
+    board, game_state, money = now
+    end_hands = [int(board[HANDS + s]) for s in range(players)]
+    revealed = int(board[REVEALED])
+    talon = int(board[TALON])
     whole = {viewer}
     if open_hands:
         missing = [s for s in range(players) if s not in st.hands]
@@ -265,21 +265,21 @@ def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable
     checked here); ``hands``: every seat's hand as betting ended, when every
     hand is known (else the viewing seat's and the revealed cards are)."""
     players = rules.players
-    tab, ints, weight = table.now
+    board, game_state, money = table.now
     viewer = table.seat
-    seats, winners, to_play = who_played(rules, int(leader_of(ints)), cards)
-    revealed = int(tab[REVEALED])
+    seats, winners, to_play = who_played(rules, int(leader_of(game_state)), cards)
+    revealed = int(board[REVEALED])
     if hands is None:
-        hands = [int(tab[HANDS + s]) if s == viewer else int(tab[HANDS + s]) & revealed for s in range(players)]
+        hands = [int(board[HANDS + s]) if s == viewer else int(board[HANDS + s]) & revealed for s in range(players)]
         whole = {viewer}
     else:
         whole = set(range(players))
     script = np.array(cards, dtype=np.int64)
-    work = round_arrays(ints)
+    work = round_arrays(game_state)
     scratch_hands, codes, counts, playpol = work[3], work[4], work[5], work[8]
-    public = (tab.copy(), ints.copy(), weight.copy())
+    public = (board.copy(), game_state.copy(), money.copy())
     leader, nine_lost = replay_script(script, HALT_AFTER, *public, scratch_hands, codes, counts, playpol)
-    boundary = (tab.copy(), ints.copy(), weight.copy())
+    boundary = (board.copy(), game_state.copy(), money.copy())
     finished = len(cards) - len(cards) % players
     _, lost_then = replay_script(script[:finished], HALT_AFTER, *boundary, scratch_hands, codes, counts, playpol)
     decided = np.zeros((players, L.MAX_BETS), dtype=np.bool_)
@@ -300,4 +300,4 @@ def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable
         legal = follow or ids_of(hand)
     return TrickTable(table, script, seats, winners, to_play, int(leader), trick, public, int(nine_lost),
                       codes.copy(), counts.copy(), decided, hand, legal,
-                      _layouts(rules, viewer, fixed, voids, int(tab[TALON])))
+                      _layouts(rules, viewer, fixed, voids, int(board[TALON])))

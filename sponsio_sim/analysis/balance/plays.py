@@ -70,28 +70,29 @@ class PlayRun:
 
 def _states(plays: list[Play], model):
     built = [build_state(p.rules, p.profile, model, rotate=True, focal=p.focal) for p in plays]
-    shapes = {(fingerprint(p.rules), ints[L.I_NENTRIES], len(weight)) for p, (_, ints, weight) in zip(plays, built)}
+    shapes = {(fingerprint(p.rules), game_state[L.I_NENTRIES], len(money))
+              for p, (_, game_state, money) in zip(plays, built)}
     if len(shapes) != 1:
         raise UserError("plays of one run need the same deal, success model and number of profile entries")
-    tabs = np.stack([b[0] for b in built])
-    ints = np.stack([b[1] for b in built])
-    weights = np.stack([b[2] for b in built])
+    plays_board = np.stack([b[0] for b in built])
+    plays_game_state = np.stack([b[1] for b in built])
+    plays_money = np.stack([b[2] for b in built])
     mc = next((m for m in (mc_switch(b[1]) for b in built) if m is not None), None)
-    return tabs, ints, weights, mc
+    return plays_board, plays_game_state, plays_money, mc
 
 
 def run_plays(plays: list[Play], n: int, *, seed: int, model, progress: Progress | None = None,
               cache: bool = True) -> PlayRun:
     """``n`` games, each played by every play from the same random numbers (module docstring);
     ``progress`` advances by the games played (``n`` x plays)."""
-    tabs, ints, weights, mc = _states(plays, model)
+    tabs, game_state, weights, mc = _states(plays, model)
     players = plays[0].rules.players
-    n_stats = L.stats_size(players, int(ints[0, L.I_NENTRIES]))
+    n_stats = L.stats_size(players, int(game_state[0, L.I_NENTRIES]))
     k = measures_size(players)
     m = len(plays) * k
     width = len(plays) * n_stats + moments_size(m)
     focal = np.array([p.entry for p in plays], dtype=np.int64)
-    batch = KernelBatch("sponsio_sim.kernels.game.multiplay", "multi_chunks", seed, tabs, ints, weights, focal,
+    batch = KernelBatch("sponsio_sim.kernels.game.multiplay", "multi_chunks", seed, tabs, game_state, weights, focal,
                         np.int64(n_stats), np.int64(k), np.int64(width), mc)
     store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK)) if cache else None
     bar = _Weighted(progress, len(plays)) if progress is not None else None

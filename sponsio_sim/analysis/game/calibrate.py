@@ -67,10 +67,11 @@ def onpolicy_counts(rules, model: SuccessModel, profile: str, games: int, seed: 
                     progress: Progress | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(bets, wins) per model cell of the bets ``profile`` holds when betting ends, over ``games`` games."""
     strategies = parse_profile(profile, rules)
-    tab, ints, weight = build_state(rules, strategies, model, rotate=True)
+    board, game_state, money = build_state(rules, strategies, model, rotate=True)
     width = 2 * len(model.bets)
-    batch = KernelBatch("sponsio_sim.kernels.game.fit", "onpolicy_chunks", seed, tab, ints, weight,
-                        np.int64(L.stats_size(rules.players, ints[L.I_NENTRIES])), np.int64(width), mc_switch(ints))
+    batch = KernelBatch("sponsio_sim.kernels.game.fit", "onpolicy_chunks", seed, board, game_state, money,
+                        np.int64(L.stats_size(rules.players,
+                                              game_state[L.I_NENTRIES])), np.int64(width), mc_switch(game_state))
     totals = run_chunked(batch, games, chunk_size=GAME_CHUNK, progress=progress).totals
     return totals[0::2].copy(), totals[1::2].copy()
 

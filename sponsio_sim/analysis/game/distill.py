@@ -54,15 +54,15 @@ def record(rules, profile: Profile, model, weights: np.ndarray, *, games: int, s
     if st.betting != "mc":
         raise UserError(f"--mc {mc}: not an mc strategy")
     lineup = profile.with_member(st)
-    tab, ints, weight = build_state(rules, lineup, model, focal=len(profile), distilled=weights, mc_self=mc_self)
-    size = np.int64(L.stats_size(rules.players, ints[L.I_NENTRIES]))
+    board, game_state, money = build_state(rules, lineup, model, focal=len(profile), distilled=weights, mc_self=mc_self)
+    size = np.int64(L.stats_size(rules.players, game_state[L.I_NENTRIES]))
     counts = chunk_counts(games, RECORD_CHUNK)
     key = seed_key(seed)
     rows = []
     step = max(1, 2 * set_threads(None))
     for lo in range(0, len(counts), step):
         part = counts[lo:lo + step]
-        recs, _ = record_chunks(key, np.int64(lo), part, tab, ints, weight, size, np.int64(CAPACITY))
+        recs, _ = record_chunks(key, np.int64(lo), part, board, game_state, money, size, np.int64(CAPACITY))
         for i, rec in enumerate(recs):
             used = int(rec[0, 0])
             block = rec[1:1 + used].copy()

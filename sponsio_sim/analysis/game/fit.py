@@ -48,12 +48,12 @@ DECILES = 10
 
 
 def _run(rules, model, mode, n, seed, policy, progress, label):
-    tab, ints, weight = build_state(rules, [], model)
+    board, game_state, money = build_state(rules, [], model)
     width = 2 * len(model.bets) if mode == 0 else len(KINDS) * CAL_BINS * 3
     pol = PLAY[policy]
 
     def batch(first, counts):
-        return fit_chunks(seed_key(seed), np.int64(first), counts, tab, ints, weight, np.int64(mode),
+        return fit_chunks(seed_key(seed), np.int64(first), counts, board, game_state, money, np.int64(mode),
                           np.int64(pol), TROLL_SHARE, np.int64(CAL_BINS), np.int64(width))
 
     if progress is not None:

@@ -57,10 +57,10 @@ def adapter(rules, members: list[Strategy], model, *, bar=None, cache: bool = Tr
     def run(counts, games, seed):
         lineup = Profile([members[j] for j, c in enumerate(counts) for _ in range(c)])
         groups = np.array([j for j, c in enumerate(counts) for _ in range(c)], dtype=np.int64)
-        tab, ints, weight = build_state(rules, lineup, model, rotate=True)
-        size = np.int64(L.stats_size(rules.players, ints[L.I_NENTRIES]))
-        batch = KernelBatch("sponsio_sim.kernels.game.meta", "profile_chunks", seed, tab, ints, weight, groups,
-                            np.int64(k), size, mc_switch(ints))
+        board, game_state, money = build_state(rules, lineup, model, rotate=True)
+        size = np.int64(L.stats_size(rules.players, game_state[L.I_NENTRIES]))
+        batch = KernelBatch("sponsio_sim.kernels.game.meta", "profile_chunks", seed, board, game_state, money, groups,
+                            np.int64(k), size, mc_switch(game_state))
         store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK)) if cache else None
         totals = run_chunked(batch, games, chunk_size=GAME_CHUNK, progress=bar, cache=store).totals
         return totals[:k], totals[k:2 * k], totals[2 * k:]

@@ -44,10 +44,10 @@ class NarratedGame:
 
 def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
     """The event log (rows of ``kernels.game.layout.LOG_FIELDS``) of game 0 of chunk 0."""
-    tab, ints, weight = build_state(rules, strategies, model)
+    board, game_state, money = build_state(rules, strategies, model)
     log = np.zeros((LOG_ROWS, L.LOG_FIELDS), dtype=np.float64)
-    row = np.zeros(L.stats_size(rules.players, ints[L.I_NENTRIES]), dtype=np.float64)
-    game_chunk(seed_key(seed), np.int64(0), np.int64(1), tab, ints, weight, row, log, mc_switch(ints))
+    row = np.zeros(L.stats_size(rules.players, game_state[L.I_NENTRIES]), dtype=np.float64)
+    game_chunk(seed_key(seed), np.int64(0), np.int64(1), board, game_state, money, row, log, mc_switch(game_state))
     return log[1:int(log[0, 0]) + 1]
 
 

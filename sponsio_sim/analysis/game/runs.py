@@ -37,10 +37,10 @@ def run_games(rules, strategies: list[Strategy], n: int, *, rotate: bool, seed: 
     ``cache`` finished batches are kept on disk, keyed by the whole
     configuration, so a killed run resumes.
     """
-    tab, ints, weight = build_state(rules, strategies, model, rotate=rotate)
-    size = np.int64(L.stats_size(rules.players, ints[L.I_NENTRIES]))
-    batch = KernelBatch("sponsio_sim.kernels.game.engine", "game_chunks", seed, tab, ints, weight, size,
-                        mc_switch(ints))
+    board, game_state, money = build_state(rules, strategies, model, rotate=rotate)
+    size = np.int64(L.stats_size(rules.players, game_state[L.I_NENTRIES]))
+    batch = KernelBatch("sponsio_sim.kernels.game.engine", "game_chunks", seed, board, game_state, money, size,
+                        mc_switch(game_state))
     store = None
     if cache:
         store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK), expect=((int(size),), np.float64))
@@ -54,7 +54,7 @@ def check_n(n: int) -> None:
 
 def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, rules) -> pd.DataFrame:
     """One row per profile entry from summed statistics (see module docstring); in a field,
-    per member over the seat-games that drew it (``games``), its ``weight`` beside."""
+    per member over the seat-games that drew it (``games``), its ``money`` beside."""
     stats = L.named_stats(totals, rules.players)
     field = getattr(strategies, "field", None)
     rows = []

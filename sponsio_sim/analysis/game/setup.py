@@ -161,21 +161,21 @@ def rows_of(rules: RuleSet):
     return catalogue(rules, seat=-1)
 
 
-def set_entry(ints, weight, e: int, st: Strategy) -> None:
+def set_entry(game_state, money, e: int, st: Strategy) -> None:
     """Profile entry ``e`` of packed state arrays plays ``st`` (its policies and parameters)."""
-    ints[L.I_BETPOL + e] = BETTING[st.betting]
-    ints[L.I_PLAYPOL + e] = PLAY[st.play]
-    ints[L.I_CASHK + e] = L.CASH_NEVER if st.cash is None else st.cash
-    ints[L.I_BANNED + e] = st.banned
-    weight[L.W_PASS + e] = st.kernel_param if st.betting == "random" else 0.0
-    weight[L.W_THRESH + e] = st.kernel_param if st.betting in ("ev", "distilled") else 0.0
-    weight[L.W_TEMP + e] = st.temp
-    ints[L.I_MC_R + e] = int(st.kernel_param) if st.betting == "mc" else 0
+    game_state[L.I_BETPOL + e] = BETTING[st.betting]
+    game_state[L.I_PLAYPOL + e] = PLAY[st.play]
+    game_state[L.I_CASHK + e] = L.CASH_NEVER if st.cash is None else st.cash
+    game_state[L.I_BANNED + e] = st.banned
+    money[L.W_PASS + e] = st.kernel_param if st.betting == "random" else 0.0
+    money[L.W_THRESH + e] = st.kernel_param if st.betting in ("ev", "distilled") else 0.0
+    money[L.W_TEMP + e] = st.temp
+    game_state[L.I_MC_R + e] = int(st.kernel_param) if st.betting == "mc" else 0
 
 
 def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel, *, rotate: bool = False,
                 focal: int = -1, distilled=None, mc_self: str = "ev"):
-    """(tab, ints, weight) templates for the game and fit kernels. A field
+    """(board, game_state, money) templates for the game and fit kernels. A field
     ``Profile`` makes every seat draw its entry per game; ``focal`` >= 0 then
     seats that entry at the focal seat (``kernels.game.field``). ``distilled``:
     the ``distilled`` policy's feature weights (default: the shipped ones for the
@@ -183,58 +183,58 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
     as ``ev`` does). ``mc_self``: how an ``mc`` seat's own later
     decisions are played in its rollouts (``ev`` or ``distilled``)."""
     check_rules(rules)
-    tab, ints0, w0 = new_state(rules.n_colours, rules.kernel_flags)
-    ints = np.zeros(L.INTS_GAME, dtype=np.int64)
-    ints[:len(ints0)] = ints0
-    weight = np.zeros(L.W_MODEL + len(model.p), dtype=np.float64)
-    weight[:len(w0)] = w0
-    ints[L.I_PLAYERS] = rules.players
-    ints[L.I_NCOL] = rules.n_colours
-    ints[L.I_HAND] = rules.hand_size
-    ints[L.I_TURNS] = rules.betting_turns
-    ints[L.I_TRACK_WIN] = rules.track_win
-    ints[L.I_MAX_ROUNDS] = rules.max_rounds
-    ints[L.I_TOKENS] = sum(1 << TOKENS.index(t) for t in rules.tokens)
-    ints[L.I_ROTATE] = 1 if rotate else 0
-    ints[L.I_BONUS_NET] = 1 if rules.round_bonus_basis == "net" else 0
-    ints[L.I_TRACK_ENDS] = 1 if rules.track_top == "ends" else 0
+    board, ints0, w0 = new_state(rules.n_colours, rules.kernel_flags)
+    game_state = np.zeros(L.INTS_GAME, dtype=np.int64)
+    game_state[:len(ints0)] = ints0
+    money = np.zeros(L.W_MODEL + len(model.p), dtype=np.float64)
+    money[:len(w0)] = w0
+    game_state[L.I_PLAYERS] = rules.players
+    game_state[L.I_NCOL] = rules.n_colours
+    game_state[L.I_HAND] = rules.hand_size
+    game_state[L.I_TURNS] = rules.betting_turns
+    game_state[L.I_TRACK_WIN] = rules.track_win
+    game_state[L.I_MAX_ROUNDS] = rules.max_rounds
+    game_state[L.I_TOKENS] = sum(1 << TOKENS.index(t) for t in rules.tokens)
+    game_state[L.I_ROTATE] = 1 if rotate else 0
+    game_state[L.I_BONUS_NET] = 1 if rules.round_bonus_basis == "net" else 0
+    game_state[L.I_TRACK_ENDS] = 1 if rules.track_top == "ends" else 0
     rows = rows_of(rules)
-    ints[L.I_NROWS] = len(rows)
-    ints[L.I_ROW_OF:L.I_ROW_OF + L.N_KINDS] = -1
+    game_state[L.I_NROWS] = len(rows)
+    game_state[L.I_ROW_OF:L.I_ROW_OF + L.N_KINDS] = -1
     for r, bet in enumerate(rows):
         code = bet.code()
-        ints[L.I_ROWS + 3 * r:L.I_ROWS + 3 * r + 3] = code
-        if ints[L.I_ROW_OF + code[0]] < 0:
-            ints[L.I_ROW_OF + code[0]] = r
-    ints[L.I_MODEL_AT:L.I_MODEL_AT + L.N_KINDS] = model.offsets
-    weight[L.W_STAKE] = rules.stake
-    weight[L.W_TOKEN_COST] = rules.token_cost
-    weight[L.W_TROLL_PAY] = rules.troll_pay
-    weight[L.W_BONUS] = rules.round_bonus
-    weight[L.W_COINS_END] = rules.coins_to_end
-    weight[L.W_START] = rules.start_coins
-    weight[L.W_TRACKV:L.W_TRACKV + len(rules.track_value)] = rules.track_value
-    weight[L.W_MULT:L.W_MULT + len(rows)] = kernel_multipliers(rules, rows)
-    weight[L.W_BASE:L.W_BASE + len(rows)] = [
+        game_state[L.I_ROWS + 3 * r:L.I_ROWS + 3 * r + 3] = code
+        if game_state[L.I_ROW_OF + code[0]] < 0:
+            game_state[L.I_ROW_OF + code[0]] = r
+    game_state[L.I_MODEL_AT:L.I_MODEL_AT + L.N_KINDS] = model.offsets
+    money[L.W_STAKE] = rules.stake
+    money[L.W_TOKEN_COST] = rules.token_cost
+    money[L.W_TROLL_PAY] = rules.troll_pay
+    money[L.W_BONUS] = rules.round_bonus
+    money[L.W_COINS_END] = rules.coins_to_end
+    money[L.W_START] = rules.start_coins
+    money[L.W_TRACKV:L.W_TRACKV + len(rules.track_value)] = rules.track_value
+    money[L.W_MULT:L.W_MULT + len(rows)] = kernel_multipliers(rules, rows)
+    money[L.W_BASE:L.W_BASE + len(rows)] = [
         model.base_rate(KIND_CODE[b.kind], BY_NAME[b.kind].axis_value(b.a, b.b)) for b in rows]
     field = getattr(strategies, "field", None)
     if len(strategies) > L.MAX_ENTRIES:
         raise UserError(f"at most {L.MAX_ENTRIES} profile entries, got {len(strategies)}")
-    ints[L.I_NENTRIES] = len(strategies) if field is not None or focal >= 0 else rules.players
-    ints[L.I_FIELD] = 1 if field is not None else 0
-    ints[L.I_FOCAL] = focal
+    game_state[L.I_NENTRIES] = len(strategies) if field is not None or focal >= 0 else rules.players
+    game_state[L.I_FIELD] = 1 if field is not None else 0
+    game_state[L.I_FOCAL] = focal
     if field is not None:
-        weight[L.W_MIX:L.W_MIX + len(field.weights)] = field.cumulative()
-    weight[L.W_NOPILOT:L.W_NOPILOT + L.MAX_ROWS] = -1.0
+        money[L.W_MIX:L.W_MIX + len(field.weights)] = field.cumulative()
+    money[L.W_NOPILOT:L.W_NOPILOT + L.MAX_ROWS] = -1.0
     if distilled is None:
         found = shipped_distilled(rules)
         distilled = ev_weights(rules) if found is None else found[0]
-    weight[L.W_DIST:L.W_DIST + L.N_DIST] = distilled
+    money[L.W_DIST:L.W_DIST + L.N_DIST] = distilled
     for e, st in enumerate(strategies):
-        set_entry(ints, weight, e, st)
-    ints[L.I_MC_KEEP] = MC_KEEP
-    ints[L.I_MC_SELF] = BETTING[mc_self]
-    ints[L.I_MC_ANY] = 1 if any(st.betting == "mc" for st in strategies) else 0
-    weight[L.W_MODEL:] = model.p
-    precompute_best(ints, weight)
-    return tab, ints, weight
+        set_entry(game_state, money, e, st)
+    game_state[L.I_MC_KEEP] = MC_KEEP
+    game_state[L.I_MC_SELF] = BETTING[mc_self]
+    game_state[L.I_MC_ANY] = 1 if any(st.betting == "mc" for st in strategies) else 0
+    money[L.W_MODEL:] = model.p
+    precompute_best(game_state, money)
+    return board, game_state, money

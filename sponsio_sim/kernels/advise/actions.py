@@ -40,7 +40,7 @@ def _add(out, n, act, x, y, rv):
 
 
 @no_refcount
-def betting_actions(s, tab, ints, weight, out):
+def betting_actions(s, board, game_state, money, out):
     """Every legal action of seat s at a betting step into ``out``: pass;
     each legal catalogue bet; each free token paid in coins and paid by
     revealing a card; each exchange of a hand card with a talon card. The
@@ -48,37 +48,37 @@ def betting_actions(s, tab, ints, weight, out):
     the card it gives when that is unrevealed; ``reveal_actions`` varies it).
     Returns their number."""
     n = _add(out, 0, PASS, -1, -1, -1)
-    hand = tab[HANDS + s]
-    unrev = hand & ~tab[REVEALED]
+    hand = board[HANDS + s]
+    unrev = hand & ~board[REVEALED]
     if unrev == U0:
         return n
     rv = cheap_card(unrev)
-    for row in range(ints[I_NROWS]):
-        if bet_legal(s, row, ints, weight):
+    for row in range(game_state[I_NROWS]):
+        if bet_legal(s, row, game_state, money):
             n = _add(out, n, BET, row, -1, rv)
     rest = unrev & ~bit(rv)
     for t in range(N_TOKENS):
-        if not token_free(t, ints):
+        if not token_free(t, game_state):
             continue
-        if weight[W_COINS + s] >= weight[W_TOKEN_COST]:
+        if money[W_COINS + s] >= money[W_TOKEN_COST]:
             n = _add(out, n, TOKEN, t, -1, rv)
         if rest != U0:
             n = _add(out, n, TOKEN, t, cheap_card(rest), rv)
-    return _swaps(s, SWAP, rv, tab, out, n)
+    return _swaps(s, SWAP, rv, board, out, n)
 
 
 @no_refcount
-def _swaps(s, act, rv, tab, out, n):
+def _swaps(s, act, rv, board, out, n):
     """Each exchange of one of seat s's hand cards with a talon card as
     ``(act, x, y, reveal)``: at a betting step (``rv >= 0``) the card
     revealed is the one given when that is unrevealed, else ``rv``; as
     betting ends (``rv < 0``) nothing is revealed. Returns the new count."""
-    unrev = tab[HANDS + s] & ~tab[REVEALED]
-    mx = tab[HANDS + s]
+    unrev = board[HANDS + s] & ~board[REVEALED]
+    mx = board[HANDS + s]
     while mx:
         x = lowest(mx)
         mx &= mx - U1
-        my = tab[TALON]
+        my = board[TALON]
         while my:
             y = lowest(my)
             my &= my - U1
@@ -87,33 +87,33 @@ def _swaps(s, act, rv, tab, out, n):
 
 
 @no_refcount
-def end_actions(s, t, tab, ints, out):
+def end_actions(s, t, board, game_state, out):
     """Every use seat s may make of end-of-betting token ``t``: none first,
     then each exchange (swap), each bet to double (double), each other
     parameter of each bet (rebet). Returns their number."""
     n = _add(out, 0, -1, -1, -1, -1)
     if t == SWAP_TOKEN:
-        n = _swaps(s, -1, -1, tab, out, n)
+        n = _swaps(s, -1, -1, board, out, n)
     elif t == DOUBLE_TOKEN:
-        for i in range(ints[I_NBETS + s]):
+        for i in range(game_state[I_NBETS + s]):
             n = _add(out, n, -1, i, -1, -1)
     elif t == REBET_TOKEN:
-        for i in range(ints[I_NBETS + s]):
-            row = ints[I_BET_ROW + s * MAX_BETS + i]
-            kind = ints[I_ROWS + 3 * row]
-            for r in range(ints[I_NROWS]):
-                if (r != row and ints[I_ROWS + 3 * r] == kind
-                        and not (kind == FAIL and ints[I_ROWS + 3 * r + 1] == s)):
+        for i in range(game_state[I_NBETS + s]):
+            row = game_state[I_BET_ROW + s * MAX_BETS + i]
+            kind = game_state[I_ROWS + 3 * row]
+            for r in range(game_state[I_NROWS]):
+                if (r != row and game_state[I_ROWS + 3 * r] == kind
+                        and not (kind == FAIL and game_state[I_ROWS + 3 * r + 1] == s)):
                     n = _add(out, n, -1, i, r, -1)
     return n
 
 
 @no_refcount
-def reveal_actions(s, act, x, y, tab, out):
+def reveal_actions(s, act, x, y, board, out):
     """The action ``(act, x, y)`` with each of seat s's unrevealed cards as
     the card revealed to act (a token paid by revealing pays with the
     cheapest other card). Returns their number."""
-    unrev = tab[HANDS + s] & ~tab[REVEALED]
+    unrev = board[HANDS + s] & ~board[REVEALED]
     n = 0
     m = unrev
     while m:
@@ -130,12 +130,12 @@ def reveal_actions(s, act, x, y, tab, out):
 
 
 @no_refcount
-def decision_actions(step, s, tab, ints, weight, out):
+def decision_actions(step, s, board, game_state, money, out):
     """The legal actions of seat s at ``step`` (betting steps, then the end tokens)."""
-    n_bet = betting_steps(ints)
+    n_bet = betting_steps(game_state)
     if step < n_bet:
-        return betting_actions(s, tab, ints, weight, out)
-    return end_actions(s, end_token(step - n_bet), tab, ints, out)
+        return betting_actions(s, board, game_state, money, out)
+    return end_actions(s, end_token(step - n_bet), board, game_state, out)
 
 
 @no_refcount
@@ -153,10 +153,10 @@ def same_choice(act, x, y, kind, a, b):
 
 
 @no_refcount
-def replay(hist, n, judged, tremble, tab, ints, weight, state):
+def replay(hist, n, judged, tremble, board, game_state, money, state):
     """Apply the first ``n`` history rows to a round-start state. Every
     betting action of a seat in the bitmask ``judged`` is first compared with
-    what that seat's policy (in ``ints``) would do: the log-likelihood gains
+    what that seat's policy (in ``game_state``) would do: the log-likelihood gains
     ``log(tremble)`` at each disagreement (the seat follows its policy except
     for trembles). Returns (first illegal row or -1, log-likelihood)."""
     loglik = 0.0
@@ -168,14 +168,14 @@ def replay(hist, n, judged, tremble, tab, ints, weight, state):
         b = hist[k, 3]
         c = hist[k, 4]
         if kind == END_USE:
-            if not apply_end_token(s, a, b, c, tab, ints):
+            if not apply_end_token(s, a, b, c, board, game_state):
                 return k, loglik
             continue
         if (judged >> s) & 1:
-            act, x, y, rv = choose_action(s, tab, ints, weight, state)
+            act, x, y, rv = choose_action(s, board, game_state, money, state)
             if not same_choice(act, x, y, kind, a, b):
                 loglik += log_tremble
-        if not apply_action(s, kind, a, b, c, tab, ints, weight):
+        if not apply_action(s, kind, a, b, c, board, game_state, money):
             return k, loglik
     return -1, loglik
 

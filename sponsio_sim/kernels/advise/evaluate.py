@@ -19,7 +19,7 @@ _GAME = np.uint64(0x6A3E5D1C0B2F4E97)   # the later rounds' streams, from the ro
 
 
 @nb.njit(cache=True, parallel=True)
-def evaluate(step, s, acts, pick, r0, r1, worlds, key, with_game, tab, ints, weight, row0, gain, won, final,
+def evaluate(step, s, acts, pick, r0, r1, worlds, key, with_game, board, game_state, money, row0, gain, won, final,
              share):
     """For each ``i``, action ``acts[pick[i]]`` of seat s at ``step`` in
     rollouts ``r0 .. r1-1`` (world r, stream ``(key, r)``): seat s's round
@@ -31,17 +31,17 @@ def evaluate(step, s, acts, pick, r0, r1, worlds, key, with_game, tab, ints, wei
     statistics row of the game's size (the later rounds count into a copy)."""
     for i in nb.prange(pick.shape[0]):
         a = pick[i]
-        mine = ints.copy()
-        work = new_work(s, tab, mine, weight)
+        mine = game_state.copy()
+        work = new_work(s, board, mine, money)
         pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(mine)
-        gwork = (tab.copy(), mine.copy(), weight.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
+        gwork = (board.copy(), mine.copy(), money.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
                  codes, counts, result, failed, playpol, row0.copy(), np.zeros((1, 8), dtype=np.float64))
         rs_start = np.empty(4, dtype=np.uint64)
         dealt = work[3]
         for r in range(r0, r1):
             dealt[:] = worlds[r]
             seed_state(key, np.uint64(r), rs_start)
-            gain[i, r] = rollout(step, s, acts[a, 0], acts[a, 1], acts[a, 2], acts[a, 3], tab, mine, weight, work,
+            gain[i, r] = rollout(step, s, acts[a, 0], acts[a, 1], acts[a, 2], acts[a, 3], board, mine, money, work,
                                  rs_start)[0]
             ints2 = work[5]
             m = 0
@@ -58,14 +58,14 @@ def evaluate(step, s, acts, pick, r0, r1, worlds, key, with_game, tab, ints, wei
 
 
 @nb.njit(cache=True, parallel=True)
-def evaluate_cash(s, key, r0, r1, tab, ints, weight, row0, share):
+def evaluate_cash(s, key, r0, r1, board, game_state, money, row0, share):
     """After a round's scoring, seat s keeps its track position (c = 0) or
     cashes it in (c = 1) and the game is played to its end in rollouts
     ``r0 .. r1-1`` (both on the same streams): its win share into ``share[c, r]``."""
     for c in nb.prange(2):
-        mine = ints.copy()
+        mine = game_state.copy()
         pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(mine)
-        gwork = (tab.copy(), mine.copy(), weight.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
+        gwork = (board.copy(), mine.copy(), money.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
                  codes, counts, result, failed, playpol, row0.copy(), np.zeros((1, 8), dtype=np.float64))
         for r in range(r0, r1):
-            share[c, r] = rollout_game(s, c == 1, key, np.int64(r), tab, mine, weight, gwork, None)
+            share[c, r] = rollout_game(s, c == 1, key, np.int64(r), board, mine, money, gwork, None)

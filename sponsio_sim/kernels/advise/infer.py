@@ -5,7 +5,7 @@ seat's own hand, the others' revealed cards kept, their hidden cards dealt
 uniformly over their hidden slots). Its weight under inference is the
 likelihood of the round's history given that world: the history is replayed
 from the deal (exchanges undone to find the hands as dealt) and at each
-betting action of another seat, the assumed policy (``ints`` of the state
+betting action of another seat, the assumed policy (``game_state`` of the state
 passed in) is asked what it would do; every disagreement multiplies the
 likelihood by the tremble (``actions.replay``).
 """
@@ -23,9 +23,9 @@ BLOCKS = 64    # likelihood work split into this many blocks (threads take whole
 
 
 @nb.njit(cache=True)
-def propose_worlds(s, tab, ints, weight, key, worlds):
+def propose_worlds(s, board, game_state, money, key, worlds):
     """``worlds[r]`` = the hands of world r, uniform given what seat s sees."""
-    work = new_work(s, tab, ints, weight)
+    work = new_work(s, board, game_state, money)
     for r in range(worlds.shape[0]):
         deal_world(r, key, work)
         worlds[r, :] = work[3]
@@ -40,19 +40,19 @@ def world_logliks(judged, hist, n_hist, tremble, tab0, ints0, weight0, worlds, o
     n = worlds.shape[0]
     players = ints0[I_PLAYERS]
     for blk in nb.prange(BLOCKS):
-        tab = tab0.copy()
-        ints = ints0.copy()
-        weight = weight0.copy()
+        board = tab0.copy()
+        game_state = ints0.copy()
+        money = weight0.copy()
         hands = np.empty(players, dtype=np.uint64)
         state = np.empty(4, dtype=np.uint64)
         for r in range(blk, n, BLOCKS):
             hands[:] = worlds[r]
             undo_swaps(hist, n_hist, hands)
-            tab[:] = tab0
-            ints[:] = ints0
-            weight[:W_MODEL] = weight0[:W_MODEL]   # the success model is never written
+            board[:] = tab0
+            game_state[:] = ints0
+            money[:W_MODEL] = weight0[:W_MODEL]   # the success model is never written
             for t in range(players):
-                tab[HANDS + t] = hands[t]
+                board[HANDS + t] = hands[t]
             seed_state(np.uint64(0), np.uint64(r), state)
-            bad, ll = replay(hist, n_hist, judged, tremble, tab, ints, weight, state)
+            bad, ll = replay(hist, n_hist, judged, tremble, board, game_state, money, state)
             out[r] = ll if bad < 0 else -np.inf

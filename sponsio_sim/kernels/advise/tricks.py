@@ -34,22 +34,22 @@ PLAY_ON = -1        # ``play_scripted``: play on to the end of the round
 
 
 @nb.njit(cache=True)
-def replay_script(script, halt, tab, ints, weight, hands, codes, counts, playpol):
-    """Betting over (``tab``, ``ints``, ``weight`` as it ended, hands
+def replay_script(script, halt, board, game_state, money, hands, codes, counts, playpol):
+    """Betting over (``board``, ``game_state``, ``money`` as it ended, hands
     included): ready the tricks and play ``script`` (cards in play order),
     stopping as ``halt`` says (``play_scripted``). Returns (the current
     trick's leader, nine_lost); ``hands`` keeps the hands the tricks started from."""
-    leader = ready_tricks(tab, ints, hands, codes, counts, playpol)
+    leader = ready_tricks(board, game_state, hands, codes, counts, playpol)
     run = np.empty(script.shape[0] + 2, dtype=np.int64)
     run[0] = script.shape[0]
     run[1] = halt
     run[2:] = script
     state = np.zeros(4, dtype=np.uint64)
-    return play_scripted(ints[I_PLAYERS], leader, playpol, tab, ints, weight, state, None, None, run)
+    return play_scripted(game_state[I_PLAYERS], leader, playpol, board, game_state, money, state, None, None, run)
 
 
 @nb.njit(cache=True)
-def decided_bets(codes, counts, tab, ints, nine_lost, out):
+def decided_bets(codes, counts, board, game_state, nine_lost, out):
     """``out[s, i]``: seat s's bet i is settled whatever the tricks left
     bring (``bets.bet_decided``, read at a trick boundary); a fail bet when a
     bet of its target is (it wins if that bet loses: the caller reads which)."""
@@ -57,18 +57,18 @@ def decided_bets(codes, counts, tab, ints, nine_lost, out):
     for s in range(players):
         for i in range(counts[s]):
             if codes[s, i, 0] != FAIL:
-                out[s, i] = bet_decided(codes[s, i, 0], codes[s, i, 1], codes[s, i, 2], s, players, tab, ints,
+                out[s, i] = bet_decided(codes[s, i, 0], codes[s, i, 1], codes[s, i, 2], s, players, board, game_state,
                                         nine_lost)
 
 
 @nb.njit(cache=True, inline="always")
-def _play_world(s, card, script, r, worlds, key, tab, ints, weight, scratch, ctx, coins, results, i):
+def _play_world(s, card, script, r, worlds, key, board, game_state, money, scratch, ctx, coins, results, i):
     """World r with candidate ``card`` (-1: none): replay, play on, score;
     seat s's coins from the round into ``coins[i, r]``, every bet's result
     into ``results[i, r]``."""
     tab2, ints2, w2, state, hands, codes, counts, result, failed, playpol, run = scratch
-    players = ints[I_PLAYERS]
-    load_scratch(tab, ints, weight, tab2, ints2, w2)
+    players = game_state[I_PLAYERS]
+    load_scratch(board, game_state, money, tab2, ints2, w2)
     for t in range(players):
         tab2[HANDS + t] = worlds[r, t]
     leader = ready_tricks(tab2, ints2, hands, codes, counts, playpol)
@@ -89,14 +89,14 @@ def _play_world(s, card, script, r, worlds, key, tab, ints, weight, scratch, ctx
 
 
 @nb.njit(cache=True)
-def _scratch(tab, ints, weight, n_script):
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
-    return (tab.copy(), ints.copy(), weight.copy(), np.empty(4, dtype=np.uint64), hands, codes, counts, result,
+def _scratch(board, game_state, money, n_script):
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
+    return (board.copy(), game_state.copy(), money.copy(), np.empty(4, dtype=np.uint64), hands, codes, counts, result,
             failed, playpol, np.zeros(n_script + 3, dtype=np.int64))
 
 
 @nb.njit(cache=True, parallel=True)
-def play_cards(s, cards, script, r0, r1, worlds, key, tab, ints, weight, coins, results):
+def play_cards(s, cards, script, r0, r1, worlds, key, board, game_state, money, coins, results):
     """Each candidate ``cards[i]`` of seat s (-1: none, the odds) in worlds
     ``r0 .. r1-1``, every seat playing on by its policy (module docstring).
     ``coins[i, r]``: seat s's payouts, troll pay and round bonus;
@@ -105,26 +105,26 @@ def play_cards(s, cards, script, r0, r1, worlds, key, tab, ints, weight, coins, 
     not depend on which."""
     for job in nb.prange(cards.shape[0] * BLOCKS):
         i = job // BLOCKS
-        scratch = _scratch(tab, ints, weight, script.shape[0])
+        scratch = _scratch(board, game_state, money, script.shape[0])
         for r in range(r0 + job % BLOCKS, r1, BLOCKS):
-            _play_world(s, cards[i], script, r, worlds, key, tab, ints, weight, scratch, None, coins, results, i)
+            _play_world(s, cards[i], script, r, worlds, key, board, game_state, money, scratch, None, coins, results, i)
 
 
 @nb.njit(cache=True, parallel=True)
-def play_cards_pimc(s, cards, script, r0, r1, worlds, key, tab, ints, weight, n_worlds, coins, results):
+def play_cards_pimc(s, cards, script, r0, r1, worlds, key, board, game_state, money, n_worlds, coins, results):
     """``play_cards`` with seat s playing its later cards by PIMC
     (``play.pimc``, ``n_worlds`` layouts per decision), the others by their
     policies (each job its own solver workspace; the solver's answers are
     exact, so a world's outcome does not depend on which thread played it)."""
-    players = ints[I_PLAYERS]
-    n_colours = ints[I_NCOL]
+    players = game_state[I_PLAYERS]
+    n_colours = game_state[I_NCOL]
     for job in nb.prange(cards.shape[0] * BLOCKS):
         i = job // BLOCKS
-        scratch = _scratch(tab, ints, weight, script.shape[0])
+        scratch = _scratch(board, game_state, money, script.shape[0])
         PL, PU, CT, TT = new_workspace(players, n_colours, n_colours * RANKS, TT_BITS)
         stamps = np.zeros(2, dtype=np.uint64)
         ctx = pimc_context(players, scratch[5], scratch[6], n_worlds, n_colours, PL, PU, CT, TT, stamps)
         for r in range(r0 + job % BLOCKS, r1, BLOCKS):
             stamps[0] += np.uint64(2)
             stamps[1] = stamps[0] + np.uint64(1)
-            _play_world(s, cards[i], script, r, worlds, key, tab, ints, weight, scratch, ctx, coins, results, i)
+            _play_world(s, cards[i], script, r, worlds, key, board, game_state, money, scratch, ctx, coins, results, i)

@@ -18,24 +18,24 @@ A_SIZE = 5
 def audit_chunk(seed, stream, games, keep, audit, tab0, ints0, weight0, n_stats):
     """Play ``games`` games of stream ``(seed, stream)`` with ``keep`` candidates
     searched (and, if ``audit``, every candidate too); the ``A_*`` counts."""
-    tab = tab0.copy()
-    ints = ints0.copy()
-    weight = weight0.copy()
-    ints[I_MC_KEEP] = keep
-    ints[I_MC_AUDIT] = audit
+    board = tab0.copy()
+    game_state = ints0.copy()
+    money = weight0.copy()
+    game_state[I_MC_KEEP] = keep
+    game_state[I_MC_AUDIT] = audit
     state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
     row = np.zeros(n_stats, dtype=np.float64)
     nolog = np.zeros((1, 8), dtype=np.float64)
     nocells = np.zeros(1, dtype=np.float64)
-    mc = ints[I_MC_ANY] != 0   # a typed flag, not a literal: the games' compiled mc variant serves
+    mc = game_state[I_MC_ANY] != 0   # a typed flag, not a literal: the games' compiled mc variant serves
     for g in range(games):
-        play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
+        play_game(seed, stream, g, board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
                   failed, playpol, row, nolog, nocells, mc)
     out = np.zeros(A_SIZE, dtype=np.float64)
-    out[A_DECISIONS] = ints[I_MC_DECISIONS]
-    out[A_PRUNED] = ints[I_MC_PRUNED]
-    out[A_SEARCHES] = ints[I_MC_SEARCHES]
-    out[A_ROLLOUTS] = ints[I_MC_ROLLOUTS]
-    out[A_REGRET] = ints[I_MC_REGRET] / 1000.0
+    out[A_DECISIONS] = game_state[I_MC_DECISIONS]
+    out[A_PRUNED] = game_state[I_MC_PRUNED]
+    out[A_SEARCHES] = game_state[I_MC_SEARCHES]
+    out[A_ROLLOUTS] = game_state[I_MC_ROLLOUTS]
+    out[A_REGRET] = game_state[I_MC_REGRET] / 1000.0
     return out

@@ -46,85 +46,85 @@ def add_candidate(cands, gains, n, act, x, y, rv, g):
 
 
 @nb.njit(cache=True)
-def ev_candidates(s, tab, ints, weight, cands, gains):
+def ev_candidates(s, board, game_state, money, cands, gains):
     """The actions ``ev`` weighs for seat s and their gains (module docstring);
     ties go to the earlier one, as in ``policies.choose_ev``. Returns their number."""
-    return decision_candidates(s, tab, ints, weight, weight[W_NOPILOT:W_NOPILOT + MAX_ROWS], True, cands, gains)
+    return decision_candidates(s, board, game_state, money, money[W_NOPILOT:W_NOPILOT + MAX_ROWS], True, cands, gains)
 
 
 @no_refcount
-def step_candidates(s, tab, ints, weight, pilot, cands, gains):
+def step_candidates(s, board, game_state, money, pilot, cands, gains):
     """Seat s's candidates for ``mc`` and ``distilled`` (module docstring).
     ``pilot[row]``: the pilot's estimate of P(win) of a catalogue row, or -1
     where it has none; a bet's gain uses it where there is one. Returns their number."""
-    return decision_candidates(s, tab, ints, weight, pilot, False, cands, gains)
+    return decision_candidates(s, board, game_state, money, pilot, False, cands, gains)
 
 
 @no_refcount
-def decision_candidates(s, tab, ints, weight, pilot, ev_only, cands, gains):
+def decision_candidates(s, board, game_state, money, pilot, ev_only, cands, gains):
     """Seat s's candidates: pass, per bet type the model's best row (its gain by the pilot's
     estimate where there is one) and the pilot's best, the best exchange and the free tokens;
     ``ev_only``: as ``ev`` weighs them (the exchange only when no bet beats the threshold,
     tokens only for a seat holding a bet). Returns their number."""
-    n = add_candidate(cands, gains, 0, PASS, -1, -1, -1, weight[W_THRESH + entry_of(s, ints)])
-    hand = tab[HANDS + s]
-    unrev = hand & ~tab[REVEALED]
+    n = add_candidate(cands, gains, 0, PASS, -1, -1, -1, money[W_THRESH + entry_of(s, game_state)])
+    hand = board[HANDS + s]
+    unrev = hand & ~board[REVEALED]
     if unrev == U0:
         return n
-    lead = leader_of(ints) == s
-    prepare_features(hand, tab[TALON], lead, betting_place(s, ints), tab, ints)
+    lead = leader_of(game_state) == s
+    prepare_features(hand, board[TALON], lead, betting_place(s, game_state), board, game_state)
     best = gains[0]
-    stake = weight[W_STAKE]
-    nbets = ints[I_NBETS + s]
-    forgone = troll_income(s, ints, weight) if nbets == 0 else 0.0
+    stake = money[W_STAKE]
+    nbets = game_state[I_NBETS + s]
+    forgone = troll_income(s, game_state, money) if nbets == 0 else 0.0
     rv = cheap_card(unrev)
-    if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
+    if money[W_COINS + s] > 0 and money[W_COINS + s] >= stake:
         for kind in range(N_KINDS):
-            if (ints[I_ROW_OF + kind] < 0 or (ints[I_KINDS_HELD + s] >> kind) & 1 != 0
-                    or not allowed_kind(s, kind, ints)):
+            if (game_state[I_ROW_OF + kind] < 0 or (game_state[I_KINDS_HELD + s] >> kind) & 1 != 0
+                    or not allowed_kind(s, kind, game_state)):
                 continue
-            v, row = kind_best(kind, s, ints, weight)
-            prow = pilot_best(kind, pilot, ints, weight)
+            v, row = kind_best(kind, s, game_state, money)
+            prow = pilot_best(kind, pilot, game_state, money)
             if row >= 0:
                 if pilot[row] >= 0.0:
-                    v = pilot[row] * weight[W_MULT + row]
+                    v = pilot[row] * money[W_MULT + row]
                 g = v * stake - stake - forgone
                 n = add_candidate(cands, gains, n, BET, row, -1, rv, g)
                 best = max(best, g)
             if prow >= 0 and prow != row:
                 n = add_candidate(cands, gains, n, BET, prow, -1, rv,
-                                  pilot[prow] * weight[W_MULT + prow] * stake - stake - forgone)
+                                  pilot[prow] * money[W_MULT + prow] * stake - stake - forgone)
     g = NO_GAIN
     if not ev_only or best == gains[0]:   # ev: no bet beats the threshold, so the turn may improve the hand
-        g, x, y = best_swap(s, lead, tab, ints, weight)
+        g, x, y = best_swap(s, lead, board, game_state, money)
         if x >= 0:
             n = add_candidate(cands, gains, n, SWAP, x, y, x if (unrev & (U1 << np.uint64(x))) != U0 else rv, g)
     if nbets > 0 or not ev_only:
-        pay, cost = payment(s, rv, tab, weight)
+        pay, cost = payment(s, rv, board, money)
         if pay > -2:
             for t in range(N_TOKENS):
-                if token_free(t, ints) and not (t == LEAD_TOKEN and lead):
-                    tg = token_gain(s, t, g, ints, weight) if nbets > 0 else 0.0
+                if token_free(t, game_state) and not (t == LEAD_TOKEN and lead):
+                    tg = token_gain(s, t, g, game_state, money) if nbets > 0 else 0.0
                     n = add_candidate(cands, gains, n, TOKEN, t, pay, rv, tg - cost)
     return n
 
 
 @no_refcount
-def pilot_best(kind, pilot, ints, weight):
+def pilot_best(kind, pilot, game_state, money):
     """The row of ``kind`` with the highest pilot P x multiplier (-1: none estimated)."""
     best = -1.0
     brow = -1
-    row = ints[I_ROW_OF + kind]
-    while row >= 0 and row < ints[I_NROWS] and ints[I_ROWS + 3 * row] == kind:
-        if pilot[row] >= 0.0 and pilot[row] * weight[W_MULT + row] > best:
-            best = pilot[row] * weight[W_MULT + row]
+    row = game_state[I_ROW_OF + kind]
+    while row >= 0 and row < game_state[I_NROWS] and game_state[I_ROWS + 3 * row] == kind:
+        if pilot[row] >= 0.0 and pilot[row] * money[W_MULT + row] > best:
+            best = pilot[row] * money[W_MULT + row]
             brow = row
         row += 1
     return brow
 
 
 @no_refcount
-def candidate_features(s, act, x, y, gain, tab, ints, weight, phi):
+def candidate_features(s, act, x, y, gain, board, game_state, money, phi):
     """``distilled``'s features (``DIST_*``) of seat s's candidate ``(act, x, y)``
     with model gain ``gain`` into ``phi`` (length ``N_DIST``; pass: all 0).
     Seat s's hand features must be prepared (``prepare_features``)."""
@@ -132,24 +132,24 @@ def candidate_features(s, act, x, y, gain, tab, ints, weight, phi):
         phi[f] = 0.0
     if act == PASS:
         return
-    phi[DIST_HIDDEN] = popcount(tab[HANDS + s] & ~tab[REVEALED])
-    phi[DIST_TURNS_LEFT] = ints[I_TURNS] - 1 - ints[I_STEPS_DONE] // ints[I_PLAYERS]
-    stake = weight[W_STAKE]
+    phi[DIST_HIDDEN] = popcount(board[HANDS + s] & ~board[REVEALED])
+    phi[DIST_TURNS_LEFT] = game_state[I_TURNS] - 1 - game_state[I_STEPS_DONE] // game_state[I_PLAYERS]
+    stake = money[W_STAKE]
     if act == BET:
-        kind = ints[I_ROWS + 3 * x]
-        p = row_prob(x, s, ints, weight)
-        nbets = ints[I_NBETS + s]
+        kind = game_state[I_ROWS + 3 * x]
+        p = row_prob(x, s, game_state, money)
+        nbets = game_state[I_NBETS + s]
         phi[DIST_BET + kind] = 1.0
-        phi[DIST_PAY + kind] = p * weight[W_MULT + x] * stake
+        phi[DIST_PAY + kind] = p * money[W_MULT + x] * stake
         phi[DIST_P + kind] = p
-        phi[DIST_FORGONE] = troll_income(s, ints, weight) if nbets == 0 else 0.0
+        phi[DIST_FORGONE] = troll_income(s, game_state, money) if nbets == 0 else 0.0
         phi[DIST_HELD] = nbets
-        phi[DIST_STREAK] = weight[W_TRACKV + ints[I_TRACK + s]]
+        phi[DIST_STREAK] = money[W_TRACKV + game_state[I_TRACK + s]]
     elif act == SWAP:
         phi[DIST_SWAP] = 1.0
         phi[DIST_SWAP_GAIN] = gain
     elif act == TOKEN:
         phi[DIST_TOKEN + x] = 1.0
-        cost = 0.0 if y >= 0 else weight[W_TOKEN_COST]   # paid by revealing a card, or in coins
+        cost = 0.0 if y >= 0 else money[W_TOKEN_COST]   # paid by revealing a card, or in coins
         phi[DIST_TOKEN_COST] = cost
         phi[DIST_TOKEN_GAIN + x] = gain + cost

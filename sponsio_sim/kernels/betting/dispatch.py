@@ -8,20 +8,20 @@ from sponsio_sim.kernels.game.layout import BET_DISTILLED, BET_EV, BET_MC, BET_R
 
 
 @no_refcount
-def choose_action(s, tab, ints, weight, state):
+def choose_action(s, board, game_state, money, state):
     """Seat s's betting action ``(act, x, y, rv)`` under its entry's policy
     (``troll`` always passes; ``mc`` seats are searched by the caller,
     ``betting.mc``)."""
-    e = entry_of(s, ints)
-    pol = ints[I_BETPOL + e]
+    e = entry_of(s, game_state)
+    pol = game_state[I_BETPOL + e]
     if pol == BET_EV:
-        if weight[W_TEMP + e] > 0.0:
-            return choose_soft(s, tab, ints, weight, state)
-        return choose_ev(s, tab, ints, weight)
+        if money[W_TEMP + e] > 0.0:
+            return choose_soft(s, board, game_state, money, state)
+        return choose_ev(s, board, game_state, money)
     if pol == BET_RANDOM:
-        return choose_random(s, tab, ints, weight, state)
+        return choose_random(s, board, game_state, money, state)
     if pol == BET_DISTILLED:
-        return choose_distilled(s, tab, ints, weight, state)
+        return choose_distilled(s, board, game_state, money, state)
     if pol == BET_TROLL:
         return PASS, -1, -1, -1
     if pol == BET_MC:

@@ -55,30 +55,32 @@ _AUDIT = np.uint64(0xA0D17A0D17A0D17)  # the audit's fresh deals
 
 
 @no_refcount
-def is_mc(s, ints):
-    return ints[I_BETPOL + entry_of(s, ints)] == BET_MC
+def is_mc(s, game_state):
+    return game_state[I_BETPOL + entry_of(s, game_state)] == BET_MC
 
 
 @no_refcount
-def end_candidates(s, t, tab, ints, weight, cands, gains):
+def end_candidates(s, t, board, game_state, money, cands, gains):
     """Seat s's candidate uses of token ``t`` as betting ends: not using it
     (candidate 0), the ``ev`` choice, and for double and rebet every bet it
     may name (rebet: the model's best other parameter). Returns their number."""
     n = add_candidate(cands, gains, 0, -1, -1, -1, -1, 0.0)
-    nbets = ints[I_NBETS + s]
+    nbets = game_state[I_NBETS + s]
     if t == SWAP_TOKEN:
-        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
-        g, x, y = best_swap(s, leader_of(ints) == s, tab, ints, weight)
+        prepare_features(board[HANDS + s], board[TALON], leader_of(game_state) == s, betting_place(s, game_state),
+                         board, game_state)
+        g, x, y = best_swap(s, leader_of(game_state) == s, board, game_state, money)
         if x >= 0:
             n = add_candidate(cands, gains, n, -1, x, y, -1, g)
     elif t == DOUBLE_TOKEN:
         for i in range(nbets):
             n = add_candidate(cands, gains, n, -1, i, -1, -1, 0.0)
     elif t == REBET_TOKEN:
-        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
+        prepare_features(board[HANDS + s], board[TALON], leader_of(game_state) == s, betting_place(s, game_state),
+                         board, game_state)
         for i in range(nbets):
-            row = ints[I_BET_ROW + s * MAX_BETS + i]
-            v, r = kind_best(ints[I_ROWS + 3 * row], s, ints, weight)
+            row = game_state[I_BET_ROW + s * MAX_BETS + i]
+            v, r = kind_best(game_state[I_ROWS + 3 * row], s, game_state, money)
             if r >= 0 and r != row:
                 n = add_candidate(cands, gains, n, -1, i, r, -1, 0.0)
     return n
@@ -102,7 +104,7 @@ def _keep(n, gains, keep, order):
 
 
 @nb.njit(cache=True)
-def _decide(step, s, n, cands, gains, tab, ints, weight, work, key, pre_n, pre_gain, order, summary):
+def _decide(step, s, n, cands, gains, board, game_state, money, work, key, pre_n, pre_gain, order, summary):
     """Search the kept candidates; under audit also every candidate, counting
     the decisions where that picks another one and what that costs: the two
     choices' difference in mean round gain over R fresh rollouts
@@ -110,59 +112,59 @@ def _decide(step, s, n, cands, gains, tab, ints, weight, work, key, pre_n, pre_g
     searched: ``order[:m]``, with ``search``'s ``summary``)."""
     if n == 1:
         return 0, 0
-    m = _keep(n, gains, ints[I_MC_KEEP], order)
-    best = search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain, summary)
-    if ints[I_MC_AUDIT]:
-        ints[I_MC_DECISIONS] += 1
+    m = _keep(n, gains, game_state[I_MC_KEEP], order)
+    best = search(step, s, cands, order, m, board, game_state, money, work, key, pre_n, pre_gain, summary)
+    if game_state[I_MC_AUDIT]:
+        game_state[I_MC_DECISIONS] += 1
         if m < n:
             scratch = np.zeros((3, MAX_CANDS), dtype=np.float64)
             full_order = np.arange(MAX_CANDS)
-            full = search(step, s, cands, full_order, n, tab, ints, weight, work, key, pre_n, pre_gain, scratch)
+            full = search(step, s, cands, full_order, n, board, game_state, money, work, key, pre_n, pre_gain, scratch)
             if full != best:
-                ints[I_MC_PRUNED] += 1
+                game_state[I_MC_PRUNED] += 1
                 # what the pruned choice loses, on fresh deals (the searches' own means favour their picks)
                 fresh = key ^ _AUDIT
                 pair = np.array([full, best])
                 loss = 0.0
                 rs_start = np.empty(4, dtype=np.uint64)
                 rs = work[7]
-                for r in range(ints[I_MC_R + entry_of(s, ints)]):
+                for r in range(game_state[I_MC_R + entry_of(s, game_state)]):
                     deal_world(r, fresh, work)
                     rs_start[:] = rs
                     for c in range(2):
                         i = pair[c]
-                        g = rollout(step, s, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], tab, ints,
-                                     weight, work, rs_start)[0]
+                        g = rollout(step, s, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], board, game_state,
+                                     money, work, rs_start)[0]
                         loss += g if c == 0 else -g
-                ints[I_MC_REGRET] += np.int64(round(1000.0 * loss / ints[I_MC_R + entry_of(s, ints)]))
+                game_state[I_MC_REGRET] += np.int64(round(1000.0 * loss / game_state[I_MC_R + entry_of(s, game_state)]))
     return best, m
 
 
 @nb.njit(cache=True)
-def choose_mc(step, s, tab, ints, weight, state, record):
+def choose_mc(step, s, board, game_state, money, state, record):
     """Seat s's betting action ``(act, x, y, rv)`` at betting step ``step``;
     with a ``record`` of more than one row, the decision is recorded there
     (``record_decision``)."""
     cands = np.empty((MAX_CANDS, 4), dtype=np.int64)
     gains = np.empty(MAX_CANDS, dtype=np.float64)
-    if (tab[HANDS + s] & ~tab[REVEALED]) == U0:
+    if (board[HANDS + s] & ~board[REVEALED]) == U0:
         return PASS, -1, -1, -1   # nothing left to reveal: pass is the only action
-    work = new_work(s, tab, ints, weight)
+    work = new_work(s, board, game_state, money)
     key = rollout_key(state)
-    pre_n = min(PILOT, ints[I_MC_R + entry_of(s, ints)])
+    pre_n = min(PILOT, game_state[I_MC_R + entry_of(s, game_state)])
     pre_gain = np.empty(pre_n, dtype=np.float64)
-    pilot = pilot_rollouts(step, s, pre_n, key, tab, ints, weight, work, pre_gain)
-    n = step_candidates(s, tab, ints, weight, pilot, cands, gains)
+    pilot = pilot_rollouts(step, s, pre_n, key, board, game_state, money, work, pre_gain)
+    n = step_candidates(s, board, game_state, money, pilot, cands, gains)
     order = np.empty(MAX_CANDS, dtype=np.int64)
     summary = np.zeros((3, MAX_CANDS), dtype=np.float64)
-    i, m = _decide(step, s, n, cands, gains, tab, ints, weight, work, key, pre_n, pre_gain, order, summary)
+    i, m = _decide(step, s, n, cands, gains, board, game_state, money, work, key, pre_n, pre_gain, order, summary)
     if record.shape[0] > 1 and m > 1:
-        record_decision(s, i, m, order, cands, gains, summary, tab, ints, weight, record)
+        record_decision(s, i, m, order, cands, gains, summary, board, game_state, money, record)
     return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]
 
 
 @nb.njit(cache=True)
-def record_decision(s, chosen, m, order, cands, gains, summary, tab, ints, weight, record):
+def record_decision(s, chosen, m, order, cands, gains, summary, board, game_state, money, record):
     """One row per searched candidate into ``record`` (``game.layout.REC_*``;
     row 0 counts the rows used and the decisions): the decision's number,
     whether it was chosen, its paired mean round gain over pass and the
@@ -171,7 +173,8 @@ def record_decision(s, chosen, m, order, cands, gains, summary, tab, ints, weigh
     used = np.int64(record[0, 0])
     if used + m >= record.shape[0]:
         return
-    prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
+    prepare_features(board[HANDS + s], board[TALON], leader_of(game_state) == s, betting_place(s, game_state), board,
+                     game_state)
     decision = record[0, 1]
     for c in range(m):
         i = order[c]
@@ -181,24 +184,25 @@ def record_decision(s, chosen, m, order, cands, gains, summary, tab, ints, weigh
         row[REC_ADVANTAGE] = summary[1, i]
         row[REC_ROLLOUTS] = summary[2, i]
         row[REC_GAIN] = gains[i]
-        candidate_features(s, cands[i, 0], cands[i, 1], cands[i, 2], gains[i], tab, ints, weight,
+        candidate_features(s, cands[i, 0], cands[i, 1], cands[i, 2], gains[i], board, game_state, money,
                            row[REC_FEATURES:REC_FEATURES + N_DIST])
     record[0, 0] = used + m
     record[0, 1] = decision + 1.0
 
 
 @nb.njit(cache=True)
-def choose_mc_end(j, s, tab, ints, weight, state):
+def choose_mc_end(j, s, board, game_state, money, state):
     """How seat s uses the j-th end-of-betting token (``END_TOKENS``):
     ``(x, y)`` as ``betting.apply_end_token`` takes them, (-1, -1) for no use."""
     cands = np.empty((MAX_CANDS, 4), dtype=np.int64)
     gains = np.empty(MAX_CANDS, dtype=np.float64)
-    n = end_candidates(s, end_token(j), tab, ints, weight, cands, gains)
+    n = end_candidates(s, end_token(j), board, game_state, money, cands, gains)
     if n == 1:
         return -1, -1
-    work = new_work(s, tab, ints, weight)
+    work = new_work(s, board, game_state, money)
     order = np.empty(MAX_CANDS, dtype=np.int64)
     summary = np.zeros((3, MAX_CANDS), dtype=np.float64)
-    i, m = _decide(betting_steps(ints) + j, s, n, cands, gains, tab, ints, weight, work, rollout_key(state),
+    i, m = _decide(betting_steps(game_state) + j, s, n, cands, gains, board, game_state, money, work,
+                   rollout_key(state),
                    np.int64(0), np.empty(0, dtype=np.float64), order, summary)   # a typed 0: choose_mc's _decide
     return cands[i, 1], cands[i, 2]

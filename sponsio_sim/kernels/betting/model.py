@@ -19,7 +19,7 @@ wins a cycle of fail bets (spec 4, "Settling fail bets"): without it the
 model, fitted over every place, was off by up to 4 points per seat in
 fixed-seat games while calibrated over all seats.
 
-``prepare_features`` writes a hand's features to the ``ints`` scratch; then
+``prepare_features`` writes a hand's features to the ``game_state`` scratch; then
 ``cell_of`` / ``prob`` read them for any bet, so scanning the catalogue costs
 one feature pass. Layout and table shapes: ``game.layout``.
 """
@@ -52,110 +52,114 @@ def _run(known, col):
 
 
 @no_refcount
-def sure_mask(hand, talon, tab, ints):
+def sure_mask(hand, talon, board, game_state):
     """Own cards that win whenever led (the top run of own and talon cards)."""
     m = U0
-    for col in range(ints[I_NCOL]):
+    for col in range(game_state[I_NCOL]):
         m |= hand & (_run(hand | talon, col) << np.uint64(col * RANKS))
     return m
 
 
 @no_refcount
-def prepare_features(hand, talon, lead, place, tab, ints):
+def prepare_features(hand, talon, lead, place, board, game_state):
     """Features of ``hand`` with the talon ``talon`` known, of a seat at
-    ``place`` in the betting order, into ``ints`` scratch."""
-    ints[I_F_PLACE] = min(place, PLACES - 1)
-    for col in range(ints[I_NCOL]):
-        colour_features(col, hand, talon, tab, ints)
-    total_features(hand, talon, tab, ints)
-    ints[I_F_LEAD] = 1 if lead else 0
+    ``place`` in the betting order, into ``game_state`` scratch."""
+    game_state[I_F_PLACE] = min(place, PLACES - 1)
+    for col in range(game_state[I_NCOL]):
+        colour_features(col, hand, talon, board, game_state)
+    total_features(hand, talon, board, game_state)
+    game_state[I_F_LEAD] = 1 if lead else 0
 
 
 @nb.njit(cache=True, inline="always")
-def colour_features(col, hand, talon, tab, ints):
+def colour_features(col, hand, talon, board, game_state):
     """Colour ``col``'s features: its colour-bet cell, sure winners, high cards
-    (the place in the betting order already in ``ints``)."""
-    cm = tab[COLMASK + col]
+    (the place in the betting order already in ``game_state``)."""
+    cm = board[COLMASK + col]
     shift = np.uint64(col * RANKS)
     sc = popcount(hand & (_run(hand | talon, col) << shift))
-    ints[I_F_SC + col] = sc
-    ints[I_F_HI + col] = popcount(hand & cm & (np.uint64(TOP_RANKS) << shift))
+    game_state[I_F_SC + col] = sc
+    game_state[I_F_HI + col] = popcount(hand & cm & (np.uint64(TOP_RANKS) << shift))
     k = popcount(hand & cm)
     t = popcount(talon & cm)
-    ints[I_F_COL + col] = (((min(k, COLOUR_CELLS[0] - 1) * COLOUR_CELLS[1] + min(t, COLOUR_CELLS[1] - 1))
-                            * COLOUR_CELLS[2] + min(sc, COLOUR_CELLS[2] - 1)) * COLOUR_CELLS[3] + ints[I_F_PLACE])
+    game_state[I_F_COL + col] = (((min(k, COLOUR_CELLS[0] - 1) * COLOUR_CELLS[1] + min(t, COLOUR_CELLS[1] - 1))
+                            * COLOUR_CELLS[2] + min(sc, COLOUR_CELLS[2] - 1)) * COLOUR_CELLS[3] + game_state[I_F_PLACE])
 
 
 @nb.njit(cache=True, inline="always")
-def total_features(hand, talon, tab, ints):
+def total_features(hand, talon, board, game_state):
     """Whole-hand features from the colours' (``colour_features`` first)."""
     sure = 0
     high = 0
-    for col in range(ints[I_NCOL]):
-        sure += ints[I_F_SC + col]
-        high += ints[I_F_HI + col]
-    ints[I_F_SURE] = sure
-    ints[I_F_HIGH] = high
-    nines = tab[NINE_CARDS]
-    ints[I_F_NOWN] = popcount(hand & nines)
-    ints[I_F_NINPLAY] = popcount(nines & ~talon)
+    for col in range(game_state[I_NCOL]):
+        sure += game_state[I_F_SC + col]
+        high += game_state[I_F_HI + col]
+    game_state[I_F_SURE] = sure
+    game_state[I_F_HIGH] = high
+    nines = board[NINE_CARDS]
+    game_state[I_F_NOWN] = popcount(hand & nines)
+    game_state[I_F_NINPLAY] = popcount(nines & ~talon)
 
 
 @nb.njit(cache=True, inline="always")
-def tricks_cell(ints):
-    return (min(ints[I_F_SURE], TRICKS_CELLS[0] - 1) * TRICKS_CELLS[1]
-            + min(ints[I_F_HIGH], TRICKS_CELLS[1] - 1)) * TRICKS_CELLS[2] + ints[I_F_LEAD]
+def tricks_cell(game_state):
+    return (min(game_state[I_F_SURE], TRICKS_CELLS[0] - 1) * TRICKS_CELLS[1]
+            + min(game_state[I_F_HIGH], TRICKS_CELLS[1] - 1)) * TRICKS_CELLS[2] + game_state[I_F_LEAD]
 
 
 @no_refcount
-def cell_of(kind, a, b, target_bets, ints):
-    """Index (into ``weight``) of the model cell for bet (kind, a, b), using the
+def cell_of(kind, a, b, target_bets, game_state):
+    """Index (into ``money``) of the model cell for bet (kind, a, b), using the
     features last prepared; ``target_bets`` = bets held by a fail bet's target."""
     if kind == TRICKS:
-        return W_MODEL + ints[I_MODEL_AT + TRICKS] + tricks_cell(ints) * (ints[I_HAND] + 1) + a
+        return W_MODEL + game_state[I_MODEL_AT + TRICKS] + tricks_cell(game_state) * (game_state[I_HAND] + 1) + a
     if kind == COLOUR:
-        return W_MODEL + ints[I_MODEL_AT + COLOUR] + ints[I_F_COL + a] * COLOUR_PARAMS + b
+        return W_MODEL + game_state[I_MODEL_AT + COLOUR] + game_state[I_F_COL + a] * COLOUR_PARAMS + b
     if kind == NINES:
-        f = min(ints[I_F_NINPLAY], NINES_CELLS[0] - 1) * NINES_CELLS[1] + min(ints[I_F_NOWN], NINES_CELLS[1] - 1)
-        return W_MODEL + ints[I_MODEL_AT + NINES] + f
+        f = (min(game_state[I_F_NINPLAY], NINES_CELLS[0] - 1) * NINES_CELLS[1]
+             + min(game_state[I_F_NOWN], NINES_CELLS[1] - 1))
+        return W_MODEL + game_state[I_MODEL_AT + NINES] + f
     if kind == LAST or kind == FIRST:
         # One branch for both (sure winners, a count, leads): a branch of its
         # own for first made whole games 15 % slower (scripts/ab_game_speed.py).
         cells = LAST_CELLS if kind == LAST else FIRST_CELLS
-        x = ints[I_F_NOWN] if kind == LAST else ints[I_F_HIGH]
-        f = (min(ints[I_F_SURE], cells[0] - 1) * cells[1] + min(x, cells[1] - 1)) * cells[2] + ints[I_F_LEAD]
-        return W_MODEL + ints[I_MODEL_AT + kind] + f
+        x = game_state[I_F_NOWN] if kind == LAST else game_state[I_F_HIGH]
+        f = ((min(game_state[I_F_SURE], cells[0] - 1) * cells[1] + min(x, cells[1] - 1)) * cells[2]
+             + game_state[I_F_LEAD])
+        return W_MODEL + game_state[I_MODEL_AT + kind] + f
     if kind == FAIL:
-        return W_MODEL + ints[I_MODEL_AT + FAIL] + min(target_bets, FAIL_CELLS[0] - 1) * FAIL_CELLS[1] + ints[I_F_PLACE]
+        return (W_MODEL + game_state[I_MODEL_AT + FAIL] + min(target_bets, FAIL_CELLS[0] - 1) * FAIL_CELLS[1]
+                + game_state[I_F_PLACE])
     raise ValueError("unknown bet kind")
 
 
 @no_refcount
-def precompute_best(ints, weight):
+def precompute_best(game_state, money):
     """For every tricks cell, and every colour and colour cell, the catalogue row
     of that kind with the highest P x multiplier (so a scan is one lookup)."""
     n_t = TRICKS_CELLS[0] * TRICKS_CELLS[1] * TRICKS_CELLS[2]
     n_c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2] * COLOUR_CELLS[3]
-    h1 = ints[I_HAND] + 1
-    first = ints[I_ROW_OF + TRICKS]
+    h1 = game_state[I_HAND] + 1
+    first = game_state[I_ROW_OF + TRICKS]
     if first >= 0:
         for f in range(n_t):
-            ints[I_BEST_T + f] = _argmax_rows(first, h1, W_MODEL + ints[I_MODEL_AT + TRICKS] + f * h1, weight)
-    first = ints[I_ROW_OF + COLOUR]
+            cell = W_MODEL + game_state[I_MODEL_AT + TRICKS] + f * h1
+            game_state[I_BEST_T + f] = _argmax_rows(first, h1, cell, money)
+    first = game_state[I_ROW_OF + COLOUR]
     if first >= 0:
-        for col in range(ints[I_NCOL]):
+        for col in range(game_state[I_NCOL]):
             for f in range(n_c):
-                ints[I_BEST_C + col * n_c + f] = _argmax_rows(first + col * COLOUR_PARAMS, COLOUR_PARAMS,
-                                                              W_MODEL + ints[I_MODEL_AT + COLOUR] + f * COLOUR_PARAMS,
-                                                              weight)
+                cell = W_MODEL + game_state[I_MODEL_AT + COLOUR] + f * COLOUR_PARAMS
+                game_state[I_BEST_C + col * n_c + f] = _argmax_rows(first + col * COLOUR_PARAMS, COLOUR_PARAMS, cell,
+                                                                    money)
 
 
 @no_refcount
-def _argmax_rows(row0, n, cell0, weight):
+def _argmax_rows(row0, n, cell0, money):
     best = row0
     bv = -1.0
     for j in range(n):
-        v = weight[cell0 + j] * weight[W_MULT + row0 + j]
+        v = money[cell0 + j] * money[W_MULT + row0 + j]
         if v > bv:
             bv = v
             best = row0 + j
@@ -163,28 +167,28 @@ def _argmax_rows(row0, n, cell0, weight):
 
 
 @no_refcount
-def kind_best(kind, s, ints, weight):
+def kind_best(kind, s, game_state, money):
     """(P x multiplier, row) of the best row of ``kind`` for seat s's prepared
     hand (a fail bet never names s itself)."""
     if kind == TRICKS:
-        row = ints[I_BEST_T + tricks_cell(ints)]
-        return row_prob(row, s, ints, weight) * weight[W_MULT + row], row
+        row = game_state[I_BEST_T + tricks_cell(game_state)]
+        return row_prob(row, s, game_state, money) * money[W_MULT + row], row
     best = -1.0
     brow = -1
     if kind == COLOUR:
         n_c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2] * COLOUR_CELLS[3]
-        for col in range(ints[I_NCOL]):
-            row = ints[I_BEST_C + col * n_c + ints[I_F_COL + col]]
-            v = row_prob(row, s, ints, weight) * weight[W_MULT + row]
+        for col in range(game_state[I_NCOL]):
+            row = game_state[I_BEST_C + col * n_c + game_state[I_F_COL + col]]
+            v = row_prob(row, s, game_state, money) * money[W_MULT + row]
             if v > best:
                 best = v
                 brow = row
         return best, brow
     if kind == LAST or kind == NINES or kind == FAIL or kind == FIRST:   # no best-row table: scan the kind's rows
-        row = ints[I_ROW_OF + kind]
-        while row < ints[I_NROWS] and ints[I_ROWS + 3 * row] == kind:
-            if not (kind == FAIL and ints[I_ROWS + 3 * row + 1] == s):
-                v = row_prob(row, s, ints, weight) * weight[W_MULT + row]
+        row = game_state[I_ROW_OF + kind]
+        while row < game_state[I_NROWS] and game_state[I_ROWS + 3 * row] == kind:
+            if not (kind == FAIL and game_state[I_ROWS + 3 * row + 1] == s):
+                v = row_prob(row, s, game_state, money) * money[W_MULT + row]
                 if v > best:
                     best = v
                     brow = row
@@ -194,15 +198,15 @@ def kind_best(kind, s, ints, weight):
 
 
 @nb.njit(cache=True, inline="always")
-def row_cell(row, s, ints):
-    """Index (into ``weight``) of the model cell of catalogue row ``row`` for seat s's prepared hand."""
-    kind = ints[I_ROWS + 3 * row]
-    a = ints[I_ROWS + 3 * row + 1]
-    tb = target_bets(s, a, ints, I_NBETS, ints[I_PLAYERS]) if kind == FAIL else 0
-    return cell_of(kind, a, ints[I_ROWS + 3 * row + 2], tb, ints)
+def row_cell(row, s, game_state):
+    """Index (into ``money``) of the model cell of catalogue row ``row`` for seat s's prepared hand."""
+    kind = game_state[I_ROWS + 3 * row]
+    a = game_state[I_ROWS + 3 * row + 1]
+    tb = target_bets(s, a, game_state, I_NBETS, game_state[I_PLAYERS]) if kind == FAIL else 0
+    return cell_of(kind, a, game_state[I_ROWS + 3 * row + 2], tb, game_state)
 
 
 @nb.njit(cache=True, inline="always")
-def row_prob(row, s, ints, weight):
+def row_prob(row, s, game_state, money):
     """Model P(win) of catalogue row ``row`` for seat s's prepared hand."""
-    return weight[row_cell(row, s, ints)]
+    return money[row_cell(row, s, game_state)]

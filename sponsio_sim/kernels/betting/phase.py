@@ -23,156 +23,156 @@ from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
 
 @nb.njit(cache=True, inline="always")
-def leader_of(ints):
+def leader_of(game_state):
     """Who leads the first trick: the lead token's holder, else left of the dealer."""
-    owner = ints[I_TOKEN_OWNER + LEAD_TOKEN]
+    owner = game_state[I_TOKEN_OWNER + LEAD_TOKEN]
     if owner >= 0:
         return owner
-    s = ints[I_DEALER] + 1
-    return 0 if s == ints[I_PLAYERS] else s
+    s = game_state[I_DEALER] + 1
+    return 0 if s == game_state[I_PLAYERS] else s
 
 
 @nb.njit(cache=True, inline="always")
-def entry_of(s, ints):
-    return ints[I_ENTRY + s]
+def entry_of(s, game_state):
+    return game_state[I_ENTRY + s]
 
 
 @nb.njit(cache=True, inline="always")
-def bet_legal(s, row, ints, weight):
+def bet_legal(s, row, game_state, money):
     """Spec 2.2: a catalogue bet of a type not yet held, never on one's own
     failure, and only with coins for the stake (never with 0 coins)."""
-    if row < 0 or row >= ints[I_NROWS]:
+    if row < 0 or row >= game_state[I_NROWS]:
         return False
-    kind = ints[I_ROWS + 3 * row]
-    if (ints[I_KINDS_HELD + s] >> kind) & 1:
+    kind = game_state[I_ROWS + 3 * row]
+    if (game_state[I_KINDS_HELD + s] >> kind) & 1:
         return False
-    if kind == FAIL and ints[I_ROWS + 3 * row + 1] == s:
+    if kind == FAIL and game_state[I_ROWS + 3 * row + 1] == s:
         return False
-    coins = weight[W_COINS + s]
-    return coins > 0 and coins >= weight[W_STAKE]
+    coins = money[W_COINS + s]
+    return coins > 0 and coins >= money[W_STAKE]
 
 
 @nb.njit(cache=True, inline="always")
-def token_free(t, ints):
+def token_free(t, game_state):
     """Token ``t`` is in the rule set and still in the pool."""
-    return t >= 0 and t < N_TOKENS and (ints[I_TOKENS] >> t) & 1 == 1 and ints[I_TOKEN_OWNER + t] < 0
+    return t >= 0 and t < N_TOKENS and (game_state[I_TOKENS] >> t) & 1 == 1 and game_state[I_TOKEN_OWNER + t] < 0
 
 
 @no_refcount
-def _unrevealed(s, tab, c):
-    return c >= 0 and (tab[HANDS + s] & ~tab[REVEALED] & bit(c)) != U0
+def _unrevealed(s, board, c):
+    return c >= 0 and (board[HANDS + s] & ~board[REVEALED] & bit(c)) != U0
 
 
 @no_refcount
-def swap_cards(s, x, y, tab, ints):
+def swap_cards(s, x, y, board, game_state):
     """Exchange hand card ``x`` with talon card ``y``; both become public."""
     bx = bit(x)
     by = bit(y)
-    tab[HANDS + s] = (tab[HANDS + s] & ~bx) | by
-    tab[TALON] = (tab[TALON] & ~by) | bx
-    tab[REVEALED] = (tab[REVEALED] & ~bx) | by
-    ints[I_SWAPS + s] += 1
+    board[HANDS + s] = (board[HANDS + s] & ~bx) | by
+    board[TALON] = (board[TALON] & ~by) | bx
+    board[REVEALED] = (board[REVEALED] & ~bx) | by
+    game_state[I_SWAPS + s] += 1
 
 
 @no_refcount
-def swap_legal(s, x, y, tab):
-    return (x >= 0 and y >= 0 and (tab[HANDS + s] & bit(x)) != U0 and (tab[TALON] & bit(y)) != U0)
+def swap_legal(s, x, y, board):
+    return (x >= 0 and y >= 0 and (board[HANDS + s] & bit(x)) != U0 and (board[TALON] & bit(y)) != U0)
 
 
 @no_refcount
-def add_bet(s, row, ints):
+def add_bet(s, row, game_state):
     """Seat s takes catalogue bet ``row``, ranked after every bet placed before it this round."""
-    n = ints[I_NBETS + s]
-    ints[I_BET_ROW + s * MAX_BETS + n] = row
-    ints[I_BET_RANK + s * MAX_BETS + n] = ints[I_NPLACED]
-    ints[I_NPLACED] += 1
-    ints[I_NBETS + s] = n + 1
-    ints[I_KINDS_HELD + s] |= np.int64(1) << ints[I_ROWS + 3 * row]
+    n = game_state[I_NBETS + s]
+    game_state[I_BET_ROW + s * MAX_BETS + n] = row
+    game_state[I_BET_RANK + s * MAX_BETS + n] = game_state[I_NPLACED]
+    game_state[I_NPLACED] += 1
+    game_state[I_NBETS + s] = n + 1
+    game_state[I_KINDS_HELD + s] |= np.int64(1) << game_state[I_ROWS + 3 * row]
 
 
 @no_refcount
-def apply_action(s, act, x, y, rv, tab, ints, weight):
+def apply_action(s, act, x, y, rv, board, game_state, money):
     """Check and apply seat s's betting action; False (nothing changed) if illegal."""
     if act == PASS:
-        ints[I_STEPS_DONE] += 1
+        game_state[I_STEPS_DONE] += 1
         return True
-    if not _unrevealed(s, tab, rv):
+    if not _unrevealed(s, board, rv):
         return False
     if act == BET:
-        if not bet_legal(s, x, ints, weight):
+        if not bet_legal(s, x, game_state, money):
             return False
-        add_bet(s, x, ints)
-        weight[W_COINS + s] -= weight[W_STAKE]
-        weight[W_STAKES + s] += weight[W_STAKE]
+        add_bet(s, x, game_state)
+        money[W_COINS + s] -= money[W_STAKE]
+        money[W_STAKES + s] += money[W_STAKE]
     elif act == TOKEN:
-        if not token_free(x, ints):
+        if not token_free(x, game_state):
             return False
         if y >= 0:
-            if y == rv or not _unrevealed(s, tab, y):
+            if y == rv or not _unrevealed(s, board, y):
                 return False
-            tab[REVEALED] |= bit(y)
+            board[REVEALED] |= bit(y)
         else:
-            if weight[W_COINS + s] < weight[W_TOKEN_COST]:
+            if money[W_COINS + s] < money[W_TOKEN_COST]:
                 return False
-            weight[W_COINS + s] -= weight[W_TOKEN_COST]
-            weight[W_FEES + s] += weight[W_TOKEN_COST]
-        ints[I_TOKEN_OWNER + x] = s
-        ints[I_TOKEN_TAKEN + s * N_TOKENS + x] = 1
+            money[W_COINS + s] -= money[W_TOKEN_COST]
+            money[W_FEES + s] += money[W_TOKEN_COST]
+        game_state[I_TOKEN_OWNER + x] = s
+        game_state[I_TOKEN_TAKEN + s * N_TOKENS + x] = 1
     elif act == SWAP:
-        if not swap_legal(s, x, y, tab):
+        if not swap_legal(s, x, y, board):
             return False
     else:
         return False
-    tab[REVEALED] |= bit(rv)
+    board[REVEALED] |= bit(rv)
     if act == SWAP:
-        swap_cards(s, x, y, tab, ints)
-    ints[I_STEPS_DONE] += 1
+        swap_cards(s, x, y, board, game_state)
+    game_state[I_STEPS_DONE] += 1
     return True
 
 
 @no_refcount
-def apply_rebet(s, i, row, ints):
+def apply_rebet(s, i, row, game_state):
     """The rebet token: bet i of seat s takes parameter ``row`` (same type)."""
-    if i < 0 or i >= ints[I_NBETS + s] or row < 0 or row >= ints[I_NROWS]:
+    if i < 0 or i >= game_state[I_NBETS + s] or row < 0 or row >= game_state[I_NROWS]:
         return False
-    old = ints[I_BET_ROW + s * MAX_BETS + i]
-    kind = ints[I_ROWS + 3 * row]
-    if row == old or kind != ints[I_ROWS + 3 * old]:
+    old = game_state[I_BET_ROW + s * MAX_BETS + i]
+    kind = game_state[I_ROWS + 3 * row]
+    if row == old or kind != game_state[I_ROWS + 3 * old]:
         return False
-    if kind == FAIL and ints[I_ROWS + 3 * row + 1] == s:
+    if kind == FAIL and game_state[I_ROWS + 3 * row + 1] == s:
         return False
-    ints[I_BET_ROW + s * MAX_BETS + i] = row
+    game_state[I_BET_ROW + s * MAX_BETS + i] = row
     return True
 
 
 @no_refcount
-def apply_double(s, i, ints):
+def apply_double(s, i, game_state):
     """The double token names bet i of its holder."""
-    if i < 0 or i >= ints[I_NBETS + s]:
+    if i < 0 or i >= game_state[I_NBETS + s]:
         return False
-    ints[I_DOUBLED + s] = i
+    game_state[I_DOUBLED + s] = i
     return True
 
 
 @nb.njit(cache=True, inline="always")
-def actor(step, ints):
+def actor(step, game_state):
     """The seat that acts at betting step ``step`` (turn ``step // players``),
     starting left of the dealer."""
-    players = ints[I_PLAYERS]
-    return (ints[I_DEALER] + 1 + step % players) % players
+    players = game_state[I_PLAYERS]
+    return (game_state[I_DEALER] + 1 + step % players) % players
 
 
 @nb.njit(cache=True, inline="always")
-def betting_place(s, ints):
+def betting_place(s, game_state):
     """Seat s's place in the betting order (0: left of the dealer, first to act)."""
-    players = ints[I_PLAYERS]
-    return (s - ints[I_DEALER] - 1 + players) % players
+    players = game_state[I_PLAYERS]
+    return (s - game_state[I_DEALER] - 1 + players) % players
 
 
 @nb.njit(cache=True, inline="always")
-def betting_steps(ints):
+def betting_steps(game_state):
     """Betting actions in a round: every seat once per turn."""
-    return ints[I_TURNS] * ints[I_PLAYERS]
+    return game_state[I_TURNS] * game_state[I_PLAYERS]
 
 
 @nb.njit(cache=True, inline="always")
@@ -182,16 +182,16 @@ def end_token(j):
 
 
 @no_refcount
-def apply_end_token(s, t, x, y, tab, ints):
+def apply_end_token(s, t, x, y, board, game_state):
     """Seat s uses token ``t`` as betting ends (swap: hand card x for talon
     card y; rebet: bet x takes row y; double: bet x); False if not used or illegal."""
     if t == SWAP_TOKEN:
-        if swap_legal(s, x, y, tab):
-            swap_cards(s, x, y, tab, ints)
+        if swap_legal(s, x, y, board):
+            swap_cards(s, x, y, board, game_state)
             return True
         return False
     if t == REBET_TOKEN:
-        return apply_rebet(s, x, y, ints)
+        return apply_rebet(s, x, y, game_state)
     if t == DOUBLE_TOKEN:
-        return apply_double(s, x, ints)
+        return apply_double(s, x, game_state)
     return False

@@ -41,15 +41,15 @@ NO_GAIN = -1e300
 
 
 @nb.njit(cache=True, inline="always")
-def allowed_kind(s, kind, ints):
+def allowed_kind(s, kind, game_state):
     """Seat s's strategy may place bets of ``kind`` (restricted play bans some)."""
-    return (ints[I_BANNED + entry_of(s, ints)] >> kind) & 1 == 0
+    return (game_state[I_BANNED + entry_of(s, game_state)] >> kind) & 1 == 0
 
 
 @nb.njit(cache=True, inline="always")
-def may_bet(s, row, ints, weight):
+def may_bet(s, row, game_state, money):
     """A legal bet that seat s's strategy allows."""
-    return bet_legal(s, row, ints, weight) and allowed_kind(s, ints[I_ROWS + 3 * row], ints)
+    return bet_legal(s, row, game_state, money) and allowed_kind(s, game_state[I_ROWS + 3 * row], game_state)
 
 
 @nb.njit(cache=True, inline="always")
@@ -66,42 +66,42 @@ def cheap_card(mask):
 
 
 @nb.njit(cache=True, inline="always")
-def payment(s, rv, tab, weight):
+def payment(s, rv, board, money):
     """How seat s pays for a token after revealing ``rv``: (card to reveal or
     -1 for coins, coin cost), or (-2, 0) when it cannot pay."""
-    rest = tab[HANDS + s] & ~tab[REVEALED] & ~(U1 << np.uint64(rv))
+    rest = board[HANDS + s] & ~board[REVEALED] & ~(U1 << np.uint64(rv))
     if rest != U0:
         return cheap_card(rest), 0.0
-    if weight[W_COINS + s] >= weight[W_TOKEN_COST]:
-        return -1, weight[W_TOKEN_COST]
+    if money[W_COINS + s] >= money[W_TOKEN_COST]:
+        return -1, money[W_TOKEN_COST]
     return -2, 0.0
 
 
 @no_refcount
-def held_value(s, ints, weight):
+def held_value(s, game_state, money):
     """Model expected payout of seat s's bets (features prepared for its hand)."""
     v = 0.0
-    for i in range(ints[I_NBETS + s]):
-        row = ints[I_BET_ROW + s * MAX_BETS + i]
-        m = weight[W_MULT + row] * weight[W_STAKE]
-        if ints[I_DOUBLED + s] == i:
+    for i in range(game_state[I_NBETS + s]):
+        row = game_state[I_BET_ROW + s * MAX_BETS + i]
+        m = money[W_MULT + row] * money[W_STAKE]
+        if game_state[I_DOUBLED + s] == i:
             m *= 2.0
-        v += row_prob(row, s, ints, weight) * m
+        v += row_prob(row, s, game_state, money) * m
     return v
 
 
 @no_refcount
-def best_swap(s, lead, tab, ints, weight):
+def best_swap(s, lead, board, game_state, money):
     """(gain, hand card, talon card) of the exchange that raises seat s's
     held value most; features are left prepared for the current hand."""
-    hand = tab[HANDS + s]
-    talon = tab[TALON]
+    hand = board[HANDS + s]
+    talon = board[TALON]
     best = NO_GAIN
     bx = -1
     by = -1
-    if ints[I_NBETS + s] > 0 and talon != U0:
-        cur = held_value(s, ints, weight)
-        runs = sure_mask(hand, talon, tab, ints)
+    if game_state[I_NBETS + s] > 0 and talon != U0:
+        cur = held_value(s, game_state, money)
+        runs = sure_mask(hand, talon, board, game_state)
         seen = 0
         mx = hand
         while mx:
@@ -122,33 +122,33 @@ def best_swap(s, lead, tab, ints, weight):
                 bxy = (U1 << np.uint64(x)) | (U1 << np.uint64(y))
                 cx = x // RANKS
                 cy = y // RANKS
-                colour_features(cx, hand ^ bxy, talon ^ bxy, tab, ints)
-                colour_features(cy, hand ^ bxy, talon ^ bxy, tab, ints)
-                total_features(hand ^ bxy, talon ^ bxy, tab, ints)
-                g = held_value(s, ints, weight) - cur
-                colour_features(cx, hand, talon, tab, ints)
-                colour_features(cy, hand, talon, tab, ints)
+                colour_features(cx, hand ^ bxy, talon ^ bxy, board, game_state)
+                colour_features(cy, hand ^ bxy, talon ^ bxy, board, game_state)
+                total_features(hand ^ bxy, talon ^ bxy, board, game_state)
+                g = held_value(s, game_state, money) - cur
+                colour_features(cx, hand, talon, board, game_state)
+                colour_features(cy, hand, talon, board, game_state)
                 if g > best:
                     best = g
                     bx = x
                     by = y
-        prepare_features(hand, talon, lead, betting_place(s, ints), tab, ints)
+        prepare_features(hand, talon, lead, betting_place(s, game_state), board, game_state)
     return best, bx, by
 
 
 @no_refcount
-def best_rebet(s, ints, weight):
+def best_rebet(s, game_state, money):
     """(gain, bet index, new row) of the best change of one bet's parameter."""
     best = NO_GAIN
     bi = -1
     brow = -1
-    for i in range(ints[I_NBETS + s]):
-        row = ints[I_BET_ROW + s * MAX_BETS + i]
-        v, r = kind_best(ints[I_ROWS + 3 * row], s, ints, weight)
+    for i in range(game_state[I_NBETS + s]):
+        row = game_state[I_BET_ROW + s * MAX_BETS + i]
+        v, r = kind_best(game_state[I_ROWS + 3 * row], s, game_state, money)
         if r == row:
             continue
-        dbl = 2.0 if ints[I_DOUBLED + s] == i else 1.0
-        g = (v - row_prob(row, s, ints, weight) * weight[W_MULT + row]) * dbl * weight[W_STAKE]
+        dbl = 2.0 if game_state[I_DOUBLED + s] == i else 1.0
+        g = (v - row_prob(row, s, game_state, money) * money[W_MULT + row]) * dbl * money[W_STAKE]
         if g > best:
             best = g
             bi = i
@@ -157,13 +157,13 @@ def best_rebet(s, ints, weight):
 
 
 @no_refcount
-def best_double(s, ints, weight):
+def best_double(s, game_state, money):
     """(expected extra payout, bet index) of doubling seat s's best bet."""
     best = NO_GAIN
     bi = -1
-    for i in range(ints[I_NBETS + s]):
-        row = ints[I_BET_ROW + s * MAX_BETS + i]
-        g = row_prob(row, s, ints, weight) * weight[W_MULT + row] * weight[W_STAKE]
+    for i in range(game_state[I_NBETS + s]):
+        row = game_state[I_BET_ROW + s * MAX_BETS + i]
+        g = row_prob(row, s, game_state, money) * money[W_MULT + row] * money[W_STAKE]
         if g > best:
             best = g
             bi = i
@@ -171,72 +171,72 @@ def best_double(s, ints, weight):
 
 
 @nb.njit(cache=True, inline="always")
-def troll_income(s, ints, weight):
+def troll_income(s, game_state, money):
     """Troll pay seat s expects from the bets already on the table."""
-    players = ints[I_PLAYERS]
+    players = game_state[I_PLAYERS]
     fails = 0.0
     for t in range(players):
         if t != s:
-            for i in range(ints[I_NBETS + t]):
-                fails += 1.0 - weight[W_BASE + ints[I_BET_ROW + t * MAX_BETS + i]]
-    return fails * weight[W_TROLL_PAY]
+            for i in range(game_state[I_NBETS + t]):
+                fails += 1.0 - money[W_BASE + game_state[I_BET_ROW + t * MAX_BETS + i]]
+    return fails * money[W_TROLL_PAY]
 
 
 @no_refcount
-def token_gain(s, t, swap_gain, ints, weight):
+def token_gain(s, t, swap_gain, game_state, money):
     """The model's gain for seat s (holding bets, features prepared) of token
     ``t``: lead, the bets' gain from leading; double, the best bet's expected
     payout; rebet, the best change of parameter; swap, ``swap_gain``."""
     if t == LEAD_TOKEN:
-        cur = held_value(s, ints, weight)
-        ints[I_F_LEAD] = 1
-        g = held_value(s, ints, weight) - cur
-        ints[I_F_LEAD] = 0
+        cur = held_value(s, game_state, money)
+        game_state[I_F_LEAD] = 1
+        g = held_value(s, game_state, money) - cur
+        game_state[I_F_LEAD] = 0
         return g
     if t == DOUBLE_TOKEN:
-        return best_double(s, ints, weight)[0]
+        return best_double(s, game_state, money)[0]
     if t == REBET_TOKEN:
-        return best_rebet(s, ints, weight)[0]
+        return best_rebet(s, game_state, money)[0]
     return swap_gain
 
 
 @no_refcount
-def choose_ev(s, tab, ints, weight):
+def choose_ev(s, board, game_state, money):
     """The ``ev`` policy (module docstring)."""
-    hand = tab[HANDS + s]
-    unrev = hand & ~tab[REVEALED]
+    hand = board[HANDS + s]
+    unrev = hand & ~board[REVEALED]
     if unrev == U0:
         return PASS, -1, -1, -1
-    lead = leader_of(ints) == s
-    prepare_features(hand, tab[TALON], lead, betting_place(s, ints), tab, ints)
-    best = weight[W_THRESH + entry_of(s, ints)]
+    lead = leader_of(game_state) == s
+    prepare_features(hand, board[TALON], lead, betting_place(s, game_state), board, game_state)
+    best = money[W_THRESH + entry_of(s, game_state)]
     act, bx, by = PASS, -1, -1
-    stake = weight[W_STAKE]
-    nbets = ints[I_NBETS + s]
-    forgone = troll_income(s, ints, weight) if nbets == 0 else 0.0
-    if weight[W_COINS + s] > 0 and weight[W_COINS + s] >= stake:
+    stake = money[W_STAKE]
+    nbets = game_state[I_NBETS + s]
+    forgone = troll_income(s, game_state, money) if nbets == 0 else 0.0
+    if money[W_COINS + s] > 0 and money[W_COINS + s] >= stake:
         for kind in range(N_KINDS):
-            if (ints[I_ROW_OF + kind] >= 0 and (ints[I_KINDS_HELD + s] >> kind) & 1 == 0
-                    and allowed_kind(s, kind, ints)):
-                v, row = kind_best(kind, s, ints, weight)
+            if (game_state[I_ROW_OF + kind] >= 0 and (game_state[I_KINDS_HELD + s] >> kind) & 1 == 0
+                    and allowed_kind(s, kind, game_state)):
+                v, row = kind_best(kind, s, game_state, money)
                 g = v * stake - stake - forgone
                 if row >= 0 and g > best:
                     best, act, bx = g, BET, row
     rv = cheap_card(unrev)
     g = NO_GAIN
     if act == PASS:  # no bet worth its stake left: use the turn to improve the hand
-        g, x, y = best_swap(s, lead, tab, ints, weight)
+        g, x, y = best_swap(s, lead, board, game_state, money)
         if g > best:
             best, act, bx, by = g, SWAP, x, y
     if nbets > 0:
-        pay, cost = payment(s, rv, tab, weight)
+        pay, cost = payment(s, rv, board, money)
         if pay > -2:
             for t in range(N_TOKENS):
-                if not token_free(t, ints):
+                if not token_free(t, game_state):
                     continue
                 if t == LEAD_TOKEN and lead:
                     continue
-                tg = token_gain(s, t, g, ints, weight)
+                tg = token_gain(s, t, g, game_state, money)
                 if tg - cost > best:
                     best, act, bx, by = tg - cost, TOKEN, t, pay
     if act == SWAP and (unrev & (U1 << np.uint64(bx))) != U0:
@@ -245,33 +245,33 @@ def choose_ev(s, tab, ints, weight):
 
 
 @no_refcount
-def choose_random(s, tab, ints, weight, state):
+def choose_random(s, board, game_state, money, state):
     """The ``random`` policy (module docstring)."""
-    hand = tab[HANDS + s]
-    unrev = hand & ~tab[REVEALED]
-    if unrev == U0 or uniform(state) < weight[W_PASS + entry_of(s, ints)]:
+    hand = board[HANDS + s]
+    unrev = hand & ~board[REVEALED]
+    if unrev == U0 or uniform(state) < money[W_PASS + entry_of(s, game_state)]:
         return PASS, -1, -1, -1
     n_unrev = popcount(unrev)
     rv = select(unrev, randbelow(state, n_unrev))
     n_bets = 0
-    for row in range(ints[I_NROWS]):
-        if may_bet(s, row, ints, weight):
+    for row in range(game_state[I_NROWS]):
+        if may_bet(s, row, game_state, money):
             n_bets += 1
-    coin_ok = weight[W_COINS + s] >= weight[W_TOKEN_COST]
+    coin_ok = money[W_COINS + s] >= money[W_TOKEN_COST]
     per_token = (1 if coin_ok else 0) + (1 if n_unrev > 1 else 0)
     n_free = 0
     for t in range(N_TOKENS):
-        if token_free(t, ints):
+        if token_free(t, game_state):
             n_free += 1
-    talon = tab[TALON]
+    talon = board[TALON]
     n_swaps = popcount(hand) * popcount(talon)
     total = n_bets + n_free * per_token + n_swaps
     if total == 0:
         return PASS, -1, -1, -1
     k = randbelow(state, total)
     if k < n_bets:
-        for row in range(ints[I_NROWS]):
-            if may_bet(s, row, ints, weight):
+        for row in range(game_state[I_NROWS]):
+            if may_bet(s, row, game_state, money):
                 if k == 0:
                     return BET, row, -1, rv
                 k -= 1
@@ -280,7 +280,7 @@ def choose_random(s, tab, ints, weight, state):
         ti = k // per_token
         by_reveal = (k % per_token == 1) or not coin_ok
         for t in range(N_TOKENS):
-            if token_free(t, ints):
+            if token_free(t, game_state):
                 if ti == 0:
                     pay = -1
                     if by_reveal:
@@ -294,15 +294,15 @@ def choose_random(s, tab, ints, weight, state):
 
 
 @no_refcount
-def choose_end_token(s, t, tab, ints, weight, state):
+def choose_end_token(s, t, board, game_state, money, state):
     """How seat s uses token ``t`` when betting ends: (x, y), or (-1, -1) for
     no use. swap: (hand card, talon card); rebet: (bet index, new row);
     double: (bet index, -1)."""
-    pol = ints[I_BETPOL + entry_of(s, ints)]
+    pol = game_state[I_BETPOL + entry_of(s, game_state)]
     if pol == BET_EV or pol == BET_DISTILLED:   # distilled uses its tokens as ev does
-        return ev_end_token(s, t, tab, ints, weight)
+        return ev_end_token(s, t, board, game_state, money)
     if pol == BET_RANDOM:
-        return random_end_token(s, t, tab, ints, weight, state)
+        return random_end_token(s, t, board, game_state, money, state)
     if pol == BET_TROLL:   # holds no token: it never pays for one
         return -1, -1
     if pol == BET_MC:
@@ -311,43 +311,44 @@ def choose_end_token(s, t, tab, ints, weight, state):
 
 
 @no_refcount
-def ev_end_token(s, t, tab, ints, weight):
+def ev_end_token(s, t, board, game_state, money):
     """``ev``'s use of token ``t`` when betting ends (``choose_end_token``)."""
-    prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
+    prepare_features(board[HANDS + s], board[TALON], leader_of(game_state) == s, betting_place(s, game_state), board,
+                     game_state)
     if t == SWAP_TOKEN:
-        g, x, y = best_swap(s, leader_of(ints) == s, tab, ints, weight)
+        g, x, y = best_swap(s, leader_of(game_state) == s, board, game_state, money)
         return (x, y) if g > 0.0 else (-1, -1)
     if t == REBET_TOKEN:
-        g, i, row = best_rebet(s, ints, weight)
+        g, i, row = best_rebet(s, game_state, money)
         return (i, row) if g > 0.0 else (-1, -1)
     if t == DOUBLE_TOKEN:
-        return best_double(s, ints, weight)[1], -1
+        return best_double(s, game_state, money)[1], -1
     return -1, -1
 
 
 @no_refcount
-def random_end_token(s, t, tab, ints, weight, state):
+def random_end_token(s, t, board, game_state, money, state):
     """``random``'s use of token ``t`` when betting ends (``choose_end_token``)."""
-    nbets = ints[I_NBETS + s]
+    nbets = game_state[I_NBETS + s]
     if t == DOUBLE_TOKEN:
         return (randbelow(state, nbets), -1) if nbets > 0 else (-1, -1)
-    if uniform(state) < weight[W_PASS + entry_of(s, ints)]:
+    if uniform(state) < money[W_PASS + entry_of(s, game_state)]:
         return -1, -1
     if t == SWAP_TOKEN:
-        hand = tab[HANDS + s]
-        talon = tab[TALON]
+        hand = board[HANDS + s]
+        talon = board[TALON]
         if talon == U0:
             return -1, -1
         return select(hand, randbelow(state, popcount(hand))), select(talon, randbelow(state, popcount(talon)))
     if t == REBET_TOKEN and nbets > 0:
         i = randbelow(state, nbets)
-        row = ints[I_BET_ROW + s * MAX_BETS + i]
-        kind = ints[I_ROWS + 3 * row]
-        first = ints[I_ROW_OF + kind]
+        row = game_state[I_BET_ROW + s * MAX_BETS + i]
+        kind = game_state[I_ROWS + 3 * row]
+        first = game_state[I_ROW_OF + kind]
         r = first
         n_alt = 0
-        while r < ints[I_NROWS] and ints[I_ROWS + 3 * r] == kind:
-            if r != row and not (kind == FAIL and ints[I_ROWS + 3 * r + 1] == s):
+        while r < game_state[I_NROWS] and game_state[I_ROWS + 3 * r] == kind:
+            if r != row and not (kind == FAIL and game_state[I_ROWS + 3 * r + 1] == s):
                 n_alt += 1
             r += 1
         if n_alt == 0:
@@ -355,7 +356,7 @@ def random_end_token(s, t, tab, ints, weight, state):
         k = randbelow(state, n_alt)
         r = first
         while True:
-            if r != row and not (kind == FAIL and ints[I_ROWS + 3 * r + 1] == s):
+            if r != row and not (kind == FAIL and game_state[I_ROWS + 3 * r + 1] == s):
                 if k == 0:
                     return i, r
                 k -= 1

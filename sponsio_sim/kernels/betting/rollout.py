@@ -35,63 +35,63 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)  # rollout key from the game's random state
 
 
 @nb.njit(cache=True)
-def _finish(step, tab, ints, weight, state, hands, codes, counts, result, failed, playpol):
+def _finish(step, board, game_state, money, state, hands, codes, counts, result, failed, playpol):
     """Play the round on from betting step ``step`` (steps past the betting are
     the end tokens, ``END_TOKENS`` order) by the seats' own policies, then
     the tricks and the scoring; returns ``play_out``'s (leader, last, nine_lost, failed bets)."""
-    n_bet = betting_steps(ints)
+    n_bet = betting_steps(game_state)
     for k in range(step, n_bet):
-        s = actor(k, ints)
-        act, x, y, rv = choose_action(s, tab, ints, weight, state)
-        apply_action(s, act, x, y, rv, tab, ints, weight)
+        s = actor(k, game_state)
+        act, x, y, rv = choose_action(s, board, game_state, money, state)
+        apply_action(s, act, x, y, rv, board, game_state, money)
     for j in range(max(step - n_bet, 0), 3):
         t = end_token(j)
-        s = ints[I_TOKEN_OWNER + t]
+        s = game_state[I_TOKEN_OWNER + t]
         if s >= 0:
-            x, y = choose_end_token(s, t, tab, ints, weight, state)
-            apply_end_token(s, t, x, y, tab, ints)
-    return play_out(tab, ints, weight, state, hands, codes, counts, result, failed, playpol)
+            x, y = choose_end_token(s, t, board, game_state, money, state)
+            apply_end_token(s, t, x, y, board, game_state)
+    return play_out(board, game_state, money, state, hands, codes, counts, result, failed, playpol)
 
 
 @nb.njit(cache=True)
-def load_scratch(tab, ints, weight, tab2, ints2, w2):
+def load_scratch(board, game_state, money, tab2, ints2, w2):
     """Copy the game state into a rollout's scratch arrays, every ``mc``
     entry betting by ``I_MC_SELF`` there (``ev``, or ``distilled`` in
     expert iteration: a rollout never searches)."""
-    tab2[:] = tab
-    ints2[:] = ints
-    w2[:W_MODEL] = weight[:W_MODEL]   # the success model (from W_MODEL) is never written
-    for e in range(ints[I_NENTRIES]):
+    tab2[:] = board
+    ints2[:] = game_state
+    w2[:W_MODEL] = money[:W_MODEL]   # the success model (from W_MODEL) is never written
+    for e in range(game_state[I_NENTRIES]):
         if ints2[I_BETPOL + e] == BET_MC:
-            ints2[I_BETPOL + e] = ints[I_MC_SELF]
+            ints2[I_BETPOL + e] = game_state[I_MC_SELF]
 
 
 @nb.njit(cache=True)
-def new_work(s, tab, ints, weight):
+def new_work(s, board, game_state, money):
     """Scratch for seat s's rollouts: the hidden cards and what stays fixed
     in a deal, the rollout state and the round's work arrays."""
-    players = ints[I_PLAYERS]
-    known = tab[REVEALED]
+    players = game_state[I_PLAYERS]
+    known = board[REVEALED]
     fixed = np.zeros(players, dtype=np.uint64)
     need = np.zeros(players, dtype=np.int64)
     n_hidden = 0
     for t in range(players):
         if t != s:
-            n_hidden += popcount(tab[HANDS + t] & ~known)
+            n_hidden += popcount(board[HANDS + t] & ~known)
     pool = np.empty(n_hidden, dtype=np.int64)
     k = 0
     for t in range(players):
         if t == s:
-            fixed[t] = tab[HANDS + t]
+            fixed[t] = board[HANDS + t]
             continue
-        fixed[t] = tab[HANDS + t] & known
-        hid = tab[HANDS + t] & ~known
+        fixed[t] = board[HANDS + t] & known
+        hid = board[HANDS + t] & ~known
         need[t] = popcount(hid)
         while hid:
             pool[k] = lowest(hid)
             k += 1
             hid &= hid - U1
-    return (pool, fixed, need, np.zeros(players, dtype=np.uint64), tab.copy(), ints.copy(), weight.copy(),
+    return (pool, fixed, need, np.zeros(players, dtype=np.uint64), board.copy(), game_state.copy(), money.copy(),
             np.empty(4, dtype=np.uint64), np.zeros(players, dtype=np.uint64),
             np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64), np.zeros(players, dtype=np.int64),
             np.zeros((players, MAX_BETS), dtype=np.int64), np.zeros(players, dtype=np.bool_),
@@ -111,14 +111,14 @@ def deal_world(r, key, work):
 
 
 @nb.njit(cache=True)
-def rollout(step, s, act, x, y, rv, tab, ints, weight, work, rs_start):
+def rollout(step, s, act, x, y, rv, board, game_state, money, work, rs_start):
     """Seat s takes the candidate at ``step`` in the dealt world of ``work``
     and the round is played out; returns seat s's round gain in coins, the
     last trick's winner and the seats whose 9 lost a trick."""
     pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
-    n_bet = betting_steps(ints)
-    load_scratch(tab, ints, weight, tab2, ints2, w2)
-    for t in range(ints[I_PLAYERS]):
+    n_bet = betting_steps(game_state)
+    load_scratch(board, game_state, money, tab2, ints2, w2)
+    for t in range(game_state[I_PLAYERS]):
         tab2[HANDS + t] = dealt[t]
     if ints2[I_FIELD]:   # the others' members, unknown to seat s: drawn per rollout, the same for every candidate
         rs[:] = rs_start
@@ -131,37 +131,37 @@ def rollout(step, s, act, x, y, rv, tab, ints, weight, work, rs_start):
         apply_end_token(s, end_token(step - n_bet), x, y, tab2, ints2)
     leader, last, nine_lost, n_failed = _finish(step + 1, tab2, ints2, w2, rs, hands, codes, counts, result,
                                                 failed, playpol)
-    ints[I_MC_ROLLOUTS] += 1
-    return w2[W_COINS + s] - weight[W_COINS + s], last, nine_lost
+    game_state[I_MC_ROLLOUTS] += 1
+    return w2[W_COINS + s] - money[W_COINS + s], last, nine_lost
 
 
 @nb.njit(cache=True)
-def pilot_rollouts(step, s, n, key, tab, ints, weight, work, pass_gain):
+def pilot_rollouts(step, s, n, key, board, game_state, money, work, pass_gain):
     """Seat s passes at ``step`` in ``n`` rollouts (the search's first ``n``
     deals): its gains into ``pass_gain``, and per catalogue row the share of
     them in which seat s would have won that bet (-1 for ``fail`` rows)."""
     pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
-    nrows = ints[I_NROWS]
+    nrows = game_state[I_NROWS]
     wins = np.zeros(nrows, dtype=np.float64)
     rs_start = np.empty(4, dtype=np.uint64)
     for r in range(n):
         deal_world(r, key, work)
         rs_start[:] = rs
         no = np.int64(-1)   # typed, not literal: the search's own calls share this compiled rollout
-        pass_gain[r], last, nine_lost = rollout(step, s, np.int64(PASS), no, no, no, tab, ints, weight, work,
+        pass_gain[r], last, nine_lost = rollout(step, s, np.int64(PASS), no, no, no, board, game_state, money, work,
                                                 rs_start)
         for row in range(nrows):
-            kind = ints[I_ROWS + 3 * row]
-            if kind != FAIL and bet_won(kind, ints[I_ROWS + 3 * row + 1], ints[I_ROWS + 3 * row + 2], s,
+            kind = game_state[I_ROWS + 3 * row]
+            if kind != FAIL and bet_won(kind, game_state[I_ROWS + 3 * row + 1], game_state[I_ROWS + 3 * row + 2], s,
                                         tab2, ints2, nine_lost):
                 wins[row] += 1.0
     for row in range(nrows):
-        wins[row] = wins[row] / n if ints[I_ROWS + 3 * row] != FAIL else -1.0
+        wins[row] = wins[row] / n if game_state[I_ROWS + 3 * row] != FAIL else -1.0
     return wins
 
 
 @nb.njit(cache=True)
-def search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_gain, summary):
+def search(step, s, cands, order, m, board, game_state, money, work, key, pre_n, pre_gain, summary):
     """Index (into ``cands``) of the candidate among ``order[:m]`` with the
     highest mean round gain for seat s over at most its entry's R rollouts,
     raced (module docstring). Candidates apply at betting step ``step``;
@@ -170,7 +170,7 @@ def search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_ga
     over the rollouts it got (a dropped candidate: those before it was
     dropped), its paired mean difference to ``order[0]`` over the same
     rollouts, and their number."""
-    rollouts = ints[I_MC_R + entry_of(s, ints)]
+    rollouts = game_state[I_MC_R + entry_of(s, game_state)]
     pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
     gain = np.zeros((m, rollouts), dtype=np.float64)
     alive = np.ones(m, dtype=np.bool_)
@@ -188,15 +188,15 @@ def search(step, s, cands, order, m, tab, ints, weight, work, key, pre_n, pre_ga
             if i == 0 and r < pre_n:
                 gain[c, r] = pre_gain[r]
             else:
-                gain[c, r] = rollout(step, s, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], tab, ints,
-                                      weight, work, rs_start)[0]
+                gain[c, r] = rollout(step, s, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], board, game_state,
+                                      money, work, rs_start)[0]
         r += 1
         if r % RACE_EVERY == 0 and r < rollouts:
             n_alive = race(gain, r, alive)
             for c in range(m):
                 if not alive[c] and upto[c] == 0:
                     upto[c] = r
-    ints[I_MC_SEARCHES] += 1
+    game_state[I_MC_SEARCHES] += 1
     best = -1
     for c in range(m):
         got = upto[c] if upto[c] else r

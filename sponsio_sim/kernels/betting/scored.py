@@ -13,8 +13,8 @@
   type's parameter is the one its own score ranks first over every legal
   row of the type (``best_rows``), not the model's highest P x multiplier.
 
-The candidates' arrays are scratch in ``ints`` (``I_CANDS``) and
-``weight`` (``W_GAINS``, ``W_PHI``), so a decision allocates nothing; the
+The candidates' arrays are scratch in ``game_state`` (``I_CANDS``) and
+``money`` (``W_GAINS``, ``W_PHI``), so a decision allocates nothing; the
 functions that take views of them count references (plain ``njit``).
 """
 
@@ -51,67 +51,67 @@ def pick(gains, n, temp, state):
 
 
 @nb.njit(cache=True)
-def choose_soft(s, tab, ints, weight, state):
+def choose_soft(s, board, game_state, money, state):
     """``ev`` with its entry's temperature (module docstring)."""
-    cands = ints[I_CANDS:I_CANDS + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
-    gains = weight[W_GAINS:W_GAINS + MAX_CANDS]
-    n = ev_candidates(s, tab, ints, weight, cands, gains)
-    i = pick(gains, n, weight[W_TEMP + entry_of(s, ints)], state)
+    cands = game_state[I_CANDS:I_CANDS + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
+    gains = money[W_GAINS:W_GAINS + MAX_CANDS]
+    n = ev_candidates(s, board, game_state, money, cands, gains)
+    i = pick(gains, n, money[W_TEMP + entry_of(s, game_state)], state)
     return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]
 
 
 @no_refcount
-def distilled_scores(s, n, tab, ints, weight, cands, gains):
+def distilled_scores(s, n, board, game_state, money, cands, gains):
     """Replace the model gains of candidates 1..n-1 by their ``distilled`` scores
     (candidate 0, pass, keeps the entry's threshold)."""
     for i in range(1, n):
         if cands[i, 0] == BET and cands[i, 1] < 0:
             gains[i] = -1e300   # collapsed into another candidate of its type (``best_rows``)
         else:
-            gains[i] = score_of(s, cands[i, 0], cands[i, 1], cands[i, 2], gains[i], tab, ints, weight)
-    gains[0] = weight[W_THRESH + entry_of(s, ints)]
+            gains[i] = score_of(s, cands[i, 0], cands[i, 1], cands[i, 2], gains[i], board, game_state, money)
+    gains[0] = money[W_THRESH + entry_of(s, game_state)]
 
 
 @nb.njit(cache=True)
-def score_of(s, act, x, y, gain, tab, ints, weight):
+def score_of(s, act, x, y, gain, board, game_state, money):
     """``distilled``'s score of one candidate: its features (``candidate_features``) times ``W_DIST``."""
-    phi = weight[W_PHI:W_PHI + N_DIST]
-    candidate_features(s, act, x, y, gain, tab, ints, weight, phi)
+    phi = money[W_PHI:W_PHI + N_DIST]
+    candidate_features(s, act, x, y, gain, board, game_state, money, phi)
     v = 0.0
     for f in range(N_DIST):
-        v += weight[W_DIST + f] * phi[f]
+        v += money[W_DIST + f] * phi[f]
     return v
 
 
 @no_refcount
-def best_rows(s, n, tab, ints, weight, cands, gains):
+def best_rows(s, n, board, game_state, money, cands, gains):
     """Give each bet candidate of 1..n-1 its type's legal row that scores highest (the features
     are seat s's prepared hand's); candidates of one type collapse into the first."""
     for i in range(1, n):
         if cands[i, 0] != BET or cands[i, 1] < 0:
             continue
-        kind = ints[I_ROWS + 3 * cands[i, 1]]
+        kind = game_state[I_ROWS + 3 * cands[i, 1]]
         best, brow = -1e300, -1
-        row = ints[I_ROW_OF + kind]
-        while row >= 0 and row < ints[I_NROWS] and ints[I_ROWS + 3 * row] == kind:
-            if bet_legal(s, row, ints, weight):
-                v = score_of(s, BET, row, -1, 0.0, tab, ints, weight)
+        row = game_state[I_ROW_OF + kind]
+        while row >= 0 and row < game_state[I_NROWS] and game_state[I_ROWS + 3 * row] == kind:
+            if bet_legal(s, row, game_state, money):
+                v = score_of(s, BET, row, -1, 0.0, board, game_state, money)
                 if v > best:
                     best, brow = v, row
             row += 1
         cands[i, 1] = brow
         for j in range(i + 1, n):   # the pilot's other row of this type (none without a pilot)
-            if cands[j, 0] == BET and cands[j, 1] >= 0 and ints[I_ROWS + 3 * cands[j, 1]] == kind:
+            if cands[j, 0] == BET and cands[j, 1] >= 0 and game_state[I_ROWS + 3 * cands[j, 1]] == kind:
                 cands[j, 1] = -1
 
 
 @nb.njit(cache=True)
-def choose_distilled(s, tab, ints, weight, state):
+def choose_distilled(s, board, game_state, money, state):
     """The ``distilled`` policy (module docstring)."""
-    cands = ints[I_CANDS:I_CANDS + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
-    gains = weight[W_GAINS:W_GAINS + MAX_CANDS]
-    n = step_candidates(s, tab, ints, weight, weight[W_NOPILOT:W_NOPILOT + MAX_ROWS], cands, gains)
-    best_rows(s, n, tab, ints, weight, cands, gains)
-    distilled_scores(s, n, tab, ints, weight, cands, gains)
-    i = pick(gains, n, weight[W_TEMP + entry_of(s, ints)], state)
+    cands = game_state[I_CANDS:I_CANDS + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
+    gains = money[W_GAINS:W_GAINS + MAX_CANDS]
+    n = step_candidates(s, board, game_state, money, money[W_NOPILOT:W_NOPILOT + MAX_ROWS], cands, gains)
+    best_rows(s, n, board, game_state, money, cands, gains)
+    distilled_scores(s, n, board, game_state, money, cands, gains)
+    i = pick(gains, n, money[W_TEMP + entry_of(s, game_state)], state)
     return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]

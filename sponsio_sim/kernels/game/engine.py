@@ -45,163 +45,164 @@ from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
 
 
 @no_refcount
-def start_game(g, ints, weight):
+def start_game(g, game_state, money):
     """Coins, track and seat order for game ``g`` of a chunk (a field's draws:
     ``game.field.draw_entries``); dealer = last seat."""
-    players = ints[I_PLAYERS]
-    ints[I_FOCAL_SEAT] = -1
+    players = game_state[I_PLAYERS]
+    game_state[I_FOCAL_SEAT] = -1
     for s in range(players):
-        ints[I_ENTRY + s] = (s + g) % players if ints[I_ROTATE] else s
-        weight[W_COINS + s] = weight[W_START]
-        ints[I_TRACK + s] = 0
-    ints[I_ROUND] = 0
-    ints[I_DEALER] = players - 1
-    ints[I_LEADERS] = 0
-    ints[I_LAST_R1] = 0
-    ints[I_LEADCH] = 0
+        game_state[I_ENTRY + s] = (s + g) % players if game_state[I_ROTATE] else s
+        money[W_COINS + s] = money[W_START]
+        game_state[I_TRACK + s] = 0
+    game_state[I_ROUND] = 0
+    game_state[I_DEALER] = players - 1
+    game_state[I_LEADERS] = 0
+    game_state[I_LAST_R1] = 0
+    game_state[I_LEADCH] = 0
 
 
 @no_refcount
-def start_round(tab, ints, weight):
+def start_round(board, game_state, money):
     """Clear the round's tokens, bets, swaps and ledger."""
     for t in range(N_TOKENS):
-        ints[I_TOKEN_OWNER + t] = -1
-    ints[I_NPLACED] = 0
-    ints[I_STEPS_DONE] = 0
-    for s in range(ints[I_PLAYERS]):
-        ints[I_NBETS + s] = 0
-        ints[I_KINDS_HELD + s] = 0
-        ints[I_DOUBLED + s] = -1
-        ints[I_SWAPS + s] = 0
+        game_state[I_TOKEN_OWNER + t] = -1
+    game_state[I_NPLACED] = 0
+    game_state[I_STEPS_DONE] = 0
+    for s in range(game_state[I_PLAYERS]):
+        game_state[I_NBETS + s] = 0
+        game_state[I_KINDS_HELD + s] = 0
+        game_state[I_DOUBLED + s] = -1
+        game_state[I_SWAPS + s] = 0
         for t in range(N_TOKENS):
-            ints[I_TOKEN_TAKEN + s * N_TOKENS + t] = 0
+            game_state[I_TOKEN_TAKEN + s * N_TOKENS + t] = 0
         for f in (W_STAKES, W_FEES, W_PAYOUT, W_TROLLPAID, W_BONUSPAID, W_CASHED):
-            weight[f + s] = 0.0
-    tab[REVEALED] = 0
+            money[f + s] = 0.0
+    board[REVEALED] = 0
 
 
 @nb.njit(cache=True)
-def betting_phase(tab, ints, weight, state, log, mc):
+def betting_phase(board, game_state, money, state, log, mc):
     """Spec 2: ``turns`` turns, each seat acting once from left of the dealer;
     then the swap, rebet and double tokens take effect (spec 3). ``mc`` is
     None when no seat bets by ``mc`` (its search is then compiled out, see
     ``play_game``), else the record ``mc`` seats write their decisions to
     (one row: none recorded; ``betting.mc.record_decision``)."""
-    players = ints[I_PLAYERS]
-    rnd = ints[I_ROUND] + 1
-    n_bet = betting_steps(ints)
+    players = game_state[I_PLAYERS]
+    rnd = game_state[I_ROUND] + 1
+    n_bet = betting_steps(game_state)
     for k in range(n_bet):
-        s = actor(k, ints)
-        if mc is not None and is_mc(s, ints):
-            act, x, y, rv = choose_mc(k, s, tab, ints, weight, state, mc)
+        s = actor(k, game_state)
+        if mc is not None and is_mc(s, game_state):
+            act, x, y, rv = choose_mc(k, s, board, game_state, money, state, mc)
         else:
-            act, x, y, rv = choose_action(s, tab, ints, weight, state)
-        if not apply_action(s, act, x, y, rv, tab, ints, weight):
+            act, x, y, rv = choose_action(s, board, game_state, money, state)
+        if not apply_action(s, act, x, y, rv, board, game_state, money):
             act, x, y, rv = 0, -1, -1, -1  # pragma: no cover - policies only choose legal actions
         log_event(log, rnd, EV_ACTION, s, k // players, act, x, y, rv)
     for j in range(3):
         t = end_token(j)
-        s = ints[I_TOKEN_OWNER + t]
+        s = game_state[I_TOKEN_OWNER + t]
         if s < 0:
             continue
-        if mc is not None and is_mc(s, ints):
-            x, y = choose_mc_end(j, s, tab, ints, weight, state)
+        if mc is not None and is_mc(s, game_state):
+            x, y = choose_mc_end(j, s, board, game_state, money, state)
         else:
-            x, y = choose_end_token(s, t, tab, ints, weight, state)
-        if apply_end_token(s, t, x, y, tab, ints):
+            x, y = choose_end_token(s, t, board, game_state, money, state)
+        if apply_end_token(s, t, x, y, board, game_state):
             log_event(log, rnd, EV_END_TOKEN, s, t, x, y, 0, 0)
 
 
 @no_refcount
-def predict_bets(tab, ints, weight):
+def predict_bets(board, game_state, money):
     """The success model's P of every bet held when betting ends (any policy),
     so tournaments can set the model against what happens in real games."""
-    for s in range(ints[I_PLAYERS]):
-        if ints[I_NBETS + s] == 0:
+    for s in range(game_state[I_PLAYERS]):
+        if game_state[I_NBETS + s] == 0:
             continue
-        prepare_features(tab[HANDS + s], tab[TALON], leader_of(ints) == s, betting_place(s, ints), tab, ints)
-        for i in range(ints[I_NBETS + s]):
-            cell = row_cell(ints[I_BET_ROW + s * MAX_BETS + i], s, ints)
-            ints[I_BET_CELL + s * MAX_BETS + i] = cell - W_MODEL
-            weight[W_PRED + s * MAX_BETS + i] = weight[cell]
+        prepare_features(board[HANDS + s], board[TALON], leader_of(game_state) == s, betting_place(s, game_state),
+                         board, game_state)
+        for i in range(game_state[I_NBETS + s]):
+            cell = row_cell(game_state[I_BET_ROW + s * MAX_BETS + i], s, game_state)
+            game_state[I_BET_CELL + s * MAX_BETS + i] = cell - W_MODEL
+            money[W_PRED + s * MAX_BETS + i] = money[cell]
 
 
 @no_refcount
-def end_check(ints, weight):
+def end_check(game_state, money):
     """Spec 7, in priority order: (reason, bitmask of winners) or (0, 0).
     A track end is won by the richest player on the top position, or of
     all players under ``track_top = ends``."""
-    players = ints[I_PLAYERS]
+    players = game_state[I_PLAYERS]
     cand = 0
     for s in range(players):
-        if ints[I_TRACK + s] >= ints[I_TRACK_WIN]:
+        if game_state[I_TRACK + s] >= game_state[I_TRACK_WIN]:
             cand |= 1 << s
     reason = END_TRACK if cand else 0
-    if cand and ints[I_TRACK_ENDS]:
+    if cand and game_state[I_TRACK_ENDS]:
         cand = (1 << players) - 1
     if reason == 0:
         for s in range(players):
-            if weight[W_COINS + s] >= weight[W_COINS_END]:
+            if money[W_COINS + s] >= money[W_COINS_END]:
                 reason = END_COINS
-        if reason == 0 and ints[I_ROUND] >= ints[I_MAX_ROUNDS]:
+        if reason == 0 and game_state[I_ROUND] >= game_state[I_MAX_ROUNDS]:
             reason = END_ROUNDS
         if reason == 0:
             return 0, 0
         cand = (1 << players) - 1
     best = -1e300
     for s in range(players):
-        if (cand >> s) & 1 and weight[W_COINS + s] > best:
-            best = weight[W_COINS + s]
+        if (cand >> s) & 1 and money[W_COINS + s] > best:
+            best = money[W_COINS + s]
     winners = 0
     for s in range(players):
-        if (cand >> s) & 1 and weight[W_COINS + s] == best:
+        if (cand >> s) & 1 and money[W_COINS + s] == best:
             winners |= 1 << s
     return reason, winners
 
 
 @nb.njit(cache=True)
-def play_round(tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result, failed, playpol, log,
+def play_round(board, game_state, money, state, pool, fixed, need, hands, codes, counts, result, failed, playpol, log,
                mc):
     """Deal, bet, play and score one round (``mc`` seats do not cash in yet:
     ``mc_cash_ins``). Returns ``play_out``'s (leader, last, nine_lost, failed bets)."""
-    players = ints[I_PLAYERS]
-    rnd = ints[I_ROUND] + 1
-    talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * ints[I_HAND], hands)
-    start_round(tab, ints, weight)
+    players = game_state[I_PLAYERS]
+    rnd = game_state[I_ROUND] + 1
+    talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[I_HAND], hands)
+    start_round(board, game_state, money)
     for s in range(players):
-        tab[HANDS + s] = hands[s]
-    tab[TALON] = talon
+        board[HANDS + s] = hands[s]
+    board[TALON] = talon
     if log.shape[0] > 1:
-        log_deal(log, rnd, hands, talon, tab, ints, weight)
-    betting_phase(tab, ints, weight, state, log, mc)
-    predict_bets(tab, ints, weight)
-    log_event(log, rnd, EV_LEAD, leader_of(ints), tab[REVEALED], tab[TALON], 0, 0, 0)
-    return play_out(tab, ints, weight, state, hands, codes, counts, result, failed, playpol)
+        log_deal(log, rnd, hands, talon, board, game_state, money)
+    betting_phase(board, game_state, money, state, log, mc)
+    predict_bets(board, game_state, money)
+    log_event(log, rnd, EV_LEAD, leader_of(game_state), board[REVEALED], board[TALON], 0, 0, 0)
+    return play_out(board, game_state, money, state, hands, codes, counts, result, failed, playpol)
 
 
 @no_refcount
-def close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, counts, result, row, log):
+def close_round(leader, last, nine_lost, n_failed, board, game_state, money, hands, counts, result, row, log):
     """Count the round (statistics into ``row``, narration into ``log``),
     rotate the dealer and check the end: (end reason, winners)."""
-    players = ints[I_PLAYERS]
-    rnd = ints[I_ROUND] + 1
-    ints[I_ROUND] = rnd
-    record_round(ints, weight, n_failed, row)
-    track_standings(ints, weight)
+    players = game_state[I_PLAYERS]
+    rnd = game_state[I_ROUND] + 1
+    game_state[I_ROUND] = rnd
+    record_round(game_state, money, n_failed, row)
+    track_standings(game_state, money)
     if log.shape[0] > 1:
-        log_scoring(log, rnd, leader, last, nine_lost, tab, ints, weight, hands, counts, result)
-    ints[I_DEALER] = (ints[I_DEALER] + 1) % players
-    return end_check(ints, weight)
+        log_scoring(log, rnd, leader, last, nine_lost, board, game_state, money, hands, counts, result)
+    game_state[I_DEALER] = (game_state[I_DEALER] + 1) % players
+    return end_check(game_state, money)
 
 
 @nb.njit(cache=True)
-def rollout_game(s, cash, key, r, tab, ints, weight, work, mc):
+def rollout_game(s, cash, key, r, board, game_state, money, work, mc):
     """From the end of a round's scoring, seat s cashes in now (``cash``) or
     not and the game is played to its end in rollout r (streams from ``key``)
     by every seat's own policy (``mc`` seats by ``ev`` and their cashK);
     returns seat s's win share (1/k of a k-way shared win)."""
     tab2, ints2, w2, rs, pool, fixed, need, hands, codes, counts, result, failed, playpol, row2, nolog = work
-    load_scratch(tab, ints, weight, tab2, ints2, w2)
+    load_scratch(board, game_state, money, tab2, ints2, w2)
     if ints2[I_FIELD]:
         seed_state(key ^ FIELD_KEY, np.uint64(r), rs)
         redraw_others(s, ints2, w2, rs)
@@ -218,38 +219,38 @@ def rollout_game(s, cash, key, r, tab, ints, weight, work, mc):
         reason, winners = close_round(leader, last, nine_lost, n_failed, tab2, ints2, w2, hands, counts, result,
                                       row2, nolog)
         k += 1
-    ints[I_MC_ROLLOUTS] += 1
+    game_state[I_MC_ROLLOUTS] += 1
     return 1.0 / popcount(np.uint64(winners)) if (winners >> s) & 1 else 0.0
 
 
 @nb.njit(cache=True)
-def mc_cash_ins(tab, ints, weight, state, row, mc):
+def mc_cash_ins(board, game_state, money, state, row, mc):
     """Each ``mc`` seat on a track position with a value decides whether to
     cash in by playing the game out up to R times both ways (the same
     streams for both, raced as ``betting.mc.search`` races) and keeping the
     higher mean win share; ties keep the position."""
-    for s in range(ints[I_PLAYERS]):
-        pos = ints[I_TRACK + s]
-        if not is_mc(s, ints) or not 0 < pos < ints[I_TRACK_WIN]:
+    for s in range(game_state[I_PLAYERS]):
+        pos = game_state[I_TRACK + s]
+        if not is_mc(s, game_state) or not 0 < pos < game_state[I_TRACK_WIN]:
             continue
-        pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
-        work = (tab.copy(), ints.copy(), weight.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
+        pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
+        work = (board.copy(), game_state.copy(), money.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
                 codes, counts, result, failed, playpol, np.zeros_like(row), np.zeros((1, 8), dtype=np.float64))
-        rollouts = ints[I_MC_R + entry_of(s, ints)]
+        rollouts = game_state[I_MC_R + entry_of(s, game_state)]
         key = rollout_key(state) ^ np.uint64(s)
         share = np.zeros((2, rollouts), dtype=np.float64)
         alive = np.ones(2, dtype=np.bool_)
         r = 0
         while r < rollouts and alive[0] and alive[1]:
             for c in range(2):
-                share[c, r] = rollout_game(s, c, key, r, tab, ints, weight, work, mc)
+                share[c, r] = rollout_game(s, c, key, r, board, game_state, money, work, mc)
             r += 1
             if r % RACE_EVERY == 0 and r < rollouts:
                 race(share, r, alive)
-        ints[I_MC_SEARCHES] += 1
+        game_state[I_MC_SEARCHES] += 1
         if alive[1] and share[1, :r].sum() > share[0, :r].sum():
-            cash_in(s, pos, weight)
-            ints[I_TRACK + s] = 0
+            cash_in(s, pos, money)
+            game_state[I_TRACK + s] = 0
 
 
 @no_refcount
@@ -262,13 +263,13 @@ def round_start(seed, stream, state, pool):
 
 
 @nb.njit(cache=True)
-def round_arrays(ints):
+def round_arrays(game_state):
     """A chunk's work arrays: deck pool and deal constraints, hands, bets in
     ``settle``'s form, results, and the seats' play policies."""
-    players = ints[I_PLAYERS]
-    pool = np.arange(ints[I_NCOL] * RANKS).astype(np.int64)
+    players = game_state[I_PLAYERS]
+    pool = np.arange(game_state[I_NCOL] * RANKS).astype(np.int64)
     fixed = np.zeros(players, dtype=np.uint64)
-    need = np.full(players, ints[I_HAND], dtype=np.int64)
+    need = np.full(players, game_state[I_HAND], dtype=np.int64)
     hands = np.zeros(players, dtype=np.uint64)
     codes = np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64)
     counts = np.zeros(players, dtype=np.int64)
@@ -282,17 +283,17 @@ def round_arrays(ints):
 def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log, mc):
     """Play ``games`` games from random stream ``(seed, stream)``; statistics into ``row``
     (``mc``: see ``play_game``)."""
-    tab = tab0.copy()
-    ints = ints0.copy()
-    weight = weight0.copy()
+    board = tab0.copy()
+    game_state = ints0.copy()
+    money = weight0.copy()
     state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
     nocells = np.zeros(1, dtype=np.float64)
     for g in range(games):
-        reason, winners = play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands,
+        reason, winners = play_game(seed, stream, g, board, game_state, money, state, pool, fixed, need, hands,
                                     codes, counts, result, failed, playpol, row, log, nocells, mc)
-        record_game(reason, winners, ints, weight, row)
-        log_event(log, ints[I_ROUND], EV_END, -1, reason, winners, 0, 0, 0)
+        record_game(reason, winners, game_state, money, row)
+        log_event(log, game_state[I_ROUND], EV_END, -1, reason, winners, 0, 0, 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -305,7 +306,7 @@ def round_stream(chunk, g, rnd):
 
 
 @nb.njit(cache=True)
-def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
+def play_game(seed, chunk, g, board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
               failed, playpol, row, log, cells, mc):
     """Game ``g`` of chunk ``chunk``, every round from its own stream; returns (end reason, winners).
     A ``cells`` array longer than 1 counts every bet held when betting ended by
@@ -313,24 +314,24 @@ def play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands
     (the on-policy fit, ``game.fit.onpolicy_chunks``). ``mc`` is None when
     no seat bets by ``mc`` (``mc_switch``): numba then compiles the search
     out of every caller, which halves a cold compile."""
-    start_game(g, ints, weight)
-    if ints[I_FIELD]:
-        draw_entries(seed, round_stream(chunk, g, 0), g, ints, weight, state)
+    start_game(g, game_state, money)
+    if game_state[I_FIELD]:
+        draw_entries(seed, round_stream(chunk, g, 0), g, game_state, money, state)
     reason, winners = 0, 0
     while reason == 0:
-        round_start(seed, round_stream(chunk, g, ints[I_ROUND]), state, pool)
-        leader, last, nine_lost, n_failed = play_round(tab, ints, weight, state, pool, fixed, need, hands,
+        round_start(seed, round_stream(chunk, g, game_state[I_ROUND]), state, pool)
+        leader, last, nine_lost, n_failed = play_round(board, game_state, money, state, pool, fixed, need, hands,
                                                        codes, counts, result, failed, playpol, log, mc)
-        if mc is not None and ints[I_MC_ANY]:
-            mc_cash_ins(tab, ints, weight, state, row, mc)
-        reason, winners = close_round(leader, last, nine_lost, n_failed, tab, ints, weight, hands, counts,
+        if mc is not None and game_state[I_MC_ANY]:
+            mc_cash_ins(board, game_state, money, state, row, mc)
+        reason, winners = close_round(leader, last, nine_lost, n_failed, board, game_state, money, hands, counts,
                                       result, row, log)
         if cells.shape[0] > 1:
-            for s in range(ints[I_PLAYERS]):
-                for i in range(ints[I_NBETS + s]):
-                    c = ints[I_BET_CELL + s * MAX_BETS + i]
+            for s in range(game_state[I_PLAYERS]):
+                for i in range(game_state[I_NBETS + s]):
+                    c = game_state[I_BET_CELL + s * MAX_BETS + i]
                     cells[2 * c] += 1.0
-                    cells[2 * c + 1] += ints[I_RESULT + s * MAX_BETS + i]
+                    cells[2 * c + 1] += game_state[I_RESULT + s * MAX_BETS + i]
     return reason, winners
 
 
@@ -344,10 +345,10 @@ def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, mc):
     return out
 
 
-def mc_switch(ints, record=None):
+def mc_switch(game_state, record=None):
     """The ``mc`` argument of the game kernels for a state built by
     ``analysis.game.setup``: None when no entry bets by ``mc``, else the
     decision record (``record``, or one row: nothing recorded)."""
-    if not ints[I_MC_ANY]:
+    if not game_state[I_MC_ANY]:
         return None
     return record if record is not None else np.zeros((1, REC_WIDTH), dtype=np.float64)

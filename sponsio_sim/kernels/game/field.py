@@ -24,32 +24,32 @@ FIELD_KEY = np.uint64(0xF1E1D5EA75F1E1D5)   # the draws' key, apart from every r
 
 
 @nb.njit(cache=True, inline="always")
-def field_entry(u, ints, weight):
+def field_entry(u, game_state, money):
     """The entry a uniform ``u`` in [0, 1) picks: the first whose cumulative weight exceeds it."""
-    last = ints[I_NENTRIES] - 1
+    last = game_state[I_NENTRIES] - 1
     for e in range(last):
-        if u < weight[W_MIX + e]:
+        if u < money[W_MIX + e]:
             return e
     return last
 
 
 @nb.njit(cache=True)
-def draw_entries(seed, stream, g, ints, weight, state):
+def draw_entries(seed, stream, g, game_state, money, state):
     """Every seat's entry for game ``g`` of a field (module docstring); ``stream`` is the
     game's ``round_stream(chunk, g, 0)``. ``state`` is scratch (each round reseeds it)."""
-    players = ints[I_PLAYERS]
+    players = game_state[I_PLAYERS]
     seed_state(np.uint64(seed) ^ FIELD_KEY, np.uint64(stream), state)
     for s in range(players):
-        ints[I_ENTRY + s] = field_entry(uniform(state), ints, weight)
-    ints[I_FOCAL_SEAT] = g % players
-    if ints[I_FOCAL] >= 0:
-        ints[I_ENTRY + g % players] = ints[I_FOCAL]
+        game_state[I_ENTRY + s] = field_entry(uniform(state), game_state, money)
+    game_state[I_FOCAL_SEAT] = g % players
+    if game_state[I_FOCAL] >= 0:
+        game_state[I_ENTRY + g % players] = game_state[I_FOCAL]
 
 
 @nb.njit(cache=True)
-def redraw_others(s, ints, weight, rs):
+def redraw_others(s, game_state, money, rs):
     """In a field (the caller checks ``I_FIELD``), every seat but s draws its entry
     anew from ``rs``: seat s cannot see which members the others drew."""
-    for t in range(ints[I_PLAYERS]):
+    for t in range(game_state[I_PLAYERS]):
         if t != s:
-            ints[I_ENTRY + t] = field_entry(uniform(rs), ints, weight)
+            game_state[I_ENTRY + t] = field_entry(uniform(rs), game_state, money)

@@ -12,7 +12,7 @@ holder's dealt hand, the talon, whether it led, its place in the betting order
 whether it won.
 
 - mode 0 (fit): ``row[2 * cell]`` += 1, ``row[2 * cell + 1]`` += won.
-- mode 1 (calibration of the model loaded in ``weight``): per bet kind and
+- mode 1 (calibration of the model loaded in ``money``): per bet kind and
   per fine bin of the predicted P, ``row[3 * (kind * bins + bin) + k]`` +=
   (1, predicted P, won).
 """
@@ -40,57 +40,57 @@ MAX_FIT_BETS = 3
 @nb.njit(cache=True)
 def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_share, bins, row):
     """One chunk of ``rounds`` sample rounds (module docstring)."""
-    tab = tab0.copy()
-    ints = ints0.copy()
-    weight = weight0.copy()
+    board = tab0.copy()
+    game_state = ints0.copy()
+    money = weight0.copy()
     state = np.empty(4, dtype=np.uint64)
     seed_state(seed, stream, state)
-    players = ints[I_PLAYERS]
-    pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(ints)
+    players = game_state[I_PLAYERS]
+    pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(game_state)
     pol[:] = policy
     for s in range(players):
-        weight[W_COINS + s] = 1e9
-    n_rows = ints[I_NROWS]
+        money[W_COINS + s] = 1e9
+    n_rows = game_state[I_NROWS]
     n_kinds = 0
     for k in range(N_KINDS):
-        if ints[I_ROW_OF + k] >= 0:
+        if game_state[I_ROW_OF + k] >= 0:
             n_kinds += 1
     for _ in range(rounds):
-        talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * ints[I_HAND], hands)
+        talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[I_HAND], hands)
         lead = randbelow(state, players)
-        ints[I_NPLACED] = 0
+        game_state[I_NPLACED] = 0
         for s in range(players):
-            ints[I_NBETS + s] = 0
-            ints[I_KINDS_HELD + s] = 0
+            game_state[I_NBETS + s] = 0
+            game_state[I_KINDS_HELD + s] = 0
         for s in range(players):
             if uniform(state) < troll_share:
                 continue
             for _ in range(min(1 + randbelow(state, MAX_FIT_BETS), n_kinds)):
                 r = randbelow(state, n_rows)
-                while not bet_legal(s, r, ints, weight):
+                while not bet_legal(s, r, game_state, money):
                     r = randbelow(state, n_rows)
-                add_bet(s, r, ints)
-        load_bets(ints, codes, counts)
-        build_relevance(codes, counts, ints)
-        set_round(tab, ints, hands, talon, np.uint64(0))
-        last, nine_lost = play_tricks(players, lead, pol, tab, ints, weight, state, None, None)
-        settle(codes, counts, tab, ints, nine_lost, result, failed)
+                add_bet(s, r, game_state)
+        load_bets(game_state, codes, counts)
+        build_relevance(codes, counts, game_state)
+        set_round(board, game_state, hands, talon, np.uint64(0))
+        last, nine_lost = play_tricks(players, lead, pol, board, game_state, money, state, None, None)
+        settle(codes, counts, board, game_state, nine_lost, result, failed)
         for s in range(players):
             if counts[s] == 0:
                 continue
             # bets are placed in seat order here: seat s is s-th in the betting order
-            prepare_features(hands[s], talon, s == lead, s, tab, ints)
+            prepare_features(hands[s], talon, s == lead, s, board, game_state)
             for i in range(counts[s]):
                 kind = codes[s, i, 0]
                 a = codes[s, i, 1]
                 tb = target_bets(s, a, counts, 0, players) if kind == FAIL else 0
-                cell = cell_of(kind, a, codes[s, i, 2], tb, ints) - W_MODEL
+                cell = cell_of(kind, a, codes[s, i, 2], tb, game_state) - W_MODEL
                 won = result[s, i]
                 if mode == 0:
                     row[2 * cell] += 1.0
                     row[2 * cell + 1] += won
                 else:
-                    p = weight[W_MODEL + cell]
+                    p = money[W_MODEL + cell]
                     b = min(int(p * bins), bins - 1)
                     k = 3 * (kind * bins + b)
                     row[k] += 1.0
@@ -112,15 +112,15 @@ def fit_chunks(seed, first_chunk, counts, tab0, ints0, weight0, mode, policy, tr
 def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row, mc):
     """``games`` whole games of the configured profile; every bet held when
     betting ends is one sample of its model cell (``game.play_game``)."""
-    tab = tab0.copy()
-    ints = ints0.copy()
-    weight = weight0.copy()
+    board = tab0.copy()
+    game_state = ints0.copy()
+    money = weight0.copy()
     state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(ints)
+    pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(game_state)
     stats = np.zeros(n_stats, dtype=np.float64)
     nolog = np.zeros((1, 8), dtype=np.float64)
     for g in range(games):
-        play_game(seed, stream, g, tab, ints, weight, state, pool, fixed, need, hands, codes, counts, result,
+        play_game(seed, stream, g, board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
                   failed, pol, stats, nolog, row, mc)
 
 

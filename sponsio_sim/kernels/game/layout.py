@@ -2,16 +2,16 @@
 
 The full-game kernels extend the trick phase's packed state (``table``)
 instead of adding arrays, so every hot call takes the same four arrays
-``(tab, ints, weight, rng)`` as ``play_tricks``:
+``(board, game_state, money, rng)`` as ``play_tricks``:
 
-- ``ints`` (int64) = the trick-phase part (``table.INTS_SIZE``), then the
+- ``game_state`` (int64) = the trick-phase part (``table.INTS_SIZE``), then the
   game's integer configuration (rule numbers, catalogue rows, policies, model
   offsets) and integer state (round, dealer, tokens, bets, track, scratch);
-- ``weight`` (float64) = the goal policy's scratch (``table.MAX_PLAYERS``),
+- ``money`` (float64) = the goal policy's scratch (``table.MAX_PLAYERS``),
   then the money configuration (stake, token cost, troll pay, bonus, track
   values, multipliers, policy parameters), the coins and the round's ledger,
-  and last the fitted success model (variable length, offsets in ``ints``).
-- ``tab`` (uint64) is ``table``'s unchanged: hands, talon, revealed cards.
+  and last the fitted success model (variable length, offsets in ``game_state``).
+- ``board`` (uint64) is ``table``'s unchanged: hands, talon, revealed cards.
 
 Offsets are module constants, which numba compiles in.
 """
@@ -88,7 +88,7 @@ I_NENTRIES = _i.take()      # profile entries (statistics blocks): the seats, or
 I_FIELD = _i.take()         # 1: every game, each seat draws its entry from the field's weights (W_MIX)
 I_FOCAL = _i.take()         # field: the entry the focal seat (game g: seat g % players) plays; -1: it draws too
 I_FOCAL_SEAT = _i.take()    # field: this game's focal seat (-1 outside a field)
-I_MODEL_AT = _i.take(N_KINDS)   # model table offsets (into weight), per bet kind
+I_MODEL_AT = _i.take(N_KINDS)   # model table offsets (into money), per bet kind
 I_BETPOL = _i.take(MAX_ENTRIES)   # per profile entry
 I_PLAYPOL = _i.take(MAX_ENTRIES)
 I_CASHK = _i.take(MAX_ENTRIES)

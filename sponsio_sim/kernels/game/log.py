@@ -32,35 +32,36 @@ def log_event(log, rnd, ev, seat, a, b, c, d, e):
 
 
 @no_refcount
-def log_deal(log, rnd, hands, talon, tab, ints, weight):
+def log_deal(log, rnd, hands, talon, board, game_state, money):
     """The round's start: dealer and first leader, every hand with its seat's coins, track and
     profile entry (a field's member drawn for the game), the talon."""
-    log_event(log, rnd, EV_ROUND, ints[I_DEALER], leader_of(ints), 0, 0, 0, 0)
-    for s in range(ints[I_PLAYERS]):
-        log_event(log, rnd, EV_HAND, s, hands[s], weight[W_COINS + s], ints[I_TRACK + s], ints[I_ENTRY + s], 0)
+    log_event(log, rnd, EV_ROUND, game_state[I_DEALER], leader_of(game_state), 0, 0, 0, 0)
+    for s in range(game_state[I_PLAYERS]):
+        log_event(log, rnd, EV_HAND, s, hands[s], money[W_COINS + s], game_state[I_TRACK + s], game_state[I_ENTRY + s],
+                  0)
     log_event(log, rnd, EV_TALON, -1, talon, 0, 0, 0, 0)
 
 
 @no_refcount
-def log_scoring(log, rnd, leader, last, nine_lost, tab, ints, weight, hands, counts, result):
+def log_scoring(log, rnd, leader, last, nine_lost, board, game_state, money, hands, counts, result):
     """The round's end: every trick, each seat's tricks, bets, score and track."""
-    players = ints[I_PLAYERS]
-    log_tricks(log, rnd, players, leader, hands, ints)
+    players = game_state[I_PLAYERS]
+    log_tricks(log, rnd, players, leader, hands, game_state)
     for s in range(players):
-        log_event(log, rnd, EV_TRICKS, s, ints[TRICKS_WON + s], tab[WON + s], 1 if last == s else 0,
+        log_event(log, rnd, EV_TRICKS, s, game_state[TRICKS_WON + s], board[WON + s], 1 if last == s else 0,
                   1 if (nine_lost >> s) & 1 == 0 else 0, 1 if nine_lost == 0 else 0)
     for s in range(players):
         for i in range(counts[s]):
-            log_event(log, rnd, EV_BET, s, ints[I_BET_ROW + s * MAX_BETS + i], result[s, i],
-                      1 if ints[I_DOUBLED + s] == i else 0, 0, 0)
-        log_event(log, rnd, EV_SCORE, s, weight[W_PAYOUT + s], weight[W_TROLLPAID + s],
-                  weight[W_BONUSPAID + s], weight[W_CASHED + s], weight[W_COINS + s])
-        log_event(log, rnd, EV_TRACK, s, ints[I_MOVED + s], ints[I_TRACK + s], weight[W_STAKES + s],
-                  weight[W_FEES + s], 0)
+            log_event(log, rnd, EV_BET, s, game_state[I_BET_ROW + s * MAX_BETS + i], result[s, i],
+                      1 if game_state[I_DOUBLED + s] == i else 0, 0, 0)
+        log_event(log, rnd, EV_SCORE, s, money[W_PAYOUT + s], money[W_TROLLPAID + s],
+                  money[W_BONUSPAID + s], money[W_CASHED + s], money[W_COINS + s])
+        log_event(log, rnd, EV_TRACK, s, game_state[I_MOVED + s], game_state[I_TRACK + s], money[W_STAKES + s],
+                  money[W_FEES + s], 0)
 
 
 @no_refcount
-def log_tricks(log, rnd, players, leader, hands, ints):
+def log_tricks(log, rnd, players, leader, hands, game_state):
     """One ``EV_TRICK`` event per trick from the cards in play order
     (``table.SEQ``) and the hands they came from: seat = leader, a = trick
     number, b = the cards packed 6 bits each from the leader's, c = winner,
@@ -69,13 +70,13 @@ def log_tricks(log, rnd, players, leader, hands, ints):
     k = 0
     for t in range(n_tricks):
         cards = 0
-        led = ints[SEQ + k] // RANKS
+        led = game_state[SEQ + k] // RANKS
         best = -1
         winner = leader
         lost9 = 0
         s = leader
         for pos in range(players):
-            c = ints[SEQ + k]
+            c = game_state[SEQ + k]
             k += 1
             cards |= c << (6 * pos)
             if c // RANKS == led:

@@ -22,20 +22,20 @@ from sponsio_sim.kernels.game.layout import I_PLAYERS
 def profile_chunk(seed, chunk, games, tab0, ints0, weight0, groups, n_stats, out, mc):
     """``games`` games of chunk ``chunk``; per member j: out[j] += y, out[K + j] += y * y,
     out[2K + j] += 1 for every game where j sits (K = len(out) // 3)."""
-    tab = tab0.copy()
-    ints = ints0.copy()
-    weight = weight0.copy()
+    board = tab0.copy()
+    game_state = ints0.copy()
+    money = weight0.copy()
     state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
     row = np.zeros(n_stats, dtype=np.float64)
     nolog = np.zeros((1, 8), dtype=np.float64)
     nocells = np.zeros(1, dtype=np.float64)
     k = out.shape[0] // 3
     acc = np.zeros(k, dtype=np.float64)
     seats = np.zeros(k, dtype=np.int64)
-    players = ints[I_PLAYERS]
+    players = game_state[I_PLAYERS]
     for g in range(games):
-        reason, winners = play_game(seed, chunk, g, tab, ints, weight, state, pool, fixed, need, hands, codes,
+        reason, winners = play_game(seed, chunk, g, board, game_state, money, state, pool, fixed, need, hands, codes,
                                     counts, result, failed, playpol, row, nolog, nocells, mc)
         n_win = 0
         for s in range(players):
@@ -43,7 +43,7 @@ def profile_chunk(seed, chunk, games, tab0, ints0, weight0, groups, n_stats, out
         acc[:] = 0.0
         seats[:] = 0
         for s in range(players):
-            j = groups[entry_of(s, ints)]
+            j = groups[entry_of(s, game_state)]
             acc[j] += ((winners >> s) & 1) / n_win
             seats[j] += 1
         for j in range(k):

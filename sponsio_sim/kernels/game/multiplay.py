@@ -45,11 +45,11 @@ def measures_size(players):
 
 
 @nb.njit(cache=True)
-def entry_sums(ints, stats, out):
+def entry_sums(game_state, stats, out):
     """The per-round statistics of every entry summed (``_SUMMED``, then bets per kind)."""
     for f in range(N_SUMMED):
         out[f] = 0.0
-    for e in range(ints[I_NENTRIES]):
+    for e in range(game_state[I_NENTRIES]):
         b = S_HEAD + e * E_SIZE
         out[0] += stats[b + E_TROLL]
         out[1] += stats[b + E_PAYOUT]
@@ -62,34 +62,34 @@ def entry_sums(ints, stats, out):
 
 
 @nb.njit(cache=True)
-def game_measures(reason, winners, focal, ints, weight, stats, before, after, x):
+def game_measures(reason, winners, focal, game_state, money, stats, before, after, x):
     """Fill ``x`` (``M_*``) for the game just played and recorded into ``stats``;
     ``before`` holds ``entry_sums`` from before the game (it is updated)."""
-    players = ints[I_PLAYERS]
-    entry_sums(ints, stats, after)
+    players = game_state[I_PLAYERS]
+    entry_sums(game_state, stats, after)
     for f in range(N_SUMMED):
         d = after[f] - before[f]
         before[f] = after[f]
         after[f] = d
-    x[M_ROUNDS] = ints[I_ROUND]
+    x[M_ROUNDS] = game_state[I_ROUND]
     x[M_TROLL] = after[0]
-    x[M_LEADCH] = ints[I_LEADCH]
-    x[M_COMEBACK] = 1.0 if winners & ints[I_LAST_R1] else 0.0
+    x[M_LEADCH] = game_state[I_LEADCH]
+    x[M_COMEBACK] = 1.0 if winners & game_state[I_LAST_R1] else 0.0
     for r in range(3):
         x[M_END + r] = 1.0 if reason == r + 1 else 0.0
     x[M_PAYOUT] = after[1]
     x[M_TROLLPAY] = after[2]
-    x[M_BONUS] = after[3] * weight[W_BONUS]
+    x[M_BONUS] = after[3] * money[W_BONUS]
     x[M_CASH] = after[4]
     x[M_STAKES] = after[5]
     coins = 0.0
     n_win = 0
     for s in range(players):
-        coins += weight[W_COINS + s]
+        coins += money[W_COINS + s]
         n_win += (winners >> s) & 1
     # token fees: the only other way coins leave a seat (start + gains - stakes - fees = final coins)
-    x[M_FEES] = players * weight[W_START] + after[1] + after[2] + x[M_BONUS] + after[4] - after[5] - coins
-    share, gained = entry_result(focal, winners, ints, weight)
+    x[M_FEES] = players * money[W_START] + after[1] + after[2] + x[M_BONUS] + after[4] - after[5] - coins
+    share, gained = entry_result(focal, winners, game_state, money)
     x[M_FOCAL_SHARE] = share
     x[M_FOCAL_COINS] = gained
     for k in range(N_KINDS):
@@ -99,16 +99,16 @@ def game_measures(reason, winners, focal, ints, weight, stats, before, after, x)
 
 
 @nb.njit(cache=True)
-def multi_chunk(seed, stream, games, tabs, ints_all, weights, focal, n_stats, n_meas, row, mc):
-    """``games`` games of chunk ``stream``, each played by every play (rows of ``tabs``,
-    ``ints_all``, ``weights``); ``focal[j]``: the entry whose win share play j measures.
+def multi_chunk(seed, stream, games, plays_board, plays_game_state, plays_money, focal, n_stats, n_meas, row, mc):
+    """``games`` games of chunk ``stream``, each played by every play (rows of ``plays_board``,
+    ``plays_game_state``, ``plays_money``); ``focal[j]``: the entry whose win share play j measures.
     ``row``: each play's statistics, then the games' moments block."""
-    n_plays = tabs.shape[0]
-    tab = tabs.copy()
-    ints = ints_all.copy()
-    weight = weights.copy()
+    n_plays = plays_board.shape[0]
+    board = plays_board.copy()
+    game_state = plays_game_state.copy()
+    money = plays_money.copy()
     state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(ints[0])
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state[0])
     nolog = np.zeros((1, 8), dtype=np.float64)
     nocells = np.zeros(1, dtype=np.float64)
     before = np.zeros((n_plays, N_SUMMED), dtype=np.float64)
@@ -119,19 +119,21 @@ def multi_chunk(seed, stream, games, tabs, ints_all, weights, focal, n_stats, n_
     for g in range(games):
         for j in range(n_plays):
             stats = row[j * n_stats:(j + 1) * n_stats]
-            reason, winners = play_game(seed, stream, g, tab[j], ints[j], weight[j], state, pool, fixed, need,
+            reason, winners = play_game(seed, stream, g, board[j], game_state[j], money[j], state, pool, fixed, need,
                                         hands, codes, counts, result, failed, playpol, stats, nolog, nocells, mc)
-            record_game(reason, winners, ints[j], weight[j], stats)
-            game_measures(reason, winners, focal[j], ints[j], weight[j], stats, before[j], after,
+            record_game(reason, winners, game_state[j], money[j], stats)
+            game_measures(reason, winners, focal[j], game_state[j], money[j], stats, before[j], after,
                           x[j * n_meas:(j + 1) * n_meas])
         row[mom] += 1.0
         add_moments(x, row[mom + 1:mom + 1 + m], row[mom + 1 + m:mom + 1 + m + m * m])
 
 
 @nb.njit(parallel=True, cache=True)
-def multi_chunks(seed, first_chunk, counts, tabs, ints_all, weights, focal, n_stats, n_meas, width, mc):
+def multi_chunks(seed, first_chunk, counts, plays_board, plays_game_state, plays_money, focal, n_stats, n_meas, width,
+                 mc):
     """Per-chunk rows (``multi_chunk``) for chunks ``first_chunk + i``."""
     out = np.zeros((counts.shape[0], width), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
-        multi_chunk(seed, first_chunk + i, counts[i], tabs, ints_all, weights, focal, n_stats, n_meas, out[i], mc)
+        multi_chunk(seed, first_chunk + i, counts[i], plays_board, plays_game_state, plays_money, focal, n_stats,
+                    n_meas, out[i], mc)
     return out

@@ -19,50 +19,50 @@ from sponsio_sim.kernels.table import HANDS, REVEALED, TALON, set_round
 
 
 @no_refcount
-def load_bets(ints, codes, counts):
+def load_bets(game_state, codes, counts):
     """Bets as ``settle``/``build_relevance`` take them: codes[s, i] = (kind, a, b, placed)."""
-    for s in range(ints[I_PLAYERS]):
-        counts[s] = ints[I_NBETS + s]
+    for s in range(game_state[I_PLAYERS]):
+        counts[s] = game_state[I_NBETS + s]
         for i in range(counts[s]):
-            row = ints[I_BET_ROW + s * MAX_BETS + i]
+            row = game_state[I_BET_ROW + s * MAX_BETS + i]
             for f in range(3):
-                codes[s, i, f] = ints[I_ROWS + 3 * row + f]
-            codes[s, i, 3] = ints[I_BET_RANK + s * MAX_BETS + i]
+                codes[s, i, f] = game_state[I_ROWS + 3 * row + f]
+            codes[s, i, 3] = game_state[I_BET_RANK + s * MAX_BETS + i]
 
 
 @no_refcount
-def score_round(nine_lost, tab, ints, weight, codes, counts, result, failed):
+def score_round(nine_lost, board, game_state, money, codes, counts, result, failed):
     """Spec 6: bet payouts (``double`` doubles one), troll pay, the round bonus
     (on gross gains, or net of the round's stakes and token fees), the streak
     track and cash-in (by the strategy's threshold; ``mc`` seats decide later,
     ``game.mc_cash_ins``). Returns the number of failed bets."""
-    players = ints[I_PLAYERS]
-    settle(codes, counts, tab, ints, nine_lost, result, failed)
+    players = game_state[I_PLAYERS]
+    settle(codes, counts, board, game_state, nine_lost, result, failed)
     n_failed = 0
     for s in range(players):
         for i in range(counts[s]):
-            ints[I_RESULT + s * MAX_BETS + i] = result[s, i]
+            game_state[I_RESULT + s * MAX_BETS + i] = result[s, i]
             if result[s, i] == 0:
                 n_failed += 1
-    net = ints[I_BONUS_NET] != 0
+    net = game_state[I_BONUS_NET] != 0
     top = 0.0
     for s in range(players):
         pay = 0.0
         for i in range(counts[s]):
             if result[s, i]:
-                m = weight[W_MULT + ints[I_BET_ROW + s * MAX_BETS + i]] * weight[W_STAKE]
-                pay += 2.0 * m if ints[I_DOUBLED + s] == i else m
-        troll = weight[W_TROLL_PAY] * n_failed if counts[s] == 0 else 0.0
-        weight[W_PAYOUT + s] = pay
-        weight[W_TROLLPAID + s] = troll
-        weight[W_COINS + s] += pay + troll
-        top = max(top, round_gain(s, net, weight))
-    track_win = ints[I_TRACK_WIN]
+                m = money[W_MULT + game_state[I_BET_ROW + s * MAX_BETS + i]] * money[W_STAKE]
+                pay += 2.0 * m if game_state[I_DOUBLED + s] == i else m
+        troll = money[W_TROLL_PAY] * n_failed if counts[s] == 0 else 0.0
+        money[W_PAYOUT + s] = pay
+        money[W_TROLLPAID + s] = troll
+        money[W_COINS + s] += pay + troll
+        top = max(top, round_gain(s, net, money))
+    track_win = game_state[I_TRACK_WIN]
     for s in range(players):
-        if top > 0.0 and round_gain(s, net, weight) == top:
-            weight[W_BONUSPAID + s] = weight[W_BONUS]
-            weight[W_COINS + s] += weight[W_BONUS]
-        pos = ints[I_TRACK + s]
+        if top > 0.0 and round_gain(s, net, money) == top:
+            money[W_BONUSPAID + s] = money[W_BONUS]
+            money[W_COINS + s] += money[W_BONUS]
+        pos = game_state[I_TRACK + s]
         if counts[s] == 0:
             pos += n_failed
         elif failed[s]:
@@ -70,51 +70,51 @@ def score_round(nine_lost, tab, ints, weight, codes, counts, result, failed):
         else:
             pos += counts[s]
         pos = min(pos, track_win)
-        ints[I_MOVED + s] = pos
-        e = entry_of(s, ints)
-        if 0 < pos < track_win and ints[I_BETPOL + e] != BET_MC and pos >= ints[I_CASHK + e]:
-            cash_in(s, pos, weight)
+        game_state[I_MOVED + s] = pos
+        e = entry_of(s, game_state)
+        if 0 < pos < track_win and game_state[I_BETPOL + e] != BET_MC and pos >= game_state[I_CASHK + e]:
+            cash_in(s, pos, money)
             pos = 0
-        ints[I_TRACK + s] = pos
+        game_state[I_TRACK + s] = pos
     return n_failed
 
 
 @nb.njit(cache=True, inline="always")
-def cash_in(s, pos, weight):
+def cash_in(s, pos, money):
     """Seat s cashes in the value of track position ``pos`` (the caller resets its position)."""
-    weight[W_CASHED + s] = weight[W_TRACKV + pos]
-    weight[W_COINS + s] += weight[W_TRACKV + pos]
+    money[W_CASHED + s] = money[W_TRACKV + pos]
+    money[W_COINS + s] += money[W_TRACKV + pos]
 
 
 @nb.njit(cache=True, inline="always")
-def round_gain(s, net, weight):
+def round_gain(s, net, money):
     """What the round bonus compares (spec 6.3): payouts and troll pay, less stakes and fees if ``net``."""
-    gain = weight[W_PAYOUT + s] + weight[W_TROLLPAID + s]
+    gain = money[W_PAYOUT + s] + money[W_TROLLPAID + s]
     if net:
-        gain -= weight[W_STAKES + s] + weight[W_FEES + s]
+        gain -= money[W_STAKES + s] + money[W_FEES + s]
     return gain
 
 
 @no_refcount
-def ready_tricks(tab, ints, hands, codes, counts, playpol):
+def ready_tricks(board, game_state, hands, codes, counts, playpol):
     """Betting is over: load the bets and who plays for or against them, keep
     the hands the tricks start from in ``hands`` and each seat's play policy
     in ``playpol``, and clear the trick state; returns the first leader."""
-    load_bets(ints, codes, counts)
-    build_relevance(codes, counts, ints)
-    for s in range(ints[I_PLAYERS]):
-        hands[s] = tab[HANDS + s]
-        playpol[s] = ints[I_PLAYPOL + entry_of(s, ints)]
-    set_round(tab, ints, hands, tab[TALON], tab[REVEALED])
-    return leader_of(ints)
+    load_bets(game_state, codes, counts)
+    build_relevance(codes, counts, game_state)
+    for s in range(game_state[I_PLAYERS]):
+        hands[s] = board[HANDS + s]
+        playpol[s] = game_state[I_PLAYPOL + entry_of(s, game_state)]
+    set_round(board, game_state, hands, board[TALON], board[REVEALED])
+    return leader_of(game_state)
 
 
 @nb.njit(cache=True)
-def play_out(tab, ints, weight, state, hands, codes, counts, result, failed, playpol):
+def play_out(board, game_state, money, state, hands, codes, counts, result, failed, playpol):
     """Betting is over: load the bets, play the tricks and score the round.
     ``hands`` ends with the hands the tricks started from. Returns
     (first leader, last trick's winner, nine_lost, failed bets)."""
-    leader = ready_tricks(tab, ints, hands, codes, counts, playpol)
-    last, nine_lost = play_tricks(ints[I_PLAYERS], leader, playpol, tab, ints, weight, state, None, None)
-    n_failed = score_round(nine_lost, tab, ints, weight, codes, counts, result, failed)
+    leader = ready_tricks(board, game_state, hands, codes, counts, playpol)
+    last, nine_lost = play_tricks(game_state[I_PLAYERS], leader, playpol, board, game_state, money, state, None, None)
+    n_failed = score_round(nine_lost, board, game_state, money, codes, counts, result, failed)
     return leader, last, nine_lost, n_failed

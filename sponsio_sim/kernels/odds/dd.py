@@ -175,19 +175,19 @@ def pimc_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_
                     leader, policy, codes, bcounts, ask, n_colours, worlds, flags, row):
     players = fixed.shape[0]
     state, my_pool, hands, (PL, PU, CT, TT) = chunk_start(seed, stream, pool, players, n_colours)
-    tab, ints, weight = new_state(n_colours, flags)
-    build_relevance(codes, bcounts, ints)
+    board, game_state, money = new_state(n_colours, flags)
+    build_relevance(codes, bcounts, game_state)
     stamps = np.zeros(2, dtype=np.uint64)
     result = np.zeros((players, codes.shape[1]), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)
     for _ in range(rounds):
         talon = deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
-        set_round(tab, ints, hands, talon, revealed)
+        set_round(board, game_state, hands, talon, revealed)
         stamps[0] += np.uint64(2)
         stamps[1] = stamps[0] + np.uint64(1)
-        last, nine_lost = pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
+        last, nine_lost = pimc_play(players, leader, policy, board, game_state, money, state, codes, bcounts,
                                     worlds, n_colours, PL, PU, CT, TT, stamps)
-        settle(codes, bcounts, tab, ints, nine_lost, result, failed)
+        settle(codes, bcounts, board, game_state, nine_lost, result, failed)
         for j in range(bcounts[ask]):
             row[j] += result[ask, j]
         if bcounts[ask] > 0 and not failed[ask]:

@@ -58,18 +58,18 @@ def grade_chunks(seed, first_chunk, counts, ask, players, n_colours, hand_size, 
 
 
 @nb.njit(cache=True)
-def _play_one(players, leader, policy, tab, ints, weight, state, hands, talon, codes, bcounts, ask,
+def _play_one(players, leader, policy, board, game_state, money, state, hands, talon, codes, bcounts, ask,
               colmask, result, failed):
     """One round of the deal in ``hands`` under ``policy``: did ``ask`` win its bets?"""
-    set_round(tab, ints, hands, talon, U0)
-    last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None, None)
-    settle(codes, bcounts, tab, ints, nine_lost, result, failed)
+    set_round(board, game_state, hands, talon, U0)
+    last, nine_lost = play_tricks(players, leader, policy, board, game_state, money, state, None, None)
+    settle(codes, bcounts, board, game_state, nine_lost, result, failed)
     return not failed[ask]
 
 
 @nb.njit(cache=True)
 def pick_bet(state, ask, leader, players, hand, talon, hand_size, n_colours,
-             cand, mult, stake, pick_rounds, tab, ints, weight, codes, bcounts, result, failed):
+             cand, mult, stake, pick_rounds, board, game_state, money, codes, bcounts, result, failed):
     """(index of the candidate with the best estimated goal-policy EV, that EV)."""
     deck = n_colours * RANKS
     known = hand | talon
@@ -94,11 +94,11 @@ def pick_bet(state, ask, leader, players, hand, talon, hand_size, n_colours,
         bcounts[ask] = 1
         for f in range(3):
             codes[ask, 0, f] = cand[j, f]
-        build_relevance(codes, bcounts, ints)
+        build_relevance(codes, bcounts, game_state)
         wins = 0
         for _ in range(pick_rounds):
             t = deal(state, pool, fixed, need, talon, 0, hands)
-            if _play_one(players, leader, policy, tab, ints, weight, state, hands, t, codes, bcounts,
+            if _play_one(players, leader, policy, board, game_state, money, state, hands, t, codes, bcounts,
                          ask, colmask, result, failed):
                 wins += 1
         e = wins / pick_rounds * mult[j] - stake
@@ -116,7 +116,7 @@ def grade_chunk(seed, stream, n_hands, ask, players, n_colours, hand_size, talon
     fixed = np.zeros(players, dtype=np.uint64)
     need = np.full(players, hand_size, dtype=np.int64)
     work = np.empty(players, dtype=np.uint64)
-    tab, ints, weight = new_state(n_colours, flags)
+    board, game_state, money = new_state(n_colours, flags)
     colmask = colour_masks(n_colours)
     nines_own = (flags & NINES_OWN) != 0
     ctr0 = fresh_counters(players, n_colours)
@@ -133,28 +133,28 @@ def grade_chunk(seed, stream, n_hands, ask, players, n_colours, hand_size, talon
         talon = deal(state, pool, fixed, need, U0, talon_size, hands)
         leader = randbelow(state, players)
         j, e = pick_bet(state, ask, leader, players, hands[ask], talon, hand_size, n_colours, cand, mult,
-                        stake, pick_rounds, tab, ints, weight, codes, bcounts, result, failed)
+                        stake, pick_rounds, board, game_state, money, codes, bcounts, result, failed)
         bcounts[:] = 0
         bcounts[ask] = 1
         for f in range(3):
             codes[ask, 0, f] = cand[j, f]
-        build_relevance(codes, bcounts, ints)
+        build_relevance(codes, bcounts, game_state)
         out[h, F_BET] = j
         out[h, F_LEADER] = leader
         ev[h] = e
         for k in range(2):
             policy[ask] = RANDOM if k == 0 else GOAL
             work[:] = hands
-            ok = _play_one(players, leader, policy, tab, ints, weight, state, work, talon, codes, bcounts,
+            ok = _play_one(players, leader, policy, board, game_state, money, state, work, talon, codes, bcounts,
                            ask, colmask, result, failed)
             out[h, F_RANDOM + k] = 1 if ok else 0
         policy[ask] = PIMC
-        set_round(tab, ints, hands, talon, U0)
+        set_round(board, game_state, hands, talon, U0)
         stamps[0] = stamp + np.uint64(1)
         stamps[1] = stamp + np.uint64(2)
-        last, nine_lost = pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts,
+        last, nine_lost = pimc_play(players, leader, policy, board, game_state, money, state, codes, bcounts,
                                     worlds, n_colours, PL, PU, CT, TT, stamps)
-        settle(codes, bcounts, tab, ints, nine_lost, result, failed)
+        settle(codes, bcounts, board, game_state, nine_lost, result, failed)
         nines = counted_nines(codes, bcounts, hands, empty, leader, nines_mask(n_colours), nines_own)
         out[h, F_PIMC] = 0 if failed[ask] else 1
         policy[ask] = GOAL

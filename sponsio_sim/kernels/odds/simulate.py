@@ -70,8 +70,8 @@ def odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need,
     seed_state(seed, stream, state)
     my_pool = pool.copy()
     hands = np.empty(players, dtype=np.uint64)
-    tab, ints, weight = new_state(n_colours, flags)
-    build_relevance(codes, bcounts, ints)
+    board, game_state, money = new_state(n_colours, flags)
+    build_relevance(codes, bcounts, game_state)
     result = np.zeros((players, codes.shape[1]), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)
     halt = np.full(4, -1, dtype=np.int64)
@@ -83,20 +83,20 @@ def odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need,
                 halt[0] = -1
     for _ in range(rounds):
         talon = deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
-        set_round(tab, ints, hands, talon, revealed)
-        last, nine_lost = play_tricks(players, leader, policy, tab, ints, weight, state, None, halt)
-        settle(codes, bcounts, tab, ints, nine_lost, result, failed)
+        set_round(board, game_state, hands, talon, revealed)
+        last, nine_lost = play_tricks(players, leader, policy, board, game_state, money, state, None, halt)
+        settle(codes, bcounts, board, game_state, nine_lost, result, failed)
         for kind in range(slots.shape[0]):   # the slot of each kind's bet the asking seat would have won
             base = slots[kind]
             if kind == TRICKS:
-                row[base + ints[TRICKS_WON + ask]] += 1
+                row[base + game_state[TRICKS_WON + ask]] += 1
             elif kind == COLOUR:
                 for col in range(n_colours):
-                    row[base + col * (RANKS + 1) + popcount(tab[WON + ask] & colmask[col])] += 1
+                    row[base + col * (RANKS + 1) + popcount(board[WON + ask] & colmask[col])] += 1
             elif kind == FAIL:
                 count_fail_bets(codes, bcounts, ask, result, failed, row[base:base + players + 1])
             elif kind == LAST or kind == NINES or kind == FIRST:   # one slot: no parameter
-                if bet_won(kind, 0, 0, ask, tab, ints, nine_lost):
+                if bet_won(kind, 0, 0, ask, board, game_state, nine_lost):
                     row[base] += 1
             else:
                 raise ValueError("unknown bet kind")

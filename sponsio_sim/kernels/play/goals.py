@@ -2,7 +2,7 @@
 worth in the trick being played, one branch per bet kind (``bet_kinds``).
 
 ``goal_weights`` folds every relevance entry (``policies.build_relevance``)
-into ``weight[o]``, the value to the seat of owner o taking the trick, and
+into ``money[o]``, the value to the seat of owner o taking the trick, and
 returns the per-card terms ``policies.choose_scored`` adds; ``colour_terms``
 scores a card for the colour-count bets. The weights are heuristic constants,
 not rules.
@@ -25,8 +25,8 @@ _VOID_GUESS = 0.1  # chance a seat not known to be void in the led colour is voi
 
 
 @nb.njit(cache=True, inline="always")
-def goal_weights(s, players, tricks_left, trick_mask, tab, ints, weight):
-    """Fold seat s's trick-count and last-trick terms into ``weight[o]``: the
+def goal_weights(s, players, tricks_left, trick_mask, board, game_state, money):
+    """Fold seat s's trick-count and last-trick terms into ``money[o]``: the
     value to s of owner o winning this trick rather than losing it. Returns
     (keep, own_last, colour terms, nines sign, bank) for the per-card terms.
 
@@ -35,49 +35,49 @@ def goal_weights(s, players, tricks_left, trick_mask, tab, ints, weight):
     then neutral: ``bank`` is the weight to give back for such a card.
     """
     for t in range(players):
-        weight[t] = 0.0
+        money[t] = 0.0
     bank = 0.0
     keep = 0.0
     own_last = False
     n_colour = 0
     nine_sign = 0.0
-    for j in range(ints[NREL + s]):
-        kind = ints[rel_at(s, j, 0)]
-        owner = ints[rel_at(s, j, 3)]
-        sign = ints[rel_at(s, j, 4)]
+    for j in range(game_state[NREL + s]):
+        kind = game_state[rel_at(s, j, 0)]
+        owner = game_state[rel_at(s, j, 3)]
+        sign = game_state[rel_at(s, j, 4)]
         if kind == TRICKS:
-            need = ints[rel_at(s, j, 1)] - ints[TRICKS_WON + owner]
+            need = game_state[rel_at(s, j, 1)] - game_state[TRICKS_WON + owner]
             if need < 0 or need > tricks_left:
                 continue
             if need == 0:
-                weight[owner] -= sign
+                money[owner] -= sign
             elif need == tricks_left:
-                weight[owner] += sign
+                money[owner] += sign
             elif owner == s:
-                sure = sure_winners(tab[HANDS + s], tab[PLAYED] | tab[TALON] | trick_mask, tab)
+                sure = sure_winners(board[HANDS + s], board[PLAYED] | board[TALON] | trick_mask, board)
                 if need > sure:
-                    weight[s] += _PACE * 2.0 * min(1.0, (need - sure) / max(1, tricks_left - sure))
+                    money[s] += _PACE * 2.0 * min(1.0, (need - sure) / max(1, tricks_left - sure))
                 else:
-                    weight[s] -= _AVOID
+                    money[s] -= _AVOID
                     bank += _AVOID
             else:
-                weight[owner] += sign * _PACE * (2.0 * need - tricks_left) / tricks_left
+                money[owner] += sign * _PACE * (2.0 * need - tricks_left) / tricks_left
             if owner == s:
                 keep += 1.0 if need > 0 else -1.0
         elif kind == LAST:
             if tricks_left == 1:
-                weight[owner] += 2.0 * sign
+                money[owner] += 2.0 * sign
             elif tricks_left == 2:
-                weight[owner] += sign * _LAST_LEAD
+                money[owner] += sign * _LAST_LEAD
             if owner == s:
                 own_last = True
         elif kind == COLOUR:
             n_colour += 1   # scored card by card (``colour_terms``)
         elif kind == FIRST:
-            if tab[PLAYED] == U0:   # no trick done yet: this one decides it
-                weight[owner] += 2.0 * sign
+            if board[PLAYED] == U0:   # no trick done yet: this one decides it
+                money[owner] += 2.0 * sign
         elif kind == NINES:
-            if owner == s or (ints[FLAGS] & NINES_OWN_FLAG) == 0:
+            if owner == s or (game_state[FLAGS] & NINES_OWN_FLAG) == 0:
                 nine_sign += sign  # under nines_scope = own, only the bettor's own 9s count
         elif kind == FAIL:
             raise ValueError("goal_weights: a fail bet enters the relevance table as its targets' bets")
@@ -87,12 +87,12 @@ def goal_weights(s, players, tricks_left, trick_mask, tab, ints, weight):
 
 
 @nb.njit(cache=True, inline="always")
-def sure_winners(hand, gone, tab):
+def sure_winners(hand, gone, board):
     """Cards of ``hand`` that win whenever led: per colour, the own cards in
     the run from the top down made only of own and gone cards."""
     n = 0
     for col in range(MAX_COLOURS):
-        cmask = tab[COLMASK + col]
+        cmask = board[COLMASK + col]
         if cmask == U0:
             break
         shift = np.uint64(col * RANKS)
@@ -103,7 +103,7 @@ def sure_winners(hand, gone, tab):
 
 
 @no_refcount
-def colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can, unknown, tab, ints):
+def colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can, unknown, board, game_state):
     """Value of playing ``c`` for the colour-count bets seat s plays for or against.
 
     The seats still to play add to the trick a card of the led colour each if
@@ -111,18 +111,18 @@ def colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can
     chance) discard, a card of colour C in proportion to C's unknown cards.
     """
     tmask = trick_mask | bit(c)
-    gone = tab[TALON] | tab[PLAYED]
+    gone = board[TALON] | board[PLAYED]
     n_rem = players - 1 - pos
     n_unknown = popcount(unknown)
     discards = (n_rem - n_can) + _VOID_GUESS * n_can
     score = 0.0
-    for j in range(ints[NREL + s]):
-        if ints[rel_at(s, j, 0)] != COLOUR:
+    for j in range(game_state[NREL + s]):
+        if game_state[rel_at(s, j, 0)] != COLOUR:
             continue
-        col = ints[rel_at(s, j, 1)]
-        cmask = tab[COLMASK + col]
-        owner = ints[rel_at(s, j, 3)]
-        need = ints[rel_at(s, j, 2)] - popcount(tab[WON + owner] & cmask)
+        col = game_state[rel_at(s, j, 1)]
+        cmask = board[COLMASK + col]
+        owner = game_state[rel_at(s, j, 3)]
+        need = game_state[rel_at(s, j, 2)] - popcount(board[WON + owner] & cmask)
         avail = popcount(cmask & ~gone)
         if need < 0 or need > avail:
             continue
@@ -143,7 +143,7 @@ def colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can
         u_lose = -1.0 if need > avail - m_c else 0.0
         po = hold if owner == top_seat else 0.0
         for k in range(n_can):
-            if ints[CAN + k] == owner:
+            if game_state[CAN + k] == owner:
                 po += (1.0 - hold) / n_can
-        score += ints[rel_at(s, j, 4)] * (po * u_win + (1.0 - po) * u_lose)
+        score += game_state[rel_at(s, j, 4)] * (po * u_win + (1.0 - po) * u_lose)
     return score

@@ -37,18 +37,18 @@ _REJECT_TRIES = 200
 
 
 @nb.njit(cache=True)
-def sample_world(s, players, tab, ints, state, pool, out):
+def sample_world(s, players, board, game_state, state, pool, out):
     """Fill ``out`` with one layout of the hands seat s cannot see.
 
     Uniform over layouts respecting voids (rejection); if 200 tries fail,
     cards of the colours some seat is void in are placed first, each into a
     random free slot of a seat that may hold it (close to uniform)."""
-    revealed = tab[REVEALED]
+    revealed = board[REVEALED]
     n = 0
     for t in range(players):
         if t == s:
             continue
-        m = tab[HANDS + t] & ~revealed
+        m = board[HANDS + t] & ~revealed
         while m != U0:
             pool[n] = lowest(m)
             m &= m - U1
@@ -60,11 +60,11 @@ def sample_world(s, players, tab, ints, state, pool, out):
             pool[i] = pool[j]
             pool[j] = x
         if attempt == _REJECT_TRIES:
-            _constrained_order(s, players, tab, ints, state, pool, n)
+            _constrained_order(s, players, board, game_state, state, pool, n)
         pos = 0
         ok = True
         for t in range(players):
-            h = tab[HANDS + t]
+            h = board[HANDS + t]
             if t == s:
                 out[t] = h
                 continue
@@ -72,7 +72,7 @@ def sample_world(s, players, tab, ints, state, pool, out):
             for _ in range(popcount(h & ~revealed)):
                 c = pool[pos]
                 pos += 1
-                if (ints[VOID + t] >> (c // RANKS)) & 1:
+                if (game_state[VOID + t] >> (c // RANKS)) & 1:
                     ok = False
                 w |= bit(c)
             out[t] = w
@@ -81,32 +81,32 @@ def sample_world(s, players, tab, ints, state, pool, out):
 
 
 @nb.njit(cache=True)
-def _constrained_order(s, players, tab, ints, state, pool, n):
+def _constrained_order(s, players, board, game_state, state, pool, n):
     """Reorder ``pool`` so that dealing it seat by seat respects voids."""
-    revealed = tab[REVEALED]
+    revealed = board[REVEALED]
     free = np.zeros(players, dtype=np.int64)
     for t in range(players):
         if t != s:
-            free[t] = popcount(tab[HANDS + t] & ~revealed)
+            free[t] = popcount(board[HANDS + t] & ~revealed)
     seat_of = np.full(n, -1, dtype=np.int64)
     for phase in range(2):
         for i in range(n):
             col = pool[i] // RANKS
             restricted = False
             for t in range(players):
-                if t != s and (ints[VOID + t] >> col) & 1:
+                if t != s and (game_state[VOID + t] >> col) & 1:
                     restricted = True
             if (phase == 0) != restricted or seat_of[i] >= 0:
                 continue
             slots = 0
             for t in range(players):
-                if t != s and not (ints[VOID + t] >> col) & 1:
+                if t != s and not (game_state[VOID + t] >> col) & 1:
                     slots += free[t]
             if slots == 0:
                 continue
             k = randbelow(state, slots)
             for t in range(players):
-                if t != s and not (ints[VOID + t] >> col) & 1:
+                if t != s and not (game_state[VOID + t] >> col) & 1:
                     if k < free[t]:
                         seat_of[i] = t
                         free[t] -= 1
@@ -126,16 +126,16 @@ def _constrained_order(s, players, tab, ints, state, pool, n):
 
 
 @nb.njit(cache=True, inline="always")
-def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, tab, ints, ctr, codes,
+def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, board, game_state, ctr, codes,
                 bcounts, worlds, state, pool, world, PL, PU, CT, TT, stamps, score):
     """The pimc seat's card (see module docstring). ``trick[:n_trick]`` are
     the cards already in the trick; ``ctr`` the solver's counters so far;
     ``stamps`` = (worst-case stamp, best-case stamp) for the game."""
-    colmask = tab[COLMASK:COLMASK + n_colours].copy()
-    nines_own = (ints[FLAGS] & NINES_OWN) != 0
+    colmask = board[COLMASK:COLMASK + n_colours].copy()
+    nines_own = (game_state[FLAGS] & NINES_OWN) != 0
     in_play = U0
     for t in range(players):
-        in_play |= tab[HANDS + t]
+        in_play |= board[HANDS + t]
     if n_trick > 0:
         in_play |= bit(best)
     # one candidate per class of cards adjacent among the cards in play
@@ -144,7 +144,7 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, tab,
     while m != U0:
         c = lowest(m)
         m &= m - U1
-        cm = tab[COLMASK + c // RANKS]
+        cm = board[COLMASK + c // RANKS]
         below = in_play & cm & (bit(c) - U1)
         if below != U0 and (legal & bit(highest(below))) != U0:
             continue
@@ -164,8 +164,8 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, tab,
             break
         maxside = np.int64(1) << s if q == 0 else everyone
         for i in range(worlds):
-            sample_world(s, players, tab, ints, state, pool, world)
-            nines = counted_nines(codes, bcounts, world, tr, leader, tab[NINE_CARDS], nines_own)
+            sample_world(s, players, board, game_state, state, pool, world)
+            nines = counted_nines(codes, bcounts, world, tr, leader, board[NINE_CARDS], nines_own)
             for k in range(n):
                 if score[k, 1 + q] + worlds - i < top:
                     continue
@@ -194,7 +194,7 @@ def _better(w1, b1, c1, w2, b2, c2):
 
 
 @nb.njit(cache=True, inline="always")
-def trick_counters(ctr, players, n_colours, codes, bcounts, nine_lost, tab, ints):
+def trick_counters(ctr, players, n_colours, codes, bcounts, nine_lost, board, game_state):
     """The solver's ``CT`` row (``dd.core.ct_layout``) for the trick phase so
     far, from the public state ``play_tricks`` keeps: tricks and cards of
     each colour won, whether the 9s the nines bets judge are all still
@@ -203,38 +203,38 @@ def trick_counters(ctr, players, n_colours, codes, bcounts, nine_lost, tab, ints
     cc0, nok, last_i, first_i, _ = ct_layout(players, n_colours)
     tricks_done = 0
     for q in range(players):
-        ctr[q] = ints[TRICKS_WON + q]
+        ctr[q] = game_state[TRICKS_WON + q]
         tricks_done += ctr[q]
         for col in range(n_colours):
-            ctr[cc0 + q * n_colours + col] = popcount(tab[WON + q] & tab[COLMASK + col])
-    if ints[FLAGS] & NINES_OWN:   # only the nines bettors' own 9s count
+            ctr[cc0 + q * n_colours + col] = popcount(board[WON + q] & board[COLMASK + col])
+    if game_state[FLAGS] & NINES_OWN:   # only the nines bettors' own 9s count
         nine_lost &= nine_bettors(codes, bcounts)
     ctr[nok] = 1 if nine_lost == 0 else 0
     ctr[last_i] = -1
-    ctr[first_i] = ints[WINNERS] if tricks_done > 0 else -1
+    ctr[first_i] = game_state[WINNERS] if tricks_done > 0 else -1
 
 
 @nb.njit(cache=True, inline="always")
-def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
     """``play.play_tricks``'s hook: the solver's counters and the
     trick so far from the public state, then ``pimc_choose``."""
     n_colours = ctx.n_colours
     ctr = ctx.ctr
     trick = ctx.trick
     players = ctx.bcounts.shape[0]
-    trick_counters(ctr, players, n_colours, ctx.codes, ctx.bcounts, nine_lost, tab, ints)
+    trick_counters(ctr, players, n_colours, ctx.codes, ctx.bcounts, nine_lost, board, game_state)
     for j in range(pos):
         trick[j] = np.int64((order >> np.uint64(6 * j)) & np.uint64(63))
-    return pimc_choose(s, players, n_colours, legal, leader, trick, pos, best, tab, ints, ctr, ctx.codes,
+    return pimc_choose(s, players, n_colours, legal, leader, trick, pos, best, board, game_state, ctr, ctx.codes,
                        ctx.bcounts, ctx.worlds, state, ctx.pool, ctx.world, ctx.PL, ctx.PU, ctx.CT, ctx.TT,
                        ctx.stamps, ctx.score)
 
 
 @overload(choose_hooked, jit_options={"cache": True})
-def _choose_hooked_pimc(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+def _choose_hooked_pimc(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
     if getattr(ctx, "instance_class", None) is PimcCtx:
-        def impl(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
-            return _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state)
+        def impl(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
+            return _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state)
         return impl
     return None
 
@@ -250,9 +250,9 @@ def pimc_context(players, codes, bcounts, worlds, n_colours, PL, PU, CT, TT, sta
 
 
 @nb.njit(cache=True)
-def pimc_play(players, leader, policy, tab, ints, weight, state, codes, bcounts, worlds, n_colours,
+def pimc_play(players, leader, policy, board, game_state, money, state, codes, bcounts, worlds, n_colours,
               PL, PU, CT, TT, stamps):
     """Play every trick like ``play.play_tricks``; seats with policy PIMC
     decide with ``pimc_choose``. Returns ``(last_trick_winner, nine_lost)`` as ``play.play_tricks``."""
     ctx = pimc_context(players, codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps)
-    return play_tricks(players, leader, policy, tab, ints, weight, state, ctx, None)
+    return play_tricks(players, leader, policy, board, game_state, money, state, ctx, None)

@@ -10,7 +10,7 @@ hand, the talon, revealed cards, cards played, and voids shown in play.
   of who wins the trick, and plays the best; ties go to the lowest card.
   What each bet is worth in a trick is ``goals``, one branch per bet kind.
 
-State arrays (``tab``, ``ints``, ``weight``) are laid out in ``table``.
+State arrays (``board``, ``game_state``, ``money``) are laid out in ``table``.
 """
 
 import numba as nb
@@ -35,8 +35,8 @@ _OVERTAKE = 0.7    # chance a seat holding a higher card of the led colour plays
 
 
 @no_refcount
-def build_relevance(codes, counts, ints):
-    """Which bets each seat plays for (+1) or against (-1), into ``ints``.
+def build_relevance(codes, counts, game_state):
+    """Which bets each seat plays for (+1) or against (-1), into ``game_state``.
 
     Entry j of seat s is (kind, a, b, owner, sign). A bettor plays for its
     own bets and, for each ``fail:T`` it holds, against T's bets (``fail``:
@@ -62,13 +62,13 @@ def build_relevance(codes, counts, ints):
                     continue
             for i in range(counts[t]):
                 if codes[t, i, 0] != FAIL and n < MAX_REL:
-                    ints[rel_at(s, n, 0)] = codes[t, i, 0]
-                    ints[rel_at(s, n, 1)] = codes[t, i, 1]
-                    ints[rel_at(s, n, 2)] = codes[t, i, 2]
-                    ints[rel_at(s, n, 3)] = t
-                    ints[rel_at(s, n, 4)] = sign
+                    game_state[rel_at(s, n, 0)] = codes[t, i, 0]
+                    game_state[rel_at(s, n, 1)] = codes[t, i, 1]
+                    game_state[rel_at(s, n, 2)] = codes[t, i, 2]
+                    game_state[rel_at(s, n, 3)] = t
+                    game_state[rel_at(s, n, 4)] = sign
                     n += 1
-        ints[NREL + s] = n
+        game_state[NREL + s] = n
 
 
 @no_refcount
@@ -79,7 +79,7 @@ def choose_random(legal, state):
 
 @no_refcount
 def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, trick_mask,
-                  tricks_left, tab, ints, weight):
+                  tricks_left, board, game_state, money):
     """The goal policy's card (``goal``), else the greedy policy's (see module docstring).
 
     Cards that differ only by ranks already gone (played or in the talon)
@@ -90,34 +90,34 @@ def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, tr
     lies with the seats still to play in proportion to their unknown slots
     (seats void in the led colour excluded) and is played with probability
     ``_OVERTAKE``. A beaten top is shared evenly among those seats. The score
-    is the sum over seats of P(seat wins) x ``weight[seat]`` plus per-card
+    is the sum over seats of P(seat wins) x ``money[seat]`` plus per-card
     terms.
     """
-    hand = tab[HANDS + s]
-    revealed = tab[REVEALED]
-    unknown = tab[DECK] & ~(hand | tab[TALON] | tab[PLAYED] | trick_mask | revealed)
+    hand = board[HANDS + s]
+    revealed = board[REVEALED]
+    unknown = board[DECK] & ~(hand | board[TALON] | board[PLAYED] | trick_mask | revealed)
     rem_rev = U0
     t = leader + pos
     for _ in range(pos + 1, players):
         t += 1
         if t >= players:
             t -= players
-        rem_rev |= tab[HANDS + t] & revealed
-    dead = tab[PLAYED] | tab[TALON]
+        rem_rev |= board[HANDS + t] & revealed
+    dead = board[PLAYED] | board[TALON]
     if goal:
         keep, own_last, n_colour, nine_sign, bank = goal_weights(s, players, tricks_left, trick_mask,
-                                                                 tab, ints, weight)
+                                                                 board, game_state, money)
     else:
         for t in range(players):
-            weight[t] = 0.0
-        weight[s] = 1.0
+            money[t] = 0.0
+        money[s] = 1.0
         keep = 0.0
         own_last = False
         n_colour = 0
         nine_sign = 0.0
         bank = 0.0
-    nine_dead = pos > 0 and (trick_mask & tab[NINE_CARDS] & ~bit(best)) != U0 \
-        and (ints[FLAGS] & NINES_OWN_FLAG) == 0
+    nine_dead = pos > 0 and (trick_mask & board[NINE_CARDS] & ~bit(best)) != U0 \
+        and (game_state[FLAGS] & NINES_OWN_FLAG) == 0
     cur_col = -1
     q = 0.0
     n_can = 0
@@ -139,23 +139,23 @@ def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, tr
         lead_col = led if pos > 0 else col
         if lead_col != cur_col:
             cur_col = lead_col
-            q, n_can = _seats_to_play(s, players, pos, leader, lead_col, tab, ints)
+            q, n_can = _seats_to_play(s, players, pos, leader, lead_col, board, game_state)
             w_can = 0.0
             for k in range(n_can):
-                w_can += weight[ints[CAN + k]]
+                w_can += money[game_state[CAN + k]]
         if pos == 0 or beats(c, best):
             top_seat = s
-            higher = tab[COLMASK + lead_col] & above(c)
+            higher = board[COLMASK + lead_col] & above(c)
         else:
             top_seat = best_seat
-            higher = tab[COLMASK + lead_col] & above(best)
+            higher = board[COLMASK + lead_col] & above(best)
         hold = 1.0
         if n_can > 0:
             if rem_rev & higher:
                 hold = 1.0 - _OVERTAKE
             for _ in range(popcount(unknown & higher)):
                 hold *= q
-        score = hold * weight[top_seat] - _CHEAP * rank
+        score = hold * money[top_seat] - _CHEAP * rank
         if bank != 0.0 and hold == 1.0 and top_seat == s:
             score += bank  # cashing a sure winner the bet needs
         if n_can > 0:
@@ -168,7 +168,7 @@ def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, tr
             score += nine_sign * (-1.0 if pos > 0 and col != led else _NINE_SAFE)
         if n_colour > 0:
             score += colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can,
-                                  unknown, tab, ints)
+                                  unknown, board, game_state)
         if score > best_score:
             best_score = score
             best_card = c
@@ -176,25 +176,25 @@ def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, tr
 
 
 @nb.njit(cache=True, inline="always")
-def _seats_to_play(s, players, pos, leader, lead_col, tab, ints):
+def _seats_to_play(s, players, pos, leader, lead_col, board, game_state):
     """For the led colour: (chance an unknown card is NOT with a seat still to
-    play, number of such seats not void in it); those seats go to ints[CAN:]."""
+    play, number of such seats not void in it); those seats go to game_state[CAN:]."""
     vbit = np.int64(1) << lead_col
-    revealed = tab[REVEALED]
+    revealed = board[REVEALED]
     rem_slots = 0
     tot_slots = 0
     n_can = 0
     for t in range(players):
-        if t == s or (ints[VOID + t] & vbit) != 0:
+        if t == s or (game_state[VOID + t] & vbit) != 0:
             continue
-        slots = popcount(tab[HANDS + t] & ~revealed)
+        slots = popcount(board[HANDS + t] & ~revealed)
         tot_slots += slots
         t_pos = t - leader
         if t_pos < 0:
             t_pos += players
         if t_pos > pos:
             rem_slots += slots
-            ints[CAN + n_can] = t
+            game_state[CAN + n_can] = t
             n_can += 1
     if rem_slots == 0:
         return 1.0, n_can

@@ -15,7 +15,7 @@ from sponsio_sim.kernels.table import (COLMASK, HANDS, NINE_CARDS, N_PLAYED, PLA
 HOOKED = 3  # policy codes from here on choose through ``choose_hooked``
 
 
-def choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+def choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
     """The card of a seat whose policy code is >= ``HOOKED``.
 
     Resolved at compile time by the type of ``ctx``: a module adding such a
@@ -27,9 +27,9 @@ def choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints,
 
 @overload(choose_hooked, jit_options={"cache": True})
 def _choose_hooked_none(   # types the call for ctx None; never runs (play_tricks compiles the branch out)
-        ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+        ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
     if isinstance(ctx, types.NoneType):
-        def impl(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state):
+        def impl(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
             if legal != U0:   # always: a seat chooses among its legal cards (the test keeps the type int)
                 raise ValueError("a policy code >= HOOKED needs its context")
             return -1
@@ -38,20 +38,20 @@ def _choose_hooked_none(   # types the call for ctx None; never runs (play_trick
 
 
 @nb.njit(cache=True)   # counts references: a hook (``pimc``) allocates
-def play_tricks(players, leader, policy, tab, ints, weight, state, ctx, stop):
-    """Play every trick of the deal loaded in ``tab`` (see ``table.set_round``).
+def play_tricks(players, leader, policy, board, game_state, money, state, ctx, stop):
+    """Play every trick of the deal loaded in ``board`` (see ``table.set_round``).
 
     ``policy[s]`` picks seat s's policy: the shared ones (``policies``), or,
     for codes >= ``HOOKED``, ``choose_hooked(ctx, s, legal, pos, leader,
-    order, best, nine_lost, tab, ints, state)``, resolved at compile time by
+    order, best, nine_lost, board, game_state, state)``, resolved at compile time by
     the type of ``ctx`` (``None``: no hook; the hook's bookkeeping is then
     compiled out). ``order`` packs the cards already in the trick, 6 bits each
     from the leader's; ``best`` is the trick's top card so far (-1 when leading).
 
-    Hands are emptied; tricks won and cards won end up in ``ints[TRICKS_WON + s]``
-    and ``tab[WON + s]``, the cards in play order in ``ints[SEQ:]``, trick
-    t's winner in ``ints[WINNERS + t]`` and the number of tricks in
-    ``ints[N_PLAYED]`` (the outcome ``bets.settle`` reads). Returns
+    Hands are emptied; tricks won and cards won end up in ``game_state[TRICKS_WON + s]``
+    and ``board[WON + s]``, the cards in play order in ``game_state[SEQ:]``, trick
+    t's winner in ``game_state[WINNERS + t]`` and the number of tricks in
+    ``game_state[N_PLAYED]`` (the outcome ``bets.settle`` reads). Returns
     ``(last_trick_winner, nine_lost)``, ``nine_lost`` the bitmask of seats that
     played a 9 that lost its trick (only a discarded 9 can: a 9 is the top
     rank of its colour).
@@ -59,14 +59,14 @@ def play_tricks(players, leader, policy, tab, ints, weight, state, ctx, stop):
     ``stop`` (an int64 array: kind, a, b, seat; kind < 0 for none) ends the
     round at the first trick boundary where that bet is settled
     (``bets.bet_decided``): the outcome then holds for that bet only, and
-    ``ints[N_PLAYED]`` counts the tricks played. ``None``: the check is
+    ``game_state[N_PLAYED]`` counts the tricks played. ``None``: the check is
     compiled out.
     """
-    return play_scripted(players, leader, policy, tab, ints, weight, state, ctx, stop, None)
+    return play_scripted(players, leader, policy, board, game_state, money, state, ctx, stop, None)
 
 
 @nb.njit(cache=True)
-def play_scripted(players, leader, policy, tab, ints, weight, state, ctx, stop, script):
+def play_scripted(players, leader, policy, board, game_state, money, state, ctx, stop, script):
     """``play_tricks``, the trick phase's first cards given by ``script``
     (None: none, compiled out), an int64 array ``(n, halt, card, card, ...)``:
     its ``n`` cards are played first, in order from the first lead (a trick
@@ -74,12 +74,12 @@ def play_scripted(players, leader, policy, tab, ints, weight, state, ctx, stop, 
     policies play on. ``halt`` -1 plays to the end; -2 stops right after the
     scripted cards; a seat ``s >= 0`` stops when s is next to play after
     them. A stop may fall inside a trick: its cards so far are in
-    ``ints[SEQ:]`` and out of the hands, ``ints[N_PLAYED]`` counts the
+    ``game_state[SEQ:]`` and out of the hands, ``game_state[N_PLAYED]`` counts the
     finished tricks, and the return value's first item is the trick's leader.
     The scripted cards are not checked: the caller gives legal play, and
     voids are read from the cards (a card not of the led colour shows one)."""
-    n_tricks = popcount(tab[HANDS + leader])
-    nines = tab[NINE_CARDS]
+    n_tricks = popcount(board[HANDS + leader])
+    nines = board[NINE_CARDS]
     nine_lost = 0
     k = 0
     n_script = 0
@@ -100,14 +100,14 @@ def play_scripted(players, leader, policy, tab, ints, weight, state, ctx, stop, 
             s += 1
             if s == players:
                 s = 0
-            h = tab[HANDS + s]
+            h = board[HANDS + s]
             if script is not None and k >= n_script and halt != -1 and (halt == -2 or halt == s):
-                ints[N_PLAYED] = t
+                game_state[N_PLAYED] = t
                 return leader, nine_lost
             if script is not None and k < n_script:
                 c = script[2 + k]
                 if pos > 0 and (bit(c) & led_mask) == U0:
-                    ints[VOID + s] |= np.int64(1) << led
+                    game_state[VOID + s] |= np.int64(1) << led
             else:
                 if pos == 0:
                     legal = h
@@ -115,7 +115,7 @@ def play_scripted(players, leader, policy, tab, ints, weight, state, ctx, stop, 
                     legal = h & led_mask
                     if legal == U0:
                         legal = h
-                        ints[VOID + s] |= np.int64(1) << led
+                        game_state[VOID + s] |= np.int64(1) << led
                 pol = policy[s]
                 if pol == RANDOM:
                     c = choose_random(legal, state)
@@ -123,22 +123,22 @@ def play_scripted(players, leader, policy, tab, ints, weight, state, ctx, stop, 
                     c = lowest(legal)
                 elif pol == GREEDY or pol == GOAL:
                     c = choose_scored(s, players, pol == GOAL, legal, pos, leader, led, best, best_seat,
-                                      trick_mask, tricks_left, tab, ints, weight)
+                                      trick_mask, tricks_left, board, game_state, money)
                 elif ctx is not None and pol >= HOOKED:
-                    c = choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, tab, ints, state)
+                    c = choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state)
                 else:
                     raise ValueError("unknown play policy (or a hooked one without its context)")
             b = bit(c)
-            tab[HANDS + s] = h & ~b
-            tab[REVEALED] &= ~b
-            ints[SEQ + k] = c
+            board[HANDS + s] = h & ~b
+            board[REVEALED] &= ~b
+            game_state[SEQ + k] = c
             k += 1
             trick_mask |= b
             if ctx is not None:   # pruned at compile time: only a hook reads the trick so far
                 order |= np.uint64(c) << np.uint64(6 * pos)
             if pos == 0:
                 led = c // RANKS
-                led_mask = tab[COLMASK + led]
+                led_mask = board[COLMASK + led]
                 best = c
                 best_seat = s
             elif beats(c, best):
@@ -146,14 +146,14 @@ def play_scripted(players, leader, policy, tab, ints, weight, state, ctx, stop, 
                 best_seat = s
             elif (b & nines) != U0:   # a 9 that does not take the trick was discarded: it loses
                 nine_lost |= 1 << s
-        ints[WINNERS + t] = best_seat
-        ints[TRICKS_WON + best_seat] += 1
-        tab[WON + best_seat] |= trick_mask
-        tab[PLAYED] |= trick_mask
+        game_state[WINNERS + t] = best_seat
+        game_state[TRICKS_WON + best_seat] += 1
+        board[WON + best_seat] |= trick_mask
+        board[PLAYED] |= trick_mask
         leader = best_seat
         if stop is not None:   # pruned at compile time when None
-            if stop[0] >= 0 and bet_decided(stop[0], stop[1], stop[2], stop[3], players, tab, ints, nine_lost):
-                ints[N_PLAYED] = t + 1
+            if stop[0] >= 0 and bet_decided(stop[0], stop[1], stop[2], stop[3], players, board, game_state, nine_lost):
+                game_state[N_PLAYED] = t + 1
                 return leader, nine_lost
-    ints[N_PLAYED] = n_tricks
+    game_state[N_PLAYED] = n_tricks
     return leader, nine_lost
