@@ -46,15 +46,17 @@ def main() -> None:
     from tabletop_mc.progress import Progress
     from tabletop_mc.stats import mean_ci, wilson
     from sponsio_sim.analysis.advise.duel import play
+    from sponsio_sim.analysis.advise.infer import Reading
     from sponsio_sim.analysis.advise.trickduel import Audit, card_tricks
     from sponsio_sim.analysis.game.fit import find_model
-    from sponsio_sim.analysis.game.setup import model_variant, parse_profile, reference_profile
+    from sponsio_sim.analysis.game.lineup import resolve
+    from sponsio_sim.analysis.game.setup import model_variant, reference_profile
     from sponsio_sim.rules import load_rules
 
     rules = load_rules(None, args.players)
     profile = args.profile or reference_profile(rules)
-    strategies = parse_profile(profile, rules)
-    model = find_model(rules, variant=model_variant(profile, rules))
+    lineup = resolve(profile, rules, find_model(rules, variant=model_variant(profile, rules)))
+    strategies = lineup.strategies
     audit = Audit()
     arms = {"advice": dict(infer=True), "policy": None}
     if args.no_infer_arm:
@@ -67,10 +69,9 @@ def main() -> None:
             for arm, how in arms.items():
                 t = time.perf_counter()
                 hook = None if how is None else card_tricks(
-                    rules, strategies, seat, seed=args.seed, game=g, n=args.n, proposals=args.proposals,
-                    infer=how["infer"], audit=audit if arm == "advice" else None)
-                games[arm].append(play(profile, rules, game=g, seat=seat, seed=args.seed, infer=True, model=model,
-                                       bet_advice=False, tricks=hook))
+                    rules, strategies, seat, seed=args.seed, game=g, n=args.n,
+                    reading=Reading(how["infer"], proposals=args.proposals), audit=audit if arm == "advice" else None)
+                games[arm].append(play(lineup, rules, game=g, seat=seat, seed=args.seed, bet_advice=False, tricks=hook))
                 took[arm] += time.perf_counter() - t
                 prog.advance(1)
     rows = []

@@ -38,6 +38,8 @@ def main() -> None:
     from tabletop_mc.output import dumps
     from tabletop_mc.stats import mean_ci, wilson
     from sponsio_sim.analysis.advise.duel import duel
+    from sponsio_sim.analysis.advise.infer import Reading
+    from sponsio_sim.analysis.advise.search import Rollouts
     from sponsio_sim.analysis.game.setup import parse_profile, reference_profile
     from sponsio_sim.analysis.game.tournament import tournament
     from sponsio_sim.rules import load_rules
@@ -47,8 +49,8 @@ def main() -> None:
     rows, shares = [], {}
     for infer in (True, False):
         t = time.perf_counter()
-        games = duel(profile, rules, args.games, seed=args.seed, infer=infer, n=args.n, screen=args.screen,
-                     keep=args.keep, proposals=args.proposals)
+        games = duel(profile, rules, args.games, seed=args.seed, reading=Reading(infer, proposals=args.proposals),
+                     rollouts=Rollouts(args.n, screen=args.screen, keep=args.keep))
         took = time.perf_counter() - t
         s = np.array([g.share for g in games])
         shares[infer] = s

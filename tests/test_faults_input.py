@@ -323,8 +323,9 @@ def test_tournament_flags_gaps_between_predicted_and_won():
 
 def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, monkeypatch):
     from sponsio_sim.analysis.advise.odds import history_odds
-    from sponsio_sim.analysis.advise.search import advise
-    from sponsio_sim.analysis.advise.state import table_state
+    from sponsio_sim.analysis.advise.infer import Reading
+    from sponsio_sim.analysis.advise.search import Rollouts, advise
+    from sponsio_sim.analysis.advise.state import RoundFacts, table_state
     from sponsio_sim.analysis.balance.recommend import recommend
     from sponsio_sim.analysis.balance.choice import balance
     from sponsio_sim.analysis.game.exploit import exploit
@@ -339,10 +340,12 @@ def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, 
     assert recommend("reference", n=240, screen_n=240, only=["last"], mult_range="2..2", shortlist=1, top=1,
                      cache=False).meta["model"] == want
     rules = load_rules()
-    st = table_state(rules, state_text=STATE, seat=1)
+    st = table_state(rules, STATE, RoundFacts(seat=1))
     # advice reads each seat as one member of the reference field, with the field's model
-    assert advise(st, n=100, screen=4, keep=2, proposals=200).meta["model"] == want
-    hist = history_odds("R8 R6 R4 B8 B7 B4 G4 Y6", "R3 B9 G7 G5", "0: reveal Y1, bet colour:G=0", dealer=3, n=20)
+    advice = advise(st, reading=Reading(proposals=200), rollouts=Rollouts(100, screen=4, keep=2))
+    assert advice.meta["model"] == want
+    hist = history_odds(RoundFacts(hand="R8 R6 R4 B8 B7 B4 G4 Y6", talon="R3 B9 G7 G5", dealer=3,
+                                   history="0: reveal Y1, bet colour:G=0"), n=20)
     assert hist.attrs["model"] == want
     # fit --profile reference keeps its model where the reference looks for it (a rule set without a shipped one)
     monkeypatch.setenv("SPONSIO_MODEL_DIR", str(tmp_path))

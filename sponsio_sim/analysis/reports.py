@@ -35,7 +35,8 @@ from sponsio_sim.analysis.balance.sweep import change, headline, lever_table, sw
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.meta import best_responses, focal_gain
 from sponsio_sim.analysis.game.setup import parse_profile, parse_strategy
-from sponsio_sim.analysis.odds.query import odds
+from sponsio_sim.analysis.odds.query import Query, odds
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.rules import load_rules
 
 # Typical hands: (name, players, hand, talon)
@@ -242,8 +243,8 @@ def _odds_section(doc: HtmlReport, seed: int, scale: float, threads, progress) -
     target = min(0.05, 0.01 / max(scale, 1e-3) ** 0.5)
     tables = {}
     for name, players, hand, talon in TYPICAL_HANDS:
-        df = odds(hand, talon, players=players, seed=seed, target_ci=target, threads=threads,
-                  progress=progress, cache=True)
+        df = odds(Query(hand, talon), target_ci=target, players=players,
+                  run=Run(seed=seed, threads=threads, progress=progress, cache=True))
         tables[f"{name}: {hand} | talon {talon}"] = df
         df.attrs["slug"] = "odds_" + name.replace(" ", "_")
     rules4 = load_rules()

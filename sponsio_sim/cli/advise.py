@@ -13,10 +13,10 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.inputfile import read_text
 from tabletop_mc.output import render_tables
 from tabletop_mc.runner import set_threads
-from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE
-from sponsio_sim.analysis.advise.search import DEFAULT_N, KEEP, SCREEN, advise
-from sponsio_sim.analysis.advise.trickplay import DEFAULT_N as TRICK_N, PIMC_WORLDS, PLAYS
-from sponsio_sim.analysis.advise.state import table_state
+from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, Reading
+from sponsio_sim.analysis.advise.search import DEFAULT_N, KEEP, SCREEN, Rollouts, advise
+from sponsio_sim.analysis.advise.trickplay import DEFAULT_N as TRICK_N, PIMC_WORLDS, PLAYS, CardPlay
+from sponsio_sim.analysis.advise.state import RoundFacts, TableState, table_state
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
@@ -138,16 +138,24 @@ def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, tricks,
     """
     if not 0 < tremble <= 1:
         raise UserError(f"--tremble {tremble:g}: must be in (0, 1]")
+    facts = RoundFacts(hand=hand, talon=talon, seat=seat, dealer=dealer, round_no=round_no, history=history,
+                       tricks=tricks, coins=coins, track=track)
+    st = read_table_state(state_file, facts, rules, players, overrides,
+                          missing="give --state FILE or --hand (with --talon, --dealer and --history)")
+    set_threads(threads)
+    a = advise(st, profile=profile, model=model, reading=Reading(infer, assume, tremble, proposals),
+               rollouts=Rollouts(n, by=by), card_play=CardPlay(play, worlds, open_hands), seed=seed)
+    emit(render_advice(a, fmt, seed))
+
+
+def read_table_state(state_file, facts: RoundFacts, rules, players, overrides, *, missing: str) -> TableState:
+    """The table state of ``--state FILE`` (None: none) and the options' ``facts``, under the rule set
+    they name (``state_rules``); ``missing``: the error when neither gives a hand."""
     text = read_state(state_file)
     ruleset = state_rules(text, rules, players, overrides)
-    if text is None and hand is None:
-        raise UserError("give --state FILE or --hand (with --talon, --dealer and --history)")
-    st = table_state(ruleset, state_text=text, hand=hand, talon=talon, seat=seat, dealer=dealer,
-                     round_no=round_no, history=history, coins=coins, track=track, tricks=tricks)
-    set_threads(threads)
-    a = advise(st, profile=profile, assume=assume, infer=infer, n=n, tremble=tremble, seed=seed, by=by,
-               model=model, proposals=proposals, play=play, worlds=worlds, open_hands=open_hands)
-    emit(render_advice(a, fmt, seed))
+    if text is None and facts.hand is None:
+        raise UserError(missing)
+    return table_state(ruleset, text, facts)
 
 
 def state_rules(text: str | None, rules, players, overrides):

@@ -8,10 +8,13 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.output import render
 from tabletop_mc.stats import CI_METHOD
 from tabletop_mc.runner import set_threads
-from sponsio_sim.analysis.advise.trickplay import PLAYS
-from sponsio_sim.analysis.odds.query import odds
+from sponsio_sim.analysis.advise.state import RoundFacts
+from sponsio_sim.analysis.advise.trickplay import PLAYS, CardPlay
+from sponsio_sim.analysis.odds.query import OddsPlay, Query, odds
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cli import main
-from sponsio_sim.cli.advise import OPEN_HELP, PLAY_HELP, TRICKS_HELP
+from sponsio_sim.cli.advise import OPEN_HELP, PLAY_HELP, TRICKS_HELP, read_table_state
+from sponsio_sim.rules import load_rules
 
 TABLE_FORMATS = {"multiplier": "{:g}", "ev": "{:+.3f}", "fair_multiplier": "{:.2f}"}
 
@@ -85,10 +88,19 @@ def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, w
       sponsio game --profile reference --seed 3 --verbose | sed -n 4,32p > tricks.txt
       sponsio odds --state tricks.txt --seat 0
     """
+    facts = RoundFacts(hand=hand, talon=talon, seat=seat, dealer=dealer, round_no=round_no, history=history,
+                       tricks=tricks, coins=coins, track=track)
+    clash = _plain_options(lead, revealed, others, policy, opponents, target_ci, scheduler, workers)
     if any(v is not None for v in (state_file, tricks, coins, track, round_no)):
-        df = _state_odds(hand, talon, players, seat, lead, revealed, bets, others, policy, history, dealer, state_file,
-                         tricks, coins, track, round_no, play, open_hands, profile, infer, opponents, n, target_ci,
-                         seed, rules, overrides, threads, scheduler, workers, worlds)
+        from sponsio_sim.analysis.advise.odds import state_odds
+        if clash:
+            raise UserError(f"{clash[0]} does not go with --state or --tricks (the state says who revealed, bet, "
+                            "leads and played; everyone plays on by --profile, and --play sets how)")
+        st = read_table_state(state_file, facts, rules, players, overrides,
+                              missing="give --state FILE, or --hand with --talon, --dealer and --history")
+        set_threads(threads)
+        df = state_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed,
+                        card_play=CardPlay(play, worlds, open_hands), progress=None)
         emit(render_state_odds(df, fmt, seed))
         return
     if play != "profile" or open_hands:
@@ -96,13 +108,19 @@ def odds_cmd(hand, talon, players, seat, lead, revealed, bets, others, policy, w
     if hand is None:
         raise UserError("give --hand (your cards), or --state FILE")
     if history is not None or dealer is not None:
-        df = _history_odds(hand, talon, players, seat, lead, revealed, bets, others, policy, history, dealer, infer,
-                           opponents, n, target_ci, seed, rules, overrides, threads, scheduler, workers, profile)
+        from sponsio_sim.analysis.advise.odds import history_odds
+        if history is None or dealer is None:
+            raise UserError("--history and --dealer go together (the round so far and who dealt it)")
+        if clash:
+            raise UserError(f"{clash[0]} does not go with --history (the history says who revealed, bet and leads; "
+                            "everyone plays by the reference profile)")
+        df = history_odds(facts, rules=load_rules(rules, players, overrides), bets=bets, profile=profile,
+                          infer=infer, n=n, seed=seed, threads=threads, progress=None)
     else:
-        df = odds(hand, talon, players=players, seat=seat or 0, lead=lead or 0, revealed=revealed, bets=bets,
-                  others=others, policy=policy, opponents=opponents, n=n, target_ci=target_ci, seed=seed,
-                  rules=rules, overrides=overrides, threads=threads, progress=None, worlds=worlds,
-                  scheduler=scheduler, workers=workers)
+        query = Query(hand, talon, seat=seat or 0, lead=lead or 0, revealed=revealed, bets=bets, others=others)
+        df = odds(query, OddsPlay(policy, opponents, worlds), n=n, target_ci=target_ci, rules=rules,
+                  players=players, overrides=overrides,
+                  run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers))
     emit(render_odds(df, fmt, policy, opponents, seed))
 
 
@@ -142,43 +160,6 @@ def _plain_options(lead, revealed, others, policy, opponents, target_ci, schedul
                                               ("--opponents", opponents, "goal"), ("--target-ci", target_ci, None),
                                               ("--scheduler", scheduler, None), ("--workers", workers, None))
             if value != default]
-
-
-def _history_odds(hand, talon, players, seat, lead, revealed, bets, others, policy, history, dealer, infer, opponents,
-                  n, target_ci, seed, rules, overrides, threads, scheduler, workers, profile):
-    """``--history``: the advise evaluation of each bet placed now (``analysis.advise.odds``)."""
-    from sponsio_sim.analysis.advise.odds import history_odds
-    if history is None or dealer is None:
-        raise UserError("--history and --dealer go together (the round so far and who dealt it)")
-    clash = _plain_options(lead, revealed, others, policy, opponents, target_ci, scheduler, workers)
-    if clash:
-        raise UserError(f"{clash[0]} does not go with --history (the history says who revealed, bet and leads; "
-                        "everyone plays by the reference profile)")
-    return history_odds(hand, talon, history, dealer=dealer, players=players, seat=seat, bets=bets, infer=infer,
-                        n=n, seed=seed, rules=rules, overrides=overrides, threads=threads, progress=None,
-                        profile=profile)
-
-
-def _state_odds(hand, talon, players, seat, lead, revealed, bets, others, policy, history, dealer, state_file, tricks,
-                coins, track, round_no, play, open_hands, profile, infer, opponents, n, target_ci, seed, rules,
-                overrides, threads, scheduler, workers, worlds):
-    """``--state`` / ``--tricks``: the odds at a table state (``analysis.advise.odds.state_odds``)."""
-    from sponsio_sim.analysis.advise.odds import state_odds
-    from sponsio_sim.analysis.advise.state import table_state
-    from sponsio_sim.cli.advise import read_state, state_rules
-    clash = _plain_options(lead, revealed, others, policy, opponents, target_ci, scheduler, workers)
-    if clash:
-        raise UserError(f"{clash[0]} does not go with --state or --tricks (the state says who revealed, bet, leads "
-                        "and played; everyone plays on by --profile, and --play sets how)")
-    text = read_state(state_file)
-    ruleset = state_rules(text, rules, players, overrides)
-    if text is None and hand is None:
-        raise UserError("give --state FILE, or --hand with --talon, --dealer and --history")
-    st = table_state(ruleset, state_text=text, hand=hand, talon=talon, seat=seat, dealer=dealer, history=history,
-                     tricks=tricks, coins=coins, track=track, round_no=round_no)
-    set_threads(threads)
-    return state_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed, play=play, worlds=worlds,
-                      open_hands=open_hands, progress=None)
 
 
 def render_state_odds(df, fmt: str, seed, meta: dict | None = None) -> str:

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.advise.calibrate import score_states, summary
 from sponsio_sim.analysis.advise.selfplay import decisions
-from sponsio_sim.analysis.advise.state import next_actor, parse_history, table_state
+from sponsio_sim.analysis.advise.state import RoundFacts, next_actor, parse_history, table_state
 from sponsio_sim.analysis.advise.table import build_table
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.fit import find_model
@@ -76,7 +76,7 @@ def test_every_cut_of_a_narrated_round_reads_back_as_the_game_had_it(model, game
 
 
 def test_the_decision_lists_every_legal_action_and_only_those(model, game3):
-    st = table_state(RULES, state_text=excerpt(game3, 5))
+    st = table_state(RULES, excerpt(game3, 5))
     table = build_table(st, parse_profile(PROFILE, RULES), model)
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     n = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
@@ -104,7 +104,7 @@ def test_end_of_betting_decision_is_the_token_holders(model):
         lines = text.splitlines()
         start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1"))
         stop = next(i for i, ln in enumerate(lines) if "end of betting" in ln or ln.strip().startswith("trick phase"))
-        st = table_state(RULES, state_text="\n".join(lines[start:stop]))
+        st = table_state(RULES, "\n".join(lines[start:stop]))
         owners = {a: s for s, k, a, b, c in st.history if k == L.TOKEN}
         if L.DOUBLE_TOKEN in owners and L.SWAP_TOKEN not in owners and L.REBET_TOKEN not in owners:
             break
@@ -146,13 +146,13 @@ def test_bad_states_are_one_clear_error(game3, cut, needle, model):
     text = cut(excerpt(game3, 7))
     assert text != excerpt(game3, 7), "the cut found nothing to edit in this game"
     with pytest.raises(UserError, match=needle.replace("(", r"\(")):
-        st = table_state(RULES, state_text=text)
+        st = table_state(RULES, text)
         (build_trick_table if st.in_tricks() else build_table)(st, parse_profile(PROFILE, RULES), model)
 
 
 def test_an_illegal_history_names_the_entry_and_why(model):
-    st = table_state(RULES, hand="R1 G8 G3 G2 Y9 Y7 Y5 Y4", talon="R3 B9 G7 G5", dealer=3,
-                     history="0: reveal Y1, take lead (coin); 1: reveal R8, take lead (coin)")
+    st = table_state(RULES, facts=RoundFacts(hand="R1 G8 G3 G2 Y9 Y7 Y5 Y4", talon="R3 B9 G7 G5", dealer=3,
+                                             history="0: reveal Y1, take lead (coin); 1: reveal R8, take lead (coin)"))
     with pytest.raises(UserError, match=r"'1: reveal R8, take lead \(coin\)'.*lead token is already taken"):
         build_table(st, parse_profile(PROFILE, RULES), model)
 
@@ -219,11 +219,11 @@ def test_history_odds_with_nothing_to_read_agree_with_the_odds_kernel():
     # two independent paths: the advise rollouts (whole-game kernels, troll opponents, empty history) and the
     # odds kernel (the same hand, no bets elsewhere, goal play everywhere) must agree within their intervals
     from sponsio_sim.analysis.advise.odds import history_odds
-    from sponsio_sim.analysis.odds.query import odds
+    from sponsio_sim.analysis.odds.query import Query, odds
     bets = "tricks=2,colour:Y=0,last,colour:R=2"
-    h = history_odds("R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7", "", dealer=3, profile="troll:goal x4", n=3000,
-                     bets=bets).set_index("bet")
-    o = odds("R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7", seat=0, lead=0, n=3000, bets=None).set_index("bet")
+    h = history_odds(RoundFacts(hand="R9 R7 R2 B8 B5 G6 G1 Y3", talon="R1 B9 G4 Y7", dealer=3, history=""),
+                     profile="troll:goal x4", n=3000, bets=bets).set_index("bet")
+    o = odds(Query("R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7", seat=0, lead=0), n=3000).set_index("bet")
     for bet in bets.split(","):
         assert h.loc[bet, "ci_low"] <= o.loc[bet, "ci_high"] and o.loc[bet, "ci_low"] <= h.loc[bet, "ci_high"], bet
 

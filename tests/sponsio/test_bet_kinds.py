@@ -17,7 +17,8 @@ from sponsio_sim.analysis.game.fit import find_model, fit_model
 from sponsio_sim.analysis.game.model import SuccessModel
 from sponsio_sim.analysis.game.runs import entry_table, run_games
 from sponsio_sim.analysis.game.setup import parse_profile
-from sponsio_sim.analysis.odds.query import odds, stat_index
+from sponsio_sim.analysis.odds.query import OddsPlay, Query, odds, stat_index
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.bet_kinds import BET_TYPES, KINDS
 from sponsio_sim.bets import Bet, catalogue, encode_table, parse_bet, parse_bet_set
 from sponsio_sim.cards import mask_of
@@ -103,8 +104,8 @@ def test_goal_play_goes_for_the_first_trick():
     rules = with_first()
     p = {}
     for policy in ("goal", "random"):
-        df = odds(rules=rules, hand="R9 R7 R2 B8 B5 G6 G1 Y3", talon="R1 B9 G4 Y7", lead=1, bets="first",
-                  policy=policy, n=20_000, seed=3)
+        df = odds(Query("R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7", lead=1, bets="first"), OddsPlay(policy),
+                  n=20_000, rules=rules, run=Run(seed=3))
         p[policy] = (float(df["p"].iloc[0]), float(df["ci_low"].iloc[0]), float(df["ci_high"].iloc[0]))
     assert p["goal"][1] > p["random"][2] + 0.05
 

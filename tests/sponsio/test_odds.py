@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sponsio_sim import odds
+from sponsio_sim import OddsPlay, Query, Run, odds
 from sponsio_sim.analysis.odds.job import COLUMNS
 
 HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
@@ -12,21 +12,21 @@ TALON = "R1 B9 G4 Y7"
 
 
 def test_same_seed_same_result_on_1_and_2_threads():
-    kw = dict(talon=TALON, policy="goal", opponents="goal", n=6000, seed=11)
-    one = odds(HAND, threads=1, **kw)
-    two = odds(HAND, threads=2, **kw)
+    query, play = Query(HAND, TALON), OddsPlay("goal", "goal")
+    one = odds(query, play, n=6000, run=Run(seed=11, threads=1))
+    two = odds(query, play, n=6000, run=Run(seed=11, threads=2))
     pd.testing.assert_frame_equal(one, two)
-    other = odds(HAND, threads=2, **{**kw, "seed": 12})
+    other = odds(query, play, n=6000, run=Run(seed=12, threads=2))
     assert not one["p"].equals(other["p"])
 
 
 def test_adaptive_stop_is_thread_independent():
-    kw = dict(talon=TALON, bets="tricks=2,last", target_ci=0.02, seed=3)
-    pd.testing.assert_frame_equal(odds(HAND, threads=1, **kw), odds(HAND, threads=2, **kw))
+    kw = dict(query=Query(HAND, TALON, bets="tricks=2,last"), target_ci=0.02)
+    pd.testing.assert_frame_equal(odds(**kw, run=Run(seed=3, threads=1)), odds(**kw, run=Run(seed=3, threads=2)))
 
 
 def test_catalogue_rows_and_columns():
-    df = odds(HAND, TALON, policy="random", opponents="random", n=4000, seed=1)
+    df = odds(Query(HAND, TALON), OddsPlay("random", "random"), n=4000, run=Run(seed=1))
     assert list(df.columns) == COLUMNS
     # tricks 0..8, colour 4 x 0..9, last, nines; no fail:S rows (no seat holds bets, none can fail)
     assert len(df) == 9 + 40 + 2
@@ -42,13 +42,13 @@ def test_catalogue_rows_and_columns():
 
 
 def test_target_ci_reached():
-    df = odds(HAND, TALON, bets="tricks=2", target_ci=0.01, seed=2)
+    df = odds(Query(HAND, TALON, bets="tricks=2"), target_ci=0.01, run=Run(seed=2))
     assert ((df["ci_high"] - df["ci_low"]) <= 0.01).all()
     assert df["n"].iloc[0] < 60_000  # adaptive batches stop near the needed n
 
 
 def test_joint_row_and_fail_bet_against_other_seat():
-    df = odds(HAND, TALON, bets="tricks=2,fail:1", others="1:tricks=0", n=8000, seed=5)
+    df = odds(Query(HAND, TALON, bets="tricks=2,fail:1", others="1:tricks=0"), n=8000, run=Run(seed=5))
     assert list(df["bet"]) == ["tricks=2", "fail:1", "all:tricks=2,fail:1"]
     joint = df.iloc[-1]
     assert joint["p"] <= df["p"].iloc[:2].min() + 1e-12
@@ -69,8 +69,8 @@ def _paired(bet, a, b, hands=12, n=1500):
     """Per-hand success rates of bet under settings a and b (same deals)."""
     pa, pb = [], []
     for h, (hand, talon) in enumerate(_random_hands(hands)):
-        pa.append(odds(hand, talon, bets=bet, n=n, seed=h, **a)["p"].iloc[0])
-        pb.append(odds(hand, talon, bets=bet, n=n, seed=h, **b)["p"].iloc[0])
+        pa.append(odds(Query(hand, talon, bets=bet), OddsPlay(**a), n=n, run=Run(seed=h))["p"].iloc[0])
+        pb.append(odds(Query(hand, talon, bets=bet), OddsPlay(**b), n=n, run=Run(seed=h))["p"].iloc[0])
     d = np.array(pa) - np.array(pb)
     return d.mean(), d.std(ddof=1) / np.sqrt(len(d))
 
@@ -92,8 +92,8 @@ def test_trolls_play_against_the_bet(bet):
 
 
 def test_unknown_talon_and_revealed_cards():
-    df = odds(HAND, None, revealed="1:G9 Y1; 2:B2", bets="nines", n=3000, seed=1)
+    df = odds(Query(HAND, None, revealed="1:G9 Y1; 2:B2", bets="nines"), n=3000, run=Run(seed=1))
     assert df["n"].iloc[0] == 3000
-    three = odds("R9 R7 R2 B8 B5 G6 G1 G3", "R1 B9 G4", players=3, seat=2, lead=1, n=2000, seed=1,
-                 policy="greedy", opponents="greedy")
+    three = odds(Query("R9 R7 R2 B8 B5 G6 G1 G3", "R1 B9 G4", seat=2, lead=1), OddsPlay("greedy", "greedy"),
+                 n=2000, players=3, run=Run(seed=1))
     assert len(three) == 9 + 30 + 2

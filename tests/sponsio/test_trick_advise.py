@@ -14,8 +14,9 @@ from click.testing import CliRunner
 
 from sponsio_reference import bet_tuple, minimax, plain_won, settle_reference
 from tabletop_mc.errors import UserError
-from sponsio_sim.analysis.advise.state import hands_now, table_state
-from sponsio_sim.analysis.advise.trickplay import rank_cards, trick_odds
+from sponsio_sim.analysis.advise.infer import Reading
+from sponsio_sim.analysis.advise.state import RoundFacts, hands_now, table_state
+from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards, trick_odds
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.narrate import play_game
@@ -68,7 +69,7 @@ def cut(g, rnd: int, k: int) -> str:
 
 def truth(g, rules, rnd):
     """(every seat's hand as betting ended, the round's cards with their seats) of a narrated round."""
-    st = table_state(rules, state_text=cut(g, rnd, 0), seat=0)
+    st = table_state(rules, cut(g, rnd, 0), RoundFacts(seat=0))
     hands = [int(h) for h in hands_now(st.hands, st.history, rules.players)]
     plays = [(parse_cards(c["card"], rules)[0], c["seat"]) for e in g.events
              if e["round"] == rnd and e["event"] == "trick" for c in e["cards"]]
@@ -85,7 +86,7 @@ def test_every_cut_of_the_trick_phase_reads_back_as_it_was_played(players, profi
         hands, plays = truth(g, rules, rnd)
         for k in range(len(plays)):
             seat = plays[k][1]
-            tt = build_trick_table(table_state(rules, state_text=cut(g, rnd, k)), strategies, model)
+            tt = build_trick_table(table_state(rules, cut(g, rnd, k)), strategies, model)
             assert tt.table.seat == tt.to_play == seat
             assert tt.seats == [s for _, s in plays[:k]]
             played = [sum(1 << c for c, s in plays[:k] if s == t) for t in range(players)]
@@ -128,7 +129,7 @@ def settled_bets(g, rnd):
 def test_odds_after_the_last_trick_are_exact_and_are_the_settlement(players, profile, seed):
     rules, g = game(players, profile, seed)
     strategies = parse_profile(profile, rules)
-    st = table_state(rules, state_text=cut(g, 1, players * rules.hand_size), seat=0)
+    st = table_state(rules, cut(g, 1, players * rules.hand_size), RoundFacts(seat=0))
     tt = build_trick_table(st, strategies, find_model(rules))
     assert tt.over
     df = trick_odds(tt, rules, strategies, n=40, seed=2)
@@ -146,7 +147,7 @@ def test_a_bet_the_tricks_already_settle_is_exact_mid_round():
     rules, g = game(*GAMES[3])
     strategies = parse_profile(REF4 if rules.players == 4 else REF3, rules)
     # seat 0 bet colour:G=0 and took G2 in trick 1: lost from then on (the issue's example)
-    df = trick_odds(build_trick_table(table_state(rules, state_text=cut(g, 1, 14), seat=0), strategies,
+    df = trick_odds(build_trick_table(table_state(rules, cut(g, 1, 14), RoundFacts(seat=0)), strategies,
                                       find_model(rules)), rules, strategies, n=200)
     row = df.set_index(["seat", "bet"]).loc[(0, "colour:G=0")]
     assert row["exact"] and row["p"] == row["ci_high"] == 0.0
@@ -214,11 +215,11 @@ def test_with_every_hand_known_dd_advice_is_the_minimax_optimum():
         start = players * (rules.hand_size - 3)   # three cards left per seat: minimax is quick
         for k in range(start, start + 2 * players):
             seat = plays[k][1]
-            tt = build_trick_table(table_state(rules, state_text=cut(g, 1, k)), strategies, model, open_hands=True)
+            tt = build_trick_table(table_state(rules, cut(g, 1, k)), strategies, model, open_hands=True)
             if not tt.counts[seat] or len(tt.legal) < 2:
                 continue
-            a = rank_cards(tt, rules, strategies, play="dd", infer=False, n=3, seed=1)
-            values = dd_values(tt, table_state(rules, state_text=cut(g, 1, k)), rules, hands, plays[:k])
+            a = rank_cards(tt, rules, strategies, card_play=CardPlay("dd"), reading=Reading(infer=False), n=3, seed=1)
+            values = dd_values(tt, table_state(rules, cut(g, 1, k)), rules, hands, plays[:k])
             assert values[a.choice[0]] == max(values.values()), (seed, k, card_name(a.choice[0], rules), values)
             for row in a.table.itertuples():   # every card's worst and best case is the minimax's
                 c = parse_cards(row.card, rules)[0]
@@ -239,7 +240,7 @@ SEED3 = dict(hand="R9 R5 R2 B6 G6 Y8 Y3 Y1", talon="R3 B9 G7 G5", dealer=3)
 def seed3():
     """The issue's game: `sponsio game --profile reference --seed 3 --verbose`, round 1."""
     rules, g = game(*GAMES[3])
-    st = table_state(rules, state_text=cut(g, 1, 0), seat=0)
+    st = table_state(rules, cut(g, 1, 0), RoundFacts(seat=0))
     history = "; ".join(("end " if h[1] == 4 else "") + f"{h[0]}: " + _describe(h, rules) for h in st.history)
     return rules, g, history
 
@@ -317,21 +318,22 @@ def test_the_cli_reads_a_mid_trick_excerpt_and_pairs_the_cards(seed3, tmp_path):
 def test_the_card_play_driver_is_the_engine_when_the_seat_plays_its_policy():
     from sponsio_sim.analysis.advise.duel import play
     from sponsio_sim.analysis.advise.trickduel import Audit, card_tricks
+    from sponsio_sim.analysis.game.lineup import resolve
     for players, profile in ((4, REF4), (3, "troll:greedy, ev:goal, troll:goal")):
         rules = load_rules(None, players)
-        strategies = parse_profile(profile, rules)
+        lineup = resolve(profile, rules)
         for g in range(3):
             seat = g % players
-            engine = play(profile, rules, game=g, seat=seat, seed=2, infer=True, bet_advice=False)
-            steps = card_tricks(rules, strategies, seat, seed=2, game=g, n=10, proposals=None, by="policy")
-            assert play(profile, rules, game=g, seat=seat, seed=2, infer=True, bet_advice=False, tricks=steps) == engine
+            engine = play(lineup, rules, game=g, seat=seat, seed=2, bet_advice=False)
+            steps = card_tricks(rules, lineup.strategies, seat, seed=2, game=g, n=10, by="policy")
+            assert play(lineup, rules, game=g, seat=seat, seed=2, bet_advice=False, tricks=steps) == engine
     # by advice, with every decision judged against the double-dummy optimum
     rules = load_rules(None, 4)
     profile = REF4 if rules.players == 4 else REF3
-    strategies = parse_profile(profile, rules)
+    lineup = resolve(profile, rules)
     audit = Audit()
-    steps = card_tricks(rules, strategies, 0, seed=2, game=0, n=40, proposals=5000, audit=audit)
-    advised = play(profile, rules, game=0, seat=0, seed=2, infer=True, bet_advice=False, tricks=steps)
+    steps = card_tricks(rules, lineup.strategies, 0, seed=2, game=0, n=40, reading=Reading(proposals=5000), audit=audit)
+    advised = play(lineup, rules, game=0, seat=0, seed=2, bet_advice=False, tricks=steps)
     assert advised.decisions > 0 and audit.decisions["all"] > 0
     assert all(audit.agree[(who, "all")] <= audit.decisions["all"] for who in ("open advice", "advice", "policy"))
 
@@ -340,12 +342,12 @@ def test_pimc_play_on_is_the_same_on_any_thread_count():
     from tabletop_mc.runner import set_threads
     rules, g = game(*GAMES[3])
     strategies = parse_profile(REF4 if rules.players == 4 else REF3, rules)
-    tt = build_trick_table(table_state(rules, state_text=cut(g, 1, 23)), strategies, find_model(rules))
+    tt = build_trick_table(table_state(rules, cut(g, 1, 23)), strategies, find_model(rules))
     assert tt.to_play == 2 and tt.counts[2] > 0 and len(tt.legal) >= 2
     out = []
     for threads in (1, 2):
         set_threads(threads)
-        a = rank_cards(tt, rules, strategies, play="pimc", n=6, pimc_worlds=3, seed=5)
+        a = rank_cards(tt, rules, strategies, card_play=CardPlay("pimc", worlds=3), n=6, seed=5)
         out.append(a.table)
     set_threads(None)
     assert out[0].equals(out[1])

@@ -125,7 +125,7 @@ def test_seat_by_seat_likelihoods_equal_the_joint_replay():
     lines = text.splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1"))
     stop = next(i for i, ln in enumerate(lines) if ln.strip().startswith("trick 5:"))
-    st = table_state(RULES, state_text="\n".join(lines[start:stop]))
+    st = table_state(RULES, "\n".join(lines[start:stop]))
     strategies = parse_profile("ev:goal x4", RULES)
     tt = build_trick_table(st, strategies, find_model(RULES))
     lay = tt.layouts

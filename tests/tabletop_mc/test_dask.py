@@ -13,17 +13,17 @@ HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
 
 
 def test_local_dask_cluster_matches_local_run():
-    from sponsio_sim import odds
-    kw = dict(talon="R1 B9 G4 Y7", bets="tricks=2,last", n=12_000, seed=5)
-    local = odds(HAND, **kw)
-    dask = odds(HAND, workers=2, **kw)
+    from sponsio_sim import OddsPlay, Query, Run, odds
+    kw = dict(query=Query(HAND, "R1 B9 G4 Y7", bets="tricks=2,last"), n=12_000)
+    local = odds(**kw, run=Run(seed=5))
+    dask = odds(**kw, run=Run(seed=5, workers=2))
     pd.testing.assert_frame_equal(local, dask)
-    adaptive = dict(talon="R1 B9 G4 Y7", bets="nines", target_ci=0.03, seed=8)
-    pd.testing.assert_frame_equal(odds(HAND, **adaptive), odds(HAND, workers=2, **adaptive))
+    adaptive = dict(query=Query(HAND, "R1 B9 G4 Y7", bets="nines"), target_ci=0.03)
+    pd.testing.assert_frame_equal(odds(**adaptive, run=Run(seed=8)), odds(**adaptive, run=Run(seed=8, workers=2)))
     # the double-dummy brackets and PIMC play run through the same odds job, so on Dask too
     for policy, n in (("goal,dd", 96), ("pimc", 24)):
-        kw = dict(talon="R1 B9 G4 Y7", bets="tricks=2,last", n=n, seed=3, policy=policy, worlds=4)
-        pd.testing.assert_frame_equal(odds(HAND, **kw), odds(HAND, workers=2, **kw))
+        kw = dict(query=Query(HAND, "R1 B9 G4 Y7", bets="tricks=2,last"), play=OddsPlay(policy, worlds=4), n=n)
+        pd.testing.assert_frame_equal(odds(**kw, run=Run(seed=3)), odds(**kw, run=Run(seed=3, workers=2)))
 
 
 def test_killed_run_resumes_from_finished_batches(tmp_path):

@@ -17,7 +17,7 @@ import pandas as pd
 
 from tabletop_mc.progress import Progress
 from tabletop_mc.stats import wilson
-from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, card_probs, draw_worlds
+from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, Reading, card_probs, draw_worlds
 from sponsio_sim.analysis.advise.selfplay import decisions
 from sponsio_sim.analysis.advise.state import next_actor
 from sponsio_sim.analysis.advise.table import build_table
@@ -52,8 +52,8 @@ def score_states(profile: str, rules, seeds, *, proposals: int = 4000, tremble: 
                 hidden = ~seen & ((1 << (9 * rules.n_colours)) - 1)
                 probs = {}
                 for infer in (True, False):
-                    w = draw_worlds(table, 1, seed * 1000 + states, infer=infer, assume=assume, tremble=tremble,
-                                    rules=rules, strategies=strategies, proposals=proposals)
+                    w = draw_worlds(table, 1, seed * 1000 + states, Reading(infer, assume, tremble, proposals),
+                                    rules=rules, strategies=strategies)
                     probs[infer] = (card_probs(w, rules.players, 9 * rules.n_colours), w.ess)
                 states += 1
                 for c in range(9 * rules.n_colours):

@@ -20,9 +20,10 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
-from sponsio_sim.analysis.advise.search import rank
+from sponsio_sim.analysis.advise.infer import Reading
+from sponsio_sim.analysis.advise.search import Rollouts, rank
 from sponsio_sim.analysis.advise.table import Table
-from sponsio_sim.analysis.game.lineup import resolve
+from sponsio_sim.analysis.game.lineup import Lineup, resolve
 from sponsio_sim.analysis.game.setup import build_state
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.betting.phase import actor, apply_action, apply_end_token, betting_steps, end_token
@@ -47,19 +48,22 @@ class DuelGame:
     rounds_all_won: int = 0   # and won every one
 
 
-def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n: int = 200, screen: int = 50,
-         keep: int = 4, tremble: float | None = None, proposals: int | None = None, model=None,
-         bet_advice: bool = True, tricks=None) -> DuelGame:
-    """Game ``game`` with seat ``seat`` deciding by advice (module docstring);
-    without ``bet_advice`` it bets by its strategy. ``tricks(start, hist,
+DUEL_ROLLOUTS = Rollouts(n=200, screen=50, keep=4)   # per decision of the advised seat (scripts/advise_strength.py)
+
+
+def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Reading = Reading(),
+         rollouts: Rollouts = DUEL_ROLLOUTS, bet_advice: bool = True, tricks=None) -> DuelGame:
+    """Game ``game`` of ``lineup`` (``analysis.game.lineup.resolve``) with
+    seat ``seat`` deciding by advice (module docstring: ``search.rank``'s
+    ``reading`` and ``rollouts``); without ``bet_advice`` it bets by its
+    strategy. ``tricks(start, hist,
     (rnd, tab, ints, weight, state, hands, codes, counts, result, failed,
     playpol))``, when given, plays each round's tricks and scores them as
     ``game.scoring.play_out`` does (``analysis.advise.trickduel``: the seat's
     cards by advice); it returns play_out's tuple and the decisions it took."""
-    lineup = resolve(profile, rules, model)
     strategies, success = lineup.strategies, lineup.model
     if any(st.betting == "mc" for st in strategies):   # the other seats decide by their policy alone
-        raise UserError(f"profile {profile!r}: an advised game's other seats cannot bet by mc (use ev)")
+        raise UserError(f"profile {strategies.text()!r}: an advised game's other seats cannot bet by mc (use ev)")
     board, game_state, money = build_state(rules, strategies, success)
     players = rules.players
     key = seed_key(seed)
@@ -67,7 +71,6 @@ def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n
     pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
     row = np.zeros(L.stats_size(players))
     nolog = np.zeros((1, L.LOG_FIELDS))
-    extra = {} if tremble is None else {"tremble": tremble}
     start_game(np.int64(game), game_state, money)
     reason, winners, decisions = 0, 0, 0
     held = [0, 0, 0, 0]   # bets, bets won, rounds with bets, rounds all won
@@ -85,9 +88,8 @@ def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n
         def advice(step, token):
             table = Table(start, (board.copy(), game_state.copy(), money.copy()),
                           np.array(hist, dtype=np.int64).reshape(-1, 5), seat, step, token)
-            a = rank(table, rules, strategies, infer=infer, n=n, screen=screen, keep=keep,
-                     seed=derive_seed(seed, game, rnd, step), with_game=False, reveals=False, progress=False,
-                     proposals=proposals, **extra)
+            a = rank(table, rules, strategies, reading=reading, rollouts=rollouts,
+                     seed=derive_seed(seed, game, rnd, step), with_game=False, reveals=False, progress=False)
             return a.choice
 
         n_bet = int(betting_steps(game_state))
@@ -133,14 +135,14 @@ def play(profile: str, rules, *, game: int, seat: int, seed: int, infer: bool, n
     return DuelGame(won / k, float(money[L.W_COINS + seat]), decisions, *held)
 
 
-def duel(profile: str, rules, games: int, *, seed: int = 1, infer: bool = True, progress: bool | None = None,
-         **kwargs) -> list[DuelGame]:
-    """``games`` games, the advised seat rotating over the seats (game g: seat g mod players)."""
-    model = resolve(profile, rules).model
+def duel(profile: str, rules, games: int, *, seed: int = 1, reading: Reading = Reading(),
+         rollouts: Rollouts = DUEL_ROLLOUTS, progress: bool | None = None) -> list[DuelGame]:
+    """``games`` games of ``play``, the advised seat rotating over the seats (game g: seat g mod players)."""
+    lineup = resolve(profile, rules)
     out = []
     with Progress(games, "games", enabled=progress) as prog:
         for g in range(games):
-            out.append(play(profile, rules, game=g, seat=g % rules.players, seed=seed, infer=infer, model=model,
-                            **kwargs))
+            out.append(play(lineup, rules, game=g, seat=g % rules.players, seed=seed, reading=reading,
+                            rollouts=rollouts))
             prog.advance(1)
     return out

@@ -34,6 +34,18 @@ MIN_PROPOSALS = 50_000
 DEFAULT_TREMBLE = 0.05 # P-weight of an action the assumed policy would not take (scripts/advise_calibration.py)
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How the other seats' actions are read as evidence about their hands: ``infer`` (False: every
+    consistent deal equally likely), under the betting policy ``assume`` (None: each seat's own),
+    an action that policy would not take weighted ``tremble``, over ``proposals`` deals (None: a
+    number per world played, at least ``MIN_PROPOSALS``)."""
+    infer: bool = True
+    assume: str | None = None
+    tremble: float = DEFAULT_TREMBLE
+    proposals: int | None = None
+
+
 @dataclass
 class Worlds:
     hands: np.ndarray        # (n, players) uint64: the worlds the search plays
@@ -94,14 +106,15 @@ def assumed_arrays(start, seat: int, assume: str | None, rules, strategies):
     return board, game_state, money
 
 
-def draw_worlds(table, n: int, seed: int, *, infer: bool, assume: str | None, tremble: float, rules,
-                strategies, proposals: int | None = None, propose=None, memo: dict | None = None) -> Worlds:
-    """``n`` worlds for ``table`` (``analysis.advise.table.Table``): every
+def draw_worlds(table, n: int, seed: int, reading: Reading, *, rules, strategies, propose=None,
+                memo: dict | None = None) -> Worlds:
+    """``n`` worlds for ``table`` (``analysis.advise.table.Table``) read as ``reading`` says: every
     seat's hand as it is now, or with ``propose(key, out)`` (rows: worlds,
     uniform given what the deciding seat sees; stream key ``key``) as
     ``propose`` deals them (the trick phase: as betting ended, the
     likelihoods then seat by seat, ``seat_logliks``, kept in ``memo``)."""
-    m = max(int(proposals or max(PROPOSALS_PER_WORLD * n, MIN_PROPOSALS)), n)
+    infer, assume, tremble = reading.infer, reading.assume, reading.tremble
+    m = max(int(reading.proposals or max(PROPOSALS_PER_WORLD * n, MIN_PROPOSALS)), n)
     props = np.zeros((m, rules.players), dtype=np.uint64)
     key = seed_key(derive_seed(seed, "advise", "worlds"))
     if propose is None:

@@ -18,11 +18,11 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed, set_threads
-from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, draw_worlds, seat_strategies
+from sponsio_sim.analysis.advise.infer import Reading, draw_worlds, seat_strategies
 from sponsio_sim.analysis.advise.result import BATCH, standing_wins
-from sponsio_sim.analysis.advise.state import TableState, table_state
+from sponsio_sim.analysis.advise.state import RoundFacts, TableState, table_state
 from sponsio_sim.analysis.advise.table import betting_over, build_table, pending_token
-from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, trick_odds
+from sponsio_sim.analysis.advise.trickplay import CardPlay, trick_odds
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.analysis.odds.job import odds_table
@@ -36,25 +36,27 @@ from sponsio_sim.rules import TOKENS, load_rules
 DEFAULT_N = 2000
 
 
-def history_odds(hand, talon, history, *, dealer: int, players: int | None = None, seat: int | None = None,
-                 bets=None, profile=None, infer: bool = True, n: int | None = None, seed: int = 1, rules=None,
-                 overrides=None, threads: int | None = None, progress: bool | None = False) -> pd.DataFrame:
+def history_odds(facts: RoundFacts, *, rules=None, bets=None, profile=None, infer: bool = True, n: int | None = None,
+                 seed: int = 1, threads: int | None = None, progress: bool | None = False) -> pd.DataFrame:
     """The odds table (``analysis.odds.job.odds_table``) of each bet the
-    seat about to act could place now (``bets``: only those)."""
-    ruleset = load_rules(rules, players, overrides)
-    if talon is None:
+    seat about to act could place now (``bets``: only those), after the
+    betting ``facts.history`` of the round ``facts.dealer`` dealt (``rules``:
+    a RuleSet or what ``load_rules`` reads)."""
+    ruleset = load_rules(rules)
+    if facts.talon is None:
         raise UserError("--history needs --talon (the talon as dealt)")
-    st = table_state(ruleset, hand=hand, talon=talon, seat=seat, dealer=dealer, history=history)
+    st = table_state(ruleset, facts=facts)
     set_threads(threads)
     return betting_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed, progress=progress)
 
 
 def state_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n: int | None = None, seed: int = 1,
-               play: str = "profile", worlds: int = PIMC_WORLDS, open_hands: bool = False, memo: dict | None = None,
+               card_play: CardPlay = CardPlay(), memo: dict | None = None,
                progress: bool | None = False) -> pd.DataFrame:
     """The odds at a table state: in the betting, of each bet the seat about
     to act could place now (``betting_odds``); once the betting is done, of
-    every bet every seat holds (``trickplay.trick_odds``)."""
+    every bet every seat holds (``trickplay.trick_odds``, the round played on
+    as ``card_play`` says)."""
     ruleset = st.rules
     if st.after_round():
         raise UserError("the state ends after the round's settlement: every bet is settled (ask during a round)")
@@ -63,16 +65,16 @@ def state_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n
         raise UserError(f"the betting is over and seat {pending[1]} still decides its {TOKENS[pending[0]]} token: give "
                         f"its use (end {pending[1]}: ...) or the first card played")
     if not (st.in_tricks() or betting_over(st)):
-        if play != "profile" or open_hands:
+        if card_play.play != "profile" or card_play.open_hands:
             raise UserError("--play and --open are for the trick phase (this state is in the betting)")
         return betting_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed, progress=progress)
     if bets is not None:
         raise UserError("--bets is for the betting; in the trick phase the odds are of the bets every seat holds")
     _, lineup = seat_strategies(profile, ruleset, state=st, seed=seed)
     strategies, success = lineup.strategies, lineup.model
-    tt = build_trick_table(st, strategies, success, open_hands=open_hands)
-    df = trick_odds(tt, ruleset, strategies, play=play, infer=infer and not open_hands, n=n, seed=seed,
-                    pimc_worlds=worlds, progress=progress, memo=memo)
+    tt = build_trick_table(st, strategies, success, open_hands=card_play.open_hands)
+    df = trick_odds(tt, ruleset, strategies, card_play=card_play, reading=Reading(infer=infer), n=n, seed=seed,
+                    progress=progress, memo=memo)
     df.attrs.update(profile=[x.text for x in strategies])
     if strategies.name:   # a field: how the other seats were read
         df.attrs["inference"] = "\n".join(filter(None, [strategies.name, df.attrs.get("inference")]))
@@ -112,8 +114,7 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     if rv < 0:
         raise UserError(f"seat {s} has no unrevealed card left: it cannot act")
     n = n or DEFAULT_N
-    worlds = draw_worlds(table, n, seed, infer=infer, assume=None, tremble=DEFAULT_TREMBLE, rules=ruleset,
-                         strategies=strategies)
+    worlds = draw_worlds(table, n, seed, Reading(infer=infer), rules=ruleset, strategies=strategies)
     acts = np.array([(L.BET, r, -1, rv) for r in picks], dtype=np.int64).reshape(-1, 4)
     key = seed_key(derive_seed(seed, "advise", "rollouts"))
     gain = np.zeros((len(acts), n))

@@ -11,6 +11,7 @@ reveals a card, every card it could reveal instead is played out too.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -22,10 +23,10 @@ from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from sponsio_sim.analysis.advise.cash import advise_cash
 from sponsio_sim.analysis.advise.result import BATCH, Advice, bet_chances, mean_eff, next_best
-from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, assumed_strategy, draw_worlds, seat_strategies
+from sponsio_sim.analysis.advise.infer import Reading, assumed_strategy, draw_worlds, seat_strategies
 from sponsio_sim.analysis.advise.state import TableState, describe
 from sponsio_sim.analysis.advise.table import betting_done, build_table
-from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, rank_cards
+from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions, reveal_actions
@@ -36,6 +37,18 @@ from sponsio_sim.rules import TOKENS
 DEFAULT_N = 1000
 SCREEN = 100
 KEEP = 8
+
+
+@dataclass(frozen=True)
+class Rollouts:
+    """How much a betting decision is played out (module docstring): ``n`` rollouts for the best
+    ``keep`` actions and the first (None: ``DEFAULT_N``; in the trick phase the worlds each card is
+    played in, None: ``trickplay.DEFAULT_N``), ``screen`` for every action; ranked ``by`` the
+    round's mean coin gain ("gain") or the share of the game's win ("win")."""
+    n: int | None = None
+    screen: int = SCREEN
+    keep: int = KEEP
+    by: str = "gain"
 
 
 def _action_row(seat, step, n_bet, act, token) -> tuple:
@@ -56,72 +69,70 @@ def _label(row, rules, token, held_names) -> str:
     return text
 
 
-def _run(table, acts, pick, worlds, n, key, with_game, arrays, out, prog):
-    """Fill rollouts ``n[0] .. n[1]-1`` of the picked actions into ``out``."""
+def _run(table, acts, pick, worlds, span, key, with_game, stats, out, prog):
+    """Fill rollouts ``span[0] .. span[1]-1`` of the picked actions into ``out`` (gain, won, final, share)."""
     gain, won, final, share = out
-    for r0 in range(n[0], n[1], BATCH):
-        r1 = min(r0 + BATCH, n[1])
+    for r0 in range(span[0], span[1], BATCH):
+        r1 = min(r0 + BATCH, span[1])
         evaluate(np.int64(table.step), np.int64(table.seat), acts, pick, np.int64(r0), np.int64(r1), worlds, key,
-                 with_game, *table.now, arrays, gain, won, final, share)
+                 with_game, *table.now, stats, gain, won, final, share)
         prog.advance(len(pick) * (r1 - r0))
 
 
-def advise(st: TableState, *, profile=None, assume: str | None = None, infer: bool = True, n: int | None = None,
-           screen: int = SCREEN, keep: int = KEEP, tremble: float = DEFAULT_TREMBLE, seed: int = 1,
-           by: str = "gain", model=None, proposals: int | None = None, progress: bool | None = None,
-           play: str = "profile", worlds: int = PIMC_WORLDS, open_hands: bool = False,
-           memo: dict | None = None) -> Advice:
+def advise(st: TableState, *, profile=None, model=None, reading: Reading = Reading(),
+           rollouts: Rollouts = Rollouts(), card_play: CardPlay = CardPlay(), seed: int = 1,
+           progress: bool | None = None, memo: dict | None = None) -> Advice:
     """Rank every legal action of the decision ``st`` leads to (module
-    docstring); in the trick phase every legal card (``trickplay.rank_cards``:
-    ``play``, ``worlds``, ``open_hands``; ``memo`` keeps the inference's
-    likelihoods across calls with the same betting)."""
+    docstring), every seat played by ``profile`` (``model``: the success
+    model of its ev policy); in the trick phase every legal card
+    (``trickplay.rank_cards``, played on as ``card_play`` says; ``memo``
+    keeps the inference's likelihoods across calls with the same betting)."""
     rules = st.rules
-    if assume is not None:
-        assumed_strategy(assume, rules)
-    _, lineup = seat_strategies(profile, rules, model, st, tremble=tremble, seed=seed)
+    if reading.assume is not None:
+        assumed_strategy(reading.assume, rules)
+    _, lineup = seat_strategies(profile, rules, model, st, tremble=reading.tremble, seed=seed)
     strategies, success = lineup.strategies, lineup.model
-    a = _advise(st, rules, strategies, success, assume=assume, infer=infer, n=n, screen=screen, keep=keep,
-                tremble=tremble, seed=seed, proposals=proposals, by=by, play=play, worlds=worlds,
-                open_hands=open_hands, memo=memo, progress=progress)
+    a = _advise(st, strategies, success, reading=reading, rollouts=rollouts, card_play=card_play, seed=seed,
+                memo=memo, progress=progress)
     a.meta["model"] = success.source
     if strategies.name:   # a field: how the other seats were read
         a.notes.insert(0, strategies.name)
     return a
 
 
-def _advise(st, rules, strategies, success, *, assume, infer, n, screen, keep, tremble, seed, proposals, by, play,
-            worlds, open_hands, memo, progress):
+def _advise(st, strategies, success, *, reading, rollouts, card_play, seed, memo, progress):
+    """``advise`` with the seats' strategies resolved: a cash-in, a card or a betting action."""
+    rules = st.rules
+    n = rollouts.n
     if st.after_round():
         return advise_cash(st, strategies, success, n=n or DEFAULT_N, seed=seed, progress=progress)
     if st.in_tricks() or betting_done(st):
-        tt = build_trick_table(st, strategies, success, open_hands=open_hands)
-        return rank_cards(tt, rules, strategies, play=play, infer=infer and not open_hands, assume=assume,
-                          tremble=tremble, n=n, seed=seed, proposals=proposals, pimc_worlds=worlds,
+        tt = build_trick_table(st, strategies, success, open_hands=card_play.open_hands)
+        return rank_cards(tt, rules, strategies, card_play=card_play, reading=reading, n=n, seed=seed,
                           progress=progress, memo=memo)
-    if play != "profile" or open_hands:
+    if card_play.play != "profile" or card_play.open_hands:
         raise UserError("--play and --open are for the trick phase (this is a betting decision)")
     n = n or DEFAULT_N
     if n < SCREEN:
         raise UserError(f"-n {n}: a betting decision needs at least {SCREEN} rollouts")
     table = build_table(st, strategies, success)
-    return rank(table, rules, strategies, assume=assume, infer=infer, n=n, screen=screen, keep=keep,
-                tremble=tremble, seed=seed, by=by, proposals=proposals, progress=progress)
+    return rank(table, rules, strategies, reading=reading, rollouts=replace(rollouts, n=n), seed=seed,
+                progress=progress)
 
 
-def rank(table, rules, strategies, *, assume: str | None = None, infer: bool = True, n: int = DEFAULT_N,
-         screen: int = SCREEN, keep: int = KEEP, tremble: float = DEFAULT_TREMBLE, seed: int = 1, by: str = "gain",
-         with_game: bool = True, reveals: bool = True, proposals: int | None = None,
-         progress: bool | None = None) -> Advice:
+def rank(table, rules, strategies, *, reading: Reading = Reading(), rollouts: Rollouts = Rollouts(), seed: int = 1,
+         with_game: bool = True, reveals: bool = True, progress: bool | None = None) -> Advice:
     """Rank the legal actions of ``table`` (``analysis.advise.table.Table``);
     without ``with_game`` the game is not played on (no win shares) and
     without ``reveals`` the reveal table is skipped (the faster form a
     seat playing by `advise` uses, ``analysis.advise.duel``)."""
     n_bet = rules.betting_turns * rules.players
-    screen = min(screen, n)
+    n, keep, by = rollouts.n or DEFAULT_N, rollouts.keep, rollouts.by
+    screen = min(rollouts.screen, n)
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     n_acts = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
     key = seed_key(derive_seed(seed, "advise", "rollouts"))
-    arrays = np.zeros(L.stats_size(rules.players), dtype=np.float64)
+    stats = np.zeros(L.stats_size(rules.players), dtype=np.float64)   # the kernel's statistics (unread here)
     gain = np.zeros((n_acts, n))
     won = np.zeros((n_acts, n), dtype=np.int64)
     final = np.zeros((n_acts, n, L.MAX_BETS), dtype=np.int64)
@@ -132,32 +143,32 @@ def rank(table, rules, strategies, *, assume: str | None = None, infer: bool = T
     with Progress(n_acts * screen + min(keep + 1, n_acts) * (n - screen), "advise", enabled=progress) as prog:
         if needs_compile(evaluate):
             prog.note(COMPILE_NOTE)
-        worlds = draw_worlds(table, n, seed, infer=infer, assume=assume, tremble=tremble, rules=rules,
-                             strategies=strategies, proposals=proposals)
-        _run(table, acts, pick, worlds.hands, (0, screen), key, with_game, arrays, (gain, won, final, share), prog)
+        worlds = draw_worlds(table, n, seed, reading, rules=rules, strategies=strategies)
+        _run(table, acts, pick, worlds.hands, (0, screen), key, with_game, stats, (gain, won, final, share), prog)
         score = gain if by == "gain" or not with_game else share
         order = np.argsort(-score[:, :screen].mean(axis=1), kind="stable")
         top = np.unique(np.concatenate([[0], order[:keep]])).astype(np.int64)
         if screen < n:
             sub = [np.zeros((len(top), n)), np.zeros((len(top), n), dtype=np.int64),
                    np.zeros((len(top), n, L.MAX_BETS), dtype=np.int64), np.zeros((len(top), n))]
-            _run(table, acts, top, worlds.hands, (screen, n), key, with_game, arrays, sub, prog)
+            _run(table, acts, top, worlds.hands, (screen, n), key, with_game, stats, sub, prog)
             for full, part in zip((gain, won, final, share), sub):
                 full[top, screen:] = part[:, screen:]
-    rollouts = np.full(n_acts, screen)
-    rollouts[top] = n
     eff = min(1.0, worlds.ess / n)
-    df = _frame(table, acts[:n_acts], rollouts, gain, won, final, share, rules, by if with_game else "gain", eff)
+    played = np.full(n_acts, screen)
+    played[top] = n
+    df = _frame(table, acts[:n_acts], played, (gain, won, final, share), rules, by if with_game else "gain", eff)
     index = df.pop("index").to_numpy()
     if not with_game:
         df = df.drop(columns=[c for c in df.columns if c.startswith("win")])
-    rev = _reveals(table, acts[index[0]], worlds, key, arrays, n, rules, eff) if reveals else pd.DataFrame()
+    rev = _reveals(table, acts[index[0]], worlds, key, stats, n, rules, eff) if reveals else pd.DataFrame()
     best = df.iloc[0]
     text = f"Advice for seat {table.seat}: {best['action']}" + _verdict(df, by) + _reveal_note(rev)
     meta = dict(seat=table.seat, decision=("betting step" if table.step < n_bet else "end of betting"),
-                step=int(table.step), profile=[s.text for s in strategies], assume=assume, infer=bool(infer),
-                effective_sample=round(worlds.ess, 1), rollouts=int(n), screen=int(screen), keep=int(keep),
-                tremble=float(tremble), ranked_by=by, rules=rules.summary())
+                step=int(table.step), profile=[s.text for s in strategies], assume=reading.assume,
+                infer=bool(reading.infer), effective_sample=round(worlds.ess, 1), rollouts=int(n),
+                screen=int(screen), keep=int(keep), tremble=float(reading.tremble), ranked_by=by,
+                rules=rules.summary())
     choice = acts[index[0]]
     notes = [worlds.note]
     if eff < 1:
@@ -170,10 +181,12 @@ def _paired(x: np.ndarray, base: np.ndarray, eff: float):
     return mean_eff(x - base, eff)
 
 
-def _frame(table, acts, rollouts, gain, won, final, share, rules, by, eff) -> pd.DataFrame:
+def _frame(table, acts, rollouts, results, rules, by, eff) -> pd.DataFrame:
     """One row per action: gain, its paired gap to the best, the bets' chances (``bet_chances``:
     as placed, where they still stand) and the win share (intervals on the effective sample,
-    ``mean_eff``)."""
+    ``mean_eff``); ``rollouts[i]``: how many of action i's ``results`` (gain, won, final, share)
+    were played."""
+    gain, won, final, share = results
     names = [b.notation(rules) for b in rows_of(rules)]
     n_bet = rules.betting_turns * rules.players
     game_state = table.now[1]
@@ -244,7 +257,7 @@ def _reveal_note(rev: pd.DataFrame) -> str:
             f"{top['vs_listed_high']:+.2f}] coins)")
 
 
-def _reveals(table, best, worlds, key, arrays, n, rules, eff) -> pd.DataFrame:
+def _reveals(table, best, worlds, key, stats, n, rules, eff) -> pd.DataFrame:
     """The best action with each card it could reveal, paired against its listed reveal."""
     n_bet = rules.betting_turns * rules.players
     if table.step >= n_bet or best[3] < 0:
@@ -258,7 +271,7 @@ def _reveals(table, best, worlds, key, arrays, n, rules, eff) -> pd.DataFrame:
     final = np.zeros((m, n, L.MAX_BETS), dtype=np.int64)
     share = np.zeros((m, n))
     evaluate(np.int64(table.step), np.int64(table.seat), alts[:m], np.arange(m, dtype=np.int64), np.int64(0),
-             np.int64(n), worlds.hands, key, False, *table.now, arrays, gain, won, final, share)
+             np.int64(n), worlds.hands, key, False, *table.now, stats, gain, won, final, share)
     ref = int(np.flatnonzero(alts[:m, 3] == best[3])[0])
     rows = []
     for j in range(m):

@@ -28,13 +28,13 @@ from dataclasses import dataclass, field, replace
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.advise.odds import state_odds
 from sponsio_sim.analysis.advise.plays import parse_trick_entry, who_played
-from sponsio_sim.analysis.advise.search import advise
+from sponsio_sim.analysis.advise.search import Rollouts, advise
 from sponsio_sim.analysis.advise.state import (TableState, describe, next_actor, parse_history, parse_narration,
                                                read_line, _numbers)
 from sponsio_sim.analysis.advise.table import betting_arrays, betting_done
-from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, PLAYS
+from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, PLAYS, CardPlay
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
-from sponsio_sim.analysis.advise.infer import seat_strategies
+from sponsio_sim.analysis.advise.infer import Reading, seat_strategies
 from sponsio_sim.cards import card_name, format_cards, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.game import layout as L
@@ -311,12 +311,14 @@ class Session:
                 st.seat = seat
         memo = self._memo_for(st, opts.get("infer", True))
         play = opts.get("play", "profile")
-        common = dict(infer=opts.get("infer", True), n=opts.get("n"), seed=seed, play=play,
-                      worlds=opts.get("worlds", PIMC_WORLDS), open_hands=opts.get("open_hands", False), memo=memo)
+        infer = opts.get("infer", True)
+        card_play = CardPlay(play, opts.get("worlds", PIMC_WORLDS), opts.get("open_hands", False))
         if q.kind == "odds":
-            result = state_odds(st, profile=self.profile, progress=None, **common)
+            result = state_odds(st, profile=self.profile, infer=infer, n=opts.get("n"), seed=seed,
+                                card_play=card_play, memo=memo, progress=None)
         else:
-            result = advise(st, profile=self.profile, progress=None, **common)
+            result = advise(st, profile=self.profile, reading=Reading(infer=infer), rollouts=Rollouts(opts.get("n")),
+                            card_play=card_play, seed=seed, memo=memo, progress=None)
         return Answer(q.kind, result, seed, self.command(q.kind, dict(q.options, seed=seed)))
 
     def _memo_for(self, st: TableState, infer: bool) -> dict:

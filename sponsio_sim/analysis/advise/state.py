@@ -282,10 +282,28 @@ def _numbers(text: str, rules: RuleSet, what: str, cast):
         raise UserError(f"{what}: {text!r} is not {rules.players} numbers") from None
 
 
-def table_state(rules: RuleSet, *, state_text: str | None = None, hand=None, talon=None, seat=None, dealer=None,
-                round_no=None, history=None, coins=None, track=None, tricks=None) -> TableState:
-    """The state from an excerpt and/or options (options win)."""
+@dataclass(frozen=True)
+class RoundFacts:
+    """What the options say about the round, as text (module docstring; None: not given): the
+    asking seat's ``hand`` and the ``talon`` as dealt, the ``seat``, the ``dealer``, the round
+    (``round_no``, 1-based), the betting ``history``, the ``tricks`` played, every seat's ``coins``
+    at the round's start and ``track`` position."""
+    hand: str | None = None
+    talon: str | None = None
+    seat: int | None = None
+    dealer: int | None = None
+    round_no: int | None = None
+    history: str | None = None
+    tricks: str | None = None
+    coins: str | None = None
+    track: str | None = None
+
+
+def table_state(rules: RuleSet, state_text: str | None = None, facts: RoundFacts = RoundFacts()) -> TableState:
+    """The state from an excerpt and/or the options' ``facts`` (options win)."""
     st = parse_narration(state_text, rules) if state_text is not None else TableState(rules)
+    hand, talon, seat, dealer, round_no = facts.hand, facts.talon, facts.seat, facts.dealer, facts.round_no
+    history, tricks, coins, track = facts.history, facts.tricks, facts.coins, facts.track
     if seat is not None:
         st.seat = _seat(str(seat), rules, "--seat")
     if dealer is not None:

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tabletop_mc.runner import derive_seed
+from sponsio_sim.analysis.advise.infer import Reading
 from sponsio_sim.analysis.advise.table import Table
-from sponsio_sim.analysis.advise.trickplay import rank_cards
+from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards
 from sponsio_sim.analysis.advise.tricktable import trick_table
 from sponsio_sim.cards import parse_cards
 from sponsio_sim.kernels.advise.tricks import PLAY_ON
@@ -58,10 +59,23 @@ def _play(end, state, cards, halt, hands, codes, counts, playpol):
     return (board, game_state, money), leader, out
 
 
-def card_tricks(rules, strategies, seat: int, *, seed: int, game: int, n: int, proposals: int | None,
-                infer: bool = True, audit: Audit | None = None, by: str = "advice"):
+@dataclass(frozen=True)
+class Decision:
+    """A card decision of the advised seat: the round's arrays at its start and at the end of
+    betting (``start``, ``end``), the betting ``history``, the round's random ``stream`` state, the
+    cards played so far and the seat's ``pick``."""
+    start: tuple
+    end: tuple
+    history: np.ndarray
+    stream: np.ndarray
+    cards: list
+    pick: int
+
+
+def card_tricks(rules, strategies, seat: int, *, seed: int, game: int, n: int, reading: Reading = Reading(),
+                audit: Audit | None = None, by: str = "advice"):
     """The ``tricks`` hook of ``duel.play`` for a seat that plays its cards
-    by advice (``by="policy"``: by its own play policy, through the same
+    by advice read as ``reading`` says (``by="policy"``: by its own play policy, through the same
     steps; with deterministic play policies (greedy, goal) that is the
     engine's own play card for card, a check of this driver; a random seat
     draws afresh in each replay)."""
@@ -89,10 +103,10 @@ def card_tricks(rules, strategies, seat: int, *, seed: int, game: int, n: int, p
                 (_, i3, _), _, _ = _play(end, state, cards, PLAY_ON, hands, codes, counts, playpol)
                 cards.append(int(i3[SEQ + len(cards)]))
                 continue
-            card = rank_cards(tt, rules, strategies, n=n, seed=step_seed, proposals=proposals, infer=infer).choice[0]
+            card = rank_cards(tt, rules, strategies, reading=reading, n=n, seed=step_seed).choice[0]
             taken += 1
             if audit is not None and tt.counts[seat] > 0:
-                _judge(audit, end, start, hist, state, cards, card, step_seed, rules, strategies, seat,
+                _judge(audit, Decision(start, end, hist, state, cards, card), step_seed, rules, strategies, seat,
                        (hands, codes, counts, playpol))
             cards.append(card)
         (t2, i2, w2), leader, (last, nine_lost) = _play(end, state, cards, PLAY_ON, hands, codes, counts, playpol)
@@ -103,17 +117,20 @@ def card_tricks(rules, strategies, seat: int, *, seed: int, game: int, n: int, p
     return tricks
 
 
-def _judge(audit, end, start, hist, state, cards, card, seed, rules, strategies, seat, work) -> None:
-    """One decision judged with every hand known (module docstring)."""
+def _judge(audit, decision: Decision, seed, rules, strategies, seat, work) -> None:
+    """One decision judged with every hand known (module docstring); ``work``: the round's hands, bet
+    codes and counts, and play policies."""
+    start, end, hist, state, cards = decision.start, decision.end, decision.history, decision.stream, decision.cards
     players = rules.players
     truth = [int(end[0][HANDS + s]) for s in range(players)]
     table = Table(start, end, hist, seat, rules.betting_turns * players + len(L.END_TOKENS), None)
     tt = trick_table(table, rules, cards, hands=truth)
-    dd = rank_cards(tt, rules, strategies, play="dd", infer=False, n=1, seed=seed).table
+    known = Reading(infer=False)
+    dd = rank_cards(tt, rules, strategies, card_play=CardPlay("dd"), reading=known, n=1, seed=seed).table
     value = {parse_cards(c, rules)[0]: (w, b) for c, w, b in zip(dd["card"], dd["p_worst"], dd["p_best"])}
     top = max(value.values())
     best = {c for c, v in value.items() if v == top}
-    opened = rank_cards(tt, rules, strategies, play="profile", infer=False, n=1, seed=seed).choice[0]
+    opened = rank_cards(tt, rules, strategies, reading=known, n=1, seed=seed).choice[0]
     (_, i2, _), _, _ = _play(end, state, cards, PLAY_ON, *work)
-    audit.add(best, {"open advice": opened, "advice": card, "policy": int(i2[SEQ + len(cards)]),
+    audit.add(best, {"open advice": opened, "advice": decision.pick, "policy": int(i2[SEQ + len(cards)]),
                      "_decisive": len(best) < len(value)})

@@ -23,6 +23,8 @@ exact (its interval is the point).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 import pandas as pd
 
@@ -32,7 +34,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from tabletop_mc.stats import wilson
-from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, MIN_PROPOSALS, Worlds, draw_worlds
+from sponsio_sim.analysis.advise.infer import MIN_PROPOSALS, Reading, Worlds, draw_worlds
 from sponsio_sim.analysis.advise.result import BATCH, Advice, mean_eff, next_best
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.cards import card_name
@@ -54,9 +56,18 @@ PROPOSALS_PER_WORLD = 25   # inference: proposals per world (at least infer.MIN_
 CHUNK = 500   # worlds per kernel call (progress and Ctrl-C come between calls)
 
 
-def trick_worlds(tt, n: int, seed: int, *, infer: bool, assume, tremble: float, rules, strategies,
-                 proposals: int | None = None, memo: dict | None = None):
-    """``n`` worlds (hands as betting ended) for the trick table ``tt``
+@dataclass(frozen=True)
+class CardPlay:
+    """How the round is played on in each world of the trick phase (module docstring): ``play``
+    (profile, pimc or dd), ``worlds`` layouts per PIMC decision, and ``open_hands``: every hand as
+    dealt is known (the worlds are that deal)."""
+    play: str = "profile"
+    worlds: int = PIMC_WORLDS
+    open_hands: bool = False
+
+
+def trick_worlds(tt, n: int, seed: int, reading: Reading, *, rules, strategies, memo: dict | None = None):
+    """``n`` worlds (hands as betting ended) for the trick table ``tt``, read as ``reading`` says
     (``memo``: the seats' likelihoods kept across calls, ``infer.seat_logliks``)."""
     lay = tt.layouts
     if len(lay.pool) == 0:   # every card is known: one deal, nothing to weigh
@@ -67,9 +78,8 @@ def trick_worlds(tt, n: int, seed: int, *, infer: bool, assume, tremble: float, 
         propose_layouts(lay.pool, lay.start, lay.splits, lay.first, lay.ways, lay.need, lay.strides, lay.counts,
                         lay.fixed, key, out)
 
-    proposals = proposals or max(PROPOSALS_PER_WORLD * n, MIN_PROPOSALS)
-    return draw_worlds(tt.table, n, seed, infer=infer, assume=assume, tremble=tremble, rules=rules,
-                       strategies=strategies, proposals=proposals, propose=propose, memo=memo)
+    reading = replace(reading, proposals=reading.proposals or max(PROPOSALS_PER_WORLD * n, MIN_PROPOSALS))
+    return draw_worlds(tt.table, n, seed, reading, rules=rules, strategies=strategies, propose=propose, memo=memo)
 
 
 def _check_play(tt, play: str, seat: int) -> None:
@@ -79,8 +89,9 @@ def _check_play(tt, play: str, seat: int) -> None:
         raise UserError(f"--play {play} plays for seat {seat}'s bets, and it holds none (a troll): use --play profile")
 
 
-def _played(tt, cards, worlds, n, seed, play, pimc_worlds, prog):
+def _played(tt, cards, worlds, n, seed, card_play, prog):
     """Coins of the viewing seat and every bet's result, per candidate and world (``play_cards``)."""
+    play, pimc_worlds = card_play.play, card_play.worlds
     board, game_state, money = tt.table.now
     players = int(game_state[L.I_PLAYERS])
     coins = np.zeros((len(cards), n))
@@ -144,11 +155,14 @@ def _ci(wins, k, eff, exact):
     return (p, p, p) if exact else (p, lo, hi)
 
 
-def trick_odds(tt, rules, strategies, *, play: str = "profile", infer: bool = True, assume=None,
-               tremble: float = DEFAULT_TREMBLE, n: int | None = None, seed: int = 1, proposals: int | None = None,
-               pimc_worlds: int = PIMC_WORLDS, progress: bool | None = False, memo: dict | None = None) -> pd.DataFrame:
-    """The chance of every bet every seat holds (and of all of a seat's bets), from the view of ``tt``'s seat."""
+def trick_odds(tt, rules, strategies, *, card_play: CardPlay = CardPlay(), reading: Reading = Reading(),
+               n: int | None = None, seed: int = 1, progress: bool | None = False,
+               memo: dict | None = None) -> pd.DataFrame:
+    """The chance of every bet every seat holds (and of all of a seat's bets), from the view of ``tt``'s seat
+    (``card_play.open_hands``: ``tt`` was built with every hand known, ``build_trick_table``)."""
     seat = tt.table.seat
+    play = card_play.play
+    reading = replace(reading, infer=reading.infer and not card_play.open_hands)   # every hand known: nothing to read
     _check_play(tt, play, seat)
     n = n or DEFAULT_N[play]
     bettors = [s for s in [seat] + [t for t in range(rules.players) if t != seat] if tt.counts[s] > 0]
@@ -156,8 +170,7 @@ def trick_odds(tt, rules, strategies, *, play: str = "profile", infer: bool = Tr
     with Progress(total, "sponsio odds", enabled=progress) as prog:
         if needs_compile(play_cards):
             prog.note(COMPILE_NOTE)
-        worlds = trick_worlds(tt, n, seed, infer=infer, assume=assume, tremble=tremble, rules=rules,
-                              strategies=strategies, proposals=proposals, memo=memo)
+        worlds = trick_worlds(tt, n, seed, reading, rules=rules, strategies=strategies, memo=memo)
         eff = min(1.0, worlds.ess / n)
         rows = []
         if play == "dd" and not tt.over:
@@ -175,7 +188,7 @@ def trick_odds(tt, rules, strategies, *, play: str = "profile", infer: bool = Tr
                     rows.append(dict(seat=s, bet=label, n=n, n_eff=int(round(eff * n)), p_worst=w[0], worst_low=w[1],
                                      worst_high=w[2], p_best=b[0], best_low=b[1], best_high=b[2], exact=exact))
         else:
-            _, results = _played(tt, [-1], worlds.hands, n, seed, play, pimc_worlds, prog)
+            _, results = _played(tt, [-1], worlds.hands, n, seed, card_play, prog)
             exact_of = settled(tt, results[0])
             for s in bettors:
                 names = _names(tt, rules, s)
@@ -234,11 +247,13 @@ def situation(tt, rules) -> str:
     return f"seat {tt.table.seat}'s view: {where}; tricks won: {won}"
 
 
-def rank_cards(tt, rules, strategies, *, play: str = "profile", infer: bool = True, assume=None,
-               tremble: float = DEFAULT_TREMBLE, n: int | None = None, seed: int = 1, proposals: int | None = None,
-               pimc_worlds: int = PIMC_WORLDS, progress: bool | None = False, memo: dict | None = None) -> Advice:
-    """Every legal card of the seat to play, played in the same worlds and ranked (module docstring)."""
+def rank_cards(tt, rules, strategies, *, card_play: CardPlay = CardPlay(), reading: Reading = Reading(),
+               n: int | None = None, seed: int = 1, progress: bool | None = False, memo: dict | None = None) -> Advice:
+    """Every legal card of the seat to play, played in the same worlds and ranked (module docstring;
+    ``card_play.open_hands``: ``tt`` was built with every hand known, ``build_trick_table``)."""
     seat = tt.table.seat
+    play = card_play.play
+    reading = replace(reading, infer=reading.infer and not card_play.open_hands)   # every hand known: nothing to read
     if tt.over:
         raise UserError("every card of the round is played: nothing is left to decide (sponsio odds gives the "
                         "outcome of every bet)")
@@ -253,14 +268,13 @@ def rank_cards(tt, rules, strategies, *, play: str = "profile", infer: bool = Tr
     with Progress(n * len(cards) * (len(sets[0]) if play == "dd" else 1), "advise", enabled=progress) as prog:
         if needs_compile(play_cards):
             prog.note(COMPILE_NOTE)
-        worlds = trick_worlds(tt, n, seed, infer=infer, assume=assume, tremble=tremble, rules=rules,
-                              strategies=strategies, proposals=proposals, memo=memo)
+        worlds = trick_worlds(tt, n, seed, reading, rules=rules, strategies=strategies, memo=memo)
         eff = min(1.0, worlds.ess / n)
         if play == "dd":
             ok = _solved(tt, seat, [1 << c for c in cards], worlds.hands, n, *sets, prog)
             df = _dd_frame(ok, cards, names, n, eff, rules)
         else:
-            coins, results = _played(tt, cards, worlds.hands, n, seed, play, pimc_worlds, prog)
+            coins, results = _played(tt, cards, worlds.hands, n, seed, card_play, prog)
             df = _play_frame(coins, results[:, :, seat, :len(names)], cards, names, n, eff, rules)
     best = df.iloc[0]
     if play == "dd":
@@ -277,8 +291,9 @@ def rank_cards(tt, rules, strategies, *, play: str = "profile", infer: bool = Tr
         notes.append(f"intervals count the {n:,} worlds played as {eff * n:,.0f} (the effective sample: resampled "
                      "worlds repeat); none below 30")
     meta = dict(seat=seat, decision="card", situation=situation(tt, rules), play=play,
-                profile=[s.text for s in strategies], assume=assume, infer=bool(infer),
-                effective_sample=round(worlds.ess, 1), worlds=int(n), tremble=float(tremble), rules=rules.summary(),
+                profile=[s.text for s in strategies], assume=reading.assume, infer=bool(reading.infer),
+                effective_sample=round(worlds.ess, 1), worlds=int(n), tremble=float(reading.tremble),
+                rules=rules.summary(),
                 bets=names)
     return Advice(df, pd.DataFrame(), text, notes, meta, (_card_id(best["card"], cards, rules),))
 

@@ -11,6 +11,8 @@ and ``POLICY,dd`` run the engines of ``analysis.odds.dd`` the same way
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -19,6 +21,7 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.odds.dd import dd_brackets, beside, pimc_odds, split_policy
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.analysis.odds.job import (PLAY_POLICIES, SIMULATED, catalogue_for, odds_table, policy_code,
                                            simulate_rows)
 from sponsio_sim.bets import Bet
@@ -63,37 +66,54 @@ def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: 
                          watch=np.asarray(watch, dtype=np.int64), progress=progress, cache=cache)
 
 
-def odds(hand, talon=None, *, players: int | None = None, seat: int = 0, lead: int = 0,
-         revealed=None, bets=None, others=None, policy: str = "goal", opponents: str = "goal",
-         n: int | None = None, target_ci: float | None = None, seed: int = 1, rules=None,
-         overrides=None, threads: int | None = None, progress: bool | None = False,
-         scheduler: str | None = None, workers: int | None = None, worlds: int = 20,
-         cache: bool = False) -> pd.DataFrame:
-    """Odds of the asking seat's bets for a hand, as a DataFrame sorted by EV.
+@dataclass(frozen=True)
+class Query:
+    """A seat's question: its ``hand`` and the ``talon`` (card strings, ``"R9 R7 ..."``; talon None:
+    dealt at random), its ``seat``, who ``lead``s the first trick, the other seats' ``revealed`` cards
+    (``"1:G9 Y1; 2:B2"``), its ``bets`` (``"tricks=2,last"``; None: the whole catalogue, one row per
+    bet) and the ``others``' bets (``"1:tricks=3; 2:colour:R=0"``; a seat without bets: a troll)."""
+    hand: str
+    talon: str | None = None
+    seat: int = 0
+    lead: int = 0
+    revealed: str | None = None
+    bets: str | None = None
+    others: str | None = None
 
-    ``hand``/``talon`` are card strings (``"R9 R7 ..."``); ``revealed``
-    ``"1:G9 Y1; 2:B2"``; ``bets`` ``"tricks=2,last"`` (None: the whole
-    catalogue, one row per bet); ``others`` ``"1:tricks=3; 2:colour:R=0"``.
+
+@dataclass(frozen=True)
+class OddsPlay:
+    """How the round is played: the asking seat's ``policy`` (a play policy; ``dd``: double-dummy
+    brackets; ``pimc`` with ``worlds`` sampled layouts per decision; ``POLICY,dd``: both, see
+    ``analysis.odds.dd``) and the ``opponents``' play policy."""
+    policy: str = "goal"
+    opponents: str = "goal"
+    worlds: int = 20
+
+
+def odds(query: Query, play: OddsPlay = OddsPlay(), *, n: int | None = None, target_ci: float | None = None,
+         rules=None, players: int | None = None, overrides=None, run: Run = Run()) -> pd.DataFrame:
+    """Odds of the asking seat's bets for ``query``, as a DataFrame sorted by EV.
+
     ``n`` fixes the rounds per simulation; ``target_ci`` stops when every
     interval is narrower (default 0.01 when neither is given; ``n`` then caps).
-    ``scheduler`` (``tcp://HOST:PORT``) or ``workers`` (a local cluster) run
-    the batches on Dask, with the same numbers as a local run; ``cache``
-    keeps finished batches on disk (a rerun or a killed run resumes).
-    ``policy`` may also be ``dd`` (double-dummy brackets), ``pimc`` (with
-    ``worlds`` sampled layouts per decision) or ``POLICY,dd`` (see
-    ``analysis.odds.dd``).
+    ``run``: seed, threads, progress, Dask (the same numbers as a local run)
+    and the batch cache (``analysis.settings.Run``).
     """
+    hand, talon = query.hand, query.talon
+    policy, opponents, worlds = play.policy, play.opponents, play.worlds
+    seed, progress, cache = run.seed, run.progress, run.cache
     sim_policy, with_dd = split_policy(policy, [*PLAY_POLICIES, "pimc"])
     ruleset = load_rules(rules, players, overrides)
-    sit = build_situation(ruleset, hand, talon, seat=seat, lead=lead, revealed=revealed,
-                          bets=bets, others=others)
+    sit = build_situation(ruleset, hand, talon, seat=query.seat, lead=query.lead, revealed=query.revealed,
+                          bets=query.bets, others=query.others)
     policy_code(opponents, "--opponents")
     if n is not None and n < 1:
         raise UserError(f"-n {n}: the number of rounds must be at least 1")
     if target_ci is not None and not 0 < target_ci < 1:
         raise UserError(f"--target-ci {target_ci}: must be between 0 and 1")
-    set_threads(threads)
-    with use_backend(scheduler, workers):
+    set_threads(run.threads)
+    with use_backend(run.scheduler, run.workers):
         sim = dd = None
         if sim_policy == "pimc":
             sim = pimc_odds(sit, opponents, n=n, target_ci=target_ci, seed=seed, worlds=worlds,
