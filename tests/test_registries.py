@@ -332,6 +332,7 @@ def _play_args(name: str, code: int):
 
 def _circus_args(name: str, code: int):
     from caesar_sim.kernels import layout as L
+    from caesar_sim.kernels.context import Table
     from caesar_sim.profile import policy_weights
     from caesar_sim.rules import kernel_rules, load_rules
     R = kernel_rules(load_rules(), 4)
@@ -339,16 +340,19 @@ def _circus_args(name: str, code: int):
     S[L.STATE.players] = 4
     S[L.STATE.policy] = code
     PP = policy_weights()
+
+    def table(S, PP):   # plain Python: arrays stand in for the kernels' pointers
+        return Table(R, PP, S, np.zeros(L.W_SIZE), np.zeros(L.A_SIZE, np.int64), np.array([1, 2, 3, 4], np.uint64),
+                     np.zeros(L.LOGW, np.int64), np.zeros(L.STATS.size))
     if name == "decide":
-        return (R, S, PP, np.array([1, 2, 3, 4], dtype=np.uint64), np.zeros(L.STATE.size, np.int64),
-                np.zeros(L.A_SIZE, np.int64), np.zeros(L.W_SIZE), np.zeros(L.LOGW, np.int64), np.zeros(L.STATS.size))
+        return table(S, PP), table(np.zeros(L.STATE.size, np.int64), PP)
     if name == "takes_at_random":
         return (code,)
     if name == "rollout_action":   # the seat's row names its rollout policy; no random action (eps 0)
         from caesar_sim.kernels.items import WEIGHTS
         PP = PP.copy()
         PP[WEIGHTS.rollout_policy] = code
-        return R, S, PP, 0.0, np.array([1, 2, 3, 4], dtype=np.uint64), np.zeros(L.A_SIZE, np.int64), np.zeros(L.W_SIZE)
+        return table(S, PP), 0.0
     raise AssertionError(f"no argument builder for {name}: add one")
 
 

@@ -30,6 +30,7 @@ from caesar_sim.analysis.run import game_keys
 from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import items as I
 from caesar_sim.kernels import layout as L
+from caesar_sim.kernels.context import seats
 from caesar_sim.kernels.record import MAX_ROWS_PER_GAME, REC_ACTION, REC_CHOSEN, REC_COLS, REC_DECISION, REC_Q, \
     record_batch
 from caesar_sim.rules import kernel_rules, load_rules
@@ -66,6 +67,7 @@ def record(players: int, play: FieldPlay, games: int, *, seed: int, rules=None, 
     R = kernel_rules(rs, players)
     PP, pols, ks, cum, focal = play.kernel_tables()
     dkey, gkey = game_keys(seed)
+    table = seats(pols, ks, cum=cum, focal=focal, draw_key=dkey, game_key=gkey)
     set_threads(threads)
     per_chunk = RECORD_CHUNK * MAX_ROWS_PER_GAME * rs.days // L.DAYS_MAX
     nthreads = max(1, set_threads(threads))
@@ -80,7 +82,7 @@ def record(players: int, play: FieldPlay, games: int, *, seed: int, rules=None, 
             first = done // RECORD_CHUNK
             out = np.zeros((len(counts) * per_chunk, REC_COLS))
             used = np.zeros(len(counts), dtype=np.int64)
-            record_batch(R, PP, pols, ks, cum, focal, dkey, gkey, first, counts, RECORD_CHUNK, out, per_chunk, used)
+            record_batch(R, PP, table, first, counts, RECORD_CHUNK, out, per_chunk, used)
             for i, u in enumerate(used):
                 parts.append(out[i * per_chunk:i * per_chunk + u].copy())
             done += int(counts.sum())

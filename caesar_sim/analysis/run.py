@@ -19,6 +19,7 @@ from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed, run_chunked, set_threads
 from caesar_sim.fieldplay import FieldPlay, field_play
 from caesar_sim.kernels import layout as L
+from caesar_sim.kernels.context import Results, seats
 from caesar_sim.kernels.game import run_batch, run_field_batch
 from caesar_sim.profile import MC_CHUNK, Profile, is_field, parse_profile
 from caesar_sim.rules import RuleSet, check_players, kernel_rules, load_rules
@@ -111,13 +112,14 @@ def run_games(players: int, profile: str | Profile | FieldPlay, n: int, *, seed:
     scores = np.zeros((n, L.P), dtype=np.int64)
     rots = np.zeros(n, dtype=np.int64)
     days = _days_out(n, rs, day_totals)
+    out = Results(scores, rots, np.zeros((0, L.P), dtype=np.int64), days)
+    table = seats(prof.policies, prof.rollouts, seating=np.arange(L.P), rotate=rotate)
     chunk = chunk_size_for(prof)
     key = seed_key(seed)
 
     def batch(first, counts):
         st = np.zeros((len(counts), L.STATS.size))
-        run_batch(R, PP, prof.policies, prof.rollouts, bool(rotate), key, first, counts, chunk,
-                  scores, rots, st, days)
+        run_batch(R, PP, table, key, first, counts, chunk, out, st)
         return st
 
     batch.needs_compile = lambda: needs_compile(run_batch)
@@ -156,13 +158,14 @@ def run_field(players: int, play: FieldPlay, n: int, *, seed: int = 1, rules=Non
     scores = np.zeros((n, L.P), dtype=np.int64)
     members = np.zeros((n, L.P), dtype=np.int64)
     days = _days_out(n, rs, day_totals)
+    out = Results(scores, np.zeros(0, dtype=np.int64), members, days)
     chunk = MC_CHUNK if play.has_mc() else FAST_CHUNK
     dkey, gkey = game_keys(seed)
+    table = seats(pols, ks, seating=seat_arr, rotate=True, cum=cum, focal=focal, draw_key=dkey, game_key=gkey)
 
     def batch(first, counts):
         st = np.zeros((len(counts), L.STATS.size))
-        run_field_batch(R, PP, pols, ks, cum, seat_arr, focal, dkey, gkey, first, counts, chunk, stats,
-                        scores, members, st, days)
+        run_field_batch(R, PP, table, first, counts, chunk, bool(stats), out, st)
         return st
 
     batch.needs_compile = lambda: needs_compile(run_field_batch)

@@ -10,6 +10,7 @@ import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import seed_state
+from caesar_sim.kernels.context import rollout_table, table
 from caesar_sim.kernels.layout import A_SIZE, P, STATE, STATS, W_SCORE, W_SIZE
 from caesar_sim.kernels.game import decide
 from caesar_sim.kernels.mc import rollout_start
@@ -23,10 +24,9 @@ from caesar_sim.kernels.state import advance, apply_action, new_game, resolve_ph
 @nb.njit(cache=True)
 def k_new_game(R, PP, S, pols, ks, rows, rng, lg, st):
     """Deal and set up a game; stop at the first decision."""
-    W = np.zeros(W_SIZE)
-    new_game(as_ptr(R), as_ptr(S), as_ptr(PP), as_ptr(W), as_ptr(pols), as_ptr(ks), as_ptr(rows), as_ptr(rng),
-             as_ptr(lg), as_ptr(st))
-    return W[0]
+    W, A = np.zeros(W_SIZE), np.zeros(A_SIZE, np.int64)
+    new_game(table(R, PP, S, W, A, rng, lg, st), as_ptr(pols), as_ptr(ks), as_ptr(rows))
+    return W[0] + A[0]
 
 
 @no_refcount
@@ -44,9 +44,9 @@ def k_apply(R, S, p, a, lg, st):
 @nb.njit(cache=True)
 def k_resolve(R, PP, S, rng, lg, st):
     """Resolve the rows of phase ``S[STATE.phase]``."""
-    W = np.zeros(W_SIZE)
-    resolve_phase(as_ptr(R), as_ptr(S), as_ptr(PP), as_ptr(W), as_ptr(rng), as_ptr(lg), as_ptr(st))
-    return W[0]
+    W, A = np.zeros(W_SIZE), np.zeros(A_SIZE, np.int64)
+    resolve_phase(table(R, PP, S, W, A, rng, lg, st))
+    return W[0] + A[0]
 
 
 @no_refcount
@@ -58,9 +58,9 @@ def k_score(R, S, lg, st):
 @nb.njit(cache=True)
 def k_advance(R, PP, S, a, rng, lg, st):
     """The acting seat plays ``a``; run on to the next decision."""
-    W = np.zeros(W_SIZE)
-    advance(as_ptr(R), as_ptr(S), as_ptr(PP), as_ptr(W), a, as_ptr(rng), as_ptr(lg), as_ptr(st))
-    return W[0]
+    W, A = np.zeros(W_SIZE), np.zeros(A_SIZE, np.int64)
+    advance(table(R, PP, S, W, A, rng, lg, st), a)
+    return W[0] + A[0]
 
 
 @nb.njit(cache=True)
@@ -71,8 +71,8 @@ def k_decide(R, PP, S, rng):
     W = np.zeros(W_SIZE)
     lg = np.zeros(2, np.int64)
     st = np.zeros(1)
-    a = decide(as_ptr(R), as_ptr(S), as_ptr(PP), as_ptr(rng), as_ptr(B), as_ptr(A), as_ptr(W),
-               as_ptr(lg), as_ptr(st))
+    t = table(R, PP, S, W, A, rng, lg, st)
+    a = decide(t, rollout_table(t, as_ptr(B), t.lg, t.st))
     return a + 0 * (B[0] + A[0] + lg[0]) + int(0 * (W[0] + st[0]))
 
 
@@ -87,15 +87,15 @@ def k_states(R, PP, pols, ks, seed, count):
     A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
     lg, st = np.zeros(2, np.int64), np.zeros(STATS.size)
     rows = np.arange(P)
-    pR, pPP, pS, pB, pA, pW = as_ptr(R), as_ptr(PP), as_ptr(S), as_ptr(B), as_ptr(A), as_ptr(W)
-    prng, plg, pst = as_ptr(rng), as_ptr(lg), as_ptr(st)
+    t = table(R, PP, S, W, A, rng, lg, st)
+    ro = rollout_table(t, as_ptr(B), t.lg, t.st)
     i = 0
     while i < count:
-        new_game(pR, pS, pPP, pW, as_ptr(pols), as_ptr(ks), as_ptr(rows), prng, plg, pst)
+        new_game(t, as_ptr(pols), as_ptr(ks), as_ptr(rows))
         while S[STATE.over] == 0 and i < count:
             out[i, :] = S
             i += 1
-            advance(pR, pS, pPP, pW, decide(pR, pS, pPP, prng, pB, pA, pW, plg, pst), prng, plg, pst)
+            advance(t, decide(t, ro))
     return out
 
 

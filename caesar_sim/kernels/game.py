@@ -1,9 +1,10 @@
 """Whole games (numba): one logged game, and chunked batches run in ``prange``.
 
-A profile batch (``run_batch``) plays chunk c from random stream (seed, c). A field batch
-(``run_field_batch``) takes its seats from a member table (policy code, `mc` rollouts, weight
-row m of ``PP``), and every game ``g`` has streams of its own, so game g is the same deal and the
-same seat draws in every run sharing the keys, whatever else differs (common random numbers):
+A batch's seats come from a member table (``kernels.context.Seats``: policy code, `mc` rollouts,
+weight row m of ``PP``). A profile batch (``run_batch``) plays chunk c from random stream
+(seed, c). In a field batch (``run_field_batch``) every game ``g`` has streams of its own, so game
+g is the same deal and the same seat draws in every run sharing the keys, whatever else differs
+(common random numbers):
 
 - stream ``(draw_key, g)`` draws each seat's member from the cumulative weights ``cum``, one
   uniform per seat in seat order, and nothing else;
@@ -20,6 +21,7 @@ import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow, seed_state, uniform
+from caesar_sim.kernels.context import Results, Seats, rollout_table, table
 from caesar_sim.kernels.layout import (A_SIZE, DISTILLED, GREEDY, LOGW, MC, P, RANDOM, RULES, STATE, STATS, TUNED,
                                        VALUE, W_SIZE)
 from caesar_sim.kernels.mc import mc_action
@@ -30,29 +32,31 @@ from caesar_sim.kernels.state import advance, new_game
 
 
 @no_refcount
-def decide(R, S, PP, rng, B, A, W, lgd, std):
-    """The acting seat's action under its policy."""
+def decide(t, ro):
+    """The acting seat's action under its policy, on table ``t``; an `mc` seat's rollouts play on ``ro``."""
+    S = t.S
     p = S[STATE.turn]
     pol = S[STATE.policy + p]
     if pol == RANDOM:
-        return A[randbelow(rng, legal_actions(S, p, A, 0))]
+        return t.A[randbelow(t.rng, legal_actions(S, p, t.A, 0))]
     if pol == GREEDY:
-        return greedy_action(R, S, PP, p)
+        return greedy_action(t.R, S, t.PP, p)
     if pol == VALUE or pol == TUNED or pol == DISTILLED:
-        return scored_action(R, S, PP, p, W, A, rng, pol == DISTILLED)
+        return scored_action(t.R, S, t.PP, p, t.W, t.A, t.rng, pol == DISTILLED)
     if pol == MC:
-        return mc_action(R, S, PP, S[STATE.rollouts + p], rng, B, A, W, lgd, std)
+        return mc_action(S, ro, S[STATE.rollouts + p])
     raise ValueError("unknown Circus policy")
 
 
 @no_refcount
-def play_game(R, PP, pols, ks, rows, S, rng, B, A, W, lg, st, lgd, std, dt, keep):
-    """Play one game into ``S`` (totals at ``STATE.score``); log to ``lg``, add statistics to ``st``; with
-    ``keep``, every seat's total at the end of day d into ``dt[d * P + s]``."""
-    new_game(R, S, PP, W, pols, ks, rows, rng, lg, st)
+def play_game(t, ro, pols, ks, rows, dt, keep):
+    """Play one game on table ``t`` (totals at ``STATE.score``; `mc` rollouts on ``ro``); with ``keep``,
+    every seat's total at the end of day d into ``dt[d * P + s]``."""
+    S = t.S
+    new_game(t, pols, ks, rows)
     d = S[STATE.day]
     while S[STATE.over] == 0:
-        advance(R, S, PP, W, decide(R, S, PP, rng, B, A, W, lgd, std), rng, lg, st)
+        advance(t, decide(t, ro))
         if keep and S[STATE.day] != d:
             for s in range(S[STATE.players]):
                 dt[d * P + s] = S[STATE.score + s]
@@ -73,18 +77,30 @@ def draw_seats(cum, draw_key, g, n, out):
         out[s] = m
 
 
-@nb.njit(cache=True)
-def seated_games(R, PP, mem_pol, mem_k, seating, rotate, cum, focal, draw_key, per_game, game_key, g0, count, rng,
-                 lg, st, scores, rots, members, days):
-    """Games ``g0 .. g0+count-1`` of a chunk (arrays in; pointers inside); seat s of game g plays
-    member m (policy ``mem_pol[m]``, rollouts ``mem_k[m]``, weight row m of ``PP``):
+@nb.njit(cache=True, inline="always")
+def seat_members(seats, g, n, seat):
+    """The member of each of the ``n`` seats of game ``g`` into ``seat``; returns the rotation:
 
     - ``seating[0] >= 0``: m = ``seating[(s + rot) % n]``, rot = g % n if ``rotate`` else 0;
     - else drawn from ``cum`` (``draw_seats``); ``focal >= 0``: seat g % n plays ``focal``.
+    """
+    rot = g % n if seats.rotate else 0
+    if seats.seating[0] >= 0:
+        for s in range(n):
+            seat[s] = seats.seating[(s + rot) % n]
+    else:
+        draw_seats(seats.cum, seats.draw_key, g, n, seat)
+    if seats.focal >= 0:
+        seat[g % n] = seats.focal
+    return rot
 
-    ``per_game``: game g plays from stream (game_key, g) (``rng`` reseeded per game), else on from
-    ``rng``. Outputs: ``scores[g]``, ``rots[g]``, ``members[g]`` and ``days[g, d]`` (every seat's total
-    at the end of day d; each if sized for g).
+
+@nb.njit(cache=True)
+def seated_games(R, PP, seats, g0, count, rng, lg, st, out):
+    """Games ``g0 .. g0+count-1`` of a chunk (arrays in; pointers inside); seat s of game g plays
+    member m (``seat_members``): policy ``seats.policy[m]``, rollouts ``seats.rollouts[m]``, weight
+    row m of ``PP``. ``seats.per_game``: game g plays from stream (game_key, g) (``rng`` reseeded
+    per game), else on from ``rng``. Outputs into ``out`` (``kernels.context.Results``).
     """
     n = R[RULES.players]
     S, B = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
@@ -92,47 +108,41 @@ def seated_games(R, PP, mem_pol, mem_k, seating, rotate, cum, focal, draw_key, p
     dlg, dst = np.zeros(LOGW, np.int64), np.zeros(STATS.size)
     seat = np.zeros(P, np.int64)
     pols, ks, rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
-    pR, pPP, pS, pB, pA, pW = as_ptr(R), as_ptr(PP), as_ptr(S), as_ptr(B), as_ptr(A), as_ptr(W)
-    prng, plg, pst, pdlg, pdst = as_ptr(rng), as_ptr(lg), as_ptr(st), as_ptr(dlg), as_ptr(dst)
+    t = table(R, PP, S, W, A, rng, lg, st)
+    ro = rollout_table(t, as_ptr(B), as_ptr(dlg), as_ptr(dst))
     ppols, pks, prows = as_ptr(pols), as_ptr(ks), as_ptr(rows)
     dt = np.zeros(max(R[RULES.days], 1) * P, np.int64)
     pdt = as_ptr(dt)
     for j in range(count):
         g = g0 + j
-        rot = g % n if rotate else 0
-        if seating[0] >= 0:
-            for s in range(n):
-                seat[s] = seating[(s + rot) % n]
-        else:
-            draw_seats(cum, draw_key, g, n, seat)
-        if focal >= 0:
-            seat[g % n] = focal
+        rot = seat_members(seats, g, n, seat)
         for s in range(n):
-            pols[s], ks[s], rows[s] = mem_pol[seat[s]], mem_k[seat[s]], seat[s]
-        if per_game:
-            seed_state(game_key, g, rng)
-        keep = days.shape[0] > g
-        play_game(pR, pPP, ppols, pks, prows, pS, prng, pB, pA, pW, plg, pst, pdlg, pdst, pdt, keep)
+            pols[s], ks[s], rows[s] = seats.policy[seat[s]], seats.rollouts[seat[s]], seat[s]
+        if seats.per_game:
+            seed_state(seats.game_key, g, rng)
+        keep = out.days.shape[0] > g
+        play_game(t, ro, ppols, pks, prows, pdt, keep)
         for s in range(n):
-            scores[g, s] = S[STATE.score + s]
+            out.scores[g, s] = S[STATE.score + s]
             if keep:
-                for d in range(days.shape[1]):
-                    days[g, d, s] = dt[d * P + s]
-            if members.shape[0] > g:
-                members[g, s] = seat[s]
-        if rots.shape[0] > g:
-            rots[g] = rot
+                for d in range(out.days.shape[1]):
+                    out.days[g, d, s] = dt[d * P + s]
+            if out.members.shape[0] > g:
+                out.members[g, s] = seat[s]
+        if out.rots.shape[0] > g:
+            out.rots[g] = rot
     # keep every array alive until the pointers are no longer used
     return S[0] + B[0] + A[0] + W[0] + dlg[0] + dst[0] + pols[0] + ks[0] + rows[0] + seat[0] + dt[0]
 
 
-@nb.njit(cache=True)
-def _games(R, PP, prof_pol, prof_k, rotate, g0, count, rng, lg, st, scores, rots, days):
-    """Games ``g0 .. g0+count-1`` of a profile: the seat playing entry e reads weight row e."""
-    seating = np.arange(P)
-    no = np.zeros((0, P), np.int64)
-    seated_games(R, PP, prof_pol, prof_k, seating, rotate, np.ones(1), -1, np.uint64(0), False, np.uint64(0), g0,
-                 count, rng, lg, st, scores, rots, no, days)
+@nb.njit(cache=True, inline="always")
+def _one_game(R, PP, seats, rng, lg):
+    """Game 0 of ``seats`` logged into the 2-d int64 array ``lg`` (row 0: count, capacity); the final totals."""
+    lg[0, 0], lg[0, 1] = 0, lg.shape[0]
+    out = Results(np.zeros((1, P), np.int64), np.zeros(1, np.int64), np.zeros((0, P), np.int64),
+                  np.zeros((0, 1, P), np.int64))
+    seated_games(R, PP, seats, 0, 1, rng, lg, np.zeros(STATS.size), out)
+    return out.scores[0]
 
 
 @nb.njit(cache=True)
@@ -141,34 +151,26 @@ def play_one(R, PP, pols, ks, seed, lg):
     2-d int64 array ``lg`` (row 0: count, capacity); returns the final totals by seat."""
     rng = np.empty(4, np.uint64)
     seed_state(seed, 0, rng)
-    lg[0, 0], lg[0, 1] = 0, lg.shape[0]
-    scores = np.zeros((1, P), np.int64)
-    st = np.zeros(STATS.size)
-    _games(R, PP, pols, ks, False, 0, 1, rng, lg, st, scores, np.zeros(1, np.int64), np.zeros((0, 1, P), np.int64))
-    return scores[0]
+    return _one_game(R, PP, Seats(pols, ks, np.arange(P), False, np.ones(1), -1, np.uint64(0), False, np.uint64(0)),
+                     rng, lg)
 
 
 @nb.njit(cache=True)
 def play_field_one(R, PP, mem_pol, mem_k, seating, game_key, lg):
     """Game 0 of a field run (seat s plays member ``seating[s]``, drawn by the caller with ``draw_seats``),
     on stream (game_key, 0), logged into ``lg`` as ``play_one``; returns the final totals by seat."""
-    rng = np.empty(4, np.uint64)
-    lg[0, 0], lg[0, 1] = 0, lg.shape[0]
-    scores = np.zeros((1, P), np.int64)
-    st = np.zeros(STATS.size)
-    seated_games(R, PP, mem_pol, mem_k, seating, False, np.ones(1), -1, np.uint64(0), True, game_key, 0, 1, rng, lg,
-                 st, scores, np.zeros(1, np.int64), np.zeros((0, P), np.int64), np.zeros((0, 1, P), np.int64))
-    return scores[0]
+    seats = Seats(mem_pol, mem_k, seating, False, np.ones(1), -1, np.uint64(0), True, game_key)
+    return _one_game(R, PP, seats, np.empty(4, np.uint64), lg)
 
 
 @nb.njit(cache=True, parallel=True)
-def run_batch(R, PP, prof_pol, prof_k, rotate, seed, first_chunk, counts, chunk_size, scores, rots, stats, days):
-    """Chunks ``first_chunk + i`` of ``counts[i]`` games each; per-game totals into ``scores``/``rots``
-    (and day-end totals into ``days``, if sized for the games).
+def run_batch(R, PP, seats, seed, first_chunk, counts, chunk_size, out, stats):
+    """Chunks ``first_chunk + i`` of ``counts[i]`` games each of a profile (``seats``: fixed seating,
+    rotated game by game if ``rotate``); per-game outputs into ``out`` (``Results``).
 
     Chunk c draws from random stream (seed, c) alone. Seat ``s`` of game ``g`` plays profile
     entry ``(s + rot) % n`` with ``rot = g % n`` if ``rotate``, else 0. ``stats[i]`` receives
-    chunk i's summed statistics (layout ST_*).
+    chunk i's summed statistics (layout ``STATS``).
     """
     for ci in nb.prange(counts.shape[0]):
         rng = np.empty(4, np.uint64)
@@ -176,25 +178,21 @@ def run_batch(R, PP, prof_pol, prof_k, rotate, seed, first_chunk, counts, chunk_
         lg = np.zeros(LOGW, np.int64)
         st = np.zeros(STATS.size)
         st[STATS.on] = 1.0
-        _games(R, PP, prof_pol, prof_k, rotate, (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st,
-               scores, rots, days)
+        seated_games(R, PP, seats, (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st, out)
         stats[ci, :] = st
 
 
 @nb.njit(cache=True, parallel=True)
-def run_field_batch(R, PP, mem_pol, mem_k, cum, seating, focal, draw_key, game_key, first_chunk, counts,
-                    chunk_size, stats_on, scores, members, stats, days):
-    """Chunks ``first_chunk + i`` of ``counts[i]`` games whose seats come from a member table: drawn
-    from the field ``cum`` per game (or ``seating`` rotated game by game), seat g % n playing
-    ``focal`` if >= 0; every game from its own streams (module docstring). Final coins by seat
-    into ``scores[g]``, each seat's member into ``members[g]``, day-end totals into ``days[g]`` (if
-    sized for g), chunk i's statistics into ``stats[i]`` (collected if ``stats_on``)."""
+def run_field_batch(R, PP, seats, first_chunk, counts, chunk_size, stats_on, out, stats):
+    """Chunks ``first_chunk + i`` of ``counts[i]`` games whose seats come from a member table
+    (``seats``: drawn from the field ``cum`` per game, or ``seating`` rotated game by game, seat
+    g % n playing ``focal`` if >= 0); every game from its own streams (module docstring). Per-game
+    outputs into ``out`` (``Results``), chunk i's statistics into ``stats[i]`` (collected if
+    ``stats_on``)."""
     for ci in nb.prange(counts.shape[0]):
         rng = np.empty(4, np.uint64)
         lg = np.zeros(2, np.int64)  # logging off
         st = np.zeros(STATS.size)
         st[STATS.on] = 1.0 if stats_on else 0.0
-        seated_games(R, PP, mem_pol, mem_k, seating, True, cum, focal, draw_key, True, game_key,
-                     (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st, scores, np.zeros(0, np.int64),
-                     members, days)
+        seated_games(R, PP, seats, (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st, out)
         stats[ci, :] = st

@@ -29,9 +29,10 @@ from caesar_sim.kernels.state import advance
 
 
 @no_refcount
-def rollout_action(R, S, PP, eps, rng, A, W):
-    """The acting seat's rollout play (its row's ``WEIGHTS.rollout_policy``), with an ``eps`` chance of a
-    random legal action."""
+def rollout_action(ro, eps):
+    """The acting seat's rollout play on the rollout table ``ro`` (its row's ``WEIGHTS.rollout_policy``),
+    with an ``eps`` chance of a random legal action."""
+    R, S, PP, rng, A, W = ro.R, ro.S, ro.PP, ro.rng, ro.A, ro.W
     p = S[STATE.turn]
     if uniform(rng) < eps:
         return A[randbelow(rng, legal_actions(S, p, A, 0))]
@@ -91,9 +92,11 @@ def outcome(S, p):
 
 
 @no_refcount
-def mc_values(R, S, PP, K, rng, B, A, W, lg, st):
-    """Every legal action of the acting seat (none at a row its ``WEIGHTS.ban_rows`` bans) into ``A[ACT_MAX + i]``
-    and its mean rollout outcome into ``W[W_Q + i]``; returns their number."""
+def mc_values(S, ro, K):
+    """Every legal action of the acting seat of state ``S`` (none at a row its ``WEIGHTS.ban_rows`` bans) into
+    ``A[ACT_MAX + i]`` and its mean outcome over ``K`` rollouts on the rollout table ``ro`` (``kernels.context``:
+    its state the rollout board) into ``W[W_Q + i]``; returns their number."""
+    PP, rng, B, A, W = ro.PP, ro.rng, ro.S, ro.A, ro.W
     p, d0 = S[STATE.turn], S[STATE.day]
     cnt = legal_actions(S, p, A, ACT_MAX)
     o = wrow(S, p)
@@ -116,9 +119,9 @@ def mc_values(R, S, PP, K, rng, B, A, W, lg, st):
         for k in range(K):
             seed_state(key, k, rng)   # common random numbers: rollout k of every candidate replays stream (key, k)
             rollout_start(S, B, PP, p, rng)
-            advance(R, B, PP, W, a, rng, lg, st)
+            advance(ro, a)
             while B[STATE.over] == 0 and (whole or B[STATE.day] == d0):
-                advance(R, B, PP, W, rollout_action(R, B, PP, eps, rng, A, W), rng, lg, st)
+                advance(ro, rollout_action(ro, eps))
             tot += outcome(B, p)
         W[W_Q + i] = tot / K
     rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3   # the game goes on from one draw per decision
@@ -126,9 +129,10 @@ def mc_values(R, S, PP, K, rng, B, A, W, lg, st):
 
 
 @no_refcount
-def mc_action(R, S, PP, K, rng, B, A, W, lg, st):
+def mc_action(S, ro, K):
     """The legal action with the best mean rollout outcome for the acting seat (the first if tied)."""
-    cnt = mc_values(R, S, PP, K, rng, B, A, W, lg, st)
+    A, W = ro.A, ro.W
+    cnt = mc_values(S, ro, K)
     best, bv = A[ACT_MAX], W[W_Q]
     for i in range(1, cnt):
         if W[W_Q + i] > bv:

@@ -11,7 +11,8 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import seed_state
-from caesar_sim.kernels.game import decide, draw_seats
+from caesar_sim.kernels.context import rollout_table, table
+from caesar_sim.kernels.game import decide, seat_members
 from caesar_sim.kernels.items import NFEAT
 from caesar_sim.kernels.layout import ACT_MAX, A_SIZE, DAYS_MAX, NROW, NVAL, P, RULES, STATE, STATS, W_Q, W_SIZE
 from caesar_sim.kernels.mc import mc_values
@@ -26,8 +27,9 @@ MAX_ROWS_PER_GAME = 3 * 9 * DAYS_MAX * ACT_MAX   # a bound: decisions per day x 
 
 
 @nb.njit(cache=True)
-def _record(R, PP, mem_pol, mem_k, cum, focal, draw_key, game_key, g0, count, out, r0):
-    """Games ``g0 .. g0+count-1``; rows from ``out[r0]`` on; returns the number of rows written."""
+def _record(R, PP, seats, g0, count, out, r0):
+    """Games ``g0 .. g0+count-1`` (``seats``: ``kernels.context.Seats``, members drawn, the focal one
+    recorded); rows from ``out[r0]`` on; returns the number of rows written."""
     n = R[RULES.players]
     S, B = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
     A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
@@ -37,31 +39,31 @@ def _record(R, PP, mem_pol, mem_k, cum, focal, draw_key, game_key, g0, count, ou
     rng = np.empty(4, np.uint64)
     seat = np.zeros(P, np.int64)
     pols, ks, rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
-    pR, pPP, pS, pB, pA, pW, pF = as_ptr(R), as_ptr(PP), as_ptr(S), as_ptr(B), as_ptr(A), as_ptr(W), as_ptr(F)
-    prng, plg, pst = as_ptr(rng), as_ptr(lg), as_ptr(st)
+    t = table(R, PP, S, W, A, rng, lg, st)
+    ro = rollout_table(t, as_ptr(B), t.lg, t.st)
+    pF = as_ptr(F)
     r = r0
     for j in range(count):
         g = g0 + j
-        draw_seats(cum, draw_key, g, n, seat)
+        seat_members(seats, g, n, seat)
         me = g % n
-        seat[me] = focal
         for s in range(n):
-            pols[s], ks[s], rows[s] = mem_pol[seat[s]], mem_k[seat[s]], seat[s]
-        seed_state(game_key, g, rng)
-        new_game(pR, pS, pPP, pW, as_ptr(pols), as_ptr(ks), as_ptr(rows), prng, plg, pst)
+            pols[s], ks[s], rows[s] = seats.policy[seat[s]], seats.rollouts[seat[s]], seat[s]
+        seed_state(seats.game_key, g, rng)
+        new_game(t, as_ptr(pols), as_ptr(ks), as_ptr(rows))
         dec = 0
         while S[STATE.over] == 0:
             p = S[STATE.turn]
             if p != me:
-                a = decide(pR, pS, pPP, prng, pB, pA, pW, plg, pst)
+                a = decide(t, ro)
             else:
-                cnt = mc_values(pR, pS, pPP, ks[p], prng, pB, pA, pW, plg, pst)
+                cnt = mc_values(t.S, ro, ks[p])
                 best, bv = A[ACT_MAX], W[W_Q]
                 for i in range(cnt):
                     slot[A[ACT_MAX + i] + 1] = i
                     if W[W_Q + i] > bv:
                         best, bv = A[ACT_MAX + i], W[W_Q + i]
-                m = action_features(pR, pS, pPP, p, pW, pA, 0, pF)
+                m = action_features(t.R, t.S, t.PP, p, t.W, t.A, 0, pF)
                 for i in range(m):
                     a = A[i]
                     out[r, REC_DECISION] = g * 1000 + dec
@@ -75,15 +77,13 @@ def _record(R, PP, mem_pol, mem_k, cum, focal, draw_key, game_key, g0, count, ou
                     r += 1
                 dec += 1
                 a = best
-            advance(pR, pS, pPP, pW, a, prng, plg, pst)
+            advance(t, a)
     return r - r0 + int(0 * (B[0] + lg[0] + st[0] + pols[0] + ks[0] + rows[0]))
 
 
 @nb.njit(cache=True, parallel=True)
-def record_batch(R, PP, mem_pol, mem_k, cum, focal, draw_key, game_key, first_chunk, counts, chunk_size, out,
-                 rows_per_chunk, used):
+def record_batch(R, PP, seats, first_chunk, counts, chunk_size, out, rows_per_chunk, used):
     """Chunks ``first_chunk + i`` of ``counts[i]`` games: chunk i writes from row ``i * rows_per_chunk`` of
     ``out`` and the count into ``used[i]``."""
     for ci in nb.prange(counts.shape[0]):
-        used[ci] = _record(R, PP, mem_pol, mem_k, cum, focal, draw_key, game_key, (first_chunk + ci) * chunk_size,
-                           counts[ci], out, ci * rows_per_chunk)
+        used[ci] = _record(R, PP, seats, (first_chunk + ci) * chunk_size, counts[ci], out, ci * rows_per_chunk)

@@ -27,6 +27,7 @@ left out. A positive ``temperature`` weight samples the action from a softmax ov
 """
 
 import math
+from collections import namedtuple
 
 import numba as nb
 
@@ -41,27 +42,36 @@ from caesar_sim.kernels.state import n_items
 
 BEST, SCORES, LINEAR, FEATURES = 0, 1, 2, 3
 F_PASS = 3 * NB   # feature index of phase 1's pass block (then phases 2, 3)
+# where a listing scan writes: the seat's weight row (PP at o), scratch W, actions A[off:], features F, the mode
+Listing = namedtuple("Listing", "PP o W A off F mode")
+# one bid as the scan sees it: action code, the items' worth u and the chance to keep them, the card's cost
+# (unplayed coins, shortfall, strength) and the favour's keep value, then the rest of its features (module
+# docstring): merchant coins, value, cards short, favour (0 none, 1 boost, 2 double), wins nothing, rivals
+# able to outbid beyond the spare items, items won, and the phase's four item parts
+Bid = namedtuple("Bid", "a u keep cost fcost mcoin v shortn f nothing threat items parts")
 
 
 @nb.njit(cache=True, inline="always")
-def _emit(PP, o, W, A, off, F, mode, i, a, ph, u, keep, cost, fcost, mcoin, v, shortn, f, nothing, threat, items,
-          d0, d1, d2, d3):
-    """List action ``a`` as action ``i`` with its score (``SCORES``, ``LINEAR``) or features (``FEATURES``)."""
-    A[off + i] = a
+def _emit(out, i, ph, bid):
+    """List ``bid`` as action ``i`` with its score (``SCORES``, ``LINEAR``) or features (``FEATURES``)."""
+    W, mode = out.W, out.mode
+    out.A[out.off + i] = bid.a
     if mode == SCORES:
-        W[W_SCORE + i] = keep * u - cost - fcost
+        W[W_SCORE + i] = bid.keep * bid.u - bid.cost - bid.fcost
         return
-    W[W_FEAT], W[W_FEAT + 1] = (u, 0.0) if keep == 1.0 else (0.0, u)
-    W[W_FEAT + 2], W[W_FEAT + 3], W[W_FEAT + 4], W[W_FEAT + 5] = mcoin, v, shortn, f == 1
-    W[W_FEAT + 6], W[W_FEAT + 7], W[W_FEAT + 8], W[W_FEAT + 9] = f == 2, nothing, threat, items
-    W[W_FEAT + 10], W[W_FEAT + 11], W[W_FEAT + 12], W[W_FEAT + 13] = d0, d1, d2, d3
+    u, f = bid.u, bid.f
+    W[W_FEAT], W[W_FEAT + 1] = (u, 0.0) if bid.keep == 1.0 else (0.0, u)
+    W[W_FEAT + 2], W[W_FEAT + 3], W[W_FEAT + 4], W[W_FEAT + 5] = bid.mcoin, bid.v, bid.shortn, f == 1
+    W[W_FEAT + 6], W[W_FEAT + 7], W[W_FEAT + 8], W[W_FEAT + 9] = f == 2, bid.nothing, bid.threat, bid.items
+    W[W_FEAT + 10], W[W_FEAT + 11], W[W_FEAT + 12], W[W_FEAT + 13] = bid.parts
     x = ph * NB
     if mode == LINEAR:
         sc = 0.0
         for k in range(NB):
-            sc += PP[o + WEIGHTS.features + x + k] * W[W_FEAT + k]
+            sc += out.PP[out.o + WEIGHTS.features + x + k] * W[W_FEAT + k]
         W[W_SCORE + i] = sc
         return
+    F = out.F
     r = i * NFEAT
     for k in range(NFEAT):
         F[r + k] = 0.0
@@ -83,25 +93,25 @@ def _pass_features(S, p, ph, hand, W):
 
 
 @nb.njit(cache=True, inline="always")
-def _item_parts(R, S, PP, p, row, s, k, ahead, W, u_k):
-    """What item ``s + k`` of ``row`` adds to the phase's four decomposition features (worth ``u_k`` to ``p``)."""
+def _item_parts(R, S, PP, p, row, j, W, u_j):
+    """What item ``j`` of ``row`` adds to the phase's four decomposition features (worth ``u_j`` to ``p``)."""
     if row == 0:
-        t = int(W[W_ID + s + k])
+        t = int(W[W_ID + j])
         return 1.0 * (t == BOOST), 1.0 * (t == DOUBLE), 1.0 * (t == GOLD), 1.0 * (t == SP_ITEM)
     if row == 1:
-        i = int(W[W_ID + s + k])
-        x, c, share = S[STATE.ticket_venue + i], S[STATE.ticket_coins + i], W[W_AUX + s + k]
+        i = int(W[W_ID + j])
+        x, c, share = S[STATE.ticket_venue + i], S[STATE.ticket_coins + i], W[W_AUX + j]
         cc = min(S[STATE.specials + x], S[STATE.bank_coins]) * R[RULES.coin_card_value]
         c3 = PP[wrow(S, p) + WEIGHTS.phase3_card] if share > 0 else 0.0
-        return 1.0 * cc, share * c, u_k - cc - share * c + c3, 1.0 * (share > 0)
+        return 1.0 * cc, share * c, u_j - cc - share * c + c3, 1.0 * (share > 0)
     x = row - 2
-    coin = S[STATE.visitor_coins + x * DISP + s + k]
+    coin = S[STATE.visitor_coins + x * DISP + j]
     deny = 0.0
     for q in range(S[STATE.players]):
         if q != p:
             deny = max(deny, visitor_util(R, S, q, x, coin, 0))
-    scores = 1.0 if u_k > 0 else 0.0
-    return coin * scores, (u_k - coin) * scores, deny, scores
+    scores = 1.0 if u_j > 0 else 0.0
+    return coin * scores, (u_j - coin) * scores, deny, scores
 
 
 @nb.njit(cache=True, inline="always")
@@ -109,6 +119,7 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
     """`value`'s scan (module docstring): ``BEST`` returns the action, the other modes the count."""
     ph, hand, n = S[STATE.phase], S[STATE.hand + p], S[STATE.players]
     o = wrow(S, p)
+    out = Listing(PP, o, W, A, off, F, mode)
     ban = int(PP[o + WEIGHTS.ban_rows])
     cnt = 0
     if mode != BEST:  # pass first
@@ -213,8 +224,8 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
                 mcoin = R[RULES.merchant_coins + v - 1]
                 if s >= nit:
                     if mode != BEST:
-                        _emit(PP, o, W, A, off, F, mode, cnt, a, ph, 0.0, 1.0, mcoin + short + alpha * v, fcost,
-                              mcoin, v, shortn, f, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+                        _emit(out, cnt, ph, Bid(a, 0.0, 1.0, mcoin + short + alpha * v, fcost, mcoin, v, shortn, f,
+                                                1.0, 0.0, 0.0, (0.0, 0.0, 0.0, 0.0)))
                         cnt += 1
                     continue
                 if s != last:
@@ -228,14 +239,14 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
                                               ahead + k)
                         u += uk
                         if mode >= LINEAR:
-                            e0, e1, e2, e3 = _item_parts(R, S, PP, p, row, s, k, ahead + k, W, uk)
+                            e0, e1, e2, e3 = _item_parts(R, S, PP, p, row, s + k, W, uk)
                             d0, d1, d2, d3 = d0 + e0, d1 + e1, d2 + e2, d3 + e3
                 threats = ((t0 >> eff) & 1) + 2 * ((t1 >> eff) & 1) + 4 * ((t2 >> eff) & 1)
                 keep = 1.0 if threats <= nit - s - takes else risk
                 if mode != BEST:
-                    _emit(PP, o, W, A, off, F, mode, cnt, a, ph, u, keep, mcoin + short + alpha * v, fcost, mcoin,
-                          v, shortn, f, 0.0, float(max(0, threats - (nit - s - takes))),
-                          float(min(takes, nit - s)), d0, d1, d2, d3)
+                    _emit(out, cnt, ph, Bid(a, u, keep, mcoin + short + alpha * v, fcost, mcoin, v, shortn, f, 0.0,
+                                            float(max(0, threats - (nit - s - takes))), float(min(takes, nit - s)),
+                                            (d0, d1, d2, d3)))
                     cnt += 1
                     continue
                 g = keep * u - (mcoin + short + alpha * v) - fcost

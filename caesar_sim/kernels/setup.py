@@ -13,15 +13,18 @@ from caesar_sim.kernels.layout import (DISP, EV_CAESAR, EV_DAY, EV_FDISP, EV_PHA
 
 
 @nb.njit(cache=True, inline="always")
-def log(lg, ev, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0):
-    """Append an event row to log ``lg`` (row 0: count, capacity); no-op if the capacity is 0."""
+def log(lg, ev, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
+    """Append an event row to log ``lg`` (row 0: count, capacity): ``ev``, then up to 8 values (the 8th,
+    zero here, the caller writes at the returned offset + 8); returns the row's offset, -1 if the log
+    is full or off (capacity 0)."""
     i = lg[0] + 1
     if i >= lg[1]:
-        return
+        return -1
     lg[0] = i
     o = i * LOGW
     lg[o], lg[o + 1], lg[o + 2], lg[o + 3], lg[o + 4] = ev, a, b, c, d
-    lg[o + 5], lg[o + 6], lg[o + 7], lg[o + 8] = e, f, g, h
+    lg[o + 5], lg[o + 6], lg[o + 7], lg[o + 8] = e, f, g, 0
+    return o
 
 
 @no_refcount

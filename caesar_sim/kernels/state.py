@@ -19,22 +19,23 @@ from caesar_sim.kernels.setup import begin_phase, deal, insert_desc, log, setup_
 
 
 @no_refcount
-def new_game(R, S, PP, W, pols, ks, rows, rng, lg, st):
-    """Deal a fresh game for the seats' policies (seat p: policy ``pols[p]``, rollouts ``ks[p]``,
-    weight row ``rows[p]``) and stop at the first decision."""
+def new_game(t, pols, ks, rows):
+    """Deal a fresh game on table ``t`` (``kernels.context``) for the seats' policies (seat p: policy
+    ``pols[p]``, rollouts ``ks[p]``, weight row ``rows[p]``) and stop at the first decision."""
+    R, S = t.R, t.S
     n = R[RULES.players]
     for i in range(STATE.favours_shown):  # scalars and per-seat fields; day and phase set-up reset the rest
         S[i] = 0
     S[STATE.players] = n
-    deal(R, S, rng, lg)
+    deal(R, S, t.rng, t.lg)
     S[STATE.bank_coins] = R[RULES.coin_cards]
     S[STATE.start] = R[RULES.first_start_seat] % n
     for p in range(n):
         S[STATE.policy + p] = pols[p]
         S[STATE.rollouts + p] = ks[p]
         S[STATE.weight_row + p] = rows[p]
-    setup_day(R, S, lg, st)
-    settle(R, S, PP, W, rng, lg, st)
+    setup_day(R, S, t.lg, t.st)
+    settle(t)
 
 
 @nb.njit(cache=True, inline="always")
@@ -99,9 +100,10 @@ def apply_action(R, S, p, a, lg, st):
 
 
 @no_refcount
-def take_item(R, S, PP, W, p, row, c, rng, lg, st):
+def take_item(t, p, row, c):
     """Seat ``p`` takes one item from ``row`` for day card ``c``."""
-    i = choose_item(R, S, PP, p, row, rng, W)
+    R, S, lg, st = t.R, t.S, t.lg, t.st
+    i = choose_item(R, S, t.PP, p, row, t.rng, t.W)
     S[STATE.card_items + c] += 1
     if row == 0:
         S[STATE.card_item + c] = i
@@ -144,8 +146,9 @@ def take_item(R, S, PP, W, p, row, c, rng, lg, st):
 
 
 @no_refcount
-def resolve_phase(R, S, PP, W, rng, lg, st):
+def resolve_phase(t):
     """Hand out the items of the phase's rows, left to right."""
+    R, S, lg, st = t.R, t.S, t.lg, t.st
     ph = S[STATE.phase]
     r0 = 2 if ph == 2 else ph
     r1 = NROW if ph == 2 else ph + 1
@@ -156,7 +159,7 @@ def resolve_phase(R, S, PP, W, rng, lg, st):
             takes = R[RULES.double_items] if S[STATE.row_favour + base + e] == 2 else 1
             for _ in range(takes):
                 if n_items(S, row) > 0:
-                    take_item(R, S, PP, W, p, row, c, rng, lg, st)
+                    take_item(t, p, row, c)
             if S[STATE.card_items + c] == 0:
                 log(lg, EV_NOTHING, p, S[STATE.card_value + c], row)
     if ph == 0:
@@ -226,7 +229,9 @@ def score_day(R, S, lg, st):
         cc = S[STATE.coin_cards + p] * R[RULES.coin_card_value]
         day = merch + vis + tix + cc + gold
         S[STATE.score + p] += day
-        log(lg, EV_SCORE, p, merch, vis, tix, cc, gold, day, S[STATE.score + p])
+        o = log(lg, EV_SCORE, p, merch, vis, tix, cc, gold, day)
+        if o >= 0:
+            lg[o + 8] = S[STATE.score + p]
         if st[STATS.on] > 0:
             comp = (merch, vis, tix, cc, gold)
             for j in range(NCOMP):
@@ -248,8 +253,9 @@ def score_day(R, S, lg, st):
 
 
 @no_refcount
-def settle(R, S, PP, W, rng, lg, st):
+def settle(t):
     """Run everything up to the next decision (``S[STATE.turn]`` to act) or the game end."""
+    R, S, lg, st = t.R, t.S, t.lg, t.st
     n = S[STATE.players]
     while S[STATE.over] == 0:
         q = S[STATE.turn]
@@ -261,7 +267,7 @@ def settle(R, S, PP, W, rng, lg, st):
                 S[STATE.passed + q] = 1
                 log(lg, EV_PASS, q, 1)
             q = q + 1 if q + 1 < n else 0
-        resolve_phase(R, S, PP, W, rng, lg, st)
+        resolve_phase(t)
         if S[STATE.phase] < 2:
             S[STATE.phase] += 1
             begin_phase(S, lg)
@@ -275,9 +281,10 @@ def settle(R, S, PP, W, rng, lg, st):
 
 
 @no_refcount
-def advance(R, S, PP, W, a, rng, lg, st):
-    """The acting seat plays ``a``; then run on to the next decision."""
+def advance(t, a):
+    """The acting seat plays ``a`` on table ``t``; then run on to the next decision."""
+    S = t.S
     p = S[STATE.turn]
-    apply_action(R, S, p, a, lg, st)
+    apply_action(t.R, S, p, a, t.lg, t.st)
     S[STATE.turn] = p + 1 if p + 1 < S[STATE.players] else 0
-    settle(R, S, PP, W, rng, lg, st)
+    settle(t)
