@@ -41,10 +41,10 @@ def main() -> None:
 
     from tabletop_mc.runner import set_threads
     from caesar_sim import weights as WT
-    from caesar_sim.analysis.distill import distill
+    from caesar_sim.analysis.distill import Schedule, distill
     from caesar_sim.analysis.meta import MARGIN, distill_start, paired_gain
-    from caesar_sim.analysis.run import run_field
-    from caesar_sim.analysis.tune import tune
+    from caesar_sim.analysis.run import RunSettings, run_field
+    from caesar_sim.analysis.tune import Search, tune
     from caesar_sim.fieldplay import field_play
 
     rows = []
@@ -53,9 +53,10 @@ def main() -> None:
         play = field_play("reference", players)
         print(f"== {players} players: reference field {play.mixture()}", flush=True)
         set_threads(1)
-        run_field(players, play, 64, progress=False, threads=1)
+        one = RunSettings(seed=args.seed, progress=False, threads=1)
+        run_field(players, play, 64, one)
         t = time.process_time()
-        run_field(players, play, 20_000, seed=args.seed, progress=False, threads=1, stats=False)
+        run_field(players, play, 20_000, one, stats=False)
         speed = 20_000 / (time.process_time() - t)
         rows.append({"players": players, "kind": "speed", "strategy": "reference field", "n": 20_000,
                      "value": speed, "target": ">= 5,000 games/s/core", "met": speed >= 5000})
@@ -66,8 +67,8 @@ def main() -> None:
 
         def gain(kind, strategy, n, target, limit):
             if n not in bases:
-                bases[n] = run_field(players, play, n, seed=args.seed, stats=False)
-            g = paired_gain(players, play, strategy, n, seed=args.seed, base=bases[n])
+                bases[n] = run_field(players, play, n, RunSettings(seed=args.seed), stats=False)
+            g = paired_gain(players, play, strategy, n, RunSettings(seed=args.seed), base=bases[n])
             rows.append({"players": players, "kind": kind, "strategy": g["strategy"], "n": n, "value": g["gain"],
                          "low": g["gain_low"], "high": g["gain_high"], "target": target,
                          "met": g["gain_low"] <= limit})
@@ -77,13 +78,13 @@ def main() -> None:
         for m in play.field.members:
             gain("member", m, args.n, f"<= {MARGIN} (CI lower bound)", MARGIN)
         gens, tune_n, dgames, iters = (2, 200, 40, 1) if args.quick else (30, 8000, 2000, 2)
-        res = tune(players, tune_n, gens, seed=args.seed, start="tuned", lam=8, against=play,
-                   command=f"audit_caesar_fields.py --seed {args.seed}")
+        res = tune(players, tune_n, Search(gens, lam=8, start="tuned"),
+                   RunSettings(seed=args.seed, command=f"audit_caesar_fields.py --seed {args.seed}"), against=play)
         path = tmp / f"tune-{players}p.json"
         WT.save(path, res.weights, players, res.meta)
         gain("oracle", f"tuned@{path}", args.n, "<= 0.03 (CI lower bound)", 0.03)
-        dres = distill(players, play, distill_start(play), games=dgames, holdout=max(dgames // 4, 20),
-                       iterations=iters, seed=args.seed)
+        dres = distill(players, play, distill_start(play), Schedule(dgames, max(dgames // 4, 20), iters),
+                       RunSettings(seed=args.seed))
         path = tmp / f"distilled-{players}p.json"
         WT.save(path, dres.weights, players, dres.meta, policy="distilled")
         gain("oracle", f"distilled@{path}", args.n, "<= 0.03 (CI lower bound)", 0.03)

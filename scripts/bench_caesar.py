@@ -52,14 +52,15 @@ def main() -> None:
     args = ap.parse_args()
     set_threads(1)
     t0 = time.perf_counter()
-    from caesar_sim.analysis.run import run_games  # numba modules load (and compile) here
-    run_games(args.players, "greedy x%d" % args.players, 64, progress=False, threads=1)
+    from caesar_sim.analysis.run import RunSettings, run_games  # numba modules load (and compile) here
+    one = RunSettings(progress=False, threads=1)
+    run_games(args.players, "greedy x%d" % args.players, 64, one)
     compile_s = time.perf_counter() - t0
     print(f"JIT compile / cache load + first tiny batch: {compile_s:.1f} s (excluded below)")
     for pol in [p for p in args.policies.split(",") if p]:
         profile = f"{pol} x{args.players}"
-        run_games(args.players, profile, 64, progress=False, threads=1)
-        best, wall = rate(lambda g, s: run_games(args.players, profile, g, seed=s, progress=False, threads=1),
+        run_games(args.players, profile, 64, one)
+        best, wall = rate(lambda g, s: run_games(args.players, profile, g, one.but(seed=s)),
                           args.games, args.repeat)
         show(f"{args.players}p all-{pol}", pol, best, wall, args.repeat, args.games)
     if args.field or args.mc:
@@ -67,14 +68,14 @@ def main() -> None:
         from caesar_sim.fieldplay import field_play
         play = field_play("reference", args.players)
         if args.field:
-            run_field(args.players, play, 64, progress=False, threads=1)
-            best, wall = rate(lambda g, s: run_field(args.players, play, g, seed=s, progress=False, threads=1),
+            run_field(args.players, play, 64, one)
+            best, wall = rate(lambda g, s: run_field(args.players, play, g, one.but(seed=s)),
                               args.games, args.repeat)
             show(f"{args.players}p reference field ({play.mixture()})", "reference", best, wall, args.repeat, args.games)
         if args.mc:
             dev = play.with_focal(args.mc)
-            run_field(args.players, dev, 4, progress=False, threads=1)
-            best, wall = rate(lambda g, s: run_field(args.players, dev, g, seed=s, progress=False, threads=1),
+            run_field(args.players, dev, 4, one)
+            best, wall = rate(lambda g, s: run_field(args.players, dev, g, one.but(seed=s)),
                               args.mc_games, args.repeat)
             show(f"{args.players}p one {args.mc} seat against the reference field", "", best, wall, args.repeat,
                  args.mc_games)

@@ -27,12 +27,12 @@ def main() -> None:
     ap.add_argument("--target", type=float, default=0.20, help="win share the issue asks for (issue 13)")
     ap.add_argument("--target-players", type=int, default=4, help="player count the target is set for")
     args = ap.parse_args()
-    from caesar_sim.analysis.run import run_games
+    from caesar_sim.analysis.run import RunSettings, run_games
 
     for players in (int(x) for x in args.players.split(",")):
         prof = f"{args.one},{args.field} x{players - 1}"
         t = time.perf_counter()
-        b = run_games(players, prof, args.n, seed=args.seed, rotate=True, threads=args.threads)
+        b = run_games(players, prof, args.n, RunSettings(seed=args.seed, threads=args.threads), rotate=True)
         share = b.win_shares()[:, 0]
         p, lo, hi = wilson(share.sum(), b.n)
         target = (f"; target >= {args.target:.2f}: {'met' if p >= args.target else 'NOT met'}"

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.stats import mean_ci, wilson
-from caesar_sim.analysis.run import Batch, run_games
+from caesar_sim.analysis.run import Batch, RunSettings, run_games
 from caesar_sim.kernels import layout as L
 from caesar_sim.profile import POLICIES
 from caesar_sim.rules import VENUES
@@ -40,9 +40,8 @@ def bid_table(b: Batch, by_seat: bool = True, by_policy: bool = True) -> pd.Data
     return pd.DataFrame(rows)
 
 
-def bids(players: int, profile: str, n: int, *, seed: int = 1, rules=None, overrides=None,
-         rotate: bool = False, threads=None, progress=None, by_seat: bool = True, mc_horizon: str = "day"):
+def bids(players: int, profile: str, n: int, settings: RunSettings = RunSettings(), *, rotate: bool = False,
+         by_seat: bool = True):
     """Play ``n`` games; return (batch, venue-bid table). Seat order 0 = the phase's start player."""
-    b = run_games(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
-                  threads=threads, progress=progress, mc_horizon=mc_horizon)
+    b = run_games(players, profile, n, settings, rotate=rotate)
     return b, bid_table(b, by_seat)

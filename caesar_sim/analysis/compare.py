@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from caesar_sim.analysis.bids import bid_table
+from caesar_sim.analysis.run import RunSettings
 from caesar_sim.analysis.tables import Simulation, simulate
 
 
@@ -48,12 +49,11 @@ def verdict_table(sa: Simulation, la: str, sb: Simulation, lb: str) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def compare(players: int, profile_a: str, profile_b: str, n: int, *, seed: int = 1, rules=None, overrides=None,
-            threads=None, progress=None) -> tuple[pd.DataFrame, Simulation, Simulation]:
+def compare(players: int, profile_a: str, profile_b: str, n: int,
+            settings: RunSettings = RunSettings()) -> tuple[pd.DataFrame, Simulation, Simulation]:
     """Simulate both profiles (unrotated: seat = table position) and build the verdict table."""
-    kw = dict(seed=seed, rules=rules, overrides=overrides, threads=threads, progress=progress, favour_value=True)
-    sa = simulate(players, profile_a, n, **kw)
-    sb = simulate(players, profile_b, n, **kw)
+    sa = simulate(players, profile_a, n, settings, favour_value=True)
+    sb = simulate(players, profile_b, n, settings, favour_value=True)
     return verdict_table(sa, profile_a, sb, profile_b), sa, sb
 
 

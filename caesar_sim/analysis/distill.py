@@ -26,7 +26,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
 from tabletop_mc.stats import wilson
 from caesar_sim import weights as WT
-from caesar_sim.analysis.run import game_keys
+from caesar_sim.analysis.run import RunSettings, game_keys
 from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import items as I
 from caesar_sim.kernels import layout as L
@@ -59,21 +59,21 @@ class Decisions:
         return np.repeat(np.arange(self.n), np.diff(self.start))
 
 
-def record(players: int, play: FieldPlay, games: int, *, seed: int, rules=None, threads=None,
-           progress=None) -> Decisions:
-    """Record the focal `mc` strategy's decisions in ``games`` field games (focal seat g % players)."""
+def record(players: int, play: FieldPlay, games: int, settings: RunSettings) -> Decisions:
+    """Record the focal `mc` strategy's decisions in ``games`` field games (focal seat g % players;
+    ``settings.rules`` without overrides, `mc` rolling out to the day's end)."""
     assert play.focal is not None and play.focal.code == L.MC
-    rs = load_rules(rules)
+    rs = load_rules(settings.rules)
     R = kernel_rules(rs, players)
     PP, pols, ks, cum, focal = play.kernel_tables()
-    dkey, gkey = game_keys(seed)
+    dkey, gkey = game_keys(settings.seed)
     table = seats(pols, ks, cum=cum, focal=focal, draw_key=dkey, game_key=gkey)
-    set_threads(threads)
+    set_threads(settings.threads)
     per_chunk = RECORD_CHUNK * MAX_ROWS_PER_GAME * rs.days // L.DAYS_MAX
-    nthreads = max(1, set_threads(threads))
+    nthreads = max(1, set_threads(settings.threads))
     parts = []
     done = 0
-    with Progress(games, f"recording {play.focal.label}", enabled=progress) as bar:
+    with Progress(games, f"recording {play.focal.label}", enabled=settings.progress) as bar:
         while done < games:
             counts = []
             while len(counts) < 2 * nthreads and done + sum(counts) < games:
@@ -180,13 +180,28 @@ class Distilled:
     history: list[dict] = dfield(default_factory=list)
 
 
-def distill(players: int, play: FieldPlay, start: Strategy, *, games: int, holdout: int, iterations: int,
-            rollouts: int = 16, seed: int = 1, tau: float = 0.1, l2: float = 1e-3, rules=None, threads=None,
-            progress=None, command: str = "") -> Distilled:
+@dataclass(frozen=True)
+class Schedule:
+    """`distill`'s expert iteration: ``iterations`` rounds, each recording ``games`` games (and ``holdout``
+    games to measure agreement on) with `mc:rollouts`, fitted at softmax temperature ``tau`` with the
+    pull ``l2`` towards the start."""
+
+    games: int
+    holdout: int
+    iterations: int
+    rollouts: int = 16
+    tau: float = 0.1
+    l2: float = 1e-3
+
+
+def distill(players: int, play: FieldPlay, start: Strategy, schedule: Schedule,
+            settings: RunSettings = RunSettings()) -> Distilled:
     """Expert iteration against the field ``play`` (see the module), from ``start`` (`tuned`: its score
     as distilled weights; a `distilled` strategy: its own). Iteration i records ``games`` games on seed
     ``seed + i`` with `mc:rollouts` rolling out as the current policy (the first: as ``start``), fits,
     and measures agreement on ``holdout`` games recorded on seed ``seed + 1000 + i``."""
+    games, holdout, iterations, rollouts = schedule.games, schedule.holdout, schedule.iterations, schedule.rollouts
+    tau, l2, seed = schedule.tau, schedule.l2, settings.seed
     t0 = time.perf_counter()
     base_row = start.row
     if start.code == L.DISTILLED:
@@ -199,8 +214,8 @@ def distill(players: int, play: FieldPlay, start: Strategy, *, games: int, holdo
         mc = Strategy(f"mc:{rollouts}:" + (start.label if it == 0 else "distilled*"), L.MC, rollouts, rollout_row)
         mc = replace(mc, field=replace(play, focal=None))
         fp = play.with_focal(mc)
-        train = record(players, fp, games, seed=seed + it, rules=rules, threads=threads, progress=progress)
-        test = record(players, fp, holdout, seed=seed + 1000 + it, rules=rules, threads=threads, progress=progress)
+        train = record(players, fp, games, settings.but(seed=seed + it))
+        test = record(players, fp, holdout, settings.but(seed=seed + 1000 + it))
         before = agreement(test, w), regret(test, w)
         w = fit(train, w, tau=tau, l2=l2)
         agree = agreement(test, w)
@@ -210,7 +225,7 @@ def distill(players: int, play: FieldPlay, start: Strategy, *, games: int, holdo
                         "agreement_low": round(agree[1], 4), "agreement_high": round(agree[2], 4),
                         "regret": round(regret(test, w), 4)})
         rollout_row = distilled_strategy(base_row, w).row
-    meta = {"command": command, "seed": seed, "players": players, "field": play.text(), "start": start.label,
+    meta = {"command": settings.command, "seed": seed, "players": players, "field": play.text(), "start": start.label,
             "games": games,
             "holdout_games": holdout, "iterations": iterations, "rollouts": rollouts, "tau": tau, "l2": l2,
             "history": history, "seconds": round(time.perf_counter() - t0, 1)}

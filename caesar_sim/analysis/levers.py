@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.moments import Moments
-from caesar_sim.analysis.run import Batch, run_games
+from caesar_sim.analysis.run import Batch, RunSettings, run_games
 from caesar_sim.analysis.sweep import variants
 from caesar_sim.rules import load_rules
 
@@ -94,16 +94,16 @@ def _standard(rules, key: str) -> str:
     return str(node).replace(" ", "")
 
 
-def lever_effects(players: int, profile, n: int, alternatives, *, seed: int = 1, rules=None, rotate: bool = True,
-                  threads=None, progress=None, mc_horizon: str = "day") -> list[LeverResult]:
+def lever_effects(players: int, profile, n: int, alternatives, settings: RunSettings = RunSettings(), *,
+                  rotate: bool = True) -> list[LeverResult]:
     """One ``LeverResult`` per rule key of ``alternatives`` (``KEY=V1;V2`` texts, ``sweep.variants``): the
-    unchanged rules and every value on the same seed (module docstring)."""
+    unchanged rules (``settings.rules``) and every value on the same seed (module docstring)."""
     alts = variants(alternatives)
-    base_rules = load_rules(rules)
+    base_rules = load_rules(settings.rules)
     for key, value in alts:   # every variant checked before anything runs
         load_rules(base_rules, [f"{key}={value}"])
-    kw = dict(seed=seed, rotate=rotate, threads=threads, progress=progress, mc_horizon=mc_horizon, day_totals=True)
-    base = run_games(players, profile, n, rules=base_rules, label="unchanged rules", **kw)
+    kw = dict(rotate=rotate, day_totals=True)
+    base = run_games(players, profile, n, settings.but(rules=base_rules), label="unchanged rules", **kw)
     xb = game_vectors(base)
     first = base_rules.first_start_seat
     out = []
@@ -114,7 +114,7 @@ def lever_effects(players: int, profile, n: int, alternatives, *, seed: int = 1,
         for k, value in alts:
             if k != key:
                 continue
-            alt = run_games(players, base.profile, n, rules=base_rules, overrides=[f"{key}={value}"],
+            alt = run_games(players, base.profile, n, settings.but(rules=base_rules, overrides=[f"{key}={value}"]),
                             label=f"{key}={value}", **kw)
             mo = moments_of(np.column_stack([xb, game_vectors(alt)]))
             rows.append(_row(mo, xb.shape[1], players, first, value.replace(" ", ""), False))

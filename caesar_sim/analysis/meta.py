@@ -26,7 +26,7 @@ import pandas as pd
 from tabletop_mc.errors import OutputError
 from tabletop_mc.stats import mean_ci
 from caesar_sim import weights as WT
-from caesar_sim.analysis.run import run_field
+from caesar_sim.analysis.run import RunSettings, run_field
 from caesar_sim.fieldplay import FieldPlay, mixture_play
 from caesar_sim.kernels import items as I
 from caesar_sim.kernels import layout as L
@@ -42,15 +42,15 @@ def member_table(players: int, members, base: Path | None = None) -> FieldPlay:
     return FieldPlay("population", players, strategies, tuple([1.0 / len(strategies)] * len(strategies)))
 
 
-def payoff_adapter(players: int, members, *, rules=None, threads=None, base: Path | None = None):
-    """``play(counts, games, seed) -> (total, total_sq, n)`` per strategy (``metagame.build``)."""
+def payoff_adapter(players: int, members, settings: RunSettings = RunSettings(), *, base: Path | None = None):
+    """``play(counts, games, seed) -> (total, total_sq, n)`` per strategy (``metagame.build``; the rules and
+    threads of ``settings``, the seed ``play``'s)."""
     table = member_table(players, members, base)
     k = len(table.members)
 
     def play(counts, games, seed):
         seating = [j for j, c in enumerate(counts) for _ in range(int(c))]
-        b = run_field(players, table, games, seed=seed, rules=rules, threads=threads, progress=False,
-                      seating=seating, stats=False)
+        b = run_field(players, table, games, settings.but(seed=seed, progress=False), seating=seating, stats=False)
         shares = b.win_shares(by_entry=False)
         total, sq, n = np.zeros(k), np.zeros(k), np.zeros(k, dtype=np.int64)
         for j in range(k):
@@ -64,19 +64,18 @@ def payoff_adapter(players: int, members, *, rules=None, threads=None, base: Pat
     return play
 
 
-def paired_gain(players: int, field: FieldPlay, focal: Strategy | str, games: int, *, seed: int, rules=None,
-                threads=None, progress=None, base=None) -> dict:
+def paired_gain(players: int, field: FieldPlay, focal: Strategy | str, games: int, settings: RunSettings, *,
+                base=None) -> dict:
     """A seat playing ``focal`` against ``field`` (seat g % players of game g, the others drawn): the
     paired per-game win-share gain over the field member that sat there, mean and 95 % interval
     (``base``: the undeviated run on the same seed, if already played)."""
     if base is None:
-        base = run_field(players, field, games, seed=seed, rules=rules, threads=threads, progress=progress,
-                         stats=False, label="field")
-    dev = run_field(players, field.with_focal(focal), games, seed=seed, rules=rules, threads=threads,
-                    progress=progress, stats=False, label=f"against the field: {field.with_focal(focal).focal.label}")
+        base = run_field(players, field, games, settings, stats=False, label="field")
+    dev = run_field(players, field.with_focal(focal), games, settings, stats=False,
+                    label=f"against the field: {field.with_focal(focal).focal.label}")
     d = dev.win_shares()[:, 0] - base.win_shares()[:, 0]
     g, lo, hi = mean_ci(d.sum(), (d * d).sum(), len(d))
-    return {"strategy": dev.profile.focal.label, "n": games, "seed": seed,
+    return {"strategy": dev.profile.focal.label, "n": games, "seed": settings.seed,
             "win_share": float(dev.win_shares()[:, 0].mean()), "gain": g, "gain_low": lo, "gain_high": hi}
 
 
@@ -87,24 +86,39 @@ class Candidate:
     addable: bool              # fast enough to join the field
 
 
-def oracle_candidates(players: int, field: FieldPlay, out: Path, round_: int, *, seed: int, rules=None,
-                      threads=None, tune_games: int = 4000, tune_generations: int = 20, distill_games: int = 1000,
-                      distill_iterations: int = 2, mc_rollouts: int = 8, progress=None) -> list[Candidate]:
+@dataclass(frozen=True)
+class Oracle:
+    """PSRO's budget: up to ``rounds`` rounds, each candidate judged on ``games`` games; `tune` searches
+    ``tune_generations`` generations of ``tune_games`` games per candidate, `distill` runs
+    ``distill_iterations`` iterations of ``distill_games`` games, the `mc` auditor ``mc_rollouts`` rollouts."""
+
+    rounds: int = 0
+    games: int = 2000
+    tune_games: int = 4000
+    tune_generations: int = 20
+    distill_games: int = 1000
+    distill_iterations: int = 2
+    mc_rollouts: int = 8
+
+
+def oracle_candidates(players: int, field: FieldPlay, out: Path, round_: int, settings: RunSettings,
+                      oracle: Oracle = Oracle()) -> list[Candidate]:
     """Best responses to ``field`` (module docstring); their weights files are written into ``out``."""
-    from caesar_sim.analysis.distill import distill
-    from caesar_sim.analysis.tune import tune
+    from caesar_sim.analysis.distill import Schedule, distill
+    from caesar_sim.analysis.tune import Search, tune
 
     out.mkdir(parents=True, exist_ok=True)
     tag = f"br{round_}-{players}p"
-    res = tune(players, tune_games, tune_generations, seed=seed + round_, start="tuned", lam=8, rules=rules,
-               threads=threads, progress=progress, against=field, command=f"caesar meta oracle round {round_}")
+    mine = settings.but(seed=settings.seed + round_, command=f"caesar meta oracle round {round_}")
+    res = tune(players, oracle.tune_games, Search(oracle.tune_generations, lam=8, start="tuned"), mine,
+               against=field)
     _save(out / f"{tag}-tuned.json", res, players, "tuned")
-    dist = distill(players, field, distill_start(field), games=distill_games,
-                   holdout=max(distill_games // 4, 50), iterations=distill_iterations, seed=seed + round_,
-                   rules=rules, threads=threads, progress=progress, command=f"caesar meta oracle round {round_}")
+    dist = distill(players, field, distill_start(field), Schedule(
+        oracle.distill_games, max(oracle.distill_games // 4, 50), oracle.distill_iterations), mine)
     _save(out / f"{tag}-distilled.json", dist, players, "distilled")
     row = parse_strategy(f"distilled@{tag}-distilled.json", players, out).row
-    mc = Strategy(f"mc:{mc_rollouts}:distilled@{tag}-distilled.json, field rollouts", L.MC, mc_rollouts, row,
+    mc = Strategy(f"mc:{oracle.mc_rollouts}:distilled@{tag}-distilled.json, field rollouts", L.MC, oracle.mc_rollouts,
+                  row,
                   replace(field, focal=None))
     return [Candidate("tune", f"tuned@{tag}-tuned.json", True),
             Candidate("distill", f"distilled@{tag}-distilled.json", True),
@@ -120,15 +134,14 @@ def _save(path: Path, res, players: int, policy: str) -> None:
                           "reads it back, so it stops here") from None
 
 
-def judge(players: int, field: FieldPlay, candidates: list[Candidate], games: int, out: Path, *, seed: int,
-          rules=None, threads=None, progress=None) -> pd.DataFrame:
-    """Each candidate's paired gain against ``field`` on ``games`` games of ``seed``."""
+def judge(players: int, field: FieldPlay, candidates: list[Candidate], games: int, out: Path,
+          settings: RunSettings) -> pd.DataFrame:
+    """Each candidate's paired gain against ``field`` on ``games`` games of ``settings.seed``."""
     rows = []
-    base = run_field(players, field, games, seed=seed, rules=rules, threads=threads, progress=progress, stats=False)
+    base = run_field(players, field, games, settings, stats=False)
     for c in candidates:
         s = c.strategy if isinstance(c.strategy, Strategy) else parse_strategy(c.strategy, players, out)
-        row = paired_gain(players, field, s, games, seed=seed, rules=rules, threads=threads, progress=progress,
-                          base=base)
+        row = paired_gain(players, field, s, games, settings, base=base)
         rows.append({"kind": c.kind, **row, "addable": c.addable,
                      "added": bool(c.addable and row["gain_low"] > MARGIN)})
     return pd.DataFrame(rows)
@@ -156,24 +169,22 @@ class MetaRun:
     out: Path | None
 
 
-def run_meta(players: int, members, *, games: int, seed: int, rules=None, threads=None, oracle_rounds: int = 0,
-             oracle_games: int = 2000, out: Path | None = None, progress=None, oracle_kw: dict | None = None,
-             log=None) -> MetaRun:
+def run_meta(players: int, members, games: int, settings: RunSettings, *, oracle: Oracle = Oracle(),
+             out: Path | None = None, log=None) -> MetaRun:
     """Payoff table of ``members`` (every profile, ``games`` games each), solve, then up to
-    ``oracle_rounds`` PSRO rounds (``oracle_candidates``; their files go to ``out``)."""
+    ``oracle.rounds`` PSRO rounds (``oracle_candidates``; their files go to ``out``)."""
     from tabletop_mc.metarun import play, solve
 
+    seed = settings.seed
     names = list(members)
-    table = play(names, players, payoff_adapter(players, names, rules=rules, threads=threads, base=out),
-                 games=games, seed=seed)
+    table = play(names, players, payoff_adapter(players, names, settings, base=out), games=games, seed=seed)
     result = solve(table, seed=seed)
     rounds = []
-    for r in range(oracle_rounds):
+    for r in range(oracle.rounds):
         field = mixture_field(players, result.names, result.boot.mixture, out)
-        cands = oracle_candidates(players, field, out, r + 1, seed=seed, rules=rules, threads=threads,
-                                  progress=progress, **(oracle_kw or {}))
-        judged = judge(players, field, cands, oracle_games, out, seed=seed + ORACLE_SEED + r, rules=rules,
-                       threads=threads, progress=progress).assign(round=r + 1)
+        cands = oracle_candidates(players, field, out, r + 1, settings, oracle)
+        judged = judge(players, field, cands, oracle.games, out,
+                       settings.but(seed=seed + ORACLE_SEED + r)).assign(round=r + 1)
         rounds.append(judged)
         if log is not None:
             log(f"oracle round {r + 1}: " + "; ".join(f"{k} {g:+.3f} [{lo:+.3f}, {hi:+.3f}]" for k, g, lo, hi in
@@ -182,8 +193,8 @@ def run_meta(players: int, members, *, games: int, seed: int, rules=None, thread
         if not added:
             break
         names += added
-        table = play(names, players, payoff_adapter(players, names, rules=rules, threads=threads, base=out),
-                     games=games, seed=seed, base=table)
+        table = play(names, players, payoff_adapter(players, names, settings, base=out), games=games, seed=seed,
+                     base=table)
         result = solve(table, seed=seed)
     oracle = pd.concat(rounds, ignore_index=True) if rounds else pd.DataFrame()
     return MetaRun(result, oracle, out)

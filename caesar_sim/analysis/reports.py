@@ -25,7 +25,7 @@ from caesar_sim.analysis.exploit import WEIGHT_STEP
 from caesar_sim.analysis.levers import effects_table, headline, lever_effects, reading_table, REFIT
 from caesar_sim.analysis.report_parts import (field_section, field_sentence, named_seats, seat_name, summary, weights_note)
 from caesar_sim.analysis.robust import MC, MIN_MC_GAMES, findings as ladder_findings, ranked, run_ladder
-from caesar_sim.analysis.run import run_games
+from caesar_sim.analysis.run import RunSettings, run_games
 from caesar_sim.analysis.tables import seat_table, simulate, win_table
 from caesar_sim.fieldplay import field_play
 from caesar_sim.profile import REFERENCE
@@ -52,11 +52,11 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     first = rules.first_start_seat
     t0 = time.perf_counter()
     doc = HtmlReport(out)
-    common = dict(seed=seed, threads=threads, progress=progress)
+    settings = RunSettings(seed=seed, threads=threads, progress=progress)
     ref = REFERENCE
     play4 = field_play(ref, 4)
 
-    runs = run_ladder(n(20000), n(MIN_MC_GAMES), **common)
+    runs = run_ladder(n(20000), n(MIN_MC_GAMES), settings)
     sim = runs.sims[(4, "reference field")]
     b = sim.batch
     doc.section("The reference field: win rates and scores (4 players)",
@@ -78,7 +78,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
         doc.table(sim.tables[key], f"{key}_4p")
     doc.table(named_seats(sim.tables["score_parts"], first), "score_parts_4p")
 
-    former = simulate(4, FORMER, n(20000), favour_value=True, **common)
+    former = simulate(4, FORMER, n(20000), settings, favour_value=True)
     cmp = verdict_table(former, FORMER, sim, ref)
     doc.section(f"Other players: the former reference profile ({FORMER}) against the reference field",
                 f"Both play n={n(20000)} games (seed {seed}; the profile not rotated, the field's seats drawn) and "
@@ -100,7 +100,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     rows = []
     for one, three in MATCHES:
         match = f"{one},{three} x3"
-        rows.append(win_table(run_games(4, match, n(1000), rotate=True, **common)).assign(match=match))
+        rows.append(win_table(run_games(4, match, n(1000), settings, rotate=True)).assign(match=match))
     doc.section("Other players: strength, one seat against three",
                 f"mc = flat Monte Carlo, 8 rollouts to the day's end; `mc:8` rolls out with `tuned` play, "
                 f"`mc:8:value` with `value` play. 4 players, rotated; n={n(1000)} games per match, seed {seed}; "
@@ -131,7 +131,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     bt.to_csv(out / "bids_by_seat.csv", index=False)
     doc.link("bids_by_seat.csv", "By seat order")
 
-    results = [r for p in (3, 4, 5) for r in lever_effects(p, ref, n(20000), SWEEP, rotate=False, **common)]
+    results = [r for p in (3, 4, 5) for r in lever_effects(p, ref, n(20000), SWEEP, settings, rotate=False)]
     effects = effects_table(results)
     sweep_anchor = doc.section(
         "What each rule number changes: lever-to-effect tables (reference field, 3, 4 and 5 players)",

@@ -27,6 +27,7 @@ from tabletop_mc.ladder import Estimate, Finding
 from tabletop_mc.stats import wilson
 from caesar_sim.analysis.bids import bid_table
 from caesar_sim.analysis.exploit import exploit
+from caesar_sim.analysis.run import RunSettings
 from caesar_sim.analysis.tables import Simulation, seat_table, simulate
 from caesar_sim.fieldplay import field_play
 from caesar_sim.rules import FAVOUR_TYPES
@@ -63,18 +64,17 @@ class LadderRuns:
     exploits: dict[str, tuple[pd.DataFrame, str]]
 
 
-def run_ladder(n: int, mc_n: int, *, seed: int, threads=None, progress=None) -> LadderRuns:
+def run_ladder(n: int, mc_n: int, settings: RunSettings) -> LadderRuns:
     """Every rung at 3, 4 and 5 players: ``n`` games (``mc_n`` for mc; the report asks MIN_MC_GAMES)."""
     sims, names, exploits = {}, {}, {}
     for players in PLAYER_COUNTS:
         names[players] = rungs(players)
         for rung, prof in names[players].items():
             games = mc_n if rung.startswith(MC) else n
-            sims[(players, rung)] = simulate(players, prof, games, seed=seed, threads=threads, progress=progress,
-                                             favour_value=players == 4)
+            sims[(players, rung)] = simulate(players, prof, games, settings, favour_value=players == 4)
             if players == 4:
                 full = rung == "reference field"
-                table, line, _ = exploit(players, prof, games, seed=seed, threads=threads, progress=progress,
+                table, line, _ = exploit(players, prof, games, settings,
                                          **({} if full else {"policies": (), "weights": False}))
                 exploits[rung] = (table, line)
     return LadderRuns(sims, names, exploits)

@@ -8,7 +8,7 @@ member drawn per game, optionally one focal seat per game; every game has stream
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -25,6 +25,27 @@ from caesar_sim.profile import MC_CHUNK, Profile, is_field, parse_profile
 from caesar_sim.rules import RuleSet, check_players, kernel_rules, load_rules
 
 FAST_CHUNK = 2048
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How a run plays, apart from who plays and how many games: the ``seed``; ``rules`` (a RuleSet, a
+    TOML file or None: the standard rules) and ``overrides`` (``KEY=VALUE`` texts of ``--set``);
+    ``threads`` (None: every core; the numbers do not depend on it); ``progress`` (None: a bar on a
+    terminal); ``mc_horizon``, where `mc`'s rollouts end ("day" or "game"); ``command``, the command
+    line recorded in what the run writes."""
+
+    seed: int = 1
+    rules: object = None
+    overrides: tuple[str, ...] | list[str] | None = None
+    threads: int | None = None
+    progress: bool | None = None
+    mc_horizon: str = "day"
+    command: str = ""
+
+    def but(self, **changes) -> RunSettings:
+        """These settings with ``changes``."""
+        return replace(self, **changes)
 
 
 @dataclass
@@ -91,31 +112,29 @@ def _check(players, n) -> int:
     return int(n)
 
 
-def run_games(players: int, profile: str | Profile | FieldPlay, n: int, *, seed: int = 1, rules=None,
-              overrides=None, rotate: bool = False, threads: int | None = None, progress: bool | None = None,
-              gift: tuple[int, int] = (-1, 0), mc_horizon: str = "day", label: str = "",
+def run_games(players: int, profile: str | Profile | FieldPlay, n: int, settings: RunSettings = RunSettings(), *,
+              rotate: bool = False, gift: tuple[int, int] = (-1, 0), label: str = "",
               day_totals: bool = False) -> Batch:
     """Play ``n`` games; the same arguments give the same numbers on any thread count. A field
     (``reference``, ``field:FILE`` or a FieldPlay) plays ``run_field`` (``rotate`` does not apply).
-    ``day_totals``: keep every seat's total at each day's end (``Batch.day_totals``)."""
+    ``gift``: (favour type, seat) given a favour each day (-1: none). ``day_totals``: keep every
+    seat's total at each day's end (``Batch.day_totals``)."""
     if isinstance(profile, FieldPlay) or (isinstance(profile, str) and is_field(profile)):
         play = profile if isinstance(profile, FieldPlay) else field_play(profile, players)
-        return run_field(players, play, n, seed=seed, rules=rules, overrides=overrides, threads=threads,
-                         progress=progress, gift=gift, mc_horizon=mc_horizon, label=label,
-                         day_totals=day_totals)
+        return run_field(players, play, n, settings, gift=gift, label=label, day_totals=day_totals)
     n = _check(players, n)
-    rs = load_rules(rules, overrides)
+    rs = load_rules(settings.rules, settings.overrides)
     prof = profile if isinstance(profile, Profile) else parse_profile(profile, players)
     R = kernel_rules(rs, players, *gift)
-    PP = prof.kernel_weights(mc_horizon)
-    set_threads(threads)
+    PP = prof.kernel_weights(settings.mc_horizon)
+    set_threads(settings.threads)
     scores = np.zeros((n, L.P), dtype=np.int64)
     rots = np.zeros(n, dtype=np.int64)
     days = _days_out(n, rs, day_totals)
     out = Results(scores, rots, np.zeros((0, L.P), dtype=np.int64), days)
     table = seats(prof.policies, prof.rollouts, seating=np.arange(L.P), rotate=rotate)
     chunk = chunk_size_for(prof)
-    key = seed_key(seed)
+    key = seed_key(settings.seed)
 
     def batch(first, counts):
         st = np.zeros((len(counts), L.STATS.size))
@@ -123,10 +142,10 @@ def run_games(players: int, profile: str | Profile | FieldPlay, n: int, *, seed:
         return st
 
     batch.needs_compile = lambda: needs_compile(run_batch)
-    with Progress(n, label or f"caesar {prof.text()}", enabled=progress) as bar:
+    with Progress(n, label or f"caesar {prof.text()}", enabled=settings.progress) as bar:
         res = run_chunked(batch, n, chunk_size=chunk, progress=bar)
-    return Batch(rs, players, prof, n, seed, bool(rotate), scores[:, :players], rots, res.totals, mc_horizon,
-                 day_totals=days[:, :, :players] if day_totals else None)
+    return Batch(rs, players, prof, n, settings.seed, bool(rotate), scores[:, :players], rots, res.totals,
+                 settings.mc_horizon, day_totals=days[:, :, :players] if day_totals else None)
 
 
 def game_keys(seed: int) -> tuple[np.uint64, np.uint64]:
@@ -134,9 +153,8 @@ def game_keys(seed: int) -> tuple[np.uint64, np.uint64]:
     return seed_key(derive_seed(seed, "caesar field draws")), seed_key(derive_seed(seed, "caesar field games"))
 
 
-def run_field(players: int, play: FieldPlay, n: int, *, seed: int = 1, rules=None, overrides=None,
-              threads: int | None = None, progress: bool | None = None, gift: tuple[int, int] = (-1, 0),
-              mc_horizon: str = "day", label: str = "", seating=None, stats: bool = True,
+def run_field(players: int, play: FieldPlay, n: int, settings: RunSettings = RunSettings(), *,
+              gift: tuple[int, int] = (-1, 0), label: str = "", seating=None, stats: bool = True,
               day_totals: bool = False) -> Batch:
     """Play ``n`` field games (``kernels.game``): seats drawn from ``play``'s members, or with
     ``seating`` (one member index per seat) that fixed profile rotated game by game. Game g uses
@@ -145,22 +163,22 @@ def run_field(players: int, play: FieldPlay, n: int, *, seed: int = 1, rules=Non
     n = _check(players, n)
     if play.players != players:
         raise UserError(f"field {play.name}: a field for {play.players} players, not {players}")
-    rs = load_rules(rules, overrides)
+    rs = load_rules(settings.rules, settings.overrides)
     R = kernel_rules(rs, players, *gift)
-    PP, pols, ks, cum, focal = play.kernel_tables(mc_horizon)
+    PP, pols, ks, cum, focal = play.kernel_tables(settings.mc_horizon)
     seat_arr = np.full(L.P, -1, dtype=np.int64)
     if seating is not None:
         seating = np.asarray(seating, dtype=np.int64)
         if len(seating) != players or seating.min() < 0 or seating.max() >= len(pols):
             raise UserError(f"seating {list(seating)}: one member index per seat, 0..{len(pols) - 1}")
         seat_arr[:players] = seating
-    set_threads(threads)
+    set_threads(settings.threads)
     scores = np.zeros((n, L.P), dtype=np.int64)
     members = np.zeros((n, L.P), dtype=np.int64)
     days = _days_out(n, rs, day_totals)
     out = Results(scores, np.zeros(0, dtype=np.int64), members, days)
     chunk = MC_CHUNK if play.has_mc() else FAST_CHUNK
-    dkey, gkey = game_keys(seed)
+    dkey, gkey = game_keys(settings.seed)
     table = seats(pols, ks, seating=seat_arr, rotate=True, cum=cum, focal=focal, draw_key=dkey, game_key=gkey)
 
     def batch(first, counts):
@@ -169,8 +187,8 @@ def run_field(players: int, play: FieldPlay, n: int, *, seed: int = 1, rules=Non
         return st
 
     batch.needs_compile = lambda: needs_compile(run_field_batch)
-    with Progress(n, label or f"caesar {play.name}", enabled=progress) as bar:
+    with Progress(n, label or f"caesar {play.name}", enabled=settings.progress) as bar:
         res = run_chunked(batch, n, chunk_size=chunk, progress=bar)
     rots = (-np.arange(n)) % players  # entry 0 = seat g % players
-    return Batch(rs, players, play, n, seed, True, scores[:, :players], rots, res.totals, mc_horizon,
-                 members[:, :players], days[:, :, :players] if day_totals else None)
+    return Batch(rs, players, play, n, settings.seed, True, scores[:, :players], rots, res.totals,
+                 settings.mc_horizon, members[:, :players], days[:, :, :players] if day_totals else None)

@@ -8,7 +8,7 @@ import pandas as pd
 from tabletop_mc.errors import UserError
 from tabletop_mc.rulefile import split_override  # the same key=value parsing as --set
 from tabletop_mc.stats import mean_ci, wilson
-from caesar_sim.analysis.run import Batch, run_games
+from caesar_sim.analysis.run import Batch, RunSettings, run_games
 from caesar_sim.rules import load_rules
 
 
@@ -51,23 +51,21 @@ def compare(base: Batch, alt: Batch, label: str) -> list[dict]:
     return rows
 
 
-def sweep(players: int, profile: str, n: int, alternatives, *, seed: int = 1, rules=None, rotate: bool = True,
-          threads=None, progress=None, mc_horizon: str = "day") -> tuple[pd.DataFrame, str]:
+def sweep(players: int, profile: str, n: int, alternatives, settings: RunSettings = RunSettings(), *,
+          rotate: bool = True) -> tuple[pd.DataFrame, str]:
     """Baseline plus one run per alternative rule value, all with the same seed (paired comparison).
 
     Returns the table and the baseline rule summary. ``moved`` marks a variant whose change in
     win rate or mean coins for an entry has a 95% CI that excludes zero.
     """
     alts = variants(alternatives)
-    base_rules = load_rules(rules)
+    base_rules = load_rules(settings.rules)
     for key, value in alts:  # validate every variant before running anything
         load_rules(base_rules, [f"{key}={value}"])
-    base = run_games(players, profile, n, seed=seed, rules=base_rules, rotate=rotate, threads=threads,
-                     progress=progress, label="baseline", mc_horizon=mc_horizon)
+    base = run_games(players, profile, n, settings.but(rules=base_rules), rotate=rotate, label="baseline")
     rows = compare(base, base, "baseline")
     for key, value in alts:
-        alt = run_games(players, base.profile, n, seed=seed, rules=base_rules, overrides=[f"{key}={value}"],
-                        rotate=rotate, threads=threads, progress=progress, label=f"{key}={value}",
-                        mc_horizon=mc_horizon)
+        alt = run_games(players, base.profile, n, settings.but(rules=base_rules, overrides=[f"{key}={value}"]),
+                        rotate=rotate, label=f"{key}={value}")
         rows += compare(base, alt, f"{key}={value}")
     return pd.DataFrame(rows), base_rules.summary()

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.stats import CI_METHOD, mean_ci, wilson
-from caesar_sim.analysis.run import Batch, run_games
+from caesar_sim.analysis.run import Batch, RunSettings, run_games
 from caesar_sim.kernels import layout as L
 from caesar_sim.rules import FAVOUR_TYPES
 
@@ -138,17 +138,14 @@ class Simulation:
                 f"seed {b.seed}; {CI_METHOD}")
 
 
-def simulate(players: int, profile: str, n: int, *, seed: int = 1, rules=None, overrides=None,
-             rotate: bool = False, threads=None, progress=None, favour_value: bool = True,
-             mc_horizon: str = "day") -> Simulation:
+def simulate(players: int, profile: str, n: int, settings: RunSettings = RunSettings(), *, rotate: bool = False,
+             favour_value: bool = True) -> Simulation:
     """Play ``n`` games and build every `simulate` table (favour values cost 3 more runs)."""
-    b = run_games(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
-                  threads=threads, progress=progress, mc_horizon=mc_horizon)
+    b = run_games(players, profile, n, settings, rotate=rotate)
     gifted = None
     if favour_value:
-        gifted = {name: run_games(players, b.profile, n, seed=seed, rules=b.rules, rotate=rotate,
-                                  threads=threads, progress=progress, gift=(t, 0), label=f"extra {name}",
-                                  mc_horizon=mc_horizon)
+        gifted = {name: run_games(players, b.profile, n, settings.but(rules=b.rules, overrides=None), rotate=rotate,
+                                  gift=(t, 0), label=f"extra {name}")
                   for t, name in enumerate(FAVOUR_TYPES)}
     sim = Simulation(b)
     sim.tables = {"wins": win_table(b), "seats": seat_table(b), "favours": favour_table(b, gifted),

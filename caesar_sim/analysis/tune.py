@@ -24,7 +24,7 @@ import numpy as np
 from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from caesar_sim import weights as WT
-from caesar_sim.analysis.run import run_field, run_games
+from caesar_sim.analysis.run import RunSettings, run_field, run_games
 from caesar_sim.fieldplay import FieldPlay, field_play
 from caesar_sim.kernels import layout as L
 from caesar_sim.profile import Profile, weights_row
@@ -108,36 +108,46 @@ def _table(players: int, cand: np.ndarray, opp_code: int, opp_row: np.ndarray, o
     return Profile(("candidate",) + (name,) * (players - 1), pols, ks, rows)
 
 
-def field_share(players: int, row: np.ndarray, field: list[tuple[int, np.ndarray, int, int]], seed: int,
-                rules, threads=None) -> float:
+@dataclass(frozen=True)
+class Search:
+    """`tune`'s CMA-ES search: ``generations`` of ``lam`` candidates each, from the weights of ``start``
+    (value, tuned or tuned@FILE) with the first step ``sigma`` (in units of each weight's range)."""
+
+    generations: int
+    lam: int = 12
+    sigma: float = 0.15
+    start: str = "value"
+
+
+def field_share(players: int, row: np.ndarray, field: list[tuple[int, np.ndarray, int, int]],
+                settings: RunSettings) -> float:
     """Mean win share of a `tuned` seat with weight ``row`` over the field's tables (rotated, seeded)."""
     shares = []
     for i, (code, opp, k, n) in enumerate(field):
         if n <= 0:
             continue
-        b = run_games(players, _table(players, row, code, opp, k), n, seed=seed * 7919 + i, rules=rules,
-                      rotate=True, threads=threads, progress=False)
+        b = run_games(players, _table(players, row, code, opp, k), n, settings.but(seed=settings.seed * 7919 + i),
+                      rotate=True)
         shares.append(b.win_shares()[:, 0].mean())
     return float(np.mean(shares))
 
 
-def against_share(players: int, row: np.ndarray, play: FieldPlay, n: int, seed: int, rules, threads=None) -> float:
+def against_share(players: int, row: np.ndarray, play: FieldPlay, n: int, settings: RunSettings) -> float:
     """Mean win share of a `tuned` seat with weight ``row`` in the focal seat of ``n`` games against ``play``."""
-    b = run_field(players, play.with_focal(Strategy("candidate", L.TUNED, 8, row)), n, seed=seed, rules=rules,
-                  threads=threads, progress=False, stats=False)
+    b = run_field(players, play.with_focal(Strategy("candidate", L.TUNED, 8, row)), n, settings, stats=False)
     return float(b.win_shares()[:, 0].mean())
 
 
-def tune(players: int, n: int, generations: int, *, seed: int = 1, start: str = "value", lam: int = 12,
-         sigma: float = 0.15, mc_games: int = 0, mc_rollouts: int = 2, rules=None, overrides=None,
-         threads=None, progress=None, command: str = "", against: str | FieldPlay | None = None) -> TuneResult:
-    """Run the CMA-ES search; ``n`` games (rounded up to a multiple of ``players``) per table and candidate."""
+def tune(players: int, n: int, search: Search, settings: RunSettings = RunSettings(), *, mc_games: int = 0,
+         mc_rollouts: int = 2, against: str | FieldPlay | None = None) -> TuneResult:
+    """Run the CMA-ES ``search``; ``n`` games (rounded up to a multiple of ``players``) per table and candidate."""
+    generations, lam, sigma, start, seed = search.generations, search.lam, search.sigma, search.start, settings.seed
     check_players(players)
     for name, v, low in (("-n", n, 1), ("--generations", generations, 1), ("--lam", lam, 4),
                          ("--mc-games", mc_games, 0)):
         if isinstance(v, bool) or int(v) < low:
             raise UserError(f"{name} {v}: must be at least {low}")
-    rs = load_rules(rules, overrides)
+    rs = load_rules(settings.rules, settings.overrides)
     play = against if isinstance(against, FieldPlay) or against is None else field_play(against, players)
     n = -(-int(n) // players) * players
     mc_games = -(-int(mc_games) // players) * players
@@ -146,24 +156,23 @@ def tune(players: int, n: int, generations: int, *, seed: int = 1, start: str = 
     value_row = WT.vector()
     t0 = time.perf_counter()
     history = []
-    with Progress(generations, f"caesar tune {players}p", enabled=progress) as bar:
+    with Progress(generations, f"caesar tune {players}p", enabled=settings.progress) as bar:
         for g in range(generations):
             mean_row = WT.vector(from_unit(es.mean, base))
             fld = [(L.VALUE, value_row, 8, n), (L.TUNED, mean_row, 8, n), (L.MC, mean_row, mc_rollouts, mc_games)]
             X = es.ask()
+            gen = RunSettings(seed=seed * 100003 + g, rules=rs, threads=settings.threads, progress=False)
             if play is None:
-                share = [field_share(players, WT.vector(from_unit(x, base)), fld, seed * 100003 + g, rs, threads)
-                         for x in X]
+                share = [field_share(players, WT.vector(from_unit(x, base)), fld, gen) for x in X]
             else:
-                share = [against_share(players, WT.vector(from_unit(x, base)), play, n, seed * 100003 + g, rs,
-                                       threads) for x in X]
+                share = [against_share(players, WT.vector(from_unit(x, base)), play, n, gen) for x in X]
             f = np.array([v - 0.1 * float(((x - np.clip(x, 0, 1)) ** 2).sum()) for v, x in zip(share, X)])
             es.tell(X, f)
             history.append({"generation": g, "best": float(f.max()), "mean_f": float(f.mean()),
                             "sigma": es.sigma})
             bar.advance(1)
     weights = from_unit(es.mean, base)
-    meta = {"command": command, "seed": seed, "players": players, "games_per_table": n,
+    meta = {"command": settings.command, "seed": seed, "players": players, "games_per_table": n,
             "generations": generations, "lambda": lam, "sigma0": sigma, "start": start,
             "field": (play.text() if play is not None else
                       "(n-1) x value, (n-1) x search mean" + (f", (n-1) x mc:{mc_rollouts} ({mc_games} games)"

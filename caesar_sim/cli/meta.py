@@ -51,7 +51,8 @@ def distill(players, against, games, holdout, iterations, rollouts, start, out, 
     import pandas as pd
 
     from caesar_sim import weights as WT
-    from caesar_sim.analysis.distill import distill as run_distill
+    from caesar_sim.analysis.distill import Schedule, distill as run_distill
+    from caesar_sim.analysis.run import RunSettings
     from caesar_sim.fieldplay import against as against_play
     from tabletop_mc.errors import UserError
     from caesar_sim.kernels import items as I
@@ -72,9 +73,8 @@ def distill(players, against, games, holdout, iterations, rollouts, start, out, 
             iterations, "--rollouts", rollouts] + (["--start", start] if start != "tuned" else []) + ["--seed", seed]
     args += (["--rules", rules] if rules else [])
     args += (["--threads", threads] if threads else []) + ["--out", out]
-    res = run_distill(players, play, first, games=games, holdout=holdout,
-                      iterations=iterations, rollouts=rollouts, seed=seed, rules=rules, threads=threads,
-                      command=command_line("distill", args))
+    res = run_distill(players, play, first, Schedule(games, holdout, iterations, rollouts),
+                      RunSettings(seed=seed, rules=rules, threads=threads, command=command_line("distill", args)))
     table = pd.DataFrame(res.history)
 
     def show(where: str) -> None:
@@ -122,7 +122,8 @@ def meta(population, players, n, oracle_rounds, oracle_games, out, seed, fmt, ru
     from tabletop_mc.clitools import package_version
     from tabletop_mc.errors import UserError
     from tabletop_mc.metarun import frames, to_field, write_outputs
-    from caesar_sim.analysis.meta import run_meta
+    from caesar_sim.analysis.meta import Oracle, run_meta
+    from caesar_sim.analysis.run import RunSettings
     from caesar_sim.fieldplay import population as load_population
     from caesar_sim.rules import check_players, load_rules
 
@@ -142,8 +143,8 @@ def meta(population, players, n, oracle_rounds, oracle_games, out, seed, fmt, ru
     args = ["--population", population, "--players", players, "-n", n, "--oracle-rounds", oracle_rounds,
             "--oracle-games", oracle_games, "--seed", seed] + (["--rules", rules] if rules else [])
     args += (["--out", out] if out else [])
-    run = run_meta(players, pop.members, games=n, seed=seed, rules=rs, threads=threads,
-                   oracle_rounds=oracle_rounds, oracle_games=oracle_games, out=outdir,
+    run = run_meta(players, pop.members, n, RunSettings(seed=seed, rules=rs, threads=threads),
+                   oracle=Oracle(rounds=oracle_rounds, games=oracle_games), out=outdir,
                    log=lambda text: click.echo(text, err=True))
     res = run.result
     tables = frames(res)

@@ -62,8 +62,8 @@ def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, 
     check_early(players, plot)
     profile, note = profile_or_reference(profile, players)
     A, _, render_tables = analysis()
-    sim = A.simulate(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
-                     threads=threads, favour_value=favour_value, mc_horizon=mc_horizon)
+    settings = A.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, mc_horizon=mc_horizon)
+    sim = A.simulate(players, profile, n, settings, rotate=rotate, favour_value=favour_value)
     emit(render_tables(sim.tables, fmt, note + sim.header()))
     if plot:
         b = sim.batch
@@ -94,8 +94,8 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
     from caesar_sim.analysis.bids import NET_NOTE
     from tabletop_mc.stats import CI_METHOD
     profile, note = profile_or_reference(profile, players)
-    b, table = A.bids(players, profile, n, seed=seed, rules=rules, overrides=overrides, rotate=rotate,
-                      threads=threads, by_seat=by_seat, mc_horizon=mc_horizon)
+    settings = A.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, mc_horizon=mc_horizon)
+    b, table = A.bids(players, profile, n, settings, rotate=rotate, by_seat=by_seat)
     header = (f"{note}{b.rules.summary()}\nprofile {b.profile.text()}, n={b.n} games, seed {b.seed}; {CI_METHOD}\n"
               f"{NET_NOTE}")
     emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
@@ -139,10 +139,10 @@ def sweep(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rul
         raise UserError("--by-seat: one player count at a time")
     A, render, render_tables = analysis()
     from tabletop_mc.stats import CI_METHOD
+    settings = A.RunSettings(seed=seed, rules=rules, threads=threads, mc_horizon=mc_horizon)  # --set: the levers
     if by_seat:
         profile, note = profile_or_reference(profile, counts[0])
-        table, summary = A.sweep(counts[0], profile, n, overrides, seed=seed, rules=rules, rotate=rotate,
-                                 threads=threads, mc_horizon=mc_horizon)
+        table, summary = A.sweep(counts[0], profile, n, overrides, settings, rotate=rotate)
         header = (f"{note}base {summary}\nprofile {profile_text(profile, counts[0])}, n={n} games per variant, "
                   f"seed {seed} (same games in every variant); {CI_METHOD}; moved = a 95% CI of d_win or d_score "
                   "excludes 0")
@@ -157,8 +157,7 @@ def sweep(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rul
     for p in counts:
         prof, note = profile_or_reference(profile, p)
         notes.append(note.strip() and f"{p} players: {note.strip()}")
-        results += LV.lever_effects(p, prof, n, overrides, seed=seed, rules=rules, rotate=rotate, threads=threads,
-                                    mc_horizon=mc_horizon)
+        results += LV.lever_effects(p, prof, n, overrides, settings, rotate=rotate)
     effects = LV.effects_table(results)
     who = [x for x in notes if x] or [f"{p} players: {w}" for p, w in {r.players: r.profile for r in results}.items()]
     header = ("\n".join(who) + f"\nunchanged {load_rules(rules).summary()}\n"

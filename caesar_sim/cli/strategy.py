@@ -45,7 +45,7 @@ def tune(players, n, generations, lam, start, mc_games, against, out, seed, fmt,
     import pandas as pd
 
     from caesar_sim import weights as WT
-    from caesar_sim.analysis.tune import tune as run_tune
+    from caesar_sim.analysis.tune import Search, tune as run_tune
     from caesar_sim.rules import check_players
 
     check_players(players)
@@ -60,8 +60,8 @@ def tune(players, n, generations, lam, start, mc_games, against, out, seed, fmt,
     if against:
         from caesar_sim.fieldplay import against as against_play
         play = against_play(against, players)
-    res = run_tune(players, n, generations, seed=seed, start=start, lam=lam, mc_games=mc_games, rules=rules,
-                   overrides=overrides, threads=threads, command=command, against=play)
+    settings = A.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, command=command)
+    res = run_tune(players, n, Search(generations, lam=lam, start=start), settings, mc_games=mc_games, against=play)
     table = pd.DataFrame([{"weight": k, "value": WT.DEFAULTS[k], "tuned": v}
                           for k, v in res.weights.items() if k in WT.TUNABLE])
     save_weights(out_path, out, res, players, "tuned", lambda where: emit(
@@ -108,9 +108,9 @@ def exploit(players, profile, n, entry, policies, weights, restricted, threshold
     profile, note = profile_or_reference(profile, players)
     A, render, render_tables = analysis()
     pols = tuple(x.strip() for x in policies.split(",") if x.strip())
-    table, line, base = A.exploit(players, profile, n, entry=entry, seed=seed, rules=rules, overrides=overrides,
-                                  threads=threads, policies=pols, weights=weights, restricted=restricted,
-                                  threshold=threshold, mc_horizon=mc_horizon)
+    settings = A.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, mc_horizon=mc_horizon)
+    table, line, base = A.exploit(players, profile, n, settings, entry=entry, policies=pols, weights=weights,
+                                  restricted=restricted, threshold=threshold)
     who = ("seat g % players of game g deviates, the others drawn from the field as in the undeviated games"
            if base.is_field else f"entry {entry} ({base.profile.entries[entry]}) deviates, seats rotated")
     header = (f"{note}{base.rules.summary()}\nprofile {base.profile.text()}; {who}; {players} players, n={n} games "

@@ -6,7 +6,7 @@ import pytest
 from tabletop_mc.errors import UserError
 from tabletop_mc.field import Field
 from tabletop_mc.rng import new_state
-from caesar_sim.analysis.run import run_field
+from caesar_sim.analysis.run import RunSettings, run_field
 from caesar_sim.fieldplay import mixture_play
 from caesar_sim.kernels import api
 from caesar_sim.kernels import items as I
@@ -26,34 +26,34 @@ def states(players=4, profile="tuned x4", count=400, seed=3):
 
 def test_field_draws_are_reproducible_and_follow_the_weights():
     f = mixture_play("t", 3, ["value", "greedy", "random"], [0.6, 0.3, 0.1])
-    a = run_field(3, f, 3000, seed=4, threads=1, progress=False)
-    b = run_field(3, f, 3000, seed=4, threads=2, progress=False)
+    a = run_field(3, f, 3000, RunSettings(seed=4, threads=1, progress=False))
+    b = run_field(3, f, 3000, RunSettings(seed=4, threads=2, progress=False))
     assert np.array_equal(a.scores, b.scores) and np.array_equal(a.members, b.members)
     share = np.bincount(a.members.ravel(), minlength=3) / a.members.size
     se = np.sqrt(np.array(f.weights) * (1 - np.array(f.weights)) / a.members.size)
     assert np.all(np.abs(share - f.weights) < 4 * se), share
-    c = run_field(3, f, 3000, seed=5, progress=False)
+    c = run_field(3, f, 3000, RunSettings(seed=5, progress=False))
     assert not np.array_equal(a.members, c.members)
     # the draws have a stream of their own: other members with the same weights draw the same seats
     g = mixture_play("t", 3, ["tuned", "random", "greedy"], [0.6, 0.3, 0.1])
-    assert np.array_equal(run_field(3, g, 3000, seed=4, progress=False).members, a.members)
+    assert np.array_equal(run_field(3, g, 3000, RunSettings(seed=4, progress=False)).members, a.members)
 
 
 def test_the_game_stream_does_not_depend_on_how_seats_are_chosen():
     """Game g is the same deal and the same random choices whether its seats were drawn or given."""
-    drawn = run_field(4, mixture_play("t", 4, ["value"], [1.0]), 300, seed=6, progress=False)
-    given = run_field(4, mixture_play("t", 4, ["greedy", "value"], [0.5, 0.5]), 300, seed=6, progress=False,
+    drawn = run_field(4, mixture_play("t", 4, ["value"], [1.0]), 300, RunSettings(seed=6, progress=False))
+    given = run_field(4, mixture_play("t", 4, ["greedy", "value"], [0.5, 0.5]), 300, RunSettings(seed=6, progress=False),
                       seating=[1, 1, 1, 1])
     assert np.array_equal(drawn.scores, given.scores)
-    rot = run_field(4, mixture_play("t", 4, ["greedy", "value"], [0.5, 0.5]), 8, seed=6, progress=False,
+    rot = run_field(4, mixture_play("t", 4, ["greedy", "value"], [0.5, 0.5]), 8, RunSettings(seed=6, progress=False),
                     seating=[0, 1, 1, 1])
     assert [list(m) for m in rot.members[:2]] == [[0, 1, 1, 1], [1, 1, 1, 0]]
 
 
 def test_focal_seat_rotates_and_the_others_keep_their_draws():
     f = mixture_play("t", 4, ["value", "greedy"], [0.5, 0.5])
-    base = run_field(4, f, 400, seed=2, progress=False)
-    dev = run_field(4, f.with_focal("random"), 400, seed=2, progress=False)
+    base = run_field(4, f, 400, RunSettings(seed=2, progress=False))
+    dev = run_field(4, f.with_focal("random"), 400, RunSettings(seed=2, progress=False))
     g = np.arange(400)
     assert (dev.members[g, g % 4] == 2).all()
     others = np.ones((400, 4), bool)
@@ -129,8 +129,8 @@ def test_mc_with_field_rollouts_plays_whole_games(tmp_path):
     fpath = tmp_path / "f.json"
     fpath.write_text(field_to_json(Field("caesar", 3, "standard", ("value", "greedy"), (0.5, 0.5), value=1 / 3)))
     f = mixture_play("t", 3, ["value", "greedy"], [0.5, 0.5])
-    a = run_field(3, f.with_focal(f"mc:2:field:{fpath}"), 30, seed=1, threads=1, progress=False)
-    b = run_field(3, f.with_focal(f"mc:2:field:{fpath}"), 30, seed=1, threads=2, progress=False)
+    a = run_field(3, f.with_focal(f"mc:2:field:{fpath}"), 30, RunSettings(seed=1, threads=1, progress=False))
+    b = run_field(3, f.with_focal(f"mc:2:field:{fpath}"), 30, RunSettings(seed=1, threads=2, progress=False))
     assert np.array_equal(a.scores, b.scores)
     with pytest.raises(UserError, match="not 4"):
         parse_strategy(f"mc:2:field:{fpath}", 4)
@@ -148,26 +148,26 @@ def test_bad_strategies(text, msg):
 def test_paired_deviation_gain_against_a_field_is_the_difference_of_two_separate_runs():
     from caesar_sim.analysis import exploit
     f = mixture_play("t", 4, ["value", "greedy", "tuned:temp=0.5"], [0.5, 0.3, 0.2])
-    table, line, base = exploit(4, f, 400, seed=5, policies=("random", "mc:1:value"), weights=False,
-                                restricted=False, progress=False)
+    table, line, base = exploit(4, f, 400, RunSettings(seed=5, progress=False), policies=("random", "mc:1:value"),
+                                weights=False, restricted=False)
     assert list(table["deviation"]) == ["random", "mc:1:value", "value", "greedy", "tuned:temp=0.5"]
-    solo = run_field(4, f, 400, seed=5, progress=False)
+    solo = run_field(4, f, 400, RunSettings(seed=5, progress=False))
     assert np.array_equal(solo.scores, base.scores)
     for _, row in table.iterrows():
-        dev = run_field(4, f.with_focal(row["deviation"]), 400, seed=5, progress=False)
+        dev = run_field(4, f.with_focal(row["deviation"]), 400, RunSettings(seed=5, progress=False))
         want = dev.win_shares()[:, 0].mean() - solo.win_shares()[:, 0].mean()
         assert row["gain"] == pytest.approx(want, abs=1e-12)
         assert row["gain_low"] <= row["gain"] <= row["gain_high"]
     assert "a seat of the field" in line
-    table, _, _ = exploit(4, f, 40, seed=5, policies=(), progress=False)
+    table, _, _ = exploit(4, f, 40, RunSettings(seed=5, progress=False), policies=())
     assert {"member", "weight", "restricted"} == set(table["kind"])   # pushes of the heaviest value member
 
 
 def test_tune_against_a_field_is_reproducible():
-    from caesar_sim.analysis.tune import tune
+    from caesar_sim.analysis.tune import Search, tune
     f = mixture_play("t", 3, ["value", "greedy"], [0.5, 0.5])
-    a = tune(3, 30, 2, seed=3, lam=4, threads=1, progress=False, against=f)
-    b = tune(3, 30, 2, seed=3, lam=4, threads=2, progress=False, against=f)
+    a = tune(3, 30, Search(2, lam=4), RunSettings(seed=3, threads=1, progress=False), against=f)
+    b = tune(3, 30, Search(2, lam=4), RunSettings(seed=3, threads=2, progress=False), against=f)
     assert a.weights == b.weights and "t field" in a.meta["field"]
 
 
@@ -194,8 +194,8 @@ def test_recorded_decisions_list_every_legal_action_with_mcs_choice(tmp_path):
     from caesar_sim.analysis.distill import agreement, fit, record, regret, tuned_equivalent
     f = mixture_play("t", 3, ["tuned", "value"], [0.5, 0.5])
     mc = parse_strategy("mc:2", 3)
-    d = record(3, f.with_focal(mc), 6, seed=2, threads=1, progress=False)
-    e = record(3, f.with_focal(mc), 6, seed=2, threads=2, progress=False)
+    d = record(3, f.with_focal(mc), 6, RunSettings(seed=2, threads=1, progress=False))
+    e = record(3, f.with_focal(mc), 6, RunSettings(seed=2, threads=2, progress=False))
     assert np.array_equal(d.q, e.q) and np.array_equal(d.X, e.X)
     assert d.n > 20 and len(d.start) == d.n + 1
     sizes = np.diff(d.start)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tabletop_mc.stats import wilson
-from caesar_sim.analysis import narrated_game, run_games
+from caesar_sim.analysis import RunSettings, narrated_game, run_games
 from caesar_sim.analysis.tables import simulate
 from caesar_sim.kernels import layout as L
 from caesar_sim.kernels.game import play_one
@@ -13,16 +13,16 @@ from caesar_sim.rules import kernel_rules, load_rules
 
 
 def test_same_seed_same_numbers_on_one_or_two_threads():
-    a = run_games(4, "value,greedy,random,value", 3000, seed=7, threads=1, rotate=True, progress=False)
-    b = run_games(4, "value,greedy,random,value", 3000, seed=7, threads=2, rotate=True, progress=False)
+    a = run_games(4, "value,greedy,random,value", 3000, RunSettings(seed=7, threads=1, progress=False), rotate=True)
+    b = run_games(4, "value,greedy,random,value", 3000, RunSettings(seed=7, threads=2, progress=False), rotate=True)
     assert np.array_equal(a.scores, b.scores) and np.array_equal(a.stats, b.stats)
-    c = run_games(4, "value,greedy,random,value", 3000, seed=8, threads=1, rotate=True, progress=False)
+    c = run_games(4, "value,greedy,random,value", 3000, RunSettings(seed=8, threads=1, progress=False), rotate=True)
     assert not np.array_equal(a.scores, c.scores)
 
 
 def test_mc_games_are_reproducible_across_threads():
-    a = run_games(3, "mc:2,value,random", 40, seed=3, threads=1, progress=False)
-    b = run_games(3, "mc:2,value,random", 40, seed=3, threads=2, progress=False)
+    a = run_games(3, "mc:2,value,random", 40, RunSettings(seed=3, threads=1, progress=False))
+    b = run_games(3, "mc:2,value,random", 40, RunSettings(seed=3, threads=2, progress=False))
     assert np.array_equal(a.scores, b.scores)
 
 
@@ -30,7 +30,7 @@ def test_mc_games_are_reproducible_across_threads():
                                                   (5, "greedy,value,random,value,greedy", 11)])
 def test_narrated_game_agrees_with_kernel(players, profile, seed):
     text, table, _ = narrated_game(players, profile, seed=seed, verbose=True)
-    batch = run_games(players, profile, 1, seed=seed, threads=1, progress=False)
+    batch = run_games(players, profile, 1, RunSettings(seed=seed, threads=1, progress=False))
     assert list(table["coins"]) == list(batch.scores[0])
     finals = [line for line in text.splitlines() if " in all" in line][-players:]
     assert [int(line.split(", ")[-1].split()[0]) for line in finals] == list(batch.scores[0])
@@ -62,31 +62,32 @@ def test_game_invariants_from_the_log():
 
 
 def test_caesar_variant_games_run_and_use_favour_tickets():
-    b = run_games(4, "value x4", 4000, seed=5, overrides=["caesar=true"], progress=False)
+    b = run_games(4, "value x4", 4000, RunSettings(seed=5, overrides=["caesar=true"], progress=False))
     assert L.STATS.named(b.stats)["favours"][:, 2].sum() > 0
-    base = run_games(4, "value x4", 4000, seed=5, progress=False)
+    base = run_games(4, "value x4", 4000, RunSettings(seed=5, progress=False))
     assert L.STATS.named(base.stats)["favours"][:, 2].sum() == 0
 
 
 def test_mc_beats_random():
     """A measured test: mc's win rate against three random seats, CI well above a fair 1/4."""
-    b = run_games(4, "mc:4,random,random,random", 200, seed=11, rotate=True, progress=False)
+    b = run_games(4, "mc:4,random,random,random", 200, RunSettings(seed=11, progress=False), rotate=True)
     wins = b.win_shares()[:, 0].sum()
     p, low, high = wilson(wins, b.n)
     assert low > 0.25, (p, low, high)
 
 
 def test_value_beats_random_and_greedy_in_mixed_table():
-    sim = simulate(4, "value,greedy,random,value", 4000, seed=3, rotate=True, progress=False, favour_value=False)
+    sim = simulate(4, "value,greedy,random,value", 4000, RunSettings(seed=3, progress=False), rotate=True,
+                   favour_value=False)
     w = sim.tables["wins"].set_index("entry")
     assert w.loc["random", "ci_high"] < w.loc["greedy", "ci_low"]
     assert w.loc["greedy", "ci_high"] < w.loc["value#0", "ci_low"]
 
 
 def test_mc_game_horizon_runs_reproducibly_and_differs_from_day():
-    a = run_games(3, "mc:2,value,greedy", 12, seed=4, mc_horizon="game", threads=1, progress=False)
-    b = run_games(3, "mc:2,value,greedy", 12, seed=4, mc_horizon="game", threads=2, progress=False)
-    c = run_games(3, "mc:2,value,greedy", 12, seed=4, mc_horizon="day", threads=1, progress=False)
+    a = run_games(3, "mc:2,value,greedy", 12, RunSettings(seed=4, mc_horizon="game", threads=1, progress=False))
+    b = run_games(3, "mc:2,value,greedy", 12, RunSettings(seed=4, mc_horizon="game", threads=2, progress=False))
+    c = run_games(3, "mc:2,value,greedy", 12, RunSettings(seed=4, mc_horizon="day", threads=1, progress=False))
     assert np.array_equal(a.scores, b.scores) and not np.array_equal(a.scores, c.scores)
 
 

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from caesar_sim.analysis.levers import CLOSE, MEASURES, effects_table, game_vectors, lever_effects
-from caesar_sim.analysis.run import run_games
+from caesar_sim.analysis.run import RunSettings, run_games
 from caesar_sim.cli import main
 
 
@@ -32,7 +32,7 @@ def slow_measures(b):
 
 @pytest.mark.parametrize("profile", ["value,greedy,random", "reference"])
 def test_day_totals_and_game_measures_against_plain_loops(profile):
-    b = run_games(3, profile, 120, seed=5, day_totals=True)
+    b = run_games(3, profile, 120, RunSettings(seed=5), day_totals=True)
     assert b.day_totals.shape == (120, 3, 3)
     assert np.array_equal(b.day_totals[:, -1], b.scores)             # the last day's end is the final score
     assert (np.diff(b.day_totals, axis=1) >= 0).all()                  # coins are never lost
@@ -45,15 +45,15 @@ def test_day_totals_and_game_measures_against_plain_loops(profile):
     assert np.allclose(x[:, col["score spread (SD of final coins)"]], slow[:, 3])
     assert np.array_equal(x[:, col[f"close games (lead <= {CLOSE})"]], slow[:, 2] <= CLOSE)
     assert (x[:, col["lead changes per game"]] > 0).any()
-    assert run_games(3, profile, 10, seed=5).day_totals is None
+    assert run_games(3, profile, 10, RunSettings(seed=5)).day_totals is None
 
 
 def test_each_measure_against_separate_runs_on_the_same_seed():
-    res = lever_effects(3, "reference", 300, ["favour.gold_coins=4"], seed=7)
+    res = lever_effects(3, "reference", 300, ["favour.gold_coins=4"], RunSettings(seed=7))
     assert len(res) == 1 and res[0].standard == "2"
     rows = res[0].rows.set_index(["value", "measure"])
-    base = run_games(3, "reference", 300, seed=7, day_totals=True)
-    alt = run_games(3, "reference", 300, seed=7, overrides=["favour.gold_coins=4"], day_totals=True)
+    base = run_games(3, "reference", 300, RunSettings(seed=7), day_totals=True)
+    alt = run_games(3, "reference", 300, RunSettings(seed=7, overrides=["favour.gold_coins=4"]), day_totals=True)
     xb, xa = game_vectors(base), game_vectors(alt)
     w0, w1 = base.win_shares(by_entry=False).mean(axis=0), alt.win_shares(by_entry=False).mean(axis=0)
     direct = {"start seat - fair share": (w0[0] - 1 / 3, w1[0] - 1 / 3),
@@ -72,7 +72,7 @@ def test_each_measure_against_separate_runs_on_the_same_seed():
 
 
 def test_the_unchanged_value_moves_nothing():
-    res = lever_effects(3, "value x3", 150, ["favour.gold_coins=2", "tickets_per_day=5"], seed=3)
+    res = lever_effects(3, "value x3", 150, ["favour.gold_coins=2", "tickets_per_day=5"], RunSettings(seed=3))
     gold, tickets = res
     same = gold.rows[~gold.rows["standard"]]
     assert (same["effect"] == 0).all() and not same["moved"].any()

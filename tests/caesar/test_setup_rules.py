@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from tabletop_mc.errors import UserError
-from caesar_sim.analysis import narrated_game, run_games
+from caesar_sim.analysis import RunSettings, narrated_game, run_games
 from caesar_sim.analysis.tables import short_table
 from caesar_sim.cli import main
 from caesar_sim.kernels import api
@@ -158,13 +158,13 @@ def test_full_decks_are_never_short_and_narration_is_silent():
 
 def test_simulate_reports_the_share_of_short_days():
     # 4 players, 6 tickets a day: 6 + 7 of 18 tickets on days 1-2, so day 3 (8 wanted) is always short
-    b = run_games(4, "value x4", 300, seed=2, overrides=["tickets_per_day=6"], progress=False)
+    b = run_games(4, "value x4", 300, RunSettings(seed=2, overrides=["tickets_per_day=6"], progress=False))
     tab = short_table(b).set_index("short_of")
     assert tab.loc["tickets", "share"] == pytest.approx(1 / 3) and tab.loc["tickets", "n_days"] == 900
     assert tab.loc["tickets", "ci_low"] < 1 / 3 < tab.loc["tickets", "ci_high"]
     assert tab.loc["tickets or visitors", "share"] >= tab.loc["tickets", "share"]
     for players in (3, 4, 5):  # the standard decks last three days at every player count
-        b = run_games(players, f"value x{players}", 200, seed=2, progress=False)
+        b = run_games(players, f"value x{players}", 200, RunSettings(seed=2, progress=False))
         assert short_table(b)["share"].max() == 0
 
 

@@ -9,9 +9,9 @@ from click.testing import CliRunner
 
 from tabletop_mc.errors import UserError
 from caesar_sim import weights as WT
-from caesar_sim.analysis import exploit, run_games
+from caesar_sim.analysis import RunSettings, exploit, run_games
 from caesar_sim.analysis.bids import bid_table
-from caesar_sim.analysis.tune import CMAES, tune
+from caesar_sim.analysis.tune import CMAES, Search, tune
 from caesar_sim.cli import main
 from caesar_sim.kernels import api
 from caesar_sim.kernels import items as I
@@ -54,8 +54,8 @@ def test_tuned_with_values_weights_plays_exactly_like_value(value_file):
                        (f"tuned@{value_file},greedy,value,random", "value,greedy,value,random"),
                        (f"mc:2:tuned@{value_file},tuned@{value_file},value,greedy", "mc:2:value,value,value,greedy")):
         n = 40 if "mc" in prof else 2000
-        a = run_games(4, prof, n, seed=9, rotate=True, progress=False)
-        b = run_games(4, twin, n, seed=9, rotate=True, progress=False)
+        a = run_games(4, prof, n, RunSettings(seed=9, progress=False), rotate=True)
+        b = run_games(4, twin, n, RunSettings(seed=9, progress=False), rotate=True)
         assert np.array_equal(a.scores, b.scores), prof
 
 
@@ -64,8 +64,8 @@ def test_mc_rollouts_use_tuned_by_default_and_value_on_request():
     assert p.entries == ("mc:4", "mc:4:value", "mc:8")
     assert np.array_equal(p.weights[0], parse_profile("tuned x3", 3).weights[0])
     assert np.array_equal(p.weights[1], WT.vector())
-    a = run_games(3, "mc:2,value,value", 30, seed=4, progress=False)
-    b = run_games(3, "mc:2:value,value,value", 30, seed=4, progress=False)
+    a = run_games(3, "mc:2,value,value", 30, RunSettings(seed=4, progress=False))
+    b = run_games(3, "mc:2:value,value,value", 30, RunSettings(seed=4, progress=False))
     assert not np.array_equal(a.scores, b.scores)
 
 
@@ -101,17 +101,17 @@ def test_restricted_profile_in_whole_games():
     row = WT.vector(ban_rows=1 << 4)
     for e in range(4):
         prof = prof.replace(e, "value", row)
-    table = bid_table(run_games(4, prof, 300, seed=3, progress=False), by_seat=False)
+    table = bid_table(run_games(4, prof, 300, RunSettings(seed=3, progress=False)), by_seat=False)
     assert set(table["location"]) == {"Caesars Villa", "Forum Romanum", "Circus Maximus", "Pompeius Theater"}
 
 
 def test_exploit_gain_is_the_difference_of_two_separate_runs():
-    table, line, base = exploit(4, "value x4", 400, seed=5, policies=("greedy", "mc:1:value"), weights=False,
-                                restricted=False, progress=False)
+    table, line, base = exploit(4, "value x4", 400, RunSettings(seed=5, progress=False),
+                                policies=("greedy", "mc:1:value"), weights=False, restricted=False)
     for _, row in table.iterrows():
-        dev = run_games(4, parse_profile(f"{row['deviation']},value,value,value", 4), 400, seed=5, rotate=True,
-                        progress=False)
-        solo = run_games(4, "value x4", 400, seed=5, rotate=True, progress=False)
+        dev = run_games(4, parse_profile(f"{row['deviation']},value,value,value", 4), 400,
+                        RunSettings(seed=5, progress=False), rotate=True)
+        solo = run_games(4, "value x4", 400, RunSettings(seed=5, progress=False), rotate=True)
         want = dev.win_shares()[:, 0].mean() - solo.win_shares()[:, 0].mean()
         assert row["gain"] == pytest.approx(want, abs=1e-12)
         assert row["gain_low"] <= row["gain"] <= row["gain_high"]
@@ -119,15 +119,15 @@ def test_exploit_gain_is_the_difference_of_two_separate_runs():
 
 
 def test_exploit_lists_weight_and_restricted_deviations_and_flags_a_clear_gain():
-    table, line, _ = exploit(3, "random x3", 300, seed=2, policies=("value",), progress=False)
+    table, line, _ = exploit(3, "random x3", 300, RunSettings(seed=2, progress=False), policies=("value",))
     assert list(table["deviation"]) == ["value"]             # random has no weights to push
     assert table.loc[0, "finding"] == "gains" and "EXPLOITABLE" in line and "'value'" in line
-    table, _, _ = exploit(3, "value x3", 60, seed=2, policies=(), progress=False)
+    table, _, _ = exploit(3, "value x3", 60, RunSettings(seed=2, progress=False), policies=())
     assert len(table) == 2 * len(WT.TUNABLE) + 4 + 5      # value's weights all lie inside their ranges
     assert {"weight", "restricted"} == set(table["kind"])
     assert "boost +0.5" in set(table["deviation"]) and "never bids at Colosseum" in set(table["deviation"])
     at_bound = parse_profile("value x3", 3).replace(0, "value", WT.vector(strength=0.0))
-    table, _, _ = exploit(3, at_bound, 30, seed=2, policies=(), restricted=False, progress=False)
+    table, _, _ = exploit(3, at_bound, 30, RunSettings(seed=2, progress=False), policies=(), restricted=False)
     assert list(table["deviation"]).count("strength +0.1") == 1 and not table["deviation"].str.startswith(
         "strength -").any()
 
@@ -141,7 +141,7 @@ def test_start_card_push_and_never_double_play_the_same_games_when_the_two_favou
     assert tuned[WT.ORDER.index("double")] == tuned[WT.ORDER.index("start_card")] == -1.0
     for row, same in ((tuned, True), (WT.vector({**WT.as_dict(tuned), "double": -0.5}), False)):
         prof = parse_profile("tuned x4", 4).replace(0, "tuned", row)
-        table, _, _ = exploit(4, prof, 300, seed=4, policies=(), progress=False)
+        table, _, _ = exploit(4, prof, 300, RunSettings(seed=4, progress=False), policies=())
         t = table.set_index("deviation")
         a, b = t.loc["start_card +0.5"], t.loc["never takes double"]
         assert (a[["gain", "coins_gain"]].tolist() == b[["gain", "coins_gain"]].tolist()) == same
@@ -151,7 +151,7 @@ def test_start_card_push_and_never_double_play_the_same_games_when_the_two_favou
 def test_restricted_distilled_and_mc_players():
     """Restricted play exists for `distilled` (a field's member) and `mc`: a banned row is never bid at."""
     for text in ("distilled x4", "mc:2 x4"):
-        table, _, _ = exploit(4, text, 20 if "mc" in text else 200, seed=2, policies=(), progress=False)
+        table, _, _ = exploit(4, text, 20 if "mc" in text else 200, RunSettings(seed=2, progress=False), policies=())
         assert set(table["kind"]) == {"restricted"} and "never bids at Colosseum" in set(table["deviation"])
     prof = parse_profile("mc:2 x4", 4)
     for e in range(4):
@@ -159,9 +159,9 @@ def test_restricted_distilled_and_mc_players():
         row = s.row.copy()
         row[I.WEIGHTS.ban_rows] = 1 << 4
         prof = prof.with_entry(e, replace(s, row=row))
-    table = bid_table(run_games(4, prof, 20, seed=3, progress=False), by_seat=False)
+    table = bid_table(run_games(4, prof, 20, RunSettings(seed=3, progress=False)), by_seat=False)
     assert "Colosseum" not in set(table["location"]) and "Circus Maximus" in set(table["location"])
-    table, _, _ = exploit(4, "reference", 40, seed=2, policies=(), progress=False)
+    table, _, _ = exploit(4, "reference", 40, RunSettings(seed=2, progress=False), policies=())
     assert "never takes boost" in set(table["deviation"])
 
 
@@ -176,8 +176,8 @@ def test_cma_es_finds_the_top_of_a_noisy_bowl():
 
 
 def test_tune_is_reproducible_and_writes_a_loadable_file(tmp_path):
-    a = tune(3, 30, 2, seed=3, lam=4, threads=1, progress=False)
-    b = tune(3, 30, 2, seed=3, lam=4, threads=1, progress=False)
+    a = tune(3, 30, Search(2, lam=4), RunSettings(seed=3, threads=1, progress=False))
+    b = tune(3, 30, Search(2, lam=4), RunSettings(seed=3, threads=1, progress=False))
     assert a.weights == b.weights and a.weights != WT.DEFAULTS
     res = CliRunner().invoke(main, ["tune", "--players", "3", "-n", "30", "--generations", "1", "--lam", "4",
                                     "--seed", "3", "--out", str(tmp_path / "t.json"), "--format", "json"])
