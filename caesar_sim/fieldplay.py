@@ -16,7 +16,7 @@ import numpy as np
 
 from tabletop_mc.errors import UserError
 from tabletop_mc.field import Field, Population, load_population
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_sim.profile import is_field
 from caesar_sim.strategy import PACKAGE, Strategy, canonical, field_base, field_spec, kernel_matrix, parse_strategy
 
@@ -81,7 +81,7 @@ class FieldPlay:
         return PP, pols, ks, self.cumulative(), (len(self.members) if self.focal else -1)
 
     def has_mc(self) -> bool:
-        return any(s.code == L.MC for s in self.strategies())
+        return any(s.code == layout.MC for s in self.strategies())
 
 
 def mixture_play(name: str, players: int, members, weights, base=None) -> FieldPlay:

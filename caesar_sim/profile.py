@@ -15,7 +15,7 @@ import numpy as np
 
 from tabletop_mc.errors import UserError
 from caesar_sim import weights as WT
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_sim.strategy import (  # noqa: F401  (re-exported: the names callers know)
     DEFAULT_ROLLOUTS, FIELD_PREFIX, HORIZONS, MAX_ROLLOUTS, POLICIES, Strategy, kernel_matrix, parse_strategy,
     weights_row,
@@ -95,9 +95,9 @@ class Profile:
 
 def from_strategies(strategies: list[Strategy]) -> Profile:
     """A profile of the given strategies, one per seat."""
-    pols = np.zeros(L.P, dtype=np.int64)
-    ks = np.full(L.P, DEFAULT_ROLLOUTS, dtype=np.int64)
-    rows = np.tile(WT.vector(), (L.P, 1))
+    pols = np.zeros(layout.P, dtype=np.int64)
+    ks = np.full(layout.P, DEFAULT_ROLLOUTS, dtype=np.int64)
+    rows = np.tile(WT.vector(), (layout.P, 1))
     for i, s in enumerate(strategies):
         pols[i], ks[i], rows[i] = s.code, s.rollouts, s.row
     return Profile(tuple(s.label for s in strategies), pols, ks, rows, tuple(s.field for s in strategies))
@@ -116,12 +116,12 @@ def parse_profile(text: str, players: int) -> Profile:
         if not m:
             raise UserError(f"--profile {text!r}: cannot read entry {chunk!r} (use e.g. 'value,greedy' or 'value x4')")
         count = m.group(2) or "1"
-        if len(count) > 3 or int(count) > L.P:
+        if len(count) > 3 or int(count) > layout.P:
             raise UserError(f"--profile: '{chunk}' repeats an entry more times than a table has seats "
-                            f"(at most {L.P})")
+                            f"(at most {layout.P})")
         parts.extend([m.group(1)] * int(count))
-        if len(parts) > L.P:
-            raise UserError(f"--profile {text!r}: more entries than a table has seats (at most {L.P})")
+        if len(parts) > layout.P:
+            raise UserError(f"--profile {text!r}: more entries than a table has seats (at most {layout.P})")
     if len(parts) != players:
         raise UserError(f"--profile {text!r}: {len(parts)} entries for {players} players")
     return from_strategies([parse_strategy(part, players) for part in parts])

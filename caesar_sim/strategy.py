@@ -19,6 +19,23 @@ A field file's members may name weights files relative to the field file's folde
 A **rollout field** becomes extra weight rows after the seats' rows (``kernel_matrix``): one per
 member, holding the member's rollout row (an `mc` member rolls out as its ROLLOUT) and its
 cumulative weight; the `mc` row points at them (``WEIGHTS.field_first``, ``WEIGHTS.field_size``).
+
+Adding a Circus policy (``tests/test_registries.py`` keeps this list true):
+
+1. its code in ``kernels/layout.py`` (the next one; ``NPOL`` one more) and its name at that index
+   of ``POLICIES`` below, with its notation in ``parse_strategy`` and ``HELP``;
+2. its move, a kernel function beside the others (``kernels/policies.py``, ``kernels/scan.py``),
+   and a branch of its own in each per-policy kernel function (each raises for a code it does
+   not know):
+
+   - ``kernels.play``: ``fast_action`` (its move, in games and in `mc`'s rollouts);
+   - ``kernels.items``: ``takes_at_random`` (how it picks among the items it wins);
+
+   (a policy that searches, as `mc` does, is called by ``kernels/game.py``'s decide instead);
+3. its name and what it does in the README's list of strategies per seat (section "`caesar`:
+   Circus Maximus").
+
+The statistics by policy, profiles, fields, exploit, meta and the reports follow from the code.
 """
 
 from __future__ import annotations
@@ -34,11 +51,12 @@ import numpy as np
 from tabletop_mc.errors import UserError
 from tabletop_mc.field import Field, load_field, shipped_field
 from caesar_sim import weights as WT
-from caesar_sim.kernels import items as I
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import items
+from caesar_sim.kernels import layout
 
 POLICIES = ("random", "greedy", "value", "mc", "tuned", "distilled")   # index = kernel policy code
-assert POLICIES.index("tuned") == L.TUNED and POLICIES.index("mc") == L.MC and POLICIES.index("distilled") == L.DISTILLED
+assert (POLICIES.index("tuned") == layout.TUNED and POLICIES.index("mc") == layout.MC
+        and POLICIES.index("distilled") == layout.DISTILLED)
 DEFAULT_ROLLOUTS = 8
 MAX_ROLLOUTS = 4096
 HORIZONS = ("day", "game")
@@ -94,7 +112,7 @@ def weights_row(spec: str, players: int, base: Path | None = None) -> np.ndarray
         if at and not path:
             raise UserError(f"--profile: '{spec}' needs a file after @")
         row = np.array(_file_row(path, name, players) if at else _shipped_row(name, players))
-        row[I.WEIGHTS.rollout_policy] = L.DISTILLED if name == "distilled" else L.VALUE
+        row[items.WEIGHTS.rollout_policy] = layout.DISTILLED if name == "distilled" else layout.VALUE
         return row
     raise UserError(f"--profile: bad weights '{spec}' (use value, tuned, tuned@FILE, distilled or distilled@FILE)")
 
@@ -126,7 +144,7 @@ def parse_strategy(part: str, players: int, base: Path | None = None) -> Strateg
         label = head if at else name
         if rest:
             t = _temperature(rest[0], part)
-            row[I.WEIGHTS.temperature] = t
+            row[items.WEIGHTS.temperature] = t
             label += f":{TEMP}{t:g}"
         return Strategy(label, POLICIES.index(name), DEFAULT_ROLLOUTS, row)
     if name == "mc" and not at:
@@ -138,7 +156,7 @@ def parse_strategy(part: str, players: int, base: Path | None = None) -> Strateg
 
 
 def _with_rpol(row: np.ndarray, code: int) -> np.ndarray:
-    row[I.WEIGHTS.rollout_policy] = code
+    row[items.WEIGHTS.rollout_policy] = code
     return row
 
 
@@ -165,7 +183,7 @@ def _mc(part: str, rest: list[str], players: int, base: Path | None) -> Strategy
         field_spec(fld, players)   # fails early on a missing field
     roll_label = roll if "@" in roll else roll.lower()
     label = f"mc:{k}" + ("" if roll_label == "tuned" else f":{roll_label}") + (f":{fld}" if fld else "")
-    return Strategy(label, L.MC, k, row, fld)
+    return Strategy(label, layout.MC, k, row, fld)
 
 
 def field_base(spec: str) -> Path | None:
@@ -214,13 +232,13 @@ def member_rows(strategies, weights) -> np.ndarray:
     for i, (s, w) in enumerate(zip(strategies, weights)):
         row = s.row.copy()
         cum += w
-        row[I.WEIGHTS.field_cum] = 1.0 if i == len(strategies) - 1 else cum
-        row[I.WEIGHTS.field_first] = row[I.WEIGHTS.field_size] = 0.0
+        row[items.WEIGHTS.field_cum] = 1.0 if i == len(strategies) - 1 else cum
+        row[items.WEIGHTS.field_first] = row[items.WEIGHTS.field_size] = 0.0
         rows.append(row)
     return np.array(rows)
 
 
-def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = L.P) -> np.ndarray:
+def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = layout.P) -> np.ndarray:
     """The flat ``PP`` the kernels read: row i = ``strategies[i]`` (padded to ``pad`` rows with `value`),
     then the rollout fields' rows (a strategy's ``field``: a spec or a ``Field``); `mc` rolls out to
     the day's or the game's end."""
@@ -244,7 +262,7 @@ def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = 
             blocks[key] = (at, len(blk))
             extra.append(blk)
             at += len(blk)
-        rows[i][I.WEIGHTS.field_first], rows[i][I.WEIGHTS.field_size] = blocks[key]
+        rows[i][items.WEIGHTS.field_first], rows[i][items.WEIGHTS.field_size] = blocks[key]
     w = np.vstack(rows + extra)
-    w[:, I.WEIGHTS.mc_horizon] = HORIZONS.index(mc_horizon)
+    w[:, items.WEIGHTS.mc_horizon] = HORIZONS.index(mc_horizon)
     return np.ascontiguousarray(w.reshape(-1))

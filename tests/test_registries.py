@@ -67,13 +67,11 @@ def _play() -> Registry:
 
 
 def _circus() -> Registry:
-    from caesar_sim.kernels import layout as L
-    from caesar_sim.strategy import POLICIES
-    codes = {name.upper(): code for code, name in enumerate(POLICIES)}
-    assert all(getattr(L, n) == c for n, c in codes.items())
-    return Registry("Circus policies", codes,
-                    ("caesar_sim.kernels.game.decide", "caesar_sim.kernels.items.takes_at_random",
-                     "caesar_sim.kernels.mc.rollout_action"), "caesar_sim/kernels", {})
+    from caesar_sim import strategy
+    from caesar_sim.kernels import layout
+    codes = {name.upper(): code for code, name in enumerate(strategy.POLICIES)}
+    assert all(getattr(layout, n) == c for n, c in codes.items()) and layout.NPOL == len(codes)
+    return Registry("Circus policies", codes, checklist_of(strategy, "caesar_sim"), "caesar_sim/kernels", {})
 
 
 def checklist_of(module, package: str) -> tuple[str, ...]:
@@ -341,18 +339,11 @@ def _circus_args(name: str, code: int):
     S[L.STATE.policy] = code
     PP = policy_weights()
 
-    def table(S, PP):   # plain Python: arrays stand in for the kernels' pointers
-        return Table(R, PP, S, np.zeros(L.W_SIZE), np.zeros(L.A_SIZE, np.int64), np.array([1, 2, 3, 4], np.uint64),
-                     np.zeros(L.LOGW, np.int64), np.zeros(L.STATS.size))
-    if name == "decide":
-        return table(S, PP), table(np.zeros(L.STATE.size, np.int64), PP)
+    if name == "fast_action":   # plain Python: arrays stand in for the kernels' pointers
+        return (Table(R, PP, S, np.zeros(L.W_SIZE), np.zeros(L.A_SIZE, np.int64), np.array([1, 2, 3, 4], np.uint64),
+                      np.zeros(L.LOGW, np.int64), np.zeros(L.STATS.size)), 0, code)
     if name == "takes_at_random":
         return (code,)
-    if name == "rollout_action":   # the seat's row names its rollout policy; no random action (eps 0)
-        from caesar_sim.kernels.items import WEIGHTS
-        PP = PP.copy()
-        PP[WEIGHTS.rollout_policy] = code
-        return table(S, PP), 0.0
     raise AssertionError(f"no argument builder for {name}: add one")
 
 
@@ -391,6 +382,23 @@ def test_every_code_reaches_its_own_branch(which):
         args = args_for(name, unknown)
         _, error = lines_run(fn, args, STUBS.get(name))
         assert isinstance(error, ValueError) and "unknown" in str(error), f"{path}: {error!r}"
+
+
+def test_circus_policy_checklist_steps_hold():
+    """The numbered steps of ``caesar_sim.strategy``'s checklist around the per-policy functions: every
+    policy has its code (``NPOL`` of them, ``POLICIES`` in code order), parses, is in ``HELP`` and in the
+    README's list of strategies per seat."""
+    from caesar_sim import strategy
+    from caesar_sim.kernels import layout
+    assert "Adding a Circus policy" in strategy.__doc__
+    assert layout.NPOL == len(strategy.POLICIES)
+    readme = (ROOT / "README.md").read_text()
+    listing = readme[readme.index("### `caesar`: Circus Maximus"):].split("\n\n")[1]
+    for code, name in enumerate(strategy.POLICIES):
+        assert getattr(layout, name.upper()) == code
+        assert strategy.parse_strategy(name, 4).code == code
+        assert name in strategy.HELP, f"{name}: not in strategy.HELP"
+        assert f"`{name}" in listing, f"{name}: not in the README's strategies per seat"
 
 
 COMPILED = [  # compiled by numba, inlined or not, an unknown code raises too (cheap ones: compiling costs)

@@ -7,7 +7,7 @@ import pandas as pd
 
 from tabletop_mc.stats import mean_ci, wilson
 from caesar_sim.analysis.run import Batch, RunSettings, run_games
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_sim.profile import POLICIES
 from caesar_sim.rules import VENUES
 
@@ -22,7 +22,7 @@ NET_NOTE = ("net coins = the coins the card's items scored for its owner that da
 
 def bid_table(b: Batch, by_seat: bool = True, by_policy: bool = True) -> pd.DataFrame:
     """One row per policy (or all pooled), (seat order,) location and merchant value played at least once."""
-    st = L.STATS.named(b.stats)["bids"]   # (policy, seat order, row, value, BIN_STATS)
+    st = layout.STATS.named(b.stats)["bids"]   # (policy, seat order, row, value, BIN_STATS)
     if not by_seat:
         st = st.sum(axis=1, keepdims=True)
     if not by_policy:

@@ -28,8 +28,8 @@ from tabletop_mc.stats import wilson
 from caesar_sim import weights as WT
 from caesar_sim.analysis.run import RunSettings, game_keys
 from caesar_sim.fieldplay import FieldPlay
-from caesar_sim.kernels import items as I
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import items
+from caesar_sim.kernels import layout
 from caesar_sim.kernels.context import seats
 from caesar_sim.kernels.record import MAX_ROWS_PER_GAME, REC_ACTION, REC_CHOSEN, REC_COLS, REC_DECISION, REC_Q, \
     record_batch
@@ -62,14 +62,14 @@ class Decisions:
 def record(players: int, play: FieldPlay, games: int, settings: RunSettings) -> Decisions:
     """Record the focal `mc` strategy's decisions in ``games`` field games (focal seat g % players;
     ``settings.rules`` without overrides, `mc` rolling out to the day's end)."""
-    assert play.focal is not None and play.focal.code == L.MC
+    assert play.focal is not None and play.focal.code == layout.MC
     rs = load_rules(settings.rules)
     R = kernel_rules(rs, players)
     PP, pols, ks, cum, focal = play.kernel_tables()
     dkey, gkey = game_keys(settings.seed)
     table = seats(pols, ks, cum=cum, focal=focal, draw_key=dkey, game_key=gkey)
     set_threads(settings.threads)
-    per_chunk = RECORD_CHUNK * MAX_ROWS_PER_GAME * rs.days // L.DAYS_MAX
+    per_chunk = RECORD_CHUNK * MAX_ROWS_PER_GAME * rs.days // layout.DAYS_MAX
     nthreads = max(1, set_threads(settings.threads))
     parts = []
     done = 0
@@ -144,17 +144,17 @@ def tuned_equivalent(row: np.ndarray) -> np.ndarray:
     """`distilled`'s weights that score actions as `value` does with the weight ``row``: item worth
     (times the keep chance when threatened) minus the card's coins, strength and shortfall, and the
     favour's keep value in phase 2; pass scores 0."""
-    w = np.zeros(I.NFEAT)
+    w = np.zeros(items.NFEAT)
     for ph in range(3):
-        x = ph * I.NB
+        x = ph * items.NB
         w[x + 0] = 1.0
-        w[x + 1] = row[I.WEIGHTS.risk_visitors] if ph == 2 else row[I.WEIGHTS.risk]
+        w[x + 1] = row[items.WEIGHTS.risk_visitors] if ph == 2 else row[items.WEIGHTS.risk]
         w[x + 2] = -1.0
         if ph < 2:
-            w[x + 3] = -row[I.WEIGHTS.strength]
-            w[x + 4] = -row[I.WEIGHTS.short]
+            w[x + 3] = -row[items.WEIGHTS.strength]
+            w[x + 4] = -row[items.WEIGHTS.short]
         if ph == 1:
-            w[x + 5] = w[x + 6] = -row[I.WEIGHTS.favour_keep]
+            w[x + 5] = w[x + 6] = -row[items.WEIGHTS.favour_keep]
     return w
 
 
@@ -169,8 +169,8 @@ def distilled_weights(base_row: np.ndarray, w: np.ndarray) -> dict[str, float]:
 def distilled_strategy(base_row: np.ndarray, w: np.ndarray, label: str = "distilled*") -> Strategy:
     """The `distilled` strategy playing the weights ``w`` on ``base_row``'s item worths."""
     row = WT.vector(distilled_weights(base_row, w))
-    row[I.WEIGHTS.rollout_policy] = L.DISTILLED
-    return Strategy(label, L.DISTILLED, 8, row)
+    row[items.WEIGHTS.rollout_policy] = layout.DISTILLED
+    return Strategy(label, layout.DISTILLED, 8, row)
 
 
 @dataclass
@@ -204,14 +204,14 @@ def distill(players: int, play: FieldPlay, start: Strategy, schedule: Schedule,
     tau, l2, seed = schedule.tau, schedule.l2, settings.seed
     t0 = time.perf_counter()
     base_row = start.row
-    if start.code == L.DISTILLED:
-        w = base_row[I.WEIGHTS.features:I.WEIGHTS.features + I.NFEAT].copy()
+    if start.code == layout.DISTILLED:
+        w = base_row[items.WEIGHTS.features:items.WEIGHTS.features + items.NFEAT].copy()
     else:
         w = tuned_equivalent(base_row)
     history = []
     rollout_row = base_row.copy()
     for it in range(iterations):
-        mc = Strategy(f"mc:{rollouts}:" + (start.label if it == 0 else "distilled*"), L.MC, rollouts, rollout_row)
+        mc = Strategy(f"mc:{rollouts}:" + (start.label if it == 0 else "distilled*"), layout.MC, rollouts, rollout_row)
         mc = replace(mc, field=replace(play, focal=None))
         fp = play.with_focal(mc)
         train = record(players, fp, games, settings.but(seed=seed + it))

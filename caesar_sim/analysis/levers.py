@@ -108,9 +108,9 @@ def lever_effects(players: int, profile, n: int, alternatives, settings: RunSett
     first = base_rules.first_start_seat
     out = []
     for key in dict.fromkeys(k for k, _ in alts):
-        std = _standard(base_rules, key)
+        unchanged = _standard(base_rules, key)   # the lever's value in the unchanged rules
         mo = moments_of(np.column_stack([xb, xb]))
-        rows = [_row(mo, xb.shape[1], players, first, std, True)]
+        rows = [_row(mo, xb.shape[1], players, first, unchanged, True)]
         for k, value in alts:
             if k != key:
                 continue
@@ -118,7 +118,8 @@ def lever_effects(players: int, profile, n: int, alternatives, settings: RunSett
                             label=f"{key}={value}", **kw)
             mo = moments_of(np.column_stack([xb, game_vectors(alt)]))
             rows.append(_row(mo, xb.shape[1], players, first, value.replace(" ", ""), False))
-        out.append(LeverResult(players, key, std, pd.DataFrame([r for rs in rows for r in rs]), base.profile.text()))
+        out.append(LeverResult(players, key, unchanged, pd.DataFrame([r for rs in rows for r in rs]),
+                               base.profile.text()))
     return out
 
 

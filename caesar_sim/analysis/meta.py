@@ -28,8 +28,8 @@ from tabletop_mc.stats import mean_ci
 from caesar_sim import weights as WT
 from caesar_sim.analysis.run import RunSettings, run_field
 from caesar_sim.fieldplay import FieldPlay, mixture_play
-from caesar_sim.kernels import items as I
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import items
+from caesar_sim.kernels import layout
 from caesar_sim.strategy import Strategy, parse_strategy
 
 MARGIN = 0.01
@@ -117,8 +117,8 @@ def oracle_candidates(players: int, field: FieldPlay, out: Path, round_: int, se
         oracle.distill_games, max(oracle.distill_games // 4, 50), oracle.distill_iterations), mine)
     _save(out / f"{tag}-distilled.json", dist, players, "distilled")
     row = parse_strategy(f"distilled@{tag}-distilled.json", players, out).row
-    mc = Strategy(f"mc:{oracle.mc_rollouts}:distilled@{tag}-distilled.json, field rollouts", L.MC, oracle.mc_rollouts,
-                  row,
+    mc = Strategy(f"mc:{oracle.mc_rollouts}:distilled@{tag}-distilled.json, field rollouts", layout.MC,
+                  oracle.mc_rollouts, row,
                   replace(field, focal=None))
     return [Candidate("tune", f"tuned@{tag}-tuned.json", True),
             Candidate("distill", f"distilled@{tag}-distilled.json", True),
@@ -151,7 +151,7 @@ def distill_start(field: FieldPlay) -> Strategy:
     """Where the oracle's distillation starts: the field's heaviest deterministic `distilled` member (expert
     iteration goes on from it), else `tuned`."""
     own = [(w, m) for w, m in zip(field.weights, field.members)
-           if m.code == L.DISTILLED and m.row[I.WEIGHTS.temperature] <= 0]
+           if m.code == layout.DISTILLED and m.row[items.WEIGHTS.temperature] <= 0]
     return max(own, key=lambda p: p[0])[1] if own else parse_strategy("tuned", field.players)
 
 

@@ -7,7 +7,7 @@ import pandas as pd
 
 from tabletop_mc.rng import seed_key
 from caesar_sim.analysis.bids import LOCATIONS
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_sim.analysis.run import game_keys
 from caesar_sim.fieldplay import field_play
 from caesar_sim.kernels.game import draw_seats, play_field_one, play_one
@@ -20,7 +20,7 @@ FAV_WITH = ("", " + boost", " + double")
 
 def _item(row, code, coin, extra):
     if row == 0:
-        return "the start-player card" if code == L.SP_ITEM else f"a {FAVOUR_TYPES[code]} favour"
+        return "the start-player card" if code == layout.START_CARD else f"a {FAVOUR_TYPES[code]} favour"
     if row == 1:
         cc = f" (+{extra} coin card{'s' if extra != 1 else ''})" if extra else ""
         return f"a {VENUES[code]} ticket worth {coin}{cc}"
@@ -51,44 +51,44 @@ def narrate(log: np.ndarray, names: list[str], verbose: bool = False, favour_tic
         disp["v"].clear()
 
     for ev, a, b, c, d, e, f, g, h in log[1:log[0, 0] + 1, :9]:
-        if ev == L.EV_REMOVE:
-            removed.setdefault(a, []).append(FAVOUR_TYPES[b] if a == L.RM_FAVOUR else
-                                             f"{VENUES[b]} {c}" if a == L.RM_TICKET else str(c))
-        elif ev == L.EV_DAY:
+        if ev == layout.EV_REMOVE:
+            removed.setdefault(a, []).append(FAVOUR_TYPES[b] if a == layout.RM_FAVOUR else
+                                             f"{VENUES[b]} {c}" if a == layout.RM_TICKET else str(c))
+        elif ev == layout.EV_DAY:
             if removed:
                 out.append(_removed_line(removed))
                 removed.clear()
             out.append(f"\n=== Day {a + 1} (start player: {names[b]})")
-        elif ev == L.EV_FDISP:
+        elif ev == layout.EV_FAVOURS_SHOWN:
             out.append(f"  favours on display: boost x{a}, double x{b}, gold x{c}; start-player card")
-        elif ev == L.EV_TICKET:
+        elif ev == layout.EV_TICKET:
             disp["t"].append(f"{VENUES[a]} {b}{' [special event]' if c else ''}")
-        elif ev == L.EV_VISITOR:
+        elif ev == layout.EV_VISITOR:
             disp["v"].append(f"{VENUES[a]} {b}")
-        elif ev == L.EV_CAESAR:
+        elif ev == layout.EV_CAESAR:
             disp["v"].append(f"{VENUES[a]} CAESAR (every player may use up to {favour_tickets} "
                              f"favour{'s' if favour_tickets != 1 else ''} as tickets there)")
-        elif ev == L.EV_SHORT:
+        elif ev == layout.EV_SHORT:
             flush_display()
-            what = "ticket" if a == L.SHORT_TICKETS else "visitor"
+            what = "ticket" if a == layout.SHORT_TICKETS else "visitor"
             out.append(f"  the {what} deck has run out: {b} {what}{'s' if b != 1 else ''} short today")
-        elif ev == L.EV_PHASE:
+        elif ev == layout.EV_PHASE:
             flush_display()
             out.append(f"-- Phase {b + 1}: {PHASES[b]}, {names[c]} starts")
-        elif ev == L.EV_BID:
+        elif ev == layout.EV_BID:
             where = f" at {LOCATIONS[c]}" if c >= 2 else ""
             out.append(f"  {names[a]} plays {b}{FAV_WITH[d]}{where} (counts {e}, row position {f + 1})")
-        elif ev == L.EV_PASS and verbose:
+        elif ev == layout.EV_PASS and verbose:
             out.append(f"  {names[a]} {'has no merchants left' if b else 'passes'}")
-        elif ev == L.EV_TAKE:
+        elif ev == layout.EV_TAKE:
             out.append(f"    -> {names[a]} ({b}) takes {_item(c, d, e, f)}")
-        elif ev == L.EV_NOTHING:
+        elif ev == layout.EV_NOTHING:
             out.append(f"    -> {names[a]} ({b} at {LOCATIONS[c]}) gets nothing")
-        elif ev == L.EV_SPFALL:
+        elif ev == layout.EV_START_CARD_FALLS:
             out.append(f"    -> nobody took the start-player card: it goes to {names[a]} (leftmost merchant)")
-        elif ev == L.EV_FAVTIX:
+        elif ev == layout.EV_FAVOUR_TICKET:
             out.append(f"  {names[a]} uses a {FAVOUR_TYPES[d]} favour as a {VENUES[b]} ticket for a visitor worth {c}")
-        elif ev == L.EV_SCORE:
+        elif ev == layout.EV_SCORE:
             out.append(f"  {names[a]}: merchants {b} + visitors {c} + tickets {d} + coin cards {e} + gold {f}"
                        f" = {g} today, {h} in all")
     return "\n".join(out).lstrip("\n")
@@ -103,13 +103,13 @@ def narrated_game(players: int, profile: str, *, seed: int = 1, rules=None, over
     """
     check_players(players)
     rs = load_rules(rules, overrides)
-    log = np.zeros((L.LOG_MAX, L.LOGW), dtype=np.int64)
+    log = np.zeros((layout.LOG_MAX, layout.LOGW), dtype=np.int64)
     R = kernel_rules(rs, players)
     if is_field(profile):
         play = field_play(profile, players)
         PP, pols, ks, cum, _ = play.kernel_tables(mc_horizon)
         dkey, gkey = game_keys(seed)
-        seating = np.zeros(L.P, dtype=np.int64)
+        seating = np.zeros(layout.P, dtype=np.int64)
         draw_seats(cum, dkey, 0, players, seating)
         totals = play_field_one(R, PP, pols, ks, seating, gkey, log)[:players]
         entries = [play.members[m].label for m in seating[:players]]

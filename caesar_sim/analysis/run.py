@@ -18,7 +18,7 @@ from tabletop_mc.jitcache import needs_compile
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed, run_chunked, set_threads
 from caesar_sim.fieldplay import FieldPlay, field_play
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_sim.kernels.context import Results, seats
 from caesar_sim.kernels.game import run_batch, run_field_batch
 from caesar_sim.profile import MC_CHUNK, Profile, is_field, parse_profile
@@ -64,7 +64,7 @@ class Batch:
     rotate: bool
     scores: np.ndarray   # (n, players) final coins by seat
     rots: np.ndarray     # (n,) profile entry (s + rot) % players sits in seat s
-    stats: np.ndarray    # ST_* vector summed over all games
+    stats: np.ndarray    # the STATS vector (kernels.layout) summed over all games
     mc_horizon: str = "day"
     members: np.ndarray | None = None   # field batches: (n, players) member index by seat
     day_totals: np.ndarray | None = None   # on request: (n, days, players) each seat's total at each day's end
@@ -97,12 +97,12 @@ class Batch:
 
 def chunk_size_for(profile: Profile) -> int:
     """Games per chunk: small for `mc` (slow games), large otherwise. Fixed per profile => reproducible."""
-    return MC_CHUNK if (profile.policies == L.MC).any() else FAST_CHUNK
+    return MC_CHUNK if (profile.policies == layout.MC).any() else FAST_CHUNK
 
 
 def _days_out(n: int, rules: RuleSet, keep: bool) -> np.ndarray:
     """The kernels' day-end totals output: (n, days, P) if ``keep``, else empty (nothing kept)."""
-    return np.zeros((n, rules.days, L.P) if keep else (0, 1, L.P), dtype=np.int64)
+    return np.zeros((n, rules.days, layout.P) if keep else (0, 1, layout.P), dtype=np.int64)
 
 
 def _check(players, n) -> int:
@@ -128,16 +128,16 @@ def run_games(players: int, profile: str | Profile | FieldPlay, n: int, settings
     R = kernel_rules(rs, players, *gift)
     PP = prof.kernel_weights(settings.mc_horizon)
     set_threads(settings.threads)
-    scores = np.zeros((n, L.P), dtype=np.int64)
+    scores = np.zeros((n, layout.P), dtype=np.int64)
     rots = np.zeros(n, dtype=np.int64)
     days = _days_out(n, rs, day_totals)
-    out = Results(scores, rots, np.zeros((0, L.P), dtype=np.int64), days)
-    table = seats(prof.policies, prof.rollouts, seating=np.arange(L.P), rotate=rotate)
+    out = Results(scores, rots, np.zeros((0, layout.P), dtype=np.int64), days)
+    table = seats(prof.policies, prof.rollouts, seating=np.arange(layout.P), rotate=rotate)
     chunk = chunk_size_for(prof)
     key = seed_key(settings.seed)
 
     def batch(first, counts):
-        st = np.zeros((len(counts), L.STATS.size))
+        st = np.zeros((len(counts), layout.STATS.size))
         run_batch(R, PP, table, key, first, counts, chunk, out, st)
         return st
 
@@ -166,15 +166,15 @@ def run_field(players: int, play: FieldPlay, n: int, settings: RunSettings = Run
     rs = load_rules(settings.rules, settings.overrides)
     R = kernel_rules(rs, players, *gift)
     PP, pols, ks, cum, focal = play.kernel_tables(settings.mc_horizon)
-    seat_arr = np.full(L.P, -1, dtype=np.int64)
+    seat_arr = np.full(layout.P, -1, dtype=np.int64)
     if seating is not None:
         seating = np.asarray(seating, dtype=np.int64)
         if len(seating) != players or seating.min() < 0 or seating.max() >= len(pols):
             raise UserError(f"seating {list(seating)}: one member index per seat, 0..{len(pols) - 1}")
         seat_arr[:players] = seating
     set_threads(settings.threads)
-    scores = np.zeros((n, L.P), dtype=np.int64)
-    members = np.zeros((n, L.P), dtype=np.int64)
+    scores = np.zeros((n, layout.P), dtype=np.int64)
+    members = np.zeros((n, layout.P), dtype=np.int64)
     days = _days_out(n, rs, day_totals)
     out = Results(scores, np.zeros(0, dtype=np.int64), members, days)
     chunk = MC_CHUNK if play.has_mc() else FAST_CHUNK
@@ -182,7 +182,7 @@ def run_field(players: int, play: FieldPlay, n: int, settings: RunSettings = Run
     table = seats(pols, ks, seating=seat_arr, rotate=True, cum=cum, focal=focal, draw_key=dkey, game_key=gkey)
 
     def batch(first, counts):
-        st = np.zeros((len(counts), L.STATS.size))
+        st = np.zeros((len(counts), layout.STATS.size))
         run_field_batch(R, PP, table, first, counts, chunk, bool(stats), out, st)
         return st
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from tabletop_mc.stats import CI_METHOD, mean_ci, wilson
 from caesar_sim.analysis.run import Batch, RunSettings, run_games
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_sim.rules import FAVOUR_TYPES
 
 ITEMS = ("favour", "start card", "ticket", "visitor")
@@ -57,7 +57,7 @@ def favour_table(b: Batch, gifted: dict[str, Batch] | None = None) -> pd.DataFra
     same seed (common random numbers); its value is the paired mean change of seat 0's coins
     per day and of its win rate.
     """
-    favours = L.STATS.named(b.stats)["favours"]
+    favours = layout.STATS.named(b.stats)["favours"]
     rows = []
     for t, name in enumerate(FAVOUR_TYPES):
         taken, used, ticket, unused = favours[t]
@@ -79,7 +79,7 @@ def favour_table(b: Batch, gifted: dict[str, Batch] | None = None) -> pd.DataFra
 def _day_shares(b: Batch, field: str, column: str, labels) -> pd.DataFrame:
     """Share of days counted in the statistic ``field``'s slot i for each label i (Wilson CI over days)."""
     days = b.n * b.rules.days
-    counts = L.STATS.named(b.stats)[field]
+    counts = layout.STATS.named(b.stats)[field]
     rows = []
     for i, label in enumerate(labels):
         p, lo, hi = wilson(counts[i], days)
@@ -95,7 +95,7 @@ def start_card_table(b: Batch) -> pd.DataFrame:
 
 def unclaimed_table(b: Batch) -> pd.DataFrame:
     """Items left on the displays per day (mean and its 95% CI)."""
-    st = L.STATS.named(b.stats)
+    st = layout.STATS.named(b.stats)
     days = st["days"]
     rows = []
     for i, item in enumerate(ITEMS):
@@ -112,7 +112,7 @@ def short_table(b: Batch) -> pd.DataFrame:
 
 def parts_table(b: Batch) -> pd.DataFrame:
     """Where the coins come from: mean coins per day by score part and seat."""
-    st = L.STATS.named(b.stats)
+    st = layout.STATS.named(b.stats)
     days = st["days"]
     rows = []
     for s in range(b.players):

@@ -26,7 +26,7 @@ from tabletop_mc.progress import Progress
 from caesar_sim import weights as WT
 from caesar_sim.analysis.run import RunSettings, run_field, run_games
 from caesar_sim.fieldplay import FieldPlay, field_play
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_sim.profile import Profile, weights_row
 from caesar_sim.rules import check_players, load_rules
 from caesar_sim.strategy import Strategy
@@ -99,12 +99,12 @@ class TuneResult:
 
 def _table(players: int, cand: np.ndarray, opp_code: int, opp_row: np.ndarray, opp_k: int = 8) -> Profile:
     """Entry 0: the candidate (`tuned` with row ``cand``); the other entries: ``opp_code`` with ``opp_row``."""
-    pols = np.full(L.P, opp_code, np.int64)
-    pols[0] = L.TUNED
-    ks = np.full(L.P, opp_k, np.int64)
-    rows = np.tile(opp_row, (L.P, 1))
+    pols = np.full(layout.P, opp_code, np.int64)
+    pols[0] = layout.TUNED
+    ks = np.full(layout.P, opp_k, np.int64)
+    rows = np.tile(opp_row, (layout.P, 1))
     rows[0] = cand
-    name = {L.TUNED: "tuned", L.VALUE: "value", L.MC: f"mc:{opp_k}"}[opp_code]
+    name = {layout.TUNED: "tuned", layout.VALUE: "value", layout.MC: f"mc:{opp_k}"}[opp_code]
     return Profile(("candidate",) + (name,) * (players - 1), pols, ks, rows)
 
 
@@ -134,7 +134,7 @@ def field_share(players: int, row: np.ndarray, field: list[tuple[int, np.ndarray
 
 def against_share(players: int, row: np.ndarray, play: FieldPlay, n: int, settings: RunSettings) -> float:
     """Mean win share of a `tuned` seat with weight ``row`` in the focal seat of ``n`` games against ``play``."""
-    b = run_field(players, play.with_focal(Strategy("candidate", L.TUNED, 8, row)), n, settings, stats=False)
+    b = run_field(players, play.with_focal(Strategy("candidate", layout.TUNED, 8, row)), n, settings, stats=False)
     return float(b.win_shares()[:, 0].mean())
 
 
@@ -159,7 +159,8 @@ def tune(players: int, n: int, search: Search, settings: RunSettings = RunSettin
     with Progress(generations, f"caesar tune {players}p", enabled=settings.progress) as bar:
         for g in range(generations):
             mean_row = WT.vector(from_unit(es.mean, base))
-            fld = [(L.VALUE, value_row, 8, n), (L.TUNED, mean_row, 8, n), (L.MC, mean_row, mc_rollouts, mc_games)]
+            fld = [(layout.VALUE, value_row, 8, n), (layout.TUNED, mean_row, 8, n),
+                   (layout.MC, mean_row, mc_rollouts, mc_games)]
             X = es.ask()
             gen = RunSettings(seed=seed * 100003 + g, rules=rs, threads=settings.threads, progress=False)
             if play is None:

@@ -7,7 +7,7 @@ import click
 from tabletop_mc.cliparams import ASCII, StrictInt
 from tabletop_mc.clitools import emit
 from caesar_sim.cli import main
-from caesar_sim.cli.options import COMMON, PLAYERS, analysis, save_weights
+from caesar_sim.cli.options import COMMON, PLAYERS, load_analysis, save_weights
 
 
 def command_line(name: str, args: list) -> str:
@@ -55,20 +55,20 @@ def distill(players, against, games, holdout, iterations, rollouts, start, out, 
     from caesar_sim.analysis.run import RunSettings
     from caesar_sim.fieldplay import against as against_play
     from tabletop_mc.errors import UserError
-    from caesar_sim.kernels import items as I
-    from caesar_sim.kernels import layout as L
+    from caesar_sim.kernels import items
+    from caesar_sim.kernels import layout
     from caesar_sim.rules import check_players
     from caesar_sim.strategy import parse_strategy
 
     check_players(players)
     first = parse_strategy(start, players)
-    if first.code not in (L.TUNED, L.DISTILLED) or first.row[I.WEIGHTS.temperature] > 0:   # played as the best
+    if first.code not in (layout.TUNED, layout.DISTILLED) or first.row[items.WEIGHTS.temperature] > 0:   # as the best
         raise UserError(f"--start {start}: use tuned, tuned@FILE, distilled or distilled@FILE")
     if overrides:
         raise click.UsageError("--set: distill fits against the rule set's own games; pass --rules FILE instead")
     out_path = WT.check_writable(out)
     play = against_play(against, players)
-    _, render, _ = analysis()
+    _, render, _ = load_analysis()
     args = ["--players", players, "--against", against, "--games", games, "--holdout", holdout, "--iterations",
             iterations, "--rollouts", rollouts] + (["--start", start] if start != "tuned" else []) + ["--seed", seed]
     args += (["--rules", rules] if rules else [])
@@ -139,7 +139,7 @@ def meta(population, players, n, oracle_rounds, oracle_games, out, seed, fmt, ru
     rs = load_rules(rules)
     if outdir is not None:
         outdir.mkdir(parents=True, exist_ok=True)
-    _, render, render_tables = analysis()
+    _, render, render_tables = load_analysis()
     args = ["--population", population, "--players", players, "-n", n, "--oracle-rounds", oracle_rounds,
             "--oracle-games", oracle_games, "--seed", seed] + (["--rules", rules] if rules else [])
     args += (["--out", out] if out else [])

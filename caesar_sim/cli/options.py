@@ -1,5 +1,5 @@
 """Options and helpers the `caesar` commands share (kept light: click alone at import; numpy, numba,
-pandas and the analysis layer are imported by the command that runs, see ``analysis()``)."""
+pandas and the analysis layer are imported by the command that runs, see ``load_analysis()``)."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def plot_option(what: str):
     return click.option("--plot", default=None, metavar="PNG", help=f"Save {what} as a PNG.")
 
 
-def analysis():
+def load_analysis():
     """The analysis layer and the renderers, imported when a command runs."""
     from caesar_sim import analysis
     from tabletop_mc.output import render, render_tables

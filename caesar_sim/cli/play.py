@@ -8,7 +8,7 @@ from tabletop_mc.cliparams import ASCII
 from tabletop_mc.clitools import emit
 from tabletop_mc.plotfile import save_plot
 from caesar_sim.cli import main
-from caesar_sim.cli.options import (COMMON, MC_HORIZON, PLAYERS, PROFILE, ROTATE, STRATEGIES, analysis,
+from caesar_sim.cli.options import (COMMON, MC_HORIZON, PLAYERS, PROFILE, ROTATE, STRATEGIES, load_analysis,
                                     check_early, games_option, plot_option, plots, profile_or_reference, profile_text)
 
 
@@ -33,8 +33,8 @@ def game(players, profile, verbose, mc_horizon, seed, fmt, rules, overrides, thr
     from caesar_sim.rules import check_players
     check_players(players)
     profile = profile or game_profile(players)
-    A, render, _ = analysis()
-    text, table, summary = A.narrated_game(players, profile, seed=seed, rules=rules, overrides=overrides,
+    analysis, render, _ = load_analysis()
+    text, table, summary = analysis.narrated_game(players, profile, seed=seed, rules=rules, overrides=overrides,
                                            verbose=verbose, mc_horizon=mc_horizon)
     if fmt == "table":
         emit(f"{summary}\nseed {seed}, profile {profile}\n\n{text}\n\n{render(table, 'table', title='[result]')}")
@@ -61,9 +61,9 @@ def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, 
     """
     check_early(players, plot)
     profile, note = profile_or_reference(profile, players)
-    A, _, render_tables = analysis()
-    settings = A.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, mc_horizon=mc_horizon)
-    sim = A.simulate(players, profile, n, settings, rotate=rotate, favour_value=favour_value)
+    analysis, _, render_tables = load_analysis()
+    settings = analysis.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, mc_horizon=mc_horizon)
+    sim = analysis.simulate(players, profile, n, settings, rotate=rotate, favour_value=favour_value)
     emit(render_tables(sim.tables, fmt, note + sim.header()))
     if plot:
         b = sim.batch
@@ -90,12 +90,12 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
       caesar bids --players 4 --profile "value x4" -n 200000 --plot bids.png
     """
     check_early(players, plot)
-    A, render, _ = analysis()
+    analysis, render, _ = load_analysis()
     from caesar_sim.analysis.bids import NET_NOTE
     from tabletop_mc.stats import CI_METHOD
     profile, note = profile_or_reference(profile, players)
-    settings = A.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, mc_horizon=mc_horizon)
-    b, table = A.bids(players, profile, n, settings, rotate=rotate, by_seat=by_seat)
+    settings = analysis.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, mc_horizon=mc_horizon)
+    b, table = analysis.bids(players, profile, n, settings, rotate=rotate, by_seat=by_seat)
     header = (f"{note}{b.rules.summary()}\nprofile {b.profile.text()}, n={b.n} games, seed {b.seed}; {CI_METHOD}\n"
               f"{NET_NOTE}")
     emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
@@ -137,12 +137,12 @@ def sweep(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rul
         check_early(p, plot)
     if by_seat and len(counts) > 1:
         raise UserError("--by-seat: one player count at a time")
-    A, render, render_tables = analysis()
+    analysis, render, render_tables = load_analysis()
     from tabletop_mc.stats import CI_METHOD
-    settings = A.RunSettings(seed=seed, rules=rules, threads=threads, mc_horizon=mc_horizon)  # --set: the levers
+    settings = analysis.RunSettings(seed=seed, rules=rules, threads=threads, mc_horizon=mc_horizon)  # --set: the levers
     if by_seat:
         profile, note = profile_or_reference(profile, counts[0])
-        table, summary = A.sweep(counts[0], profile, n, overrides, settings, rotate=rotate)
+        table, summary = analysis.sweep(counts[0], profile, n, overrides, settings, rotate=rotate)
         header = (f"{note}base {summary}\nprofile {profile_text(profile, counts[0])}, n={n} games per variant, "
                   f"seed {seed} (same games in every variant); {CI_METHOD}; moved = a 95% CI of d_win or d_score "
                   "excludes 0")
@@ -151,26 +151,26 @@ def sweep(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rul
             save_plot(plot, lambda p: plots().sweep_plot(table, p, f"Win rate by seat and variant, {counts[0]} "
                                                                    f"players (n={n} per variant)"))
         return
-    from caesar_sim.analysis import levers as LV
+    from caesar_sim.analysis import levers
     from caesar_sim.rules import load_rules
     results, notes = [], []
     for p in counts:
         prof, note = profile_or_reference(profile, p)
         notes.append(note.strip() and f"{p} players: {note.strip()}")
-        results += LV.lever_effects(p, prof, n, overrides, settings, rotate=rotate)
-    effects = LV.effects_table(results)
+        results += levers.lever_effects(p, prof, n, overrides, settings, rotate=rotate)
+    effects = levers.effects_table(results)
     who = [x for x in notes if x] or [f"{p} players: {w}" for p, w in {r.players: r.profile for r in results}.items()]
     header = ("\n".join(who) + f"\nunchanged {load_rules(rules).summary()}\n"
               f"n={n} games per value, seed {seed} (the same games under every value: paired); {CI_METHOD}\n"
               "each value: the effect against the unchanged rules [95% CI], * = moved (the CI excludes 0); the "
-              f"standard column is the unchanged rules' level\nplayers refitted per value: {LV.REFIT}")
+              f"standard column is the unchanged rules' level\nplayers refitted per value: {levers.REFIT}")
     if fmt == "table":
-        named = {f"{r.players} players: {r.key}": LV.reading_table(r) for r in results}
-        named["moved effects, largest first"] = LV.headline(results)
+        named = {f"{r.players} players: {r.key}": levers.reading_table(r) for r in results}
+        named["moved effects, largest first"] = levers.headline(results)
         emit(render_tables(named, fmt, header))
     elif fmt == "json":
-        emit(render_tables({"effects": effects, "headline": LV.headline(results)}, fmt,
-                           meta={"refitted": LV.REFIT, "n": n, "seed": seed, "players": counts}))
+        emit(render_tables({"effects": effects, "headline": levers.headline(results)}, fmt,
+                           meta={"refitted": levers.REFIT, "n": n, "seed": seed, "players": counts}))
     else:
         emit(render(effects, "csv"))
     if plot:

@@ -7,8 +7,8 @@ import click
 from tabletop_mc.cliparams import ASCII, StrictInt
 from tabletop_mc.clitools import emit
 from caesar_sim.cli import main
-from caesar_sim.cli.options import (COMMON, MC_HORIZON, PLAYERS, PROFILE, analysis, games_option, profile_or_reference,
-                                    save_weights)
+from caesar_sim.cli.options import (COMMON, MC_HORIZON, PLAYERS, PROFILE, games_option, load_analysis,
+                                    profile_or_reference, save_weights)
 
 
 @main.command()
@@ -50,7 +50,7 @@ def tune(players, n, generations, lam, start, mc_games, against, out, seed, fmt,
 
     check_players(players)
     out_path = WT.check_writable(out)
-    A, render, _ = analysis()
+    analysis, render, _ = load_analysis()
     args = ["--players", players, "-n", n, "--generations", generations, "--lam", lam, "--start", start,
             "--mc-games", mc_games] + (["--against", against] if against else []) + ["--seed", seed]
     args += (["--rules", rules] if rules else []) + [x for o in overrides for x in ("--set", o)]
@@ -60,7 +60,7 @@ def tune(players, n, generations, lam, start, mc_games, against, out, seed, fmt,
     if against:
         from caesar_sim.fieldplay import against as against_play
         play = against_play(against, players)
-    settings = A.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, command=command)
+    settings = analysis.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, command=command)
     res = run_tune(players, n, Search(generations, lam=lam, start=start), settings, mc_games=mc_games, against=play)
     table = pd.DataFrame([{"weight": k, "value": WT.DEFAULTS[k], "tuned": v}
                           for k, v in res.weights.items() if k in WT.TUNABLE])
@@ -106,10 +106,10 @@ def exploit(players, profile, n, entry, policies, weights, restricted, threshold
 
     check_players(players)
     profile, note = profile_or_reference(profile, players)
-    A, render, render_tables = analysis()
+    analysis, render, render_tables = load_analysis()
     pols = tuple(x.strip() for x in policies.split(",") if x.strip())
-    settings = A.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, mc_horizon=mc_horizon)
-    table, line, base = A.exploit(players, profile, n, settings, entry=entry, policies=pols, weights=weights,
+    settings = analysis.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, mc_horizon=mc_horizon)
+    table, line, base = analysis.exploit(players, profile, n, settings, entry=entry, policies=pols, weights=weights,
                                   restricted=restricted, threshold=threshold)
     who = ("seat g % players of game g deviates, the others drawn from the field as in the undeviated games"
            if base.is_field else f"entry {entry} ({base.profile.entries[entry]}) deviates, seats rotated")

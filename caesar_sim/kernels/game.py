@@ -20,13 +20,11 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from tabletop_mc.rng import randbelow, seed_state, uniform
+from tabletop_mc.rng import seed_state, uniform
 from caesar_sim.kernels.context import Results, Seats, rollout_table, table
-from caesar_sim.kernels.layout import (A_SIZE, DISTILLED, GREEDY, LOGW, MC, P, RANDOM, RULES, STATE, STATS, TUNED,
-                                       VALUE, W_SIZE)
+from caesar_sim.kernels.layout import A_SIZE, LOGW, MC, P, RULES, STATE, STATS, W_SIZE
 from caesar_sim.kernels.mc import mc_action
-from caesar_sim.kernels.policies import greedy_action, legal_actions
-from caesar_sim.kernels.scan import scored_action
+from caesar_sim.kernels.play import fast_action
 from caesar_sim.kernels.ptr import as_ptr
 from caesar_sim.kernels.state import advance, new_game
 
@@ -37,29 +35,23 @@ def decide(t, ro):
     S = t.S
     p = S[STATE.turn]
     pol = S[STATE.policy + p]
-    if pol == RANDOM:
-        return t.A[randbelow(t.rng, legal_actions(S, p, t.A, 0))]
-    if pol == GREEDY:
-        return greedy_action(t.R, S, t.PP, p)
-    if pol == VALUE or pol == TUNED or pol == DISTILLED:
-        return scored_action(t.R, S, t.PP, p, t.W, t.A, t.rng, pol == DISTILLED)
     if pol == MC:
         return mc_action(S, ro, S[STATE.rollouts + p])
-    raise ValueError("unknown Circus policy")
+    return fast_action(t, p, pol)
 
 
 @no_refcount
-def play_game(t, ro, pols, ks, rows, dt, keep):
+def play_game(t, ro, policies, rollouts, weight_rows, day_totals, keep):
     """Play one game on table ``t`` (totals at ``STATE.score``; `mc` rollouts on ``ro``); with ``keep``,
-    every seat's total at the end of day d into ``dt[d * P + s]``."""
+    every seat's total at the end of day d into ``day_totals[d * P + s]``."""
     S = t.S
-    new_game(t, pols, ks, rows)
+    new_game(t, policies, rollouts, weight_rows)
     d = S[STATE.day]
     while S[STATE.over] == 0:
         advance(t, decide(t, ro))
         if keep and S[STATE.day] != d:
             for s in range(S[STATE.players]):
-                dt[d * P + s] = S[STATE.score + s]
+                day_totals[d * P + s] = S[STATE.score + s]
             d = S[STATE.day]
 
 
@@ -105,34 +97,35 @@ def seated_games(R, PP, seats, g0, count, rng, lg, st, out):
     n = R[RULES.players]
     S, B = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
     A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
-    dlg, dst = np.zeros(LOGW, np.int64), np.zeros(STATS.size)
+    rollout_log, rollout_stats = np.zeros(LOGW, np.int64), np.zeros(STATS.size)
     seat = np.zeros(P, np.int64)
-    pols, ks, rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
+    policies, rollouts, weight_rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
     t = table(R, PP, S, W, A, rng, lg, st)
-    ro = rollout_table(t, as_ptr(B), as_ptr(dlg), as_ptr(dst))
-    ppols, pks, prows = as_ptr(pols), as_ptr(ks), as_ptr(rows)
-    dt = np.zeros(max(R[RULES.days], 1) * P, np.int64)
-    pdt = as_ptr(dt)
+    ro = rollout_table(t, as_ptr(B), as_ptr(rollout_log), as_ptr(rollout_stats))
+    policies_ptr, rollouts_ptr, weight_rows_ptr = as_ptr(policies), as_ptr(rollouts), as_ptr(weight_rows)
+    days = np.zeros(max(R[RULES.days], 1) * P, np.int64)   # every seat's total at each day's end
+    day_totals = as_ptr(days)
     for j in range(count):
         g = g0 + j
         rot = seat_members(seats, g, n, seat)
         for s in range(n):
-            pols[s], ks[s], rows[s] = seats.policy[seat[s]], seats.rollouts[seat[s]], seat[s]
+            policies[s], rollouts[s], weight_rows[s] = seats.policy[seat[s]], seats.rollouts[seat[s]], seat[s]
         if seats.per_game:
             seed_state(seats.game_key, g, rng)
         keep = out.days.shape[0] > g
-        play_game(t, ro, ppols, pks, prows, pdt, keep)
+        play_game(t, ro, policies_ptr, rollouts_ptr, weight_rows_ptr, day_totals, keep)
         for s in range(n):
             out.scores[g, s] = S[STATE.score + s]
             if keep:
                 for d in range(out.days.shape[1]):
-                    out.days[g, d, s] = dt[d * P + s]
+                    out.days[g, d, s] = days[d * P + s]
             if out.members.shape[0] > g:
                 out.members[g, s] = seat[s]
         if out.rots.shape[0] > g:
             out.rots[g] = rot
     # keep every array alive until the pointers are no longer used
-    return S[0] + B[0] + A[0] + W[0] + dlg[0] + dst[0] + pols[0] + ks[0] + rows[0] + seat[0] + dt[0]
+    return (S[0] + B[0] + A[0] + W[0] + rollout_log[0] + rollout_stats[0] + policies[0] + rollouts[0]
+            + weight_rows[0] + seat[0] + days[0])
 
 
 @nb.njit(cache=True, inline="always")

@@ -6,8 +6,8 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.records import layout
 from tabletop_mc.rng import randbelow
-from caesar_sim.kernels.layout import (BOOST, DOUBLE, GOLD, SP_ITEM, RANDOM, GREEDY, VALUE, MC, TUNED, DISTILLED, NVEN,
-                                       HOLD, DISP, NFT, RULES, STATE, W_ID, W_AUX)
+from caesar_sim.kernels.layout import (BOOST, DISP, DISTILLED, DOUBLE, GOLD, GREEDY, HOLD, MC, NFT, NVEN, RANDOM, RULES,
+                                       START_CARD, STATE, TUNED, VALUE, W_ID, W_SHARE)
 
 # policy weights PP: one row of WEIGHTS.size floats per weight set; seat p reads row S[STATE.weight_row + p],
 # i.e. PP[wrow(S, p) + WEIGHTS.*]. The named weights (their meanings and `value`'s defaults:
@@ -75,7 +75,7 @@ def venue_terms(R, S, PP, p, x, held):
 @no_refcount
 def ticket_utils(R, S, PP, p, W, ids):
     """W[i] = what display ticket i is worth to seat ``p`` (coins); returns the index of the best. With
-    ``ids``: also W[W_ID + i] = i and W[W_AUX + i] = the ticket venue's visitor share (its per-coin worth)."""
+    ``ids``: also W[W_ID + i] = i and W[W_SHARE + i] = the ticket venue's visitor share (its per-coin worth)."""
     nt = S[STATE.tickets_shown]
     k0, k1, k2 = 0, 0, 0  # tickets of each venue on display
     for i in range(nt):
@@ -98,7 +98,7 @@ def ticket_utils(R, S, PP, p, W, ids):
         W[i] = u
         if ids:
             W[W_ID + i] = i
-            W[W_AUX + i] = m0 if x == 0 else (m1 if x == 1 else m2)
+            W[W_SHARE + i] = m0 if x == 0 else (m1 if x == 1 else m2)
         if u > bu:
             best, bu = i, u
     return best
@@ -138,7 +138,7 @@ def choose_item(R, S, PP, p, row, rng, W):
     if row == 0:
         best, bu, cnt = -1, -1e9, 0
         for t in range(NFT + 1):
-            avail = S[STATE.start_card_shown] if t == SP_ITEM else S[STATE.favours_shown + t]
+            avail = S[STATE.start_card_shown] if t == START_CARD else S[STATE.favours_shown + t]
             if avail <= 0:
                 continue
             cnt += 1

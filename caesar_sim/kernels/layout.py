@@ -19,7 +19,7 @@ NVEN = 3         # venues: Circus Maximus, Pompeius Theater, Colosseum
 NROW = 5         # rows: 0 villa, 1 forum, 2..4 the venues
 NFT = 3          # favour types
 BOOST, DOUBLE, GOLD = 0, 1, 2
-SP_ITEM = 3      # item code of the start-player card in phase 1
+START_CARD = 3      # item code of the start-player card in phase 1
 RANDOM, GREEDY, VALUE, MC, TUNED, DISTILLED = 0, 1, 2, 3, 4, 5   # TUNED: value's features, its own weights;
 NPOL = 6                                                          # DISTILLED: a linear score (kernels.scan)
 TPV_MAX = 12     # tickets per venue
@@ -71,11 +71,11 @@ STATE = layout(np.int64, (
 
 # --- the statistics vector (float64, summed over games)
 BIN_STATS = 4    # per bid: cards played, cards winning >= 1 item, sum net coins, sum net coins^2
-NCOMP = 5        # score parts: merchants, visitors, tickets, coin cards, gold
+SCORE_PARTS = 5        # score parts: merchants, visitors, tickets, coin cards, gold
 STATS = layout(np.float64, (
     ("on", ()),                   # 1 in a live statistics vector, 0 in a dummy (rollouts)
     ("bids", (NPOL, P, NROW, NVAL, BIN_STATS)),
-    ("score_parts", (P, NCOMP, 2)),
+    ("score_parts", (P, SCORE_PARTS, 2)),
     ("unclaimed", (4, 2)),        # per day: favours, start card, tickets, visitors (sum, sum sq)
     ("days", ()),
     ("start_card", 3),            # taken by choice, to leftmost merchant, stayed
@@ -88,16 +88,16 @@ LOGW = 10
 LOG_MAX = 4096
 
 # --- scratch floats W: item utilities at 0.. with each item's id (favour type or display ticket) at W_ID and
-# a ticket's visitor share at W_AUX (``row_utils``), one action's bid features at W_FEAT, every action's score at
+# a ticket's visitor share at W_SHARE (``row_utils``), one action's bid features at W_FEAT, every action's score at
 # W_SCORE (the policies), every candidate's mean rollout outcome at W_Q (`mc`, which the policies leave alone)
 W_ID = DISP
-W_AUX = 2 * DISP
+W_SHARE = 2 * DISP
 W_FEAT = 3 * DISP
 W_SCORE = W_FEAT + 16
 W_Q = W_SCORE + ACT_MAX
 W_SIZE = W_Q + ACT_MAX + 8
 A_SIZE = 2 * ACT_MAX             # ints: legal actions (rollouts), mc's own list
-EV_DAY, EV_FDISP, EV_TICKET, EV_VISITOR, EV_BID, EV_PASS, EV_TAKE, EV_NOTHING, EV_SPFALL, \
-    EV_SCORE, EV_FAVTIX, EV_CAESAR, EV_PHASE, EV_REMOVE, EV_SHORT = range(15)
+EV_DAY, EV_FAVOURS_SHOWN, EV_TICKET, EV_VISITOR, EV_BID, EV_PASS, EV_TAKE, EV_NOTHING, EV_START_CARD_FALLS, \
+    EV_SCORE, EV_FAVOUR_TICKET, EV_CAESAR, EV_PHASE, EV_REMOVE, EV_SHORT = range(15)
 RM_FAVOUR, RM_TICKET, RM_VISITOR = range(3)   # EV_REMOVE kinds (a: kind, b: type or venue, c: coins)
 SHORT_TICKETS, SHORT_VISITORS = range(2)      # EV_SHORT kinds (a: kind, b: wanted, c: laid)

@@ -16,14 +16,12 @@ paths agree, the same random actions), so candidates differ by their action, not
 At K = 4 that gains as much against a field as K = 8 without (and runs faster).
 """
 
-import numpy as np
-
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import next_u64, randbelow, seed_state, uniform
 from caesar_sim.kernels.items import WEIGHTS, wrow
-from caesar_sim.kernels.layout import ACT_MAX, DISTILLED, GREEDY, MC, NROW, NVAL, RANDOM, STATE, TUNED, VALUE, W_Q
-from caesar_sim.kernels.policies import greedy_action, legal_actions
-from caesar_sim.kernels.scan import scored_action
+from caesar_sim.kernels.layout import ACT_MAX, NROW, NVAL, STATE, W_Q
+from caesar_sim.kernels.play import fast_action
+from caesar_sim.kernels.policies import legal_actions
 from caesar_sim.kernels.setup import shuffle
 from caesar_sim.kernels.state import advance
 
@@ -32,20 +30,11 @@ from caesar_sim.kernels.state import advance
 def rollout_action(ro, eps):
     """The acting seat's rollout play on the rollout table ``ro`` (its row's ``WEIGHTS.rollout_policy``),
     with an ``eps`` chance of a random legal action."""
-    R, S, PP, rng, A, W = ro.R, ro.S, ro.PP, ro.rng, ro.A, ro.W
+    S, A, rng = ro.S, ro.A, ro.rng
     p = S[STATE.turn]
     if uniform(rng) < eps:
         return A[randbelow(rng, legal_actions(S, p, A, 0))]
-    pol = int(PP[wrow(S, p) + WEIGHTS.rollout_policy])
-    if pol == RANDOM:
-        return A[randbelow(rng, legal_actions(S, p, A, 0))]
-    if pol == GREEDY:
-        return greedy_action(R, S, PP, p)
-    if pol == VALUE or pol == TUNED or pol == DISTILLED:
-        return scored_action(R, S, PP, p, W, A, rng, pol == DISTILLED)
-    if pol == MC:
-        raise ValueError("rollout_action: an mc seat's rollouts are played by another policy")
-    raise ValueError("unknown Circus policy")
+    return fast_action(ro, p, int(ro.PP[wrow(S, p) + WEIGHTS.rollout_policy]))
 
 
 @no_refcount

@@ -10,7 +10,7 @@ import numba as nb
 from tabletop_mc.bits import lowest
 from tabletop_mc.jit import no_refcount
 from caesar_sim.kernels.items import WEIGHTS, favour_util, ticket_utils, wrow
-from caesar_sim.kernels.layout import BOOST, NFT, NROW, NVAL, NVEN, ROWCAP, RULES, SP_ITEM, STATE, W_AUX, W_ID
+from caesar_sim.kernels.layout import BOOST, NFT, NROW, NVAL, NVEN, ROWCAP, RULES, START_CARD, STATE, W_SHARE, W_ID
 from caesar_sim.kernels.state import n_items
 
 
@@ -114,12 +114,12 @@ def greedy_action(R, S, PP, p):
 @nb.njit(cache=True, inline="always")
 def row_utils(R, S, PP, o, p, row, W, ids):
     """Fill W[0:n] with what each item of row 0/1 is worth to ``p``, best first; return n. With ``ids``,
-    each item's id (row 0: favour type or SP_ITEM; row 1: display ticket) and visitor share (row 1)
-    move with it at W[W_ID:] and W[W_AUX:]."""
+    each item's id (row 0: favour type or START_CARD; row 1: display ticket) and visitor share (row 1)
+    move with it at W[W_ID:] and W[W_SHARE:]."""
     m = 0
     if row == 0:
         for t in range(NFT + 1):
-            cnt = S[STATE.start_card_shown] if t == SP_ITEM else S[STATE.favours_shown + t]
+            cnt = S[STATE.start_card_shown] if t == START_CARD else S[STATE.favours_shown + t]
             for _ in range(cnt):
                 W[m] = favour_util(R, PP, o, t)
                 if ids:
@@ -132,14 +132,14 @@ def row_utils(R, S, PP, o, p, row, W, ids):
         u = W[i]
         d, a = 0.0, 0.0
         if ids:
-            d, a = W[W_ID + i], W[W_AUX + i]
+            d, a = W[W_ID + i], W[W_SHARE + i]
         j = i
         while j > 0 and W[j - 1] < u:
             W[j] = W[j - 1]
             if ids:
-                W[W_ID + j], W[W_AUX + j] = W[W_ID + j - 1], W[W_AUX + j - 1]
+                W[W_ID + j], W[W_SHARE + j] = W[W_ID + j - 1], W[W_SHARE + j - 1]
             j -= 1
         W[j] = u
         if ids:
-            W[W_ID + j], W[W_AUX + j] = d, a
+            W[W_ID + j], W[W_SHARE + j] = d, a
     return m

@@ -35,8 +35,8 @@ from tabletop_mc.bits import highest, lowest, popcount
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import uniform
 from caesar_sim.kernels.items import NB, NFEAT, NPASS, WEIGHTS, visitor_util, wrow
-from caesar_sim.kernels.layout import (BOOST, DISP, DOUBLE, GOLD, NFT, NROW, NVAL, NVEN, ROWCAP, RULES, SP_ITEM, STATE,
-                                       W_AUX, W_FEAT, W_ID, W_SCORE)
+from caesar_sim.kernels.layout import (BOOST, DISP, DOUBLE, GOLD, NFT, NROW, NVAL, NVEN, ROWCAP, RULES, START_CARD,
+                                       STATE, W_FEAT, W_ID, W_SCORE, W_SHARE)
 from caesar_sim.kernels.policies import cheapest, phase_rows, row_scan, row_utils, visitor_slots
 from caesar_sim.kernels.state import n_items
 
@@ -97,10 +97,10 @@ def _item_parts(R, S, PP, p, row, j, W, u_j):
     """What item ``j`` of ``row`` adds to the phase's four decomposition features (worth ``u_j`` to ``p``)."""
     if row == 0:
         t = int(W[W_ID + j])
-        return 1.0 * (t == BOOST), 1.0 * (t == DOUBLE), 1.0 * (t == GOLD), 1.0 * (t == SP_ITEM)
+        return 1.0 * (t == BOOST), 1.0 * (t == DOUBLE), 1.0 * (t == GOLD), 1.0 * (t == START_CARD)
     if row == 1:
         i = int(W[W_ID + j])
-        x, c, share = S[STATE.ticket_venue + i], S[STATE.ticket_coins + i], W[W_AUX + j]
+        x, c, share = S[STATE.ticket_venue + i], S[STATE.ticket_coins + i], W[W_SHARE + j]
         cc = min(S[STATE.specials + x], S[STATE.bank_coins]) * R[RULES.coin_card_value]
         c3 = PP[wrow(S, p) + WEIGHTS.phase3_card] if share > 0 else 0.0
         return 1.0 * cc, share * c, u_j - cc - share * c + c3, 1.0 * (share > 0)

@@ -7,9 +7,9 @@ import numba as nb
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
-from caesar_sim.kernels.layout import (DISP, EV_CAESAR, EV_DAY, EV_FDISP, EV_PHASE, EV_REMOVE, EV_SHORT, EV_TICKET,
-                                       EV_VISITOR, LOGW, NFT, NROW, NVAL, NVEN, RM_FAVOUR, RM_TICKET, RM_VISITOR, RULES,
-                                       SHORT_TICKETS, SHORT_VISITORS, STATE, STATS)
+from caesar_sim.kernels.layout import (DISP, EV_CAESAR, EV_DAY, EV_FAVOURS_SHOWN, EV_PHASE, EV_REMOVE, EV_SHORT,
+                                       EV_TICKET, EV_VISITOR, LOGW, NFT, NROW, NVAL, NVEN, RM_FAVOUR, RM_TICKET,
+                                       RM_VISITOR, RULES, SHORT_TICKETS, SHORT_VISITORS, STATE, STATS)
 
 
 @nb.njit(cache=True, inline="always")
@@ -155,7 +155,7 @@ def setup_day(R, S, lg, st):
         if S[STATE.next_favour] < S[STATE.favours_dealt]:
             S[STATE.favours_shown + S[STATE.favour_deck + S[STATE.next_favour]]] += 1
             S[STATE.next_favour] += 1
-    log(lg, EV_FDISP, S[STATE.favours_shown], S[STATE.favours_shown + 1], S[STATE.favours_shown + 2])
+    log(lg, EV_FAVOURS_SHOWN, S[STATE.favours_shown], S[STATE.favours_shown + 1], S[STATE.favours_shown + 2])
     miss_t, miss_v = 0, 0
     for _ in range(R[RULES.tickets_per_day]):
         miss_t += draw_ticket(R, S, lg, 0) < 0

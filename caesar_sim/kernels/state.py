@@ -12,16 +12,16 @@ import numba as nb
 
 from tabletop_mc.jit import no_refcount
 from caesar_sim.kernels.items import choose_item
-from caesar_sim.kernels.layout import (BIN_STATS, BOOST, DISP, DOUBLE, EV_BID, EV_FAVTIX, EV_NOTHING, EV_PASS, EV_SCORE,
-                                       EV_SPFALL, EV_TAKE, GOLD, HOLD, NCOMP, NFT, NROW, NVAL, NVEN, P, ROWCAP, RULES,
-                                       SP_ITEM, STATE, STATS)
+from caesar_sim.kernels.layout import (BIN_STATS, BOOST, DISP, DOUBLE, EV_BID, EV_FAVOUR_TICKET, EV_NOTHING, EV_PASS,
+                                       EV_SCORE, EV_START_CARD_FALLS, EV_TAKE, GOLD, HOLD, NFT, NROW, NVAL, NVEN, P,
+                                       ROWCAP, RULES, SCORE_PARTS, START_CARD, STATE, STATS)
 from caesar_sim.kernels.setup import begin_phase, deal, insert_desc, log, setup_day
 
 
 @no_refcount
-def new_game(t, pols, ks, rows):
+def new_game(t, policies, rollouts, weight_rows):
     """Deal a fresh game on table ``t`` (``kernels.context``) for the seats' policies (seat p: policy
-    ``pols[p]``, rollouts ``ks[p]``, weight row ``rows[p]``) and stop at the first decision."""
+    ``policies[p]``, rollouts ``rollouts[p]``, weight row ``weight_rows[p]``) and stop at the first decision."""
     R, S = t.R, t.S
     n = R[RULES.players]
     for i in range(STATE.favours_shown):  # scalars and per-seat fields; day and phase set-up reset the rest
@@ -31,9 +31,9 @@ def new_game(t, pols, ks, rows):
     S[STATE.bank_coins] = R[RULES.coin_cards]
     S[STATE.start] = R[RULES.first_start_seat] % n
     for p in range(n):
-        S[STATE.policy + p] = pols[p]
-        S[STATE.rollouts + p] = ks[p]
-        S[STATE.weight_row + p] = rows[p]
+        S[STATE.policy + p] = policies[p]
+        S[STATE.rollouts + p] = rollouts[p]
+        S[STATE.weight_row + p] = weight_rows[p]
     setup_day(R, S, t.lg, t.st)
     settle(t)
 
@@ -107,7 +107,7 @@ def take_item(t, p, row, c):
     S[STATE.card_items + c] += 1
     if row == 0:
         S[STATE.card_item + c] = i
-        if i == SP_ITEM:
+        if i == START_CARD:
             S[STATE.start_card_shown] = 0
             S[STATE.start] = p
             if st[STATS.on] > 0:
@@ -165,7 +165,7 @@ def resolve_phase(t):
     if ph == 0:
         if S[STATE.start_card_shown] and S[STATE.row_cards] > 0:
             S[STATE.start] = S[STATE.row_owner]
-            log(lg, EV_SPFALL, S[STATE.start])
+            log(lg, EV_START_CARD_FALLS, S[STATE.start])
         if st[STATS.on] > 0:
             if S[STATE.start_card_shown] == 1:
                 st[STATS.start_card + (1 if S[STATE.row_cards] > 0 else 2)] += 1
@@ -216,7 +216,7 @@ def score_day(R, S, lg, st):
                     S[STATE.favours + p * NFT + t] -= 1
                     vis += coin
                     S[STATE.card_net_coins + S[STATE.held_visitor_card + h * HOLD + i]] += coin
-                    log(lg, EV_FAVTIX, p, x, coin, t)
+                    log(lg, EV_FAVOUR_TICKET, p, x, coin, t)
                     if st[STATS.on] > 0:
                         st[STATS.favours + t * 4 + 2] += 1
         gold_left = S[STATE.favours + p * NFT + GOLD]
@@ -234,9 +234,9 @@ def score_day(R, S, lg, st):
             lg[o + 8] = S[STATE.score + p]
         if st[STATS.on] > 0:
             comp = (merch, vis, tix, cc, gold)
-            for j in range(NCOMP):
-                st[STATS.score_parts + (p * NCOMP + j) * 2] += comp[j]
-                st[STATS.score_parts + (p * NCOMP + j) * 2 + 1] += comp[j] * comp[j]
+            for j in range(SCORE_PARTS):
+                st[STATS.score_parts + (p * SCORE_PARTS + j) * 2] += comp[j]
+                st[STATS.score_parts + (p * SCORE_PARTS + j) * 2 + 1] += comp[j] * comp[j]
             for t in range(NFT):
                 st[STATS.favours + t * 4 + 3] += S[STATE.favours + p * NFT + t]
     if st[STATS.on] > 0:

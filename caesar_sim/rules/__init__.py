@@ -22,23 +22,25 @@ import numpy as np
 from tabletop_mc.errors import UserError
 from tabletop_mc.rulefile import Problems, apply_overrides, load_file, load_packaged
 
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 
 FAVOUR_TYPES = ("boost", "double", "gold")
 VENUES = ("Circus Maximus", "Pompeius Theater", "Colosseum")
-MIN_PLAYERS, MAX_PLAYERS = 3, L.P
+MIN_PLAYERS, MAX_PLAYERS = 3, layout.P
 
 MAX_COINS = 1_000   # coins on one card: wide, and every score stays an exact small integer
 _SCHEMA = {  # key -> (kind, minimum, maximum)
-    "days": ("int", 1, L.DAYS_MAX), "first_start_seat": ("int", 0, MAX_PLAYERS - 1),
-    "tickets_per_day": ("int", 0, L.DISP), "special_tickets": ("ints", 0, L.DISP), "caesar": ("bool", None, None),
+    "days": ("int", 1, layout.DAYS_MAX), "first_start_seat": ("int", 0, MAX_PLAYERS - 1),
+    "tickets_per_day": ("int", 0, layout.DISP), "special_tickets": ("ints", 0, layout.DISP),
+    "caesar": ("bool", None, None),
     "merchant.coins": ("ints", 0, MAX_COINS),
-    "favour.boost": ("int", 0, L.FAV_MAX), "favour.double": ("int", 0, L.FAV_MAX), "favour.gold": ("int", 0, L.FAV_MAX),
-    "favour.boost_value": ("int", 0, L.NVAL + 7), "favour.double_items": ("int", 1, L.DISP),
+    "favour.boost": ("int", 0, layout.FAV_MAX), "favour.double": ("int", 0, layout.FAV_MAX),
+    "favour.gold": ("int", 0, layout.FAV_MAX),
+    "favour.boost_value": ("int", 0, layout.NVAL + 7), "favour.double_items": ("int", 1, layout.DISP),
     "favour.gold_coins": ("int", 0, MAX_COINS),
     "tickets.coins": ("ints", 0, MAX_COINS), "visitors.coins": ("ints", 0, MAX_COINS),
     "coin_cards.count": ("int", 0, 10_000), "coin_cards.value": ("int", 0, MAX_COINS),
-    "caesar_card.extra_visitors": ("int", 0, L.VIS_MAX), "caesar_card.favour_tickets": ("int", 0, L.DISP),
+    "caesar_card.extra_visitors": ("int", 0, layout.VIS_MAX), "caesar_card.favour_tickets": ("int", 0, layout.DISP),
 }
 _TABLES = {k.split(".")[0] for k in _SCHEMA if "." in k}
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
@@ -204,26 +206,27 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         return all(k in vals for k in keys)
 
     # Relations between fields: checked where the fields themselves are sound.
-    if have("days") and not 1 <= vals["days"] <= L.DAYS_MAX:
-        bad(f"'days' must be 1..{L.DAYS_MAX}, got {vals['days']}")
+    if have("days") and not 1 <= vals["days"] <= layout.DAYS_MAX:
+        bad(f"'days' must be 1..{layout.DAYS_MAX}, got {vals['days']}")
     if have("days", "special_tickets") and len(vals["special_tickets"]) != vals["days"]:
         bad(f"'special_tickets' needs one entry per day ({vals['days']}), got {len(vals['special_tickets'])}")
-    if have("merchant.coins") and len(vals["merchant.coins"]) != L.NVAL:
-        bad(f"'merchant.coins' needs {L.NVAL} entries (values 1..{L.NVAL}), got {len(vals['merchant.coins'])}")
-    if have("tickets.coins") and not 1 <= len(vals["tickets.coins"]) <= L.TPV_MAX:
-        bad(f"'tickets.coins' needs 1..{L.TPV_MAX} entries (tickets per venue), got {len(vals['tickets.coins'])}")
-    if have("visitors.coins") and not 1 <= len(vals["visitors.coins"]) < L.VIS_MAX:
-        bad(f"'visitors.coins' needs 1..{L.VIS_MAX - 1} entries, got {len(vals['visitors.coins'])}")
-    if have(*(f"favour.{t}" for t in FAVOUR_TYPES)) and sum(vals[f"favour.{t}"] for t in FAVOUR_TYPES) > L.FAV_MAX:
-        bad(f"the favour deck holds at most {L.FAV_MAX} cards, "
+    if have("merchant.coins") and len(vals["merchant.coins"]) != layout.NVAL:
+        bad(f"'merchant.coins' needs {layout.NVAL} entries (values 1..{layout.NVAL}), "
+            f"got {len(vals['merchant.coins'])}")
+    if have("tickets.coins") and not 1 <= len(vals["tickets.coins"]) <= layout.TPV_MAX:
+        bad(f"'tickets.coins' needs 1..{layout.TPV_MAX} entries (tickets per venue), got {len(vals['tickets.coins'])}")
+    if have("visitors.coins") and not 1 <= len(vals["visitors.coins"]) < layout.VIS_MAX:
+        bad(f"'visitors.coins' needs 1..{layout.VIS_MAX - 1} entries, got {len(vals['visitors.coins'])}")
+    if have(*(f"favour.{t}" for t in FAVOUR_TYPES)) and sum(vals[f"favour.{t}"] for t in FAVOUR_TYPES) > layout.FAV_MAX:
+        bad(f"the favour deck holds at most {layout.FAV_MAX} cards, "
             f"got {sum(vals[f'favour.{t}'] for t in FAVOUR_TYPES)}")
-    if have("favour.boost_value") and vals["favour.boost_value"] > L.NVAL + 7:
-        bad(f"'favour.boost_value' must be at most {L.NVAL + 7}, got {vals['favour.boost_value']}")
-    if have("favour.double_items") and vals["favour.double_items"] > L.DISP:
-        bad(f"'favour.double_items' must be at most {L.DISP}, got {vals['favour.double_items']}")
+    if have("favour.boost_value") and vals["favour.boost_value"] > layout.NVAL + 7:
+        bad(f"'favour.boost_value' must be at most {layout.NVAL + 7}, got {vals['favour.boost_value']}")
+    if have("favour.double_items") and vals["favour.double_items"] > layout.DISP:
+        bad(f"'favour.double_items' must be at most {layout.DISP}, got {vals['favour.double_items']}")
     if (have("tickets_per_day", "special_tickets") and vals["special_tickets"]
-            and vals["tickets_per_day"] + max(vals["special_tickets"]) > L.DISP):
-        bad(f"at most {L.DISP} tickets can be on display in a day")
+            and vals["tickets_per_day"] + max(vals["special_tickets"]) > layout.DISP):
+        bad(f"at most {layout.DISP} tickets can be on display in a day")
     bad.check()
     counts = tuple(vals[f"favour.{t}"] for t in FAVOUR_TYPES)
     remove, unfit = _removals(data, vals, counts, _stop_at_first(bad.where))
@@ -284,8 +287,8 @@ def _removals(data, vals, counts, bad) -> tuple[tuple[Removal, ...], tuple[str, 
         favours, problems = [], []
         for t, have in zip(FAVOUR_TYPES, counts):
             c = fav.get(t, 0)
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= L.FAV_MAX:
-                bad(f"'{where}.favours.{t}' must be an integer 0..{L.FAV_MAX}, got {_short(c)}")
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= layout.FAV_MAX:
+                bad(f"'{where}.favours.{t}' must be an integer 0..{layout.FAV_MAX}, got {_short(c)}")
             if c > have:
                 problems.append(f"'{where}.favours.{t}' must be 0..{have} (the deck's {t} favours), got {c}")
             favours.append(c)
@@ -326,8 +329,8 @@ def check_players(players: int) -> int:
 def kernel_rules(rules: RuleSet, players: int, gift_type: int = -1, gift_seat: int = 0) -> np.ndarray:
     """The int64 rule vector ``R`` for ``players`` seats (layout in kernels.layout)."""
     check_players(players)
-    R = np.zeros(L.RULES.size, dtype=np.int64)
-    r = L.RULES.named(R)
+    R = np.zeros(layout.RULES.size, dtype=np.int64)
+    r = layout.RULES.named(R)
     for name in ("days", "first_start_seat", "boost_value", "double_items", "gold_coins", "coin_cards",
                  "coin_card_value", "caesar", "caesar_extra_visitors", "caesar_favour_tickets"):
         r[name] = getattr(rules, name)

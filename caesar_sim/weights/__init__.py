@@ -20,11 +20,11 @@ import numpy as np
 from tabletop_mc.atomic import write_bytes_atomic
 from tabletop_mc.errors import UserError
 from tabletop_mc.inputfile import parse_json, read_text
-from caesar_sim.kernels import items as I
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import items
+from caesar_sim.kernels import layout
 
 MAX_BYTES = 64 << 10    # a weights file is ~1 KB
-MAX_PLAYERS = L.P
+MAX_PLAYERS = layout.P
 MAX_TEMP = 100.0        # coins: a softmax temperature far past uniform over a decision's actions
 
 FORMAT = "caesar-weights/1"
@@ -65,10 +65,10 @@ DEFAULTS.update({k: 0.0 for k in FEATURES})
 ORDER = tuple(DEFAULTS)
 # the kernel's weight row declares the named weights in this order (kernels.items.WEIGHTS; the features fill
 # its ``features`` block, the control slots follow)
-assert VALUE_WEIGHTS == I.WEIGHTS._fields[:I.WEIGHTS._fields.index("features")], \
+assert VALUE_WEIGHTS == items.WEIGHTS._fields[:items.WEIGHTS._fields.index("features")], \
     "caesar_sim.weights.DEFAULTS must name the kernel's weights (kernels.items.WEIGHTS) in order"
-assert len(BID_FEATURES) + 4 == I.NB and len(PASS_FEATURES) == I.NPASS and len(FEATURES) == I.NFEAT
-assert len(ORDER) == I.WEIGHTS.rollout_policy
+assert len(BID_FEATURES) + 4 == items.NB and len(PASS_FEATURES) == items.NPASS and len(FEATURES) == items.NFEAT
+assert len(ORDER) == items.WEIGHTS.rollout_policy
 
 # the weights `caesar tune` searches (value's features), with the range searched
 TUNABLE: dict[str, tuple[float, float]] = {
@@ -83,7 +83,7 @@ TUNABLE: dict[str, tuple[float, float]] = {
 WEIGHT_LIMIT = 1000.0
 RANGES: dict[str, tuple[float, float, bool]] = {
     **{k: (-WEIGHT_LIMIT, WEIGHT_LIMIT, False) for k in DEFAULTS},
-    "greedy_tickets": (0, L.DISP, True),
+    "greedy_tickets": (0, layout.DISP, True),
     "mc_epsilon": (0.0, 1.0, False),
     "mc_horizon": (0, 1, True),
     "ban_rows": (0, 31, True),     # 5 rows: villa, forum, 3 venues
@@ -112,9 +112,9 @@ def vector(weights: Mapping[str, float] | None = None, **changes) -> np.ndarray:
         if k not in w:
             raise UserError(f"unknown policy weight '{k}' (known: {', '.join(ORDER)})")
         w[k] = v
-    row = np.zeros(I.WEIGHTS.size, dtype=np.float64)
+    row = np.zeros(items.WEIGHTS.size, dtype=np.float64)
     row[:len(ORDER)] = [float(w[k]) for k in ORDER]
-    row[I.WEIGHTS.rollout_policy] = L.VALUE
+    row[items.WEIGHTS.rollout_policy] = layout.VALUE
     return row
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from caesar_sim.kernels import api
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_sim.profile import policy_weights
 from caesar_sim.rules import kernel_rules, load_rules
 
@@ -16,17 +16,17 @@ class Table:
     """A game state built by hand: displays, hands, rows; steps through kernel entry points.
 
     ``state`` is the state vector by name (``layout.STATE.dtype``), a view that
-    reads and writes ``S``: ``t.state["favours"][1, L.DOUBLE] = 1``."""
+    reads and writes ``S``: ``t.state["favours"][1, layout.DOUBLE] = 1``."""
 
-    def __init__(self, players=4, overrides=None, phase=0, start=0, policy=L.VALUE):
+    def __init__(self, players=4, overrides=None, phase=0, start=0, policy=layout.VALUE):
         self.R = kernel_rules(load_rules(overrides=overrides), players)
-        self.S = np.zeros(L.STATE.size, dtype=np.int64)
-        self.state = L.STATE.named(self.S)
-        self.rules = L.RULES.named(self.R)
-        self.lg = np.zeros((L.LOG_MAX, L.LOGW), dtype=np.int64)
-        self.lg[0, 1] = L.LOG_MAX
-        self.st = np.zeros(L.STATS.size)
-        self.stats = L.STATS.named(self.st)
+        self.S = np.zeros(layout.STATE.size, dtype=np.int64)
+        self.state = layout.STATE.named(self.S)
+        self.rules = layout.RULES.named(self.R)
+        self.lg = np.zeros((layout.LOG_MAX, layout.LOGW), dtype=np.int64)
+        self.lg[0, 1] = layout.LOG_MAX
+        self.st = np.zeros(layout.STATS.size)
+        self.stats = layout.STATS.named(self.st)
         self.stats["on"] = 1
         self.rng = np.array([1, 2, 3, 4], dtype=np.uint64)
         s = self.state
@@ -36,7 +36,7 @@ class Table:
         s["turn"] = start
         s["caesar"] = -1
         s["bank_coins"] = self.rules["coin_cards"]
-        s["hand"][:players] = (1 << L.NVAL) - 1     # every merchant 1..8 in hand
+        s["hand"][:players] = (1 << layout.NVAL) - 1     # every merchant 1..8 in hand
         s["policy"][:players] = policy
 
     # --- displays
@@ -72,7 +72,7 @@ class Table:
     # --- steps
     def play(self, p, v, venue=None, fav=0):
         row = self.state["phase"] if venue is None else 2 + venue
-        api.k_apply(self.R, self.S, p, (v - 1) + L.NVAL * row + L.NVAL * L.NROW * fav, self.lg, self.st)
+        api.k_apply(self.R, self.S, p, (v - 1) + layout.NVAL * row + layout.NVAL * layout.NROW * fav, self.lg, self.st)
 
     def resolve(self):
         api.k_resolve(self.R, PP, self.S, self.rng, self.lg, self.st)

@@ -9,8 +9,8 @@ from tabletop_mc.rng import new_state
 from caesar_sim.analysis.run import RunSettings, run_field
 from caesar_sim.fieldplay import mixture_play
 from caesar_sim.kernels import api
-from caesar_sim.kernels import items as I
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import items
+from caesar_sim.kernels import layout
 from caesar_sim.profile import parse_profile
 from caesar_sim.rules import kernel_rules, load_rules
 from caesar_sim.strategy import kernel_matrix, parse_strategy
@@ -42,8 +42,8 @@ def test_field_draws_are_reproducible_and_follow_the_weights():
 def test_the_game_stream_does_not_depend_on_how_seats_are_chosen():
     """Game g is the same deal and the same random choices whether its seats were drawn or given."""
     drawn = run_field(4, mixture_play("t", 4, ["value"], [1.0]), 300, RunSettings(seed=6, progress=False))
-    given = run_field(4, mixture_play("t", 4, ["greedy", "value"], [0.5, 0.5]), 300, RunSettings(seed=6, progress=False),
-                      seating=[1, 1, 1, 1])
+    given = run_field(4, mixture_play("t", 4, ["greedy", "value"], [0.5, 0.5]), 300,
+                      RunSettings(seed=6, progress=False), seating=[1, 1, 1, 1])
     assert np.array_equal(drawn.scores, given.scores)
     rot = run_field(4, mixture_play("t", 4, ["greedy", "value"], [0.5, 0.5]), 8, RunSettings(seed=6, progress=False),
                     seating=[0, 1, 1, 1])
@@ -69,14 +69,14 @@ def test_value_scores_rank_values_choice_first():
         acts, sc = api.k_scores(R, PP, s, False)
         a = int(api.k_decide(R, PP, s.copy(), new_state(1)))
         assert sc[list(acts).index(a)] == pytest.approx(sc.max(), abs=1e-9)
-        assert sorted(acts) == sorted(api.k_legal(s, int(s[L.STATE.turn])))
+        assert sorted(acts) == sorted(api.k_legal(s, int(s[layout.STATE.turn])))
 
 
 @pytest.mark.parametrize("temp", [1e-6, 100])
 def test_softmax_member_limits(temp):
     """Temperature -> 0: value's own choice wherever it is the unique best; very hot: uniform over legal actions."""
     R, PP, S = states(count=150)
-    hot = np.tile(parse_strategy(f"tuned:temp={temp:g}", 4).row, (L.P, 1)).reshape(-1)
+    hot = np.tile(parse_strategy(f"tuned:temp={temp:g}", 4).row, (layout.P, 1)).reshape(-1)
     rng = new_state(9)
     if temp < 1:
         for s in S:
@@ -88,8 +88,8 @@ def test_softmax_member_limits(temp):
                 if len(top) == 1:
                     assert a == int(api.k_decide(R, PP, s.copy(), rng))
         return
-    s = next(s for s in S if len(api.k_legal(s, int(s[L.STATE.turn]))) >= 6)
-    acts = list(api.k_legal(s, int(s[L.STATE.turn])))
+    s = next(s for s in S if len(api.k_legal(s, int(s[layout.STATE.turn]))) >= 6)
+    acts = list(api.k_legal(s, int(s[layout.STATE.turn])))
     seen = [int(api.k_decide(R, hot, s.copy(), rng)) for _ in range(3000)]
     freq = np.array([seen.count(a) for a in acts]) / 3000
     assert set(seen) == set(acts) and np.abs(freq - 1 / len(acts)).max() < 0.05, freq
@@ -104,18 +104,19 @@ def test_mc_field_rollouts_draw_the_others_from_the_field(tmp_path):
     assert mc.label == f"mc:2:field:{fpath}" and parse_strategy(f"mc:2:value:field:{fpath}", 4).field
     strategies = [mc] + [parse_strategy("tuned", 4)] * 3
     PP = kernel_matrix(strategies, 4)
-    rows = PP.reshape(-1, I.WEIGHTS.size)
-    f0, fn = int(rows[0, I.WEIGHTS.field_first]), int(rows[0, I.WEIGHTS.field_size])
-    assert fn == 3 and f0 == L.P and rows[f0 + 2, I.WEIGHTS.temperature] == 0.5
-    assert [int(rows[f0 + i, I.WEIGHTS.rollout_policy]) for i in range(3)] == [L.VALUE, L.GREEDY, L.VALUE]
+    rows = PP.reshape(-1, items.WEIGHTS.size)
+    f0, fn = int(rows[0, items.WEIGHTS.field_first]), int(rows[0, items.WEIGHTS.field_size])
+    assert fn == 3 and f0 == layout.P and rows[f0 + 2, items.WEIGHTS.temperature] == 0.5
+    assert ([int(rows[f0 + i, items.WEIGHTS.rollout_policy]) for i in range(3)]
+            == [layout.VALUE, layout.GREEDY, layout.VALUE])
     R, _, S = states(count=1)
     s = S[0].copy()
-    s[L.STATE.turn], s[L.STATE.weight_row:L.STATE.weight_row + 4] = 0, np.arange(4)
+    s[layout.STATE.turn], s[layout.STATE.weight_row:layout.STATE.weight_row + 4] = 0, np.arange(4)
     rng = new_state(3)
     drawn = []
     for _ in range(2000):
         r, pol = api.k_rollout_seats(PP, s, rng)
-        assert r[0] == 0 and pol[0] == int(rows[0, I.WEIGHTS.rollout_policy])   # the mover keeps its own row
+        assert r[0] == 0 and pol[0] == int(rows[0, items.WEIGHTS.rollout_policy])   # the mover keeps its own row
         drawn += list(r[1:] - f0)
     freq = np.bincount(drawn, minlength=3) / len(drawn)
     assert np.abs(freq - [0.5, 0.25, 0.25]).max() < 0.02, freq
@@ -176,8 +177,8 @@ def test_distilled_with_values_scoring_plays_like_value():
     distilled picks value's choice at every decision whose best score is unique."""
     from caesar_sim.analysis.distill import distilled_strategy, tuned_equivalent
     R, PP, S = states(profile="value x4", count=300)
-    row = distilled_strategy(PP[:I.WEIGHTS.size], tuned_equivalent(PP[:I.WEIGHTS.size])).row
-    DP = np.tile(row, (L.P, 1)).reshape(-1)
+    row = distilled_strategy(PP[:items.WEIGHTS.size], tuned_equivalent(PP[:items.WEIGHTS.size])).row
+    DP = np.tile(row, (layout.P, 1)).reshape(-1)
     same = 0
     for s in S:
         acts, sc = api.k_scores(R, PP, s, False)
@@ -215,10 +216,10 @@ def test_shipped_distilled_loads_and_plays_legal_actions(players):
     data = WT.shipped(players, "distilled")
     assert data["policy"] == "distilled" and data["meta"]["command"].startswith(f"caesar distill --players {players}")
     s = parse_strategy("distilled", players)
-    assert s.code == L.DISTILLED and s.row[I.WEIGHTS.rollout_policy] == L.DISTILLED
+    assert s.code == layout.DISTILLED and s.row[items.WEIGHTS.rollout_policy] == layout.DISTILLED
     R, PP, S = states(players, f"distilled x{players}", count=200)
     for st in S:
-        assert int(api.k_decide(R, PP, st.copy(), new_state(2))) in set(api.k_legal(st, int(st[L.STATE.turn])))
+        assert int(api.k_decide(R, PP, st.copy(), new_state(2))) in set(api.k_legal(st, int(st[layout.STATE.turn])))
 
 
 def test_distill_cli_writes_a_distilled_weights_file(tmp_path):
@@ -230,6 +231,6 @@ def test_distill_cli_writes_a_distilled_weights_file(tmp_path):
                                     "--format", "json"])
     assert res.exit_code == 0, res.output
     s = parse_strategy(f"distilled@{out}", 3)
-    assert s.code == L.DISTILLED
+    assert s.code == layout.DISTILLED
     with pytest.raises(UserError, match="not 'tuned'"):
         parse_strategy(f"tuned@{out}", 3)

@@ -6,7 +6,7 @@ import pytest
 from tabletop_mc.stats import wilson
 from caesar_sim.analysis import RunSettings, narrated_game, run_games
 from caesar_sim.analysis.tables import simulate
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_sim.kernels.game import play_one
 from caesar_sim.profile import parse_profile
 from caesar_sim.rules import kernel_rules, load_rules
@@ -42,30 +42,30 @@ def test_game_invariants_from_the_log():
     rules = load_rules()
     for seed in range(1, 30):
         prof = parse_profile("random,greedy,value,random", 4)
-        lg = np.zeros((L.LOG_MAX, L.LOGW), np.int64)
+        lg = np.zeros((layout.LOG_MAX, layout.LOGW), np.int64)
         totals = play_one(kernel_rules(rules, 4), prof.kernel_weights(), prof.policies, prof.rollouts, seed, lg)
         rows = lg[1:lg[0, 0] + 1]
-        day_starts = np.nonzero(rows[:, 0] == L.EV_DAY)[0].tolist() + [len(rows)]
+        day_starts = np.nonzero(rows[:, 0] == layout.EV_DAY)[0].tolist() + [len(rows)]
         for a, b in zip(day_starts, day_starts[1:]):
             day = rows[a:b]
-            bids = day[day[:, 0] == L.EV_BID]
+            bids = day[day[:, 0] == layout.EV_BID]
             for p in range(4):
                 vals = bids[bids[:, 1] == p, 2]
                 assert len(vals) == len(set(vals)) <= 8
-            takes = day[day[:, 0] == L.EV_TAKE]
-            assert (takes[:, 3] == 1).sum() <= (day[:, 0] == L.EV_TICKET).sum()
-            shown = (day[:, 0] == L.EV_VISITOR).sum()
+            takes = day[day[:, 0] == layout.EV_TAKE]
+            assert (takes[:, 3] == 1).sum() <= (day[:, 0] == layout.EV_TICKET).sum()
+            shown = (day[:, 0] == layout.EV_VISITOR).sum()
             assert (takes[:, 3] >= 2).sum() <= shown
-        scores = rows[rows[:, 0] == L.EV_SCORE]
+        scores = rows[rows[:, 0] == layout.EV_SCORE]
         assert list(scores[-4:, 8]) == list(totals[:4])
         assert (scores[:, 7] == scores[:, 2:7].sum(axis=1)).all()
 
 
 def test_caesar_variant_games_run_and_use_favour_tickets():
     b = run_games(4, "value x4", 4000, RunSettings(seed=5, overrides=["caesar=true"], progress=False))
-    assert L.STATS.named(b.stats)["favours"][:, 2].sum() > 0
+    assert layout.STATS.named(b.stats)["favours"][:, 2].sum() > 0
     base = run_games(4, "value x4", 4000, RunSettings(seed=5, progress=False))
-    assert L.STATS.named(base.stats)["favours"][:, 2].sum() == 0
+    assert layout.STATS.named(base.stats)["favours"][:, 2].sum() == 0
 
 
 def test_mc_beats_random():
@@ -92,11 +92,13 @@ def test_mc_game_horizon_runs_reproducibly_and_differs_from_day():
 
 
 def test_named_statistics_read_the_kernel_slots():
-    """The record view names exactly the slots the kernels add to (``ST_*`` offsets)."""
-    st = np.arange(L.STATS.size, dtype=np.float64)
-    s = L.STATS.named(st)
-    assert s["days"] == L.STATS.days and list(s["short"]) == [L.STATS.short, L.STATS.short + 1, L.STATS.short + 2]
-    assert s["favours"][2, 3] == L.STATS.favours + 2 * 4 + 3
-    assert s["score_parts"][1, 4, 1] == L.STATS.score_parts + (1 * L.NCOMP + 4) * 2 + 1
-    assert s["unclaimed"][3, 0] == L.STATS.unclaimed + 6
-    assert s["bids"][1, 2, 3, 4, 1] == L.STATS.bids + (((1 * L.P + 2) * L.NROW + 3) * L.NVAL + 4) * L.BIN_STATS + 1
+    """The record view names exactly the slots the kernels add to (``STATS`` offsets)."""
+    st = np.arange(layout.STATS.size, dtype=np.float64)
+    s = layout.STATS.named(st)
+    assert s["days"] == layout.STATS.days
+    assert list(s["short"]) == [layout.STATS.short, layout.STATS.short + 1, layout.STATS.short + 2]
+    assert s["favours"][2, 3] == layout.STATS.favours + 2 * 4 + 3
+    assert s["score_parts"][1, 4, 1] == layout.STATS.score_parts + (1 * layout.SCORE_PARTS + 4) * 2 + 1
+    assert s["unclaimed"][3, 0] == layout.STATS.unclaimed + 6
+    assert s["bids"][1, 2, 3, 4, 1] == (layout.STATS.bids + (((1 * layout.P + 2) * layout.NROW + 3) * layout.NVAL + 4)
+                                        * layout.BIN_STATS + 1)

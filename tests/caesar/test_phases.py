@@ -3,7 +3,7 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_helpers import Table
 from caesar_reference import ref_row, ref_venue_score
 
@@ -30,7 +30,7 @@ def test_items_run_out_and_later_cards_get_nothing():
     items = {(p, v): k for p, v, k in t.card_items()}
     assert items == {(1, 8): 1, (2, 5): 1, (0, 3): 0, (3, 1): 0}
     assert t.state["tickets_shown"] == 0
-    assert len(t.events(L.EV_NOTHING)) == 2
+    assert len(t.events(layout.EV_NOTHING)) == 2
 
 
 def test_unclaimed_items_stay_and_are_counted():
@@ -53,7 +53,7 @@ def test_start_card_goes_to_leftmost_merchant_when_nobody_takes_it():
     t.resolve()                                   # two cards, two favours: the start card is left over
     assert t.fav(3)[2] == 1 and t.fav(2)[0] == 1  # 6 takes gold (2 coins), 2 takes boost
     assert t.state["start"] == 3                    # owner of the leftmost card (the 6)
-    assert t.events(L.EV_SPFALL) == [(3, 0, 0, 0, 0, 0, 0, 0)]
+    assert t.events(layout.EV_START_CARD_FALLS) == [(3, 0, 0, 0, 0, 0, 0, 0)]
     assert t.stats["start_card"][1] == 1
 
 
@@ -74,8 +74,8 @@ def test_boost_counts_higher_and_double_takes_two_items():
     t.tickets((0, 0), (0, 1), (1, 4), (2, 5))
     for x in range(3):
         t.visitors(x, [2, 2])
-    t.state["favours"][0, L.BOOST] = 1                  # seat 0 holds a boost
-    t.state["favours"][1, L.DOUBLE] = 1                  # seat 1 holds a double
+    t.state["favours"][0, layout.BOOST] = 1                  # seat 0 holds a boost
+    t.state["favours"][1, layout.DOUBLE] = 1                  # seat 1 holds a double
     t.play(2, 7)
     t.play(0, 5, fav=1)                           # counts 8: left of the 7
     t.play(1, 6, fav=2)
@@ -85,7 +85,7 @@ def test_boost_counts_higher_and_double_takes_two_items():
     t.resolve()
     items = {p: k for p, v, k in t.card_items()}
     assert items == {0: 1, 2: 1, 1: 2, 3: 0}
-    assert t.st[L.STATS.favours + 1] == 1 and t.st[L.STATS.favours + 4 + 1] == 1
+    assert t.st[layout.STATS.favours + 1] == 1 and t.st[layout.STATS.favours + 4 + 1] == 1
 
 
 @settings(max_examples=60, deadline=None)
@@ -124,7 +124,7 @@ def test_special_events_give_coin_cards_two_on_one_venue_and_supply_runs_out():
     t.play(2, 6)
     t.play(3, 5)
     t.rules["coin_cards"] = 3
-    t.state["policy"][:4] = L.RANDOM           # take tickets in whatever order
+    t.state["policy"][:4] = layout.RANDOM           # take tickets in whatever order
     t.resolve()
     cc = [int(t.state["coin_cards"][p]) for p in range(4)]
     venue_of = {p: [x for x in range(3) if t.held_tickets(p, x)][0] for p in range(4)}

@@ -1,7 +1,7 @@
 """Policy decisions on hand-built tables."""
 
 from caesar_sim.kernels import api
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_helpers import PP, Table
 
 
@@ -11,11 +11,11 @@ def decide(t, p):
 
 
 def decode(a):
-    return (a % L.NVAL + 1, (a // L.NVAL) % L.NROW, a // (L.NVAL * L.NROW)) if a >= 0 else None
+    return (a % layout.NVAL + 1, (a // layout.NVAL) % layout.NROW, a // (layout.NVAL * layout.NROW)) if a >= 0 else None
 
 
 def test_greedy_bids_the_cheapest_card_that_still_wins():
-    t = Table(phase=2, policy=L.GREEDY)
+    t = Table(phase=2, policy=layout.GREEDY)
     t.visitors(1, [3, 2])
     t.give_ticket(0, 1, 1)
     t.play(1, 6, venue=1)
@@ -24,19 +24,19 @@ def test_greedy_bids_the_cheapest_card_that_still_wins():
     assert decode(decide(t, 0)) == (5, 3, 0)      # 5 goes between the 6 and the 4
     t.state["hand"][0] = 0b00001111                # only 1..4: nothing wins -> pass
     assert decide(t, 0) == -1
-    t.state["favours"][0, L.BOOST] = 1                          # with a boost, 2 + 3 = 5 wins
+    t.state["favours"][0, layout.BOOST] = 1                          # with a boost, 2 + 3 = 5 wins
     assert decode(decide(t, 0)) == (2, 3, 1)
 
 
 def test_greedy_and_value_want_no_visitor_without_a_ticket():
-    for pol in (L.GREEDY, L.VALUE):
+    for pol in (layout.GREEDY, layout.VALUE):
         t = Table(phase=2, policy=pol)
         t.visitors(0, [3, 3])
         assert decide(t, 0) == -1
 
 
 def test_value_takes_a_visitor_that_fills_its_ticket_cheaply():
-    t = Table(phase=2, policy=L.VALUE)
+    t = Table(phase=2, policy=layout.VALUE)
     t.visitors(2, [3])
     t.give_ticket(1, 2, 2)
     for p in (0, 2, 3):
@@ -46,7 +46,7 @@ def test_value_takes_a_visitor_that_fills_its_ticket_cheaply():
 
 
 def test_no_favours_in_phase_one_and_random_actions_are_legal():
-    t = Table(phase=0, policy=L.RANDOM)
+    t = Table(phase=0, policy=layout.RANDOM)
     t.favours(boost=2, double=2)
     t.state["favours"][0] = 1, 1, 1
     t.state["hand"][0] = 0b00100100                    # 3 and 6 only

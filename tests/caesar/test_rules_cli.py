@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from tabletop_mc.errors import UserError
 from caesar_sim.cli import main
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_sim.profile import parse_profile
 from caesar_sim.rules import kernel_rules, load_rules
 
@@ -23,7 +23,7 @@ def test_standard_rules_carry_every_default():
     assert r.merchant_coins == (0, 0, 1, 1, 2, 2, 3, 3) and r.favour_counts == (6, 6, 6)
     assert r.ticket_coins == (1, 1, 1, 1, 2, 2) and sorted(r.visitor_coins) == [1] * 6 + [2] * 5 + [3] * 4
     R = kernel_rules(r, 5)
-    r = L.RULES.named(R)
+    r = layout.RULES.named(R)
     assert r["tickets_per_day"] == 5 and r["gold_coins"] == 2 and r["boost_value"] == 3 and r["coin_cards"] == 12
 
 

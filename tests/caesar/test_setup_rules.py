@@ -12,7 +12,7 @@ from caesar_sim.analysis import RunSettings, narrated_game, run_games
 from caesar_sim.analysis.tables import short_table
 from caesar_sim.cli import main
 from caesar_sim.kernels import api
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import layout
 from caesar_sim.rules import Removal, kernel_rules, load_rules
 from caesar_helpers import PP, Table
 
@@ -23,20 +23,21 @@ VISITORS = [1] * 6 + [2] * 5 + [3] * 4
 def new_game(players, overrides=None, seed=1):
     """A freshly dealt game (stopped at the first decision): (R, S, log rows)."""
     R = kernel_rules(load_rules(overrides=overrides), players)
-    S = np.zeros(L.STATE.size, np.int64)
-    lg = np.zeros((L.LOG_MAX, L.LOGW), np.int64)
-    lg[0, 1] = L.LOG_MAX
+    S = np.zeros(layout.STATE.size, np.int64)
+    lg = np.zeros((layout.LOG_MAX, layout.LOGW), np.int64)
+    lg[0, 1] = layout.LOG_MAX
     rng = np.array([seed, 2, 3, 4], np.uint64)
-    pols = np.full(L.P, L.VALUE, np.int64)
-    api.k_new_game(R, PP, S, pols, np.ones(L.P, np.int64), np.zeros(L.P, np.int64), rng, lg, np.zeros(L.STATS.size))
+    pols = np.full(layout.P, layout.VALUE, np.int64)
+    api.k_new_game(R, PP, S, pols, np.ones(layout.P, np.int64), np.zeros(layout.P, np.int64), rng, lg,
+                   np.zeros(layout.STATS.size))
     return R, S, lg[1:lg[0, 0] + 1]
 
 
 def decks(R, S):
     """The dealt decks as multisets: tickets (venue, coins), visitors (coins, Caesar = 'C'), favour types."""
-    r = L.RULES.named(R)
+    r = layout.RULES.named(R)
     tpv = r["tickets_per_venue"]
-    s = L.STATE.named(S)
+    s = layout.STATE.named(S)
     tix = Counter((int(i // tpv), int(r["ticket_coins"][i % tpv])) for i in s["ticket_deck"][:s["tickets_dealt"]])
     vis = Counter("C" if i == r["visitor_cards"] else int(r["visitor_coins"][i])
                   for i in s["visitor_deck"][:s["visitors_dealt"]])
@@ -65,9 +66,9 @@ def test_dealt_decks_are_the_full_decks_minus_the_removed_cards(players):
         assert (sum(tix.values()), sum(vis.values()), sum(fav.values())) == (15, 13, 15)
     assert tix == full_tix and vis == full_vis
     assert fav == Counter({t: 6 - (players == 3) for t in range(3)})
-    removed = log[log[:, 0] == L.EV_REMOVE][:, 1:4].tolist()
-    want = ([[L.RM_TICKET, x, 1] for x in range(3)] + [[L.RM_VISITOR, 0, c] for c in (1, 2, 3)]
-            + [[L.RM_FAVOUR, t, 0] for t in range(3)]) if players == 3 else []
+    removed = log[log[:, 0] == layout.EV_REMOVE][:, 1:4].tolist()
+    want = ([[layout.RM_TICKET, x, 1] for x in range(3)] + [[layout.RM_VISITOR, 0, c] for c in (1, 2, 3)]
+            + [[layout.RM_FAVOUR, t, 0] for t in range(3)]) if players == 3 else []
     assert removed == want
 
 
@@ -131,29 +132,29 @@ def setup_table(players=3, overrides=None, tickets=(), visitors=(), day=0):
 def test_ticket_deck_runs_out_the_day_shows_what_is_left():
     t = setup_table(tickets=[0, 6], visitors=list(range(10)))   # 3 wanted, 2 left
     assert t.state["tickets_shown"] == 2
-    assert t.events(L.EV_SHORT) == [(L.SHORT_TICKETS, 1, 0, 0, 0, 0, 0, 0)]
-    assert list(t.st[L.STATS.short:L.STATS.short + 3]) == [1, 0, 1]
+    assert t.events(layout.EV_SHORT) == [(layout.SHORT_TICKETS, 1, 0, 0, 0, 0, 0, 0)]
+    assert list(t.st[layout.STATS.short:layout.STATS.short + 3]) == [1, 0, 1]
 
 
 def test_special_ticket_missing_counts_as_short():
     t = setup_table(tickets=[0, 6, 12], visitors=list(range(10)), day=2)  # day 3: 3 + 2 specials wanted
     assert t.state["tickets_shown"] == 3 and t.state["specials"][:3].sum() == 0
-    assert t.events(L.EV_SHORT) == [(L.SHORT_TICKETS, 2, 0, 0, 0, 0, 0, 0)]
+    assert t.events(layout.EV_SHORT) == [(layout.SHORT_TICKETS, 2, 0, 0, 0, 0, 0, 0)]
 
 
 def test_visitor_deck_runs_out_including_caesar_extras():
     t = setup_table(tickets=[0, 1, 2], visitors=[3])            # 3 Circus tickets: 2 visitors wanted, 1 left
     assert t.state["visitors_shown"][0] == 1
-    assert t.events(L.EV_SHORT) == [(L.SHORT_VISITORS, 1, 0, 0, 0, 0, 0, 0)]
-    assert list(t.st[L.STATS.short:L.STATS.short + 3]) == [0, 1, 1]
+    assert t.events(layout.EV_SHORT) == [(layout.SHORT_VISITORS, 1, 0, 0, 0, 0, 0, 0)]
+    assert list(t.st[layout.STATS.short:layout.STATS.short + 3]) == [0, 1, 1]
     t = setup_table(overrides=["caesar=true"], tickets=[0, 1, 6], visitors=[15, 4])  # Caesar brings 2, 1 left
     assert t.state["caesar"] == 0 and t.state["visitors_shown"][0] == 1
-    assert t.events(L.EV_SHORT) == [(L.SHORT_VISITORS, 1, 0, 0, 0, 0, 0, 0)]
+    assert t.events(layout.EV_SHORT) == [(layout.SHORT_VISITORS, 1, 0, 0, 0, 0, 0, 0)]
 
 
 def test_full_decks_are_never_short_and_narration_is_silent():
     t = setup_table(tickets=list(range(18)), visitors=list(range(15)), day=2)
-    assert t.events(L.EV_SHORT) == [] and t.st[L.STATS.short + 2] == 0
+    assert t.events(layout.EV_SHORT) == [] and t.st[layout.STATS.short + 2] == 0
 
 
 def test_simulate_reports_the_share_of_short_days():
@@ -193,12 +194,13 @@ def test_two_players_use_favours_as_tickets_on_the_same_day():
     t.give_ticket(0, 1, 1)
     for c in (3, 2):
         t.give_visitor(0, 1, c)                   # seat 0: ticket + visitor 3, favour + visitor 2
-    t.state["favours"][0, L.BOOST] = 1
+    t.state["favours"][0, layout.BOOST] = 1
     t.give_visitor(2, 1, 3)                       # seat 2: no ticket, a gold favour serves for the 3
-    t.state["favours"][2, L.GOLD] = 1
+    t.state["favours"][2, layout.GOLD] = 1
     assert t.score() == [1 + 3 + 2, 0, 3]
-    assert t.events(L.EV_FAVTIX) == [(0, 1, 2, L.BOOST, 0, 0, 0, 0), (2, 1, 3, L.GOLD, 0, 0, 0, 0)]
-    assert t.st[L.STATS.favours + 2] == 1 and t.st[L.STATS.favours + 8 + 2] == 1
+    assert t.events(layout.EV_FAVOUR_TICKET) == [(0, 1, 2, layout.BOOST, 0, 0, 0, 0),
+                                                 (2, 1, 3, layout.GOLD, 0, 0, 0, 0)]
+    assert t.st[layout.STATS.favours + 2] == 1 and t.st[layout.STATS.favours + 8 + 2] == 1
 
 
 @pytest.mark.parametrize("allow", [0, 1, 2, 3])
@@ -209,7 +211,7 @@ def test_a_player_uses_up_to_favour_tickets_favours(allow):
     t.state["favours"][1] = 1, 1, 1        # boost, double and gold (gold is used last)
     gold_left = 1 if allow < 3 else 0
     assert t.score()[1] == 3 * allow + 2 * gold_left
-    assert len(t.events(L.EV_FAVTIX)) == allow
+    assert len(t.events(layout.EV_FAVOUR_TICKET)) == allow
 
 
 def test_gold_is_kept_rather_than_used_for_a_cheap_visitor():
@@ -223,8 +225,8 @@ def test_gold_is_kept_rather_than_used_for_a_cheap_visitor():
 def test_favour_tickets_only_at_the_caesar_venue():
     t = caesar_table(venue=0)
     t.give_visitor(1, 1, 3)
-    t.state["favours"][1, L.BOOST] = 1
-    assert t.score()[1] == 0 and t.events(L.EV_FAVTIX) == []
+    t.state["favours"][1, layout.BOOST] = 1
+    assert t.score()[1] == 0 and t.events(layout.EV_FAVOUR_TICKET) == []
 
 
 def test_players_without_tickets_bid_and_score_at_the_caesar_venue():
@@ -232,13 +234,13 @@ def test_players_without_tickets_bid_and_score_at_the_caesar_venue():
     t.visitors(1, [3, 3, 1])
     for p in range(3):
         t.state["hand"][p] = 0b11111111
-        t.state["favours"][p, L.DOUBLE] = 1              # a double favour each, no tickets
+        t.state["favours"][p, layout.DOUBLE] = 1              # a double favour each, no tickets
     t.play(0, 8, venue=1)
     t.play(2, 7, venue=1)
     t.resolve()
     t.state["hand"][:3] = 0
     assert t.score() == [3, 0, 3]
-    assert [e[0] for e in t.events(L.EV_FAVTIX)] == [0, 2]
+    assert [e[0] for e in t.events(layout.EV_FAVOUR_TICKET)] == [0, 2]
 
 
 @pytest.mark.parametrize("allow", [1, 0])
@@ -246,12 +248,12 @@ def test_value_bids_for_a_caesar_visitor_with_a_favour_and_no_ticket(allow):
     t = caesar_table(favour_tickets=allow)
     t.visitors(1, [3])
     t.state["hand"][1] = 0b11111111
-    t.state["favours"][1, L.DOUBLE] = 1                  # a double favour, no ticket
+    t.state["favours"][1, layout.DOUBLE] = 1                  # a double favour, no ticket
     t.state["passed"][0] = t.state["passed"][2] = 1
     t.state["turn"] = 1
     a = int(api.k_decide(t.R, PP, t.S, t.rng))
     if allow:
-        assert a >= 0 and (a // L.NVAL) % L.NROW == 3  # row 3: the Pompeius Theater, the Caesar venue
+        assert a >= 0 and (a // layout.NVAL) % layout.NROW == 3  # row 3: the Pompeius Theater, the Caesar venue
     else:
         assert a == -1
 

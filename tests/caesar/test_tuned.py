@@ -14,8 +14,8 @@ from caesar_sim.analysis.bids import bid_table
 from caesar_sim.analysis.tune import CMAES, Search, tune
 from caesar_sim.cli import main
 from caesar_sim.kernels import api
-from caesar_sim.kernels import items as I
-from caesar_sim.kernels import layout as L
+from caesar_sim.kernels import items
+from caesar_sim.kernels import layout
 from caesar_sim.profile import parse_profile, reference_profile
 from caesar_helpers import Table
 
@@ -75,12 +75,12 @@ def test_shipped_tuned_weights_record_how_they_were_made():
         assert data["players"] == players
         assert data["meta"]["command"].startswith(f"caesar tune --players {players} ")
         assert isinstance(data["meta"]["seed"], int)
-        assert WT.vector(data["weights"])[I.WEIGHTS.ban_rows] == 0
+        assert WT.vector(data["weights"])[items.WEIGHTS.ban_rows] == 0
     assert reference_profile(4) == "reference"
 
 
 def test_restricted_player_never_bids_at_a_banned_location_or_for_a_banned_item():
-    t = Table(phase=2, policy=L.TUNED)
+    t = Table(phase=2, policy=layout.TUNED)
     t.visitors(2, [3])
     t.give_ticket(1, 2, 2)
     for p in (0, 2, 3):
@@ -89,11 +89,11 @@ def test_restricted_player_never_bids_at_a_banned_location_or_for_a_banned_item(
     PP = WT.vector()
     assert int(api.k_decide(t.R, PP, t.S, t.rng)) >= 0
     assert int(api.k_decide(t.R, WT.vector(ban_rows=1 << 4), t.S, t.rng)) == -1   # row 4: the Colosseum
-    t = Table(phase=0, policy=L.TUNED)
+    t = Table(phase=0, policy=layout.TUNED)
     t.favours(gold=1, start_card=False)
     t.state["turn"] = 0
     assert int(api.k_decide(t.R, PP, t.S, t.rng)) >= 0
-    assert int(api.k_decide(t.R, WT.vector(ban_items=1 << L.GOLD), t.S, t.rng)) == -1
+    assert int(api.k_decide(t.R, WT.vector(ban_items=1 << layout.GOLD), t.S, t.rng)) == -1
 
 
 def test_restricted_profile_in_whole_games():
@@ -157,7 +157,7 @@ def test_restricted_distilled_and_mc_players():
     for e in range(4):
         s = prof.strategies()[e]
         row = s.row.copy()
-        row[I.WEIGHTS.ban_rows] = 1 << 4
+        row[items.WEIGHTS.ban_rows] = 1 << 4
         prof = prof.with_entry(e, replace(s, row=row))
     table = bid_table(run_games(4, prof, 20, RunSettings(seed=3, progress=False)), by_seat=False)
     assert "Colosseum" not in set(table["location"]) and "Circus Maximus" in set(table["location"])

@@ -1,0 +1,23 @@
+"""A seat's action under a policy that decides at once (numba): the one place every move of
+`random`, `greedy`, `value`, `tuned` and `distilled` goes through, in games (``game.decide``)
+and in `mc`'s rollouts (``mc.rollout_action``). `mc` itself searches (``mc.mc_action``)."""
+
+from tabletop_mc.jit import no_refcount
+from tabletop_mc.rng import randbelow
+from caesar_sim.kernels.layout import DISTILLED, GREEDY, MC, RANDOM, TUNED, VALUE
+from caesar_sim.kernels.policies import greedy_action, legal_actions
+from caesar_sim.kernels.scan import scored_action
+
+
+@no_refcount
+def fast_action(t, p, pol):
+    """Seat ``p``'s action on table ``t`` (``kernels.context``) under policy ``pol``."""
+    if pol == RANDOM:
+        return t.A[randbelow(t.rng, legal_actions(t.S, p, t.A, 0))]
+    if pol == GREEDY:
+        return greedy_action(t.R, t.S, t.PP, p)
+    if pol == VALUE or pol == TUNED or pol == DISTILLED:
+        return scored_action(t.R, t.S, t.PP, p, t.W, t.A, t.rng, pol == DISTILLED)
+    if pol == MC:
+        raise ValueError("fast_action: mc searches (mc_action); its rollouts are played by another policy")
+    raise ValueError("unknown Circus policy")
