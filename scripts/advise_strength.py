@@ -42,6 +42,7 @@ def main() -> None:
     from sponsio_sim.analysis.advise.search import Rollouts
     from sponsio_sim.analysis.game.setup import parse_profile, reference_profile
     from sponsio_sim.analysis.game.tournament import tournament
+    from sponsio_sim.analysis.settings import Run
     from sponsio_sim.rules import load_rules
 
     rules = load_rules(None, args.players)
@@ -64,7 +65,7 @@ def main() -> None:
         mc = mine.text.replace(mine.text.split(":")[0], f"mc{args.mc}", 1)
         t = time.perf_counter()
         df = tournament(f"{mc}, {mine.text} x{rules.players - 1}", players=rules.players, n=args.games,
-                        seed=args.seed, rotate=True)
+                        rotate=True, run=Run(seed=args.seed))
         took = time.perf_counter() - t
         e = df.iloc[0]
         rows.append(dict(arm=f"engine {mc}", games=args.games, win_share=e["win"], win_low=e["win_low"],

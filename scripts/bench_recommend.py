@@ -46,15 +46,18 @@ def main(argv=None) -> int:
 def _bench(args) -> int:
     import numba
 
-    from sponsio_sim.analysis.balance.recommend import recommend
+    from sponsio_sim.analysis.balance.recommend import SearchSpace, Stages, recommend
+    from sponsio_sim.analysis.settings import Run
 
     threads = min(args.threads, numba.config.NUMBA_NUM_THREADS)
     t0 = time.perf_counter()
-    recommend(args.profile, players=args.players, only=["last"], mult_range="2..3", n=240, screen_n=240,
-              shortlist=1, top=1, threads=threads, seed=args.seed)
+    recommend(args.profile, players=args.players, space=SearchSpace(only=["last"], mult_range="2..3"),
+              stages=Stages(n=240, screen_n=240, shortlist=1, top=1), run=Run(threads=threads, seed=args.seed,
+                                                                              cache=True))
     compile_s = time.perf_counter() - t0
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    rec = recommend(args.profile, players=args.players, threads=threads, seed=args.seed, progress=None)
+    rec = recommend(args.profile, players=args.players,
+                    run=Run(threads=threads, seed=args.seed, progress=None, cache=True))
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     games = rec.meta["work_games"]
     best = rec.finalists[0]

@@ -27,7 +27,8 @@ os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(os.path.dirname(__file__),
 
 def run(profile: str, n: int, seed: int):
     from sponsio_sim.analysis.game.tournament import tournament
-    return tournament(profile, n=n, seed=seed, rotate=True)
+    from sponsio_sim.analysis.settings import Run
+    return tournament(profile, n=n, rotate=True, run=Run(seed=seed))
 
 
 def timed(profile: str, n: int, seed: int, warm_n: int, repeat: int):

@@ -281,13 +281,14 @@ def test_short_track_reference_adapts(track):
     from sponsio_sim.analysis.balance.choice import balance
     from sponsio_sim.analysis.game.setup import parse_profile
     from sponsio_sim.analysis.game.tournament import tournament
+    from sponsio_sim.analysis.settings import Run
     from sponsio_sim.rules import load_rules
     sets = [f"track_win={track}", f"track_value={list(range(track))}"]
     assert tournament("ev:goal x4", n=240, overrides=sets).attrs["games"] is not None
-    assert balance("ev:goal x4", n=240, overrides=sets, cache=False).meta["model"]
+    assert balance("ev:goal x4", n=240, overrides=sets, run=Run(cache=False)).meta["model"]
     ref = parse_profile("reference", load_rules(overrides=sets))
     assert all(st.cash is None or st.cash < track for st in ref) and any(st.cash == track - 1 for st in ref)
-    b = balance(n=240, overrides=sets, cache=False)
+    b = balance(n=240, overrides=sets, run=Run(cache=False))
     assert f"goal:cash{track - 1}" in b.meta["profile"]
 
 
@@ -326,19 +327,20 @@ def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, 
     from sponsio_sim.analysis.advise.infer import Reading
     from sponsio_sim.analysis.advise.search import Rollouts, advise
     from sponsio_sim.analysis.advise.state import RoundFacts, table_state
-    from sponsio_sim.analysis.balance.recommend import recommend
+    from sponsio_sim.analysis.balance.recommend import SearchSpace, Stages, recommend
     from sponsio_sim.analysis.balance.choice import balance
-    from sponsio_sim.analysis.game.exploit import exploit
+    from sponsio_sim.analysis.game.exploit import Deviations, exploit
     from sponsio_sim.analysis.game.narrate import play_game
     from sponsio_sim.analysis.game.tournament import tournament
+    from sponsio_sim.analysis.settings import Run
     from sponsio_sim.rules import load_rules
     want = tournament("reference", n=240).attrs["model"]
     assert want.endswith("-reference.npz")
     assert f"ev model {want}" in play_game("reference").text
-    assert exploit("reference", n=240, family="troll").attrs["model"] == want
-    assert balance("reference", n=240, cache=False).meta["model"] == want
-    assert recommend("reference", n=240, screen_n=240, only=["last"], mult_range="2..2", shortlist=1, top=1,
-                     cache=False).meta["model"] == want
+    assert exploit("reference", n=240, deviating=Deviations(family="troll")).attrs["model"] == want
+    assert balance("reference", n=240, run=Run(cache=False)).meta["model"] == want
+    assert recommend("reference", space=SearchSpace(only=["last"], mult_range="2..2"),
+                     stages=Stages(n=240, screen_n=240, shortlist=1, top=1), run=Run(cache=False)).meta["model"] == want
     rules = load_rules()
     st = table_state(rules, STATE, RoundFacts(seat=1))
     # advice reads each seat as one member of the reference field, with the field's model

@@ -15,6 +15,8 @@ A deal lists the remaining hands of seats 0..n-1, separated by ``|``
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -106,10 +108,23 @@ def parse_coalition(value, rules: RuleSet) -> int | None:
     return mask
 
 
-def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=None, trick=None,
-          players: int | None = None, rules=None, overrides=None, threads: int | None = None,
-          lines=None) -> pd.DataFrame:
-    """Answer the questions for each deal (a string or a list of strings).
+@dataclass(frozen=True)
+class Question:
+    """What is asked of every deal: from ``lead`` (the first trick's leader; with ``trick``, the cards
+    already played to it, e.g. "R9 R2"), the most tricks the ``coalition`` seats (e.g. "0,2") take
+    against the rest, and/or whether ``seat`` can make all its ``bets`` ("tricks=2,last") in the worst
+    and best case, the ``others``' bets ("1:tricks=3") mattering through fail bets."""
+    lead: int = 0
+    trick: str | None = None
+    coalition: str | None = None
+    seat: int | None = None
+    bets: str | None = None
+    others: str | None = None
+
+
+def solve(deals, question: Question = Question(), *, players: int | None = None, rules=None, overrides=None,
+          threads: int | None = None, lines=None) -> pd.DataFrame:
+    """Answer ``question`` for each deal (a string or a list of strings).
 
     One row per deal in input order: ``deal`` (1-based), ``lead``, then
     ``tricks`` (coalition question) and/or ``worst``, ``best`` (bet
@@ -117,6 +132,8 @@ def solve(deals, *, lead: int = 0, coalition=None, seat=None, bets=None, others=
     solves (milliseconds; deals run in parallel, each timed on its thread). ``lines`` (file line numbers) only
     label error messages.
     """
+    lead, trick, coalition, seat, bets, others = (question.lead, question.trick, question.coalition, question.seat,
+                                                  question.bets, question.others)
     single = isinstance(deals, str)
     texts = [deals] if single else list(deals)
     if players is None and rules is None and texts:

@@ -29,7 +29,7 @@ from sponsio_sim.analysis import ladder, plots
 from sponsio_sim.analysis.balance import plots as balance_plots
 from sponsio_sim.analysis.balance.choice import balance_tables
 from sponsio_sim.analysis.balance.criteria import Bands
-from sponsio_sim.analysis.balance.recommend import (recommend, side_by_side, table_measures,
+from sponsio_sim.analysis.balance.recommend import (Stages, recommend, side_by_side, table_measures,
                                                     verdict as rec_verdict)
 from sponsio_sim.analysis.balance.sweep import change, headline, lever_table, sweep
 from sponsio_sim.analysis.game.fit import find_model
@@ -65,13 +65,13 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     doc = HtmlReport(out)
     rules = load_rules()
     n = lambda k: max(int(k * scale), 240)  # noqa: E731
-    common = dict(seed=seed, threads=threads, progress=progress)
-    sweeps = sweep("reference", players=[4, 3], n=n(SWEEP_GAMES), **common)
+    run = Run(seed=seed, threads=threads, progress=progress, cache=True)
+    sweeps = sweep("reference", players=[4, 3], n=n(SWEEP_GAMES), run=run)
     field_anchor, exploit_line = _field_section(doc, rules, n, seed, progress)
     summary = []
     for players in (4, 3):
         summary += _ladder_sections(doc, out, load_rules(None, players), n, seed, progress, sweeps)
-    _recommend_section(doc, n, common)
+    _recommend_section(doc, n, run)
     _sweep_sections(doc, out, sweeps, n, seed)
     _odds_section(doc, seed, scale, threads, progress)
     _grading_section(doc, out, seed, scale, threads)
@@ -208,10 +208,10 @@ def _balance_section(doc: HtmlReport, out: Path, rules, ch, seed: int) -> None:
     doc.table(tables["bets"], "balance_bets")
 
 
-def _recommend_section(doc: HtmlReport, n, common) -> None:
+def _recommend_section(doc: HtmlReport, n, run: Run) -> None:
     for players in (4, 3):
-        rec = recommend("reference", players=players, n=n(RECOMMEND_GAMES), screen_n=n(RECOMMEND_GAMES) // 8 or 240,
-                        **common)
+        rec = recommend("reference", players=players,
+                        stages=Stages(screen_n=n(RECOMMEND_GAMES) // 8 or 240, n=n(RECOMMEND_GAMES)), run=run)
         anchor = doc.section(
             f"Recommended multiplier tables ({players} players)",
             f"Integer multipliers 2..5 per type (the game prints 2x to 5x), the reference field re-deciding under "

@@ -11,9 +11,10 @@ from tabletop_mc.output import render_tables
 from tabletop_mc.plotfile import dir_target, write_all
 from sponsio_sim.analysis.balance.choice import balance
 from sponsio_sim.analysis.balance.criteria import RP_BAND, ROUNDS_BAND, SHARE_BAND, TROLL_BAND, bands_from
-from sponsio_sim.analysis.balance.recommend import (DEFAULT_RANGE, FINAL_N, SCREEN_N, SHORTLIST, TOP, long_table,
-                                                     recommend, side_by_side, verdict)
+from sponsio_sim.analysis.balance.recommend import (DEFAULT_RANGE, FINAL_N, SCREEN_N, SHORTLIST, TOP, SearchSpace,
+                                                     Stages, long_table, recommend, side_by_side, verdict)
 from sponsio_sim.analysis.balance.sweep import adapts
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cli import main
 
 FORMATS = {"multiplier": "{:g}", "placed": "{:.0f}"}
@@ -82,8 +83,8 @@ def balance_cmd(profile, players, n, rp_band, share_band, troll_band, rounds_ban
     """
     out = dir_target(out_dir)
     bands = _bands(rules, players, overrides, rp_band, share_band, troll_band, rounds_band)
-    b = balance(profile, players=players, n=n, seed=seed, rules=rules, overrides=overrides, bands=bands,
-                threads=threads, progress=None, scheduler=scheduler, workers=workers, cache=not no_cache)
+    run = Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers, cache=not no_cache)
+    b = balance(profile, players=players, n=n, rules=rules, overrides=overrides, bands=bands, run=run)
     named = dict(b.tables)
     header = (f"{b.meta['rules']}\nprofile: {b.meta['profile']}; n={n} games, seed {seed}; success model "
               f"{b.meta['model']}\n{b.meta['header']}")
@@ -149,11 +150,11 @@ def recommend_cmd(profile, players, n, screen_n, mult_range, only, params, lever
       sponsio recommend --only last,nines --share-band nines=0.01..0.4 -n 5000
     """
     bands = _bands(rules, players, overrides, rp_band, share_band, troll_band, rounds_band)
-    rec = recommend(profile, players=players, n=n, screen_n=screen_n, seed=seed, rules=rules, overrides=overrides,
-                    mult_range=mult_range, params=params, only=only.split(",") if only else None, levers=levers,
-                    bands=bands,
-                    shortlist=shortlist, top=top, threads=threads, progress=None, scheduler=scheduler,
-                    workers=workers, cache=not no_cache)
+    rec = recommend(profile, players=players, rules=rules, overrides=overrides,
+                    space=SearchSpace(mult_range, params, only.split(",") if only else None, levers),
+                    stages=Stages(screen_n, shortlist, n, top), bands=bands,
+                    run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers,
+                            cache=not no_cache))
     m = rec.meta
     axes = ", ".join(f"{a['name']} {a['values'][0]:g}..{a['values'][-1]:g}" for a in m["axes"])
     header = "\n".join([

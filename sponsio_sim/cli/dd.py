@@ -5,7 +5,7 @@ import click
 from tabletop_mc.clitools import common_options, emit
 from tabletop_mc.output import render
 from tabletop_mc.errors import UserError
-from sponsio_sim.analysis.dd import read_deals, solve
+from sponsio_sim.analysis.dd import Question, read_deals, solve
 from sponsio_sim.cli import main
 
 
@@ -47,7 +47,7 @@ def dd_cmd(deal, deals_file, lead, trick, coalition, seat, bets, others, players
         texts, lines = deal, None
     else:
         texts, lines = read_deals(deals_file)
-    df = solve(texts, lead=lead, coalition=coalition, seat=seat, bets=bets, others=others, trick=trick,
-               players=players, rules=rules, overrides=overrides, threads=threads, lines=lines)
+    df = solve(texts, Question(lead, trick, coalition, seat, bets, others), players=players, rules=rules,
+               overrides=overrides, threads=threads, lines=lines)
     title = df.attrs["rules"] if fmt == "table" else None
     emit(render(df, fmt, title=title))

@@ -11,11 +11,12 @@ from tabletop_mc.errors import OutputError
 from tabletop_mc.plotfile import file_target, plot_target, save_plot
 from tabletop_mc.stats import CI_METHOD
 from sponsio_sim.analysis.game.calibrate import DEFAULT_GAMES, DEFAULT_ITERATIONS, MIN_PLACED, TOLERANCE_PP
-from sponsio_sim.analysis.game.fit import CHECK_GAMES, DEFAULT_ROUNDS, fit
+from sponsio_sim.analysis.game.fit import CHECK_GAMES, DEFAULT_ROUNDS, Training, fit
 from sponsio_sim.analysis.game.narrate import play_game
 from sponsio_sim.analysis.game.model import cache_path
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP, model_variant
 from sponsio_sim.analysis.game.tournament import FLAG_BETS, FLAG_PP, matrix, tournament
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
 
@@ -83,8 +84,8 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
           -n 100000 --rotate --seed 1 --plot tournament.png
     """
     target = plot_target(plot)
-    df = tournament(profile, players=players, n=n, rotate=rotate, seed=seed, rules=rules, overrides=overrides,
-                    threads=threads, model=model, progress=None, scheduler=scheduler, workers=workers)
+    df = tournament(profile, players=players, n=n, rotate=rotate, rules=rules, overrides=overrides, model=model,
+                    run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers))
     games = df.attrs["games"]
     main_cols = ["entry", "strategy", "seat", "games", "win", "win_low", "win_high", "win_share", "coins",
                  "coins_low", "coins_high", "troll_share", "troll_pay", "track_wins", "cash_ins"]
@@ -130,8 +131,8 @@ def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides,
       sponsio matrix --strategies "ev:goal:cash4, troll:goal, random:random" -n 50000 --plot matrix.png
     """
     target = plot_target(plot)
-    df = matrix(strategies, players=players, n=n, seed=seed, rules=rules, overrides=overrides, threads=threads,
-                model=model, progress=None, scheduler=scheduler, workers=workers)
+    df = matrix(strategies, players=players, n=n, rules=rules, overrides=overrides, model=model,
+                run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers))
     pivot = df.pivot(index="a", columns="b", values="win_share").reindex(index=list(dict.fromkeys(df["a"])),
                                                                     columns=list(dict.fromkeys(df["b"])))
     pivot = pivot.reset_index().rename(columns={"a": "A \\ B"})
@@ -184,8 +185,8 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
     out_path = (file_target(out, "--out", ".npz", "model") if out
                 else cache_path(ruleset, model_variant(profile, ruleset)))
     model, deciles, summary, ingame, history = fit(
-        ruleset, n=n, holdout=holdout, seed=seed, policy=policy, on_policy=on_policy, games=games, profile=profile,
-        check_games=check_games, threads=threads, progress=None)
+        ruleset, Training(n, holdout, policy, on_policy, games, profile, check_games),
+        run=Run(seed=seed, threads=threads, progress=None))
     model.meta["command"] = "sponsio fit " + " ".join(_argv())
     try:
         if out is None:

@@ -7,8 +7,9 @@ import click
 from tabletop_mc.cliparams import ASCII, StrictInt, count_type
 from tabletop_mc.clitools import common_options, emit, scale_options
 from tabletop_mc.output import render_tables
-from sponsio_sim.analysis.game.exploit import FAMILIES, exploit
+from sponsio_sim.analysis.game.exploit import FAMILIES, Deviations, exploit
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cli import main
 from sponsio_sim.cli.game import MODEL, PLAYERS
 
@@ -52,9 +53,9 @@ def exploit_cmd(profile, players, n, family, entry, extra, model, seed, fmt, rul
       sponsio exploit --profile "ev:goal:cash4 x4" --family without,cash --deviation "troll:goal" --format json
       sponsio exploit --profile reference --family mc -n 2000      # the rollout policy mc (slow)
     """
-    df = exploit(profile, players=players, n=n, seed=seed, family=family, entry=entry, extra=list(extra) or None,
-                 rules=rules, overrides=overrides, threads=threads, model=model, progress=None,
-                 scheduler=scheduler, workers=workers)
+    df = exploit(profile, Deviations(family, entry, list(extra) or None), players=players, n=n, rules=rules,
+                 overrides=overrides, model=model,
+                 run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers))
     a = df.attrs
     who = ("one seat (rotating) deviates, the others draw from the field" if a["field"]
            else f"entry {a['entry']} deviates, seats rotate")

@@ -10,6 +10,7 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.output import render_tables
 from tabletop_mc.plotfile import dir_target, write_all
 from sponsio_sim.analysis.balance.sweep import adapts, effects_table, headline, lever_table, sweep
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cli import main
 from sponsio_sim.cli.balance import PROFILE_HELP
 
@@ -73,9 +74,9 @@ def sweep_cmd(profile, players, levers, n, out_dir, no_cache, seed, fmt, rules, 
       sponsio sweep --players 3 --lever track_value.scale=0.5,2 --format csv
     """
     out = dir_target(out_dir)
-    results = sweep(profile, players=_players(players), levers=list(levers) or None, n=n, seed=seed, rules=rules,
-                    overrides=overrides, threads=threads, progress=None, scheduler=scheduler, workers=workers,
-                    cache=not no_cache)
+    results = sweep(profile, players=_players(players), levers=list(levers) or None, n=n, rules=rules,
+                    overrides=overrides, run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler,
+                                                 workers=workers, cache=not no_cache))
     header = "\n".join([
         *dict.fromkeys(f"{r.players} players: {r.rules}; profile {r.profile}" for r in results),
         f"n={n} games per value, seed {seed}; every value plays the games of the unchanged rule set (same seed: "

@@ -3,7 +3,7 @@ deals the double-dummy tests draw, and their check against minimax."""
 
 import numpy as np
 
-from sponsio_sim.analysis.dd import solve
+from sponsio_sim.analysis.dd import Question, solve
 from sponsio_sim.bets import encode_table, parse_bet_set
 from sponsio_sim.cards import card_name, format_cards, mask_of, parse_cards
 from sponsio_sim.rules import load_rules
@@ -136,8 +136,8 @@ def assert_bets_match_minimax(rules, hands, leader, trick, seat, mine, others):
     ``others``: {seat: [Bet]}) equal brute-force minimax's."""
     notation = ",".join(b.notation(rules) for b in mine)
     others_text = "; ".join(f"{s}:{','.join(b.notation(rules) for b in bs)}" for s, bs in others.items())
-    df = solve(deal_text(hands, rules), lead=leader, seat=seat, bets=notation, others=others_text or None,
-               trick=trick_text(trick, rules), rules=rules)
+    df = solve(deal_text(hands, rules), Question(lead=leader, trick=trick_text(trick, rules), seat=seat,
+               bets=notation, others=others_text or None), rules=rules)
     table = {s: [bet_tuple(b) for b in bs] for s, bs in others.items()}
     table[seat] = [bet_tuple(b) for b in mine]
     assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), notation

@@ -12,10 +12,11 @@ from sponsio_sim.analysis.balance.choice import balance, measure_choice
 from sponsio_sim.analysis.balance.criteria import Band, bands_from, parse_band
 from sponsio_sim.analysis.balance.measures import level
 from sponsio_sim.analysis.balance.plays import choice_plays, run_plays
-from sponsio_sim.analysis.game.exploit import exploit
+from sponsio_sim.analysis.game.exploit import Deviations, exploit
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.runs import entry_table, run_games
 from sponsio_sim.analysis.game.setup import Profile, parse_profile, parse_strategy
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cli import main
 from sponsio_sim.kernels.game import layout as L
 from sponsio_sim.kernels.game.multiplay import M_FOCAL_SHARE
@@ -54,7 +55,7 @@ def test_restricted_play_value_is_minus_exploits_paired_gain():
     """With fixed seats, the value of type T is what `sponsio exploit` reports for without=T, negated."""
     model = find_model(R4)
     ch = measure_choice(R4, parse_profile(FIXED, R4), 240, seed=3, model=model, cache=False)
-    ex = exploit(FIXED, n=240, seed=3, family="without,troll").set_index("deviation")
+    ex = exploit(FIXED, n=240, deviating=Deviations(family="without,troll"), run=Run(seed=3)).set_index("deviation")
     for kind in R4.bets:
         v, lo, hi = ch.rp_value(kind)
         row = ex.loc[f"without={kind}"]
@@ -66,8 +67,8 @@ def test_restricted_play_value_is_minus_exploits_paired_gain():
 def test_a_type_made_dominant_is_flagged():
     """colour x9: one player barred from colour loses far more than the band allows (dominant),
     while under the standard table no type is dominant; colour takes more bets."""
-    base = balance(field(), n=2400, seed=3, cache=False).tables["bet types"].set_index("type")
-    dom = balance(field(), n=2400, seed=3, overrides=["multiplier.colour=9"], cache=False)
+    base = balance(field(), n=2400, run=Run(seed=3, cache=False)).tables["bet types"].set_index("type")
+    dom = balance(field(), n=2400, overrides=["multiplier.colour=9"], run=Run(seed=3, cache=False))
     types = dom.tables["bet types"].set_index("type")
     assert types.loc["colour", "value_verdict"] == "dominant"
     assert types.loc["colour", "rp_value_low"] > 0.05 >= base.loc["colour", "rp_value_high"]
@@ -79,7 +80,7 @@ def test_a_type_made_dominant_is_flagged():
 
 @pytest.fixture(scope="module")
 def fixed():
-    return balance(FIXED, n=480, seed=2, cache=False)
+    return balance(FIXED, n=480, run=Run(seed=2, cache=False))
 
 
 def test_families_split_each_type_and_colour_none_of_dominates(fixed):

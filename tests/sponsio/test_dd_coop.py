@@ -13,7 +13,7 @@ import random
 import numpy as np
 import pytest
 
-from sponsio_sim.analysis.dd import solve
+from sponsio_sim.analysis.dd import Question, solve
 from sponsio_sim.bets import encode_table, parse_bet_set
 from sponsio_sim.kernels.bits import colour_masks
 from sponsio_sim.kernels.dd.coop import coop_bound, coop_sweep, discards, under
@@ -116,7 +116,7 @@ def test_best_case_matches_minimax(case):
     bet_sets.append(f"tricks={left - 1},colour:{NAMES[col]}={need}")
     text = deal_text(hands, rules)
     for notation in bet_sets:
-        df = solve(text, lead=leader, seat=seat, bets=notation, trick=trick_text(trick, rules), rules=rules)
+        df = solve(text, Question(lead=leader, trick=trick_text(trick, rules), seat=seat, bets=notation), rules=rules)
         table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}
         assert bool(df["best"].iloc[0]) == bet_question(hands, leader, seat, table, False, trick), \
             (notation, text, leader, trick, seat)
@@ -133,5 +133,5 @@ def test_sweep_needs_the_discards():
     for hands, ok in ((can, True), (cannot, False)):
         assert bet_question(hands, 0, 0, {0: [("tricks", 3)]}, False) == ok
         assert (coop_sweep(masks(hands), 4, 0, colmask)[0] == NO) == (not ok)
-        df = solve(deal_text(hands, rules), lead=0, seat=0, bets="tricks=3", rules=rules)
+        df = solve(deal_text(hands, rules), Question(lead=0, seat=0, bets="tricks=3"), rules=rules)
         assert bool(df["best"].iloc[0]) == ok

@@ -5,10 +5,11 @@ import pytest
 
 from tabletop_mc.field import Field
 from tabletop_mc.stats import wilson
-from sponsio_sim.analysis.game.exploit import exploit, paired_run
+from sponsio_sim.analysis.game.exploit import Deviations, exploit, paired_run
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.runs import entry_table, focal_share, run_games
 from sponsio_sim.analysis.game.setup import Profile, build_state, ev_weights, parse_strategy
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.kernels.betting.candidates import ev_candidates, step_candidates
 from sponsio_sim.kernels.betting.policies import choose_ev
 from sponsio_sim.kernels.betting.phase import actor, apply_action, betting_steps
@@ -57,7 +58,7 @@ def test_a_deviation_against_the_field_is_paired_and_equals_two_separate_runs():
 
 
 def test_exploit_of_a_field_starts_from_its_own_value():
-    df = exploit(field((0.5, 0.2, 0.3)), n=60, seed=2, family="troll")
+    df = exploit(field((0.5, 0.2, 0.3)), n=60, deviating=Deviations(family="troll"), run=Run(seed=2))
     assert list(df["deviation"]) == ["(profile)", "troll"]
     assert df.attrs["field"] and df.attrs["entry"] == 0          # the heaviest member's deviations
     assert df.loc[0, "win_share"] == pytest.approx(df.loc[0, "win_share_tournament"])

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from tabletop_mc.errors import UserError
-from sponsio_sim.analysis.game.fit import fit
+from sponsio_sim.analysis.game.fit import Training, fit
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.model import SuccessModel, cache_path, economy, fingerprint, shipped
 from sponsio_sim.rules import load_rules
@@ -12,7 +13,7 @@ from sponsio_sim.rules import load_rules
 
 @pytest.fixture(scope="module")
 def small_fit():
-    return fit("standard-4p", n=12_000, holdout=6_000, seed=2, on_policy=0, check_games=240)
+    return fit("standard-4p", Training(n=12_000, holdout=6_000, on_policy=0, check_games=240), run=Run(seed=2))
 
 
 def test_fit_counts_every_bet_and_calibrates(small_fit):
@@ -86,7 +87,7 @@ def test_on_policy_refit_is_calibrated_in_games_within_the_standard_error():
     """The refit model's predictions agree, per bet type, with what the profile wins in fresh games."""
     from sponsio_sim.analysis.game.calibrate import TOLERANCE_PP, ingame_calibration, refit_on_policy
     r = load_rules("standard-3p")
-    off = fit("standard-3p", n=100_000, holdout=2_000, seed=3, on_policy=0, check_games=240)[0]
+    off = fit("standard-3p", Training(n=100_000, holdout=2_000, on_policy=0, check_games=240), run=Run(seed=3))[0]
     before = ingame_calibration(r, off, n=2_400, seed=11)
     model, history = refit_on_policy(r, off, iterations=4, games=30_000, seed=3)
     assert list(history["iteration"]) == [0, 1, 2, 3, 4] and (history["chosen"] == "yes").sum() == 1

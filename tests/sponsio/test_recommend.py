@@ -9,11 +9,12 @@ from click.testing import CliRunner
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.balance.criteria import Band, Bands
 from sponsio_sim.analysis.balance.objective import axis_text, judge
-from sponsio_sim.analysis.balance.recommend import (axes_of, current_table, parse_param, recommend, side_by_side,
-                                                     table_rules, verdict)
+from sponsio_sim.analysis.balance.recommend import (SearchSpace, Stages, axes_of, current_table, parse_param,
+                                                     recommend, side_by_side, table_rules, verdict)
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.runs import run_games
 from sponsio_sim.analysis.game.setup import parse_profile
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.bet_kinds import KIND_CODE
 from sponsio_sim.cli import main
 from sponsio_sim.kernels.game import layout as L
@@ -50,8 +51,9 @@ def test_finds_the_only_table_that_meets_every_band(last_shares):
     i = values.index(s3)
     lo = (values[i - 1] + s3) / 2 if i > 0 else s3 / 2
     hi = (values[i + 1] + s3) / 2 if i + 1 < len(values) else (s3 + 1) / 2
-    rec = recommend(FIXED, only=["last"], n=N, screen_n=N, seed=4, bands=wide(Band(lo, hi)), shortlist=4, top=4,
-                    cache=False)
+    rec = recommend(FIXED, bands=wide(Band(lo, hi)),
+                    space=SearchSpace(only=["last"]),
+                    stages=Stages(n=N, screen_n=N, shortlist=4, top=4), run=Run(seed=4, cache=False))
     best = rec.finalists[0]
     assert best.table == {"last": 3} and best.judged.feasible
     assert best.measures[("share", "last")][0] == pytest.approx(s3)
@@ -70,16 +72,18 @@ def test_the_current_table_competes_with_the_finalists(last_shares):
     """A band only the rules' own x2 meets, searched over x3..x5: the search says none does better."""
     s2, s3 = last_shares[2], last_shares[3]
     band = Band(s2 - abs(s3 - s2) / 2, s2 + abs(s3 - s2) / 2)
-    rec = recommend(FIXED, only=["last"], mult_range="3..5", n=N, screen_n=N, seed=4, bands=wide(band), shortlist=3,
-                    top=2, cache=False)
+    rec = recommend(FIXED, bands=wide(band),
+                    space=SearchSpace(only=["last"], mult_range="3..5"),
+                    stages=Stages(n=N, screen_n=N, shortlist=3, top=2), run=Run(seed=4, cache=False))
     assert rec.current.table == {"last": 2} and rec.finalists[0].table == {"last": 2}
     assert rec.finalists[0].judged.feasible and not any(c.judged.feasible for c in rec.finalists[1:])
     assert verdict(rec)[0].startswith("no table searched does better than the current one, last x2")
 
 
 def test_says_why_no_table_meets_a_band_out_of_reach(last_shares):
-    rec = recommend(FIXED, only=["last"], n=N, screen_n=N, seed=4, bands=wide(Band(0.95, 1.0)), shortlist=2, top=2,
-                    cache=False)
+    rec = recommend(FIXED, bands=wide(Band(0.95, 1.0)),
+                    space=SearchSpace(only=["last"]),
+                    stages=Stages(n=N, screen_n=N, shortlist=2, top=2), run=Run(seed=4, cache=False))
     lines = verdict(rec)
     assert lines[0].startswith("no table of the 4 searched meets every constraint")
     reason = [x for x in lines if "no table meets last share of bets" in x]

@@ -235,15 +235,15 @@ def test_narrated_games_settle_as_the_reference_says(overrides):
 
 
 def test_double_dummy_nines_bet_under_each_scope():
-    from sponsio_sim.analysis.dd import solve
+    from sponsio_sim.analysis.dd import Question, solve
     # 2 cards each. Seat 0 holds both its 9s' colours' tops; seat 1 holds B9 but no red, and
     # red is led twice: seat 1 must throw B9 away, where it loses.
     deal = "R9 R8 | B9 B1 | R2 R3 | R4 R5"
     for scope, worst in (("all", False), ("own", True)):
-        r = solve(deal, seat=0, bets="nines", lead=0, rules="standard-4p",
-                  overrides=["hand_size=2", f"nines_scope={scope}"])
+        r = solve(deal, Question(lead=0, seat=0, bets="nines"), rules="standard-4p", overrides=["hand_size=2",
+                  f"nines_scope={scope}"])
         assert bool(r["worst"].iloc[0]) is worst, scope
     # Under own scope the solver refuses two nines bettors at once rather than judge them together.
     with pytest.raises(UserError, match="one nines bettor"):
-        solve(deal, seat=0, bets="nines", others="1:nines", lead=0, rules="standard-4p",
+        solve(deal, Question(lead=0, seat=0, bets="nines", others="1:nines"), rules="standard-4p",
               overrides=["hand_size=2", "nines_scope=own"])

@@ -12,6 +12,7 @@ from sponsio_sim.analysis.balance.sweep import (TRACK_SCALE, change, default_lev
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.runs import entry_table, game_table, run_games, seat_table
 from sponsio_sim.analysis.game.setup import parse_profile
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cli import main
 from sponsio_sim.rules import load_rules
 
@@ -39,7 +40,7 @@ def tournament_measures(rules) -> dict:
 
 @pytest.fixture(scope="module")
 def swept():
-    return sweep(PROFILE, players=4, levers=["troll_pay=1,3", "multiplier.last=2,3"], n=N, seed=6, cache=False)
+    return sweep(PROFILE, players=4, levers=["troll_pay=1,3", "multiplier.last=2,3"], n=N, run=Run(seed=6, cache=False))
 
 
 def test_every_measure_is_the_tournaments_and_every_effect_the_paired_difference(swept):

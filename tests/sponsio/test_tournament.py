@@ -6,22 +6,23 @@ import pandas as pd
 import pytest
 
 from sponsio_sim.analysis.game.tournament import matrix, tournament
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.kernels.game.layout import MAX_PLAYERS
 
 PROFILE = "ev:goal:cash4, troll:goal, ev:goal:never, random:random"
 
 
 def test_same_seed_same_result_on_1_and_2_threads():
-    one = tournament(PROFILE, n=1200, seed=5, threads=1)
-    two = tournament(PROFILE, n=1200, seed=5, threads=2)
+    one = tournament(PROFILE, n=1200, run=Run(seed=5, threads=1))
+    two = tournament(PROFILE, n=1200, run=Run(seed=5, threads=2))
     pd.testing.assert_frame_equal(one, two)
     pd.testing.assert_frame_equal(one.attrs["games"], two.attrs["games"])
-    other = tournament(PROFILE, n=1200, seed=6, threads=2)
+    other = tournament(PROFILE, n=1200, run=Run(seed=6, threads=2))
     assert not one["coins"].equals(other["coins"])
 
 
 def test_rows_and_consistency():
-    df = tournament(PROFILE, n=2000, seed=1)
+    df = tournament(PROFILE, n=2000, run=Run(seed=1))
     assert list(df["strategy"]) == ["ev:goal:cash4", "troll:goal:never", "ev:goal:never", "random:random:never"]
     assert list(df["seat"]) == ["0", "1", "2", "3"]
     assert (df["games"] == 2000).all()
@@ -39,7 +40,7 @@ def test_rows_and_consistency():
 
 
 def test_rotation_cancels_seat_effects_for_identical_strategies():
-    df = tournament("ev:goal x4", n=2400, seed=2, rotate=True)
+    df = tournament("ev:goal x4", n=2400, rotate=True, run=Run(seed=2))
     assert list(df["seat"]) == ["all"] * 4
     # identical strategies rotated over the seats: each entry's win share is 1/4 up to noise
     half = 1.96 * np.sqrt(0.25 * 0.75 / 2400) * 1.5
@@ -47,20 +48,20 @@ def test_rotation_cancels_seat_effects_for_identical_strategies():
 
 
 def test_random_that_always_passes_and_ev_with_a_huge_threshold_never_bet():
-    df = tournament("random1:goal, ev1000:goal, ev:goal, troll:goal", n=600, seed=3)
+    df = tournament("random1:goal, ev1000:goal, ev:goal, troll:goal", n=600, run=Run(seed=3))
     assert df.iloc[0]["troll_share"] == 1.0 and df.iloc[1]["troll_share"] == 1.0
     assert df.iloc[2]["troll_share"] < 1.0
 
 
 def test_ev_bets_with_the_success_it_predicts_better_than_random():
-    df = tournament("ev:goal, random0:goal, troll:goal, troll:goal", n=1200, seed=4)
+    df = tournament("ev:goal, random0:goal, troll:goal, troll:goal", n=1200, run=Run(seed=4))
     ev, rnd = df.iloc[0], df.iloc[1]
     assert ev["colour_won"] > rnd["colour_won"] + 0.2
     assert ev["win"] > rnd["win"]
 
 
 def test_matrix_pairs_and_three_players():
-    df = matrix("ev:goal, troll:goal", players=3, n=480, seed=1)
+    df = matrix("ev:goal, troll:goal", players=3, n=480, run=Run(seed=1))
     assert list(zip(df["a"], df["b"])) == [("ev:goal:never", "ev:goal:never"), ("ev:goal:never", "troll:goal:never"),
                                            ("troll:goal:never", "ev:goal:never"),
                                            ("troll:goal:never", "troll:goal:never")]

@@ -67,8 +67,9 @@ def test_tournament_json_is_byte_identical_on_dask():
     # JSON rounds to the estimate's precision, which would hide a last-bit difference:
     # the unrounded floats must be the same bits too (a per-task float sum differed here).
     from sponsio_sim.analysis.game.tournament import tournament
-    kw = dict(profile="ev:goal:cash4, troll:goal, ev:goal:never, random:random", n=20000, seed=9)
-    a, b = tournament(**kw), tournament(workers=2, **kw)
+    from sponsio_sim.analysis.settings import Run
+    kw = dict(profile="ev:goal:cash4, troll:goal, ev:goal:never, random:random", n=20000)
+    a, b = tournament(**kw, run=Run(seed=9)), tournament(**kw, run=Run(seed=9, workers=2))
     floats = [c for c in a.columns if a[c].dtype.kind == "f"]
     assert floats
     for col in floats:

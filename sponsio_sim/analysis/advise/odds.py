@@ -110,12 +110,12 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
         raise UserError(f"seat {s} already holds a bet of every type it could place (one bet per type)")
     if money[L.W_COINS + s] < max(money[L.W_STAKE], 1e-12):
         raise UserError(f"seat {s} has {money[L.W_COINS + s]:g} coins: it cannot stake a bet")
-    rv = int(cheap_card(board[HANDS + s] & ~board[REVEALED]))
-    if rv < 0:
+    reveal = int(cheap_card(board[HANDS + s] & ~board[REVEALED]))
+    if reveal < 0:
         raise UserError(f"seat {s} has no unrevealed card left: it cannot act")
     n = n or DEFAULT_N
     worlds = draw_worlds(table, n, seed, Reading(infer=infer), rules=ruleset, strategies=strategies)
-    acts = np.array([(L.BET, r, -1, rv) for r in picks], dtype=np.int64).reshape(-1, 4)
+    acts = np.array([(L.BET, r, -1, reveal) for r in picks], dtype=np.int64).reshape(-1, 4)
     key = seed_key(derive_seed(seed, "advise", "rollouts"))
     gain = np.zeros((len(acts), n))
     won = np.zeros((len(acts), n), dtype=np.int64)

@@ -124,23 +124,23 @@ def parse_action(seat: int, text: str, rules: RuleSet, what: str) -> tuple[int, 
     if not m:
         raise UserError(f"{what}: cannot read {text.strip()!r} (expected pass, or 'reveal CARD, ' and a bet, "
                         "a token or a swap)")
-    rv, rest = _card(m.group(1), rules, what), m.group(2).strip()
+    reveal, rest = _card(m.group(1), rules, what), m.group(2).strip()
     if m := _BET.match(rest):
         if m.group(2) is not None:
             _check_stake(m.group(2), rules, what)
         bet = parse_bet(m.group(1), rules, seat)
         rows = [b.code() for b in _rows(rules)]
-        return seat, BET, rows.index(bet.code()), -1, rv
+        return seat, BET, rows.index(bet.code()), -1, reveal
     if m := _TAKE.match(rest):
         tok = _token(m.group(1), rules, what)
         pay = (m.group(2) or "coin").strip()
         if p := _PAY_CARD.match(pay):
-            return seat, TOKEN, tok, _card(p.group(1), rules, what), rv
+            return seat, TOKEN, tok, _card(p.group(1), rules, what), reveal
         if _PAY_COIN.match(pay):
-            return seat, TOKEN, tok, -1, rv
+            return seat, TOKEN, tok, -1, reveal
         raise UserError(f"{what}: cannot read the payment {pay!r} (reveal CARD, or coin)")
     if m := _SWAP.match(rest):
-        return seat, SWAP, _card(m.group(1), rules, what), _card(m.group(2), rules, what), rv
+        return seat, SWAP, _card(m.group(1), rules, what), _card(m.group(2), rules, what), reveal
     raise UserError(f"{what}: cannot read {rest!r} (expected 'bet BET', 'take TOKEN (reveal CARD | coin)' "
                     "or 'swap CARD for CARD')")
 

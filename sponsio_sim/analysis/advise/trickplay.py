@@ -69,14 +69,14 @@ class CardPlay:
 def trick_worlds(tt, n: int, seed: int, reading: Reading, *, rules, strategies, memo: dict | None = None):
     """``n`` worlds (hands as betting ended) for the trick table ``tt``, read as ``reading`` says
     (``memo``: the seats' likelihoods kept across calls, ``infer.seat_logliks``)."""
-    lay = tt.layouts
-    if len(lay.pool) == 0:   # every card is known: one deal, nothing to weigh
-        hands = np.tile(lay.fixed, (n, 1))
+    layouts = tt.layouts
+    if len(layouts.pool) == 0:   # every card is known: one deal, nothing to weigh
+        hands = np.tile(layouts.fixed, (n, 1))
         return Worlds(hands, hands[:1], np.ones(1), float(n), "nothing is hidden: every world is the same deal")
 
     def propose(key, out):
-        propose_layouts(lay.pool, lay.start, lay.splits, lay.first, lay.ways, lay.need, lay.strides, lay.counts,
-                        lay.fixed, key, out)
+        propose_layouts(layouts.pool, layouts.start, layouts.splits, layouts.first, layouts.ways, layouts.need,
+                        layouts.strides, layouts.counts, layouts.fixed, key, out)
 
     reading = replace(reading, proposals=reading.proposals or max(PROPOSALS_PER_WORLD * n, MIN_PROPOSALS))
     return draw_worlds(tt.table, n, seed, reading, rules=rules, strategies=strategies, propose=propose, memo=memo)

@@ -29,6 +29,7 @@ from sponsio_sim.analysis.balance.run import Balance, bet_rows, family_rows, kin
 from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.runs import check_n, entry_table, game_table, rounds_histogram, seat_table
 from sponsio_sim.analysis.game.setup import Profile, parse_profile
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.kernels.game.multiplay import M_FOCAL_SHARE
 from sponsio_sim.rules import RuleSet, load_rules
 
@@ -177,18 +178,18 @@ def header(ch: Choice) -> str:
             "value: the player wins more never placing the type (it places it where it should not)")
 
 
-def balance(profile="reference", *, players: int | None = None, n: int = 50_000, seed: int = 1, rules=None,
-            overrides=None, bands: Bands | None = None, threads: int | None = None, model=None,
-            progress: bool | None = False, scheduler: str | None = None, workers: int | None = None,
-            cache: bool = True) -> Balance:
-    """The choice-balance tables of ``profile`` (module docstring; ``Balance.tables`` in print order)."""
+def balance(profile="reference", *, players: int | None = None, n: int = 50_000, rules=None, overrides=None,
+            bands: Bands | None = None, model=None, run: Run = Run(cache=True)) -> Balance:
+    """The choice-balance tables of ``profile`` (module docstring; ``Balance.tables`` in print order);
+    ``run``: seed, threads, progress, Dask and the batch cache (``analysis.settings.Run``)."""
+    seed, progress, cache = run.seed, run.progress, run.cache
     ruleset = load_rules(rules, players, overrides)
     prof = parse_profile(profile, ruleset)
     check_n(n)
     success = resolve(prof, ruleset, model, progress=progress).model
-    set_threads(threads)
+    set_threads(run.threads)
     plays = len(choice_plays(ruleset, prof).plays)
-    with Progress(n * plays, "sponsio balance", enabled=progress) as bar, use_backend(scheduler, workers):
+    with Progress(n * plays, "sponsio balance", enabled=progress) as bar, use_backend(run.scheduler, run.workers):
         ch = measure_choice(ruleset, prof, n, seed=seed, model=success, progress=bar, cache=cache, bands=bands)
     tables = balance_tables(ch)
     _, troll_pay = troll_tables(ch.totals, ruleset, prof, None)

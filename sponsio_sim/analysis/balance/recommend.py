@@ -49,6 +49,7 @@ from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.model import fingerprint
 from sponsio_sim.analysis.game.runs import check_n
 from sponsio_sim.analysis.game.setup import parse_profile
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.bet_kinds import BY_NAME
 from sponsio_sim.rules import RuleSet, load_rules
 
@@ -175,49 +176,86 @@ class Recommendation:
     meta: dict
 
 
-def _measure(base, axes, table, prof, n, *, seed, model, bar, cache, bands, stage) -> Candidate:
-    rules = table_rules(base, axes, table)
-    bar.set_label(f"recommend stage {stage}: {table_text(table)}")
-    ch = measure_choice(rules, prof, n, seed=seed, model=model, progress=bar, cache=cache, bands=bands,
-                        deviations=stage > 1, members=stage > 2)
-    m = measures_of(ch, base.bets, rp=stage > 1)
-    return Candidate(table, stage, ch, judge(m, bands), m)
+@dataclass(frozen=True)
+class SearchSpace:
+    """The tables searched (``axes_of``): multipliers over ``mult_range`` for ``only`` the listed bet
+    types (None: every type), each ``params`` entry, and each of ``levers`` (other rule-set numbers)."""
+    mult_range: str = DEFAULT_RANGE
+    params: tuple = ()
+    only: list[str] | None = None
+    levers: tuple = ()
 
 
-def recommend(profile="reference", *, players: int | None = None, n: int = FINAL_N, screen_n: int = SCREEN_N,
-              seed: int = 1, rules=None, overrides=None, mult_range: str = DEFAULT_RANGE, params=(), only=None,
-              levers=(), bands: Bands | None = None, shortlist: int | None = None, top: int = TOP,
-              threads: int | None = None, model=None, progress: bool | None = False, scheduler: str | None = None,
-              workers: int | None = None, cache: bool = True) -> Recommendation:
-    """The staged search of the module docstring."""
+@dataclass(frozen=True)
+class Stages:
+    """How hard each stage looks (module docstring): ``screen_n`` games per table in the screen, the
+    ``shortlist`` measured next (None: an eighth of the tables, at least ``SHORTLIST``), then ``n``
+    games per finalist and the ``top`` finalists reported."""
+    screen_n: int = SCREEN_N
+    shortlist: int | None = None
+    n: int = FINAL_N
+    top: int = TOP
+
+
+@dataclass(frozen=True)
+class _Search:
+    """What every measurement of one search shares: the base rules and the axes, the profile, its
+    success model, the bands judged by, the seed, the batch cache and the progress bar."""
+    base: RuleSet
+    axes: list
+    profile: object
+    model: object
+    bands: Bands
+    seed: int
+    cache: bool
+    bar: Progress
+
+
+def _measure(search: _Search, table: dict, n: int, stage: int) -> Candidate:
+    """``table`` measured on ``n`` games at ``stage`` (1: screen; 2: with deviations; 3: with a field's members)."""
+    rules = table_rules(search.base, search.axes, table)
+    search.bar.set_label(f"recommend stage {stage}: {table_text(table)}")
+    ch = measure_choice(rules, search.profile, n, seed=search.seed, model=search.model, progress=search.bar,
+                        cache=search.cache, bands=search.bands, deviations=stage > 1, members=stage > 2)
+    m = measures_of(ch, search.base.bets, rp=stage > 1)
+    return Candidate(table, stage, ch, judge(m, search.bands), m)
+
+
+def recommend(profile="reference", *, players: int | None = None, rules=None, overrides=None,
+              space: SearchSpace = SearchSpace(), stages: Stages = Stages(), bands: Bands | None = None,
+              model=None, run: Run = Run(cache=True)) -> Recommendation:
+    """The staged search of the module docstring over ``space``; ``run``: seed, threads, progress,
+    Dask and the batch cache (``analysis.settings.Run``)."""
+    n, screen_n, shortlist, top = stages.n, stages.screen_n, stages.shortlist, stages.top
+    seed, progress = run.seed, run.progress
     base = load_rules(rules, players, overrides)
     prof = parse_profile(profile, base)
-    axes = axes_of(base, mult_range, params, only, levers)
+    axes = axes_of(base, space.mult_range, space.params, space.only, space.levers)
     check_n(n)
     check_n(screen_n)
     if (shortlist is not None and shortlist < 1) or top < 1:
         raise UserError("--shortlist and --top must be at least 1")
     bands = (bands or Bands()).for_rules(base)
     success = resolve(prof, base, model, progress=progress).model
-    set_threads(threads)
+    set_threads(run.threads)
     tables = [dict(zip((a.name for a in axes), combo)) for combo in itertools.product(*(a.values for a in axes))]
     mid_n = max(screen_n, n // 8)
     if shortlist is None:
         shortlist = max(SHORTLIST, -(-len(tables) // SHORTLIST_SHARE))
-    k1 = min(shortlist, len(tables))
-    k2 = min(top, k1)
-    kf = min(2 * top, k1)
+    shortlisted = min(shortlist, len(tables))
+    reported = min(top, shortlisted)
+    finalists_measured = min(2 * top, shortlisted)
     full = len(choice_plays(base, prof).plays)
     final = len(choice_plays(base, prof, members=True).plays)
-    work = screen_n * len(tables) + mid_n * k1 * full + n * (kf + 1) * final
-    common = dict(seed=seed, model=success, cache=cache, bands=bands)
-    with Progress(work, "sponsio recommend", enabled=progress) as bar, use_backend(scheduler, workers):
-        screen = [_measure(base, axes, t, prof, screen_n, bar=bar, stage=1, **common) for t in tables]
+    work = screen_n * len(tables) + mid_n * shortlisted * full + n * (finalists_measured + 1) * final
+    with Progress(work, "sponsio recommend", enabled=progress) as bar, use_backend(run.scheduler, run.workers):
+        search = _Search(base, axes, prof, success, bands, seed, run.cache, bar)
+        screen = [_measure(search, t, screen_n, 1) for t in tables]
         screen.sort(key=lambda c: c.judged.key())
-        mid = [_measure(base, axes, c.table, prof, mid_n, bar=bar, stage=2, **common) for c in screen[:k1]]
+        mid = [_measure(search, c.table, mid_n, 2) for c in screen[:shortlisted]]
         mid.sort(key=lambda c: c.judged.key())
-        finalists = [_measure(base, axes, c.table, prof, n, bar=bar, stage=3, **common) for c in mid[:kf]]
-        current = _measure(base, axes, current_table(base, axes), prof, n, bar=bar, stage=3, **common)
+        finalists = [_measure(search, c.table, n, 3) for c in mid[:finalists_measured]]
+        current = _measure(search, current_table(base, axes), n, 3)
         # the current table competes with the finalists on the same games: the search never recommends
         # a table that does worse than the one the rules already have
         if all(c.table != current.table for c in finalists):
@@ -230,11 +268,12 @@ def recommend(profile="reference", *, players: int | None = None, n: int = FINAL
     reach = attainable([(c.table, c.measures) for c in latest.values()], bands)
     meta = {"rules": base.summary(), "profile": prof.text(), "field": prof.field is not None,
             "axes": [{"name": a.name, "key": a.key, "values": list(a.values)} for a in axes],
-            "tables": len(tables), "screen_n": screen_n, "shortlist": k1, "shortlist_n": mid_n, "top": k2,
-            "finalists_measured": kf, "n": n,
+            "tables": len(tables), "screen_n": screen_n, "shortlist": shortlisted, "shortlist_n": mid_n,
+            "top": reported,
+            "finalists_measured": finalists_measured, "n": n,
             "seed": seed, "model": success.source, "bands": bands.text(base.bets),
             "work_games": work}
-    return Recommendation(finalists[:k2], current, screened, reach, meta)
+    return Recommendation(finalists[:reported], current, screened, reach, meta)
 
 
 def seat_measures(c: Candidate) -> dict:

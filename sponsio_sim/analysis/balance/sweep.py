@@ -39,6 +39,7 @@ from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.model import fingerprint
 from sponsio_sim.analysis.game.runs import check_n
 from sponsio_sim.analysis.game.setup import parse_profile
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.rules import RuleSet, load_rules
 
 TRACK_SCALE = "track_value.scale"
@@ -186,11 +187,12 @@ def _zero() -> dict:
     return {"effect": 0.0, "effect_low": 0.0, "effect_high": 0.0, "moved": False}
 
 
-def sweep(profile="reference", *, players=None, levers=None, n: int = 20_000, seed: int = 1, rules=None,
-          overrides=None, threads: int | None = None, model=None, progress: bool | None = False,
-          scheduler: str | None = None, workers: int | None = None, cache: bool = True) -> list[LeverResult]:
+def sweep(profile="reference", *, players=None, levers=None, n: int = 20_000, rules=None, overrides=None, model=None,
+          run: Run = Run(cache=True)) -> list[LeverResult]:
     """Every lever's table for each player count (``players``: a count, a list, or None: 3 and 4 unless
-    ``rules`` names a rule set); ``levers``: texts for ``parse_lever`` (default ``default_levers``)."""
+    ``rules`` names a rule set); ``levers``: texts for ``parse_lever`` (default ``default_levers``);
+    ``run``: seed, threads, progress, Dask and the batch cache (``analysis.settings.Run``)."""
+    seed, progress, cache = run.seed, run.progress, run.cache
     counts = [None] if rules is not None and players is None else (
         list(PLAYER_COUNTS) if players is None else [players] if isinstance(players, int) else list(players))
     check_n(n)
@@ -200,10 +202,10 @@ def sweep(profile="reference", *, players=None, levers=None, n: int = 20_000, se
         prof = parse_profile(profile, base)
         chosen = [parse_lever(t, base) for t in levers] if levers else default_levers(base)
         setups.append((base, prof, chosen))
-    set_threads(threads)
+    set_threads(run.threads)
     work = sum(n * len(lv.values) + n for _, _, chosen in setups for lv in chosen)
     out = []
-    with Progress(work, "sponsio sweep", enabled=progress) as bar, use_backend(scheduler, workers):
+    with Progress(work, "sponsio sweep", enabled=progress) as bar, use_backend(run.scheduler, run.workers):
         for base, prof, chosen in setups:
             success = resolve(prof, base, model, progress=progress).model
             for lever in chosen:

@@ -19,6 +19,7 @@ success in further games (the in-game calibration).
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,7 @@ from sponsio_sim.analysis.game.calibrate import (CHECK_GAMES, DEFAULT_GAMES, DEF
 from sponsio_sim.analysis.game.model import (KINDS, SuccessModel, cache_path, cached_model, economy,
                                              check_play, fingerprint, keep_in_cache, shipped)
 from sponsio_sim.analysis.game.setup import PLAY, build_state, model_variant, parse_profile
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.kernels.game.fit import fit_chunks
 from sponsio_sim.kernels.game.layout import model_sizes
 from sponsio_sim.rules import RuleSet, load_rules
@@ -50,11 +52,11 @@ DECILES = 10
 def _run(rules, model, mode, n, seed, policy, progress, label):
     board, game_state, money = build_state(rules, [], model)
     width = 2 * len(model.bets) if mode == 0 else len(KINDS) * CAL_BINS * 3
-    pol = PLAY[policy]
+    play_code = PLAY[policy]
 
     def batch(first, counts):
         return fit_chunks(seed_key(seed), np.int64(first), counts, board, game_state, money, np.int64(mode),
-                          np.int64(pol), TROLL_SHARE, np.int64(CAL_BINS), np.int64(width))
+                          np.int64(play_code), TROLL_SHARE, np.int64(CAL_BINS), np.int64(width))
 
     if progress is not None:
         progress.set_label(label)
@@ -113,16 +115,29 @@ def calibration(rules, model: SuccessModel, *, n: int, seed: int = 1, policy: st
     return overall, summary
 
 
-def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFAULT_ROUNDS,
-        holdout: int | None = None, seed: int = 1, policy: str = "goal", on_policy: int = DEFAULT_ITERATIONS,
-        games: int = DEFAULT_GAMES, profile: str | None = None, check_games: int = CHECK_GAMES,
-        threads: int | None = None, progress: bool | None = False):
-    """Fit and check a model: returns (model, deciles, per-type summary, in-game calibration,
-    on-policy history) DataFrames after the model.
+@dataclass(frozen=True)
+class Training:
+    """How a success model is fitted and checked: ``n`` training rounds played by ``policy``, the
+    calibration checked on ``holdout`` further rounds (None: a quarter of ``n``); ``on_policy``
+    iterations of ``games`` games of ``profile`` (None: `ev:goal:cash4` for every seat) refit it on
+    the bets really placed (``analysis.game.calibrate``); the in-game check plays ``check_games``
+    further games on a seed of its own."""
+    n: int = DEFAULT_ROUNDS
+    holdout: int | None = None
+    policy: str = "goal"
+    on_policy: int = DEFAULT_ITERATIONS
+    games: int = DEFAULT_GAMES
+    profile: str | None = None
+    check_games: int = CHECK_GAMES
 
-    ``on_policy`` iterations of ``games`` games of ``profile`` (default `ev:goal:cash4`
-    for every seat) refit the model on the bets really placed (``analysis.game.calibrate``);
-    the in-game check plays ``check_games`` further games on its own seed."""
+
+def fit(rules=None, training: Training = Training(), *, players: int | None = None, overrides=None,
+        run: Run = Run()):
+    """Fit and check a model as ``training`` says: returns (model, deciles, per-type summary, in-game
+    calibration, on-policy history) DataFrames after the model (``run``: seed, threads, progress)."""
+    n, holdout, policy, on_policy = training.n, training.holdout, training.policy, training.on_policy
+    games, profile, check_games = training.games, training.profile, training.check_games
+    seed, progress = run.seed, run.progress
     ruleset = load_rules(rules, players, overrides)
     if n < 1:
         raise UserError(f"-n {n}: the number of training rounds must be at least 1")
@@ -136,7 +151,7 @@ def fit(rules=None, *, players: int | None = None, overrides=None, n: int = DEFA
     profile = profile or default_profile(ruleset, policy)
     for prof in profile.split(";"):
         check_play(parse_profile(prof.strip(), ruleset), policy, f"the model fitted now, --policy {policy}", ruleset)
-    set_threads(threads)
+    set_threads(run.threads)
     bar = Progress(n + holdout + (on_policy + 1) * games * (on_policy > 0) + check_games, "fit", enabled=progress)
     try:
         model = fit_model(ruleset, n=n, seed=seed, policy=policy, progress=bar)

@@ -174,10 +174,10 @@ class _Narrator:
                             "cards": [{"seat": s, "card": self.card(c)} for s, c in plays], "winner": winner,
                             "nines_lost": [self.card(c) for s, c in plays if (lost9 >> s) & 1]})
 
-    def action(self, seat, act, x, y, rv) -> str:
+    def action(self, seat, act, x, y, reveal) -> str:
         if act == L.PASS:
             return "passes"
-        shown = f"reveals {self.card(rv)}, "
+        shown = f"reveals {self.card(reveal)}, "
         if act == L.BET:
             return shown + f"bets {self.rows[x]} ({self.r.stake:g} coin stake)"
         if act == L.TOKEN:
@@ -185,11 +185,11 @@ class _Narrator:
             return shown + f"takes the {TOKENS[x]} token ({pay})"
         return shown + f"swaps {self.card(x)} for the talon's {self.card(y)}"
 
-    def action_fields(self, act, x, y, rv) -> dict:
+    def action_fields(self, act, x, y, reveal) -> dict:
         """The action as data: what was revealed, bet, taken or swapped."""
         if act == L.PASS:
             return {"action": "pass"}
-        out = {"action": ("pass", "bet", "token", "swap")[act], "reveal": self.card(rv)}
+        out = {"action": ("pass", "bet", "token", "swap")[act], "reveal": self.card(reveal)}
         if act == L.BET:
             out["bet"] = self.rows[x]
         elif act == L.TOKEN:

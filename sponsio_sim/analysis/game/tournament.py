@@ -25,25 +25,25 @@ from sponsio_sim.analysis.game.model import MODEL_BETTING, check_play
 from sponsio_sim.analysis.game.runs import (check_n, entry_table, game_table, rounds_histogram, run_games,
                                             seat_table)
 from sponsio_sim.analysis.game.setup import parse_strategies
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.rules import load_rules
 
 FLAG_PP = 5.0      # tournament flag: |predicted - won| above this many percentage points ...
 FLAG_BETS = 500    # ... on at least this many bets of one type by one entry
 
 
-def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: bool = False, seed: int = 1,
-               rules=None, overrides=None, threads: int | None = None, model=None,
-               progress: bool | None = False, scheduler: str | None = None,
-               workers: int | None = None) -> pd.DataFrame:
+def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: bool = False, rules=None,
+               overrides=None, model=None, run: Run = Run()) -> pd.DataFrame:
     """Play ``n`` games of ``profile``; one row per entry (``attrs['games']``: game table).
 
-    ``scheduler``/``workers`` run the batches on Dask with the same numbers."""
+    ``run``: seed, threads, progress and Dask (the same numbers) (``analysis.settings.Run``)."""
+    seed, progress = run.seed, run.progress
     ruleset = load_rules(rules, players, overrides)
     check_n(n)
     lineup = resolve(profile, ruleset, model, progress=progress)
     strategies, success = lineup.strategies, lineup.model
-    set_threads(threads)
-    with Progress(n, "sponsio tournament", enabled=progress) as bar, use_backend(scheduler, workers):
+    set_threads(run.threads)
+    with Progress(n, "sponsio tournament", enabled=progress) as bar, use_backend(run.scheduler, run.workers):
         totals = run_games(ruleset, strategies, n, rotate=rotate, seed=seed, model=success, progress=bar)
     df = entry_table(totals, strategies, rotate, ruleset)
     df.attrs.update(games=game_table(totals, ruleset.players), rounds=rounds_histogram(totals, ruleset.players),
@@ -72,15 +72,16 @@ def calibration_flags(df: pd.DataFrame, strategies, rules) -> list[str]:
     return out
 
 
-def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int = 1, rules=None,
-           overrides=None, threads: int | None = None, model=None, progress: bool | None = False,
-           scheduler: str | None = None, workers: int | None = None, cache: bool = False) -> pd.DataFrame:
-    """Win rate of one seat playing A against all other seats playing B, every (A, B).
+def matrix(strategies, *, players: int | None = None, n: int = 10_000, rules=None, overrides=None, model=None,
+           run: Run = Run()) -> pd.DataFrame:
+    """Win rate of one seat playing A against all other seats playing B, every (A, B) (``run``: seed,
+    threads, progress, Dask and the batch cache, ``analysis.settings.Run``).
 
     Row per pair: ``a``, ``b``, games, win (any share of a win; Wilson CI),
     win share (a shared win counts 1/k; mean CI), mean coins; the A seat
     rotates over the seats game by game.
     """
+    seed, progress = run.seed, run.progress
     ruleset = load_rules(rules, players, overrides)
     strats = parse_strategies(strategies, ruleset, "--strategies")
     uniq = list(dict.fromkeys(strats))
@@ -89,15 +90,16 @@ def matrix(strategies, *, players: int | None = None, n: int = 10_000, seed: int
     check_n(n)
     success = find_model(ruleset, model, progress=progress)
     check_play(uniq, success.play_policy, success.source, ruleset)
-    set_threads(threads)
+    set_threads(run.threads)
     rows = []
-    with Progress(n * len(uniq) ** 2, "sponsio matrix", enabled=progress) as bar, use_backend(scheduler, workers):
+    with (Progress(n * len(uniq) ** 2, "sponsio matrix", enabled=progress) as bar,
+          use_backend(run.scheduler, run.workers)):
         for a in uniq:
             for b in uniq:
                 bar.set_label(f"matrix {a.text} vs {b.text}")
                 lineup = [a] + [b] * (ruleset.players - 1)
                 totals = run_games(ruleset, lineup, n, rotate=True, seed=seed, model=success, progress=bar,
-                                   cache=cache)
+                                   cache=run.cache)
                 t = entry_table(totals, lineup, True, ruleset).iloc[0]
                 rows.append({"a": a.text, "b": b.text, "games": t["games"], "win": t["win"],
                              "win_low": t["win_low"], "win_high": t["win_high"], "win_share": t["win_share"],

@@ -22,6 +22,7 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.odds.job import DD_JOB, PIMC_JOB, catalogue_for, odds_table, policy_code, simulate_rows
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.bets import MAX_BETS, encode_table
 from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.situation import Situation
@@ -129,8 +130,8 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
     if worlds < 1:
         raise UserError(f"--worlds {worlds}: must be at least 1")
     cap, target_ci = PIMC_JOB.budget(n, target_ci)
-    pol = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
-    pol[sit.seat] = PIMC
+    play_policies = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
+    play_policies[sit.seat] = PIMC
     runs = [[b] for b in catalogue_for(sit)[0]] if not sit.bets else [list(sit.bets)]
     others = {s: b for s, b in sit.bets_by_seat().items() if s != sit.seat}
     for run_bets in runs:
@@ -139,7 +140,7 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
     def args_of(run):
         k = sit.with_bets(run).kernel_arrays()
         return (k["pool"], k["fixed"], k["need"], k["talon_fixed"], np.int64(k["talon_need"]), k["revealed"],
-                np.int64(sit.lead), pol, k["codes"], k["bcounts"], np.int64(sit.seat), np.int64(r.n_colours),
+                np.int64(sit.lead), play_policies, k["codes"], k["bcounts"], np.int64(sit.seat), np.int64(r.n_colours),
                 np.int64(worlds), np.int64(r.kernel_flags))
 
     def slots_of(run):
@@ -150,7 +151,7 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
 
     with Progress(cap * len(runs), PIMC_JOB.label, enabled=progress) as bar:
         results = simulate_rows(PIMC_JOB, sit, runs, args_of=args_of, slots_of=slots_of, cap=cap,
-                                target_ci=target_ci, seed=seed, bar=bar, watch_all=True, cache=cache)
+                                target_ci=target_ci, run=Run(seed=seed, progress=bar, cache=cache), watch_all=True)
     df = odds_table(results, joint=len(sit.bets) > 1, by_ev=not sit.bets)
     df.attrs.update(situation=sit.describe(), rules=r.summary(), seat=sit.seat, seed=seed,
                     policy=f"pimc ({worlds} worlds)", opponents=opponents)

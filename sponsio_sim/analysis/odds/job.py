@@ -22,6 +22,7 @@ from tabletop_mc.resultcache import ResultCache
 from tabletop_mc.runner import run_chunked
 from tabletop_mc.stats import wilson, wilson_rounds_needed, wilson_width
 from tabletop_mc.errors import UserError
+from sponsio_sim.analysis.settings import Run
 from sponsio_sim.bets import Bet, catalogue
 from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM
@@ -100,22 +101,23 @@ def catalogue_for(sit: Situation) -> tuple[list[Bet], list[Bet]]:
 
 
 def simulate_rows(job: OddsJob, sit: Situation, runs: list[list[Bet]], *, args_of, slots_of, cap: int,
-                  target_ci: float | None, seed: int, bar: Progress, watch_all: bool = False,
-                  cache: bool = False) -> list[tuple]:
-    """Run ``job`` once per run of bets, with kernel arguments ``args_of(run)``;
-    ``slots_of(run)`` lists the rows read from that run's counts as
-    ``(label, slot, multiplier, stake)``. The watched intervals are the rows'
-    (every count with ``watch_all``). Returns (label, successes, rounds,
-    multiplier, stake) rows."""
+                  target_ci: float | None, run: Run, watch_all: bool = False) -> list[tuple]:
+    """Run ``job`` once per list of bets in ``runs``, with kernel arguments
+    ``args_of(bets)``; ``slots_of(bets)`` lists the rows read from its counts
+    as ``(label, slot, multiplier, stake)``. The watched intervals are the
+    rows' (every count with ``watch_all``). ``run``: the seed, the batch cache
+    and the ``Progress`` bar (``run.progress``). Returns (label, successes,
+    rounds, multiplier, stake) rows."""
+    bar = run.progress
     results = []
-    for run in runs:
-        slots = slots_of(run)
+    for bets in runs:
+        slots = slots_of(bets)
         watch = None if watch_all else [slot for _, slot, _, _ in slots]
         if len(runs) > 1:
-            bar.set_label(f"{job.label} {run[0].notation(sit.rules)}")
+            bar.set_label(f"{job.label} {bets[0].notation(sit.rules)}")
         before = bar.done
-        counts, rounds = job.run(seed, args_of(run), cap=cap, target_ci=target_ci, watch=watch,
-                                 progress=bar, cache=cache)
+        counts, rounds = job.run(run.seed, args_of(bets), cap=cap, target_ci=target_ci, watch=watch,
+                                 progress=bar, cache=run.cache)
         bar.total -= cap - (bar.done - before)
         results += [(label, int(counts[slot]), rounds, mult, stake) for label, slot, mult, stake in slots]
     return results

@@ -45,10 +45,10 @@ def kernel_args(sit: Situation, policy: str, opponents: str, stop: Bet | None = 
     r = sit.rules
     arrays = sit.kernel_arrays()
     layout = stats_layout(r.hand_size, r.n_colours, r.players)
-    pol = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
-    pol[sit.seat] = policy_code(policy)
+    play_policies = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
+    play_policies[sit.seat] = policy_code(policy)
     return (arrays["pool"], arrays["fixed"], arrays["need"], arrays["talon_fixed"],
-            np.int64(arrays["talon_need"]), arrays["revealed"], np.int64(sit.lead), pol, arrays["codes"],
+            np.int64(arrays["talon_need"]), arrays["revealed"], np.int64(sit.lead), play_policies, arrays["codes"],
             arrays["bcounts"], np.int64(sit.seat), np.int64(r.n_colours), kind_slots(layout),
             np.int64(layout["size"]), np.int64(r.kernel_flags),
             np.array(stop.code() if stop is not None else (-1, 0, 0), dtype=np.int64))
@@ -158,7 +158,7 @@ def simulated_odds(sit: Situation, policy: str, opponents: str, *, n: int | None
 
     with Progress(cap * len(runs), "sponsio odds", enabled=progress, upper_bound=target_ci is not None) as bar:
         results = simulate_rows(SIMULATED, sit, runs, args_of=args_of, slots_of=slots_of, cap=cap,
-                                target_ci=target_ci, seed=seed, bar=bar, cache=cache)
+                                target_ci=target_ci, run=Run(seed=seed, progress=bar, cache=cache))
     df = odds_table(results, joint=joint, by_ev=not sit.bets)
     df.attrs.update(situation=sit.describe(), rules=ruleset.summary(), seat=sit.seat, seed=seed,
                     policy=policy, opponents=opponents,
