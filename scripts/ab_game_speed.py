@@ -29,7 +29,9 @@ from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.analysis.game.runs import GAME_CHUNK
 from sponsio_sim.kernels.game import engine
-from sponsio_sim.kernels.game.layout import S_GAMES, stats_size
+from sponsio_sim.kernels.game import layout
+from sponsio_sim.kernels.game.layout import stats_size
+GAMES = layout.STATS_HEAD.games if hasattr(layout, "STATS_HEAD") else layout.S_GAMES   # either checkout's layout
 from sponsio_sim.rules import load_rules
 rules = load_rules("standard-4p")
 tab, ints, weight = build_state(rules, parse_profile(sys.argv[2], rules), find_model(rules))
@@ -42,7 +44,7 @@ while time.time() < end:
     rep += 1
     c0 = time.process_time()
     out = engine.game_chunks(np.uint64(rep), np.int64(0), counts, tab, ints, weight, size, *extra).sum(axis=0)
-    rates.append(out[S_GAMES] / (time.process_time() - c0))
+    rates.append(out[GAMES] / (time.process_time() - c0))
 print(json.dumps(rates))
 """
 

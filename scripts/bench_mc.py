@@ -31,7 +31,7 @@ def run(r: int, games: int, keep: int, audit: bool, seed: int):
 
     from sponsio_sim.analysis.game.fit import find_model
     from sponsio_sim.analysis.game.setup import build_state, parse_profile
-    from sponsio_sim.kernels.game import layout as L
+    from sponsio_sim.kernels.game.layout import stats_size
     from sponsio_sim.kernels.betting.audit import audit_chunk
     from sponsio_sim.rules import load_rules
 
@@ -40,7 +40,7 @@ def run(r: int, games: int, keep: int, audit: bool, seed: int):
     board, game_state, money = build_state(rules, parse_profile(PROFILE.format(r=r), rules), find_model(rules),
                                     rotate=True)
     c0 = time.process_time()
-    out = audit_chunk(seed, 0, games, keep, 1 if audit else 0, board, game_state, money, L.stats_size(rules.players))
+    out = audit_chunk(seed, 0, games, keep, 1 if audit else 0, board, game_state, money, stats_size(rules.players))
     return out, time.process_time() - c0
 
 

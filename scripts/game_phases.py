@@ -27,8 +27,8 @@ from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game import engine
-from sponsio_sim.kernels.game.layout import I_HAND, I_PLAYERS
-from sponsio_sim.kernels.table import HANDS, TALON
+from sponsio_sim.kernels.game.layout import GAME
+from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.rules import load_rules
 
 DEAL, BETTING, ROUND = 0, 1, 2
@@ -40,7 +40,7 @@ def _rounds(n, upto, board, game_state, money):
     state = np.empty(4, dtype=np.uint64)
     pool, fixed, need, hands, codes, counts, result, failed, playpol = engine.round_arrays(game_state)
     log = np.zeros((1, 8))
-    players = game_state[I_PLAYERS]
+    players = game_state[GAME.players]
     check = 0
     for g in range(n):
         engine.start_game(g, game_state, money)
@@ -49,14 +49,15 @@ def _rounds(n, upto, board, game_state, money):
             check += engine.play_round(board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
                                        failed, playpol, log, None)[0]
             continue
-        board[TALON] = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[I_HAND], hands)
+        dealt = players * game_state[GAME.hand_size]
+        board[BOARD.talon] = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - dealt, hands)
         engine.start_round(board, game_state, money)
         for s in range(players):
-            board[HANDS + s] = hands[s]
+            board[BOARD.hands + s] = hands[s]
         if upto == BETTING:
             engine.betting_phase(board, game_state, money, state, log, None)
             engine.predict_bets(board, game_state, money)
-        check += np.int64(board[TALON] & np.uint64(0xFF))
+        check += np.int64(board[BOARD.talon] & np.uint64(0xFF))
     return check
 
 

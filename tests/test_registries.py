@@ -51,8 +51,8 @@ def _bet_kinds() -> Registry:
 
 def _betting() -> Registry:
     from sponsio_sim.analysis.game.strategy import BETTING
-    from sponsio_sim.kernels.game import layout as L
-    codes = {n: getattr(L, n) for n in dir(L) if n.startswith("BET_")}
+    from sponsio_sim.kernels.game import layout
+    codes = {n: getattr(layout, n) for n in dir(layout) if n.startswith("BET_")}
     assert sorted(codes.values()) == sorted(BETTING.values()) == list(range(len(BETTING)))
     return Registry("betting policies", codes,
                     ("sponsio_sim.kernels.betting.dispatch.choose_action",
@@ -225,12 +225,12 @@ def lines_run(fn, args, stubs=None) -> tuple[set[int], BaseException | None]:
 # ---- argument builders: each calls the function so that its dispatch sees ``code``
 
 def _sponsio_state():
-    from sponsio_sim.kernels.game import layout as L
+    from sponsio_sim.kernels.game.layout import GAME, MODEL_START
     from sponsio_sim.kernels.table import new_state
     board, ints0, _ = new_state(4)
-    game_state = np.zeros(L.INTS_GAME, dtype=np.int64)
+    game_state = np.zeros(GAME.size, dtype=np.int64)
     game_state[:ints0.shape[0]] = ints0
-    money = np.zeros(L.W_MODEL + 4096, dtype=np.float64)
+    money = np.zeros(MODEL_START + 4096, dtype=np.float64)
     return board, game_state, money
 
 
@@ -253,7 +253,7 @@ def _ct_row(players=4, n_colours=4):
 def _bet_kind_args(name: str, code: int):
     """Arguments that bring ``code`` to the function's per-kind branch."""
     from sponsio_sim.kernels.bits import colour_masks, nines_mask
-    from sponsio_sim.kernels.table import NREL, rel_at
+    from sponsio_sim.kernels.table import TRICK_STATE, rel_at
     if name == "odds_chunk":   # counts every kind's slots each round: all codes in one call, or one unknown more
         from sponsio_sim.analysis.odds.query import kernel_args
         from sponsio_sim.rules import load_rules
@@ -275,7 +275,7 @@ def _bet_kind_args(name: str, code: int):
     if name == "bet_decided":
         return code, 0, 0, 0, 4, board, game_state, 0
     if name == "goal_weights":
-        game_state[NREL] = 1
+        game_state[TRICK_STATE.n_rel] = 1
         game_state[rel_at(0, 0, 0)] = code
         game_state[rel_at(0, 0, 4)] = 1
         return 0, 4, 8, u0, board, game_state, money
@@ -303,24 +303,24 @@ def _bet_kind_args(name: str, code: int):
 
 
 def _betting_args(name: str, code: int):
-    from sponsio_sim.kernels.game import layout as L
+    from sponsio_sim.kernels.game.layout import DOUBLE_TOKEN, GAME
     board, game_state, money = _sponsio_state()
-    game_state[L.I_PLAYERS] = 4
-    game_state[L.I_BETPOL] = code
+    game_state[GAME.players] = 4
+    game_state[GAME.betting_policy] = code
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
     if name == "choose_action":
         return 0, board, game_state, money, rng
     if name == "choose_end_token":
-        return 0, L.DOUBLE_TOKEN, board, game_state, money, rng
+        return 0, DOUBLE_TOKEN, board, game_state, money, rng
     raise AssertionError(f"no argument builder for {name}: add one")
 
 
 def _play_args(name: str, code: int):
-    from sponsio_sim.kernels.table import HANDS
+    from sponsio_sim.kernels.table import BOARD
     board, game_state, money = _sponsio_state()
     from sponsio_sim.kernels.play.pimc import PIMC
     for s in range(4):                     # three cards of colour s each: every seat has a choice
-        board[HANDS + s] = np.uint64(0b111) << np.uint64(9 * s)
+        board[BOARD.hands + s] = np.uint64(0b111) << np.uint64(9 * s)
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
     policy = np.full(4, code, dtype=np.int64)
     if name == "play_scripted":   # a context for PIMC (its hook runs only compiled: reaching it is enough)

@@ -14,8 +14,7 @@ import numba as nb
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import U0, bit, popcount
-from sponsio_sim.kernels.table import (COLMASK, FLAGS, HANDS, NINE_CARDS, NINES_OWN, N_PLAYED, TRICKS_WON, WINNERS,
-                                       WON)
+from sponsio_sim.kernels.table import BOARD, NINES_OWN, TRICK_STATE
 
 BET_FIELDS = 4      # kind, a, b, placement rank
 ANY_SEAT = -1       # the target of ``fail`` under ``fail_target = any``
@@ -69,15 +68,15 @@ def bet_won(kind, a, b, seat, board, game_state, nine_lost):
     and ``nine_lost`` (seats whose 9 lost a trick). One branch per kind
     (``sponsio_sim.bet_kinds``)."""
     if kind == TRICKS:
-        return game_state[TRICKS_WON + seat] == a
+        return game_state[TRICK_STATE.tricks_won + seat] == a
     if kind == COLOUR:
-        return popcount(board[WON + seat] & board[COLMASK + a]) == b
+        return popcount(board[BOARD.won + seat] & board[BOARD.colour_masks + a]) == b
     if kind == LAST:
-        return game_state[WINNERS + game_state[N_PLAYED] - 1] == seat
+        return game_state[TRICK_STATE.winners + game_state[TRICK_STATE.n_played] - 1] == seat
     if kind == FIRST:
-        return game_state[WINNERS] == seat
+        return game_state[TRICK_STATE.winners] == seat
     if kind == NINES:
-        return nines_won(seat, nine_lost, (game_state[FLAGS] & NINES_OWN) != 0)
+        return nines_won(seat, nine_lost, (game_state[TRICK_STATE.flags] & NINES_OWN) != 0)
     if kind == FAIL:
         raise ValueError("bet_won: a fail bet is settled by settle_fail_bets")
     raise ValueError("unknown bet kind")
@@ -92,27 +91,27 @@ def bet_decided(kind, a, b, seat, players, board, game_state, nine_lost):
     ``nines``: once a 9 it judges lost, or none of them is left in a hand.
     ``last`` and ``fail`` (settled on every other bet) wait for the end of the round."""
     if kind == TRICKS:
-        won = game_state[TRICKS_WON + seat]
-        return won > a or won + popcount(board[HANDS + seat]) < a
+        won = game_state[TRICK_STATE.tricks_won + seat]
+        return won > a or won + popcount(board[BOARD.hands + seat]) < a
     if kind == FIRST:
         return True
     if kind == LAST or kind == FAIL:
         return False
     held = U0
     for t in range(players):
-        held |= board[HANDS + t]
+        held |= board[BOARD.hands + t]
     if kind == COLOUR:
-        cm = board[COLMASK + a]
-        got = popcount(board[WON + seat] & cm)
+        cm = board[BOARD.colour_masks + a]
+        got = popcount(board[BOARD.won + seat] & cm)
         rest = popcount(held & cm)
         return got > b or got + rest < b or rest == 0
     if kind == NINES:
-        own = (game_state[FLAGS] & NINES_OWN) != 0
+        own = (game_state[TRICK_STATE.flags] & NINES_OWN) != 0
         if not nines_won(seat, nine_lost, own):
             return True
         if own:
-            held = board[HANDS + seat]
-        return (held & board[NINE_CARDS]) == U0
+            held = board[BOARD.hands + seat]
+        return (held & board[BOARD.nine_cards]) == U0
     raise ValueError("unknown bet kind")
 
 

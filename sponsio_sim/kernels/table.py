@@ -2,7 +2,10 @@
 
 numba reference-counts every array passed to a function, and a call that
 takes ten arrays costs more than a whole trick, so the kernels keep a
-round's state in three arrays with fixed offsets:
+round's state in three arrays, each declared once with
+``tabletop_mc.records.layout`` (``BOARD``, ``TRICK_STATE``, ``TRICK_MONEY``):
+kernels index them at compiled-in offsets (``board[BOARD.hands + s]``), the
+analysis layer and the tests read them by name (``BOARD.named(board)["hands"]``).
 
 - ``board`` (uint64): hands, won cards, colour masks and public masks;
 - ``game_state`` (int64): tricks won, voids, scratch seats, the relevance
@@ -16,6 +19,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
+from tabletop_mc.records import layout
 from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
 from sponsio_sim.rules import NINES_OWN_FLAG
 
@@ -24,51 +28,53 @@ MAX_COLOURS = 4
 MAX_REL = 16
 REL_FIELDS = 5  # kind, a, b, owner, sign
 MAX_CARDS = MAX_COLOURS * RANKS
+MAX_TRICKS = MAX_CARDS // 2
 NINES_OWN = NINES_OWN_FLAG   # rule flag: a nines bet judges only its bettor's 9s (``nines_scope = own``)
 
-# board (uint64) offsets
-HANDS = 0
-WON = HANDS + MAX_PLAYERS
-COLMASK = WON + MAX_PLAYERS
-TALON = COLMASK + MAX_COLOURS
-REVEALED = TALON + 1
-PLAYED = REVEALED + 1
-DECK = PLAYED + 1
-NINE_CARDS = DECK + 1
-TAB_SIZE = NINE_CARDS + 1
+# the cards (uint64 bit masks)
+BOARD = layout(np.uint64, (
+    ("hands", MAX_PLAYERS), ("won", MAX_PLAYERS),
+    ("colour_masks", MAX_COLOURS),   # the deck's cards of each colour
+    ("talon", ()), ("revealed", ()), ("played", ()),
+    ("deck", ()),                    # every card of the rule set
+    ("nine_cards", ()),              # the deck's 9s
+), name="Board")
 
-# game_state (int64) offsets
-TRICKS_WON = 0
-VOID = TRICKS_WON + MAX_PLAYERS
-CAN = VOID + MAX_PLAYERS
-NREL = CAN + MAX_PLAYERS
-REL = NREL + MAX_PLAYERS
-SEQ = REL + MAX_PLAYERS * MAX_REL * REL_FIELDS   # cards in play order (set by play_tricks)
-FLAGS = SEQ + MAX_CARDS     # rule flags (NINES_OWN)
-MAX_TRICKS = MAX_CARDS // 2
-WINNERS = FLAGS + 1         # the winner of each trick, in play order (set by play_tricks)
-N_PLAYED = WINNERS + MAX_TRICKS   # tricks play_tricks played
-INTS_SIZE = N_PLAYED + 1
+# the trick phase's integers
+TRICK_STATE = layout(np.int64, (
+    ("tricks_won", MAX_PLAYERS),
+    ("void", MAX_PLAYERS),           # per seat: bit c set, known void in colour c
+    ("can", MAX_PLAYERS),            # scratch seats
+    ("n_rel", MAX_PLAYERS),          # relevance entries per seat
+    ("rel", (MAX_PLAYERS, MAX_REL, REL_FIELDS)),   # per seat, the bets it plays for or against (``rel_at``)
+    ("seq", MAX_CARDS),              # cards in play order (set by play_tricks)
+    ("flags", ()),                   # rule flags (NINES_OWN)
+    ("winners", MAX_TRICKS),         # the winner of each trick, in play order (set by play_tricks)
+    ("n_played", ()),                # tricks play_tricks played
+), name="TrickState")
+
+# the goal policy's scratch: one value per seat (``play.policies``)
+TRICK_MONEY = layout(np.float64, (("goal_scratch", MAX_PLAYERS),), name="TrickMoney")
 
 
 @nb.njit(cache=True, inline="always")
 def rel_at(s, j, field):
     """Offset in ``game_state`` of field ``field`` of seat s's j-th relevance entry."""
-    return REL + (s * MAX_REL + j) * REL_FIELDS + field
+    return TRICK_STATE.rel + (s * MAX_REL + j) * REL_FIELDS + field
 
 
 @nb.njit(cache=True)
 def new_state(n_colours, flags=0):
     """Fresh (board, game_state, money) arrays with the deck's constant masks and the rule flags set."""
-    board = np.zeros(TAB_SIZE, dtype=np.uint64)
+    board = np.zeros(BOARD.size, dtype=np.uint64)
     masks = colour_masks(n_colours)
     for c in range(n_colours):
-        board[COLMASK + c] = masks[c]
-    board[DECK] = (np.uint64(1) << np.uint64(n_colours * RANKS)) - np.uint64(1)
-    board[NINE_CARDS] = nines_mask(n_colours)
-    game_state = np.zeros(INTS_SIZE, dtype=np.int64)
-    game_state[FLAGS] = flags
-    money = np.zeros(MAX_PLAYERS, dtype=np.float64)
+        board[BOARD.colour_masks + c] = masks[c]
+    board[BOARD.deck] = (np.uint64(1) << np.uint64(n_colours * RANKS)) - np.uint64(1)
+    board[BOARD.nine_cards] = nines_mask(n_colours)
+    game_state = np.zeros(TRICK_STATE.size, dtype=np.int64)
+    game_state[TRICK_STATE.flags] = flags
+    money = np.zeros(TRICK_MONEY.size, dtype=np.float64)
     return board, game_state, money
 
 
@@ -76,10 +82,10 @@ def new_state(n_colours, flags=0):
 def set_round(board, game_state, hands, talon, revealed):
     """Load a deal: hands, talon and revealed cards; clear tricks, won, voids."""
     for s in range(hands.shape[0]):
-        board[HANDS + s] = hands[s]
-        board[WON + s] = U0
-        game_state[TRICKS_WON + s] = 0
-        game_state[VOID + s] = 0
-    board[TALON] = talon
-    board[REVEALED] = revealed
-    board[PLAYED] = U0
+        board[BOARD.hands + s] = hands[s]
+        board[BOARD.won + s] = U0
+        game_state[TRICK_STATE.tricks_won + s] = 0
+        game_state[TRICK_STATE.void + s] = 0
+    board[BOARD.talon] = talon
+    board[BOARD.revealed] = revealed
+    board[BOARD.played] = U0

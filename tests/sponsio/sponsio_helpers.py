@@ -9,7 +9,7 @@ from sponsio_sim.cards import card_name, format_cards, mask_of, parse_cards
 from sponsio_sim.rules import load_rules
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import N_PLAYED, TRICKS_WON, WINNERS, WON, new_state, set_round
+from sponsio_sim.kernels.table import BOARD, TRICK_STATE, new_state, set_round
 from tabletop_mc.rng import new_state as new_rng
 
 from sponsio_reference import bet_question, bet_tuple, start_trick
@@ -32,8 +32,8 @@ def play_deal_raw(rules, hands, talon="", leader=0, policy=0, bets=None, seed=0)
     set_round(board, game_state, masks, talon_mask, np.uint64(0))
     policies = np.full(rules.players, policy, dtype=np.int64)
     last, nine_lost = play_tricks(rules.players, leader, policies, board, game_state, money, new_rng(seed), None, None)
-    tricks = [int(x) for x in game_state[TRICKS_WON:TRICKS_WON + rules.players]]
-    won = [int(x) for x in board[WON:WON + rules.players]]
+    tricks = [int(x) for x in game_state[TRICK_STATE.tricks_won:TRICK_STATE.tricks_won + rules.players]]
+    won = [int(x) for x in board[BOARD.won:BOARD.won + rules.players]]
     return tricks, won, int(last), int(nine_lost)
 
 
@@ -43,13 +43,13 @@ def write_outcome(board, game_state, rules, tricks, won=None, last=-1, first=-1)
     strings), ``last``/``first`` the winners of the last and first trick."""
     p = rules.players
     for s in range(p):
-        game_state[TRICKS_WON + s] = tricks[s]
-        board[WON + s] = mask_of(parse_cards((won or [""] * p)[s], rules))
+        game_state[TRICK_STATE.tricks_won + s] = tricks[s]
+        board[BOARD.won + s] = mask_of(parse_cards((won or [""] * p)[s], rules))
     n = max(int(sum(tricks)), 1)
-    game_state[N_PLAYED] = n
-    game_state[WINNERS:WINNERS + n] = -1
-    game_state[WINNERS] = first
-    game_state[WINNERS + n - 1] = last
+    game_state[TRICK_STATE.n_played] = n
+    game_state[TRICK_STATE.winners:TRICK_STATE.winners + n] = -1
+    game_state[TRICK_STATE.winners] = first
+    game_state[TRICK_STATE.winners + n - 1] = last
     return board, game_state
 
 

@@ -22,8 +22,9 @@ from sponsio_sim.cards import parse_cards
 from sponsio_sim.cli import main
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions
 from sponsio_sim.kernels.betting.phase import apply_action
-from sponsio_sim.kernels.game import layout as L
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, GAME, MAX_BETS, MONEY, N_TOKENS, PASS, REBET_TOKEN,
+                                             SWAP, SWAP_TOKEN, TOKEN)
+from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.rules import load_rules
 
 PROFILE = "ev:goal x4"
@@ -61,18 +62,18 @@ def test_every_cut_of_a_narrated_round_reads_back_as_the_game_had_it(model, game
         # what is public matches the truth: revealed cards are in their holders' true hands, the talon is the
         # talon after the exchanges, coins are the round's coins less stakes and fees
         for s in range(RULES.players):
-            shown = int(board[HANDS + s]) & int(board[REVEALED])
+            shown = int(board[BOARD.hands + s]) & int(board[BOARD.revealed])
             assert shown & ~int(d.hands[s]) == 0
-        assert int(board[HANDS + table.seat]) == int(d.hands[table.seat])
-        assert int(board[TALON]) & int(np.bitwise_or.reduce(d.hands)) == 0
+        assert int(board[BOARD.hands + table.seat]) == int(d.hands[table.seat])
+        assert int(board[BOARD.talon]) & int(np.bitwise_or.reduce(d.hands)) == 0
         spent = [0.0] * RULES.players
         for seat, kind, a, b, c in d.state.history:
-            if kind == L.BET:
+            if kind == BET:
                 spent[seat] += RULES.stake
-            elif kind == L.TOKEN and b < 0:
+            elif kind == TOKEN and b < 0:
                 spent[seat] += RULES.token_cost
         for s in range(RULES.players):
-            assert money[L.W_COINS + s] == d.state.coins[s] - spent[s]
+            assert money[MONEY.coins + s] == d.state.coins[s] - spent[s]
 
 
 def test_the_decision_lists_every_legal_action_and_only_those(model, game3):
@@ -82,19 +83,19 @@ def test_the_decision_lists_every_legal_action_and_only_those(model, game3):
     n = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
     listed = {tuple(a[:3]) for a in acts[:n]}
     board, game_state, money = table.now
-    hand = int(board[HANDS + table.seat])
-    unrev = [c for c in range(36) if (hand >> c) & 1 and not (int(board[REVEALED]) >> c) & 1]
+    hand = int(board[BOARD.hands + table.seat])
+    unrev = [c for c in range(36) if (hand >> c) & 1 and not (int(board[BOARD.revealed]) >> c) & 1]
     legal = set()
     cards = list(range(36))
-    tries = [(L.PASS, -1, -1)] + [(L.BET, row, -1) for row in range(int(game_state[L.I_NROWS]) + 2)]
-    tries += [(L.TOKEN, t, y) for t in range(-1, L.N_TOKENS + 1) for y in [-1] + cards]
-    tries += [(L.SWAP, x, y) for x in cards for y in cards]
+    tries = [(PASS, -1, -1)] + [(BET, row, -1) for row in range(int(game_state[GAME.catalogue_rows]) + 2)]
+    tries += [(TOKEN, t, y) for t in range(-1, N_TOKENS + 1) for y in [-1] + cards]
+    tries += [(SWAP, x, y) for x in cards for y in cards]
     for act, x, y in tries:   # brute force: every action with every reveal, through the rule gate
-        for rv in (unrev if act != L.PASS else [-1]):
+        for rv in (unrev if act != PASS else [-1]):
             t2, i2, w2 = board.copy(), game_state.copy(), money.copy()
             if apply_action(np.int64(table.seat), np.int64(act), np.int64(x), np.int64(y), np.int64(rv), t2, i2, w2):
-                legal.add((act, x, y if act != L.TOKEN else (y >= 0)))
-    listed = {(a, x, y if a != L.TOKEN else (y >= 0)) for a, x, y in listed}
+                legal.add((act, x, y if act != TOKEN else (y >= 0)))
+    listed = {(a, x, y if a != TOKEN else (y >= 0)) for a, x, y in listed}
     assert listed == legal
 
 
@@ -105,17 +106,17 @@ def test_end_of_betting_decision_is_the_token_holders(model):
         start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1"))
         stop = next(i for i, ln in enumerate(lines) if "end of betting" in ln or ln.strip().startswith("trick phase"))
         st = table_state(RULES, "\n".join(lines[start:stop]))
-        owners = {a: s for s, k, a, b, c in st.history if k == L.TOKEN}
-        if L.DOUBLE_TOKEN in owners and L.SWAP_TOKEN not in owners and L.REBET_TOKEN not in owners:
+        owners = {a: s for s, k, a, b, c in st.history if k == TOKEN}
+        if DOUBLE_TOKEN in owners and SWAP_TOKEN not in owners and REBET_TOKEN not in owners:
             break
     else:
         pytest.skip("no such game in the seeds tried")
     table = build_table(st, parse_profile(PROFILE, RULES), model)
-    assert table.token == L.DOUBLE_TOKEN and table.seat == owners[L.DOUBLE_TOKEN]
+    assert table.token == DOUBLE_TOKEN and table.seat == owners[DOUBLE_TOKEN]
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     n = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
-    assert n == 1 + int(table.now[1][L.I_NBETS + table.seat])   # not using it, or doubling each bet
-    held = [rows_of(RULES)[int(table.now[1][L.I_BET_ROW + table.seat * L.MAX_BETS + i])].notation(RULES)
+    assert n == 1 + int(table.now[1][GAME.bet_count + table.seat])   # not using it, or doubling each bet
+    held = [rows_of(RULES)[int(table.now[1][GAME.bet_row + table.seat * MAX_BETS + i])].notation(RULES)
             for i in range(n - 1)]
     code, out, err = run("advise", "--state", "-", "-n", 100, "--format", "json",
                          input="\n".join(lines[start:stop]))
@@ -128,7 +129,7 @@ def test_history_option_reads_what_the_narration_writes():
     rows, _ = parse_history("0: reveals Y1, bets colour:R=4 (1 coin stake); 1: passes; "
                             "2: reveal B1, take double (reveals Y3 to pay); 3: reveal R1, take lead (pays 1 coin);"
                             "0: reveal R7, swap R7 for the talon's R3; end 2: double #1", RULES)
-    assert [r[1] for r in rows] == [L.BET, L.PASS, L.TOKEN, L.TOKEN, L.SWAP, END_USE]
+    assert [r[1] for r in rows] == [BET, PASS, TOKEN, TOKEN, SWAP, END_USE]
     assert rows[2][3] == parse_cards("Y3", RULES)[0] and rows[3][3] == -1
 
 

@@ -18,7 +18,7 @@ from sponsio_sim.analysis.game.runs import entry_table, run_games
 from sponsio_sim.analysis.game.setup import Profile, parse_profile, parse_strategy
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cli import main
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import named_stats
 from sponsio_sim.kernels.game.multiplay import M_FOCAL_SHARE
 from sponsio_sim.rules import load_rules
 
@@ -45,7 +45,7 @@ def test_every_play_is_the_tournament_of_its_line_up(prof):
             alone = run_plays([p], 240, seed=3, model=model, cache=False).totals[0]
         assert np.array_equal(alone, totals), p.label
     # the game measures read back what the statistics hold
-    stats = L.named_stats(run.totals[0], 4)
+    stats = named_stats(run.totals[0], 4)
     assert level(run, 0, "rounds per game")["level"] == pytest.approx(stats["rounds"] / stats["games"])
     trolls = sum(stats["entry"][e]["troll_rounds"] for e in range(len(cp.plays[0].profile)))
     assert level(run, 0, "troll share")["level"] == pytest.approx(trolls / (stats["rounds"] * 4))
@@ -98,7 +98,7 @@ def test_families_split_each_type_and_colour_none_of_dominates(fixed):
 def test_coin_flow_adds_up_to_the_final_coins(fixed):
     """Sources per seat-round, net of stakes and fees, times the seat-rounds = coins gained in all games."""
     flow = fixed.tables["coin flow"].set_index("source")
-    stats = L.named_stats(fixed.choice.totals, 4)
+    stats = named_stats(fixed.choice.totals, 4)
     gained = sum(stats["entry"][e]["coins"] for e in range(4)) - 4 * stats["games"] * R4.start_coins
     assert flow.loc["net", "coins_per_seat_round"] * stats["rounds"] * 4 == pytest.approx(gained)
     ins = flow[flow["direction"] == "in"]["coins_per_seat_round"].sum()

@@ -25,7 +25,7 @@ from sponsio_sim.cards import mask_of
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.odds.simulate import stats_layout
 from sponsio_sim.kernels.play.tricks import play_tricks
-from sponsio_sim.kernels.table import SEQ, new_state, set_round
+from sponsio_sim.kernels.table import TRICK_STATE, new_state, set_round
 from sponsio_sim.rules import load_rules
 from tabletop_mc.rng import new_state as new_rng
 
@@ -93,7 +93,7 @@ def test_first_settles_on_the_winner_of_the_first_trick():
         leader = game % 3
         _, nine_lost = play_tricks(3, leader, np.zeros(3, dtype=np.int64), board, game_state, money, new_rng(game),
                                    None, None)
-        winner, _ = trick_winner([int(game_state[SEQ + k]) for k in range(3)], leader, 3)
+        winner, _ = trick_winner([int(game_state[TRICK_STATE.seq + k]) for k in range(3)], leader, 3)
         settle(codes, counts, board, game_state, nine_lost, result, failed)
         assert [int(result[s, 0]) for s in range(3)] == [int(s == winner) for s in range(3)]
 

@@ -14,9 +14,9 @@ from sponsio_sim.kernels.betting.candidates import ev_candidates, step_candidate
 from sponsio_sim.kernels.betting.policies import choose_ev
 from sponsio_sim.kernels.betting.phase import actor, apply_action, betting_steps
 from sponsio_sim.kernels.betting.scored import distilled_scores, pick
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import CANDIDATE_FEATURES, MAX_CANDS, MAX_ROWS, MONEY, PASS
 from sponsio_sim.kernels.game.engine import start_game, start_round
-from sponsio_sim.kernels.table import HANDS, TALON
+from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.rules import load_rules
 
 R4 = load_rules(None, 4)
@@ -75,8 +75,8 @@ def betting_states(profile, deals=40, seed=0):
         start_round(board, game_state, money)
         cards = rng.permutation(36)
         for s in range(4):
-            board[HANDS + s] = np.uint64(sum(1 << int(c) for c in cards[8 * s:8 * s + 8]))
-        board[TALON] = np.uint64(sum(1 << int(c) for c in cards[32:]))
+            board[BOARD.hands + s] = np.uint64(sum(1 << int(c) for c in cards[8 * s:8 * s + 8]))
+        board[BOARD.talon] = np.uint64(sum(1 << int(c) for c in cards[32:]))
         for k in range(betting_steps(game_state)):
             s = actor(k, game_state)
             yield s, board, game_state, money
@@ -86,15 +86,15 @@ def betting_states(profile, deals=40, seed=0):
 
 def test_ev_candidates_first_best_is_evs_choice():
     """The softmax policy's list: at temperature 0 it is ev (a test of every state, not a sample)."""
-    cands = np.zeros((L.MAX_CANDS, 4), dtype=np.int64)
-    gains = np.zeros(L.MAX_CANDS)
+    cands = np.zeros((MAX_CANDS, 4), dtype=np.int64)
+    gains = np.zeros(MAX_CANDS)
     seen = 0
     for s, board, game_state, money in betting_states("ev0.3:goal:cash3"):
         n = ev_candidates(s, board, game_state, money, cands, gains)
         i = pick(gains, n, 0.0, np.zeros(4, dtype=np.uint64))
         want = tuple(int(v) for v in choose_ev(s, board, game_state, money))
         got = tuple(int(v) for v in cands[i])
-        assert got == want or got[0] == want[0] == L.PASS     # a pass reveals nothing
+        assert got == want or got[0] == want[0] == PASS     # a pass reveals nothing
         seen += n > 1
     assert seen > 100
 
@@ -111,12 +111,12 @@ def test_softmax_sampling_follows_the_weights_and_its_limits():
 
 
 def test_distilled_with_evs_weights_scores_each_candidate_by_its_model_gain():
-    cands = np.zeros((L.MAX_CANDS, 4), dtype=np.int64)
-    gains = np.zeros(L.MAX_CANDS)
-    nopilot = np.full(L.MAX_ROWS, -1.0)
+    cands = np.zeros((MAX_CANDS, 4), dtype=np.int64)
+    gains = np.zeros(MAX_CANDS)
+    nopilot = np.full(MAX_ROWS, -1.0)
     checked = 0
     for s, board, game_state, money in betting_states("ev:goal:cash3", deals=15, seed=1):
-        money[L.W_DIST:L.W_DIST + L.N_DIST] = ev_weights(R4)
+        money[MONEY.distilled_weights:MONEY.distilled_weights + CANDIDATE_FEATURES.size] = ev_weights(R4)
         n = step_candidates(s, board, game_state, money, nopilot, cands, gains)
         model_gains = gains[:n].copy()
         distilled_scores(s, n, board, game_state, money, cands, gains)

@@ -10,7 +10,9 @@ from sponsio_sim.analysis.game.narrate import play_game
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.bets import parse_bet
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import (ENTRY_STATS, MAX_ROWS, ROW_STATS, SEAT_STATS, SHAPE_STATS, STATS_HEAD,
+                                             named_stats, rows_head, seat_head, shape_head, stats_size,
+                                             troll_hist_head)
 from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
 from sponsio_sim.rules import load_rules
 
@@ -21,7 +23,7 @@ PROFILES = [PROFILE, "random:goal:cash2 x4", "random0.1:greedy:cash3, ev0.3:goal
 def kernel_game(rules, profile, seed):
     strategies = parse_profile(profile, rules)
     board, game_state, money = build_state(rules, strategies, find_model(rules))
-    row = np.zeros(L.stats_size(rules.players))
+    row = np.zeros(stats_size(rules.players))
     game_chunk(np.uint64(seed), np.int64(0), np.int64(1), board, game_state, money, row, np.zeros((1, 8)),
                mc_switch(game_state))
     return row
@@ -33,11 +35,11 @@ def test_narrated_game_agrees_with_the_kernel(seed):
     g = play_game(PROFILE, seed=seed)
     row = kernel_game(r, PROFILE, seed)
     for s in range(4):
-        b = L.named_stats(row, r.players)["entry"][s]
+        b = named_stats(row, r.players)["entry"][s]
         assert b["coins"] == pytest.approx(g.final_coins[s])
         assert bool(b["win"]) == (s in g.winners)
         assert b["rounds"] == g.rounds["round"].max()
-    assert L.named_stats(row, r.players)["ended"][["track", "coins", "rounds"].index(g.reason)] == 1
+    assert named_stats(row, r.players)["ended"][["track", "coins", "rounds"].index(g.reason)] == 1
 
 
 def _bet_payout(text, rules, seat):
@@ -101,21 +103,21 @@ def test_narration_names_every_phase():
 def test_named_statistics_read_the_kernel_slots(players, entries):
     """Every named field is the slot the kernel writes (``stats_dtype`` from the offsets;
     a field's statistics hold one block per member)."""
-    t = np.arange(L.stats_size(players, entries), dtype=np.float64)
-    s = L.named_stats(t, players)
+    t = np.arange(stats_size(players, entries), dtype=np.float64)
+    s = named_stats(t, players)
     entries = entries or players
     assert s.dtype.itemsize == t.nbytes
-    assert s["games"] == L.S_GAMES and s["rounds_sq"] == L.S_ROUNDS_SQ
-    assert list(s["ended"]) == [L.S_END, L.S_END + 1, L.S_END + 2]
+    assert s["games"] == STATS_HEAD.games and s["rounds_sq"] == STATS_HEAD.rounds_sq
+    assert list(s["ended"]) == [STATS_HEAD.ended, STATS_HEAD.ended + 1, STATS_HEAD.ended + 2]
     e = entries - 1
     assert len(s["entry"]) == entries
-    assert s["entry"][e]["coins"] == L.S_HEAD + e * L.E_SIZE + L.E_COINS
-    assert s["entry"][e]["predicted"][4] == L.S_HEAD + e * L.E_SIZE + L.E_PRED + 4
-    assert s["rows"]["pay_sq"][1, 7] == L.rows_head(players, entries) + (L.MAX_ROWS + 7) * L.R_FIELDS + L.R_PAY_SQ
-    assert s["troll_failed"][0] == L.troll_hist_head(players, entries)
-    assert s["lead_changes_sq"] == L.shape_head(players, entries) + L.G_LEADCH_SQ
-    assert s["focal_share_sq"] == L.shape_head(players, entries) + L.G_FOCAL_SQ
-    assert s["seat"][players - 1]["coins_sq"] == L.seat_head(players, entries) + (players - 1) * L.SEAT_SIZE \
-        + L.SEAT_COINS_SQ == t[-1]
-    t[L.S_HEAD + L.E_WIN] = -1.0                      # a view, not a copy
+    assert s["entry"][e]["coins"] == STATS_HEAD.size + e * ENTRY_STATS.size + ENTRY_STATS.coins
+    assert s["entry"][e]["predicted"][4] == STATS_HEAD.size + e * ENTRY_STATS.size + ENTRY_STATS.predicted + 4
+    assert s["rows"]["pay_sq"][1, 7] == rows_head(players, entries) + (MAX_ROWS + 7) * ROW_STATS.size + ROW_STATS.pay_sq
+    assert s["troll_failed"][0] == troll_hist_head(players, entries)
+    assert s["lead_changes_sq"] == shape_head(players, entries) + SHAPE_STATS.lead_changes_sq
+    assert s["focal_share_sq"] == shape_head(players, entries) + SHAPE_STATS.focal_share_sq
+    assert s["seat"][players - 1]["coins_sq"] == seat_head(players, entries) + (players - 1) * SEAT_STATS.size \
+        + SEAT_STATS.coins_sq == t[-1]
+    t[STATS_HEAD.size + ENTRY_STATS.win] = -1.0                      # a view, not a copy
     assert s["entry"][0]["win"] == -1.0

@@ -10,12 +10,12 @@ from sponsio_sim.analysis.game.model import SuccessModel, fingerprint
 from sponsio_sim.analysis.game.setup import build_state, parse_profile, rows_of
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import mask_of, parse_cards
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_COINS, END_ROUNDS, END_TRACK, GAME, LEAD_TOKEN,
+                                             MAX_BETS, MONEY, PASS, REBET_TOKEN, SWAP, TOKEN)
 from sponsio_sim.kernels.betting.phase import apply_action, apply_double, apply_rebet, leader_of
 from sponsio_sim.kernels.game.engine import end_check, start_game, start_round
 from sponsio_sim.kernels.game.scoring import load_bets, score_round
-from sponsio_sim.kernels.game.layout import BET, PASS, SWAP, TOKEN
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.rules import load_rules
 
 from sponsio_helpers import write_outcome
@@ -41,8 +41,8 @@ class Table:
         start_game(0, self.game_state, self.w)
         start_round(self.board, self.game_state, self.w)
         for s, h in enumerate(hands):
-            self.board[HANDS + s] = mask_of(parse_cards(h, rules))
-        self.board[TALON] = mask_of(parse_cards(talon, rules))
+            self.board[BOARD.hands + s] = mask_of(parse_cards(h, rules))
+        self.board[BOARD.talon] = mask_of(parse_cards(talon, rules))
         self.rows = [b.notation(rules) for b in rows_of(rules)]
 
     def c(self, card):
@@ -58,35 +58,35 @@ class Table:
         return self.act(s, BET, self.row(bet), -1, rv)
 
     def coins(self, s):
-        return float(self.w[L.W_COINS + s])
+        return float(self.w[MONEY.coins + s])
 
     def set_coins(self, seat=None, value=None, *, every=None):
         """One seat's coins (``seat``, ``value``), or every seat's (``every``)."""
         if every is not None:
-            self.w[L.W_COINS:L.W_COINS + len(every)] = every
+            self.w[MONEY.coins:MONEY.coins + len(every)] = every
         else:
-            self.w[L.W_COINS + seat] = value
+            self.w[MONEY.coins + seat] = value
 
     def track(self, s):
-        return int(self.game_state[L.I_TRACK + s])
+        return int(self.game_state[GAME.track + s])
 
     def set_track(self, *positions):
         """Every seat's streak-track position, seat 0 first."""
-        self.game_state[L.I_TRACK:L.I_TRACK + len(positions)] = positions
+        self.game_state[GAME.track:GAME.track + len(positions)] = positions
 
     def set_round(self, n):
         """The rounds already played."""
-        self.game_state[L.I_ROUND] = n
+        self.game_state[GAME.round] = n
 
     def bets_held(self, s):
-        return int(self.game_state[L.I_NBETS + s])
+        return int(self.game_state[GAME.bet_count + s])
 
     def revealed(self, card):
-        return bool(int(self.board[REVEALED]) & (1 << self.c(card)))
+        return bool(int(self.board[BOARD.revealed]) & (1 << self.c(card)))
 
     def reveal_hand(self, s):
         """Every card of seat s shown (nothing left to reveal)."""
-        self.board[REVEALED] |= self.board[HANDS + s]
+        self.board[BOARD.revealed] |= self.board[BOARD.hands + s]
 
     def score(self, tricks, won=None, last=0, nines_ok=True, nine_lost=None):
         """Settle with given trick counts / won cards; returns failed-bet count.
@@ -94,17 +94,17 @@ class Table:
         p = self.r.players
         if nine_lost is None:
             nine_lost = 0 if nines_ok else (1 << p) - 1
-        codes = np.zeros((p, L.MAX_BETS, 4), dtype=np.int64)
+        codes = np.zeros((p, MAX_BETS, 4), dtype=np.int64)
         counts = np.zeros(p, dtype=np.int64)
         load_bets(self.game_state, codes, counts)
         write_outcome(self.board, self.game_state, self.r, tricks, won, last)
-        result = np.zeros((p, L.MAX_BETS), dtype=np.int64)
+        result = np.zeros((p, MAX_BETS), dtype=np.int64)
         failed = np.zeros(p, dtype=np.bool_)
         return score_round(nine_lost, self.board, self.game_state, self.w, codes, counts, result, failed)
 
     def ledger(self, s):
-        return {k: float(self.w[getattr(L, k) + s]) for k in
-                ("W_STAKES", "W_FEES", "W_PAYOUT", "W_TROLLPAID", "W_BONUSPAID", "W_CASHED")}
+        ledger = MONEY.named(self.w[:MONEY.size])
+        return {k: float(ledger[k][s]) for k in ("stakes", "fees", "payout", "troll_paid", "bonus_paid", "cashed")}
 
 
 def test_one_bet_per_type_and_never_on_own_failure():
@@ -146,22 +146,22 @@ def test_acting_reveals_an_unrevealed_own_card():
 
 def test_tokens_are_exclusive_and_paid_by_coin_or_reveal():
     t = Table()
-    assert t.act(0, TOKEN, L.LEAD_TOKEN, -1, "R9")   # coin
-    assert t.coins(0) == 10 - R4.token_cost and t.ledger(0)["W_FEES"] == R4.token_cost
-    assert not t.act(1, TOKEN, L.LEAD_TOKEN, -1, "R1")  # taken: gone for the round
-    assert not t.act(1, TOKEN, L.DOUBLE_TOKEN, t.c("R1"), "R1")  # the same card cannot pay twice
-    assert t.act(1, TOKEN, L.DOUBLE_TOKEN, t.c("R2"), "R1")      # reveal pays
+    assert t.act(0, TOKEN, LEAD_TOKEN, -1, "R9")   # coin
+    assert t.coins(0) == 10 - R4.token_cost and t.ledger(0)["fees"] == R4.token_cost
+    assert not t.act(1, TOKEN, LEAD_TOKEN, -1, "R1")  # taken: gone for the round
+    assert not t.act(1, TOKEN, DOUBLE_TOKEN, t.c("R1"), "R1")  # the same card cannot pay twice
+    assert t.act(1, TOKEN, DOUBLE_TOKEN, t.c("R2"), "R1")      # reveal pays
     assert t.coins(1) == 10 and t.revealed("R2")
     t.set_coins(seat=2, value=0)
-    assert not t.act(2, TOKEN, L.REBET_TOKEN, -1, "G1")          # no coin to pay
+    assert not t.act(2, TOKEN, REBET_TOKEN, -1, "G1")          # no coin to pay
     only_lead = Table(load_rules("standard-4p", overrides=['tokens=["lead"]']))
-    assert not only_lead.act(0, TOKEN, L.DOUBLE_TOKEN, -1, "R9")  # not in this rule set
+    assert not only_lead.act(0, TOKEN, DOUBLE_TOKEN, -1, "R9")  # not in this rule set
 
 
 def test_lead_token_holder_leads_the_first_trick():
     t = Table()
     assert leader_of(t.game_state) == 0                   # dealer is seat 3: seat 0 leads
-    t.act(2, TOKEN, L.LEAD_TOKEN, -1, "G1")
+    t.act(2, TOKEN, LEAD_TOKEN, -1, "G1")
     assert leader_of(t.game_state) == 2
 
 
@@ -170,7 +170,7 @@ def test_swap_exchanges_with_the_talon_and_makes_both_public():
     assert not t.act(0, SWAP, t.c("R1"), t.c("B7"), "R9")   # R1 is not seat 0's
     assert not t.act(0, SWAP, t.c("R9"), t.c("R1"), "R9")   # R1 is not in the talon
     assert t.act(0, SWAP, t.c("R8"), t.c("B7"), "R9")
-    hand, talon, rev = int(t.board[HANDS]), int(t.board[TALON]), int(t.board[REVEALED])
+    hand, talon, rev = int(t.board[BOARD.hands]), int(t.board[BOARD.talon]), int(t.board[BOARD.revealed])
     assert hand & (1 << t.c("B7")) and not hand & (1 << t.c("R8"))
     assert talon & (1 << t.c("R8")) and not talon & (1 << t.c("B7"))
     assert rev & (1 << t.c("B7")) and rev & (1 << t.c("R9"))
@@ -186,7 +186,7 @@ def test_rebet_changes_a_parameter_within_the_type_and_double_doubles_the_payout
     assert apply_double(0, 0, t.game_state) and not apply_double(0, 5, t.game_state)
     t.score([3, 2, 2, 1], last=0)
     mult = R4.multiplier
-    assert t.ledger(0)["W_PAYOUT"] == 2 * mult["tricks"] * R4.stake + mult["last"] * R4.stake
+    assert t.ledger(0)["payout"] == 2 * mult["tricks"] * R4.stake + mult["last"] * R4.stake
 
 
 def test_troll_pay_track_moves_and_bonus_ties():
@@ -199,11 +199,11 @@ def test_troll_pay_track_moves_and_bonus_ties():
     n_failed = t.score([2, 1, 3, 2], last=3)
     assert n_failed == 2
     pay = R4.troll_pay * 2
-    assert t.ledger(2)["W_TROLLPAID"] == pay == t.ledger(3)["W_TROLLPAID"]
-    assert t.ledger(0)["W_TROLLPAID"] == 0 == t.ledger(1)["W_TROLLPAID"]
-    assert t.ledger(0)["W_PAYOUT"] == R4.multiplier["tricks"]
+    assert t.ledger(2)["troll_paid"] == pay == t.ledger(3)["troll_paid"]
+    assert t.ledger(0)["troll_paid"] == 0 == t.ledger(1)["troll_paid"]
+    assert t.ledger(0)["payout"] == R4.multiplier["tricks"]
     # tricks x3 = 3 < troll pay 4: both trolls tie for the most and both get the bonus
-    assert [t.ledger(s)["W_BONUSPAID"] for s in range(4)] == [0, 0, R4.round_bonus, R4.round_bonus]
+    assert [t.ledger(s)["bonus_paid"] for s in range(4)] == [0, 0, R4.round_bonus, R4.round_bonus]
     assert [t.track(s) for s in range(4)] == [3, 0, 2, 5]        # +1 bet won; failed -> 0; trolls +2
     assert t.coins(2) == before[2] + pay + R4.round_bonus
 
@@ -213,7 +213,7 @@ def test_no_bonus_when_nobody_gains():
     for s, rv in enumerate(["R9", "R1", "G1", "R5"]):
         t.bet(s, "tricks=8", rv)                                 # nobody wins 8 tricks
     t.score([2, 2, 2, 2], last=0)
-    assert all(t.ledger(s)["W_BONUSPAID"] == 0 for s in range(4))
+    assert all(t.ledger(s)["bonus_paid"] == 0 for s in range(4))
     assert all(t.track(s) == 0 for s in range(4))
 
 
@@ -224,7 +224,7 @@ def test_cash_in_at_the_policy_threshold():
         t.bet(s, "tricks=2", rv)
     before = [t.coins(s) for s in range(4)]
     t.score([2, 2, 2, 2], last=0)                                # everyone wins: 1 -> 2
-    assert t.track(0) == 0 and t.ledger(0)["W_CASHED"] == R4.track_value[2]
+    assert t.track(0) == 0 and t.ledger(0)["cashed"] == R4.track_value[2]
     assert [t.track(s) for s in (1, 2, 3)] == [2, 2, 2]
     assert t.coins(0) - before[0] == t.coins(1) - before[1] + R4.track_value[2]
 
@@ -237,20 +237,20 @@ def test_nine_in_a_row_beats_thirty_coins():
     t.score([2, 2, 2, 2], last=0)
     assert t.track(0) == R4.track_win
     reason, winners = end_check(t.game_state, t.w)
-    assert reason == L.END_TRACK and winners == 0b0001
+    assert reason == END_TRACK and winners == 0b0001
 
 
 def test_several_on_nine_the_richest_of_them_wins_then_shared():
     t = Table()
     t.set_track(9, 9, 9, 0)
     t.set_coins(every=[12, 15, 15, 50])
-    assert end_check(t.game_state, t.w) == (L.END_TRACK, 0b0110)
+    assert end_check(t.game_state, t.w) == (END_TRACK, 0b0110)
 
 
 def test_coins_end_richest_wins_and_ties_share():
     t = Table()
     t.set_coins(every=[30, 31, 12, 31])
-    assert end_check(t.game_state, t.w) == (L.END_COINS, 0b1010)
+    assert end_check(t.game_state, t.w) == (END_COINS, 0b1010)
     t.set_coins(every=[29, 29, 12, 28])
     assert end_check(t.game_state, t.w) == (0, 0)
 
@@ -261,15 +261,15 @@ def test_the_game_ends_after_the_last_round():
     t.set_round(R4.max_rounds - 1)
     assert end_check(t.game_state, t.w) == (0, 0)
     t.set_round(R4.max_rounds)
-    assert end_check(t.game_state, t.w) == (L.END_ROUNDS, 0b0110)
+    assert end_check(t.game_state, t.w) == (END_ROUNDS, 0b0110)
 
 
 def test_fail_bet_on_a_seat_without_bets_fails():
     t = Table()
     t.bet(0, "fail:2", "R9")                                     # seat 2 stays a troll
     t.score([2, 2, 2, 2], last=0)
-    assert t.ledger(0)["W_PAYOUT"] == 0 and t.track(0) == 0
-    assert t.ledger(2)["W_TROLLPAID"] == R4.troll_pay
+    assert t.ledger(0)["payout"] == 0 and t.track(0) == 0
+    assert t.ledger(2)["troll_paid"] == R4.troll_pay
 
 
 @pytest.mark.parametrize("text", ["fail:1", "colour:G=2", "nines"])

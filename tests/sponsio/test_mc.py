@@ -11,10 +11,10 @@ from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import DEFAULT_ROLLOUTS, build_state, parse_strategy
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.cli import main
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import GAME, MAX_BETS, MONEY, stats_size
 from sponsio_sim.kernels.betting.rollout import race
 from sponsio_sim.kernels.game.engine import betting_phase, mc_cash_ins, mc_switch, start_game, start_round
-from sponsio_sim.kernels.table import HANDS, TALON
+from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.rules import load_rules
 from tabletop_mc.errors import UserError
@@ -42,12 +42,12 @@ def bets_after_betting(hands, talon, profile="mc:goal x1, troll:goal x3", seed=1
     start_game(0, game_state, money)
     start_round(board, game_state, money)
     for s, h in enumerate(hands):
-        board[HANDS + s] = mask_of(parse_cards(h, R4))
-    board[TALON] = mask_of(parse_cards(talon, R4))
+        board[BOARD.hands + s] = mask_of(parse_cards(h, R4))
+    board[BOARD.talon] = mask_of(parse_cards(talon, R4))
     state = np.array([seed, 2, 3, 4], dtype=np.uint64)
     betting_phase(board, game_state, money, state, np.zeros((1, 8)), mc_switch(game_state))
     rows = [b.notation(R4) for b in rows_of(R4)]
-    return [[rows[game_state[L.I_BET_ROW + s * L.MAX_BETS + i]] for i in range(game_state[L.I_NBETS + s])]
+    return [[rows[game_state[GAME.bet_row + s * MAX_BETS + i]] for i in range(game_state[GAME.bet_count + s])]
             for s in range(4)]
 
 
@@ -92,12 +92,12 @@ def cash_in_state(pos, coins, others):
     """mc seat 0 at track position ``pos`` after a round's scoring, with the given coins."""
     board, game_state, money = build_state(R4, parse_profile("mc:goal:cash8, ev:goal:never x3", R4), find_model(R4))
     start_game(0, game_state, money)
-    game_state[L.I_TRACK] = pos
-    money[L.W_COINS] = coins
-    money[L.W_COINS + 1:L.W_COINS + 4] = others
-    mc_cash_ins(board, game_state, money, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(L.stats_size(4)),
+    game_state[GAME.track] = pos
+    money[MONEY.coins] = coins
+    money[MONEY.coins + 1:MONEY.coins + 4] = others
+    mc_cash_ins(board, game_state, money, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(stats_size(4)),
                 mc_switch(game_state))
-    return int(game_state[L.I_TRACK]), float(money[L.W_COINS])
+    return int(game_state[GAME.track]), float(money[MONEY.coins])
 
 
 def test_mc_cashes_in_when_that_wins_the_game_now():
@@ -118,7 +118,7 @@ def test_rollout_r_deals_the_same_world_whatever_came_before():
     start_round(board, game_state, money)
     for s, h in enumerate(["R9 R8 R7 R6 R5 R4 R3 R2", "B9 B8 B7 B6 B5 B4 B3 B2", "G9 G8 G7 G6 G5 G4 G3 G2",
                            "Y9 Y8 Y7 Y6 Y5 Y4 Y3 Y2"]):
-        board[HANDS + s] = mask_of(parse_cards(h, R4))
+        board[BOARD.hands + s] = mask_of(parse_cards(h, R4))
     work = new_work(0, board, game_state, money)
     key = np.uint64(12345)
     deal_world(3, key, work)
@@ -126,7 +126,7 @@ def test_rollout_r_deals_the_same_world_whatever_came_before():
     for r in range(6):
         deal_world(r, key, work)
     deal_world(3, key, work)
-    assert (work[3] == first).all() and first[0] == board[HANDS]           # seat 0 keeps its own hand
+    assert (work[3] == first).all() and first[0] == board[BOARD.hands]           # seat 0 keeps its own hand
     assert sorted(int(h).bit_count() for h in first[1:]) == [8, 8, 8]
 
 

@@ -12,7 +12,7 @@ from sponsio_sim.analysis.odds.query import kernel_args, stat_index
 from sponsio_sim.bet_kinds import BET_TYPES
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.odds.simulate import odds_chunks, stats_layout
-from sponsio_sim.kernels.table import N_PLAYED, new_state, set_round
+from sponsio_sim.kernels.table import TRICK_STATE, new_state, set_round
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.rules import load_rules
@@ -83,4 +83,4 @@ def test_the_round_ends_where_the_bet_is_settled(stop, played):
     set_round(board, game_state, masks, np.uint64(0), np.uint64(0))
     halt = np.array([*stop, 0], dtype=np.int64)
     play_tricks(4, 0, np.full(4, 1, dtype=np.int64), board, game_state, money, new_rng(1), None, halt)
-    assert game_state[N_PLAYED] == played
+    assert game_state[TRICK_STATE.n_played] == played

@@ -17,7 +17,7 @@ from sponsio_sim.analysis.game.setup import parse_profile
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.bet_kinds import KIND_CODE
 from sponsio_sim.cli import main
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import named_stats
 from sponsio_sim.rules import load_rules
 
 R4 = load_rules(None, 4)
@@ -38,7 +38,7 @@ def last_shares():
     out = {}
     for m in (2, 3, 4, 5):
         rules = load_rules(R4, overrides={"multiplier.last": m})
-        stats = L.named_stats(run_games(rules, parse_profile(FIXED, rules), N, rotate=True, seed=4, model=model), 4)
+        stats = named_stats(run_games(rules, parse_profile(FIXED, rules), N, rotate=True, seed=4, model=model), 4)
         bets = sum(stats["entry"][e]["bets"] for e in range(4))
         out[m] = bets[KIND_CODE["last"]] / bets.sum()
     return out

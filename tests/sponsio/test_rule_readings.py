@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sponsio_sim.bets import ANY_SEAT, Bet, catalogue, parse_bet
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import END_TRACK, MAX_BETS
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bets import BET_FIELDS, settle
 from sponsio_sim.kernels.game.engine import end_check
@@ -27,7 +27,7 @@ def settle_placed(placed, lost=(), players=4, rules=R4, nine_lost=0):
     """Settle bets given in placement order as (seat, bet text); every plain
     bet in ``lost`` (seat, text) fails, every other plain bet is made to win.
     Returns the outcomes in placement order."""
-    codes = np.zeros((players, L.MAX_BETS, BET_FIELDS), dtype=np.int64)
+    codes = np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64)
     counts = np.zeros(players, dtype=np.int64)
     where = []
     for rank, (seat, text) in enumerate(placed):
@@ -44,7 +44,7 @@ def settle_placed(placed, lost=(), players=4, rules=R4, nine_lost=0):
         if bet.kind == "tricks":
             tricks[seat] = bet.a + (1 if (seat, text) in lost else 0)
     board, game_state = outcome(rules, tricks)
-    result = np.zeros((players, L.MAX_BETS), dtype=np.int64)
+    result = np.zeros((players, MAX_BETS), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)
     settle(codes, counts, board, game_state, nine_lost, result, failed)
     return [bool(result[s, i]) for s, i in where]
@@ -144,7 +144,7 @@ def _bonus(rules):
     t.bet(1, "tricks=0", "R1")        # loses
     t.bet(1, "last", "R2")            # loses: troll pay 2 x 2 = 4 to seats 2 and 3 (net 4)
     t.score([2, 1, 3, 2], last=0)
-    return [t.ledger(s)["W_BONUSPAID"] for s in range(4)]
+    return [t.ledger(s)["bonus_paid"] for s in range(4)]
 
 
 def test_round_bonus_on_gross_or_net_gains():
@@ -160,7 +160,7 @@ def test_track_top_decides_who_wins_when_a_player_reaches_nine(top, winners):
     t = Table(rules=load_rules("standard-4p", overrides=[f"track_top={top}"]))
     t.set_track(9, 3, 0, 0)
     t.set_coins(every=[12, 15, 20, 5])
-    assert end_check(t.game_state, t.w) == (L.END_TRACK, winners)
+    assert end_check(t.game_state, t.w) == (END_TRACK, winners)
 
 
 def test_options_are_validated_and_shipped_sets_keep_the_defaults():

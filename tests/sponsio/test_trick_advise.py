@@ -24,8 +24,8 @@ from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import card_name, parse_cards
 from sponsio_sim.cli import main
-from sponsio_sim.kernels.game import layout as L
-from sponsio_sim.kernels.table import VOID
+from sponsio_sim.kernels.game.layout import BET
+from sponsio_sim.kernels.table import TRICK_STATE
 from sponsio_sim.rules import RANKS, load_rules
 
 # every betting policy but mc (whose games narrate the same way) and every play policy, 3 and 4 players (ev seats
@@ -94,7 +94,7 @@ def test_every_cut_of_the_trick_phase_reads_back_as_it_was_played(players, profi
             # voids are what not following showed, and every seat's real remaining hand respects them
             pos = k % players
             for t in range(players):
-                void = int(tt.public[1][VOID + t])
+                void = int(tt.public[1][TRICK_STATE.void + t])
                 shown = 0
                 for j, (c, s) in enumerate(plays[:k]):
                     led = plays[j - j % players][0] // RANKS
@@ -161,7 +161,7 @@ def bet_tuples(st, rules):
     rows = rows_of(rules)
     out = []
     for seat, kind, a, b, c in st.history:
-        if kind == L.BET:
+        if kind == BET:
             out.append((seat, bet_tuple(rows[a])))
     return out
 

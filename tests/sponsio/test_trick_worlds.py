@@ -18,7 +18,7 @@ from sponsio_sim.kernels.advise.infer import world_logliks
 from sponsio_sim.kernels.advise.layouts import propose_layouts
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER
 from sponsio_sim.kernels.play.tricks import play_scripted, play_tricks
-from sponsio_sim.kernels.table import N_PLAYED, SEQ, TRICKS_WON, VOID, WINNERS, WON, new_state, set_round
+from sponsio_sim.kernels.table import BOARD, TRICK_STATE, new_state, set_round
 from sponsio_sim.rules import RANKS, load_rules
 from tabletop_mc.rng import new_state as new_rng
 
@@ -102,22 +102,22 @@ def test_a_scripted_replay_is_the_policies_own_play():
 
     board, game_state, money = fresh()
     play_tricks(4, 1, pol, board, game_state, money, new_rng(1), None, None)
-    seq = game_state[SEQ:SEQ + 32].copy()
+    seq = game_state[TRICK_STATE.seq:TRICK_STATE.seq + 32].copy()
     for k in (0, 5, 12, 32):
         t2, i2, w2 = fresh()
         script = np.array([k, HALT_AFTER if k < 32 else -1, *seq[:k]], dtype=np.int64)
         play_scripted(4, 1, pol, t2, i2, w2, new_rng(1), None, None, script)
-        assert list(i2[SEQ:SEQ + k]) == list(seq[:k])
-        assert int(i2[N_PLAYED]) == k // 4
+        assert list(i2[TRICK_STATE.seq:TRICK_STATE.seq + k]) == list(seq[:k])
+        assert int(i2[TRICK_STATE.n_played]) == k // 4
         done = k // 4
-        assert list(i2[WINNERS:WINNERS + done]) == list(game_state[WINNERS:WINNERS + done])
+        assert list(TRICK_STATE.named(i2)["winners"][:done]) == list(TRICK_STATE.named(game_state)["winners"][:done])
     # a script that plays on by the policies from 12 cards ends as the policies alone do
     t2, i2, w2 = fresh()
     play_scripted(4, 1, pol, t2, i2, w2, new_rng(1), None, None, np.array([12, -1, *seq[:12]], dtype=np.int64))
-    for f, n in ((WON, 4),):
+    for f, n in ((BOARD.won, 4),):
         assert list(t2[f:f + n]) == list(board[f:f + n])
-    assert list(i2[TRICKS_WON:TRICKS_WON + 4]) == list(game_state[TRICKS_WON:TRICKS_WON + 4])
-    assert list(i2[VOID:VOID + 4]) == list(game_state[VOID:VOID + 4])
+    for name in ("tricks_won", "void"):
+        assert list(TRICK_STATE.named(i2)[name][:4]) == list(TRICK_STATE.named(game_state)[name][:4])
 
 
 def test_seat_by_seat_likelihoods_equal_the_joint_replay():

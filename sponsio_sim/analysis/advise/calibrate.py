@@ -23,7 +23,7 @@ from sponsio_sim.analysis.advise.state import next_actor
 from sponsio_sim.analysis.advise.table import build_table
 from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.kernels.advise.actions import END_USE
-from sponsio_sim.kernels.table import REVEALED, TALON
+from sponsio_sim.kernels.table import BOARD
 
 FLOOR = 1e-3
 BINS = np.linspace(0.0, 1.0, 11)
@@ -48,7 +48,7 @@ def score_states(profile: str, rules, seeds, *, proposals: int = 4000, tremble: 
                 table = build_table(d.state, strategies, model)
                 s = table.seat
                 board = table.now[0]
-                seen = int(d.hands[s]) | int(board[TALON]) | int(board[REVEALED])
+                seen = int(d.hands[s]) | int(board[BOARD.talon]) | int(board[BOARD.revealed])
                 hidden = ~seen & ((1 << (9 * rules.n_colours)) - 1)
                 probs = {}
                 for infer in (True, False):

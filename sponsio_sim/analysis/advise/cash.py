@@ -23,7 +23,7 @@ from sponsio_sim.analysis.advise.result import BATCH, Advice, mean_eff
 from sponsio_sim.analysis.advise.state import TableState
 from sponsio_sim.analysis.game.setup import build_state
 from sponsio_sim.kernels.advise.evaluate import evaluate_cash
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import GAME, MONEY, stats_size
 
 
 def cash_table(st: TableState, strategies, model):
@@ -36,13 +36,13 @@ def cash_table(st: TableState, strategies, model):
         raise UserError(f"seat {st.seat} is on track position {pos} after the round: nothing to cash in "
                         f"(positions 1..{r.track_win - 1} have a value)")
     board, game_state, money = build_state(r, strategies, model)
-    game_state[L.I_ROUND] = st.round - 1
-    game_state[L.I_DEALER] = st.dealer
+    game_state[GAME.round] = st.round - 1
+    game_state[GAME.dealer] = st.dealer
     for s in range(r.players):
         c, p, paid = st.settled[s]
-        game_state[L.I_ENTRY + s] = s
-        money[L.W_COINS + s] = c - paid if s == st.seat else c
-        game_state[L.I_TRACK + s] = p if (s == st.seat or paid == 0) else 0
+        game_state[GAME.seat_entry + s] = s
+        money[MONEY.coins + s] = c - paid if s == st.seat else c
+        game_state[GAME.track + s] = p if (s == st.seat or paid == 0) else 0
     return board, game_state, money
 
 
@@ -51,11 +51,11 @@ def advise_cash(st: TableState, strategies, model, *, n: int, seed: int, progres
     r = st.rules
     board, game_state, money = cash_table(st, strategies, model)
     s = st.seat
-    pos = int(game_state[L.I_TRACK + s])
-    value = float(money[L.W_TRACKV + pos])
+    pos = int(game_state[GAME.track + s])
+    value = float(money[MONEY.track_values + pos])
     share = np.zeros((2, n))
     key = seed_key(derive_seed(seed, "advise", "cash"))
-    row0 = np.zeros(L.stats_size(r.players))
+    row0 = np.zeros(stats_size(r.players))
     with Progress(2 * n, "advise", enabled=progress) as prog:
         if needs_compile(evaluate_cash):
             prog.note(COMPILE_NOTE)
@@ -67,7 +67,7 @@ def advise_cash(st: TableState, strategies, model, *, n: int, seed: int, progres
     for c, label in ((0, f"keep track position {pos}"), (1, f"cash in {value:g} coins (track back to 0)")):
         w, wl, wh = mean_eff(share[c], 1.0, lower=0.0, upper=1.0)
         d, dl, dh = mean_eff(share[c] - share[0], 1.0)
-        rows.append(dict(action=label, coins_now=float(money[L.W_COINS + s]) + (value if c else 0.0), win=w,
+        rows.append(dict(action=label, coins_now=float(money[MONEY.coins + s]) + (value if c else 0.0), win=w,
                          win_low=wl, win_high=wh, win_vs_keep=d, win_vs_keep_low=dl, win_vs_keep_high=dh,
                          rollouts=n))
     df = pd.DataFrame(rows).sort_values("win", ascending=False, kind="stable").reset_index(drop=True)

@@ -30,11 +30,11 @@ from sponsio_sim.kernels.betting.phase import actor, apply_action, apply_end_tok
 from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import GAME, LOG_FIELDS, MAX_BETS, MONEY, stats_size
 from sponsio_sim.kernels.game.engine import (close_round, round_arrays, round_start, round_stream, start_game,
                                              start_round)
 from sponsio_sim.kernels.game.scoring import play_out
-from sponsio_sim.kernels.table import HANDS, TALON
+from sponsio_sim.kernels.table import BOARD
 
 
 @dataclass
@@ -69,19 +69,19 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
     key = seed_key(seed)
     state = np.empty(4, dtype=np.uint64)
     pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
-    row = np.zeros(L.stats_size(players))
-    nolog = np.zeros((1, L.LOG_FIELDS))
+    row = np.zeros(stats_size(players))
+    nolog = np.zeros((1, LOG_FIELDS))
     start_game(np.int64(game), game_state, money)
     reason, winners, decisions = 0, 0, 0
     held = [0, 0, 0, 0]   # bets, bets won, rounds with bets, rounds all won
     while reason == 0:
-        rnd = int(game_state[L.I_ROUND])
+        rnd = int(game_state[GAME.round])
         round_start(key, round_stream(0, game, rnd), state, pool)
         talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * rules.hand_size, hands)
         start_round(board, game_state, money)
         for s in range(players):
-            board[HANDS + s] = hands[s]
-        board[TALON] = talon
+            board[BOARD.hands + s] = hands[s]
+        board[BOARD.talon] = talon
         start = (board.copy(), game_state.copy(), money.copy())
         hist: list[tuple] = []
 
@@ -106,7 +106,7 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
             hist.append((s, int(act), int(x), int(y), int(rv)))
         for j in range(3):
             t = int(end_token(j))
-            s = int(game_state[L.I_TOKEN_OWNER + t])
+            s = int(game_state[GAME.token_owner + t])
             if s < 0:
                 continue
             if s == seat and bet_advice:
@@ -124,15 +124,15 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
             (leader, last, nine_lost, n_failed), taken = tricks(start, np.array(hist, dtype=np.int64).reshape(-1, 5),
                                                                 work)
             decisions += taken
-        mine = int(game_state[L.I_NBETS + seat])
-        hits = sum(int(game_state[L.I_RESULT + seat * L.MAX_BETS + i]) for i in range(mine))
+        mine = int(game_state[GAME.bet_count + seat])
+        hits = sum(int(game_state[GAME.bet_won + seat * MAX_BETS + i]) for i in range(mine))
         held = [held[0] + mine, held[1] + hits, held[2] + (mine > 0), held[3] + (mine > 0 and hits == mine)]
         reason, winners = close_round(leader, last, nine_lost, n_failed, board, game_state, money, hands, counts,
                                       result,
                                       row, nolog)
     won = (int(winners) >> seat) & 1
     k = bin(int(winners)).count("1")
-    return DuelGame(won / k, float(money[L.W_COINS + seat]), decisions, *held)
+    return DuelGame(won / k, float(money[MONEY.coins + seat]), decisions, *held)
 
 
 def duel(profile: str, rules, games: int, *, seed: int = 1, reading: Reading = Reading(),

@@ -25,8 +25,7 @@ from sponsio_sim.analysis.game.lineup import Lineup, resolve
 from sponsio_sim.analysis.game.setup import Profile, parse_strategy, set_entry
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.infer import propose_worlds, world_logliks
-from sponsio_sim.kernels.game import layout as L
-from sponsio_sim.kernels.table import HANDS
+from sponsio_sim.kernels.table import BOARD
 
 MIN_ESS = 50           # fewer effective proposals than this: no inference (uniform worlds)
 PROPOSALS_PER_WORLD = 50   # proposals per world played (at least MIN_PROPOSALS): more proposals, a larger effective sample
@@ -169,7 +168,7 @@ def seat_logliks(table, start, props, tremble: float, memo: dict) -> np.ndarray:
         judged = sum(1 << t for t in seats)
         world_logliks(np.int64(judged), table.hist, np.int64(len(table.hist)), float(tremble), *start, props, ll)
         return ll
-    stand_in = table.now[0][HANDS:HANDS + players].copy()
+    stand_in = table.now[0][BOARD.hands:BOARD.hands + players].copy()
     total = np.zeros(len(props))
     for t, (hands, inverse) in zip(seats, distinct):
         new = [h for h in hands.tolist() if (t, h) not in memo]

@@ -29,8 +29,8 @@ from sponsio_sim.analysis.odds.job import odds_table
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.kernels.advise.evaluate import evaluate
 from sponsio_sim.kernels.betting.policies import cheap_card
-from sponsio_sim.kernels.table import HANDS, REVEALED
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.game.layout import BET, BET_TROLL, GAME, MAX_BETS, MONEY, stats_size
 from sponsio_sim.rules import TOKENS, load_rules
 
 DEFAULT_N = 2000
@@ -92,12 +92,12 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     if table.step >= ruleset.betting_turns * ruleset.players:
         raise UserError("--history: the betting is over, no bet can be placed any more")
     for arrays in (table.start, table.now):   # the seat takes no further betting action
-        arrays[1][L.I_BETPOL + s] = L.BET_TROLL
+        arrays[1][GAME.betting_policy + s] = BET_TROLL
     board, game_state, money = table.now
     rows = rows_of(ruleset)
     wanted = None if bets is None else {parse_bet(b, ruleset, s).code() for b in bets.split(",") if b.strip()}
-    held = {int(game_state[L.I_ROWS + 3 * int(game_state[L.I_BET_ROW + s * L.MAX_BETS + i])])
-            for i in range(int(game_state[L.I_NBETS + s]))}
+    held = {int(game_state[GAME.catalogue + 3 * int(game_state[GAME.bet_row + s * MAX_BETS + i])])
+            for i in range(int(game_state[GAME.bet_count + s]))}
     picks = [r for r, b in enumerate(rows)
              if (wanted is None or b.code() in wanted) and not (b.kind == "fail" and b.a == s)]
     taken = [r for r in picks if rows[r].code()[0] in held]
@@ -108,21 +108,21 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     picks = [r for r in picks if r not in taken]
     if not picks:
         raise UserError(f"seat {s} already holds a bet of every type it could place (one bet per type)")
-    if money[L.W_COINS + s] < max(money[L.W_STAKE], 1e-12):
-        raise UserError(f"seat {s} has {money[L.W_COINS + s]:g} coins: it cannot stake a bet")
-    reveal = int(cheap_card(board[HANDS + s] & ~board[REVEALED]))
+    if money[MONEY.coins + s] < max(money[MONEY.stake], 1e-12):
+        raise UserError(f"seat {s} has {money[MONEY.coins + s]:g} coins: it cannot stake a bet")
+    reveal = int(cheap_card(board[BOARD.hands + s] & ~board[BOARD.revealed]))
     if reveal < 0:
         raise UserError(f"seat {s} has no unrevealed card left: it cannot act")
     n = n or DEFAULT_N
     worlds = draw_worlds(table, n, seed, Reading(infer=infer), rules=ruleset, strategies=strategies)
-    acts = np.array([(L.BET, r, -1, reveal) for r in picks], dtype=np.int64).reshape(-1, 4)
+    acts = np.array([(BET, r, -1, reveal) for r in picks], dtype=np.int64).reshape(-1, 4)
     key = seed_key(derive_seed(seed, "advise", "rollouts"))
     gain = np.zeros((len(acts), n))
     won = np.zeros((len(acts), n), dtype=np.int64)
-    final = np.zeros((len(acts), n, L.MAX_BETS), dtype=np.int64)
+    final = np.zeros((len(acts), n, MAX_BETS), dtype=np.int64)
     share = np.zeros((len(acts), n))
     pick = np.arange(len(acts), dtype=np.int64)
-    stats = np.zeros(L.stats_size(ruleset.players))
+    stats = np.zeros(stats_size(ruleset.players))
     with Progress(len(acts) * n, "sponsio odds", enabled=progress) as prog:
         for r0 in range(0, n, BATCH):
             r1 = min(r0 + BATCH, n)
@@ -130,7 +130,7 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
                      False, *table.now, stats, gain, won, final, share)
             prog.advance(len(acts) * (r1 - r0))
     eff = min(1.0, worlds.ess / n)
-    bit = int(game_state[L.I_NBETS + s])
+    bit = int(game_state[GAME.bet_count + s])
     # The seat passes from here on, so its bet stands unless a rebet token it
     # already holds changes it: count only the rollouts where it stands.
     counts = [standing_wins(won[i], final[i], bit, r) for i, r in enumerate(picks)]

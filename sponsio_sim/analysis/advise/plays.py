@@ -22,7 +22,7 @@ from tabletop_mc.errors import UserError
 from sponsio_sim.cards import parse_card
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER
 from sponsio_sim.kernels.play.tricks import play_scripted
-from sponsio_sim.kernels.table import HANDS, N_PLAYED, WINNERS, new_state
+from sponsio_sim.kernels.table import BOARD, TRICK_STATE, new_state
 from sponsio_sim.rules import RuleSet
 
 _HEAD = re.compile(r"^(?:trick\s+(\d+)\s*:\s*)?(?:seat\s+(\d+)\s+leads\b\s*)?(.*)$")
@@ -118,11 +118,12 @@ def who_played(rules: RuleSet, leader: int, cards: list[int]) -> tuple[list[int]
     board, game_state, money = new_state(rules.n_colours, rules.kernel_flags)
     full = np.uint64((1 << rules.hand_size) - 1)   # stand-in hands: only their size is read
     for s in range(players):
-        board[HANDS + s] = full
+        board[BOARD.hands + s] = full
     run = np.array([len(cards), HALT_AFTER, *cards], dtype=np.int64)
     play_scripted(players, leader, np.zeros(players, dtype=np.int64), board, game_state, money,
                   np.zeros(4, dtype=np.uint64), None, None, run)
-    winners = [int(w) for w in game_state[WINNERS:WINNERS + int(game_state[N_PLAYED])]]
+    played = TRICK_STATE.named(game_state)
+    winners = [int(w) for w in played["winners"][:int(played["n_played"])]]
     leads = [leader] + winners
     seats = [(leads[k // players] + k % players) % players for k in range(len(cards))]
     nxt = None if len(cards) == total else (leads[len(cards) // players] + len(cards) % players) % players

@@ -31,7 +31,7 @@ from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions, reveal_actions
 from sponsio_sim.kernels.advise.evaluate import evaluate
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import BET, GAME, MAX_BETS, REBET_TOKEN, stats_size
 from sponsio_sim.rules import TOKENS
 
 DEFAULT_N = 1000
@@ -132,10 +132,10 @@ def rank(table, rules, strategies, *, reading: Reading = Reading(), rollouts: Ro
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     n_acts = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
     key = seed_key(derive_seed(seed, "advise", "rollouts"))
-    stats = np.zeros(L.stats_size(rules.players), dtype=np.float64)   # the kernel's statistics (unread here)
+    stats = np.zeros(stats_size(rules.players), dtype=np.float64)   # the kernel's statistics (unread here)
     gain = np.zeros((n_acts, n))
     won = np.zeros((n_acts, n), dtype=np.int64)
-    final = np.zeros((n_acts, n, L.MAX_BETS), dtype=np.int64)
+    final = np.zeros((n_acts, n, MAX_BETS), dtype=np.int64)
     share = np.zeros((n_acts, n))
     pick = np.arange(n_acts, dtype=np.int64)
     if n_acts == 1:
@@ -150,7 +150,7 @@ def rank(table, rules, strategies, *, reading: Reading = Reading(), rollouts: Ro
         top = np.unique(np.concatenate([[0], order[:keep]])).astype(np.int64)
         if screen < n:
             sub = [np.zeros((len(top), n)), np.zeros((len(top), n), dtype=np.int64),
-                   np.zeros((len(top), n, L.MAX_BETS), dtype=np.int64), np.zeros((len(top), n))]
+                   np.zeros((len(top), n, MAX_BETS), dtype=np.int64), np.zeros((len(top), n))]
             _run(table, acts, top, worlds.hands, (screen, n), key, with_game, stats, sub, prog)
             for full, part in zip((gain, won, final, share), sub):
                 full[top, screen:] = part[:, screen:]
@@ -190,8 +190,8 @@ def _frame(table, acts, rollouts, results, rules, by, eff) -> pd.DataFrame:
     names = [b.notation(rules) for b in rows_of(rules)]
     n_bet = rules.betting_turns * rules.players
     game_state = table.now[1]
-    held = [int(game_state[L.I_BET_ROW + table.seat * L.MAX_BETS + i])
-            for i in range(int(game_state[L.I_NBETS + table.seat]))]
+    held = [int(game_state[GAME.bet_row + table.seat * MAX_BETS + i])
+            for i in range(int(game_state[GAME.bet_count + table.seat]))]
     means = np.array([gain[i, :rollouts[i]].mean() for i in range(len(acts))])
     wins = np.array([share[i, :rollouts[i]].mean() for i in range(len(acts))])
     key = means if by == "gain" else wins
@@ -206,10 +206,10 @@ def _frame(table, acts, rollouts, results, rules, by, eff) -> pd.DataFrame:
         e, el, eh = _paired(share[i, :k], share[0, :k], eff)
         bets = list(held)
         new = -1
-        if table.step < n_bet and act[0] == L.BET:
+        if table.step < n_bet and act[0] == BET:
             bets.append(int(act[1]))
             new = len(bets) - 1
-        elif table.step >= n_bet and table.token == L.REBET_TOKEN and act[1] >= 0:
+        elif table.step >= n_bet and table.token == REBET_TOKEN and act[1] >= 0:
             bets[int(act[1])] = int(act[2])
             new = int(act[1])
         p = bet_chances(won[i, :k], final[i, :k], bets, eff)
@@ -268,7 +268,7 @@ def _reveals(table, best, worlds, key, stats, n, rules, eff) -> pd.DataFrame:
         return pd.DataFrame()
     gain = np.zeros((m, n))
     won = np.zeros((m, n), dtype=np.int64)
-    final = np.zeros((m, n, L.MAX_BETS), dtype=np.int64)
+    final = np.zeros((m, n, MAX_BETS), dtype=np.int64)
     share = np.zeros((m, n))
     evaluate(np.int64(table.step), np.int64(table.seat), alts[:m], np.arange(m, dtype=np.int64), np.int64(0),
              np.int64(n), worlds.hands, key, False, *table.now, stats, gain, won, final, share)

@@ -37,7 +37,7 @@ from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.advise.infer import Reading, seat_strategies
 from sponsio_sim.cards import card_name, format_cards, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import LEAD_TOKEN, TOKEN
 
 _SET = re.compile(r"^(seat|dealer|round|coins|track|hand|talon)\b\s*:?\s*(.*)$")
 _NARRATED = re.compile(r"^(seat\s+\d+\s*\(|round\s+\d+\s*:)")   # a narration's seat or round line
@@ -101,8 +101,8 @@ class Session:
         return next_actor(full)
 
     def _leader(self, st: TableState) -> int:
-        owners = {a: s for (s, kind, a, b, c) in st.history if kind == L.TOKEN}
-        return owners.get(L.LEAD_TOKEN, (st.dealer + 1) % self.rules.players)
+        owners = {a: s for (s, kind, a, b, c) in st.history if kind == TOKEN}
+        return owners.get(LEAD_TOKEN, (st.dealer + 1) % self.rules.players)
 
     def _full(self, st: TableState) -> TableState | None:
         """``st`` with its defaults filled in (coins, track), or None while the deal is incomplete."""

@@ -13,9 +13,9 @@ from sponsio_sim.analysis.advise.state import TableState, describe, next_actor
 from sponsio_sim.analysis.game.setup import build_state
 from sponsio_sim.cards import card_name, format_cards
 from sponsio_sim.kernels.advise.actions import END_USE, HIST_FIELDS, replay
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import BET, END_TOKENS, GAME, MONEY, PASS, SWAP, SWAP_TOKEN, TOKEN
 from sponsio_sim.kernels.game.engine import start_round
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.rules import TOKENS
 
 
@@ -37,20 +37,20 @@ def _known_cards(st: TableState) -> dict[int, set[int]]:
     for seat, kind, a, b, c in st.history:
         cards = []
         if kind == END_USE:
-            if a == L.SWAP_TOKEN:
+            if a == SWAP_TOKEN:
                 cards = [b]
             else:
                 continue
-        elif kind == L.PASS:
+        elif kind == PASS:
             continue
         else:
-            cards = [c] + ([b] if kind == L.TOKEN and b >= 0 else []) + ([a] if kind == L.SWAP else [])
+            cards = [c] + ([b] if kind == TOKEN and b >= 0 else []) + ([a] if kind == SWAP else [])
         for card in cards:
             if card not in held[seat]:
                 known[seat].add(card)
                 held[seat].add(card)
-        if kind == L.SWAP or (kind == END_USE and a == L.SWAP_TOKEN):
-            give, take = (a, b) if kind == L.SWAP else (b, c)
+        if kind == SWAP or (kind == END_USE and a == SWAP_TOKEN):
+            give, take = (a, b) if kind == SWAP else (b, c)
             held[seat].discard(give)
             held[seat].add(take)
     return known
@@ -108,22 +108,22 @@ def _why(row, st: TableState, board, game_state, money) -> str:
     r = st.rules
     seat, kind, a, b, c = row
     if kind == END_USE:
-        owner = int(game_state[L.I_TOKEN_OWNER + a])
+        owner = int(game_state[GAME.token_owner + a])
         if owner != seat:
             return f"seat {seat} does not hold the {TOKENS[a]} token"
         return "not a use this token allows here"
-    if c >= 0 and (int(board[REVEALED]) >> c) & 1:
+    if c >= 0 and (int(board[BOARD.revealed]) >> c) & 1:
         return f"{card_name(c, r)} is already revealed"
-    if kind == L.BET:
-        if (int(game_state[L.I_KINDS_HELD + seat]) >> int(game_state[L.I_ROWS + 3 * a])) & 1:
+    if kind == BET:
+        if (int(game_state[GAME.kinds_held + seat]) >> int(game_state[GAME.catalogue + 3 * a])) & 1:
             return "seat already holds a bet of that type"
-        return f"seat {seat} has {money[L.W_COINS + seat]:g} coins"
-    if kind == L.TOKEN:
-        if game_state[L.I_TOKEN_OWNER + a] >= 0:
-            return f"the {TOKENS[a]} token is already taken (seat {int(game_state[L.I_TOKEN_OWNER + a])})"
+        return f"seat {seat} has {money[MONEY.coins + seat]:g} coins"
+    if kind == TOKEN:
+        if game_state[GAME.token_owner + a] >= 0:
+            return f"the {TOKENS[a]} token is already taken (seat {int(game_state[GAME.token_owner + a])})"
         return "it cannot be paid that way"
-    if kind == L.SWAP and not (int(board[TALON]) >> b) & 1:
-        return f"{card_name(b, r)} is not in the talon ({format_cards(int(board[TALON]), r)})"
+    if kind == SWAP and not (int(board[BOARD.talon]) >> b) & 1:
+        return f"{card_name(b, r)} is not in the talon ({format_cards(int(board[BOARD.talon]), r)})"
     return "not legal there"
 
 
@@ -133,7 +133,7 @@ def build_table(st: TableState, strategies, model) -> Table:
     n_bet = r.betting_turns * r.players
     _check_history(st)
     bet_rows = [h for h in st.history if h[1] != END_USE]
-    owners = {a: s for (s, kind, a, b, c) in st.history if kind == L.TOKEN}
+    owners = {a: s for (s, kind, a, b, c) in st.history if kind == TOKEN}
     if st.seat is None and len(bet_rows) == n_bet:
         st.seat = _end_decision(st, owners, None, n_bet)[2]
     seat = st.seat if st.seat is not None else next_actor(st)
@@ -174,17 +174,17 @@ def betting_arrays(st: TableState, strategies, model) -> tuple[tuple, tuple, np.
     _check_history(st)
     seat = st.seat
     board, game_state, money = build_state(r, strategies, model)
-    game_state[L.I_ROUND] = st.round - 1
-    game_state[L.I_DEALER] = st.dealer
+    game_state[GAME.round] = st.round - 1
+    game_state[GAME.dealer] = st.dealer
     for s in range(players):
-        game_state[L.I_ENTRY + s] = s
-        money[L.W_COINS + s] = st.coins[s]
-        game_state[L.I_TRACK + s] = st.track[s]
+        game_state[GAME.seat_entry + s] = s
+        money[MONEY.coins + s] = st.coins[s]
+        game_state[GAME.track + s] = st.track[s]
     start_round(board, game_state, money)
     hands, talon = _deal(st, seat)
     for s in range(players):
-        board[HANDS + s] = np.uint64(hands[s])
-    board[TALON] = np.uint64(talon)
+        board[BOARD.hands + s] = np.uint64(hands[s])
+    board[BOARD.talon] = np.uint64(talon)
     hist = np.array(st.history, dtype=np.int64).reshape(-1, HIST_FIELDS)
     now = (board.copy(), game_state.copy(), money.copy())
     state = np.zeros(4, dtype=np.uint64)
@@ -206,7 +206,7 @@ def pending_token(st: TableState) -> tuple[int, int] | None:
     """Betting is over and an end-of-betting token is still to be decided: (token, its holder); else None."""
     if not betting_over(st):
         return None
-    owners = {a: s for (s, kind, a, b, c) in st.history if kind == L.TOKEN}
+    owners = {a: s for (s, kind, a, b, c) in st.history if kind == TOKEN}
     try:
         _, token, seat = _end_decision(st, owners, None, st.rules.betting_turns * st.rules.players)
     except UserError:
@@ -225,13 +225,13 @@ def _end_decision(st: TableState, owners: dict[int, int], seat, n_bet) -> tuple[
     after the last one used, held by ``seat`` (None: by anyone). Returns
     (step, token, its holder)."""
     used = [h[2] for h in st.history if h[1] == END_USE]
-    after = max((L.END_TOKENS.index(t) for t in used), default=-1)
-    for j in range(after + 1, len(L.END_TOKENS)):
-        t = L.END_TOKENS[j]
+    after = max((END_TOKENS.index(t) for t in used), default=-1)
+    for j in range(after + 1, len(END_TOKENS)):
+        t = END_TOKENS[j]
         if t in owners and (seat is None or owners[t] == seat):
             return n_bet + j, t, owners[t]
     who = "no seat has" if seat is None else f"seat {seat} has no"
-    held = [TOKENS[t] for t in L.END_TOKENS if owners.get(t) == seat] if seat is not None else []
+    held = [TOKENS[t] for t in END_TOKENS if owners.get(t) == seat] if seat is not None else []
     raise UserError(f"betting is over and {who} end-of-betting token left to use"
                     + (f" (it holds {', '.join(held)}, already decided)" if held else "")
                     + ": nothing to decide before the tricks")

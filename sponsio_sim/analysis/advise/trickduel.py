@@ -27,10 +27,10 @@ from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards
 from sponsio_sim.analysis.advise.tricktable import trick_table
 from sponsio_sim.cards import parse_cards
 from sponsio_sim.kernels.advise.tricks import PLAY_ON
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import END_TOKENS, GAME
 from sponsio_sim.kernels.game.scoring import ready_tricks, score_round
 from sponsio_sim.kernels.play.tricks import play_scripted
-from sponsio_sim.kernels.table import HANDS, SEQ
+from sponsio_sim.kernels.table import BOARD, TRICK_STATE
 
 
 @dataclass
@@ -54,7 +54,7 @@ def _play(end, state, cards, halt, hands, codes, counts, playpol):
     board, game_state, money = (a.copy() for a in end)
     leader = ready_tricks(board, game_state, hands, codes, counts, playpol)
     run = np.array([len(cards), halt, *cards], dtype=np.int64)
-    out = play_scripted(game_state[L.I_PLAYERS], leader, playpol, board, game_state, money, state.copy(), None, None,
+    out = play_scripted(game_state[GAME.players], leader, playpol, board, game_state, money, state.copy(), None, None,
                         run)
     return (board, game_state, money), leader, out
 
@@ -90,18 +90,18 @@ def card_tricks(rules, strategies, seat: int, *, seed: int, game: int, n: int, r
         taken = 0
         while True:
             (t2, i2, _), _, _ = _play(end, state, cards, seat, hands, codes, counts, playpol)
-            k = total - sum(bin(int(t2[HANDS + s])).count("1") for s in range(players))
-            cards += [int(c) for c in i2[SEQ + len(cards):SEQ + k]]
+            k = total - sum(bin(int(t2[BOARD.hands + s])).count("1") for s in range(players))
+            cards += [int(c) for c in i2[TRICK_STATE.seq + len(cards):TRICK_STATE.seq + k]]
             if k == total:
                 break
-            tt = trick_table(Table(start, end, hist, seat, n_bet + len(L.END_TOKENS), None), rules, cards)
+            tt = trick_table(Table(start, end, hist, seat, n_bet + len(END_TOKENS), None), rules, cards)
             if len(tt.legal) == 1:
                 cards.append(tt.legal[0])
                 continue
             step_seed = derive_seed(seed, game, rnd, len(cards))
             if by == "policy":
                 (_, i3, _), _, _ = _play(end, state, cards, PLAY_ON, hands, codes, counts, playpol)
-                cards.append(int(i3[SEQ + len(cards)]))
+                cards.append(int(i3[TRICK_STATE.seq + len(cards)]))
                 continue
             card = rank_cards(tt, rules, strategies, reading=reading, n=n, seed=step_seed).choice[0]
             taken += 1
@@ -122,8 +122,8 @@ def _judge(audit, decision: Decision, seed, rules, strategies, seat, work) -> No
     codes and counts, and play policies."""
     start, end, hist, state, cards = decision.start, decision.end, decision.history, decision.stream, decision.cards
     players = rules.players
-    truth = [int(end[0][HANDS + s]) for s in range(players)]
-    table = Table(start, end, hist, seat, rules.betting_turns * players + len(L.END_TOKENS), None)
+    truth = [int(end[0][BOARD.hands + s]) for s in range(players)]
+    table = Table(start, end, hist, seat, rules.betting_turns * players + len(END_TOKENS), None)
     tt = trick_table(table, rules, cards, hands=truth)
     known = Reading(infer=False)
     dd = rank_cards(tt, rules, strategies, card_play=CardPlay("dd"), reading=known, n=1, seed=seed).table
@@ -132,5 +132,5 @@ def _judge(audit, decision: Decision, seed, rules, strategies, seat, work) -> No
     best = {c for c, v in value.items() if v == top}
     opened = rank_cards(tt, rules, strategies, reading=known, n=1, seed=seed).choice[0]
     (_, i2, _), _, _ = _play(end, state, cards, PLAY_ON, *work)
-    audit.add(best, {"open advice": opened, "advice": decision.pick, "policy": int(i2[SEQ + len(cards)]),
+    audit.add(best, {"open advice": opened, "advice": decision.pick, "policy": int(i2[TRICK_STATE.seq + len(cards)]),
                      "_decisive": len(best) < len(value)})

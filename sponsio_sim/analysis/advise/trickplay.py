@@ -43,10 +43,10 @@ from sponsio_sim.kernels.advise.tricks import play_cards, play_cards_pimc
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.dd.core import ct_layout
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import GAME, MAX_BETS
 from sponsio_sim.kernels.odds.dd import solve_deals
 from sponsio_sim.kernels.play.pimc import trick_counters
-from sponsio_sim.kernels.table import FLAGS, TRICKS_WON
+from sponsio_sim.kernels.table import TRICK_STATE
 from tabletop_mc.workshare import new_ticket
 
 PLAYS = ("profile", "pimc", "dd")
@@ -93,9 +93,9 @@ def _played(tt, cards, worlds, n, seed, card_play, prog):
     """Coins of the viewing seat and every bet's result, per candidate and world (``play_cards``)."""
     play, pimc_worlds = card_play.play, card_play.worlds
     board, game_state, money = tt.table.now
-    players = int(game_state[L.I_PLAYERS])
+    players = int(game_state[GAME.players])
     coins = np.zeros((len(cards), n))
-    results = np.zeros((len(cards), n, players, L.MAX_BETS), dtype=np.int64)
+    results = np.zeros((len(cards), n, players, MAX_BETS), dtype=np.int64)
     key = seed_key(derive_seed(seed, "advise", "tricks"))
     cand = np.array(cards, dtype=np.int64)
     step = BATCH if play == "pimc" else CHUNK
@@ -115,8 +115,8 @@ def _solved(tt, ask: int, roots, worlds, n, rows, row_counts, prog):
     """``ok[q, r, world]`` = (row r made in the worst case, possible in the best case) when ``ask``'s
     next card is ``roots[q]`` (0: any), solved double dummy in every world."""
     board, game_state, _ = tt.public
-    players = int(game_state[L.I_PLAYERS])
-    n_col = int(game_state[L.I_NCOL])
+    players = int(game_state[GAME.players])
+    n_col = int(game_state[GAME.colours])
     played = np.uint64(int(sum(1 << int(c) for c in tt.script)))
     ctr = np.zeros(ct_layout(players, n_col)[4], dtype=np.int64)
     trick_counters(ctr, np.int64(players), np.int64(n_col), tt.codes, tt.counts, np.int64(tt.nine_lost), board,
@@ -127,8 +127,8 @@ def _solved(tt, ask: int, roots, worlds, n, rows, row_counts, prog):
         r1 = min(r0 + BATCH, n)
         deals = worlds[r0:r1] & ~played
         solve_deals(deals, new_ticket(), np.int64(tt.leader), trick, ctr, np.array(roots, dtype=np.uint64),
-                    tt.codes, tt.counts, rows, row_counts, np.int64(ask), np.int64(n_col), np.int64(game_state[FLAGS]),
-                    ok[r0:r1])
+                    tt.codes, tt.counts, rows, row_counts, np.int64(ask), np.int64(n_col),
+                    np.int64(game_state[TRICK_STATE.flags]), ok[r0:r1])
         prog.advance(len(roots) * (r1 - r0))
     return np.moveaxis(ok, 0, 2)
 
@@ -137,7 +137,7 @@ def _bet_rows(tt, seat: int):
     """Seat's bets as ``solve_deals`` rows: all of them, then each alone (when it holds more than one)."""
     k = int(tt.counts[seat])
     sets = [list(range(k))] + ([[i] for i in range(k)] if k > 1 else [])
-    rows = np.zeros((len(sets), L.MAX_BETS, BET_FIELDS), dtype=np.int64)
+    rows = np.zeros((len(sets), MAX_BETS, BET_FIELDS), dtype=np.int64)
     for r, idx in enumerate(sets):
         for j, i in enumerate(idx):
             rows[r, j] = tt.codes[seat, i]
@@ -243,7 +243,7 @@ def situation(tt, rules) -> str:
     else:
         where = (f"trick {done + 1}, seat {tt.to_play} to play"
                  + (f" after {' '.join(card_name(c, rules) for c in tt.trick)}" if tt.trick else " (leads)"))
-    won = ", ".join(f"seat {s} {int(tt.public[1][TRICKS_WON + s])}" for s in range(rules.players))
+    won = ", ".join(f"seat {s} {int(tt.public[1][TRICK_STATE.tricks_won + s])}" for s in range(rules.players))
     return f"seat {tt.table.seat}'s view: {where}; tricks won: {won}"
 
 

@@ -28,10 +28,10 @@ from sponsio_sim.cards import card_name, format_cards, ids_of
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.layouts import layout_counts
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER, decided_bets, replay_script
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, LEAD_TOKEN, MAX_BETS, TOKEN
 from sponsio_sim.kernels.game.engine import round_arrays
 from sponsio_sim.kernels.betting.phase import leader_of
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON, VOID
+from sponsio_sim.kernels.table import BOARD, TRICK_STATE
 from sponsio_sim.rules import RANKS
 
 
@@ -74,7 +74,8 @@ class TrickTable:
     def bets(self, seat: int) -> list[int]:
         """Seat's bets as catalogue rows, in placing order."""
         game_state = self.table.now[1]
-        return [int(game_state[L.I_BET_ROW + seat * L.MAX_BETS + i]) for i in range(int(game_state[L.I_NBETS + seat]))]
+        held = int(game_state[GAME.bet_count + seat])
+        return [int(game_state[GAME.bet_row + seat * MAX_BETS + i]) for i in range(held)]
 
 
 def _check_claims(st: TableState, seats, winners, leader0) -> None:
@@ -114,7 +115,7 @@ def _check_claims(st: TableState, seats, winners, leader0) -> None:
 
 
 def _lead_why(st: TableState, seat: int) -> str:
-    if any(kind == L.TOKEN and a == L.LEAD_TOKEN for (_, kind, a, _, _) in st.history):
+    if any(kind == TOKEN and a == LEAD_TOKEN for (_, kind, a, _, _) in st.history):
         return "it holds the lead token"
     return f"left of dealer seat {st.dealer}"
 
@@ -230,8 +231,8 @@ def build_trick_table(st: TableState, strategies, model, *, open_hands: bool = F
     if done < n_bet:
         raise UserError(f"cards are played, but the betting has only {done} of its {n_bet} actions (give the whole "
                         "betting before the tricks)")
-    owners = {a: s for (s, kind, a, b, c) in st.history if kind == L.TOKEN}
-    leader0 = owners.get(L.LEAD_TOKEN, (st.dealer + 1) % players)
+    owners = {a: s for (s, kind, a, b, c) in st.history if kind == TOKEN}
+    leader0 = owners.get(LEAD_TOKEN, (st.dealer + 1) % players)
     cards = st.cards_played()
     seats, winners, to_play = who_played(r, leader0, cards)
     _check_claims(st, seats, winners, leader0)
@@ -242,9 +243,9 @@ def build_trick_table(st: TableState, strategies, model, *, open_hands: bool = F
     viewer = st.seat
     start, now, hist = betting_arrays(st, strategies, model)
     board, game_state, money = now
-    end_hands = [int(board[HANDS + s]) for s in range(players)]
-    revealed = int(board[REVEALED])
-    talon = int(board[TALON])
+    end_hands = [int(board[BOARD.hands + s]) for s in range(players)]
+    revealed = int(board[BOARD.revealed])
+    talon = int(board[BOARD.talon])
     whole = {viewer}
     if open_hands:
         missing = [s for s in range(players) if s not in st.hands]
@@ -255,7 +256,7 @@ def build_trick_table(st: TableState, strategies, model, *, open_hands: bool = F
         whole = set(range(players))
     known = [end_hands[s] if s in whole else end_hands[s] & revealed for s in range(players)]
     _check_cards(st, seats, whole, end_hands, known, talon)
-    table = Table(start, now, hist, viewer, n_bet + len(L.END_TOKENS), None)
+    table = Table(start, now, hist, viewer, n_bet + len(END_TOKENS), None)
     return trick_table(table, r, cards, end_hands if open_hands else None)
 
 
@@ -268,9 +269,10 @@ def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable
     board, game_state, money = table.now
     viewer = table.seat
     seats, winners, to_play = who_played(rules, int(leader_of(game_state)), cards)
-    revealed = int(board[REVEALED])
+    revealed = int(board[BOARD.revealed])
     if hands is None:
-        hands = [int(board[HANDS + s]) if s == viewer else int(board[HANDS + s]) & revealed for s in range(players)]
+        hands = [int(board[BOARD.hands + s]) if s == viewer else int(board[BOARD.hands + s]) & revealed
+                 for s in range(players)]
         whole = {viewer}
     else:
         whole = set(range(players))
@@ -282,7 +284,7 @@ def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable
     boundary = (board.copy(), game_state.copy(), money.copy())
     finished = len(cards) - len(cards) % players
     _, lost_then = replay_script(script[:finished], HALT_AFTER, *boundary, scratch_hands, codes, counts, playpol)
-    decided = np.zeros((players, L.MAX_BETS), dtype=np.bool_)
+    decided = np.zeros((players, MAX_BETS), dtype=np.bool_)
     decided_bets(codes, counts, boundary[0], boundary[1], lost_then, decided)
     if to_play is None:
         decided[:] = True
@@ -290,7 +292,7 @@ def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable
     for c, s in zip(cards, seats):
         played_by[s] |= 1 << c
     fixed = [hands[s] if s in whole else hands[s] | played_by[s] for s in range(players)]
-    voids = [int(public[1][VOID + s]) for s in range(players)]
+    voids = [int(public[1][TRICK_STATE.void + s]) for s in range(players)]
     hand = hands[viewer] & ~played_by[viewer]
     pos = len(cards) % players
     trick = cards[len(cards) - pos:]
@@ -300,4 +302,4 @@ def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable
         legal = follow or ids_of(hand)
     return TrickTable(table, script, seats, winners, to_play, int(leader), trick, public, int(nine_lost),
                       codes.copy(), counts.copy(), decided, hand, legal,
-                      _layouts(rules, viewer, fixed, voids, int(board[TALON])))
+                      _layouts(rules, viewer, fixed, voids, int(board[BOARD.talon])))

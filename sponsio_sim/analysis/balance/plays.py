@@ -34,7 +34,7 @@ from sponsio_sim.analysis.game.model import fingerprint
 from sponsio_sim.analysis.game.runs import GAME_CHUNK
 from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state
 from sponsio_sim.kernels import CACHE_DIR
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import GAME, MAX_ENTRIES, stats_size
 from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.kernels.game.multiplay import measures_size
 from sponsio_sim.rules import RuleSet
@@ -70,7 +70,7 @@ class PlayRun:
 
 def _states(plays: list[Play], model):
     built = [build_state(p.rules, p.profile, model, rotate=True, focal=p.focal) for p in plays]
-    shapes = {(fingerprint(p.rules), game_state[L.I_NENTRIES], len(money))
+    shapes = {(fingerprint(p.rules), game_state[GAME.entries], len(money))
               for p, (_, game_state, money) in zip(plays, built)}
     if len(shapes) != 1:
         raise UserError("plays of one run need the same deal, success model and number of profile entries")
@@ -87,7 +87,7 @@ def run_plays(plays: list[Play], n: int, *, seed: int, model, progress: Progress
     ``progress`` advances by the games played (``n`` x plays)."""
     tabs, game_state, weights, mc = _states(plays, model)
     players = plays[0].rules.players
-    n_stats = L.stats_size(players, int(game_state[0, L.I_NENTRIES]))
+    n_stats = stats_size(players, int(game_state[0, GAME.entries]))
     k = measures_size(players)
     m = len(plays) * k
     width = len(plays) * n_stats + moments_size(m)
@@ -155,9 +155,9 @@ def choice_plays(rules: RuleSet, profile: Profile, *, without: bool = True, trol
         grown = profile
         for _, st in devs:
             grown = grown.with_member(st)
-        if len(grown) > L.MAX_ENTRIES:
+        if len(grown) > MAX_ENTRIES:
             raise UserError(f"the field has {len(profile)} members: with the {len(devs)} deviations of its "
-                            f"heaviest betting member that is more than {L.MAX_ENTRIES} entries")
+                            f"heaviest betting member that is more than {MAX_ENTRIES} entries")
         plays = [Play(rules, grown, label="profile"), Play(rules, grown, focal=at, label=me.text)]
         plays += [Play(rules, grown, focal=len(profile) + i, label=label) for i, (label, _) in enumerate(devs)]
         if members:

@@ -23,7 +23,7 @@ import pandas as pd
 from tabletop_mc.stats import CI_METHOD, Z95, mean_ci, wilson
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.analysis.game.runs import entry_table, game_table, run_games
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import MAX_FAILED, named_stats
 from sponsio_sim.bet_kinds import BY_NAME
 from sponsio_sim.rules import RuleSet
 
@@ -49,7 +49,7 @@ class Balance:
 
 def row_block(totals: np.ndarray, players: int) -> np.ndarray:
     """(seat, catalogue row, field) array of the per-row bet statistics: placed, won, payout, payout squared."""
-    rows = L.named_stats(totals, players)["rows"]
+    rows = named_stats(totals, players)["rows"]
     return np.stack([rows[name] for name in ("placed", "won", "pay", "pay_sq")], axis=-1)
 
 
@@ -59,7 +59,7 @@ def bet_rows(totals: np.ndarray, rules: RuleSet, seat: int | None = None) -> pd.
     players = rules.players
     block = row_block(totals, players)
     data = block[seat] if seat is not None else block.sum(axis=0)
-    rounds = L.named_stats(totals, players)["rounds"]
+    rounds = named_stats(totals, players)["rounds"]
     out = []
     for r, bet in enumerate(rows):
         placed, won, pay, pay_sq = data[r]
@@ -93,7 +93,7 @@ def kind_rows(bets: pd.DataFrame, rules: RuleSet, totals: np.ndarray) -> pd.Data
     """The bet measures pooled over each type's parameters."""
     players = rules.players
     pooled = row_block(totals, players).sum(axis=0)
-    seat_rounds = L.named_stats(totals, players)["rounds"] * players
+    seat_rounds = named_stats(totals, players)["rounds"] * players
     rows = rows_of(rules)
     out = []
     for kind in rules.bets:
@@ -108,12 +108,12 @@ def troll_tables(totals: np.ndarray, rules: RuleSet, strategies, entries: pd.Dat
     """Troll economics: share of troll rounds and pay per round (overall), and
     the distribution of a troll's pay per round (failed bets x troll pay)."""
     players = rules.players
-    stats = L.named_stats(totals, players)
+    stats = named_stats(totals, players)
     hist = stats["troll_failed"]
     troll_rounds = hist.sum()
     seat_rounds = stats["rounds"] * players
     share, share_lo, share_hi = wilson(troll_rounds, seat_rounds)
-    failed = np.arange(L.MAX_FAILED)
+    failed = np.arange(MAX_FAILED)
     pay = failed * rules.troll_pay
     mean, lo, hi = mean_ci((hist * pay).sum(), (hist * pay ** 2).sum(), troll_rounds, lower=0.0)
     summary = pd.DataFrame([
@@ -167,7 +167,7 @@ def family_rows(totals: np.ndarray, rules: RuleSet, dominant: float = DOMINANT_F
     ``dominates`` when the share's interval lies above ``dominant``."""
     players = rules.players
     block = row_block(totals, players)
-    seat_rounds = L.named_stats(totals, players)["rounds"] * players
+    seat_rounds = named_stats(totals, players)["rounds"] * players
     rows = rows_of(rules)
     groups: dict[tuple[str, str], list] = {}
     for s in range(players):

@@ -45,7 +45,7 @@ from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.analysis.game.model import KINDS, SuccessModel
 from sponsio_sim.analysis.game.setup import build_state, parse_profile, rows_of
 from sponsio_sim.analysis.game.runs import GAME_CHUNK, entry_table, run_games
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import GAME, model_sizes, named_stats, stats_size
 
 CHECK_GAMES = 20_000      # games of the in-game calibration check (``sponsio fit --check-games``)
 OFF_PRIOR = 50.0          # at most this many off-policy pseudo-bets per cell
@@ -70,8 +70,8 @@ def onpolicy_counts(rules, model: SuccessModel, profile: str, games: int, seed: 
     board, game_state, money = build_state(rules, strategies, model, rotate=True)
     width = 2 * len(model.bets)
     batch = KernelBatch("sponsio_sim.kernels.game.fit", "onpolicy_chunks", seed, board, game_state, money,
-                        np.int64(L.stats_size(rules.players,
-                                              game_state[L.I_NENTRIES])), np.int64(width), mc_switch(game_state))
+                        np.int64(stats_size(rules.players,
+                                              game_state[GAME.entries])), np.int64(width), mc_switch(game_state))
     totals = run_chunked(batch, games, chunk_size=GAME_CHUNK, progress=progress).totals
     return totals[0::2].copy(), totals[1::2].copy()
 
@@ -114,7 +114,7 @@ def ingame_meta(ingame: pd.DataFrame, profile: str, games: int) -> dict:
 def seat_bets(totals: np.ndarray, rules) -> pd.DataFrame:
     """Per seat, whatever strategy sat there: per bet type the bets placed, their success rate and
     the model's mean predicted chance (``KIND_placed``, ``KIND_won``, ``KIND_predicted``)."""
-    rows = L.named_stats(totals, rules.players)["rows"]
+    rows = named_stats(totals, rules.players)["rows"]
     kinds = np.array([KINDS.index(b.kind) for b in rows_of(rules)])
     out = []
     for s in range(rules.players):
@@ -195,7 +195,7 @@ def refit_on_policy(rules, off: SuccessModel, *, profile: str | None = None, ite
         pred = model.p
         row = {"iteration": it, "games": games}
         worst = 0.0
-        for k, (o, size) in enumerate(zip(model.offsets, L.model_sizes(rules.hand_size))):
+        for k, (o, size) in enumerate(zip(model.offsets, model_sizes(rules.hand_size))):
             placed = b[o:o + size].sum()
             gap = (100.0 * ((b[o:o + size] * pred[o:o + size]).sum() - w[o:o + size].sum())
                    / placed) if placed else np.nan

@@ -35,7 +35,7 @@ from tabletop_mc.runner import chunk_counts, derive_seed, set_threads
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.game.model import FEATURES, DistilledWeights
 from sponsio_sim.analysis.game.setup import Profile, build_state, ev_weights, parse_strategy
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import DECISION_RECORD, GAME, stats_size
 from sponsio_sim.kernels.game.distill import record_chunks
 
 RECORD_CHUNK = 8          # mc games per chunk
@@ -55,7 +55,7 @@ def record(rules, profile: Profile, model, weights: np.ndarray, *, games: int, s
         raise UserError(f"--mc {mc}: not an mc strategy")
     lineup = profile.with_member(st)
     board, game_state, money = build_state(rules, lineup, model, focal=len(profile), distilled=weights, mc_self=mc_self)
-    size = np.int64(L.stats_size(rules.players, game_state[L.I_NENTRIES]))
+    size = np.int64(stats_size(rules.players, game_state[GAME.entries]))
     counts = chunk_counts(games, RECORD_CHUNK)
     key = seed_key(seed)
     rows = []
@@ -66,17 +66,17 @@ def record(rules, profile: Profile, model, weights: np.ndarray, *, games: int, s
         for i, rec in enumerate(recs):
             used = int(rec[0, 0])
             block = rec[1:1 + used].copy()
-            block[:, L.REC_DECISION] += (lo + i) * 1_000_000   # decisions numbered per chunk
+            block[:, DECISION_RECORD.decision] += (lo + i) * 1_000_000   # decisions numbered per chunk
             rows.append(block)
         if progress is not None:
             progress.advance(int(part.sum()))
-    data = np.concatenate(rows) if rows else np.zeros((0, L.REC_WIDTH))
-    df = pd.DataFrame(data[:, L.REC_FEATURES:], columns=FEATURES)
-    df.insert(0, "gain", data[:, L.REC_GAIN])
-    df.insert(0, "rollouts", data[:, L.REC_ROLLOUTS].astype(np.int64))
-    df.insert(0, "advantage", data[:, L.REC_ADVANTAGE])
-    df.insert(0, "chosen", data[:, L.REC_CHOSEN].astype(bool))
-    df.insert(0, "decision", data[:, L.REC_DECISION].astype(np.int64))
+    data = np.concatenate(rows) if rows else np.zeros((0, DECISION_RECORD.size))
+    df = pd.DataFrame(data[:, DECISION_RECORD.features:], columns=FEATURES)
+    df.insert(0, "gain", data[:, DECISION_RECORD.gain])
+    df.insert(0, "rollouts", data[:, DECISION_RECORD.rollouts].astype(np.int64))
+    df.insert(0, "advantage", data[:, DECISION_RECORD.advantage])
+    df.insert(0, "chosen", data[:, DECISION_RECORD.chosen].astype(bool))
+    df.insert(0, "decision", data[:, DECISION_RECORD.decision].astype(np.int64))
     return df
 
 

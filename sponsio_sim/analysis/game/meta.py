@@ -37,8 +37,7 @@ from sponsio_sim.analysis.game.exploit import deviations, paired_run
 from sponsio_sim.analysis.game.runs import GAME_CHUNK
 from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state, mixture_profile, parse_strategy
 from sponsio_sim.kernels import CACHE_DIR
-from sponsio_sim.kernels.game import exploit as PAIR
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import GAME, MAX_ENTRIES, PAIRED, PAIR_STATS, stats_size
 from sponsio_sim.kernels.game.engine import mc_switch
 
 TEMPS = (0.25, 1.0)            # PSRO also tries each support member with these softmax temperatures
@@ -58,7 +57,7 @@ def adapter(rules, members: list[Strategy], model, *, bar=None, cache: bool = Tr
         lineup = Profile([members[j] for j, c in enumerate(counts) for _ in range(c)])
         groups = np.array([j for j, c in enumerate(counts) for _ in range(c)], dtype=np.int64)
         board, game_state, money = build_state(rules, lineup, model, rotate=True)
-        size = np.int64(L.stats_size(rules.players, game_state[L.I_NENTRIES]))
+        size = np.int64(stats_size(rules.players, game_state[GAME.entries]))
         batch = KernelBatch("sponsio_sim.kernels.game.meta", "profile_chunks", seed, board, game_state, money, groups,
                             np.int64(k), size, mc_switch(game_state))
         store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK)) if cache else None
@@ -74,7 +73,8 @@ def focal_gain(rules, field: Profile, st: Strategy, n: int, *, seed: int, model,
     grown = field.with_member(st)
     _, _, pair = paired_run(rules, grown, grown, len(field), n, seed=seed, model=model, progress=bar,
                             focal=len(field))
-    return mean_ci(pair[PAIR.P_SHARE + PAIR.P_DIFF], pair[PAIR.P_SHARE + PAIR.P_DIFF_SQ], pair[PAIR.P_GAMES])
+    return mean_ci(pair[PAIR_STATS.share + PAIRED.diff], pair[PAIR_STATS.share + PAIRED.diff_sq],
+                   pair[PAIR_STATS.games])
 
 
 def best_responses(rules, field: Profile, model, *, n: int, seed: int, bar=None) -> pd.DataFrame:
@@ -125,9 +125,9 @@ def meta_game(rules, members: list[Strategy], model, *, n: int, seed: int, psro:
                       "gain_high": None if top is None else top["gain_high"], "added": bool(added)})
         if not added:
             break
-        if len(members) >= L.MAX_ENTRIES - 1:
+        if len(members) >= MAX_ENTRIES - 1:
             raise UserError(f"PSRO: the population reached {len(members)} members (at most "
-                            f"{L.MAX_ENTRIES - 1}); stop here or start from a smaller population")
+                            f"{MAX_ENTRIES - 1}); stop here or start from a smaller population")
         members.append(parse_strategy(top["strategy"], rules))
         names.append(members[-1].text)
         table = play(names, rules.players, adapter(rules, members, model, bar=bar, cache=cache), games=n,

@@ -34,8 +34,7 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.inputfile import regular_file
 from tabletop_mc.notice import notice, reason
 from sponsio_sim.bet_kinds import BET_TYPES, KINDS as KIND_ROWS
-from sponsio_sim.kernels.game import layout as L
-from sponsio_sim.kernels.game.layout import model_shapes, model_sizes
+from sponsio_sim.kernels.game.layout import CANDIDATE_FEATURES, N_TOKENS, model_shapes, model_sizes
 from sponsio_sim.rules import RuleSet
 
 PRIOR = 4.0          # pseudo-bets pulling a cell toward its parameter's overall rate
@@ -231,9 +230,9 @@ DISTILLED_FORMAT = "sponsio-distilled/1"
 # the distilled policy's features by name (``kernels.game.layout.DIST_*`` order)
 FEATURES = tuple(
     [f"bet_{k}" for k in BET_TYPES] + [f"pay_{k}" for k in BET_TYPES] + [f"p_{k}" for k in BET_TYPES]
-    + ["forgone", "held", "streak", "swap", "swap_gain"] + [f"token_{t}" for t in range(L.N_TOKENS)]
-    + [f"token_gain_{t}" for t in range(L.N_TOKENS)] + ["token_cost", "hidden", "turns_left"])
-assert len(FEATURES) == L.N_DIST
+    + ["forgone", "held", "streak", "swap", "swap_gain"] + [f"token_{t}" for t in range(N_TOKENS)]
+    + [f"token_gain_{t}" for t in range(N_TOKENS)] + ["token_cost", "hidden", "turns_left"])
+assert len(FEATURES) == CANDIDATE_FEATURES.size
 
 
 @dataclass
@@ -263,9 +262,9 @@ class DistilledWeights:
         if data.get("features") != list(FEATURES):
             raise UserError(f"{where}: made for other features than this version's")
         w = data.get("weights")
-        if (not isinstance(w, list) or len(w) != L.N_DIST
+        if (not isinstance(w, list) or len(w) != CANDIDATE_FEATURES.size
                 or not all(isinstance(v, (int, float)) and np.isfinite(v) for v in w)):
-            raise UserError(f"{where}: 'weights' must be {L.N_DIST} finite numbers")
+            raise UserError(f"{where}: 'weights' must be {CANDIDATE_FEATURES.size} finite numbers")
         return cls(int(data.get("players", 0)), [float(v) for v in w], dict(data.get("meta") or {}))
 
 

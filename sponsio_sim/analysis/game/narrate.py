@@ -19,14 +19,17 @@ from tabletop_mc.rng import seed_key
 from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.setup import build_state, rows_of
 from sponsio_sim.cards import format_cards
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import (BET, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_BET, EV_END,
+                                             EV_END_TOKEN, EV_HAND, EV_LEAD, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK,
+                                             EV_TRICK, EV_TRICKS, GAME, LOG_FIELDS, PASS, REBET_TOKEN, SWAP_TOKEN,
+                                             TOKEN, stats_size)
 from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
 from sponsio_sim.rules import TOKENS, changes_from_shipped, load_rules
 
 LOG_ROWS = 20_000
-END_TEXT = {L.END_TRACK: "a player reached the end of the streak track",
-            L.END_COINS: "a player reached the coins that end the game",
-            L.END_ROUNDS: "the last round was played"}
+END_TEXT = {END_TRACK: "a player reached the end of the streak track",
+            END_COINS: "a player reached the coins that end the game",
+            END_ROUNDS: "the last round was played"}
 COLUMNS = ["round", "seat", "strategy", "dealer", "bets", "tricks", "coins_before", "stakes", "token_fees",
            "payout", "troll_pay", "bonus", "cash_in", "coins", "track"]
 
@@ -45,8 +48,8 @@ class NarratedGame:
 def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
     """The event log (rows of ``kernels.game.layout.LOG_FIELDS``) of game 0 of chunk 0."""
     board, game_state, money = build_state(rules, strategies, model)
-    log = np.zeros((LOG_ROWS, L.LOG_FIELDS), dtype=np.float64)
-    row = np.zeros(L.stats_size(rules.players, game_state[L.I_NENTRIES]), dtype=np.float64)
+    log = np.zeros((LOG_ROWS, LOG_FIELDS), dtype=np.float64)
+    row = np.zeros(stats_size(rules.players, game_state[GAME.entries]), dtype=np.float64)
     game_chunk(seed_key(seed), np.int64(0), np.int64(1), board, game_state, money, row, log, mc_switch(game_state))
     return log[1:int(log[0, 0]) + 1]
 
@@ -100,46 +103,46 @@ class _Narrator:
         for ev in self.events:
             rnd, kind, seat = int(ev[0]), int(ev[1]), int(ev[2])
             a, b, c, d, e = ev[3:]
-            if kind == L.EV_ROUND:
+            if kind == EV_ROUND:
                 dealer = seat
                 per_seat = {s: {"round": rnd, "seat": s, "dealer": dealer, "bets": []} for s in range(self.r.players)}
                 self.lines.append(f"Round {rnd}: dealer seat {dealer}, seat {(dealer + 1) % self.r.players} "
                                   f"acts first")
-            elif kind == L.EV_HAND:
+            elif kind == EV_HAND:
                 self.seat_entry[seat] = int(d)
                 per_seat[seat]["strategy"] = self.st[int(d)].text
                 per_seat[seat]["coins_before"] = b
                 self.say(f"seat {seat} ({self.st[int(d)].text}; {b:g} coins, track {int(c)}): {self.cards(a)}")
-            elif kind == L.EV_TALON:
+            elif kind == EV_TALON:
                 self.say(f"talon: {self.cards(a)}")
                 self.say("betting:")
-            elif kind == L.EV_ACTION:
+            elif kind == EV_ACTION:
                 text = self.action(seat, int(b), int(c), int(d), int(e))
                 self.say(f"turn {int(a) + 1}, seat {seat}: {text}", 2)
                 self.narrated.append({"round": rnd, "event": "action", "turn": int(a) + 1, "seat": seat,
                                       **self.action_fields(int(b), int(c), int(d), int(e)), "text": text})
-            elif kind == L.EV_END_TOKEN:
+            elif kind == EV_END_TOKEN:
                 text = self.end_token(seat, int(a), int(b), int(c))
                 self.say(f"end of betting: {text}", 2)
                 self.narrated.append({"round": rnd, "event": "end_token", "seat": seat, "token": TOKENS[int(a)],
                                       **self.end_token_fields(int(a), int(b), int(c)), "text": text})
-            elif kind == L.EV_TRICK:
+            elif kind == EV_TRICK:
                 self.trick(rnd, seat, int(a), int(b), int(c), int(d))
-            elif kind == L.EV_LEAD:
+            elif kind == EV_LEAD:
                 self.say(f"trick phase: seat {seat} leads; public cards in hands {self.cards(a)}; "
                          f"talon {self.cards(b)}")
-            elif kind == L.EV_TRICKS:
+            elif kind == EV_TRICKS:
                 per_seat[seat]["tricks"] = int(a)
                 extra = "; won the last trick" if c else ""
                 self.say(f"seat {seat} won {int(a)} trick(s): {self.cards(b)}{extra}", 2)
                 if seat == self.r.players - 1:
                     self.say(f"nines: {'every 9 played won its trick' if e else 'a played 9 lost its trick'}", 2)
-            elif kind == L.EV_BET:
+            elif kind == EV_BET:
                 note = f"{self.rows[int(a)]} {'won' if b else 'lost'}{' (doubled)' if c else ''}"
                 per_seat[seat]["bets"].append(note)
-            elif kind == L.EV_SCORE:
+            elif kind == EV_SCORE:
                 per_seat[seat].update(payout=a, troll_pay=b, bonus=c, cash_in=d, coins=e)
-            elif kind == L.EV_TRACK:
+            elif kind == EV_TRACK:
                 row = per_seat[seat]
                 row.update(track=int(b), stakes=c, token_fees=d)
                 self.settle_line(row, int(a))
@@ -147,7 +150,7 @@ class _Narrator:
                                     **{k: row.get(k) for k in ("payout", "troll_pay", "bonus", "cash_in",
                                                                "coins", "track")}})
                 table.append({k: (", ".join(row["bets"]) if k == "bets" else row.get(k)) for k in COLUMNS})
-            elif kind == L.EV_END:
+            elif kind == EV_END:
                 end = (int(a), int(b))
         reason, mask = end
         winners = [s for s in range(self.r.players) if (mask >> s) & 1]
@@ -175,40 +178,40 @@ class _Narrator:
                             "nines_lost": [self.card(c) for s, c in plays if (lost9 >> s) & 1]})
 
     def action(self, seat, act, x, y, reveal) -> str:
-        if act == L.PASS:
+        if act == PASS:
             return "passes"
         shown = f"reveals {self.card(reveal)}, "
-        if act == L.BET:
+        if act == BET:
             return shown + f"bets {self.rows[x]} ({self.r.stake:g} coin stake)"
-        if act == L.TOKEN:
+        if act == TOKEN:
             pay = f"reveals {self.card(y)} to pay" if y >= 0 else f"pays {self.r.token_cost:g} coin"
             return shown + f"takes the {TOKENS[x]} token ({pay})"
         return shown + f"swaps {self.card(x)} for the talon's {self.card(y)}"
 
     def action_fields(self, act, x, y, reveal) -> dict:
         """The action as data: what was revealed, bet, taken or swapped."""
-        if act == L.PASS:
+        if act == PASS:
             return {"action": "pass"}
         out = {"action": ("pass", "bet", "token", "swap")[act], "reveal": self.card(reveal)}
-        if act == L.BET:
+        if act == BET:
             out["bet"] = self.rows[x]
-        elif act == L.TOKEN:
+        elif act == TOKEN:
             out.update(token=TOKENS[x], pay=self.card(y) if y >= 0 else "coin")
         else:
             out.update(give=self.card(x), take=self.card(y))
         return out
 
     def end_token_fields(self, token, x, y) -> dict:
-        if token == L.SWAP_TOKEN:
+        if token == SWAP_TOKEN:
             return {"give": self.card(x), "take": self.card(y)}
-        if token == L.REBET_TOKEN:
+        if token == REBET_TOKEN:
             return {"bet_index": x, "bet": self.rows[y]}
         return {"bet_index": x}
 
     def end_token(self, seat, token, x, y) -> str:
-        if token == L.SWAP_TOKEN:
+        if token == SWAP_TOKEN:
             return f"seat {seat} (swap token) swaps {self.card(x)} for the talon's {self.card(y)}"
-        if token == L.REBET_TOKEN:
+        if token == REBET_TOKEN:
             return f"seat {seat} (rebet token) changes its bet #{x + 1} to {self.rows[y]}"
         return f"seat {seat} (double token) doubles its bet #{x + 1}"
 

@@ -21,7 +21,7 @@ from tabletop_mc.stats import mean_ci, wilson
 from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.analysis.game.model import KINDS
 from sponsio_sim.analysis.game.setup import Strategy, build_state
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import GAME, named_stats, stats_size
 from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.rules import TOKENS
 
@@ -31,14 +31,14 @@ END_REASONS = ("track", "coins", "rounds")
 
 def run_games(rules, strategies: list[Strategy], n: int, *, rotate: bool, seed: int, model,
               progress: Progress | None = None, cache: bool = False) -> np.ndarray:
-    """Summed kernel statistics of ``n`` games (layout ``kernels.game.layout.S_*/E_*``).
+    """Summed kernel statistics of ``n`` games (read by name: ``kernels.game.layout.named_stats``).
 
     Batches run on the current backend (local threads or Dask); with
     ``cache`` finished batches are kept on disk, keyed by the whole
     configuration, so a killed run resumes.
     """
     board, game_state, money = build_state(rules, strategies, model, rotate=rotate)
-    size = np.int64(L.stats_size(rules.players, game_state[L.I_NENTRIES]))
+    size = np.int64(stats_size(rules.players, game_state[GAME.entries]))
     batch = KernelBatch("sponsio_sim.kernels.game.engine", "game_chunks", seed, board, game_state, money, size,
                         mc_switch(game_state))
     store = None
@@ -55,7 +55,7 @@ def check_n(n: int) -> None:
 def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, rules) -> pd.DataFrame:
     """One row per profile entry from summed statistics (see module docstring); in a field,
     per member over the seat-games that drew it (``games``), its ``money`` beside."""
-    stats = L.named_stats(totals, rules.players)
+    stats = named_stats(totals, rules.players)
     field = getattr(strategies, "field", None)
     rows = []
     for e, st in enumerate(strategies):
@@ -103,14 +103,14 @@ def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, ru
 def focal_share(totals: np.ndarray, players: int) -> float:
     """A field's mean win share at its focal seat (``kernels.game.field``): the field's own
     value when every seat draws, or the focal strategy's."""
-    stats = L.named_stats(totals, players)
+    stats = named_stats(totals, players)
     return float(stats["focal_share"] / max(stats["games"], 1))
 
 
 def seat_table(totals: np.ndarray, players: int) -> pd.DataFrame:
     """Per seat, whatever strategy sat there: games, win rate (Wilson), win share and
     final coins (t intervals); seat 0 acts first in round 1."""
-    stats = L.named_stats(totals, players)
+    stats = named_stats(totals, players)
     games = stats["games"]
     rows = []
     for s in range(players):
@@ -127,7 +127,7 @@ def seat_table(totals: np.ndarray, players: int) -> pd.DataFrame:
 def game_table(totals: np.ndarray, players: int) -> pd.DataFrame:
     """Game length, end reasons, comebacks (a winner was last after round 1)
     and lead changes per game (shares: Wilson intervals; means: 1.96 SE)."""
-    stats = L.named_stats(totals, players)
+    stats = named_stats(totals, players)
     games = stats["games"]
     mean, lo, hi = mean_ci(stats["rounds"], stats["rounds_sq"], games, lower=1.0)
     rows = [{"measure": "rounds per game", "n": int(games), "value": mean, "ci_low": lo, "ci_high": hi}]
@@ -145,7 +145,7 @@ def game_table(totals: np.ndarray, players: int) -> pd.DataFrame:
 def rounds_histogram(totals: np.ndarray, players: int) -> pd.DataFrame:
     """Games by number of rounds played (share with Wilson interval); the last
     bin (``kernels.game.layout.MAX_ROUNDS_HIST``) also holds longer games."""
-    stats = L.named_stats(totals, players)
+    stats = named_stats(totals, players)
     games = stats["games"]
     counts = stats["rounds_hist"]
     last = int(np.max(np.nonzero(counts)[0])) + 1 if counts.any() else 1

@@ -25,7 +25,8 @@ from sponsio_sim.analysis.game.strategy import (BETTING, DEFAULT_ROLLOUTS, MC_KE
                                                 parse_strategies, parse_strategy)
 from sponsio_sim.bet_kinds import BY_NAME, KIND_CODE
 from sponsio_sim.bets import catalogue
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import (CANDIDATE_FEATURES, CASH_NEVER, GAME, MAX_ENTRIES, MAX_ROUNDS, MAX_ROWS,
+                                             MAX_TRACK, MODEL_START, MONEY, N_KINDS, N_TOKENS)
 from sponsio_sim.kernels.betting.model import precompute_best
 from sponsio_sim.kernels.table import MAX_PLAYERS, new_state
 from sponsio_sim.rules import TOKENS, RuleSet, kernel_multipliers
@@ -43,13 +44,13 @@ FIELD_PREFIX = "field:"
 def ev_weights(rules: RuleSet) -> np.ndarray:
     """``distilled`` feature weights that score every candidate by ``ev``'s model gain
     (a bet: expected payout - stake - forgone troll pay; an exchange or a token: its gain less its cost)."""
-    w = np.zeros(L.N_DIST)
-    w[L.DIST_BET:L.DIST_BET + L.N_KINDS] = -rules.stake
-    w[L.DIST_PAY:L.DIST_PAY + L.N_KINDS] = 1.0
-    w[L.DIST_FORGONE] = -1.0
-    w[L.DIST_SWAP_GAIN] = 1.0
-    w[L.DIST_TOKEN_GAIN:L.DIST_TOKEN_GAIN + L.N_TOKENS] = 1.0
-    w[L.DIST_TOKEN_COST] = -1.0
+    w = np.zeros(CANDIDATE_FEATURES.size)
+    w[CANDIDATE_FEATURES.bet:CANDIDATE_FEATURES.bet + N_KINDS] = -rules.stake
+    w[CANDIDATE_FEATURES.pay:CANDIDATE_FEATURES.pay + N_KINDS] = 1.0
+    w[CANDIDATE_FEATURES.forgone] = -1.0
+    w[CANDIDATE_FEATURES.swap_gain] = 1.0
+    w[CANDIDATE_FEATURES.token_gain:CANDIDATE_FEATURES.token_gain + N_TOKENS] = 1.0
+    w[CANDIDATE_FEATURES.token_cost] = -1.0
     return w
 
 
@@ -90,8 +91,8 @@ def mixture_profile(members: list[Strategy], weights, name: str, rules: RuleSet)
 def _field_profile(field: Field, rules: RuleSet, name: str, where: str) -> Profile:
     if field.players != rules.players:
         raise UserError(f"{where}: made for {field.players} players, not {rules.players}")
-    if len(field.members) > L.MAX_ENTRIES:
-        raise UserError(f"{where}: at most {L.MAX_ENTRIES} members, got {len(field.members)}")
+    if len(field.members) > MAX_ENTRIES:
+        raise UserError(f"{where}: at most {MAX_ENTRIES} members, got {len(field.members)}")
     return Profile([parse_strategy(t, rules, clamp_cash=True) for t in field.members], field, name)
 
 
@@ -148,10 +149,10 @@ def check_rules(rules: RuleSet) -> None:
     """Full-game limits of the kernels."""
     if rules.players > MAX_PLAYERS:
         raise UserError(f"rule set {rules.name}: the full game supports at most {MAX_PLAYERS} players")
-    if rules.track_win >= L.MAX_TRACK:
-        raise UserError(f"rule set {rules.name}: 'track_win' must be below {L.MAX_TRACK}")
-    if not 1 <= rules.max_rounds <= L.MAX_ROUNDS:
-        raise UserError(f"rule set {rules.name}: 'max_rounds' must be 1..{L.MAX_ROUNDS}")
+    if rules.track_win >= MAX_TRACK:
+        raise UserError(f"rule set {rules.name}: 'track_win' must be below {MAX_TRACK}")
+    if not 1 <= rules.max_rounds <= MAX_ROUNDS:
+        raise UserError(f"rule set {rules.name}: 'max_rounds' must be 1..{MAX_ROUNDS}")
     if not rules.bets:
         raise UserError(f"rule set {rules.name}: the full game needs at least one bet type")
 
@@ -163,14 +164,14 @@ def rows_of(rules: RuleSet):
 
 def set_entry(game_state, money, e: int, st: Strategy) -> None:
     """Profile entry ``e`` of packed state arrays plays ``st`` (its policies and parameters)."""
-    game_state[L.I_BETPOL + e] = BETTING[st.betting]
-    game_state[L.I_PLAYPOL + e] = PLAY[st.play]
-    game_state[L.I_CASHK + e] = L.CASH_NEVER if st.cash is None else st.cash
-    game_state[L.I_BANNED + e] = st.banned
-    money[L.W_PASS + e] = st.kernel_param if st.betting == "random" else 0.0
-    money[L.W_THRESH + e] = st.kernel_param if st.betting in ("ev", "distilled") else 0.0
-    money[L.W_TEMP + e] = st.temp
-    game_state[L.I_MC_R + e] = int(st.kernel_param) if st.betting == "mc" else 0
+    game_state[GAME.betting_policy + e] = BETTING[st.betting]
+    game_state[GAME.play_policy + e] = PLAY[st.play]
+    game_state[GAME.cash_in_at + e] = CASH_NEVER if st.cash is None else st.cash
+    game_state[GAME.banned_kinds + e] = st.banned
+    money[MONEY.pass_share + e] = st.kernel_param if st.betting == "random" else 0.0
+    money[MONEY.ev_threshold + e] = st.kernel_param if st.betting in ("ev", "distilled") else 0.0
+    money[MONEY.temperature + e] = st.temp
+    game_state[GAME.mc_rollouts + e] = int(st.kernel_param) if st.betting == "mc" else 0
 
 
 def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel, *, rotate: bool = False,
@@ -184,57 +185,57 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
     decisions are played in its rollouts (``ev`` or ``distilled``)."""
     check_rules(rules)
     board, ints0, w0 = new_state(rules.n_colours, rules.kernel_flags)
-    game_state = np.zeros(L.INTS_GAME, dtype=np.int64)
+    game_state = np.zeros(GAME.size, dtype=np.int64)
     game_state[:len(ints0)] = ints0
-    money = np.zeros(L.W_MODEL + len(model.p), dtype=np.float64)
+    money = np.zeros(MODEL_START + len(model.p), dtype=np.float64)
     money[:len(w0)] = w0
-    game_state[L.I_PLAYERS] = rules.players
-    game_state[L.I_NCOL] = rules.n_colours
-    game_state[L.I_HAND] = rules.hand_size
-    game_state[L.I_TURNS] = rules.betting_turns
-    game_state[L.I_TRACK_WIN] = rules.track_win
-    game_state[L.I_MAX_ROUNDS] = rules.max_rounds
-    game_state[L.I_TOKENS] = sum(1 << TOKENS.index(t) for t in rules.tokens)
-    game_state[L.I_ROTATE] = 1 if rotate else 0
-    game_state[L.I_BONUS_NET] = 1 if rules.round_bonus_basis == "net" else 0
-    game_state[L.I_TRACK_ENDS] = 1 if rules.track_top == "ends" else 0
+    game_state[GAME.players] = rules.players
+    game_state[GAME.colours] = rules.n_colours
+    game_state[GAME.hand_size] = rules.hand_size
+    game_state[GAME.betting_turns] = rules.betting_turns
+    game_state[GAME.track_win] = rules.track_win
+    game_state[GAME.max_rounds] = rules.max_rounds
+    game_state[GAME.tokens] = sum(1 << TOKENS.index(t) for t in rules.tokens)
+    game_state[GAME.rotate] = 1 if rotate else 0
+    game_state[GAME.bonus_net] = 1 if rules.round_bonus_basis == "net" else 0
+    game_state[GAME.track_ends] = 1 if rules.track_top == "ends" else 0
     rows = rows_of(rules)
-    game_state[L.I_NROWS] = len(rows)
-    game_state[L.I_ROW_OF:L.I_ROW_OF + L.N_KINDS] = -1
+    game_state[GAME.catalogue_rows] = len(rows)
+    game_state[GAME.kind_first_row:GAME.kind_first_row + N_KINDS] = -1
     for r, bet in enumerate(rows):
         code = bet.code()
-        game_state[L.I_ROWS + 3 * r:L.I_ROWS + 3 * r + 3] = code
-        if game_state[L.I_ROW_OF + code[0]] < 0:
-            game_state[L.I_ROW_OF + code[0]] = r
-    game_state[L.I_MODEL_AT:L.I_MODEL_AT + L.N_KINDS] = model.offsets
-    money[L.W_STAKE] = rules.stake
-    money[L.W_TOKEN_COST] = rules.token_cost
-    money[L.W_TROLL_PAY] = rules.troll_pay
-    money[L.W_BONUS] = rules.round_bonus
-    money[L.W_COINS_END] = rules.coins_to_end
-    money[L.W_START] = rules.start_coins
-    money[L.W_TRACKV:L.W_TRACKV + len(rules.track_value)] = rules.track_value
-    money[L.W_MULT:L.W_MULT + len(rows)] = kernel_multipliers(rules, rows)
-    money[L.W_BASE:L.W_BASE + len(rows)] = [
+        game_state[GAME.catalogue + 3 * r:GAME.catalogue + 3 * r + 3] = code
+        if game_state[GAME.kind_first_row + code[0]] < 0:
+            game_state[GAME.kind_first_row + code[0]] = r
+    game_state[GAME.model_at:GAME.model_at + N_KINDS] = model.offsets
+    money[MONEY.stake] = rules.stake
+    money[MONEY.token_cost] = rules.token_cost
+    money[MONEY.troll_pay] = rules.troll_pay
+    money[MONEY.bonus] = rules.round_bonus
+    money[MONEY.coins_to_end] = rules.coins_to_end
+    money[MONEY.start_coins] = rules.start_coins
+    money[MONEY.track_values:MONEY.track_values + len(rules.track_value)] = rules.track_value
+    money[MONEY.multiplier:MONEY.multiplier + len(rows)] = kernel_multipliers(rules, rows)
+    money[MONEY.base_rate:MONEY.base_rate + len(rows)] = [
         model.base_rate(KIND_CODE[b.kind], BY_NAME[b.kind].axis_value(b.a, b.b)) for b in rows]
     field = getattr(strategies, "field", None)
-    if len(strategies) > L.MAX_ENTRIES:
-        raise UserError(f"at most {L.MAX_ENTRIES} profile entries, got {len(strategies)}")
-    game_state[L.I_NENTRIES] = len(strategies) if field is not None or focal >= 0 else rules.players
-    game_state[L.I_FIELD] = 1 if field is not None else 0
-    game_state[L.I_FOCAL] = focal
+    if len(strategies) > MAX_ENTRIES:
+        raise UserError(f"at most {MAX_ENTRIES} profile entries, got {len(strategies)}")
+    game_state[GAME.entries] = len(strategies) if field is not None or focal >= 0 else rules.players
+    game_state[GAME.field] = 1 if field is not None else 0
+    game_state[GAME.focal_entry] = focal
     if field is not None:
-        money[L.W_MIX:L.W_MIX + len(field.weights)] = field.cumulative()
-    money[L.W_NOPILOT:L.W_NOPILOT + L.MAX_ROWS] = -1.0
+        money[MONEY.field_mix:MONEY.field_mix + len(field.weights)] = field.cumulative()
+    money[MONEY.no_pilot:MONEY.no_pilot + MAX_ROWS] = -1.0
     if distilled is None:
         found = shipped_distilled(rules)
         distilled = ev_weights(rules) if found is None else found[0]
-    money[L.W_DIST:L.W_DIST + L.N_DIST] = distilled
+    money[MONEY.distilled_weights:MONEY.distilled_weights + CANDIDATE_FEATURES.size] = distilled
     for e, st in enumerate(strategies):
         set_entry(game_state, money, e, st)
-    game_state[L.I_MC_KEEP] = MC_KEEP
-    game_state[L.I_MC_SELF] = BETTING[mc_self]
-    game_state[L.I_MC_ANY] = 1 if any(st.betting == "mc" for st in strategies) else 0
-    money[L.W_MODEL:] = model.p
+    game_state[GAME.mc_keep] = MC_KEEP
+    game_state[GAME.mc_self_policy] = BETTING[mc_self]
+    game_state[GAME.mc_any] = 1 if any(st.betting == "mc" for st in strategies) else 0
+    money[MODEL_START:] = model.p
     precompute_best(game_state, money)
     return board, game_state, money

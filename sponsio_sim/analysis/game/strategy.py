@@ -25,19 +25,19 @@ from dataclasses import dataclass
 
 from tabletop_mc.errors import UserError
 from sponsio_sim.bet_kinds import KIND_CODE
-from sponsio_sim.kernels.game import layout as L
+from sponsio_sim.kernels.game.layout import BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL, MAX_ENTRIES
 from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM
 from sponsio_sim.rules import RuleSet
 
-BETTING = {"troll": L.BET_TROLL, "random": L.BET_RANDOM, "ev": L.BET_EV, "mc": L.BET_MC,
-           "distilled": L.BET_DISTILLED}
+BETTING = {"troll": BET_TROLL, "random": BET_RANDOM, "ev": BET_EV, "mc": BET_MC,
+           "distilled": BET_DISTILLED}
 PLAY = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
 DEFAULT_PASS = 0.5
 DEFAULT_THRESHOLD = 0.0
 DEFAULT_ROLLOUTS = 100   # mc: rollouts per candidate
 MAX_ROLLOUTS = 100_000
 MAX_TEMP = 100.0         # coins: far past uniform over a decision's candidates
-MAX_REPEAT = L.MAX_ENTRIES   # "STRATEGY xN": more seats than any game or field has is a typo
+MAX_REPEAT = MAX_ENTRIES   # "STRATEGY xN": more seats than any game or field has is a typo
 MC_KEEP = 4              # mc: candidates searched (pass and the best 3 by estimated gain; scripts/bench_mc.py --audit)
 TEMPERED = ("ev", "distilled")
 _BETTING_RE = re.compile(r"^(troll|random|ev|mc|distilled)(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")

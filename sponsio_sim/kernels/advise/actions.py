@@ -20,10 +20,9 @@ from sponsio_sim.kernels.betting.phase import (apply_action, apply_end_token, be
 from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import cheap_card
 from sponsio_sim.kernels.bits import U0, U1, bit, lowest
-from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, I_BET_ROW, I_NBETS, I_NROWS, I_ROWS,
-                                             MAX_BETS, N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN,
-                                             W_COINS, W_TOKEN_COST)
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, GAME, MAX_BETS, MONEY, N_TOKENS, PASS, REBET_TOKEN,
+                                             SWAP, SWAP_TOKEN, TOKEN)
+from sponsio_sim.kernels.table import BOARD
 
 END_USE = 4              # history kind of an end-of-betting token use
 HIST_FIELDS = 5
@@ -48,19 +47,19 @@ def betting_actions(s, board, game_state, money, out):
     the card it gives when that is unrevealed; ``reveal_actions`` varies it).
     Returns their number."""
     n = _add(out, 0, PASS, -1, -1, -1)
-    hand = board[HANDS + s]
-    unrev = hand & ~board[REVEALED]
+    hand = board[BOARD.hands + s]
+    unrev = hand & ~board[BOARD.revealed]
     if unrev == U0:
         return n
     rv = cheap_card(unrev)
-    for row in range(game_state[I_NROWS]):
+    for row in range(game_state[GAME.catalogue_rows]):
         if bet_legal(s, row, game_state, money):
             n = _add(out, n, BET, row, -1, rv)
     rest = unrev & ~bit(rv)
     for t in range(N_TOKENS):
         if not token_free(t, game_state):
             continue
-        if money[W_COINS + s] >= money[W_TOKEN_COST]:
+        if money[MONEY.coins + s] >= money[MONEY.token_cost]:
             n = _add(out, n, TOKEN, t, -1, rv)
         if rest != U0:
             n = _add(out, n, TOKEN, t, cheap_card(rest), rv)
@@ -73,12 +72,12 @@ def _swaps(s, act, rv, board, out, n):
     ``(act, x, y, reveal)``: at a betting step (``rv >= 0``) the card
     revealed is the one given when that is unrevealed, else ``rv``; as
     betting ends (``rv < 0``) nothing is revealed. Returns the new count."""
-    unrev = board[HANDS + s] & ~board[REVEALED]
-    mx = board[HANDS + s]
+    unrev = board[BOARD.hands + s] & ~board[BOARD.revealed]
+    mx = board[BOARD.hands + s]
     while mx:
         x = lowest(mx)
         mx &= mx - U1
-        my = board[TALON]
+        my = board[BOARD.talon]
         while my:
             y = lowest(my)
             my &= my - U1
@@ -95,15 +94,15 @@ def end_actions(s, t, board, game_state, out):
     if t == SWAP_TOKEN:
         n = _swaps(s, -1, -1, board, out, n)
     elif t == DOUBLE_TOKEN:
-        for i in range(game_state[I_NBETS + s]):
+        for i in range(game_state[GAME.bet_count + s]):
             n = _add(out, n, -1, i, -1, -1)
     elif t == REBET_TOKEN:
-        for i in range(game_state[I_NBETS + s]):
-            row = game_state[I_BET_ROW + s * MAX_BETS + i]
-            kind = game_state[I_ROWS + 3 * row]
-            for r in range(game_state[I_NROWS]):
-                if (r != row and game_state[I_ROWS + 3 * r] == kind
-                        and not (kind == FAIL and game_state[I_ROWS + 3 * r + 1] == s)):
+        for i in range(game_state[GAME.bet_count + s]):
+            row = game_state[GAME.bet_row + s * MAX_BETS + i]
+            kind = game_state[GAME.catalogue + 3 * row]
+            for r in range(game_state[GAME.catalogue_rows]):
+                if (r != row and game_state[GAME.catalogue + 3 * r] == kind
+                        and not (kind == FAIL and game_state[GAME.catalogue + 3 * r + 1] == s)):
                     n = _add(out, n, -1, i, r, -1)
     return n
 
@@ -113,7 +112,7 @@ def reveal_actions(s, act, x, y, board, out):
     """The action ``(act, x, y)`` with each of seat s's unrevealed cards as
     the card revealed to act (a token paid by revealing pays with the
     cheapest other card). Returns their number."""
-    unrev = board[HANDS + s] & ~board[REVEALED]
+    unrev = board[BOARD.hands + s] & ~board[BOARD.revealed]
     n = 0
     m = unrev
     while m:

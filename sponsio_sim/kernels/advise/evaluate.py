@@ -13,7 +13,7 @@ import numpy as np
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.betting.rollout import new_work, rollout
 from sponsio_sim.kernels.game.engine import round_arrays, rollout_game
-from sponsio_sim.kernels.game.layout import I_BET_ROW, I_NBETS, I_RESULT, MAX_BETS
+from sponsio_sim.kernels.game.layout import GAME, MAX_BETS
 
 _GAME = np.uint64(0x6A3E5D1C0B2F4E97)   # the later rounds' streams, from the rollouts' key
 
@@ -47,10 +47,10 @@ def evaluate(step, s, acts, pick, r0, r1, worlds, key, with_game, board, game_st
             m = 0
             for b in range(MAX_BETS):
                 final[i, r, b] = -1
-            for b in range(ints2[I_NBETS + s]):
-                if ints2[I_RESULT + s * MAX_BETS + b]:
+            for b in range(ints2[GAME.bet_count + s]):
+                if ints2[GAME.bet_won + s * MAX_BETS + b]:
                     m |= 1 << b
-                final[i, r, b] = ints2[I_BET_ROW + s * MAX_BETS + b]
+                final[i, r, b] = ints2[GAME.bet_row + s * MAX_BETS + b]
             won[i, r] = m
             if with_game:
                 share[i, r] = rollout_game(s, False, key ^ _GAME, np.int64(r), work[4], work[5], work[6], gwork,

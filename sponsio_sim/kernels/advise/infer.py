@@ -16,8 +16,8 @@ import numpy as np
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.advise.actions import replay, undo_swaps
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work
-from sponsio_sim.kernels.game.layout import I_PLAYERS, W_MODEL
-from sponsio_sim.kernels.table import HANDS
+from sponsio_sim.kernels.game.layout import GAME, MODEL_START
+from sponsio_sim.kernels.table import BOARD
 
 BLOCKS = 64    # likelihood work split into this many blocks (threads take whole blocks)
 
@@ -38,7 +38,7 @@ def world_logliks(judged, hist, n_hist, tremble, tab0, ints0, weight0, worlds, o
     seats in the bitmask ``judged`` judged; -inf where the world cannot have
     played it."""
     n = worlds.shape[0]
-    players = ints0[I_PLAYERS]
+    players = ints0[GAME.players]
     for blk in nb.prange(BLOCKS):
         board = tab0.copy()
         game_state = ints0.copy()
@@ -50,9 +50,9 @@ def world_logliks(judged, hist, n_hist, tremble, tab0, ints0, weight0, worlds, o
             undo_swaps(hist, n_hist, hands)
             board[:] = tab0
             game_state[:] = ints0
-            money[:W_MODEL] = weight0[:W_MODEL]   # the success model is never written
+            money[:MODEL_START] = weight0[:MODEL_START]   # the success model is never written
             for t in range(players):
-                board[HANDS + t] = hands[t]
+                board[BOARD.hands + t] = hands[t]
             seed_state(np.uint64(0), np.uint64(r), state)
             bad, ll = replay(hist, n_hist, judged, tremble, board, game_state, money, state)
             out[r] = ll if bad < 0 else -np.inf

@@ -22,11 +22,11 @@ from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.betting.rollout import load_scratch
 from sponsio_sim.kernels.dd.core import TT_BITS, new_workspace
 from sponsio_sim.kernels.game.engine import round_arrays
-from sponsio_sim.kernels.game.layout import I_NCOL, I_PLAYERS, MAX_BETS, W_BONUSPAID, W_PAYOUT, W_TROLLPAID
+from sponsio_sim.kernels.game.layout import GAME, MAX_BETS, MONEY
 from sponsio_sim.kernels.game.scoring import ready_tricks, score_round
 from sponsio_sim.kernels.play.pimc import PIMC, pimc_context
 from sponsio_sim.kernels.play.tricks import play_scripted
-from sponsio_sim.kernels.table import HANDS
+from sponsio_sim.kernels.table import BOARD
 
 BLOCKS = 8          # worlds of a call split into this many blocks per candidate (jobs for the threads)
 HALT_AFTER = -2     # ``play_scripted``: stop right after the scripted cards
@@ -45,7 +45,7 @@ def replay_script(script, halt, board, game_state, money, hands, codes, counts, 
     run[1] = halt
     run[2:] = script
     state = np.zeros(4, dtype=np.uint64)
-    return play_scripted(game_state[I_PLAYERS], leader, playpol, board, game_state, money, state, None, None, run)
+    return play_scripted(game_state[GAME.players], leader, playpol, board, game_state, money, state, None, None, run)
 
 
 @nb.njit(cache=True)
@@ -67,10 +67,10 @@ def _play_world(s, card, script, r, worlds, key, board, game_state, money, scrat
     seat s's coins from the round into ``coins[i, r]``, every bet's result
     into ``results[i, r]``."""
     tab2, ints2, w2, state, hands, codes, counts, result, failed, playpol, run = scratch
-    players = game_state[I_PLAYERS]
+    players = game_state[GAME.players]
     load_scratch(board, game_state, money, tab2, ints2, w2)
     for t in range(players):
-        tab2[HANDS + t] = worlds[r, t]
+        tab2[BOARD.hands + t] = worlds[r, t]
     leader = ready_tricks(tab2, ints2, hands, codes, counts, playpol)
     if ctx is not None:
         playpol[s] = PIMC
@@ -82,7 +82,7 @@ def _play_world(s, card, script, r, worlds, key, board, game_state, money, scrat
     seed_state(key, np.uint64(r), state)
     last, nine_lost = play_scripted(players, leader, playpol, tab2, ints2, w2, state, ctx, None, run)
     score_round(nine_lost, tab2, ints2, w2, codes, counts, result, failed)
-    coins[i, r] = w2[W_PAYOUT + s] + w2[W_TROLLPAID + s] + w2[W_BONUSPAID + s]
+    coins[i, r] = w2[MONEY.payout + s] + w2[MONEY.troll_paid + s] + w2[MONEY.bonus_paid + s]
     for t in range(players):
         for b in range(MAX_BETS):
             results[i, r, t, b] = result[t, b] if b < counts[t] else -1
@@ -116,8 +116,8 @@ def play_cards_pimc(s, cards, script, r0, r1, worlds, key, board, game_state, mo
     (``play.pimc``, ``n_worlds`` layouts per decision), the others by their
     policies (each job its own solver workspace; the solver's answers are
     exact, so a world's outcome does not depend on which thread played it)."""
-    players = game_state[I_PLAYERS]
-    n_colours = game_state[I_NCOL]
+    players = game_state[GAME.players]
+    n_colours = game_state[GAME.colours]
     for job in nb.prange(cards.shape[0] * BLOCKS):
         i = job // BLOCKS
         scratch = _scratch(board, game_state, money, script.shape[0])

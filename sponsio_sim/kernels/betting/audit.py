@@ -6,8 +6,7 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.game.engine import play_game, round_arrays
-from sponsio_sim.kernels.game.layout import (I_MC_ANY, I_MC_AUDIT, I_MC_DECISIONS, I_MC_KEEP, I_MC_PRUNED, I_MC_REGRET,
-                                             I_MC_ROLLOUTS, I_MC_SEARCHES)
+from sponsio_sim.kernels.game.layout import GAME
 
 # the counts returned per chunk
 A_DECISIONS, A_PRUNED, A_SEARCHES, A_ROLLOUTS, A_REGRET = 0, 1, 2, 3, 4
@@ -21,21 +20,21 @@ def audit_chunk(seed, stream, games, keep, audit, tab0, ints0, weight0, n_stats)
     board = tab0.copy()
     game_state = ints0.copy()
     money = weight0.copy()
-    game_state[I_MC_KEEP] = keep
-    game_state[I_MC_AUDIT] = audit
+    game_state[GAME.mc_keep] = keep
+    game_state[GAME.mc_audit] = audit
     state = np.empty(4, dtype=np.uint64)
     pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
     row = np.zeros(n_stats, dtype=np.float64)
     nolog = np.zeros((1, 8), dtype=np.float64)
     nocells = np.zeros(1, dtype=np.float64)
-    mc = game_state[I_MC_ANY] != 0   # a typed flag, not a literal: the games' compiled mc variant serves
+    mc = game_state[GAME.mc_any] != 0   # a typed flag, not a literal: the games' compiled mc variant serves
     for g in range(games):
         play_game(seed, stream, g, board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
                   failed, playpol, row, nolog, nocells, mc)
     out = np.zeros(A_SIZE, dtype=np.float64)
-    out[A_DECISIONS] = game_state[I_MC_DECISIONS]
-    out[A_PRUNED] = game_state[I_MC_PRUNED]
-    out[A_SEARCHES] = game_state[I_MC_SEARCHES]
-    out[A_ROLLOUTS] = game_state[I_MC_ROLLOUTS]
-    out[A_REGRET] = game_state[I_MC_REGRET] / 1000.0
+    out[A_DECISIONS] = game_state[GAME.mc_decisions]
+    out[A_PRUNED] = game_state[GAME.mc_pruned]
+    out[A_SEARCHES] = game_state[GAME.mc_searches_run]
+    out[A_ROLLOUTS] = game_state[GAME.mc_rollouts_run]
+    out[A_REGRET] = game_state[GAME.mc_regret] / 1000.0
     return out

@@ -26,13 +26,9 @@ from sponsio_sim.kernels.betting.phase import betting_place, entry_of, leader_of
 from sponsio_sim.kernels.betting.policies import (NO_GAIN, allowed_kind, best_swap, cheap_card, payment, token_gain,
                                                   troll_income)
 from sponsio_sim.kernels.bits import U0, U1, popcount
-from sponsio_sim.kernels.game.layout import (BET, DIST_BET, DIST_FORGONE, DIST_HELD, DIST_P, DIST_PAY, DIST_STREAK,
-                                             DIST_SWAP, DIST_SWAP_GAIN, DIST_TOKEN, DIST_TOKEN_COST, DIST_TOKEN_GAIN,
-                                             DIST_HIDDEN, DIST_TURNS_LEFT, I_KINDS_HELD, I_PLAYERS, I_STEPS_DONE,
-                                             I_TURNS, I_NBETS, I_NROWS, I_ROWS, I_ROW_OF, I_TRACK, LEAD_TOKEN, N_DIST,
-                                             N_TOKENS, PASS, SWAP, TOKEN, W_COINS, W_MULT, W_NOPILOT, W_STAKE,
-                                             W_THRESH, W_TOKEN_COST, W_TRACKV, MAX_ROWS)
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+from sponsio_sim.kernels.game.layout import (BET, CANDIDATE_FEATURES, GAME, LEAD_TOKEN, MAX_ROWS, MONEY, N_TOKENS,
+                                             PASS, SWAP, TOKEN)
+from sponsio_sim.kernels.table import BOARD
 
 @no_refcount
 def add_candidate(cands, gains, n, act, x, y, rv, g):
@@ -49,7 +45,8 @@ def add_candidate(cands, gains, n, act, x, y, rv, g):
 def ev_candidates(s, board, game_state, money, cands, gains):
     """The actions ``ev`` weighs for seat s and their gains (module docstring);
     ties go to the earlier one, as in ``policies.choose_ev``. Returns their number."""
-    return decision_candidates(s, board, game_state, money, money[W_NOPILOT:W_NOPILOT + MAX_ROWS], True, cands, gains)
+    return decision_candidates(s, board, game_state, money, money[MONEY.no_pilot:MONEY.no_pilot + MAX_ROWS], True,
+                               cands, gains)
 
 
 @no_refcount
@@ -66,34 +63,34 @@ def decision_candidates(s, board, game_state, money, pilot, ev_only, cands, gain
     estimate where there is one) and the pilot's best, the best exchange and the free tokens;
     ``ev_only``: as ``ev`` weighs them (the exchange only when no bet beats the threshold,
     tokens only for a seat holding a bet). Returns their number."""
-    n = add_candidate(cands, gains, 0, PASS, -1, -1, -1, money[W_THRESH + entry_of(s, game_state)])
-    hand = board[HANDS + s]
-    unrev = hand & ~board[REVEALED]
+    n = add_candidate(cands, gains, 0, PASS, -1, -1, -1, money[MONEY.ev_threshold + entry_of(s, game_state)])
+    hand = board[BOARD.hands + s]
+    unrev = hand & ~board[BOARD.revealed]
     if unrev == U0:
         return n
     lead = leader_of(game_state) == s
-    prepare_features(hand, board[TALON], lead, betting_place(s, game_state), board, game_state)
+    prepare_features(hand, board[BOARD.talon], lead, betting_place(s, game_state), board, game_state)
     best = gains[0]
-    stake = money[W_STAKE]
-    nbets = game_state[I_NBETS + s]
+    stake = money[MONEY.stake]
+    nbets = game_state[GAME.bet_count + s]
     forgone = troll_income(s, game_state, money) if nbets == 0 else 0.0
     rv = cheap_card(unrev)
-    if money[W_COINS + s] > 0 and money[W_COINS + s] >= stake:
+    if money[MONEY.coins + s] > 0 and money[MONEY.coins + s] >= stake:
         for kind in range(N_KINDS):
-            if (game_state[I_ROW_OF + kind] < 0 or (game_state[I_KINDS_HELD + s] >> kind) & 1 != 0
+            if (game_state[GAME.kind_first_row + kind] < 0 or (game_state[GAME.kinds_held + s] >> kind) & 1 != 0
                     or not allowed_kind(s, kind, game_state)):
                 continue
             v, row = kind_best(kind, s, game_state, money)
             prow = pilot_best(kind, pilot, game_state, money)
             if row >= 0:
                 if pilot[row] >= 0.0:
-                    v = pilot[row] * money[W_MULT + row]
+                    v = pilot[row] * money[MONEY.multiplier + row]
                 g = v * stake - stake - forgone
                 n = add_candidate(cands, gains, n, BET, row, -1, rv, g)
                 best = max(best, g)
             if prow >= 0 and prow != row:
                 n = add_candidate(cands, gains, n, BET, prow, -1, rv,
-                                  pilot[prow] * money[W_MULT + prow] * stake - stake - forgone)
+                                  pilot[prow] * money[MONEY.multiplier + prow] * stake - stake - forgone)
     g = NO_GAIN
     if not ev_only or best == gains[0]:   # ev: no bet beats the threshold, so the turn may improve the hand
         g, x, y = best_swap(s, lead, board, game_state, money)
@@ -114,10 +111,10 @@ def pilot_best(kind, pilot, game_state, money):
     """The row of ``kind`` with the highest pilot P x multiplier (-1: none estimated)."""
     best = -1.0
     brow = -1
-    row = game_state[I_ROW_OF + kind]
-    while row >= 0 and row < game_state[I_NROWS] and game_state[I_ROWS + 3 * row] == kind:
-        if pilot[row] >= 0.0 and pilot[row] * money[W_MULT + row] > best:
-            best = pilot[row] * money[W_MULT + row]
+    row = game_state[GAME.kind_first_row + kind]
+    while row >= 0 and row < game_state[GAME.catalogue_rows] and game_state[GAME.catalogue + 3 * row] == kind:
+        if pilot[row] >= 0.0 and pilot[row] * money[MONEY.multiplier + row] > best:
+            best = pilot[row] * money[MONEY.multiplier + row]
             brow = row
         row += 1
     return brow
@@ -126,30 +123,31 @@ def pilot_best(kind, pilot, game_state, money):
 @no_refcount
 def candidate_features(s, act, x, y, gain, board, game_state, money, phi):
     """``distilled``'s features (``DIST_*``) of seat s's candidate ``(act, x, y)``
-    with model gain ``gain`` into ``phi`` (length ``N_DIST``; pass: all 0).
+    with model gain ``gain`` into ``phi`` (length ``CANDIDATE_FEATURES.size``; pass: all 0).
     Seat s's hand features must be prepared (``prepare_features``)."""
-    for f in range(N_DIST):
+    for f in range(CANDIDATE_FEATURES.size):
         phi[f] = 0.0
     if act == PASS:
         return
-    phi[DIST_HIDDEN] = popcount(board[HANDS + s] & ~board[REVEALED])
-    phi[DIST_TURNS_LEFT] = game_state[I_TURNS] - 1 - game_state[I_STEPS_DONE] // game_state[I_PLAYERS]
-    stake = money[W_STAKE]
+    phi[CANDIDATE_FEATURES.hidden] = popcount(board[BOARD.hands + s] & ~board[BOARD.revealed])
+    turns_done = game_state[GAME.betting_steps] // game_state[GAME.players]
+    phi[CANDIDATE_FEATURES.turns_left] = game_state[GAME.betting_turns] - 1 - turns_done
+    stake = money[MONEY.stake]
     if act == BET:
-        kind = game_state[I_ROWS + 3 * x]
+        kind = game_state[GAME.catalogue + 3 * x]
         p = row_prob(x, s, game_state, money)
-        nbets = game_state[I_NBETS + s]
-        phi[DIST_BET + kind] = 1.0
-        phi[DIST_PAY + kind] = p * money[W_MULT + x] * stake
-        phi[DIST_P + kind] = p
-        phi[DIST_FORGONE] = troll_income(s, game_state, money) if nbets == 0 else 0.0
-        phi[DIST_HELD] = nbets
-        phi[DIST_STREAK] = money[W_TRACKV + game_state[I_TRACK + s]]
+        nbets = game_state[GAME.bet_count + s]
+        phi[CANDIDATE_FEATURES.bet + kind] = 1.0
+        phi[CANDIDATE_FEATURES.pay + kind] = p * money[MONEY.multiplier + x] * stake
+        phi[CANDIDATE_FEATURES.p + kind] = p
+        phi[CANDIDATE_FEATURES.forgone] = troll_income(s, game_state, money) if nbets == 0 else 0.0
+        phi[CANDIDATE_FEATURES.held] = nbets
+        phi[CANDIDATE_FEATURES.streak] = money[MONEY.track_values + game_state[GAME.track + s]]
     elif act == SWAP:
-        phi[DIST_SWAP] = 1.0
-        phi[DIST_SWAP_GAIN] = gain
+        phi[CANDIDATE_FEATURES.swap] = 1.0
+        phi[CANDIDATE_FEATURES.swap_gain] = gain
     elif act == TOKEN:
-        phi[DIST_TOKEN + x] = 1.0
-        cost = 0.0 if y >= 0 else money[W_TOKEN_COST]   # paid by revealing a card, or in coins
-        phi[DIST_TOKEN_COST] = cost
-        phi[DIST_TOKEN_GAIN + x] = gain + cost
+        phi[CANDIDATE_FEATURES.token + x] = 1.0
+        cost = 0.0 if y >= 0 else money[MONEY.token_cost]   # paid by revealing a card, or in coins
+        phi[CANDIDATE_FEATURES.token_cost] = cost
+        phi[CANDIDATE_FEATURES.token_gain + x] = gain + cost

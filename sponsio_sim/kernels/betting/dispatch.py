@@ -4,7 +4,7 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.betting.policies import choose_ev, choose_random
 from sponsio_sim.kernels.betting.scored import choose_distilled, choose_soft
-from sponsio_sim.kernels.game.layout import BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL, I_BETPOL, PASS, W_TEMP
+from sponsio_sim.kernels.game.layout import BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL, GAME, MONEY, PASS
 
 
 @no_refcount
@@ -13,9 +13,9 @@ def choose_action(s, board, game_state, money, state):
     (``troll`` always passes; ``mc`` seats are searched by the caller,
     ``betting.mc``)."""
     e = entry_of(s, game_state)
-    pol = game_state[I_BETPOL + e]
+    pol = game_state[GAME.betting_policy + e]
     if pol == BET_EV:
-        if money[W_TEMP + e] > 0.0:
+        if money[MONEY.temperature + e] > 0.0:
             return choose_soft(s, board, game_state, money, state)
         return choose_ev(s, board, game_state, money)
     if pol == BET_RANDOM:

@@ -8,7 +8,7 @@ best (the highest estimated P x multiplier; ``fail`` bets by the model only);
 the best exchange with the talon; and each free token (paid by revealing a
 card where it can, else in coins). They are ranked by the gain ``ev`` gives
 them (bets by the pilot's estimate where it has one), and pass and the best
-``I_MC_KEEP - 1`` others are searched (``betting.audit`` measures how often
+``GAME.mc_keep - 1`` others are searched (``betting.audit`` measures how often
 searching every candidate would pick otherwise). Each is played out R times from the
 state as seat s sees it: the other seats' unrevealed cards are dealt again at
 random (their revealed cards and hand sizes kept, the talon is public), the
@@ -43,12 +43,9 @@ from sponsio_sim.kernels.betting.phase import betting_place, betting_steps, end_
 from sponsio_sim.kernels.betting.policies import best_swap
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work, pilot_rollouts, rollout, rollout_key, search
 from sponsio_sim.kernels.bits import U0
-from sponsio_sim.kernels.game.layout import (BET_MC, DOUBLE_TOKEN, I_BETPOL, I_BET_ROW, I_MC_AUDIT, I_MC_DECISIONS,
-                                             I_MC_KEEP, I_MC_PRUNED, I_MC_R, I_MC_REGRET, I_NBETS, I_ROWS,
-                                             MAX_BETS, MAX_CANDS, N_DIST, PASS, REBET_TOKEN, REC_ADVANTAGE,
-                                             REC_CHOSEN, REC_DECISION, REC_FEATURES, REC_GAIN, REC_ROLLOUTS,
-                                             SWAP_TOKEN)
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+from sponsio_sim.kernels.game.layout import (BET_MC, CANDIDATE_FEATURES, DECISION_RECORD, DOUBLE_TOKEN, GAME, MAX_BETS,
+                                             MAX_CANDS, PASS, REBET_TOKEN, SWAP_TOKEN)
+from sponsio_sim.kernels.table import BOARD
 
 PILOT = 32                            # pass rollouts that estimate each bet's chance (at most R)
 _AUDIT = np.uint64(0xA0D17A0D17A0D17)  # the audit's fresh deals
@@ -56,7 +53,7 @@ _AUDIT = np.uint64(0xA0D17A0D17A0D17)  # the audit's fresh deals
 
 @no_refcount
 def is_mc(s, game_state):
-    return game_state[I_BETPOL + entry_of(s, game_state)] == BET_MC
+    return game_state[GAME.betting_policy + entry_of(s, game_state)] == BET_MC
 
 
 @no_refcount
@@ -65,10 +62,10 @@ def end_candidates(s, t, board, game_state, money, cands, gains):
     (candidate 0), the ``ev`` choice, and for double and rebet every bet it
     may name (rebet: the model's best other parameter). Returns their number."""
     n = add_candidate(cands, gains, 0, -1, -1, -1, -1, 0.0)
-    nbets = game_state[I_NBETS + s]
+    nbets = game_state[GAME.bet_count + s]
     if t == SWAP_TOKEN:
-        prepare_features(board[HANDS + s], board[TALON], leader_of(game_state) == s, betting_place(s, game_state),
-                         board, game_state)
+        prepare_features(board[BOARD.hands + s], board[BOARD.talon], leader_of(game_state) == s,
+                         betting_place(s, game_state), board, game_state)
         g, x, y = best_swap(s, leader_of(game_state) == s, board, game_state, money)
         if x >= 0:
             n = add_candidate(cands, gains, n, -1, x, y, -1, g)
@@ -76,11 +73,11 @@ def end_candidates(s, t, board, game_state, money, cands, gains):
         for i in range(nbets):
             n = add_candidate(cands, gains, n, -1, i, -1, -1, 0.0)
     elif t == REBET_TOKEN:
-        prepare_features(board[HANDS + s], board[TALON], leader_of(game_state) == s, betting_place(s, game_state),
-                         board, game_state)
+        prepare_features(board[BOARD.hands + s], board[BOARD.talon], leader_of(game_state) == s,
+                         betting_place(s, game_state), board, game_state)
         for i in range(nbets):
-            row = game_state[I_BET_ROW + s * MAX_BETS + i]
-            v, r = kind_best(game_state[I_ROWS + 3 * row], s, game_state, money)
+            row = game_state[GAME.bet_row + s * MAX_BETS + i]
+            v, r = kind_best(game_state[GAME.catalogue + 3 * row], s, game_state, money)
             if r >= 0 and r != row:
                 n = add_candidate(cands, gains, n, -1, i, r, -1, 0.0)
     return n
@@ -112,23 +109,23 @@ def _decide(step, s, n, cands, gains, board, game_state, money, work, key, pre_n
     searched: ``order[:m]``, with ``search``'s ``summary``)."""
     if n == 1:
         return 0, 0
-    m = _keep(n, gains, game_state[I_MC_KEEP], order)
+    m = _keep(n, gains, game_state[GAME.mc_keep], order)
     best = search(step, s, cands, order, m, board, game_state, money, work, key, pre_n, pre_gain, summary)
-    if game_state[I_MC_AUDIT]:
-        game_state[I_MC_DECISIONS] += 1
+    if game_state[GAME.mc_audit]:
+        game_state[GAME.mc_decisions] += 1
         if m < n:
             scratch = np.zeros((3, MAX_CANDS), dtype=np.float64)
             full_order = np.arange(MAX_CANDS)
             full = search(step, s, cands, full_order, n, board, game_state, money, work, key, pre_n, pre_gain, scratch)
             if full != best:
-                game_state[I_MC_PRUNED] += 1
+                game_state[GAME.mc_pruned] += 1
                 # what the pruned choice loses, on fresh deals (the searches' own means favour their picks)
                 fresh = key ^ _AUDIT
                 pair = np.array([full, best])
                 loss = 0.0
                 rs_start = np.empty(4, dtype=np.uint64)
                 rs = work[7]
-                for r in range(game_state[I_MC_R + entry_of(s, game_state)]):
+                for r in range(game_state[GAME.mc_rollouts + entry_of(s, game_state)]):
                     deal_world(r, fresh, work)
                     rs_start[:] = rs
                     for c in range(2):
@@ -136,7 +133,8 @@ def _decide(step, s, n, cands, gains, board, game_state, money, work, key, pre_n
                         g = rollout(step, s, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], board, game_state,
                                      money, work, rs_start)[0]
                         loss += g if c == 0 else -g
-                game_state[I_MC_REGRET] += np.int64(round(1000.0 * loss / game_state[I_MC_R + entry_of(s, game_state)]))
+                rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
+                game_state[GAME.mc_regret] += np.int64(round(1000.0 * loss / rollouts))
     return best, m
 
 
@@ -147,11 +145,11 @@ def choose_mc(step, s, board, game_state, money, state, record):
     (``record_decision``)."""
     cands = np.empty((MAX_CANDS, 4), dtype=np.int64)
     gains = np.empty(MAX_CANDS, dtype=np.float64)
-    if (board[HANDS + s] & ~board[REVEALED]) == U0:
+    if (board[BOARD.hands + s] & ~board[BOARD.revealed]) == U0:
         return PASS, -1, -1, -1   # nothing left to reveal: pass is the only action
     work = new_work(s, board, game_state, money)
     key = rollout_key(state)
-    pre_n = min(PILOT, game_state[I_MC_R + entry_of(s, game_state)])
+    pre_n = min(PILOT, game_state[GAME.mc_rollouts + entry_of(s, game_state)])
     pre_gain = np.empty(pre_n, dtype=np.float64)
     pilot = pilot_rollouts(step, s, pre_n, key, board, game_state, money, work, pre_gain)
     n = step_candidates(s, board, game_state, money, pilot, cands, gains)
@@ -168,24 +166,24 @@ def record_decision(s, chosen, m, order, cands, gains, summary, board, game_stat
     """One row per searched candidate into ``record`` (``game.layout.REC_*``;
     row 0 counts the rows used and the decisions): the decision's number,
     whether it was chosen, its paired mean round gain over pass and the
-    rollouts behind it, its model gain and its features (``N_DIST``). A full
+    rollouts behind it, its model gain and its features (``CANDIDATE_FEATURES.size``). A full
     record drops further decisions."""
     used = np.int64(record[0, 0])
     if used + m >= record.shape[0]:
         return
-    prepare_features(board[HANDS + s], board[TALON], leader_of(game_state) == s, betting_place(s, game_state), board,
-                     game_state)
+    prepare_features(board[BOARD.hands + s], board[BOARD.talon], leader_of(game_state) == s,
+                     betting_place(s, game_state), board, game_state)
     decision = record[0, 1]
     for c in range(m):
         i = order[c]
         row = record[1 + used + c]
-        row[REC_DECISION] = decision
-        row[REC_CHOSEN] = 1.0 if i == chosen else 0.0
-        row[REC_ADVANTAGE] = summary[1, i]
-        row[REC_ROLLOUTS] = summary[2, i]
-        row[REC_GAIN] = gains[i]
+        row[DECISION_RECORD.decision] = decision
+        row[DECISION_RECORD.chosen] = 1.0 if i == chosen else 0.0
+        row[DECISION_RECORD.advantage] = summary[1, i]
+        row[DECISION_RECORD.rollouts] = summary[2, i]
+        row[DECISION_RECORD.gain] = gains[i]
         candidate_features(s, cands[i, 0], cands[i, 1], cands[i, 2], gains[i], board, game_state, money,
-                           row[REC_FEATURES:REC_FEATURES + N_DIST])
+                           row[DECISION_RECORD.features:DECISION_RECORD.features + CANDIDATE_FEATURES.size])
     record[0, 0] = used + m
     record[0, 1] = decision + 1.0
 

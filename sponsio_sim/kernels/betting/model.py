@@ -31,12 +31,9 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bits import RANKS, U0, U1, highest, popcount
 from sponsio_sim.kernels.bets import target_bets
 from sponsio_sim.bet_kinds import BY_NAME, COLOUR, FAIL, FIRST, LAST, NINES, PLACES, TRICKS
-from sponsio_sim.kernels.game.layout import (COLOUR_CELLS, COLOUR_PARAMS, FAIL_CELLS, I_F_COL, I_F_HI, I_F_SC,
-                                             I_F_HIGH, I_F_LEAD, I_F_NINPLAY, I_F_PLACE, I_F_NOWN, I_F_SURE, I_HAND,
-                                             I_MODEL_AT, I_NBETS, I_NCOL, I_NROWS, I_PLAYERS, I_ROWS, I_ROW_OF,
-                                             I_BEST_T, I_BEST_C, LAST_CELLS, NINES_CELLS, W_MULT, TRICKS_CELLS,
-                                             W_MODEL)
-from sponsio_sim.kernels.table import COLMASK, NINE_CARDS
+from sponsio_sim.kernels.game.layout import (COLOUR_CELLS, COLOUR_PARAMS, FAIL_CELLS, GAME, LAST_CELLS, MODEL_START,
+                                             MONEY, NINES_CELLS, TRICKS_CELLS)
+from sponsio_sim.kernels.table import BOARD
 
 TOP_RANKS = 0x1C0  # ranks 7, 8, 9 of a colour: the "high cards"
 FIRST_CELLS = BY_NAME["first"].cells   # sure winners (0..3+), high cards (0..4+), leads
@@ -55,7 +52,7 @@ def _run(known, col):
 def sure_mask(hand, talon, board, game_state):
     """Own cards that win whenever led (the top run of own and talon cards)."""
     m = U0
-    for col in range(game_state[I_NCOL]):
+    for col in range(game_state[GAME.colours]):
         m |= hand & (_run(hand | talon, col) << np.uint64(col * RANKS))
     return m
 
@@ -64,26 +61,27 @@ def sure_mask(hand, talon, board, game_state):
 def prepare_features(hand, talon, lead, place, board, game_state):
     """Features of ``hand`` with the talon ``talon`` known, of a seat at
     ``place`` in the betting order, into ``game_state`` scratch."""
-    game_state[I_F_PLACE] = min(place, PLACES - 1)
-    for col in range(game_state[I_NCOL]):
+    game_state[GAME.betting_place] = min(place, PLACES - 1)
+    for col in range(game_state[GAME.colours]):
         colour_features(col, hand, talon, board, game_state)
     total_features(hand, talon, board, game_state)
-    game_state[I_F_LEAD] = 1 if lead else 0
+    game_state[GAME.leads] = 1 if lead else 0
 
 
 @nb.njit(cache=True, inline="always")
 def colour_features(col, hand, talon, board, game_state):
     """Colour ``col``'s features: its colour-bet cell, sure winners, high cards
     (the place in the betting order already in ``game_state``)."""
-    cm = board[COLMASK + col]
+    cm = board[BOARD.colour_masks + col]
     shift = np.uint64(col * RANKS)
     sc = popcount(hand & (_run(hand | talon, col) << shift))
-    game_state[I_F_SC + col] = sc
-    game_state[I_F_HI + col] = popcount(hand & cm & (np.uint64(TOP_RANKS) << shift))
+    game_state[GAME.colour_sure + col] = sc
+    game_state[GAME.colour_high + col] = popcount(hand & cm & (np.uint64(TOP_RANKS) << shift))
     k = popcount(hand & cm)
     t = popcount(talon & cm)
-    game_state[I_F_COL + col] = (((min(k, COLOUR_CELLS[0] - 1) * COLOUR_CELLS[1] + min(t, COLOUR_CELLS[1] - 1))
-                            * COLOUR_CELLS[2] + min(sc, COLOUR_CELLS[2] - 1)) * COLOUR_CELLS[3] + game_state[I_F_PLACE])
+    game_state[GAME.colour_cell + col] = (
+        ((min(k, COLOUR_CELLS[0] - 1) * COLOUR_CELLS[1] + min(t, COLOUR_CELLS[1] - 1)) * COLOUR_CELLS[2]
+         + min(sc, COLOUR_CELLS[2] - 1)) * COLOUR_CELLS[3] + game_state[GAME.betting_place])
 
 
 @nb.njit(cache=True, inline="always")
@@ -91,20 +89,20 @@ def total_features(hand, talon, board, game_state):
     """Whole-hand features from the colours' (``colour_features`` first)."""
     sure = 0
     high = 0
-    for col in range(game_state[I_NCOL]):
-        sure += game_state[I_F_SC + col]
-        high += game_state[I_F_HI + col]
-    game_state[I_F_SURE] = sure
-    game_state[I_F_HIGH] = high
-    nines = board[NINE_CARDS]
-    game_state[I_F_NOWN] = popcount(hand & nines)
-    game_state[I_F_NINPLAY] = popcount(nines & ~talon)
+    for col in range(game_state[GAME.colours]):
+        sure += game_state[GAME.colour_sure + col]
+        high += game_state[GAME.colour_high + col]
+    game_state[GAME.sure_winners] = sure
+    game_state[GAME.high_cards] = high
+    nines = board[BOARD.nine_cards]
+    game_state[GAME.own_nines] = popcount(hand & nines)
+    game_state[GAME.nines_in_play] = popcount(nines & ~talon)
 
 
 @nb.njit(cache=True, inline="always")
 def tricks_cell(game_state):
-    return (min(game_state[I_F_SURE], TRICKS_CELLS[0] - 1) * TRICKS_CELLS[1]
-            + min(game_state[I_F_HIGH], TRICKS_CELLS[1] - 1)) * TRICKS_CELLS[2] + game_state[I_F_LEAD]
+    return (min(game_state[GAME.sure_winners], TRICKS_CELLS[0] - 1) * TRICKS_CELLS[1]
+            + min(game_state[GAME.high_cards], TRICKS_CELLS[1] - 1)) * TRICKS_CELLS[2] + game_state[GAME.leads]
 
 
 @no_refcount
@@ -112,24 +110,25 @@ def cell_of(kind, a, b, target_bets, game_state):
     """Index (into ``money``) of the model cell for bet (kind, a, b), using the
     features last prepared; ``target_bets`` = bets held by a fail bet's target."""
     if kind == TRICKS:
-        return W_MODEL + game_state[I_MODEL_AT + TRICKS] + tricks_cell(game_state) * (game_state[I_HAND] + 1) + a
+        return (MODEL_START + game_state[GAME.model_at + TRICKS]
+                + tricks_cell(game_state) * (game_state[GAME.hand_size] + 1) + a)
     if kind == COLOUR:
-        return W_MODEL + game_state[I_MODEL_AT + COLOUR] + game_state[I_F_COL + a] * COLOUR_PARAMS + b
+        return MODEL_START + game_state[GAME.model_at + COLOUR] + game_state[GAME.colour_cell + a] * COLOUR_PARAMS + b
     if kind == NINES:
-        f = (min(game_state[I_F_NINPLAY], NINES_CELLS[0] - 1) * NINES_CELLS[1]
-             + min(game_state[I_F_NOWN], NINES_CELLS[1] - 1))
-        return W_MODEL + game_state[I_MODEL_AT + NINES] + f
+        f = (min(game_state[GAME.nines_in_play], NINES_CELLS[0] - 1) * NINES_CELLS[1]
+             + min(game_state[GAME.own_nines], NINES_CELLS[1] - 1))
+        return MODEL_START + game_state[GAME.model_at + NINES] + f
     if kind == LAST or kind == FIRST:
         # One branch for both (sure winners, a count, leads): a branch of its
         # own for first made whole games 15 % slower (scripts/ab_game_speed.py).
         cells = LAST_CELLS if kind == LAST else FIRST_CELLS
-        x = game_state[I_F_NOWN] if kind == LAST else game_state[I_F_HIGH]
-        f = ((min(game_state[I_F_SURE], cells[0] - 1) * cells[1] + min(x, cells[1] - 1)) * cells[2]
-             + game_state[I_F_LEAD])
-        return W_MODEL + game_state[I_MODEL_AT + kind] + f
+        x = game_state[GAME.own_nines] if kind == LAST else game_state[GAME.high_cards]
+        f = ((min(game_state[GAME.sure_winners], cells[0] - 1) * cells[1] + min(x, cells[1] - 1)) * cells[2]
+             + game_state[GAME.leads])
+        return MODEL_START + game_state[GAME.model_at + kind] + f
     if kind == FAIL:
-        return (W_MODEL + game_state[I_MODEL_AT + FAIL] + min(target_bets, FAIL_CELLS[0] - 1) * FAIL_CELLS[1]
-                + game_state[I_F_PLACE])
+        return (MODEL_START + game_state[GAME.model_at + FAIL] + min(target_bets, FAIL_CELLS[0] - 1) * FAIL_CELLS[1]
+                + game_state[GAME.betting_place])
     raise ValueError("unknown bet kind")
 
 
@@ -139,19 +138,19 @@ def precompute_best(game_state, money):
     of that kind with the highest P x multiplier (so a scan is one lookup)."""
     n_t = TRICKS_CELLS[0] * TRICKS_CELLS[1] * TRICKS_CELLS[2]
     n_c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2] * COLOUR_CELLS[3]
-    h1 = game_state[I_HAND] + 1
-    first = game_state[I_ROW_OF + TRICKS]
+    h1 = game_state[GAME.hand_size] + 1
+    first = game_state[GAME.kind_first_row + TRICKS]
     if first >= 0:
         for f in range(n_t):
-            cell = W_MODEL + game_state[I_MODEL_AT + TRICKS] + f * h1
-            game_state[I_BEST_T + f] = _argmax_rows(first, h1, cell, money)
-    first = game_state[I_ROW_OF + COLOUR]
+            cell = MODEL_START + game_state[GAME.model_at + TRICKS] + f * h1
+            game_state[GAME.best_tricks_row + f] = _argmax_rows(first, h1, cell, money)
+    first = game_state[GAME.kind_first_row + COLOUR]
     if first >= 0:
-        for col in range(game_state[I_NCOL]):
+        for col in range(game_state[GAME.colours]):
             for f in range(n_c):
-                cell = W_MODEL + game_state[I_MODEL_AT + COLOUR] + f * COLOUR_PARAMS
-                game_state[I_BEST_C + col * n_c + f] = _argmax_rows(first + col * COLOUR_PARAMS, COLOUR_PARAMS, cell,
-                                                                    money)
+                cell = MODEL_START + game_state[GAME.model_at + COLOUR] + f * COLOUR_PARAMS
+                game_state[GAME.best_colour_row + col * n_c + f] = _argmax_rows(
+                    first + col * COLOUR_PARAMS, COLOUR_PARAMS, cell, money)
 
 
 @no_refcount
@@ -159,7 +158,7 @@ def _argmax_rows(row0, n, cell0, money):
     best = row0
     bv = -1.0
     for j in range(n):
-        v = money[cell0 + j] * money[W_MULT + row0 + j]
+        v = money[cell0 + j] * money[MONEY.multiplier + row0 + j]
         if v > bv:
             bv = v
             best = row0 + j
@@ -171,24 +170,24 @@ def kind_best(kind, s, game_state, money):
     """(P x multiplier, row) of the best row of ``kind`` for seat s's prepared
     hand (a fail bet never names s itself)."""
     if kind == TRICKS:
-        row = game_state[I_BEST_T + tricks_cell(game_state)]
-        return row_prob(row, s, game_state, money) * money[W_MULT + row], row
+        row = game_state[GAME.best_tricks_row + tricks_cell(game_state)]
+        return row_prob(row, s, game_state, money) * money[MONEY.multiplier + row], row
     best = -1.0
     brow = -1
     if kind == COLOUR:
         n_c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2] * COLOUR_CELLS[3]
-        for col in range(game_state[I_NCOL]):
-            row = game_state[I_BEST_C + col * n_c + game_state[I_F_COL + col]]
-            v = row_prob(row, s, game_state, money) * money[W_MULT + row]
+        for col in range(game_state[GAME.colours]):
+            row = game_state[GAME.best_colour_row + col * n_c + game_state[GAME.colour_cell + col]]
+            v = row_prob(row, s, game_state, money) * money[MONEY.multiplier + row]
             if v > best:
                 best = v
                 brow = row
         return best, brow
     if kind == LAST or kind == NINES or kind == FAIL or kind == FIRST:   # no best-row table: scan the kind's rows
-        row = game_state[I_ROW_OF + kind]
-        while row < game_state[I_NROWS] and game_state[I_ROWS + 3 * row] == kind:
-            if not (kind == FAIL and game_state[I_ROWS + 3 * row + 1] == s):
-                v = row_prob(row, s, game_state, money) * money[W_MULT + row]
+        row = game_state[GAME.kind_first_row + kind]
+        while row < game_state[GAME.catalogue_rows] and game_state[GAME.catalogue + 3 * row] == kind:
+            if not (kind == FAIL and game_state[GAME.catalogue + 3 * row + 1] == s):
+                v = row_prob(row, s, game_state, money) * money[MONEY.multiplier + row]
                 if v > best:
                     best = v
                     brow = row
@@ -200,10 +199,10 @@ def kind_best(kind, s, game_state, money):
 @nb.njit(cache=True, inline="always")
 def row_cell(row, s, game_state):
     """Index (into ``money``) of the model cell of catalogue row ``row`` for seat s's prepared hand."""
-    kind = game_state[I_ROWS + 3 * row]
-    a = game_state[I_ROWS + 3 * row + 1]
-    tb = target_bets(s, a, game_state, I_NBETS, game_state[I_PLAYERS]) if kind == FAIL else 0
-    return cell_of(kind, a, game_state[I_ROWS + 3 * row + 2], tb, game_state)
+    kind = game_state[GAME.catalogue + 3 * row]
+    a = game_state[GAME.catalogue + 3 * row + 1]
+    tb = target_bets(s, a, game_state, GAME.bet_count, game_state[GAME.players]) if kind == FAIL else 0
+    return cell_of(kind, a, game_state[GAME.catalogue + 3 * row + 2], tb, game_state)
 
 
 @nb.njit(cache=True, inline="always")

@@ -14,53 +14,50 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bits import U0, bit
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_TOKENS, I_BET_RANK, I_BET_ROW, I_DEALER, I_DOUBLED,
-                                             I_ENTRY, I_KINDS_HELD, I_NBETS, I_NPLACED, I_NROWS, I_STEPS_DONE,
-                                             I_PLAYERS, I_ROWS, I_SWAPS, I_TOKENS, I_TOKEN_OWNER, I_TOKEN_TAKEN,
-                                             I_TURNS, LEAD_TOKEN, MAX_BETS, N_TOKENS, PASS, REBET_TOKEN, SWAP,
-                                             SWAP_TOKEN, TOKEN, W_COINS, W_FEES, W_STAKE, W_STAKES, W_TOKEN_COST)
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_TOKENS, GAME, LEAD_TOKEN, MAX_BETS, MONEY,
+                                             N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN)
+from sponsio_sim.kernels.table import BOARD
 
 
 @nb.njit(cache=True, inline="always")
 def leader_of(game_state):
     """Who leads the first trick: the lead token's holder, else left of the dealer."""
-    owner = game_state[I_TOKEN_OWNER + LEAD_TOKEN]
+    owner = game_state[GAME.token_owner + LEAD_TOKEN]
     if owner >= 0:
         return owner
-    s = game_state[I_DEALER] + 1
-    return 0 if s == game_state[I_PLAYERS] else s
+    s = game_state[GAME.dealer] + 1
+    return 0 if s == game_state[GAME.players] else s
 
 
 @nb.njit(cache=True, inline="always")
 def entry_of(s, game_state):
-    return game_state[I_ENTRY + s]
+    return game_state[GAME.seat_entry + s]
 
 
 @nb.njit(cache=True, inline="always")
 def bet_legal(s, row, game_state, money):
     """Spec 2.2: a catalogue bet of a type not yet held, never on one's own
     failure, and only with coins for the stake (never with 0 coins)."""
-    if row < 0 or row >= game_state[I_NROWS]:
+    if row < 0 or row >= game_state[GAME.catalogue_rows]:
         return False
-    kind = game_state[I_ROWS + 3 * row]
-    if (game_state[I_KINDS_HELD + s] >> kind) & 1:
+    kind = game_state[GAME.catalogue + 3 * row]
+    if (game_state[GAME.kinds_held + s] >> kind) & 1:
         return False
-    if kind == FAIL and game_state[I_ROWS + 3 * row + 1] == s:
+    if kind == FAIL and game_state[GAME.catalogue + 3 * row + 1] == s:
         return False
-    coins = money[W_COINS + s]
-    return coins > 0 and coins >= money[W_STAKE]
+    coins = money[MONEY.coins + s]
+    return coins > 0 and coins >= money[MONEY.stake]
 
 
 @nb.njit(cache=True, inline="always")
 def token_free(t, game_state):
     """Token ``t`` is in the rule set and still in the pool."""
-    return t >= 0 and t < N_TOKENS and (game_state[I_TOKENS] >> t) & 1 == 1 and game_state[I_TOKEN_OWNER + t] < 0
+    return t >= 0 and t < N_TOKENS and (game_state[GAME.tokens] >> t) & 1 == 1 and game_state[GAME.token_owner + t] < 0
 
 
 @no_refcount
 def _unrevealed(s, board, c):
-    return c >= 0 and (board[HANDS + s] & ~board[REVEALED] & bit(c)) != U0
+    return c >= 0 and (board[BOARD.hands + s] & ~board[BOARD.revealed] & bit(c)) != U0
 
 
 @no_refcount
@@ -68,33 +65,33 @@ def swap_cards(s, x, y, board, game_state):
     """Exchange hand card ``x`` with talon card ``y``; both become public."""
     bx = bit(x)
     by = bit(y)
-    board[HANDS + s] = (board[HANDS + s] & ~bx) | by
-    board[TALON] = (board[TALON] & ~by) | bx
-    board[REVEALED] = (board[REVEALED] & ~bx) | by
-    game_state[I_SWAPS + s] += 1
+    board[BOARD.hands + s] = (board[BOARD.hands + s] & ~bx) | by
+    board[BOARD.talon] = (board[BOARD.talon] & ~by) | bx
+    board[BOARD.revealed] = (board[BOARD.revealed] & ~bx) | by
+    game_state[GAME.swaps + s] += 1
 
 
 @no_refcount
 def swap_legal(s, x, y, board):
-    return (x >= 0 and y >= 0 and (board[HANDS + s] & bit(x)) != U0 and (board[TALON] & bit(y)) != U0)
+    return (x >= 0 and y >= 0 and (board[BOARD.hands + s] & bit(x)) != U0 and (board[BOARD.talon] & bit(y)) != U0)
 
 
 @no_refcount
 def add_bet(s, row, game_state):
     """Seat s takes catalogue bet ``row``, ranked after every bet placed before it this round."""
-    n = game_state[I_NBETS + s]
-    game_state[I_BET_ROW + s * MAX_BETS + n] = row
-    game_state[I_BET_RANK + s * MAX_BETS + n] = game_state[I_NPLACED]
-    game_state[I_NPLACED] += 1
-    game_state[I_NBETS + s] = n + 1
-    game_state[I_KINDS_HELD + s] |= np.int64(1) << game_state[I_ROWS + 3 * row]
+    n = game_state[GAME.bet_count + s]
+    game_state[GAME.bet_row + s * MAX_BETS + n] = row
+    game_state[GAME.bet_rank + s * MAX_BETS + n] = game_state[GAME.bets_placed]
+    game_state[GAME.bets_placed] += 1
+    game_state[GAME.bet_count + s] = n + 1
+    game_state[GAME.kinds_held + s] |= np.int64(1) << game_state[GAME.catalogue + 3 * row]
 
 
 @no_refcount
 def apply_action(s, act, x, y, rv, board, game_state, money):
     """Check and apply seat s's betting action; False (nothing changed) if illegal."""
     if act == PASS:
-        game_state[I_STEPS_DONE] += 1
+        game_state[GAME.betting_steps] += 1
         return True
     if not _unrevealed(s, board, rv):
         return False
@@ -102,55 +99,55 @@ def apply_action(s, act, x, y, rv, board, game_state, money):
         if not bet_legal(s, x, game_state, money):
             return False
         add_bet(s, x, game_state)
-        money[W_COINS + s] -= money[W_STAKE]
-        money[W_STAKES + s] += money[W_STAKE]
+        money[MONEY.coins + s] -= money[MONEY.stake]
+        money[MONEY.stakes + s] += money[MONEY.stake]
     elif act == TOKEN:
         if not token_free(x, game_state):
             return False
         if y >= 0:
             if y == rv or not _unrevealed(s, board, y):
                 return False
-            board[REVEALED] |= bit(y)
+            board[BOARD.revealed] |= bit(y)
         else:
-            if money[W_COINS + s] < money[W_TOKEN_COST]:
+            if money[MONEY.coins + s] < money[MONEY.token_cost]:
                 return False
-            money[W_COINS + s] -= money[W_TOKEN_COST]
-            money[W_FEES + s] += money[W_TOKEN_COST]
-        game_state[I_TOKEN_OWNER + x] = s
-        game_state[I_TOKEN_TAKEN + s * N_TOKENS + x] = 1
+            money[MONEY.coins + s] -= money[MONEY.token_cost]
+            money[MONEY.fees + s] += money[MONEY.token_cost]
+        game_state[GAME.token_owner + x] = s
+        game_state[GAME.token_taken + s * N_TOKENS + x] = 1
     elif act == SWAP:
         if not swap_legal(s, x, y, board):
             return False
     else:
         return False
-    board[REVEALED] |= bit(rv)
+    board[BOARD.revealed] |= bit(rv)
     if act == SWAP:
         swap_cards(s, x, y, board, game_state)
-    game_state[I_STEPS_DONE] += 1
+    game_state[GAME.betting_steps] += 1
     return True
 
 
 @no_refcount
 def apply_rebet(s, i, row, game_state):
     """The rebet token: bet i of seat s takes parameter ``row`` (same type)."""
-    if i < 0 or i >= game_state[I_NBETS + s] or row < 0 or row >= game_state[I_NROWS]:
+    if i < 0 or i >= game_state[GAME.bet_count + s] or row < 0 or row >= game_state[GAME.catalogue_rows]:
         return False
-    old = game_state[I_BET_ROW + s * MAX_BETS + i]
-    kind = game_state[I_ROWS + 3 * row]
-    if row == old or kind != game_state[I_ROWS + 3 * old]:
+    old = game_state[GAME.bet_row + s * MAX_BETS + i]
+    kind = game_state[GAME.catalogue + 3 * row]
+    if row == old or kind != game_state[GAME.catalogue + 3 * old]:
         return False
-    if kind == FAIL and game_state[I_ROWS + 3 * row + 1] == s:
+    if kind == FAIL and game_state[GAME.catalogue + 3 * row + 1] == s:
         return False
-    game_state[I_BET_ROW + s * MAX_BETS + i] = row
+    game_state[GAME.bet_row + s * MAX_BETS + i] = row
     return True
 
 
 @no_refcount
 def apply_double(s, i, game_state):
     """The double token names bet i of its holder."""
-    if i < 0 or i >= game_state[I_NBETS + s]:
+    if i < 0 or i >= game_state[GAME.bet_count + s]:
         return False
-    game_state[I_DOUBLED + s] = i
+    game_state[GAME.doubled_bet + s] = i
     return True
 
 
@@ -158,21 +155,21 @@ def apply_double(s, i, game_state):
 def actor(step, game_state):
     """The seat that acts at betting step ``step`` (turn ``step // players``),
     starting left of the dealer."""
-    players = game_state[I_PLAYERS]
-    return (game_state[I_DEALER] + 1 + step % players) % players
+    players = game_state[GAME.players]
+    return (game_state[GAME.dealer] + 1 + step % players) % players
 
 
 @nb.njit(cache=True, inline="always")
 def betting_place(s, game_state):
     """Seat s's place in the betting order (0: left of the dealer, first to act)."""
-    players = game_state[I_PLAYERS]
-    return (s - game_state[I_DEALER] - 1 + players) % players
+    players = game_state[GAME.players]
+    return (s - game_state[GAME.dealer] - 1 + players) % players
 
 
 @nb.njit(cache=True, inline="always")
 def betting_steps(game_state):
     """Betting actions in a round: every seat once per turn."""
-    return game_state[I_TURNS] * game_state[I_PLAYERS]
+    return game_state[GAME.betting_turns] * game_state[GAME.players]
 
 
 @nb.njit(cache=True, inline="always")

@@ -31,11 +31,9 @@ from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepa
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.game.layout import (BET, BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL, DOUBLE_TOKEN,
-                                             I_BANNED, I_BETPOL, I_BET_ROW, I_DOUBLED, I_F_LEAD, I_KINDS_HELD, I_NBETS,
-                                             I_NROWS, I_PLAYERS, I_ROW_OF, I_ROWS, LEAD_TOKEN, MAX_BETS, N_KINDS,
-                                             N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN, W_BASE, W_COINS,
-                                             W_MULT, W_PASS, W_STAKE, W_THRESH, W_TOKEN_COST, W_TROLL_PAY)
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+                                             GAME, LEAD_TOKEN, MAX_BETS, MONEY, N_KINDS, N_TOKENS, PASS, REBET_TOKEN,
+                                             SWAP, SWAP_TOKEN, TOKEN)
+from sponsio_sim.kernels.table import BOARD
 
 NO_GAIN = -1e300
 
@@ -43,13 +41,13 @@ NO_GAIN = -1e300
 @nb.njit(cache=True, inline="always")
 def allowed_kind(s, kind, game_state):
     """Seat s's strategy may place bets of ``kind`` (restricted play bans some)."""
-    return (game_state[I_BANNED + entry_of(s, game_state)] >> kind) & 1 == 0
+    return (game_state[GAME.banned_kinds + entry_of(s, game_state)] >> kind) & 1 == 0
 
 
 @nb.njit(cache=True, inline="always")
 def may_bet(s, row, game_state, money):
     """A legal bet that seat s's strategy allows."""
-    return bet_legal(s, row, game_state, money) and allowed_kind(s, game_state[I_ROWS + 3 * row], game_state)
+    return bet_legal(s, row, game_state, money) and allowed_kind(s, game_state[GAME.catalogue + 3 * row], game_state)
 
 
 @nb.njit(cache=True, inline="always")
@@ -69,11 +67,11 @@ def cheap_card(mask):
 def payment(s, rv, board, money):
     """How seat s pays for a token after revealing ``rv``: (card to reveal or
     -1 for coins, coin cost), or (-2, 0) when it cannot pay."""
-    rest = board[HANDS + s] & ~board[REVEALED] & ~(U1 << np.uint64(rv))
+    rest = board[BOARD.hands + s] & ~board[BOARD.revealed] & ~(U1 << np.uint64(rv))
     if rest != U0:
         return cheap_card(rest), 0.0
-    if money[W_COINS + s] >= money[W_TOKEN_COST]:
-        return -1, money[W_TOKEN_COST]
+    if money[MONEY.coins + s] >= money[MONEY.token_cost]:
+        return -1, money[MONEY.token_cost]
     return -2, 0.0
 
 
@@ -81,10 +79,10 @@ def payment(s, rv, board, money):
 def held_value(s, game_state, money):
     """Model expected payout of seat s's bets (features prepared for its hand)."""
     v = 0.0
-    for i in range(game_state[I_NBETS + s]):
-        row = game_state[I_BET_ROW + s * MAX_BETS + i]
-        m = money[W_MULT + row] * money[W_STAKE]
-        if game_state[I_DOUBLED + s] == i:
+    for i in range(game_state[GAME.bet_count + s]):
+        row = game_state[GAME.bet_row + s * MAX_BETS + i]
+        m = money[MONEY.multiplier + row] * money[MONEY.stake]
+        if game_state[GAME.doubled_bet + s] == i:
             m *= 2.0
         v += row_prob(row, s, game_state, money) * m
     return v
@@ -94,12 +92,12 @@ def held_value(s, game_state, money):
 def best_swap(s, lead, board, game_state, money):
     """(gain, hand card, talon card) of the exchange that raises seat s's
     held value most; features are left prepared for the current hand."""
-    hand = board[HANDS + s]
-    talon = board[TALON]
+    hand = board[BOARD.hands + s]
+    talon = board[BOARD.talon]
     best = NO_GAIN
     bx = -1
     by = -1
-    if game_state[I_NBETS + s] > 0 and talon != U0:
+    if game_state[GAME.bet_count + s] > 0 and talon != U0:
         cur = held_value(s, game_state, money)
         runs = sure_mask(hand, talon, board, game_state)
         seen = 0
@@ -142,13 +140,13 @@ def best_rebet(s, game_state, money):
     best = NO_GAIN
     bi = -1
     brow = -1
-    for i in range(game_state[I_NBETS + s]):
-        row = game_state[I_BET_ROW + s * MAX_BETS + i]
-        v, r = kind_best(game_state[I_ROWS + 3 * row], s, game_state, money)
+    for i in range(game_state[GAME.bet_count + s]):
+        row = game_state[GAME.bet_row + s * MAX_BETS + i]
+        v, r = kind_best(game_state[GAME.catalogue + 3 * row], s, game_state, money)
         if r == row:
             continue
-        dbl = 2.0 if game_state[I_DOUBLED + s] == i else 1.0
-        g = (v - row_prob(row, s, game_state, money) * money[W_MULT + row]) * dbl * money[W_STAKE]
+        dbl = 2.0 if game_state[GAME.doubled_bet + s] == i else 1.0
+        g = (v - row_prob(row, s, game_state, money) * money[MONEY.multiplier + row]) * dbl * money[MONEY.stake]
         if g > best:
             best = g
             bi = i
@@ -161,9 +159,9 @@ def best_double(s, game_state, money):
     """(expected extra payout, bet index) of doubling seat s's best bet."""
     best = NO_GAIN
     bi = -1
-    for i in range(game_state[I_NBETS + s]):
-        row = game_state[I_BET_ROW + s * MAX_BETS + i]
-        g = row_prob(row, s, game_state, money) * money[W_MULT + row] * money[W_STAKE]
+    for i in range(game_state[GAME.bet_count + s]):
+        row = game_state[GAME.bet_row + s * MAX_BETS + i]
+        g = row_prob(row, s, game_state, money) * money[MONEY.multiplier + row] * money[MONEY.stake]
         if g > best:
             best = g
             bi = i
@@ -173,13 +171,13 @@ def best_double(s, game_state, money):
 @nb.njit(cache=True, inline="always")
 def troll_income(s, game_state, money):
     """Troll pay seat s expects from the bets already on the table."""
-    players = game_state[I_PLAYERS]
+    players = game_state[GAME.players]
     fails = 0.0
     for t in range(players):
         if t != s:
-            for i in range(game_state[I_NBETS + t]):
-                fails += 1.0 - money[W_BASE + game_state[I_BET_ROW + t * MAX_BETS + i]]
-    return fails * money[W_TROLL_PAY]
+            for i in range(game_state[GAME.bet_count + t]):
+                fails += 1.0 - money[MONEY.base_rate + game_state[GAME.bet_row + t * MAX_BETS + i]]
+    return fails * money[MONEY.troll_pay]
 
 
 @no_refcount
@@ -189,9 +187,9 @@ def token_gain(s, t, swap_gain, game_state, money):
     payout; rebet, the best change of parameter; swap, ``swap_gain``."""
     if t == LEAD_TOKEN:
         cur = held_value(s, game_state, money)
-        game_state[I_F_LEAD] = 1
+        game_state[GAME.leads] = 1
         g = held_value(s, game_state, money) - cur
-        game_state[I_F_LEAD] = 0
+        game_state[GAME.leads] = 0
         return g
     if t == DOUBLE_TOKEN:
         return best_double(s, game_state, money)[0]
@@ -203,20 +201,20 @@ def token_gain(s, t, swap_gain, game_state, money):
 @no_refcount
 def choose_ev(s, board, game_state, money):
     """The ``ev`` policy (module docstring)."""
-    hand = board[HANDS + s]
-    unrev = hand & ~board[REVEALED]
+    hand = board[BOARD.hands + s]
+    unrev = hand & ~board[BOARD.revealed]
     if unrev == U0:
         return PASS, -1, -1, -1
     lead = leader_of(game_state) == s
-    prepare_features(hand, board[TALON], lead, betting_place(s, game_state), board, game_state)
-    best = money[W_THRESH + entry_of(s, game_state)]
+    prepare_features(hand, board[BOARD.talon], lead, betting_place(s, game_state), board, game_state)
+    best = money[MONEY.ev_threshold + entry_of(s, game_state)]
     act, bx, by = PASS, -1, -1
-    stake = money[W_STAKE]
-    nbets = game_state[I_NBETS + s]
+    stake = money[MONEY.stake]
+    nbets = game_state[GAME.bet_count + s]
     forgone = troll_income(s, game_state, money) if nbets == 0 else 0.0
-    if money[W_COINS + s] > 0 and money[W_COINS + s] >= stake:
+    if money[MONEY.coins + s] > 0 and money[MONEY.coins + s] >= stake:
         for kind in range(N_KINDS):
-            if (game_state[I_ROW_OF + kind] >= 0 and (game_state[I_KINDS_HELD + s] >> kind) & 1 == 0
+            if (game_state[GAME.kind_first_row + kind] >= 0 and (game_state[GAME.kinds_held + s] >> kind) & 1 == 0
                     and allowed_kind(s, kind, game_state)):
                 v, row = kind_best(kind, s, game_state, money)
                 g = v * stake - stake - forgone
@@ -247,30 +245,30 @@ def choose_ev(s, board, game_state, money):
 @no_refcount
 def choose_random(s, board, game_state, money, state):
     """The ``random`` policy (module docstring)."""
-    hand = board[HANDS + s]
-    unrev = hand & ~board[REVEALED]
-    if unrev == U0 or uniform(state) < money[W_PASS + entry_of(s, game_state)]:
+    hand = board[BOARD.hands + s]
+    unrev = hand & ~board[BOARD.revealed]
+    if unrev == U0 or uniform(state) < money[MONEY.pass_share + entry_of(s, game_state)]:
         return PASS, -1, -1, -1
     n_unrev = popcount(unrev)
     rv = select(unrev, randbelow(state, n_unrev))
     n_bets = 0
-    for row in range(game_state[I_NROWS]):
+    for row in range(game_state[GAME.catalogue_rows]):
         if may_bet(s, row, game_state, money):
             n_bets += 1
-    coin_ok = money[W_COINS + s] >= money[W_TOKEN_COST]
+    coin_ok = money[MONEY.coins + s] >= money[MONEY.token_cost]
     per_token = (1 if coin_ok else 0) + (1 if n_unrev > 1 else 0)
     n_free = 0
     for t in range(N_TOKENS):
         if token_free(t, game_state):
             n_free += 1
-    talon = board[TALON]
+    talon = board[BOARD.talon]
     n_swaps = popcount(hand) * popcount(talon)
     total = n_bets + n_free * per_token + n_swaps
     if total == 0:
         return PASS, -1, -1, -1
     k = randbelow(state, total)
     if k < n_bets:
-        for row in range(game_state[I_NROWS]):
+        for row in range(game_state[GAME.catalogue_rows]):
             if may_bet(s, row, game_state, money):
                 if k == 0:
                     return BET, row, -1, rv
@@ -298,7 +296,7 @@ def choose_end_token(s, t, board, game_state, money, state):
     """How seat s uses token ``t`` when betting ends: (x, y), or (-1, -1) for
     no use. swap: (hand card, talon card); rebet: (bet index, new row);
     double: (bet index, -1)."""
-    pol = game_state[I_BETPOL + entry_of(s, game_state)]
+    pol = game_state[GAME.betting_policy + entry_of(s, game_state)]
     if pol == BET_EV or pol == BET_DISTILLED:   # distilled uses its tokens as ev does
         return ev_end_token(s, t, board, game_state, money)
     if pol == BET_RANDOM:
@@ -313,8 +311,8 @@ def choose_end_token(s, t, board, game_state, money, state):
 @no_refcount
 def ev_end_token(s, t, board, game_state, money):
     """``ev``'s use of token ``t`` when betting ends (``choose_end_token``)."""
-    prepare_features(board[HANDS + s], board[TALON], leader_of(game_state) == s, betting_place(s, game_state), board,
-                     game_state)
+    prepare_features(board[BOARD.hands + s], board[BOARD.talon], leader_of(game_state) == s,
+                     betting_place(s, game_state), board, game_state)
     if t == SWAP_TOKEN:
         g, x, y = best_swap(s, leader_of(game_state) == s, board, game_state, money)
         return (x, y) if g > 0.0 else (-1, -1)
@@ -329,26 +327,26 @@ def ev_end_token(s, t, board, game_state, money):
 @no_refcount
 def random_end_token(s, t, board, game_state, money, state):
     """``random``'s use of token ``t`` when betting ends (``choose_end_token``)."""
-    nbets = game_state[I_NBETS + s]
+    nbets = game_state[GAME.bet_count + s]
     if t == DOUBLE_TOKEN:
         return (randbelow(state, nbets), -1) if nbets > 0 else (-1, -1)
-    if uniform(state) < money[W_PASS + entry_of(s, game_state)]:
+    if uniform(state) < money[MONEY.pass_share + entry_of(s, game_state)]:
         return -1, -1
     if t == SWAP_TOKEN:
-        hand = board[HANDS + s]
-        talon = board[TALON]
+        hand = board[BOARD.hands + s]
+        talon = board[BOARD.talon]
         if talon == U0:
             return -1, -1
         return select(hand, randbelow(state, popcount(hand))), select(talon, randbelow(state, popcount(talon)))
     if t == REBET_TOKEN and nbets > 0:
         i = randbelow(state, nbets)
-        row = game_state[I_BET_ROW + s * MAX_BETS + i]
-        kind = game_state[I_ROWS + 3 * row]
-        first = game_state[I_ROW_OF + kind]
+        row = game_state[GAME.bet_row + s * MAX_BETS + i]
+        kind = game_state[GAME.catalogue + 3 * row]
+        first = game_state[GAME.kind_first_row + kind]
         r = first
         n_alt = 0
-        while r < game_state[I_NROWS] and game_state[I_ROWS + 3 * r] == kind:
-            if r != row and not (kind == FAIL and game_state[I_ROWS + 3 * r + 1] == s):
+        while r < game_state[GAME.catalogue_rows] and game_state[GAME.catalogue + 3 * r] == kind:
+            if r != row and not (kind == FAIL and game_state[GAME.catalogue + 3 * r + 1] == s):
                 n_alt += 1
             r += 1
         if n_alt == 0:
@@ -356,7 +354,7 @@ def random_end_token(s, t, board, game_state, money, state):
         k = randbelow(state, n_alt)
         r = first
         while True:
-            if r != row and not (kind == FAIL and game_state[I_ROWS + 3 * r + 1] == s):
+            if r != row and not (kind == FAIL and game_state[GAME.catalogue + 3 * r + 1] == s):
                 if k == 0:
                     return i, r
                 k -= 1

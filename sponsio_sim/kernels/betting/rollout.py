@@ -22,12 +22,9 @@ from sponsio_sim.kernels.bits import U0, U1, lowest, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.game.field import FIELD_KEY, redraw_others
-from sponsio_sim.kernels.game.layout import (BET_MC, I_BETPOL, I_FIELD, I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES, I_MC_SELF,
-                                             I_NENTRIES,
-                                             I_NROWS, I_PLAYERS, I_ROWS, I_TOKEN_OWNER, MAX_BETS, PASS, W_COINS,
-                                             W_MODEL)
+from sponsio_sim.kernels.game.layout import BET_MC, GAME, MAX_BETS, MODEL_START, MONEY, PASS
 from sponsio_sim.kernels.game.scoring import play_out
-from sponsio_sim.kernels.table import HANDS, REVEALED
+from sponsio_sim.kernels.table import BOARD
 
 RACE_EVERY = 10                       # rollouts between two races (``race``)
 RACE_Z = 2.0                          # a candidate this many paired SEs behind the leader is dropped
@@ -46,7 +43,7 @@ def _finish(step, board, game_state, money, state, hands, codes, counts, result,
         apply_action(s, act, x, y, rv, board, game_state, money)
     for j in range(max(step - n_bet, 0), 3):
         t = end_token(j)
-        s = game_state[I_TOKEN_OWNER + t]
+        s = game_state[GAME.token_owner + t]
         if s >= 0:
             x, y = choose_end_token(s, t, board, game_state, money, state)
             apply_end_token(s, t, x, y, board, game_state)
@@ -56,36 +53,36 @@ def _finish(step, board, game_state, money, state, hands, codes, counts, result,
 @nb.njit(cache=True)
 def load_scratch(board, game_state, money, tab2, ints2, w2):
     """Copy the game state into a rollout's scratch arrays, every ``mc``
-    entry betting by ``I_MC_SELF`` there (``ev``, or ``distilled`` in
+    entry betting by ``GAME.mc_self_policy`` there (``ev``, or ``distilled`` in
     expert iteration: a rollout never searches)."""
     tab2[:] = board
     ints2[:] = game_state
-    w2[:W_MODEL] = money[:W_MODEL]   # the success model (from W_MODEL) is never written
-    for e in range(game_state[I_NENTRIES]):
-        if ints2[I_BETPOL + e] == BET_MC:
-            ints2[I_BETPOL + e] = game_state[I_MC_SELF]
+    w2[:MODEL_START] = money[:MODEL_START]   # the success model (from MODEL_START) is never written
+    for e in range(game_state[GAME.entries]):
+        if ints2[GAME.betting_policy + e] == BET_MC:
+            ints2[GAME.betting_policy + e] = game_state[GAME.mc_self_policy]
 
 
 @nb.njit(cache=True)
 def new_work(s, board, game_state, money):
     """Scratch for seat s's rollouts: the hidden cards and what stays fixed
     in a deal, the rollout state and the round's work arrays."""
-    players = game_state[I_PLAYERS]
-    known = board[REVEALED]
+    players = game_state[GAME.players]
+    known = board[BOARD.revealed]
     fixed = np.zeros(players, dtype=np.uint64)
     need = np.zeros(players, dtype=np.int64)
     n_hidden = 0
     for t in range(players):
         if t != s:
-            n_hidden += popcount(board[HANDS + t] & ~known)
+            n_hidden += popcount(board[BOARD.hands + t] & ~known)
     pool = np.empty(n_hidden, dtype=np.int64)
     k = 0
     for t in range(players):
         if t == s:
-            fixed[t] = board[HANDS + t]
+            fixed[t] = board[BOARD.hands + t]
             continue
-        fixed[t] = board[HANDS + t] & known
-        hid = board[HANDS + t] & ~known
+        fixed[t] = board[BOARD.hands + t] & known
+        hid = board[BOARD.hands + t] & ~known
         need[t] = popcount(hid)
         while hid:
             pool[k] = lowest(hid)
@@ -118,9 +115,9 @@ def rollout(step, s, act, x, y, rv, board, game_state, money, work, rs_start):
     pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
     n_bet = betting_steps(game_state)
     load_scratch(board, game_state, money, tab2, ints2, w2)
-    for t in range(game_state[I_PLAYERS]):
-        tab2[HANDS + t] = dealt[t]
-    if ints2[I_FIELD]:   # the others' members, unknown to seat s: drawn per rollout, the same for every candidate
+    for t in range(game_state[GAME.players]):
+        tab2[BOARD.hands + t] = dealt[t]
+    if ints2[GAME.field]:   # the others' members, unknown to seat s: drawn per rollout, the same for every candidate
         rs[:] = rs_start
         rs[0] ^= FIELD_KEY
         redraw_others(s, ints2, w2, rs)
@@ -131,8 +128,8 @@ def rollout(step, s, act, x, y, rv, board, game_state, money, work, rs_start):
         apply_end_token(s, end_token(step - n_bet), x, y, tab2, ints2)
     leader, last, nine_lost, n_failed = _finish(step + 1, tab2, ints2, w2, rs, hands, codes, counts, result,
                                                 failed, playpol)
-    game_state[I_MC_ROLLOUTS] += 1
-    return w2[W_COINS + s] - money[W_COINS + s], last, nine_lost
+    game_state[GAME.mc_rollouts_run] += 1
+    return w2[MONEY.coins + s] - money[MONEY.coins + s], last, nine_lost
 
 
 @nb.njit(cache=True)
@@ -141,7 +138,7 @@ def pilot_rollouts(step, s, n, key, board, game_state, money, work, pass_gain):
     deals): its gains into ``pass_gain``, and per catalogue row the share of
     them in which seat s would have won that bet (-1 for ``fail`` rows)."""
     pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
-    nrows = game_state[I_NROWS]
+    nrows = game_state[GAME.catalogue_rows]
     wins = np.zeros(nrows, dtype=np.float64)
     rs_start = np.empty(4, dtype=np.uint64)
     for r in range(n):
@@ -151,12 +148,13 @@ def pilot_rollouts(step, s, n, key, board, game_state, money, work, pass_gain):
         pass_gain[r], last, nine_lost = rollout(step, s, np.int64(PASS), no, no, no, board, game_state, money, work,
                                                 rs_start)
         for row in range(nrows):
-            kind = game_state[I_ROWS + 3 * row]
-            if kind != FAIL and bet_won(kind, game_state[I_ROWS + 3 * row + 1], game_state[I_ROWS + 3 * row + 2], s,
+            kind = game_state[GAME.catalogue + 3 * row]
+            if kind != FAIL and bet_won(kind, game_state[GAME.catalogue + 3 * row + 1],
+                                        game_state[GAME.catalogue + 3 * row + 2], s,
                                         tab2, ints2, nine_lost):
                 wins[row] += 1.0
     for row in range(nrows):
-        wins[row] = wins[row] / n if game_state[I_ROWS + 3 * row] != FAIL else -1.0
+        wins[row] = wins[row] / n if game_state[GAME.catalogue + 3 * row] != FAIL else -1.0
     return wins
 
 
@@ -170,7 +168,7 @@ def search(step, s, cands, order, m, board, game_state, money, work, key, pre_n,
     over the rollouts it got (a dropped candidate: those before it was
     dropped), its paired mean difference to ``order[0]`` over the same
     rollouts, and their number."""
-    rollouts = game_state[I_MC_R + entry_of(s, game_state)]
+    rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
     pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
     gain = np.zeros((m, rollouts), dtype=np.float64)
     alive = np.ones(m, dtype=np.bool_)
@@ -196,7 +194,7 @@ def search(step, s, cands, order, m, board, game_state, money, work, key, pre_n,
             for c in range(m):
                 if not alive[c] and upto[c] == 0:
                     upto[c] = r
-    game_state[I_MC_SEARCHES] += 1
+    game_state[GAME.mc_searches_run] += 1
     best = -1
     for c in range(m):
         got = upto[c] if upto[c] else r

@@ -1,20 +1,20 @@
 """Betting policies that pick from a scored list of candidates
 (``betting.candidates``):
 
-- ``ev`` with a temperature ``tau > 0`` coins (``W_TEMP``): samples one of
+- ``ev`` with a temperature ``tau > 0`` coins (``MONEY.temperature``): samples one of
   the actions ``ev`` weighs with probability proportional to
   ``exp(gain / tau)`` (a softmax over its own scores), so players who value
   actions alike still differ; as ``tau`` -> 0 it is ``ev``.
 - ``distilled``: scores actions by a linear function of their features
-  (``candidate_features``; weights ``W_DIST``, fitted to ``mc``'s recorded
+  (``candidate_features``; weights ``MONEY.distilled_weights``, fitted to ``mc``'s recorded
   decisions, ``analysis.game.distill``) and takes the best (pass scores the
   entry's threshold); with a temperature it samples. Its candidates are
   ``mc``'s without the pilot (``step_candidates``), except that each bet
   type's parameter is the one its own score ranks first over every legal
   row of the type (``best_rows``), not the model's highest P x multiplier.
 
-The candidates' arrays are scratch in ``game_state`` (``I_CANDS``) and
-``money`` (``W_GAINS``, ``W_PHI``), so a decision allocates nothing; the
+The candidates' arrays are scratch in ``game_state`` (``GAME.candidates``) and
+``money`` (``MONEY.gains``, ``MONEY.features``), so a decision allocates nothing; the
 functions that take views of them count references (plain ``njit``).
 """
 
@@ -25,8 +25,7 @@ from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import uniform
 from sponsio_sim.kernels.betting.candidates import candidate_features, ev_candidates, step_candidates
 from sponsio_sim.kernels.betting.phase import bet_legal, entry_of
-from sponsio_sim.kernels.game.layout import (BET, I_CANDS, I_NROWS, I_ROWS, I_ROW_OF, MAX_CANDS, MAX_ROWS, N_DIST,
-                                             W_DIST, W_GAINS, W_NOPILOT, W_PHI, W_TEMP, W_THRESH)
+from sponsio_sim.kernels.game.layout import BET, CANDIDATE_FEATURES, GAME, MAX_CANDS, MAX_ROWS, MONEY
 
 
 @no_refcount
@@ -53,10 +52,10 @@ def pick(gains, n, temp, state):
 @nb.njit(cache=True)
 def choose_soft(s, board, game_state, money, state):
     """``ev`` with its entry's temperature (module docstring)."""
-    cands = game_state[I_CANDS:I_CANDS + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
-    gains = money[W_GAINS:W_GAINS + MAX_CANDS]
+    cands = game_state[GAME.candidates:GAME.candidates + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
+    gains = money[MONEY.gains:MONEY.gains + MAX_CANDS]
     n = ev_candidates(s, board, game_state, money, cands, gains)
-    i = pick(gains, n, money[W_TEMP + entry_of(s, game_state)], state)
+    i = pick(gains, n, money[MONEY.temperature + entry_of(s, game_state)], state)
     return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]
 
 
@@ -69,17 +68,18 @@ def distilled_scores(s, n, board, game_state, money, cands, gains):
             gains[i] = -1e300   # collapsed into another candidate of its type (``best_rows``)
         else:
             gains[i] = score_of(s, cands[i, 0], cands[i, 1], cands[i, 2], gains[i], board, game_state, money)
-    gains[0] = money[W_THRESH + entry_of(s, game_state)]
+    gains[0] = money[MONEY.ev_threshold + entry_of(s, game_state)]
 
 
 @nb.njit(cache=True)
 def score_of(s, act, x, y, gain, board, game_state, money):
-    """``distilled``'s score of one candidate: its features (``candidate_features``) times ``W_DIST``."""
-    phi = money[W_PHI:W_PHI + N_DIST]
+    """``distilled``'s score of one candidate: its features (``candidate_features``)
+    times ``MONEY.distilled_weights``."""
+    phi = money[MONEY.features:MONEY.features + CANDIDATE_FEATURES.size]
     candidate_features(s, act, x, y, gain, board, game_state, money, phi)
     v = 0.0
-    for f in range(N_DIST):
-        v += money[W_DIST + f] * phi[f]
+    for f in range(CANDIDATE_FEATURES.size):
+        v += money[MONEY.distilled_weights + f] * phi[f]
     return v
 
 
@@ -90,10 +90,10 @@ def best_rows(s, n, board, game_state, money, cands, gains):
     for i in range(1, n):
         if cands[i, 0] != BET or cands[i, 1] < 0:
             continue
-        kind = game_state[I_ROWS + 3 * cands[i, 1]]
+        kind = game_state[GAME.catalogue + 3 * cands[i, 1]]
         best, brow = -1e300, -1
-        row = game_state[I_ROW_OF + kind]
-        while row >= 0 and row < game_state[I_NROWS] and game_state[I_ROWS + 3 * row] == kind:
+        row = game_state[GAME.kind_first_row + kind]
+        while row >= 0 and row < game_state[GAME.catalogue_rows] and game_state[GAME.catalogue + 3 * row] == kind:
             if bet_legal(s, row, game_state, money):
                 v = score_of(s, BET, row, -1, 0.0, board, game_state, money)
                 if v > best:
@@ -101,17 +101,17 @@ def best_rows(s, n, board, game_state, money, cands, gains):
             row += 1
         cands[i, 1] = brow
         for j in range(i + 1, n):   # the pilot's other row of this type (none without a pilot)
-            if cands[j, 0] == BET and cands[j, 1] >= 0 and game_state[I_ROWS + 3 * cands[j, 1]] == kind:
+            if cands[j, 0] == BET and cands[j, 1] >= 0 and game_state[GAME.catalogue + 3 * cands[j, 1]] == kind:
                 cands[j, 1] = -1
 
 
 @nb.njit(cache=True)
 def choose_distilled(s, board, game_state, money, state):
     """The ``distilled`` policy (module docstring)."""
-    cands = game_state[I_CANDS:I_CANDS + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
-    gains = money[W_GAINS:W_GAINS + MAX_CANDS]
-    n = step_candidates(s, board, game_state, money, money[W_NOPILOT:W_NOPILOT + MAX_ROWS], cands, gains)
+    cands = game_state[GAME.candidates:GAME.candidates + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
+    gains = money[MONEY.gains:MONEY.gains + MAX_CANDS]
+    n = step_candidates(s, board, game_state, money, money[MONEY.no_pilot:MONEY.no_pilot + MAX_ROWS], cands, gains)
     best_rows(s, n, board, game_state, money, cands, gains)
     distilled_scores(s, n, board, game_state, money, cands, gains)
-    i = pick(gains, n, money[W_TEMP + entry_of(s, game_state)], state)
+    i = pick(gains, n, money[MONEY.temperature + entry_of(s, game_state)], state)
     return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]

@@ -12,14 +12,14 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.game.engine import game_chunk
-from sponsio_sim.kernels.game.layout import REC_WIDTH
+from sponsio_sim.kernels.game.layout import DECISION_RECORD
 
 
 @nb.njit(parallel=True, cache=True)
 def record_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, capacity):
     """Per chunk ``first_chunk + i`` of ``counts[i]`` games: its record (row 0: rows
-    used, decisions; then up to ``capacity`` rows of ``REC_WIDTH``) and its statistics."""
-    records = np.zeros((counts.shape[0], capacity + 1, REC_WIDTH), dtype=np.float64)
+    used, decisions; then up to ``capacity`` rows of ``DECISION_RECORD.size``) and its statistics."""
+    records = np.zeros((counts.shape[0], capacity + 1, DECISION_RECORD.size), dtype=np.float64)
     stats = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
         nolog = np.zeros((1, 8), dtype=np.float64)

@@ -4,7 +4,7 @@ until one of the three end conditions, many games per chunk.
 State lives in the packed arrays of ``game.layout`` (built once per run by
 ``analysis.game.setup``); each chunk copies them, plays every round
 from its own stream ``(seed, chunk, game, round)`` and adds its games'
-statistics (``game.layout.E_*``) to its row, so totals do not depend on the
+statistics (``game.layout.ENTRY_STATS``) to its row, so totals do not depend on the
 thread count, and runs that differ in one seat's strategy share their
 deals. A chunk given a log array with more than one row also writes every event (``game.layout.EV_*``) there:
 the narrated game is the same code path as the tournament. An ``mc`` seat
@@ -28,56 +28,49 @@ from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game.layout import (END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_END, EV_END_TOKEN, EV_LEAD,
-                                             I_BET_ROW, I_DEALER, I_DOUBLED, I_ENTRY, I_FIELD, I_FOCAL_SEAT, I_HAND,
-                                             I_KINDS_HELD, I_LAST_R1, I_LEADCH, I_LEADERS, I_MAX_ROUNDS, I_MC_ANY,
-                                             I_MC_R, I_MC_ROLLOUTS, I_MC_SEARCHES, I_NBETS, I_NCOL, I_NPLACED,
-                                             I_BET_CELL, I_PLAYERS, I_RESULT, I_ROTATE, I_ROUND, I_STEPS_DONE, I_SWAPS,
-                                             I_TOKEN_OWNER, I_TOKEN_TAKEN, I_TRACK, I_TRACK_ENDS, I_TRACK_WIN, MAX_BETS,
-                                             N_TOKENS,
-                                             W_BONUSPAID, W_CASHED, W_COINS, W_COINS_END, W_FEES, W_MODEL, W_PAYOUT,
-                                             W_PRED, W_STAKES, W_START, W_TROLLPAID, REC_WIDTH)
+from sponsio_sim.kernels.game.layout import (DECISION_RECORD, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_END,
+                                             EV_END_TOKEN, EV_LEAD, GAME, MAX_BETS, MODEL_START, MONEY, N_TOKENS)
 from sponsio_sim.kernels.game.field import FIELD_KEY, draw_entries, redraw_others
 from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring
 from sponsio_sim.kernels.game.record import record_game, record_round, track_standings
 from sponsio_sim.kernels.game.scoring import cash_in, play_out
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON
+from sponsio_sim.kernels.table import BOARD
 
 
 @no_refcount
 def start_game(g, game_state, money):
     """Coins, track and seat order for game ``g`` of a chunk (a field's draws:
     ``game.field.draw_entries``); dealer = last seat."""
-    players = game_state[I_PLAYERS]
-    game_state[I_FOCAL_SEAT] = -1
+    players = game_state[GAME.players]
+    game_state[GAME.focal_seat] = -1
     for s in range(players):
-        game_state[I_ENTRY + s] = (s + g) % players if game_state[I_ROTATE] else s
-        money[W_COINS + s] = money[W_START]
-        game_state[I_TRACK + s] = 0
-    game_state[I_ROUND] = 0
-    game_state[I_DEALER] = players - 1
-    game_state[I_LEADERS] = 0
-    game_state[I_LAST_R1] = 0
-    game_state[I_LEADCH] = 0
+        game_state[GAME.seat_entry + s] = (s + g) % players if game_state[GAME.rotate] else s
+        money[MONEY.coins + s] = money[MONEY.start_coins]
+        game_state[GAME.track + s] = 0
+    game_state[GAME.round] = 0
+    game_state[GAME.dealer] = players - 1
+    game_state[GAME.leaders] = 0
+    game_state[GAME.last_after_round1] = 0
+    game_state[GAME.lead_changes] = 0
 
 
 @no_refcount
 def start_round(board, game_state, money):
     """Clear the round's tokens, bets, swaps and ledger."""
     for t in range(N_TOKENS):
-        game_state[I_TOKEN_OWNER + t] = -1
-    game_state[I_NPLACED] = 0
-    game_state[I_STEPS_DONE] = 0
-    for s in range(game_state[I_PLAYERS]):
-        game_state[I_NBETS + s] = 0
-        game_state[I_KINDS_HELD + s] = 0
-        game_state[I_DOUBLED + s] = -1
-        game_state[I_SWAPS + s] = 0
+        game_state[GAME.token_owner + t] = -1
+    game_state[GAME.bets_placed] = 0
+    game_state[GAME.betting_steps] = 0
+    for s in range(game_state[GAME.players]):
+        game_state[GAME.bet_count + s] = 0
+        game_state[GAME.kinds_held + s] = 0
+        game_state[GAME.doubled_bet + s] = -1
+        game_state[GAME.swaps + s] = 0
         for t in range(N_TOKENS):
-            game_state[I_TOKEN_TAKEN + s * N_TOKENS + t] = 0
-        for f in (W_STAKES, W_FEES, W_PAYOUT, W_TROLLPAID, W_BONUSPAID, W_CASHED):
+            game_state[GAME.token_taken + s * N_TOKENS + t] = 0
+        for f in (MONEY.stakes, MONEY.fees, MONEY.payout, MONEY.troll_paid, MONEY.bonus_paid, MONEY.cashed):
             money[f + s] = 0.0
-    board[REVEALED] = 0
+    board[BOARD.revealed] = 0
 
 
 @nb.njit(cache=True)
@@ -87,8 +80,8 @@ def betting_phase(board, game_state, money, state, log, mc):
     None when no seat bets by ``mc`` (its search is then compiled out, see
     ``play_game``), else the record ``mc`` seats write their decisions to
     (one row: none recorded; ``betting.mc.record_decision``)."""
-    players = game_state[I_PLAYERS]
-    rnd = game_state[I_ROUND] + 1
+    players = game_state[GAME.players]
+    rnd = game_state[GAME.round] + 1
     n_bet = betting_steps(game_state)
     for k in range(n_bet):
         s = actor(k, game_state)
@@ -101,7 +94,7 @@ def betting_phase(board, game_state, money, state, log, mc):
         log_event(log, rnd, EV_ACTION, s, k // players, act, x, y, rv)
     for j in range(3):
         t = end_token(j)
-        s = game_state[I_TOKEN_OWNER + t]
+        s = game_state[GAME.token_owner + t]
         if s < 0:
             continue
         if mc is not None and is_mc(s, game_state):
@@ -116,15 +109,15 @@ def betting_phase(board, game_state, money, state, log, mc):
 def predict_bets(board, game_state, money):
     """The success model's P of every bet held when betting ends (any policy),
     so tournaments can set the model against what happens in real games."""
-    for s in range(game_state[I_PLAYERS]):
-        if game_state[I_NBETS + s] == 0:
+    for s in range(game_state[GAME.players]):
+        if game_state[GAME.bet_count + s] == 0:
             continue
-        prepare_features(board[HANDS + s], board[TALON], leader_of(game_state) == s, betting_place(s, game_state),
-                         board, game_state)
-        for i in range(game_state[I_NBETS + s]):
-            cell = row_cell(game_state[I_BET_ROW + s * MAX_BETS + i], s, game_state)
-            game_state[I_BET_CELL + s * MAX_BETS + i] = cell - W_MODEL
-            money[W_PRED + s * MAX_BETS + i] = money[cell]
+        prepare_features(board[BOARD.hands + s], board[BOARD.talon], leader_of(game_state) == s,
+                         betting_place(s, game_state), board, game_state)
+        for i in range(game_state[GAME.bet_count + s]):
+            cell = row_cell(game_state[GAME.bet_row + s * MAX_BETS + i], s, game_state)
+            game_state[GAME.bet_cell + s * MAX_BETS + i] = cell - MODEL_START
+            money[MONEY.bet_p + s * MAX_BETS + i] = money[cell]
 
 
 @no_refcount
@@ -132,30 +125,30 @@ def end_check(game_state, money):
     """Spec 7, in priority order: (reason, bitmask of winners) or (0, 0).
     A track end is won by the richest player on the top position, or of
     all players under ``track_top = ends``."""
-    players = game_state[I_PLAYERS]
+    players = game_state[GAME.players]
     cand = 0
     for s in range(players):
-        if game_state[I_TRACK + s] >= game_state[I_TRACK_WIN]:
+        if game_state[GAME.track + s] >= game_state[GAME.track_win]:
             cand |= 1 << s
     reason = END_TRACK if cand else 0
-    if cand and game_state[I_TRACK_ENDS]:
+    if cand and game_state[GAME.track_ends]:
         cand = (1 << players) - 1
     if reason == 0:
         for s in range(players):
-            if money[W_COINS + s] >= money[W_COINS_END]:
+            if money[MONEY.coins + s] >= money[MONEY.coins_to_end]:
                 reason = END_COINS
-        if reason == 0 and game_state[I_ROUND] >= game_state[I_MAX_ROUNDS]:
+        if reason == 0 and game_state[GAME.round] >= game_state[GAME.max_rounds]:
             reason = END_ROUNDS
         if reason == 0:
             return 0, 0
         cand = (1 << players) - 1
     best = -1e300
     for s in range(players):
-        if (cand >> s) & 1 and money[W_COINS + s] > best:
-            best = money[W_COINS + s]
+        if (cand >> s) & 1 and money[MONEY.coins + s] > best:
+            best = money[MONEY.coins + s]
     winners = 0
     for s in range(players):
-        if (cand >> s) & 1 and money[W_COINS + s] == best:
+        if (cand >> s) & 1 and money[MONEY.coins + s] == best:
             winners |= 1 << s
     return reason, winners
 
@@ -165,18 +158,18 @@ def play_round(board, game_state, money, state, pool, fixed, need, hands, codes,
                mc):
     """Deal, bet, play and score one round (``mc`` seats do not cash in yet:
     ``mc_cash_ins``). Returns ``play_out``'s (leader, last, nine_lost, failed bets)."""
-    players = game_state[I_PLAYERS]
-    rnd = game_state[I_ROUND] + 1
-    talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[I_HAND], hands)
+    players = game_state[GAME.players]
+    rnd = game_state[GAME.round] + 1
+    talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[GAME.hand_size], hands)
     start_round(board, game_state, money)
     for s in range(players):
-        board[HANDS + s] = hands[s]
-    board[TALON] = talon
+        board[BOARD.hands + s] = hands[s]
+    board[BOARD.talon] = talon
     if log.shape[0] > 1:
         log_deal(log, rnd, hands, talon, board, game_state, money)
     betting_phase(board, game_state, money, state, log, mc)
     predict_bets(board, game_state, money)
-    log_event(log, rnd, EV_LEAD, leader_of(game_state), board[REVEALED], board[TALON], 0, 0, 0)
+    log_event(log, rnd, EV_LEAD, leader_of(game_state), board[BOARD.revealed], board[BOARD.talon], 0, 0, 0)
     return play_out(board, game_state, money, state, hands, codes, counts, result, failed, playpol)
 
 
@@ -184,14 +177,14 @@ def play_round(board, game_state, money, state, pool, fixed, need, hands, codes,
 def close_round(leader, last, nine_lost, n_failed, board, game_state, money, hands, counts, result, row, log):
     """Count the round (statistics into ``row``, narration into ``log``),
     rotate the dealer and check the end: (end reason, winners)."""
-    players = game_state[I_PLAYERS]
-    rnd = game_state[I_ROUND] + 1
-    game_state[I_ROUND] = rnd
+    players = game_state[GAME.players]
+    rnd = game_state[GAME.round] + 1
+    game_state[GAME.round] = rnd
     record_round(game_state, money, n_failed, row)
     track_standings(game_state, money)
     if log.shape[0] > 1:
         log_scoring(log, rnd, leader, last, nine_lost, board, game_state, money, hands, counts, result)
-    game_state[I_DEALER] = (game_state[I_DEALER] + 1) % players
+    game_state[GAME.dealer] = (game_state[GAME.dealer] + 1) % players
     return end_check(game_state, money)
 
 
@@ -203,12 +196,12 @@ def rollout_game(s, cash, key, r, board, game_state, money, work, mc):
     returns seat s's win share (1/k of a k-way shared win)."""
     tab2, ints2, w2, rs, pool, fixed, need, hands, codes, counts, result, failed, playpol, row2, nolog = work
     load_scratch(board, game_state, money, tab2, ints2, w2)
-    if ints2[I_FIELD]:
+    if ints2[GAME.field]:
         seed_state(key ^ FIELD_KEY, np.uint64(r), rs)
         redraw_others(s, ints2, w2, rs)
     if cash:
-        cash_in(s, ints2[I_TRACK + s], w2)
-        ints2[I_TRACK + s] = 0
+        cash_in(s, ints2[GAME.track + s], w2)
+        ints2[GAME.track + s] = 0
     reason, winners = close_round(0, 0, 0, 0, tab2, ints2, w2, hands, counts, result, row2, nolog)
     k = 0
     while reason == 0:
@@ -219,7 +212,7 @@ def rollout_game(s, cash, key, r, board, game_state, money, work, mc):
         reason, winners = close_round(leader, last, nine_lost, n_failed, tab2, ints2, w2, hands, counts, result,
                                       row2, nolog)
         k += 1
-    game_state[I_MC_ROLLOUTS] += 1
+    game_state[GAME.mc_rollouts_run] += 1
     return 1.0 / popcount(np.uint64(winners)) if (winners >> s) & 1 else 0.0
 
 
@@ -229,14 +222,14 @@ def mc_cash_ins(board, game_state, money, state, row, mc):
     cash in by playing the game out up to R times both ways (the same
     streams for both, raced as ``betting.mc.search`` races) and keeping the
     higher mean win share; ties keep the position."""
-    for s in range(game_state[I_PLAYERS]):
-        pos = game_state[I_TRACK + s]
-        if not is_mc(s, game_state) or not 0 < pos < game_state[I_TRACK_WIN]:
+    for s in range(game_state[GAME.players]):
+        pos = game_state[GAME.track + s]
+        if not is_mc(s, game_state) or not 0 < pos < game_state[GAME.track_win]:
             continue
         pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
         work = (board.copy(), game_state.copy(), money.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
                 codes, counts, result, failed, playpol, np.zeros_like(row), np.zeros((1, 8), dtype=np.float64))
-        rollouts = game_state[I_MC_R + entry_of(s, game_state)]
+        rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
         key = rollout_key(state) ^ np.uint64(s)
         share = np.zeros((2, rollouts), dtype=np.float64)
         alive = np.ones(2, dtype=np.bool_)
@@ -247,10 +240,10 @@ def mc_cash_ins(board, game_state, money, state, row, mc):
             r += 1
             if r % RACE_EVERY == 0 and r < rollouts:
                 race(share, r, alive)
-        game_state[I_MC_SEARCHES] += 1
+        game_state[GAME.mc_searches_run] += 1
         if alive[1] and share[1, :r].sum() > share[0, :r].sum():
             cash_in(s, pos, money)
-            game_state[I_TRACK + s] = 0
+            game_state[GAME.track + s] = 0
 
 
 @no_refcount
@@ -266,10 +259,10 @@ def round_start(seed, stream, state, pool):
 def round_arrays(game_state):
     """A chunk's work arrays: deck pool and deal constraints, hands, bets in
     ``settle``'s form, results, and the seats' play policies."""
-    players = game_state[I_PLAYERS]
-    pool = np.arange(game_state[I_NCOL] * RANKS).astype(np.int64)
+    players = game_state[GAME.players]
+    pool = np.arange(game_state[GAME.colours] * RANKS).astype(np.int64)
     fixed = np.zeros(players, dtype=np.uint64)
-    need = np.full(players, game_state[I_HAND], dtype=np.int64)
+    need = np.full(players, game_state[GAME.hand_size], dtype=np.int64)
     hands = np.zeros(players, dtype=np.uint64)
     codes = np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64)
     counts = np.zeros(players, dtype=np.int64)
@@ -293,7 +286,7 @@ def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log, mc):
         reason, winners = play_game(seed, stream, g, board, game_state, money, state, pool, fixed, need, hands,
                                     codes, counts, result, failed, playpol, row, log, nocells, mc)
         record_game(reason, winners, game_state, money, row)
-        log_event(log, game_state[I_ROUND], EV_END, -1, reason, winners, 0, 0, 0)
+        log_event(log, game_state[GAME.round], EV_END, -1, reason, winners, 0, 0, 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -315,23 +308,23 @@ def play_game(seed, chunk, g, board, game_state, money, state, pool, fixed, need
     no seat bets by ``mc`` (``mc_switch``): numba then compiles the search
     out of every caller, which halves a cold compile."""
     start_game(g, game_state, money)
-    if game_state[I_FIELD]:
+    if game_state[GAME.field]:
         draw_entries(seed, round_stream(chunk, g, 0), g, game_state, money, state)
     reason, winners = 0, 0
     while reason == 0:
-        round_start(seed, round_stream(chunk, g, game_state[I_ROUND]), state, pool)
+        round_start(seed, round_stream(chunk, g, game_state[GAME.round]), state, pool)
         leader, last, nine_lost, n_failed = play_round(board, game_state, money, state, pool, fixed, need, hands,
                                                        codes, counts, result, failed, playpol, log, mc)
-        if mc is not None and game_state[I_MC_ANY]:
+        if mc is not None and game_state[GAME.mc_any]:
             mc_cash_ins(board, game_state, money, state, row, mc)
         reason, winners = close_round(leader, last, nine_lost, n_failed, board, game_state, money, hands, counts,
                                       result, row, log)
         if cells.shape[0] > 1:
-            for s in range(game_state[I_PLAYERS]):
-                for i in range(game_state[I_NBETS + s]):
-                    c = game_state[I_BET_CELL + s * MAX_BETS + i]
+            for s in range(game_state[GAME.players]):
+                for i in range(game_state[GAME.bet_count + s]):
+                    c = game_state[GAME.bet_cell + s * MAX_BETS + i]
                     cells[2 * c] += 1.0
-                    cells[2 * c + 1] += game_state[I_RESULT + s * MAX_BETS + i]
+                    cells[2 * c + 1] += game_state[GAME.bet_won + s * MAX_BETS + i]
     return reason, winners
 
 
@@ -349,6 +342,6 @@ def mc_switch(game_state, record=None):
     """The ``mc`` argument of the game kernels for a state built by
     ``analysis.game.setup``: None when no entry bets by ``mc``, else the
     decision record (``record``, or one row: nothing recorded)."""
-    if not game_state[I_MC_ANY]:
+    if not game_state[GAME.mc_any]:
         return None
-    return record if record is not None else np.zeros((1, REC_WIDTH), dtype=np.float64)
+    return record if record is not None else np.zeros((1, DECISION_RECORD.size), dtype=np.float64)

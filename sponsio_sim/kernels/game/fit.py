@@ -26,8 +26,7 @@ from sponsio_sim.kernels.betting.phase import add_bet, bet_legal
 from sponsio_sim.kernels.betting.model import cell_of, prepare_features
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import (I_HAND, I_KINDS_HELD, I_NBETS, I_NPLACED, I_NROWS, I_PLAYERS, I_ROW_OF,
-                                             N_KINDS, W_COINS, W_MODEL)
+from sponsio_sim.kernels.game.layout import GAME, MODEL_START, MONEY, N_KINDS
 from sponsio_sim.kernels.game.engine import play_game, round_arrays
 from sponsio_sim.kernels.game.scoring import load_bets
 from sponsio_sim.kernels.play.tricks import play_tricks
@@ -45,23 +44,24 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
     money = weight0.copy()
     state = np.empty(4, dtype=np.uint64)
     seed_state(seed, stream, state)
-    players = game_state[I_PLAYERS]
+    players = game_state[GAME.players]
     pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(game_state)
     pol[:] = policy
     for s in range(players):
-        money[W_COINS + s] = 1e9
-    n_rows = game_state[I_NROWS]
+        money[MONEY.coins + s] = 1e9
+    n_rows = game_state[GAME.catalogue_rows]
     n_kinds = 0
     for k in range(N_KINDS):
-        if game_state[I_ROW_OF + k] >= 0:
+        if game_state[GAME.kind_first_row + k] >= 0:
             n_kinds += 1
     for _ in range(rounds):
-        talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[I_HAND], hands)
+        talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[GAME.hand_size],
+                     hands)
         lead = randbelow(state, players)
-        game_state[I_NPLACED] = 0
+        game_state[GAME.bets_placed] = 0
         for s in range(players):
-            game_state[I_NBETS + s] = 0
-            game_state[I_KINDS_HELD + s] = 0
+            game_state[GAME.bet_count + s] = 0
+            game_state[GAME.kinds_held + s] = 0
         for s in range(players):
             if uniform(state) < troll_share:
                 continue
@@ -84,13 +84,13 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
                 kind = codes[s, i, 0]
                 a = codes[s, i, 1]
                 tb = target_bets(s, a, counts, 0, players) if kind == FAIL else 0
-                cell = cell_of(kind, a, codes[s, i, 2], tb, game_state) - W_MODEL
+                cell = cell_of(kind, a, codes[s, i, 2], tb, game_state) - MODEL_START
                 won = result[s, i]
                 if mode == 0:
                     row[2 * cell] += 1.0
                     row[2 * cell + 1] += won
                 else:
-                    p = money[W_MODEL + cell]
+                    p = money[MODEL_START + cell]
                     b = min(int(p * bins), bins - 1)
                     k = 3 * (kind * bins + b)
                     row[k] += 1.0

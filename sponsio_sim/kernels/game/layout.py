@@ -1,26 +1,36 @@
-"""Where the full game keeps its state: offsets into the packed arrays.
+"""The full game's flat vectors, each declared once (``tabletop_mc.records.layout``).
 
 The full-game kernels extend the trick phase's packed state (``table``)
 instead of adding arrays, so every hot call takes the same four arrays
 ``(board, game_state, money, rng)`` as ``play_tricks``:
 
-- ``game_state`` (int64) = the trick-phase part (``table.INTS_SIZE``), then the
-  game's integer configuration (rule numbers, catalogue rows, policies, model
-  offsets) and integer state (round, dealer, tokens, bets, track, scratch);
-- ``money`` (float64) = the goal policy's scratch (``table.MAX_PLAYERS``),
-  then the money configuration (stake, token cost, troll pay, bonus, track
-  values, multipliers, policy parameters), the coins and the round's ledger,
-  and last the fitted success model (variable length, offsets in ``game_state``).
-- ``board`` (uint64) is ``table``'s unchanged: hands, talon, revealed cards.
+- ``game_state`` (int64) = the trick-phase part (``table.TRICK_STATE``), then
+  ``GAME``: the game's integer configuration (rule numbers, catalogue rows,
+  policies, model offsets) and integer state (round, dealer, tokens, bets,
+  track, scratch);
+- ``money`` (float64) = the goal policy's scratch (``table.TRICK_MONEY``), then
+  ``MONEY``: the money configuration (stake, token cost, troll pay, bonus,
+  track values, multipliers, policy parameters), the coins and the round's
+  ledger, and from ``MODEL_START`` the fitted success model (variable length,
+  offsets in ``GAME.model_at``);
+- ``board`` (uint64) is ``table.BOARD`` unchanged: hands, talon, revealed cards.
 
-Offsets are module constants, which numba compiles in.
+Each layout's fields are offsets numba compiles in (``game_state[GAME.track + s]``);
+the analysis layer and the tests read the same memory by name
+(``GAME.named(game_state)["track"][s]``, ``named_stats(totals, players)``).
+The statistics (``STATS_HEAD``, ``ENTRY_STATS``, ...), the distilled policy's
+features (``CANDIDATE_FEATURES``), a recorded ``mc`` decision
+(``DECISION_RECORD``) and ``sponsio exploit``'s pair block (``PAIR_STATS``)
+are declared the same way.
 """
 
 from math import prod
 
-from tabletop_mc.records import named, record_dtype
+import numpy as np
+
+from tabletop_mc.records import layout, named, record_dtype
 from sponsio_sim.bet_kinds import BY_NAME, KINDS, MAX_BETS, N_KINDS, model_shape
-from sponsio_sim.kernels.table import INTS_SIZE, MAX_PLAYERS
+from sponsio_sim.kernels.table import MAX_PLAYERS, TRICK_MONEY, TRICK_STATE
 
 MAX_ROWS = 72          # catalogue rows: tricks 0..H, colour C x 0..9, last, nines, fail S
 MAX_TRACK = 32         # streak track positions (track_win <= MAX_TRACK - 1)
@@ -40,137 +50,120 @@ PASS, BET, TOKEN, SWAP = 0, 1, 2, 3
 END_TOKENS = (SWAP_TOKEN, REBET_TOKEN, DOUBLE_TOKEN)
 # the distilled policy's features of a candidate action (``betting.candidates``; pass: all 0),
 # per bet kind k or token t where marked
-DIST_BET = 0                                # + k: 1 for a bet of kind k
-DIST_PAY = DIST_BET + N_KINDS               # + k: the model's expected payout P x multiplier x stake
-DIST_P = DIST_PAY + N_KINDS                 # + k: the model's P
-DIST_FORGONE = DIST_P + N_KINDS             # a first bet: the troll pay it gives up (model)
-DIST_HELD = DIST_FORGONE + 1                # a bet: bets already held
-DIST_STREAK = DIST_HELD + 1                 # a bet: the value of the seat's track position (lost if a bet fails)
-DIST_SWAP = DIST_STREAK + 1                 # an exchange: 1, and the model's gain
-DIST_SWAP_GAIN = DIST_SWAP + 1
-DIST_TOKEN = DIST_SWAP_GAIN + 1             # + t: 1 for token t
-DIST_TOKEN_GAIN = DIST_TOKEN + N_TOKENS     # + t: the model's gain of token t
-DIST_TOKEN_COST = DIST_TOKEN_GAIN + N_TOKENS   # a token: the coins it costs
-DIST_HIDDEN = DIST_TOKEN_COST + 1           # any action (it reveals a card): own cards still hidden before it
-DIST_TURNS_LEFT = DIST_HIDDEN + 1           # any action: betting turns left after this one
-N_DIST = DIST_TURNS_LEFT + 1
+CANDIDATE_FEATURES = layout(np.float64, (
+    ("bet", N_KINDS),             # 1 for a bet of kind k
+    ("pay", N_KINDS),             # the model's expected payout P x multiplier x stake of a bet of kind k
+    ("p", N_KINDS),               # the model's P of a bet of kind k
+    ("forgone", ()),              # a first bet: the troll pay it gives up (model)
+    ("held", ()),                 # a bet: bets already held
+    ("streak", ()),               # a bet: the value of the seat's track position (lost if a bet fails)
+    ("swap", ()),                 # an exchange: 1, and the model's gain
+    ("swap_gain", ()),
+    ("token", N_TOKENS),          # 1 for token t
+    ("token_gain", N_TOKENS),     # the model's gain of token t
+    ("token_cost", ()),           # a token: the coins it costs
+    ("hidden", ()),               # any action (it reveals a card): own cards still hidden before it
+    ("turns_left", ()),           # any action: betting turns left after this one
+), name="Features")
 # a recorded mc decision, one row per searched candidate (betting.mc.record_decision)
-REC_DECISION, REC_CHOSEN, REC_ADVANTAGE, REC_ROLLOUTS, REC_GAIN, REC_FEATURES = range(6)
-REC_WIDTH = REC_FEATURES + N_DIST
+DECISION_RECORD = layout(np.float64, (
+    ("decision", ()), ("chosen", ()), ("advantage", ()), ("rollouts", ()), ("gain", ()),
+    ("features", CANDIDATE_FEATURES.size),
+), name="DecisionRecord")
 MAX_CANDS = 24   # candidate actions of one decision: more than any lists (1 + 2 x kinds + swap + tokens)
 # end reasons (spec 7, in priority order)
 END_TRACK, END_COINS, END_ROUNDS = 1, 2, 3
 
 
-class _Alloc:
-    def __init__(self, start):
-        self.at = start
+# game_state (int64): the trick phase's part (``table.TRICK_STATE``), then the game's configuration
+GAME = layout(np.int64, (
+    ("players", ()), ("colours", ()), ("hand_size", ()),
+    ("betting_turns", ()),
+    ("track_win", ()), ("max_rounds", ()),
+    ("tokens", ()),               # bitmask of the rule set's tokens
+    ("catalogue_rows", ()),       # catalogue rows in use
+    ("rotate", ()),               # 1: the profile rotates over the seats game by game
+    ("bonus_net", ()),            # 1: round_bonus_basis = net
+    ("track_ends", ()),           # 1: track_top = ends
+    ("entries", ()),              # profile entries (statistics blocks): the seats, or a field's members
+    ("field", ()),                # 1: every game, each seat draws its entry from the field's weights (MONEY.field_mix)
+    ("focal_entry", ()),          # field: the entry the focal seat (game g: seat g % players) plays; -1: it draws too
+    ("focal_seat", ()),           # field: this game's focal seat (-1 outside a field)
+    ("model_at", N_KINDS),        # model table offsets (from MODEL_START, into money), per bet kind
+    ("betting_policy", MAX_ENTRIES),   # per profile entry
+    ("play_policy", MAX_ENTRIES),
+    ("cash_in_at", MAX_ENTRIES),  # per entry: the track position from which it cashes in (CASH_NEVER: never)
+    ("banned_kinds", MAX_ENTRIES),     # per entry: bitmask of bet kinds the policy never places (restricted play)
+    ("mc_rollouts", MAX_ENTRIES),      # per entry: mc rollouts per candidate
+    ("mc_any", ()),               # 1: some entry bets by mc (its cash-in is searched, game.mc_cash_ins)
+    ("mc_keep", ()),              # mc: candidates kept after the model's ranking (pass included)
+    ("mc_self_policy", ()),       # mc: the betting policy an mc seat's own later decisions follow in rollouts
+    ("mc_audit", ()),             # 1: every mc decision also searches every candidate (betting.mc.audit)
+    ("mc_decisions", ()),         # audit counts: decisions with more than one candidate,
+    ("mc_pruned", ()),            # and those where searching every candidate picks another action,
+    ("mc_regret", ()),            # with the round gain it estimates the pruned choice loses (milli-coins)
+    ("mc_searches_run", ()),      # searches run, and the rollouts (round play-outs) they played
+    ("mc_rollouts_run", ()),
+    ("catalogue", (MAX_ROWS, 3)),   # (kind, a, b) per catalogue row
+    ("kind_first_row", N_KINDS),  # first row of each kind (-1: not in the rule set)
+    # game state
+    ("round", ()),                # rounds finished
+    ("dealer", ()),
+    ("seat_entry", MAX_PLAYERS),  # seat -> profile entry this game
+    ("track", MAX_PLAYERS),
+    # round state
+    ("token_owner", N_TOKENS),    # token owner, -1 while in the pool
+    ("bet_count", MAX_PLAYERS),
+    ("kinds_held", MAX_PLAYERS),  # bitmask of bet kinds held
+    ("bet_row", (MAX_PLAYERS, MAX_BETS)),    # catalogue row of each bet
+    ("bet_rank", (MAX_PLAYERS, MAX_BETS)),   # placement rank of each bet this round
+    ("bets_placed", ()),          # bets placed this round
+    ("betting_steps", ()),        # betting actions taken this round, passes included (betting.phase.apply_action)
+    ("doubled_bet", MAX_PLAYERS),   # index of the doubled bet, -1
+    ("bet_won", (MAX_PLAYERS, MAX_BETS)),    # 1 won, 0 lost (after settlement)
+    ("swaps", MAX_PLAYERS),
+    ("track_moved", MAX_PLAYERS),   # track position after moving, before cashing in
+    ("leaders", ()),              # bitmask of the richest seats after the last round
+    ("last_after_round1", ()),    # bitmask of the poorest seats after round 1
+    ("lead_changes", ()),         # lead changes so far this game
+    ("token_taken", (MAX_PLAYERS, N_TOKENS)),   # seat took token t this round
+    ("bet_cell", (MAX_PLAYERS, MAX_BETS)),      # model cell (from MODEL_START) of each bet when betting ends
+    # success-model features of the hand being evaluated (scratch, ``betting.model``)
+    ("sure_winners", ()), ("high_cards", ()), ("own_nines", ()), ("nines_in_play", ()), ("leads", ()),
+    ("betting_place", ()),        # place in the betting order (0..PLACES-1)
+    ("colour_cell", 4),           # per colour: the colour bet's feature cell
+    ("colour_sure", 4),           # per colour: sure winners, high cards
+    ("colour_high", 4),
+    # best catalogue row (max P x multiplier) per tricks cell, and per colour and colour cell
+    ("best_tricks_row", prod(BY_NAME["tricks"].cells)),
+    ("best_colour_row", (4, prod(BY_NAME["colour"].cells))),
+    ("candidates", (MAX_CANDS, 4)),   # scratch: a decision's candidate actions (act, x, y, rv) (betting.scored)
+), start=TRICK_STATE.size, name="Game")
 
-    def take(self, n=1):
-        start = self.at
-        self.at += n
-        return start
-
-
-_i = _Alloc(INTS_SIZE)
-I_PLAYERS = _i.take()
-I_NCOL = _i.take()
-I_HAND = _i.take()
-I_TURNS = _i.take()
-I_TRACK_WIN = _i.take()
-I_MAX_ROUNDS = _i.take()
-I_TOKENS = _i.take()        # bitmask of the rule set's tokens
-I_NROWS = _i.take()         # catalogue rows in use
-I_ROTATE = _i.take()        # 1: the profile rotates over the seats game by game
-I_BONUS_NET = _i.take()     # 1: round_bonus_basis = net
-I_TRACK_ENDS = _i.take()    # 1: track_top = ends
-I_NENTRIES = _i.take()      # profile entries (statistics blocks): the seats, or a field's members
-I_FIELD = _i.take()         # 1: every game, each seat draws its entry from the field's weights (W_MIX)
-I_FOCAL = _i.take()         # field: the entry the focal seat (game g: seat g % players) plays; -1: it draws too
-I_FOCAL_SEAT = _i.take()    # field: this game's focal seat (-1 outside a field)
-I_MODEL_AT = _i.take(N_KINDS)   # model table offsets (into money), per bet kind
-I_BETPOL = _i.take(MAX_ENTRIES)   # per profile entry
-I_PLAYPOL = _i.take(MAX_ENTRIES)
-I_CASHK = _i.take(MAX_ENTRIES)
-I_BANNED = _i.take(MAX_ENTRIES)   # per entry: bitmask of bet kinds the policy never places (restricted play)
-I_MC_R = _i.take(MAX_ENTRIES)     # per entry: mc rollouts per candidate
-I_MC_ANY = _i.take()              # 1: some entry bets by mc (its cash-in is searched, game.mc_cash_ins)
-I_MC_KEEP = _i.take()             # mc: candidates kept after the model's ranking (pass included)
-I_MC_SELF = _i.take()             # mc: the betting policy an mc seat's own later decisions follow in rollouts
-I_MC_AUDIT = _i.take()            # 1: every mc decision also searches every candidate (betting.mc.audit)
-I_MC_DECISIONS = _i.take()        # audit counts: decisions with more than one candidate,
-I_MC_PRUNED = _i.take()           # and those where searching every candidate picks another action,
-I_MC_REGRET = _i.take()           # with the round gain it estimates the pruned choice loses (milli-coins)
-I_MC_SEARCHES = _i.take()         # searches run, and the rollouts (round play-outs) they played
-I_MC_ROLLOUTS = _i.take()
-I_ROWS = _i.take(3 * MAX_ROWS)    # (kind, a, b) per catalogue row
-I_ROW_OF = _i.take(N_KINDS)       # first row of each kind (-1: not in the rule set)
-# game state
-I_ROUND = _i.take()         # rounds finished
-I_DEALER = _i.take()
-I_ENTRY = _i.take(MAX_PLAYERS)    # seat -> profile entry this game
-I_TRACK = _i.take(MAX_PLAYERS)
-# round state
-I_TOKEN_OWNER = _i.take(N_TOKENS)      # token owner, -1 while in the pool
-I_NBETS = _i.take(MAX_PLAYERS)
-I_KINDS_HELD = _i.take(MAX_PLAYERS)     # bitmask of bet kinds held
-I_BET_ROW = _i.take(MAX_PLAYERS * MAX_BETS)    # catalogue row of each bet
-I_BET_RANK = _i.take(MAX_PLAYERS * MAX_BETS)  # placement rank of each bet this round
-I_NPLACED = _i.take()             # bets placed this round
-I_STEPS_DONE = _i.take()          # betting actions taken this round, passes included (betting.phase.apply_action)
-I_DOUBLED = _i.take(MAX_PLAYERS)  # index of the doubled bet, -1
-I_RESULT = _i.take(MAX_PLAYERS * MAX_BETS)  # 1 won, 0 lost (after settlement)
-I_SWAPS = _i.take(MAX_PLAYERS)
-I_MOVED = _i.take(MAX_PLAYERS)    # track position after moving, before cashing in
-I_LEADERS = _i.take()             # bitmask of the richest seats after the last round
-I_LAST_R1 = _i.take()             # bitmask of the poorest seats after round 1
-I_LEADCH = _i.take()              # lead changes so far this game
-I_TOKEN_TAKEN = _i.take(MAX_PLAYERS * N_TOKENS)  # seat took token t this round
-I_BET_CELL = _i.take(MAX_PLAYERS * MAX_BETS)   # model cell (from W_MODEL) of each bet when betting ends
-# success-model features of the hand being evaluated (scratch)
-I_F_SURE = _i.take()
-I_F_HIGH = _i.take()
-I_F_NOWN = _i.take()
-I_F_NINPLAY = _i.take()
-I_F_LEAD = _i.take()
-I_F_PLACE = _i.take()       # place in the betting order (0..PLACES-1)
-I_F_COL = _i.take(4)
-I_F_SC = _i.take(4)         # per colour: sure winners, high cards
-I_F_HI = _i.take(4)
-# best catalogue row (max P x multiplier) per tricks cell, and per colour and colour cell
-I_BEST_T = _i.take(prod(BY_NAME["tricks"].cells))
-I_BEST_C = _i.take(4 * prod(BY_NAME["colour"].cells))
-I_CANDS = _i.take(4 * MAX_CANDS)  # scratch: a decision's candidate actions (act, x, y, rv) (betting.scored)
-INTS_GAME = _i.at
-
-_w = _Alloc(MAX_PLAYERS)
-W_STAKE = _w.take()
-W_TOKEN_COST = _w.take()
-W_TROLL_PAY = _w.take()
-W_BONUS = _w.take()
-W_COINS_END = _w.take()
-W_START = _w.take()
-W_TRACKV = _w.take(MAX_TRACK)
-W_MULT = _w.take(MAX_ROWS)
-W_BASE = _w.take(MAX_ROWS)        # model's unconditional success rate per row
-W_PASS = _w.take(MAX_ENTRIES)     # random: pass share, per entry
-W_THRESH = _w.take(MAX_ENTRIES)   # ev: EV threshold in coins, per entry
-W_TEMP = _w.take(MAX_ENTRIES)     # ev: softmax temperature in coins, per entry (0: always the best action)
-W_MIX = _w.take(MAX_ENTRIES)      # field: cumulative weights of the entries (the last is 1)
-W_DIST = _w.take(N_DIST)          # distilled: the weight of each feature (DIST_*) in a candidate's score
-W_NOPILOT = _w.take(MAX_ROWS)     # -1 per catalogue row: no pilot estimates (betting.candidates)
-W_GAINS = _w.take(MAX_CANDS)      # scratch: the candidates' gains or scores (betting.scored)
-W_PHI = _w.take(N_DIST)           # scratch: one candidate's features
-W_COINS = _w.take(MAX_PLAYERS)
-# the round's ledger, per seat (coins)
-W_STAKES = _w.take(MAX_PLAYERS)
-W_FEES = _w.take(MAX_PLAYERS)
-W_PAYOUT = _w.take(MAX_PLAYERS)
-W_TROLLPAID = _w.take(MAX_PLAYERS)
-W_BONUSPAID = _w.take(MAX_PLAYERS)
-W_CASHED = _w.take(MAX_PLAYERS)
-W_PRED = _w.take(MAX_PLAYERS * MAX_BETS)  # model P of each bet when betting ends
-W_MODEL = _w.at                   # the success model's tables start here
+# money (float64): the goal policy's scratch (``table.TRICK_MONEY``), then the money configuration,
+# the coins and the round's ledger, and from MODEL_START the fitted success model
+MONEY = layout(np.float64, (
+    ("stake", ()), ("token_cost", ()), ("troll_pay", ()), ("bonus", ()),
+    ("coins_to_end", ()), ("start_coins", ()),
+    ("track_values", MAX_TRACK),
+    ("multiplier", MAX_ROWS),     # per catalogue row
+    ("base_rate", MAX_ROWS),      # model's unconditional success rate per row
+    ("pass_share", MAX_ENTRIES),  # random: pass share, per entry
+    ("ev_threshold", MAX_ENTRIES),   # ev: EV threshold in coins, per entry
+    ("temperature", MAX_ENTRIES),    # ev: softmax temperature in coins, per entry (0: always the best action)
+    ("field_mix", MAX_ENTRIES),   # field: cumulative weights of the entries (the last is 1)
+    ("distilled_weights",
+     CANDIDATE_FEATURES.size),   # distilled: the weight of each feature (CANDIDATE_FEATURES) in a candidate's score
+    ("no_pilot", MAX_ROWS),       # -1 per catalogue row: no pilot estimates (betting.candidates)
+    ("gains", MAX_CANDS),         # scratch: the candidates' gains or scores (betting.scored)
+    ("features", CANDIDATE_FEATURES.size),  # scratch: one candidate's features
+    ("coins", MAX_PLAYERS),
+    # the round's ledger, per seat (coins)
+    ("stakes", MAX_PLAYERS), ("fees", MAX_PLAYERS), ("payout", MAX_PLAYERS), ("troll_paid", MAX_PLAYERS),
+    ("bonus_paid", MAX_PLAYERS), ("cashed", MAX_PLAYERS),
+    ("bet_p", (MAX_PLAYERS, MAX_BETS)),   # model P of each bet when betting ends
+), start=TRICK_MONEY.size, name="Money")
+MODEL_START = MONEY.size          # the success model's tables start here
 
 # success-model table shapes (feature cells x parameter, ``bet_kinds``); see betting.model.cell_of
 TRICKS_CELLS = BY_NAME["tricks"].cells    # sure winners (0..5+), high cards (0..4+), leads
@@ -191,111 +184,81 @@ def model_sizes(hand_size):
     return [prod(shape) for shape in model_shapes(hand_size)]
 
 
-# statistics per chunk (float64): game totals, then one block per profile entry
-S_GAMES, S_ROUNDS, S_ROUNDS_SQ, S_END = 0, 1, 2, 3   # S_END + reason - 1
-S_HEAD = S_END + 3
-E_WIN, E_SHARE, E_SHARE_SQ, E_COINS, E_COINS_SQ, E_ROUNDS = 0, 1, 2, 3, 4, 5
-E_TROLL, E_TROLLPAY, E_TROLLPAY_SQ = 6, 7, 8
-E_BETS = 9                 # + kind: bets placed
-E_WON = E_BETS + N_KINDS   # + kind: bets won
-E_PAYOUT = E_WON + N_KINDS
-E_STAKES = E_PAYOUT + 1
-E_CASH_N = E_STAKES + 1
-E_CASH = E_CASH_N + 1
-E_BONUS_N = E_CASH + 1
-E_TOKENS = E_BONUS_N + 1   # + token
-E_SWAPS = E_TOKENS + N_TOKENS
-E_TRACKWIN = E_SWAPS + 1
-E_PRED = E_TRACKWIN + 1    # + kind: the model's P of the bets placed, summed
-E_GAMES = E_PRED + N_KINDS   # seat-games the entry played (a field's members: how often they were drawn)
-E_SIZE = E_GAMES + 1
-
-
-# then, per seat and catalogue row, the bets placed there: placed, won, payout, payout squared, and the
-# success model's P summed (as betting ended)
-R_PLACED, R_WON, R_PAY, R_PAY_SQ, R_PRED = 0, 1, 2, 3, 4
-R_FIELDS = 5
+# statistics per chunk (float64): game totals (STATS_HEAD), one block per profile entry (ENTRY_STATS),
+# per seat and catalogue row the bets placed there (ROW_STATS), the histogram of failed bets in troll
+# rounds (one count per troll and round), the games' shape (SHAPE_STATS), then one block per seat (SEAT_STATS)
+STATS_HEAD = layout(np.float64, (
+    ("games", ()), ("rounds", ()), ("rounds_sq", ()),
+    ("ended", 3),                 # games ended by track, coins, rounds (ended + reason - 1)
+), name="StatsHead")
+ENTRY_STATS = layout(np.float64, (
+    ("win", ()), ("share", ()), ("share_sq", ()), ("coins", ()), ("coins_sq", ()), ("rounds", ()),
+    ("troll_rounds", ()), ("troll_pay", ()), ("troll_pay_sq", ()),
+    ("bets", N_KINDS),            # per kind: bets placed
+    ("won", N_KINDS),             # per kind: bets won
+    ("payout", ()), ("stakes", ()), ("cash_ins", ()), ("cash", ()), ("bonus_rounds", ()),
+    ("tokens", N_TOKENS), ("swaps", ()), ("track_wins", ()),
+    ("predicted", N_KINDS),       # per kind: the model's P of the bets placed, summed
+    ("games", ()),                # seat-games the entry played (a field's members: how often they were drawn)
+), name="EntryStats")
+# per seat and catalogue row: placed, won, payout, payout squared, and the success model's P summed
+# (as betting ended)
+ROW_STATS = layout(np.float64, (("placed", ()), ("won", ()), ("pay", ()), ("pay_sq", ()), ("predicted", ())),
+                   name="RowStats")
+MAX_FAILED = (MAX_PLAYERS - 1) * MAX_BETS + 1   # 0..(players-1) x 5 failed bets
+# the games' shape: rounds per game (1..MAX_ROUNDS_HIST, the last bin also counts longer games), comebacks
+# (a winner was last after round 1) and lead changes (the richest players after a round share none with
+# those after the round before; counted from round 2)
+MAX_ROUNDS_HIST = 16
+SHAPE_STATS = layout(np.float64, (
+    ("rounds_hist", MAX_ROUNDS_HIST), ("comebacks", ()), ("lead_changes", ()), ("lead_changes_sq", ()),
+    ("focal_share", ()), ("focal_share_sq", ()),   # a field: the focal seat's win share (kernels.game.field)
+), name="ShapeStats")
+# one block per seat, whatever entry sat there: wins, win share and its square, final coins
+SEAT_STATS = layout(np.float64, (("win", ()), ("share", ()), ("share_sq", ()), ("coins", ()), ("coins_sq", ())),
+                    name="SeatStats")
 
 
 def rows_head(players, entries=None):
     """Start of the per-seat, per-catalogue-row bet statistics (after one block per entry;
     ``entries`` defaults to one per seat)."""
-    return S_HEAD + (players if entries is None else entries) * E_SIZE
+    return STATS_HEAD.size + (players if entries is None else entries) * ENTRY_STATS.size
 
 
 def troll_hist_head(players, entries=None):
     """Start of the histogram of failed bets in troll rounds (one count per troll and round)."""
-    return rows_head(players, entries) + players * MAX_ROWS * R_FIELDS
-
-
-MAX_FAILED = (MAX_PLAYERS - 1) * MAX_BETS + 1   # 0..(players-1) x 5 failed bets
-
-# then the games' shape: rounds per game (1..MAX_ROUNDS_HIST, the last bin
-# also counts longer games), comebacks (a winner was last after round 1) and
-# lead changes (the richest players after a round share none with those
-# after the round before; counted from round 2).
-MAX_ROUNDS_HIST = 16
-G_RHIST = 0
-G_COMEBACK = MAX_ROUNDS_HIST
-G_LEADCH = G_COMEBACK + 1
-G_LEADCH_SQ = G_LEADCH + 1
-G_FOCAL = G_LEADCH_SQ + 1       # a field: the focal seat's win share, and its square (kernels.game.field)
-G_FOCAL_SQ = G_FOCAL + 1
-G_SIZE = G_FOCAL_SQ + 1
-
-# then one block per seat, whatever entry sat there: wins, win share and its square, final coins
-SEAT_WIN, SEAT_SHARE, SEAT_SHARE_SQ, SEAT_COINS, SEAT_COINS_SQ = range(5)
-SEAT_SIZE = 5
+    return rows_head(players, entries) + players * MAX_ROWS * ROW_STATS.size
 
 
 def shape_head(players, entries=None):
-    """Start of the games' shape statistics (``G_*``)."""
+    """Start of the games' shape statistics (``SHAPE_STATS``)."""
     return troll_hist_head(players, entries) + MAX_FAILED
 
 
 def seat_head(players, entries=None):
-    """Start of the per-seat results (``SEAT_*``)."""
-    return shape_head(players, entries) + G_SIZE
+    """Start of the per-seat results (``SEAT_STATS``)."""
+    return shape_head(players, entries) + SHAPE_STATS.size
 
 
 def stats_size(players, entries=None):
-    return seat_head(players, entries) + players * SEAT_SIZE
-
-
-# the statistics by name, for the analysis layer (tabletop_mc.records): (name, offset, shape)
-ENTRY_FIELDS = (("win", E_WIN, ()), ("share", E_SHARE, ()), ("share_sq", E_SHARE_SQ, ()), ("coins", E_COINS, ()),
-                ("coins_sq", E_COINS_SQ, ()), ("rounds", E_ROUNDS, ()), ("troll_rounds", E_TROLL, ()),
-                ("troll_pay", E_TROLLPAY, ()), ("troll_pay_sq", E_TROLLPAY_SQ, ()), ("bets", E_BETS, (N_KINDS,)),
-                ("won", E_WON, (N_KINDS,)), ("payout", E_PAYOUT, ()), ("stakes", E_STAKES, ()),
-                ("cash_ins", E_CASH_N, ()), ("cash", E_CASH, ()), ("bonus_rounds", E_BONUS_N, ()),
-                ("tokens", E_TOKENS, (N_TOKENS,)), ("swaps", E_SWAPS, ()), ("track_wins", E_TRACKWIN, ()),
-                ("predicted", E_PRED, (N_KINDS,)), ("games", E_GAMES, ()))
-ROW_FIELDS = (("placed", R_PLACED, ()), ("won", R_WON, ()), ("pay", R_PAY, ()), ("pay_sq", R_PAY_SQ, ()),
-              ("predicted", R_PRED, ()))
-SEAT_FIELDS = (("win", SEAT_WIN, ()), ("share", SEAT_SHARE, ()), ("share_sq", SEAT_SHARE_SQ, ()),
-               ("coins", SEAT_COINS, ()), ("coins_sq", SEAT_COINS_SQ, ()))
-ENTRY_DTYPE = record_dtype(ENTRY_FIELDS, E_SIZE)
-ROW_DTYPE = record_dtype(ROW_FIELDS, R_FIELDS)
-SEAT_DTYPE = record_dtype(SEAT_FIELDS, SEAT_SIZE)
+    return seat_head(players, entries) + players * SEAT_STATS.size
 
 
 def stats_dtype(players, entries=None):
     """The record dtype of one statistics vector (``stats_size(players, entries)``
-    float64s): ``games``, ``rounds``, ``rounds_sq``, ``ended`` (by track,
-    coins, rounds), ``entry[e]`` (``ENTRY_FIELDS``), ``rows[seat, row]``
-    (``ROW_FIELDS``), ``troll_failed`` (troll rounds by bets failed),
-    ``rounds_hist``, ``comebacks``, ``lead_changes``, ``lead_changes_sq``,
-    ``focal_share``, ``focal_share_sq`` (a field's focal seat), ``seat[s]`` (``SEAT_FIELDS``)."""
+    float64s): ``STATS_HEAD``'s fields, ``entry[e]`` (``ENTRY_STATS``),
+    ``rows[seat, row]`` (``ROW_STATS``), ``troll_failed`` (troll rounds by bets
+    failed), ``SHAPE_STATS``'s fields, ``seat[s]`` (``SEAT_STATS``)."""
     e = players if entries is None else entries
     g = shape_head(players, e)
-    return record_dtype((("games", S_GAMES, ()), ("rounds", S_ROUNDS, ()), ("rounds_sq", S_ROUNDS_SQ, ()),
-                         ("ended", S_END, (3,)), ("entry", S_HEAD, (e,), ENTRY_DTYPE),
-                         ("rows", rows_head(players, e), (players, MAX_ROWS), ROW_DTYPE),
-                         ("troll_failed", troll_hist_head(players, e), (MAX_FAILED,)),
-                         ("rounds_hist", g + G_RHIST, (MAX_ROUNDS_HIST,)), ("comebacks", g + G_COMEBACK, ()),
-                         ("lead_changes", g + G_LEADCH, ()), ("lead_changes_sq", g + G_LEADCH_SQ, ()),
-                         ("focal_share", g + G_FOCAL, ()), ("focal_share_sq", g + G_FOCAL_SQ, ()),
-                         ("seat", seat_head(players, e), (players,), SEAT_DTYPE)),
+    head = [(name, getattr(STATS_HEAD, name), STATS_HEAD.dtype.fields[name][0].shape)
+            for name in STATS_HEAD.dtype.names]
+    shape = [(name, g + getattr(SHAPE_STATS, name), SHAPE_STATS.dtype.fields[name][0].shape)
+             for name in SHAPE_STATS.dtype.names]
+    return record_dtype((*head, ("entry", STATS_HEAD.size, (e,), ENTRY_STATS.dtype),
+                         ("rows", rows_head(players, e), (players, MAX_ROWS), ROW_STATS.dtype),
+                         ("troll_failed", troll_hist_head(players, e), (MAX_FAILED,)), *shape,
+                         ("seat", seat_head(players, e), (players,), SEAT_STATS.dtype)),
                         stats_size(players, e))
 
 
@@ -304,8 +267,16 @@ def named_stats(totals, players, entries=None):
     ``s["entry"][e]["win"]``, ``s["rows"]["placed"][seat, row]``, ``s["seat"][s]["share"]``
     (see ``stats_dtype``; ``entries`` defaults to what the vector's length holds)."""
     if entries is None:
-        entries = (len(totals) - stats_size(players, 0)) // E_SIZE
+        entries = (len(totals) - stats_size(players, 0)) // ENTRY_STATS.size
     return named(totals, stats_dtype(players, entries))
+
+
+# `sponsio exploit`'s pair block (kernels.game.exploit): games, then per measure (win share, coins per
+# round) the sums of the deviating play, its square, the base play, its square, the difference, its square
+PAIRED = layout(np.float64, (("dev", ()), ("dev_sq", ()), ("base", ()), ("base_sq", ()), ("diff", ()),
+                             ("diff_sq", ())), name="Paired")
+PAIR_STATS = layout(np.float64, (("games", ()), ("share", PAIRED.size), ("coins_per_round", PAIRED.size)),
+                    name="PairStats")
 
 
 # narration log: one float64 row of LOG_FIELDS per event

@@ -8,10 +8,8 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import leader_of
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.game.layout import (EV_BET, EV_HAND, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK,
-                                             EV_TRICKS, I_BET_ROW, I_DEALER, I_DOUBLED, I_ENTRY, I_MOVED, I_PLAYERS, I_TRACK,
-                                             MAX_BETS, W_BONUSPAID, W_CASHED, W_COINS, W_FEES, W_PAYOUT, W_STAKES,
-                                             W_TROLLPAID)
-from sponsio_sim.kernels.table import SEQ, TRICKS_WON, WON
+                                             EV_TRICKS, GAME, MAX_BETS, MONEY)
+from sponsio_sim.kernels.table import BOARD, TRICK_STATE
 
 
 @no_refcount
@@ -35,9 +33,10 @@ def log_event(log, rnd, ev, seat, a, b, c, d, e):
 def log_deal(log, rnd, hands, talon, board, game_state, money):
     """The round's start: dealer and first leader, every hand with its seat's coins, track and
     profile entry (a field's member drawn for the game), the talon."""
-    log_event(log, rnd, EV_ROUND, game_state[I_DEALER], leader_of(game_state), 0, 0, 0, 0)
-    for s in range(game_state[I_PLAYERS]):
-        log_event(log, rnd, EV_HAND, s, hands[s], money[W_COINS + s], game_state[I_TRACK + s], game_state[I_ENTRY + s],
+    log_event(log, rnd, EV_ROUND, game_state[GAME.dealer], leader_of(game_state), 0, 0, 0, 0)
+    for s in range(game_state[GAME.players]):
+        log_event(log, rnd, EV_HAND, s, hands[s], money[MONEY.coins + s], game_state[GAME.track + s],
+                  game_state[GAME.seat_entry + s],
                   0)
     log_event(log, rnd, EV_TALON, -1, talon, 0, 0, 0, 0)
 
@@ -45,19 +44,21 @@ def log_deal(log, rnd, hands, talon, board, game_state, money):
 @no_refcount
 def log_scoring(log, rnd, leader, last, nine_lost, board, game_state, money, hands, counts, result):
     """The round's end: every trick, each seat's tricks, bets, score and track."""
-    players = game_state[I_PLAYERS]
+    players = game_state[GAME.players]
     log_tricks(log, rnd, players, leader, hands, game_state)
     for s in range(players):
-        log_event(log, rnd, EV_TRICKS, s, game_state[TRICKS_WON + s], board[WON + s], 1 if last == s else 0,
+        log_event(log, rnd, EV_TRICKS, s, game_state[TRICK_STATE.tricks_won + s], board[BOARD.won + s],
+                  1 if last == s else 0,
                   1 if (nine_lost >> s) & 1 == 0 else 0, 1 if nine_lost == 0 else 0)
     for s in range(players):
         for i in range(counts[s]):
-            log_event(log, rnd, EV_BET, s, game_state[I_BET_ROW + s * MAX_BETS + i], result[s, i],
-                      1 if game_state[I_DOUBLED + s] == i else 0, 0, 0)
-        log_event(log, rnd, EV_SCORE, s, money[W_PAYOUT + s], money[W_TROLLPAID + s],
-                  money[W_BONUSPAID + s], money[W_CASHED + s], money[W_COINS + s])
-        log_event(log, rnd, EV_TRACK, s, game_state[I_MOVED + s], game_state[I_TRACK + s], money[W_STAKES + s],
-                  money[W_FEES + s], 0)
+            log_event(log, rnd, EV_BET, s, game_state[GAME.bet_row + s * MAX_BETS + i], result[s, i],
+                      1 if game_state[GAME.doubled_bet + s] == i else 0, 0, 0)
+        log_event(log, rnd, EV_SCORE, s, money[MONEY.payout + s], money[MONEY.troll_paid + s],
+                  money[MONEY.bonus_paid + s], money[MONEY.cashed + s], money[MONEY.coins + s])
+        log_event(log, rnd, EV_TRACK, s, game_state[GAME.track_moved + s], game_state[GAME.track + s],
+                  money[MONEY.stakes + s],
+                  money[MONEY.fees + s], 0)
 
 
 @no_refcount
@@ -70,13 +71,13 @@ def log_tricks(log, rnd, players, leader, hands, game_state):
     k = 0
     for t in range(n_tricks):
         cards = 0
-        led = game_state[SEQ + k] // RANKS
+        led = game_state[TRICK_STATE.seq + k] // RANKS
         best = -1
         winner = leader
         lost9 = 0
         s = leader
         for pos in range(players):
-            c = game_state[SEQ + k]
+            c = game_state[TRICK_STATE.seq + k]
             k += 1
             cards |= c << (6 * pos)
             if c // RANKS == led:

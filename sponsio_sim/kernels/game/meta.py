@@ -1,7 +1,7 @@
 """Profiles of the meta-game (`sponsio meta`): per game, each strategy's mean win share.
 
 A profile seats N entries (``analysis.game.meta``), turned one seat per game
-(``I_ROTATE``); ``groups[e]`` names the population member entry e plays.
+(``GAME.rotate``); ``groups[e]`` names the population member entry e plays.
 For every game, each member seated there gets one sample: the mean win share
 of its seats (a k-way shared win counts 1/k), so samples are independent
 games and their spread gives the payoff table's standard errors
@@ -15,7 +15,7 @@ import numpy as np
 
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.game.engine import play_game, round_arrays
-from sponsio_sim.kernels.game.layout import I_PLAYERS
+from sponsio_sim.kernels.game.layout import GAME
 
 
 @nb.njit(cache=True)
@@ -33,7 +33,7 @@ def profile_chunk(seed, chunk, games, tab0, ints0, weight0, groups, n_stats, out
     k = out.shape[0] // 3
     acc = np.zeros(k, dtype=np.float64)
     seats = np.zeros(k, dtype=np.int64)
-    players = game_state[I_PLAYERS]
+    players = game_state[GAME.players]
     for g in range(games):
         reason, winners = play_game(seed, chunk, g, board, game_state, money, state, pool, fixed, need, hands, codes,
                                     counts, result, failed, playpol, row, nolog, nocells, mc)

@@ -19,9 +19,7 @@ from tabletop_mc.moments import add_moments
 from sponsio_sim.bet_kinds import N_KINDS
 from sponsio_sim.kernels.game.engine import play_game, round_arrays
 from sponsio_sim.kernels.game.exploit import entry_result
-from sponsio_sim.kernels.game.layout import (E_BETS, E_BONUS_N, E_CASH, E_PAYOUT, E_SIZE, E_STAKES, E_TROLL,
-                                             E_TROLLPAY, I_LAST_R1, I_LEADCH, I_NENTRIES, I_PLAYERS, I_ROUND,
-                                             S_HEAD, W_BONUS, W_COINS, W_START)
+from sponsio_sim.kernels.game.layout import ENTRY_STATS, GAME, MONEY, STATS_HEAD
 from sponsio_sim.kernels.game.record import record_game
 
 # one play's game measures (per game): rounds, troll seat-rounds, lead changes, comeback (0/1),
@@ -35,7 +33,8 @@ M_BETS = 15
 M_SEAT = M_BETS + N_KINDS
 # per-entry sums read before and after a game: troll rounds, payouts, troll pay, bonus rounds,
 # cash-in coins, stakes, bets per kind
-_SUMMED = (E_TROLL, E_PAYOUT, E_TROLLPAY, E_BONUS_N, E_CASH, E_STAKES)
+_SUMMED = (ENTRY_STATS.troll_rounds, ENTRY_STATS.payout, ENTRY_STATS.troll_pay, ENTRY_STATS.bonus_rounds,
+           ENTRY_STATS.cash, ENTRY_STATS.stakes)
 N_SUMMED = len(_SUMMED) + N_KINDS
 
 
@@ -49,46 +48,46 @@ def entry_sums(game_state, stats, out):
     """The per-round statistics of every entry summed (``_SUMMED``, then bets per kind)."""
     for f in range(N_SUMMED):
         out[f] = 0.0
-    for e in range(game_state[I_NENTRIES]):
-        b = S_HEAD + e * E_SIZE
-        out[0] += stats[b + E_TROLL]
-        out[1] += stats[b + E_PAYOUT]
-        out[2] += stats[b + E_TROLLPAY]
-        out[3] += stats[b + E_BONUS_N]
-        out[4] += stats[b + E_CASH]
-        out[5] += stats[b + E_STAKES]
+    for e in range(game_state[GAME.entries]):
+        b = STATS_HEAD.size + e * ENTRY_STATS.size
+        out[0] += stats[b + ENTRY_STATS.troll_rounds]
+        out[1] += stats[b + ENTRY_STATS.payout]
+        out[2] += stats[b + ENTRY_STATS.troll_pay]
+        out[3] += stats[b + ENTRY_STATS.bonus_rounds]
+        out[4] += stats[b + ENTRY_STATS.cash]
+        out[5] += stats[b + ENTRY_STATS.stakes]
         for k in range(N_KINDS):
-            out[6 + k] += stats[b + E_BETS + k]
+            out[6 + k] += stats[b + ENTRY_STATS.bets + k]
 
 
 @nb.njit(cache=True)
 def game_measures(reason, winners, focal, game_state, money, stats, before, after, x):
     """Fill ``x`` (``M_*``) for the game just played and recorded into ``stats``;
     ``before`` holds ``entry_sums`` from before the game (it is updated)."""
-    players = game_state[I_PLAYERS]
+    players = game_state[GAME.players]
     entry_sums(game_state, stats, after)
     for f in range(N_SUMMED):
         d = after[f] - before[f]
         before[f] = after[f]
         after[f] = d
-    x[M_ROUNDS] = game_state[I_ROUND]
+    x[M_ROUNDS] = game_state[GAME.round]
     x[M_TROLL] = after[0]
-    x[M_LEADCH] = game_state[I_LEADCH]
-    x[M_COMEBACK] = 1.0 if winners & game_state[I_LAST_R1] else 0.0
+    x[M_LEADCH] = game_state[GAME.lead_changes]
+    x[M_COMEBACK] = 1.0 if winners & game_state[GAME.last_after_round1] else 0.0
     for r in range(3):
         x[M_END + r] = 1.0 if reason == r + 1 else 0.0
     x[M_PAYOUT] = after[1]
     x[M_TROLLPAY] = after[2]
-    x[M_BONUS] = after[3] * money[W_BONUS]
+    x[M_BONUS] = after[3] * money[MONEY.bonus]
     x[M_CASH] = after[4]
     x[M_STAKES] = after[5]
     coins = 0.0
     n_win = 0
     for s in range(players):
-        coins += money[W_COINS + s]
+        coins += money[MONEY.coins + s]
         n_win += (winners >> s) & 1
     # token fees: the only other way coins leave a seat (start + gains - stakes - fees = final coins)
-    x[M_FEES] = players * money[W_START] + after[1] + after[2] + x[M_BONUS] + after[4] - after[5] - coins
+    x[M_FEES] = players * money[MONEY.start_coins] + after[1] + after[2] + x[M_BONUS] + after[4] - after[5] - coins
     share, gained = entry_result(focal, winners, game_state, money)
     x[M_FOCAL_SHARE] = share
     x[M_FOCAL_COINS] = gained

@@ -1,128 +1,122 @@
 """Per-game statistics of the full game: what a finished round and a finished
-game add to a chunk's row (layout ``game.layout.S_*``, ``E_*``, ``R_*``)."""
+game add to a chunk's row (``game.layout.STATS_HEAD``, ``ENTRY_STATS``, ``ROW_STATS`` ...)."""
 
 
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import entry_of
-from sponsio_sim.kernels.game.layout import (G_COMEBACK, G_FOCAL, G_FOCAL_SQ, G_LEADCH, G_LEADCH_SQ, G_RHIST, G_SIZE,
-                                             I_FOCAL_SEAT, I_LAST_R1, I_LEADCH, I_NENTRIES, SEAT_COINS, SEAT_COINS_SQ,
-                                             SEAT_SHARE, SEAT_SHARE_SQ, SEAT_SIZE, SEAT_WIN, I_LEADERS, MAX_FAILED,
-                                             MAX_ROUNDS_HIST, E_BETS, E_BONUS_N, E_CASH, E_CASH_N, E_COINS, E_COINS_SQ,
-                                             E_GAMES, E_PAYOUT, E_PRED, E_ROUNDS, E_SHARE, E_SHARE_SQ, E_SIZE, E_STAKES,
-                                             E_SWAPS, E_TOKENS, E_TRACKWIN, E_TROLL, E_TROLLPAY, E_TROLLPAY_SQ, E_WIN,
-                                             E_WON, I_BET_ROW, I_DOUBLED, I_NBETS, I_PLAYERS, I_RESULT, I_ROUND, I_ROWS,
-                                             I_SWAPS, I_TOKEN_TAKEN, I_TRACK, I_TRACK_WIN, MAX_BETS, MAX_ROWS, N_TOKENS,
-                                             R_FIELDS, R_PAY, R_PAY_SQ, R_PLACED, R_PRED, R_WON, S_END, S_GAMES, S_HEAD,
-                                             S_ROUNDS, S_ROUNDS_SQ, W_BONUSPAID, W_CASHED, W_COINS, W_MULT, W_PAYOUT,
-                                             W_PRED, W_STAKE, W_STAKES, W_TROLLPAID)
+from sponsio_sim.kernels.game.layout import (ENTRY_STATS, GAME, MAX_BETS, MAX_FAILED, MAX_ROUNDS_HIST, MAX_ROWS, MONEY,
+                                             N_TOKENS, ROW_STATS, SEAT_STATS, SHAPE_STATS, STATS_HEAD)
 
 
 @no_refcount
 def record_round(game_state, money, n_failed, row):
     """Add the round's per-entry statistics, and per-seat bet statistics by
     catalogue row (placed, won, payout with ``double``), to ``row``."""
-    players = game_state[I_PLAYERS]
+    players = game_state[GAME.players]
     for s in range(players):
-        e = S_HEAD + entry_of(s, game_state) * E_SIZE
-        n = game_state[I_NBETS + s]
+        e = STATS_HEAD.size + entry_of(s, game_state) * ENTRY_STATS.size
+        n = game_state[GAME.bet_count + s]
         if n == 0:
-            tp = money[W_TROLLPAID + s]
-            row[S_HEAD + game_state[I_NENTRIES] * E_SIZE + players * MAX_ROWS * R_FIELDS + n_failed] += 1.0
-            row[e + E_TROLL] += 1.0
-            row[e + E_TROLLPAY] += tp
-            row[e + E_TROLLPAY_SQ] += tp * tp
+            tp = money[MONEY.troll_paid + s]
+            row[STATS_HEAD.size + game_state[GAME.entries] * ENTRY_STATS.size + players * MAX_ROWS * ROW_STATS.size
+                + n_failed] += 1.0
+            row[e + ENTRY_STATS.troll_rounds] += 1.0
+            row[e + ENTRY_STATS.troll_pay] += tp
+            row[e + ENTRY_STATS.troll_pay_sq] += tp * tp
         for i in range(n):
-            brow = game_state[I_BET_ROW + s * MAX_BETS + i]
-            kind = game_state[I_ROWS + 3 * brow]
-            won = game_state[I_RESULT + s * MAX_BETS + i]
-            row[e + E_BETS + kind] += 1.0
-            row[e + E_WON + kind] += won
-            row[e + E_PRED + kind] += money[W_PRED + s * MAX_BETS + i]
-            r = S_HEAD + game_state[I_NENTRIES] * E_SIZE + (s * MAX_ROWS + brow) * R_FIELDS
+            brow = game_state[GAME.bet_row + s * MAX_BETS + i]
+            kind = game_state[GAME.catalogue + 3 * brow]
+            won = game_state[GAME.bet_won + s * MAX_BETS + i]
+            row[e + ENTRY_STATS.bets + kind] += 1.0
+            row[e + ENTRY_STATS.won + kind] += won
+            row[e + ENTRY_STATS.predicted + kind] += money[MONEY.bet_p + s * MAX_BETS + i]
+            r = STATS_HEAD.size + game_state[GAME.entries] * ENTRY_STATS.size + (s * MAX_ROWS + brow) * ROW_STATS.size
             pay = 0.0
             if won:
-                pay = money[W_MULT + brow] * money[W_STAKE] * (2.0 if game_state[I_DOUBLED + s] == i else 1.0)
-            row[r + R_PLACED] += 1.0
-            row[r + R_WON] += won
-            row[r + R_PAY] += pay
-            row[r + R_PAY_SQ] += pay * pay
-            row[r + R_PRED] += money[W_PRED + s * MAX_BETS + i]
-        row[e + E_PAYOUT] += money[W_PAYOUT + s]
-        row[e + E_STAKES] += money[W_STAKES + s]
-        if money[W_CASHED + s] > 0.0:
-            row[e + E_CASH_N] += 1.0
-            row[e + E_CASH] += money[W_CASHED + s]
-        if money[W_BONUSPAID + s] > 0.0:
-            row[e + E_BONUS_N] += 1.0
+                doubled = game_state[GAME.doubled_bet + s] == i
+                pay = money[MONEY.multiplier + brow] * money[MONEY.stake] * (2.0 if doubled else 1.0)
+            row[r + ROW_STATS.placed] += 1.0
+            row[r + ROW_STATS.won] += won
+            row[r + ROW_STATS.pay] += pay
+            row[r + ROW_STATS.pay_sq] += pay * pay
+            row[r + ROW_STATS.predicted] += money[MONEY.bet_p + s * MAX_BETS + i]
+        row[e + ENTRY_STATS.payout] += money[MONEY.payout + s]
+        row[e + ENTRY_STATS.stakes] += money[MONEY.stakes + s]
+        if money[MONEY.cashed + s] > 0.0:
+            row[e + ENTRY_STATS.cash_ins] += 1.0
+            row[e + ENTRY_STATS.cash] += money[MONEY.cashed + s]
+        if money[MONEY.bonus_paid + s] > 0.0:
+            row[e + ENTRY_STATS.bonus_rounds] += 1.0
         for t in range(N_TOKENS):
-            row[e + E_TOKENS + t] += game_state[I_TOKEN_TAKEN + s * N_TOKENS + t]
-        row[e + E_SWAPS] += game_state[I_SWAPS + s]
+            row[e + ENTRY_STATS.tokens + t] += game_state[GAME.token_taken + s * N_TOKENS + t]
+        row[e + ENTRY_STATS.swaps] += game_state[GAME.swaps + s]
 
 
 @no_refcount
 def track_standings(game_state, money):
     """After a round: who is richest (a lead change when none of the last
     round's richest still is) and, after round 1, who is poorest."""
-    players = game_state[I_PLAYERS]
+    players = game_state[GAME.players]
     hi = -1e300
     lo = 1e300
     for s in range(players):
-        hi = max(hi, money[W_COINS + s])
-        lo = min(lo, money[W_COINS + s])
+        hi = max(hi, money[MONEY.coins + s])
+        lo = min(lo, money[MONEY.coins + s])
     leaders = 0
     last = 0
     for s in range(players):
-        if money[W_COINS + s] == hi:
+        if money[MONEY.coins + s] == hi:
             leaders |= 1 << s
-        if money[W_COINS + s] == lo:
+        if money[MONEY.coins + s] == lo:
             last |= 1 << s
-    if game_state[I_ROUND] == 1:
-        game_state[I_LAST_R1] = last
-    elif (leaders & game_state[I_LEADERS]) == 0:
-        game_state[I_LEADCH] += 1
-    game_state[I_LEADERS] = leaders
+    if game_state[GAME.round] == 1:
+        game_state[GAME.last_after_round1] = last
+    elif (leaders & game_state[GAME.leaders]) == 0:
+        game_state[GAME.lead_changes] += 1
+    game_state[GAME.leaders] = leaders
 
 
 @no_refcount
 def record_game(reason, winners, game_state, money, row):
     """Add a finished game's statistics to ``row``, its shape (``G_*``) included."""
-    players = game_state[I_PLAYERS]
-    rounds = float(game_state[I_ROUND])
-    g = S_HEAD + game_state[I_NENTRIES] * E_SIZE + players * MAX_ROWS * R_FIELDS + MAX_FAILED   # layout.shape_head
-    seats = g + G_SIZE                                                                   # layout.seat_head
-    row[g + G_RHIST + min(game_state[I_ROUND], MAX_ROUNDS_HIST) - 1] += 1.0
-    if winners & game_state[I_LAST_R1]:
-        row[g + G_COMEBACK] += 1.0
-    lc = float(game_state[I_LEADCH])
-    row[g + G_LEADCH] += lc
-    row[g + G_LEADCH_SQ] += lc * lc
-    row[S_GAMES] += 1.0
-    row[S_ROUNDS] += rounds
-    row[S_ROUNDS_SQ] += rounds * rounds
-    row[S_END + reason - 1] += 1.0
+    players = game_state[GAME.players]
+    rounds = float(game_state[GAME.round])
+    g = (STATS_HEAD.size + game_state[GAME.entries] * ENTRY_STATS.size + players * MAX_ROWS * ROW_STATS.size
+         + MAX_FAILED)                    # layout.shape_head
+    seats = g + SHAPE_STATS.size          # layout.seat_head
+    row[g + SHAPE_STATS.rounds_hist + min(game_state[GAME.round], MAX_ROUNDS_HIST) - 1] += 1.0
+    if winners & game_state[GAME.last_after_round1]:
+        row[g + SHAPE_STATS.comebacks] += 1.0
+    lc = float(game_state[GAME.lead_changes])
+    row[g + SHAPE_STATS.lead_changes] += lc
+    row[g + SHAPE_STATS.lead_changes_sq] += lc * lc
+    row[STATS_HEAD.games] += 1.0
+    row[STATS_HEAD.rounds] += rounds
+    row[STATS_HEAD.rounds_sq] += rounds * rounds
+    row[STATS_HEAD.ended + reason - 1] += 1.0
     n_win = 0
     for s in range(players):
         n_win += (winners >> s) & 1
     for s in range(players):
-        e = S_HEAD + entry_of(s, game_state) * E_SIZE
+        e = STATS_HEAD.size + entry_of(s, game_state) * ENTRY_STATS.size
         won = (winners >> s) & 1
         share = won / n_win
-        c = money[W_COINS + s]
-        row[e + E_WIN] += won
-        row[e + E_SHARE] += share
-        row[e + E_SHARE_SQ] += share * share
-        row[e + E_COINS] += c
-        row[e + E_COINS_SQ] += c * c
-        row[e + E_ROUNDS] += rounds
-        row[e + E_GAMES] += 1.0
-        if game_state[I_TRACK + s] >= game_state[I_TRACK_WIN]:
-            row[e + E_TRACKWIN] += 1.0
-        b = seats + s * SEAT_SIZE
-        row[b + SEAT_WIN] += won
-        row[b + SEAT_SHARE] += share
-        row[b + SEAT_SHARE_SQ] += share * share
-        row[b + SEAT_COINS] += c
-        row[b + SEAT_COINS_SQ] += c * c
-        if s == game_state[I_FOCAL_SEAT]:
-            row[g + G_FOCAL] += share
-            row[g + G_FOCAL_SQ] += share * share
+        c = money[MONEY.coins + s]
+        row[e + ENTRY_STATS.win] += won
+        row[e + ENTRY_STATS.share] += share
+        row[e + ENTRY_STATS.share_sq] += share * share
+        row[e + ENTRY_STATS.coins] += c
+        row[e + ENTRY_STATS.coins_sq] += c * c
+        row[e + ENTRY_STATS.rounds] += rounds
+        row[e + ENTRY_STATS.games] += 1.0
+        if game_state[GAME.track + s] >= game_state[GAME.track_win]:
+            row[e + ENTRY_STATS.track_wins] += 1.0
+        b = seats + s * SEAT_STATS.size
+        row[b + SEAT_STATS.win] += won
+        row[b + SEAT_STATS.share] += share
+        row[b + SEAT_STATS.share_sq] += share * share
+        row[b + SEAT_STATS.coins] += c
+        row[b + SEAT_STATS.coins_sq] += c * c
+        if s == game_state[GAME.focal_seat]:
+            row[g + SHAPE_STATS.focal_share] += share
+            row[g + SHAPE_STATS.focal_share_sq] += share * share

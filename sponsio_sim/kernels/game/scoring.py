@@ -8,26 +8,22 @@ import numba as nb
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.betting.phase import entry_of, leader_of
-from sponsio_sim.kernels.game.layout import (BET_MC, I_BETPOL, I_BONUS_NET, I_BET_RANK, I_BET_ROW, I_CASHK, I_DOUBLED,
-                                             I_MOVED, I_NBETS, I_PLAYERS, I_PLAYPOL, I_RESULT, I_ROWS, I_TRACK,
-                                             I_TRACK_WIN, MAX_BETS, W_BONUS, W_BONUSPAID, W_CASHED, W_COINS,
-                                             W_FEES, W_MULT, W_PAYOUT, W_STAKE, W_STAKES, W_TRACKV, W_TROLLPAID,
-                                             W_TROLL_PAY)
+from sponsio_sim.kernels.game.layout import BET_MC, GAME, MAX_BETS, MONEY
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import HANDS, REVEALED, TALON, set_round
+from sponsio_sim.kernels.table import BOARD, set_round
 
 
 @no_refcount
 def load_bets(game_state, codes, counts):
     """Bets as ``settle``/``build_relevance`` take them: codes[s, i] = (kind, a, b, placed)."""
-    for s in range(game_state[I_PLAYERS]):
-        counts[s] = game_state[I_NBETS + s]
+    for s in range(game_state[GAME.players]):
+        counts[s] = game_state[GAME.bet_count + s]
         for i in range(counts[s]):
-            row = game_state[I_BET_ROW + s * MAX_BETS + i]
+            row = game_state[GAME.bet_row + s * MAX_BETS + i]
             for f in range(3):
-                codes[s, i, f] = game_state[I_ROWS + 3 * row + f]
-            codes[s, i, 3] = game_state[I_BET_RANK + s * MAX_BETS + i]
+                codes[s, i, f] = game_state[GAME.catalogue + 3 * row + f]
+            codes[s, i, 3] = game_state[GAME.bet_rank + s * MAX_BETS + i]
 
 
 @no_refcount
@@ -36,33 +32,33 @@ def score_round(nine_lost, board, game_state, money, codes, counts, result, fail
     (on gross gains, or net of the round's stakes and token fees), the streak
     track and cash-in (by the strategy's threshold; ``mc`` seats decide later,
     ``game.mc_cash_ins``). Returns the number of failed bets."""
-    players = game_state[I_PLAYERS]
+    players = game_state[GAME.players]
     settle(codes, counts, board, game_state, nine_lost, result, failed)
     n_failed = 0
     for s in range(players):
         for i in range(counts[s]):
-            game_state[I_RESULT + s * MAX_BETS + i] = result[s, i]
+            game_state[GAME.bet_won + s * MAX_BETS + i] = result[s, i]
             if result[s, i] == 0:
                 n_failed += 1
-    net = game_state[I_BONUS_NET] != 0
+    net = game_state[GAME.bonus_net] != 0
     top = 0.0
     for s in range(players):
         pay = 0.0
         for i in range(counts[s]):
             if result[s, i]:
-                m = money[W_MULT + game_state[I_BET_ROW + s * MAX_BETS + i]] * money[W_STAKE]
-                pay += 2.0 * m if game_state[I_DOUBLED + s] == i else m
-        troll = money[W_TROLL_PAY] * n_failed if counts[s] == 0 else 0.0
-        money[W_PAYOUT + s] = pay
-        money[W_TROLLPAID + s] = troll
-        money[W_COINS + s] += pay + troll
+                m = money[MONEY.multiplier + game_state[GAME.bet_row + s * MAX_BETS + i]] * money[MONEY.stake]
+                pay += 2.0 * m if game_state[GAME.doubled_bet + s] == i else m
+        troll = money[MONEY.troll_pay] * n_failed if counts[s] == 0 else 0.0
+        money[MONEY.payout + s] = pay
+        money[MONEY.troll_paid + s] = troll
+        money[MONEY.coins + s] += pay + troll
         top = max(top, round_gain(s, net, money))
-    track_win = game_state[I_TRACK_WIN]
+    track_win = game_state[GAME.track_win]
     for s in range(players):
         if top > 0.0 and round_gain(s, net, money) == top:
-            money[W_BONUSPAID + s] = money[W_BONUS]
-            money[W_COINS + s] += money[W_BONUS]
-        pos = game_state[I_TRACK + s]
+            money[MONEY.bonus_paid + s] = money[MONEY.bonus]
+            money[MONEY.coins + s] += money[MONEY.bonus]
+        pos = game_state[GAME.track + s]
         if counts[s] == 0:
             pos += n_failed
         elif failed[s]:
@@ -70,28 +66,29 @@ def score_round(nine_lost, board, game_state, money, codes, counts, result, fail
         else:
             pos += counts[s]
         pos = min(pos, track_win)
-        game_state[I_MOVED + s] = pos
+        game_state[GAME.track_moved + s] = pos
         e = entry_of(s, game_state)
-        if 0 < pos < track_win and game_state[I_BETPOL + e] != BET_MC and pos >= game_state[I_CASHK + e]:
+        if (0 < pos < track_win and game_state[GAME.betting_policy + e] != BET_MC
+                and pos >= game_state[GAME.cash_in_at + e]):
             cash_in(s, pos, money)
             pos = 0
-        game_state[I_TRACK + s] = pos
+        game_state[GAME.track + s] = pos
     return n_failed
 
 
 @nb.njit(cache=True, inline="always")
 def cash_in(s, pos, money):
     """Seat s cashes in the value of track position ``pos`` (the caller resets its position)."""
-    money[W_CASHED + s] = money[W_TRACKV + pos]
-    money[W_COINS + s] += money[W_TRACKV + pos]
+    money[MONEY.cashed + s] = money[MONEY.track_values + pos]
+    money[MONEY.coins + s] += money[MONEY.track_values + pos]
 
 
 @nb.njit(cache=True, inline="always")
 def round_gain(s, net, money):
     """What the round bonus compares (spec 6.3): payouts and troll pay, less stakes and fees if ``net``."""
-    gain = money[W_PAYOUT + s] + money[W_TROLLPAID + s]
+    gain = money[MONEY.payout + s] + money[MONEY.troll_paid + s]
     if net:
-        gain -= money[W_STAKES + s] + money[W_FEES + s]
+        gain -= money[MONEY.stakes + s] + money[MONEY.fees + s]
     return gain
 
 
@@ -102,10 +99,10 @@ def ready_tricks(board, game_state, hands, codes, counts, playpol):
     in ``playpol``, and clear the trick state; returns the first leader."""
     load_bets(game_state, codes, counts)
     build_relevance(codes, counts, game_state)
-    for s in range(game_state[I_PLAYERS]):
-        hands[s] = board[HANDS + s]
-        playpol[s] = game_state[I_PLAYPOL + entry_of(s, game_state)]
-    set_round(board, game_state, hands, board[TALON], board[REVEALED])
+    for s in range(game_state[GAME.players]):
+        hands[s] = board[BOARD.hands + s]
+        playpol[s] = game_state[GAME.play_policy + entry_of(s, game_state)]
+    set_round(board, game_state, hands, board[BOARD.talon], board[BOARD.revealed])
     return leader_of(game_state)
 
 
@@ -115,6 +112,7 @@ def play_out(board, game_state, money, state, hands, codes, counts, result, fail
     ``hands`` ends with the hands the tricks started from. Returns
     (first leader, last trick's winner, nine_lost, failed bets)."""
     leader = ready_tricks(board, game_state, hands, codes, counts, playpol)
-    last, nine_lost = play_tricks(game_state[I_PLAYERS], leader, playpol, board, game_state, money, state, None, None)
+    last, nine_lost = play_tricks(game_state[GAME.players], leader, playpol, board, game_state, money, state, None,
+                                  None)
     n_failed = score_round(nine_lost, board, game_state, money, codes, counts, result, failed)
     return leader, last, nine_lost, n_failed

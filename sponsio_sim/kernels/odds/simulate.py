@@ -26,7 +26,7 @@ from sponsio_sim.kernels.bits import RANKS, colour_masks, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import RANDOM, build_relevance
-from sponsio_sim.kernels.table import TRICKS_WON, WON, new_state, set_round
+from sponsio_sim.kernels.table import BOARD, TRICK_STATE, new_state, set_round
 
 
 def stats_layout(hand_size, n_colours, players):
@@ -89,10 +89,10 @@ def odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need,
         for kind in range(slots.shape[0]):   # the slot of each kind's bet the asking seat would have won
             base = slots[kind]
             if kind == TRICKS:
-                row[base + game_state[TRICKS_WON + ask]] += 1
+                row[base + game_state[TRICK_STATE.tricks_won + ask]] += 1
             elif kind == COLOUR:
                 for col in range(n_colours):
-                    row[base + col * (RANKS + 1) + popcount(board[WON + ask] & colmask[col])] += 1
+                    row[base + col * (RANKS + 1) + popcount(board[BOARD.won + ask] & colmask[col])] += 1
             elif kind == FAIL:
                 count_fail_bets(codes, bcounts, ask, result, failed, row[base:base + players + 1])
             elif kind == LAST or kind == NINES or kind == FIRST:   # one slot: no parameter

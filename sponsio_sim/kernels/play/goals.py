@@ -14,8 +14,7 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, popcount
-from sponsio_sim.kernels.table import (CAN, COLMASK, FLAGS, HANDS, MAX_COLOURS, NINES_OWN as NINES_OWN_FLAG, NREL,
-                                       PLAYED, TALON, TRICKS_WON, WON, rel_at)
+from sponsio_sim.kernels.table import BOARD, MAX_COLOURS, NINES_OWN as NINES_OWN_FLAG, TRICK_STATE, rel_at
 
 _PACE = 0.25       # mild wish to spread the tricks a tricks=N bet still needs
 _AVOID = 0.7       # a tricks=N bettor whose sure winners suffice avoids other tricks
@@ -41,12 +40,12 @@ def goal_weights(s, players, tricks_left, trick_mask, board, game_state, money):
     own_last = False
     n_colour = 0
     nine_sign = 0.0
-    for j in range(game_state[NREL + s]):
+    for j in range(game_state[TRICK_STATE.n_rel + s]):
         kind = game_state[rel_at(s, j, 0)]
         owner = game_state[rel_at(s, j, 3)]
         sign = game_state[rel_at(s, j, 4)]
         if kind == TRICKS:
-            need = game_state[rel_at(s, j, 1)] - game_state[TRICKS_WON + owner]
+            need = game_state[rel_at(s, j, 1)] - game_state[TRICK_STATE.tricks_won + owner]
             if need < 0 or need > tricks_left:
                 continue
             if need == 0:
@@ -54,7 +53,8 @@ def goal_weights(s, players, tricks_left, trick_mask, board, game_state, money):
             elif need == tricks_left:
                 money[owner] += sign
             elif owner == s:
-                sure = sure_winners(board[HANDS + s], board[PLAYED] | board[TALON] | trick_mask, board)
+                sure = sure_winners(board[BOARD.hands + s], board[BOARD.played] | board[BOARD.talon] | trick_mask,
+                                    board)
                 if need > sure:
                     money[s] += _PACE * 2.0 * min(1.0, (need - sure) / max(1, tricks_left - sure))
                 else:
@@ -74,10 +74,10 @@ def goal_weights(s, players, tricks_left, trick_mask, board, game_state, money):
         elif kind == COLOUR:
             n_colour += 1   # scored card by card (``colour_terms``)
         elif kind == FIRST:
-            if board[PLAYED] == U0:   # no trick done yet: this one decides it
+            if board[BOARD.played] == U0:   # no trick done yet: this one decides it
                 money[owner] += 2.0 * sign
         elif kind == NINES:
-            if owner == s or (game_state[FLAGS] & NINES_OWN_FLAG) == 0:
+            if owner == s or (game_state[TRICK_STATE.flags] & NINES_OWN_FLAG) == 0:
                 nine_sign += sign  # under nines_scope = own, only the bettor's own 9s count
         elif kind == FAIL:
             raise ValueError("goal_weights: a fail bet enters the relevance table as its targets' bets")
@@ -92,7 +92,7 @@ def sure_winners(hand, gone, board):
     the run from the top down made only of own and gone cards."""
     n = 0
     for col in range(MAX_COLOURS):
-        cmask = board[COLMASK + col]
+        cmask = board[BOARD.colour_masks + col]
         if cmask == U0:
             break
         shift = np.uint64(col * RANKS)
@@ -111,18 +111,18 @@ def colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can
     chance) discard, a card of colour C in proportion to C's unknown cards.
     """
     tmask = trick_mask | bit(c)
-    gone = board[TALON] | board[PLAYED]
+    gone = board[BOARD.talon] | board[BOARD.played]
     n_rem = players - 1 - pos
     n_unknown = popcount(unknown)
     discards = (n_rem - n_can) + _VOID_GUESS * n_can
     score = 0.0
-    for j in range(game_state[NREL + s]):
+    for j in range(game_state[TRICK_STATE.n_rel + s]):
         if game_state[rel_at(s, j, 0)] != COLOUR:
             continue
         col = game_state[rel_at(s, j, 1)]
-        cmask = board[COLMASK + col]
+        cmask = board[BOARD.colour_masks + col]
         owner = game_state[rel_at(s, j, 3)]
-        need = game_state[rel_at(s, j, 2)] - popcount(board[WON + owner] & cmask)
+        need = game_state[rel_at(s, j, 2)] - popcount(board[BOARD.won + owner] & cmask)
         avail = popcount(cmask & ~gone)
         if need < 0 or need > avail:
             continue
@@ -143,7 +143,7 @@ def colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can
         u_lose = -1.0 if need > avail - m_c else 0.0
         po = hold if owner == top_seat else 0.0
         for k in range(n_can):
-            if game_state[CAN + k] == owner:
+            if game_state[TRICK_STATE.can + k] == owner:
                 po += (1.0 - hold) / n_can
         score += game_state[rel_at(s, j, 4)] * (po * u_win + (1.0 - po) * u_lose)
     return score

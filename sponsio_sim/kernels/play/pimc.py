@@ -26,8 +26,7 @@ from sponsio_sim.kernels.bets import counted_nines, nine_bettors
 from sponsio_sim.kernels.dd.solve import solve_bets
 from sponsio_sim.kernels.dd.core import ct_layout
 from sponsio_sim.kernels.play.tricks import HOOKED, choose_hooked, play_tricks
-from sponsio_sim.kernels.table import (COLMASK, FLAGS, HANDS, NINES_OWN, NINE_CARDS, REVEALED, TRICKS_WON, VOID,
-                                       WINNERS, WON)
+from sponsio_sim.kernels.table import BOARD, NINES_OWN, TRICK_STATE
 
 PIMC = HOOKED
 # What the pimc seat's hook needs besides the public state.
@@ -43,12 +42,12 @@ def sample_world(s, players, board, game_state, state, pool, out):
     Uniform over layouts respecting voids (rejection); if 200 tries fail,
     cards of the colours some seat is void in are placed first, each into a
     random free slot of a seat that may hold it (close to uniform)."""
-    revealed = board[REVEALED]
+    revealed = board[BOARD.revealed]
     n = 0
     for t in range(players):
         if t == s:
             continue
-        m = board[HANDS + t] & ~revealed
+        m = board[BOARD.hands + t] & ~revealed
         while m != U0:
             pool[n] = lowest(m)
             m &= m - U1
@@ -64,7 +63,7 @@ def sample_world(s, players, board, game_state, state, pool, out):
         pos = 0
         ok = True
         for t in range(players):
-            h = board[HANDS + t]
+            h = board[BOARD.hands + t]
             if t == s:
                 out[t] = h
                 continue
@@ -72,7 +71,7 @@ def sample_world(s, players, board, game_state, state, pool, out):
             for _ in range(popcount(h & ~revealed)):
                 c = pool[pos]
                 pos += 1
-                if (game_state[VOID + t] >> (c // RANKS)) & 1:
+                if (game_state[TRICK_STATE.void + t] >> (c // RANKS)) & 1:
                     ok = False
                 w |= bit(c)
             out[t] = w
@@ -83,30 +82,30 @@ def sample_world(s, players, board, game_state, state, pool, out):
 @nb.njit(cache=True)
 def _constrained_order(s, players, board, game_state, state, pool, n):
     """Reorder ``pool`` so that dealing it seat by seat respects voids."""
-    revealed = board[REVEALED]
+    revealed = board[BOARD.revealed]
     free = np.zeros(players, dtype=np.int64)
     for t in range(players):
         if t != s:
-            free[t] = popcount(board[HANDS + t] & ~revealed)
+            free[t] = popcount(board[BOARD.hands + t] & ~revealed)
     seat_of = np.full(n, -1, dtype=np.int64)
     for phase in range(2):
         for i in range(n):
             col = pool[i] // RANKS
             restricted = False
             for t in range(players):
-                if t != s and (game_state[VOID + t] >> col) & 1:
+                if t != s and (game_state[TRICK_STATE.void + t] >> col) & 1:
                     restricted = True
             if (phase == 0) != restricted or seat_of[i] >= 0:
                 continue
             slots = 0
             for t in range(players):
-                if t != s and not (game_state[VOID + t] >> col) & 1:
+                if t != s and not (game_state[TRICK_STATE.void + t] >> col) & 1:
                     slots += free[t]
             if slots == 0:
                 continue
             k = randbelow(state, slots)
             for t in range(players):
-                if t != s and not (game_state[VOID + t] >> col) & 1:
+                if t != s and not (game_state[TRICK_STATE.void + t] >> col) & 1:
                     if k < free[t]:
                         seat_of[i] = t
                         free[t] -= 1
@@ -131,11 +130,11 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, boar
     """The pimc seat's card (see module docstring). ``trick[:n_trick]`` are
     the cards already in the trick; ``ctr`` the solver's counters so far;
     ``stamps`` = (worst-case stamp, best-case stamp) for the game."""
-    colmask = board[COLMASK:COLMASK + n_colours].copy()
-    nines_own = (game_state[FLAGS] & NINES_OWN) != 0
+    colmask = board[BOARD.colour_masks:BOARD.colour_masks + n_colours].copy()
+    nines_own = (game_state[TRICK_STATE.flags] & NINES_OWN) != 0
     in_play = U0
     for t in range(players):
-        in_play |= board[HANDS + t]
+        in_play |= board[BOARD.hands + t]
     if n_trick > 0:
         in_play |= bit(best)
     # one candidate per class of cards adjacent among the cards in play
@@ -144,7 +143,7 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, boar
     while m != U0:
         c = lowest(m)
         m &= m - U1
-        cm = board[COLMASK + c // RANKS]
+        cm = board[BOARD.colour_masks + c // RANKS]
         below = in_play & cm & (bit(c) - U1)
         if below != U0 and (legal & bit(highest(below))) != U0:
             continue
@@ -165,7 +164,7 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, boar
         maxside = np.int64(1) << s if q == 0 else everyone
         for i in range(worlds):
             sample_world(s, players, board, game_state, state, pool, world)
-            nines = counted_nines(codes, bcounts, world, tr, leader, board[NINE_CARDS], nines_own)
+            nines = counted_nines(codes, bcounts, world, tr, leader, board[BOARD.nine_cards], nines_own)
             for k in range(n):
                 if score[k, 1 + q] + worlds - i < top:
                     continue
@@ -203,15 +202,15 @@ def trick_counters(ctr, players, n_colours, codes, bcounts, nine_lost, board, ga
     cc0, nok, last_i, first_i, _ = ct_layout(players, n_colours)
     tricks_done = 0
     for q in range(players):
-        ctr[q] = game_state[TRICKS_WON + q]
+        ctr[q] = game_state[TRICK_STATE.tricks_won + q]
         tricks_done += ctr[q]
         for col in range(n_colours):
-            ctr[cc0 + q * n_colours + col] = popcount(board[WON + q] & board[COLMASK + col])
-    if game_state[FLAGS] & NINES_OWN:   # only the nines bettors' own 9s count
+            ctr[cc0 + q * n_colours + col] = popcount(board[BOARD.won + q] & board[BOARD.colour_masks + col])
+    if game_state[TRICK_STATE.flags] & NINES_OWN:   # only the nines bettors' own 9s count
         nine_lost &= nine_bettors(codes, bcounts)
     ctr[nok] = 1 if nine_lost == 0 else 0
     ctr[last_i] = -1
-    ctr[first_i] = game_state[WINNERS] if tricks_done > 0 else -1
+    ctr[first_i] = game_state[TRICK_STATE.winners] if tricks_done > 0 else -1
 
 
 @nb.njit(cache=True, inline="always")

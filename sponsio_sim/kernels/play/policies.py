@@ -21,8 +21,7 @@ from tabletop_mc.rng import randbelow
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bits import RANKS, U0, U1, above, beats, bit, lowest, popcount, select
 from sponsio_sim.kernels.play.goals import colour_terms, goal_weights
-from sponsio_sim.kernels.table import (CAN, COLMASK, DECK, FLAGS, HANDS, MAX_REL, NINES_OWN as NINES_OWN_FLAG,
-                                       NINE_CARDS, NREL, PLAYED, REVEALED, TALON, VOID, rel_at)
+from sponsio_sim.kernels.table import BOARD, MAX_REL, NINES_OWN as NINES_OWN_FLAG, TRICK_STATE, rel_at
 
 RANDOM, GREEDY, GOAL = 0, 1, 2
 # Weights of the goal policy's card-scoring terms (heuristic constants, not rules;
@@ -68,7 +67,7 @@ def build_relevance(codes, counts, game_state):
                     game_state[rel_at(s, n, 3)] = t
                     game_state[rel_at(s, n, 4)] = sign
                     n += 1
-        game_state[NREL + s] = n
+        game_state[TRICK_STATE.n_rel + s] = n
 
 
 @no_refcount
@@ -93,17 +92,17 @@ def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, tr
     is the sum over seats of P(seat wins) x ``money[seat]`` plus per-card
     terms.
     """
-    hand = board[HANDS + s]
-    revealed = board[REVEALED]
-    unknown = board[DECK] & ~(hand | board[TALON] | board[PLAYED] | trick_mask | revealed)
+    hand = board[BOARD.hands + s]
+    revealed = board[BOARD.revealed]
+    unknown = board[BOARD.deck] & ~(hand | board[BOARD.talon] | board[BOARD.played] | trick_mask | revealed)
     rem_rev = U0
     t = leader + pos
     for _ in range(pos + 1, players):
         t += 1
         if t >= players:
             t -= players
-        rem_rev |= board[HANDS + t] & revealed
-    dead = board[PLAYED] | board[TALON]
+        rem_rev |= board[BOARD.hands + t] & revealed
+    dead = board[BOARD.played] | board[BOARD.talon]
     if goal:
         keep, own_last, n_colour, nine_sign, bank = goal_weights(s, players, tricks_left, trick_mask,
                                                                  board, game_state, money)
@@ -116,8 +115,8 @@ def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, tr
         n_colour = 0
         nine_sign = 0.0
         bank = 0.0
-    nine_dead = pos > 0 and (trick_mask & board[NINE_CARDS] & ~bit(best)) != U0 \
-        and (game_state[FLAGS] & NINES_OWN_FLAG) == 0
+    nine_dead = pos > 0 and (trick_mask & board[BOARD.nine_cards] & ~bit(best)) != U0 \
+        and (game_state[TRICK_STATE.flags] & NINES_OWN_FLAG) == 0
     cur_col = -1
     q = 0.0
     n_can = 0
@@ -142,13 +141,13 @@ def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, tr
             q, n_can = _seats_to_play(s, players, pos, leader, lead_col, board, game_state)
             w_can = 0.0
             for k in range(n_can):
-                w_can += money[game_state[CAN + k]]
+                w_can += money[game_state[TRICK_STATE.can + k]]
         if pos == 0 or beats(c, best):
             top_seat = s
-            higher = board[COLMASK + lead_col] & above(c)
+            higher = board[BOARD.colour_masks + lead_col] & above(c)
         else:
             top_seat = best_seat
-            higher = board[COLMASK + lead_col] & above(best)
+            higher = board[BOARD.colour_masks + lead_col] & above(best)
         hold = 1.0
         if n_can > 0:
             if rem_rev & higher:
@@ -180,21 +179,21 @@ def _seats_to_play(s, players, pos, leader, lead_col, board, game_state):
     """For the led colour: (chance an unknown card is NOT with a seat still to
     play, number of such seats not void in it); those seats go to game_state[CAN:]."""
     vbit = np.int64(1) << lead_col
-    revealed = board[REVEALED]
+    revealed = board[BOARD.revealed]
     rem_slots = 0
     tot_slots = 0
     n_can = 0
     for t in range(players):
-        if t == s or (game_state[VOID + t] & vbit) != 0:
+        if t == s or (game_state[TRICK_STATE.void + t] & vbit) != 0:
             continue
-        slots = popcount(board[HANDS + t] & ~revealed)
+        slots = popcount(board[BOARD.hands + t] & ~revealed)
         tot_slots += slots
         t_pos = t - leader
         if t_pos < 0:
             t_pos += players
         if t_pos > pos:
             rem_slots += slots
-            game_state[CAN + n_can] = t
+            game_state[TRICK_STATE.can + n_can] = t
             n_can += 1
     if rem_slots == 0:
         return 1.0, n_can

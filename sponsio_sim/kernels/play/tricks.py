@@ -8,8 +8,7 @@ from numba.extending import overload
 from sponsio_sim.kernels.bets import bet_decided
 from sponsio_sim.kernels.bits import RANKS, U0, U1, beats, bit, lowest, popcount
 from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM, choose_random, choose_scored
-from sponsio_sim.kernels.table import (COLMASK, HANDS, NINE_CARDS, N_PLAYED, PLAYED, REVEALED, SEQ, TRICKS_WON,
-                                       VOID, WINNERS, WON)
+from sponsio_sim.kernels.table import BOARD, TRICK_STATE
 
 
 HOOKED = 3  # policy codes from here on choose through ``choose_hooked``
@@ -48,10 +47,10 @@ def play_tricks(players, leader, policy, board, game_state, money, state, ctx, s
     compiled out). ``order`` packs the cards already in the trick, 6 bits each
     from the leader's; ``best`` is the trick's top card so far (-1 when leading).
 
-    Hands are emptied; tricks won and cards won end up in ``game_state[TRICKS_WON + s]``
-    and ``board[WON + s]``, the cards in play order in ``game_state[SEQ:]``, trick
-    t's winner in ``game_state[WINNERS + t]`` and the number of tricks in
-    ``game_state[N_PLAYED]`` (the outcome ``bets.settle`` reads). Returns
+    Hands are emptied; tricks won and cards won end up in ``game_state[TRICK_STATE.tricks_won + s]``
+    and ``board[BOARD.won + s]``, the cards in play order in ``game_state[TRICK_STATE.seq:]``, trick
+    t's winner in ``game_state[TRICK_STATE.winners + t]`` and the number of tricks in
+    ``game_state[TRICK_STATE.n_played]`` (the outcome ``bets.settle`` reads). Returns
     ``(last_trick_winner, nine_lost)``, ``nine_lost`` the bitmask of seats that
     played a 9 that lost its trick (only a discarded 9 can: a 9 is the top
     rank of its colour).
@@ -59,7 +58,7 @@ def play_tricks(players, leader, policy, board, game_state, money, state, ctx, s
     ``stop`` (an int64 array: kind, a, b, seat; kind < 0 for none) ends the
     round at the first trick boundary where that bet is settled
     (``bets.bet_decided``): the outcome then holds for that bet only, and
-    ``game_state[N_PLAYED]`` counts the tricks played. ``None``: the check is
+    ``game_state[TRICK_STATE.n_played]`` counts the tricks played. ``None``: the check is
     compiled out.
     """
     return play_scripted(players, leader, policy, board, game_state, money, state, ctx, stop, None)
@@ -74,12 +73,12 @@ def play_scripted(players, leader, policy, board, game_state, money, state, ctx,
     policies play on. ``halt`` -1 plays to the end; -2 stops right after the
     scripted cards; a seat ``s >= 0`` stops when s is next to play after
     them. A stop may fall inside a trick: its cards so far are in
-    ``game_state[SEQ:]`` and out of the hands, ``game_state[N_PLAYED]`` counts the
+    ``game_state[TRICK_STATE.seq:]`` and out of the hands, ``game_state[TRICK_STATE.n_played]`` counts the
     finished tricks, and the return value's first item is the trick's leader.
     The scripted cards are not checked: the caller gives legal play, and
     voids are read from the cards (a card not of the led colour shows one)."""
-    n_tricks = popcount(board[HANDS + leader])
-    nines = board[NINE_CARDS]
+    n_tricks = popcount(board[BOARD.hands + leader])
+    nines = board[BOARD.nine_cards]
     nine_lost = 0
     k = 0
     n_script = 0
@@ -100,14 +99,14 @@ def play_scripted(players, leader, policy, board, game_state, money, state, ctx,
             s += 1
             if s == players:
                 s = 0
-            h = board[HANDS + s]
+            h = board[BOARD.hands + s]
             if script is not None and k >= n_script and halt != -1 and (halt == -2 or halt == s):
-                game_state[N_PLAYED] = t
+                game_state[TRICK_STATE.n_played] = t
                 return leader, nine_lost
             if script is not None and k < n_script:
                 c = script[2 + k]
                 if pos > 0 and (bit(c) & led_mask) == U0:
-                    game_state[VOID + s] |= np.int64(1) << led
+                    game_state[TRICK_STATE.void + s] |= np.int64(1) << led
             else:
                 if pos == 0:
                     legal = h
@@ -115,7 +114,7 @@ def play_scripted(players, leader, policy, board, game_state, money, state, ctx,
                     legal = h & led_mask
                     if legal == U0:
                         legal = h
-                        game_state[VOID + s] |= np.int64(1) << led
+                        game_state[TRICK_STATE.void + s] |= np.int64(1) << led
                 pol = policy[s]
                 if pol == RANDOM:
                     c = choose_random(legal, state)
@@ -129,16 +128,16 @@ def play_scripted(players, leader, policy, board, game_state, money, state, ctx,
                 else:
                     raise ValueError("unknown play policy (or a hooked one without its context)")
             b = bit(c)
-            board[HANDS + s] = h & ~b
-            board[REVEALED] &= ~b
-            game_state[SEQ + k] = c
+            board[BOARD.hands + s] = h & ~b
+            board[BOARD.revealed] &= ~b
+            game_state[TRICK_STATE.seq + k] = c
             k += 1
             trick_mask |= b
             if ctx is not None:   # pruned at compile time: only a hook reads the trick so far
                 order |= np.uint64(c) << np.uint64(6 * pos)
             if pos == 0:
                 led = c // RANKS
-                led_mask = board[COLMASK + led]
+                led_mask = board[BOARD.colour_masks + led]
                 best = c
                 best_seat = s
             elif beats(c, best):
@@ -146,14 +145,14 @@ def play_scripted(players, leader, policy, board, game_state, money, state, ctx,
                 best_seat = s
             elif (b & nines) != U0:   # a 9 that does not take the trick was discarded: it loses
                 nine_lost |= 1 << s
-        game_state[WINNERS + t] = best_seat
-        game_state[TRICKS_WON + best_seat] += 1
-        board[WON + best_seat] |= trick_mask
-        board[PLAYED] |= trick_mask
+        game_state[TRICK_STATE.winners + t] = best_seat
+        game_state[TRICK_STATE.tricks_won + best_seat] += 1
+        board[BOARD.won + best_seat] |= trick_mask
+        board[BOARD.played] |= trick_mask
         leader = best_seat
         if stop is not None:   # pruned at compile time when None
             if stop[0] >= 0 and bet_decided(stop[0], stop[1], stop[2], stop[3], players, board, game_state, nine_lost):
-                game_state[N_PLAYED] = t + 1
+                game_state[TRICK_STATE.n_played] = t + 1
                 return leader, nine_lost
-    game_state[N_PLAYED] = n_tricks
+    game_state[TRICK_STATE.n_played] = n_tricks
     return leader, nine_lost
