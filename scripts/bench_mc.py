@@ -46,7 +46,7 @@ def run(r: int, games: int, keep: int, audit: bool, seed: int):
 
 def main() -> None:
     from sponsio_sim.analysis.game.setup import MC_KEEP
-    from sponsio_sim.kernels.betting import audit as A
+    from sponsio_sim.kernels.game.layout import AUDIT_COUNTS
     from tabletop_mc.stats import wilson
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -67,16 +67,17 @@ def main() -> None:
         for rep in range(a.repeat):
             out, secs = run(r, a.games, a.keep, False, a.seed + rep)
             best = max(best, a.games / secs)
+        counts = AUDIT_COUNTS.named(out)
         flag = "" if r != 100 else ("  (target >= 20: met)" if best >= TARGET else "  (target >= 20: NOT met)")
-        print(f"{r:>5} {best:>13.1f} {out[A.A_SEARCHES] / a.games:>14.1f} "
-              f"{out[A.A_ROLLOUTS] / max(out[A.A_SEARCHES], 1):>16.0f}{flag}")
+        print(f"{r:>5} {best:>13.1f} {counts['searches'] / a.games:>14.1f} "
+              f"{counts['rollouts'] / max(counts['searches'], 1):>16.0f}{flag}")
         if a.audit:
-            out, _ = run(r, a.games, a.keep, True, a.seed)
-            n, k = int(out[A.A_DECISIONS]), int(out[A.A_PRUNED])
+            counts = AUDIT_COUNTS.named(run(r, a.games, a.keep, True, a.seed)[0])
+            n, k = int(counts['decisions']), int(counts['pruned'])
             _, lo, hi = wilson(k, n)
             print(f"      pruning: searching every candidate picks another action at {k} of {n} decisions "
                   f"= {k / max(n, 1):.3f} [{lo:.3f}, {hi:.3f}] (95% Wilson), losing "
-                  f"{out[A.A_REGRET] / max(n, 1):.3f} coins of round gain per decision (on fresh deals)")
+                  f"{counts['regret'] / max(n, 1):.3f} coins of round gain per decision (on fresh deals)")
 
 
 if __name__ == "__main__":

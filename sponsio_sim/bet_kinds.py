@@ -1,7 +1,7 @@
 """The bet kinds: one row per kind, and every per-kind constant the layers use.
 
 A row says what a kind is (name, notation, parameters), how the success
-model sees it (feature cells) and, for a kind the specification does not
+model sees it (the values of each feature, ``cell_sizes``) and, for a kind the specification does not
 have, its default payout multiplier (the shipped rule sets, whose ``bets``
 list the catalogue, leave such a kind off). From the rows come the kind
 codes kernels compile in (``TRICKS`` ...), ``BET_TYPES``, the catalogue's
@@ -50,7 +50,7 @@ class Kind:
     notation: str                 # N: a count, C: a colour letter, S: a seat
     params: tuple[str, ...]       # parameter types of (a, b), see the module docstring
     meaning: str                  # what a bet of this kind wins on
-    cells: tuple[int, ...]        # success-model feature cells (``kernels.betting.model``)
+    cell_sizes: tuple[int, ...]   # values of each success-model feature (``kernels.betting.model``)
     multiplier: float | None = None   # default payout multiplier; None: a spec kind, every rule file gives it
 
     @property
@@ -99,7 +99,7 @@ def odds_slots(kind: Kind, hand_size: int, n_colours: int, players: int) -> int:
 def model_shape(kind: Kind, hand_size: int) -> tuple[int, ...]:
     """The model table's shape for a kind: its feature cells, then its count parameter's values."""
     axis = kind.param_axis
-    return kind.cells + ((param_values(axis, hand_size, 0, 0),) if axis else ())
+    return kind.cell_sizes + ((param_values(axis, hand_size, 0, 0),) if axis else ())
 
 
 def param_slot(kind: Kind, values: tuple[int, ...], hand_size: int, n_colours: int, players: int) -> int:

@@ -50,13 +50,12 @@ def _bet_kinds() -> Registry:
 
 
 def _betting() -> Registry:
-    from sponsio_sim.analysis.game.strategy import BETTING
-    from sponsio_sim.kernels.game import layout
-    codes = {n: getattr(layout, n) for n in dir(layout) if n.startswith("BET_")}
-    assert sorted(codes.values()) == sorted(BETTING.values()) == list(range(len(BETTING)))
-    return Registry("betting policies", codes,
-                    ("sponsio_sim.kernels.betting.dispatch.choose_action",
-                     "sponsio_sim.kernels.betting.policies.choose_end_token"), "sponsio_sim/kernels", {})
+    from sponsio_sim import betting_policies
+    codes = {f"BET_{p.name.upper()}": i for i, p in enumerate(betting_policies.POLICIES)}
+    assert all(getattr(betting_policies, n) == c for n, c in codes.items())
+    assert betting_policies.BETTING == {p.name: i for i, p in enumerate(betting_policies.POLICIES)}
+    return Registry("betting policies", codes, checklist_of(betting_policies, "sponsio_sim"), "sponsio_sim/kernels",
+                    {})
 
 
 def _play() -> Registry:
@@ -414,3 +413,15 @@ def test_compiled_kernels_raise_for_an_unknown_code(path, args_for):
     fn = resolve(path)
     with pytest.raises(ValueError, match="unknown"):
         fn(*args_for(path.rpartition(".")[2], 99))
+
+
+@pytest.mark.parametrize("module", ["sponsio_sim.bet_kinds", "sponsio_sim.betting_policies"])
+def test_the_readme_points_to_each_checklist(module):
+    """A registry's checklist is its module's docstring (the functions the tests above drive); the
+    README's pointer names the module, and the docstring names every module of the checklist."""
+    import importlib
+    readme = (ROOT / "README.md").read_text()
+    assert f"`{module.replace('.', '/')}.py`" in readme
+    registry = importlib.import_module(module)
+    listed = {path.rpartition(".")[0] for path in checklist_of(registry, "sponsio_sim")}
+    assert all(importlib.import_module(m) for m in listed)

@@ -9,10 +9,10 @@ import numpy as np
 
 from tabletop_mc.bits import highest, lowest, popcount  # noqa: F401  (re-exported for the kernels)
 from tabletop_mc.jit import no_refcount
+from sponsio_sim.bet_kinds import RANKS  # noqa: F401  (re-exported for the kernels)
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
-RANKS = 9
 NINE_OF_COLOUR0 = 8  # rank 9 is bit 8 of its colour
 
 

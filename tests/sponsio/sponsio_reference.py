@@ -25,7 +25,7 @@ from collections import defaultdict
 from fractions import Fraction
 from itertools import combinations
 
-RANKS = 9
+from sponsio_sim.bet_kinds import RANKS
 
 
 def colour(card: int) -> int:

@@ -18,8 +18,7 @@ from sponsio_sim.analysis.game.runs import entry_table, run_games
 from sponsio_sim.analysis.game.setup import Profile, parse_profile, parse_strategy
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cli import main
-from sponsio_sim.kernels.game.layout import named_stats
-from sponsio_sim.kernels.game.multiplay import M_FOCAL_SHARE
+from sponsio_sim.kernels.game.layout import GAME_MEASURES, named_stats
 from sponsio_sim.rules import load_rules
 
 R4 = load_rules(None, 4)
@@ -60,7 +59,8 @@ def test_restricted_play_value_is_minus_exploits_paired_gain():
         v, lo, hi = ch.rp_value(kind)
         row = ex.loc[f"without={kind}"]
         assert (v, lo, hi) == pytest.approx((-row["gain"], -row["gain_high"], -row["gain_low"]), abs=1e-12)
-    troll = ch.run.moments.diff(ch.run.at(ch.plays.troll, M_FOCAL_SHARE), ch.run.at(ch.plays.base, M_FOCAL_SHARE))
+    troll = ch.run.moments.diff(ch.run.at(ch.plays.troll, GAME_MEASURES.focal_share),
+                                ch.run.at(ch.plays.base, GAME_MEASURES.focal_share))
     assert troll[0] == pytest.approx(ex.loc["troll", "gain"], abs=1e-12)
 
 

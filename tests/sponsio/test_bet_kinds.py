@@ -138,7 +138,7 @@ def test_first_in_games_the_fitted_model_and_balance():
     model = fit_model(rules, n=20_000, seed=2)
     assert model.covers(rules.bets)
     first = model.tables(model.bets)[BET_TYPES.index("first")]
-    assert first.shape == KINDS[BET_TYPES.index("first")].cells and first.sum() > 500
+    assert first.shape == KINDS[BET_TYPES.index("first")].cell_sizes and first.sum() > 500
     strategies = parse_profile("ev:goal:cash4 x4", rules)
     totals = run_games(rules, strategies, 300, rotate=True, seed=4, model=model)
     entries = entry_table(totals, strategies, True, rules)

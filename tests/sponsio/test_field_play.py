@@ -14,7 +14,7 @@ from sponsio_sim.kernels.betting.candidates import ev_candidates, step_candidate
 from sponsio_sim.kernels.betting.policies import choose_ev
 from sponsio_sim.kernels.betting.phase import actor, apply_action, betting_steps
 from sponsio_sim.kernels.betting.scored import distilled_scores, pick
-from sponsio_sim.kernels.game.layout import CANDIDATE_FEATURES, MAX_CANDS, MAX_ROWS, MONEY, PASS
+from sponsio_sim.kernels.game.layout import CANDIDATE_FEATURES, MAX_CANDS, MAX_ROWS, MONEY, PAIRED, PAIR_STATS, PASS
 from sponsio_sim.kernels.game.engine import start_game, start_round
 from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.rules import load_rules
@@ -51,7 +51,7 @@ def test_a_deviation_against_the_field_is_paired_and_equals_two_separate_runs():
     # the same games played apart: the field alone, and the field with dev at the focal seat
     alone = run_games(R4, grown, 240, rotate=False, seed=5, model=model)
     assert np.allclose(alone, base)
-    gain = pair[1 + 4] / pair[0]    # exploit P_SHARE + P_DIFF: the mean paired difference
+    gain = pair[PAIR_STATS.share + PAIRED.diff] / pair[PAIR_STATS.games]   # the mean paired difference
     board = entry_table(devd, grown, False, R4)
     assert board.loc[len(prof), "games"] == 240            # dev sits at exactly the focal seat
     assert gain == pytest.approx(board.loc[len(prof), "win_share"] - focal_share(alone, 4), abs=1e-12)

@@ -30,7 +30,7 @@ from sponsio_sim.kernels.betting.phase import actor, apply_action, apply_end_tok
 from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game.layout import GAME, LOG_FIELDS, MAX_BETS, MONEY, stats_size
+from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, LOG_FIELDS, MAX_BETS, MONEY, stats_size
 from sponsio_sim.kernels.game.engine import (close_round, round_arrays, round_start, round_stream, start_game,
                                              start_round)
 from sponsio_sim.kernels.game.scoring import play_out
@@ -104,7 +104,7 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
                                 money):
                 raise RuntimeError(f"illegal action {(act, x, y, rv)} of seat {s}")  # pragma: no cover
             hist.append((s, int(act), int(x), int(y), int(rv)))
-        for j in range(3):
+        for j in range(len(END_TOKENS)):
             t = int(end_token(j))
             s = int(game_state[GAME.token_owner + t])
             if s < 0:

@@ -30,7 +30,7 @@ from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.runs import check_n, entry_table, game_table, rounds_histogram, seat_table
 from sponsio_sim.analysis.game.setup import Profile, parse_profile
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.kernels.game.multiplay import M_FOCAL_SHARE
+from sponsio_sim.kernels.game.layout import GAME_MEASURES
 from sponsio_sim.rules import RuleSet, load_rules
 
 SHARE_CI = "shares of bets, troll share and coins per seat-round: ratios over games, delta-method t interval"
@@ -71,7 +71,8 @@ class Choice:
         own play): the gain in win share (empty without member plays)."""
         rows = []
         for text, j in self.plays.members.items():
-            g, lo, hi = self.run.moments.diff(self.run.at(j, M_FOCAL_SHARE), self.run.at(0, M_FOCAL_SHARE))
+            g, lo, hi = self.run.moments.diff(self.run.at(j, GAME_MEASURES.focal_share),
+                                              self.run.at(0, GAME_MEASURES.focal_share))
             rows.append({"member": text, "gain": g, "gain_low": lo, "gain_high": hi})
         return pd.DataFrame(rows, columns=["member", "gain", "gain_low", "gain_high"])
 

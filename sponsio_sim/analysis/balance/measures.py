@@ -1,7 +1,7 @@
 """The game measures of a multi-play run (``plays``): levels per play and paired effects between plays.
 
 A measure is a smooth function of the means of the per-game measures
-(``kernels.game.multiplay.M_*``); its level in play j and its effect from
+(``kernels.game.layout.GAME_MEASURES``); its level in play j and its effect from
 play j0 to play j (the same games: paired) get 95 % intervals from the
 moments (``tabletop_mc.moments``): exact t intervals for means and
 differences of means, the delta method for ratios of sums (troll share,
@@ -20,12 +20,13 @@ import numpy as np
 
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.balance.plays import PlayRun
-from sponsio_sim.kernels.game import multiplay as MP
+from sponsio_sim.kernels.game.layout import GAME_MEASURES, SEAT_SHARE_MEASURES
 from sponsio_sim.bet_kinds import KIND_CODE, N_KINDS
 
 END_NAMES = ("track", "coins", "rounds")
-# (measure, column of M_*) read as a share of games: Wilson level
-GAME_SHARES = {"comeback rate": MP.M_COMEBACK, **{f"ended by {r}": MP.M_END + i for i, r in enumerate(END_NAMES)}}
+# (measure, column of GAME_MEASURES) read as a share of games: Wilson level
+GAME_SHARES = {"comeback rate": GAME_MEASURES.comeback,
+               **{f"ended by {r}": GAME_MEASURES.ended + i for i, r in enumerate(END_NAMES)}}
 SEAT_GAP = ("seat 0 - fair share", "largest seat gap")
 
 
@@ -40,20 +41,21 @@ def value_grad(run: PlayRun, j: int, name: str) -> tuple[float, np.ndarray, str]
     mom, players = run.moments, run.plays[j].rules.players
     at = lambda i: run.at(j, i)  # noqa: E731
     if name == "seat 0 - fair share":
-        return float(mom.mean[at(MP.M_SEAT)]) - 1.0 / players, mom.coef(at(MP.M_SEAT)), ""
+        return float(mom.mean[at(SEAT_SHARE_MEASURES)]) - 1.0 / players, mom.coef(at(SEAT_SHARE_MEASURES)), ""
     if name == "largest seat gap":
-        shares = mom.mean[[at(MP.M_SEAT + s) for s in range(players)]]
+        shares = mom.mean[[at(SEAT_SHARE_MEASURES + s) for s in range(players)]]
         a, b = int(np.argmax(shares)), int(np.argmin(shares))
-        g = mom.coef(at(MP.M_SEAT + a), (at(MP.M_SEAT + b), -1.0))
+        g = mom.coef(at(SEAT_SHARE_MEASURES + a), (at(SEAT_SHARE_MEASURES + b), -1.0))
         return float(shares[a] - shares[b]), g, f"seat {a} - seat {b}"
     if name == "troll share":
-        num, den = mom.coef(at(MP.M_TROLL)), mom.coef((at(MP.M_ROUNDS), float(players)))
+        num, den = mom.coef(at(GAME_MEASURES.troll_seat_rounds)), mom.coef((at(GAME_MEASURES.rounds), float(players)))
     elif name.endswith(" share of bets"):
         kind = name.split(" ", 1)[0]
-        num = mom.coef(at(MP.M_BETS + KIND_CODE[kind]))
-        den = mom.coef([at(MP.M_BETS + k) for k in range(N_KINDS)])
+        num = mom.coef(at(GAME_MEASURES.bets + KIND_CODE[kind]))
+        den = mom.coef([at(GAME_MEASURES.bets + k) for k in range(N_KINDS)])
     else:
-        col = {"rounds per game": MP.M_ROUNDS, "lead changes per game": MP.M_LEADCH, **GAME_SHARES}[name]
+        col = {"rounds per game": GAME_MEASURES.rounds, "lead changes per game": GAME_MEASURES.lead_changes,
+               **GAME_SHARES}[name]
         return float(mom.mean[at(col)]), mom.coef(at(col)), ""
     value, grad = mom.ratio_grad(num, den)
     return value, grad, ""
@@ -85,23 +87,23 @@ def effect(run: PlayRun, j: int, j0: int, name: str) -> dict:
 
 def focal_value(run: PlayRun, base: int, other: int) -> tuple[float, float, float]:
     """The deviating player's win share in play ``base`` less in play ``other`` (paired)."""
-    return run.moments.diff(run.at(base, MP.M_FOCAL_SHARE), run.at(other, MP.M_FOCAL_SHARE))
+    return run.moments.diff(run.at(base, GAME_MEASURES.focal_share), run.at(other, GAME_MEASURES.focal_share))
 
 
 def focal_share(run: PlayRun, j: int) -> tuple[float, float, float]:
-    return run.moments.mean_of(run.at(j, MP.M_FOCAL_SHARE), lower=0.0, upper=1.0)
+    return run.moments.mean_of(run.at(j, GAME_MEASURES.focal_share), lower=0.0, upper=1.0)
 
 
-COIN_SOURCES = (("bet payouts", MP.M_PAYOUT, 1.0), ("troll pay", MP.M_TROLLPAY, 1.0),
-                ("round bonus", MP.M_BONUS, 1.0), ("cash-ins", MP.M_CASH, 1.0),
-                ("stakes", MP.M_STAKES, -1.0), ("token fees", MP.M_FEES, -1.0))
+COIN_SOURCES = (("bet payouts", GAME_MEASURES.payout, 1.0), ("troll pay", GAME_MEASURES.troll_pay, 1.0),
+                ("round bonus", GAME_MEASURES.bonus, 1.0), ("cash-ins", GAME_MEASURES.cash, 1.0),
+                ("stakes", GAME_MEASURES.stakes, -1.0), ("token fees", GAME_MEASURES.fees, -1.0))
 
 
 def coin_flow(run: PlayRun, j: int = 0) -> list[dict]:
     """Coins per seat and round by source (inflows positive, stakes and fees negative) and net:
     ratios of sums over the games, delta-method intervals."""
     mom, players = run.moments, run.plays[j].rules.players
-    den = mom.coef((run.at(j, MP.M_ROUNDS), float(players)))
+    den = mom.coef((run.at(j, GAME_MEASURES.rounds), float(players)))
     rows = []
     for name, col, sign in COIN_SOURCES:
         v, lo, hi = mom.ratio(mom.coef((run.at(j, col), sign)), den)

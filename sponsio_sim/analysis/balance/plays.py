@@ -44,7 +44,7 @@ from sponsio_sim.rules import RuleSet
 class Play:
     """A line-up under a rule set. ``focal`` (a field): the entry the focal seat plays
     (-1: it draws like the others); ``entry`` (fixed seats): the entry whose win share
-    is the play's focal measure (``M_FOCAL_SHARE``)."""
+    is the play's focal measure (``GAME_MEASURES.focal_share``)."""
 
     rules: RuleSet
     profile: Profile

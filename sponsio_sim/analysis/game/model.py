@@ -34,6 +34,7 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.inputfile import regular_file
 from tabletop_mc.notice import notice, reason
 from sponsio_sim.bet_kinds import BET_TYPES, KINDS as KIND_ROWS
+from sponsio_sim.betting_policies import MODEL_BETTING
 from sponsio_sim.kernels.game.layout import CANDIDATE_FEATURES, N_TOKENS, model_shapes, model_sizes
 from sponsio_sim.rules import RuleSet
 
@@ -125,11 +126,11 @@ class SuccessModel:
         return all(counts[KINDS.index(k)].sum() > 0 for k in kinds)
 
 
-MODEL_BETTING = ("ev", "distilled")   # betting policies that score their actions by the model's chances
 
 
 def plays_with(strategy, play_policy: str) -> bool:
-    """Can ``strategy`` bet with a model fitted under ``play_policy``? (``MODEL_BETTING`` reads the model.)"""
+    """Can ``strategy`` bet with a model fitted under ``play_policy``?
+    (``betting_policies.MODEL_BETTING`` read the model.)"""
     return strategy.betting not in MODEL_BETTING or strategy.play == play_policy
 
 

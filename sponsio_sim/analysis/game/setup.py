@@ -24,6 +24,7 @@ from sponsio_sim.analysis.game.model import SuccessModel, shipped_distilled
 from sponsio_sim.analysis.game.strategy import (BETTING, DEFAULT_ROLLOUTS, MC_KEEP, PLAY, STRATEGY_HELP, Strategy,
                                                 parse_strategies, parse_strategy)
 from sponsio_sim.bet_kinds import BY_NAME, KIND_CODE
+from sponsio_sim.betting_policies import POLICIES
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.game.layout import (CANDIDATE_FEATURES, CASH_NEVER, GAME, MAX_ENTRIES, MAX_ROUNDS, MAX_ROWS,
                                              MAX_TRACK, MODEL_START, MONEY, N_KINDS, N_TOKENS)
@@ -168,10 +169,11 @@ def set_entry(game_state, money, e: int, st: Strategy) -> None:
     game_state[GAME.play_policy + e] = PLAY[st.play]
     game_state[GAME.cash_in_at + e] = CASH_NEVER if st.cash is None else st.cash
     game_state[GAME.banned_kinds + e] = st.banned
-    money[MONEY.pass_share + e] = st.kernel_param if st.betting == "random" else 0.0
-    money[MONEY.ev_threshold + e] = st.kernel_param if st.betting in ("ev", "distilled") else 0.0
+    slot = POLICIES[BETTING[st.betting]].slot   # where the policy's number goes; the other slots are 0
+    money[MONEY.pass_share + e] = st.kernel_param if slot == "pass_share" else 0.0
+    money[MONEY.ev_threshold + e] = st.kernel_param if slot == "ev_threshold" else 0.0
     money[MONEY.temperature + e] = st.temp
-    game_state[GAME.mc_rollouts + e] = int(st.kernel_param) if st.betting == "mc" else 0
+    game_state[GAME.mc_rollouts + e] = int(st.kernel_param) if slot == "mc_rollouts" else 0
 
 
 def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel, *, rotate: bool = False,

@@ -25,30 +25,24 @@ from dataclasses import dataclass
 
 from tabletop_mc.errors import UserError
 from sponsio_sim.bet_kinds import KIND_CODE
-from sponsio_sim.kernels.game.layout import BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL, MAX_ENTRIES
+from sponsio_sim.betting_policies import BETTING, BY_NAME, POLICIES, TEMPERED
+from sponsio_sim.betting_policies import DEFAULT_ROLLOUTS  # noqa: F401  (re-exported: analysis.game.setup)
+from sponsio_sim.kernels.game.layout import MAX_ENTRIES
 from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM
 from sponsio_sim.rules import RuleSet
 
-BETTING = {"troll": BET_TROLL, "random": BET_RANDOM, "ev": BET_EV, "mc": BET_MC,
-           "distilled": BET_DISTILLED}
 PLAY = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
-DEFAULT_PASS = 0.5
-DEFAULT_THRESHOLD = 0.0
-DEFAULT_ROLLOUTS = 100   # mc: rollouts per candidate
-MAX_ROLLOUTS = 100_000
 MAX_TEMP = 100.0         # coins: far past uniform over a decision's candidates
 MAX_REPEAT = MAX_ENTRIES   # "STRATEGY xN": more seats than any game or field has is a typo
 MC_KEEP = 4              # mc: candidates searched (pass and the best 3 by estimated gain; scripts/bench_mc.py --audit)
-TEMPERED = ("ev", "distilled")
-_BETTING_RE = re.compile(r"^(troll|random|ev|mc|distilled)(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")
+_BETTING_RE = re.compile(rf"^({'|'.join(BETTING)})(?:=?(-?\d+(?:\.\d*)?|-?\.\d+))?$")
 _CASH_RE = re.compile(r"^cash=?(\d+)$")
 _TEMP_RE = re.compile(r"^temp=(\d+(?:\.\d*)?|\.\d+)$")
 _REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
 _WITHOUT = "without="
 _TEMP = "temp="
-STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND][:temp=TAU] with BETTING troll, random or randomP (pass "
-                 "share P, default 0.5, e.g. random0.2), ev or evT (EV threshold T coins, default 0, e.g. ev0.5), "
-                 "mc or mcR (R rollouts per candidate action, default 100, e.g. mc400), distilled or distilledT; "
+STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND][:temp=TAU] with BETTING "
+                 + ", ".join(p.syntax for p in POLICIES) + "; "
                  "PLAY random, greedy or goal; CASH never or cashK (e.g. cash4); without=nines (or "
                  "without=nines+last) never places those bet types; temp=TAU (ev, distilled) samples actions "
                  "by a softmax of temperature TAU coins")
@@ -78,11 +72,7 @@ class Strategy:
 
     @property
     def kernel_param(self) -> float:
-        if self.param is not None:
-            return float(self.param)
-        if self.betting == "mc":
-            return float(DEFAULT_ROLLOUTS)
-        return DEFAULT_PASS if self.betting == "random" else DEFAULT_THRESHOLD
+        return float(self.param) if self.param is not None else BY_NAME[self.betting].default
 
 
 def parse_strategy(text: str, rules: RuleSet, *, clamp_cash: bool = False) -> Strategy:
@@ -103,15 +93,11 @@ def parse_strategy(text: str, rules: RuleSet, *, clamp_cash: bool = False) -> St
     m = _BETTING_RE.match(parts[0])
     if not m:
         raise UserError(f"strategy {text.strip()!r}: unknown betting policy '{parts[0]}' "
-                        f"(troll, random, randomP such as random0.2, ev, evT such as ev0.5, mc, mcR such "
-                        f"as mc400, distilled)")
+                        f"({', '.join(p.example for p in POLICIES)})")
     betting, param = m.group(1), (float(m.group(2)) if m.group(2) else None)
-    if betting == "troll" and param is not None:
-        raise UserError(f"strategy {text.strip()!r}: troll takes no parameter")
-    if betting == "random" and param is not None and not 0 <= param <= 1:
-        raise UserError(f"strategy {text.strip()!r}: the pass share of random must be 0..1")
-    if betting == "mc" and param is not None and (param != int(param) or not 1 <= param <= MAX_ROLLOUTS):
-        raise UserError(f"strategy {text.strip()!r}: the rollouts of mc must be a whole number 1..{MAX_ROLLOUTS:,}")
+    wrong = None if param is None else BY_NAME[betting].param_error(param)
+    if wrong:
+        raise UserError(f"strategy {text.strip()!r}: {wrong}")
     if temp and betting not in TEMPERED:
         raise UserError(f"strategy {text.strip()!r}: temp= applies to {' and '.join(TEMPERED)} only")
     if parts[1] not in PLAY:

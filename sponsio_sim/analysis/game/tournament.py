@@ -21,11 +21,12 @@ from tabletop_mc.runner import set_threads
 from tabletop_mc.stats import CI_METHOD
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.lineup import resolve
-from sponsio_sim.analysis.game.model import MODEL_BETTING, check_play
+from sponsio_sim.analysis.game.model import check_play
 from sponsio_sim.analysis.game.runs import (check_n, entry_table, game_table, rounds_histogram, run_games,
                                             seat_table)
 from sponsio_sim.analysis.game.setup import parse_strategies
 from sponsio_sim.analysis.settings import Run
+from sponsio_sim.betting_policies import MODEL_BETTING
 from sponsio_sim.rules import load_rules
 
 FLAG_PP = 5.0      # tournament flag: |predicted - won| above this many percentage points ...
@@ -55,7 +56,7 @@ def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: 
 
 
 def calibration_flags(df: pd.DataFrame, strategies, rules) -> list[str]:
-    """Entries that bet by the model (``model.MODEL_BETTING``) whose predicted and won rates of
+    """Entries that bet by the model (``betting_policies.MODEL_BETTING``) whose predicted and won rates of
     a bet type differ by more than ``FLAG_PP`` percentage points on at least ``FLAG_BETS``
     bets: they bet on chances the games do not bear out (another economy, opponents or play
     than the model was fitted in)."""

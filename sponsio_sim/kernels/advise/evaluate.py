@@ -13,7 +13,7 @@ import numpy as np
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.betting.rollout import new_work, rollout
 from sponsio_sim.kernels.game.engine import round_arrays, rollout_game
-from sponsio_sim.kernels.game.layout import GAME, MAX_BETS
+from sponsio_sim.kernels.game.layout import GAME, LOG_FIELDS, MAX_BETS
 
 _GAME = np.uint64(0x6A3E5D1C0B2F4E97)   # the later rounds' streams, from the rollouts' key
 
@@ -35,7 +35,7 @@ def evaluate(step, s, acts, pick, r0, r1, worlds, key, with_game, board, game_st
         work = new_work(s, board, mine, money)
         pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(mine)
         gwork = (board.copy(), mine.copy(), money.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
-                 codes, counts, result, failed, playpol, row0.copy(), np.zeros((1, 8), dtype=np.float64))
+                 codes, counts, result, failed, playpol, row0.copy(), np.zeros((1, LOG_FIELDS), dtype=np.float64))
         rs_start = np.empty(4, dtype=np.uint64)
         dealt = work[3]
         for r in range(r0, r1):
@@ -66,6 +66,6 @@ def evaluate_cash(s, key, r0, r1, board, game_state, money, row0, share):
         mine = game_state.copy()
         pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(mine)
         gwork = (board.copy(), mine.copy(), money.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
-                 codes, counts, result, failed, playpol, row0.copy(), np.zeros((1, 8), dtype=np.float64))
+                 codes, counts, result, failed, playpol, row0.copy(), np.zeros((1, LOG_FIELDS), dtype=np.float64))
         for r in range(r0, r1):
             share[c, r] = rollout_game(s, c == 1, key, np.int64(r), board, mine, money, gwork, None)

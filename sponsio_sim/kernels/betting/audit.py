@@ -6,17 +6,13 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.game.engine import play_game, round_arrays
-from sponsio_sim.kernels.game.layout import GAME
-
-# the counts returned per chunk
-A_DECISIONS, A_PRUNED, A_SEARCHES, A_ROLLOUTS, A_REGRET = 0, 1, 2, 3, 4
-A_SIZE = 5
+from sponsio_sim.kernels.game.layout import AUDIT_COUNTS, GAME, LOG_FIELDS
 
 
 @nb.njit(cache=True)
 def audit_chunk(seed, stream, games, keep, audit, tab0, ints0, weight0, n_stats):
     """Play ``games`` games of stream ``(seed, stream)`` with ``keep`` candidates
-    searched (and, if ``audit``, every candidate too); the ``A_*`` counts."""
+    searched (and, if ``audit``, every candidate too); the counts (``AUDIT_COUNTS``)."""
     board = tab0.copy()
     game_state = ints0.copy()
     money = weight0.copy()
@@ -25,16 +21,16 @@ def audit_chunk(seed, stream, games, keep, audit, tab0, ints0, weight0, n_stats)
     state = np.empty(4, dtype=np.uint64)
     pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
     row = np.zeros(n_stats, dtype=np.float64)
-    nolog = np.zeros((1, 8), dtype=np.float64)
+    nolog = np.zeros((1, LOG_FIELDS), dtype=np.float64)
     nocells = np.zeros(1, dtype=np.float64)
     mc = game_state[GAME.mc_any] != 0   # a typed flag, not a literal: the games' compiled mc variant serves
     for g in range(games):
         play_game(seed, stream, g, board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
                   failed, playpol, row, nolog, nocells, mc)
-    out = np.zeros(A_SIZE, dtype=np.float64)
-    out[A_DECISIONS] = game_state[GAME.mc_decisions]
-    out[A_PRUNED] = game_state[GAME.mc_pruned]
-    out[A_SEARCHES] = game_state[GAME.mc_searches_run]
-    out[A_ROLLOUTS] = game_state[GAME.mc_rollouts_run]
-    out[A_REGRET] = game_state[GAME.mc_regret] / 1000.0
+    out = np.zeros(AUDIT_COUNTS.size, dtype=np.float64)
+    out[AUDIT_COUNTS.decisions] = game_state[GAME.mc_decisions]
+    out[AUDIT_COUNTS.pruned] = game_state[GAME.mc_pruned]
+    out[AUDIT_COUNTS.searches] = game_state[GAME.mc_searches_run]
+    out[AUDIT_COUNTS.rollouts] = game_state[GAME.mc_rollouts_run]
+    out[AUDIT_COUNTS.regret] = game_state[GAME.mc_regret] / 1000.0
     return out

@@ -4,7 +4,8 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.betting.policies import choose_ev, choose_random
 from sponsio_sim.kernels.betting.scored import choose_distilled, choose_soft
-from sponsio_sim.kernels.game.layout import BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL, GAME, MONEY, PASS
+from sponsio_sim.betting_policies import BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL
+from sponsio_sim.kernels.game.layout import GAME, MONEY, PASS
 
 
 @no_refcount

@@ -43,7 +43,8 @@ from sponsio_sim.kernels.betting.phase import betting_place, betting_steps, end_
 from sponsio_sim.kernels.betting.policies import best_swap
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work, pilot_rollouts, rollout, rollout_key, search
 from sponsio_sim.kernels.bits import U0
-from sponsio_sim.kernels.game.layout import (BET_MC, CANDIDATE_FEATURES, DECISION_RECORD, DOUBLE_TOKEN, GAME, MAX_BETS,
+from sponsio_sim.betting_policies import BET_MC
+from sponsio_sim.kernels.game.layout import (CANDIDATE_FEATURES, DECISION_RECORD, DOUBLE_TOKEN, GAME, MAX_BETS,
                                              MAX_CANDS, PASS, REBET_TOKEN, SWAP_TOKEN)
 from sponsio_sim.kernels.table import BOARD
 

@@ -36,7 +36,7 @@ from sponsio_sim.kernels.game.layout import (COLOUR_CELLS, COLOUR_PARAMS, FAIL_C
 from sponsio_sim.kernels.table import BOARD
 
 TOP_RANKS = 0x1C0  # ranks 7, 8, 9 of a colour: the "high cards"
-FIRST_CELLS = BY_NAME["first"].cells   # sure winners (0..3+), high cards (0..4+), leads
+FIRST_CELLS = BY_NAME["first"].cell_sizes   # sure winners (0..3+), high cards (0..4+), leads
 
 
 @nb.njit(cache=True, inline="always")

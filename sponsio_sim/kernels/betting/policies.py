@@ -30,9 +30,9 @@ from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepa
                                                sure_mask, total_features)
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import (BET, BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL, DOUBLE_TOKEN,
-                                             GAME, LEAD_TOKEN, MAX_BETS, MONEY, N_KINDS, N_TOKENS, PASS, REBET_TOKEN,
-                                             SWAP, SWAP_TOKEN, TOKEN)
+from sponsio_sim.betting_policies import BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL
+from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, GAME, LEAD_TOKEN, MAX_BETS, MONEY, N_KINDS, N_TOKENS,
+                                             PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN)
 from sponsio_sim.kernels.table import BOARD
 
 NO_GAIN = -1e300

@@ -22,7 +22,8 @@ from sponsio_sim.kernels.bits import U0, U1, lowest, popcount
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.game.field import FIELD_KEY, redraw_others
-from sponsio_sim.kernels.game.layout import BET_MC, GAME, MAX_BETS, MODEL_START, MONEY, PASS
+from sponsio_sim.betting_policies import BET_MC
+from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, MAX_BETS, MODEL_START, MONEY, PASS
 from sponsio_sim.kernels.game.scoring import play_out
 from sponsio_sim.kernels.table import BOARD
 
@@ -41,7 +42,7 @@ def _finish(step, board, game_state, money, state, hands, codes, counts, result,
         s = actor(k, game_state)
         act, x, y, rv = choose_action(s, board, game_state, money, state)
         apply_action(s, act, x, y, rv, board, game_state, money)
-    for j in range(max(step - n_bet, 0), 3):
+    for j in range(max(step - n_bet, 0), len(END_TOKENS)):
         t = end_token(j)
         s = game_state[GAME.token_owner + t]
         if s >= 0:

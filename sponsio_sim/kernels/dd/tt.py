@@ -32,9 +32,9 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.bits import compress
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount, select
+from sponsio_sim.kernels.table import MAX_PLAYERS  # noqa: F401  (re-exported: dd.core)
 
 NO, YES, UNKNOWN = 0, 1, 2
-MAX_PLAYERS = 6
 WAYS = 64
 # PU fields of a ply that the table reads.
 U_LEN0, U_LEN1, U_X1, U_X2, U_TAG, U_OWN, U_REL0 = 2, 3, 4, 5, 6, 7, 8

@@ -28,8 +28,9 @@ from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game.layout import (DECISION_RECORD, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_END,
-                                             EV_END_TOKEN, EV_LEAD, GAME, MAX_BETS, MODEL_START, MONEY, N_TOKENS)
+from sponsio_sim.kernels.game.layout import (DECISION_RECORD, END_COINS, END_ROUNDS, END_TOKENS, END_TRACK, EV_ACTION,
+                                             EV_END, EV_END_TOKEN, EV_LEAD, GAME, LOG_FIELDS, MAX_BETS, MODEL_START,
+                                             MONEY, N_TOKENS, PASS)
 from sponsio_sim.kernels.game.field import FIELD_KEY, draw_entries, redraw_others
 from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring
 from sponsio_sim.kernels.game.record import record_game, record_round, track_standings
@@ -90,9 +91,9 @@ def betting_phase(board, game_state, money, state, log, mc):
         else:
             act, x, y, rv = choose_action(s, board, game_state, money, state)
         if not apply_action(s, act, x, y, rv, board, game_state, money):
-            act, x, y, rv = 0, -1, -1, -1  # pragma: no cover - policies only choose legal actions
+            act, x, y, rv = PASS, -1, -1, -1  # pragma: no cover - policies only choose legal actions
         log_event(log, rnd, EV_ACTION, s, k // players, act, x, y, rv)
-    for j in range(3):
+    for j in range(len(END_TOKENS)):
         t = end_token(j)
         s = game_state[GAME.token_owner + t]
         if s < 0:
@@ -228,7 +229,7 @@ def mc_cash_ins(board, game_state, money, state, row, mc):
             continue
         pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
         work = (board.copy(), game_state.copy(), money.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
-                codes, counts, result, failed, playpol, np.zeros_like(row), np.zeros((1, 8), dtype=np.float64))
+                codes, counts, result, failed, playpol, np.zeros_like(row), np.zeros((1, LOG_FIELDS), dtype=np.float64))
         rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
         key = rollout_key(state) ^ np.uint64(s)
         share = np.zeros((2, rollouts), dtype=np.float64)
@@ -333,7 +334,7 @@ def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, mc):
     """Per-chunk statistics of ``counts[i]`` games for chunk ``first_chunk + i``."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
-        nolog = np.zeros((1, 8), dtype=np.float64)
+        nolog = np.zeros((1, LOG_FIELDS), dtype=np.float64)
         game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, out[i], nolog, mc)
     return out
 

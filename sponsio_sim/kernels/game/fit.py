@@ -26,7 +26,7 @@ from sponsio_sim.kernels.betting.phase import add_bet, bet_legal
 from sponsio_sim.kernels.betting.model import cell_of, prepare_features
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import GAME, MODEL_START, MONEY, N_KINDS
+from sponsio_sim.kernels.game.layout import GAME, LOG_FIELDS, MODEL_START, MONEY, N_KINDS
 from sponsio_sim.kernels.game.engine import play_game, round_arrays
 from sponsio_sim.kernels.game.scoring import load_bets
 from sponsio_sim.kernels.play.tricks import play_tricks
@@ -118,7 +118,7 @@ def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row, mc):
     state = np.empty(4, dtype=np.uint64)
     pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(game_state)
     stats = np.zeros(n_stats, dtype=np.float64)
-    nolog = np.zeros((1, 8), dtype=np.float64)
+    nolog = np.zeros((1, LOG_FIELDS), dtype=np.float64)
     for g in range(games):
         play_game(seed, stream, g, board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
                   failed, pol, stats, nolog, row, mc)

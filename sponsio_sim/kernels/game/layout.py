@@ -40,9 +40,7 @@ MAX_ENTRIES = 16       # profile entries: one per seat, or the members of a fiel
 
 # bet kinds: sponsio_sim.bet_kinds; tokens (rules.TOKENS order)
 LEAD_TOKEN, DOUBLE_TOKEN, REBET_TOKEN, SWAP_TOKEN = 0, 1, 2, 3
-# betting policies (``ev`` with a temperature samples, ``betting.scored``); cash-in "never" is a threshold
-# no position reaches
-BET_TROLL, BET_RANDOM, BET_EV, BET_MC, BET_DISTILLED = 0, 1, 2, 3, 4
+# betting policies: ``sponsio_sim.betting_policies``; cash-in "never" is a threshold no position reaches
 CASH_NEVER = 1 << 30
 # actions of the betting phase
 PASS, BET, TOKEN, SWAP = 0, 1, 2, 3
@@ -135,8 +133,8 @@ GAME = layout(np.int64, (
     ("colour_sure", 4),           # per colour: sure winners, high cards
     ("colour_high", 4),
     # best catalogue row (max P x multiplier) per tricks cell, and per colour and colour cell
-    ("best_tricks_row", prod(BY_NAME["tricks"].cells)),
-    ("best_colour_row", (4, prod(BY_NAME["colour"].cells))),
+    ("best_tricks_row", prod(BY_NAME["tricks"].cell_sizes)),
+    ("best_colour_row", (4, prod(BY_NAME["colour"].cell_sizes))),
     ("candidates", (MAX_CANDS, 4)),   # scratch: a decision's candidate actions (act, x, y, rv) (betting.scored)
 ), start=TRICK_STATE.size, name="Game")
 
@@ -166,12 +164,12 @@ MONEY = layout(np.float64, (
 MODEL_START = MONEY.size          # the success model's tables start here
 
 # success-model table shapes (feature cells x parameter, ``bet_kinds``); see betting.model.cell_of
-TRICKS_CELLS = BY_NAME["tricks"].cells    # sure winners (0..5+), high cards (0..4+), leads
-COLOUR_CELLS = BY_NAME["colour"].cells    # own cards of C (0..6+), talon's C (0..3+), own sure C (0..2+), place
+TRICKS_CELLS = BY_NAME["tricks"].cell_sizes    # sure winners (0..5+), high cards (0..4+), leads
+COLOUR_CELLS = BY_NAME["colour"].cell_sizes    # own cards of C (0..6+), talon's C (0..3+), own sure C (0..2+), place
 COLOUR_PARAMS = 10                        # N = 0..9
-LAST_CELLS = BY_NAME["last"].cells        # sure winners (0..3+), own 9s (0..2+), leads
-NINES_CELLS = BY_NAME["nines"].cells      # 9s not in the talon, own 9s
-FAIL_CELLS = BY_NAME["fail"].cells        # the target's bets (0..5+), place in the betting order
+LAST_CELLS = BY_NAME["last"].cell_sizes        # sure winners (0..3+), own 9s (0..2+), leads
+NINES_CELLS = BY_NAME["nines"].cell_sizes      # 9s not in the talon, own 9s
+FAIL_CELLS = BY_NAME["fail"].cell_sizes        # the target's bets (0..5+), place in the betting order
 
 
 def model_shapes(hand_size):
@@ -270,6 +268,23 @@ def named_stats(totals, players, entries=None):
         entries = (len(totals) - stats_size(players, 0)) // ENTRY_STATS.size
     return named(totals, stats_dtype(players, entries))
 
+
+# one play's game measures (``game.multiplay``, per game): rounds, troll seat-rounds, lead changes, comeback
+# (0/1), end reason (one-hot: track, coins, rounds), coins by source over all seats (bet payouts, troll pay,
+# round bonus, cash-ins, stakes, token fees), the focal entry's (a field: the focal seat's) win share and coins
+# gained per round, bets placed per kind; then from SEAT_SHARE_MEASURES each seat's win share
+GAME_MEASURES = layout(np.float64, (
+    ("rounds", ()), ("troll_seat_rounds", ()), ("lead_changes", ()), ("comeback", ()), ("ended", 3),
+    ("payout", ()), ("troll_pay", ()), ("bonus", ()), ("cash", ()), ("stakes", ()), ("fees", ()),
+    ("focal_share", ()), ("focal_coins", ()), ("bets", N_KINDS),
+), name="GameMeasures")
+SEAT_SHARE_MEASURES = GAME_MEASURES.size
+
+# what `scripts/bench_mc.py` reads from ``betting.audit.audit_chunk``: mc decisions with more than one
+# candidate, those where searching every candidate picks another action, searches, rollouts, and the round
+# gain (coins) the pruned choices lose
+AUDIT_COUNTS = layout(np.float64, (("decisions", ()), ("pruned", ()), ("searches", ()), ("rollouts", ()),
+                                   ("regret", ())), name="AuditCounts")
 
 # `sponsio exploit`'s pair block (kernels.game.exploit): games, then per measure (win share, coins per
 # round) the sums of the deviating play, its square, the base play, its square, the difference, its square

@@ -15,7 +15,7 @@ import numpy as np
 
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.game.engine import play_game, round_arrays
-from sponsio_sim.kernels.game.layout import GAME
+from sponsio_sim.kernels.game.layout import GAME, LOG_FIELDS
 
 
 @nb.njit(cache=True)
@@ -28,7 +28,7 @@ def profile_chunk(seed, chunk, games, tab0, ints0, weight0, groups, n_stats, out
     state = np.empty(4, dtype=np.uint64)
     pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
     row = np.zeros(n_stats, dtype=np.float64)
-    nolog = np.zeros((1, 8), dtype=np.float64)
+    nolog = np.zeros((1, LOG_FIELDS), dtype=np.float64)
     nocells = np.zeros(1, dtype=np.float64)
     k = out.shape[0] // 3
     acc = np.zeros(k, dtype=np.float64)

@@ -7,9 +7,10 @@ stack). Each game of a chunk is played once per play from the same random stream
 reach and, in a field, draw the same members (``game.field``), so per-game
 differences between plays are paired. Per play, the row gets the standard
 statistics (``game.layout``: exactly what a tournament of that play and seed sums);
-per game, every play's vector of game measures (``M_*``) goes side by side into one
-vector whose sums and outer products (``tabletop_mc.moments``) give the analysis
-layer the mean and 95 % interval of any paired difference or ratio.
+per game, every play's vector of game measures (``game.layout.GAME_MEASURES``, then
+each seat's win share) goes side by side into one vector whose sums and outer
+products (``tabletop_mc.moments``) give the analysis layer the mean and 95 %
+interval of any paired difference or ratio.
 """
 
 import numba as nb
@@ -19,18 +20,10 @@ from tabletop_mc.moments import add_moments
 from sponsio_sim.bet_kinds import N_KINDS
 from sponsio_sim.kernels.game.engine import play_game, round_arrays
 from sponsio_sim.kernels.game.exploit import entry_result
-from sponsio_sim.kernels.game.layout import ENTRY_STATS, GAME, MONEY, STATS_HEAD
+from sponsio_sim.kernels.game.layout import (ENTRY_STATS, GAME, GAME_MEASURES, LOG_FIELDS, MONEY, SEAT_SHARE_MEASURES,
+                                             STATS_HEAD)
 from sponsio_sim.kernels.game.record import record_game
 
-# one play's game measures (per game): rounds, troll seat-rounds, lead changes, comeback (0/1),
-# end reason (one-hot: track, coins, rounds), coins by source over all seats (bet payouts, troll pay,
-# round bonus, cash-ins, stakes, token fees), the focal entry's (a field: the focal seat's) win
-# share and coins gained per round, bets placed per kind, then each seat's win share
-M_ROUNDS, M_TROLL, M_LEADCH, M_COMEBACK, M_END = 0, 1, 2, 3, 4
-M_PAYOUT, M_TROLLPAY, M_BONUS, M_CASH, M_STAKES, M_FEES = 7, 8, 9, 10, 11, 12
-M_FOCAL_SHARE, M_FOCAL_COINS = 13, 14
-M_BETS = 15
-M_SEAT = M_BETS + N_KINDS
 # per-entry sums read before and after a game: troll rounds, payouts, troll pay, bonus rounds,
 # cash-in coins, stakes, bets per kind
 _SUMMED = (ENTRY_STATS.troll_rounds, ENTRY_STATS.payout, ENTRY_STATS.troll_pay, ENTRY_STATS.bonus_rounds,
@@ -39,8 +32,8 @@ N_SUMMED = len(_SUMMED) + N_KINDS
 
 
 def measures_size(players):
-    """Game measures per play (``M_*``)."""
-    return M_SEAT + players
+    """Game measures per play (``GAME_MEASURES``, then each seat's win share)."""
+    return SEAT_SHARE_MEASURES + players
 
 
 @nb.njit(cache=True)
@@ -62,7 +55,7 @@ def entry_sums(game_state, stats, out):
 
 @nb.njit(cache=True)
 def game_measures(reason, winners, focal, game_state, money, stats, before, after, x):
-    """Fill ``x`` (``M_*``) for the game just played and recorded into ``stats``;
+    """Fill ``x`` (``GAME_MEASURES``, then each seat's win share) for the game just played and recorded into ``stats``;
     ``before`` holds ``entry_sums`` from before the game (it is updated)."""
     players = game_state[GAME.players]
     entry_sums(game_state, stats, after)
@@ -70,31 +63,32 @@ def game_measures(reason, winners, focal, game_state, money, stats, before, afte
         d = after[f] - before[f]
         before[f] = after[f]
         after[f] = d
-    x[M_ROUNDS] = game_state[GAME.round]
-    x[M_TROLL] = after[0]
-    x[M_LEADCH] = game_state[GAME.lead_changes]
-    x[M_COMEBACK] = 1.0 if winners & game_state[GAME.last_after_round1] else 0.0
+    x[GAME_MEASURES.rounds] = game_state[GAME.round]
+    x[GAME_MEASURES.troll_seat_rounds] = after[0]
+    x[GAME_MEASURES.lead_changes] = game_state[GAME.lead_changes]
+    x[GAME_MEASURES.comeback] = 1.0 if winners & game_state[GAME.last_after_round1] else 0.0
     for r in range(3):
-        x[M_END + r] = 1.0 if reason == r + 1 else 0.0
-    x[M_PAYOUT] = after[1]
-    x[M_TROLLPAY] = after[2]
-    x[M_BONUS] = after[3] * money[MONEY.bonus]
-    x[M_CASH] = after[4]
-    x[M_STAKES] = after[5]
+        x[GAME_MEASURES.ended + r] = 1.0 if reason == r + 1 else 0.0
+    x[GAME_MEASURES.payout] = after[1]
+    x[GAME_MEASURES.troll_pay] = after[2]
+    x[GAME_MEASURES.bonus] = after[3] * money[MONEY.bonus]
+    x[GAME_MEASURES.cash] = after[4]
+    x[GAME_MEASURES.stakes] = after[5]
     coins = 0.0
     n_win = 0
     for s in range(players):
         coins += money[MONEY.coins + s]
         n_win += (winners >> s) & 1
     # token fees: the only other way coins leave a seat (start + gains - stakes - fees = final coins)
-    x[M_FEES] = players * money[MONEY.start_coins] + after[1] + after[2] + x[M_BONUS] + after[4] - after[5] - coins
+    x[GAME_MEASURES.fees] = (players * money[MONEY.start_coins] + after[1] + after[2] + x[GAME_MEASURES.bonus]
+                             + after[4] - after[5] - coins)
     share, gained = entry_result(focal, winners, game_state, money)
-    x[M_FOCAL_SHARE] = share
-    x[M_FOCAL_COINS] = gained
+    x[GAME_MEASURES.focal_share] = share
+    x[GAME_MEASURES.focal_coins] = gained
     for k in range(N_KINDS):
-        x[M_BETS + k] = after[6 + k]
+        x[GAME_MEASURES.bets + k] = after[6 + k]
     for s in range(players):
-        x[M_SEAT + s] = ((winners >> s) & 1) / n_win
+        x[SEAT_SHARE_MEASURES + s] = ((winners >> s) & 1) / n_win
 
 
 @nb.njit(cache=True)
@@ -108,7 +102,7 @@ def multi_chunk(seed, stream, games, plays_board, plays_game_state, plays_money,
     money = plays_money.copy()
     state = np.empty(4, dtype=np.uint64)
     pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state[0])
-    nolog = np.zeros((1, 8), dtype=np.float64)
+    nolog = np.zeros((1, LOG_FIELDS), dtype=np.float64)
     nocells = np.zeros(1, dtype=np.float64)
     before = np.zeros((n_plays, N_SUMMED), dtype=np.float64)
     after = np.zeros(N_SUMMED, dtype=np.float64)

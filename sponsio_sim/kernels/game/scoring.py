@@ -8,7 +8,8 @@ import numba as nb
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.betting.phase import entry_of, leader_of
-from sponsio_sim.kernels.game.layout import BET_MC, GAME, MAX_BETS, MONEY
+from sponsio_sim.betting_policies import BET_MC
+from sponsio_sim.kernels.game.layout import GAME, MAX_BETS, MONEY
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
 from sponsio_sim.kernels.table import BOARD, set_round
