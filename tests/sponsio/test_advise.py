@@ -302,3 +302,17 @@ def test_cash_in_advice_reads_the_settlement_and_takes_a_sure_win(tmp_path):
     path.write_text(cash_state(19, 0))
     code, out, err = run("advise", "--state", path, "--seat", 1)
     assert code == 2 and "nothing to cash in" in err
+
+
+def test_next_best_never_calls_two_actions_equal_without_an_interval():
+    import pandas as pd
+
+    from sponsio_sim.analysis.advise.result import next_best
+
+    def row(low, high):
+        return pd.DataFrame({"action": ["G9", "G1"], "vs_best": [0.0, -0.7], "vs_best_low": [0.0, low],
+                             "vs_best_high": [0.0, high]})
+    assert "clearly better than the next best, G1" in next_best(row(-0.9, -0.5), "play G9")
+    assert "as good within the CI (-0.70 [-0.90, +0.10]" in next_best(row(-0.9, 0.1), "play G9")
+    text = next_best(row(float("nan"), float("nan")), "play G9")    # fewer samples than an interval needs
+    assert "as good" not in text and "too few samples for a 95 % CI" in text and "-0.70" in text

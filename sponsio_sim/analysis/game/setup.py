@@ -176,6 +176,12 @@ def set_entry(game_state, money, e: int, st: Strategy) -> None:
     game_state[GAME.mc_rollouts + e] = int(st.kernel_param) if slot == "mc_rollouts" else 0
 
 
+def _put(vector, layout, **values) -> None:
+    """Write each of ``values`` into ``vector`` at ``layout``'s field of that name."""
+    for name, value in values.items():
+        vector[getattr(layout, name)] = value
+
+
 def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel, *, rotate: bool = False,
                 focal: int = -1, distilled=None, mc_self: str = "ev"):
     """(board, game_state, money) templates for the game and fit kernels. A field
@@ -191,16 +197,11 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
     game_state[:len(ints0)] = ints0
     money = np.zeros(MODEL_START + len(model.p), dtype=np.float64)
     money[:len(w0)] = w0
-    game_state[GAME.players] = rules.players
-    game_state[GAME.colours] = rules.n_colours
-    game_state[GAME.hand_size] = rules.hand_size
-    game_state[GAME.betting_turns] = rules.betting_turns
-    game_state[GAME.track_win] = rules.track_win
-    game_state[GAME.max_rounds] = rules.max_rounds
-    game_state[GAME.tokens] = sum(1 << TOKENS.index(t) for t in rules.tokens)
-    game_state[GAME.rotate] = 1 if rotate else 0
-    game_state[GAME.bonus_net] = 1 if rules.round_bonus_basis == "net" else 0
-    game_state[GAME.track_ends] = 1 if rules.track_top == "ends" else 0
+    _put(game_state, GAME, players=rules.players, colours=rules.n_colours, hand_size=rules.hand_size,
+         betting_turns=rules.betting_turns, track_win=rules.track_win, max_rounds=rules.max_rounds,
+         tokens=sum(1 << TOKENS.index(t) for t in rules.tokens), rotate=1 if rotate else 0,
+         bonus_net=1 if rules.round_bonus_basis == "net" else 0,
+         track_ends=1 if rules.track_top == "ends" else 0)
     rows = rows_of(rules)
     game_state[GAME.catalogue_rows] = len(rows)
     game_state[GAME.kind_first_row:GAME.kind_first_row + N_KINDS] = -1
@@ -210,12 +211,8 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
         if game_state[GAME.kind_first_row + code[0]] < 0:
             game_state[GAME.kind_first_row + code[0]] = r
     game_state[GAME.model_at:GAME.model_at + N_KINDS] = model.offsets
-    money[MONEY.stake] = rules.stake
-    money[MONEY.token_cost] = rules.token_cost
-    money[MONEY.troll_pay] = rules.troll_pay
-    money[MONEY.bonus] = rules.round_bonus
-    money[MONEY.coins_to_end] = rules.coins_to_end
-    money[MONEY.start_coins] = rules.start_coins
+    _put(money, MONEY, stake=rules.stake, token_cost=rules.token_cost, troll_pay=rules.troll_pay,
+         bonus=rules.round_bonus, coins_to_end=rules.coins_to_end, start_coins=rules.start_coins)
     money[MONEY.track_values:MONEY.track_values + len(rules.track_value)] = rules.track_value
     money[MONEY.multiplier:MONEY.multiplier + len(rows)] = kernel_multipliers(rules, rows)
     money[MONEY.base_rate:MONEY.base_rate + len(rows)] = [
