@@ -22,7 +22,7 @@ Adding a kind (``tests/test_registries.py`` keeps this list true):
      before the round ends, so that odds rounds stop early);
    - ``kernels.play.goals``: ``goal_weights`` (how the goal policy plays for
      or against it);
-   - ``kernels.dd.goals``: ``_atom3`` (its double-dummy goal), ``_clash``
+   - ``kernels.dd.goals``: ``_bet_verdict`` (its double-dummy goal), ``_clash``
      (bets that cannot all win), ``bet_extra_keys`` (the table's key),
      ``family_field``, ``desire`` (move ordering);
    - ``kernels.dd.avoid``: ``frozen_bets``;

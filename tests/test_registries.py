@@ -278,7 +278,7 @@ def _bet_kind_args(name: str, code: int):
         game_state[rel_at(0, 0, 0)] = code
         game_state[rel_at(0, 0, 4)] = 1
         return 0, 4, 8, u0, board, game_state, money
-    if name == "_atom3":
+    if name == "_bet_verdict":
         return code, 0, 0, 0, row, 4, 4, 2, u0, colmask, nines_mask(4)
     if name == "_clash":
         return codes, bcounts, 0, row, -1, 2, 0
@@ -403,7 +403,7 @@ def test_circus_policy_checklist_steps_hold():
 COMPILED = [  # compiled by numba, inlined or not, an unknown code raises too (cheap ones: compiling costs)
     ("sponsio_sim.kernels.bets.bet_won", _bet_kind_args),
     ("sponsio_sim.kernels.betting.model.cell_of", _bet_kind_args),
-    ("sponsio_sim.kernels.dd.goals._atom3", _bet_kind_args),
+    ("sponsio_sim.kernels.dd.goals._bet_verdict", _bet_kind_args),
     ("caesar_sim.kernels.items.takes_at_random", _circus_args),
 ]
 

@@ -80,15 +80,15 @@ def colour_ducks(hands, players, ask, in_play, cm):
 
 
 @no_refcount
-def _guard(hands, players, ask, col, in_play, colmask, elig):
-    """The lowest card of colour ``col`` of a seat of mask ``elig`` that
+def _guard(hands, players, ask, col, in_play, colmask, guards):
+    """The lowest card of colour ``col`` of a seat of mask ``guards`` that
     guards the seat in it (the module docstring), else -1."""
     cm = colmask[col]
     mine = hands[ask] & cm
     top = highest(mine)
     for t in range(players):
         hc = hands[t] & cm
-        if t == ask or not (elig >> t) & 1 or hc == U0 or lowest(hc) < top:
+        if t == ask or not (guards >> t) & 1 or hc == U0 or lowest(hc) < top:
             continue
         phi = 0
         for g in range(colmask.shape[0]):
@@ -101,10 +101,10 @@ def _guard(hands, players, ask, col, in_play, colmask, elig):
 
 
 @nb.njit(cache=True, inline="always")
-def ducks_all(hands, players, leader, ask, in_play, colmask, elig):
+def ducks_all(hands, players, leader, ask, in_play, colmask, guards):
     """(True, the cards it rests on) when seat ``ask`` can lose every trick
     left from this trick boundary (``leader`` on lead), else (False, 0);
-    a guard may come from the seats of mask ``elig``. The cards: in each
+    a guard may come from the seats of mask ``guards``. The cards: in each
     colour both hold, the others' lowest card (below it every card is the
     seat's, so the lengths in the table's key fix the rest); for the
     guarded colour, the guard's lowest card (the seat's are all below)."""
@@ -123,7 +123,7 @@ def ducks_all(hands, players, leader, ask, in_play, colmask, elig):
             continue
         if guarded:
             return False, U0
-        g = _guard(hands, players, ask, col, in_play, colmask, elig)
+        g = _guard(hands, players, ask, col, in_play, colmask, guards)
         if g < 0:
             return False, U0
         guarded = True
@@ -132,24 +132,24 @@ def ducks_all(hands, players, leader, ask, in_play, colmask, elig):
 
 
 @nb.njit(cache=True, inline="always")
-def ducks_trick(d, hands, players, ask, colmask, PL):
+def ducks_trick(d, hands, players, ask, colmask, plies):
     """``ducks_all`` at ply d inside a trick: (True, the cards it rests on
     and the trick's top card) when the seat has played to the trick, does
     not hold its top card and can lose every later trick; else (False, 0).
     Only a seat that has played to the trick may guard."""
-    pos = PL[d, F_POS]
-    bseat = PL[d, F_BEST_SEAT]
-    leader = PL[d, F_LEADER]
+    pos = plies[d, F_POS]
+    bseat = plies[d, F_BEST_SEAT]
+    leader = plies[d, F_LEADER]
     if bseat == ask or (ask - leader) % players >= pos:
         return False, U0
     in_play = U0
-    elig = 0
+    guards = 0
     for t in range(players):
         in_play |= hands[t]
         if (t - leader) % players < pos:
-            elig |= 1 << t
-    ok, w = ducks_all(hands, players, bseat, ask, in_play, colmask, elig)
-    return ok, w | bit(PL[d, F_BEST])
+            guards |= 1 << t
+    ok, w = ducks_all(hands, players, bseat, ask, in_play, colmask, guards)
+    return ok, w | bit(plies[d, F_BEST])
 
 
 @nb.njit(cache=True, inline="always")

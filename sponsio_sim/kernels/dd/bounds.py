@@ -160,23 +160,23 @@ def last_trick(hands, players, leader):
 
 
 @nb.njit(cache=True, inline="always")
-def trick_decides(d, hands, players, colmask, target, coal, PL, CT):
+def trick_decides(d, hands, players, colmask, target, coalition, plies, tally):
     """Mid-trick bound for a coalition goal: (YES or NO, winning ranks) if
     the trick under way and the sure tricks after it settle it, else
     (UNKNOWN, 0). The trick goes to the side holding the highest card of
     the led colour among the current top card and the hands still to play;
     the seat that wins it leads next and cashes its own top cards (counted
     in second hand only: elsewhere it costs more time than it saves)."""
-    s = PL[d, F_SEAT]
-    tn = PL[d, F_TRICKS_DONE]
-    need = target - side_tricks(CT[tn], coal, players)
+    s = plies[d, F_SEAT]
+    tricks_done = plies[d, F_TRICKS_DONE]
+    need = target - side_tricks(tally[tricks_done], coalition, players)
     left = popcount(hands[s])
-    pos = PL[d, F_POS]
+    pos = plies[d, F_POS]
     if pos != 1 and need != 1 and need != left:
         return UNKNOWN, U0
-    cm = colmask[PL[d, F_LED]]
-    top = PL[d, F_BEST]
-    holder = PL[d, F_BEST_SEAT]
+    cm = colmask[plies[d, F_LED]]
+    top = plies[d, F_BEST]
+    holder = plies[d, F_BEST_SEAT]
     t = s
     for _ in range(players - pos):
         c = hands[t] & cm
@@ -186,7 +186,7 @@ def trick_decides(d, hands, players, colmask, target, coal, PL, CT):
         t += 1
         if t == players:
             t = 0
-    ours = (coal >> holder) & 1
+    ours = (coalition >> holder) & 1
     if ours and need == 1:
         return YES, bit(top)
     if not ours and need == left:
@@ -298,17 +298,17 @@ def forced_lead(hands, players, leader, colmask, codes, bcounts, ask, row):
 
 
 @nb.njit(cache=True, inline="always")
-def bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, PL, PU, CT):
+def bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, plies, ply_cards, tally):
     """Mid-trick bound for the bets of seat ``ask`` alone: (NO, its winning
     rank) when the others can make the seat win the trick under way in a
     way that breaks one of its bets (``forced_win``), else (UNKNOWN, 0)."""
     n_col = colmask.shape[0]
-    tr, col, cr = bet_room(codes, bcounts, ask, CT[PL[d, F_TRICKS_DONE]], players, n_col)
+    tr, col, cr = bet_room(codes, bcounts, ask, tally[plies[d, F_TRICKS_DONE]], players, n_col)
     if tr >= 1 and cr >= players:
         return UNKNOWN, U0
-    led = PL[d, F_LED]
-    f, bar = forced_win(hands, players, colmask, led, PL[d, F_BEST], PL[d, F_BEST_SEAT], PL[d, F_SEAT],
-                        players - PL[d, F_POS], ask, PU[d, U_TMASK], col, tr, cr)
+    led = plies[d, F_LED]
+    f, bar = forced_win(hands, players, colmask, led, plies[d, F_BEST], plies[d, F_BEST_SEAT], plies[d, F_SEAT],
+                        players - plies[d, F_POS], ask, ply_cards[d, U_TMASK], col, tr, cr)
     if f:
         return NO, bit(bar)
     return UNKNOWN, U0

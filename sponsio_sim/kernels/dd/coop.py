@@ -102,7 +102,7 @@ def coop_bound(codes, bcounts, ask, row, hands, players, left, colmask):
     """Trick-boundary bound for seat ``ask``'s bets with every seat helping:
     (NO, the cards it rests on) when it must win every trick left and
     cannot (``coop_sweep``): its trick bet needs them all (``row``: the
-    ``CT`` row so far), or its colour bet needs every card of the colour
+    ``tally`` row so far), or its colour bet needs every card of the colour
     in play and some seat holds only that colour; else (UNKNOWN, 0)."""
     n_col = colmask.shape[0]
     for i in range(bcounts[ask]):

@@ -1,8 +1,8 @@
 """Double-dummy bet goals: can a seat still win all its bets, one branch per
 bet kind (``bet_kinds``).
 
-``goal3`` evaluates ``kernels.bets.settle`` three-valued (YES, NO, UNKNOWN)
-on a ``CT`` row of a position part-way through the trick phase; the rest
+``goal_verdict`` evaluates ``kernels.bets.settle`` three-valued (YES, NO, UNKNOWN)
+on a ``tally`` row of a position part-way through the trick phase; the rest
 tells the search what a goal depends on: the key words for its accumulated
 state (``bet_extra_keys``), whether fail or 9-sensitive bets are in play
 (``bet_flags``), and which way the seat leans in move ordering (``desire``).
@@ -20,12 +20,12 @@ from sponsio_sim.kernels.dd.tt import NO, UNKNOWN, YES
 
 
 @nb.njit(cache=True, inline="always")
-def _not3(v):
+def _kleene_not(v):
     return v if v == UNKNOWN else 1 - v
 
 
 @nb.njit(cache=True, inline="always")
-def _or3(a, b):
+def _kleene_or(a, b):
     if a == YES or b == YES:
         return YES
     if a == NO and b == NO:
@@ -34,13 +34,13 @@ def _or3(a, b):
 
 
 @nb.njit(cache=True, inline="always")
-def _and3(a, b):
-    """Kleene AND, by De Morgan from ``_or3``."""
-    return _not3(_or3(_not3(a), _not3(b)))
+def _kleene_and(a, b):
+    """Kleene AND, by De Morgan from ``_kleene_or``."""
+    return _kleene_not(_kleene_or(_kleene_not(a), _kleene_not(b)))
 
 
 @nb.njit(cache=True, inline="always")
-def _atom3(kind, a, b, s, row, players, n_colours, left, in_play, colmask, nines):
+def _bet_verdict(kind, a, b, s, row, players, n_colours, left, in_play, colmask, nines):
     """Can a plain bet of seat s still succeed / fail, ``left`` tricks to go?"""
     if kind == TRICKS:
         t = row[s]
@@ -67,7 +67,7 @@ def _atom3(kind, a, b, s, row, players, n_colours, left, in_play, colmask, nines
             return NO
         return YES if (in_play & nines) == U0 else UNKNOWN
     if kind == FAIL:
-        raise ValueError("_atom3: a fail bet is settled by goal3")
+        raise ValueError("_bet_verdict: a fail bet is settled by goal_verdict")
     raise ValueError("unknown bet kind")
 
 
@@ -100,8 +100,8 @@ def _clash(codes, bcounts, s, row, first, left, my_nines):
 
 
 @no_refcount
-def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, in_play, colmask, nines,
-          res3, fail3):
+def goal_verdict(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, in_play, colmask, nines,
+                 bet_results, seat_failed):
     """Does seat ``ask`` win all its bets: YES, NO or UNKNOWN yet.
 
     Kleene evaluation of ``kernels.bets.settle`` on partial results: a
@@ -120,8 +120,8 @@ def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, i
             return NO
         v = YES
         for i in range(bcounts[ask]):
-            v = _and3(v, _atom3(codes[ask, i, 0], codes[ask, i, 1], codes[ask, i, 2], ask, row,
-                                players, n_colours, left, in_play, colmask, nines))
+            v = _kleene_and(v, _bet_verdict(codes[ask, i, 0], codes[ask, i, 1], codes[ask, i, 2], ask, row,
+                                            players, n_colours, left, in_play, colmask, nines))
             if v == NO:
                 return NO
         return v
@@ -129,33 +129,33 @@ def goal3(codes, bcounts, ask, any_fail, row, players, n_colours, left, hands, i
         f = NO
         for i in range(bcounts[s]):
             if codes[s, i, 0] == FAIL:
-                res3[s, i] = NO
+                bet_results[s, i] = NO
                 continue
-            v = _atom3(codes[s, i, 0], codes[s, i, 1], codes[s, i, 2], s, row, players, n_colours,
-                       left, in_play, colmask, nines)
-            res3[s, i] = v
-            f = _or3(f, _not3(v))
-        fail3[s] = YES if _clash(codes, bcounts, s, row, first, left, popcount(hands[s] & nines)) else f
+            v = _bet_verdict(codes[s, i, 0], codes[s, i, 1], codes[s, i, 2], s, row, players, n_colours,
+                             left, in_play, colmask, nines)
+            bet_results[s, i] = v
+            f = _kleene_or(f, _kleene_not(v))
+        seat_failed[s] = YES if _clash(codes, bcounts, s, row, first, left, popcount(hands[s] & nines)) else f
     known = 0
     unknown = 0
     for s in range(players):
-        if fail3[s] == UNKNOWN:
+        if seat_failed[s] == UNKNOWN:
             unknown |= 1 << s
-        elif fail3[s] == YES:
+        elif seat_failed[s] == YES:
             known |= 1 << s
     answer = -1
     sub = unknown
     while True:  # every subset of the unknown seats fails, the rest stay clean
         for s in range(players):
             for i in range(bcounts[s]):
-                res3[s, i] = PENDING if codes[s, i, 0] == FAIL else 1
-            fail3[s] = 1 if ((known | sub) >> s) & 1 else 0   # now: has seat s failed a bet?
-        settle_fail_bets(codes, bcounts, res3, fail3)
+                bet_results[s, i] = PENDING if codes[s, i, 0] == FAIL else 1
+            seat_failed[s] = 1 if ((known | sub) >> s) & 1 else 0   # now: has seat s failed a bet?
+        settle_fail_bets(codes, bcounts, bet_results, seat_failed)
         v = YES
         for i in range(bcounts[ask]):
-            if res3[ask, i] == 0:
+            if bet_results[ask, i] == 0:
                 v = NO
-        if fail3[ask]:
+        if seat_failed[ask]:
             v = NO
         if answer < 0:
             answer = v
@@ -208,8 +208,8 @@ def relevant_seats(codes, bcounts, ask):
 
 
 @no_refcount
-def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in_play, nines,
-                   nines_sens):
+def bet_extra_keys(codes, bcounts, deciding_seats, row, players, n_colours, leader, in_play, nines,
+                   any_nines):
     """Key words for the accumulated state the relevant bets still depend on:
     what each counter still needs (its target minus the counter plus one,
     0 once past the target: a counter never comes back), the nines flag and
@@ -218,13 +218,13 @@ def bet_extra_keys(codes, bcounts, relseats, row, players, n_colours, leader, in
     an entry answers the same question for every target of a goal family
     (``same_family``)."""
     x1 = np.uint64(leader)
-    if nines_sens:
+    if any_nines:
         x1 |= np.uint64(row[players + players * n_colours]) << np.uint64(3)
         x1 |= (in_play & nines) << np.uint64(4)
     x2 = U0
     sh = 0
     for s in range(players):
-        if (relseats >> s) & 1:
+        if (deciding_seats >> s) & 1:
             for i in range(bcounts[s]):
                 kind = codes[s, i, 0]
                 if kind == TRICKS:
@@ -276,16 +276,16 @@ def same_family(a, na, b, nb_):
 
 
 @no_refcount
-def bet_flags(codes, bcounts, relseats):
+def bet_flags(codes, bcounts, deciding_seats):
     """(any fail bet among relevant seats, any nines bet among them)."""
     any_fail = False
-    sens = False
+    any_nines = False
     for s in range(bcounts.shape[0]):
-        if (relseats >> s) & 1:
+        if (deciding_seats >> s) & 1:
             for i in range(bcounts[s]):
                 any_fail |= codes[s, i, 0] == FAIL
-                sens |= codes[s, i, 0] == NINES
-    return any_fail, sens
+                any_nines |= codes[s, i, 0] == NINES
+    return any_fail, any_nines
 
 
 @nb.njit(cache=True, inline="always")

@@ -58,12 +58,12 @@ def _owner(hands, players, c):
 
 
 @nb.njit(cache=True, inline="always")
-def legal_cards(d, hands, colmask, root_mask, PL):
-    s = PL[d, F_SEAT]
+def legal_cards(d, hands, colmask, root_mask, plies):
+    s = plies[d, F_SEAT]
     h = hands[s]
     legal = h
-    if PL[d, F_POS] > 0:
-        legal = h & colmask[PL[d, F_LED]]
+    if plies[d, F_POS] > 0:
+        legal = h & colmask[plies[d, F_LED]]
         if legal == U0:
             legal = h
     if d == 0 and root_mask != U0:
@@ -72,14 +72,14 @@ def legal_cards(d, hands, colmask, root_mask, PL):
 
 
 @nb.njit(cache=True, inline="always")
-def close_classes(W, d, hands, players, colmask, sens, root_mask, PL):
+def close_classes(W, d, hands, players, colmask, any_nines, root_mask, plies):
     """Winning ranks of a node that tried all its moves. The move list
     skipped cards equal in power to the next lower card of the mover; if
     such a run of cards reaches from W's lowest card of a colour downwards,
     the run's lower cards must count too, or a matching position could split
     the run (and its skipped cards would not have been tried)."""
-    legal = legal_cards(d, hands, colmask, root_mask, PL)
-    in_play = bit(PL[d, F_BEST]) if PL[d, F_POS] > 0 else U0
+    legal = legal_cards(d, hands, colmask, root_mask, plies)
+    in_play = bit(plies[d, F_BEST]) if plies[d, F_POS] > 0 else U0
     for t in range(players):
         in_play |= hands[t]
     out = W
@@ -88,7 +88,7 @@ def close_classes(W, d, hands, players, colmask, sens, root_mask, PL):
         if w == U0:
             continue
         t = lowest(w)
-        if (legal & bit(t)) == U0 or (sens and t % RANKS == RANKS - 1):
+        if (legal & bit(t)) == U0 or (any_nines and t % RANKS == RANKS - 1):
             continue
         while True:
             below = in_play & colmask[col] & (bit(t) - U1)
@@ -100,24 +100,24 @@ def close_classes(W, d, hands, players, colmask, sens, root_mask, PL):
 
 
 @nb.njit(cache=True, inline="always")
-def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, ask, sens, root_mask,
-               PL, PU, CT, shake):
+def gen_moves(d, hands, players, colmask, mode, maxside, coalition, codes, bcounts, ask, any_nines, root_mask,
+               plies, ply_cards, tally, shake):
     """Fill ply d's move list: one card per equivalence class, best first
     (with ``shake`` non-zero, in a perturbed order: ``shaken``)."""
     n_col = colmask.shape[0]
     allmask = (np.int64(1) << players) - 1
-    s = PL[d, F_SEAT]
-    pos = PL[d, F_POS]
+    s = plies[d, F_SEAT]
+    pos = plies[d, F_POS]
     h = hands[s]
     # Cards that separate two of the mover's cards: those still in hands and
     # the trick's current top card. The trick's other cards are gone after
     # this trick and cannot win it, so they separate nothing.
-    best = PL[d, F_BEST]
+    best = plies[d, F_BEST]
     in_play = bit(best) if pos > 0 else U0
     for t in range(players):
         in_play |= hands[t]
-    led = PL[d, F_LED]
-    legal = legal_cards(d, hands, colmask, root_mask, PL)
+    led = plies[d, F_LED]
+    legal = legal_cards(d, hands, colmask, root_mask, plies)
     later = U0
     t = s
     for _ in range(pos + 1, players):
@@ -126,38 +126,38 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
             t = 0
         later |= hands[t]
     shed = False
-    cbet = -1
+    bet_colour = -1
     feed = -1
     press = U0
     if mode == MODE_TRICKS:
-        want = coal if (coal >> s) & 1 else allmask & ~coal
+        want = coalition if (coalition >> s) & 1 else allmask & ~coalition
     else:
-        dsr = desire(codes, bcounts, ask, CT[PL[d, F_TRICKS_DONE]], players, n_col, popcount(h))
-        if (dsr > 0) == (((maxside >> s) & 1) == 1):
+        lean = desire(codes, bcounts, ask, tally[plies[d, F_TRICKS_DONE]], players, n_col, popcount(h))
+        if (lean > 0) == (((maxside >> s) & 1) == 1):
             want = np.int64(1) << ask
         else:
             want = allmask & ~(np.int64(1) << ask)
         # A seat that must not win tricks (or capture a colour) sheds its
         # highest cards while someone else takes the trick; not a seat that
         # keeps a winner for the last trick.
-        shed = s == ask and dsr < 0 and pos > 0 and not has_last(codes, bcounts, ask)
+        shed = s == ask and lean < 0 and pos > 0 and not has_last(codes, bcounts, ask)
         # Its colour bet's colour: the seat discards it where it can (a
         # discard never wins), the others throw it onto the seat's trick.
-        cbet = colour_bet(codes, bcounts, ask) if dsr < 0 else -1
+        bet_colour = colour_bet(codes, bcounts, ask) if lean < 0 else -1
         # The converse: a seat that wants the bettor to capture more of its
         # colour plays that colour onto the bettor's tricks and keeps it
         # out of the others'.
-        if dsr > 0 and (want >> ask) & 1:
+        if lean > 0 and (want >> ask) & 1:
             feed = colour_bet(codes, bcounts, ask)
         # The others lead against the seat alone that wants to lose: first
         # the colours where it may not be able to play under every lead
         # (``dd.avoid.colour_ducks``).
-        if dsr < 0 and pos == 0 and s != ask and maxside == np.int64(1) << ask:
+        if lean < 0 and pos == 0 and s != ask and maxside == np.int64(1) << ask:
             for col in range(n_col):
                 if (hands[ask] & colmask[col]) != U0 and (in_play & colmask[col] & ~hands[ask]) != U0 \
                         and not colour_ducks(hands, players, ask, in_play, colmask[col]):
                     press |= np.uint64(1) << np.uint64(col)
-    bseat = PL[d, F_BEST_SEAT]
+    bseat = plies[d, F_BEST_SEAT]
     # Every seat helping a bettor that must capture more of a colour: while
     # a trick holds no card of that colour (the card tried included), a card
     # earns nothing for sending the trick to the bettor (taking it would
@@ -175,7 +175,7 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         rank = c - col * RANKS
         cm = colmask[col]
         below = in_play & cm & (b - U1)
-        if below != U0 and (legal & bit(highest(below))) != U0 and not (sens and rank == RANKS - 1):
+        if below != U0 and (legal & bit(highest(below))) != U0 and not (any_nines and rank == RANKS - 1):
             continue  # same power as the next lower card, already listed
         force = False
         if pos == 0:
@@ -202,7 +202,7 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         score = -rank
         if shed and win != s:
             score += _SHED * rank
-        if pos > 0 and col != led and col == cbet and (s == ask or (want >> win) & 1):
+        if pos > 0 and col != led and col == bet_colour and (s == ask or (want >> win) & 1):
             score += _THROW
         if col == feed and (pos > 0 or s != ask):
             score += _FEED if win == ask else -_FEED
@@ -210,11 +210,11 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
             score += _PRESS
         if force and not (want >> win) & 1:
             score += _FORCE
-        hint = PL[d, F_HINT]
+        hint = plies[d, F_HINT]
         if pos == 0 and hint >= c and hint // RANKS == col \
                 and (in_play & ~h & (bit(hint) - U1) & ~((b << U1) - U1)) == U0:
             score += _HINTED
-        neutral = coopfeed and ((PU[d, U_TMASK] | b) & colmask[feed]) == U0
+        neutral = coopfeed and ((ply_cards[d, U_TMASK] | b) & colmask[feed]) == U0
         if (want >> win) & 1 and not neutral:
             score += _WINNER
             if pos == 0:
@@ -226,19 +226,19 @@ def gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, a
         if shake != U0:
             score += shaken(shake, c, d)
         j = n
-        while j > 0 and PL[d, F_SC0 + j - 1] < score:
-            PL[d, F_MOV0 + j] = PL[d, F_MOV0 + j - 1]
-            PL[d, F_SC0 + j] = PL[d, F_SC0 + j - 1]
+        while j > 0 and plies[d, F_SC0 + j - 1] < score:
+            plies[d, F_MOV0 + j] = plies[d, F_MOV0 + j - 1]
+            plies[d, F_SC0 + j] = plies[d, F_SC0 + j - 1]
             j -= 1
-        PL[d, F_MOV0 + j] = c
-        PL[d, F_SC0 + j] = score
+        plies[d, F_MOV0 + j] = c
+        plies[d, F_SC0 + j] = score
         n += 1
-    PL[d, F_N_MOVES] = n
-    PL[d, F_NEXT_MOVE] = 0
+    plies[d, F_N_MOVES] = n
+    plies[d, F_NEXT_MOVE] = 0
 
 
 @nb.njit(cache=True, inline="always")
-def skip_small(d, c, colmask, keep, PL, PU):
+def skip_small(d, c, colmask, keep, plies, ply_cards):
     """After move ``c`` failed to cut at ply d: if ``c`` lies below the
     lowest winning rank of its colour found so far (``U_WIN_RANKS``), which small
     card of the colour was played did not matter, so the mover's other
@@ -246,19 +246,19 @@ def skip_small(d, c, colmask, keep, PL, PU):
     (as DDS does; set once per colour and ply, flag bit ``36 + colour``).
     Cards in ``keep`` (the 9s, when a nines bet is at stake: a 9 played
     deeper in the search leaves no trace in the winning ranks) are never
-    skipped and never stand for other cards. Moves ``PL[d, F_NEXT_MOVE]`` on
+    skipped and never stand for other cards. Moves ``plies[d, F_NEXT_MOVE]`` on
     past skipped moves."""
     col = c // RANKS
     flag = bit(36 + col)
-    skip = PU[d, U_SKIP]
+    skip = ply_cards[d, U_SKIP]
     if (skip & flag) == U0 and (keep & bit(c)) == U0:
-        w = PU[d, U_WIN_RANKS] & colmask[col]
+        w = ply_cards[d, U_WIN_RANKS] & colmask[col]
         low = lowest(w) if w != U0 else (col + 1) * RANKS
         if c < low:
             skip |= flag | (colmask[col] & (bit(low) - U1) & ~keep)
-            PU[d, U_SKIP] = skip
-    i = PL[d, F_NEXT_MOVE]
-    n = PL[d, F_N_MOVES]
-    while i < n and (skip & bit(PL[d, F_MOV0 + i])) != U0:
+            ply_cards[d, U_SKIP] = skip
+    i = plies[d, F_NEXT_MOVE]
+    n = plies[d, F_N_MOVES]
+    while i < n and (skip & bit(plies[d, F_MOV0 + i])) != U0:
         i += 1
-    PL[d, F_NEXT_MOVE] = i
+    plies[d, F_NEXT_MOVE] = i

@@ -4,7 +4,7 @@ The question is always "can the max side reach the goal?": seats in the
 ``maxside`` mask choose cards to make it true (OR nodes), the others to make
 it false (AND nodes). Two goals:
 
-- ``MODE_TRICKS``: the coalition ``coal`` wins at least ``target`` tricks
+- ``MODE_TRICKS``: the coalition ``coalition`` wins at least ``target`` tricks
   (a zero-window test; ``dd.solve_coalition`` finds the exact maximum);
 - ``MODE_BET``: seat ``ask`` wins all its bets (``codes``/``bcounts`` as in
   ``kernels.bets.settle``, other seats' bets matter through ``fail``).
@@ -43,7 +43,7 @@ from sponsio_sim.kernels.dd.core import (
     F_SEAT, F_SLOT, F_TRICKS_DONE, F_HINT, MODE_TRICKS, U_SKIP, U_TMASK, U_WIN_RANKS, abs_move, ct_advance, rel_move,
     side_tricks,
 )
-from sponsio_sim.kernels.dd.goals import bet_extra_keys, goal3, trick_bet
+from sponsio_sim.kernels.dd.goals import bet_extra_keys, goal_verdict, trick_bet
 from sponsio_sim.kernels.dd.moves import close_classes, gen_moves, skip_small
 from sponsio_sim.kernels.dd.tt import (
     NO, UNKNOWN, YES, U_OWN, U_TAG, U_X1, U_X2, bucket_of, position_words, rank_mask, top_owners, tt_probe,
@@ -52,19 +52,19 @@ from sponsio_sim.kernels.dd.tt import (
 
 
 @no_refcount
-def _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT, tn, res3,
-               fail3):
+def _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, tally, tricks_done,
+               bet_results, seat_failed):
     """(YES or NO, winning ranks) of a bet goal when every seat holds one
-    card: play the last trick into ``CT[tn + 1]`` and settle."""
+    card: play the last trick into ``tally[tricks_done + 1]`` and settle."""
     win, w = last_trick(hands, players, leader)
     tm = U0
     for t in range(players):
         tm |= hands[t]
     best = lowest(hands[win])
     n_col = colmask.shape[0]
-    ct_advance(CT, tn, win, tm, best, colmask, nines, players, True)
-    v = goal3(codes, bcounts, ask, any_fail, CT[tn + 1], players, n_col, np.int64(0), hands, U0, colmask, U0,
-              res3, fail3)
+    ct_advance(tally, tricks_done, win, tm, best, colmask, nines, players, True)
+    v = goal_verdict(codes, bcounts, ask, any_fail, tally[tricks_done + 1], players, n_col, np.int64(0), hands,
+                     U0, colmask, U0, bet_results, seat_failed)
     return v, w
 
 
@@ -79,9 +79,9 @@ def _trick_rank(tm, best, colmask):
 
 
 @no_refcount
-def setup_root(hands, leader, trick, ctr0, PL, PU, CT):
+def setup_root(hands, leader, trick, start_tally, plies, ply_cards, tally):
     """Root ply: ``trick`` holds the cards already played to the current
-    trick, from ``leader`` on; ``ctr0`` is the ``CT`` row so far."""
+    trick, from ``leader`` on; ``start_tally`` is the ``tally`` row so far."""
     players = hands.shape[0]
     k = trick.shape[0]
     tm = U0
@@ -99,21 +99,22 @@ def setup_root(hands, leader, trick, ctr0, PL, PU, CT):
         elif beats(c, best):
             best = c
             bseat = seat
-    PL[0, F_POS] = k
-    PL[0, F_LEADER] = leader
-    PL[0, F_SEAT] = (leader + k) % players
-    PL[0, F_TRICKS_DONE] = 0
-    PL[0, F_BEST] = best
-    PL[0, F_BEST_SEAT] = bseat
-    PL[0, F_LED] = led
-    PU[0, U_TMASK] = tm
-    for j in range(ctr0.shape[0]):
-        CT[0, j] = ctr0[j]
+    plies[0, F_POS] = k
+    plies[0, F_LEADER] = leader
+    plies[0, F_SEAT] = (leader + k) % players
+    plies[0, F_TRICKS_DONE] = 0
+    plies[0, F_BEST] = best
+    plies[0, F_BEST_SEAT] = bseat
+    plies[0, F_LED] = led
+    ply_cards[0, U_TMASK] = tm
+    for j in range(start_tally.shape[0]):
+        tally[0, j] = start_tally[j]
 
 
 @nb.njit(cache=True, inline="always")
-def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, codes, bcounts, ask,
-              relseats, any_fail, sens, root_mask, PL, PU, CT, TT, stamp, res3, fail3):
+def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coalition, codes, bcounts, ask,
+              deciding_seats, any_fail, any_nines, root_mask, plies, ply_cards, tally, table, stamp, bet_results,
+              seat_failed):
     """Try to decide the trick-boundary node at ply d without searching:
     (YES or NO, its winning ranks); else record its key, bucket and need,
     and return (UNKNOWN, 0)."""
@@ -121,14 +122,14 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
     in_play = U0
     for t in range(players):
         in_play |= hands[t]
-    leader = PL[d, F_SEAT]
+    leader = plies[d, F_SEAT]
     left = popcount(hands[leader])
-    tn = PL[d, F_TRICKS_DONE]
+    tricks_done = plies[d, F_TRICKS_DONE]
     # A root restricted to some cards asks another question than the
     # position's: only the goal's own bounds apply there.
     free = d > 0 or root_mask == U0
     if mode == MODE_TRICKS:
-        need = target - side_tricks(CT[tn], coal, players)
+        need = target - side_tricks(tally[tricks_done], coalition, players)
         if need <= 0:
             return YES, U0
         if need > left:
@@ -137,17 +138,17 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
             return UNKNOWN, U0
         if left == 1:
             win, w = last_trick(hands, players, leader)
-            return (YES if (coal >> win) & 1 else NO), w
-        rest = ((np.int64(1) << players) - 1) & ~coal
-        if (coal >> leader) & 1:
-            qt, w = side_quick_tricks(hands, players, leader, coal, in_play, colmask)
+            return (YES if (coalition >> win) & 1 else NO), w
+        rest = ((np.int64(1) << players) - 1) & ~coalition
+        if (coalition >> leader) & 1:
+            qt, w = side_quick_tricks(hands, players, leader, coalition, in_play, colmask)
             if qt >= need:
                 return YES, w
-            qo, w = tops_against(hands, players, leader, coal, in_play, colmask)
+            qo, w = tops_against(hands, players, leader, coalition, in_play, colmask)
             if left - qo < need:
                 return NO, w
             if need == left:
-                sw, w = sweep_bound(hands, players, coal, in_play, colmask)
+                sw, w = sweep_bound(hands, players, coalition, in_play, colmask)
                 if sw < left:
                     return NO, w
         else:
@@ -164,68 +165,69 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, co
         x1 = np.uint64(leader)
         x2 = U0
     else:
-        v = goal3(codes, bcounts, ask, any_fail, CT[tn], players, n_col, left, hands, in_play, colmask,
-                  nines, res3, fail3)
+        v = goal_verdict(codes, bcounts, ask, any_fail, tally[tricks_done], players, n_col, left, hands, in_play,
+                         colmask, nines, bet_results, seat_failed)
         if v != UNKNOWN or not free:
             return v, U0
         if left == 1:
-            return _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, CT,
-                              tn, res3, fail3)
+            return _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, tally,
+                              tricks_done, bet_results, seat_failed)
         if maxside == (np.int64(1) << players) - 1:
-            v, w = coop_bound(codes, bcounts, ask, CT[tn], hands, players, left, colmask)
+            v, w = coop_bound(codes, bcounts, ask, tally[tricks_done], hands, players, left, colmask)
             if v == NO:
                 return NO, w
         alone = maxside == np.int64(1) << ask
-        if alone and not any_fail and frozen_bets(codes, bcounts, ask, CT[tn], players, n_col):
+        if alone and not any_fail and frozen_bets(codes, bcounts, ask, tally[tricks_done], players, n_col):
             # The seat's bets hold as they stand: it wins if it can lose
             # every trick left.
             ok, w = ducks_all(hands, players, leader, ask, in_play, colmask, (np.int64(1) << players) - 1)
             if ok:
                 return YES, w
         if alone:
-            v, w = forced_lead(hands, players, leader, colmask, codes, bcounts, ask, CT[tn])
+            v, w = forced_lead(hands, players, leader, colmask, codes, bcounts, ask, tally[tricks_done])
             if v == NO:
                 return NO, w
         a = trick_bet(codes, bcounts, ask)
-        if a > CT[tn, ask]:
+        if a > tally[tricks_done, ask]:
             if not (maxside >> leader) & 1:
                 # The side against the bets leads: cashing its sure tricks may
                 # leave too few for the asking seat's trick bet.
                 qt, w = side_quick_tricks(hands, players, leader, ((np.int64(1) << players) - 1) & ~maxside,
                                           in_play, colmask)
-                if CT[tn, ask] + left - qt < a:
+                if tally[tricks_done, ask] + left - qt < a:
                     return NO, w
             elif alone:
                 # The seat alone leads: the others' sure tricks after its
                 # lead, and the sweep bound when it needs every trick left.
                 qo, w = tops_against(hands, players, leader, maxside, in_play, colmask)
-                if CT[tn, ask] + left - qo < a:
+                if tally[tricks_done, ask] + left - qo < a:
                     return NO, w
-                if a - CT[tn, ask] == left:
+                if a - tally[tricks_done, ask] == left:
                     sw, w = sweep_bound(hands, players, maxside, in_play, colmask)
                     if sw < left:
                         return NO, w
         need = 1
-        x1, x2 = bet_extra_keys(codes, bcounts, relseats, CT[tn], players, n_col, leader, in_play,
-                                nines, sens)
-    position_words(hands, players, in_play, colmask, PU, d)
-    PU[d, U_X1] = x1
-    PU[d, U_X2] = x2
-    b, tag = bucket_of(TT, PU, d)
-    PU[d, U_TAG] = tag
-    PU[d, U_OWN] = top_owners(hands, players, in_play, colmask)
-    status, w, move = tt_probe(TT, b, tag, PU, d, players, stamp, need, in_play, colmask)
-    PL[d, F_HINT] = abs_move(move, hands[leader], in_play)
+        x1, x2 = bet_extra_keys(codes, bcounts, deciding_seats, tally[tricks_done], players, n_col, leader,
+                                in_play, nines, any_nines)
+    position_words(hands, players, in_play, colmask, ply_cards, d)
+    ply_cards[d, U_X1] = x1
+    ply_cards[d, U_X2] = x2
+    b, tag = bucket_of(table, ply_cards, d)
+    ply_cards[d, U_TAG] = tag
+    ply_cards[d, U_OWN] = top_owners(hands, players, in_play, colmask)
+    status, w, move = tt_probe(table, b, tag, ply_cards, d, players, stamp, need, in_play, colmask)
+    plies[d, F_HINT] = abs_move(move, hands[leader], in_play)
     if status != UNKNOWN:
         return status, w
-    PL[d, F_SLOT] = b
-    PL[d, F_NEED] = need
+    plies[d, F_SLOT] = b
+    plies[d, F_NEED] = need
     return UNKNOWN, U0
 
 
 @no_refcount
-def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, ask, relseats,
-           any_fail, sens, root_mask, PL, PU, CT, TT, stamp, res3, fail3, budget, shake):
+def search(hands, colmask, nines, mode, target, maxside, coalition, codes, bcounts, ask, deciding_seats,
+           any_fail, any_nines, root_mask, plies, ply_cards, tally, table, stamp, bet_results, seat_failed, budget,
+           shake):
     """Answer the question from the root set up by ``setup_root``.
 
     ``root_mask`` (non-zero) restricts the root's moves to those cards.
@@ -246,7 +248,7 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
     # bounds of its bets apply (``dd.bounds.forced_win``).
     alone = mode != MODE_TRICKS and maxside == np.int64(1) << ask
     tbet = trick_bet(codes, bcounts, ask) if alone else -1
-    keep = nines if sens else U0
+    keep = nines if any_nines else U0
     nodes = 0
     d = 0
     pending = -1
@@ -257,133 +259,135 @@ def search(hands, colmask, nines, mode, target, maxside, coal, codes, bcounts, a
         if entering:
             if budget > 0 and nodes > budget:
                 for k in range(d):   # put back the card each ply above has played
-                    hands[PL[k, F_SEAT]] |= bit(PL[k, F_MOV0 + PL[k, F_NEXT_MOVE] - 1])
+                    hands[plies[k, F_SEAT]] |= bit(plies[k, F_MOV0 + plies[k, F_NEXT_MOVE] - 1])
                 return UNKNOWN, nodes
             entering = False
-            PL[d, F_EXPANDED] = 0
-            PL[d, F_MAX_SIDE] = (maxside >> PL[d, F_SEAT]) & 1
-            PU[d, U_WIN_RANKS] = U0
-            PU[d, U_SKIP] = U0
+            plies[d, F_EXPANDED] = 0
+            plies[d, F_MAX_SIDE] = (maxside >> plies[d, F_SEAT]) & 1
+            ply_cards[d, U_WIN_RANKS] = U0
+            ply_cards[d, U_SKIP] = U0
             status = UNKNOWN
             w = U0
-            if PL[d, F_POS] == 0:
-                status, w = _boundary(d, hands, players, colmask, nines, mode, target, maxside, coal, codes,
-                                      bcounts, ask, relseats, any_fail, sens, root_mask, PL, PU, CT,
-                                      TT, stamp, res3, fail3)
+            if plies[d, F_POS] == 0:
+                status, w = _boundary(d, hands, players, colmask, nines, mode, target, maxside, coalition, codes,
+                                      bcounts, ask, deciding_seats, any_fail, any_nines, root_mask, plies,
+                                      ply_cards, tally, table, stamp, bet_results, seat_failed)
             elif mode == MODE_TRICKS and (d > 0 or root_mask == U0):
-                status, w = trick_decides(d, hands, players, colmask, target, coal, PL, CT)
+                status, w = trick_decides(d, hands, players, colmask, target, coalition, plies, tally)
             elif alone and (d > 0 or root_mask == U0):
-                if not any_fail and frozen_bets(codes, bcounts, ask, CT[PL[d, F_TRICKS_DONE]], players,
+                if not any_fail and frozen_bets(codes, bcounts, ask, tally[plies[d, F_TRICKS_DONE]], players,
                                                 colmask.shape[0]):
-                    ok, w = ducks_trick(d, hands, players, ask, colmask, PL)
+                    ok, w = ducks_trick(d, hands, players, ask, colmask, plies)
                     if ok:
                         status = YES
                 if status == UNKNOWN:
-                    status, w = bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, PL, PU, CT)
-                if status == UNKNOWN and tbet > CT[PL[d, F_TRICKS_DONE], ask]:
+                    status, w = bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, plies, ply_cards,
+                                                  tally)
+                if status == UNKNOWN and tbet > tally[plies[d, F_TRICKS_DONE], ask]:
                     # The seat needs more tricks: the coalition bound of the
                     # seat alone, where it shows the tricks out of reach.
-                    status, w = trick_decides(d, hands, players, colmask, tbet, maxside, PL, CT)
+                    status, w = trick_decides(d, hands, players, colmask, tbet, maxside, plies, tally)
                     if status == YES:
                         status, w = UNKNOWN, U0
             if status != UNKNOWN:
                 if d == 0:
                     return status, nodes
-                if sens:
+                if any_nines:
                     for t in range(players):
                         w |= hands[t] & nines
                 pending = status
                 pending_w = w
                 d -= 1
                 continue
-            gen_moves(d, hands, players, colmask, mode, maxside, coal, codes, bcounts, ask, sens,
-                       root_mask, PL, PU, CT, shake)
-            PL[d, F_EXPANDED] = 1
+            gen_moves(d, hands, players, colmask, mode, maxside, coalition, codes, bcounts, ask, any_nines,
+                       root_mask, plies, ply_cards, tally, shake)
+            plies[d, F_EXPANDED] = 1
         if pending >= 0:
-            c = PL[d, F_MOV0 + PL[d, F_NEXT_MOVE] - 1]
-            hands[PL[d, F_SEAT]] |= bit(c)
-            if PL[d, F_POS] == players - 1:
-                best = PL[d, F_BEST]
+            c = plies[d, F_MOV0 + plies[d, F_NEXT_MOVE] - 1]
+            hands[plies[d, F_SEAT]] |= bit(c)
+            if plies[d, F_POS] == players - 1:
+                best = plies[d, F_BEST]
                 if beats(c, best):
                     best = c
-                pending_w |= _trick_rank(PU[d, U_TMASK] | bit(c), best, colmask)
-            if (PL[d, F_MAX_SIDE] == 1) == (pending == YES):
+                pending_w |= _trick_rank(ply_cards[d, U_TMASK] | bit(c), best, colmask)
+            if (plies[d, F_MAX_SIDE] == 1) == (pending == YES):
                 resolved = pending
                 cut = True
             else:
-                PU[d, U_WIN_RANKS] |= pending_w
+                ply_cards[d, U_WIN_RANKS] |= pending_w
                 resolved = -1
                 pending = -1
-                skip_small(d, c, colmask, keep, PL, PU)
+                skip_small(d, c, colmask, keep, plies, ply_cards)
         else:
             resolved = -1
-        if resolved < 0 and PL[d, F_NEXT_MOVE] >= PL[d, F_N_MOVES]:
-            resolved = NO if PL[d, F_MAX_SIDE] == 1 else YES
+        if resolved < 0 and plies[d, F_NEXT_MOVE] >= plies[d, F_N_MOVES]:
+            resolved = NO if plies[d, F_MAX_SIDE] == 1 else YES
             cut = False
-            pending_w = close_classes(PU[d, U_WIN_RANKS], d, hands, players, colmask, sens, root_mask, PL)
+            pending_w = close_classes(ply_cards[d, U_WIN_RANKS], d, hands, players, colmask, any_nines, root_mask,
+                                      plies)
         if resolved >= 0:
-            if PL[d, F_EXPANDED] == 1 and PL[d, F_POS] == 0 and (d > 0 or root_mask == U0):
+            if plies[d, F_EXPANDED] == 1 and plies[d, F_POS] == 0 and (d > 0 or root_mask == U0):
                 h_all = U0
                 for t in range(players):
                     h_all |= hands[t]
-                if sens:
+                if any_nines:
                     pending_w |= h_all & nines
-                top = popcount(hands[PL[d, F_SEAT]]) if mode == MODE_TRICKS else 1
+                top = popcount(hands[plies[d, F_SEAT]]) if mode == MODE_TRICKS else 1
                 move = 0
                 if cut:
-                    move = rel_move(PL[d, F_MOV0 + PL[d, F_NEXT_MOVE] - 1], h_all)
-                tt_store(TT, PL[d, F_SLOT], PU[d, U_TAG], PU, d, players, stamp, PL[d, F_NEED], resolved == YES, top,
-                         move, rank_mask(pending_w, h_all, colmask), colmask)
+                    move = rel_move(plies[d, F_MOV0 + plies[d, F_NEXT_MOVE] - 1], h_all)
+                tt_store(table, plies[d, F_SLOT], ply_cards[d, U_TAG], ply_cards, d, players, stamp, plies[d, F_NEED],
+                         resolved == YES, top, move, rank_mask(pending_w, h_all, colmask), colmask)
             if d == 0:
                 return resolved, nodes
             pending = resolved
             d -= 1
             continue
-        i = PL[d, F_NEXT_MOVE]
-        PL[d, F_NEXT_MOVE] = i + 1
-        c = PL[d, F_MOV0 + i]
-        s = PL[d, F_SEAT]
+        i = plies[d, F_NEXT_MOVE]
+        plies[d, F_NEXT_MOVE] = i + 1
+        c = plies[d, F_MOV0 + i]
+        s = plies[d, F_SEAT]
         b = bit(c)
         hands[s] &= ~b
         nodes += 1
-        pos = PL[d, F_POS]
-        tm = PU[d, U_TMASK] | b
+        pos = plies[d, F_POS]
+        tm = ply_cards[d, U_TMASK] | b
         if pos == 0:
             led = c // RANKS
             best = c
             bseat = s
             leader = s
         else:
-            led = PL[d, F_LED]
-            best = PL[d, F_BEST]
-            bseat = PL[d, F_BEST_SEAT]
-            leader = PL[d, F_LEADER]
+            led = plies[d, F_LED]
+            best = plies[d, F_BEST]
+            bseat = plies[d, F_BEST_SEAT]
+            leader = plies[d, F_LEADER]
             if beats(c, best):
                 best = c
                 bseat = s
-        tn = PL[d, F_TRICKS_DONE]
+        tricks_done = plies[d, F_TRICKS_DONE]
         e = d + 1
         if pos + 1 == players:
-            ct_advance(CT, tn, bseat, tm, best, colmask, nines, players, mode != MODE_TRICKS)
-            PL[e, F_SEAT] = bseat
-            PL[e, F_POS] = 0
-            PL[e, F_LEADER] = bseat
-            PL[e, F_TRICKS_DONE] = tn + 1
-            PL[e, F_BEST] = -1
-            PL[e, F_BEST_SEAT] = -1
-            PL[e, F_LED] = -1
-            PU[e, U_TMASK] = U0
+            ct_advance(tally, tricks_done, bseat, tm, best, colmask, nines, players, mode != MODE_TRICKS)
+            plies[e, F_SEAT] = bseat
+            plies[e, F_POS] = 0
+            plies[e, F_LEADER] = bseat
+            plies[e, F_TRICKS_DONE] = tricks_done + 1
+            plies[e, F_BEST] = -1
+            plies[e, F_BEST_SEAT] = -1
+            plies[e, F_LED] = -1
+            ply_cards[e, U_TMASK] = U0
         else:
             nxt = s + 1
             if nxt == players:
                 nxt = 0
-            PL[e, F_SEAT] = nxt
-            PL[e, F_POS] = pos + 1
-            PL[e, F_LEADER] = leader
-            PL[e, F_TRICKS_DONE] = tn
-            PL[e, F_BEST] = best
-            PL[e, F_BEST_SEAT] = bseat
-            PL[e, F_LED] = led
-            PU[e, U_TMASK] = tm
+            plies[e, F_SEAT] = nxt
+            plies[e, F_POS] = pos + 1
+            plies[e, F_LEADER] = leader
+            plies[e, F_TRICKS_DONE] = tricks_done
+            plies[e, F_BEST] = best
+            plies[e, F_BEST_SEAT] = bseat
+            plies[e, F_LED] = led
+            ply_cards[e, U_TMASK] = tm
         d = e
         entering = True

@@ -22,7 +22,7 @@ whose key tags and filter words (who holds each colour's top two cards,
 where ``M`` needs it) sit together in front of them. A full bucket replaces an
 entry picked by the position's hash.
 
-Ply words used here (``PU[d, U_*]``): the position's relative hands, its
+Ply words used here (``ply_cards[d, U_*]``): the position's relative hands, its
 length words, the extra words, the key tag.
 """
 
@@ -36,7 +36,7 @@ from sponsio_sim.kernels.table import MAX_PLAYERS  # noqa: F401  (re-exported: d
 
 NO, YES, UNKNOWN = 0, 1, 2
 WAYS = 64
-# PU fields of a ply that the table reads.
+# ply_cards fields of a ply that the table reads.
 U_LEN0, U_LEN1, U_X1, U_X2, U_TAG, U_OWN, U_REL0 = 2, 3, 4, 5, 6, 7, 8
 # Entry words.
 E_LEN0, E_LEN1, E_X1, E_X2, E_MASK, E_META, E_REL0 = range(7)
@@ -55,7 +55,7 @@ def new_table(players, tt_bits):
 
 
 @nb.njit(cache=True, inline="always")
-def position_words(hands, players, in_play, colmask, PU, d):
+def position_words(hands, players, in_play, colmask, ply_cards, d):
     """Write the seats' relative hands and the length words of ply d's position."""
     n_col = colmask.shape[0]
     l0 = U0
@@ -74,9 +74,9 @@ def position_words(hands, players, in_play, colmask, PU, d):
                 l1 |= n << (_FOUR * np.uint64(k - 16))
             k += 1
             r |= compress(mine, in_play & cm) << np.uint64(col * RANKS)
-        PU[d, U_REL0 + s] = r
-    PU[d, U_LEN0] = l0
-    PU[d, U_LEN1] = l1
+        ply_cards[d, U_REL0 + s] = r
+    ply_cards[d, U_LEN0] = l0
+    ply_cards[d, U_LEN1] = l1
 
 
 @nb.njit(cache=True, inline="always")
@@ -112,13 +112,13 @@ def _filter_mask(M, colmask):
 
 
 @nb.njit(cache=True, inline="always")
-def bucket_of(TT, PU, d):
+def bucket_of(table, ply_cards, d):
     """(bucket, key tag) of ply d's key words."""
     h = np.uint64(0x243F6A8885A308D3)
     for k in range(U_LEN0, U_X2 + 1):
-        h = (h ^ PU[d, k]) * _H
+        h = (h ^ ply_cards[d, k]) * _H
         h ^= h >> np.uint64(29)
-    return np.int64(h >> np.uint64(32)) & (TT.shape[0] - 1), h
+    return np.int64(h >> np.uint64(32)) & (table.shape[0] - 1), h
 
 
 @no_refcount
@@ -148,65 +148,65 @@ def winning_cards(M, in_play, colmask):
 
 
 @nb.njit(cache=True, inline="always")
-def _live(TT, b, stamp):
+def _live(table, b, stamp):
     """Entries of bucket ``b`` written under ``stamp``."""
-    h = TT[b, 0]
+    h = table[b, 0]
     return np.int64(h & np.uint64(0xFF)) if (h >> np.uint64(8)) == stamp else 0
 
 
 @nb.njit(cache=True, inline="always")
-def _matches(TT, b, o, PU, d, players):
+def _matches(table, b, o, ply_cards, d, players):
     for k in range(4):
-        if TT[b, o + E_LEN0 + k] != PU[d, U_LEN0 + k]:
+        if table[b, o + E_LEN0 + k] != ply_cards[d, U_LEN0 + k]:
             return False
-    M = TT[b, o + E_MASK]
+    M = table[b, o + E_MASK]
     for s in range(players):
-        if ((TT[b, o + E_REL0 + s] ^ PU[d, U_REL0 + s]) & M) != U0:
+        if ((table[b, o + E_REL0 + s] ^ ply_cards[d, U_REL0 + s]) & M) != U0:
             return False
     return True
 
 
 @nb.njit(cache=True, inline="always")
-def tt_probe(TT, b, tag, PU, d, players, stamp, need, in_play, colmask):
+def tt_probe(table, b, tag, ply_cards, d, players, stamp, need, in_play, colmask):
     """(YES / NO / UNKNOWN for "value >= need", its winning cards, a move hint)."""
     move = np.int64(0)
     ew = E_REL0 + players
-    own = PU[d, U_OWN]
-    for e in range(_live(TT, b, stamp)):
-        if TT[b, 1 + e] != tag:
+    own = ply_cards[d, U_OWN]
+    for e in range(_live(table, b, stamp)):
+        if table[b, 1 + e] != tag:
             continue
-        f = TT[b, 1 + WAYS + e]
+        f = table[b, 1 + WAYS + e]
         if ((f ^ own) & (f >> np.uint64(32))) & _LOW32 != U0:
             continue
         o = _ENT + e * ew
-        if not _matches(TT, b, o, PU, d, players):
+        if not _matches(table, b, o, ply_cards, d, players):
             continue
-        meta = TT[b, o + E_META]
+        meta = table[b, o + E_META]
         lo = np.int64((meta >> np.uint64(8)) & np.uint64(0xFF))
         hi = np.int64(meta & np.uint64(0xFF))
         if move == 0:
             move = np.int64((meta >> np.uint64(16)) & np.uint64(0xFF))
         if lo >= need:
-            return YES, winning_cards(TT[b, o + E_MASK], in_play, colmask), move
+            return YES, winning_cards(table[b, o + E_MASK], in_play, colmask), move
         if hi < need:
-            return NO, winning_cards(TT[b, o + E_MASK], in_play, colmask), move
+            return NO, winning_cards(table[b, o + E_MASK], in_play, colmask), move
     return UNKNOWN, U0, move
 
 
 @no_refcount
-def tt_store(TT, b, tag, PU, d, players, stamp, need, ok, top, move, M, colmask):
+def tt_store(table, b, tag, ply_cards, d, players, stamp, need, ok, top, move, M, colmask):
     """Record "value >= need" (ok) or "value < need" for the positions that
     match ply d on ``M``, with the move that showed it (0: none)."""
     ew = E_REL0 + players
-    n = _live(TT, b, stamp)
+    n = _live(table, b, stamp)
     o = -1
     for e in range(n):
         q = _ENT + e * ew
-        if TT[b, 1 + e] == tag and TT[b, q + E_MASK] == M and _matches(TT, b, q, PU, d, players):
+        if table[b, 1 + e] == tag and table[b, q + E_MASK] == M and _matches(table, b, q, ply_cards, d, players):
             o = q
             break
     if o >= 0:
-        meta = TT[b, o + E_META]
+        meta = table[b, o + E_META]
         lo = np.int64((meta >> np.uint64(8)) & np.uint64(0xFF))
         hi = np.int64(meta & np.uint64(0xFF))
         if move == 0:
@@ -214,24 +214,24 @@ def tt_store(TT, b, tag, PU, d, players, stamp, need, ok, top, move, M, colmask)
     else:
         if n < WAYS:
             e = n
-            TT[b, 0] = (stamp << np.uint64(8)) | np.uint64(n + 1)
+            table[b, 0] = (stamp << np.uint64(8)) | np.uint64(n + 1)
         else:  # full: replace an entry picked by the position's hash
             h = tag
             for s in range(players):
-                h = (h ^ PU[d, U_REL0 + s]) * _H
+                h = (h ^ ply_cards[d, U_REL0 + s]) * _H
             e = np.int64(h >> np.uint64(58)) % WAYS
-        TT[b, 1 + e] = tag
-        TT[b, 1 + WAYS + e] = PU[d, U_OWN] | (_filter_mask(M, colmask) << np.uint64(32))
+        table[b, 1 + e] = tag
+        table[b, 1 + WAYS + e] = ply_cards[d, U_OWN] | (_filter_mask(M, colmask) << np.uint64(32))
         o = _ENT + e * ew
         lo, hi = 0, top
         for k in range(4):
-            TT[b, o + E_LEN0 + k] = PU[d, U_LEN0 + k]
+            table[b, o + E_LEN0 + k] = ply_cards[d, U_LEN0 + k]
         for s in range(players):
-            TT[b, o + E_REL0 + s] = PU[d, U_REL0 + s]
-        TT[b, o + E_MASK] = M
+            table[b, o + E_REL0 + s] = ply_cards[d, U_REL0 + s]
+        table[b, o + E_MASK] = M
     if ok:
         lo = max(lo, need)
     else:
         hi = min(hi, need - 1)
-    TT[b, o + E_META] = ((np.uint64(move) << np.uint64(16)) | (np.uint64(lo) << np.uint64(8))
+    table[b, o + E_META] = ((np.uint64(move) << np.uint64(16)) | (np.uint64(lo) << np.uint64(8))
                          | np.uint64(hi))
