@@ -73,12 +73,12 @@ class FieldPlay:
         return replace(self, focal=focal)
 
     def kernel_tables(self, mc_horizon: str = "day"):
-        """(PP, policy codes, rollouts, cumulative weights, focal member index or -1) for ``kernels.game``."""
+        """(weight_table, policy codes, rollouts, cumulative weights, focal member index or -1) for ``kernels.game``."""
         strategies = self.strategies()
-        PP = kernel_matrix(strategies, self.players, mc_horizon, pad=0)
+        weight_table = kernel_matrix(strategies, self.players, mc_horizon, pad=0)
         pols = np.array([s.code for s in strategies], dtype=np.int64)
         ks = np.array([s.rollouts for s in strategies], dtype=np.int64)
-        return PP, pols, ks, self.cumulative(), (len(self.members) if self.focal else -1)
+        return weight_table, pols, ks, self.cumulative(), (len(self.members) if self.focal else -1)
 
     def has_mc(self) -> bool:
         return any(s.code == layout.MC for s in self.strategies())

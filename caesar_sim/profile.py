@@ -3,7 +3,7 @@
 A profile is one strategy per seat (notation in ``caesar_sim.strategy``); the word ``reference``
 or ``field:FILE`` instead names a **field** (each game draws every seat's strategy from a mixture,
 ``caesar_sim.fieldgames``). Each entry carries its own weight row (the float matrix the kernels
-read as ``PP``); see ``caesar_sim.weights`` for the names.
+read as ``weight_table``); see ``caesar_sim.weights`` for the names.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class Profile:
                 for i, e in enumerate(self.entries)]
 
     def kernel_weights(self, mc_horizon: str = "day") -> np.ndarray:
-        """The flat ``PP`` the kernels read (row e = entry e, then rollout fields), with `mc` rolling out to the
+        """The flat ``weight_table`` the kernels read (row e = entry e, then rollout fields), with `mc` rolling out to the
         day's or game's end."""
         return kernel_matrix(self.strategies(), len(self.entries), mc_horizon)
 

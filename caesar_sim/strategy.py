@@ -239,7 +239,7 @@ def member_rows(strategies, weights) -> np.ndarray:
 
 
 def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = layout.P) -> np.ndarray:
-    """The flat ``PP`` the kernels read: row i = ``strategies[i]`` (padded to ``pad`` rows with `value`),
+    """The flat ``weight_table`` the kernels read: row i = ``strategies[i]`` (padded to ``pad`` rows with `value`),
     then the rollout fields' rows (a strategy's ``field``: a spec or a ``Field``); `mc` rolls out to
     the day's or the game's end."""
     if mc_horizon not in HORIZONS:

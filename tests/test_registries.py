@@ -328,19 +328,18 @@ def _play_args(name: str, code: int):
 
 
 def _circus_args(name: str, code: int):
-    from caesar_sim.kernels import layout as L
     from caesar_sim.kernels.context import Table
+    from caesar_sim.kernels.layout import ACTIONS, LOGW, SCRATCH, STATE, STATS
     from caesar_sim.profile import policy_weights
     from caesar_sim.rules import kernel_rules, load_rules
-    R = kernel_rules(load_rules(), 4)
-    S = np.zeros(L.STATE.size, dtype=np.int64)
-    S[L.STATE.players] = 4
-    S[L.STATE.policy] = code
-    PP = policy_weights()
+    rulebook = kernel_rules(load_rules(), 4)
+    game_state = np.zeros(STATE.size, dtype=np.int64)
+    game_state[STATE.players] = 4
+    game_state[STATE.policy] = code
 
     if name == "fast_action":   # plain Python: arrays stand in for the kernels' pointers
-        return (Table(R, PP, S, np.zeros(L.W_SIZE), np.zeros(L.A_SIZE, np.int64), np.array([1, 2, 3, 4], np.uint64),
-                      np.zeros(L.LOGW, np.int64), np.zeros(L.STATS.size)), 0, code)
+        return (Table(rulebook, policy_weights(), game_state, np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64),
+                      np.array([1, 2, 3, 4], np.uint64), np.zeros(LOGW, np.int64), np.zeros(STATS.size)), 0, code)
     if name == "takes_at_random":
         return (code,)
     raise AssertionError(f"no argument builder for {name}: add one")

@@ -64,8 +64,8 @@ def record(players: int, play: FieldPlay, games: int, settings: RunSettings) -> 
     ``settings.rules`` without overrides, `mc` rolling out to the day's end)."""
     assert play.focal is not None and play.focal.code == layout.MC
     rs = load_rules(settings.rules)
-    R = kernel_rules(rs, players)
-    PP, pols, ks, cum, focal = play.kernel_tables()
+    rulebook = kernel_rules(rs, players)
+    weight_table, pols, ks, cum, focal = play.kernel_tables()
     dkey, gkey = game_keys(settings.seed)
     table = seats(pols, ks, cum=cum, focal=focal, draw_key=dkey, game_key=gkey)
     set_threads(settings.threads)
@@ -82,7 +82,7 @@ def record(players: int, play: FieldPlay, games: int, settings: RunSettings) -> 
             first = done // RECORD_CHUNK
             out = np.zeros((len(counts) * per_chunk, REC_COLS))
             used = np.zeros(len(counts), dtype=np.int64)
-            record_batch(R, PP, table, first, counts, RECORD_CHUNK, out, per_chunk, used)
+            record_batch(rulebook, weight_table, table, first, counts, RECORD_CHUNK, out, per_chunk, used)
             for i, u in enumerate(used):
                 parts.append(out[i * per_chunk:i * per_chunk + u].copy())
             done += int(counts.sum())

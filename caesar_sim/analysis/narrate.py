@@ -104,18 +104,18 @@ def narrated_game(players: int, profile: str, *, seed: int = 1, rules=None, over
     check_players(players)
     rs = load_rules(rules, overrides)
     log = np.zeros((layout.LOG_MAX, layout.LOGW), dtype=np.int64)
-    R = kernel_rules(rs, players)
+    rulebook = kernel_rules(rs, players)
     if is_field(profile):
         play = field_play(profile, players)
-        PP, pols, ks, cum, _ = play.kernel_tables(mc_horizon)
+        weight_table, pols, ks, cum, _ = play.kernel_tables(mc_horizon)
         dkey, gkey = game_keys(seed)
         seating = np.zeros(layout.P, dtype=np.int64)
         draw_seats(cum, dkey, 0, players, seating)
-        totals = play_field_one(R, PP, pols, ks, seating, gkey, log)[:players]
+        totals = play_field_one(rulebook, weight_table, pols, ks, seating, gkey, log)[:players]
         entries = [play.members[m].label for m in seating[:players]]
     else:
         prof = parse_profile(profile, players)
-        totals = play_one(R, prof.kernel_weights(mc_horizon), prof.policies, prof.rollouts, seed_key(seed),
+        totals = play_one(rulebook, prof.kernel_weights(mc_horizon), prof.policies, prof.rollouts, seed_key(seed),
                           log)[:players]
         entries = list(prof.entries)
     names = [f"seat {s} ({entries[s]})" for s in range(players)]

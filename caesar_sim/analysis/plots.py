@@ -10,7 +10,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from caesar_sim.analysis.bids import LOCATIONS  # noqa: E402
-from caesar_sim.kernels.layout import NVAL  # noqa: E402
+from caesar_sim.kernels.layout import MERCHANT_VALUES  # noqa: E402
 
 
 def _finish(fig, ax, path, title: str, legend: bool = False) -> None:
@@ -24,7 +24,7 @@ def _finish(fig, ax, path, title: str, legend: bool = False) -> None:
 
 def bid_heatmap(table: pd.DataFrame, path, title: str) -> None:
     """Mean net coins by location (rows) and merchant value (columns), pooled over policy and seat order."""
-    grid = np.full((len(LOCATIONS), NVAL), np.nan)
+    grid = np.full((len(LOCATIONS), MERCHANT_VALUES), np.nan)
     count = np.zeros_like(grid)
     for (loc, v), g in table.groupby(["location", "value"]):
         i = LOCATIONS.index(loc)
@@ -37,7 +37,7 @@ def bid_heatmap(table: pd.DataFrame, path, title: str) -> None:
         for j in range(grid.shape[1]):
             if np.isfinite(grid[i, j]):
                 ax.text(j, i, f"{grid[i, j]:+.2f}", ha="center", va="center", fontsize=8)
-    ax.set_xticks(range(NVAL), [str(v) for v in range(1, NVAL + 1)])
+    ax.set_xticks(range(MERCHANT_VALUES), [str(v) for v in range(1, MERCHANT_VALUES + 1)])
     ax.set_yticks(range(len(LOCATIONS)), [f"{loc} (ph. {1 if i == 0 else 2 if i == 1 else 3})"
                                           for i, loc in enumerate(LOCATIONS)])
     ax.set_xlabel("merchant card value")

@@ -8,7 +8,7 @@ member drawn per game, optionally one focal seat per game; every game has stream
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -17,6 +17,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.jitcache import needs_compile
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed, run_chunked, set_threads
+from tabletop_mc.runsettings import RunSettingsBase
 from caesar_sim.fieldplay import FieldPlay, field_play
 from caesar_sim.kernels import layout
 from caesar_sim.kernels.context import Results, seats
@@ -27,25 +28,17 @@ from caesar_sim.rules import RuleSet, check_players, kernel_rules, load_rules
 FAST_CHUNK = 2048
 
 
-@dataclass(frozen=True)
-class RunSettings:
-    """How a run plays, apart from who plays and how many games: the ``seed``; ``rules`` (a RuleSet, a
-    TOML file or None: the standard rules) and ``overrides`` (``KEY=VALUE`` texts of ``--set``);
-    ``threads`` (None: every core; the numbers do not depend on it); ``progress`` (None: a bar on a
-    terminal); ``mc_horizon``, where `mc`'s rollouts end ("day" or "game"); ``command``, the command
-    line recorded in what the run writes."""
+@dataclass(frozen=True, kw_only=True)
+class RunSettings(RunSettingsBase):
+    """How a run plays, apart from who plays and how many games: ``RunSettingsBase`` (seed, threads,
+    progress); ``rules`` (a RuleSet, a TOML file or None: the standard rules) and ``overrides``
+    (``KEY=VALUE`` texts of ``--set``); ``mc_horizon``, where `mc`'s rollouts end ("day" or "game");
+    ``command``, the command line recorded in what the run writes."""
 
-    seed: int = 1
     rules: object = None
     overrides: tuple[str, ...] | list[str] | None = None
-    threads: int | None = None
-    progress: bool | None = None
     mc_horizon: str = "day"
     command: str = ""
-
-    def but(self, **changes) -> RunSettings:
-        """These settings with ``changes``."""
-        return replace(self, **changes)
 
 
 @dataclass
@@ -125,8 +118,8 @@ def run_games(players: int, profile: str | Profile | FieldPlay, n: int, settings
     n = _check(players, n)
     rs = load_rules(settings.rules, settings.overrides)
     prof = profile if isinstance(profile, Profile) else parse_profile(profile, players)
-    R = kernel_rules(rs, players, *gift)
-    PP = prof.kernel_weights(settings.mc_horizon)
+    rulebook = kernel_rules(rs, players, *gift)
+    weight_table = prof.kernel_weights(settings.mc_horizon)
     set_threads(settings.threads)
     scores = np.zeros((n, layout.P), dtype=np.int64)
     rots = np.zeros(n, dtype=np.int64)
@@ -137,9 +130,9 @@ def run_games(players: int, profile: str | Profile | FieldPlay, n: int, settings
     key = seed_key(settings.seed)
 
     def batch(first, counts):
-        st = np.zeros((len(counts), layout.STATS.size))
-        run_batch(R, PP, table, key, first, counts, chunk, out, st)
-        return st
+        game_stats = np.zeros((len(counts), layout.STATS.size))
+        run_batch(rulebook, weight_table, table, key, first, counts, chunk, out, game_stats)
+        return game_stats
 
     batch.needs_compile = lambda: needs_compile(run_batch)
     with Progress(n, label or f"caesar {prof.text()}", enabled=settings.progress) as bar:
@@ -164,8 +157,8 @@ def run_field(players: int, play: FieldPlay, n: int, settings: RunSettings = Run
     if play.players != players:
         raise UserError(f"field {play.name}: a field for {play.players} players, not {players}")
     rs = load_rules(settings.rules, settings.overrides)
-    R = kernel_rules(rs, players, *gift)
-    PP, pols, ks, cum, focal = play.kernel_tables(settings.mc_horizon)
+    rulebook = kernel_rules(rs, players, *gift)
+    weight_table, pols, ks, cum, focal = play.kernel_tables(settings.mc_horizon)
     seat_arr = np.full(layout.P, -1, dtype=np.int64)
     if seating is not None:
         seating = np.asarray(seating, dtype=np.int64)
@@ -182,9 +175,9 @@ def run_field(players: int, play: FieldPlay, n: int, settings: RunSettings = Run
     table = seats(pols, ks, seating=seat_arr, rotate=True, cum=cum, focal=focal, draw_key=dkey, game_key=gkey)
 
     def batch(first, counts):
-        st = np.zeros((len(counts), layout.STATS.size))
-        run_field_batch(R, PP, table, first, counts, chunk, bool(stats), out, st)
-        return st
+        game_stats = np.zeros((len(counts), layout.STATS.size))
+        run_field_batch(rulebook, weight_table, table, first, counts, chunk, bool(stats), out, game_stats)
+        return game_stats
 
     batch.needs_compile = lambda: needs_compile(run_field_batch)
     with Progress(n, label or f"caesar {play.name}", enabled=settings.progress) as bar:

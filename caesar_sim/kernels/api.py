@@ -1,8 +1,8 @@
 """Array-in, array-out entry points to single engine steps (tests, tools).
 
-Each takes NumPy arrays (``R`` rules, ``PP`` weights, ``S`` state, ``rng``
-state, ``lg`` 2-d log, ``st`` statistics; layouts in ``layout``) and runs one
-step of ``state``/``policies`` on pointers to them.
+Each takes NumPy arrays (the ``rulebook``, ``weight_table``, ``game_state``, ``rng`` state, 2-d
+``game_log`` and ``game_stats``; layouts in ``layout``) and runs one step of ``state``/``policies``
+on pointers to them.
 """
 
 import numba as nb
@@ -11,7 +11,7 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.context import rollout_table, table
-from caesar_sim.kernels.layout import A_SIZE, P, STATE, STATS, W_SCORE, W_SIZE
+from caesar_sim.kernels.layout import ACTIONS, P, STATE, STATS, SCRATCH
 from caesar_sim.kernels.game import decide
 from caesar_sim.kernels.mc import rollout_start
 from caesar_sim.kernels.ptr import as_ptr
@@ -22,109 +22,112 @@ from caesar_sim.kernels.state import advance, apply_action, new_game, resolve_ph
 
 
 @nb.njit(cache=True)
-def k_new_game(R, PP, S, pols, ks, rows, rng, lg, st):
+def k_new_game(rulebook, weight_table, game_state, pols, ks, rows, rng, game_log, game_stats):
     """Deal and set up a game; stop at the first decision."""
-    W, A = np.zeros(W_SIZE), np.zeros(A_SIZE, np.int64)
-    new_game(table(R, PP, S, W, A, rng, lg, st), as_ptr(pols), as_ptr(ks), as_ptr(rows))
-    return W[0] + A[0]
+    scratch, actions = np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64)
+    new_game(table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats), as_ptr(pols),
+             as_ptr(ks), as_ptr(rows))
+    return scratch[0] + actions[0]
 
 
 @no_refcount
-def k_setup_day(R, S, lg, st):
-    """Lay out the day's displays for day ``S[STATE.day]`` from the decks in ``S``."""
-    setup_day(as_ptr(R), as_ptr(S), as_ptr(lg), as_ptr(st))
+def k_setup_day(rulebook, game_state, game_log, game_stats):
+    """Lay out the day's displays for day ``game_state[STATE.day]`` from the decks in ``game_state``."""
+    setup_day(as_ptr(rulebook), as_ptr(game_state), as_ptr(game_log), as_ptr(game_stats))
 
 
 @no_refcount
-def k_apply(R, S, p, a, lg, st):
+def k_apply(rulebook, game_state, p, a, game_log, game_stats):
     """Seat ``p`` plays action ``a`` (no turn handling, no resolution)."""
-    apply_action(as_ptr(R), as_ptr(S), p, a, as_ptr(lg), as_ptr(st))
+    apply_action(as_ptr(rulebook), as_ptr(game_state), p, a, as_ptr(game_log), as_ptr(game_stats))
 
 
 @nb.njit(cache=True)
-def k_resolve(R, PP, S, rng, lg, st):
-    """Resolve the rows of phase ``S[STATE.phase]``."""
-    W, A = np.zeros(W_SIZE), np.zeros(A_SIZE, np.int64)
-    resolve_phase(table(R, PP, S, W, A, rng, lg, st))
-    return W[0] + A[0]
+def k_resolve(rulebook, weight_table, game_state, rng, game_log, game_stats):
+    """Resolve the rows of phase ``game_state[STATE.phase]``."""
+    scratch, actions = np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64)
+    resolve_phase(table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats))
+    return scratch[0] + actions[0]
 
 
 @no_refcount
-def k_score(R, S, lg, st):
+def k_score(rulebook, game_state, game_log, game_stats):
     """Score the day (phase 4) into the totals."""
-    score_day(as_ptr(R), as_ptr(S), as_ptr(lg), as_ptr(st))
+    score_day(as_ptr(rulebook), as_ptr(game_state), as_ptr(game_log), as_ptr(game_stats))
 
 
 @nb.njit(cache=True)
-def k_advance(R, PP, S, a, rng, lg, st):
+def k_advance(rulebook, weight_table, game_state, a, rng, game_log, game_stats):
     """The acting seat plays ``a``; run on to the next decision."""
-    W, A = np.zeros(W_SIZE), np.zeros(A_SIZE, np.int64)
-    advance(table(R, PP, S, W, A, rng, lg, st), a)
-    return W[0] + A[0]
+    scratch, actions = np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64)
+    advance(table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats), a)
+    return scratch[0] + actions[0]
 
 
 @nb.njit(cache=True)
-def k_decide(R, PP, S, rng):
+def k_decide(rulebook, weight_table, game_state, rng):
     """The action the acting seat's policy chooses now (state unchanged except the rng)."""
-    B = np.zeros(S.shape[0], np.int64)
-    A = np.zeros(A_SIZE, np.int64)
-    W = np.zeros(W_SIZE)
-    lg = np.zeros(2, np.int64)
-    st = np.zeros(1)
-    t = table(R, PP, S, W, A, rng, lg, st)
-    a = decide(t, rollout_table(t, as_ptr(B), t.lg, t.st))
-    return a + 0 * (B[0] + A[0] + lg[0]) + int(0 * (W[0] + st[0]))
+    rollout_state = np.zeros(game_state.shape[0], np.int64)
+    actions = np.zeros(ACTIONS.size, np.int64)
+    scratch = np.zeros(SCRATCH.size)
+    game_log = np.zeros(2, np.int64)
+    game_stats = np.zeros(1)
+    t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
+    a = decide(t, rollout_table(t, as_ptr(rollout_state), t.game_log, t.game_stats))
+    return a + 0 * (rollout_state[0] + actions[0] + game_log[0]) + int(0 * (scratch[0] + game_stats[0]))
 
 
 @nb.njit(cache=True)
-def k_states(R, PP, pols, ks, seed, count):
+def k_states(rulebook, weight_table, pols, ks, seed, count):
     """The states at the first ``count`` decisions of the games of stream (``seed``, 0), played on by the
-    seats' policies; one row of ``S`` per decision (tests of the policies on real positions)."""
+    seats' policies; one row of ``game_state`` per decision (tests of the policies on real positions)."""
     out = np.zeros((count, STATE.size), np.int64)
     rng = np.empty(4, np.uint64)
     seed_state(seed, 0, rng)
-    S, B = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
-    A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
-    lg, st = np.zeros(2, np.int64), np.zeros(STATS.size)
+    game_state, rollout_state = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
+    actions, scratch = np.zeros(ACTIONS.size, np.int64), np.zeros(SCRATCH.size)
+    game_log, game_stats = np.zeros(2, np.int64), np.zeros(STATS.size)
     rows = np.arange(P)
-    t = table(R, PP, S, W, A, rng, lg, st)
-    ro = rollout_table(t, as_ptr(B), t.lg, t.st)
+    t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
+    ro = rollout_table(t, as_ptr(rollout_state), t.game_log, t.game_stats)
     i = 0
     while i < count:
         new_game(t, as_ptr(pols), as_ptr(ks), as_ptr(rows))
-        while S[STATE.over] == 0 and i < count:
-            out[i, :] = S
+        while game_state[STATE.over] == 0 and i < count:
+            out[i, :] = game_state
             i += 1
             advance(t, decide(t, ro))
     return out
 
 
 @nb.njit(cache=True)
-def k_scores(R, PP, S, linear):
+def k_scores(rulebook, weight_table, game_state, linear):
     """(actions, scores) of the acting seat: every legal action (pass first) with value's score, or with
     `distilled`'s linear score if ``linear``."""
-    A = np.zeros(A_SIZE, np.int64)
-    W = np.zeros(W_SIZE)
-    p = S[STATE.turn]
+    actions = np.zeros(ACTIONS.size, np.int64)
+    scratch = np.zeros(SCRATCH.size)
+    p = game_state[STATE.turn]
     if linear:
-        cnt = linear_scores(as_ptr(R), as_ptr(S), as_ptr(PP), p, as_ptr(W), as_ptr(A), 0)
+        cnt = linear_scores(as_ptr(rulebook), as_ptr(game_state), as_ptr(weight_table), p, as_ptr(scratch),
+                            as_ptr(actions), 0)
     else:
-        cnt = value_scores(as_ptr(R), as_ptr(S), as_ptr(PP), p, as_ptr(W), as_ptr(A), 0)
-    return A[:cnt].copy(), W[W_SCORE:W_SCORE + cnt].copy()
+        cnt = value_scores(as_ptr(rulebook), as_ptr(game_state), as_ptr(weight_table), p, as_ptr(scratch),
+                           as_ptr(actions), 0)
+    return actions[:cnt].copy(), scratch[SCRATCH.score:SCRATCH.score + cnt].copy()
 
 
 @nb.njit(cache=True)
-def k_rollout_seats(PP, S, rng):
+def k_rollout_seats(weight_table, game_state, rng):
     """(weight row, policy) of every seat in one `mc` rollout of the acting seat's decision (``rollout_start``)."""
-    B = np.zeros(STATE.size, np.int64)
-    rollout_start(as_ptr(S), as_ptr(B), as_ptr(PP), S[STATE.turn], as_ptr(rng))
-    n = S[STATE.players]
-    return B[STATE.weight_row:STATE.weight_row + n].copy(), B[STATE.policy:STATE.policy + n].copy()
+    rollout_state = np.zeros(STATE.size, np.int64)
+    rollout_start(as_ptr(game_state), as_ptr(rollout_state), as_ptr(weight_table), game_state[STATE.turn], as_ptr(rng))
+    n = game_state[STATE.players]
+    return rollout_state[STATE.weight_row:STATE.weight_row + n].copy(), rollout_state[STATE.policy:STATE.policy + n].copy()
 
 
 @nb.njit(cache=True)
-def k_legal(S, p):
+def k_legal(game_state, p):
     """Seat ``p``'s legal actions (pass first)."""
-    A = np.zeros(A_SIZE, np.int64)
-    cnt = legal_actions(as_ptr(S), p, as_ptr(A), 0)
-    return A[:cnt].copy()
+    actions = np.zeros(ACTIONS.size, np.int64)
+    cnt = legal_actions(as_ptr(game_state), p, as_ptr(actions), 0)
+    return actions[:cnt].copy()

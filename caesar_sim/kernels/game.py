@@ -1,7 +1,7 @@
 """Whole games (numba): one logged game, and chunked batches run in ``prange``.
 
 A batch's seats come from a member table (``kernels.context.Seats``: policy code, `mc` rollouts,
-weight row m of ``PP``). A profile batch (``run_batch``) plays chunk c from random stream
+weight row m of ``weight_table``). A profile batch (``run_batch``) plays chunk c from random stream
 (seed, c). In a field batch (``run_field_batch``) every game ``g`` has streams of its own, so game
 g is the same deal and the same seat draws in every run sharing the keys, whatever else differs
 (common random numbers):
@@ -22,7 +22,7 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import seed_state, uniform
 from caesar_sim.kernels.context import Results, Seats, rollout_table, table
-from caesar_sim.kernels.layout import A_SIZE, LOGW, MC, P, RULES, STATE, STATS, W_SIZE
+from caesar_sim.kernels.layout import ACTIONS, LOGW, MC, P, RULES, STATE, STATS, SCRATCH
 from caesar_sim.kernels.mc import mc_action
 from caesar_sim.kernels.play import fast_action
 from caesar_sim.kernels.ptr import as_ptr
@@ -32,11 +32,11 @@ from caesar_sim.kernels.state import advance, new_game
 @no_refcount
 def decide(t, ro):
     """The acting seat's action under its policy, on table ``t``; an `mc` seat's rollouts play on ``ro``."""
-    S = t.S
-    p = S[STATE.turn]
-    pol = S[STATE.policy + p]
+    game_state = t.game_state
+    p = game_state[STATE.turn]
+    pol = game_state[STATE.policy + p]
     if pol == MC:
-        return mc_action(S, ro, S[STATE.rollouts + p])
+        return mc_action(game_state, ro, game_state[STATE.rollouts + p])
     return fast_action(t, p, pol)
 
 
@@ -44,15 +44,15 @@ def decide(t, ro):
 def play_game(t, ro, policies, rollouts, weight_rows, day_totals, keep):
     """Play one game on table ``t`` (totals at ``STATE.score``; `mc` rollouts on ``ro``); with ``keep``,
     every seat's total at the end of day d into ``day_totals[d * P + s]``."""
-    S = t.S
+    game_state = t.game_state
     new_game(t, policies, rollouts, weight_rows)
-    d = S[STATE.day]
-    while S[STATE.over] == 0:
+    d = game_state[STATE.day]
+    while game_state[STATE.over] == 0:
         advance(t, decide(t, ro))
-        if keep and S[STATE.day] != d:
-            for s in range(S[STATE.players]):
-                day_totals[d * P + s] = S[STATE.score + s]
-            d = S[STATE.day]
+        if keep and game_state[STATE.day] != d:
+            for s in range(game_state[STATE.players]):
+                day_totals[d * P + s] = game_state[STATE.score + s]
+            d = game_state[STATE.day]
 
 
 @nb.njit(cache=True)
@@ -88,22 +88,22 @@ def seat_members(seats, g, n, seat):
 
 
 @nb.njit(cache=True)
-def seated_games(R, PP, seats, g0, count, rng, lg, st, out):
+def seated_games(rulebook, weight_table, seats, g0, count, rng, game_log, game_stats, out):
     """Games ``g0 .. g0+count-1`` of a chunk (arrays in; pointers inside); seat s of game g plays
     member m (``seat_members``): policy ``seats.policy[m]``, rollouts ``seats.rollouts[m]``, weight
-    row m of ``PP``. ``seats.per_game``: game g plays from stream (game_key, g) (``rng`` reseeded
+    row m of ``weight_table``. ``seats.per_game``: game g plays from stream (game_key, g) (``rng`` reseeded
     per game), else on from ``rng``. Outputs into ``out`` (``kernels.context.Results``).
     """
-    n = R[RULES.players]
-    S, B = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
-    A, W = np.zeros(A_SIZE, np.int64), np.zeros(W_SIZE)
+    n = rulebook[RULES.players]
+    game_state, rollout_state = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
+    actions, scratch = np.zeros(ACTIONS.size, np.int64), np.zeros(SCRATCH.size)
     rollout_log, rollout_stats = np.zeros(LOGW, np.int64), np.zeros(STATS.size)
     seat = np.zeros(P, np.int64)
     policies, rollouts, weight_rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
-    t = table(R, PP, S, W, A, rng, lg, st)
-    ro = rollout_table(t, as_ptr(B), as_ptr(rollout_log), as_ptr(rollout_stats))
+    t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
+    ro = rollout_table(t, as_ptr(rollout_state), as_ptr(rollout_log), as_ptr(rollout_stats))
     policies_ptr, rollouts_ptr, weight_rows_ptr = as_ptr(policies), as_ptr(rollouts), as_ptr(weight_rows)
-    days = np.zeros(max(R[RULES.days], 1) * P, np.int64)   # every seat's total at each day's end
+    days = np.zeros(max(rulebook[RULES.days], 1) * P, np.int64)   # every seat's total at each day's end
     day_totals = as_ptr(days)
     for j in range(count):
         g = g0 + j
@@ -115,7 +115,7 @@ def seated_games(R, PP, seats, g0, count, rng, lg, st, out):
         keep = out.days.shape[0] > g
         play_game(t, ro, policies_ptr, rollouts_ptr, weight_rows_ptr, day_totals, keep)
         for s in range(n):
-            out.scores[g, s] = S[STATE.score + s]
+            out.scores[g, s] = game_state[STATE.score + s]
             if keep:
                 for d in range(out.days.shape[1]):
                     out.days[g, d, s] = days[d * P + s]
@@ -124,40 +124,41 @@ def seated_games(R, PP, seats, g0, count, rng, lg, st, out):
         if out.rots.shape[0] > g:
             out.rots[g] = rot
     # keep every array alive until the pointers are no longer used
-    return (S[0] + B[0] + A[0] + W[0] + rollout_log[0] + rollout_stats[0] + policies[0] + rollouts[0]
+    return (game_state[0] + rollout_state[0] + actions[0] + scratch[0] + rollout_log[0] + rollout_stats[0] + policies[0] + rollouts[0]
             + weight_rows[0] + seat[0] + days[0])
 
 
 @nb.njit(cache=True, inline="always")
-def _one_game(R, PP, seats, rng, lg):
-    """Game 0 of ``seats`` logged into the 2-d int64 array ``lg`` (row 0: count, capacity); the final totals."""
-    lg[0, 0], lg[0, 1] = 0, lg.shape[0]
+def _one_game(rulebook, weight_table, seats, rng, game_log):
+    """Game 0 of ``seats`` logged into the 2-d int64 array ``game_log`` (row 0: count, capacity); the final totals."""
+    game_log[0, 0], game_log[0, 1] = 0, game_log.shape[0]
     out = Results(np.zeros((1, P), np.int64), np.zeros(1, np.int64), np.zeros((0, P), np.int64),
                   np.zeros((0, 1, P), np.int64))
-    seated_games(R, PP, seats, 0, 1, rng, lg, np.zeros(STATS.size), out)
+    seated_games(rulebook, weight_table, seats, 0, 1, rng, game_log, np.zeros(STATS.size), out)
     return out.scores[0]
 
 
 @nb.njit(cache=True)
-def play_one(R, PP, pols, ks, seed, lg):
+def play_one(rulebook, weight_table, pols, ks, seed, game_log):
     """Game 0 of chunk 0 for ``seed`` (the first game a batch plays, unrotated), logged into the
-    2-d int64 array ``lg`` (row 0: count, capacity); returns the final totals by seat."""
+    2-d int64 array ``game_log`` (row 0: count, capacity); returns the final totals by seat."""
     rng = np.empty(4, np.uint64)
     seed_state(seed, 0, rng)
-    return _one_game(R, PP, Seats(pols, ks, np.arange(P), False, np.ones(1), -1, np.uint64(0), False, np.uint64(0)),
-                     rng, lg)
+    return _one_game(rulebook, weight_table, Seats(pols, ks, np.arange(P), False, np.ones(1), -1, np.uint64(0), False,
+                                                   np.uint64(0)),
+                     rng, game_log)
 
 
 @nb.njit(cache=True)
-def play_field_one(R, PP, mem_pol, mem_k, seating, game_key, lg):
+def play_field_one(rulebook, weight_table, mem_pol, mem_k, seating, game_key, game_log):
     """Game 0 of a field run (seat s plays member ``seating[s]``, drawn by the caller with ``draw_seats``),
-    on stream (game_key, 0), logged into ``lg`` as ``play_one``; returns the final totals by seat."""
+    on stream (game_key, 0), logged into ``game_log`` as ``play_one``; returns the final totals by seat."""
     seats = Seats(mem_pol, mem_k, seating, False, np.ones(1), -1, np.uint64(0), True, game_key)
-    return _one_game(R, PP, seats, np.empty(4, np.uint64), lg)
+    return _one_game(rulebook, weight_table, seats, np.empty(4, np.uint64), game_log)
 
 
 @nb.njit(cache=True, parallel=True)
-def run_batch(R, PP, seats, seed, first_chunk, counts, chunk_size, out, stats):
+def run_batch(rulebook, weight_table, seats, seed, first_chunk, counts, chunk_size, out, stats):
     """Chunks ``first_chunk + i`` of ``counts[i]`` games each of a profile (``seats``: fixed seating,
     rotated game by game if ``rotate``); per-game outputs into ``out`` (``Results``).
 
@@ -168,15 +169,16 @@ def run_batch(R, PP, seats, seed, first_chunk, counts, chunk_size, out, stats):
     for ci in nb.prange(counts.shape[0]):
         rng = np.empty(4, np.uint64)
         seed_state(seed, first_chunk + ci, rng)
-        lg = np.zeros(LOGW, np.int64)
-        st = np.zeros(STATS.size)
-        st[STATS.on] = 1.0
-        seated_games(R, PP, seats, (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st, out)
-        stats[ci, :] = st
+        game_log = np.zeros(LOGW, np.int64)
+        game_stats = np.zeros(STATS.size)
+        game_stats[STATS.on] = 1.0
+        seated_games(rulebook, weight_table, seats, (first_chunk + ci) * chunk_size, counts[ci], rng, game_log,
+                     game_stats, out)
+        stats[ci, :] = game_stats
 
 
 @nb.njit(cache=True, parallel=True)
-def run_field_batch(R, PP, seats, first_chunk, counts, chunk_size, stats_on, out, stats):
+def run_field_batch(rulebook, weight_table, seats, first_chunk, counts, chunk_size, stats_on, out, stats):
     """Chunks ``first_chunk + i`` of ``counts[i]`` games whose seats come from a member table
     (``seats``: drawn from the field ``cum`` per game, or ``seating`` rotated game by game, seat
     g % n playing ``focal`` if >= 0); every game from its own streams (module docstring). Per-game
@@ -184,8 +186,9 @@ def run_field_batch(R, PP, seats, first_chunk, counts, chunk_size, stats_on, out
     ``stats_on``)."""
     for ci in nb.prange(counts.shape[0]):
         rng = np.empty(4, np.uint64)
-        lg = np.zeros(2, np.int64)  # logging off
-        st = np.zeros(STATS.size)
-        st[STATS.on] = 1.0 if stats_on else 0.0
-        seated_games(R, PP, seats, (first_chunk + ci) * chunk_size, counts[ci], rng, lg, st, out)
-        stats[ci, :] = st
+        game_log = np.zeros(2, np.int64)  # logging off
+        game_stats = np.zeros(STATS.size)
+        game_stats[STATS.on] = 1.0 if stats_on else 0.0
+        seated_games(rulebook, weight_table, seats, (first_chunk + ci) * chunk_size, counts[ci], rng, game_log,
+                     game_stats, out)
+        stats[ci, :] = game_stats

@@ -6,11 +6,11 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.records import layout
 from tabletop_mc.rng import randbelow
-from caesar_sim.kernels.layout import (BOOST, DISP, DISTILLED, DOUBLE, GOLD, GREEDY, HOLD, MC, NFT, NVEN, RANDOM, RULES,
-                                       START_CARD, STATE, TUNED, VALUE, W_ID, W_SHARE)
+from caesar_sim.kernels.layout import (BOOST, DISP, DISTILLED, DOUBLE, GOLD, GREEDY, HOLD, MC, FAVOUR_TYPES, VENUES,
+                                       RANDOM, RULES, START_CARD, STATE, TUNED, VALUE, SCRATCH)
 
-# policy weights PP: one row of WEIGHTS.size floats per weight set; seat p reads row S[STATE.weight_row + p],
-# i.e. PP[wrow(S, p) + WEIGHTS.*]. The named weights (their meanings and `value`'s defaults:
+# policy weights (weight_table): one row of WEIGHTS.size floats per weight set; seat p reads row game_state[STATE.weight_row + p],
+# i.e. weight_table[wrow(game_state, p) + WEIGHTS.*]. The named weights (their meanings and `value`'s defaults:
 # caesar_sim.weights), then `distilled`'s feature weights, then the control slots.
 # `distilled`: a linear score per action over features (kernels.scan): NB bid features per phase, then
 # NPASS pass features per phase
@@ -23,7 +23,7 @@ WEIGHTS = layout(np.float64, tuple((name, ()) for name in (
     "ban_items", "temperature")) + (
     ("features", NFEAT),          # `distilled`'s linear score per action over features (kernels.scan)
     ("rollout_policy", ()),       # policy code a row plays by in `mc` rollouts (0 = value's features)
-    ("field_first", ()),          # `mc` row: first PP row of its rollout field (members drawn per rollout)
+    ("field_first", ()),          # `mc` row: first weight_table row of its rollout field (members drawn per rollout)
     ("field_size", ()),           # ... and the field's member count (0 = every seat rolls out with this row)
     ("field_cum", ()),            # a field member row: cumulative weight (draw u picks the first row with u < cum)
 ), name="Weights")
@@ -31,41 +31,41 @@ BANNED = -1e9   # utility of an item type a restricted player never takes (WEIGH
 
 
 @nb.njit(cache=True, inline="always")
-def wrow(S, p):
-    """Offset in PP of seat ``p``'s weight row."""
-    return S[STATE.weight_row + p] * WEIGHTS.size
+def wrow(game_state, p):
+    """Offset in weight_table of seat ``p``'s weight row."""
+    return game_state[STATE.weight_row + p] * WEIGHTS.size
 
 
 @nb.njit(cache=True, inline="always")
-def favour_util(R, PP, o, t):
+def favour_util(rulebook, weight_table, o, t):
     """Expected coins of favour type ``t`` (or the start card) to its taker (weight row at ``o``)."""
-    if int(PP[o + WEIGHTS.ban_items]) >> t & 1:
+    if int(weight_table[o + WEIGHTS.ban_items]) >> t & 1:
         return BANNED
     if t == BOOST:
-        return PP[o + WEIGHTS.boost]
+        return weight_table[o + WEIGHTS.boost]
     if t == DOUBLE:
-        return PP[o + WEIGHTS.double]
+        return weight_table[o + WEIGHTS.double]
     if t == GOLD:
-        return float(R[RULES.gold_coins])
-    return PP[o + WEIGHTS.start_card]
+        return float(rulebook[RULES.gold_coins])
+    return weight_table[o + WEIGHTS.start_card]
 
 
 @nb.njit(cache=True, inline="always")
-def venue_terms(R, S, PP, p, x, held):
+def venue_terms(rulebook, game_state, weight_table, p, x, held):
     """(base, per_coin): a display ticket of venue ``x`` worth c coins is worth base + per_coin * c to ``p``.
 
     ``held``: the venue's tickets in play (display and seats). Coin cards of special events are
     certain; ticket and visitor coins count with the share of the venue's visitors per ticket
     in play, net of the phase-3 merchant the visitor costs.
     """
-    c3 = PP[wrow(S, p) + WEIGHTS.phase3_card]
-    cc = min(S[STATE.specials + x], S[STATE.bank_coins]) * R[RULES.coin_card_value]
-    vis = S[STATE.visitors_shown + x]
-    if vis <= S[STATE.tickets_held + p * NVEN + x]:
+    c3 = weight_table[wrow(game_state, p) + WEIGHTS.phase3_card]
+    cc = min(game_state[STATE.specials + x], game_state[STATE.bank_coins]) * rulebook[RULES.coin_card_value]
+    vis = game_state[STATE.visitors_shown + x]
+    if vis <= game_state[STATE.tickets_held + p * VENUES + x]:
         return float(cc), 0.0
     tot = 0
     for i in range(vis):
-        tot += S[STATE.visitor_coins + x * DISP + i]
+        tot += game_state[STATE.visitor_coins + x * DISP + i]
     if vis >= held:  # share 1 (saves a division)
         return cc + float(tot) / vis - c3, 1.0
     share = min(1.0, vis / max(held, 1))
@@ -73,51 +73,51 @@ def venue_terms(R, S, PP, p, x, held):
 
 
 @no_refcount
-def ticket_utils(R, S, PP, p, W, ids):
-    """W[i] = what display ticket i is worth to seat ``p`` (coins); returns the index of the best. With
-    ``ids``: also W[W_ID + i] = i and W[W_SHARE + i] = the ticket venue's visitor share (its per-coin worth)."""
-    nt = S[STATE.tickets_shown]
+def ticket_utils(rulebook, game_state, weight_table, p, scratch, ids):
+    """scratch[i] = what display ticket i is worth to seat ``p`` (coins); returns the index of the best. With
+    ``ids``: also scratch[SCRATCH.item_id + i] = i and scratch[SCRATCH.share + i] = the ticket venue's visitor share (its per-coin worth)."""
+    nt = game_state[STATE.tickets_shown]
     k0, k1, k2 = 0, 0, 0  # tickets of each venue on display
     for i in range(nt):
-        x = S[STATE.ticket_venue + i]
+        x = game_state[STATE.ticket_venue + i]
         k0 += x == 0
         k1 += x == 1
         k2 += x == 2
     h0, h1, h2 = k0, k1, k2  # ... and in play
-    for q in range(S[STATE.players]):
-        h0 += S[STATE.tickets_held + q * NVEN]
-        h1 += S[STATE.tickets_held + q * NVEN + 1]
-        h2 += S[STATE.tickets_held + q * NVEN + 2]
-    b0, m0 = venue_terms(R, S, PP, p, 0, h0) if k0 > 0 else (0.0, 0.0)
-    b1, m1 = venue_terms(R, S, PP, p, 1, h1) if k1 > 0 else (0.0, 0.0)
-    b2, m2 = venue_terms(R, S, PP, p, 2, h2) if k2 > 0 else (0.0, 0.0)
+    for q in range(game_state[STATE.players]):
+        h0 += game_state[STATE.tickets_held + q * VENUES]
+        h1 += game_state[STATE.tickets_held + q * VENUES + 1]
+        h2 += game_state[STATE.tickets_held + q * VENUES + 2]
+    b0, m0 = venue_terms(rulebook, game_state, weight_table, p, 0, h0) if k0 > 0 else (0.0, 0.0)
+    b1, m1 = venue_terms(rulebook, game_state, weight_table, p, 1, h1) if k1 > 0 else (0.0, 0.0)
+    b2, m2 = venue_terms(rulebook, game_state, weight_table, p, 2, h2) if k2 > 0 else (0.0, 0.0)
     best, bu = 0, -1e18
     for i in range(nt):
-        x, c = S[STATE.ticket_venue + i], S[STATE.ticket_coins + i]
+        x, c = game_state[STATE.ticket_venue + i], game_state[STATE.ticket_coins + i]
         u = b0 + m0 * c if x == 0 else (b1 + m1 * c if x == 1 else b2 + m2 * c)
-        W[i] = u
+        scratch[i] = u
         if ids:
-            W[W_ID + i] = i
-            W[W_SHARE + i] = m0 if x == 0 else (m1 if x == 1 else m2)
+            scratch[SCRATCH.item_id + i] = i
+            scratch[SCRATCH.share + i] = m0 if x == 0 else (m1 if x == 1 else m2)
         if u > bu:
             best, bu = i, u
     return best
 
 
 @nb.njit(cache=True, inline="always")
-def visitor_util(R, S, p, x, coin, ahead):
+def visitor_util(rulebook, game_state, p, x, coin, ahead):
     """Coins a visitor worth ``coin`` at venue ``x`` scores for ``p``, who wins ``ahead`` others there first."""
-    k = S[STATE.visitors_held + p * NVEN + x] + ahead
-    if k < S[STATE.tickets_held + p * NVEN + x]:
-        return float(coin + S[STATE.held_ticket_coins + (p * NVEN + x) * HOLD + k])
-    if x == S[STATE.caesar]:
-        spare = k - S[STATE.tickets_held + p * NVEN + x]
-        if spare < R[RULES.caesar_favour_tickets]:
-            f = S[STATE.favours + p * NFT + BOOST] + S[STATE.favours + p * NFT + DOUBLE]
+    k = game_state[STATE.visitors_held + p * VENUES + x] + ahead
+    if k < game_state[STATE.tickets_held + p * VENUES + x]:
+        return float(coin + game_state[STATE.held_ticket_coins + (p * VENUES + x) * HOLD + k])
+    if x == game_state[STATE.caesar]:
+        spare = k - game_state[STATE.tickets_held + p * VENUES + x]
+        if spare < rulebook[RULES.caesar_favour_tickets]:
+            f = game_state[STATE.favours + p * FAVOUR_TYPES + BOOST] + game_state[STATE.favours + p * FAVOUR_TYPES + DOUBLE]
             if spare < f:
                 return float(coin)
-            if spare < f + S[STATE.favours + p * NFT + GOLD] and coin > R[RULES.gold_coins]:
-                return float(coin - R[RULES.gold_coins])
+            if spare < f + game_state[STATE.favours + p * FAVOUR_TYPES + GOLD] and coin > rulebook[RULES.gold_coins]:
+                return float(coin - rulebook[RULES.gold_coins])
     return 0.0
 
 
@@ -132,13 +132,13 @@ def takes_at_random(pol):
 
 
 @no_refcount
-def choose_item(R, S, PP, p, row, rng, W):
+def choose_item(rulebook, game_state, weight_table, p, row, rng, scratch):
     """Index of the item seat ``p`` takes from ``row``'s display (phase 1: a type code)."""
-    at_random = takes_at_random(S[STATE.policy + p])
+    at_random = takes_at_random(game_state[STATE.policy + p])
     if row == 0:
         best, bu, cnt = -1, -1e9, 0
-        for t in range(NFT + 1):
-            avail = S[STATE.start_card_shown] if t == START_CARD else S[STATE.favours_shown + t]
+        for t in range(FAVOUR_TYPES + 1):
+            avail = game_state[STATE.start_card_shown] if t == START_CARD else game_state[STATE.favours_shown + t]
             if avail <= 0:
                 continue
             cnt += 1
@@ -146,16 +146,16 @@ def choose_item(R, S, PP, p, row, rng, W):
                 if randbelow(rng, cnt) == 0:
                     best = t
             else:
-                u = favour_util(R, PP, wrow(S, p), t)
+                u = favour_util(rulebook, weight_table, wrow(game_state, p), t)
                 if u > bu:
                     best, bu = t, u
         return best
     if row == 1:
-        nt = S[STATE.tickets_shown]
+        nt = game_state[STATE.tickets_shown]
         if at_random:
             return randbelow(rng, nt)
-        return ticket_utils(R, S, PP, p, W, False)
-    nv = S[STATE.visitors_shown + row - 2]
+        return ticket_utils(rulebook, game_state, weight_table, p, scratch, False)
+    nv = game_state[STATE.visitors_shown + row - 2]
     if at_random:
         return randbelow(rng, nv)
     return 0  # visitors are kept sorted, best first

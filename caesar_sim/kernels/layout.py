@@ -1,12 +1,12 @@
 """The flat arrays the kernels share, each declared once (``tabletop_mc.records.layout``).
 
-``R`` (int64, ``RULES``) carries the rule set, ``S`` (int64, ``STATE``) the
-whole game state (so a rollout copies it with one slice assignment), ``st``
+``rulebook`` (int64, ``RULES``) carries the rule set, ``game_state`` (int64, ``STATE``) the
+whole game state (so a rollout copies it with one slice assignment), ``game_stats``
 (float64, ``STATS``) the summed statistics of a chunk, and the log (int64
 rows of ``LOGW``) a narrated game. Kernels index a vector at its layout's
-offsets (``S[STATE.hand + p]``), the analysis layer and the tests by name
-(``STATE.named(S)["hand"][p]``). These are array shapes, not rule numbers:
-every rule number arrives in ``R``.
+offsets (``game_state[STATE.hand + p]``), the analysis layer and the tests by name
+(``STATE.named(game_state)["hand"][p]``). These are array shapes, not rule numbers:
+every rule number arrives in ``rulebook``.
 """
 
 import numpy as np
@@ -14,10 +14,10 @@ import numpy as np
 from tabletop_mc.records import layout
 
 P = 5            # most seats
-NVAL = 8         # merchant values 1..8 (bit v-1 of a hand mask)
-NVEN = 3         # venues: Circus Maximus, Pompeius Theater, Colosseum
-NROW = 5         # rows: 0 villa, 1 forum, 2..4 the venues
-NFT = 3          # favour types
+MERCHANT_VALUES = 8         # merchant values 1..8 (bit v-1 of a hand mask)
+VENUES = 3         # venues: Circus Maximus, Pompeius Theater, Colosseum
+ROWS = 5         # rows: 0 villa, 1 forum, 2..4 the venues
+FAVOUR_TYPES = 3          # favour types
 BOOST, DOUBLE, GOLD = 0, 1, 2
 START_CARD = 3      # item code of the start-player card in phase 1
 RANDOM, GREEDY, VALUE, MC, TUNED, DISTILLED = 0, 1, 2, 3, 4, 5   # TUNED: value's features, its own weights;
@@ -28,8 +28,8 @@ FAV_MAX = 60     # favour cards
 DAYS_MAX = 6
 HOLD = 16        # items of one venue a player can hold
 DISP = 24        # items on one display
-ROWCAP = P * NVAL
-ACT_MAX = 1 + NVAL * NVEN * 3
+ROWCAP = P * MERCHANT_VALUES
+ACT_MAX = 1 + MERCHANT_VALUES * VENUES * 3
 
 # --- the rule vector R (int64): the rule set's numbers, named as ``caesar_sim.rules.RuleSet`` names them
 RULES = layout(np.int64, (
@@ -40,10 +40,10 @@ RULES = layout(np.int64, (
     ("caesar_favour_tickets", ()),
     ("gift_type", ()),            # experiment: favour type given to seat gift_seat each day (-1 = none)
     ("gift_seat", ()),
-    ("removed_favours", NFT),     # favours of each type removed before the game
+    ("removed_favours", FAVOUR_TYPES),     # favours of each type removed before the game
     ("removed_tickets", ()),      # bit i set: ticket card i (venue i // TPV, coin index i % TPV) removed
     ("removed_visitors", ()),     # bit i set: visitor card i removed
-    ("special_tickets", DAYS_MAX), ("merchant_coins", NVAL), ("favour_counts", NFT),
+    ("special_tickets", DAYS_MAX), ("merchant_coins", MERCHANT_VALUES), ("favour_counts", FAVOUR_TYPES),
     ("ticket_coins", TPV_MAX), ("visitor_coins", VIS_MAX),
 ), name="Rules")
 
@@ -55,14 +55,15 @@ STATE = layout(np.int64, (
     ("next_ticket", ()), ("next_visitor", ()), ("next_favour", ()), ("cards_played", ()),
     ("hand", P),                  # merchants in hand: bit v-1 for value v
     ("passed", P), ("policy", P), ("rollouts", P),
-    ("weight_row", P),            # row of the weight matrix PP each seat reads (mc rollouts: the mc seat's row)
-    ("score", P), ("coin_cards", P), ("favours", (P, NFT)), ("favours_shown", NFT), ("specials", NVEN),
+    ("weight_row", P),            # row of the weight table each seat reads (mc rollouts: the mc seat's row)
+    ("score", P), ("coin_cards", P), ("favours", (P, FAVOUR_TYPES)), ("favours_shown", FAVOUR_TYPES), ("specials",
+                                                                                                       VENUES),
     ("tickets_shown", ()), ("ticket_venue", DISP), ("ticket_coins", DISP),
-    ("visitors_shown", NVEN), ("visitor_coins", (NVEN, DISP)),
-    ("tickets_held", (P, NVEN)), ("held_ticket_coins", (P, NVEN, HOLD)), ("held_ticket_card", (P, NVEN, HOLD)),
-    ("visitors_held", (P, NVEN)), ("held_visitor_coins", (P, NVEN, HOLD)), ("held_visitor_card", (P, NVEN, HOLD)),
-    ("row_cards", NROW), ("row_owner", (NROW, ROWCAP)), ("row_value", (NROW, ROWCAP)),
-    ("row_effective", (NROW, ROWCAP)), ("row_favour", (NROW, ROWCAP)), ("row_card", (NROW, ROWCAP)),
+    ("visitors_shown", VENUES), ("visitor_coins", (VENUES, DISP)),
+    ("tickets_held", (P, VENUES)), ("held_ticket_coins", (P, VENUES, HOLD)), ("held_ticket_card", (P, VENUES, HOLD)),
+    ("visitors_held", (P, VENUES)), ("held_visitor_coins", (P, VENUES, HOLD)), ("held_visitor_card", (P, VENUES, HOLD)),
+    ("row_cards", ROWS), ("row_owner", (ROWS, ROWCAP)), ("row_value", (ROWS, ROWCAP)),
+    ("row_effective", (ROWS, ROWCAP)), ("row_favour", (ROWS, ROWCAP)), ("row_card", (ROWS, ROWCAP)),
     # the day's played cards, in play order: value, row, seat order, owner, items won, item, net coins
     ("card_value", ROWCAP), ("card_row", ROWCAP), ("card_order", ROWCAP), ("card_owner", ROWCAP),
     ("card_items", ROWCAP), ("card_item", ROWCAP), ("card_net_coins", ROWCAP),
@@ -74,12 +75,12 @@ BIN_STATS = 4    # per bid: cards played, cards winning >= 1 item, sum net coins
 SCORE_PARTS = 5        # score parts: merchants, visitors, tickets, coin cards, gold
 STATS = layout(np.float64, (
     ("on", ()),                   # 1 in a live statistics vector, 0 in a dummy (rollouts)
-    ("bids", (NPOL, P, NROW, NVAL, BIN_STATS)),
+    ("bids", (NPOL, P, ROWS, MERCHANT_VALUES, BIN_STATS)),
     ("score_parts", (P, SCORE_PARTS, 2)),
     ("unclaimed", (4, 2)),        # per day: favours, start card, tickets, visitors (sum, sum sq)
     ("days", ()),
     ("start_card", 3),            # taken by choice, to leftmost merchant, stayed
-    ("favours", (NFT, 4)),        # per type: taken, used in play, used as Caesar ticket, unused at day end
+    ("favours", (FAVOUR_TYPES, 4)),        # per type: taken, used in play, used as Caesar ticket, unused at day end
     ("short", 3),                 # days short of: tickets, visitors, either (a deck ran out at set-up)
 ), name="Stats")
 
@@ -87,16 +88,23 @@ STATS = layout(np.float64, (
 LOGW = 10
 LOG_MAX = 4096
 
-# --- scratch floats W: item utilities at 0.. with each item's id (favour type or display ticket) at W_ID and
-# a ticket's visitor share at W_SHARE (``row_utils``), one action's bid features at W_FEAT, every action's score at
-# W_SCORE (the policies), every candidate's mean rollout outcome at W_Q (`mc`, which the policies leave alone)
-W_ID = DISP
-W_SHARE = 2 * DISP
-W_FEAT = 3 * DISP
-W_SCORE = W_FEAT + 16
-W_Q = W_SCORE + ACT_MAX
-W_SIZE = W_Q + ACT_MAX + 8
-A_SIZE = 2 * ACT_MAX             # ints: legal actions (rollouts), mc's own list
+# --- scratch: the floats (SCRATCH) and ints (ACTIONS) a decision works in. ``row_utils`` writes each item's
+# utility, its id (favour type or display ticket) and a ticket's visitor share; the policies one action's
+# bid features and every action's score; `mc` (which the policies leave alone) every candidate's mean
+# rollout outcome. ACTIONS holds the legal actions (rollouts) and then `mc`'s own list.
+SCRATCH = layout(np.float64, (
+    ("utility", DISP),
+    ("item_id", DISP),
+    ("share", DISP),
+    ("features", 16),
+    ("score", ACT_MAX),
+    ("rollout_mean", ACT_MAX),
+    ("slack", 8),
+))
+ACTIONS = layout(np.int64, (
+    ("legal", ACT_MAX),
+    ("mc_own", ACT_MAX),
+))
 EV_DAY, EV_FAVOURS_SHOWN, EV_TICKET, EV_VISITOR, EV_BID, EV_PASS, EV_TAKE, EV_NOTHING, EV_START_CARD_FALLS, \
     EV_SCORE, EV_FAVOUR_TICKET, EV_CAESAR, EV_PHASE, EV_REMOVE, EV_SHORT = range(15)
 RM_FAVOUR, RM_TICKET, RM_VISITOR = range(3)   # EV_REMOVE kinds (a: kind, b: type or venue, c: coins)

@@ -19,7 +19,7 @@ At K = 4 that gains as much against a field as K = 8 without (and runs faster).
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import next_u64, randbelow, seed_state, uniform
 from caesar_sim.kernels.items import WEIGHTS, wrow
-from caesar_sim.kernels.layout import ACT_MAX, NROW, NVAL, STATE, W_Q
+from caesar_sim.kernels.layout import ACT_MAX, ROWS, MERCHANT_VALUES, STATE, SCRATCH
 from caesar_sim.kernels.play import fast_action
 from caesar_sim.kernels.policies import legal_actions
 from caesar_sim.kernels.setup import shuffle
@@ -30,100 +30,103 @@ from caesar_sim.kernels.state import advance
 def rollout_action(ro, eps):
     """The acting seat's rollout play on the rollout table ``ro`` (its row's ``WEIGHTS.rollout_policy``),
     with an ``eps`` chance of a random legal action."""
-    S, A, rng = ro.S, ro.A, ro.rng
-    p = S[STATE.turn]
+    game_state, actions, rng = ro.game_state, ro.actions, ro.rng
+    p = game_state[STATE.turn]
     if uniform(rng) < eps:
-        return A[randbelow(rng, legal_actions(S, p, A, 0))]
-    return fast_action(ro, p, int(ro.PP[wrow(S, p) + WEIGHTS.rollout_policy]))
+        return actions[randbelow(rng, legal_actions(game_state, p, actions, 0))]
+    return fast_action(ro, p, int(ro.weight_table[wrow(game_state, p) + WEIGHTS.rollout_policy]))
 
 
 @no_refcount
-def draw_member(PP, f0, fn, rng):
+def draw_member(weight_table, f0, fn, rng):
     """A field member's row, drawn by its weight: rows ``f0 .. f0 + fn - 1``, cumulative weights
     ``WEIGHTS.field_cum``."""
     u = uniform(rng)
     m = f0
-    while m < f0 + fn - 1 and u >= PP[m * WEIGHTS.size + WEIGHTS.field_cum]:
+    while m < f0 + fn - 1 and u >= weight_table[m * WEIGHTS.size + WEIGHTS.field_cum]:
         m += 1
     return m
 
 
 @no_refcount
-def rollout_start(S, B, PP, p, rng):
-    """Copy the state ``S`` into ``B`` for one rollout of seat ``p``'s decision and seat the rollout players:
+def rollout_start(game_state, rollout_state, weight_table, p, rng):
+    """Copy the state ``game_state`` into ``rollout_state`` for one rollout of seat ``p``'s decision and seat the rollout players:
     without a field every seat plays by ``p``'s row; with one, the others are members drawn for this rollout."""
     for j in range(STATE.size):
-        B[j] = S[j]
-    o = wrow(S, p)
-    f0, fn = int(PP[o + WEIGHTS.field_first]), int(PP[o + WEIGHTS.field_size])
+        rollout_state[j] = game_state[j]
+    o = wrow(game_state, p)
+    f0, fn = int(weight_table[o + WEIGHTS.field_first]), int(weight_table[o + WEIGHTS.field_size])
     if fn > 0:  # the others: members drawn from the field; the mover: its own row
-        for q in range(B[STATE.players]):
-            r = S[STATE.weight_row + p] if q == p else draw_member(PP, f0, fn, rng)
-            B[STATE.weight_row + q] = r
-            B[STATE.policy + q] = int(PP[r * WEIGHTS.size + WEIGHTS.rollout_policy])
+        for q in range(rollout_state[STATE.players]):
+            r = game_state[STATE.weight_row + p] if q == p else draw_member(weight_table, f0, fn, rng)
+            rollout_state[STATE.weight_row + q] = r
+            rollout_state[STATE.policy + q] = int(weight_table[r * WEIGHTS.size + WEIGHTS.rollout_policy])
     else:
-        for q in range(B[STATE.players]):  # every seat plays with the mc seat's weights
-            B[STATE.weight_row + q] = S[STATE.weight_row + p]
-    if PP[o + WEIGHTS.mc_horizon] > 0:  # hidden: only the order of the decks
-        shuffle(B, STATE.ticket_deck + B[STATE.next_ticket], B[STATE.tickets_dealt] - B[STATE.next_ticket], rng)
-        shuffle(B, STATE.visitor_deck + B[STATE.next_visitor], B[STATE.visitors_dealt] - B[STATE.next_visitor], rng)
-        shuffle(B, STATE.favour_deck + B[STATE.next_favour], B[STATE.favours_dealt] - B[STATE.next_favour], rng)
+        for q in range(rollout_state[STATE.players]):  # every seat plays with the mc seat's weights
+            rollout_state[STATE.weight_row + q] = game_state[STATE.weight_row + p]
+    if weight_table[o + WEIGHTS.mc_horizon] > 0:  # hidden: only the order of the decks
+        shuffle(rollout_state, STATE.ticket_deck + rollout_state[STATE.next_ticket],
+                rollout_state[STATE.tickets_dealt] - rollout_state[STATE.next_ticket], rng)
+        shuffle(rollout_state, STATE.visitor_deck + rollout_state[STATE.next_visitor],
+                rollout_state[STATE.visitors_dealt] - rollout_state[STATE.next_visitor], rng)
+        shuffle(rollout_state, STATE.favour_deck + rollout_state[STATE.next_favour],
+                rollout_state[STATE.favours_dealt] - rollout_state[STATE.next_favour], rng)
 
 
 @no_refcount
-def outcome(S, p):
+def outcome(game_state, p):
     """Rollout score for seat ``p``: its coin margin over the best rival (a smooth proxy for winning)."""
     best = -(1 << 30)
-    for q in range(S[STATE.players]):
-        if q != p and S[STATE.score + q] > best:
-            best = S[STATE.score + q]
-    return float(S[STATE.score + p] - best)
+    for q in range(game_state[STATE.players]):
+        if q != p and game_state[STATE.score + q] > best:
+            best = game_state[STATE.score + q]
+    return float(game_state[STATE.score + p] - best)
 
 
 @no_refcount
-def mc_values(S, ro, K):
-    """Every legal action of the acting seat of state ``S`` (none at a row its ``WEIGHTS.ban_rows`` bans) into
-    ``A[ACT_MAX + i]`` and its mean outcome over ``K`` rollouts on the rollout table ``ro`` (``kernels.context``:
-    its state the rollout board) into ``W[W_Q + i]``; returns their number."""
-    PP, rng, B, A, W = ro.PP, ro.rng, ro.S, ro.A, ro.W
-    p, d0 = S[STATE.turn], S[STATE.day]
-    cnt = legal_actions(S, p, A, ACT_MAX)
-    o = wrow(S, p)
-    ban = int(PP[o + WEIGHTS.ban_rows])
+def mc_values(game_state, ro, K):
+    """Every legal action of the acting seat of state ``game_state`` (none at a row its ``WEIGHTS.ban_rows`` bans) into
+    ``actions[ACT_MAX + i]`` and its mean outcome over ``K`` rollouts on the rollout table ``ro`` (``kernels.context``:
+    its state the rollout board) into ``scratch[SCRATCH.rollout_mean + i]``; returns their number."""
+    weight_table, rng, rollout_state, actions, scratch = ro.weight_table, ro.rng, ro.game_state, ro.actions, ro.scratch
+    p, d0 = game_state[STATE.turn], game_state[STATE.day]
+    cnt = legal_actions(game_state, p, actions, ACT_MAX)
+    o = wrow(game_state, p)
+    ban = int(weight_table[o + WEIGHTS.ban_rows])
     if ban:   # a restricted player: never a bid at a banned row (the actions' order kept)
         m = 1
         for i in range(1, cnt):
-            a = A[ACT_MAX + i]
-            if not (ban >> ((a // NVAL) % NROW)) & 1:
-                A[ACT_MAX + m] = a
+            a = actions[ACT_MAX + i]
+            if not (ban >> ((a // MERCHANT_VALUES) % ROWS)) & 1:
+                actions[ACT_MAX + m] = a
                 m += 1
         cnt = m
-    whole = PP[o + WEIGHTS.mc_horizon] > 0
-    eps = PP[o + WEIGHTS.mc_epsilon]
+    whole = weight_table[o + WEIGHTS.mc_horizon] > 0
+    eps = weight_table[o + WEIGHTS.mc_epsilon]
     key = next_u64(rng)
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     for i in range(cnt):
-        a = A[ACT_MAX + i]
+        a = actions[ACT_MAX + i]
         tot = 0.0
         for k in range(K):
             seed_state(key, k, rng)   # common random numbers: rollout k of every candidate replays stream (key, k)
-            rollout_start(S, B, PP, p, rng)
+            rollout_start(game_state, rollout_state, weight_table, p, rng)
             advance(ro, a)
-            while B[STATE.over] == 0 and (whole or B[STATE.day] == d0):
+            while rollout_state[STATE.over] == 0 and (whole or rollout_state[STATE.day] == d0):
                 advance(ro, rollout_action(ro, eps))
-            tot += outcome(B, p)
-        W[W_Q + i] = tot / K
+            tot += outcome(rollout_state, p)
+        scratch[SCRATCH.rollout_mean + i] = tot / K
     rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3   # the game goes on from one draw per decision
     return cnt
 
 
 @no_refcount
-def mc_action(S, ro, K):
+def mc_action(game_state, ro, K):
     """The legal action with the best mean rollout outcome for the acting seat (the first if tied)."""
-    A, W = ro.A, ro.W
-    cnt = mc_values(S, ro, K)
-    best, bv = A[ACT_MAX], W[W_Q]
+    actions, scratch = ro.actions, ro.scratch
+    cnt = mc_values(game_state, ro, K)
+    best, bv = actions[ACT_MAX], scratch[SCRATCH.rollout_mean]
     for i in range(1, cnt):
-        if W[W_Q + i] > bv:
-            best, bv = A[ACT_MAX + i], W[W_Q + i]
+        if scratch[SCRATCH.rollout_mean + i] > bv:
+            best, bv = actions[ACT_MAX + i], scratch[SCRATCH.rollout_mean + i]
     return best

@@ -13,11 +13,11 @@ from caesar_sim.kernels.scan import scored_action
 def fast_action(t, p, pol):
     """Seat ``p``'s action on table ``t`` (``kernels.context``) under policy ``pol``."""
     if pol == RANDOM:
-        return t.A[randbelow(t.rng, legal_actions(t.S, p, t.A, 0))]
+        return t.actions[randbelow(t.rng, legal_actions(t.game_state, p, t.actions, 0))]
     if pol == GREEDY:
-        return greedy_action(t.R, t.S, t.PP, p)
+        return greedy_action(t.rulebook, t.game_state, t.weight_table, p)
     if pol == VALUE or pol == TUNED or pol == DISTILLED:
-        return scored_action(t.R, t.S, t.PP, p, t.W, t.A, t.rng, pol == DISTILLED)
+        return scored_action(t.rulebook, t.game_state, t.weight_table, p, t.scratch, t.actions, t.rng, pol == DISTILLED)
     if pol == MC:
         raise ValueError("fast_action: mc searches (mc_action); its rollouts are played by another policy")
     raise ValueError("unknown Circus policy")

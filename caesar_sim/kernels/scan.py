@@ -7,9 +7,9 @@ the cards it leaves short for later phases. What it does with a bid depends on `
 
 - ``BEST``: `value`'s choice, the bid with the largest ``keep * u - cost`` (pass scores 0),
   pruning bids that cannot beat the best so far;
-- ``SCORES``: every legal action (pass first) with that score, at ``W[W_SCORE + i]``;
+- ``SCORES``: every legal action (pass first) with that score, at ``scratch[SCRATCH.score + i]``;
 - ``LINEAR``: every legal action with `distilled`'s score, a linear function of the action's
-  features (weights ``PP[o + WEIGHTS.features ...]``, per phase);
+  features (weights ``weight_table[o + WEIGHTS.features ...]``, per phase);
 - ``FEATURES``: every legal action's feature vector into row i of ``F`` (``NFEAT`` floats).
 
 Features of a bid (``NB`` per phase, the phase's block; the names in ``caesar_sim.weights``):
@@ -22,7 +22,7 @@ phase 3 the visitors' coins and ticket coins scored, the most the visitors are w
 rival, and how many score. A pass (``NPASS`` per phase): 1, cards in hand, items on the
 phase's displays, rivals still bidding.
 
-Actions go to ``A[off + i]`` in the non-``BEST`` modes; banned rows (restricted players) are
+Actions go to ``actions[off + i]`` in the non-``BEST`` modes; banned rows (restricted players) are
 left out. A positive ``temperature`` weight samples the action from a softmax over the scores.
 """
 
@@ -35,15 +35,15 @@ from tabletop_mc.bits import highest, lowest, popcount
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import uniform
 from caesar_sim.kernels.items import NB, NFEAT, NPASS, WEIGHTS, visitor_util, wrow
-from caesar_sim.kernels.layout import (BOOST, DISP, DOUBLE, GOLD, NFT, NROW, NVAL, NVEN, ROWCAP, RULES, START_CARD,
-                                       STATE, W_FEAT, W_ID, W_SCORE, W_SHARE)
+from caesar_sim.kernels.layout import (BOOST, DISP, DOUBLE, GOLD, FAVOUR_TYPES, ROWS, MERCHANT_VALUES, VENUES, ROWCAP,
+                                       RULES, START_CARD, STATE, SCRATCH)
 from caesar_sim.kernels.policies import cheapest, phase_rows, row_scan, row_utils, visitor_slots
 from caesar_sim.kernels.state import n_items
 
 BEST, SCORES, LINEAR, FEATURES = 0, 1, 2, 3
 F_PASS = 3 * NB   # feature index of phase 1's pass block (then phases 2, 3)
-# where a listing scan writes: the seat's weight row (PP at o), scratch W, actions A[off:], features F, the mode
-Listing = namedtuple("Listing", "PP o W A off F mode")
+# where a listing scan writes: the seat's weight row (weight_table at o), scratch, actions[off:], features F, the mode
+Listing = namedtuple("Listing", "weight_table o scratch actions off F mode")
 # one bid as the scan sees it: action code, the items' worth u and the chance to keep them, the card's cost
 # (unplayed coins, shortfall, strength) and the favour's keep value, then the rest of its features (module
 # docstring): merchant coins, value, cards short, favour (0 none, 1 boost, 2 double), wins nothing, rivals
@@ -54,161 +54,162 @@ Bid = namedtuple("Bid", "a u keep cost fcost mcoin v shortn f nothing threat ite
 @nb.njit(cache=True, inline="always")
 def _emit(out, i, ph, bid):
     """List ``bid`` as action ``i`` with its score (``SCORES``, ``LINEAR``) or features (``FEATURES``)."""
-    W, mode = out.W, out.mode
-    out.A[out.off + i] = bid.a
+    scratch, mode = out.scratch, out.mode
+    out.actions[out.off + i] = bid.a
     if mode == SCORES:
-        W[W_SCORE + i] = bid.keep * bid.u - bid.cost - bid.fcost
+        scratch[SCRATCH.score + i] = bid.keep * bid.u - bid.cost - bid.fcost
         return
     u, f = bid.u, bid.f
-    W[W_FEAT], W[W_FEAT + 1] = (u, 0.0) if bid.keep == 1.0 else (0.0, u)
-    W[W_FEAT + 2], W[W_FEAT + 3], W[W_FEAT + 4], W[W_FEAT + 5] = bid.mcoin, bid.v, bid.shortn, f == 1
-    W[W_FEAT + 6], W[W_FEAT + 7], W[W_FEAT + 8], W[W_FEAT + 9] = f == 2, bid.nothing, bid.threat, bid.items
-    W[W_FEAT + 10], W[W_FEAT + 11], W[W_FEAT + 12], W[W_FEAT + 13] = bid.parts
+    scratch[SCRATCH.features], scratch[SCRATCH.features + 1] = (u, 0.0) if bid.keep == 1.0 else (0.0, u)
+    scratch[SCRATCH.features + 2], scratch[SCRATCH.features + 3], scratch[SCRATCH.features + 4], scratch[SCRATCH.features + 5] = bid.mcoin, bid.v, bid.shortn, f == 1
+    scratch[SCRATCH.features + 6], scratch[SCRATCH.features + 7], scratch[SCRATCH.features + 8], scratch[SCRATCH.features + 9] = f == 2, bid.nothing, bid.threat, bid.items
+    scratch[SCRATCH.features + 10], scratch[SCRATCH.features + 11], scratch[SCRATCH.features + 12], scratch[SCRATCH.features + 13] = bid.parts
     x = ph * NB
     if mode == LINEAR:
         sc = 0.0
         for k in range(NB):
-            sc += out.PP[out.o + WEIGHTS.features + x + k] * W[W_FEAT + k]
-        W[W_SCORE + i] = sc
+            sc += out.weight_table[out.o + WEIGHTS.features + x + k] * scratch[SCRATCH.features + k]
+        scratch[SCRATCH.score + i] = sc
         return
     F = out.F
     r = i * NFEAT
     for k in range(NFEAT):
         F[r + k] = 0.0
     for k in range(NB):
-        F[r + x + k] = W[W_FEAT + k]
+        F[r + x + k] = scratch[SCRATCH.features + k]
 
 
 @nb.njit(cache=True, inline="always")
-def _pass_features(S, p, ph, hand, W):
-    """The pass block's features into W[W_FEAT:W_FEAT + NPASS]: 1, cards in hand, items on display, rivals bidding."""
+def _pass_features(game_state, p, ph, hand, scratch):
+    """The pass block's features into scratch[SCRATCH.features:SCRATCH.features + NPASS]: 1, cards in hand, items on display, rivals bidding."""
     r0, r1 = phase_rows(ph)
     items = 0
     for row in range(r0, r1):
-        items += n_items(S, row)
+        items += n_items(game_state, row)
     rivals = 0
-    for q in range(S[STATE.players]):
-        rivals += (q != p) & (S[STATE.passed + q] == 0) & (S[STATE.hand + q] != 0)
-    W[W_FEAT], W[W_FEAT + 1], W[W_FEAT + 2], W[W_FEAT + 3] = 1.0, popcount(hand), items, rivals
+    for q in range(game_state[STATE.players]):
+        rivals += (q != p) & (game_state[STATE.passed + q] == 0) & (game_state[STATE.hand + q] != 0)
+    scratch[SCRATCH.features], scratch[SCRATCH.features + 1], scratch[SCRATCH.features + 2], scratch[SCRATCH.features + 3] = 1.0, popcount(hand), items, rivals
 
 
 @nb.njit(cache=True, inline="always")
-def _item_parts(R, S, PP, p, row, j, W, u_j):
+def _item_parts(rulebook, game_state, weight_table, p, row, j, scratch, u_j):
     """What item ``j`` of ``row`` adds to the phase's four decomposition features (worth ``u_j`` to ``p``)."""
     if row == 0:
-        t = int(W[W_ID + j])
+        t = int(scratch[SCRATCH.item_id + j])
         return 1.0 * (t == BOOST), 1.0 * (t == DOUBLE), 1.0 * (t == GOLD), 1.0 * (t == START_CARD)
     if row == 1:
-        i = int(W[W_ID + j])
-        x, c, share = S[STATE.ticket_venue + i], S[STATE.ticket_coins + i], W[W_SHARE + j]
-        cc = min(S[STATE.specials + x], S[STATE.bank_coins]) * R[RULES.coin_card_value]
-        c3 = PP[wrow(S, p) + WEIGHTS.phase3_card] if share > 0 else 0.0
+        i = int(scratch[SCRATCH.item_id + j])
+        x, c, share = game_state[STATE.ticket_venue + i], game_state[STATE.ticket_coins + i], scratch[SCRATCH.share + j]
+        cc = min(game_state[STATE.specials + x], game_state[STATE.bank_coins]) * rulebook[RULES.coin_card_value]
+        c3 = weight_table[wrow(game_state, p) + WEIGHTS.phase3_card] if share > 0 else 0.0
         return 1.0 * cc, share * c, u_j - cc - share * c + c3, 1.0 * (share > 0)
     x = row - 2
-    coin = S[STATE.visitor_coins + x * DISP + j]
+    coin = game_state[STATE.visitor_coins + x * DISP + j]
     deny = 0.0
-    for q in range(S[STATE.players]):
+    for q in range(game_state[STATE.players]):
         if q != p:
-            deny = max(deny, visitor_util(R, S, q, x, coin, 0))
+            deny = max(deny, visitor_util(rulebook, game_state, q, x, coin, 0))
     scores = 1.0 if u_j > 0 else 0.0
     return coin * scores, (u_j - coin) * scores, deny, scores
 
 
 @nb.njit(cache=True, inline="always")
-def _scan(R, S, PP, p, W, A, off, F, mode):
+def _scan(rulebook, game_state, weight_table, p, scratch, actions, off, F, mode):
     """`value`'s scan (module docstring): ``BEST`` returns the action, the other modes the count."""
-    ph, hand, n = S[STATE.phase], S[STATE.hand + p], S[STATE.players]
-    o = wrow(S, p)
-    out = Listing(PP, o, W, A, off, F, mode)
-    ban = int(PP[o + WEIGHTS.ban_rows])
+    ph, hand, n = game_state[STATE.phase], game_state[STATE.hand + p], game_state[STATE.players]
+    o = wrow(game_state, p)
+    out = Listing(weight_table, o, scratch, actions, off, F, mode)
+    ban = int(weight_table[o + WEIGHTS.ban_rows])
     cnt = 0
     if mode != BEST:  # pass first
-        A[off] = -1
+        actions[off] = -1
         cnt = 1
         if mode == SCORES:
-            W[W_SCORE] = 0.0
+            scratch[SCRATCH.score] = 0.0
         else:
-            _pass_features(S, p, ph, hand, W)
+            _pass_features(game_state, p, ph, hand, scratch)
             x = F_PASS + ph * NPASS
             if mode == LINEAR:
                 sc = 0.0
                 for k in range(NPASS):
-                    sc += PP[o + WEIGHTS.features + x + k] * W[W_FEAT + k]
-                W[W_SCORE] = sc
+                    sc += weight_table[o + WEIGHTS.features + x + k] * scratch[SCRATCH.features + k]
+                scratch[SCRATCH.score] = sc
             else:
                 for k in range(NFEAT):
                     F[k] = 0.0
                 for k in range(NPASS):
-                    F[x + k] = W[W_FEAT + k]
+                    F[x + k] = scratch[SCRATCH.features + k]
     if hand == 0:
         return -1 if mode == BEST else cnt
     r0, r1 = phase_rows(ph)
-    boost, dbl = R[RULES.boost_value], R[RULES.double_items]
+    boost, dbl = rulebook[RULES.boost_value], rulebook[RULES.double_items]
     # threats: bit-sliced counters (t0 + 2 t1 + 4 t2 at bit e) of active opponents who can play above e
     t0, t1, t2 = 0, 0, 0
     for q in range(n):  # branch-free: x = 0 adds nothing
-        hq = S[STATE.hand + q]
-        top = highest(hq | 1) + 1 + boost * ((ph > 0) & (S[STATE.favours + q * NFT + BOOST] > 0))
-        x = ((1 << top) - 1) * ((q != p) & (S[STATE.passed + q] == 0) & (hq != 0))
+        hq = game_state[STATE.hand + q]
+        top = highest(hq | 1) + 1 + boost * ((ph > 0) & (game_state[STATE.favours + q * FAVOUR_TYPES + BOOST] > 0))
+        x = ((1 << top) - 1) * ((q != p) & (game_state[STATE.passed + q] == 0) & (hq != 0))
         c = t0 & x
         t0 ^= x
         t2 |= t1 & c
         t1 ^= c
-    need = PP[o + WEIGHTS.need_phase1]
+    need = weight_table[o + WEIGHTS.need_phase1]
     if ph == 1:
-        nit1, ahead1, _, total1 = row_scan(R, S, 1, p)
-        need = PP[o + WEIGHTS.need_phase2] + ahead1
-        for x in range(NVEN):
-            need += S[STATE.tickets_held + p * NVEN + x]
+        nit1, ahead1, _, total1 = row_scan(rulebook, game_state, 1, p)
+        need = weight_table[o + WEIGHTS.need_phase2] + ahead1
+        for x in range(VENUES):
+            need += game_state[STATE.tickets_held + p * VENUES + x]
     left = popcount(hand) - 1  # cards left after this one
     shortn = max(0.0, need - left) if ph < 2 else 0.0
-    short = shortn * PP[o + WEIGHTS.short] if ph < 2 else 0.0
-    alpha = PP[o + WEIGHTS.strength] if ph < 2 else 0.0
-    # a card's cost: R[RULES.merchant_coins + v - 1] + short + alpha * v
-    risk = PP[o + WEIGHTS.risk_visitors] if ph == 2 else PP[o + WEIGHTS.risk]
+    short = shortn * weight_table[o + WEIGHTS.short] if ph < 2 else 0.0
+    alpha = weight_table[o + WEIGHTS.strength] if ph < 2 else 0.0
+    # a card's cost: rulebook[RULES.merchant_coins + v - 1] + short + alpha * v
+    risk = weight_table[o + WEIGHTS.risk_visitors] if ph == 2 else weight_table[o + WEIGHTS.risk]
     mono = 0.0 <= alpha <= 1e300 and -1e300 <= short <= 1e300  # then costs rise with v if the coins do
-    for v in range(1, NVAL):
-        mono = mono and R[RULES.merchant_coins + v] >= R[RULES.merchant_coins + v - 1]
+    for v in range(1, MERCHANT_VALUES):
+        mono = mono and rulebook[RULES.merchant_coins + v] >= rulebook[RULES.merchant_coins + v - 1]
     v = lowest(hand) + 1
-    cheap, rising = min(1e18, R[RULES.merchant_coins + v - 1] + short + alpha * v), True
+    cheap, rising = min(1e18, rulebook[RULES.merchant_coins + v - 1] + short + alpha * v), True
     if not mono:
-        prev, m = R[RULES.merchant_coins + v - 1] + short + alpha * v, hand & (hand - 1)
+        prev, m = rulebook[RULES.merchant_coins + v - 1] + short + alpha * v, hand & (hand - 1)
         while m:
             v = lowest(m) + 1
             m &= m - 1
-            c = R[RULES.merchant_coins + v - 1] + short + alpha * v
+            c = rulebook[RULES.merchant_coins + v - 1] + short + alpha * v
             cheap = min(cheap, c)
             rising = rising and c >= prev
             prev = c
     best, bg = -1, 0.0
-    most = dbl if ph > 0 and S[STATE.favours + p * NFT + DOUBLE] > 0 else 1
+    most = dbl if ph > 0 and game_state[STATE.favours + p * FAVOUR_TYPES + DOUBLE] > 0 else 1
     for row in range(r0, r1):
         if ban >> row & 1:
             continue
         if ph == 1:
             nit, ahead, total = nit1, ahead1, total1
         else:
-            nit, ahead, _, total = row_scan(R, S, row, p)
+            nit, ahead, _, total = row_scan(rulebook, game_state, row, p)
         if mode == BEST:
-            if nit == 0 or (row >= 2 and visitor_slots(R, S, p, row - 2) <= ahead):
+            if nit == 0 or (row >= 2 and visitor_slots(rulebook, game_state, p, row - 2) <= ahead):
                 continue
         if row < 2:
             if nit > 0:
-                row_utils(R, S, PP, o, p, row, W, mode >= LINEAR)
+                row_utils(rulebook, game_state, weight_table, o, p, row, scratch, mode >= LINEAR)
                 if row == 0 and ahead > 0:
                     for i in range(nit):
-                        W[i] /= 1.0 + PP[o + WEIGHTS.villa_decay] * ahead
-            top = W[0]
+                        scratch[i] /= 1.0 + weight_table[o + WEIGHTS.villa_decay] * ahead
+            top = scratch[0]
         else:
-            top = visitor_util(R, S, p, row - 2, S[STATE.visitor_coins + (row - 2) * DISP], ahead)
+            top = visitor_util(rulebook, game_state, p, row - 2, game_state[STATE.visitor_coins + (row - 2) * DISP],
+                               ahead)
         if mode == BEST and top * min(most, nit) - cheap <= bg:  # even the best items for the cheapest card lose
             continue
-        base, rown = row * ROWCAP, S[STATE.row_cards + row]
+        base, rown = row * ROWCAP, game_state[STATE.row_cards + row]
         for f in range(3):
-            if f > 0 and (ph == 0 or S[STATE.favours + p * NFT + f - 1] == 0):
+            if f > 0 and (ph == 0 or game_state[STATE.favours + p * FAVOUR_TYPES + f - 1] == 0):
                 continue
             takes = dbl if f == 2 else 1
-            fcost = PP[o + WEIGHTS.favour_keep] if f > 0 and ph == 1 else 0.0
+            fcost = weight_table[o + WEIGHTS.favour_keep] if f > 0 and ph == 1 else 0.0
             bonus = boost if f == 1 else 0
             last, u = -1, 0.0
             d0, d1, d2, d3 = 0.0, 0.0, 0.0, 0.0
@@ -217,11 +218,11 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
                 v = lowest(m) + 1
                 m &= m - 1
                 eff = v + bonus
-                while i > 0 and S[STATE.row_effective + base + i - 1] < eff:
+                while i > 0 and game_state[STATE.row_effective + base + i - 1] < eff:
                     i -= 1
-                    s -= dbl if S[STATE.row_favour + base + i] == 2 else 1
-                a = v - 1 + NVAL * row + NVAL * NROW * f
-                mcoin = R[RULES.merchant_coins + v - 1]
+                    s -= dbl if game_state[STATE.row_favour + base + i] == 2 else 1
+                a = v - 1 + MERCHANT_VALUES * row + MERCHANT_VALUES * ROWS * f
+                mcoin = rulebook[RULES.merchant_coins + v - 1]
                 if s >= nit:
                     if mode != BEST:
                         _emit(out, cnt, ph, Bid(a, 0.0, 1.0, mcoin + short + alpha * v, fcost, mcoin, v, shortn, f,
@@ -233,13 +234,14 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
                     d0, d1, d2, d3 = 0.0, 0.0, 0.0, 0.0
                     for k in range(min(takes, nit - s)):
                         if row < 2:
-                            uk = W[s + k]
+                            uk = scratch[s + k]
                         else:
-                            uk = visitor_util(R, S, p, row - 2, S[STATE.visitor_coins + (row - 2) * DISP + s + k],
+                            uk = visitor_util(rulebook, game_state, p, row - 2,
+                                              game_state[STATE.visitor_coins + (row - 2) * DISP + s + k],
                                               ahead + k)
                         u += uk
                         if mode >= LINEAR:
-                            e0, e1, e2, e3 = _item_parts(R, S, PP, p, row, s + k, W, uk)
+                            e0, e1, e2, e3 = _item_parts(rulebook, game_state, weight_table, p, row, s + k, scratch, uk)
                             d0, d1, d2, d3 = d0 + e0, d1 + e1, d2 + e2, d3 + e3
                 threats = ((t0 >> eff) & 1) + 2 * ((t1 >> eff) & 1) + 4 * ((t2 >> eff) & 1)
                 keep = 1.0 if threats <= nit - s - takes else risk
@@ -258,7 +260,7 @@ def _scan(R, S, PP, p, W, A, off, F, mode):
 
 
 @no_refcount
-def value_action(R, S, PP, p, W):
+def value_action(rulebook, game_state, weight_table, p, scratch):
     """`value` and `tuned` (the same features, each with its own weight row). Best bid by expected item
     coins minus the card's unplayed coins and later needs; else pass.
 
@@ -269,54 +271,55 @@ def value_action(R, S, PP, p, W):
     a favour's keep value, and (phases 1-2) its strength and any shortfall of cards needed later.
     A row whose bit is set in the ``WEIGHTS.ban_rows`` weight is never bid at (restricted players).
     """
-    return _scan(R, S, PP, p, W, W, 0, W, BEST)
+    return _scan(rulebook, game_state, weight_table, p, scratch, scratch, 0, scratch, BEST)
 
 
 @no_refcount
-def value_scores(R, S, PP, p, W, A, off):
-    """Every legal action of ``p`` (pass first) into ``A[off:]`` and value's score into ``W[W_SCORE:]``; the count."""
-    return _scan(R, S, PP, p, W, A, off, W, SCORES)
+def value_scores(rulebook, game_state, weight_table, p, scratch, actions, off):
+    """Every legal action of ``p`` (pass first) into ``actions[off:]`` and value's score into ``scratch[SCRATCH.score:]``; the count."""
+    return _scan(rulebook, game_state, weight_table, p, scratch, actions, off, scratch, SCORES)
 
 
 @no_refcount
-def linear_scores(R, S, PP, p, W, A, off):
-    """Every legal action of ``p`` into ``A[off:]`` and `distilled`'s score into ``W[W_SCORE:]``; the count."""
-    return _scan(R, S, PP, p, W, A, off, W, LINEAR)
+def linear_scores(rulebook, game_state, weight_table, p, scratch, actions, off):
+    """Every legal action of ``p`` into ``actions[off:]`` and `distilled`'s score into ``scratch[SCRATCH.score:]``; the count."""
+    return _scan(rulebook, game_state, weight_table, p, scratch, actions, off, scratch, LINEAR)
 
 
 @no_refcount
-def action_features(R, S, PP, p, W, A, off, F):
-    """Every legal action of ``p`` into ``A[off:]`` and its features into row i of ``F`` (NFEAT floats)."""
-    return _scan(R, S, PP, p, W, A, off, F, FEATURES)
+def action_features(rulebook, game_state, weight_table, p, scratch, actions, off, F):
+    """Every legal action of ``p`` into ``actions[off:]`` and its features into row i of ``F`` (NFEAT floats)."""
+    return _scan(rulebook, game_state, weight_table, p, scratch, actions, off, F, FEATURES)
 
 
 @no_refcount
-def pick(W, cnt, temp, rng):
-    """Index of the action to play from scores ``W[W_SCORE:W_SCORE+cnt]``: the first best if
+def pick(scratch, cnt, temp, rng):
+    """Index of the action to play from scores ``scratch[SCRATCH.score:SCRATCH.score + cnt]``: the first best if
     ``temp <= 0``, else a draw from the softmax at temperature ``temp``."""
-    best, bg = 0, W[W_SCORE]
+    best, bg = 0, scratch[SCRATCH.score]
     for i in range(1, cnt):
-        if W[W_SCORE + i] > bg:
-            best, bg = i, W[W_SCORE + i]
+        if scratch[SCRATCH.score + i] > bg:
+            best, bg = i, scratch[SCRATCH.score + i]
     if temp <= 0.0:
         return best
     tot = 0.0
     for i in range(cnt):
-        tot += math.exp((W[W_SCORE + i] - bg) / temp)
+        tot += math.exp((scratch[SCRATCH.score + i] - bg) / temp)
     x = uniform(rng) * tot
     for i in range(cnt):
-        x -= math.exp((W[W_SCORE + i] - bg) / temp)
+        x -= math.exp((scratch[SCRATCH.score + i] - bg) / temp)
         if x < 0.0:
             return i
     return best
 
 
 @no_refcount
-def scored_action(R, S, PP, p, W, A, rng, linear):
+def scored_action(rulebook, game_state, weight_table, p, scratch, actions, rng, linear):
     """The action of a seat that plays by scores: `distilled` (``linear``) or `value`/`tuned`, each
     the best or (weight ``temperature`` > 0) sampled from the softmax over its scores."""
-    temp = PP[wrow(S, p) + WEIGHTS.temperature]
+    temp = weight_table[wrow(game_state, p) + WEIGHTS.temperature]
     if not linear and temp <= 0.0:
-        return value_action(R, S, PP, p, W)
-    cnt = linear_scores(R, S, PP, p, W, A, 0) if linear else value_scores(R, S, PP, p, W, A, 0)
-    return A[pick(W, cnt, temp, rng)]
+        return value_action(rulebook, game_state, weight_table, p, scratch)
+    cnt = linear_scores(rulebook, game_state, weight_table, p, scratch, actions,
+                        0) if linear else value_scores(rulebook, game_state, weight_table, p, scratch, actions, 0)
+    return actions[pick(scratch, cnt, temp, rng)]

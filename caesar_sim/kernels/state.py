@@ -1,10 +1,10 @@
-"""The rules of play on the flat state vector ``S`` (numba).
+"""The rules of play on the flat state vector ``game_state`` (numba).
 
 A game is a state machine: ``new_game`` deals and sets up day 1 and stops at
 the first decision; ``advance(a)`` applies the acting seat's action and runs
 everything that follows without a decision (passes of empty hands, phase
 resolution with item choices, day scoring, next day's set-up) up to the next
-decision or the game end (``S[STATE.over]``). Actions: -1 pass, else
+decision or the game end (``game_state[STATE.over]``). Actions: -1 pass, else
 ``(v - 1) + 8 * row + 40 * favour`` (favour 0 none, 1 boost, 2 double).
 """
 
@@ -13,7 +13,7 @@ import numba as nb
 from tabletop_mc.jit import no_refcount
 from caesar_sim.kernels.items import choose_item
 from caesar_sim.kernels.layout import (BIN_STATS, BOOST, DISP, DOUBLE, EV_BID, EV_FAVOUR_TICKET, EV_NOTHING, EV_PASS,
-                                       EV_SCORE, EV_START_CARD_FALLS, EV_TAKE, GOLD, HOLD, NFT, NROW, NVAL, NVEN, P,
+                                       EV_SCORE, EV_START_CARD_FALLS, EV_TAKE, GOLD, HOLD, FAVOUR_TYPES, ROWS, MERCHANT_VALUES, VENUES, P,
                                        ROWCAP, RULES, SCORE_PARTS, START_CARD, STATE, STATS)
 from caesar_sim.kernels.setup import begin_phase, deal, insert_desc, log, setup_day
 
@@ -22,269 +22,271 @@ from caesar_sim.kernels.setup import begin_phase, deal, insert_desc, log, setup_
 def new_game(t, policies, rollouts, weight_rows):
     """Deal a fresh game on table ``t`` (``kernels.context``) for the seats' policies (seat p: policy
     ``policies[p]``, rollouts ``rollouts[p]``, weight row ``weight_rows[p]``) and stop at the first decision."""
-    R, S = t.R, t.S
-    n = R[RULES.players]
+    rulebook, game_state = t.rulebook, t.game_state
+    n = rulebook[RULES.players]
     for i in range(STATE.favours_shown):  # scalars and per-seat fields; day and phase set-up reset the rest
-        S[i] = 0
-    S[STATE.players] = n
-    deal(R, S, t.rng, t.lg)
-    S[STATE.bank_coins] = R[RULES.coin_cards]
-    S[STATE.start] = R[RULES.first_start_seat] % n
+        game_state[i] = 0
+    game_state[STATE.players] = n
+    deal(rulebook, game_state, t.rng, t.game_log)
+    game_state[STATE.bank_coins] = rulebook[RULES.coin_cards]
+    game_state[STATE.start] = rulebook[RULES.first_start_seat] % n
     for p in range(n):
-        S[STATE.policy + p] = policies[p]
-        S[STATE.rollouts + p] = rollouts[p]
-        S[STATE.weight_row + p] = weight_rows[p]
-    setup_day(R, S, t.lg, t.st)
+        game_state[STATE.policy + p] = policies[p]
+        game_state[STATE.rollouts + p] = rollouts[p]
+        game_state[STATE.weight_row + p] = weight_rows[p]
+    setup_day(rulebook, game_state, t.game_log, t.game_stats)
     settle(t)
 
 
 @nb.njit(cache=True, inline="always")
-def n_items(S, row):
+def n_items(game_state, row):
     """Items on the display of ``row``."""
     if row == 0:
         shown = STATE.favours_shown
-        return S[shown] + S[shown + 1] + S[shown + 2] + S[STATE.start_card_shown]
+        return game_state[shown] + game_state[shown + 1] + game_state[shown + 2] + game_state[STATE.start_card_shown]
     if row == 1:
-        return S[STATE.tickets_shown]
-    return S[STATE.visitors_shown + row - 2]
+        return game_state[STATE.tickets_shown]
+    return game_state[STATE.visitors_shown + row - 2]
 
 
 @no_refcount
-def consumed(R, S, row, eff):
+def consumed(rulebook, game_state, row, eff):
     """Items taken before a card of effective value ``eff`` played now (equal cards stay left)."""
     took = 0
-    for i in range(S[STATE.row_cards + row]):
+    for i in range(game_state[STATE.row_cards + row]):
         j = row * ROWCAP + i
-        if S[STATE.row_effective + j] < eff:
+        if game_state[STATE.row_effective + j] < eff:
             break
-        took += R[RULES.double_items] if S[STATE.row_favour + j] == 2 else 1
+        took += rulebook[RULES.double_items] if game_state[STATE.row_favour + j] == 2 else 1
     return took
 
 
 @no_refcount
-def apply_action(R, S, p, a, lg, st):
+def apply_action(rulebook, game_state, p, a, game_log, game_stats):
     """Seat ``p`` passes (a < 0) or plays a merchant (with a favour) into a row."""
     if a < 0:
-        S[STATE.passed + p] = 1
-        log(lg, EV_PASS, p, 0)
+        game_state[STATE.passed + p] = 1
+        log(game_log, EV_PASS, p, 0)
         return
-    v, row, f = a % NVAL + 1, (a // NVAL) % NROW, a // (NVAL * NROW)
-    S[STATE.hand + p] &= ~(1 << (v - 1))
+    v, row, f = a % MERCHANT_VALUES + 1, (a // MERCHANT_VALUES) % ROWS, a // (MERCHANT_VALUES * ROWS)
+    game_state[STATE.hand + p] &= ~(1 << (v - 1))
     eff = v
     if f == 1:
-        eff += R[RULES.boost_value]
+        eff += rulebook[RULES.boost_value]
     if f > 0:
-        S[STATE.favours + p * NFT + f - 1] -= 1
-        if st[STATS.on] > 0:
-            st[STATS.favours + (f - 1) * 4 + 1] += 1
-    c = S[STATE.cards_played]
-    S[STATE.cards_played] = c + 1
-    order = p - S[STATE.start]
-    S[STATE.card_value + c], S[STATE.card_row + c] = v, row
-    S[STATE.card_order + c] = order + S[STATE.players] if order < 0 else order
-    S[STATE.card_owner + c], S[STATE.card_items + c], S[STATE.card_item + c] = p, 0, -1
-    S[STATE.card_net_coins + c] = -R[RULES.merchant_coins + v - 1]
+        game_state[STATE.favours + p * FAVOUR_TYPES + f - 1] -= 1
+        if game_stats[STATS.on] > 0:
+            game_stats[STATS.favours + (f - 1) * 4 + 1] += 1
+    c = game_state[STATE.cards_played]
+    game_state[STATE.cards_played] = c + 1
+    order = p - game_state[STATE.start]
+    game_state[STATE.card_value + c], game_state[STATE.card_row + c] = v, row
+    game_state[STATE.card_order + c] = order + game_state[STATE.players] if order < 0 else order
+    game_state[STATE.card_owner + c], game_state[STATE.card_items + c], game_state[STATE.card_item + c] = p, 0, -1
+    game_state[STATE.card_net_coins + c] = -rulebook[RULES.merchant_coins + v - 1]
     base = row * ROWCAP
-    i = S[STATE.row_cards + row]
-    while i > 0 and S[STATE.row_effective + base + i - 1] < eff:
+    i = game_state[STATE.row_cards + row]
+    while i > 0 and game_state[STATE.row_effective + base + i - 1] < eff:
         j = base + i
-        S[STATE.row_owner + j] = S[STATE.row_owner + j - 1]
-        S[STATE.row_value + j] = S[STATE.row_value + j - 1]
-        S[STATE.row_effective + j] = S[STATE.row_effective + j - 1]
-        S[STATE.row_favour + j], S[STATE.row_card + j] = S[STATE.row_favour + j - 1], S[STATE.row_card + j - 1]
+        game_state[STATE.row_owner + j] = game_state[STATE.row_owner + j - 1]
+        game_state[STATE.row_value + j] = game_state[STATE.row_value + j - 1]
+        game_state[STATE.row_effective + j] = game_state[STATE.row_effective + j - 1]
+        game_state[STATE.row_favour + j], game_state[STATE.row_card + j] = game_state[STATE.row_favour + j - 1], game_state[STATE.row_card + j - 1]
         i -= 1
-    S[STATE.row_owner + base + i], S[STATE.row_value + base + i], S[STATE.row_effective + base + i] = p, v, eff
-    S[STATE.row_favour + base + i], S[STATE.row_card + base + i] = f, c
-    S[STATE.row_cards + row] += 1
-    log(lg, EV_BID, p, v, row, f, eff, i)
+    game_state[STATE.row_owner + base + i], game_state[STATE.row_value + base + i], game_state[STATE.row_effective + base + i] = p, v, eff
+    game_state[STATE.row_favour + base + i], game_state[STATE.row_card + base + i] = f, c
+    game_state[STATE.row_cards + row] += 1
+    log(game_log, EV_BID, p, v, row, f, eff, i)
 
 
 @no_refcount
 def take_item(t, p, row, c):
     """Seat ``p`` takes one item from ``row`` for day card ``c``."""
-    R, S, lg, st = t.R, t.S, t.lg, t.st
-    i = choose_item(R, S, t.PP, p, row, t.rng, t.W)
-    S[STATE.card_items + c] += 1
+    rulebook, game_state, game_log, game_stats = t.rulebook, t.game_state, t.game_log, t.game_stats
+    i = choose_item(rulebook, game_state, t.weight_table, p, row, t.rng, t.scratch)
+    game_state[STATE.card_items + c] += 1
     if row == 0:
-        S[STATE.card_item + c] = i
+        game_state[STATE.card_item + c] = i
         if i == START_CARD:
-            S[STATE.start_card_shown] = 0
-            S[STATE.start] = p
-            if st[STATS.on] > 0:
-                st[STATS.start_card] += 1
+            game_state[STATE.start_card_shown] = 0
+            game_state[STATE.start] = p
+            if game_stats[STATS.on] > 0:
+                game_stats[STATS.start_card] += 1
         else:
-            S[STATE.favours_shown + i] -= 1
-            S[STATE.favours + p * NFT + i] += 1
-            if st[STATS.on] > 0:
-                st[STATS.favours + i * 4] += 1
-        log(lg, EV_TAKE, p, S[STATE.card_value + c], row, i)
+            game_state[STATE.favours_shown + i] -= 1
+            game_state[STATE.favours + p * FAVOUR_TYPES + i] += 1
+            if game_stats[STATS.on] > 0:
+                game_stats[STATS.favours + i * 4] += 1
+        log(game_log, EV_TAKE, p, game_state[STATE.card_value + c], row, i)
         return
     if row == 1:
-        x, coin = S[STATE.ticket_venue + i], S[STATE.ticket_coins + i]
-        S[STATE.tickets_shown] -= 1
-        S[STATE.ticket_venue + i] = S[STATE.ticket_venue + S[STATE.tickets_shown]]
-        S[STATE.ticket_coins + i] = S[STATE.ticket_coins + S[STATE.tickets_shown]]
-        h = (p * NVEN + x)
-        S[STATE.tickets_held + h] = insert_desc(S, STATE.held_ticket_coins + h * HOLD, S[STATE.tickets_held + h], coin,
+        x, coin = game_state[STATE.ticket_venue + i], game_state[STATE.ticket_coins + i]
+        game_state[STATE.tickets_shown] -= 1
+        game_state[STATE.ticket_venue + i] = game_state[STATE.ticket_venue + game_state[STATE.tickets_shown]]
+        game_state[STATE.ticket_coins + i] = game_state[STATE.ticket_coins + game_state[STATE.tickets_shown]]
+        h = (p * VENUES + x)
+        game_state[STATE.tickets_held + h] = insert_desc(game_state, STATE.held_ticket_coins + h * HOLD,
+                                                         game_state[STATE.tickets_held + h], coin,
                                                 STATE.held_ticket_card + h * HOLD, c)
-        k = min(S[STATE.specials + x], S[STATE.bank_coins])
-        S[STATE.bank_coins] -= k
-        S[STATE.coin_cards + p] += k
-        S[STATE.card_net_coins + c] += k * R[RULES.coin_card_value]
-        log(lg, EV_TAKE, p, S[STATE.card_value + c], row, x, coin, k)
+        k = min(game_state[STATE.specials + x], game_state[STATE.bank_coins])
+        game_state[STATE.bank_coins] -= k
+        game_state[STATE.coin_cards + p] += k
+        game_state[STATE.card_net_coins + c] += k * rulebook[RULES.coin_card_value]
+        log(game_log, EV_TAKE, p, game_state[STATE.card_value + c], row, x, coin, k)
         return
     x = row - 2
     off = STATE.visitor_coins + x * DISP
-    coin = S[off + i]
-    S[STATE.visitors_shown + x] -= 1
-    for j in range(i, S[STATE.visitors_shown + x]):
-        S[off + j] = S[off + j + 1]
-    h = (p * NVEN + x)
-    S[STATE.visitors_held + h] = insert_desc(S, STATE.held_visitor_coins + h * HOLD, S[STATE.visitors_held + h], coin,
+    coin = game_state[off + i]
+    game_state[STATE.visitors_shown + x] -= 1
+    for j in range(i, game_state[STATE.visitors_shown + x]):
+        game_state[off + j] = game_state[off + j + 1]
+    h = (p * VENUES + x)
+    game_state[STATE.visitors_held + h] = insert_desc(game_state, STATE.held_visitor_coins + h * HOLD,
+                                                      game_state[STATE.visitors_held + h], coin,
                                              STATE.held_visitor_card + h * HOLD, c)
-    log(lg, EV_TAKE, p, S[STATE.card_value + c], row, x, coin)
+    log(game_log, EV_TAKE, p, game_state[STATE.card_value + c], row, x, coin)
 
 
 @no_refcount
 def resolve_phase(t):
     """Hand out the items of the phase's rows, left to right."""
-    R, S, lg, st = t.R, t.S, t.lg, t.st
-    ph = S[STATE.phase]
+    rulebook, game_state, game_log, game_stats = t.rulebook, t.game_state, t.game_log, t.game_stats
+    ph = game_state[STATE.phase]
     r0 = 2 if ph == 2 else ph
-    r1 = NROW if ph == 2 else ph + 1
+    r1 = ROWS if ph == 2 else ph + 1
     for row in range(r0, r1):
         base = row * ROWCAP
-        for e in range(S[STATE.row_cards + row]):
-            p, c = S[STATE.row_owner + base + e], S[STATE.row_card + base + e]
-            takes = R[RULES.double_items] if S[STATE.row_favour + base + e] == 2 else 1
+        for e in range(game_state[STATE.row_cards + row]):
+            p, c = game_state[STATE.row_owner + base + e], game_state[STATE.row_card + base + e]
+            takes = rulebook[RULES.double_items] if game_state[STATE.row_favour + base + e] == 2 else 1
             for _ in range(takes):
-                if n_items(S, row) > 0:
+                if n_items(game_state, row) > 0:
                     take_item(t, p, row, c)
-            if S[STATE.card_items + c] == 0:
-                log(lg, EV_NOTHING, p, S[STATE.card_value + c], row)
+            if game_state[STATE.card_items + c] == 0:
+                log(game_log, EV_NOTHING, p, game_state[STATE.card_value + c], row)
     if ph == 0:
-        if S[STATE.start_card_shown] and S[STATE.row_cards] > 0:
-            S[STATE.start] = S[STATE.row_owner]
-            log(lg, EV_START_CARD_FALLS, S[STATE.start])
-        if st[STATS.on] > 0:
-            if S[STATE.start_card_shown] == 1:
-                st[STATS.start_card + (1 if S[STATE.row_cards] > 0 else 2)] += 1
-            u = S[STATE.favours_shown] + S[STATE.favours_shown + 1] + S[STATE.favours_shown + 2]
-            st[STATS.unclaimed] += u
-            st[STATS.unclaimed + 1] += u * u
-            st[STATS.unclaimed + 2] += S[STATE.start_card_shown]
-            st[STATS.unclaimed + 3] += S[STATE.start_card_shown]
-        S[STATE.start_card_shown] = 0
-    elif st[STATS.on] > 0:
+        if game_state[STATE.start_card_shown] and game_state[STATE.row_cards] > 0:
+            game_state[STATE.start] = game_state[STATE.row_owner]
+            log(game_log, EV_START_CARD_FALLS, game_state[STATE.start])
+        if game_stats[STATS.on] > 0:
+            if game_state[STATE.start_card_shown] == 1:
+                game_stats[STATS.start_card + (1 if game_state[STATE.row_cards] > 0 else 2)] += 1
+            u = game_state[STATE.favours_shown] + game_state[STATE.favours_shown + 1] + game_state[STATE.favours_shown + 2]
+            game_stats[STATS.unclaimed] += u
+            game_stats[STATS.unclaimed + 1] += u * u
+            game_stats[STATS.unclaimed + 2] += game_state[STATE.start_card_shown]
+            game_stats[STATS.unclaimed + 3] += game_state[STATE.start_card_shown]
+        game_state[STATE.start_card_shown] = 0
+    elif game_stats[STATS.on] > 0:
         shown = STATE.visitors_shown
-        u = S[STATE.tickets_shown] if ph == 1 else S[shown] + S[shown + 1] + S[shown + 2]
-        st[STATS.unclaimed + 2 * (ph + 1)] += u
-        st[STATS.unclaimed + 2 * (ph + 1) + 1] += u * u
+        u = game_state[STATE.tickets_shown] if ph == 1 else game_state[shown] + game_state[shown + 1] + game_state[shown + 2]
+        game_stats[STATS.unclaimed + 2 * (ph + 1)] += u
+        game_stats[STATS.unclaimed + 2 * (ph + 1) + 1] += u * u
 
 
 @no_refcount
-def score_day(R, S, lg, st):
+def score_day(rulebook, game_state, game_log, game_stats):
     """Phase 4: assign visitors to tickets, score every seat, record the day's statistics."""
-    n = S[STATE.players]
+    n = game_state[STATE.players]
     for p in range(n):
         merch = 0
-        for v in range(NVAL):
-            if S[STATE.hand + p] >> v & 1:
-                merch += R[RULES.merchant_coins + v]
+        for v in range(MERCHANT_VALUES):
+            if game_state[STATE.hand + p] >> v & 1:
+                merch += rulebook[RULES.merchant_coins + v]
         vis = 0
         tix = 0
-        for x in range(NVEN):
-            h = p * NVEN + x
-            nt, nv = S[STATE.tickets_held + h], S[STATE.visitors_held + h]
+        for x in range(VENUES):
+            h = p * VENUES + x
+            nt, nv = game_state[STATE.tickets_held + h], game_state[STATE.visitors_held + h]
             k = min(nt, nv)
             for i in range(k):
-                tix += S[STATE.held_ticket_coins + h * HOLD + i]
-                vis += S[STATE.held_visitor_coins + h * HOLD + i]
+                tix += game_state[STATE.held_ticket_coins + h * HOLD + i]
+                vis += game_state[STATE.held_visitor_coins + h * HOLD + i]
                 j = h * HOLD + i
-                S[STATE.card_net_coins + S[STATE.held_ticket_card + j]] += S[STATE.held_ticket_coins + j]
-                S[STATE.card_net_coins + S[STATE.held_visitor_card + j]] += S[STATE.held_visitor_coins + j]
-            if x == S[STATE.caesar]:
-                allow = R[RULES.caesar_favour_tickets]
+                game_state[STATE.card_net_coins + game_state[STATE.held_ticket_card + j]] += game_state[STATE.held_ticket_coins + j]
+                game_state[STATE.card_net_coins + game_state[STATE.held_visitor_card + j]] += game_state[STATE.held_visitor_coins + j]
+            if x == game_state[STATE.caesar]:
+                allow = rulebook[RULES.caesar_favour_tickets]
                 for i in range(k, nv):
-                    coin = S[STATE.held_visitor_coins + h * HOLD + i]
-                    t = BOOST if S[STATE.favours + p * NFT + BOOST] > 0 else DOUBLE
-                    if S[STATE.favours + p * NFT + t] == 0:
+                    coin = game_state[STATE.held_visitor_coins + h * HOLD + i]
+                    t = BOOST if game_state[STATE.favours + p * FAVOUR_TYPES + BOOST] > 0 else DOUBLE
+                    if game_state[STATE.favours + p * FAVOUR_TYPES + t] == 0:
                         t = GOLD
-                    if allow == 0 or S[STATE.favours + p * NFT + t] == 0 or (t == GOLD and coin <= R[RULES.gold_coins]):
+                    if allow == 0 or game_state[STATE.favours + p * FAVOUR_TYPES + t] == 0 or (t == GOLD and coin <= rulebook[RULES.gold_coins]):
                         break
                     allow -= 1
-                    S[STATE.favours + p * NFT + t] -= 1
+                    game_state[STATE.favours + p * FAVOUR_TYPES + t] -= 1
                     vis += coin
-                    S[STATE.card_net_coins + S[STATE.held_visitor_card + h * HOLD + i]] += coin
-                    log(lg, EV_FAVOUR_TICKET, p, x, coin, t)
-                    if st[STATS.on] > 0:
-                        st[STATS.favours + t * 4 + 2] += 1
-        gold_left = S[STATE.favours + p * NFT + GOLD]
-        gold = gold_left * R[RULES.gold_coins]
-        for c in range(S[STATE.cards_played]):
-            if (gold_left > 0 and S[STATE.card_owner + c] == p and S[STATE.card_row + c] == 0
-                    and S[STATE.card_item + c] == GOLD):
-                S[STATE.card_net_coins + c] += R[RULES.gold_coins]
+                    game_state[STATE.card_net_coins + game_state[STATE.held_visitor_card + h * HOLD + i]] += coin
+                    log(game_log, EV_FAVOUR_TICKET, p, x, coin, t)
+                    if game_stats[STATS.on] > 0:
+                        game_stats[STATS.favours + t * 4 + 2] += 1
+        gold_left = game_state[STATE.favours + p * FAVOUR_TYPES + GOLD]
+        gold = gold_left * rulebook[RULES.gold_coins]
+        for c in range(game_state[STATE.cards_played]):
+            if (gold_left > 0 and game_state[STATE.card_owner + c] == p and game_state[STATE.card_row + c] == 0
+                    and game_state[STATE.card_item + c] == GOLD):
+                game_state[STATE.card_net_coins + c] += rulebook[RULES.gold_coins]
                 gold_left -= 1
-        cc = S[STATE.coin_cards + p] * R[RULES.coin_card_value]
+        cc = game_state[STATE.coin_cards + p] * rulebook[RULES.coin_card_value]
         day = merch + vis + tix + cc + gold
-        S[STATE.score + p] += day
-        o = log(lg, EV_SCORE, p, merch, vis, tix, cc, gold, day)
+        game_state[STATE.score + p] += day
+        o = log(game_log, EV_SCORE, p, merch, vis, tix, cc, gold, day)
         if o >= 0:
-            lg[o + 8] = S[STATE.score + p]
-        if st[STATS.on] > 0:
+            game_log[o + 8] = game_state[STATE.score + p]
+        if game_stats[STATS.on] > 0:
             comp = (merch, vis, tix, cc, gold)
             for j in range(SCORE_PARTS):
-                st[STATS.score_parts + (p * SCORE_PARTS + j) * 2] += comp[j]
-                st[STATS.score_parts + (p * SCORE_PARTS + j) * 2 + 1] += comp[j] * comp[j]
-            for t in range(NFT):
-                st[STATS.favours + t * 4 + 3] += S[STATE.favours + p * NFT + t]
-    if st[STATS.on] > 0:
-        st[STATS.days] += 1
-        for c in range(S[STATE.cards_played]):
-            own = S[STATE.card_owner + c]
-            b = STATS.bids + ((((S[STATE.policy + own] * P + S[STATE.card_order + c]) * NROW + S[STATE.card_row + c]) * NVAL
-                            + S[STATE.card_value + c] - 1) * BIN_STATS)
-            g = S[STATE.card_net_coins + c]
-            st[b] += 1
-            st[b + 1] += S[STATE.card_items + c] > 0
-            st[b + 2] += g
-            st[b + 3] += g * g
+                game_stats[STATS.score_parts + (p * SCORE_PARTS + j) * 2] += comp[j]
+                game_stats[STATS.score_parts + (p * SCORE_PARTS + j) * 2 + 1] += comp[j] * comp[j]
+            for t in range(FAVOUR_TYPES):
+                game_stats[STATS.favours + t * 4 + 3] += game_state[STATE.favours + p * FAVOUR_TYPES + t]
+    if game_stats[STATS.on] > 0:
+        game_stats[STATS.days] += 1
+        for c in range(game_state[STATE.cards_played]):
+            own = game_state[STATE.card_owner + c]
+            b = STATS.bids + ((((game_state[STATE.policy + own] * P + game_state[STATE.card_order + c]) * ROWS + game_state[STATE.card_row + c]) * MERCHANT_VALUES
+                            + game_state[STATE.card_value + c] - 1) * BIN_STATS)
+            g = game_state[STATE.card_net_coins + c]
+            game_stats[b] += 1
+            game_stats[b + 1] += game_state[STATE.card_items + c] > 0
+            game_stats[b + 2] += g
+            game_stats[b + 3] += g * g
 
 
 @no_refcount
 def settle(t):
-    """Run everything up to the next decision (``S[STATE.turn]`` to act) or the game end."""
-    R, S, lg, st = t.R, t.S, t.lg, t.st
-    n = S[STATE.players]
-    while S[STATE.over] == 0:
-        q = S[STATE.turn]
+    """Run everything up to the next decision (``game_state[STATE.turn]`` to act) or the game end."""
+    rulebook, game_state, game_log, game_stats = t.rulebook, t.game_state, t.game_log, t.game_stats
+    n = game_state[STATE.players]
+    while game_state[STATE.over] == 0:
+        q = game_state[STATE.turn]
         for _ in range(n):
-            if S[STATE.passed + q] == 0:
-                if S[STATE.hand + q] != 0:
-                    S[STATE.turn] = q
+            if game_state[STATE.passed + q] == 0:
+                if game_state[STATE.hand + q] != 0:
+                    game_state[STATE.turn] = q
                     return
-                S[STATE.passed + q] = 1
-                log(lg, EV_PASS, q, 1)
+                game_state[STATE.passed + q] = 1
+                log(game_log, EV_PASS, q, 1)
             q = q + 1 if q + 1 < n else 0
         resolve_phase(t)
-        if S[STATE.phase] < 2:
-            S[STATE.phase] += 1
-            begin_phase(S, lg)
+        if game_state[STATE.phase] < 2:
+            game_state[STATE.phase] += 1
+            begin_phase(game_state, game_log)
         else:
-            score_day(R, S, lg, st)
-            S[STATE.day] += 1
-            if S[STATE.day] >= R[RULES.days]:
-                S[STATE.over] = 1
+            score_day(rulebook, game_state, game_log, game_stats)
+            game_state[STATE.day] += 1
+            if game_state[STATE.day] >= rulebook[RULES.days]:
+                game_state[STATE.over] = 1
                 return
-            setup_day(R, S, lg, st)
+            setup_day(rulebook, game_state, game_log, game_stats)
 
 
 @no_refcount
 def advance(t, a):
     """The acting seat plays ``a`` on table ``t``; then run on to the next decision."""
-    S = t.S
-    p = S[STATE.turn]
-    apply_action(t.R, S, p, a, t.lg, t.st)
-    S[STATE.turn] = p + 1 if p + 1 < S[STATE.players] else 0
+    game_state = t.game_state
+    p = game_state[STATE.turn]
+    apply_action(t.rulebook, game_state, p, a, t.game_log, t.game_stats)
+    game_state[STATE.turn] = p + 1 if p + 1 < game_state[STATE.players] else 0
     settle(t)

@@ -36,7 +36,7 @@ _SCHEMA = {  # key -> (kind, minimum, maximum)
     "merchant.coins": ("ints", 0, MAX_COINS),
     "favour.boost": ("int", 0, layout.FAV_MAX), "favour.double": ("int", 0, layout.FAV_MAX),
     "favour.gold": ("int", 0, layout.FAV_MAX),
-    "favour.boost_value": ("int", 0, layout.NVAL + 7), "favour.double_items": ("int", 1, layout.DISP),
+    "favour.boost_value": ("int", 0, layout.MERCHANT_VALUES + 7), "favour.double_items": ("int", 1, layout.DISP),
     "favour.gold_coins": ("int", 0, MAX_COINS),
     "tickets.coins": ("ints", 0, MAX_COINS), "visitors.coins": ("ints", 0, MAX_COINS),
     "coin_cards.count": ("int", 0, 10_000), "coin_cards.value": ("int", 0, MAX_COINS),
@@ -210,8 +210,8 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         bad(f"'days' must be 1..{layout.DAYS_MAX}, got {vals['days']}")
     if have("days", "special_tickets") and len(vals["special_tickets"]) != vals["days"]:
         bad(f"'special_tickets' needs one entry per day ({vals['days']}), got {len(vals['special_tickets'])}")
-    if have("merchant.coins") and len(vals["merchant.coins"]) != layout.NVAL:
-        bad(f"'merchant.coins' needs {layout.NVAL} entries (values 1..{layout.NVAL}), "
+    if have("merchant.coins") and len(vals["merchant.coins"]) != layout.MERCHANT_VALUES:
+        bad(f"'merchant.coins' needs {layout.MERCHANT_VALUES} entries (values 1..{layout.MERCHANT_VALUES}), "
             f"got {len(vals['merchant.coins'])}")
     if have("tickets.coins") and not 1 <= len(vals["tickets.coins"]) <= layout.TPV_MAX:
         bad(f"'tickets.coins' needs 1..{layout.TPV_MAX} entries (tickets per venue), got {len(vals['tickets.coins'])}")
@@ -220,8 +220,8 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
     if have(*(f"favour.{t}" for t in FAVOUR_TYPES)) and sum(vals[f"favour.{t}"] for t in FAVOUR_TYPES) > layout.FAV_MAX:
         bad(f"the favour deck holds at most {layout.FAV_MAX} cards, "
             f"got {sum(vals[f'favour.{t}'] for t in FAVOUR_TYPES)}")
-    if have("favour.boost_value") and vals["favour.boost_value"] > layout.NVAL + 7:
-        bad(f"'favour.boost_value' must be at most {layout.NVAL + 7}, got {vals['favour.boost_value']}")
+    if have("favour.boost_value") and vals["favour.boost_value"] > layout.MERCHANT_VALUES + 7:
+        bad(f"'favour.boost_value' must be at most {layout.MERCHANT_VALUES + 7}, got {vals['favour.boost_value']}")
     if have("favour.double_items") and vals["favour.double_items"] > layout.DISP:
         bad(f"'favour.double_items' must be at most {layout.DISP}, got {vals['favour.double_items']}")
     if (have("tickets_per_day", "special_tickets") and vals["special_tickets"]
@@ -327,10 +327,10 @@ def check_players(players: int) -> int:
 
 
 def kernel_rules(rules: RuleSet, players: int, gift_type: int = -1, gift_seat: int = 0) -> np.ndarray:
-    """The int64 rule vector ``R`` for ``players`` seats (layout in kernels.layout)."""
+    """The int64 rule vector ``rulebook`` for ``players`` seats (layout in kernels.layout)."""
     check_players(players)
-    R = np.zeros(layout.RULES.size, dtype=np.int64)
-    r = layout.RULES.named(R)
+    rulebook = np.zeros(layout.RULES.size, dtype=np.int64)
+    r = layout.RULES.named(rulebook)
     for name in ("days", "first_start_seat", "boost_value", "double_items", "gold_coins", "coin_cards",
                  "coin_card_value", "caesar", "caesar_extra_visitors", "caesar_favour_tickets"):
         r[name] = getattr(rules, name)
@@ -350,7 +350,7 @@ def kernel_rules(rules: RuleSet, players: int, gift_type: int = -1, gift_seat: i
     r["favour_counts"] = rules.favour_counts
     r["ticket_coins"][:len(rules.ticket_coins)] = rules.ticket_coins
     r["visitor_coins"][:len(rules.visitor_coins)] = rules.visitor_coins
-    return R
+    return rulebook
 
 
 __all__ = ["RuleSet", "Removal", "load_rules", "validate", "kernel_rules", "check_players", "FAVOUR_TYPES", "VENUES"]

@@ -9,24 +9,24 @@ from caesar_sim.kernels import layout
 from caesar_sim.profile import policy_weights
 from caesar_sim.rules import kernel_rules, load_rules
 
-PP = policy_weights()
+weight_table = policy_weights()
 
 
 class Table:
     """A game state built by hand: displays, hands, rows; steps through kernel entry points.
 
     ``state`` is the state vector by name (``layout.STATE.dtype``), a view that
-    reads and writes ``S``: ``t.state["favours"][1, layout.DOUBLE] = 1``."""
+    reads and writes ``game_state``: ``t.state["favours"][1, layout.DOUBLE] = 1``."""
 
     def __init__(self, players=4, overrides=None, phase=0, start=0, policy=layout.VALUE):
-        self.R = kernel_rules(load_rules(overrides=overrides), players)
-        self.S = np.zeros(layout.STATE.size, dtype=np.int64)
-        self.state = layout.STATE.named(self.S)
-        self.rules = layout.RULES.named(self.R)
-        self.lg = np.zeros((layout.LOG_MAX, layout.LOGW), dtype=np.int64)
-        self.lg[0, 1] = layout.LOG_MAX
-        self.st = np.zeros(layout.STATS.size)
-        self.stats = layout.STATS.named(self.st)
+        self.rulebook = kernel_rules(load_rules(overrides=overrides), players)
+        self.game_state = np.zeros(layout.STATE.size, dtype=np.int64)
+        self.state = layout.STATE.named(self.game_state)
+        self.rules = layout.RULES.named(self.rulebook)
+        self.game_log = np.zeros((layout.LOG_MAX, layout.LOGW), dtype=np.int64)
+        self.game_log[0, 1] = layout.LOG_MAX
+        self.game_stats = np.zeros(layout.STATS.size)
+        self.stats = layout.STATS.named(self.game_stats)
         self.stats["on"] = 1
         self.rng = np.array([1, 2, 3, 4], dtype=np.uint64)
         s = self.state
@@ -36,7 +36,7 @@ class Table:
         s["turn"] = start
         s["caesar"] = -1
         s["bank_coins"] = self.rules["coin_cards"]
-        s["hand"][:players] = (1 << layout.NVAL) - 1     # every merchant 1..8 in hand
+        s["hand"][:players] = (1 << layout.MERCHANT_VALUES) - 1     # every merchant 1..8 in hand
         s["policy"][:players] = policy
 
     # --- displays
@@ -72,13 +72,14 @@ class Table:
     # --- steps
     def play(self, p, v, venue=None, fav=0):
         row = self.state["phase"] if venue is None else 2 + venue
-        api.k_apply(self.R, self.S, p, (v - 1) + layout.NVAL * row + layout.NVAL * layout.NROW * fav, self.lg, self.st)
+        api.k_apply(self.rulebook, self.game_state, p,
+                    (v - 1) + layout.MERCHANT_VALUES * row + layout.MERCHANT_VALUES * layout.ROWS * fav, self.game_log, self.game_stats)
 
     def resolve(self):
-        api.k_resolve(self.R, PP, self.S, self.rng, self.lg, self.st)
+        api.k_resolve(self.rulebook, weight_table, self.game_state, self.rng, self.game_log, self.game_stats)
 
     def score(self):
-        api.k_score(self.R, self.S, self.lg, self.st)
+        api.k_score(self.rulebook, self.game_state, self.game_log, self.game_stats)
         return self.totals()
 
     # --- reading
@@ -106,7 +107,7 @@ class Table:
         return list(self.state["held_visitor_coins"][p, x, :self.state["visitors_held"][p, x]])
 
     def events(self, ev):
-        rows = self.lg[1:self.lg[0, 0] + 1]
+        rows = self.game_log[1:self.game_log[0, 0] + 1]
         return [tuple(int(v) for v in r[1:9]) for r in rows if r[0] == ev]
 
 

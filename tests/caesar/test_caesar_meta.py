@@ -59,8 +59,8 @@ def test_bad_populations_are_one_line_exit_2(tmp_path, members, msg):
 
 
 def test_a_player_count_without_a_shipped_field_is_one_line(monkeypatch):
-    import caesar_sim.strategy as S
-    monkeypatch.setattr(S, "shipped_field", lambda package, players: None)
+    import caesar_sim.strategy as game_state
+    monkeypatch.setattr(game_state, "shipped_field", lambda package, players: None)
     res = run("simulate", "--players", 4, "--profile", "reference", "-n", 10)
     assert res.exit_code == 2 and "no shipped reference field for 4 players" in res.output
     res = run("simulate", "--players", 6, "--profile", "reference", "-n", 10)

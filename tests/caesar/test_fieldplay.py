@@ -19,9 +19,9 @@ from caesar_sim.strategy import kernel_matrix, parse_strategy
 def states(players=4, profile="tuned x4", count=400, seed=3):
     """Real positions: the states at every decision of a few games."""
     prof = parse_profile(profile, players)
-    R = kernel_rules(load_rules(), players)
-    PP = prof.kernel_weights()
-    return R, PP, api.k_states(R, PP, prof.policies, prof.rollouts, seed, count)
+    rulebook = kernel_rules(load_rules(), players)
+    weight_table = prof.kernel_weights()
+    return rulebook, weight_table, api.k_states(rulebook, weight_table, prof.policies, prof.rollouts, seed, count)
 
 
 def test_field_draws_are_reproducible_and_follow_the_weights():
@@ -64,10 +64,10 @@ def test_focal_seat_rotates_and_the_others_keep_their_draws():
 
 def test_value_scores_rank_values_choice_first():
     """The unpruned scores (softmax, distilled) agree with value's pruned scan: its choice scores best."""
-    R, PP, S = states()
-    for s in S:
-        acts, sc = api.k_scores(R, PP, s, False)
-        a = int(api.k_decide(R, PP, s.copy(), new_state(1)))
+    rulebook, weight_table, game_state = states()
+    for s in game_state:
+        acts, sc = api.k_scores(rulebook, weight_table, s, False)
+        a = int(api.k_decide(rulebook, weight_table, s.copy(), new_state(1)))
         assert sc[list(acts).index(a)] == pytest.approx(sc.max(), abs=1e-9)
         assert sorted(acts) == sorted(api.k_legal(s, int(s[layout.STATE.turn])))
 
@@ -75,22 +75,22 @@ def test_value_scores_rank_values_choice_first():
 @pytest.mark.parametrize("temp", [1e-6, 100])
 def test_softmax_member_limits(temp):
     """Temperature -> 0: value's own choice wherever it is the unique best; very hot: uniform over legal actions."""
-    R, PP, S = states(count=150)
+    rulebook, weight_table, game_state = states(count=150)
     hot = np.tile(parse_strategy(f"tuned:temp={temp:g}", 4).row, (layout.P, 1)).reshape(-1)
     rng = new_state(9)
     if temp < 1:
-        for s in S:
-            acts, sc = api.k_scores(R, PP, s, False)
+        for s in game_state:
+            acts, sc = api.k_scores(rulebook, weight_table, s, False)
             top = np.flatnonzero(sc >= sc.max() - 1e-9)
             for _ in range(3):
-                a = int(api.k_decide(R, hot, s.copy(), rng))
+                a = int(api.k_decide(rulebook, hot, s.copy(), rng))
                 assert a in acts[top]
                 if len(top) == 1:
-                    assert a == int(api.k_decide(R, PP, s.copy(), rng))
+                    assert a == int(api.k_decide(rulebook, weight_table, s.copy(), rng))
         return
-    s = next(s for s in S if len(api.k_legal(s, int(s[layout.STATE.turn]))) >= 6)
+    s = next(s for s in game_state if len(api.k_legal(s, int(s[layout.STATE.turn]))) >= 6)
     acts = list(api.k_legal(s, int(s[layout.STATE.turn])))
-    seen = [int(api.k_decide(R, hot, s.copy(), rng)) for _ in range(3000)]
+    seen = [int(api.k_decide(rulebook, hot, s.copy(), rng)) for _ in range(3000)]
     freq = np.array([seen.count(a) for a in acts]) / 3000
     assert set(seen) == set(acts) and np.abs(freq - 1 / len(acts)).max() < 0.05, freq
 
@@ -103,19 +103,19 @@ def test_mc_field_rollouts_draw_the_others_from_the_field(tmp_path):
     mc = parse_strategy(f"mc:2:field:{fpath}", 4)
     assert mc.label == f"mc:2:field:{fpath}" and parse_strategy(f"mc:2:value:field:{fpath}", 4).field
     strategies = [mc] + [parse_strategy("tuned", 4)] * 3
-    PP = kernel_matrix(strategies, 4)
-    rows = PP.reshape(-1, items.WEIGHTS.size)
+    weight_table = kernel_matrix(strategies, 4)
+    rows = weight_table.reshape(-1, items.WEIGHTS.size)
     f0, fn = int(rows[0, items.WEIGHTS.field_first]), int(rows[0, items.WEIGHTS.field_size])
     assert fn == 3 and f0 == layout.P and rows[f0 + 2, items.WEIGHTS.temperature] == 0.5
     assert ([int(rows[f0 + i, items.WEIGHTS.rollout_policy]) for i in range(3)]
             == [layout.VALUE, layout.GREEDY, layout.VALUE])
-    R, _, S = states(count=1)
-    s = S[0].copy()
+    rulebook, _, game_state = states(count=1)
+    s = game_state[0].copy()
     s[layout.STATE.turn], s[layout.STATE.weight_row:layout.STATE.weight_row + 4] = 0, np.arange(4)
     rng = new_state(3)
     drawn = []
     for _ in range(2000):
-        r, pol = api.k_rollout_seats(PP, s, rng)
+        r, pol = api.k_rollout_seats(weight_table, s, rng)
         assert r[0] == 0 and pol[0] == int(rows[0, items.WEIGHTS.rollout_policy])   # the mover keeps its own row
         drawn += list(r[1:] - f0)
     freq = np.bincount(drawn, minlength=3) / len(drawn)
@@ -139,7 +139,9 @@ def test_mc_with_field_rollouts_plays_whole_games(tmp_path):
 
 @pytest.mark.parametrize("text,msg", [
     ("tuned:temp=0", "bad temperature"), ("value:temp=x", "bad temperature"), ("tuned:temp=-1", "bad temperature"),
-    ("tuned:temp=101", "bad temperature"), ("tuned:t0.5", "bad temperature"), ("greedy:temp=1", "only mc takes"), ("mc:4:value:foo", "bad entry"), ("value@x", "only tuned and distilled"),
+    ("tuned:temp=101", "bad temperature"), ("tuned:t0.5", "bad temperature"), ("greedy:temp=1",
+                                                                               "only mc takes"), ("mc:4:value:foo",
+                                                                                                  "bad entry"), ("value@x", "only tuned and distilled"),
 ])
 def test_bad_strategies(text, msg):
     with pytest.raises(UserError, match=msg):
@@ -176,18 +178,19 @@ def test_distilled_with_values_scoring_plays_like_value():
     """The linear score over the features can express value's own score: with those weights
     distilled picks value's choice at every decision whose best score is unique."""
     from caesar_sim.analysis.distill import distilled_strategy, tuned_equivalent
-    R, PP, S = states(profile="value x4", count=300)
-    row = distilled_strategy(PP[:items.WEIGHTS.size], tuned_equivalent(PP[:items.WEIGHTS.size])).row
+    rulebook, weight_table, game_state = states(profile="value x4", count=300)
+    row = distilled_strategy(weight_table[:items.WEIGHTS.size], tuned_equivalent(weight_table[:items.WEIGHTS.size])).row
     DP = np.tile(row, (layout.P, 1)).reshape(-1)
     same = 0
-    for s in S:
-        acts, sc = api.k_scores(R, PP, s, False)
-        lacts, lsc = api.k_scores(R, DP, s, True)
+    for s in game_state:
+        acts, sc = api.k_scores(rulebook, weight_table, s, False)
+        lacts, lsc = api.k_scores(rulebook, DP, s, True)
         assert sorted(acts) == sorted(lacts)
         order = {a: i for i, a in enumerate(lacts)}
         assert np.allclose([lsc[order[a]] for a in acts], sc, atol=1e-9)
         if (sc >= sc.max() - 1e-9).sum() == 1:
-            same += int(api.k_decide(R, DP, s.copy(), new_state(1))) == int(api.k_decide(R, PP, s.copy(), new_state(1)))
+            same += int(api.k_decide(rulebook, DP, s.copy(), new_state(1))) == int(api.k_decide(rulebook, weight_table,
+                                                                                                s.copy(), new_state(1)))
     assert same > 200
 
 
@@ -217,9 +220,10 @@ def test_shipped_distilled_loads_and_plays_legal_actions(players):
     assert data["policy"] == "distilled" and data["meta"]["command"].startswith(f"caesar distill --players {players}")
     s = parse_strategy("distilled", players)
     assert s.code == layout.DISTILLED and s.row[items.WEIGHTS.rollout_policy] == layout.DISTILLED
-    R, PP, S = states(players, f"distilled x{players}", count=200)
-    for st in S:
-        assert int(api.k_decide(R, PP, st.copy(), new_state(2))) in set(api.k_legal(st, int(st[layout.STATE.turn])))
+    rulebook, weight_table, game_state = states(players, f"distilled x{players}", count=200)
+    for game_stats in game_state:
+        assert int(api.k_decide(rulebook, weight_table, game_stats.copy(),
+                                new_state(2))) in set(api.k_legal(game_stats, int(game_stats[layout.STATE.turn])))
 
 
 def test_distill_cli_writes_a_distilled_weights_file(tmp_path):

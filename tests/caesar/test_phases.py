@@ -85,7 +85,7 @@ def test_boost_counts_higher_and_double_takes_two_items():
     t.resolve()
     items = {p: k for p, v, k in t.card_items()}
     assert items == {0: 1, 2: 1, 1: 2, 3: 0}
-    assert t.st[layout.STATS.favours + 1] == 1 and t.st[layout.STATS.favours + 4 + 1] == 1
+    assert t.game_stats[layout.STATS.favours + 1] == 1 and t.game_stats[layout.STATS.favours + 4 + 1] == 1
 
 
 @settings(max_examples=60, deadline=None)
@@ -146,7 +146,7 @@ def test_day_setup_special_ticket_lays_a_visitor_at_its_venue():
     t.state["visitors_dealt"] = 15
     t.state["visitor_deck"][:15] = np.arange(15)
     from caesar_sim.kernels import api
-    api.k_setup_day(t.R, t.S, t.lg, t.st)
+    api.k_setup_day(t.rulebook, t.game_state, t.game_log, t.game_stats)
     assert t.state["tickets_shown"] == 5
     assert list(t.state["specials"][:3]) == [0, 0, 2]
     assert list(t.state["visitors_shown"][:3]) == [0, 0, 2]   # 1 ticket per venue -> 0 visitors, +2 specials
@@ -188,7 +188,7 @@ def test_caesar_card_brings_two_more_visitors():
     t.state["visitors_dealt"] = 16
     t.state["visitor_deck"][:16] = [15, 14, 13, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]  # 15 = Caesar
     from caesar_sim.kernels import api
-    api.k_setup_day(t.R, t.S, t.lg, t.st)
+    api.k_setup_day(t.rulebook, t.game_state, t.game_log, t.game_stats)
     assert t.state["caesar"] == 0
     assert t.state["visitors_shown"][0] == 3                      # Caesar took a slot; 2 extra + 1 more visitor
     assert t.state["next_visitor"] == 4

@@ -2,16 +2,17 @@
 
 from caesar_sim.kernels import api
 from caesar_sim.kernels import layout
-from caesar_helpers import PP, Table
+from caesar_helpers import weight_table, Table
 
 
 def decide(t, p):
     t.state["turn"] = p
-    return int(api.k_decide(t.R, PP, t.S, t.rng))
+    return int(api.k_decide(t.rulebook, weight_table, t.game_state, t.rng))
 
 
 def decode(a):
-    return (a % layout.NVAL + 1, (a // layout.NVAL) % layout.NROW, a // (layout.NVAL * layout.NROW)) if a >= 0 else None
+    return (a % layout.MERCHANT_VALUES + 1, (a // layout.MERCHANT_VALUES) % layout.ROWS,
+            a // (layout.MERCHANT_VALUES * layout.ROWS)) if a >= 0 else None
 
 
 def test_greedy_bids_the_cheapest_card_that_still_wins():

@@ -22,8 +22,8 @@ def test_standard_rules_carry_every_default():
     r = load_rules()
     assert r.merchant_coins == (0, 0, 1, 1, 2, 2, 3, 3) and r.favour_counts == (6, 6, 6)
     assert r.ticket_coins == (1, 1, 1, 1, 2, 2) and sorted(r.visitor_coins) == [1] * 6 + [2] * 5 + [3] * 4
-    R = kernel_rules(r, 5)
-    r = layout.RULES.named(R)
+    rulebook = kernel_rules(r, 5)
+    r = layout.RULES.named(rulebook)
     assert r["tickets_per_day"] == 5 and r["gold_coins"] == 2 and r["boost_value"] == 3 and r["coin_cards"] == 12
 
 

@@ -14,7 +14,7 @@ from caesar_sim.cli import main
 from caesar_sim.kernels import api
 from caesar_sim.kernels import layout
 from caesar_sim.rules import Removal, kernel_rules, load_rules
-from caesar_helpers import PP, Table
+from caesar_helpers import weight_table, Table
 
 VENUE_TICKETS = [1, 1, 1, 1, 2, 2]
 VISITORS = [1] * 6 + [2] * 5 + [3] * 4
@@ -22,22 +22,23 @@ VISITORS = [1] * 6 + [2] * 5 + [3] * 4
 
 def new_game(players, overrides=None, seed=1):
     """A freshly dealt game (stopped at the first decision): (R, S, log rows)."""
-    R = kernel_rules(load_rules(overrides=overrides), players)
-    S = np.zeros(layout.STATE.size, np.int64)
-    lg = np.zeros((layout.LOG_MAX, layout.LOGW), np.int64)
-    lg[0, 1] = layout.LOG_MAX
+    rulebook = kernel_rules(load_rules(overrides=overrides), players)
+    game_state = np.zeros(layout.STATE.size, np.int64)
+    game_log = np.zeros((layout.LOG_MAX, layout.LOGW), np.int64)
+    game_log[0, 1] = layout.LOG_MAX
     rng = np.array([seed, 2, 3, 4], np.uint64)
     pols = np.full(layout.P, layout.VALUE, np.int64)
-    api.k_new_game(R, PP, S, pols, np.ones(layout.P, np.int64), np.zeros(layout.P, np.int64), rng, lg,
+    api.k_new_game(rulebook, weight_table, game_state, pols, np.ones(layout.P, np.int64), np.zeros(layout.P, np.int64),
+                   rng, game_log,
                    np.zeros(layout.STATS.size))
-    return R, S, lg[1:lg[0, 0] + 1]
+    return rulebook, game_state, game_log[1:game_log[0, 0] + 1]
 
 
-def decks(R, S):
+def decks(rulebook, game_state):
     """The dealt decks as multisets: tickets (venue, coins), visitors (coins, Caesar = 'C'), favour types."""
-    r = layout.RULES.named(R)
+    r = layout.RULES.named(rulebook)
     tpv = r["tickets_per_venue"]
-    s = layout.STATE.named(S)
+    s = layout.STATE.named(game_state)
     tix = Counter((int(i // tpv), int(r["ticket_coins"][i % tpv])) for i in s["ticket_deck"][:s["tickets_dealt"]])
     vis = Counter("C" if i == r["visitor_cards"] else int(r["visitor_coins"][i])
                   for i in s["visitor_deck"][:s["visitors_dealt"]])
@@ -56,8 +57,8 @@ def test_standard_rules_remove_one_of_each_for_three_players_only():
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_dealt_decks_are_the_full_decks_minus_the_removed_cards(players):
-    R, S, log = new_game(players, ["caesar=true"])
-    tix, vis, fav = decks(R, S)
+    rulebook, game_state, log = new_game(players, ["caesar=true"])
+    tix, vis, fav = decks(rulebook, game_state)
     full_tix = Counter((x, c) for x in range(3) for c in VENUE_TICKETS)
     full_vis = Counter(VISITORS + ["C"])
     if players == 3:
@@ -73,14 +74,14 @@ def test_dealt_decks_are_the_full_decks_minus_the_removed_cards(players):
 
 
 def test_removal_is_a_rule_field_per_player_count():
-    R, S, log = new_game(4, ["remove.4.visitors=[3,3]", "remove.4.tickets=[[],[2,2],[]]",
+    rulebook, game_state, log = new_game(4, ["remove.4.visitors=[3,3]", "remove.4.tickets=[[],[2,2],[]]",
                              "remove.4.favours.gold=6"])
-    tix, vis, fav = decks(R, S)
+    tix, vis, fav = decks(rulebook, game_state)
     assert vis[3] == 2 and sum(vis.values()) == 13
     assert tix[(1, 2)] == 0 and tix[(1, 1)] == 4 and sum(tix.values()) == 16
     assert fav[2] == 0 and sum(fav.values()) == 12
-    R, S, _ = new_game(3, ["remove.3.visitors=[]", "remove.3.favours.boost=0"])
-    tix, vis, fav = decks(R, S)
+    rulebook, game_state, _ = new_game(3, ["remove.3.visitors=[]", "remove.3.favours.boost=0"])
+    tix, vis, fav = decks(rulebook, game_state)
     assert sum(vis.values()) == 15 and fav[0] == 6 and sum(tix.values()) == 15
 
 
@@ -125,7 +126,7 @@ def setup_table(players=3, overrides=None, tickets=(), visitors=(), day=0):
     t.state["ticket_deck"][:len(tickets)] = tickets
     t.state["visitors_dealt"] = len(visitors)
     t.state["visitor_deck"][:len(visitors)] = visitors
-    api.k_setup_day(t.R, t.S, t.lg, t.st)
+    api.k_setup_day(t.rulebook, t.game_state, t.game_log, t.game_stats)
     return t
 
 
@@ -133,7 +134,7 @@ def test_ticket_deck_runs_out_the_day_shows_what_is_left():
     t = setup_table(tickets=[0, 6], visitors=list(range(10)))   # 3 wanted, 2 left
     assert t.state["tickets_shown"] == 2
     assert t.events(layout.EV_SHORT) == [(layout.SHORT_TICKETS, 1, 0, 0, 0, 0, 0, 0)]
-    assert list(t.st[layout.STATS.short:layout.STATS.short + 3]) == [1, 0, 1]
+    assert list(t.game_stats[layout.STATS.short:layout.STATS.short + 3]) == [1, 0, 1]
 
 
 def test_special_ticket_missing_counts_as_short():
@@ -146,7 +147,7 @@ def test_visitor_deck_runs_out_including_caesar_extras():
     t = setup_table(tickets=[0, 1, 2], visitors=[3])            # 3 Circus tickets: 2 visitors wanted, 1 left
     assert t.state["visitors_shown"][0] == 1
     assert t.events(layout.EV_SHORT) == [(layout.SHORT_VISITORS, 1, 0, 0, 0, 0, 0, 0)]
-    assert list(t.st[layout.STATS.short:layout.STATS.short + 3]) == [0, 1, 1]
+    assert list(t.game_stats[layout.STATS.short:layout.STATS.short + 3]) == [0, 1, 1]
     t = setup_table(overrides=["caesar=true"], tickets=[0, 1, 6], visitors=[15, 4])  # Caesar brings 2, 1 left
     assert t.state["caesar"] == 0 and t.state["visitors_shown"][0] == 1
     assert t.events(layout.EV_SHORT) == [(layout.SHORT_VISITORS, 1, 0, 0, 0, 0, 0, 0)]
@@ -154,7 +155,7 @@ def test_visitor_deck_runs_out_including_caesar_extras():
 
 def test_full_decks_are_never_short_and_narration_is_silent():
     t = setup_table(tickets=list(range(18)), visitors=list(range(15)), day=2)
-    assert t.events(layout.EV_SHORT) == [] and t.st[layout.STATS.short + 2] == 0
+    assert t.events(layout.EV_SHORT) == [] and t.game_stats[layout.STATS.short + 2] == 0
 
 
 def test_simulate_reports_the_share_of_short_days():
@@ -200,7 +201,7 @@ def test_two_players_use_favours_as_tickets_on_the_same_day():
     assert t.score() == [1 + 3 + 2, 0, 3]
     assert t.events(layout.EV_FAVOUR_TICKET) == [(0, 1, 2, layout.BOOST, 0, 0, 0, 0),
                                                  (2, 1, 3, layout.GOLD, 0, 0, 0, 0)]
-    assert t.st[layout.STATS.favours + 2] == 1 and t.st[layout.STATS.favours + 8 + 2] == 1
+    assert t.game_stats[layout.STATS.favours + 2] == 1 and t.game_stats[layout.STATS.favours + 8 + 2] == 1
 
 
 @pytest.mark.parametrize("allow", [0, 1, 2, 3])
@@ -251,9 +252,9 @@ def test_value_bids_for_a_caesar_visitor_with_a_favour_and_no_ticket(allow):
     t.state["favours"][1, layout.DOUBLE] = 1                  # a double favour, no ticket
     t.state["passed"][0] = t.state["passed"][2] = 1
     t.state["turn"] = 1
-    a = int(api.k_decide(t.R, PP, t.S, t.rng))
+    a = int(api.k_decide(t.rulebook, weight_table, t.game_state, t.rng))
     if allow:
-        assert a >= 0 and (a // layout.NVAL) % layout.NROW == 3  # row 3: the Pompeius Theater, the Caesar venue
+        assert a >= 0 and (a // layout.MERCHANT_VALUES) % layout.ROWS == 3  # row 3: the Pompeius Theater, the Caesar venue
     else:
         assert a == -1
 

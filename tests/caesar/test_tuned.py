@@ -86,14 +86,14 @@ def test_restricted_player_never_bids_at_a_banned_location_or_for_a_banned_item(
     for p in (0, 2, 3):
         t.state["passed"][p] = 1
     t.state["turn"] = 1
-    PP = WT.vector()
-    assert int(api.k_decide(t.R, PP, t.S, t.rng)) >= 0
-    assert int(api.k_decide(t.R, WT.vector(ban_rows=1 << 4), t.S, t.rng)) == -1   # row 4: the Colosseum
+    weight_table = WT.vector()
+    assert int(api.k_decide(t.rulebook, weight_table, t.game_state, t.rng)) >= 0
+    assert int(api.k_decide(t.rulebook, WT.vector(ban_rows=1 << 4), t.game_state, t.rng)) == -1   # row 4: the Colosseum
     t = Table(phase=0, policy=layout.TUNED)
     t.favours(gold=1, start_card=False)
     t.state["turn"] = 0
-    assert int(api.k_decide(t.R, PP, t.S, t.rng)) >= 0
-    assert int(api.k_decide(t.R, WT.vector(ban_items=1 << layout.GOLD), t.S, t.rng)) == -1
+    assert int(api.k_decide(t.rulebook, weight_table, t.game_state, t.rng)) >= 0
+    assert int(api.k_decide(t.rulebook, WT.vector(ban_items=1 << layout.GOLD), t.game_state, t.rng)) == -1
 
 
 def test_restricted_profile_in_whole_games():
