@@ -7,22 +7,17 @@ depend on ``seed`` alone, never on ``threads``, ``scheduler`` or ``workers``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from tabletop_mc.runsettings import RunSettingsBase
 
 
-@dataclass(frozen=True)
-class Run:
-    """``seed``; ``threads`` (None: every core); ``progress`` (None: a bar on a terminal, False: none;
-    an analysis that calls another may pass its own ``Progress``); ``scheduler`` (``tcp://HOST:PORT``)
-    or ``workers`` (a local cluster) run the batches on Dask; ``cache`` keeps finished batches on
-    disk (a rerun or a killed run resumes)."""
-    seed: int = 1
-    threads: int | None = None
+@dataclass(frozen=True, kw_only=True)
+class Run(RunSettingsBase):
+    """``RunSettingsBase`` (seed, threads, progress: here False by default) and where the batches run:
+    ``scheduler`` (``tcp://HOST:PORT``) or ``workers`` (a local cluster) run them on Dask; ``cache``
+    keeps finished batches on disk (a rerun or a killed run resumes)."""
     progress: object = False
     scheduler: str | None = None
     workers: int | None = None
     cache: bool = False
-
-    def but(self, **changes) -> Run:
-        """This run with ``changes``."""
-        return replace(self, **changes)

@@ -137,3 +137,20 @@ def test_layout_declares_offsets_and_names_once():
     assert third_card(v) == -7
     with _pytest.raises(ValueError, match="reserved"):
         layout(np.int64, (("size", ()),))
+
+
+def test_both_games_run_settings_share_the_base():
+    """Seed, threads and progress are declared once (tabletop_mc.runsettings); ``but`` keeps the type."""
+    import dataclasses
+
+    from caesar_sim.analysis.run import RunSettings
+    from sponsio_sim.analysis.settings import Run
+    from tabletop_mc.runsettings import RunSettingsBase
+    for cls in (Run, RunSettings):
+        s = cls(seed=7, threads=1)
+        assert isinstance(s, RunSettingsBase) and s.seed == 7 and s.threads == 1
+        t = s.but(seed=8)
+        assert type(t) is cls and t.seed == 8 and t.threads == 1 and s.seed == 7
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            s.seed = 9
+    assert Run().progress is False and RunSettings().progress is None
