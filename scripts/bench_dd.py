@@ -95,14 +95,14 @@ def main():
     rules = load_rules(players=4)
     colmask = colour_masks(4)
     nines = np.uint64(nines_mask(4))
-    PL, PU, CT, TT = workspace(4, 4, 32)
+    work = workspace(4, 4, 32)
     empty = np.zeros(0, dtype=np.int64)
     deals, leaders = random_deals(args.deals, args.seed)
     stamp = [1]
 
     def ours(i):
         stamp[0] += 1
-        return solve_coalition(deals[i].copy(), int(leaders[i]), empty, colmask, nines, 5, PL, PU, CT, TT,
+        return solve_coalition(deals[i].copy(), int(leaders[i]), empty, colmask, nines, 5, work,
                                np.uint64(stamp[0]))
 
     t0 = time.perf_counter()
@@ -110,21 +110,20 @@ def main():
     codes0, counts0 = encode_table({0: parse_bet_set(BETS[0], rules, 0)}, 4)
     ctr0 = fresh_counters(4, 4)
     solve_bets(deals[0].copy(), 0, empty, ctr0, colmask, nines, codes0, counts0, 0, 1, np.uint64(0),
-               PL, PU, CT, TT, np.uint64(1))
+               work, np.uint64(1))
     print(f"JIT compile / cache load: {time.perf_counter() - t0:.1f} s (excluded below)")
 
     if args.only in (None, "coalition"):
         coalition_part(args, deals, leaders, ours)
     if args.only in (None, "bets"):
-        bet_table(args, rules, deals, leaders, colmask, nines, (PL, PU, CT, TT), stamp, best=False)
+        bet_table(args, rules, deals, leaders, colmask, nines, work, stamp, best=False)
     if args.only in (None, "best"):
-        bet_table(args, rules, deals, leaders, colmask, nines, (PL, PU, CT, TT), stamp, best=True)
+        bet_table(args, rules, deals, leaders, colmask, nines, work, stamp, best=True)
 
 
 def bet_table(args, rules, deals, leaders, colmask, nines, work, stamp, best):
     """Part 2 (worst case, seat 0 alone) or 3 (``best``: every seat helps seat 0):
     every catalogue bet on every deal."""
-    PL, PU, CT, TT = work
     empty = np.zeros(0, dtype=np.int64)
     ctr0 = fresh_counters(4, 4)
     maxside = 15 if best else 1
@@ -146,7 +145,7 @@ def bet_table(args, rules, deals, leaders, colmask, nines, work, stamp, best):
             for _ in range(args.repeats):
                 stamp[0] += 1
                 dt, (ok, k) = cpu(lambda: solve_bets(deals[i].copy(), int(leaders[i]), empty, ctr0, colmask, nines,
-                                                     codes, counts, 0, maxside, np.uint64(0), PL, PU, CT, TT,
+                                                     codes, counts, 0, maxside, np.uint64(0), work,
                                                      np.uint64(stamp[0])))
                 t[i] = min(t[i], dt)
             nodes[i] = k

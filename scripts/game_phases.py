@@ -38,7 +38,8 @@ DEAL, BETTING, ROUND = 0, 1, 2
 def _rounds(n, upto, board, game_state, money):
     """Play ``n`` first rounds up to ``upto`` (DEAL, BETTING or ROUND); returns a checksum."""
     state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = engine.round_arrays(game_state)
+    rnd = engine.game_round(board, game_state, money, state)
+    pool, fixed, need, hands = rnd.pool, rnd.fixed, rnd.need, rnd.hands
     log = np.zeros((1, 8))
     players = game_state[GAME.players]
     check = 0
@@ -46,8 +47,7 @@ def _rounds(n, upto, board, game_state, money):
         engine.start_game(g, game_state, money)
         engine.round_start(np.uint64(1), np.int64(g), state, pool)
         if upto == ROUND:
-            check += engine.play_round(board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
-                                       failed, playpol, log, None)[0]
+            check += engine.play_round(rnd, log, None)[0]
             continue
         dealt = players * game_state[GAME.hand_size]
         board[BOARD.talon] = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - dealt, hands)

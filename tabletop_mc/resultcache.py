@@ -40,10 +40,13 @@ def default_root() -> Path:
 
 
 def config_key(*parts) -> str:
-    """Stable hash of JSON-able values and numpy arrays."""
+    """Stable hash of JSON-able values, numpy arrays and namedtuples of them
+    (kernel contexts: hashed field by field)."""
     h = hashlib.blake2b(digest_size=12)
     for part in parts:
-        if isinstance(part, np.ndarray):
+        if isinstance(part, tuple) and hasattr(part, "_fields"):
+            h.update(config_key(*part).encode())
+        elif isinstance(part, np.ndarray):
             h.update(str(part.dtype).encode() + str(part.shape).encode() + part.tobytes())
         else:
             h.update(json.dumps(part, sort_keys=True, default=str).encode())

@@ -258,10 +258,10 @@ def _bet_kind_args(name: str, code: int):
         from sponsio_sim.rules import load_rules
         from sponsio_sim.situation import build_situation
         sit = build_situation(load_rules(), "R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7")
-        *head, slots, n_stats, flags, stop = kernel_args(sit, "random", "random")
+        conditions, query, policy, slots, n_stats, stop = kernel_args(sit, "random", "random")
         if code is not None:
             slots = np.append(slots, slots[-1])
-        return (np.uint64(1), 0, 1, *head, slots, flags, stop, np.zeros(n_stats, dtype=np.int64))
+        return np.uint64(1), 0, 1, conditions, query, policy, slots, stop, np.zeros(n_stats, dtype=np.int64)
     u0 = np.uint64(0)
     board, game_state, money = _sponsio_state()
     codes, bcounts = _one_bet(code)

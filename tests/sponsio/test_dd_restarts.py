@@ -139,7 +139,7 @@ def test_restarts_keep_full_deal_answers():
     rules = load_rules(players=4)
     colmask = colour_masks(4)
     nines = np.uint64(nines_mask(4))
-    PL, PU, CT, TT = workspace(4, 4, 32)
+    work = workspace(4, 4, 32)
     empty = np.zeros(0, dtype=np.int64)
     ctr0 = fresh_counters(4, 4)
     restarted = 0
@@ -153,7 +153,7 @@ def test_restarts_keep_full_deal_answers():
             stamp += 1
             h = np.array([sum(1 << c for c in x) for x in hands], dtype=np.uint64)
             ok, nodes = solve_bets(h, leader, empty, ctr0, colmask, nines, codes, counts, 0, 15, np.uint64(0),
-                                   PL, PU, CT, TT, np.uint64(stamp))
+                                   work, np.uint64(stamp))
             restarted += nodes > COOP_BUDGET
             q = Asker(rules, hands, leader, [], 0, bets, 15)
             plain, _ = q.ask(budget=0, shake=0, stamp=1)

@@ -122,11 +122,11 @@ def test_rollout_r_deals_the_same_world_whatever_came_before():
     work = new_work(0, board, game_state, money)
     key = np.uint64(12345)
     deal_world(3, key, work)
-    first = work[3].copy()
+    first = work.dealt.copy()
     for r in range(6):
         deal_world(r, key, work)
     deal_world(3, key, work)
-    assert (work[3] == first).all() and first[0] == board[BOARD.hands]           # seat 0 keeps its own hand
+    assert (work.dealt == first).all() and first[0] == board[BOARD.hands]           # seat 0 keeps its own hand
     assert sorted(int(h).bit_count() for h in first[1:]) == [8, 8, 8]
 
 

@@ -31,7 +31,7 @@ from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, LOG_FIELDS, MAX_BETS, MONEY, stats_size
-from sponsio_sim.kernels.game.engine import (close_round, round_arrays, round_start, round_stream, start_game,
+from sponsio_sim.kernels.game.engine import (close_round, game_round, round_start, round_stream, start_game,
                                              start_round)
 from sponsio_sim.kernels.game.scoring import play_out
 from sponsio_sim.kernels.table import BOARD
@@ -68,7 +68,8 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
     players = rules.players
     key = seed_key(seed)
     state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
+    played = game_round(board, game_state, money, state)
+    pool, fixed, need, hands, codes, counts, result, failed, playpol = played[4:]
     row = np.zeros(stats_size(players))
     nolog = np.zeros((1, LOG_FIELDS))
     start_game(np.int64(game), game_state, money)
@@ -118,8 +119,7 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
                 hist.append((s, END_USE, t, int(x), int(y)))
         work = (rnd, board, game_state, money, state, hands, codes, counts, result, failed, playpol)
         if tricks is None:
-            leader, last, nine_lost, n_failed = play_out(board, game_state, money, state, hands, codes, counts, result,
-                                                         failed, playpol)
+            leader, last, nine_lost, n_failed = play_out(played)
         else:
             (leader, last, nine_lost, n_failed), taken = tricks(start, np.array(hist, dtype=np.int64).reshape(-1, 5),
                                                                 work)
@@ -127,9 +127,7 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
         mine = int(game_state[GAME.bet_count + seat])
         hits = sum(int(game_state[GAME.bet_won + seat * MAX_BETS + i]) for i in range(mine))
         held = [held[0] + mine, held[1] + hits, held[2] + (mine > 0), held[3] + (mine > 0 and hits == mine)]
-        reason, winners = close_round(leader, last, nine_lost, n_failed, board, game_state, money, hands, counts,
-                                      result,
-                                      row, nolog)
+        reason, winners = close_round(leader, last, nine_lost, n_failed, played, row, nolog)
     won = (int(winners) >> seat) & 1
     k = bin(int(winners)).count("1")
     return DuelGame(won / k, float(money[MONEY.coins + seat]), decisions, *held)

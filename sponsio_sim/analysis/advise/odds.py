@@ -27,7 +27,7 @@ from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.analysis.odds.job import odds_table
 from sponsio_sim.bets import parse_bet
-from sponsio_sim.kernels.advise.evaluate import evaluate
+from sponsio_sim.kernels.advise.evaluate import ActionOutcomes, ActionQuestion, evaluate
 from sponsio_sim.kernels.betting.policies import cheap_card
 from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.betting_policies import BET_TROLL
@@ -127,8 +127,8 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     with Progress(len(acts) * n, "sponsio odds", enabled=progress) as prog:
         for r0 in range(0, n, BATCH):
             r1 = min(r0 + BATCH, n)
-            evaluate(np.int64(table.step), np.int64(s), acts, pick, np.int64(r0), np.int64(r1), worlds.hands, key,
-                     False, *table.now, stats, gain, won, final, share)
+            evaluate(ActionQuestion(np.int64(table.step), np.int64(s), acts, pick, worlds.hands, key), np.int64(r0),
+                     np.int64(r1), False, *table.now, stats, ActionOutcomes(gain, won, final, share))
             prog.advance(len(acts) * (r1 - r0))
     eff = min(1.0, worlds.ess / n)
     bit = int(game_state[GAME.bet_count + s])

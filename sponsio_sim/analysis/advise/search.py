@@ -30,7 +30,7 @@ from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions, reveal_actions
-from sponsio_sim.kernels.advise.evaluate import evaluate
+from sponsio_sim.kernels.advise.evaluate import ActionOutcomes, ActionQuestion, evaluate
 from sponsio_sim.kernels.game.layout import BET, GAME, MAX_BETS, REBET_TOKEN, stats_size
 from sponsio_sim.rules import TOKENS
 
@@ -71,11 +71,10 @@ def _label(row, rules, token, held_names) -> str:
 
 def _run(table, acts, pick, worlds, span, key, with_game, stats, out, prog):
     """Fill rollouts ``span[0] .. span[1]-1`` of the picked actions into ``out`` (gain, won, final, share)."""
-    gain, won, final, share = out
+    question = ActionQuestion(np.int64(table.step), np.int64(table.seat), acts, pick, worlds, key)
     for r0 in range(span[0], span[1], BATCH):
         r1 = min(r0 + BATCH, span[1])
-        evaluate(np.int64(table.step), np.int64(table.seat), acts, pick, np.int64(r0), np.int64(r1), worlds, key,
-                 with_game, *table.now, stats, gain, won, final, share)
+        evaluate(question, np.int64(r0), np.int64(r1), with_game, *table.now, stats, ActionOutcomes(*out))
         prog.advance(len(pick) * (r1 - r0))
 
 
@@ -270,8 +269,9 @@ def _reveals(table, best, worlds, key, stats, n, rules, eff) -> pd.DataFrame:
     won = np.zeros((m, n), dtype=np.int64)
     final = np.zeros((m, n, MAX_BETS), dtype=np.int64)
     share = np.zeros((m, n))
-    evaluate(np.int64(table.step), np.int64(table.seat), alts[:m], np.arange(m, dtype=np.int64), np.int64(0),
-             np.int64(n), worlds.hands, key, False, *table.now, stats, gain, won, final, share)
+    evaluate(ActionQuestion(np.int64(table.step), np.int64(table.seat), alts[:m], np.arange(m, dtype=np.int64),
+                            worlds.hands, key), np.int64(0), np.int64(n), False, *table.now, stats,
+             ActionOutcomes(gain, won, final, share))
     ref = int(np.flatnonzero(alts[:m, 3] == best[3])[0])
     rows = []
     for j in range(m):

@@ -39,9 +39,10 @@ from sponsio_sim.analysis.advise.result import BATCH, Advice, mean_eff, next_bes
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.cards import card_name
 from sponsio_sim.kernels.advise.layouts import propose_layouts
-from sponsio_sim.kernels.advise.tricks import play_cards, play_cards_pimc
+from sponsio_sim.kernels.advise.tricks import CardOutcomes, CardQuestion, play_cards, play_cards_pimc
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bets import BET_FIELDS
+from sponsio_sim.kernels.contexts import Query
 from sponsio_sim.kernels.dd.core import ct_layout
 from sponsio_sim.kernels.game.layout import GAME, MAX_BETS
 from sponsio_sim.kernels.odds.dd import solve_deals
@@ -99,14 +100,15 @@ def _played(tt, cards, worlds, n, seed, card_play, prog):
     key = seed_key(derive_seed(seed, "advise", "tricks"))
     cand = np.array(cards, dtype=np.int64)
     step = BATCH if play == "pimc" else CHUNK
+    question = CardQuestion(np.int64(tt.table.seat), cand, tt.script, worlds, key)
+    out = CardOutcomes(coins, results)
     for r0 in range(0, n, step):
         r1 = min(r0 + step, n)
         if play == "pimc" and not tt.over:
-            play_cards_pimc(np.int64(tt.table.seat), cand, tt.script, np.int64(r0), np.int64(r1), worlds, key,
-                            board, game_state, money, np.int64(pimc_worlds), coins, results)
+            play_cards_pimc(question, np.int64(r0), np.int64(r1), board, game_state, money, np.int64(pimc_worlds),
+                            out)
         else:
-            play_cards(np.int64(tt.table.seat), cand, tt.script, np.int64(r0), np.int64(r1), worlds, key, board,
-                       game_state, money, coins, results)
+            play_cards(question, np.int64(r0), np.int64(r1), board, game_state, money, out)
         prog.advance(len(cards) * (r1 - r0))
     return coins, results
 
@@ -123,12 +125,13 @@ def _solved(tt, ask: int, roots, worlds, n, rows, row_counts, prog):
                    game_state)
     trick = np.array(tt.trick, dtype=np.int64)
     ok = np.zeros((n, len(roots), len(rows), 2), dtype=np.bool_)
+    query = Query(np.int64(ask), np.int64(tt.leader), tt.codes, tt.counts, np.int64(n_col),
+                  np.int64(game_state[TRICK_STATE.flags]))
     for r0 in range(0, n, BATCH):
         r1 = min(r0 + BATCH, n)
         deals = worlds[r0:r1] & ~played
-        solve_deals(deals, new_ticket(), np.int64(tt.leader), trick, ctr, np.array(roots, dtype=np.uint64),
-                    tt.codes, tt.counts, rows, row_counts, np.int64(ask), np.int64(n_col),
-                    np.int64(game_state[TRICK_STATE.flags]), ok[r0:r1])
+        solve_deals(deals, new_ticket(), query, trick, ctr, np.array(roots, dtype=np.uint64), rows, row_counts,
+                    ok[r0:r1])
         prog.advance(len(roots) * (r1 - r0))
     return np.moveaxis(ok, 0, 2)
 

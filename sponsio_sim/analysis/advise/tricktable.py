@@ -29,7 +29,7 @@ from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.layouts import layout_counts
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER, decided_bets, replay_script
 from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, LEAD_TOKEN, MAX_BETS, TOKEN
-from sponsio_sim.kernels.game.engine import round_arrays
+from sponsio_sim.kernels.game.engine import game_round
 from sponsio_sim.kernels.betting.phase import leader_of
 from sponsio_sim.kernels.table import BOARD, TRICK_STATE
 from sponsio_sim.rules import RANKS
@@ -277,8 +277,8 @@ def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable
     else:
         whole = set(range(players))
     script = np.array(cards, dtype=np.int64)
-    work = round_arrays(game_state)
-    scratch_hands, codes, counts, playpol = work[3], work[4], work[5], work[8]
+    work = game_round(board, game_state, money, np.empty(4, dtype=np.uint64))
+    scratch_hands, codes, counts, playpol = work.hands, work.codes, work.counts, work.playpol
     public = (board.copy(), game_state.copy(), money.copy())
     leader, nine_lost = replay_script(script, HALT_AFTER, *public, scratch_hands, codes, counts, playpol)
     boundary = (board.copy(), game_state.copy(), money.copy())

@@ -21,10 +21,12 @@ import pandas as pd
 from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.stats import wilson
-from sponsio_sim.analysis.odds.job import DD_JOB, PIMC_JOB, catalogue_for, odds_table, policy_code, simulate_rows
+from sponsio_sim.analysis.odds.job import (DD_JOB, PIMC_JOB, catalogue_for, odds_query, odds_table, policy_code,
+                                           simulate_rows)
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.bets import MAX_BETS, encode_table
+from sponsio_sim.bets import MAX_BETS
 from sponsio_sim.kernels.bets import BET_FIELDS
+from sponsio_sim.kernels.contexts import deal_conditions
 from sponsio_sim.situation import Situation
 
 DD_COLUMNS = ["bet", "n", "p_worst", "worst_low", "worst_high", "p_best", "best_low", "best_high"]
@@ -59,9 +61,7 @@ def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed:
             arr[i, j, 3] = sit.seat * MAX_BETS + j   # placed as bets.encode_table ranks them
         row_counts[i] = len(bets)
     k = sit.kernel_arrays()
-    codes, bcounts = encode_table(sit.bets_by_seat(), r.players)
-    args = (k["pool"], k["fixed"], k["need"], k["talon_fixed"], np.int64(k["talon_need"]), np.int64(sit.lead),
-            codes, bcounts, arr, row_counts, np.int64(sit.seat), np.int64(r.n_colours), np.int64(r.kernel_flags))
+    args = (deal_conditions(k), odds_query(sit, k), arr, row_counts)
     with Progress(cap, DD_JOB.label, enabled=progress) as bar:
         totals, rounds = DD_JOB.run(seed, args, cap=cap, target_ci=target_ci, progress=bar, cache=cache)
     totals = totals.reshape(len(rows), 2)
@@ -139,9 +139,7 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
 
     def args_of(run):
         k = sit.with_bets(run).kernel_arrays()
-        return (k["pool"], k["fixed"], k["need"], k["talon_fixed"], np.int64(k["talon_need"]), k["revealed"],
-                np.int64(sit.lead), play_policies, k["codes"], k["bcounts"], np.int64(sit.seat), np.int64(r.n_colours),
-                np.int64(worlds), np.int64(r.kernel_flags))
+        return deal_conditions(k), odds_query(sit, k), play_policies, np.int64(worlds)
 
     def slots_of(run):
         slots = [(b.notation(r), j, r.multiplier_for(b), r.stake) for j, b in enumerate(run)]

@@ -31,7 +31,8 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.runner import chunk_counts, set_threads
 from tabletop_mc.stats import CI_METHOD, wilson
 from sponsio_sim.bets import catalogue
-from sponsio_sim.kernels.odds.grading import F_BEST, F_BET, F_GOAL, F_LEADER, F_PIMC, F_RANDOM, F_WORST, grade_chunks
+from sponsio_sim.kernels.odds.grading import (F_BEST, F_BET, F_GOAL, F_LEADER, F_PIMC, F_RANDOM, F_WORST, Grading,
+                                             grade_chunks)
 from sponsio_sim.rules import load_rules
 
 HANDS_PER_CHUNK = 4
@@ -57,16 +58,16 @@ def grade(n: int = 1000, *, seed: int = 1, seat: int = 0, worlds: int = 20, pick
     cand = np.array([b.code() for b in bets], dtype=np.int64)
     mult = np.array([r.multiplier_for(b) for b in bets], dtype=np.float64)
     set_threads(threads)
+    grading = Grading(np.int64(seat), np.int64(r.players), np.int64(r.n_colours), np.int64(r.hand_size),
+                      np.int64(r.talon_size), cand, mult, np.float64(r.stake), np.int64(pick_rounds),
+                      np.int64(worlds), np.int64(r.kernel_flags))
     counts = chunk_counts(n, HANDS_PER_CHUNK)
     outs, evs = [], []
     t0 = time.perf_counter()
     with Progress(n, "grading", enabled=progress) as bar:
         for lo in range(0, len(counts), CHUNKS_PER_BATCH):
             part = counts[lo:lo + CHUNKS_PER_BATCH]
-            out, ev = grade_chunks(seed_key(seed), np.int64(lo), part, np.int64(seat), np.int64(r.players),
-                                   np.int64(r.n_colours), np.int64(r.hand_size), np.int64(r.talon_size),
-                                   cand, mult, np.float64(r.stake), np.int64(pick_rounds), np.int64(worlds),
-                                   np.int64(r.kernel_flags))
+            out, ev = grade_chunks(seed_key(seed), np.int64(lo), part, grading)
             outs.append(out)
             evs.append(ev)
             bar.advance(int(part.sum()))

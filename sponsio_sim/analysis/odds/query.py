@@ -22,10 +22,11 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.odds.dd import dd_brackets, beside, pimc_odds, split_policy
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.analysis.odds.job import (PLAY_POLICIES, SIMULATED, catalogue_for, odds_table, policy_code,
-                                           simulate_rows)
+from sponsio_sim.analysis.odds.job import (PLAY_POLICIES, SIMULATED, catalogue_for, odds_query, odds_table,
+                                           policy_code, simulate_rows)
 from sponsio_sim.bets import Bet
 from sponsio_sim.bet_kinds import BY_NAME, param_slot
+from sponsio_sim.kernels.contexts import deal_conditions
 from sponsio_sim.kernels.odds.simulate import kind_slots, stats_layout
 from sponsio_sim.rules import load_rules
 from sponsio_sim.situation import Situation, build_situation
@@ -47,11 +48,10 @@ def kernel_args(sit: Situation, policy: str, opponents: str, stop: Bet | None = 
     layout = stats_layout(r.hand_size, r.n_colours, r.players)
     play_policies = np.full(r.players, policy_code(opponents, "--opponents"), dtype=np.int64)
     play_policies[sit.seat] = policy_code(policy)
-    return (arrays["pool"], arrays["fixed"], arrays["need"], arrays["talon_fixed"],
-            np.int64(arrays["talon_need"]), arrays["revealed"], np.int64(sit.lead), play_policies, arrays["codes"],
-            arrays["bcounts"], np.int64(sit.seat), np.int64(r.n_colours), kind_slots(layout),
-            np.int64(layout["size"]), np.int64(r.kernel_flags),
+    return (deal_conditions(arrays), odds_query(sit, arrays), play_policies, kind_slots(layout),
+            np.int64(layout["size"]),
             np.array(stop.code() if stop is not None else (-1, 0, 0), dtype=np.int64))
+
 
 
 def simulate(sit: Situation, policy: str, opponents: str, *, n: int, target_ci: float | None,

@@ -28,7 +28,7 @@ def propose_worlds(s, board, game_state, money, key, worlds):
     work = new_work(s, board, game_state, money)
     for r in range(worlds.shape[0]):
         deal_world(r, key, work)
-        worlds[r, :] = work[3]
+        worlds[r, :] = work.dealt
 
 
 @nb.njit(cache=True, parallel=True)

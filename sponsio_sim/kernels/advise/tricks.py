@@ -12,6 +12,8 @@ world r with stream ``(key, r)``, as every other candidate does: the
 outcomes are paired.
 """
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
@@ -21,7 +23,7 @@ from sponsio_sim.kernels.bits import RANKS
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.betting.rollout import load_scratch
 from sponsio_sim.kernels.dd.core import TT_BITS, new_workspace
-from sponsio_sim.kernels.game.engine import round_arrays
+from sponsio_sim.kernels.game.engine import game_round
 from sponsio_sim.kernels.game.layout import GAME, MAX_BETS, MONEY
 from sponsio_sim.kernels.game.scoring import ready_tricks, score_round
 from sponsio_sim.kernels.play.pimc import PIMC, pimc_context
@@ -61,16 +63,27 @@ def decided_bets(codes, counts, board, game_state, nine_lost, out):
                                         nine_lost)
 
 
-@nb.njit(cache=True, inline="always")
-def _play_world(s, card, script, r, worlds, key, board, game_state, money, scratch, ctx, coins, results, i):
-    """World r with candidate ``card`` (-1: none): replay, play on, score;
-    seat s's coins from the round into ``coins[i, r]``, every bet's result
-    into ``results[i, r]``."""
-    tab2, ints2, w2, state, hands, codes, counts, result, failed, playpol, run = scratch
+# What ``play_cards`` asks: seat ``seat`` plays each of ``cards`` (-1: none) after
+# ``script`` (the cards so far, in play order), in the worlds ``worlds[r]`` (every
+# seat's hands as betting ended), world r on stream ``(key, r)``.
+CardQuestion = namedtuple("CardQuestion", ["seat", "cards", "script", "worlds", "key"])
+# ``coins[i, r]``: the seat's payouts, troll pay and round bonus; ``results[i, r, t, b]``:
+# seat t's bet b won (1), lost (0), none (-1); with candidate i in world r.
+CardOutcomes = namedtuple("CardOutcomes", ["coins", "results"])
+
+
+@nb.njit(cache=True)
+def _play_world(question, i, r, board, game_state, money, scratch, ctx, out):
+    """World r with candidate ``question.cards[i]`` (-1: none): replay, play
+    on, score, into ``out`` (a ``CardOutcomes``); ``scratch``: ``_scratch``'s."""
+    s, card, script = question.seat, question.cards[i], question.script
+    rnd, run = scratch
+    tab2, ints2, w2, state, hands, playpol = rnd.board, rnd.game_state, rnd.money, rnd.rng, rnd.hands, rnd.playpol
+    codes, counts, result = rnd.codes, rnd.counts, rnd.result
     players = game_state[GAME.players]
     load_scratch(board, game_state, money, tab2, ints2, w2)
     for t in range(players):
-        tab2[BOARD.hands + t] = worlds[r, t]
+        tab2[BOARD.hands + t] = question.worlds[r, t]
     leader = ready_tricks(tab2, ints2, hands, codes, counts, playpol)
     if ctx is not None:
         playpol[s] = PIMC
@@ -79,52 +92,55 @@ def _play_world(s, card, script, r, worlds, key, board, game_state, money, scrat
     run[1] = PLAY_ON
     run[2:2 + n] = script
     run[2 + n] = card
-    seed_state(key, np.uint64(r), state)
+    seed_state(question.key, np.uint64(r), state)
     last, nine_lost = play_scripted(players, leader, playpol, tab2, ints2, w2, state, ctx, None, run)
-    score_round(nine_lost, tab2, ints2, w2, codes, counts, result, failed)
-    coins[i, r] = w2[MONEY.payout + s] + w2[MONEY.troll_paid + s] + w2[MONEY.bonus_paid + s]
+    score_round(nine_lost, tab2, ints2, w2, codes, counts, result, rnd.failed)
+    out.coins[i, r] = w2[MONEY.payout + s] + w2[MONEY.troll_paid + s] + w2[MONEY.bonus_paid + s]
     for t in range(players):
         for b in range(MAX_BETS):
-            results[i, r, t, b] = result[t, b] if b < counts[t] else -1
+            out.results[i, r, t, b] = result[t, b] if b < counts[t] else -1
 
 
 @nb.njit(cache=True)
 def _scratch(board, game_state, money, n_script):
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
-    return (board.copy(), game_state.copy(), money.copy(), np.empty(4, dtype=np.uint64), hands, codes, counts, result,
-            failed, playpol, np.zeros(n_script + 3, dtype=np.int64))
+    """A job's scratch: a ``contexts.GameRound`` over copies of the state, and the script's run."""
+    return (game_round(board.copy(), game_state.copy(), money.copy(), np.empty(4, dtype=np.uint64)),
+            np.zeros(n_script + 3, dtype=np.int64))
 
 
 @nb.njit(cache=True, parallel=True)
-def play_cards(s, cards, script, r0, r1, worlds, key, board, game_state, money, coins, results):
-    """Each candidate ``cards[i]`` of seat s (-1: none, the odds) in worlds
-    ``r0 .. r1-1``, every seat playing on by its policy (module docstring).
-    ``coins[i, r]``: seat s's payouts, troll pay and round bonus;
-    ``results[i, r, t, b]``: seat t's bet b won (1), lost (0), none (-1).
-    Threads take (candidate, block of worlds) jobs; a world's outcome does
-    not depend on which."""
-    for job in nb.prange(cards.shape[0] * BLOCKS):
+def play_cards(question, r0, r1, board, game_state, money, out):
+    """Each candidate of ``question`` (a ``CardQuestion``) in worlds ``r0 ..
+    r1-1``, every seat playing on by its policy (module docstring), into
+    ``out`` (a ``CardOutcomes``). Threads take (candidate, block of worlds)
+    jobs; a world's outcome does not depend on which. The contexts only
+    reach the parallel loop's body as arguments of ``_play_world`` (module
+    ``contexts``: what numba's parallel loops need)."""
+    n_cards, n_script = question.cards.shape[0], question.script.shape[0]
+    for job in nb.prange(n_cards * BLOCKS):
         i = job // BLOCKS
-        scratch = _scratch(board, game_state, money, script.shape[0])
+        scratch = _scratch(board, game_state, money, n_script)
         for r in range(r0 + job % BLOCKS, r1, BLOCKS):
-            _play_world(s, cards[i], script, r, worlds, key, board, game_state, money, scratch, None, coins, results, i)
+            _play_world(question, i, r, board, game_state, money, scratch, None, out)
 
 
 @nb.njit(cache=True, parallel=True)
-def play_cards_pimc(s, cards, script, r0, r1, worlds, key, board, game_state, money, n_worlds, coins, results):
-    """``play_cards`` with seat s playing its later cards by PIMC
+def play_cards_pimc(question, r0, r1, board, game_state, money, n_worlds, out):
+    """``play_cards`` with the seat playing its later cards by PIMC
     (``play.pimc``, ``n_worlds`` layouts per decision), the others by their
     policies (each job its own solver workspace; the solver's answers are
     exact, so a world's outcome does not depend on which thread played it)."""
     players = game_state[GAME.players]
     n_colours = game_state[GAME.colours]
-    for job in nb.prange(cards.shape[0] * BLOCKS):
+    n_cards, n_script = question.cards.shape[0], question.script.shape[0]
+    for job in nb.prange(n_cards * BLOCKS):
         i = job // BLOCKS
-        scratch = _scratch(board, game_state, money, script.shape[0])
-        PL, PU, CT, TT = new_workspace(players, n_colours, n_colours * RANKS, TT_BITS)
+        rnd, run = _scratch(board, game_state, money, n_script)
         stamps = np.zeros(2, dtype=np.uint64)
-        ctx = pimc_context(players, scratch[5], scratch[6], n_worlds, n_colours, PL, PU, CT, TT, stamps)
+        ctx = pimc_context(rnd.codes, rnd.counts, n_worlds, n_colours,
+                           new_workspace(players, n_colours, n_colours * RANKS, TT_BITS), stamps)
+        scratch = (rnd, run)
         for r in range(r0 + job % BLOCKS, r1, BLOCKS):
             stamps[0] += np.uint64(2)
             stamps[1] = stamps[0] + np.uint64(1)
-            _play_world(s, cards[i], script, r, worlds, key, board, game_state, money, scratch, ctx, coins, results, i)
+            _play_world(question, i, r, board, game_state, money, scratch, ctx, out)

@@ -5,8 +5,9 @@ round gain as the full search estimates it (``betting.mc``)."""
 import numba as nb
 import numpy as np
 
-from sponsio_sim.kernels.game.engine import play_game, round_arrays
-from sponsio_sim.kernels.game.layout import AUDIT_COUNTS, GAME, LOG_FIELDS
+from sponsio_sim.kernels.game.engine import game_round, play_game
+from sponsio_sim.kernels.game.layout import AUDIT_COUNTS, GAME
+from sponsio_sim.kernels.game.log import no_log
 
 
 @nb.njit(cache=True)
@@ -18,15 +19,13 @@ def audit_chunk(seed, stream, games, keep, audit, tab0, ints0, weight0, n_stats)
     money = weight0.copy()
     game_state[GAME.mc_keep] = keep
     game_state[GAME.mc_audit] = audit
-    state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
+    rnd = game_round(board, game_state, money, np.empty(4, dtype=np.uint64))
     row = np.zeros(n_stats, dtype=np.float64)
-    nolog = np.zeros((1, LOG_FIELDS), dtype=np.float64)
+    nolog = no_log()
     nocells = np.zeros(1, dtype=np.float64)
     mc = game_state[GAME.mc_any] != 0   # a typed flag, not a literal: the games' compiled mc variant serves
     for g in range(games):
-        play_game(seed, stream, g, board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
-                  failed, playpol, row, nolog, nocells, mc)
+        play_game(seed, stream, g, rnd, row, nolog, nocells, mc)
     out = np.zeros(AUDIT_COUNTS.size, dtype=np.float64)
     out[AUDIT_COUNTS.decisions] = game_state[GAME.mc_decisions]
     out[AUDIT_COUNTS.pruned] = game_state[GAME.mc_pruned]

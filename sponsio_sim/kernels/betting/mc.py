@@ -125,7 +125,7 @@ def _decide(step, s, n, cands, gains, board, game_state, money, work, key, pre_n
                 pair = np.array([full, best])
                 loss = 0.0
                 rs_start = np.empty(4, dtype=np.uint64)
-                rs = work[7]
+                rs = work.scratch.rng
                 for r in range(game_state[GAME.mc_rollouts + entry_of(s, game_state)]):
                     deal_world(r, fresh, work)
                     rs_start[:] = rs

@@ -19,6 +19,7 @@ from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_to
 from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.bits import U0, U1, lowest, popcount
+from sponsio_sim.kernels.contexts import GameRound, RolloutWork
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.game.field import FIELD_KEY, redraw_others
@@ -33,10 +34,12 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)  # rollout key from the game's random state
 
 
 @nb.njit(cache=True)
-def _finish(step, board, game_state, money, state, hands, codes, counts, result, failed, playpol):
-    """Play the round on from betting step ``step`` (steps past the betting are
-    the end tokens, ``END_TOKENS`` order) by the seats' own policies, then
-    the tricks and the scoring; returns ``play_out``'s (leader, last, nine_lost, failed bets)."""
+def _finish(step, rnd):
+    """Play the round in ``rnd`` (a ``contexts.GameRound``) on from betting
+    step ``step`` (steps past the betting are the end tokens, ``END_TOKENS``
+    order) by the seats' own policies, then the tricks and the scoring;
+    returns ``play_out``'s (leader, last, nine_lost, failed bets)."""
+    board, game_state, money, state = rnd.board, rnd.game_state, rnd.money, rnd.rng
     n_bet = betting_steps(game_state)
     for k in range(step, n_bet):
         s = actor(k, game_state)
@@ -48,7 +51,7 @@ def _finish(step, board, game_state, money, state, hands, codes, counts, result,
         if s >= 0:
             x, y = choose_end_token(s, t, board, game_state, money, state)
             apply_end_token(s, t, x, y, board, game_state)
-    return play_out(board, game_state, money, state, hands, codes, counts, result, failed, playpol)
+    return play_out(rnd)
 
 
 @nb.njit(cache=True)
@@ -66,8 +69,10 @@ def load_scratch(board, game_state, money, tab2, ints2, w2):
 
 @nb.njit(cache=True)
 def new_work(s, board, game_state, money):
-    """Scratch for seat s's rollouts: the hidden cards and what stays fixed
-    in a deal, the rollout state and the round's work arrays."""
+    """Scratch for seat s's rollouts (``contexts.RolloutWork``): a
+    ``GameRound`` over copies of the state whose deal is of the cards seat s
+    cannot see (what stays fixed: its hand and the revealed cards), and the
+    world dealt."""
     players = game_state[GAME.players]
     known = board[BOARD.revealed]
     fixed = np.zeros(players, dtype=np.uint64)
@@ -89,23 +94,25 @@ def new_work(s, board, game_state, money):
             pool[k] = lowest(hid)
             k += 1
             hid &= hid - U1
-    return (pool, fixed, need, np.zeros(players, dtype=np.uint64), board.copy(), game_state.copy(), money.copy(),
-            np.empty(4, dtype=np.uint64), np.zeros(players, dtype=np.uint64),
-            np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros((players, MAX_BETS), dtype=np.int64), np.zeros(players, dtype=np.bool_),
-            np.zeros(players, dtype=np.int64))
+    scratch = GameRound(board.copy(), game_state.copy(), money.copy(), np.empty(4, dtype=np.uint64), pool, fixed,
+                        need, np.zeros(players, dtype=np.uint64),
+                        np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64), np.zeros(players, dtype=np.int64),
+                        np.zeros((players, MAX_BETS), dtype=np.int64), np.zeros(players, dtype=np.bool_),
+                        np.zeros(players, dtype=np.int64))
+    return RolloutWork(scratch, np.zeros(players, dtype=np.uint64))
 
 
 @nb.njit(cache=True)
 def deal_world(r, key, work):
     """Rollout r's deal of the hidden cards into ``work``; its stream is left
-    in ``rs`` for the play that follows. The pool is put back in card order
-    first (``deal`` shuffles it in place), so rollout r deals the same cards
-    whichever rollouts came before it: the pilot's and the search's agree."""
-    pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
-    pool.sort()
-    seed_state(key, np.uint64(r), rs)
-    deal(rs, pool, fixed, need, U0, 0, dealt)
+    in ``work.scratch.rng`` for the play that follows. The pool is put back
+    in card order first (``deal`` shuffles it in place), so rollout r deals
+    the same cards whichever rollouts came before it: the pilot's and the
+    search's agree."""
+    rnd = work.scratch
+    rnd.pool.sort()
+    seed_state(key, np.uint64(r), rnd.rng)
+    deal(rnd.rng, rnd.pool, rnd.fixed, rnd.need, U0, 0, work.dealt)
 
 
 @nb.njit(cache=True)
@@ -113,7 +120,8 @@ def rollout(step, s, act, x, y, rv, board, game_state, money, work, rs_start):
     """Seat s takes the candidate at ``step`` in the dealt world of ``work``
     and the round is played out; returns seat s's round gain in coins, the
     last trick's winner and the seats whose 9 lost a trick."""
-    pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
+    rnd, dealt = work.scratch, work.dealt
+    tab2, ints2, w2, rs = rnd.board, rnd.game_state, rnd.money, rnd.rng
     n_bet = betting_steps(game_state)
     load_scratch(board, game_state, money, tab2, ints2, w2)
     for t in range(game_state[GAME.players]):
@@ -127,8 +135,7 @@ def rollout(step, s, act, x, y, rv, board, game_state, money, work, rs_start):
         apply_action(s, act, x, y, rv, tab2, ints2, w2)
     elif x >= 0:
         apply_end_token(s, end_token(step - n_bet), x, y, tab2, ints2)
-    leader, last, nine_lost, n_failed = _finish(step + 1, tab2, ints2, w2, rs, hands, codes, counts, result,
-                                                failed, playpol)
+    leader, last, nine_lost, n_failed = _finish(step + 1, rnd)
     game_state[GAME.mc_rollouts_run] += 1
     return w2[MONEY.coins + s] - money[MONEY.coins + s], last, nine_lost
 
@@ -138,7 +145,7 @@ def pilot_rollouts(step, s, n, key, board, game_state, money, work, pass_gain):
     """Seat s passes at ``step`` in ``n`` rollouts (the search's first ``n``
     deals): its gains into ``pass_gain``, and per catalogue row the share of
     them in which seat s would have won that bet (-1 for ``fail`` rows)."""
-    pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
+    tab2, ints2, rs = work.scratch.board, work.scratch.game_state, work.scratch.rng
     nrows = game_state[GAME.catalogue_rows]
     wins = np.zeros(nrows, dtype=np.float64)
     rs_start = np.empty(4, dtype=np.uint64)
@@ -170,7 +177,7 @@ def search(step, s, cands, order, m, board, game_state, money, work, key, pre_n,
     dropped), its paired mean difference to ``order[0]`` over the same
     rollouts, and their number."""
     rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
-    pool, fixed, need, dealt, tab2, ints2, w2, rs, hands, codes, counts, result, failed, playpol = work
+    rs = work.scratch.rng
     gain = np.zeros((m, rollouts), dtype=np.float64)
     alive = np.ones(m, dtype=np.bool_)
     upto = np.zeros(m, dtype=np.int64)

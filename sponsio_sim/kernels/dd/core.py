@@ -21,6 +21,8 @@ Two extra key words carry the leader and, for bet goals, the accumulated
 state those bets still depend on (``goals.bet_extra_keys``).
 """
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
@@ -44,6 +46,10 @@ U_TMASK, U_WIN_RANKS = 0, 1
 U_SKIP = U_REL0 + MAX_PLAYERS
 N_UFIELDS = U_SKIP + 1
 TT_BITS = 16
+# One thread's solver workspace (module docstring): the per-ply int and
+# uint64 fields (``PL``, ``PU``), the per-trick counters (``CT``) and the
+# transposition table (``TT``). It unpacks as those four arrays.
+Workspace = namedtuple("Workspace", ["plies", "ply_cards", "tally", "table"])
 
 
 @nb.njit(cache=True, inline="always")
@@ -75,13 +81,13 @@ def ct_advance(CT, tn, win, tm, best, colmask, nines, players, full):
 
 @nb.njit(cache=True)
 def new_workspace(players, n_colours, max_cards, tt_bits):
-    """Arrays for one thread's solves (see module docstring)."""
+    """A ``Workspace`` for one thread's solves (see module docstring)."""
     plies = max_cards + 2
     width = ct_layout(players, n_colours)[4]
     PL = np.zeros((plies, N_FIELDS), dtype=np.int64)
     PU = np.zeros((plies, N_UFIELDS), dtype=np.uint64)
     CT = np.zeros((max_cards // max(players, 1) + 2, width), dtype=np.int64)
-    return PL, PU, CT, new_table(players, tt_bits)
+    return Workspace(PL, PU, CT, new_table(players, tt_bits))
 
 
 @nb.njit(cache=True, inline="always")

@@ -63,8 +63,9 @@ def _scratch(players):
 
 
 @nb.njit(cache=True)
-def solve_coalition(hands, leader, trick, colmask, nines, coal, PL, PU, CT, TT, stamp):
-    """(most tricks coalition ``coal`` takes of the tricks left, nodes)."""
+def solve_coalition(hands, leader, trick, colmask, nines, coal, work, stamp):
+    """(most tricks coalition ``coal`` takes of the tricks left, nodes); ``work``: a ``dd.core.Workspace``."""
+    PL, PU, CT, TT = work
     players = hands.shape[0]
     n_col = colmask.shape[0]
     ctr0 = fresh_counters(players, n_col)
@@ -110,9 +111,9 @@ def solve_coalition(hands, leader, trick, colmask, nines, coal, PL, PU, CT, TT, 
 
 
 @nb.njit(cache=True)
-def solve_bets(hands, leader, trick, ctr0, colmask, nines, codes, bcounts, ask, maxside, root_mask,
-               PL, PU, CT, TT, stamp):
-    """(True if seat ``ask`` wins all its bets under the question, nodes)."""
+def solve_bets(hands, leader, trick, ctr0, colmask, nines, codes, bcounts, ask, maxside, root_mask, work, stamp):
+    """(True if seat ``ask`` wins all its bets under the question, nodes); ``work``: a ``dd.core.Workspace``."""
+    PL, PU, CT, TT = work
     players = hands.shape[0]
     relseats = relevant_seats(codes, bcounts, ask)
     any_fail, sens = bet_flags(codes, bcounts, relseats)
@@ -153,7 +154,7 @@ def wall_ms():
 
 
 def workspace(players, n_colours, max_cards, tt_bits=TT_BITS):
-    """A fresh (PL, PU, CT, TT) for one thread."""
+    """A fresh ``dd.core.Workspace`` for one thread."""
     if players > MAX_PLAYERS:
         raise ValueError(f"the solver handles at most {MAX_PLAYERS} players")
     return new_workspace(players, n_colours, max_cards, tt_bits)
@@ -180,13 +181,13 @@ def _coalition_worker(hands, leaders, tricks, trick_len, colmask, nines, coal, m
     if i >= hands.shape[0]:
         return
     players = hands.shape[1]
-    PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
+    work = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
     h = np.empty(players, dtype=np.uint64)
     while i < hands.shape[0]:
         h[:] = hands[i]
         t0 = wall_ms()
-        out[i], nodes[i] = solve_coalition(h, leaders[i], tricks[i, :trick_len[i]], colmask, nines, coal, PL, PU,
-                                           CT, TT, np.uint64(i + 1))
+        out[i], nodes[i] = solve_coalition(h, leaders[i], tricks[i, :trick_len[i]], colmask, nines, coal, work,
+                                           np.uint64(i + 1))
         ms[i] = wall_ms() - t0
         i = take(ticket)
 
@@ -213,7 +214,7 @@ def _bets_worker(hands, leaders, tricks, trick_len, colmask, nines, codes, bcoun
         return
     players = hands.shape[1]
     everyone = (np.int64(1) << players) - 1
-    PL, PU, CT, TT = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
+    work = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
     h = np.empty(players, dtype=np.uint64)
     ctr0 = fresh_counters(players, colmask.shape[0])
     while i < hands.shape[0]:
@@ -222,12 +223,12 @@ def _bets_worker(hands, leaders, tricks, trick_len, colmask, nines, codes, bcoun
         counted = counted_nines(codes, bcounts, h, tr, leaders[i], nines, nines_own)
         t0 = wall_ms()
         ok_b, k_b = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
-                               everyone, U0, PL, PU, CT, TT, np.uint64(2 * i + 1))
+                               everyone, U0, work, np.uint64(2 * i + 1))
         ok_w = False
         k_w = 0
         if ok_b:
             ok_w, k_w = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
-                                   np.int64(1) << ask, U0, PL, PU, CT, TT, np.uint64(2 * i + 2))
+                                   np.int64(1) << ask, U0, work, np.uint64(2 * i + 2))
         ms[i] = wall_ms() - t0
         worst[i] = ok_w
         best[i] = ok_b

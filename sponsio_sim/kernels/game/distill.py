@@ -12,7 +12,8 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.game.engine import game_chunk
-from sponsio_sim.kernels.game.layout import DECISION_RECORD, LOG_FIELDS
+from sponsio_sim.kernels.game.layout import DECISION_RECORD
+from sponsio_sim.kernels.game.log import no_log
 
 
 @nb.njit(parallel=True, cache=True)
@@ -22,6 +23,6 @@ def record_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, capa
     records = np.zeros((counts.shape[0], capacity + 1, DECISION_RECORD.size), dtype=np.float64)
     stats = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
-        nolog = np.zeros((1, LOG_FIELDS), dtype=np.float64)
+        nolog = no_log()
         game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, stats[i], nolog, records[i])
     return records, stats

@@ -27,12 +27,13 @@ from sponsio_sim.kernels.betting.model import prepare_features, row_cell
 from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
+from sponsio_sim.kernels.contexts import GameRollout, GameRound
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game.layout import (DECISION_RECORD, END_COINS, END_ROUNDS, END_TOKENS, END_TRACK, EV_ACTION,
-                                             EV_END, EV_END_TOKEN, EV_LEAD, GAME, LOG_FIELDS, MAX_BETS, MODEL_START,
-                                             MONEY, N_TOKENS, PASS)
+                                             EV_END, EV_END_TOKEN, EV_LEAD, GAME, MAX_BETS, MODEL_START, MONEY,
+                                             N_TOKENS, PASS)
 from sponsio_sim.kernels.game.field import FIELD_KEY, draw_entries, redraw_others
-from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring
+from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring, no_log
 from sponsio_sim.kernels.game.record import record_game, record_round, track_standings
 from sponsio_sim.kernels.game.scoring import cash_in, play_out
 from sponsio_sim.kernels.table import BOARD
@@ -155,36 +156,39 @@ def end_check(game_state, money):
 
 
 @nb.njit(cache=True)
-def play_round(board, game_state, money, state, pool, fixed, need, hands, codes, counts, result, failed, playpol, log,
-               mc):
-    """Deal, bet, play and score one round (``mc`` seats do not cash in yet:
-    ``mc_cash_ins``). Returns ``play_out``'s (leader, last, nine_lost, failed bets)."""
+def play_round(rnd, log, mc):
+    """Deal, bet, play and score one round in ``rnd`` (a ``contexts.GameRound``;
+    ``mc`` seats do not cash in yet: ``mc_cash_ins``). Returns ``play_out``'s
+    (leader, last, nine_lost, failed bets)."""
+    board, game_state, money, state, pool, hands = rnd.board, rnd.game_state, rnd.money, rnd.rng, rnd.pool, rnd.hands
     players = game_state[GAME.players]
-    rnd = game_state[GAME.round] + 1
-    talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[GAME.hand_size], hands)
+    rnd_no = game_state[GAME.round] + 1
+    talon = deal(state, pool, rnd.fixed, rnd.need, np.uint64(0), pool.shape[0] - players * game_state[GAME.hand_size],
+                 hands)
     start_round(board, game_state, money)
     for s in range(players):
         board[BOARD.hands + s] = hands[s]
     board[BOARD.talon] = talon
     if log.shape[0] > 1:
-        log_deal(log, rnd, hands, talon, board, game_state, money)
+        log_deal(log, rnd_no, hands, talon, board, game_state, money)
     betting_phase(board, game_state, money, state, log, mc)
     predict_bets(board, game_state, money)
-    log_event(log, rnd, EV_LEAD, leader_of(game_state), board[BOARD.revealed], board[BOARD.talon], 0, 0, 0)
-    return play_out(board, game_state, money, state, hands, codes, counts, result, failed, playpol)
+    log_event(log, rnd_no, EV_LEAD, leader_of(game_state), board[BOARD.revealed], board[BOARD.talon], 0, 0, 0)
+    return play_out(rnd)
 
 
 @no_refcount
-def close_round(leader, last, nine_lost, n_failed, board, game_state, money, hands, counts, result, row, log):
-    """Count the round (statistics into ``row``, narration into ``log``),
-    rotate the dealer and check the end: (end reason, winners)."""
+def close_round(leader, last, nine_lost, n_failed, rnd, row, log):
+    """Count the round played in ``rnd`` (statistics into ``row``, narration
+    into ``log``), rotate the dealer and check the end: (end reason, winners)."""
+    game_state, money = rnd.game_state, rnd.money
     players = game_state[GAME.players]
-    rnd = game_state[GAME.round] + 1
-    game_state[GAME.round] = rnd
+    rnd_no = game_state[GAME.round] + 1
+    game_state[GAME.round] = rnd_no
     record_round(game_state, money, n_failed, row)
     track_standings(game_state, money)
     if log.shape[0] > 1:
-        log_scoring(log, rnd, leader, last, nine_lost, board, game_state, money, hands, counts, result)
+        log_scoring(log, rnd_no, leader, last, nine_lost, rnd)
     game_state[GAME.dealer] = (game_state[GAME.dealer] + 1) % players
     return end_check(game_state, money)
 
@@ -193,28 +197,36 @@ def close_round(leader, last, nine_lost, n_failed, board, game_state, money, han
 def rollout_game(s, cash, key, r, board, game_state, money, work, mc):
     """From the end of a round's scoring, seat s cashes in now (``cash``) or
     not and the game is played to its end in rollout r (streams from ``key``)
-    by every seat's own policy (``mc`` seats by ``ev`` and their cashK);
-    returns seat s's win share (1/k of a k-way shared win)."""
-    tab2, ints2, w2, rs, pool, fixed, need, hands, codes, counts, result, failed, playpol, row2, nolog = work
-    load_scratch(board, game_state, money, tab2, ints2, w2)
+    by every seat's own policy (``mc`` seats by ``ev`` and their cashK), in
+    ``work`` (a ``contexts.GameRollout``); returns seat s's win share (1/k of
+    a k-way shared win)."""
+    rnd, row2, nolog = work.scratch, work.row, work.log
+    ints2, w2, rs = rnd.game_state, rnd.money, rnd.rng
+    load_scratch(board, game_state, money, rnd.board, ints2, w2)
     if ints2[GAME.field]:
         seed_state(key ^ FIELD_KEY, np.uint64(r), rs)
         redraw_others(s, ints2, w2, rs)
     if cash:
         cash_in(s, ints2[GAME.track + s], w2)
         ints2[GAME.track + s] = 0
-    reason, winners = close_round(0, 0, 0, 0, tab2, ints2, w2, hands, counts, result, row2, nolog)
+    reason, winners = close_round(0, 0, 0, 0, rnd, row2, nolog)
     k = 0
     while reason == 0:
-        round_start(key, np.uint64((r << 16) | k), rs, pool)
+        round_start(key, np.uint64((r << 16) | k), rs, rnd.pool)
         # mc entries bet by ev in a rollout (load_scratch); passing mc on only shares the compiled round
-        leader, last, nine_lost, n_failed = play_round(tab2, ints2, w2, rs, pool, fixed, need, hands, codes,
-                                                       counts, result, failed, playpol, nolog, mc)
-        reason, winners = close_round(leader, last, nine_lost, n_failed, tab2, ints2, w2, hands, counts, result,
-                                      row2, nolog)
+        leader, last, nine_lost, n_failed = play_round(rnd, nolog, mc)
+        reason, winners = close_round(leader, last, nine_lost, n_failed, rnd, row2, nolog)
         k += 1
     game_state[GAME.mc_rollouts_run] += 1
     return 1.0 / popcount(np.uint64(winners)) if (winners >> s) & 1 else 0.0
+
+
+@nb.njit(cache=True)
+def game_rollout(board, game_state, money, row):
+    """A ``contexts.GameRollout`` for ``rollout_game`` from a game's state: its
+    own copies of the state, a statistics row shaped like ``row`` and no log."""
+    return GameRollout(game_round(board.copy(), game_state.copy(), money.copy(), np.empty(4, dtype=np.uint64)),
+                       np.zeros_like(row), no_log())
 
 
 @nb.njit(cache=True)
@@ -227,9 +239,7 @@ def mc_cash_ins(board, game_state, money, state, row, mc):
         pos = game_state[GAME.track + s]
         if not is_mc(s, game_state) or not 0 < pos < game_state[GAME.track_win]:
             continue
-        pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
-        work = (board.copy(), game_state.copy(), money.copy(), np.empty(4, dtype=np.uint64), pool, fixed, need, hands,
-                codes, counts, result, failed, playpol, np.zeros_like(row), np.zeros((1, LOG_FIELDS), dtype=np.float64))
+        work = game_rollout(board, game_state, money, row)
         rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
         key = rollout_key(state) ^ np.uint64(s)
         share = np.zeros((2, rollouts), dtype=np.float64)
@@ -257,8 +267,9 @@ def round_start(seed, stream, state, pool):
 
 
 @nb.njit(cache=True)
-def round_arrays(game_state):
-    """A chunk's work arrays: deck pool and deal constraints, hands, bets in
+def game_round(board, game_state, money, rng):
+    """A ``contexts.GameRound`` over the given state and random stream, with a
+    chunk's work arrays: deck pool and deal constraints, hands, bets in
     ``settle``'s form, results, and the seats' play policies."""
     players = game_state[GAME.players]
     pool = np.arange(game_state[GAME.colours] * RANKS).astype(np.int64)
@@ -270,23 +281,19 @@ def round_arrays(game_state):
     result = np.zeros((players, MAX_BETS), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)
     playpol = np.zeros(players, dtype=np.int64)
-    return pool, fixed, need, hands, codes, counts, result, failed, playpol
+    return GameRound(board, game_state, money, rng, pool, fixed, need, hands, codes, counts, result, failed, playpol)
 
 
 @nb.njit(cache=True)
 def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log, mc):
     """Play ``games`` games from random stream ``(seed, stream)``; statistics into ``row``
     (``mc``: see ``play_game``)."""
-    board = tab0.copy()
-    game_state = ints0.copy()
-    money = weight0.copy()
-    state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
+    rnd = game_round(tab0.copy(), ints0.copy(), weight0.copy(), np.empty(4, dtype=np.uint64))
+    game_state = rnd.game_state
     nocells = np.zeros(1, dtype=np.float64)
     for g in range(games):
-        reason, winners = play_game(seed, stream, g, board, game_state, money, state, pool, fixed, need, hands,
-                                    codes, counts, result, failed, playpol, row, log, nocells, mc)
-        record_game(reason, winners, game_state, money, row)
+        reason, winners = play_game(seed, stream, g, rnd, row, log, nocells, mc)
+        record_game(reason, winners, game_state, rnd.money, row)
         log_event(log, game_state[GAME.round], EV_END, -1, reason, winners, 0, 0, 0)
 
 
@@ -300,26 +307,25 @@ def round_stream(chunk, g, rnd):
 
 
 @nb.njit(cache=True)
-def play_game(seed, chunk, g, board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
-              failed, playpol, row, log, cells, mc):
-    """Game ``g`` of chunk ``chunk``, every round from its own stream; returns (end reason, winners).
+def play_game(seed, chunk, g, rnd, row, log, cells, mc):
+    """Game ``g`` of chunk ``chunk`` in ``rnd`` (a ``contexts.GameRound``), every
+    round from its own stream; returns (end reason, winners).
     A ``cells`` array longer than 1 counts every bet held when betting ended by
     its model cell: ``cells[2 * cell]`` += 1, ``cells[2 * cell + 1]`` += won
     (the on-policy fit, ``game.fit.onpolicy_chunks``). ``mc`` is None when
     no seat bets by ``mc`` (``mc_switch``): numba then compiles the search
     out of every caller, which halves a cold compile."""
+    board, game_state, money, state = rnd.board, rnd.game_state, rnd.money, rnd.rng
     start_game(g, game_state, money)
     if game_state[GAME.field]:
         draw_entries(seed, round_stream(chunk, g, 0), g, game_state, money, state)
     reason, winners = 0, 0
     while reason == 0:
-        round_start(seed, round_stream(chunk, g, game_state[GAME.round]), state, pool)
-        leader, last, nine_lost, n_failed = play_round(board, game_state, money, state, pool, fixed, need, hands,
-                                                       codes, counts, result, failed, playpol, log, mc)
+        round_start(seed, round_stream(chunk, g, game_state[GAME.round]), state, rnd.pool)
+        leader, last, nine_lost, n_failed = play_round(rnd, log, mc)
         if mc is not None and game_state[GAME.mc_any]:
             mc_cash_ins(board, game_state, money, state, row, mc)
-        reason, winners = close_round(leader, last, nine_lost, n_failed, board, game_state, money, hands, counts,
-                                      result, row, log)
+        reason, winners = close_round(leader, last, nine_lost, n_failed, rnd, row, log)
         if cells.shape[0] > 1:
             for s in range(game_state[GAME.players]):
                 for i in range(game_state[GAME.bet_count + s]):
@@ -334,7 +340,7 @@ def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, mc):
     """Per-chunk statistics of ``counts[i]`` games for chunk ``first_chunk + i``."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
-        nolog = np.zeros((1, LOG_FIELDS), dtype=np.float64)
+        nolog = no_log()
         game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, out[i], nolog, mc)
     return out
 

@@ -26,9 +26,10 @@ from sponsio_sim.kernels.betting.phase import add_bet, bet_legal
 from sponsio_sim.kernels.betting.model import cell_of, prepare_features
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import GAME, LOG_FIELDS, MODEL_START, MONEY, N_KINDS
-from sponsio_sim.kernels.game.engine import play_game, round_arrays
+from sponsio_sim.kernels.game.layout import GAME, MODEL_START, MONEY, N_KINDS
+from sponsio_sim.kernels.game.engine import game_round, play_game
 from sponsio_sim.kernels.game.scoring import load_bets
+from sponsio_sim.kernels.game.log import no_log
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
 from sponsio_sim.kernels.table import set_round
@@ -45,7 +46,10 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
     state = np.empty(4, dtype=np.uint64)
     seed_state(seed, stream, state)
     players = game_state[GAME.players]
-    pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(game_state)
+    rnd = game_round(board, game_state, money, state)
+    pool, fixed, need, hands, codes, counts, result, failed, pol = (rnd.pool, rnd.fixed, rnd.need, rnd.hands,
+                                                                    rnd.codes, rnd.counts, rnd.result, rnd.failed,
+                                                                    rnd.playpol)
     pol[:] = policy
     for s in range(players):
         money[MONEY.coins + s] = 1e9
@@ -112,16 +116,11 @@ def fit_chunks(seed, first_chunk, counts, tab0, ints0, weight0, mode, policy, tr
 def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row, mc):
     """``games`` whole games of the configured profile; every bet held when
     betting ends is one sample of its model cell (``game.play_game``)."""
-    board = tab0.copy()
-    game_state = ints0.copy()
-    money = weight0.copy()
-    state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, pol = round_arrays(game_state)
+    rnd = game_round(tab0.copy(), ints0.copy(), weight0.copy(), np.empty(4, dtype=np.uint64))
     stats = np.zeros(n_stats, dtype=np.float64)
-    nolog = np.zeros((1, LOG_FIELDS), dtype=np.float64)
+    nolog = no_log()
     for g in range(games):
-        play_game(seed, stream, g, board, game_state, money, state, pool, fixed, need, hands, codes, counts, result,
-                  failed, pol, stats, nolog, row, mc)
+        play_game(seed, stream, g, rnd, stats, nolog, row, mc)
 
 
 @nb.njit(parallel=True, cache=True)

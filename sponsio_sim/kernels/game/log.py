@@ -2,6 +2,7 @@
 per event (``game.layout.EV_*``); row 0 holds the count. ``analysis.game.narrate``
 turns it into text and JSON."""
 
+import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
@@ -9,7 +10,14 @@ from sponsio_sim.kernels.betting.phase import leader_of
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.game.layout import (EV_BET, EV_HAND, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK,
                                              EV_TRICKS, GAME, MAX_BETS, MONEY)
+from sponsio_sim.kernels.game.layout import LOG_FIELDS
 from sponsio_sim.kernels.table import BOARD, TRICK_STATE
+
+
+@nb.njit(cache=True)
+def no_log():
+    """A log of one row: ``log_event`` writes nothing to it (games played unnarrated)."""
+    return np.zeros((1, LOG_FIELDS), dtype=np.float64)
 
 
 @no_refcount
@@ -42,8 +50,11 @@ def log_deal(log, rnd, hands, talon, board, game_state, money):
 
 
 @no_refcount
-def log_scoring(log, rnd, leader, last, nine_lost, board, game_state, money, hands, counts, result):
-    """The round's end: every trick, each seat's tricks, bets, score and track."""
+def log_scoring(log, rnd, leader, last, nine_lost, played):
+    """The round's end (``played``: the ``contexts.GameRound`` it was played
+    in): every trick, each seat's tricks, bets, score and track."""
+    board, game_state, money = played.board, played.game_state, played.money
+    hands, counts, result = played.hands, played.counts, played.result
     players = game_state[GAME.players]
     log_tricks(log, rnd, players, leader, hands, game_state)
     for s in range(players):

@@ -14,29 +14,26 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.betting.phase import entry_of
-from sponsio_sim.kernels.game.engine import play_game, round_arrays
-from sponsio_sim.kernels.game.layout import GAME, LOG_FIELDS
+from sponsio_sim.kernels.game.engine import game_round, play_game
+from sponsio_sim.kernels.game.layout import GAME
+from sponsio_sim.kernels.game.log import no_log
 
 
 @nb.njit(cache=True)
 def profile_chunk(seed, chunk, games, tab0, ints0, weight0, groups, n_stats, out, mc):
     """``games`` games of chunk ``chunk``; per member j: out[j] += y, out[K + j] += y * y,
     out[2K + j] += 1 for every game where j sits (K = len(out) // 3)."""
-    board = tab0.copy()
-    game_state = ints0.copy()
-    money = weight0.copy()
-    state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state)
+    rnd = game_round(tab0.copy(), ints0.copy(), weight0.copy(), np.empty(4, dtype=np.uint64))
+    game_state = rnd.game_state
     row = np.zeros(n_stats, dtype=np.float64)
-    nolog = np.zeros((1, LOG_FIELDS), dtype=np.float64)
+    nolog = no_log()
     nocells = np.zeros(1, dtype=np.float64)
     k = out.shape[0] // 3
     acc = np.zeros(k, dtype=np.float64)
     seats = np.zeros(k, dtype=np.int64)
     players = game_state[GAME.players]
     for g in range(games):
-        reason, winners = play_game(seed, chunk, g, board, game_state, money, state, pool, fixed, need, hands, codes,
-                                    counts, result, failed, playpol, row, nolog, nocells, mc)
+        reason, winners = play_game(seed, chunk, g, rnd, row, nolog, nocells, mc)
         n_win = 0
         for s in range(players):
             n_win += (winners >> s) & 1

@@ -18,11 +18,12 @@ import numpy as np
 
 from tabletop_mc.moments import add_moments
 from sponsio_sim.bet_kinds import N_KINDS
-from sponsio_sim.kernels.game.engine import play_game, round_arrays
+from sponsio_sim.kernels.contexts import on_state
+from sponsio_sim.kernels.game.engine import game_round, play_game
 from sponsio_sim.kernels.game.exploit import entry_result
-from sponsio_sim.kernels.game.layout import (ENTRY_STATS, GAME, GAME_MEASURES, LOG_FIELDS, MONEY, SEAT_SHARE_MEASURES,
-                                             STATS_HEAD)
+from sponsio_sim.kernels.game.layout import ENTRY_STATS, GAME, GAME_MEASURES, MONEY, SEAT_SHARE_MEASURES, STATS_HEAD
 from sponsio_sim.kernels.game.record import record_game
+from sponsio_sim.kernels.game.log import no_log
 
 # per-entry sums read before and after a game: troll rounds, payouts, troll pay, bonus rounds,
 # cash-in coins, stakes, bets per kind
@@ -100,9 +101,8 @@ def multi_chunk(seed, stream, games, plays_board, plays_game_state, plays_money,
     board = plays_board.copy()
     game_state = plays_game_state.copy()
     money = plays_money.copy()
-    state = np.empty(4, dtype=np.uint64)
-    pool, fixed, need, hands, codes, counts, result, failed, playpol = round_arrays(game_state[0])
-    nolog = np.zeros((1, LOG_FIELDS), dtype=np.float64)
+    rnd = game_round(board[0], game_state[0], money[0], np.empty(4, dtype=np.uint64))
+    nolog = no_log()
     nocells = np.zeros(1, dtype=np.float64)
     before = np.zeros((n_plays, N_SUMMED), dtype=np.float64)
     after = np.zeros(N_SUMMED, dtype=np.float64)
@@ -112,8 +112,8 @@ def multi_chunk(seed, stream, games, plays_board, plays_game_state, plays_money,
     for g in range(games):
         for j in range(n_plays):
             stats = row[j * n_stats:(j + 1) * n_stats]
-            reason, winners = play_game(seed, stream, g, board[j], game_state[j], money[j], state, pool, fixed, need,
-                                        hands, codes, counts, result, failed, playpol, stats, nolog, nocells, mc)
+            reason, winners = play_game(seed, stream, g, on_state(rnd, board[j], game_state[j], money[j]), stats,
+                                        nolog, nocells, mc)
             record_game(reason, winners, game_state[j], money[j], stats)
             game_measures(reason, winners, focal[j], game_state[j], money[j], stats, before[j], after,
                           x[j * n_meas:(j + 1) * n_meas])

@@ -108,12 +108,16 @@ def ready_tricks(board, game_state, hands, codes, counts, playpol):
 
 
 @nb.njit(cache=True)
-def play_out(board, game_state, money, state, hands, codes, counts, result, failed, playpol):
-    """Betting is over: load the bets, play the tricks and score the round.
-    ``hands`` ends with the hands the tricks started from. Returns
-    (first leader, last trick's winner, nine_lost, failed bets)."""
+def play_out(rnd):
+    """Betting is over in ``rnd`` (a ``contexts.GameRound``): load the bets,
+    play the tricks and score the round. ``rnd.hands`` ends with the hands
+    the tricks started from. Returns (first leader, last trick's winner,
+    nine_lost, failed bets)."""
+    board, game_state, money, hands, codes, counts = (rnd.board, rnd.game_state, rnd.money, rnd.hands, rnd.codes,
+                                                      rnd.counts)
+    playpol = rnd.playpol
     leader = ready_tricks(board, game_state, hands, codes, counts, playpol)
-    last, nine_lost = play_tricks(game_state[GAME.players], leader, playpol, board, game_state, money, state, None,
+    last, nine_lost = play_tricks(game_state[GAME.players], leader, playpol, board, game_state, money, rnd.rng, None,
                                   None)
-    n_failed = score_round(nine_lost, board, game_state, money, codes, counts, result, failed)
+    n_failed = score_round(nine_lost, board, game_state, money, codes, counts, rnd.result, rnd.failed)
     return leader, last, nine_lost, n_failed

@@ -20,9 +20,10 @@ from sponsio_sim.kernels.dd.core import TT_BITS, new_workspace
 from sponsio_sim.kernels.dd.goals import same_family
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.bets import counted_nines, settle
-from sponsio_sim.kernels.play.pimc import pimc_play
+from sponsio_sim.kernels.contexts import trick_round
+from sponsio_sim.kernels.play.pimc import pimc_context, pimc_play
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import NINES_OWN, new_state, set_round
+from sponsio_sim.kernels.table import NINES_OWN, set_round
 
 
 # A worker's table: it answers about a hundred questions per deal over
@@ -34,11 +35,10 @@ ODDS_TT_BITS = TT_BITS + 2
 
 
 @nb.njit(parallel=True, cache=True)
-def dd_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, talon_need, leader,
-                   codes, bcounts, rows, row_counts, ask, n_colours, flags):
-    """``codes``/``bcounts``: every seat's bets (the asking seat's are
-    replaced by each row's ``rows[r, :row_counts[r]]``); ``flags``: the rule
-    flags (``table.FLAGS``).
+def dd_odds_chunks(seed, first_chunk, counts, conditions, query, rows, row_counts):
+    """``conditions``, ``query``: ``contexts.DealConditions`` and
+    ``contexts.Query`` (the asking seat's bets are replaced by each row's
+    ``rows[r, :row_counts[r]]``).
 
     The chunks' deals are drawn first (each from its own stream), then
     solved by workers that each take the next unsolved deal
@@ -46,7 +46,7 @@ def dd_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, ta
     heavy-tailed, and ``prange``'s static split of whole chunks left one
     thread idle while the other finished its slow deals. A deal's answers
     do not depend on which worker solved it, so neither do the counts."""
-    players = fixed.shape[0]
+    players = conditions.fixed.shape[0]
     n_chunks = counts.shape[0]
     n_rows = rows.shape[0]
     start = np.zeros(n_chunks + 1, dtype=np.int64)
@@ -54,11 +54,10 @@ def dd_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, ta
         start[i + 1] = start[i] + counts[i]
     hands = np.empty((start[n_chunks], players), dtype=np.uint64)
     for i in nb.prange(n_chunks):
-        deal_chunk(seed, first_chunk + i, pool, fixed, need, talon_fixed, talon_need,
-                   hands[start[i]:start[i + 1]])
+        deal_chunk(seed, first_chunk + i, conditions, hands[start[i]:start[i + 1]])
     ok = np.zeros((start[n_chunks], 1, n_rows, 2), dtype=np.bool_)
-    solve_deals(hands, new_ticket(), leader, np.zeros(0, dtype=np.int64), fresh_counters(players, n_colours),
-                np.zeros(1, dtype=np.uint64), codes, bcounts, rows, row_counts, ask, n_colours, flags, ok)
+    solve_deals(hands, new_ticket(), query, np.zeros(0, dtype=np.int64), fresh_counters(players, query.n_colours),
+                np.zeros(1, dtype=np.uint64), rows, row_counts, ok)
     out = np.zeros((n_chunks, n_rows, 2), dtype=np.int64)
     for i in range(n_chunks):
         for k in range(start[i], start[i + 1]):
@@ -69,22 +68,11 @@ def dd_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, ta
 
 
 @nb.njit(parallel=True, cache=True)
-def solve_deals(deals, ticket, leader, trick, ctr0, roots, codes, bcounts, rows, row_counts, ask, n_colours, flags,
-                ok):
+def solve_deals(deals, ticket, query, trick, ctr0, roots, rows, row_counts, ok):
     """``dd_odds_worker`` on every thread (one worker per deal; the ones a
     thread starts after its first find nothing left)."""
     for _ in nb.prange(deals.shape[0]):
-        dd_odds_worker(deals, ticket, leader, trick, ctr0, roots, codes, bcounts, rows, row_counts, ask, n_colours,
-                       flags, ok)
-
-
-@nb.njit(cache=True)
-def chunk_start(seed, stream, pool, players, n_colours):
-    """A chunk's random stream, its own copy of the deal pool, a hands buffer
-    and a solver workspace (PL, PU, CT, TT)."""
-    state, my_pool = chunk_stream(seed, stream, pool)
-    work = new_workspace(players, n_colours, n_colours * RANKS, TT_BITS)
-    return state, my_pool, np.empty(players, dtype=np.uint64), work
+        dd_odds_worker(deals, ticket, query, trick, ctr0, roots, rows, row_counts, ok)
 
 
 @nb.njit(cache=True)
@@ -96,34 +84,37 @@ def chunk_stream(seed, stream, pool):
 
 
 @nb.njit(cache=True)
-def deal_chunk(seed, stream, pool, fixed, need, talon_fixed, talon_need, out):
-    """The chunk's deals, from stream ``(seed, stream)``, into the rows of ``out``."""
-    state, my_pool = chunk_stream(seed, stream, pool)
+def deal_chunk(seed, stream, conditions, out):
+    """The chunk's deals under ``conditions`` (``contexts.DealConditions``),
+    from stream ``(seed, stream)``, into the rows of ``out``."""
+    state, my_pool = chunk_stream(seed, stream, conditions.pool)
+    fixed = conditions.fixed
     hands = np.empty(fixed.shape[0], dtype=np.uint64)
     for k in range(out.shape[0]):
-        deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
+        deal(state, my_pool, fixed, conditions.need, conditions.talon_fixed, conditions.talon_need, hands)
         out[k, :] = hands
 
 
 @nb.njit(cache=True)
-def dd_odds_worker(deals, ticket, leader, trick, ctr0, roots, codes, bcounts, rows, row_counts, ask, n_colours,
-                   flags, ok):
+def dd_odds_worker(deals, ticket, query, trick, ctr0, roots, rows, row_counts, ok):
     """Solve the deals of ``deals`` that ``ticket`` hands out until none is
     left: ``ok[k, q, r]`` = (row r made in the worst case, possible in the
     best case) on deal k when the seat to move plays a card of ``roots[q]``
     (0: any card). The deals are the hands left, ``trick`` the cards already
-    in the current trick from ``leader`` on and ``ctr0`` the solver's
+    in the current trick from ``query.leader`` on and ``ctr0`` the solver's
     counters so far (``dd.solve.fresh_counters`` before the first trick)."""
     k = take(ticket)
     if k >= deals.shape[0]:
         return
+    ask, leader, n_colours = query.ask, query.leader, query.n_colours
+    nines_own = (query.flags & NINES_OWN) != 0
     players = deals.shape[1]
     colmask = colour_masks(n_colours)
     nines = nines_mask(n_colours)
-    PL, PU, CT, TT = new_workspace(players, n_colours, n_colours * RANKS, ODDS_TT_BITS)
+    work = new_workspace(players, n_colours, n_colours * RANKS, ODDS_TT_BITS)
     hands = np.empty(players, dtype=np.uint64)
-    table = codes.copy()
-    tcounts = bcounts.copy()
+    table = query.codes.copy()
+    tcounts = query.bcounts.copy()
     everyone = (np.int64(1) << players) - 1
     # A fresh pair of stamps (best, worst) per deal, root and goal family:
     # rows next to each other that differ only in their numbers
@@ -142,51 +133,52 @@ def dd_odds_worker(deals, ticket, leader, trick, ctr0, roots, codes, bcounts, ro
                         table[ask, j, f] = rows[r, j, f]
                 tcounts[ask] = row_counts[r]
                 before = counted
-                counted = counted_nines(table, tcounts, hands, trick, leader, nines, (flags & NINES_OWN) != 0)
+                counted = counted_nines(table, tcounts, hands, trick, leader, nines, nines_own)
                 if r == 0 or counted != before or not same_family(rows[r - 1], row_counts[r - 1], rows[r],
                                                                     row_counts[r]):
                     stamp += np.uint64(2)
                 ok_b, _ = solve_bets(hands, leader, trick, ctr0, colmask, counted, table, tcounts, ask,
-                                     everyone, roots[q], PL, PU, CT, TT, stamp - np.uint64(1))
+                                     everyone, roots[q], work, stamp - np.uint64(1))
                 if not ok_b:
                     continue
                 ok[k, q, r, 1] = True
                 ok_w, _ = solve_bets(hands, leader, trick, ctr0, colmask, counted, table, tcounts, ask,
-                                     np.int64(1) << ask, roots[q], PL, PU, CT, TT, stamp)
+                                     np.int64(1) << ask, roots[q], work, stamp)
                 ok[k, q, r, 0] = ok_w
         k = take(ticket)
 
 
 @nb.njit(parallel=True, cache=True)
-def pimc_odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, talon_need, revealed,
-                     leader, policy, codes, bcounts, ask, n_colours, worlds, flags):
-    """Rounds played with ``kernels.play.pimc.pimc_play``; per chunk, successes of
-    each of the asking seat's bets and of all of them (last column)."""
-    nb_ = bcounts[ask]
+def pimc_odds_chunks(seed, first_chunk, counts, conditions, query, policy, worlds):
+    """Rounds played with ``kernels.play.pimc.pimc_play`` (``worlds`` layouts per
+    decision); per chunk, successes of each of the asking seat's bets and of
+    all of them (last column)."""
+    nb_ = query.bcounts[query.ask]
     out = np.zeros((counts.shape[0], nb_ + 1), dtype=np.int64)
     for i in nb.prange(counts.shape[0]):
-        pimc_odds_chunk(seed, first_chunk + i, counts[i], pool, fixed, need, talon_fixed, talon_need,
-                        revealed, leader, policy, codes, bcounts, ask, n_colours, worlds, flags, out[i])
+        pimc_odds_chunk(seed, first_chunk + i, counts[i], conditions, query, policy, worlds, out[i])
     return out
 
 
 @nb.njit(cache=True)
-def pimc_odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need, revealed,
-                    leader, policy, codes, bcounts, ask, n_colours, worlds, flags, row):
+def pimc_odds_chunk(seed, stream, rounds, conditions, query, policy, worlds, row):
+    ask, leader, codes, bcounts, n_colours = query.ask, query.leader, query.codes, query.bcounts, query.n_colours
+    fixed = conditions.fixed
     players = fixed.shape[0]
-    state, my_pool, hands, (PL, PU, CT, TT) = chunk_start(seed, stream, pool, players, n_colours)
-    board, game_state, money = new_state(n_colours, flags)
+    state, my_pool = chunk_stream(seed, stream, conditions.pool)
+    hands = np.empty(players, dtype=np.uint64)
+    rnd = trick_round(n_colours, query.flags, state, codes, bcounts)
+    board, game_state, result, failed = rnd.board, rnd.game_state, rnd.result, rnd.failed
     build_relevance(codes, bcounts, game_state)
     stamps = np.zeros(2, dtype=np.uint64)
-    result = np.zeros((players, codes.shape[1]), dtype=np.int64)
-    failed = np.zeros(players, dtype=np.bool_)
+    ctx = pimc_context(codes, bcounts, worlds, n_colours,
+                       new_workspace(players, n_colours, n_colours * RANKS, TT_BITS), stamps)
     for _ in range(rounds):
-        talon = deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
-        set_round(board, game_state, hands, talon, revealed)
+        talon = deal(state, my_pool, fixed, conditions.need, conditions.talon_fixed, conditions.talon_need, hands)
+        set_round(board, game_state, hands, talon, conditions.revealed)
         stamps[0] += np.uint64(2)
         stamps[1] = stamps[0] + np.uint64(1)
-        last, nine_lost = pimc_play(players, leader, policy, board, game_state, money, state, codes, bcounts,
-                                    worlds, n_colours, PL, PU, CT, TT, stamps)
+        last, nine_lost = pimc_play(players, leader, policy, rnd, ctx)
         settle(codes, bcounts, board, game_state, nine_lost, result, failed)
         for j in range(bcounts[ask]):
             row[j] += result[ask, j]

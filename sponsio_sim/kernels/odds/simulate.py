@@ -48,29 +48,31 @@ def kind_slots(layout):
 
 
 @nb.njit(parallel=True, cache=True)
-def odds_chunks(seed, first_chunk, counts, pool, fixed, need, talon_fixed, talon_need, revealed,
-                leader, policy, codes, bcounts, ask, n_colours, slots, n_stats, flags, stop):
+def odds_chunks(seed, first_chunk, counts, conditions, query, policy, slots, n_stats, stop):
     """Simulate ``counts[i]`` rounds for each chunk; return per-chunk counts
-    (``slots``, ``n_stats``: ``kind_slots`` and size of the ``stats_layout``)."""
+    (``conditions``, ``query``: ``contexts.DealConditions`` and ``contexts.Query``;
+    ``policy[s]``: seat s's play policy; ``slots``, ``n_stats``: ``kind_slots``
+    and size of the ``stats_layout``)."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.int64)
     for i in nb.prange(counts.shape[0]):
-        odds_chunk(seed, first_chunk + i, counts[i], pool, fixed, need, talon_fixed, talon_need, revealed,
-                   leader, policy, codes, bcounts, ask, n_colours, slots, flags, stop, out[i])
+        odds_chunk(seed, first_chunk + i, counts[i], conditions, query, policy, slots, stop, out[i])
     return out
 
 
 @nb.njit(cache=True)
-def odds_chunk(seed, stream, rounds, pool, fixed, need, talon_fixed, talon_need, revealed,
-               leader, policy, codes, bcounts, ask, n_colours, slots, flags, stop, row):
+def odds_chunk(seed, stream, rounds, conditions, query, policy, slots, stop, row):
     """One chunk: ``rounds`` rounds from random stream ``(seed, stream)``, counted into ``row``."""
+    fixed, need = conditions.fixed, conditions.need
+    talon_fixed, talon_need, revealed = conditions.talon_fixed, conditions.talon_need, conditions.revealed
+    ask, leader, codes, bcounts, n_colours = query.ask, query.leader, query.codes, query.bcounts, query.n_colours
     players = fixed.shape[0]
     joint_i = row.shape[0] - 1
     colmask = colour_masks(n_colours)
     state = np.empty(4, dtype=np.uint64)
     seed_state(seed, stream, state)
-    my_pool = pool.copy()
+    my_pool = conditions.pool.copy()
     hands = np.empty(players, dtype=np.uint64)
-    board, game_state, money = new_state(n_colours, flags)
+    board, game_state, money = new_state(n_colours, query.flags)
     build_relevance(codes, bcounts, game_state)
     result = np.zeros((players, codes.shape[1]), dtype=np.int64)
     failed = np.zeros(players, dtype=np.bool_)

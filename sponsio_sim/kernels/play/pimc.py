@@ -30,8 +30,10 @@ from sponsio_sim.kernels.table import BOARD, NINES_OWN, TRICK_STATE
 
 PIMC = HOOKED
 # What the pimc seat's hook needs besides the public state.
-PimcCtx = namedtuple("PimcCtx", ["codes", "bcounts", "worlds", "n_colours", "PL", "PU", "CT", "TT", "stamps",
-                                 "ctr", "trick", "pool", "world", "score"])
+# ``solver``: a ``dd.core.Workspace``; ``stamps``: (worst-case, best-case) table stamps;
+# the rest is scratch: the solver's counters, the trick so far, a card pool, a world, the candidates' scores.
+PimcCtx = namedtuple("PimcCtx", ["codes", "bcounts", "worlds", "n_colours", "solver", "stamps", "ctr", "trick",
+                                 "pool", "world", "score"])
 _REJECT_TRIES = 200
 
 
@@ -125,11 +127,12 @@ def _constrained_order(s, players, board, game_state, state, pool, n):
 
 
 @nb.njit(cache=True, inline="always")
-def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, board, game_state, ctr, codes,
-                bcounts, worlds, state, pool, world, PL, PU, CT, TT, stamps, score):
-    """The pimc seat's card (see module docstring). ``trick[:n_trick]`` are
-    the cards already in the trick; ``ctr`` the solver's counters so far;
-    ``stamps`` = (worst-case stamp, best-case stamp) for the game."""
+def pimc_choose(ctx, s, legal, leader, n_trick, best, board, game_state, state):
+    """The pimc seat's card (see module docstring). ``ctx.trick[:n_trick]``
+    are the cards already in the trick, ``ctx.ctr`` the solver's counters so
+    far (``PimcCtx``)."""
+    codes, bcounts, worlds, n_colours, score = ctx.codes, ctx.bcounts, ctx.worlds, ctx.n_colours, ctx.score
+    players = bcounts.shape[0]
     colmask = board[BOARD.colour_masks:BOARD.colour_masks + n_colours].copy()
     nines_own = (game_state[TRICK_STATE.flags] & NINES_OWN) != 0
     in_play = U0
@@ -153,7 +156,7 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, boar
         n += 1
     if n == 1:
         return score[0, 0]
-    tr = trick[:n_trick]
+    tr = ctx.trick[:n_trick]
     everyone = (np.int64(1) << players) - 1
     # A card whose count cannot reach the leader's with the worlds left is
     # never picked: it is not solved any more (same choice, fewer solves).
@@ -163,13 +166,13 @@ def pimc_choose(s, players, n_colours, legal, leader, trick, n_trick, best, boar
             break
         maxside = np.int64(1) << s if q == 0 else everyone
         for i in range(worlds):
-            sample_world(s, players, board, game_state, state, pool, world)
-            nines = counted_nines(codes, bcounts, world, tr, leader, board[BOARD.nine_cards], nines_own)
+            sample_world(s, players, board, game_state, state, ctx.pool, ctx.world)
+            nines = counted_nines(codes, bcounts, ctx.world, tr, leader, board[BOARD.nine_cards], nines_own)
             for k in range(n):
                 if score[k, 1 + q] + worlds - i < top:
                     continue
-                ok, _ = solve_bets(world, leader, tr, ctr, colmask, nines, codes, bcounts, s,
-                                   maxside, bit(score[k, 0]), PL, PU, CT, TT, stamps[q])
+                ok, _ = solve_bets(ctx.world, leader, tr, ctx.ctr, colmask, nines, codes, bcounts, s,
+                                   maxside, bit(score[k, 0]), ctx.solver, ctx.stamps[q])
                 if ok:
                     score[k, 1 + q] += 1
                     top = max(top, score[k, 1 + q])
@@ -217,16 +220,12 @@ def trick_counters(ctr, players, n_colours, codes, bcounts, nine_lost, board, ga
 def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
     """``play.play_tricks``'s hook: the solver's counters and the
     trick so far from the public state, then ``pimc_choose``."""
-    n_colours = ctx.n_colours
-    ctr = ctx.ctr
     trick = ctx.trick
-    players = ctx.bcounts.shape[0]
-    trick_counters(ctr, players, n_colours, ctx.codes, ctx.bcounts, nine_lost, board, game_state)
+    trick_counters(ctx.ctr, ctx.bcounts.shape[0], ctx.n_colours, ctx.codes, ctx.bcounts, nine_lost, board,
+                   game_state)
     for j in range(pos):
         trick[j] = np.int64((order >> np.uint64(6 * j)) & np.uint64(63))
-    return pimc_choose(s, players, n_colours, legal, leader, trick, pos, best, board, game_state, ctr, ctx.codes,
-                       ctx.bcounts, ctx.worlds, state, ctx.pool, ctx.world, ctx.PL, ctx.PU, ctx.CT, ctx.TT,
-                       ctx.stamps, ctx.score)
+    return pimc_choose(ctx, s, legal, leader, pos, best, board, game_state, state)
 
 
 @overload(choose_hooked, jit_options={"cache": True})
@@ -239,19 +238,22 @@ def _choose_hooked_pimc(ctx, s, legal, pos, leader, order, best, nine_lost, boar
 
 
 @nb.njit(cache=True)
-def pimc_context(players, codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps):
+def pimc_context(codes, bcounts, worlds, n_colours, solver, stamps):
     """The hook's context for ``play.play_tricks`` (``PimcCtx``): the bets,
-    ``worlds`` layouts per decision, a solver workspace, the stamps and scratch."""
+    ``worlds`` layouts per decision, a solver workspace (``dd.core.Workspace``),
+    the stamps and scratch (every decision overwrites what it reads, so one
+    context serves any number of rounds)."""
+    players = bcounts.shape[0]
     width = ct_layout(players, n_colours)[4]
-    return PimcCtx(codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps, np.zeros(width, dtype=np.int64),
+    return PimcCtx(codes, bcounts, worlds, n_colours, solver, stamps, np.zeros(width, dtype=np.int64),
                    np.zeros(players, dtype=np.int64), np.zeros(n_colours * RANKS, dtype=np.int64),
                    np.zeros(players, dtype=np.uint64), np.zeros((n_colours * RANKS, 3), dtype=np.int64))
 
 
 @nb.njit(cache=True)
-def pimc_play(players, leader, policy, board, game_state, money, state, codes, bcounts, worlds, n_colours,
-              PL, PU, CT, TT, stamps):
-    """Play every trick like ``play.play_tricks``; seats with policy PIMC
-    decide with ``pimc_choose``. Returns ``(last_trick_winner, nine_lost)`` as ``play.play_tricks``."""
-    ctx = pimc_context(players, codes, bcounts, worlds, n_colours, PL, PU, CT, TT, stamps)
-    return play_tricks(players, leader, policy, board, game_state, money, state, ctx, None)
+def pimc_play(players, leader, policy, rnd, ctx):
+    """Play every trick of the deal loaded in ``rnd`` (a ``contexts.TrickRound``)
+    like ``play.play_tricks``; seats with policy PIMC decide with ``pimc_choose``
+    from ``ctx`` (``pimc_context``). Returns ``(last_trick_winner, nine_lost)``
+    as ``play.play_tricks``."""
+    return play_tricks(players, leader, policy, rnd.board, rnd.game_state, rnd.money, rnd.rng, ctx, None)

@@ -1,0 +1,78 @@
+"""Contexts: the arrays that travel together through the kernels, named.
+
+Each is a namedtuple of arrays and scalars (numba passes one as a single
+argument and reads its fields as cheaply as separate arguments), built once
+per query, chunk or game and handed down instead of long signatures, as
+vectorbt's simulation contexts are:
+
+- ``DealConditions``: what every deal of an odds query is conditioned on
+  (``deal.deal``'s constraints and the revealed cards);
+- ``Query``: the table an odds query asks about (the asking seat, the
+  leader, every seat's bets, the rules' colours and flags);
+- ``TrickRound``: one chunk's arrays for playing and settling trick phases
+  (the packed state of ``table``, the random stream, the bets and their
+  results);
+- ``GameRound``: the same for whole rounds of the full game
+  (``game.engine.game_round``): the packed state of ``game.layout``, the
+  random stream, what a deal is conditioned on, the hands dealt, the bets
+  and their results, the seats' play policies;
+- ``RolloutWork``: a seat's betting rollouts (``betting.rollout.new_work``):
+  the ``GameRound`` they play in (its deal: the cards the seat cannot see)
+  and the hands of the world dealt;
+- ``GameRollout``: games played out to their end (``game.engine.rollout_game``):
+  the ``GameRound`` they play in, a statistics row and a log.
+
+In a ``parallel=True`` kernel a context argument only reaches the
+parallel loop's body as an argument of a (not inlined) ``njit`` function
+called there: numba 0.68 loses the writes to a context's arrays made in the
+body itself, whether the context is unpacked before the loop or read in it
+(``tests/sponsio/test_contexts.py``).
+
+Other contexts live beside the one kernel family that uses them:
+``dd.core.Workspace`` (a solver's arrays), ``play.pimc.PimcCtx`` (the pimc
+seat's hook) and ``odds.grading.Grading``.
+"""
+
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from sponsio_sim.kernels.table import new_state
+
+# pool: the hidden card ids; seat s holds fixed[s] plus need[s] of them, the
+# talon talon_fixed plus talon_need; revealed: the cards shown (public)
+DealConditions = namedtuple("DealConditions", ["pool", "fixed", "need", "talon_fixed", "talon_need", "revealed"])
+# ask: the asking seat; codes/bcounts: every seat's bets (bets.encode_table); flags: table.FLAGS
+Query = namedtuple("Query", ["ask", "leader", "codes", "bcounts", "n_colours", "flags"])
+# board/game_state/money: table.new_state; rng: a tabletop_mc.rng state; result/failed: bets.settle's outputs
+TrickRound = namedtuple("TrickRound", ["board", "game_state", "money", "rng", "codes", "bcounts", "result",
+                                       "failed"])
+# pool/fixed/need: a deal.deal's constraints (the talon: the rest); playpol: each seat's play policy
+GameRound = namedtuple("GameRound", ["board", "game_state", "money", "rng", "pool", "fixed", "need", "hands", "codes",
+                                     "counts", "result", "failed", "playpol"])
+RolloutWork = namedtuple("RolloutWork", ["scratch", "dealt"])
+GameRollout = namedtuple("GameRollout", ["scratch", "row", "log"])
+
+
+@nb.njit(cache=True, inline="always")
+def on_state(rnd, board, game_state, money):
+    """``rnd`` (a ``GameRound``) over another game state: the same random
+    stream and work arrays (plays that share deals, one after the other)."""
+    return GameRound(board, game_state, money, rnd.rng, rnd.pool, rnd.fixed, rnd.need, rnd.hands, rnd.codes,
+                     rnd.counts, rnd.result, rnd.failed, rnd.playpol)
+
+
+def deal_conditions(arrays: dict) -> DealConditions:
+    """The ``DealConditions`` of ``Situation.kernel_arrays()``, typed as the kernels take them."""
+    return DealConditions(arrays["pool"], arrays["fixed"], arrays["need"], np.uint64(arrays["talon_fixed"]),
+                          np.int64(arrays["talon_need"]), np.uint64(arrays["revealed"]))
+
+
+@nb.njit(cache=True)
+def trick_round(n_colours, flags, rng, codes, bcounts):
+    """A ``TrickRound`` with fresh state (``table.new_state``) and result arrays for ``codes``' bet slots."""
+    board, game_state, money = new_state(n_colours, flags)
+    players = bcounts.shape[0]
+    return TrickRound(board, game_state, money, rng, codes, bcounts,
+                      np.zeros((players, codes.shape[1]), dtype=np.int64), np.zeros(players, dtype=np.bool_))
