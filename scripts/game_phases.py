@@ -7,7 +7,7 @@
 Each measured round is the first round of a fresh game (coins and track as
 the rules start them; seed k deals round k), played on one thread by the
 game's own functions (``engine.start_game``, ``deal``, ``betting_phase``,
-``predict_bets``, ``play_round``). Three loops over the same rounds: the deal
+``predict_bets``, ``deal_and_bet``, ``play_out``). Three loops over the same rounds: the deal
 alone, the deal and the betting phase, and the whole round; the differences
 are the betting phase and the trick play with scoring. Figures are
 microseconds of process CPU time per round, the best of ``--repeats`` runs
@@ -28,6 +28,7 @@ from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game import engine
 from sponsio_sim.kernels.game.layout import GAME
+from sponsio_sim.kernels.game.scoring import play_out_round
 from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.rules import load_rules
 
@@ -47,7 +48,8 @@ def _rounds(n, upto, board, game_state, money):
         engine.start_game(g, game_state, money)
         engine.round_start(np.uint64(1), np.int64(g), state, pool)
         if upto == ROUND:
-            check += engine.play_round(rnd, log, None)[0]
+            engine.deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, None)
+            check += play_out_round(rnd)[0]
             continue
         dealt = players * game_state[GAME.hand_size]
         board[BOARD.talon] = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - dealt, hands)

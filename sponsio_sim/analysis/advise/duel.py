@@ -33,7 +33,7 @@ from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, LOG_FIELDS, MAX_BETS, MONEY, stats_size
 from sponsio_sim.kernels.game.engine import (close_round, game_round, round_start, round_stream, start_game,
                                              start_round)
-from sponsio_sim.kernels.game.scoring import play_out
+from sponsio_sim.kernels.game.scoring import play_out_round
 from sponsio_sim.kernels.table import BOARD
 
 
@@ -119,7 +119,7 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
                 hist.append((s, END_USE, t, int(x), int(y)))
         work = (rnd, board, game_state, money, state, hands, codes, counts, result, failed, playpol)
         if tricks is None:
-            leader, last, nine_lost, n_failed = play_out(played)
+            leader, last, nine_lost, n_failed = play_out_round(played)
         else:
             (leader, last, nine_lost, n_failed), taken = tricks(start, np.array(hist, dtype=np.int64).reshape(-1, 5),
                                                                 work)

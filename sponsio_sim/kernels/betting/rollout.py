@@ -25,7 +25,7 @@ from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.game.field import FIELD_KEY, redraw_others
 from sponsio_sim.betting_policies import BET_MC
 from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, MAX_BETS, MODEL_START, MONEY, PASS
-from sponsio_sim.kernels.game.scoring import play_out
+from sponsio_sim.kernels.game.scoring import play_out_round
 from sponsio_sim.kernels.table import BOARD
 
 RACE_EVERY = 10                       # rollouts between two races (``race``)
@@ -51,7 +51,7 @@ def _finish(step, rnd):
         if s >= 0:
             x, y = choose_end_token(s, t, board, game_state, money, state)
             apply_end_token(s, t, x, y, board, game_state)
-    return play_out(rnd)
+    return play_out_round(rnd)
 
 
 @nb.njit(cache=True)

@@ -156,15 +156,14 @@ def end_check(game_state, money):
 
 
 @nb.njit(cache=True)
-def play_round(rnd, log, mc):
-    """Deal, bet, play and score one round in ``rnd`` (a ``contexts.GameRound``;
-    ``mc`` seats do not cash in yet: ``mc_cash_ins``). Returns ``play_out``'s
-    (leader, last, nine_lost, failed bets)."""
-    board, game_state, money, state, pool, hands = rnd.board, rnd.game_state, rnd.money, rnd.rng, rnd.pool, rnd.hands
+def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc):
+    """Deal and bet one round (``mc`` seats do not cash in yet:
+    ``mc_cash_ins``): the arrays of a ``contexts.GameRound``, passed one by
+    one, as to ``play_out``, which plays and scores the round after it (see
+    ``play_game``)."""
     players = game_state[GAME.players]
     rnd_no = game_state[GAME.round] + 1
-    talon = deal(state, pool, rnd.fixed, rnd.need, np.uint64(0), pool.shape[0] - players * game_state[GAME.hand_size],
-                 hands)
+    talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[GAME.hand_size], hands)
     start_round(board, game_state, money)
     for s in range(players):
         board[BOARD.hands + s] = hands[s]
@@ -174,7 +173,6 @@ def play_round(rnd, log, mc):
     betting_phase(board, game_state, money, state, log, mc)
     predict_bets(board, game_state, money)
     log_event(log, rnd_no, EV_LEAD, leader_of(game_state), board[BOARD.revealed], board[BOARD.talon], 0, 0, 0)
-    return play_out(rnd)
 
 
 @no_refcount
@@ -201,8 +199,10 @@ def rollout_game(s, cash, key, r, board, game_state, money, work, mc):
     ``work`` (a ``contexts.GameRollout``); returns seat s's win share (1/k of
     a k-way shared win)."""
     rnd, row2, nolog = work.scratch, work.row, work.log
-    ints2, w2, rs = rnd.game_state, rnd.money, rnd.rng
-    load_scratch(board, game_state, money, rnd.board, ints2, w2)
+    tab2, ints2, w2, rs = rnd.board, rnd.game_state, rnd.money, rnd.rng
+    pool, fixed, need, hands = rnd.pool, rnd.fixed, rnd.need, rnd.hands
+    codes, counts, result, failed, playpol = rnd.codes, rnd.counts, rnd.result, rnd.failed, rnd.playpol
+    load_scratch(board, game_state, money, tab2, ints2, w2)
     if ints2[GAME.field]:
         seed_state(key ^ FIELD_KEY, np.uint64(r), rs)
         redraw_others(s, ints2, w2, rs)
@@ -212,9 +212,11 @@ def rollout_game(s, cash, key, r, board, game_state, money, work, mc):
     reason, winners = close_round(0, 0, 0, 0, rnd, row2, nolog)
     k = 0
     while reason == 0:
-        round_start(key, np.uint64((r << 16) | k), rs, rnd.pool)
+        round_start(key, np.uint64((r << 16) | k), rs, pool)
         # mc entries bet by ev in a rollout (load_scratch); passing mc on only shares the compiled round
-        leader, last, nine_lost, n_failed = play_round(rnd, nolog, mc)
+        deal_and_bet(tab2, ints2, w2, rs, pool, fixed, need, hands, nolog, mc)
+        leader, last, nine_lost, n_failed = play_out(tab2, ints2, w2, rs, hands, codes, counts, result, failed,
+                                                     playpol)
         reason, winners = close_round(leader, last, nine_lost, n_failed, rnd, row2, nolog)
         k += 1
     game_state[GAME.mc_rollouts_run] += 1
@@ -314,15 +316,22 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc):
     its model cell: ``cells[2 * cell]`` += 1, ``cells[2 * cell + 1]`` += won
     (the on-policy fit, ``game.fit.onpolicy_chunks``). ``mc`` is None when
     no seat bets by ``mc`` (``mc_switch``): numba then compiles the search
-    out of every caller, which halves a cold compile."""
+    out of every caller, which halves a cold compile. The round's arrays
+    are read from ``rnd`` once per game and passed to the per-round kernels
+    one by one: a context's fields read there cost reference counts (atomic
+    operations) on every call, about 4 % of a game (``scripts/ab_game_speed.py``)."""
     board, game_state, money, state = rnd.board, rnd.game_state, rnd.money, rnd.rng
+    pool, fixed, need, hands = rnd.pool, rnd.fixed, rnd.need, rnd.hands
+    codes, counts, result, failed, playpol = rnd.codes, rnd.counts, rnd.result, rnd.failed, rnd.playpol
     start_game(g, game_state, money)
     if game_state[GAME.field]:
         draw_entries(seed, round_stream(chunk, g, 0), g, game_state, money, state)
     reason, winners = 0, 0
     while reason == 0:
-        round_start(seed, round_stream(chunk, g, game_state[GAME.round]), state, rnd.pool)
-        leader, last, nine_lost, n_failed = play_round(rnd, log, mc)
+        round_start(seed, round_stream(chunk, g, game_state[GAME.round]), state, pool)
+        deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc)
+        leader, last, nine_lost, n_failed = play_out(board, game_state, money, state, hands, codes, counts, result,
+                                                     failed, playpol)
         if mc is not None and game_state[GAME.mc_any]:
             mc_cash_ins(board, game_state, money, state, row, mc)
         reason, winners = close_round(leader, last, nine_lost, n_failed, rnd, row, log)

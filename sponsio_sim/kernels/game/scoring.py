@@ -1,5 +1,5 @@
 """The end of a round (spec 5-6): the bets as the settlement takes them, the
-trick phase and the scoring. Shared by the full game (``game.play_round``)
+trick phase and the scoring. Shared by the full game (``engine.play_game``)
 and the ``mc`` policy's rollouts (``betting.mc``), so both finish a round
 by the same code."""
 
@@ -108,16 +108,22 @@ def ready_tricks(board, game_state, hands, codes, counts, playpol):
 
 
 @nb.njit(cache=True)
-def play_out(rnd):
-    """Betting is over in ``rnd`` (a ``contexts.GameRound``): load the bets,
-    play the tricks and score the round. ``rnd.hands`` ends with the hands
-    the tricks started from. Returns (first leader, last trick's winner,
-    nine_lost, failed bets)."""
-    board, game_state, money, hands, codes, counts = (rnd.board, rnd.game_state, rnd.money, rnd.hands, rnd.codes,
-                                                      rnd.counts)
-    playpol = rnd.playpol
+def play_out(board, game_state, money, state, hands, codes, counts, result, failed, playpol):
+    """Betting is over: load the bets, play the tricks and score the round
+    (the arrays of a ``contexts.GameRound``, passed one by one: the round's
+    hot path, where reading a context's fields costs reference counts; see
+    ``game.engine.play_game``). ``hands`` ends with the hands the tricks
+    started from. Returns (first leader, last trick's winner, nine_lost,
+    failed bets)."""
     leader = ready_tricks(board, game_state, hands, codes, counts, playpol)
-    last, nine_lost = play_tricks(game_state[GAME.players], leader, playpol, board, game_state, money, rnd.rng, None,
+    last, nine_lost = play_tricks(game_state[GAME.players], leader, playpol, board, game_state, money, state, None,
                                   None)
-    n_failed = score_round(nine_lost, board, game_state, money, codes, counts, rnd.result, rnd.failed)
+    n_failed = score_round(nine_lost, board, game_state, money, codes, counts, result, failed)
     return leader, last, nine_lost, n_failed
+
+
+@nb.njit(cache=True, inline="always")
+def play_out_round(rnd):
+    """``play_out`` in ``rnd`` (a ``contexts.GameRound``)."""
+    return play_out(rnd.board, rnd.game_state, rnd.money, rnd.rng, rnd.hands, rnd.codes, rnd.counts, rnd.result,
+                    rnd.failed, rnd.playpol)
