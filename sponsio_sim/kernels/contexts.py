@@ -4,6 +4,9 @@ Each is a namedtuple of arrays and scalars (numba passes one as a single
 argument), built once per query, chunk or game and handed down instead of
 long signatures, as vectorbt's simulation contexts are:
 
+- ``GameArrays``: a full game's packed state as ``analysis.game.setup``
+  builds it (``board``, ``game_state``, ``money``: ``game.layout``), which
+  the chunk kernels copy; for several plays, one row of each per play;
 - ``DealConditions``: what every deal of an odds query is conditioned on
   (``deal.deal``'s constraints and the revealed cards);
 - ``Query``: the table an odds query asks about (the asking seat, the
@@ -15,9 +18,14 @@ long signatures, as vectorbt's simulation contexts are:
   (``game.engine.game_round``): the packed state of ``game.layout``, the
   random stream, what a deal is conditioned on, the hands dealt, the bets
   and their results, the seats' play policies;
+- ``Trick``: the trick so far (scalars) as the play policies and a hooked
+  policy read it when a seat chooses its card;
 - ``RolloutWork``: a seat's betting rollouts (``betting.rollout.new_work``):
   the ``GameRound`` they play in (its deal: the cards the seat cannot see)
   and the hands of the world dealt;
+- ``Candidates``: an ``mc`` decision's candidate actions (``betting.mc``):
+  each one's (act, x, y, rv), the model's gain, the search order and the
+  search's summary;
 - ``GameRollout``: games played out to their end (``game.engine.rollout_game``):
   the ``GameRound`` they play in, a statistics row and a log.
 
@@ -36,7 +44,9 @@ body itself, whether the context is unpacked before the loop or read in it
 
 Other contexts live beside the one kernel family that uses them:
 ``dd.core.Workspace`` (a solver's arrays), ``play.pimc.PimcCtx`` (the pimc
-seat's hook) and ``odds.grading.Grading``.
+seat's hook), ``odds.grading.Grading``, ``advise.layouts.Layouts`` and
+``advise.tricks.CardQuestion``/``CardOutcomes``,
+``advise.evaluate.ActionQuestion``/``ActionOutcomes``.
 """
 
 from collections import namedtuple
@@ -46,6 +56,8 @@ import numpy as np
 
 from sponsio_sim.kernels.table import new_state
 
+# board/game_state/money: analysis.game.setup.build_state's (one row per play for several plays)
+GameArrays = namedtuple("GameArrays", ["board", "game_state", "money"])
 # pool: the hidden card ids; seat s holds fixed[s] plus need[s] of them, the
 # talon talon_fixed plus talon_need; revealed: the cards shown (public)
 DealConditions = namedtuple("DealConditions", ["pool", "fixed", "need", "talon_fixed", "talon_need", "revealed"])
@@ -57,8 +69,15 @@ TrickRound = namedtuple("TrickRound", ["board", "game_state", "money", "rng", "c
 # pool/fixed/need: a deal.deal's constraints (the talon: the rest); playpol: each seat's play policy
 GameRound = namedtuple("GameRound", ["board", "game_state", "money", "rng", "pool", "fixed", "need", "hands", "codes",
                                      "counts", "result", "failed", "playpol"])
+# the trick so far as the seat about to play sees it (``play.tricks.play_scripted``):
+# players at the table, the seat that led, the cards in it before this one (pos: this
+# card's place), the colour led and the top card and its seat (-1 before the lead), the
+# trick's cards (a mask) and the tricks left in the round, this one included
+Trick = namedtuple("Trick", ["players", "leader", "pos", "led", "best", "best_seat", "cards", "left"])
 RolloutWork = namedtuple("RolloutWork", ["scratch", "dealt"])
 GameRollout = namedtuple("GameRollout", ["scratch", "row", "log"])
+# acts[i]: candidate i's (act, x, y, rv); gains: the model's gain; order/summary: betting.rollout.search's
+Candidates = namedtuple("Candidates", ["acts", "gains", "order", "summary"])
 
 
 @nb.njit(cache=True, inline="always")

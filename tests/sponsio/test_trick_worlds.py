@@ -60,8 +60,7 @@ def test_layouts_are_uniform_over_every_layout_that_respects_the_voids(voids):
     assert lay.counts[0, int((lay.need * lay.strides).sum())] == len(every) > 1
     m = 60 * len(every) if len(every) < 500 else 30_000
     out = np.zeros((m, 4), dtype=np.uint64)
-    propose_layouts(lay.pool, lay.start, lay.splits, lay.first, lay.ways, lay.need, lay.strides, lay.counts,
-                    lay.fixed, np.uint64(3), out)
+    propose_layouts(lay, np.uint64(3), out)
     seen = Counter(tuple(int(h) for h in row) for row in out)
     assert set(seen) <= set(every)   # every drawn layout is legal
     # uniform: each seat's chance to hold each hidden card matches the enumeration's (binomial SE bound)
@@ -130,8 +129,7 @@ def test_seat_by_seat_likelihoods_equal_the_joint_replay():
     tt = build_trick_table(st, strategies, find_model(RULES))
     lay = tt.layouts
     props = np.zeros((3000, 4), dtype=np.uint64)
-    propose_layouts(lay.pool, lay.start, lay.splits, lay.first, lay.ways, lay.need, lay.strides, lay.counts,
-                    lay.fixed, np.uint64(11), props)
+    propose_layouts(lay, np.uint64(11), props)
     start_arrays = assumed_arrays(tt.table.start, tt.table.seat, None, RULES, strategies)
     joint = np.empty(len(props))
     others = 0b1111 & ~(1 << tt.table.seat)

@@ -76,8 +76,7 @@ def trick_worlds(tt, n: int, seed: int, reading: Reading, *, rules, strategies, 
         return Worlds(hands, hands[:1], np.ones(1), float(n), "nothing is hidden: every world is the same deal")
 
     def propose(key, out):
-        propose_layouts(layouts.pool, layouts.start, layouts.splits, layouts.first, layouts.ways, layouts.need,
-                        layouts.strides, layouts.counts, layouts.fixed, key, out)
+        propose_layouts(layouts, key, out)
 
     reading = replace(reading, proposals=reading.proposals or max(PROPOSALS_PER_WORLD * n, MIN_PROPOSALS))
     return draw_worlds(tt.table, n, seed, reading, rules=rules, strategies=strategies, propose=propose, memo=memo)

@@ -26,27 +26,13 @@ from sponsio_sim.analysis.advise.state import TableState, hands_now
 from sponsio_sim.analysis.advise.table import Table, betting_arrays
 from sponsio_sim.cards import card_name, format_cards, ids_of
 from sponsio_sim.kernels.advise.actions import END_USE
-from sponsio_sim.kernels.advise.layouts import layout_counts
+from sponsio_sim.kernels.advise.layouts import Layouts, layout_counts
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER, decided_bets, replay_script
 from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, LEAD_TOKEN, MAX_BETS, TOKEN
 from sponsio_sim.kernels.game.engine import game_round
 from sponsio_sim.kernels.betting.phase import leader_of
 from sponsio_sim.kernels.table import BOARD, TRICK_STATE
 from sponsio_sim.rules import RANKS
-
-
-@dataclass
-class Layouts:
-    """What ``kernels.advise.layouts`` deals a world from (its docstring)."""
-    pool: np.ndarray       # hidden cards, by colour
-    start: np.ndarray      # colour c's are pool[start[c]:start[c + 1]]
-    splits: np.ndarray     # (k, players): cards of a colour per seat
-    first: np.ndarray      # colour c's splits are rows first[c] .. first[c + 1] - 1
-    ways: np.ndarray       # in how many ways each split deals its colour
-    need: np.ndarray       # hidden slots per seat
-    strides: np.ndarray    # mixed-radix index of free slots
-    counts: np.ndarray     # layout_counts
-    fixed: np.ndarray      # per seat, the cards it is known to have held as betting ended
 
 
 @dataclass

@@ -33,6 +33,7 @@ from tabletop_mc.runner import run_chunked
 from sponsio_sim.analysis.game.model import fingerprint
 from sponsio_sim.analysis.game.runs import GAME_CHUNK
 from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state
+from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.kernels.game.layout import GAME, MAX_ENTRIES, stats_size
 from sponsio_sim.kernels.game.engine import mc_switch
@@ -77,23 +78,24 @@ def _states(plays: list[Play], model):
     plays_board = np.stack([b[0] for b in built])
     plays_game_state = np.stack([b[1] for b in built])
     plays_money = np.stack([b[2] for b in built])
-    mc = next((m for m in (mc_switch(b[1]) for b in built) if m is not None), None)
-    return plays_board, plays_game_state, plays_money, mc
+    mc_seats = next((m for m in (mc_switch(b[1]) for b in built) if m is not None), None)
+    return plays_board, plays_game_state, plays_money, mc_seats
 
 
 def run_plays(plays: list[Play], n: int, *, seed: int, model, progress: Progress | None = None,
               cache: bool = True) -> PlayRun:
     """``n`` games, each played by every play from the same random numbers (module docstring);
     ``progress`` advances by the games played (``n`` x plays)."""
-    tabs, game_state, weights, mc = _states(plays, model)
+    tabs, game_state, weights, mc_seats = _states(plays, model)
     players = plays[0].rules.players
     n_stats = stats_size(players, int(game_state[0, GAME.entries]))
     k = measures_size(players)
     m = len(plays) * k
     width = len(plays) * n_stats + moments_size(m)
     focal = np.array([p.entry for p in plays], dtype=np.int64)
-    batch = KernelBatch("sponsio_sim.kernels.game.multiplay", "multi_chunks", seed, tabs, game_state, weights, focal,
-                        np.int64(n_stats), np.int64(k), np.int64(width), mc)
+    batch = KernelBatch("sponsio_sim.kernels.game.multiplay", "multi_chunks", seed,
+                        GameArrays(tabs, game_state, weights), focal, np.int64(n_stats), np.int64(k), np.int64(width),
+                        mc_seats)
     store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK)) if cache else None
     bar = _Weighted(progress, len(plays)) if progress is not None else None
     totals = run_chunked(batch, n, chunk_size=GAME_CHUNK, progress=bar, cache=store).totals

@@ -36,6 +36,7 @@ from sponsio_sim.analysis.game.model import (KINDS, SuccessModel, cache_path, ca
                                              check_play, fingerprint, keep_in_cache, shipped)
 from sponsio_sim.analysis.game.setup import PLAY, build_state, model_variant, parse_profile
 from sponsio_sim.analysis.settings import Run
+from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels.game.fit import fit_chunks
 from sponsio_sim.kernels.game.layout import model_sizes
 from sponsio_sim.rules import RuleSet, load_rules
@@ -50,13 +51,13 @@ DECILES = 10
 
 
 def _run(rules, model, mode, n, seed, policy, progress, label):
-    board, game_state, money = build_state(rules, [], model)
+    start = GameArrays(*build_state(rules, [], model))
     width = 2 * len(model.bets) if mode == 0 else len(KINDS) * CAL_BINS * 3
     play_code = PLAY[policy]
 
     def batch(first, counts):
-        return fit_chunks(seed_key(seed), np.int64(first), counts, board, game_state, money, np.int64(mode),
-                          np.int64(play_code), TROLL_SHARE, np.int64(CAL_BINS), np.int64(width))
+        return fit_chunks(seed_key(seed), np.int64(first), counts, start, np.int64(mode), np.int64(play_code),
+                          TROLL_SHARE, np.int64(CAL_BINS), np.int64(width))
 
     if progress is not None:
         progress.set_label(label)

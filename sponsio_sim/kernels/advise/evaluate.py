@@ -57,7 +57,7 @@ def _evaluate_one(question, i, r0, r1, with_game, board, game_state, money, row0
     for r in range(r0, r1):
         dealt[:] = worlds[r]
         seed_state(key, np.uint64(r), rs_start)
-        gain[i, r] = rollout(step, s, acts[a, 0], acts[a, 1], acts[a, 2], acts[a, 3], board, mine, money, work,
+        gain[i, r] = rollout(step, s, (acts[a, 0], acts[a, 1], acts[a, 2], acts[a, 3]), board, mine, money, work,
                              rs_start)[0]
         ints2 = played.game_state
         m = 0

@@ -17,11 +17,22 @@ probability proportional to its count, then deals the colour's cards over
 it (``deal.deal``).
 """
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import seed_state, uniform
 from sponsio_sim.kernels.deal import deal
+
+# What ``propose_layouts`` deals a world from (module docstring): ``pool``
+# (hidden cards, by colour: colour c's are pool[start[c]:start[c + 1]]),
+# ``splits`` ((k, players): cards of a colour per seat; colour c's are rows
+# first[c] .. first[c + 1] - 1), ``ways`` (in how many ways each split deals
+# its colour), ``need`` (hidden slots per seat), ``strides`` (mixed-radix
+# index of free slots), ``counts`` (``layout_counts``), ``fixed`` (per seat,
+# the cards it is known to have held as betting ended).
+Layouts = namedtuple("Layouts", ["pool", "start", "splits", "first", "ways", "need", "strides", "counts", "fixed"])
 
 
 @nb.njit(cache=True)
@@ -61,9 +72,11 @@ BLOCKS = 64   # proposals split into this many blocks (threads take whole blocks
 
 
 @nb.njit(cache=True, parallel=True)
-def propose_layouts(pool, start, splits, first, ways, need, strides, counts, fixed, key, out):
-    """``out[r]``: world r's hands, ``fixed`` plus a uniform layout of the
-    hidden cards (stream ``(key, r)``: the same on any thread count)."""
+def propose_layouts(lay, key, out):
+    """``out[r]``: world r's hands, ``lay.fixed`` plus a uniform layout of the
+    hidden cards (``lay``: a ``Layouts``; stream ``(key, r)``: the same on any
+    thread count)."""
+    pool, splits, need, strides = lay.pool, lay.splits, lay.need, lay.strides
     seats = need.shape[0]
     shift = np.zeros(splits.shape[0], dtype=np.int64)   # each split's step in the mixed-radix index
     for j in range(splits.shape[0]):
@@ -79,16 +92,18 @@ def propose_layouts(pool, start, splits, first, ways, need, strides, counts, fix
         cards = np.empty(pool.shape[0], dtype=np.int64)
         for r in range(blk, out.shape[0], BLOCKS):
             seed_state(key, np.uint64(r), state)
-            hands[:] = fixed
+            hands[:] = lay.fixed
             cards[:] = pool   # the deal shuffles in place: every world starts from the same order
-            _draw(top, start, splits, first, ways, need, strides, counts, shift, state, hands, free, cards)
+            _draw(top, lay, shift, state, hands, free, cards)
             out[r, :] = hands
 
 
 @nb.njit(cache=True)
-def _draw(i, start, splits, first, ways, need, strides, counts, shift, state, hands, free, cards):
-    """One layout into ``hands``: per colour a split drawn by its count, then the colour's cards dealt over it."""
-    seats = need.shape[0]
+def _draw(i, lay, shift, state, hands, free, cards):
+    """One layout of ``lay`` (a ``Layouts``) into ``hands``: per colour a split
+    drawn by its count, then the colour's cards dealt over it."""
+    start, splits, first, ways, strides, counts = lay.start, lay.splits, lay.first, lay.ways, lay.strides, lay.counts
+    seats = lay.need.shape[0]
     for c in range(first.shape[0] - 1):
         rest = i
         for t in range(seats - 1, -1, -1):

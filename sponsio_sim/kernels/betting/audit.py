@@ -23,9 +23,9 @@ def audit_chunk(seed, stream, games, keep, audit, tab0, ints0, weight0, n_stats)
     row = np.zeros(n_stats, dtype=np.float64)
     nolog = no_log()
     nocells = np.zeros(1, dtype=np.float64)
-    mc = game_state[GAME.mc_any] != 0   # a typed flag, not a literal: the games' compiled mc variant serves
+    mc_seats = game_state[GAME.mc_any] != 0   # a typed flag, not a literal: the games' compiled mc variant serves
     for g in range(games):
-        play_game(seed, stream, g, rnd, row, nolog, nocells, mc)
+        play_game(seed, stream, g, rnd, row, nolog, nocells, mc_seats)
     out = np.zeros(AUDIT_COUNTS.size, dtype=np.float64)
     out[AUDIT_COUNTS.decisions] = game_state[GAME.mc_decisions]
     out[AUDIT_COUNTS.pruned] = game_state[GAME.mc_pruned]

@@ -44,6 +44,7 @@ from sponsio_sim.kernels.betting.policies import best_swap
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work, pilot_rollouts, rollout, rollout_key, search
 from sponsio_sim.kernels.bits import U0
 from sponsio_sim.betting_policies import BET_MC
+from sponsio_sim.kernels.contexts import Candidates
 from sponsio_sim.kernels.game.layout import (CANDIDATE_FEATURES, DECISION_RECORD, DOUBLE_TOKEN, GAME, MAX_BETS,
                                              MAX_CANDS, PASS, REBET_TOKEN, SWAP_TOKEN)
 from sponsio_sim.kernels.table import BOARD
@@ -102,22 +103,25 @@ def _keep(n, gains, keep, order):
 
 
 @nb.njit(cache=True)
-def _decide(step, s, n, cands, gains, board, game_state, money, work, key, pre_n, pre_gain, order, summary):
-    """Search the kept candidates; under audit also every candidate, counting
-    the decisions where that picks another one and what that costs: the two
-    choices' difference in mean round gain over R fresh rollouts
-    (milli-coins). Returns (the chosen index, how many candidates were
-    searched: ``order[:m]``, with ``search``'s ``summary``)."""
+def _decide(step, s, n, cand, board, game_state, money, work, key, pre_gain):
+    """Search the kept candidates of the ``n`` in ``cand`` (a ``contexts.Candidates``);
+    under audit also every candidate, counting the decisions where that picks
+    another one and what that costs: the two choices' difference in mean
+    round gain over R fresh rollouts (milli-coins). Returns (the chosen index,
+    how many candidates were searched: ``cand.order[:m]``, with ``search``'s
+    ``cand.summary``)."""
     if n == 1:
         return 0, 0
-    m = _keep(n, gains, game_state[GAME.mc_keep], order)
-    best = search(step, s, cands, order, m, board, game_state, money, work, key, pre_n, pre_gain, summary)
+    cands = cand.acts
+    m = _keep(n, cand.gains, game_state[GAME.mc_keep], cand.order)
+    best = search(step, s, cand, m, board, game_state, money, work, key, pre_gain)
     if game_state[GAME.mc_audit]:
         game_state[GAME.mc_decisions] += 1
         if m < n:
             scratch = np.zeros((3, MAX_CANDS), dtype=np.float64)
             full_order = np.arange(MAX_CANDS)
-            full = search(step, s, cands, full_order, n, board, game_state, money, work, key, pre_n, pre_gain, scratch)
+            full = search(step, s, Candidates(cands, cand.gains, full_order, scratch), n, board, game_state, money,
+                          work, key, pre_gain)
             if full != best:
                 game_state[GAME.mc_pruned] += 1
                 # what the pruned choice loses, on fresh deals (the searches' own means favour their picks)
@@ -131,8 +135,8 @@ def _decide(step, s, n, cands, gains, board, game_state, money, work, key, pre_n
                     rs_start[:] = rs
                     for c in range(2):
                         i = pair[c]
-                        g = rollout(step, s, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], board, game_state,
-                                     money, work, rs_start)[0]
+                        g = rollout(step, s, (cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]), board,
+                                    game_state, money, work, rs_start)[0]
                         loss += g if c == 0 else -g
                 rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
                 game_state[GAME.mc_regret] += np.int64(round(1000.0 * loss / rollouts))
@@ -154,21 +158,22 @@ def choose_mc(step, s, board, game_state, money, state, record):
     pre_gain = np.empty(pre_n, dtype=np.float64)
     pilot = pilot_rollouts(step, s, pre_n, key, board, game_state, money, work, pre_gain)
     n = step_candidates(s, board, game_state, money, pilot, cands, gains)
-    order = np.empty(MAX_CANDS, dtype=np.int64)
-    summary = np.zeros((3, MAX_CANDS), dtype=np.float64)
-    i, m = _decide(step, s, n, cands, gains, board, game_state, money, work, key, pre_n, pre_gain, order, summary)
+    cand = Candidates(cands, gains, np.empty(MAX_CANDS, dtype=np.int64), np.zeros((3, MAX_CANDS), dtype=np.float64))
+    i, m = _decide(step, s, n, cand, board, game_state, money, work, key, pre_gain)
     if record.shape[0] > 1 and m > 1:
-        record_decision(s, i, m, order, cands, gains, summary, board, game_state, money, record)
+        record_decision(s, i, m, cand, board, game_state, money, record)
     return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]
 
 
 @nb.njit(cache=True)
-def record_decision(s, chosen, m, order, cands, gains, summary, board, game_state, money, record):
-    """One row per searched candidate into ``record`` (``game.layout.REC_*``;
+def record_decision(s, chosen, m, cand, board, game_state, money, record):
+    """One row per searched candidate of ``cand`` (a ``contexts.Candidates``,
+    the first ``m`` of its order) into ``record`` (``game.layout.REC_*``;
     row 0 counts the rows used and the decisions): the decision's number,
     whether it was chosen, its paired mean round gain over pass and the
     rollouts behind it, its model gain and its features (``CANDIDATE_FEATURES.size``). A full
     record drops further decisions."""
+    cands, gains, order, summary = cand
     used = np.int64(record[0, 0])
     if used + m >= record.shape[0]:
         return
@@ -199,9 +204,7 @@ def choose_mc_end(j, s, board, game_state, money, state):
     if n == 1:
         return -1, -1
     work = new_work(s, board, game_state, money)
-    order = np.empty(MAX_CANDS, dtype=np.int64)
-    summary = np.zeros((3, MAX_CANDS), dtype=np.float64)
-    i, m = _decide(betting_steps(game_state) + j, s, n, cands, gains, board, game_state, money, work,
-                   rollout_key(state),
-                   np.int64(0), np.empty(0, dtype=np.float64), order, summary)   # a typed 0: choose_mc's _decide
+    cand = Candidates(cands, gains, np.empty(MAX_CANDS, dtype=np.int64), np.zeros((3, MAX_CANDS), dtype=np.float64))
+    i, m = _decide(betting_steps(game_state) + j, s, n, cand, board, game_state, money, work, rollout_key(state),
+                   np.empty(0, dtype=np.float64))
     return cands[i, 1], cands[i, 2]

@@ -116,10 +116,12 @@ def deal_world(r, key, work):
 
 
 @nb.njit(cache=True)
-def rollout(step, s, act, x, y, rv, board, game_state, money, work, rs_start):
-    """Seat s takes the candidate at ``step`` in the dealt world of ``work``
-    and the round is played out; returns seat s's round gain in coins, the
-    last trick's winner and the seats whose 9 lost a trick."""
+def rollout(step, s, action, board, game_state, money, work, rs_start):
+    """Seat s takes the candidate ``action`` (``(act, x, y, rv)`` as
+    ``phase.apply_action`` takes them) at ``step`` in the dealt world of
+    ``work`` and the round is played out; returns seat s's round gain in
+    coins, the last trick's winner and the seats whose 9 lost a trick."""
+    act, x, y, rv = action
     rnd, dealt = work.scratch, work.dealt
     tab2, ints2, w2, rs = rnd.board, rnd.game_state, rnd.money, rnd.rng
     n_bet = betting_steps(game_state)
@@ -153,8 +155,8 @@ def pilot_rollouts(step, s, n, key, board, game_state, money, work, pass_gain):
         deal_world(r, key, work)
         rs_start[:] = rs
         no = np.int64(-1)   # typed, not literal: the search's own calls share this compiled rollout
-        pass_gain[r], last, nine_lost = rollout(step, s, np.int64(PASS), no, no, no, board, game_state, money, work,
-                                                rs_start)
+        pass_gain[r], last, nine_lost = rollout(step, s, (np.int64(PASS), no, no, no), board, game_state, money,
+                                                work, rs_start)
         for row in range(nrows):
             kind = game_state[GAME.catalogue + 3 * row]
             if kind != FAIL and bet_won(kind, game_state[GAME.catalogue + 3 * row + 1],
@@ -167,15 +169,18 @@ def pilot_rollouts(step, s, n, key, board, game_state, money, work, pass_gain):
 
 
 @nb.njit(cache=True)
-def search(step, s, cands, order, m, board, game_state, money, work, key, pre_n, pre_gain, summary):
-    """Index (into ``cands``) of the candidate among ``order[:m]`` with the
-    highest mean round gain for seat s over at most its entry's R rollouts,
-    raced (module docstring). Candidates apply at betting step ``step``;
-    candidate 0 (pass) already has its gains of the first ``pre_n`` rollouts
-    in ``pre_gain`` (the pilot's). ``summary[:, i]``: candidate i's mean gain
-    over the rollouts it got (a dropped candidate: those before it was
-    dropped), its paired mean difference to ``order[0]`` over the same
-    rollouts, and their number."""
+def search(step, s, cand, m, board, game_state, money, work, key, pre_gain):
+    """Index (into ``cand.acts``; ``cand``: a ``contexts.Candidates``) of the
+    candidate among ``cand.order[:m]`` with the highest mean round gain for
+    seat s over at most its entry's R rollouts, raced (module docstring).
+    Candidates apply at betting step ``step``; candidate 0 (pass) already has
+    its gains of the first ``len(pre_gain)`` rollouts in ``pre_gain`` (the
+    pilot's). ``cand.summary[:, i]``: candidate i's mean gain over the
+    rollouts it got (a dropped candidate: those before it was dropped), its
+    paired mean difference to ``order[0]`` over the same rollouts, and their
+    number."""
+    cands, order, summary = cand.acts, cand.order, cand.summary
+    pre_n = pre_gain.shape[0]
     rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
     rs = work.scratch.rng
     gain = np.zeros((m, rollouts), dtype=np.float64)
@@ -194,8 +199,8 @@ def search(step, s, cands, order, m, board, game_state, money, work, key, pre_n,
             if i == 0 and r < pre_n:
                 gain[c, r] = pre_gain[r]
             else:
-                gain[c, r] = rollout(step, s, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], board, game_state,
-                                      money, work, rs_start)[0]
+                gain[c, r] = rollout(step, s, (cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]), board,
+                                     game_state, money, work, rs_start)[0]
         r += 1
         if r % RACE_EVERY == 0 and r < rollouts:
             n_alive = race(gain, r, alive)

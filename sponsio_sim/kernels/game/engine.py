@@ -76,10 +76,10 @@ def start_round(board, game_state, money):
 
 
 @nb.njit(cache=True)
-def betting_phase(board, game_state, money, state, log, mc):
+def betting_phase(board, game_state, money, state, log, mc_seats):
     """Spec 2: ``turns`` turns, each seat acting once from left of the dealer;
-    then the swap, rebet and double tokens take effect (spec 3). ``mc`` is
-    None when no seat bets by ``mc`` (its search is then compiled out, see
+    then the swap, rebet and double tokens take effect (spec 3). ``mc_seats``
+    is None when no seat bets by ``mc`` (its search is then compiled out, see
     ``play_game``), else the record ``mc`` seats write their decisions to
     (one row: none recorded; ``betting.mc.record_decision``)."""
     players = game_state[GAME.players]
@@ -87,8 +87,8 @@ def betting_phase(board, game_state, money, state, log, mc):
     n_bet = betting_steps(game_state)
     for k in range(n_bet):
         s = actor(k, game_state)
-        if mc is not None and is_mc(s, game_state):
-            act, x, y, rv = choose_mc(k, s, board, game_state, money, state, mc)
+        if mc_seats is not None and is_mc(s, game_state):
+            act, x, y, rv = choose_mc(k, s, board, game_state, money, state, mc_seats)
         else:
             act, x, y, rv = choose_action(s, board, game_state, money, state)
         if not apply_action(s, act, x, y, rv, board, game_state, money):
@@ -99,7 +99,7 @@ def betting_phase(board, game_state, money, state, log, mc):
         s = game_state[GAME.token_owner + t]
         if s < 0:
             continue
-        if mc is not None and is_mc(s, game_state):
+        if mc_seats is not None and is_mc(s, game_state):
             x, y = choose_mc_end(j, s, board, game_state, money, state)
         else:
             x, y = choose_end_token(s, t, board, game_state, money, state)
@@ -156,7 +156,7 @@ def end_check(game_state, money):
 
 
 @nb.njit(cache=True)
-def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc):
+def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc_seats):
     """Deal and bet one round (``mc`` seats do not cash in yet:
     ``mc_cash_ins``): the arrays of a ``contexts.GameRound``, passed one by
     one, as to ``play_out``, which plays and scores the round after it (see
@@ -170,7 +170,7 @@ def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log,
     board[BOARD.talon] = talon
     if log.shape[0] > 1:
         log_deal(log, rnd_no, hands, talon, board, game_state, money)
-    betting_phase(board, game_state, money, state, log, mc)
+    betting_phase(board, game_state, money, state, log, mc_seats)
     predict_bets(board, game_state, money)
     log_event(log, rnd_no, EV_LEAD, leader_of(game_state), board[BOARD.revealed], board[BOARD.talon], 0, 0, 0)
 
@@ -192,7 +192,7 @@ def close_round(leader, last, nine_lost, n_failed, rnd, row, log):
 
 
 @nb.njit(cache=True)
-def rollout_game(s, cash, key, r, board, game_state, money, work, mc):
+def rollout_game(s, cash, key, r, board, game_state, money, work, mc_seats):
     """From the end of a round's scoring, seat s cashes in now (``cash``) or
     not and the game is played to its end in rollout r (streams from ``key``)
     by every seat's own policy (``mc`` seats by ``ev`` and their cashK), in
@@ -213,8 +213,8 @@ def rollout_game(s, cash, key, r, board, game_state, money, work, mc):
     k = 0
     while reason == 0:
         round_start(key, np.uint64((r << 16) | k), rs, pool)
-        # mc entries bet by ev in a rollout (load_scratch); passing mc on only shares the compiled round
-        deal_and_bet(tab2, ints2, w2, rs, pool, fixed, need, hands, nolog, mc)
+        # mc entries bet by ev in a rollout (load_scratch); passing mc_seats on only shares the compiled round
+        deal_and_bet(tab2, ints2, w2, rs, pool, fixed, need, hands, nolog, mc_seats)
         leader, last, nine_lost, n_failed = play_out(tab2, ints2, w2, rs, hands, codes, counts, result, failed,
                                                      playpol)
         reason, winners = close_round(leader, last, nine_lost, n_failed, rnd, row2, nolog)
@@ -232,7 +232,7 @@ def game_rollout(board, game_state, money, row):
 
 
 @nb.njit(cache=True)
-def mc_cash_ins(board, game_state, money, state, row, mc):
+def mc_cash_ins(board, game_state, money, state, row, mc_seats):
     """Each ``mc`` seat on a track position with a value decides whether to
     cash in by playing the game out up to R times both ways (the same
     streams for both, raced as ``betting.mc.search`` races) and keeping the
@@ -249,7 +249,7 @@ def mc_cash_ins(board, game_state, money, state, row, mc):
         r = 0
         while r < rollouts and alive[0] and alive[1]:
             for c in range(2):
-                share[c, r] = rollout_game(s, c, key, r, board, game_state, money, work, mc)
+                share[c, r] = rollout_game(s, c, key, r, board, game_state, money, work, mc_seats)
             r += 1
             if r % RACE_EVERY == 0 and r < rollouts:
                 race(share, r, alive)
@@ -287,14 +287,14 @@ def game_round(board, game_state, money, rng):
 
 
 @nb.njit(cache=True)
-def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log, mc):
+def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log, mc_seats):
     """Play ``games`` games from random stream ``(seed, stream)``; statistics into ``row``
-    (``mc``: see ``play_game``)."""
+    (``mc_seats``: see ``play_game``)."""
     rnd = game_round(tab0.copy(), ints0.copy(), weight0.copy(), np.empty(4, dtype=np.uint64))
     game_state = rnd.game_state
     nocells = np.zeros(1, dtype=np.float64)
     for g in range(games):
-        reason, winners = play_game(seed, stream, g, rnd, row, log, nocells, mc)
+        reason, winners = play_game(seed, stream, g, rnd, row, log, nocells, mc_seats)
         record_game(reason, winners, game_state, rnd.money, row)
         log_event(log, game_state[GAME.round], EV_END, -1, reason, winners, 0, 0, 0)
 
@@ -309,14 +309,14 @@ def round_stream(chunk, g, rnd):
 
 
 @nb.njit(cache=True)
-def play_game(seed, chunk, g, rnd, row, log, cells, mc):
+def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats):
     """Game ``g`` of chunk ``chunk`` in ``rnd`` (a ``contexts.GameRound``), every
     round from its own stream; returns (end reason, winners).
     A ``cells`` array longer than 1 counts every bet held when betting ended by
     its model cell: ``cells[2 * cell]`` += 1, ``cells[2 * cell + 1]`` += won
-    (the on-policy fit, ``game.fit.onpolicy_chunks``). ``mc`` is None when
-    no seat bets by ``mc`` (``mc_switch``): numba then compiles the search
-    out of every caller, which halves a cold compile. The round's arrays
+    (the on-policy fit, ``game.fit.onpolicy_chunks``). ``mc_seats`` is None
+    when no seat bets by ``mc`` (``mc_switch``): numba then compiles the
+    search out of every caller, which halves a cold compile. The round's arrays
     are read from ``rnd`` once per game and passed to the per-round kernels
     one by one: a context's fields read there cost reference counts (atomic
     operations) on every call, about 4 % of a game (``scripts/ab_game_speed.py``)."""
@@ -329,11 +329,11 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc):
     reason, winners = 0, 0
     while reason == 0:
         round_start(seed, round_stream(chunk, g, game_state[GAME.round]), state, pool)
-        deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc)
+        deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc_seats)
         leader, last, nine_lost, n_failed = play_out(board, game_state, money, state, hands, codes, counts, result,
                                                      failed, playpol)
-        if mc is not None and game_state[GAME.mc_any]:
-            mc_cash_ins(board, game_state, money, state, row, mc)
+        if mc_seats is not None and game_state[GAME.mc_any]:
+            mc_cash_ins(board, game_state, money, state, row, mc_seats)
         reason, winners = close_round(leader, last, nine_lost, n_failed, rnd, row, log)
         if cells.shape[0] > 1:
             for s in range(game_state[GAME.players]):
@@ -345,17 +345,17 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc):
 
 
 @nb.njit(parallel=True, cache=True)
-def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, mc):
+def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, mc_seats):
     """Per-chunk statistics of ``counts[i]`` games for chunk ``first_chunk + i``."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
         nolog = no_log()
-        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, out[i], nolog, mc)
+        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, out[i], nolog, mc_seats)
     return out
 
 
 def mc_switch(game_state, record=None):
-    """The ``mc`` argument of the game kernels for a state built by
+    """The ``mc_seats`` argument of the game kernels for a state built by
     ``analysis.game.setup``: None when no entry bets by ``mc``, else the
     decision record (``record``, or one row: nothing recorded)."""
     if not game_state[GAME.mc_any]:

@@ -38,11 +38,12 @@ MAX_FIT_BETS = 3
 
 
 @nb.njit(cache=True)
-def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_share, bins, row):
-    """One chunk of ``rounds`` sample rounds (module docstring)."""
-    board = tab0.copy()
-    game_state = ints0.copy()
-    money = weight0.copy()
+def fit_chunk(seed, stream, rounds, start, mode, policy, troll_share, bins, row):
+    """One chunk of ``rounds`` sample rounds from ``start`` (``contexts.GameArrays``;
+    module docstring)."""
+    board = start.board.copy()
+    game_state = start.game_state.copy()
+    money = start.money.copy()
     state = np.empty(4, dtype=np.uint64)
     seed_state(seed, stream, state)
     players = game_state[GAME.players]
@@ -103,30 +104,29 @@ def fit_chunk(seed, stream, rounds, tab0, ints0, weight0, mode, policy, troll_sh
 
 
 @nb.njit(parallel=True, cache=True)
-def fit_chunks(seed, first_chunk, counts, tab0, ints0, weight0, mode, policy, troll_share, bins, width):
+def fit_chunks(seed, first_chunk, counts, start, mode, policy, troll_share, bins, width):
     """Per-chunk rows of ``width`` sums for chunks ``first_chunk + i``."""
     out = np.zeros((counts.shape[0], width), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
-        fit_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, mode, policy, troll_share, bins,
-                  out[i])
+        fit_chunk(seed, first_chunk + i, counts[i], start, mode, policy, troll_share, bins, out[i])
     return out
 
 
 @nb.njit(cache=True)
-def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row, mc):
+def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row, mc_seats):
     """``games`` whole games of the configured profile; every bet held when
     betting ends is one sample of its model cell (``game.play_game``)."""
     rnd = game_round(tab0.copy(), ints0.copy(), weight0.copy(), np.empty(4, dtype=np.uint64))
     stats = np.zeros(n_stats, dtype=np.float64)
     nolog = no_log()
     for g in range(games):
-        play_game(seed, stream, g, rnd, stats, nolog, row, mc)
+        play_game(seed, stream, g, rnd, stats, nolog, row, mc_seats)
 
 
 @nb.njit(parallel=True, cache=True)
-def onpolicy_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, width, mc):
+def onpolicy_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, width, mc_seats):
     """Per-chunk (bets, wins) per model cell from chunks ``first_chunk + i`` of whole games."""
     out = np.zeros((counts.shape[0], width), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
-        onpolicy_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, n_stats, out[i], mc)
+        onpolicy_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, n_stats, out[i], mc_seats)
     return out

@@ -20,10 +20,11 @@ from sponsio_sim.kernels.game.log import no_log
 
 
 @nb.njit(cache=True)
-def profile_chunk(seed, chunk, games, tab0, ints0, weight0, groups, n_stats, out, mc):
-    """``games`` games of chunk ``chunk``; per member j: out[j] += y, out[K + j] += y * y,
-    out[2K + j] += 1 for every game where j sits (K = len(out) // 3)."""
-    rnd = game_round(tab0.copy(), ints0.copy(), weight0.copy(), np.empty(4, dtype=np.uint64))
+def profile_chunk(seed, chunk, games, start, groups, n_stats, out, mc_seats):
+    """``games`` games of chunk ``chunk`` from ``start`` (``contexts.GameArrays``); per
+    member j: out[j] += y, out[K + j] += y * y, out[2K + j] += 1 for every game where j
+    sits (K = len(out) // 3)."""
+    rnd = game_round(start.board.copy(), start.game_state.copy(), start.money.copy(), np.empty(4, dtype=np.uint64))
     game_state = rnd.game_state
     row = np.zeros(n_stats, dtype=np.float64)
     nolog = no_log()
@@ -33,7 +34,7 @@ def profile_chunk(seed, chunk, games, tab0, ints0, weight0, groups, n_stats, out
     seats = np.zeros(k, dtype=np.int64)
     players = game_state[GAME.players]
     for g in range(games):
-        reason, winners = play_game(seed, chunk, g, rnd, row, nolog, nocells, mc)
+        reason, winners = play_game(seed, chunk, g, rnd, row, nolog, nocells, mc_seats)
         n_win = 0
         for s in range(players):
             n_win += (winners >> s) & 1
@@ -52,9 +53,9 @@ def profile_chunk(seed, chunk, games, tab0, ints0, weight0, groups, n_stats, out
 
 
 @nb.njit(parallel=True, cache=True)
-def profile_chunks(seed, first_chunk, counts, tab0, ints0, weight0, groups, n_members, n_stats, mc):
+def profile_chunks(seed, first_chunk, counts, start, groups, n_members, n_stats, mc_seats):
     """Per-chunk member samples (``profile_chunk``) for chunks ``first_chunk + i``."""
     out = np.zeros((counts.shape[0], 3 * n_members), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
-        profile_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, groups, n_stats, out[i], mc)
+        profile_chunk(seed, first_chunk + i, counts[i], start, groups, n_stats, out[i], mc_seats)
     return out

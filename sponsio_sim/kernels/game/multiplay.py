@@ -93,14 +93,14 @@ def game_measures(reason, winners, focal, game_state, money, stats, before, afte
 
 
 @nb.njit(cache=True)
-def multi_chunk(seed, stream, games, plays_board, plays_game_state, plays_money, focal, n_stats, n_meas, row, mc):
-    """``games`` games of chunk ``stream``, each played by every play (rows of ``plays_board``,
-    ``plays_game_state``, ``plays_money``); ``focal[j]``: the entry whose win share play j measures.
-    ``row``: each play's statistics, then the games' moments block."""
-    n_plays = plays_board.shape[0]
-    board = plays_board.copy()
-    game_state = plays_game_state.copy()
-    money = plays_money.copy()
+def multi_chunk(seed, stream, games, plays, focal, n_stats, n_meas, row, mc_seats):
+    """``games`` games of chunk ``stream``, each played by every play (the rows of
+    ``plays``, a ``contexts.GameArrays``); ``focal[j]``: the entry whose win share play j
+    measures. ``row``: each play's statistics, then the games' moments block."""
+    n_plays = plays.board.shape[0]
+    board = plays.board.copy()
+    game_state = plays.game_state.copy()
+    money = plays.money.copy()
     rnd = game_round(board[0], game_state[0], money[0], np.empty(4, dtype=np.uint64))
     nolog = no_log()
     nocells = np.zeros(1, dtype=np.float64)
@@ -113,7 +113,7 @@ def multi_chunk(seed, stream, games, plays_board, plays_game_state, plays_money,
         for j in range(n_plays):
             stats = row[j * n_stats:(j + 1) * n_stats]
             reason, winners = play_game(seed, stream, g, on_state(rnd, board[j], game_state[j], money[j]), stats,
-                                        nolog, nocells, mc)
+                                        nolog, nocells, mc_seats)
             record_game(reason, winners, game_state[j], money[j], stats)
             game_measures(reason, winners, focal[j], game_state[j], money[j], stats, before[j], after,
                           x[j * n_meas:(j + 1) * n_meas])
@@ -122,11 +122,9 @@ def multi_chunk(seed, stream, games, plays_board, plays_game_state, plays_money,
 
 
 @nb.njit(parallel=True, cache=True)
-def multi_chunks(seed, first_chunk, counts, plays_board, plays_game_state, plays_money, focal, n_stats, n_meas, width,
-                 mc):
+def multi_chunks(seed, first_chunk, counts, plays, focal, n_stats, n_meas, width, mc_seats):
     """Per-chunk rows (``multi_chunk``) for chunks ``first_chunk + i``."""
     out = np.zeros((counts.shape[0], width), dtype=np.float64)
     for i in nb.prange(counts.shape[0]):
-        multi_chunk(seed, first_chunk + i, counts[i], plays_board, plays_game_state, plays_money, focal, n_stats,
-                    n_meas, out[i], mc)
+        multi_chunk(seed, first_chunk + i, counts[i], plays, focal, n_stats, n_meas, out[i], mc_seats)
     return out

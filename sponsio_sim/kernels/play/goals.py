@@ -103,16 +103,17 @@ def sure_winners(hand, gone, board):
 
 
 @no_refcount
-def colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can, unknown, board, game_state):
-    """Value of playing ``c`` for the colour-count bets seat s plays for or against.
+def colour_terms(c, s, trick, lead_col, hold, top_seat, n_can, unknown, board, game_state):
+    """Value of playing ``c`` in ``trick`` (a ``contexts.Trick``) for the
+    colour-count bets seat s plays for or against.
 
     The seats still to play add to the trick a card of the led colour each if
     they can follow; seats that cannot (known voids, or a small guessed
     chance) discard, a card of colour C in proportion to C's unknown cards.
     """
-    tmask = trick_mask | bit(c)
+    tmask = trick.cards | bit(c)
     gone = board[BOARD.talon] | board[BOARD.played]
-    n_rem = players - 1 - pos
+    n_rem = trick.players - 1 - trick.pos
     n_unknown = popcount(unknown)
     discards = (n_rem - n_can) + _VOID_GUESS * n_can
     score = 0.0

@@ -217,22 +217,22 @@ def trick_counters(ctr, players, n_colours, codes, bcounts, nine_lost, board, ga
 
 
 @nb.njit(cache=True, inline="always")
-def _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
+def _pimc_hook(ctx, s, legal, trick, order, nine_lost, board, game_state, state):
     """``play.play_tricks``'s hook: the solver's counters and the
     trick so far from the public state, then ``pimc_choose``."""
-    trick = ctx.trick
+    cards = ctx.trick
     trick_counters(ctx.ctr, ctx.bcounts.shape[0], ctx.n_colours, ctx.codes, ctx.bcounts, nine_lost, board,
                    game_state)
-    for j in range(pos):
-        trick[j] = np.int64((order >> np.uint64(6 * j)) & np.uint64(63))
-    return pimc_choose(ctx, s, legal, leader, pos, best, board, game_state, state)
+    for j in range(trick.pos):
+        cards[j] = np.int64((order >> np.uint64(6 * j)) & np.uint64(63))
+    return pimc_choose(ctx, s, legal, trick.leader, trick.pos, trick.best, board, game_state, state)
 
 
 @overload(choose_hooked, jit_options={"cache": True})
-def _choose_hooked_pimc(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
+def _choose_hooked_pimc(ctx, s, legal, trick, order, nine_lost, board, game_state, state):
     if getattr(ctx, "instance_class", None) is PimcCtx:
-        def impl(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
-            return _pimc_hook(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state)
+        def impl(ctx, s, legal, trick, order, nine_lost, board, game_state, state):
+            return _pimc_hook(ctx, s, legal, trick, order, nine_lost, board, game_state, state)
         return impl
     return None
 

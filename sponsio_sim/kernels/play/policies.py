@@ -77,9 +77,9 @@ def choose_random(legal, state):
 
 
 @no_refcount
-def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, trick_mask,
-                  tricks_left, board, game_state, money):
-    """The goal policy's card (``goal``), else the greedy policy's (see module docstring).
+def choose_scored(s, goal, legal, trick, board, game_state, money):
+    """The goal policy's card (``goal``), else the greedy policy's (see module
+    docstring), for seat s in ``trick`` (a ``contexts.Trick``).
 
     Cards that differ only by ranks already gone (played or in the talon)
     are one move: only the cheapest is scored, except 9s (nines bets).
@@ -92,6 +92,7 @@ def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, tr
     is the sum over seats of P(seat wins) x ``money[seat]`` plus per-card
     terms.
     """
+    players, leader, pos, led, best, best_seat, trick_mask, tricks_left = trick
     hand = board[BOARD.hands + s]
     revealed = board[BOARD.revealed]
     unknown = board[BOARD.deck] & ~(hand | board[BOARD.talon] | board[BOARD.played] | trick_mask | revealed)
@@ -166,8 +167,7 @@ def choose_scored(s, players, goal, legal, pos, leader, led, best, best_seat, tr
         if nine_sign != 0.0 and rank == RANKS - 1 and not nine_dead:
             score += nine_sign * (-1.0 if pos > 0 and col != led else _NINE_SAFE)
         if n_colour > 0:
-            score += colour_terms(c, s, pos, players, lead_col, trick_mask, hold, top_seat, n_can,
-                                  unknown, board, game_state)
+            score += colour_terms(c, s, trick, lead_col, hold, top_seat, n_can, unknown, board, game_state)
         if score > best_score:
             best_score = score
             best_card = c

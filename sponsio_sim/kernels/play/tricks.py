@@ -7,6 +7,7 @@ from numba.extending import overload
 
 from sponsio_sim.kernels.bets import bet_decided
 from sponsio_sim.kernels.bits import RANKS, U0, U1, beats, bit, lowest, popcount
+from sponsio_sim.kernels.contexts import Trick
 from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM, choose_random, choose_scored
 from sponsio_sim.kernels.table import BOARD, TRICK_STATE
 
@@ -14,7 +15,7 @@ from sponsio_sim.kernels.table import BOARD, TRICK_STATE
 HOOKED = 3  # policy codes from here on choose through ``choose_hooked``
 
 
-def choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
+def choose_hooked(ctx, s, legal, trick, order, nine_lost, board, game_state, state):
     """The card of a seat whose policy code is >= ``HOOKED``.
 
     Resolved at compile time by the type of ``ctx``: a module adding such a
@@ -26,9 +27,9 @@ def choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, board, gam
 
 @overload(choose_hooked, jit_options={"cache": True})
 def _choose_hooked_none(   # types the call for ctx None; never runs (play_tricks compiles the branch out)
-        ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
+        ctx, s, legal, trick, order, nine_lost, board, game_state, state):
     if isinstance(ctx, types.NoneType):
-        def impl(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state):
+        def impl(ctx, s, legal, trick, order, nine_lost, board, game_state, state):
             if legal != U0:   # always: a seat chooses among its legal cards (the test keeps the type int)
                 raise ValueError("a policy code >= HOOKED needs its context")
             return -1
@@ -41,11 +42,11 @@ def play_tricks(players, leader, policy, board, game_state, money, state, ctx, s
     """Play every trick of the deal loaded in ``board`` (see ``table.set_round``).
 
     ``policy[s]`` picks seat s's policy: the shared ones (``policies``), or,
-    for codes >= ``HOOKED``, ``choose_hooked(ctx, s, legal, pos, leader,
-    order, best, nine_lost, board, game_state, state)``, resolved at compile time by
-    the type of ``ctx`` (``None``: no hook; the hook's bookkeeping is then
-    compiled out). ``order`` packs the cards already in the trick, 6 bits each
-    from the leader's; ``best`` is the trick's top card so far (-1 when leading).
+    for codes >= ``HOOKED``, ``choose_hooked(ctx, s, legal, trick, order,
+    nine_lost, board, game_state, state)``, resolved at compile time by the
+    type of ``ctx`` (``None``: no hook; the hook's bookkeeping is then
+    compiled out). ``trick`` is the trick so far (``contexts.Trick``);
+    ``order`` packs its cards, 6 bits each from the leader's.
 
     Hands are emptied; tricks won and cards won end up in ``game_state[TRICK_STATE.tricks_won + s]``
     and ``board[BOARD.won + s]``, the cards in play order in ``game_state[TRICK_STATE.seq:]``, trick
@@ -121,10 +122,13 @@ def play_scripted(players, leader, policy, board, game_state, money, state, ctx,
                 elif (legal & (legal - U1)) == U0:
                     c = lowest(legal)
                 elif pol == GREEDY or pol == GOAL:
-                    c = choose_scored(s, players, pol == GOAL, legal, pos, leader, led, best, best_seat,
-                                      trick_mask, tricks_left, board, game_state, money)
+                    c = choose_scored(s, pol == GOAL, legal,
+                                      Trick(players, leader, pos, led, best, best_seat, trick_mask, tricks_left),
+                                      board, game_state, money)
                 elif ctx is not None and pol >= HOOKED:
-                    c = choose_hooked(ctx, s, legal, pos, leader, order, best, nine_lost, board, game_state, state)
+                    c = choose_hooked(ctx, s, legal,
+                                      Trick(players, leader, pos, led, best, best_seat, trick_mask, tricks_left),
+                                      order, nine_lost, board, game_state, state)
                 else:
                     raise ValueError("unknown play policy (or a hooked one without its context)")
             b = bit(c)
