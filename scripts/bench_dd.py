@@ -44,6 +44,7 @@ import numpy as np
 
 from sponsio_sim.bets import catalogue, encode_table, parse_bet_set
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
+from sponsio_sim.kernels.dd.context import BetQuestion
 from sponsio_sim.kernels.dd.solve import fresh_counters, solve_bets, solve_coalition, workspace
 from sponsio_sim.rules import load_rules
 
@@ -109,7 +110,7 @@ def main():
     ours(0)
     codes0, counts0 = encode_table({0: parse_bet_set(BETS[0], rules, 0)}, 4)
     ctr0 = fresh_counters(4, 4)
-    solve_bets(deals[0].copy(), 0, empty, ctr0, colmask, nines, codes0, counts0, 0, 1, np.uint64(0),
+    solve_bets(deals[0].copy(), 0, empty, ctr0, colmask, nines, BetQuestion(codes0, counts0, 0, 1, np.uint64(0)),
                work, np.uint64(1))
     print(f"JIT compile / cache load: {time.perf_counter() - t0:.1f} s (excluded below)")
 
@@ -138,6 +139,7 @@ def bet_table(args, rules, deals, leaders, colmask, nines, work, stamp, best):
     over = []
     for bet in catalogue(rules, 0):
         codes, counts = encode_table({0: [bet]}, 4)
+        question = BetQuestion(codes, counts, 0, maxside, np.uint64(0))
         t = np.full(args.deals, np.inf)
         nodes = np.zeros(args.deals, dtype=np.int64)
         made = 0
@@ -145,8 +147,7 @@ def bet_table(args, rules, deals, leaders, colmask, nines, work, stamp, best):
             for _ in range(args.repeats):
                 stamp[0] += 1
                 dt, (ok, k) = cpu(lambda: solve_bets(deals[i].copy(), int(leaders[i]), empty, ctr0, colmask, nines,
-                                                     codes, counts, 0, maxside, np.uint64(0), work,
-                                                     np.uint64(stamp[0])))
+                                                     question, work, np.uint64(stamp[0])))
                 t[i] = min(t[i], dt)
             nodes[i] = k
             made += bool(ok)

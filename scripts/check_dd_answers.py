@@ -30,6 +30,7 @@ import numpy as np
 
 from sponsio_sim.bets import catalogue, encode_table, parse_bet_set
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
+from sponsio_sim.kernels.dd.context import BetAnswers, CoalitionAnswers, Positions
 from sponsio_sim.kernels.dd.solve import batch_bets, batch_coalition
 from tabletop_mc.workshare import new_ticket
 from sponsio_sim.rules import RANKS, load_rules
@@ -80,7 +81,7 @@ def answers():
     nodes_total = 0
     for players, n, coalitions in CONFIGS:
         rules = load_rules(players=players)
-        hands, leaders, tricks, trick_len = positions(players, n, 17 + players)
+        deals = Positions(*positions(players, n, 17 + players))
         colmask = colour_masks(rules.n_colours)
         nines = np.uint64(nines_mask(rules.n_colours))
         max_cards = np.int64(players * rules.hand_size)
@@ -88,8 +89,8 @@ def answers():
             coal = sum(1 << int(s) for s in coal_text.split(","))
             res = np.zeros(n, dtype=np.int64)
             nodes = np.zeros(n, dtype=np.int64)
-            batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, np.int64(coal), max_cards,
-                            new_ticket(), res, nodes, np.zeros(n))
+            batch_coalition(deals, colmask, nines, np.int64(coal), max_cards, new_ticket(),
+                            CoalitionAnswers(res, nodes, np.zeros(n)))
             out[f"{players}p coalition {coal_text}"] = "".join(str(int(v)) for v in res)
             nodes_total += int(nodes.sum())
         questions = []
@@ -111,8 +112,8 @@ def answers():
             worst = np.zeros(n, dtype=np.bool_)
             best = np.zeros(n, dtype=np.bool_)
             nodes = np.zeros(n, dtype=np.int64)
-            batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, counts, np.int64(ask),
-                       max_cards, new_ticket(), worst, best, nodes, np.zeros(n))
+            batch_bets(deals, colmask, nines, codes, counts, np.int64(ask), max_cards, new_ticket(),
+                       BetAnswers(worst, best, nodes, np.zeros(n)))
             key = f"{players}p seat {ask} {text}" + (f" others {others}" if others else "")
             out[key] = "".join(str(int(w) + int(b)) for w, b in zip(worst, best))
             nodes_total += int(nodes.sum())

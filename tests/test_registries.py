@@ -243,9 +243,9 @@ def _one_bet(kind, players=4, a=0, b=0):
 
 
 def _ct_row(players=4, n_colours=4):
-    from sponsio_sim.kernels.dd.core import ct_layout
-    row = np.zeros(ct_layout(players, n_colours)[4], dtype=np.int64)
-    row[ct_layout(players, n_colours)[3]] = -1
+    from sponsio_sim.kernels.dd.core import tally_layout
+    row = np.zeros(tally_layout(players, n_colours)[4], dtype=np.int64)
+    row[tally_layout(players, n_colours)[3]] = -1
     return row
 
 
@@ -279,7 +279,7 @@ def _bet_kind_args(name: str, code: int):
         game_state[rel_at(0, 0, 4)] = 1
         return 0, 4, 8, u0, board, game_state, money
     if name == "_bet_verdict":
-        return code, 0, 0, 0, row, 4, 4, 2, u0, colmask, nines_mask(4)
+        return code, 0, 0, 0, row, 4, 2, u0, colmask, nines_mask(4)
     if name == "_clash":
         return codes, bcounts, 0, row, -1, 2, 0
     if name == "bet_extra_keys":

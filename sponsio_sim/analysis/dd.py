@@ -27,6 +27,7 @@ from sponsio_sim.analysis.odds.dd import check_nines_scope
 from sponsio_sim.bets import encode_table, parse_bet_set, parse_others
 from sponsio_sim.cards import card_name, mask_of, parse_cards
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
+from sponsio_sim.kernels.dd.context import BetAnswers, CoalitionAnswers, Positions
 from sponsio_sim.kernels.dd.solve import batch_bets, batch_coalition
 from sponsio_sim.rules import RANKS, RuleSet, load_rules
 
@@ -173,6 +174,7 @@ def solve(deals, question: Question = Question(), *, players: int | None = None,
     colmask = colour_masks(ruleset.n_colours)
     nines = np.uint64(nines_mask(ruleset.n_colours))
     leaders = np.full(n, lead, dtype=np.int64)
+    positions = Positions(hands, leaders, tricks, trick_len)
     max_cards = ruleset.players * ruleset.hand_size
     df = pd.DataFrame({"deal": np.arange(1, n + 1), "lead": leaders})
     total_nodes = np.zeros(n, dtype=np.int64)
@@ -181,8 +183,8 @@ def solve(deals, question: Question = Question(), *, players: int | None = None,
         out = np.zeros(n, dtype=np.int64)
         nodes = np.zeros(n, dtype=np.int64)
         ms = np.zeros(n, dtype=np.float64)
-        batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, np.int64(coal),
-                        np.int64(max_cards), new_ticket(), out, nodes, ms)
+        batch_coalition(positions, colmask, nines, np.int64(coal), np.int64(max_cards), new_ticket(),
+                        CoalitionAnswers(out, nodes, ms))
         df["coalition"] = ",".join(str(s) for s in range(P) if (coal >> s) & 1)
         df["tricks"] = out
         total_nodes += nodes
@@ -197,8 +199,8 @@ def solve(deals, question: Question = Question(), *, players: int | None = None,
         best = np.zeros(n, dtype=np.bool_)
         nodes = np.zeros(n, dtype=np.int64)
         ms = np.zeros(n, dtype=np.float64)
-        batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, counts, np.int64(seat),
-                   np.int64(max_cards), new_ticket(), worst, best, nodes, ms, ruleset.nines_scope == "own")
+        batch_bets(positions, colmask, nines, codes, counts, np.int64(seat), np.int64(max_cards), new_ticket(),
+                   BetAnswers(worst, best, nodes, ms), ruleset.nines_scope == "own")
         df["seat"] = seat
         df["bets"] = ",".join(b.notation(ruleset) for b in my_bets)
         df["worst"] = worst

@@ -16,6 +16,7 @@ import pytest
 
 from sponsio_sim.bets import catalogue, encode_table, parse_bet_set
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
+from sponsio_sim.kernels.dd.context import BetQuestion
 from sponsio_sim.kernels.dd.core import MODE_BET
 from sponsio_sim.kernels.dd.goals import bet_flags, relevant_seats
 from sponsio_sim.kernels.dd.moves import SHAKE, shaken
@@ -45,19 +46,20 @@ class Asker:
         self.colmask = colour_masks(self.n_col)
         self.nines = np.uint64(nines_mask(self.n_col))
         self.work = workspace(self.players, self.n_col, self.players * 9)
-        self.ctr0 = fresh_counters(self.players, self.n_col)
+        self.start_tally = fresh_counters(self.players, self.n_col)
 
     def ask(self, budget, shake, stamp):
-        PL, PU, CT, TT = self.work
-        rel = relevant_seats(self.codes, self.counts, self.seat)
-        any_fail, sens = bet_flags(self.codes, self.counts, rel)
-        res3 = np.zeros((self.players, 5), dtype=np.int64)
-        fail3 = np.zeros(self.players, dtype=np.int64)
-        setup_root(self.hands, self.leader, self.trick, self.ctr0, PL, PU, CT)
+        deciding_seats = relevant_seats(self.codes, self.counts, self.seat)
+        any_fail, any_nines = bet_flags(self.codes, self.counts, deciding_seats)
+        bet_results = np.zeros((self.players, 5), dtype=np.int64)
+        seat_failed = np.zeros(self.players, dtype=np.int64)
+        setup_root(self.hands, self.leader, self.trick, self.start_tally, self.work)
+        plies, ply_cards, tally, table = self.work
         return search(self.hands, self.colmask, self.nines, np.int64(MODE_BET), np.int64(0),
                       np.int64(self.maxside), np.int64(0), self.codes, self.counts, np.int64(self.seat),
-                      np.int64(rel), np.bool_(any_fail), np.bool_(sens), np.uint64(0), PL, PU, CT, TT,
-                      np.uint64(stamp), res3, fail3, np.int64(budget), np.uint64(shake))
+                      np.int64(deciding_seats), np.bool_(any_fail), np.bool_(any_nines), np.uint64(0), plies,
+                      ply_cards, tally, table, np.uint64(stamp), bet_results, seat_failed, np.int64(budget),
+                      np.uint64(shake))
 
     def restarted(self, first_budget, shake0, stamp):
         """Attempts with budgets first_budget, x2, ... in shaken orders on
@@ -152,8 +154,8 @@ def test_restarts_keep_full_deal_answers():
             codes, counts = encode_table({0: bets}, 4)
             stamp += 1
             h = np.array([sum(1 << c for c in x) for x in hands], dtype=np.uint64)
-            ok, nodes = solve_bets(h, leader, empty, ctr0, colmask, nines, codes, counts, 0, 15, np.uint64(0),
-                                   work, np.uint64(stamp))
+            ok, nodes = solve_bets(h, leader, empty, ctr0, colmask, nines,
+                                   BetQuestion(codes, counts, 0, 15, np.uint64(0)), work, np.uint64(stamp))
             restarted += nodes > COOP_BUDGET
             q = Asker(rules, hands, leader, [], 0, bets, 15)
             plain, _ = q.ask(budget=0, shake=0, stamp=1)

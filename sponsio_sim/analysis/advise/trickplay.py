@@ -43,7 +43,7 @@ from sponsio_sim.kernels.advise.tricks import CardOutcomes, CardQuestion, play_c
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.contexts import Query
-from sponsio_sim.kernels.dd.core import ct_layout
+from sponsio_sim.kernels.dd.core import tally_layout
 from sponsio_sim.kernels.game.layout import GAME, MAX_BETS
 from sponsio_sim.kernels.odds.dd import solve_deals
 from sponsio_sim.kernels.play.pimc import trick_counters
@@ -119,7 +119,7 @@ def _solved(tt, ask: int, roots, worlds, n, rows, row_counts, prog):
     players = int(game_state[GAME.players])
     n_col = int(game_state[GAME.colours])
     played = np.uint64(int(sum(1 << int(c) for c in tt.script)))
-    ctr = np.zeros(ct_layout(players, n_col)[4], dtype=np.int64)
+    ctr = np.zeros(tally_layout(players, n_col)[4], dtype=np.int64)
     trick_counters(ctr, np.int64(players), np.int64(n_col), tt.codes, tt.counts, np.int64(tt.nine_lost), board,
                    game_state)
     trick = np.array(tt.trick, dtype=np.int64)

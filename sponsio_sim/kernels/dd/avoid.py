@@ -42,7 +42,7 @@ import numba as nb
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import U0, U1, bit, highest, lowest, popcount
-from sponsio_sim.kernels.dd.core import F_BEST, F_BEST_SEAT, F_LEADER, F_POS, ct_layout
+from sponsio_sim.kernels.dd.core import F_BEST, F_BEST_SEAT, F_LEADER, F_POS, tally_layout
 
 
 @nb.njit(cache=True, inline="always")
@@ -159,7 +159,7 @@ def frozen_bets(codes, bcounts, ask, row, players, n_col):
     others depend on other seats): False when it holds another kind."""
     if bcounts[ask] == 0:
         return False
-    first = row[ct_layout(players, n_col)[3]]
+    first = row[tally_layout(players, n_col)[3]]
     for i in range(bcounts[ask]):
         kind = codes[ask, i, 0]
         if kind == TRICKS:

@@ -12,6 +12,7 @@ import numba as nb
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, bit, highest, lowest, popcount
+from sponsio_sim.kernels.dd.context import TrickSoFar
 from sponsio_sim.kernels.dd.core import F_BEST, F_BEST_SEAT, F_LED, F_POS, F_SEAT, F_TRICKS_DONE, U_TMASK, side_tricks
 from sponsio_sim.kernels.dd.tt import NO, UNKNOWN, YES
 
@@ -228,30 +229,32 @@ def bet_room(codes, bcounts, ask, row, players, n_col):
 
 
 @nb.njit(cache=True, inline="always")
-def forced_win(hands, players, colmask, led, best, bseat, s, to_play, ask, tm, col, tr, cr):
-    """Can the seats other than ``ask`` make ``ask`` win this trick (led
-    colour ``led``; current top card ``best`` by ``bseat``, -1 before the
-    lead; ``to_play`` seats still to play from seat ``s`` on; ``tm`` the
-    trick's cards so far), and does that trick break the seat's room
-    (``bet_room``)? Every other seat plays its lowest card of the led
-    colour, or, void, discards a card of colour ``col`` if it holds one; the
-    seat wins whatever it plays when its lowest card of the led colour (or
-    its card already played) beats every card the others play. Returns
-    (True or False, that card of the seat): the winning rank the answer
-    rests on (the holding lengths, in the table's key, tell which seats
-    hold a card below it and which are void)."""
+def forced_win(hands, colmask, ask, room, trick):
+    """Can the seats other than ``ask`` make ``ask`` win the ``trick``
+    under way (a ``dd.context.TrickSoFar``), and does that trick break the
+    seat's ``room`` (``bet_room``: tricks ``tr``, colour ``col``, its cards
+    ``cr``)? Every other seat plays its lowest card of the led colour, or,
+    void, discards a card of colour ``col`` if it holds one; the seat wins
+    whatever it plays when its lowest card of the led colour (or its card
+    already played) beats every card the others play. Returns (True or
+    False, that card of the seat): the winning rank the answer rests on
+    (the holding lengths, in the table's key, tell which seats hold a card
+    below it and which are void)."""
+    players = hands.shape[0]
+    led, top, top_seat, next_seat, to_play, cards = trick
+    tr, col, cr = room
     cm = colmask[led]
-    if (ask - s) % players < to_play:
+    if (ask - next_seat) % players < to_play:
         mine = hands[ask] & cm
-        if mine == U0 or best > lowest(mine):
+        if mine == U0 or top > lowest(mine):
             return False, -1
         bar = lowest(mine)
-    elif bseat == ask:
-        bar = best
+    elif top_seat == ask:
+        bar = top
     else:
         return False, -1
-    m = popcount(tm & colmask[col]) if col >= 0 else 0
-    t = s
+    m = popcount(cards & colmask[col]) if col >= 0 else 0
+    t = next_seat
     for _ in range(to_play):
         h = hands[t] & cm
         if t == ask:
@@ -277,8 +280,8 @@ def forced_lead(hands, players, leader, colmask, codes, bcounts, ask, row):
     every colour it holds; another seat on lead: for some colour both hold.
     The winning ranks: the seat's lowest card of each colour used."""
     n_col = colmask.shape[0]
-    tr, col, cr = bet_room(codes, bcounts, ask, row, players, n_col)
-    if tr >= 1 and cr >= players:
+    room = bet_room(codes, bcounts, ask, row, players, n_col)
+    if room[0] >= 1 and room[2] >= players:
         return UNKNOWN, U0
     w = U0
     for x in range(n_col):
@@ -287,7 +290,7 @@ def forced_lead(hands, players, leader, colmask, codes, bcounts, ask, row):
             continue
         if leader != ask and (hands[ask] & cm) == U0:
             continue
-        f, bar = forced_win(hands, players, colmask, x, -1, -1, leader, players, ask, U0, col, tr, cr)
+        f, bar = forced_win(hands, colmask, ask, room, TrickSoFar(x, -1, -1, leader, players, U0))
         if leader == ask:
             if not f:
                 return UNKNOWN, U0
@@ -303,12 +306,12 @@ def bet_trick_decides(d, hands, players, colmask, codes, bcounts, ask, plies, pl
     rank) when the others can make the seat win the trick under way in a
     way that breaks one of its bets (``forced_win``), else (UNKNOWN, 0)."""
     n_col = colmask.shape[0]
-    tr, col, cr = bet_room(codes, bcounts, ask, tally[plies[d, F_TRICKS_DONE]], players, n_col)
-    if tr >= 1 and cr >= players:
+    room = bet_room(codes, bcounts, ask, tally[plies[d, F_TRICKS_DONE]], players, n_col)
+    if room[0] >= 1 and room[2] >= players:
         return UNKNOWN, U0
-    led = plies[d, F_LED]
-    f, bar = forced_win(hands, players, colmask, led, plies[d, F_BEST], plies[d, F_BEST_SEAT], plies[d, F_SEAT],
-                        players - plies[d, F_POS], ask, ply_cards[d, U_TMASK], col, tr, cr)
+    trick = TrickSoFar(plies[d, F_LED], plies[d, F_BEST], plies[d, F_BEST_SEAT], plies[d, F_SEAT],
+                       players - plies[d, F_POS], ply_cards[d, U_TMASK])
+    f, bar = forced_win(hands, colmask, ask, room, trick)
     if f:
         return NO, bit(bar)
     return UNKNOWN, U0

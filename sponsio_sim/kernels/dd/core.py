@@ -4,14 +4,14 @@ The search itself is in ``dd.search``, its bounds in ``dd.bounds``, the bet
 goals in ``dd.goals``; this module holds the workspace and the move codes.
 Everything is scalar or plain arrays (numba only).
 
-Workspace (one per thread, reused across solves):
-- ``PL[d, F_*]`` int64 per ply: who moves, trick state, the move list;
-- ``PU[d, U_*]`` uint64 per ply: cards in the current trick, the winning
-  ranks gathered so far, the position words of a trick boundary;
-- ``CT[t, :]`` int64 per completed-trick count ``t``: tricks per seat,
+Workspace (``dd.context.Workspace``, one per thread, reused across solves):
+- ``plies[d, F_*]`` int64 per ply: who moves, trick state, the move list;
+- ``ply_cards[d, U_*]`` uint64 per ply: cards in the current trick, the
+  winning ranks gathered so far, the position words of a trick boundary;
+- ``tally[t, :]`` int64 per completed-trick count ``t``: tricks per seat,
   captured cards per seat and colour, nines-ok flag, the winners of the
   last and the first trick (-1 before any);
-- ``TT``: the transposition table of ``dd.tt`` (winning ranks, relative
+- ``table``: the transposition table of ``dd.tt`` (winning ranks, relative
   ranks). An entry is live only under the caller's current ``stamp``, so no
   clearing between solves is needed. Its move hint is the last move that
   decided the node (colour x 9 + relative rank + 1, 0 for none), tried
@@ -21,19 +21,18 @@ Two extra key words carry the leader and, for bet goals, the accumulated
 state those bets still depend on (``goals.bet_extra_keys``).
 """
 
-from collections import namedtuple
-
 import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, lowest, popcount
+from sponsio_sim.kernels.dd.context import Workspace
 from sponsio_sim.kernels.dd.tt import MAX_PLAYERS, U_REL0, new_table
 
 # Search modes.
 MODE_TRICKS, MODE_BET = 0, 1
 MAX_MOVES = 18                 # a hand holds at most 36 / 2 cards
 # Per-ply int fields.
-# F_MAX_SIDE: the seat to move is on the maximising side; F_TRICKS_DONE: tricks completed (the CT row).
+# F_MAX_SIDE: the seat to move is on the maximising side; F_TRICKS_DONE: tricks completed (the tally row).
 F_SEAT, F_POS, F_LEADER, F_BEST, F_BEST_SEAT, F_LED, F_TRICKS_DONE, F_N_MOVES, F_NEXT_MOVE, F_SLOT, F_NEED, \
     F_MAX_SIDE, F_EXPANDED, F_HINT = range(14)
 F_MOV0 = 14
@@ -46,53 +45,50 @@ U_TMASK, U_WIN_RANKS = 0, 1
 U_SKIP = U_REL0 + MAX_PLAYERS
 N_UFIELDS = U_SKIP + 1
 TT_BITS = 16
-# One thread's solver workspace (module docstring): the per-ply int and
-# uint64 fields (``PL``, ``PU``), the per-trick counters (``CT``) and the
-# transposition table (``TT``). It unpacks as those four arrays.
-Workspace = namedtuple("Workspace", ["plies", "ply_cards", "tally", "table"])
 
 
 @nb.njit(cache=True, inline="always")
-def ct_layout(players, n_colours):
-    """Column offsets in a ``CT`` row: (captured, nines_ok, last, first, width)."""
-    cc = players
-    nok = cc + players * n_colours
-    return cc, nok, nok + 1, nok + 2, nok + 3
+def tally_layout(players, n_colours):
+    """Column offsets in a ``tally`` row: (captured, nines_ok, last, first, width)."""
+    captured = players
+    nines_ok = captured + players * n_colours
+    return captured, nines_ok, nines_ok + 1, nines_ok + 2, nines_ok + 3
 
 
 @nb.njit(cache=True, inline="always")
-def ct_advance(CT, tn, win, tm, best, colmask, nines, players, full):
-    """``CT[tn + 1]``: row ``tn`` after seat ``win`` takes the trick ``tm``
-    (top card ``best``); ``full``: the bet counters too, else tricks only."""
+def tally_advance(tally, tricks_done, win, tm, best, colmask, nines, players, full):
+    """``tally[tricks_done + 1]``: row ``tricks_done`` after seat ``win``
+    takes the trick ``tm`` (top card ``best``); ``full``: the bet counters
+    too, else tricks only."""
     n_col = colmask.shape[0]
-    cc, nok, last, first, width = ct_layout(players, n_col)
+    captured, nines_ok, last, first, width = tally_layout(players, n_col)
     for j in range(width if full else players):
-        CT[tn + 1, j] = CT[tn, j]
-    CT[tn + 1, win] += 1
+        tally[tricks_done + 1, j] = tally[tricks_done, j]
+    tally[tricks_done + 1, win] += 1
     if full:
         for col in range(n_col):
-            CT[tn + 1, cc + win * n_col + col] += popcount(tm & colmask[col])
+            tally[tricks_done + 1, captured + win * n_col + col] += popcount(tm & colmask[col])
         if (tm & nines & ~bit(best)) != U0:
-            CT[tn + 1, nok] = 0
-        CT[tn + 1, last] = win
-        if CT[tn + 1, first] < 0:
-            CT[tn + 1, first] = win
+            tally[tricks_done + 1, nines_ok] = 0
+        tally[tricks_done + 1, last] = win
+        if tally[tricks_done + 1, first] < 0:
+            tally[tricks_done + 1, first] = win
 
 
 @nb.njit(cache=True)
 def new_workspace(players, n_colours, max_cards, tt_bits):
     """A ``Workspace`` for one thread's solves (see module docstring)."""
-    plies = max_cards + 2
-    width = ct_layout(players, n_colours)[4]
-    PL = np.zeros((plies, N_FIELDS), dtype=np.int64)
-    PU = np.zeros((plies, N_UFIELDS), dtype=np.uint64)
-    CT = np.zeros((max_cards // max(players, 1) + 2, width), dtype=np.int64)
-    return Workspace(PL, PU, CT, new_table(players, tt_bits))
+    n_plies = max_cards + 2
+    width = tally_layout(players, n_colours)[4]
+    plies = np.zeros((n_plies, N_FIELDS), dtype=np.int64)
+    ply_cards = np.zeros((n_plies, N_UFIELDS), dtype=np.uint64)
+    tally = np.zeros((max_cards // max(players, 1) + 2, width), dtype=np.int64)
+    return Workspace(plies, ply_cards, tally, new_table(players, tt_bits))
 
 
 @nb.njit(cache=True, inline="always")
 def side_tricks(row, side, players):
-    """Tricks the seats in mask ``side`` have won (``row``: a ``CT`` row)."""
+    """Tricks the seats in mask ``side`` have won (``row``: a ``tally`` row)."""
     n = 0
     for t in range(players):
         if (side >> t) & 1:

@@ -25,6 +25,15 @@ Helpers run on every node are inlined; those run at most once per trick
 boundary (sure tricks, table stores, settling a bet goal's last trick) are
 compiled out of line without reference counting: inlining them as well
 cost a third more compile time (39 s against 27 s) for no measurable speed.
+
+The hot core keeps plain arguments (issue 38: a long signature stays where a
+context costs): ``search``, ``_boundary``, ``gen_moves`` and ``tt_probe``
+taking one context of the search (deal, goal, workspace, stamp, scratch)
+made a coalition solve 4.0 % and a best-case bet solve 2.5 % slower (mean
+CPU time, ``python scripts/bench_dd.py``, 12 runs each interleaved with the
+plain version on a shared machine); ``tt_store`` taking it, 9 % and 5 %
+(6 runs each). Their callees on a trick boundary (``goal_verdict``,
+``_last_bets``) were measured with them.
 """
 
 import numba as nb
@@ -40,7 +49,7 @@ from sponsio_sim.kernels.dd.bounds import (
 from sponsio_sim.kernels.dd.coop import coop_bound
 from sponsio_sim.kernels.dd.core import (
     F_BEST, F_BEST_SEAT, F_EXPANDED, F_NEXT_MOVE, F_MAX_SIDE, F_LED, F_LEADER, F_MOV0, F_NEED, F_N_MOVES, F_POS,
-    F_SEAT, F_SLOT, F_TRICKS_DONE, F_HINT, MODE_TRICKS, U_SKIP, U_TMASK, U_WIN_RANKS, abs_move, ct_advance, rel_move,
+    F_SEAT, F_SLOT, F_TRICKS_DONE, F_HINT, MODE_TRICKS, U_SKIP, U_TMASK, U_WIN_RANKS, abs_move, tally_advance, rel_move,
     side_tricks,
 )
 from sponsio_sim.kernels.dd.goals import bet_extra_keys, goal_verdict, trick_bet
@@ -51,6 +60,7 @@ from sponsio_sim.kernels.dd.tt import (
 )
 
 
+# Hot core: plain arguments (module docstring: a context cost 2.5 % per best-case bet solve).
 @no_refcount
 def _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_fail, tally, tricks_done,
                bet_results, seat_failed):
@@ -62,7 +72,7 @@ def _last_bets(hands, players, leader, colmask, nines, codes, bcounts, ask, any_
         tm |= hands[t]
     best = lowest(hands[win])
     n_col = colmask.shape[0]
-    ct_advance(tally, tricks_done, win, tm, best, colmask, nines, players, True)
+    tally_advance(tally, tricks_done, win, tm, best, colmask, nines, players, True)
     v = goal_verdict(codes, bcounts, ask, any_fail, tally[tricks_done + 1], players, n_col, np.int64(0), hands,
                      U0, colmask, U0, bet_results, seat_failed)
     return v, w
@@ -79,9 +89,11 @@ def _trick_rank(tm, best, colmask):
 
 
 @no_refcount
-def setup_root(hands, leader, trick, start_tally, plies, ply_cards, tally):
-    """Root ply: ``trick`` holds the cards already played to the current
-    trick, from ``leader`` on; ``start_tally`` is the ``tally`` row so far."""
+def setup_root(hands, leader, trick, start_tally, work):
+    """Root ply of the ``work`` arrays (a ``dd.context.Workspace``): ``trick``
+    holds the cards already played to the current trick, from ``leader`` on;
+    ``start_tally`` is the ``tally`` row so far."""
+    plies, ply_cards, tally = work.plies, work.ply_cards, work.tally
     players = hands.shape[0]
     k = trick.shape[0]
     tm = U0
@@ -111,6 +123,7 @@ def setup_root(hands, leader, trick, start_tally, plies, ply_cards, tally):
         tally[0, j] = start_tally[j]
 
 
+# Hot core: plain arguments (module docstring: a context cost 4.0 % per coalition solve, python scripts/bench_dd.py).
 @nb.njit(cache=True, inline="always")
 def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coalition, codes, bcounts, ask,
               deciding_seats, any_fail, any_nines, root_mask, plies, ply_cards, tally, table, stamp, bet_results,
@@ -224,6 +237,7 @@ def _boundary(d, hands, players, colmask, nines, mode, target, maxside, coalitio
     return UNKNOWN, U0
 
 
+# Hot core: plain arguments (module docstring: a context cost 4.0 % per coalition solve, python scripts/bench_dd.py).
 @no_refcount
 def search(hands, colmask, nines, mode, target, maxside, coalition, codes, bcounts, ask, deciding_seats,
            any_fail, any_nines, root_mask, plies, ply_cards, tally, table, stamp, bet_results, seat_failed, budget,
@@ -368,7 +382,7 @@ def search(hands, colmask, nines, mode, target, maxside, coalition, codes, bcoun
         tricks_done = plies[d, F_TRICKS_DONE]
         e = d + 1
         if pos + 1 == players:
-            ct_advance(tally, tricks_done, bseat, tm, best, colmask, nines, players, mode != MODE_TRICKS)
+            tally_advance(tally, tricks_done, bseat, tm, best, colmask, nines, players, mode != MODE_TRICKS)
             plies[e, F_SEAT] = bseat
             plies[e, F_POS] = 0
             plies[e, F_LEADER] = bseat

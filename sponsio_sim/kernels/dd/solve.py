@@ -1,22 +1,23 @@
 """Double-dummy questions on known deals (the solver's entry points).
 
-- ``solve_coalition``: the most tricks the seats in mask ``coal`` can take
-  from here against the others (zero-window searches, bounds kept in the
-  transposition table between them).
+- ``solve_coalition``: the most tricks the seats in mask ``coalition`` can
+  take from here against the others (zero-window searches, bounds kept in
+  the transposition table between them).
 - ``solve_bets``: can seat ``ask`` win all its bets (``codes``/``bcounts``
   rows as in ``kernels.bets``) when the seats in ``maxside`` help it and the
-  rest play to defeat it. Worst case: ``maxside = 1 << ask``; best case
-  (everyone cooperates): every seat, searched first with restarts in shaken
+  rest play to defeat it (a ``dd.context.BetQuestion``)? Worst case:
+  ``maxside = 1 << ask``; best case (everyone cooperates): every seat, searched first with restarts in shaken
   move orders under growing node budgets (``COOP_RESTARTS``).
 - ``batch_*``: the same over many deals in parallel (workers on every
   thread take the next deal, ``tabletop_mc.workshare``; one workspace per
   worker).
 
 Deals are ``hands[s]`` uint64 masks; ``trick`` the cards already played to
-the current trick from ``leader`` on (empty at a trick boundary); ``ctr0``
-the ``CT`` row so far (``fresh_counters``). ``stamp`` identifies the
-question for the transposition table: callers give a new stamp whenever the
-goal changes, and may keep one stamp across deals with the same goal.
+the current trick from ``leader`` on (empty at a trick boundary);
+``start_tally`` the ``tally`` row so far (``fresh_counters``); ``work`` a
+``dd.context.Workspace``. ``stamp`` identifies the question for the
+transposition table: callers give a new stamp whenever the goal changes, and
+may keep one stamp across deals with the same goal.
 """
 
 import time
@@ -29,7 +30,8 @@ from tabletop_mc.workshare import take
 from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines
 from sponsio_sim.kernels.bits import U0, U1
 from sponsio_sim.kernels.dd.bounds import side_quick_tricks
-from sponsio_sim.kernels.dd.core import MAX_PLAYERS, MODE_BET, MODE_TRICKS, TT_BITS, ct_layout, new_workspace
+from sponsio_sim.kernels.dd.context import BetQuestion
+from sponsio_sim.kernels.dd.core import MAX_PLAYERS, MODE_BET, MODE_TRICKS, TT_BITS, tally_layout, new_workspace
 from sponsio_sim.kernels.dd.goals import bet_flags, relevant_seats
 from sponsio_sim.kernels.dd.tt import UNKNOWN, YES
 from sponsio_sim.kernels.dd.search import search, setup_root
@@ -48,10 +50,10 @@ COOP_BUDGET = 125
 
 @nb.njit(cache=True)
 def fresh_counters(players, n_colours):
-    """CT row of a trick phase that has not started: nothing won, nines ok."""
-    cc, nok, last, first, width = ct_layout(players, n_colours)
+    """The ``tally`` row of a trick phase that has not started: nothing won, nines ok."""
+    captured, nines_ok, last, first, width = tally_layout(players, n_colours)
     row = np.zeros(width, dtype=np.int64)
-    row[nok] = 1
+    row[nines_ok] = 1
     row[last] = -1
     row[first] = -1
     return row
@@ -59,19 +61,21 @@ def fresh_counters(players, n_colours):
 
 @nb.njit(cache=True)
 def _scratch(players):
+    """The scratch rows ``search`` settles a bet goal in (``bet_results``, ``seat_failed``)."""
     return np.zeros((players, _BET_SLOTS), dtype=np.int64), np.zeros(players, dtype=np.int64)
 
 
 @nb.njit(cache=True)
-def solve_coalition(hands, leader, trick, colmask, nines, coal, work, stamp):
-    """(most tricks coalition ``coal`` takes of the tricks left, nodes); ``work``: a ``dd.core.Workspace``."""
-    PL, PU, CT, TT = work
+def solve_coalition(hands, leader, trick, colmask, nines, coalition, work, stamp):
+    """(most tricks coalition ``coalition`` takes of the tricks left, nodes);
+    ``work``: a ``dd.context.Workspace``."""
+    plies, ply_cards, tally, table = work
     players = hands.shape[0]
     n_col = colmask.shape[0]
-    ctr0 = fresh_counters(players, n_col)
+    start_tally = fresh_counters(players, n_col)
     codes = np.zeros((players, _BET_SLOTS, BET_FIELDS), dtype=np.int64)
     bcounts = np.zeros(players, dtype=np.int64)
-    res3, fail3 = _scratch(players)
+    bet_results, seat_failed = _scratch(players)
     to_move = (leader + trick.shape[0]) % players
     left = 0
     h = hands[to_move]
@@ -84,10 +88,10 @@ def solve_coalition(hands, leader, trick, colmask, nines, coal, work, stamp):
         in_play = U0
         for t in range(players):
             in_play |= hands[t]
-        if (coal >> leader) & 1:
-            lo = side_quick_tricks(hands, players, leader, coal, in_play, colmask)[0]
+        if (coalition >> leader) & 1:
+            lo = side_quick_tricks(hands, players, leader, coalition, in_play, colmask)[0]
         else:
-            hi = left - side_quick_tricks(hands, players, leader, ((np.int64(1) << players) - 1) & ~coal,
+            hi = left - side_quick_tricks(hands, players, leader, ((np.int64(1) << players) - 1) & ~coalition,
                                           in_play, colmask)[0]
     # Zero-window tests from the middle of [lo, hi], then one trick at a
     # time towards the answer (fewer nodes than bisection: the tests near
@@ -95,11 +99,11 @@ def solve_coalition(hands, leader, trick, colmask, nines, coal, work, stamp):
     nodes = 0
     t = min(max((lo + hi + 1) // 2, lo + 1), hi)
     while lo < hi:
-        setup_root(hands, leader, trick, ctr0, PL, PU, CT)
-        ok, k = search(hands, colmask, np.uint64(nines), np.int64(MODE_TRICKS), np.int64(t), np.int64(coal),
-                       np.int64(coal), codes, bcounts, np.int64(0), np.int64(0), np.bool_(False),
-                       np.bool_(False), np.uint64(0), PL, PU, CT, TT, np.uint64(stamp), res3, fail3,
-                       np.int64(0), U0)
+        setup_root(hands, leader, trick, start_tally, work)
+        ok, k = search(hands, colmask, np.uint64(nines), np.int64(MODE_TRICKS), np.int64(t), np.int64(coalition),
+                       np.int64(coalition), codes, bcounts, np.int64(0), np.int64(0), np.bool_(False),
+                       np.bool_(False), np.uint64(0), plies, ply_cards, tally, table, np.uint64(stamp), bet_results,
+                       seat_failed, np.int64(0), U0)
         nodes += k
         if ok == YES:
             lo = t
@@ -111,13 +115,16 @@ def solve_coalition(hands, leader, trick, colmask, nines, coal, work, stamp):
 
 
 @nb.njit(cache=True)
-def solve_bets(hands, leader, trick, ctr0, colmask, nines, codes, bcounts, ask, maxside, root_mask, work, stamp):
-    """(True if seat ``ask`` wins all its bets under the question, nodes); ``work``: a ``dd.core.Workspace``."""
-    PL, PU, CT, TT = work
+def solve_bets(hands, leader, trick, start_tally, colmask, nines, question, work, stamp):
+    """(True if seat ``question.ask`` wins all its bets under the
+    ``question`` (a ``dd.context.BetQuestion``), nodes); ``work``: a
+    ``dd.context.Workspace``."""
+    codes, bcounts, ask, maxside, root_mask = question
+    plies, ply_cards, tally, table = work
     players = hands.shape[0]
-    relseats = relevant_seats(codes, bcounts, ask)
-    any_fail, sens = bet_flags(codes, bcounts, relseats)
-    res3, fail3 = _scratch(players)
+    deciding_seats = relevant_seats(codes, bcounts, ask)
+    any_fail, any_nines = bet_flags(codes, bcounts, deciding_seats)
+    bet_results, seat_failed = _scratch(players)
     # Every seat helping: the search is one of OR nodes only, and its cost
     # is heavy-tailed (one early wrong card costs an exhaustive refutation).
     # Restarts in shaken orders with growing budgets first; the table keeps
@@ -128,13 +135,13 @@ def solve_bets(hands, leader, trick, ctr0, colmask, nines, codes, bcounts, ask, 
     ok = UNKNOWN
     for attempt in range(restarts + 1):
         last = attempt == restarts
-        setup_root(hands, leader, trick, ctr0, PL, PU, CT)
+        setup_root(hands, leader, trick, start_tally, work)
         # Every argument typed the same way as in ``solve_coalition`` (no
         # literals, nines as uint64), so ``search`` compiles once.
         ok, k = search(hands, colmask, np.uint64(nines), np.int64(MODE_BET), np.int64(0), np.int64(maxside),
-                       np.int64(0), codes, bcounts, np.int64(ask), np.int64(relseats), np.bool_(any_fail),
-                       np.bool_(sens), np.uint64(root_mask), PL, PU, CT, TT, np.uint64(stamp),
-                       res3, fail3, np.int64(0) if last else budget,
+                       np.int64(0), codes, bcounts, np.int64(ask), np.int64(deciding_seats), np.bool_(any_fail),
+                       np.bool_(any_nines), np.uint64(root_mask), plies, ply_cards, tally, table, np.uint64(stamp),
+                       bet_results, seat_failed, np.int64(0) if last else budget,
                        U0 if last or attempt == 0 else np.uint64(attempt))
         nodes += k
         if ok != UNKNOWN:
@@ -154,29 +161,30 @@ def wall_ms():
 
 
 def workspace(players, n_colours, max_cards, tt_bits=TT_BITS):
-    """A fresh ``dd.core.Workspace`` for one thread."""
+    """A fresh ``dd.context.Workspace`` for one thread."""
     if players > MAX_PLAYERS:
         raise ValueError(f"the solver handles at most {MAX_PLAYERS} players")
     return new_workspace(players, n_colours, max_cards, tt_bits)
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)
-def batch_coalition(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, ticket, out,
-                    nodes, ms):
-    """``solve_coalition`` for each row of ``hands``; ``tricks[i, :trick_len[i]]``
-    is deal i's current trick; ``ticket`` (``workshare.new_ticket()``) hands
-    out the deals (``tabletop_mc.workshare``: a thread that drew slow deals
-    does not hold up the others). Fills ``out``, ``nodes`` and ``ms`` (wall
-    time of each deal's solve); each deal's answer and nodes do not depend
-    on the thread that solved it (a fresh table stamp per deal)."""
-    for _ in nb.prange(hands.shape[0]):
-        _coalition_worker(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, ticket, out,
-                          nodes, ms)
+def batch_coalition(deals, colmask, nines, coalition, max_cards, ticket, answers):
+    """``solve_coalition`` for each deal of ``deals`` (a ``dd.context.Positions``);
+    ``ticket`` (``workshare.new_ticket()``) hands out the deals
+    (``tabletop_mc.workshare``: a thread that drew slow deals does not hold
+    up the others). Fills ``answers`` (a ``dd.context.CoalitionAnswers``);
+    each deal's answer and nodes do not depend on the thread that solved it
+    (a fresh table stamp per deal). The contexts reach the loop body only as
+    a worker's arguments (numba loses writes made to a context's arrays in
+    a parallel loop's body: ``tests/sponsio/test_contexts.py``)."""
+    for _ in nb.prange(deals.hands.shape[0]):
+        _coalition_worker(deals, colmask, nines, coalition, max_cards, ticket, answers)
 
 
 @nb.njit(cache=True, nogil=True)
-def _coalition_worker(hands, leaders, tricks, trick_len, colmask, nines, coal, max_cards, ticket, out,
-                      nodes, ms):
+def _coalition_worker(deals, colmask, nines, coalition, max_cards, ticket, answers):
+    hands, leaders, tricks, trick_len = deals
+    out, nodes, ms = answers
     i = take(ticket)
     if i >= hands.shape[0]:
         return
@@ -186,29 +194,28 @@ def _coalition_worker(hands, leaders, tricks, trick_len, colmask, nines, coal, m
     while i < hands.shape[0]:
         h[:] = hands[i]
         t0 = wall_ms()
-        out[i], nodes[i] = solve_coalition(h, leaders[i], tricks[i, :trick_len[i]], colmask, nines, coal, work,
+        out[i], nodes[i] = solve_coalition(h, leaders[i], tricks[i, :trick_len[i]], colmask, nines, coalition, work,
                                            np.uint64(i + 1))
         ms[i] = wall_ms() - t0
         i = take(ticket)
 
 
 @nb.njit(parallel=True, cache=True, nogil=True)
-def batch_bets(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts, ask, max_cards,
-               ticket, worst, best, nodes, ms, nines_own=False):
-    """Worst- and best-case ``solve_bets`` for each deal (fills the outputs;
-    ``ticket`` as in ``batch_coalition``; ``ms``: wall time of each deal's
-    two solves; ``nines_own``: nines bets judge their bettor's 9s,
-    ``bets.counted_nines``).
+def batch_bets(deals, colmask, nines, codes, bcounts, ask, max_cards, ticket, answers, nines_own=False):
+    """Worst- and best-case ``solve_bets`` for each deal of ``deals`` (a
+    ``dd.context.Positions``) into ``answers`` (a ``dd.context.BetAnswers``;
+    ``ticket`` as in ``batch_coalition``; ``nines_own``: nines bets judge
+    their bettor's 9s, ``bets.counted_nines``).
     A deal whose best case fails cannot succeed in the worst case either,
     and one that succeeds in the worst case succeeds in the best case."""
-    for _ in nb.prange(hands.shape[0]):
-        _bets_worker(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts, ask, max_cards, ticket,
-                     worst, best, nodes, ms, nines_own)
+    for _ in nb.prange(deals.hands.shape[0]):
+        _bets_worker(deals, colmask, nines, codes, bcounts, ask, max_cards, ticket, answers, nines_own)
 
 
 @nb.njit(cache=True, nogil=True)
-def _bets_worker(hands, leaders, tricks, trick_len, colmask, nines, codes, bcounts, ask, max_cards, ticket,
-                 worst, best, nodes, ms, nines_own):
+def _bets_worker(deals, colmask, nines, codes, bcounts, ask, max_cards, ticket, answers, nines_own):
+    hands, leaders, tricks, trick_len = deals
+    worst, best, nodes, ms = answers
     i = take(ticket)
     if i >= hands.shape[0]:
         return
@@ -216,19 +223,20 @@ def _bets_worker(hands, leaders, tricks, trick_len, colmask, nines, codes, bcoun
     everyone = (np.int64(1) << players) - 1
     work = new_workspace(players, colmask.shape[0], max_cards, TT_BITS)
     h = np.empty(players, dtype=np.uint64)
-    ctr0 = fresh_counters(players, colmask.shape[0])
+    start_tally = fresh_counters(players, colmask.shape[0])
     while i < hands.shape[0]:
         h[:] = hands[i]
         tr = tricks[i, :trick_len[i]]
         counted = counted_nines(codes, bcounts, h, tr, leaders[i], nines, nines_own)
         t0 = wall_ms()
-        ok_b, k_b = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
-                               everyone, U0, work, np.uint64(2 * i + 1))
+        ok_b, k_b = solve_bets(h, leaders[i], tr, start_tally, colmask, counted,
+                               BetQuestion(codes, bcounts, ask, everyone, U0), work, np.uint64(2 * i + 1))
         ok_w = False
         k_w = 0
         if ok_b:
-            ok_w, k_w = solve_bets(h, leaders[i], tr, ctr0, colmask, counted, codes, bcounts, ask,
-                                   np.int64(1) << ask, U0, work, np.uint64(2 * i + 2))
+            ok_w, k_w = solve_bets(h, leaders[i], tr, start_tally, colmask, counted,
+                                   BetQuestion(codes, bcounts, ask, np.int64(1) << ask, U0), work,
+                                   np.uint64(2 * i + 2))
         ms[i] = wall_ms() - t0
         worst[i] = ok_w
         best[i] = ok_b

@@ -15,6 +15,7 @@ import numpy as np
 from tabletop_mc.rng import seed_state
 from tabletop_mc.workshare import new_ticket, take
 from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
+from sponsio_sim.kernels.dd.context import BetQuestion
 from sponsio_sim.kernels.dd.solve import fresh_counters, solve_bets
 from sponsio_sim.kernels.dd.core import TT_BITS, new_workspace
 from sponsio_sim.kernels.dd.goals import same_family
@@ -137,13 +138,13 @@ def dd_odds_worker(deals, ticket, query, trick, ctr0, roots, rows, row_counts, o
                 if r == 0 or counted != before or not same_family(rows[r - 1], row_counts[r - 1], rows[r],
                                                                     row_counts[r]):
                     stamp += np.uint64(2)
-                ok_b, _ = solve_bets(hands, leader, trick, ctr0, colmask, counted, table, tcounts, ask,
-                                     everyone, roots[q], work, stamp - np.uint64(1))
+                ok_b, _ = solve_bets(hands, leader, trick, ctr0, colmask, counted,
+                                     BetQuestion(table, tcounts, ask, everyone, roots[q]), work, stamp - np.uint64(1))
                 if not ok_b:
                     continue
                 ok[k, q, r, 1] = True
-                ok_w, _ = solve_bets(hands, leader, trick, ctr0, colmask, counted, table, tcounts, ask,
-                                     np.int64(1) << ask, roots[q], work, stamp)
+                ok_w, _ = solve_bets(hands, leader, trick, ctr0, colmask, counted,
+                                     BetQuestion(table, tcounts, ask, np.int64(1) << ask, roots[q]), work, stamp)
                 ok[k, q, r, 0] = ok_w
         k = take(ticket)
 

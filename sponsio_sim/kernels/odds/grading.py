@@ -27,6 +27,7 @@ from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines, settle
 from sponsio_sim.kernels.bits import RANKS, U0, bit, colour_masks, nines_mask
 from sponsio_sim.kernels.contexts import trick_round
 from sponsio_sim.kernels.dd.core import TT_BITS, new_workspace
+from sponsio_sim.kernels.dd.context import BetQuestion
 from sponsio_sim.kernels.dd.solve import fresh_counters, solve_bets
 from sponsio_sim.kernels.odds.dd import chunk_stream
 from sponsio_sim.kernels.deal import deal
@@ -167,12 +168,12 @@ def grade_chunk(seed, stream, n_hands, grading, out, ev):
         out[h, F_PIMC] = 0 if failed[ask] else 1
         policy[ask] = GOAL
         work[:] = hands
-        ok_b, _ = solve_bets(work, leader, empty, ctr0, colmask, nines, codes, bcounts, ask, everyone, U0,
+        ok_b, _ = solve_bets(work, leader, empty, ctr0, colmask, nines, BetQuestion(codes, bcounts, ask, everyone, U0),
                              solver, stamp + np.uint64(3))
         ok_w = False
         if ok_b:
-            ok_w, _ = solve_bets(work, leader, empty, ctr0, colmask, nines, codes, bcounts, ask,
-                                 np.int64(1) << ask, U0, solver, stamp + np.uint64(4))
+            ok_w, _ = solve_bets(work, leader, empty, ctr0, colmask, nines,
+                                 BetQuestion(codes, bcounts, ask, np.int64(1) << ask, U0), solver, stamp + np.uint64(4))
         out[h, F_WORST] = 1 if ok_w else 0
         out[h, F_BEST] = 1 if ok_b else 0
         stamp += np.uint64(4)

@@ -23,8 +23,9 @@ from numba.extending import overload
 from tabletop_mc.rng import randbelow
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount
 from sponsio_sim.kernels.bets import counted_nines, nine_bettors
+from sponsio_sim.kernels.dd.context import BetQuestion
 from sponsio_sim.kernels.dd.solve import solve_bets
-from sponsio_sim.kernels.dd.core import ct_layout
+from sponsio_sim.kernels.dd.core import tally_layout
 from sponsio_sim.kernels.play.tricks import HOOKED, choose_hooked, play_tricks
 from sponsio_sim.kernels.table import BOARD, NINES_OWN, TRICK_STATE
 
@@ -171,8 +172,8 @@ def pimc_choose(ctx, s, legal, leader, n_trick, best, board, game_state, state):
             for k in range(n):
                 if score[k, 1 + q] + worlds - i < top:
                     continue
-                ok, _ = solve_bets(ctx.world, leader, tr, ctx.ctr, colmask, nines, codes, bcounts, s,
-                                   maxside, bit(score[k, 0]), ctx.solver, ctx.stamps[q])
+                ok, _ = solve_bets(ctx.world, leader, tr, ctx.ctr, colmask, nines,
+                                   BetQuestion(codes, bcounts, s, maxside, bit(score[k, 0])), ctx.solver, ctx.stamps[q])
                 if ok:
                     score[k, 1 + q] += 1
                     top = max(top, score[k, 1 + q])
@@ -197,12 +198,12 @@ def _better(w1, b1, c1, w2, b2, c2):
 
 @nb.njit(cache=True, inline="always")
 def trick_counters(ctr, players, n_colours, codes, bcounts, nine_lost, board, game_state):
-    """The solver's ``CT`` row (``dd.core.ct_layout``) for the trick phase so
+    """The solver's ``tally`` row (``dd.core.tally_layout``) for the trick phase so
     far, from the public state ``play_tricks`` keeps: tricks and cards of
     each colour won, whether the 9s the nines bets judge are all still
     unbeaten (``nine_lost``: the seats whose 9 lost a trick) and the first
     trick's winner; the last trick is not decided yet."""
-    cc0, nok, last_i, first_i, _ = ct_layout(players, n_colours)
+    cc0, nok, last_i, first_i, _ = tally_layout(players, n_colours)
     tricks_done = 0
     for q in range(players):
         ctr[q] = game_state[TRICK_STATE.tricks_won + q]
@@ -244,7 +245,7 @@ def pimc_context(codes, bcounts, worlds, n_colours, solver, stamps):
     the stamps and scratch (every decision overwrites what it reads, so one
     context serves any number of rounds)."""
     players = bcounts.shape[0]
-    width = ct_layout(players, n_colours)[4]
+    width = tally_layout(players, n_colours)[4]
     return PimcCtx(codes, bcounts, worlds, n_colours, solver, stamps, np.zeros(width, dtype=np.int64),
                    np.zeros(players, dtype=np.int64), np.zeros(n_colours * RANKS, dtype=np.int64),
                    np.zeros(players, dtype=np.uint64), np.zeros((n_colours * RANKS, 3), dtype=np.int64))
