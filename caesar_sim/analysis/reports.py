@@ -133,7 +133,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
 
     results = [r for p in (3, 4, 5) for r in lever_effects(p, ref, n(20000), SWEEP, settings, rotate=False)]
     effects = effects_table(results)
-    sweep_anchor = doc.section(
+    doc.section(
         "What each rule number changes: lever-to-effect tables (reference field, 3, 4 and 5 players)",
         f"Each lever's values against the unchanged rules on the same games (the same deals and the same members "
         f"drawn: paired); n={n(20000)} games per value, seed {seed}; an effect is the paired difference with its 95% "

@@ -37,7 +37,7 @@ from tabletop_mc.rng import uniform
 from caesar_sim.kernels.items import NB, NFEAT, NPASS, WEIGHTS, visitor_util, wrow
 from caesar_sim.kernels.layout import (BOOST, DISP, DOUBLE, GOLD, FAVOUR_TYPES, ROWS, MERCHANT_VALUES, VENUES, ROWCAP,
                                        RULES, START_CARD, STATE, SCRATCH)
-from caesar_sim.kernels.policies import cheapest, phase_rows, row_scan, row_utils, visitor_slots
+from caesar_sim.kernels.policies import phase_rows, row_scan, row_utils, visitor_slots
 from caesar_sim.kernels.state import n_items
 
 BEST, SCORES, LINEAR, FEATURES = 0, 1, 2, 3

@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import seed_state
-from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, KINDS, LAST, N_KINDS, NINES, TRICKS, odds_slots
+from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, KINDS, LAST, NINES, TRICKS, odds_slots
 from sponsio_sim.kernels.bets import ANY_SEAT, bet_won, settle
 from sponsio_sim.kernels.bits import RANKS, colour_masks, popcount
 from sponsio_sim.kernels.deal import deal
