@@ -50,6 +50,7 @@ TYPICAL_HANDS = [
 GAMES = 50_000            # games of the field and of the best single profile (and of each exploit)
 SWEEP_GAMES = 20_000      # games per lever value
 RECOMMEND_GAMES = 20_000  # recommend's final games per table
+MC_FLOOR = 40   # the fewest games of a run with mc seats (a mean's CI needs 30)
 # the sweep measure that moves each ladder finding (the restricted-play values move with their multiplier)
 SWEEP_MEASURE = {"seat 0 (acts first) against the fair share": "seat 0 - fair share",
                  "the largest gap between two seats": "largest seat gap", "rounds per game": "rounds per game",
@@ -64,7 +65,9 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     out = Path(out_dir)
     doc = HtmlReport(out)
     rules = load_rules()
-    n = lambda k: max(int(k * scale), 240)  # noqa: E731
+    # sample sizes scale with ``scale``, above a floor; the runs with mc seats (a thousand times slower)
+    # have a lower floor, so a smoke build (scale below 0.05) stays quick: 0.05 and up are above both
+    n = lambda k, floor=240: max(int(k * scale), floor)  # noqa: E731
     run = Run(seed=seed, threads=threads, progress=progress, cache=True)
     sweeps = sweep("reference", players=[4, 3], n=n(SWEEP_GAMES), run=run)
     field_anchor, exploit_line = _field_section(doc, rules, n, seed, progress)
@@ -107,9 +110,9 @@ def _field_section(doc: HtmlReport, rules, n, seed: int, progress) -> tuple[str,
                  "troll, temperatures)", "games": int(top["games"]), "gain": top["gain"], "gain_low": top["gain_low"],
                  "gain_high": top["gain_high"]})
     mc = parse_strategy(f"mc:goal:cash{field[int(np.argmax(f.weights))].cash or 5}", rules)
-    g = focal_gain(rules, field, mc, n(ladder.MC_GAMES), seed=seed + 2, model=model)
+    g = focal_gain(rules, field, mc, n(ladder.MC_GAMES, MC_FLOOR), seed=seed + 2, model=model)
     rows.append({"exploit": mc.text, "how": "rollout search, opponents drawn from the field in its rollouts",
-                 "games": n(ladder.MC_GAMES), "gain": g[0], "gain_low": g[1], "gain_high": g[2]})
+                 "games": n(ladder.MC_GAMES, MC_FLOOR), "gain": g[0], "gain_low": g[1], "gain_high": g[2]})
     ex = pd.DataFrame(rows)
     best = ex.loc[ex["gain_low"].idxmax()]
     line = (f"its best known exploit, {best['exploit']}, gains {ci_text(best['gain'], best['gain_low'], best['gain_high'], 3)}"
@@ -151,13 +154,13 @@ def _ladder_sections(doc: HtmlReport, out: Path, rules, n, seed: int, progress, 
     """The ladder (and, for 4 players, the choice balance under the field); returns the summary's
     sentences of the findings that hold."""
     profiles = ladder.rungs(rules)
-    choices = ladder.measure(rules, profiles, n(GAMES), n(ladder.MC_GAMES), seed=seed, progress=progress)
+    choices = ladder.measure(rules, profiles, n(GAMES), n(ladder.MC_GAMES, MC_FLOOR), seed=seed, progress=progress)
     found = ladder.findings(rules, choices)
     p = rules.players
     anchor = doc.section(
         f"Does it hold under other strong play? ({p} players)",
         f"{rules.summary()}. Every headline measure under three player models: {ladder.describe(rules, profiles)}; "
-        f"n = {n(GAMES):,} games ({n(ladder.MC_GAMES):,} with every seat mc), seed {seed}, every seat's "
+        f"n = {n(GAMES):,} games ({n(ladder.MC_GAMES, MC_FLOOR):,} with every seat mc), seed {seed}, every seat's "
         f"restricted-play and trolling plays paired with its own. A finding holds when all three give the same "
         f"verdict against its band ({Bands().for_rules(rules).text(rules.bets)}; seat 0 within 1 point of the "
         f"fair share; the largest seat gap within 2 points); otherwise it depends on the players. {CI_METHOD}.")
