@@ -43,7 +43,7 @@ body itself, whether the context is unpacked before the loop or read in it
 (``tests/sponsio/test_contexts.py``).
 
 Other contexts live beside the one kernel family that uses them:
-``dd.core.Workspace`` (a solver's arrays), ``play.pimc.PimcCtx`` (the pimc
+``dd.context`` (the solver's ``Workspace``, questions, positions and answers), ``play.pimc.PimcCtx`` (the pimc
 seat's hook), ``odds.grading.Grading``, ``advise.layouts.Layouts`` and
 ``advise.tricks.CardQuestion``/``CardOutcomes``,
 ``advise.evaluate.ActionQuestion``/``ActionOutcomes``.

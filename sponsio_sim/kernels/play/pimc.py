@@ -31,7 +31,7 @@ from sponsio_sim.kernels.table import BOARD, NINES_OWN, TRICK_STATE
 
 PIMC = HOOKED
 # What the pimc seat's hook needs besides the public state.
-# ``solver``: a ``dd.core.Workspace``; ``stamps``: (worst-case, best-case) table stamps;
+# ``solver``: a ``dd.context.Workspace``; ``stamps``: (worst-case, best-case) table stamps;
 # the rest is scratch: the solver's counters, the trick so far, a card pool, a world, the candidates' scores.
 PimcCtx = namedtuple("PimcCtx", ["codes", "bcounts", "worlds", "n_colours", "solver", "stamps", "ctr", "trick",
                                  "pool", "world", "score"])
@@ -241,7 +241,7 @@ def _choose_hooked_pimc(ctx, s, legal, trick, order, nine_lost, board, game_stat
 @nb.njit(cache=True)
 def pimc_context(codes, bcounts, worlds, n_colours, solver, stamps):
     """The hook's context for ``play.play_tricks`` (``PimcCtx``): the bets,
-    ``worlds`` layouts per decision, a solver workspace (``dd.core.Workspace``),
+    ``worlds`` layouts per decision, a solver workspace (``dd.context.Workspace``),
     the stamps and scratch (every decision overwrites what it reads, so one
     context serves any number of rounds)."""
     players = bcounts.shape[0]
