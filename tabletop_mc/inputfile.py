@@ -34,6 +34,12 @@ def read_text(path, what: str, *, limit: int = MAX_BYTES) -> str:
     if str(path) == "-":
         return _decode(sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer")
                        else sys.stdin.read(limit + 1).encode("utf-8", "surrogateescape"), what, limit)
+    return _decode(read_bytes(path, what, limit=limit), what, limit)
+
+
+def read_bytes(path, what: str, *, limit: int = MAX_BYTES) -> bytes:
+    """The content of the regular file ``path`` of at most ``limit`` bytes; anything else
+    (a folder, a device, a file too large or that cannot be read) is one ``UserError`` line."""
     regular_file(path, what, limit=limit)
     try:
         # non-blocking: a FIFO put in the file's place since the check cannot hang the open
@@ -42,12 +48,14 @@ def read_text(path, what: str, *, limit: int = MAX_BYTES) -> str:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise UserError(f"{what}: not a regular file (a device, FIFO or socket); give a file")
             with os.fdopen(fd, "rb", closefd=False) as f:
-                data = f.read(limit + 1)
+                data = f.read(limit + 1)   # one more: a file that grew since the check is refused
         finally:
             os.close(fd)
     except OSError as exc:
         raise UserError(f"{what}: cannot read ({exc.strerror or exc})") from None
-    return _decode(data, what, limit)
+    if len(data) > limit:
+        raise UserError(f"{what}: too large (more than {limit:,} bytes)")
+    return data
 
 
 def regular_file(path, what: str, *, limit: int = MAX_BYTES) -> int:

@@ -1,0 +1,163 @@
+"""The networks' shared parts: the kernel's forward pass, the legal-action pick, weights files, training."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tabletop_mc.errors import UserError
+from tabletop_mc.net import NetSpec, NetWeights, load_weights
+from tabletop_mc.net.forward import best_legal, net_forward
+
+SPEC = NetSpec("toy", 4, 1, (("cards", 12), ("coins", 3)), ("pass", "a", "b", "c", "d"))
+
+
+def random_net(spec=SPEC, hidden=(8, 6), seed=0) -> NetWeights:
+    rng = np.random.default_rng(seed)
+    widths = [spec.n_inputs, *hidden]
+    layers = [(rng.normal(0, 0.5, (widths[i], widths[i + 1])), rng.normal(0, 0.1, widths[i + 1]))
+              for i in range(len(hidden))]
+    return NetWeights(spec, layers, (rng.normal(0, 0.5, (hidden[-1], spec.n_actions)), rng.normal(0, 0.1, spec.n_actions)),
+                      (rng.normal(0, 0.5, (hidden[-1], 1)), rng.normal(0, 0.1, 1)), {"made_by": "test"})
+
+
+def inputs(n, spec=SPEC, seed=1):
+    """Sparse card bits and dense numbers, as the games' encoders give them."""
+    rng = np.random.default_rng(seed)
+    x = np.zeros((n, spec.n_inputs))
+    x[:, :12] = rng.random((n, 12)) < 0.3
+    x[:, 12:] = rng.normal(0, 2, (n, spec.n_inputs - 12))
+    return x
+
+
+def kernel(w: NetWeights, x):
+    params = np.concatenate([np.full(7, 99.0), w.packed()])   # at an offset, as in a game's state vector
+    q = np.empty(w.spec.n_actions)
+    scratch = np.empty(2 * max(w.hidden))
+    v = net_forward(params, 7, w.dims(), x, scratch, q)
+    return q, v
+
+
+@pytest.mark.parametrize("hidden", [(5,), (8, 6), (4, 9, 3)])
+def test_kernel_forward_equals_the_numpy_reference(hidden):
+    w = random_net(hidden=hidden)
+    x = inputs(50)
+    q_ref, v_ref = w.forward(x)
+    for i in range(len(x)):
+        q, v = kernel(w, x[i])
+        np.testing.assert_allclose(q, q_ref[i], rtol=0, atol=1e-10)
+        assert abs(v - v_ref[i]) < 1e-10
+
+
+def test_kernel_forward_equals_jax_on_the_same_weights():
+    jax = pytest.importorskip("jax", reason="the [train] extra (JAX) is not installed")
+    import jax.numpy as jnp
+    w = random_net(hidden=(16, 8))
+    x = inputs(64)
+    h = jnp.asarray(x, jnp.float32)
+    for a, b in w.layers:
+        h = jax.nn.relu(h @ a + b)
+    q_jax = np.asarray(h @ w.q[0] + w.q[1])
+    v_jax = np.asarray(h @ w.v[0] + w.v[1])[:, 0]
+    for i in range(len(x)):
+        q, v = kernel(w, x[i])
+        np.testing.assert_allclose(q, q_jax[i], rtol=0, atol=1e-5)
+        assert abs(v - v_jax[i]) < 1e-5
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(-1e6, 1e6, allow_nan=False), st.booleans()), min_size=1, max_size=30))
+def test_an_illegal_action_never_wins(rows):
+    q = np.array([r[0] for r in rows])
+    legal = np.array([r[1] for r in rows])
+    i = best_legal(q, legal, len(rows))
+    if not legal.any():
+        assert i == -1
+        return
+    assert legal[i]
+    assert q[i] == q[legal].max()
+    assert i == np.flatnonzero(legal & (q == q[legal].max()))[0]   # ties: the lowest index
+
+
+def test_a_weights_file_round_trips(tmp_path):
+    w = random_net()
+    path = w.save(tmp_path / "net.npz")
+    back = load_weights(path, SPEC)
+    assert back.hidden == w.hidden and back.meta == w.meta
+    np.testing.assert_array_equal(back.packed(), w.packed())
+
+
+def _refused(tmp_path, data: bytes, spec=SPEC) -> str:
+    path = tmp_path / "bad.npz"
+    path.write_bytes(data)
+    with pytest.raises(UserError) as exc:
+        load_weights(path, spec)
+    msg = str(exc.value)
+    assert "\n" not in msg
+    return msg
+
+
+def test_weights_of_another_spec_game_or_player_count_are_refused(tmp_path):
+    data = random_net().to_bytes()
+    other_inputs = NetSpec("toy", 4, 1, (("cards", 12), ("coins", 2), ("round", 1)), SPEC.actions)
+    assert "feature spec" in _refused(tmp_path, data, other_inputs)
+    assert "feature spec" in _refused(tmp_path, data, NetSpec("toy", 4, 2, SPEC.inputs, SPEC.actions))
+    assert "feature spec" in _refused(tmp_path, data, NetSpec("toy", 4, 1, SPEC.inputs, SPEC.actions[::-1]))
+    assert "3 players" in _refused(tmp_path, random_net(NetSpec("toy", 3, 1, SPEC.inputs, SPEC.actions)).to_bytes())
+    assert "for other" in _refused(tmp_path, random_net(NetSpec("other", 4, 1, SPEC.inputs, SPEC.actions)).to_bytes())
+
+
+def test_truncated_garbled_and_foreign_files_are_refused(tmp_path):
+    data = random_net().to_bytes()
+    assert "truncated or garbled" in _refused(tmp_path, data[: len(data) // 2])
+    flipped = bytearray(data)
+    flipped[len(data) // 3] ^= 0xFF
+    msg = _refused(tmp_path, bytes(flipped))
+    assert "garbled" in msg or "not a" in msg or "array" in msg
+    assert "truncated or garbled" in _refused(tmp_path, b"")
+    assert "truncated or garbled" in _refused(tmp_path, b'{"format": "tabletop-net/1"}')
+    nan = random_net()
+    nan.q[0][0, 0] = np.nan
+    assert "NaN" in _refused(tmp_path, nan.to_bytes())
+    with pytest.raises(UserError, match="a folder"):
+        load_weights(tmp_path, SPEC)
+
+
+def test_a_tiny_training_run_recovers_a_known_function():
+    pytest.importorskip("jax", reason="the [train] extra (JAX and optax) is not installed: pip install -e \".[train]\"")
+    from tabletop_mc.net.train import Schedule, TrainSet, fit
+    rng = np.random.default_rng(5)
+    n = 3000
+    x = inputs(n, seed=2)
+    # action values: a nonlinear function of the inputs; each decision values a random subset
+    q = np.stack([np.zeros(n), x[:, 12] - x[:, 13], np.abs(x[:, 14]), x[:, 0] * 2 - 1, np.maximum(x[:, 12], 0)], 1)
+    qw = (rng.random(q.shape) < 0.6).astype(float)
+    qw[:, 0] = 1.0
+    noisy = q + rng.normal(0, 0.3, q.shape) * (qw > 0)
+    v = np.tanh(x[:, 13])
+    data = TrainSet(x.astype(np.float32), noisy, qw, v, np.ones(n))
+    w, history = fit(SPEC, data, Schedule(hidden=(32, 32), epochs=80, batch=128, lr=5e-3, seed=0))
+    test = inputs(500, seed=9)
+    q_true = np.stack([np.zeros(500), test[:, 12] - test[:, 13], np.abs(test[:, 14]), test[:, 0] * 2 - 1,
+                       np.maximum(test[:, 12], 0)], 1)
+    q_hat, v_hat = w.forward(test)
+    assert np.sqrt(np.mean((q_hat - q_true) ** 2)) < 0.3 * q_true.std()
+    assert np.sqrt(np.mean((v_hat - np.tanh(test[:, 13])) ** 2)) < 0.3 * np.tanh(test[:, 13]).std()
+    assert history[0]["holdout_loss"] > history[-1]["holdout_loss"]
+    # the exported (folded) weights are what the kernel evaluates
+    q0, v0 = kernel(w, test[0])
+    np.testing.assert_allclose(q0, q_hat[0], atol=1e-9)
+
+
+def test_training_without_the_extra_names_it(monkeypatch):
+    import builtins
+    from tabletop_mc.net import train
+    real = builtins.__import__
+
+    def no_jax(name, *args, **kw):
+        if name.split(".")[0] in ("jax", "optax"):
+            raise ImportError(name)
+        return real(name, *args, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", no_jax)
+    with pytest.raises(UserError, match=r"\[train\] extra"):
+        train.require_training()
