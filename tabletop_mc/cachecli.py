@@ -1,38 +1,91 @@
 """`cache show` and `cache clear`: what the tools keep on disk, and removing it.
 
 Each game CLI lists its own parts (compiled kernels, finished batches,
-fitted models) as ``(label, folder, pattern)``: ``pattern`` None means the
-folder itself, else the entries of the folder matching it. Nothing outside
-those parts is touched.
+fitted models) as ``Part``s: a label, the folder shown, and a function that
+finds the part's own files there. A file is the tool's own only if its name
+has the part's exact form and its content proves it (a kernel file's
+checksum trailer, a batch file's header, a loadable success model); files
+are found without following symbolic links. ``cache clear`` removes those
+files, then each folder the tool made for them (a kernel folder, a run's
+batch folder) if nothing else is left in it. A folder that holds anything
+else, the configured cache folder itself (``$SPONSIO_MODEL_DIR``,
+``$NUMBA_CACHE_DIR``, ...) and every file it does not recognise are left
+where they are; the summary counts what was kept.
 """
 
 from __future__ import annotations
 
-import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 import click
 
 from tabletop_mc.clitools import emit
+from tabletop_mc.owned import Owned
+from tabletop_mc.cliparams import FORMATS
 
-Part = tuple[str, Path, "str | None"]
 
+@dataclass(frozen=True)
+class Part:
+    """One cache: ``label``, the ``folder`` shown, and ``find()`` its ``Owned`` files."""
 
-def _entries(folder: Path, pattern: str | None) -> list[Path]:
-    if pattern is None:
-        return [folder] if folder.exists() else []
-    return sorted(folder.glob(pattern)) if folder.is_dir() else []
+    label: str
+    folder: Path
+    find: Callable[[], Owned]
 
 
 def _size(path: Path) -> int:
-    if path.is_file():
-        return path.stat().st_size
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    try:
+        return path.lstat().st_size
+    except OSError:
+        return 0
 
 
 def _mb(n: int) -> str:
     return f"{n / 1e6:.1f} MB"
+
+
+def _files(n: int) -> str:
+    return f"{n} file{'' if n == 1 else 's'}"
+
+
+def _remove(owned: Owned) -> tuple[int, int]:
+    """Delete ``owned``'s files, then its folders that are left empty; (files removed, bytes)."""
+    removed = size = 0
+    for path in owned.files:
+        n = _size(path)
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            continue
+        removed += 1
+        size += n
+    for folder in owned.folders:
+        try:
+            folder.rmdir()   # only an empty folder: anything else in it stays
+        except OSError:
+            pass
+    return removed, size
+
+
+def _render(rows: list[dict], fmt: str, text: Callable[[dict], str]) -> str:
+    """One line per cache (``text``), or the rows as JSON (with ``meta``) or CSV."""
+    if fmt == "table":
+        return "\n".join(text(r) for r in rows)
+    import pandas as pd
+    from tabletop_mc.output import render
+    return render(pd.DataFrame(rows), fmt)
+
+
+def _kept(r: dict) -> str:
+    return f"; kept {_files(r['others'])} it does not recognise" if r["others"] else ""
+
+
+FORMAT = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+                      help="Output format.")
 
 
 def cache_group(main: click.Group, prog: str, parts: Callable[[], list[Part]], what: str) -> click.Group:
@@ -42,31 +95,30 @@ def cache_group(main: click.Group, prog: str, parts: Callable[[], list[Part]], w
     def group():
         pass
 
-    @group.command("show", help=f"Where the caches are and how big.\n\n\b\nExample:\n  {prog} cache show")
-    def show():
-        lines = []
-        for label, folder, pattern in parts():
-            found = _entries(folder, pattern)
-            where = folder / pattern if pattern else folder
-            lines.append(f"{label}: {where} ({len(found)} entr{'y' if len(found) == 1 else 'ies'}, "
-                         f"{_mb(sum(_size(p) for p in found))})")
-        emit("\n".join(lines))
+    @group.command("show", help=f"Where the caches are and how big: the files this tool wrote there.\n\n\b\n"
+                                f"Example:\n  {prog} cache show")
+    @FORMAT
+    def show(fmt):
+        rows = []
+        for part in parts():
+            owned = part.find()
+            rows.append({"cache": part.label, "folder": str(part.folder), "files": len(owned.files),
+                         "bytes": sum(_size(p) for p in owned.files), "others": owned.others})
+        emit(_render(rows, fmt, lambda r: f"{r['cache']}: {r['folder']} ({_files(r['files'])}, "
+                                          f"{_mb(r['bytes'])}){_kept(r)}"))
 
-    @group.command("clear", help=f"Remove this tool's caches; the next run compiles its kernels again "
-                                 f"(30-60 s).\n\n\b\nExample:\n  {prog} cache clear")
-    def clear():
-        lines = []
-        for label, folder, pattern in parts():
-            found = _entries(folder, pattern)
-            size = sum(_size(p) for p in found)
-            for path in found:
-                if path.is_dir():
-                    shutil.rmtree(path, ignore_errors=True)
-                else:
-                    path.unlink(missing_ok=True)
-            where = folder / pattern if pattern else folder
-            lines.append(f"{label}: removed {len(found)} entr{'y' if len(found) == 1 else 'ies'} "
-                         f"({_mb(size)}) from {where}")
-        emit("\n".join(lines))
+    @group.command("clear", help=f"Remove the files this tool keeps in its caches (nothing else: a file it "
+                                 f"does not recognise and the folders that hold one stay); the next run compiles "
+                                 f"its kernels again (30-60 s).\n\n\b\nExample:\n  {prog} cache clear")
+    @FORMAT
+    def clear(fmt):
+        rows = []
+        for part in parts():
+            owned = part.find()
+            removed, size = _remove(owned)
+            rows.append({"cache": part.label, "folder": str(part.folder), "removed": removed, "bytes": size,
+                         "others": owned.others})
+        emit(_render(rows, fmt, lambda r: f"{r['cache']}: removed {_files(r['removed'])} ({_mb(r['bytes'])}) "
+                                          f"from {r['folder']}{_kept(r)}"))
 
     return group

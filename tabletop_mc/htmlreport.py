@@ -3,6 +3,9 @@ with tables (also written as CSV) and PNG plots, a stamp and an appendix.
 
 Plots are saved beside ``index.html`` and embedded in it (base64), so the
 page opens anywhere on its own; every table is also a CSV file beside it.
+Every file is written atomically (``tabletop_mc.atomic``): a symbolic link
+in the folder is replaced, never written through; a file that cannot be
+written is one ``OutputError`` line.
 Findings are added as they are computed (``finding``) but shown at the top,
 each linking to the section that holds its evidence.
 """
@@ -22,6 +25,10 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
+
+from tabletop_mc.atomic import write_atomic
+from tabletop_mc.errors import OutputError
+from tabletop_mc.plotfile import out_subdir
 
 _CSS = ("body{font-family:sans-serif;max-width:1300px;margin:2em auto;padding:0 1em;color:#222}"
         "table.t{border-collapse:collapse;font-size:12px;margin:.5em 0}"
@@ -121,7 +128,8 @@ class HtmlReport:
 
     def __init__(self, out: str | Path):
         self.out = Path(out)
-        self.out.mkdir(parents=True, exist_ok=True)
+        if not self.out.is_dir():
+            self.out.mkdir(parents=True)
         self.parts: list[str] = []
         self.sections: list[tuple[str, str]] = []   # (anchor, title)
         self.findings: list[Finding] = []
@@ -153,7 +161,7 @@ class HtmlReport:
         view when the table scrolls) and write all of it to ``<name>.csv``; beyond ``fold``
         rows the rest is folded into an expandable block. A ``key`` table is one a reader
         acts on: it must fit the page without scrolling (the report test checks it)."""
-        df.to_csv(self.out / f"{name}.csv", index=False)
+        self.csv(df, name)
         view = df if columns is None else df[columns]
         shown = pd.DataFrame({human(c): format_column(view[c], float_format) for c in view.columns})
 
@@ -168,6 +176,16 @@ class HtmlReport:
         self.parts.append(body + f"<p class='csv'>CSV{' (every column)' if columns else ''}: "
                           f"<a href='{name}.csv'>{name}.csv</a></p>")
 
+    def csv(self, df: pd.DataFrame, name: str) -> Path:
+        """Write all of ``df`` to ``<name>.csv`` beside the page (not shown; ``link`` to it)."""
+        path = self.out / f"{name}.csv"
+        _write(path, lambda tmp: df.to_csv(tmp, index=False))
+        return path
+
+    def subfolder(self, name: str) -> Path:
+        """A folder beside the page for another page (a link there is replaced, not followed)."""
+        return out_subdir(self.out, name)
+
     def link(self, href: str, label: str) -> None:
         """A line linking a file written beside the page."""
         self.parts.append(f"<p class='csv'>{html.escape(label)}: <a href='{html.escape(href)}'>"
@@ -176,7 +194,7 @@ class HtmlReport:
     def image(self, name: str, draw: Callable[[Path], None]) -> None:
         """``draw(path)`` saves a PNG; it is kept beside the page and embedded in it."""
         path = self.out / f"{name}.png"
-        draw(path)
+        _write(path, lambda tmp: draw(Path(tmp)))
         data = base64.b64encode(path.read_bytes()).decode()
         self.parts.append(f"<img alt='{html.escape(name)}' src='data:image/png;base64,{data}'>")
 
@@ -196,7 +214,7 @@ class HtmlReport:
                            + f" <a href='#{f.anchor}'>(evidence)</a></li>" for f in ranked)
         toc = "".join(f"<li><a href='#{a}'>{html.escape(t)}</a></li>" for a, t in self.sections)
         path = self.out / "index.html"
-        path.write_text(
+        page = (
             f"<!doctype html><html><head><meta charset='utf-8'>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
@@ -206,6 +224,14 @@ class HtmlReport:
             + (f"<p class='note' id='stamp'>{html.escape(stamp)}</p>" if stamp else "")
             + (f"<h2 id='findings'>Findings</h2><ul class='findings'>{findings}</ul>" if findings else "")
             + f"<nav class='toc'><h2>Contents</h2><ol>{toc}</ol></nav>"
-            + "".join(self.parts) + "".join(self.appendix_parts) + "</body></html>",
-            encoding="utf-8")
+            + "".join(self.parts) + "".join(self.appendix_parts) + "</body></html>")
+        _write(path, lambda tmp: Path(tmp).write_text(page, encoding="utf-8"))
         return path
+
+
+def _write(path: Path, write: Callable[[str], None]) -> None:
+    """``write(tmp)`` fills the file that then replaces ``path`` (``tabletop_mc.atomic``)."""
+    try:
+        write_atomic(path, write)
+    except OSError as exc:
+        raise OutputError(f"--out {path}: cannot write ({exc.strerror or exc}); the report is not complete") from None

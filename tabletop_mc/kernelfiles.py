@@ -22,9 +22,11 @@ import hashlib
 import io
 import os
 import pickle
+import re
 import tempfile
 
 from tabletop_mc.notice import notice, reason
+from tabletop_mc.owned import Owned, entries, head, merge, owned_in, real_dirs
 
 SEAL = b"\ntabletop-mc-kernel-sum:"
 DIGEST = 16
@@ -143,3 +145,32 @@ def require_writable(path) -> bool:
         return False
     _cannot_write(path, why)
     return False
+
+
+# ---- which files in a kernel cache are ours (``cache show`` / ``cache clear``)
+
+# numba's names: an index FUNC-LINE.pyVER.nbi, data FUNC-LINE.pyVER.K.nbc, and
+# FILE.tmp.<16 hex> while one is written; in a folder named SOURCEDIR_<sha1 of its path>.
+_KERNEL_FILE = re.compile(r"^[^/]+-\d+\.py\d+\.(?:nbi|\d+\.nbc)(?P<tmp>\.tmp\.[0-9a-f]{16})?$")
+_LOCATOR_DIR = re.compile(r"^\w+_[0-9a-f]{40}$")
+_PICKLE = b"\x80"   # every numba cache file starts with a pickle (sealed or not)
+
+
+def is_kernel_file(path) -> bool:
+    """A numba cache file by its name and content (a pickle; one being written may still be empty)."""
+    m = _KERNEL_FILE.match(path.name)
+    if not m:
+        return False
+    start = head(path, 1)
+    return start == _PICKLE or (m.group("tmp") is not None and start == b"")
+
+
+def owned_kernels(root, package: str) -> Owned:
+    """The compiled kernels of ``package`` under the kernel cache ``root``: the files of its
+    ``PACKAGE-<source hash>`` folders (``tabletop_mc.jitcache.configure``) and those folders."""
+    top = real_dirs(root, re.compile(rf"^{re.escape(package)}-[0-9a-f]{{16}}$").match)
+    found = [owned_in(real_dirs(t, _LOCATOR_DIR.match), is_kernel_file) for t in top]
+    strays = sum(1 for t in top for e in entries(t) if not (_LOCATOR_DIR.match(e.name)
+                                                           and e.is_dir(follow_symlinks=False)))
+    own = merge(*found)
+    return Owned(own.files, own.folders + top, own.others + strays)

@@ -6,6 +6,15 @@ output will go, so a directory that exists but cannot be written (``/proc``,
 a read-only mount, a file used as a folder) fails at once, not after the
 simulation. If writing still fails at the end, ``OutputError`` says so after
 the result has been printed.
+
+Only what the tool writes is touched (``tabletop_mc.atomic``): an output
+file named by the user that exists must be a regular file; an empty name,
+a directory, a device (``/dev/null``, ``/dev/full``), a FIFO, a socket or
+a symbolic link (``/dev/stdout``) is refused in one line before any work,
+and left as it is. In an output folder the names the command writes are
+checked the same way before any work (``dir_target``'s ``suffixes`` and
+``folders``), except that a symbolic link there is replaced by the new
+file, never written through.
 """
 
 from __future__ import annotations
@@ -16,6 +25,9 @@ from pathlib import Path
 
 from tabletop_mc import atomic
 from tabletop_mc.errors import OutputError, UserError
+
+# what the commands that write into a folder name their files
+OUTPUT_SUFFIXES = (".csv", ".png", ".json", ".html", ".npz")
 
 
 def _probe(directory: Path, option: str, path) -> None:
@@ -28,15 +40,26 @@ def _probe(directory: Path, option: str, path) -> None:
     os.remove(tmp)
 
 
+def _not_a_file(option: str, path, what: str) -> UserError:
+    return UserError(f"{option} {path}: is {what}, not a regular file; it is left as it is (name a regular file "
+                     "or a new name; the results go to standard output, --format csv|json)")
+
+
 def file_target(path: str | Path | None, option: str, suffix: str | None, what: str) -> Path | None:
-    """``path`` (None stays None) if a ``suffix`` file (any name: None) can be written there, else a UserError."""
+    """``path`` (None stays None) if a ``suffix`` file (any name: None) can be written there, else a
+    UserError (module docstring)."""
     if path is None:
         return None
+    if not str(path).strip():
+        raise UserError(f"{option}: empty file name")
     target = Path(path)
-    if suffix is not None and target.suffix.lower() != suffix:
+    kind = atomic.kind_of(target)
+    if kind == "symbolic link":
+        raise _not_a_file(option, path, f"a symbolic link (to a {atomic.kind_of(target, follow=True) or 'missing file'})")
+    if kind not in (None, "file"):
+        raise _not_a_file(option, path, f"a {kind}")
+    if suffix is not None and Path(path).suffix.lower() != suffix:
         raise UserError(f"{option} {path}: the {what} is a {suffix[1:].upper()} file, name it *{suffix}")
-    if target.is_dir():
-        raise UserError(f"{option} {path}: is a directory")
     if not target.parent.is_dir():
         problem = "is not a directory" if target.parent.exists() else "does not exist"
         raise UserError(f"{option} {path}: {target.parent} {problem}")
@@ -51,14 +74,46 @@ def plot_target(path: str | Path | None, option: str = "--plot") -> Path | None:
     return file_target(path, option, ".png", "plot")
 
 
-def dir_target(path: str | Path | None, option: str = "--out") -> Path | None:
-    """An output folder (created now, one level only: its parent must exist), or a UserError."""
+def _check_contents(folder: Path, option: str, suffixes, folders) -> None:
+    """Refuse, before any work, a folder where an output file's name (any of ``suffixes``) is taken
+    by something that is not a regular file or a link, or a sub-folder's name (``folders``) by
+    something that is not a folder or a link; sub-folders are checked the same way."""
+    for entry in _entries(folder):
+        kind = atomic.kind_of(entry)
+        if entry.name in folders:
+            if kind == "directory":
+                _check_contents(entry, option, suffixes, ())
+            elif kind not in (None, "symbolic link"):
+                raise UserError(f"{option} {folder}: {entry.name} is a {kind}, where the command writes a folder "
+                                "of that name; move it or name another folder")
+        elif entry.suffix.lower() in suffixes and kind not in ("file", "symbolic link"):
+            raise UserError(f"{option} {folder}: {entry.name} is a {kind}, not a regular file, under an output "
+                            f"file's name (the command writes {', '.join('*' + x for x in suffixes)} files here "
+                            "and replaces only regular files); it is left as it is: move it or name another folder")
+
+
+def _entries(folder: Path) -> list[Path]:
+    """What ``folder`` holds (nothing if it cannot be read)."""
+    try:
+        return sorted(Path(e.path) for e in os.scandir(folder))
+    except OSError:
+        return []
+
+
+def dir_target(path: str | Path | None, option: str = "--out", suffixes=OUTPUT_SUFFIXES,
+               folders: tuple[str, ...] = ()) -> Path | None:
+    """An output folder (created now, one level only: its parent must exist), or a UserError;
+    what is already in it is checked as ``_check_contents`` says."""
     if path is None:
         return None
+    if not str(path).strip():
+        raise UserError(f"{option}: empty folder name")
     target = Path(path)
     if target.exists() and not target.is_dir():
         raise UserError(f"{option} {path}: not a folder")
     if not target.exists():
+        if atomic.kind_of(target) == "symbolic link":
+            raise UserError(f"{option} {path}: a symbolic link to a missing folder")
         if not target.parent.is_dir():
             problem = "is not a directory" if target.parent.exists() else "does not exist"
             raise UserError(f"{option} {path}: {target.parent} {problem} (only the last folder is created)")
@@ -67,7 +122,21 @@ def dir_target(path: str | Path | None, option: str = "--out") -> Path | None:
         except OSError as exc:
             raise UserError(f"{option} {path}: cannot create the folder ({exc.strerror or exc})") from None
     _probe(target, option, path)
+    _check_contents(target, option, tuple(suffixes), tuple(folders))
     return target
+
+
+def out_subdir(parent: Path, name: str) -> Path:
+    """The sub-folder ``name`` of an output folder, made now: a symbolic link there is replaced
+    by a real folder, never written through (``OutputError`` if it cannot be made)."""
+    path = Path(parent) / name
+    try:
+        if atomic.kind_of(path) == "symbolic link":
+            path.unlink()
+        path.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"--out {path}: cannot make the folder ({exc.strerror or exc})") from None
+    return path
 
 
 def write_atomic(path: str | Path, write, option: str = "--plot") -> None:

@@ -4,38 +4,21 @@ from __future__ import annotations
 
 import inspect
 import json
-from pathlib import Path
 from typing import Callable
 
 import click
 
 from tabletop_mc.cliparams import positive_int, seed_type
 from tabletop_mc.clitools import emit
-from tabletop_mc.errors import UserError
 from tabletop_mc.cliparams import FORMATS
+from tabletop_mc.plotfile import dir_target
 
 
-def report_dir(out: str) -> Path:
-    """The report folder: created if missing, but only inside an existing, writable directory."""
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise UserError(f"--out {out}: exists and is not a directory")
-    parent = path.resolve().parent
-    if not parent.is_dir():
-        raise UserError(f"--out {out}: directory {parent} does not exist")
-    try:
-        path.mkdir(exist_ok=True)
-        probe = path / ".write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as exc:
-        raise UserError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
-    return path
-
-
-def report_command(group: click.Group, prog: str, build: Callable[[], Callable], example: str) -> None:
+def report_command(group: click.Group, prog: str, build: Callable[[], Callable], example: str,
+                   folders: tuple[str, ...] = ()) -> None:
     """Register ``PROG report --out DIR [--scale S] [--seed N]`` on ``group``; ``build()``
-    returns the game's ``build_reports`` (imported when the command runs)."""
+    returns the game's ``build_reports`` (imported when the command runs); ``folders``: the
+    sub-folders it writes pages into (checked before any work, ``plotfile.dir_target``)."""
 
     @group.command("report")
     @click.option("--out", required=True, metavar="DIR", help="Folder for index.html, its CSV and PNG files.")
@@ -46,7 +29,7 @@ def report_command(group: click.Group, prog: str, build: Callable[[], Callable],
                   help="Output format of the summary printed at the end.")
     @click.option("--threads", type=positive_int(), default=None, help="Worker threads (default: all cores).")
     def report_cmd(out, scale, seed, fmt, threads):
-        folder = report_dir(out)
+        folder = dir_target(out, "--out", folders=folders)
         command = f"{prog} report --out {out} --scale {scale:g} --seed {seed}"
         index, findings = build()(folder, seed=seed, scale=scale, threads=threads, progress=None,
                                   command=command, with_findings=True)

@@ -22,12 +22,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
 
 from tabletop_mc.atomic import sweep_stale, write_bytes_atomic
 from tabletop_mc.notice import notice, reason
+from tabletop_mc.owned import Owned, head, owned_in, real_dirs
 
 MAGIC = "tabletop-mc-batch/2"
 SUFFIX = ".batch"
@@ -161,3 +163,32 @@ class ResultCache:
             notice(("cache-unwritable", str(self.dir.parent)),
                    f"note: cannot write the result cache in {self.dir.parent} ({reason(exc)}); the run goes on "
                    "without keeping its batches (a killed run will not resume)")
+
+
+# ---- which files in the result cache are ours (``cache show`` / ``cache clear``)
+
+_RUN_DIR = re.compile(r"^[0-9a-f]{24}$")                    # config_key
+_BATCH = re.compile(r"^(\.)?(\d{8}-\d{8}-\d+\.batch)(?(1)\.\w+\.tmp\.batch)$")   # a batch, or its temporary file
+
+
+def is_batch_file(path: Path) -> bool:
+    """A batch file of the run its folder is named after (name and header); a temporary
+    one being written (``tabletop_mc.atomic``) may still be empty."""
+    m = _BATCH.match(path.name)
+    if not m:
+        return False
+    blob = head(path, MAX_HEADER)
+    if m.group(1) and not blob:
+        return True
+    end = blob.find(b"\n")
+    try:
+        header = json.loads(blob[:end])
+        return header.get("format") == MAGIC and header.get("key") == path.parent.name
+    except (ValueError, AttributeError):
+        return False
+
+
+def owned_batches(root: str | Path | None = None) -> Owned:
+    """The finished batches under the result cache ``root`` (default ``default_root()``), and
+    their runs' folders."""
+    return owned_in(real_dirs(Path(root or default_root()), _RUN_DIR.match), is_batch_file)

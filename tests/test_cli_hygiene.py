@@ -318,21 +318,3 @@ def test_caesar_cli_horizons_are_the_profiles():
     from caesar_sim.cli.options import HORIZONS
     from caesar_sim.profile import HORIZONS as PROFILE_HORIZONS
     assert HORIZONS == PROFILE_HORIZONS
-
-
-def test_cache_show_and_clear_touch_only_their_own_parts(tmp_path):
-    kernels, home, models = tmp_path / "numba", tmp_path / "xdg", tmp_path / "models"
-    for d in (kernels / "sponsio_sim-aa", kernels / "caesar_sim-bb", kernels / "other",
-              home / "sponsio-sim" / "results" / "key", models):
-        d.mkdir(parents=True)
-        (d / "f.bin").write_bytes(b"x" * 1000)
-    env = {"NUMBA_CACHE_DIR": str(kernels), "XDG_CACHE_HOME": str(home), "SPONSIO_MODEL_DIR": str(models)}
-    res = CliRunner(env=env).invoke(caesar, ["cache", "show"])
-    assert res.exit_code == 0 and "caesar_sim-* (1 entry" in res.stdout
-    res = CliRunner(env=env).invoke(caesar, ["cache", "clear"])
-    assert res.exit_code == 0 and "removed 1 entry" in res.stdout
-    assert not (kernels / "caesar_sim-bb").exists() and (kernels / "sponsio_sim-aa").exists()
-    res = CliRunner(env=env).invoke(sponsio, ["cache", "clear"])
-    assert res.exit_code == 0, res.stderr
-    assert not (kernels / "sponsio_sim-aa").exists() and not (home / "sponsio-sim" / "results").exists()
-    assert not models.exists() and (kernels / "other" / "f.bin").exists()

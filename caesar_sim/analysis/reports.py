@@ -128,7 +128,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     doc.image("bids_heatmap", lambda p: plots.bid_heatmap(bid_table(b, by_seat=False, by_policy=False), p,
                                                           f"Venue-bid values, reference field (n={b.n})"))
     doc.table(pooled, "bids_pooled")
-    bt.to_csv(out / "bids_by_seat.csv", index=False)
+    doc.csv(bt, "bids_by_seat")
     doc.link("bids_by_seat.csv", "By seat order")
 
     results = [r for p in (3, 4, 5) for r in lever_effects(p, ref, n(20000), SWEEP, settings, rotate=False)]
@@ -144,7 +144,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     doc.table(headline(results), "lever_headline", key=True)
     for r in results:
         doc.table(reading_table(r), f"lever_{r.players}p_{r.key.replace('.', '_')}", fold=20)
-    effects.to_csv(out / "levers.csv", index=False)
+    doc.csv(effects, "levers")
     doc.link("levers.csv", "Every lever, value and measure (tidy)")
 
     found = ranked(ladder_findings(runs))

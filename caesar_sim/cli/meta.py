@@ -117,11 +117,10 @@ def meta(population, players, n, oracle_rounds, oracle_games, out, seed, fmt, ru
       caesar meta --players 4 -n 20000 --seed 1 --out meta-4p
       caesar exploit --players 4 --profile field:meta-4p/field.json -n 20000 --seed 2
     """
-    from pathlib import Path
-
     from tabletop_mc.clitools import package_version
     from tabletop_mc.errors import UserError
     from tabletop_mc.metarun import frames, to_field, write_outputs
+    from tabletop_mc.plotfile import dir_target, write_atomic
     from caesar_sim.analysis.meta import Oracle, run_meta
     from caesar_sim.analysis.run import RunSettings
     from caesar_sim.fieldplay import population as load_population
@@ -130,15 +129,11 @@ def meta(population, players, n, oracle_rounds, oracle_games, out, seed, fmt, ru
     check_players(players)
     if overrides:
         raise click.UsageError("--set: a field is solved for a rule file; pass --rules FILE instead")
-    outdir = Path(out) if out else None
-    if oracle_rounds and outdir is None:
+    if oracle_rounds and out is None:
         raise UserError("--oracle-rounds needs --out DIR (the best responses' weights files are written there)")
-    if outdir is not None and outdir.exists() and not outdir.is_dir():
-        raise UserError(f"--out {out}: not a folder")
     pop = load_population(population, players)
     rs = load_rules(rules)
-    if outdir is not None:
-        outdir.mkdir(parents=True, exist_ok=True)
+    outdir = dir_target(out)
     _, render, render_tables = load_analysis()
     args = ["--population", population, "--players", players, "-n", n, "--oracle-rounds", oracle_rounds,
             "--oracle-games", oracle_games, "--seed", seed] + (["--rules", rules] if rules else [])
@@ -155,7 +150,7 @@ def meta(population, players, n, oracle_rounds, oracle_games, out, seed, fmt, ru
     if outdir is not None:
         write_outputs(res, outdir, field)
         if not run.oracle.empty:
-            run.oracle.to_csv(outdir / "oracle.csv", index=False)
+            write_atomic(outdir / "oracle.csv", lambda tmp: run.oracle.to_csv(tmp, index=False), "--out")
     header = (f"{rs.summary()}\npopulation {pop.name}: {', '.join(pop.members)}; {players} players; every profile "
               f"n={n} games, seed {seed}, seats rotated, common random numbers; 95% bootstrap intervals\n"
               f"{res.verdict}")

@@ -30,12 +30,12 @@ ROTATE = click.option("--rotate/--no-rotate", default=False, show_default=True,
                       help="Rotate the profile over the seats game by game (removes seat-order bias).")
 
 
-def check_early(players: int, plot: str | None = None) -> None:
-    """Fail on a bad player count or plot path before any simulation runs."""
+def check_early(players: int, plot: str | None = None):
+    """Fail on a bad player count or plot path before any simulation runs; returns the
+    plot's path to write (a link to a file resolved), None without ``--plot``."""
     from caesar_sim.rules import check_players
     check_players(players)
-    if plot:
-        plot_target(plot)
+    return plot_target(plot)
 
 
 def profile_or_reference(profile: str | None, players: int) -> tuple[str, str]:

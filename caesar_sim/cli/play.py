@@ -59,7 +59,7 @@ def simulate(players, profile, n, rotate, favour_value, plot, mc_horizon, seed, 
     Example:
       caesar simulate --players 4 --profile "value,value,greedy,random" -n 100000 --rotate
     """
-    check_early(players, plot)
+    plot = check_early(players, plot)
     profile, note = profile_or_reference(profile, players)
     analysis, _, render_tables = load_analysis()
     settings = analysis.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, mc_horizon=mc_horizon)
@@ -89,7 +89,7 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
     Example:
       caesar bids --players 4 --profile "value x4" -n 200000 --plot bids.png
     """
-    check_early(players, plot)
+    plot = check_early(players, plot)
     analysis, render, _ = load_analysis()
     from caesar_sim.analysis.bids import NET_NOTE
     from tabletop_mc.stats import CI_METHOD
@@ -133,8 +133,9 @@ def sweep(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rul
         counts = [int(x) for x in players.split(",")]
     except ValueError:
         raise UserError(f"--players {players!r}: a player count or a list such as 3,4,5") from None
-    for p in counts:
-        check_early(p, plot)
+    plot = check_early(counts[0], plot)
+    for p in counts[1:]:
+        check_early(p)
     if by_seat and len(counts) > 1:
         raise UserError("--by-seat: one player count at a time")
     analysis, render, render_tables = load_analysis()

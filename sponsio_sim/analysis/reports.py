@@ -269,7 +269,7 @@ def _grading_section(doc: HtmlReport, out: Path, seed: int, scale: float, thread
     from sponsio_sim.analysis.odds.grading import grade, write_report
 
     hands = grade(max(int(1000 * scale), 20), seed=seed, threads=threads, progress=None)
-    res = write_report(hands, out / "grading")
+    res = write_report(hands, doc.subfolder("grading"))
     doc.section("Grading the goal policy against PIMC and the double-dummy brackets",
                 f"{hands.attrs.get('rules', '')}. {len(hands)} random hands, seed {seed}: the bet goal would "
                 "pick, won by random, goal and pimc play, beside the worst and best double-dummy cases. "

@@ -1,17 +1,19 @@
 """`sponsio cache show|clear`: compiled kernels, finished batches and fitted models on disk."""
 
-from tabletop_mc.cachecli import cache_group
+from tabletop_mc.cachecli import Part, cache_group
 from tabletop_mc.cachedir import kernel_cache_root
 from sponsio_sim.cli import main
 
 
 def _parts():
-    from tabletop_mc.resultcache import default_root
-    from sponsio_sim.analysis.game.model import cache_dir
-    return [("compiled kernels", kernel_cache_root(), "sponsio_sim-*"),
-            ("compiled shared kernels", kernel_cache_root(), "tabletop_mc-*"),
-            ("finished batches (resume)", default_root(), None),
-            ("fitted success models", cache_dir(), None)]
+    from tabletop_mc.kernelfiles import owned_kernels
+    from tabletop_mc.resultcache import default_root, owned_batches
+    from sponsio_sim.analysis.game.model import cache_dir, owned_models
+    kernels = kernel_cache_root()
+    return [Part("compiled kernels", kernels / "sponsio_sim-*", lambda: owned_kernels(kernels, "sponsio_sim")),
+            Part("compiled shared kernels", kernels / "tabletop_mc-*", lambda: owned_kernels(kernels, "tabletop_mc")),
+            Part("finished batches (resume)", default_root(), owned_batches),
+            Part("fitted success models", cache_dir(), owned_models)]
 
 
 cache_group(main, "sponsio", _parts, "compiled kernels, finished batches, fitted models")

@@ -182,7 +182,7 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
     """
     target = plot_target(plot)
     ruleset = load_rules(rules, players, overrides)
-    out_path = (file_target(out, "--out", ".npz", "model") if out
+    out_path = (file_target(out, "--out", ".npz", "model") if out is not None
                 else cache_path(ruleset, model_variant(profile, ruleset)))
     model, deciles, summary, ingame, history = fit(
         ruleset, Training(n, holdout, policy, on_policy, games, profile, check_games),
@@ -214,7 +214,7 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
     if fmt == "json":
         named["saved_to"] = None if failed else str(out_path)
     emit(render_tables(named, fmt, header))
-    if failed and out:
+    if failed and out is not None:
         raise OutputError(f"--out {out_path}: cannot write the model ({failed}); the calibration above is "
                           "complete, only the model file is missing")
     if failed:

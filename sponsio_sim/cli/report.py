@@ -9,4 +9,4 @@ def _build():
     return build_reports
 
 
-report_command(main, "sponsio", _build, "sponsio report --out reports/sponsio --scale 0.05")
+report_command(main, "sponsio", _build, "sponsio report --out reports/sponsio --scale 0.05", folders=("grading",))

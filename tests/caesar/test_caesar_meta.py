@@ -31,8 +31,12 @@ def test_meta_writes_a_field_that_simulate_plays(tmp_path):
     pop = tmp_path / "pop.toml"
     pop.write_text('name = "two"\nmembers = ["tuned", "greedy"]\n')
     out = tmp_path / "m"
+    out.mkdir()
+    (tmp_path / "theirs.csv").write_text("theirs")
+    (out / "payoffs.csv").symlink_to(tmp_path / "theirs.csv")   # replaced, not written through
     res = run("meta", "--players", 3, "--population", pop, "-n", 40, "--seed", 2, "--out", out, "--format", "json")
     assert res.exit_code == 0, res.output
+    assert not (out / "payoffs.csv").is_symlink() and (tmp_path / "theirs.csv").read_text() == "theirs"
     data = json.loads(res.output)
     assert {r["member"] for r in data["mixture"]} == {"tuned", "greedy"}
     assert sum(r["weight"] for r in data["mixture"]) == pytest.approx(1)

@@ -62,11 +62,26 @@ def render(index: Path, width: int = 1280) -> dict:
 
 
 def build(main, out, prog: str) -> Path:
-    """Build a tiny report with ``PROG report`` into ``out``; returns the folder."""
+    """Build a tiny report with ``PROG report`` into ``out``; returns the folder. The folder
+    starts with symbolic links, to files and a folder elsewhere, under names the report writes:
+    each is replaced by the report's own file or folder, and what it pointed to is untouched."""
     from click.testing import CliRunner
 
+    away = Path(out).parent / f"{Path(out).name}-elsewhere"
+    away.mkdir()
+    names = ["index.html", "levers.csv" if prog == "caesar" else "grading_summary.csv"]
+    for name in names:
+        (away / name).write_text("not the report's")
+        (Path(out) / name).symlink_to(away / name)
+    if prog == "sponsio":
+        (Path(out) / "grading").symlink_to(away)
+        names.append("grading")
     res = CliRunner().invoke(main, ["report", "--out", str(out), "--scale", "0.002", "--format", "json"])
     assert res.exit_code == 0, f"{prog} report: {res.output}"
+    for name in names:
+        assert not (Path(out) / name).is_symlink() and (Path(out) / name).exists(), name
+    assert sorted(p.name for p in away.iterdir()) == sorted(n for n in names if n != "grading")
+    assert all(p.read_text() == "not the report's" for p in away.iterdir())
     return out
 
 

@@ -134,9 +134,13 @@ def test_bands():
 
 def test_cli_json_and_out(tmp_path):
     """(Bad input: tests/test_cli_hygiene.py.)"""
+    (tmp_path / "b").mkdir()
+    (tmp_path / "theirs.png").write_text("theirs")
+    (tmp_path / "b" / "coin_flow.png").symlink_to(tmp_path / "theirs.png")   # replaced, not written through
     res = CliRunner().invoke(main, ["balance", "--profile", FIXED, "-n", "240", "--format", "json", "--no-cache",
                                     "--out", str(tmp_path / "b")])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert {"bet types", "trolls", "seats", "coin flow", "rounds"} <= set(data)
-    assert (tmp_path / "b" / "coin_flow.png").stat().st_size > 1000
+    assert (tmp_path / "b" / "coin_flow.png").stat().st_size > 1000 and not (tmp_path / "b" / "coin_flow.png").is_symlink()
+    assert (tmp_path / "theirs.png").read_text() == "theirs"

@@ -43,9 +43,13 @@ def test_meta_command_tables_json_and_field_file(tmp_path):
     pop = tmp_path / "pop.toml"
     pop.write_text('members = ["ev0.5:goal:cash3", "troll:goal"]\n')
     runner = CliRunner()
+    (tmp_path / "m").mkdir()
+    (tmp_path / "theirs.json").write_text("theirs")
+    (tmp_path / "m" / "field.json").symlink_to(tmp_path / "theirs.json")   # replaced, not written through
     out = runner.invoke(main, ["meta", "--population", str(pop), "--players", "3", "-n", "60", "--seed", "2",
                                "--out", str(tmp_path / "m")])
     assert out.exit_code == 0, out.output
+    assert not (tmp_path / "m" / "field.json").is_symlink() and (tmp_path / "theirs.json").read_text() == "theirs"
     assert "verdict: equilibrium:" in out.output and "[mixture]" in out.output and "4 profiles" in out.output
     field = load_field(tmp_path / "m" / "field.json")
     assert field.members == ("ev0.5:goal:cash3", "troll:goal:never") and field.players == 3

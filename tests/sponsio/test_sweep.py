@@ -94,8 +94,12 @@ def test_levers():
 def test_cli_table_json_and_out(tmp_path):
     """(Bad input: tests/test_cli_hygiene.py.)"""
     args = ["sweep", "--players", "4", "--profile", PROFILE, "--lever", "round_bonus=2,4", "-n", "240", "--no-cache"]
+    (tmp_path / "s").mkdir()
+    (tmp_path / "theirs.csv").write_text("theirs")
+    (tmp_path / "s" / "effects.csv").symlink_to(tmp_path / "theirs.csv")   # replaced, not written through
     res = CliRunner().invoke(main, args + ["--out", str(tmp_path / "s")])
     assert res.exit_code == 0, res.output
+    assert not (tmp_path / "s" / "effects.csv").is_symlink() and (tmp_path / "theirs.csv").read_text() == "theirs"
     assert "[4 players: round_bonus (standard 3)]" in res.stdout and "players refitted: no for every lever" in res.stdout
     assert (tmp_path / "s" / "sweep_4p_round_bonus.png").stat().st_size > 1000
     data = json.loads(CliRunner().invoke(main, args + ["--format", "json"]).stdout)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -33,6 +34,7 @@ from tabletop_mc.atomic import write_atomic
 from tabletop_mc.errors import UserError
 from tabletop_mc.inputfile import regular_file
 from tabletop_mc.notice import notice, reason
+from tabletop_mc.owned import Owned, head, owned_in
 from sponsio_sim.bet_kinds import BET_TYPES, KINDS as KIND_ROWS
 from sponsio_sim.betting_policies import MODEL_BETTING
 from sponsio_sim.kernels.game.layout import CANDIDATE_FEATURES, N_TOKENS, model_shapes, model_sizes
@@ -202,6 +204,31 @@ def cache_dir() -> Path:
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
         "sponsio-sim", "models")
     return Path(base)
+
+
+# cache_path's names: FINGERPRINT-ECONOMY[-VARIANT].npz, or .NAME.*.tmp.npz while one is written
+_CACHED_MODEL = re.compile(r"^(\.)?((\d+p-\d+c-\d+h(?:-[a-z_]+=[a-z]+)*)-[0-9a-f]{10}(?:-[a-z0-9_]+)?\.npz)"
+                           r"(?(1)\.\w+\.tmp\.npz)$")
+
+
+def is_cached_model(path: Path) -> bool:
+    """A model file ``sponsio fit`` or a first use kept in the cache: its name, and a model
+    inside of the fingerprint the name says (one being written may still be empty)."""
+    m = _CACHED_MODEL.match(path.name)
+    if not m:
+        return False
+    if m.group(1):
+        return head(path, 2) in (b"", b"PK")   # np.savez_compressed writes a zip
+    try:
+        return SuccessModel.load(path).fingerprint == m.group(3)
+    except UserError:
+        return False
+
+
+def owned_models(folder: Path | None = None) -> Owned:
+    """The models kept in the model cache ``folder`` (default ``cache_dir()``); the folder
+    itself, which the user may have named, is never the cache's to remove."""
+    return owned_in([folder or cache_dir()], is_cached_model, remove_empty=False)
 
 
 def economy(rules: RuleSet) -> str:
