@@ -8,14 +8,21 @@ when a batch of chunks finishes (kernels run whole batches), so a slow
 kernel shows fewer, larger steps. ``note`` prints a one-off message in the
 same style (e.g. that the kernels are being compiled).
 
+``watching(fn)``: within the block, every Progress this thread advances
+calls ``fn(progress)`` too; a server uses it to report progress to a page
+and to abandon the work (``fn`` raises) when the page goes away or the
+time allowed is spent: the work stops at the next batch.
+
 No tqdm: it would add a dependency for what these ~100 lines do, and its
 bar cannot advance inside a numba kernel either.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import threading
 import time
 
 # How a Progress with enabled=None behaves: "auto" (a bar on a terminal, else
@@ -23,6 +30,18 @@ import time
 # lines), "lines", "bar" or "off". The CLI's --progress / --quiet set it.
 MODE = "auto"
 LINE_INTERVAL = 5.0
+_WATCH = threading.local()
+
+
+@contextlib.contextmanager
+def watching(fn):
+    """Call ``fn(progress)`` whenever a Progress of this thread advances, within the block (module docstring)."""
+    before = getattr(_WATCH, "fn", None)
+    _WATCH.fn = fn
+    try:
+        yield
+    finally:
+        _WATCH.fn = before
 
 
 def set_mode(mode: str) -> None:
@@ -73,6 +92,9 @@ class Progress:
 
     def advance(self, amount: int) -> None:
         self.done += int(amount)
+        watcher = getattr(_WATCH, "fn", None)
+        if watcher is not None:
+            watcher(self)
         self.draw()
 
     def set_label(self, label: str) -> None:

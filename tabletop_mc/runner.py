@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 import numba as nb
 import numpy as np
@@ -74,7 +74,21 @@ class RunResult:
 BatchFn = Callable[[int, np.ndarray], np.ndarray]
 
 
-def run_chunked(
+def run_chunked(batch_fn: BatchFn, n: int, **settings) -> RunResult:
+    """Run up to ``n`` rounds through ``batch_fn`` and sum its statistics:
+    ``chunked_steps`` (its keywords) to the end."""
+    return last_step(chunked_steps(batch_fn, n, **settings))
+
+
+def last_step(steps: Iterator[RunResult]) -> RunResult:
+    """The last of a run's steps (``chunked_steps``): the whole run's result."""
+    res = None
+    for res in steps:
+        pass
+    return res
+
+
+def chunked_steps(
     batch_fn: BatchFn,
     n: int,
     *,
@@ -84,8 +98,12 @@ def run_chunked(
     progress: Progress | None = None,
     first_batch: int = FIRST_BATCH_CHUNKS,
     cache: ResultCache | None = None,
-) -> RunResult:
-    """Run up to ``n`` rounds through ``batch_fn`` and sum its statistics.
+    preview: int = 0,
+) -> Iterator[RunResult]:
+    """Run up to ``n`` rounds through ``batch_fn``, summing its statistics,
+    one batch at a time: yields the result so far after each batch (the
+    last is the run's; ``run_chunked`` runs to it), for a caller that shows
+    a result as it sharpens or runs several at once.
 
     ``batch_fn(first_chunk, counts)`` simulates ``len(counts)`` chunks, chunk
     ``first_chunk + i`` holding ``counts[i]`` rounds, and returns an array of
@@ -93,13 +111,14 @@ def run_chunked(
     sees the running totals and rounds after each batch and may end the run;
     ``needed`` estimates the total rounds the run will need, which sizes the
     next batch (otherwise batches double). Batch sizes depend only on the
-    totals so far, never on threads, so a seeded run is reproducible.
-    """
+    totals so far, never on threads, so a seeded run is reproducible. With
+    ``preview`` > 0 the first batch runs its first ``preview`` chunks on
+    their own and yields them first: a first look sooner, with the same
+    totals at every batch's end (chunk ``c`` draws stream ``(seed, c)``
+    however the chunks are grouped)."""
     n_chunks = -(-int(n) // int(chunk_size))
     totals = None
     done = 0
-    used = 0
-    stopped = False
     lo, size = 0, first_batch
     check = getattr(batch_fn, "needs_compile", None)
     if progress is not None and progress.enabled and check is not None and n_chunks and check():
@@ -107,23 +126,27 @@ def run_chunked(
         progress.note(COMPILE_NOTE)
     while lo < n_chunks:
         hi = min(n_chunks, lo + size)
-        counts = chunk_counts(n, chunk_size, lo, hi)
-        rounds = int(counts.sum())
-        # a cached batch must also match the batches before it (shape and dtype)
-        like = None if totals is None else (totals.shape, totals.dtype)
-        part = cache.get(lo, hi, rounds, like) if cache is not None else None
-        if part is None:
-            part = current_backend().run_batch(batch_fn, lo, counts)
-            if cache is not None:
-                cache.put(lo, hi, rounds, part)
-        totals = part if totals is None else totals + part
-        done += rounds
-        used = hi
-        if progress is not None:
-            progress.advance(rounds)
+        cuts = [lo, lo + preview, hi] if lo == 0 and 0 < preview < hi else [lo, hi]
+        for a, b in zip(cuts, cuts[1:]):
+            counts = chunk_counts(n, chunk_size, a, b)
+            rounds = int(counts.sum())
+            # a cached batch must also match the batches before it (shape and dtype)
+            like = None if totals is None else (totals.shape, totals.dtype)
+            part = cache.get(a, b, rounds, like) if cache is not None else None
+            if part is None:
+                part = current_backend().run_batch(batch_fn, a, counts)
+                if cache is not None:
+                    cache.put(a, b, rounds, part)
+            totals = part if totals is None else totals + part
+            done += rounds
+            if progress is not None:
+                progress.advance(rounds)
+            if b < hi:
+                yield RunResult(totals=totals, rounds=done, chunks=b, stopped_early=False)
         if stop is not None and hi < n_chunks and stop(totals, done):
-            stopped = True
-            break
+            yield RunResult(totals=totals, rounds=done, chunks=hi, stopped_early=True)
+            return
+        yield RunResult(totals=totals, rounds=done, chunks=hi, stopped_early=False)
         if needed is not None:
             want = float(needed(totals, done)) * 1.05 - done
             size = int(min(MAX_BATCH_CHUNKS, max(MIN_BATCH_CHUNKS, np.ceil(want / chunk_size))))
@@ -131,5 +154,5 @@ def run_chunked(
             size = min(MAX_BATCH_CHUNKS, size * 2)
         lo = hi
     if totals is None:
-        totals = combine(batch_fn(0, np.zeros(0, dtype=np.int64)), 0)
-    return RunResult(totals=totals, rounds=done, chunks=used, stopped_early=stopped)
+        yield RunResult(totals=combine(batch_fn(0, np.zeros(0, dtype=np.int64)), 0), rounds=0, chunks=0,
+                        stopped_early=False)

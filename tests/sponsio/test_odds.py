@@ -25,6 +25,21 @@ def test_adaptive_stop_is_thread_independent():
     pd.testing.assert_frame_equal(odds(**kw, run=Run(seed=3, threads=1)), odds(**kw, run=Run(seed=3, threads=2)))
 
 
+def test_odds_shown_as_they_sharpen_end_as_the_odds():
+    """``on_table`` sees every row soon (a first look at one chunk each), then sharper tables; the
+    run ends on the very table it gives without (each row's numbers are its own run's)."""
+    kw = dict(query=Query(HAND, TALON), target_ci=0.05, run=Run(seed=4))
+    seen = []
+    df = odds(**kw, on_table=seen.append)
+    pd.testing.assert_frame_equal(df, odds(**kw))
+    assert seen and all(len(t) == len(df) for t in seen)
+    last, final = seen[-1].set_index("bet")["n"].sort_index(), df.set_index("bet")["n"].sort_index()
+    assert seen[0]["n"].max() == 512 and (last <= final).all()
+    pimc = odds(Query(HAND, TALON, bets="tricks=2"), OddsPlay("pimc", worlds=2), n=16, run=Run(seed=4),
+                on_table=seen.append)
+    assert seen[-1]["bet"].tolist() == pimc["bet"].tolist()
+
+
 def test_catalogue_rows_and_columns():
     df = odds(Query(HAND, TALON), OddsPlay("random", "random"), n=4000, run=Run(seed=1))
     assert list(df.columns) == COLUMNS

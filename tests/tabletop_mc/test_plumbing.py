@@ -3,9 +3,10 @@
 import numba as nb
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from tabletop_mc.rng import new_state, randbelow, seed_state, uniform
-from tabletop_mc.runner import chunk_counts, derive_seed, run_chunked
+from tabletop_mc.runner import chunk_counts, chunked_steps, derive_seed, run_chunked
 from tabletop_mc.stats import MIN_MEAN_N, mean_ci, wilson, wilson_rounds_needed, wilson_width
 
 
@@ -68,6 +69,30 @@ def test_chunked_run_is_independent_of_batching():
     again = run_chunked(batch, 10_000, chunk_size=300, needed=lambda t, n: 3000.0)
     assert (again.totals == full.totals).all()
     assert derive_seed(1, "a") == derive_seed(1, "a") != derive_seed(1, "b")
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 5000), chunk=st.integers(1, 400), first=st.integers(1, 8), preview=st.integers(0, 9),
+       stop_at=st.integers(1, 6000))
+def test_run_steps_and_their_preview_end_as_the_whole_run(n, chunk, first, preview, stop_at):
+    """``chunked_steps`` yields after every batch (after the first batch's preview too): its last
+    step is ``run_chunked``'s result, and every batch ends on the totals of the chunks run so far."""
+    def batch(lo, counts):
+        return np.array([[int(c), (lo + i) * int(c)] for i, c in enumerate(counts)], dtype=np.int64).reshape(-1, 2)
+
+    def stop(totals, rounds):
+        return rounds >= stop_at
+
+    whole = run_chunked(batch, n, chunk_size=chunk, first_batch=first, stop=stop)
+    steps = list(chunked_steps(batch, n, chunk_size=chunk, first_batch=first, stop=stop, preview=preview))
+    last = steps[-1]
+    assert (last.totals == whole.totals).all() and (last.rounds, last.chunks, last.stopped_early) == \
+        (whole.rounds, whole.chunks, whole.stopped_early)
+    for step in steps:
+        counts = chunk_counts(n, chunk, 0, step.chunks)
+        assert step.rounds == counts.sum() and step.totals[1] == sum(i * c for i, c in enumerate(counts))
+    assert len(steps) == len(list(chunked_steps(batch, n, chunk_size=chunk, first_batch=first, stop=stop))) + (
+        0 < preview < min(first, -(-n // chunk)))
 
 
 def test_chunk_states_are_a_proper_mix_of_seed_and_stream():

@@ -59,3 +59,28 @@ def test_cli_progress_and_quiet_flags():
     assert res.exit_code == 0 and "caesar" in res.stderr and "30 of 30" in res.stderr
     res = CliRunner().invoke(main, ["simulate", "-n", "30", "--no-favour-value", "--progress", "--quiet"])
     assert res.exit_code == 0 and res.stderr == ""
+
+
+def test_a_watcher_sees_every_advance_and_may_stop_the_run():
+    """``progress.watching``: every Progress of this thread calls the watcher as it advances (a
+    server's progress and cancellation); raising there stops the run between batches."""
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def watch(bar):
+        seen.append(bar.done)
+        if bar.done >= 30:
+            raise Stop()
+
+    with progress.watching(watch):
+        try:
+            run_chunked(_Batch(False), 100, chunk_size=10, first_batch=1, progress=Progress(100, enabled=False))
+        except Stop:
+            pass
+        else:
+            raise AssertionError("the watcher did not stop the run")
+    assert seen == [10, 30]   # batches of 1, then 2 chunks
+    run_chunked(_Batch(False), 100, chunk_size=10, progress=Progress(100, enabled=False))
+    assert seen == [10, 30]   # outside the block: no watcher

@@ -15,6 +15,8 @@ disjoint).
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import pandas as pd
 
@@ -122,8 +124,9 @@ def split_policy(policy: str, known) -> tuple[str | None, bool]:
 
 
 def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float | None, seed: int,
-              worlds: int, progress: bool | None = False, cache: bool = False) -> pd.DataFrame:
-    """Odds table (as ``analysis.odds.query``) with the asking seat on PIMC play."""
+              worlds: int, progress: bool | None = False, cache: bool = False,
+              on_table: Callable[[pd.DataFrame], None] | None = None) -> pd.DataFrame:
+    """Odds table (as ``analysis.odds.query``) with the asking seat on PIMC play (``on_table``: as there)."""
     from sponsio_sim.kernels.play.pimc import PIMC   # here: the solver's modules load only when PIMC is asked for
 
     r = sit.rules
@@ -147,10 +150,14 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
             slots.append(("all:" + ",".join(b.notation(r) for b in run), -1, np.nan, r.stake * len(run)))
         return slots
 
+    def table(results):
+        df = odds_table(results, joint=len(sit.bets) > 1, by_ev=not sit.bets)
+        df.attrs.update(situation=sit.describe(), rules=r.summary(), seat=sit.seat, seed=seed,
+                        policy=f"pimc ({worlds} worlds)", opponents=opponents)
+        return df
+
     with Progress(cap * len(runs), PIMC_JOB.label, enabled=progress) as bar:
         results = simulate_rows(PIMC_JOB, sit, runs, args_of=args_of, slots_of=slots_of, cap=cap,
-                                target_ci=target_ci, run=Run(seed=seed, progress=bar, cache=cache), watch_all=True)
-    df = odds_table(results, joint=len(sit.bets) > 1, by_ev=not sit.bets)
-    df.attrs.update(situation=sit.describe(), rules=r.summary(), seat=sit.seat, seed=seed,
-                    policy=f"pimc ({worlds} worlds)", opponents=opponents)
-    return df
+                                target_ci=target_ci, run=Run(seed=seed, progress=bar, cache=cache), watch_all=True,
+                                on_rows=None if on_table is None else lambda rows: on_table(table(rows)))
+    return table(results)

@@ -11,7 +11,9 @@ into the odds table.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from typing import Callable, Iterator
 
 import numpy as np
 import pandas as pd
@@ -19,7 +21,7 @@ import pandas as pd
 from tabletop_mc.backend import KernelBatch
 from tabletop_mc.progress import Progress
 from tabletop_mc.resultcache import ResultCache
-from tabletop_mc.runner import run_chunked
+from tabletop_mc.runner import RunResult, chunked_steps, last_step
 from tabletop_mc.stats import wilson, wilson_rounds_needed, wilson_width
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.settings import Run
@@ -30,6 +32,8 @@ from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM
 from sponsio_sim.situation import Situation
 
 PLAY_POLICIES = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
+PREVIEW_CHUNKS = 1   # chunks in a row's first look when odds are shown as they sharpen (``simulate_rows``)
+SHARPEN_EVERY = 0.1  # seconds between two looks at the odds as they sharpen, at least
 COLUMNS = ["bet", "n", "p", "ci_low", "ci_high", "multiplier", "ev", "fair_multiplier"]
 
 
@@ -58,6 +62,13 @@ class OddsJob:
             progress: Progress | None = None, cache: bool = False) -> tuple[np.ndarray, int]:
         """Run up to ``cap`` rounds; return (summed counts, rounds). ``watch``
         picks the counts whose intervals decide the stop (None: all)."""
+        res = last_step(self.steps(seed, args, cap=cap, target_ci=target_ci, watch=watch, progress=progress,
+                                   cache=cache))
+        return res.totals, res.rounds
+
+    def steps(self, seed: int, args: tuple, *, cap: int, target_ci: float | None, watch=None,
+              progress: Progress | None = None, cache: bool = False, preview: int = 0) -> Iterator[RunResult]:
+        """``run`` one batch at a time (``tabletop_mc.runner.chunked_steps``, ``preview`` included)."""
         batch = KernelBatch(self.module, self.kernel, seed, *args)
 
         def watched(totals):
@@ -70,10 +81,9 @@ class OddsJob:
             return float(np.max(wilson_rounds_needed(watched(totals), rounds, target_ci)))
 
         store = ResultCache(batch.cache_key(CACHE_DIR.name, self.chunk)) if cache else None
-        res = run_chunked(batch, cap, chunk_size=self.chunk, stop=stop, progress=progress,
-                          needed=needed if self.sized and target_ci is not None else None,
-                          first_batch=self.first_batch, cache=store)
-        return res.totals, res.rounds
+        return chunked_steps(batch, cap, chunk_size=self.chunk, stop=stop, progress=progress,
+                             needed=needed if self.sized and target_ci is not None else None,
+                             first_batch=self.first_batch, cache=store, preview=preview)
 
 
 SIMULATED = OddsJob("odds", "sponsio_sim.kernels.odds.simulate", "odds_chunks", chunk=512, first_batch=4,
@@ -109,26 +119,50 @@ def catalogue_for(sit: Situation) -> tuple[list[Bet], list[Bet]]:
 
 
 def simulate_rows(job: OddsJob, sit: Situation, runs: list[list[Bet]], *, args_of, slots_of, cap: int,
-                  target_ci: float | None, run: Run, watch_all: bool = False) -> list[tuple]:
+                  target_ci: float | None, run: Run, watch_all: bool = False,
+                  on_rows: Callable[[list[tuple]], None] | None = None) -> list[tuple]:
     """Run ``job`` once per list of bets in ``runs``, with kernel arguments
     ``args_of(bets)``; ``slots_of(bets)`` lists the rows read from its counts
     as ``(label, slot, multiplier, stake)``. The watched intervals are the
     rows' (every count with ``watch_all``). ``run``: the seed, the batch cache
     and the ``Progress`` bar (``run.progress``). Returns (label, successes,
-    rounds, multiplier, stake) rows."""
+    rounds, multiplier, stake) rows.
+
+    The runs advance in turn, one batch each (each run's numbers are its
+    own: the same as alone); ``on_rows``, if given, sees the rows so far as
+    they sharpen (every ``SHARPEN_EVERY`` seconds at most, and once every
+    row has a first look: the first batch is split so that it comes soon,
+    ``OddsJob.steps``' preview)."""
     bar = run.progress
-    results = []
-    for bets in runs:
-        slots = slots_of(bets)
-        watch = None if watch_all else [slot for _, slot, _, _ in slots]
-        if len(runs) > 1:
-            bar.set_label(f"{job.label} {bets[0].notation(sit.rules)}")
-        before = bar.done
-        counts, rounds = job.run(run.seed, args_of(bets), cap=cap, target_ci=target_ci, watch=watch,
-                                 progress=bar, cache=run.cache)
-        bar.total -= cap - (bar.done - before)
-        results += [(label, int(counts[slot]), rounds, mult, stake) for label, slot, mult, stake in slots]
-    return results
+    slots = [slots_of(bets) for bets in runs]
+    steps = [job.steps(run.seed, args_of(bets), cap=cap, target_ci=target_ci,
+                       watch=None if watch_all else [slot for _, slot, _, _ in row_slots], progress=bar,
+                       cache=run.cache, preview=PREVIEW_CHUNKS if on_rows is not None else 0)
+             for bets, row_slots in zip(runs, slots)]
+    latest: list[RunResult | None] = [None] * len(runs)
+
+    def rows() -> list[tuple]:
+        return [(label, int(res.totals[slot]), res.rounds, mult, stake)
+                for res, row_slots in zip(latest, slots) if res is not None
+                for label, slot, mult, stake in row_slots]
+
+    active = list(range(len(runs)))
+    shown = None
+    while active:
+        for i in list(active):
+            if len(runs) > 1:
+                bar.set_label(f"{job.label} {runs[i][0].notation(sit.rules)}")
+            res = next(steps[i], None)
+            if res is None:
+                active.remove(i)
+                bar.total -= cap - latest[i].rounds
+                continue
+            latest[i] = res
+            now = time.perf_counter()
+            if on_rows is not None and None not in latest and (shown is None or now - shown >= SHARPEN_EVERY):
+                on_rows(rows())
+                shown = now
+    return rows()
 
 
 def odds_table(results, *, joint: bool, by_ev: bool) -> pd.DataFrame:

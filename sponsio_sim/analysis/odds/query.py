@@ -12,6 +12,7 @@ and ``POLICY,dd`` run the engines of ``analysis.odds.dd`` the same way
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -92,13 +93,16 @@ class OddsPlay:
 
 
 def odds(query: Query, play: OddsPlay = OddsPlay(), *, n: int | None = None, target_ci: float | None = None,
-         rules=None, players: int | None = None, overrides=None, run: Run = Run()) -> pd.DataFrame:
+         rules=None, players: int | None = None, overrides=None, run: Run = Run(),
+         on_table: Callable[[pd.DataFrame], None] | None = None) -> pd.DataFrame:
     """Odds of the asking seat's bets for ``query``, as a DataFrame sorted by EV.
 
     ``n`` fixes the rounds per simulation; ``target_ci`` stops when every
     interval is narrower (default 0.01 when neither is given; ``n`` then caps).
     ``run``: seed, threads, progress, Dask (the same numbers as a local run)
-    and the batch cache (``analysis.settings.Run``).
+    and the batch cache (``analysis.settings.Run``). ``on_table``, if given,
+    sees the table as it sharpens, after every batch of a simulated or PIMC
+    policy (the rows so far; the last is the table returned).
     """
     hand, talon = query.hand, query.talon
     policy, opponents, worlds = play.policy, play.opponents, play.worlds
@@ -117,10 +121,10 @@ def odds(query: Query, play: OddsPlay = OddsPlay(), *, n: int | None = None, tar
         sim = dd = None
         if sim_policy == "pimc":
             sim = pimc_odds(sit, opponents, n=n, target_ci=target_ci, seed=seed, worlds=worlds,
-                            progress=progress, cache=cache)
+                            progress=progress, cache=cache, on_table=None if with_dd else on_table)
         elif sim_policy is not None:
             sim = simulated_odds(sit, sim_policy, opponents, n=n, target_ci=target_ci, seed=seed,
-                                 progress=progress, cache=cache)
+                                 progress=progress, cache=cache, on_table=None if with_dd else on_table)
         if with_dd:
             dd = dd_brackets(sit, n=n, target_ci=target_ci, seed=seed, progress=progress, cache=cache)
     if dd is None:
@@ -131,8 +135,9 @@ def odds(query: Query, play: OddsPlay = OddsPlay(), *, n: int | None = None, tar
 
 
 def simulated_odds(sit: Situation, policy: str, opponents: str, *, n: int | None, target_ci: float | None,
-                   seed: int, progress: bool | None = False, cache: bool = False) -> pd.DataFrame:
-    """The odds table with the asking seat on a simulated play policy."""
+                   seed: int, progress: bool | None = False, cache: bool = False,
+                   on_table: Callable[[pd.DataFrame], None] | None = None) -> pd.DataFrame:
+    """The odds table with the asking seat on a simulated play policy (``on_table``: as ``odds``)."""
     ruleset = sit.rules
     cap, target_ci = SIMULATED.budget(n, target_ci)
     layout = stats_layout(ruleset.hand_size, ruleset.n_colours, ruleset.players)
@@ -156,12 +161,16 @@ def simulated_odds(sit: Situation, policy: str, opponents: str, *, n: int | None
         # one row read: its rounds may end once its bet is settled
         return kernel_args(sit, policy, opponents, stop=sit.bets[0] if len(sit.bets) == 1 else None)
 
+    def table(results):
+        df = odds_table(results, joint=joint, by_ev=not sit.bets)
+        df.attrs.update(situation=sit.describe(), rules=ruleset.summary(), seat=sit.seat, seed=seed,
+                        policy=policy, opponents=opponents,
+                        left_out=(f"left out {', '.join(b.notation(ruleset) for b in left_out)}: a seat without "
+                                  "bets (--others) cannot fail") if left_out else "")
+        return df
+
     with Progress(cap * len(runs), "sponsio odds", enabled=progress, upper_bound=target_ci is not None) as bar:
         results = simulate_rows(SIMULATED, sit, runs, args_of=args_of, slots_of=slots_of, cap=cap,
-                                target_ci=target_ci, run=Run(seed=seed, progress=bar, cache=cache))
-    df = odds_table(results, joint=joint, by_ev=not sit.bets)
-    df.attrs.update(situation=sit.describe(), rules=ruleset.summary(), seat=sit.seat, seed=seed,
-                    policy=policy, opponents=opponents,
-                    left_out=(f"left out {', '.join(b.notation(ruleset) for b in left_out)}: a seat without "
-                              "bets (--others) cannot fail") if left_out else "")
-    return df
+                                target_ci=target_ci, run=Run(seed=seed, progress=bar, cache=cache),
+                                on_rows=None if on_table is None else lambda rows: on_table(table(rows)))
+    return table(results)
