@@ -210,7 +210,7 @@ class Session:
             new.track = list(new.track or [0] * self.rules.players)
             new.coins[s], new.track[s] = coins[s], track[s]
             return self._commit(new, f"seat {s}: {coins[s]:g} coins, track {track[s]}, "
-                                     f"{format_cards(new.hands[s], self.rules)}")
+                                     f"{format_cards(new.hands[s], self.rules) if s in new.hands else '?'}")
         if kind in ("action", "end"):
             return self._commit(new, f"seat {new.history[-1][0]}: {describe(new.history[-1], self.rules)}")
         if kind == "trick":

@@ -1,7 +1,8 @@
 """A table state up to a decision, as `sponsio game --verbose` narrates it.
 
 The state is read from a narration excerpt (the last ``Round N: dealer
-seat D`` line and what follows it, up to the decision) and/or from options
+seat D`` line and what follows it, up to the decision; a seat line whose
+cards are ``?`` gives that seat's coins and track only) and/or from options
 (``--hand``, ``--talon``, ``--seat``, ``--dealer``, ``--round``,
 ``--history``, ``--coins``, ``--track``); options win over the excerpt.
 Hands and talon are as dealt; the history's exchanges are applied on top.
@@ -33,6 +34,7 @@ from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.game.layout import BET, DOUBLE_TOKEN, LEAD_TOKEN, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN
 from sponsio_sim.rules import TOKENS, RuleSet
 
+UNKNOWN_HAND = "?"   # a seat line's cards where the narration does not know them
 _ROUND = re.compile(r"^round\s+(\d+)\s*:\s*dealer\s+seat\s+(\d+)")
 _SEAT = re.compile(r"^seat\s+(\d+)\s*\((?:[^;)]*;\s*)?([-\d.]+)\s+coins?,\s*track\s+(\d+)\)\s*:\s*(.*)$")
 _TALON = re.compile(r"^talon\s*:\s*(.*)$")
@@ -231,7 +233,8 @@ def read_line(st: TableState, line: str, what: str, coins: dict, track: dict) ->
     if m := _SEAT.match(low):
         s = _seat(m.group(1), rules, what)
         coins[s], track[s] = float(m.group(2)), int(m.group(3))
-        st.hands[s] = parse_cards(m.group(4), rules, what)
+        if m.group(4).strip() != UNKNOWN_HAND:
+            st.hands[s] = parse_cards(m.group(4), rules, what)
         return "seat"
     if m := _TALON.match(low):
         st.talon = parse_cards(m.group(1), rules, what)
@@ -350,11 +353,15 @@ def hands_now(dealt: dict[int, list[int]], history, players: int) -> np.ndarray:
     return hands
 
 
+def first_leader(st: TableState) -> int:
+    """Who leads the first trick: the lead token's holder, else the dealer's left."""
+    owners = {a: s for (s, kind, a, b, c) in st.history if kind == TOKEN}
+    return owners.get(LEAD_TOKEN, (st.dealer + 1) % st.rules.players)
+
+
 def next_player(st: TableState) -> int:
     """Who plays the next card of the trick phase (``plays.who_played``)."""
-    owners = {a: s for (s, kind, a, b, c) in st.history if kind == TOKEN}
-    leader = owners.get(LEAD_TOKEN, (st.dealer + 1) % st.rules.players)
-    nxt = who_played(st.rules, leader, st.cards_played())[2]
+    nxt = who_played(st.rules, first_leader(st), st.cards_played())[2]
     if nxt is None:
         raise UserError("every card of the round is played: give --seat (whose view the odds take)")
     return nxt
