@@ -13,7 +13,7 @@ main = game_cli("sponsio", """Sponsio bet-odds calculator and strategy analyser.
     Example:
       sponsio odds --hand "R9 R7 R2 B8 B5 G6 G1 Y3" --talon "R1 B9 G4 Y7"
     """, {name: f"sponsio_sim.cli.{module}" for name, module in (
-    ("odds", "odds"), ("advise", "advise"), ("table", "table"), ("dd", "dd"), ("game", "game"),
+    ("odds", "odds"), ("advise", "advise"), ("table", "table"), ("serve", "serve"), ("dd", "dd"), ("game", "game"),
     ("tournament", "game"), ("matrix", "game"), ("fit", "game"), ("balance", "balance"), ("recommend", "balance"),
     ("sweep", "sweep"), ("meta", "meta"), ("exploit", "strategy"))})
 

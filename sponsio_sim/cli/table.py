@@ -25,9 +25,9 @@ def _say(text: str) -> None:
     sys.stdout.flush()
 
 
-def _render(session: Session, answer, line: str, fmt: str) -> str:
+def _render(session: Session, answer, line: str, fmt: str, command: str = "sponsio table") -> str:
     """An answer as the one-shot command prints it; JSON on one line, with the command that gives the same."""
-    meta = {"command": "sponsio table", "question": line.strip(), "same_as": answer.command, "seed": answer.seed,
+    meta = {"command": command, "question": line.strip(), "same_as": answer.command, "seed": answer.seed,
             "version": package_version()}
     if answer.kind == "odds":
         text = render_state_odds(answer.result, fmt, answer.seed, meta)
