@@ -75,15 +75,22 @@ def test_tap_a_hand_and_read_the_odds(server, driver):
     odds = page.hand_odds("0.05")
     rows = page.js("return [...document.querySelectorAll('#odds-table tbody tr')].map("
                    "r => [...r.cells].map(c => c.textContent))")
+    assert len(rows) == 12 < len(odds["answer"]["rows"])   # the best 12 first, then "show all"
+    page.by_id("odds-table-more").click()
+    rows = page.js("return [...document.querySelectorAll('#odds-table tbody tr')].map("
+                   "r => [...r.cells].map(c => c.textContent))")
     assert len(rows) == len(odds["answer"]["rows"]) > 20
     assert odds["within"] == len(rows)   # every bet's interval reached the target
     cli = oneshot(shlex.split(odds["answer"]["meta"]["same_as"])[1:])
     assert odds["answer"]["rows"] == cli["rows"]
     best = cli["rows"][0]
-    assert rows[0][0] == best["bet"] and rows[0][2].startswith(f"{best['p']:.3f} [{best['ci_low']:.3f}")
+    assert rows[0][0] == best["bet"] and rows[0][2] == f"{best['p']:.3f} [{best['ci_low']:.3f}, {best['ci_high']:.3f}]"
+    marked = page.js("return [...document.querySelectorAll('#odds-table tr.best')].map(r => r.cells[0].textContent)")
+    stake = 1   # standard-4p
+    assert marked == [r["bet"] for r in cli["rows"] if r["ci_low"] * r["multiplier"] - stake > 0] != []
     # sorted by a column on a tap: P ascending after two taps
     for _ in range(2):
-        page.js("[...document.querySelectorAll('#odds-table th')].find(t => t.textContent.startsWith('p')).click()")
+        page.js("document.querySelector('#odds-table th[data-key=p]').click()")
     shown = page.js("return [...document.querySelectorAll('#odds-table tbody tr')].map(r => r.cells[0].textContent)")
     assert shown == [r["bet"] for r in sorted(cli["rows"], key=lambda r: r["p"])]
 

@@ -20,6 +20,7 @@ const page = {
   sort: { key: null, down: true },
   asking: null,
   oddsAsking: null,
+  showAll: {},
   last: null,
 };
 window.sponsio = page;   // tests and curious users read the last answer here
@@ -188,7 +189,7 @@ function show(view) {
   $("seat").disabled = !fresh;
   const dealer = $("dealer").value;
   options($("dealer"), seatsOf(view.players), view.dealer ?? (dealer !== "" && +dealer < view.players ? dealer : view.players - 1));
-  $("round").value = view.round;
+  $("round-no").value = view.round;
   if (view.phase !== "deal") page.picker = { hand: [...view.hand], talon: [...view.talon] };
   if ($("picker").children.length !== page.deck.length) buildPicker(); else showPicker();
   $("where").textContent = view.where;
@@ -234,7 +235,7 @@ function showRecord(view) {
   const box = $("record");
   box.textContent = "";
   const mine = view.actor === view.seat;
-  const who = view.actor === null ? "" : mine ? "you (seat " + view.actor + ")" : "seat " + view.actor;
+  const who = view.actor === null ? "" : `seat ${view.actor}${mine ? " (you)" : ""}`;
   if (view.phase === "deal") {
     box.appendChild(el("p", { class: "note", text: "tap the deal above, then start the round" }));
   } else if (view.phase === "betting") {
@@ -272,7 +273,7 @@ function showRecord(view) {
   } else if (view.phase === "token") {
     const p = view.pending;
     const bets = (view.held[String(p.seat)] || []).map((b, k) => `#${k + 1} ${b}`);
-    box.appendChild(el("p", { class: "lead", text: `${p.seat === view.seat ? "you (seat " + p.seat + ")" : "seat " + p.seat} may use the ${p.token} token, or not (then record the first card):` }));
+    box.appendChild(el("p", { class: "lead", text: `seat ${p.seat}${p.seat === view.seat ? " (you)" : ""} may use the ${p.token} token, or not (then record the first card):` }));
     const row = el("div", { class: "row" });
     box.appendChild(row);
     const use = (text) => record([`end ${p.seat}: ${text}`]);
@@ -302,7 +303,7 @@ function trickCards(box, view, first) {
   const trick = Math.floor(n / view.players) + 1;
   const lead = first ? "first card" : n % view.players === 0 ? `leads trick ${trick}` : `plays to trick ${trick}`;
   const actor = first ? null : view.actor;
-  const who = actor === null ? "" : actor === view.seat ? `you (seat ${actor}) ` : `seat ${actor} `;
+  const who = actor === null ? "" : `seat ${actor}${actor === view.seat ? " (you)" : ""} `;
   box.appendChild(el("p", { class: "lead", text: `${who}${lead}: tap the card` }));
   const grid = el("div", { class: "cards small", id: "trick-cards" });
   for (const card of page.deck) {
@@ -329,8 +330,16 @@ function cellNode(text) {
   return td;
 }
 
+const LABELS = { multiplier: "mult", fair_multiplier: "fair", vs_best: "vs best", p_bet: "p bet",
+  win_vs_pass: "win vs pass", coins_now: "coins now" };
+const SHORT = { "odds-table": 12, "answer-table": 8 };   // rows shown until "show all"
+
+// A table of cells (``display``): sortable by the raw values (``raw``) where asked, the best rows
+// marked, the first rows only until "show all" is tapped.
 function showTable(tableEl, display, raw, marks, sortable) {
   tableEl.textContent = "";
+  const more = $(`${tableEl.id}-more`);
+  if (more) more.hidden = true;
   if (!display || !display.rows.length) return;
   const cols = display.columns;
   let order = display.rows.map((_, k) => k);
@@ -339,17 +348,26 @@ function showTable(tableEl, display, raw, marks, sortable) {
     const sign = page.sort.down ? -1 : 1;
     order.sort((a, b) => {
       const x = raw[a][key], y = raw[b][key];
-      const nx = typeof x === "number" ? x : x === null ? -Infinity : null;
-      const ny = typeof y === "number" ? y : y === null ? -Infinity : null;
+      const nx = typeof x === "number" ? x : x === null ? Infinity : null;
+      const ny = typeof y === "number" ? y : y === null ? Infinity : null;
       if (nx !== null && ny !== null) return sign * (nx - ny) || a - b;
       return sign * String(x).localeCompare(String(y)) || a - b;
     });
   }
+  const short = SHORT[tableEl.id];
+  if (more && short && order.length > short + 2) {
+    const all = page.showAll[tableEl.id];
+    more.hidden = false;
+    more.textContent = all ? `show the first ${short}` : `show all ${order.length}`;
+    more.onclick = () => { page.showAll[tableEl.id] = !all; showTable(tableEl, display, raw, marks, sortable); };
+    if (!all) order = order.slice(0, short);
+  }
   const head = el("tr");
   cols.forEach((c) => {
-    const th = el("th", { scope: "col", class: `col-${c}` }, c);
+    const th = el("th", { scope: "col", class: `col-${c}` }, LABELS[c] || c);
     if (sortable) {
       th.classList.add("sort");
+      th.dataset.key = c;
       if (page.sort.key === c) th.classList.add(page.sort.down ? "down" : "up");
       th.addEventListener("click", () => {
         page.sort = { key: c, down: page.sort.key === c ? !page.sort.down : c !== "bet" };
@@ -441,6 +459,8 @@ async function ask(kind) {
   $("answer-title").classList.remove("bad");
   $("answer-title").dataset.done = "";
   for (const id of ["answer-table", "reveal-table", "answer-notes"]) $(id).textContent = "";
+  $("reveal-title").hidden = true;
+  page.showAll["answer-table"] = false;
   $("answer-cmd").textContent = "";
   try {
     await stream("/api/ask", { table: page.table, kind, options: opts }, (item) => {
@@ -454,6 +474,7 @@ async function ask(kind) {
         $("answer-title").textContent = item.title;
         for (const note of item.notes) $("answer-notes").appendChild(el("li", { text: note }));
         showTable($("answer-table"), item.display, null, null, false);
+        $("reveal-title").hidden = !item.reveals;
         if (item.reveals) showTable($("reveal-table"), item.reveals, null, null, false);
         $("answer-cmd").textContent = "same as: " + item.answer.meta.same_as;
         $("answer-title").dataset.done = item.kind;
@@ -476,7 +497,7 @@ function dealLines() {
   if (hand.length !== page.sizes.hand) throw new Error(`the hand has ${hand.length} of its ${page.sizes.hand} cards`);
   if (talon.length !== page.sizes.talon) throw new Error(`the talon has ${talon.length} of its ${page.sizes.talon} cards`);
   const lines = [];
-  if (+$("round").value !== v.round) lines.push(`round ${$("round").value}`);
+  if (+$("round-no").value !== v.round) lines.push(`round ${$("round-no").value}`);
   lines.push(`dealer ${$("dealer").value}`);
   for (const key of ["coins", "track"]) {
     const text = $(key).value.trim();
@@ -510,7 +531,7 @@ function wire() {
   $("deal-btn").addEventListener("click", async () => {
     let lines;
     try { lines = dealLines(); } catch (e) { say("deal-msg", e.message, true); return; }
-    if (await record(lines, "deal-msg")) say("round-msg", "");
+    if (await record(lines, "deal-msg")) say("deal-msg", "the round is under way: record it under The round");
   });
   $("odds-btn").addEventListener("click", handOdds);
   $("line-btn").addEventListener("click", async () => {
