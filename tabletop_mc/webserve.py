@@ -72,6 +72,34 @@ class TimeUp(Exception):
     """The question ran past the time allowed."""
 
 
+class CompileClock:
+    """Seconds this thread has spent compiling kernels (numba's ``numba:compile`` events, the
+    outermost of nested ones): a question's time limit leaves out the first use of a kernel."""
+
+    def __init__(self):
+        import numba.core.event as event
+
+        clock = self
+        self.local = threading.local()
+
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                depth = getattr(clock.local, "depth", 0)
+                if depth == 0:
+                    clock.local.since = time.monotonic()
+                clock.local.depth = depth + 1
+
+            def on_end(self, ev):
+                clock.local.depth -= 1
+                if clock.local.depth == 0:
+                    clock.local.total = clock.seconds() + time.monotonic() - clock.local.since
+
+        event.register("numba:compile", Listener())
+
+    def seconds(self) -> float:
+        return getattr(self.local, "total", 0.0)
+
+
 @dataclass(frozen=True)
 class Limits:
     """The bounds on one server's work: ``body_bytes`` per request, questions ``running`` at once and
@@ -189,6 +217,7 @@ class Worker:
         self.log = log or sys.stderr
         self.counts = {"running": 0, "waiting": 0, "answered": 0, "invalid": 0, "abandoned": 0, "timed_out": 0,
                        "failed": 0, "refused": 0}
+        self.compiling = CompileClock()
 
     def status(self) -> dict:
         with self.lock:
@@ -202,7 +231,7 @@ class Worker:
 
     def run_now(self, work):
         """Run ``work()`` in this thread under the same rules (the server's warm-up)."""
-        with progress.watching(self._watcher(threading.Event(), time.monotonic() + self.limits.seconds, None)):
+        with progress.watching(self._watcher(threading.Event(), None)):
             return work()
 
     def answer(self, work) -> "StreamedAnswer":
@@ -218,14 +247,17 @@ class Worker:
             self.counts["waiting"] += 1
         return StreamedAnswer(self, work)
 
-    def _watcher(self, cancel: threading.Event, deadline: float, post):
+    def _watcher(self, cancel: threading.Event, post):
+        """The watcher of one question's work (``progress.watching``): it stops the work when the question is
+        abandoned or has run past the time allowed (compiling kernels left out), and posts its progress."""
         shown = [0.0]
+        start, compiled = time.monotonic(), self.compiling.seconds()
 
         def watch(bar):
             if cancel.is_set() or self.stopping.is_set():
                 raise Abandoned()
             now = time.monotonic()
-            if now > deadline:
+            if now - start - (self.compiling.seconds() - compiled) > self.limits.seconds:
                 raise TimeUp()
             if post is not None and now - shown[0] >= TICK:
                 shown[0] = now
@@ -240,7 +272,7 @@ class Worker:
         try:
             if cancel.is_set() or self.stopping.is_set():
                 raise Abandoned()
-            with progress.watching(self._watcher(cancel, time.monotonic() + self.limits.seconds, post)):
+            with progress.watching(self._watcher(cancel, post)):
                 result = work(lambda item: post({**item, "kind": "partial"}))
             post({**result, "kind": "answer"})
             outcome = "answered"
@@ -249,8 +281,8 @@ class Worker:
             post({"kind": "error", "error": "stopped: the question was abandoned"})
         except TimeUp:
             outcome = "timed_out"
-            post({"kind": "error", "error": f"the question ran past {self.limits.seconds:g} s and was stopped: "
-                                            "ask with fewer samples"})
+            post({"kind": "error", "error": f"the question ran past {self.limits.seconds:g} s (compiling kernels "
+                                            "not counted) and was stopped: ask with fewer samples"})
         except UserError as exc:
             outcome = "invalid"
             post({"kind": "error", "error": " ".join(str(exc).split())})
@@ -339,8 +371,19 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def is_unspecified(host: str) -> bool:
+    """``0.0.0.0`` or ``::``: every address of this machine."""
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_unspecified
+    except ValueError:
+        return False
+
+
 def url_of(sock: socket.socket, host: str, token: str | None) -> str:
+    """The URL to open (on this machine, for a server on every address)."""
     port = sock.getsockname()[1]
+    if is_unspecified(host):
+        host = "::1" if ":" in host else "127.0.0.1"
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 

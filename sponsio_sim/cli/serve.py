@@ -91,7 +91,8 @@ def serve_cmd(host, port, profile, jobs, time_limit, warm, seed, fmt, rules, ove
     _need_extra()
     from tabletop_mc import progress
     from tabletop_mc.runner import set_threads
-    from tabletop_mc.webserve import Limits, Worker, bind, is_loopback, new_token, run_server, url_of
+    from tabletop_mc.webserve import (Limits, Worker, bind, is_loopback, is_unspecified, new_token, run_server,
+                                      url_of)
     from sponsio_sim.analysis.advise.infer import seat_strategies
     from sponsio_sim.cli.web.app import build_app
     from sponsio_sim.cli.web.tables import Tables
@@ -114,7 +115,10 @@ def serve_cmd(host, port, profile, jobs, time_limit, warm, seed, fmt, rules, ove
     if fmt == "json":
         _say(json.dumps({"url": url, "host": host, "port": sock.getsockname()[1], "token": token}))
     else:
-        _say(f"sponsio serve: open {url}  (Ctrl-C stops)" + ("" if token is None else
-             "\nthe URL carries an access token: requests without it are refused"))
+        _say(f"sponsio serve: open {url}  (Ctrl-C stops)")
+        if token is not None:
+            _say("the URL carries an access token: requests without it are refused"
+                 + ("; from a phone on the same network, put this machine's address in place of "
+                    f"{url.split('/')[2].rsplit(':', 1)[0]}" if is_unspecified(host) else ""))
     run_server(build_app(tables, worker, token=token, limits=limits), sock, worker)
     click.echo("sponsio serve: stopped", err=True)
