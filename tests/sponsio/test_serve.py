@@ -206,6 +206,29 @@ def test_a_question_the_browser_abandons_stops_its_work(server):
     assert s["abandoned"] == before["abandoned"] + 1 and s["answered"] == before["answered"]
 
 
+def test_a_busy_server_refuses_with_a_message(server):
+    """Two questions run, four wait; the next is refused at once, with a message."""
+    body = json.dumps({"hand": HAND, "talon": TALON, "target_ci": 0.01})   # seconds each
+    held = []
+    try:
+        for _ in range(6):
+            conn = server.connect()
+            conn.request("POST", "/api/odds", body=body, headers={"Content-Type": "application/json"})
+            held.append((conn, conn.getresponse()))
+            assert held[-1][1].status == 200
+        s = server.status()
+        assert s["running"] + s["waiting"] == 6 and s["running"] <= 2
+        status, _, raw = server.request("POST", "/api/odds", body.encode())
+        assert status == 503 and "ask again in a moment" in json.loads(raw)["error"]
+    finally:
+        for conn, _ in held:
+            conn.close()
+    end = time.monotonic() + 60
+    while (s := server.status())["running"] or s["waiting"]:
+        assert time.monotonic() < end, s
+        time.sleep(0.1)
+
+
 def test_bad_requests_are_one_message_and_change_nothing(server):
     table = {"players": 4, "seat": 0, "lines": ["dealer 3", f"hand {HAND}", f"talon {TALON}"]}
     big = {"table": {**table, "narration": "x" * 70_000}}
