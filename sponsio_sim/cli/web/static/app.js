@@ -237,7 +237,7 @@ function showRecord(view) {
   const mine = view.actor === view.seat;
   const who = view.actor === null ? "" : `seat ${view.actor}${mine ? " (you)" : ""}`;
   if (view.phase === "deal") {
-    box.appendChild(el("p", { class: "note", text: "tap the deal above, then start the round" }));
+    box.appendChild(el("p", { class: "note", text: "tap the deal, then start the round" }));
   } else if (view.phase === "betting") {
     const others = page.deck.filter((c) => !view.hand.includes(c) && !view.talon.includes(c));
     const reveal = mine ? view.hand_now : others;
