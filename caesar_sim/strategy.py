@@ -5,10 +5,13 @@ Notation (``parse_strategy``):
 - ``random``, ``greedy``;
 - ``value``, ``tuned``, ``tuned@FILE``, ``distilled``, ``distilled@FILE`` (value's features with
   hand-set, shipped tuned or file weights; `distilled`: a linear score fitted to `mc`'s choices),
-  each optionally ``:temp=T``: sample the action from a softmax over the policy's scores at
-  temperature 0 < T <= 100 coins (``tuned:temp=0.5``; the same notation as Sponsio's);
+  ``net``, ``net@FILE`` (the learned policy: a network over what the seat knows, shipped or from a
+  ``caesar train`` file, ``caesar_sim.nets``), each optionally ``:temp=T``: sample the action from a
+  softmax over the policy's scores at temperature 0 < T <= 100 coins (``tuned:temp=0.5``; the same
+  notation as Sponsio's);
 - ``mc[:K][:ROLLOUT][:FIELD]``: flat Monte Carlo, K rollouts per action, in which the mover plays
-  ROLLOUT (``tuned`` by default, ``value``, ``tuned@FILE``, ``distilled``, ``distilled@FILE``) and,
+  ROLLOUT (``tuned`` by default, ``value``, ``tuned@FILE``, ``distilled``, ``distilled@FILE``,
+  ``net``, ``net@FILE``) and,
   with FIELD = ``reference`` (the shipped reference field) or ``field:FILE``, every other seat a
   member drawn from that field per rollout; without FIELD every seat plays ROLLOUT.
 
@@ -24,9 +27,9 @@ Adding a Circus policy (``tests/test_registries.py`` keeps this list true):
 
 1. its code in ``kernels/layout.py`` (the next one; ``NPOL`` one more) and its name at that index
    of ``POLICIES`` below, with its notation in ``parse_strategy`` and ``HELP``;
-2. its move, a kernel function beside the others (``kernels/policies.py``, ``kernels/scan.py``),
-   and a branch of its own in each per-policy kernel function (each raises for a code it does
-   not know):
+2. its move, a kernel function beside the others (``kernels/policies.py``, ``kernels/scan.py``,
+   ``kernels/netplay.py``), and a branch of its own in each per-policy kernel function (each raises
+   for a code it does not know):
 
    - ``kernels.play``: ``fast_action`` (its move, in games and in `mc`'s rollouts);
    - ``kernels.items``: ``takes_at_random`` (how it picks among the items it wins);
@@ -50,23 +53,25 @@ import numpy as np
 
 from tabletop_mc.errors import UserError
 from tabletop_mc.field import Field, load_field, shipped_field
+from caesar_sim import nets
 from caesar_sim import weights as WT
 from caesar_sim.kernels import items
 from caesar_sim.kernels import layout
 
-POLICIES = ("random", "greedy", "value", "mc", "tuned", "distilled")   # index = kernel policy code
+POLICIES = ("random", "greedy", "value", "mc", "tuned", "distilled", "net")   # index = kernel policy code
 assert (POLICIES.index("tuned") == layout.TUNED and POLICIES.index("mc") == layout.MC
-        and POLICIES.index("distilled") == layout.DISTILLED)
+        and POLICIES.index("distilled") == layout.DISTILLED and POLICIES.index("net") == layout.NET)
 DEFAULT_ROLLOUTS = 8
 MAX_ROLLOUTS = 4096
-HORIZONS = ("day", "game")
+HORIZONS = ("day", "game", "net")   # `mc` rolls out to the day's, the game's or the phase's end (then its net's value)
 FIELD_PREFIX = "field:"
 MAX_TEMP = WT.MAX_TEMP
 TEMP = "temp="
 PACKAGE = "caesar_sim"
-SCORED = ("value", "tuned", "distilled")
-HELP = ("random, greedy, value, tuned, tuned@FILE, distilled, distilled@FILE (each of the last five with "
-        ":temp=T for softmax play at temperature T coins), mc[:K][:ROLLOUT][:reference|:field:FILE]")
+SCORED = ("value", "tuned", "distilled", "net")
+WITH_FILE = ("tuned", "distilled", "net")     # take @FILE
+HELP = ("random, greedy, value, tuned, tuned@FILE, distilled, distilled@FILE, net, net@FILE (each of the last "
+        "seven with :temp=T for softmax play at temperature T coins), mc[:K][:ROLLOUT][:reference|:field:FILE]")
 
 
 @dataclass(frozen=True)
@@ -101,20 +106,23 @@ def _beside(path: str, base: Path | None) -> str:
 
 
 def weights_row(spec: str, players: int, base: Path | None = None) -> np.ndarray:
-    """The weight row of ``value``, ``tuned[@FILE]`` or ``distilled[@FILE]`` (rollout policy set); a
-    relative FILE is looked up beside a field file first (``base``)."""
+    """The weight row of ``value``, ``tuned[@FILE]``, ``distilled[@FILE]`` or ``net[@FILE]`` (rollout policy
+    set); a relative FILE is looked up beside a field file first (``base``)."""
     name, at, path = spec.partition("@")
     name = name.lower()
     path = _beside(path, base)
     if name == "value" and not at:
         return WT.vector()
+    if at and not path and name in WITH_FILE:
+        raise UserError(f"--profile: '{spec}' needs a file after @")
+    if name == "net":
+        return nets.row(nets.load(str(Path(path).resolve()), players) if at else nets.shipped(players))
     if name in ("tuned", "distilled"):
-        if at and not path:
-            raise UserError(f"--profile: '{spec}' needs a file after @")
         row = np.array(_file_row(path, name, players) if at else _shipped_row(name, players))
         row[items.WEIGHTS.rollout_policy] = layout.DISTILLED if name == "distilled" else layout.VALUE
         return row
-    raise UserError(f"--profile: bad weights '{spec}' (use value, tuned, tuned@FILE, distilled or distilled@FILE)")
+    raise UserError(f"--profile: bad weights '{spec}' (use value, tuned, tuned@FILE, distilled, distilled@FILE, net "
+                    "or net@FILE)")
 
 
 def _temperature(token: str, part: str) -> float:
@@ -150,8 +158,8 @@ def parse_strategy(part: str, players: int, base: Path | None = None) -> Strateg
     if name == "mc" and not at:
         return _mc(part, rest, players, base)
     if name in POLICIES:
-        raise UserError(f"--profile: bad entry '{part}' (only mc takes :K, K = 1..{MAX_ROLLOUTS}; value, tuned and "
-                        "distilled take :temp=T; only tuned and distilled take @FILE)")
+        raise UserError(f"--profile: bad entry '{part}' (only mc takes :K, K = 1..{MAX_ROLLOUTS}; value, tuned, "
+                        "distilled and net take :temp=T; only tuned, distilled and net take @FILE)")
     raise UserError(f"--profile: unknown policy '{name}' (known: {', '.join(POLICIES)})")
 
 
@@ -177,7 +185,7 @@ def _mc(part: str, rest: list[str], players: int, base: Path | None) -> Strategy
         roll = toks.pop(0)
     if toks or not roll:
         raise UserError(f"--profile: bad entry '{part}' (use mc[:K][:ROLLOUT][:reference|:field:FILE], e.g. "
-                        "mc:8, mc:8:value, mc:8:distilled:reference)")
+                        "mc:8, mc:8:value, mc:8:distilled:reference, mc:8:net:reference)")
     row = weights_row(roll, players, base)
     if fld:
         field_spec(fld, players)   # fails early on a missing field
@@ -240,10 +248,16 @@ def member_rows(strategies, weights) -> np.ndarray:
 
 def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = layout.P) -> np.ndarray:
     """The flat ``weight_table`` the kernels read: row i = ``strategies[i]`` (padded to ``pad`` rows with `value`),
-    then the rollout fields' rows (a strategy's ``field``: a spec or a ``Field``); `mc` rolls out to
-    the day's or the game's end."""
+    then the rollout fields' rows (a strategy's ``field``: a spec or a ``Field``), then the networks the rows
+    play (``nets.with_blocks``); `mc` rolls out to the day's or the game's end, or to the phase's and reads
+    its network's value head there (``net``)."""
     if mc_horizon not in HORIZONS:
         raise UserError(f"--mc-horizon {mc_horizon}: use one of {', '.join(HORIZONS)}")
+    if mc_horizon == "net":
+        for s in strategies:
+            if s.code == layout.MC and s.row[items.WEIGHTS.net_id] == 0:
+                raise UserError(f"--mc-horizon net: {s.label} rolls out without a network to value the phase's end "
+                                "(use mc:K:net or mc:K:net@FILE)")
     rows = [s.row.copy() for s in strategies] + [WT.vector() for _ in range(pad - len(strategies))]
     blocks: dict = {}   # field (spec or Field) -> (first row, rows)
     extra = []
@@ -265,4 +279,4 @@ def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = 
         rows[i][items.WEIGHTS.field_first], rows[i][items.WEIGHTS.field_size] = blocks[key]
     w = np.vstack(rows + extra)
     w[:, items.WEIGHTS.mc_horizon] = HORIZONS.index(mc_horizon)
-    return np.ascontiguousarray(w.reshape(-1))
+    return nets.with_blocks(w)

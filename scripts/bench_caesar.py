@@ -1,6 +1,6 @@
 """Benchmark the Circus Maximus engine: full games per second on one core.
 
-Usage: python scripts/bench_caesar.py [--games N] [--players 4] [--repeat 3] [--policies greedy,value,tuned,distilled]
+Usage: python scripts/bench_caesar.py [--games N] [--players 4] [--repeat 3] [--policies greedy,value,tuned,distilled,net]
                                       [--field] [--mc mc:8:reference] [--mc-games 400]
 Runs with 1 numba thread; JIT compile (or cache load) time is measured
 separately and excluded. Rate = games per second of this process's CPU time
@@ -19,7 +19,7 @@ import time
 
 from tabletop_mc.runner import set_threads
 
-TARGETS = {"greedy": 100_000, "value": 50_000, "tuned": 50_000, "distilled": 30_000, "reference": 5_000}
+TARGETS = {"greedy": 100_000, "value": 50_000, "tuned": 50_000, "distilled": 30_000, "net": 15_000, "reference": 5_000}
 
 
 def rate(run, games: int, repeat: int) -> tuple[float, float]:
@@ -45,7 +45,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200_000)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--policies", default="greedy,value,tuned,distilled")
+    ap.add_argument("--policies", default="greedy,value,tuned,distilled,net")
     ap.add_argument("--field", action="store_true", help="also time the reference field")
     ap.add_argument("--mc", default="", help="also time one seat of this mc strategy against the reference field")
     ap.add_argument("--mc-games", type=int, default=400)

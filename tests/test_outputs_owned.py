@@ -41,6 +41,7 @@ WRITERS = {
     ("caesar", "tune", "--out"): (".json", ["--players", "3", "-n", "20", "--generations", "1", "--lam", "4"]),
     ("caesar", "distill", "--out"): (".json", ["--games", "2", "--holdout", "1", "--iterations", "1"]),
     ("caesar", "meta", "--out"): ("/", ["-n", "10"]),
+    ("caesar", "train", "--out"): ("/", ["--iterations", "1", "--games", "2", "--holdout", "1"]),
     ("caesar", "report", "--out"): ("/", ["--scale", "0.001"]),
 }
 

@@ -23,10 +23,9 @@ from dataclasses import dataclass, field as dfield, replace
 import numpy as np
 
 from tabletop_mc.progress import Progress
-from tabletop_mc.runner import set_threads
 from tabletop_mc.stats import wilson
 from caesar_sim import weights as WT
-from caesar_sim.analysis.run import RunSettings, game_keys
+from caesar_sim.analysis.run import RunSettings, chunk_batches, game_keys
 from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import items
 from caesar_sim.kernels import layout
@@ -68,25 +67,15 @@ def record(players: int, play: FieldPlay, games: int, settings: RunSettings) -> 
     weight_table, pols, ks, cum, focal = play.kernel_tables()
     dkey, gkey = game_keys(settings.seed)
     table = seats(pols, ks, cum=cum, focal=focal, draw_key=dkey, game_key=gkey)
-    set_threads(settings.threads)
     per_chunk = RECORD_CHUNK * MAX_ROWS_PER_GAME * rs.days // layout.DAYS_MAX
-    nthreads = max(1, set_threads(settings.threads))
     parts = []
-    done = 0
     with Progress(games, f"recording {play.focal.label}", enabled=settings.progress) as bar:
-        while done < games:
-            counts = []
-            while len(counts) < 2 * nthreads and done + sum(counts) < games:
-                counts.append(min(RECORD_CHUNK, games - done - sum(counts)))
-            counts = np.array(counts, dtype=np.int64)
-            first = done // RECORD_CHUNK
+        for first, counts in chunk_batches(games, RECORD_CHUNK, settings.threads, bar):
             out = np.zeros((len(counts) * per_chunk, REC_COLS))
             used = np.zeros(len(counts), dtype=np.int64)
             record_batch(rulebook, weight_table, table, first, counts, RECORD_CHUNK, out, per_chunk, used)
             for i, u in enumerate(used):
                 parts.append(out[i * per_chunk:i * per_chunk + u].copy())
-            done += int(counts.sum())
-            bar.advance(int(counts.sum()))
     rows = np.concatenate(parts)
     dec = rows[:, REC_DECISION]
     start = np.flatnonzero(np.r_[True, dec[1:] != dec[:-1], True])

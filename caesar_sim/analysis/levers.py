@@ -32,6 +32,9 @@ from caesar_sim.analysis.sweep import variants
 from caesar_sim.rules import load_rules
 
 CLOSE = 2   # coins: a game is close when the winner leads the runner-up by at most this
+# the levers the report turns (``KEY=V1;V2``, the standard value left out); `caesar train` plays them too
+REPORT_LEVERS = ("merchant.coins=[0,0,0,1,1,2,2,3];[0,1,1,2,2,3,3,4]", "favour.gold_coins=1;3",
+                 "favour.boost_value=2;5", "tickets.coins=[1,1,1,2,2,3]", "tickets_per_day=3;5")
 MEASURES = ("start seat - fair share", "largest seat gap", "days per game", "mean final coins",
             "score spread (SD of final coins)", "winner's lead (coins)", f"close games (lead <= {CLOSE})",
             "lead changes per game", "comeback rate")
@@ -73,6 +76,12 @@ def _measure(mo: Moments, off: int, players: int, first: int, name: str) -> tupl
         w = mo.mean[off:off + players]
         return mo.coef(off + int(np.argmax(w)), (off + int(np.argmin(w)), -1.0)), 0.0
     return mo.coef(off + players + _PER_GAME.index(name)), 0.0
+
+
+def levels(b: Batch) -> dict[str, tuple[float, float, float]]:
+    """Every measure's level in one batch (played with ``day_totals``): (value, 95 % low, high)."""
+    mo = moments_of(game_vectors(b))
+    return {name: mo.linear(*_measure(mo, 0, b.players, b.rules.first_start_seat, name)) for name in MEASURES}
 
 
 @dataclass

@@ -22,7 +22,7 @@ from caesar_sim.analysis import plots
 from caesar_sim.analysis.bids import NET_NOTE, bid_table
 from caesar_sim.analysis.compare import changed_summary, verdict_table
 from caesar_sim.analysis.exploit import WEIGHT_STEP
-from caesar_sim.analysis.levers import effects_table, headline, lever_effects, reading_table, REFIT
+from caesar_sim.analysis.levers import REFIT, REPORT_LEVERS, effects_table, headline, lever_effects, reading_table
 from caesar_sim.analysis.report_parts import (field_section, field_sentence, named_seats, seat_name, summary, weights_note)
 from caesar_sim.analysis.robust import MC, MIN_MC_GAMES, findings as ladder_findings, ranked, run_ladder
 from caesar_sim.analysis.run import RunSettings, run_games
@@ -31,8 +31,7 @@ from caesar_sim.fieldplay import field_play
 from caesar_sim.profile import REFERENCE
 from caesar_sim.rules import load_rules
 
-SWEEP = ["merchant.coins=[0,0,0,1,1,2,2,3];[0,1,1,2,2,3,3,4]", "favour.gold_coins=1;3", "favour.boost_value=2;5",
-         "tickets.coins=[1,1,1,2,2,3]", "tickets_per_day=3;5"]
+SWEEP = list(REPORT_LEVERS)
 # strength matches, 4 players rotated: one seat of the first policy against three of the second
 MATCHES = (("tuned", "mc:8"), ("value", "mc:8"), ("mc:8", "tuned"), ("mc:8:value", "value"), ("tuned", "value"),
            ("mc:8", "mc:8:value"), ("distilled", "tuned"), ("mc:8", "distilled"))

@@ -141,6 +141,23 @@ def run_games(players: int, profile: str | Profile | FieldPlay, n: int, settings
                  settings.mc_horizon, day_totals=days[:, :, :players] if day_totals else None)
 
 
+def chunk_batches(games: int, chunk: int, threads: int | None, bar=None):
+    """The batches of a run of ``games`` games in chunks of ``chunk``: (first chunk index, games per chunk),
+    two chunks per thread at a time (chunk c is always the same games, whatever the thread count);
+    ``bar`` advances after each batch."""
+    nthreads = max(1, set_threads(threads))
+    done = 0
+    while done < games:
+        counts = []
+        while len(counts) < 2 * nthreads and done + sum(counts) < games:
+            counts.append(min(chunk, games - done - sum(counts)))
+        counts = np.array(counts, dtype=np.int64)
+        yield done // chunk, counts
+        done += int(counts.sum())
+        if bar is not None:
+            bar.advance(int(counts.sum()))
+
+
 def game_keys(seed: int) -> tuple[np.uint64, np.uint64]:
     """(draw key, game key) of a field or payoff-table run: the streams every such run on ``seed`` shares."""
     return seed_key(derive_seed(seed, "caesar field draws")), seed_key(derive_seed(seed, "caesar field games"))

@@ -15,6 +15,6 @@ main = game_cli("caesar", """Circus Maximus Monte Carlo analyser: strategies, wi
       caesar simulate --players 4 --profile "value,value,greedy,mc" -n 20000 --rotate
     """, {name: f"caesar_sim.cli.{module}" for name, module in (
     ("game", "play"), ("simulate", "play"), ("bids", "play"), ("sweep", "play"), ("tune", "strategy"),
-    ("exploit", "strategy"), ("distill", "meta"), ("meta", "meta"))})
+    ("exploit", "strategy"), ("distill", "meta"), ("meta", "meta"), ("train", "train"))})
 
 from caesar_sim.cli import cache, report, rules  # noqa: E402,F401  (light: registered at once)

@@ -9,7 +9,7 @@ from tabletop_mc.cliparams import ASCII, StrictInt, count_type
 from tabletop_mc.clitools import common_options
 from tabletop_mc.plotfile import plot_target
 
-HORIZONS = ("day", "game")  # caesar_sim.profile.HORIZONS (a test keeps them equal)
+HORIZONS = ("day", "game", "net")  # caesar_sim.profile.HORIZONS (a test keeps them equal)
 
 # Every game's final coins are kept (the paired and per-game tables need them):
 # 48 bytes a game, so 10 million games hold about half a gigabyte.
@@ -25,7 +25,8 @@ PROFILE = click.option("--profile", default=None, type=ASCII,
                             "or reference (the reference field: every seat's strategy drawn per game from the shipped "
                             "equilibrium mixture) or field:FILE (a `caesar meta` field). Default: reference.")
 MC_HORIZON = click.option("--mc-horizon", type=click.Choice(HORIZONS), default="day", show_default=True,
-                          help="How far `mc` rolls out each candidate action: the day's end or the game's end.")
+                          help="How far `mc` rolls out each candidate action: the day's end, the game's end, or the "
+                               "phase's end where its network's value head takes over (net: mc:K:net only).")
 ROTATE = click.option("--rotate/--no-rotate", default=False, show_default=True,
                       help="Rotate the profile over the seats game by game (removes seat-order bias).")
 

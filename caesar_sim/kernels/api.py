@@ -9,11 +9,14 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
+from tabletop_mc.pointers import as_float32, offset
 from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.context import rollout_table, table
-from caesar_sim.kernels.layout import ACTIONS, P, STATE, STATS, SCRATCH
+from caesar_sim.kernels.encode import INPUTS, encode
 from caesar_sim.kernels.game import decide
+from caesar_sim.kernels.layout import ACTIONS, NET_ACTIONS, P, STATE, STATS, SCRATCH
 from caesar_sim.kernels.mc import rollout_start
+from caesar_sim.kernels.netplay import NET_Q, NET_X, net_run, net_scores
 from caesar_sim.kernels.ptr import as_ptr
 from caesar_sim.kernels.policies import legal_actions
 from caesar_sim.kernels.scan import linear_scores, value_scores
@@ -131,3 +134,39 @@ def k_legal(game_state, p):
     actions = np.zeros(ACTIONS.size, np.int64)
     cnt = legal_actions(as_ptr(game_state), p, as_ptr(actions), 0)
     return actions[:cnt].copy()
+
+
+@nb.njit(cache=True)
+def k_encode(rulebook, reference, game_state, p):
+    """(seat ``p``'s `net` inputs without the bid_scores block, the indices of the nonzero ones) in ``game_state``,
+    measured from ``reference``."""
+    x = np.zeros(INPUTS.size, np.float32)
+    idx = np.zeros(INPUTS.size, np.int64)
+    k = encode(as_ptr(rulebook), as_ptr(reference), as_ptr(game_state), p, as_ptr(x), as_ptr(idx))
+    return x, idx[:k].copy()
+
+
+@nb.njit(cache=True)
+def k_net_outputs(rulebook, weight_table, game_state, p):
+    """The network of seat ``p``'s weight row, seen from ``p``: its inputs (the bid_scores block filled), every
+    action's value (float32, the fixed action list) and the position's value."""
+    actions, scratch = np.zeros(ACTIONS.size, np.int64), np.zeros(SCRATCH.size)
+    v, _ = net_run(as_ptr(rulebook), as_ptr(game_state), as_ptr(weight_table), p, as_ptr(scratch), as_ptr(actions),
+                   -1)
+    buf = as_float32(offset(as_ptr(scratch), SCRATCH.net))
+    x, q = np.zeros(INPUTS.size, np.float32), np.zeros(NET_ACTIONS, np.float32)
+    for j in range(INPUTS.size):
+        x[j] = buf[NET_X + j]
+    for j in range(NET_ACTIONS):
+        q[j] = buf[NET_Q + j]
+    return x, q, v
+
+
+@nb.njit(cache=True)
+def k_net_scores(rulebook, weight_table, game_state):
+    """(actions, values) of the acting `net` seat: every legal action it weighs and its linear score plus the
+    network's value."""
+    actions, scratch = np.zeros(ACTIONS.size, np.int64), np.zeros(SCRATCH.size)
+    cnt = net_scores(as_ptr(rulebook), as_ptr(game_state), as_ptr(weight_table), game_state[STATE.turn],
+                     as_ptr(scratch), as_ptr(actions))
+    return actions[:cnt].copy(), scratch[SCRATCH.score:SCRATCH.score + cnt].copy()

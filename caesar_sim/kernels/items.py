@@ -7,7 +7,7 @@ from tabletop_mc.jit import no_refcount
 from tabletop_mc.records import layout
 from tabletop_mc.rng import randbelow
 from caesar_sim.kernels.layout import (BOOST, DISP, DISTILLED, DOUBLE, GOLD, GREEDY, HOLD, MC, FAVOUR_TYPES, VENUES,
-                                       RANDOM, RULES, START_CARD, STATE, TUNED, VALUE, SCRATCH)
+                                       NET, RANDOM, RULES, START_CARD, STATE, TUNED, VALUE, SCRATCH)
 
 # policy weights (weight_table): one row of WEIGHTS.size floats per weight set; seat p reads row game_state[STATE.weight_row + p],
 # i.e. weight_table[wrow(game_state, p) + WEIGHTS.*]. The named weights (their meanings and `value`'s defaults:
@@ -26,6 +26,9 @@ WEIGHTS = layout(np.float64, tuple((name, ()) for name in (
     ("field_first", ()),          # `mc` row: first weight_table row of its rollout field (members drawn per rollout)
     ("field_size", ()),           # ... and the field's member count (0 = every seat rolls out with this row)
     ("field_cum", ()),            # a field member row: cumulative weight (draw u picks the first row with u < cum)
+    ("mc_prune", ()),             # `mc`: after half the rollouts, drop the candidates this far below the best (0: never)
+    ("net_id", ()),               # `net`: its network (``caesar_sim.net``'s key; 0 = none), which ``kernel_matrix``
+    ("net_at", ()),               # ... appends after the rows: its block's first slot in weight_table (kernels.net)
 ), name="Weights")
 BANNED = -1e9   # utility of an item type a restricted player never takes (WEIGHTS.ban_items bit set)
 
@@ -127,6 +130,8 @@ def takes_at_random(pol):
     if pol == RANDOM:
         return True
     if pol == GREEDY or pol == VALUE or pol == MC or pol == TUNED or pol == DISTILLED:
+        return False
+    if pol == NET:   # the items by its row's item weights, as `value`
         return False
     raise ValueError("unknown Circus policy")
 

@@ -20,8 +20,9 @@ ROWS = 5         # rows: 0 villa, 1 forum, 2..4 the venues
 FAVOUR_TYPES = 3          # favour types
 BOOST, DOUBLE, GOLD = 0, 1, 2
 START_CARD = 3      # item code of the start-player card in phase 1
-RANDOM, GREEDY, VALUE, MC, TUNED, DISTILLED = 0, 1, 2, 3, 4, 5   # TUNED: value's features, its own weights;
-NPOL = 6                                                          # DISTILLED: a linear score (kernels.scan)
+# TUNED: value's features, its own weights; DISTILLED: a linear score (kernels.scan); NET: a learned network
+RANDOM, GREEDY, VALUE, MC, TUNED, DISTILLED, NET = 0, 1, 2, 3, 4, 5, 6   # over what the seat knows (kernels.netplay)
+NPOL = 7
 TPV_MAX = 12     # tickets per venue
 VIS_MAX = 40     # visitor cards (incl. Caesar)
 FAV_MAX = 60     # favour cards
@@ -30,6 +31,9 @@ HOLD = 16        # items of one venue a player can hold
 DISP = 24        # items on one display
 ROWCAP = P * MERCHANT_VALUES
 ACT_MAX = 1 + MERCHANT_VALUES * VENUES * 3
+NET_ACTIONS = 1 + MERCHANT_VALUES * ROWS * 3   # the network's fixed action list: pass, then every action code + 1
+NET_IO = 1024    # float32 values of a network's inputs, hidden work and action values (SCRATCH.net)
+MC_PAIRED = 64   # `mc`: rollouts of the first candidate kept, for every candidate's paired differences from it
 
 # --- the rule vector R (int64): the rule set's numbers, named as ``caesar_sim.rules.RuleSet`` names them
 RULES = layout(np.int64, (
@@ -100,10 +104,16 @@ SCRATCH = layout(np.float64, (
     ("score", ACT_MAX),
     ("rollout_mean", ACT_MAX),
     ("slack", 8),
+    ("rollout_sq", ACT_MAX),      # `mc`: every candidate's sum of squared rollout differences from the first's,
+    ("rollout_n", ACT_MAX),       # ... its rollouts (fewer when pruned),
+    ("rollout_first", MC_PAIRED),  # ... and the first candidate's first rollouts' outcomes
+    ("net", NET_IO // 2),         # `net`: its inputs, hidden work and action values, as float32 (kernels.netplay)
 ))
 ACTIONS = layout(np.int64, (
     ("legal", ACT_MAX),
     ("mc_own", ACT_MAX),
+    ("net_only", ACT_MAX),        # `net`: the fixed-list index of each legal action (kernels.netplay),
+    ("net_nz", NET_IO),           # ... and the indices of its nonzero inputs
 ))
 EV_DAY, EV_FAVOURS_SHOWN, EV_TICKET, EV_VISITOR, EV_BID, EV_PASS, EV_TAKE, EV_NOTHING, EV_START_CARD_FALLS, \
     EV_SCORE, EV_FAVOUR_TICKET, EV_CAESAR, EV_PHASE, EV_REMOVE, EV_SHORT = range(15)

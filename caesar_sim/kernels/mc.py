@@ -8,7 +8,15 @@ drawn from the field for that rollout (rows ``WEIGHTS.field_first ...``, cumulat
 the opponents are modelled as the field plays, not as copies of the mover. A row plays in the
 rollouts by its ``WEIGHTS.rollout_policy`` policy. Horizon ``WEIGHTS.mc_horizon``: 0 = to the end of the day (all of
 it is on the table), 1 = to the end of the game (the unseen decks are reshuffled in each
-rollout, so `mc` never sees their order).
+rollout, so `mc` never sees their order), 2 = to the end of the phase, where the mover's network
+(a `net` row) values the position: its expected win share (the value head as a leaf evaluator,
+``kernels.netplay.net_value``; the decks reshuffled too, as the next day may be laid out). The
+outcome is the coin margin over the best rival (horizons 0 and 1) or the win share (horizon 2:
+the value head's, or the final one at the game's end).
+
+``mc_values`` also keeps, for every candidate, the sum of squares of its rollouts' differences
+from the first candidate's (the pass) on the same random numbers: the standard error of each
+action's gain over passing, which `caesar train` weighs its targets by.
 
 Common random numbers: a decision draws one key from the game's stream; rollout k of every
 candidate then plays from stream (key, k) (the same field draws, deck shuffles and, while the
@@ -19,7 +27,8 @@ At K = 4 that gains as much against a field as K = 8 without (and runs faster).
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import next_u64, randbelow, seed_state, uniform
 from caesar_sim.kernels.items import WEIGHTS, wrow
-from caesar_sim.kernels.layout import ACT_MAX, ROWS, MERCHANT_VALUES, STATE, SCRATCH
+from caesar_sim.kernels.layout import ACT_MAX, MC_PAIRED, ROWS, MERCHANT_VALUES, STATE, SCRATCH
+from caesar_sim.kernels.netplay import net_value
 from caesar_sim.kernels.play import fast_action
 from caesar_sim.kernels.policies import legal_actions
 from caesar_sim.kernels.setup import shuffle
@@ -84,11 +93,60 @@ def outcome(game_state, p):
 
 
 @no_refcount
+def win_share(game_state, p):
+    """Seat ``p``'s share of the win at the game's end (ties shared)."""
+    top, tied = -(1 << 30), 0
+    for q in range(game_state[STATE.players]):
+        if game_state[STATE.score + q] > top:
+            top, tied = game_state[STATE.score + q], 1
+        elif game_state[STATE.score + q] == top:
+            tied += 1
+    return 1.0 / tied if game_state[STATE.score + p] == top else 0.0
+
+
+@no_refcount
+def leaf_outcome(ro, p, o):
+    """A rollout's outcome for seat ``p`` by its row ``o``'s horizon (module docstring)."""
+    rollout_state = ro.game_state
+    if ro.weight_table[o + WEIGHTS.mc_horizon] < 2:
+        return outcome(rollout_state, p)
+    if rollout_state[STATE.over]:
+        return win_share(rollout_state, p)
+    return net_value(ro.rulebook, rollout_state, ro.weight_table, p, ro.scratch, ro.actions)
+
+
+@no_refcount
+def _rollouts(ro, game_state, p, o, i, key, k0, k1, how):
+    """Rollouts ``k0 .. k1 - 1`` of candidate ``i`` (``actions[ACT_MAX + i]``) of seat ``p`` (row ``o``): their
+    outcomes summed into ``scratch[SCRATCH.rollout_mean + i]``, the squared paired differences from the
+    first candidate's into ``scratch[SCRATCH.rollout_sq + i]``. ``how``: (to the game's end, the day, the
+    phase it ends with or -1, the chance of a random action)."""
+    whole, d0, ph0, eps = how
+    rng, rollout_state, scratch = ro.rng, ro.game_state, ro.scratch
+    a = ro.actions[ACT_MAX + i]
+    for k in range(k0, k1):
+        seed_state(key, k, rng)   # common random numbers: rollout k of every candidate replays stream (key, k)
+        rollout_start(game_state, rollout_state, ro.weight_table, p, rng)
+        advance(ro, a)
+        while rollout_state[STATE.over] == 0 and (whole or rollout_state[STATE.day] == d0) and (
+                ph0 < 0 or rollout_state[STATE.phase] == ph0):
+            advance(ro, rollout_action(ro, eps))
+        y = leaf_outcome(ro, p, o)
+        scratch[SCRATCH.rollout_mean + i] += y
+        if k < MC_PAIRED:    # the paired differences from the first candidate's rollouts
+            if i == 0:
+                scratch[SCRATCH.rollout_first + k] = y
+            scratch[SCRATCH.rollout_sq + i] += (y - scratch[SCRATCH.rollout_first + k]) ** 2
+
+
+@no_refcount
 def mc_values(game_state, ro, K):
     """Every legal action of the acting seat of state ``game_state`` (none at a row its ``WEIGHTS.ban_rows`` bans) into
     ``actions[ACT_MAX + i]`` and its mean outcome over ``K`` rollouts on the rollout table ``ro`` (``kernels.context``:
-    its state the rollout board) into ``scratch[SCRATCH.rollout_mean + i]``; returns their number."""
-    weight_table, rng, rollout_state, actions, scratch = ro.weight_table, ro.rng, ro.game_state, ro.actions, ro.scratch
+    its state the rollout board) into ``scratch[SCRATCH.rollout_mean + i]``, with the rollouts it took
+    (``SCRATCH.rollout_n``: ``K``, or half as many for a candidate that ``WEIGHTS.mc_prune`` drops, one whose
+    first half falls that far below the best's) and the paired squares (``_rollouts``); returns their number."""
+    weight_table, rng, actions, scratch = ro.weight_table, ro.rng, ro.actions, ro.scratch
     p, d0 = game_state[STATE.turn], game_state[STATE.day]
     cnt = legal_actions(game_state, p, actions, ACT_MAX)
     o = wrow(game_state, p)
@@ -101,21 +159,25 @@ def mc_values(game_state, ro, K):
                 actions[ACT_MAX + m] = a
                 m += 1
         cnt = m
-    whole = weight_table[o + WEIGHTS.mc_horizon] > 0
-    eps = weight_table[o + WEIGHTS.mc_epsilon]
+    horizon = weight_table[o + WEIGHTS.mc_horizon]
+    whole, ph0 = horizon == 1, game_state[STATE.phase] if horizon == 2 else -1
+    eps, prune = weight_table[o + WEIGHTS.mc_epsilon], weight_table[o + WEIGHTS.mc_prune]
     key = next_u64(rng)
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    first = K if prune <= 0.0 else max(1, K // 2)
+    best = -1e300
     for i in range(cnt):
-        a = actions[ACT_MAX + i]
-        tot = 0.0
-        for k in range(K):
-            seed_state(key, k, rng)   # common random numbers: rollout k of every candidate replays stream (key, k)
-            rollout_start(game_state, rollout_state, weight_table, p, rng)
-            advance(ro, a)
-            while rollout_state[STATE.over] == 0 and (whole or rollout_state[STATE.day] == d0):
-                advance(ro, rollout_action(ro, eps))
-            tot += outcome(rollout_state, p)
-        scratch[SCRATCH.rollout_mean + i] = tot / K
+        scratch[SCRATCH.rollout_mean + i], scratch[SCRATCH.rollout_sq + i] = 0.0, 0.0
+        _rollouts(ro, game_state, p, o, i, key, 0, first, (whole, d0, ph0, eps))
+        best = max(best, scratch[SCRATCH.rollout_mean + i])
+        scratch[SCRATCH.rollout_n + i] = first
+    if first < K:   # pruning: the rest of the rollouts for the first candidate (the pass: the paired errors'
+        for i in range(cnt):  # reference) and the candidates within ``prune`` of the best
+            if i == 0 or scratch[SCRATCH.rollout_mean + i] >= best - prune * first:
+                _rollouts(ro, game_state, p, o, i, key, first, K, (whole, d0, ph0, eps))
+                scratch[SCRATCH.rollout_n + i] = K
+    for i in range(cnt):
+        scratch[SCRATCH.rollout_mean + i] /= scratch[SCRATCH.rollout_n + i]
     rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3   # the game goes on from one draw per decision
     return cnt
 

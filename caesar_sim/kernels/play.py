@@ -1,10 +1,11 @@
 """A seat's action under a policy that decides at once (numba): the one place every move of
-`random`, `greedy`, `value`, `tuned` and `distilled` goes through, in games (``game.decide``)
+`random`, `greedy`, `value`, `tuned`, `distilled` and `net` goes through, in games (``game.decide``)
 and in `mc`'s rollouts (``mc.rollout_action``). `mc` itself searches (``mc.mc_action``)."""
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
-from caesar_sim.kernels.layout import DISTILLED, GREEDY, MC, RANDOM, TUNED, VALUE
+from caesar_sim.kernels.layout import DISTILLED, GREEDY, MC, NET, RANDOM, TUNED, VALUE
+from caesar_sim.kernels.netplay import net_action
 from caesar_sim.kernels.policies import greedy_action, legal_actions
 from caesar_sim.kernels.scan import scored_action
 
@@ -18,6 +19,8 @@ def fast_action(t, p, pol):
         return greedy_action(t.rulebook, t.game_state, t.weight_table, p)
     if pol == VALUE or pol == TUNED or pol == DISTILLED:
         return scored_action(t.rulebook, t.game_state, t.weight_table, p, t.scratch, t.actions, t.rng, pol == DISTILLED)
+    if pol == NET:
+        return net_action(t, p)
     if pol == MC:
         raise ValueError("fast_action: mc searches (mc_action); its rollouts are played by another policy")
     raise ValueError("unknown Circus policy")

@@ -5,7 +5,8 @@ array as a typed data pointer (``ptr[i]`` reads and writes like the array):
 a numba array argument costs seven machine words and an atomic reference
 count per call, which made calls, not game logic, most of a game's run time.
 A pointer is valid only while its array is alive: take pointers inside a
-function that receives the arrays as arguments.
+function that receives the arrays as arguments (``tabletop_mc.pointers``
+moves one along its vector or reads it as float32).
 """
 
 import numba as nb
@@ -28,3 +29,4 @@ def _address_as_ptr(typingctx, addr, dtype):
 def as_ptr(a):
     """Typed pointer to the data of contiguous array ``a`` (flat index)."""
     return _address_as_ptr(a.ctypes.data, a.dtype)
+

@@ -45,7 +45,8 @@ DEFAULTS: dict[str, float] = {
     "risk_visitors": 0.6,  # phase 3: chance to keep a visitor that later bidders can still take
     "greedy_tickets": 2,   # tickets `greedy` wants
     "mc_epsilon": 0.1,     # chance of a random action in `mc` rollouts (so rollouts differ)
-    "mc_horizon": 0,       # 0 = roll out to the end of the day, 1 = to the end of the game
+    "mc_horizon": 0,       # 0 = roll out to the end of the day, 1 = to the end of the game, 2 = to the end of the
+                           # phase, then the mover's network's value head
     "ban_rows": 0,         # bit r set: never bid at row r (0 villa, 1 forum, 2..4 venues); restricted players
     "ban_items": 0,        # bit t set: never take favour type t (0 boost, 1 double, 2 gold) or 3 the start card
     "temperature": 0,      # > 0: sample the action from a softmax over the policy's scores (coins) at this temperature
@@ -85,7 +86,7 @@ RANGES: dict[str, tuple[float, float, bool]] = {
     **{k: (-WEIGHT_LIMIT, WEIGHT_LIMIT, False) for k in DEFAULTS},
     "greedy_tickets": (0, layout.DISP, True),
     "mc_epsilon": (0.0, 1.0, False),
-    "mc_horizon": (0, 1, True),
+    "mc_horizon": (0, 2, True),
     "ban_rows": (0, 31, True),     # 5 rows: villa, forum, 3 venues
     "ban_items": (0, 15, True),    # 3 favour types and the start card
     "temperature": (0.0, MAX_TEMP, False),

@@ -58,9 +58,11 @@ class NetWeights:
         """``[inputs, hidden..., actions]`` as the kernels take it (``forward.net_forward``)."""
         return np.array([self.spec.n_inputs, *self.hidden, self.spec.n_actions], dtype=np.int64)
 
-    def packed(self, dtype=np.float64) -> np.ndarray:
-        """Every array in kernel order, flat: per hidden layer W then b, then q's, then v's."""
-        parts = [a.ravel() for w, b in self.layers for a in (w, b)]
+    def packed(self, dtype=np.float64, header: bool = False) -> np.ndarray:
+        """Every array in kernel order, flat: per hidden layer W then b, then q's, then v's; with
+        ``header``, led by the number of widths and the widths (``packed.net_forward_packed``)."""
+        parts = [np.array([len(self.dims()), *self.dims()], np.float64)] if header else []
+        parts += [a.ravel() for w, b in self.layers for a in (w, b)]
         parts += [a.ravel() for a in self.q] + [a.ravel() for a in self.v]
         return np.concatenate(parts).astype(dtype)
 

@@ -141,7 +141,7 @@ def test_mc_with_field_rollouts_plays_whole_games(tmp_path):
     ("tuned:temp=0", "bad temperature"), ("value:temp=x", "bad temperature"), ("tuned:temp=-1", "bad temperature"),
     ("tuned:temp=101", "bad temperature"), ("tuned:t0.5", "bad temperature"), ("greedy:temp=1",
                                                                                "only mc takes"), ("mc:4:value:foo",
-                                                                                                  "bad entry"), ("value@x", "only tuned and distilled"),
+                                                                                                  "bad entry"), ("value@x", "only tuned, distilled and net"),
 ])
 def test_bad_strategies(text, msg):
     with pytest.raises(UserError, match=msg):

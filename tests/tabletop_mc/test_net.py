@@ -161,3 +161,34 @@ def test_training_without_the_extra_names_it(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_jax)
     with pytest.raises(UserError, match=r"\[train\] extra"):
         train.require_training()
+
+
+@pytest.mark.parametrize("dtype,atol", [(np.float64, 1e-10), (np.float32, 1e-5)])
+@pytest.mark.parametrize("hidden", [(5,), (8, 6)])
+def test_the_packed_forward_pass_equals_the_reference(dtype, atol, hidden):
+    """``net_forward_packed``: the widths read from the vector, inputs, work and values in one buffer, the
+    nonzero inputs listed by the caller or found, only the listed actions' values; float32 or float64."""
+    from tabletop_mc.net.packed import NetIO, net_forward_packed
+    w = random_net(hidden=hidden)
+    params = np.concatenate([np.full(3, 99.0, dtype), w.packed(dtype, header=True)])
+    x = inputs(40)
+    q_ref, v_ref = w.forward(x)
+    n_in, n_act = SPEC.n_inputs, SPEC.n_actions
+    only = np.array([4, 0, 2])
+    for i in range(len(x)):
+        buf = np.full(n_in + n_act + 2 * max(hidden) + 7, np.nan, dtype)   # stale values must not leak in
+        buf[:n_in] = x[i]
+        nz = np.flatnonzero(buf[:n_in])
+        ints = np.concatenate([nz, only]).astype(np.int64)
+        for n_nz in (len(nz), -1):
+            buf[n_in:n_in + n_act] = np.nan
+            io = NetIO(buf, 0, n_in + n_act, n_in, ints, 0, n_nz, len(nz), len(only), True)
+            v = net_forward_packed(params, 3, io)
+            np.testing.assert_allclose(buf[n_in + only], q_ref[i, only], rtol=0, atol=atol)
+            assert np.isnan(buf[n_in + 1]) and np.isnan(buf[n_in + 3])   # only the listed actions
+            assert abs(v - v_ref[i]) < atol
+        listed = buf[n_in + only].copy()     # every action: the listed ones' bits are the same
+        buf[n_in:n_in + n_act] = np.nan
+        io = NetIO(buf, 0, n_in + n_act, n_in, ints, 0, -1, len(nz), -1, True)
+        assert net_forward_packed(params, 3, io) == v and np.array_equal(buf[n_in + only], listed)
+        np.testing.assert_allclose(buf[n_in:n_in + n_act], q_ref[i], rtol=0, atol=atol)
