@@ -14,7 +14,10 @@ within a game); the winner's lead over the runner-up; close games (a lead of ``C
 fewer); lead changes per game (day ends at which no seat leading before still leads); the
 comeback rate (games won by a seat that was last, strictly behind the leader, after day 1).
 
-The players are not refitted per variant: ``tuned`` and ``distilled`` keep their weights (a refit
+With ``adapt_games`` (a field) the field's weights are re-solved for every value's rule set, the
+unchanged rules' included (``analysis.adapt``: the near members' payoff table under those rules,
+common random numbers), so an effect compares adapted players with adapted players. The members'
+policies are not refitted per variant: ``tuned`` and ``distilled`` keep their weights (a refit
 is a `caesar tune` or `caesar distill` run of minutes per variant), but every scoring policy
 reads the rule numbers (an item's worth in coins, a merchant card's coins) and re-decides.
 """
@@ -27,7 +30,11 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.moments import Moments
+from tabletop_mc.errors import UserError
+from caesar_sim.analysis.adapt import adapted, field_adapter
 from caesar_sim.analysis.run import Batch, RunSettings, run_games
+from caesar_sim.fieldplay import FieldPlay, field_play
+from caesar_sim.profile import is_field
 from caesar_sim.analysis.sweep import variants
 from caesar_sim.rules import load_rules
 
@@ -40,6 +47,8 @@ MEASURES = ("start seat - fair share", "largest seat gap", "days per game", "mea
             "lead changes per game", "comeback rate")
 REFIT = ("no: tuned and distilled keep their weights (a refit takes minutes per variant); every scoring policy "
          "reads the changed numbers and re-decides")
+ADAPTED = ("; the field re-solved for every value (its near members' payoff table under that value's rules, "
+           "{games:,} games per profile, common random numbers)")
 _PER_GAME = MEASURES[2:]   # one column each after the seats' win shares
 
 
@@ -94,6 +103,7 @@ class LeverResult:
     rows: pd.DataFrame
     profile: str
     refit: str = REFIT
+    fields: dict | None = None   # adapt: value -> the re-solved mixture (``tabletop_mc.adaptive.Adapted``)
 
 
 def _standard(rules, key: str) -> str:
@@ -104,15 +114,24 @@ def _standard(rules, key: str) -> str:
 
 
 def lever_effects(players: int, profile, n: int, alternatives, settings: RunSettings = RunSettings(), *,
-                  rotate: bool = True) -> list[LeverResult]:
+                  rotate: bool = True, adapt_games: int = 0) -> list[LeverResult]:
     """One ``LeverResult`` per rule key of ``alternatives`` (``KEY=V1;V2`` texts, ``sweep.variants``): the
-    unchanged rules (``settings.rules``) and every value on the same seed (module docstring)."""
+    unchanged rules (``settings.rules``) and every value on the same seed (module docstring);
+    ``adapt_games`` > 0 (a field): the field re-solved per value, that many games per profile."""
     alts = variants(alternatives)
     base_rules = load_rules(settings.rules)
     for key, value in alts:   # every variant checked before anything runs
         load_rules(base_rules, [f"{key}={value}"])
     kw = dict(rotate=rotate, day_totals=True)
-    base = run_games(players, profile, n, settings.but(rules=base_rules), label="unchanged rules", **kw)
+    resolver, who = None, lambda rules: profile   # noqa: E731
+    if adapt_games > 0:
+        fp = profile if isinstance(profile, FieldPlay) else field_play(str(profile), players) if (
+            isinstance(profile, str) and is_field(profile)) else None
+        if fp is None:
+            raise UserError("--adapt re-solves a field's weights: give a field profile (reference, field:FILE)")
+        resolver = field_adapter(players, fp, settings.but(rules=base_rules), games=adapt_games)
+        who = lambda rules: adapted(resolver, rules, fp)   # noqa: E731
+    base = run_games(players, who(base_rules), n, settings.but(rules=base_rules), label="unchanged rules", **kw)
     xb = game_vectors(base)
     first = base_rules.first_start_seat
     out = []
@@ -123,12 +142,16 @@ def lever_effects(players: int, profile, n: int, alternatives, settings: RunSett
         for k, value in alts:
             if k != key:
                 continue
-            alt = run_games(players, base.profile, n, settings.but(rules=base_rules, overrides=[f"{key}={value}"]),
-                            label=f"{key}={value}", **kw)
+            alt_rules = load_rules(base_rules, [f"{key}={value}"])
+            alt = run_games(players, base.profile if resolver is None else who(alt_rules), n,
+                            settings.but(rules=alt_rules), label=f"{key}={value}", **kw)
             mo = moments_of(np.column_stack([xb, game_vectors(alt)]))
             rows.append(_row(mo, xb.shape[1], players, first, value.replace(" ", ""), False))
+        fields = None if resolver is None else {unchanged: resolver(base_rules), **{
+            v.replace(" ", ""): resolver(load_rules(base_rules, [f"{k}={v}"])) for k, v in alts if k == key}}
         out.append(LeverResult(players, key, unchanged, pd.DataFrame([r for rs in rows for r in rs]),
-                               base.profile.text()))
+                               base.profile.text(), REFIT if resolver is None else REFIT + ADAPTED.format(
+                                   games=adapt_games), fields))
     return out
 
 

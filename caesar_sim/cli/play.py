@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tabletop_mc.cliparams import ASCII
+from tabletop_mc.cliparams import ASCII, count_type
 from tabletop_mc.clitools import emit
 from tabletop_mc.plotfile import save_plot
 from caesar_sim.cli import main
@@ -112,9 +112,12 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
 @click.option("--rotate/--no-rotate", default=True, show_default=True, help="Rotate the profile over seats.")
 @click.option("--by-seat", is_flag=True, help="Instead: each seat's win rate and coins per variant (one count).")
 @plot_option("the effects per lever (with --by-seat: the win rates)")
+@click.option("--adapt", "adapt_games", type=count_type(), default=None, metavar="GAMES",
+              help="Re-solve the field's weights for every value's rules (its near members' payoff table, GAMES "
+                   "games per profile; a field profile only). Default: the same weights under every value.")
 @MC_HORIZON
 @COMMON
-def sweep(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rules, overrides, threads):
+def sweep(players, profile, n, rotate, by_seat, plot, adapt_games, mc_horizon, seed, fmt, rules, overrides, threads):
     """Lever-to-effect tables: the same games under alternative rule numbers.
 
     Each --set KEY=V1;V2 is one lever and its values. Every value replays the games of the
@@ -127,6 +130,7 @@ def sweep(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rul
     Example:
       caesar sweep --players 3,4,5 -n 20000 --set "favour.gold_coins=1;3" \\
         --set "merchant.coins=[0,0,1,1,2,2,3,3];[0,1,1,2,2,3,3,4]"
+      caesar sweep --players 4 --set "favour.gold_coins=1;3" --adapt 500   # the field re-solved per value
     """
     from tabletop_mc.errors import UserError
     try:
@@ -138,6 +142,8 @@ def sweep(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rul
         check_early(p)
     if by_seat and len(counts) > 1:
         raise UserError("--by-seat: one player count at a time")
+    if by_seat and adapt_games:
+        raise UserError("--adapt: the lever tables only (not --by-seat)")
     analysis, render, render_tables = load_analysis()
     from tabletop_mc.stats import CI_METHOD
     settings = analysis.RunSettings(seed=seed, rules=rules, threads=threads, mc_horizon=mc_horizon)  # --set: the levers
@@ -158,20 +164,22 @@ def sweep(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rul
     for p in counts:
         prof, note = profile_or_reference(profile, p)
         notes.append(note.strip() and f"{p} players: {note.strip()}")
-        results += levers.lever_effects(p, prof, n, overrides, settings, rotate=rotate)
+        results += levers.lever_effects(p, prof, n, overrides, settings, rotate=rotate, adapt_games=adapt_games or 0)
     effects = levers.effects_table(results)
     who = [x for x in notes if x] or [f"{p} players: {w}" for p, w in {r.players: r.profile for r in results}.items()]
     header = ("\n".join(who) + f"\nunchanged {load_rules(rules).summary()}\n"
               f"n={n} games per value, seed {seed} (the same games under every value: paired); {CI_METHOD}\n"
               "each value: the effect against the unchanged rules [95% CI], * = moved (the CI excludes 0); the "
-              f"standard column is the unchanged rules' level\nplayers refitted per value: {levers.REFIT}")
+              f"standard column is the unchanged rules' level\nplayers refitted per value: {results[0].refit}"
+              + "".join(f"\n{r.players}p {r.key}={v}: field re-solved {a.text()} (Nash gap {a.gap:.4f})"
+                        for r in results if r.fields for v, a in r.fields.items()))
     if fmt == "table":
         named = {f"{r.players} players: {r.key}": levers.reading_table(r) for r in results}
         named["moved effects, largest first"] = levers.headline(results)
         emit(render_tables(named, fmt, header))
     elif fmt == "json":
         emit(render_tables({"effects": effects, "headline": levers.headline(results)}, fmt,
-                           meta={"refitted": levers.REFIT, "n": n, "seed": seed, "players": counts}))
+                           meta={"refitted": results[0].refit, "n": n, "seed": seed, "players": counts}))
     else:
         emit(render(effects, "csv"))
     if plot:

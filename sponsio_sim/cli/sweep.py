@@ -41,6 +41,12 @@ def _refits(results) -> list[str]:
     return lines
 
 
+def _adapted(results) -> list[str]:
+    """With --adapt: each value's re-solved mixture."""
+    return [f"{r.players}p {r.lever.key}={v:g}: field re-solved {a.text()} (Nash gap {a.gap:.4f})"
+            for r in results if r.fields for v, a in sorted(r.fields.items())]
+
+
 @main.command("sweep")
 @click.option("--profile", default="reference", show_default=True, type=ASCII, help=PROFILE_HELP)
 @click.option("--players", default=None, type=ASCII, metavar="N[,N]",
@@ -53,9 +59,12 @@ def _refits(results) -> list[str]:
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Also write the tables as CSV and one PNG per lever and player count into this folder.")
 @click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk (no resume).")
+@click.option("--adapt", "adapt_games", type=count_type(), default=None, metavar="GAMES",
+              help="Re-solve the field's weights for every value's rules (its near members' payoff table, GAMES "
+                   "games per profile; a field profile only). Default: the same weights under every value.")
 @common_options
 @scale_options
-def sweep_cmd(profile, players, levers, n, out_dir, no_cache, seed, fmt, rules, overrides, threads, scheduler,
+def sweep_cmd(profile, players, levers, n, out_dir, no_cache, adapt_games, seed, fmt, rules, overrides, threads, scheduler,
               workers):
     """Lever-to-effect tables: what each rule-set number does to the seat gap, game length,
     troll share, bet mix, lead changes and comebacks, against the unchanged rule set.
@@ -72,17 +81,18 @@ def sweep_cmd(profile, players, levers, n, out_dir, no_cache, seed, fmt, rules, 
       sponsio sweep -n 20000                                # every default lever, 3 and 4 players
       sponsio sweep --players 4 --lever round_bonus=0..5 --lever troll_pay=1,3 --out sweep/
       sponsio sweep --players 3 --lever track_value.scale=0.5,2 --format csv
+      sponsio sweep --players 4 --lever troll_pay=0..4 --adapt 500   # the field re-solved per value
     """
     out = dir_target(out_dir)
     results = sweep(profile, players=_players(players), levers=list(levers) or None, n=n, rules=rules,
                     overrides=overrides, run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler,
-                                                 workers=workers, cache=not no_cache))
+                                                 workers=workers, cache=not no_cache), adapt_games=adapt_games or 0)
     header = "\n".join([
         *dict.fromkeys(f"{r.players} players: {r.rules}; profile {r.profile}" for r in results),
         f"n={n} games per value, seed {seed}; every value plays the games of the unchanged rule set (same seed: "
         "common random numbers); effect = the value's level less the standard's, paired per game, mean +/- "
         "t(0.975, n-1) SE (ratios: delta method); * = moved (the interval excludes 0)",
-        *_refits(results)])
+        *_refits(results), *_adapted(results)])
     named = {"headline": headline(results)}
     if fmt == "table":
         named.update({f"{r.players} players: {r.lever.key} (standard {r.standard:g})": lever_table(r)

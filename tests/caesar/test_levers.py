@@ -95,3 +95,18 @@ def test_sweep_cli_tables_json_and_bad_players(tmp_path):
     assert res.exit_code == 2 and "--players 'x'" in res.output
     res = run(main, ["sweep", "--players", "3,4", "--by-seat", "-n", "10", "--set", "favour.gold_coins=3"])
     assert res.exit_code == 2 and "one player count" in res.output
+
+
+def test_adapt_plays_each_value_with_the_field_re_solved_for_its_rules():
+    from caesar_sim.analysis.adapt import adapted, field_adapter
+    from caesar_sim.fieldplay import field_play
+    from caesar_sim.rules import load_rules
+    res = lever_effects(3, "reference", 120, ["favour.gold_coins=4"], RunSettings(seed=7), adapt_games=30)[0]
+    assert set(res.fields) == {"2", "4"} and "re-solved" in res.refit
+    play = field_play("reference", 3)
+    resolver = field_adapter(3, play, RunSettings(seed=7), games=30)
+    alt_rules = load_rules(None, ["favour.gold_coins=4"])
+    assert np.allclose(resolver(alt_rules).weights, res.fields["4"].weights)
+    alt = run_games(3, adapted(resolver, alt_rules, play), 120, RunSettings(seed=7, rules=alt_rules), day_totals=True)
+    lead = res.rows.set_index(["value", "measure"]).loc[("4", "winner's lead (coins)"), "level"]
+    assert lead == pytest.approx(game_vectors(alt)[:, 3 + MEASURES[2:].index("winner's lead (coins)")].mean())

@@ -104,3 +104,18 @@ def test_cli_table_json_and_out(tmp_path):
     assert (tmp_path / "s" / "sweep_4p_round_bonus.png").stat().st_size > 1000
     data = json.loads(CliRunner().invoke(main, args + ["--format", "json"]).stdout)
     assert {r["value"] for r in data["effects"]} == {2, 3, 4}
+
+
+def test_adapt_re_solves_the_field_for_every_value_and_plays_it():
+    from sponsio_sim.analysis.balance.adapt import field_adapter
+    res = sweep("reference", players=4, levers=["troll_pay=0,2"], n=60, run=Run(seed=6, cache=False),
+                adapt_games=20)[0]
+    assert set(res.fields) == {0, 2} and "re-solved" in res.refit
+    for v, (run, j) in res.runs.items():
+        assert np.allclose(run.plays[j].profile.weights, res.fields[v].weights)
+    base = load_rules(None, 4)
+    again = field_adapter(base, parse_profile("reference", base), games=20, seed=6,
+                          model=find_model(base, variant="reference"), cache=False)
+    assert np.allclose(again(load_rules(base, overrides={"troll_pay": 0})).weights, res.fields[0].weights)
+    with pytest.raises(UserError, match="field profile"):
+        sweep(PROFILE, players=4, levers=["troll_pay=0,2"], n=60, adapt_games=20)

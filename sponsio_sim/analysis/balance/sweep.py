@@ -11,8 +11,12 @@ deal (``hand_size``) cannot pair games: its values play their own games on the
 same seed, each with a success model for its deal (shipped, cached or fitted
 now), and the interval adds the two runs' variances (``paired`` false).
 
-The players: the same strategies (a field: the same members and weights) under
-every value, re-deciding where their betting reads the changed number
+The players: with ``adapt`` (a field), the field re-solved for every value's
+rule set, the standard's included (``balance.adapt``: the same members, their
+weights the equilibrium of the near members' payoff table under those rules,
+on common random numbers), so an effect compares adapted players with adapted
+players; without it the same strategies (a field: the same members and
+weights) under every value. Either way they re-decide where their betting reads the changed number
 (``adapts``: ``ev`` and ``distilled`` score bets by their multipliers and weigh
 the troll pay a bet forgoes, ``distilled`` the track position at risk; no
 betting decision reads the round bonus, the coins that end a game or the last
@@ -33,6 +37,7 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
 from tabletop_mc.stats import t975
+from sponsio_sim.analysis.balance.adapt import adapted, field_adapter
 from sponsio_sim.analysis.balance.measures import effect, game_measures, level, value_grad
 from sponsio_sim.analysis.balance.plays import Play, run_plays
 from sponsio_sim.analysis.game.lineup import resolve
@@ -131,6 +136,7 @@ class LeverResult:
     runs: dict             # value -> (run, play): where each value was measured
     profile: str = ""      # who played
     rules: str = ""        # the unchanged rule set
+    fields: dict = None    # adapt: value -> the re-solved mixture (``tabletop_mc.adaptive.Adapted``)
 
 
 def change(r: LeverResult, v1, v0, name: str) -> dict:
@@ -148,31 +154,40 @@ def change(r: LeverResult, v1, v0, name: str) -> dict:
 
 
 def sweep_lever(base: RuleSet, profile, lever: Lever, n: int, *, seed: int, model, bar=None,
-                cache: bool = True) -> LeverResult:
-    """One lever's table (module docstring)."""
+                cache: bool = True, adapt=None) -> LeverResult:
+    """One lever's table (module docstring); ``adapt``: the field's re-solver (``balance.adapt``)."""
     standard = lever.standard(base)
     values = [v for v in lever.values if v != standard]
     variants = [load_rules(base, overrides=lever.overrides(base, v)) for v in values]
     paired = all(fingerprint(r) == fingerprint(base) for r in variants)
     if bar is not None:
         bar.set_label(f"sweep {base.players}p {lever.key}")
+    played = {standard: profile, **{v: profile for v in values}}
+    if adapt is not None:
+        played = {standard: adapted(adapt, base, profile),
+                  **{v: adapted(adapt, r, profile) for v, r in zip(values, variants)}}
     if paired:
-        run = run_plays([Play(base, profile)] + [Play(r, profile) for r in variants], n, seed=seed, model=model,
-                        progress=bar, cache=cache)
+        run = run_plays([Play(base, played[standard])] + [Play(r, played[v]) for v, r in zip(values, variants)], n,
+                        seed=seed, model=model, progress=bar, cache=cache)
         runs = {standard: (run, 0), **{v: (run, j + 1) for j, v in enumerate(values)}}
         refit = f"no (the deal is unchanged: the base rule set's success model); {adapts(lever.key)}"
     else:
-        runs = {standard: (run_plays([Play(base, profile)], n, seed=seed, model=model, progress=bar,
+        runs = {standard: (run_plays([Play(base, played[standard])], n, seed=seed, model=model, progress=bar,
                                      cache=cache), 0)}
         sources = []
         for v, r in zip(values, variants):
             m = resolve(profile, r).model
-            runs[v] = (run_plays([Play(r, parse_profile(profile, r))], n, seed=seed, model=m, progress=bar,
+            runs[v] = (run_plays([Play(r, parse_profile(played[v], r))], n, seed=seed, model=m, progress=bar,
                                  cache=cache), 0)
             sources.append(f"{v:g}: {m.source}")
         refit = "yes, a success model per deal (" + "; ".join(sources) + "); games not paired: variances add"
+    if adapt is not None:
+        refit += ("; the field re-solved for every value (its near members' payoff table under that value's rules, "
+                  f"{adapt.games:,} games per profile, common random numbers)")
     result = LeverResult(base.players, lever, standard, pd.DataFrame(), paired, refit, runs,
-                         profile.text() if hasattr(profile, "text") else str(profile), base.summary())
+                         profile.text() if hasattr(profile, "text") else str(profile), base.summary(),
+                         {v: adapt(base if v == standard else variants[values.index(v)]) for v in runs}
+                         if adapt is not None else None)
     rows = []
     for v in sorted(runs):
         run, j = runs[v]
@@ -188,10 +203,11 @@ def _zero() -> dict:
 
 
 def sweep(profile="reference", *, players=None, levers=None, n: int = 20_000, rules=None, overrides=None, model=None,
-          run: Run = Run(cache=True)) -> list[LeverResult]:
+          run: Run = Run(cache=True), adapt_games: int = 0) -> list[LeverResult]:
     """Every lever's table for each player count (``players``: a count, a list, or None: 3 and 4 unless
     ``rules`` names a rule set); ``levers``: texts for ``parse_lever`` (default ``default_levers``);
-    ``run``: seed, threads, progress, Dask and the batch cache (``analysis.settings.Run``)."""
+    ``run``: seed, threads, progress, Dask and the batch cache (``analysis.settings.Run``);
+    ``adapt_games`` > 0 (a field): the field re-solved for every value, that many games per profile."""
     seed, progress, cache = run.seed, run.progress, run.cache
     counts = [None] if rules is not None and players is None else (
         list(PLAYER_COUNTS) if players is None else [players] if isinstance(players, int) else list(players))
@@ -201,6 +217,8 @@ def sweep(profile="reference", *, players=None, levers=None, n: int = 20_000, ru
         base = load_rules(rules, p, overrides)
         prof = parse_profile(profile, base)
         chosen = [parse_lever(t, base) for t in levers] if levers else default_levers(base)
+        if adapt_games > 0 and prof.field is None:
+            raise UserError("--adapt re-solves a field's weights: give a field profile (reference, field:FILE)")
         setups.append((base, prof, chosen))
     set_threads(run.threads)
     work = sum(n * len(lv.values) + n for _, _, chosen in setups for lv in chosen)
@@ -208,8 +226,12 @@ def sweep(profile="reference", *, players=None, levers=None, n: int = 20_000, ru
     with Progress(work, "sponsio sweep", enabled=progress) as bar, use_backend(run.scheduler, run.workers):
         for base, prof, chosen in setups:
             success = resolve(prof, base, model, progress=progress).model
+            resolver = None
+            if adapt_games > 0:
+                resolver = field_adapter(base, prof, games=adapt_games, seed=seed, model=success, cache=cache)
             for lever in chosen:
-                out.append(sweep_lever(base, prof, lever, n, seed=seed, model=success, bar=bar, cache=cache))
+                out.append(sweep_lever(base, prof, lever, n, seed=seed, model=success, bar=bar, cache=cache,
+                                       adapt=resolver))
     return out
 
 
