@@ -39,7 +39,10 @@ _CSS = ("body{font-family:sans-serif;max-width:1300px;margin:2em auto;padding:0 
         "nav.toc{font-size:13px}p.summary{font-size:15px;line-height:1.45;background:#f3f6fa;padding:.6em .9em}"
         "table.t th:first-child,table.t td:first-child{position:sticky;left:0;background:#fff;text-align:left}"
         "details{margin:.3em 0}summary{cursor:pointer;font-size:13px;color:#335}.lever{color:#555;font-size:13px}"
-        "div.key table.t td,div.key table.t th{white-space:normal;min-width:3em}")
+        "div.key table.t td,div.key table.t th{white-space:normal;min-width:3em}"
+        "div.first{background:#f3f6fa;padding:.4em .9em;margin:.4em 0;font-size:14px}"
+        "p.verdict{font-weight:bold;margin:.3em 0}ol.changes{margin:.2em 0;padding-left:1.5em}"
+        "p.strength{margin:.3em 0}")
 
 # snake_case column names -> words, for tables a reader sees (the CSV files keep the names)
 HEADERS = {"ci_low": "CI low", "ci_high": "CI high", "n": "n", "p": "P", "ev": "EV", "rtp": "RTP",
@@ -134,6 +137,15 @@ class HtmlReport:
         self.sections: list[tuple[str, str]] = []   # (anchor, title)
         self.findings: list[Finding] = []
         self.appendix_parts: list[str] = []
+        self.first = ""
+
+    def first_screen(self, fragment: str) -> None:
+        """HTML shown first, right under the title (``tabletop_mc.firstscreen.page``)."""
+        self.first = fragment
+
+    def glossary(self, terms: dict) -> None:
+        """The words the page uses, defined once (an appendix)."""
+        self.appendix("glossary", "\n".join(f"{k}: {v}" for k, v in terms.items()))
 
     def section(self, title: str, note: str = "") -> str:
         """Start a section; returns its anchor (for findings that cite it)."""
@@ -218,7 +230,7 @@ class HtmlReport:
             f"<!doctype html><html><head><meta charset='utf-8'>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1>"
+            f"<h1>{html.escape(title)}</h1>" + self.first
             + (f"<p class='summary' id='summary'>{html.escape(summary)}</p>" if summary else "")
             + f"<p class='note'>{html.escape(intro)}</p>"
             + (f"<p class='note' id='stamp'>{html.escape(stamp)}</p>" if stamp else "")

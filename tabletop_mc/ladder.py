@@ -5,9 +5,14 @@ field, every seat ``mc``, the best fast single profile, ...). Each rung's
 estimate with its 95 % interval falls into a category (``classify``:
 above, below or within a band around the neutral value, or "no evidence"
 when the interval straddles an edge); the finding **holds** when every rung
-gives the same category, else it **depends on the players**. Only holding
-findings belong in a report's summary; the others keep their tag and the
-numbers of every rung. The same for both games.
+gives the same category. Otherwise the tag says why, in the words of
+``tabletop_mc.verdicts``: it **depends on the players** only when two rungs
+give different decided categories (they disagree beyond their intervals);
+it is **underpowered** when a rung's interval reaches across the band and is
+wider than it (a point band: any interval that reaches it), so that rung
+cannot tell; else it is **unclear**. Only holding findings belong in a
+report's summary; the others keep their tag and the numbers of every rung.
+The same for both games.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from tabletop_mc.verdicts import DEPENDS, UNCLEAR, UNDERPOWERED
+
 HOLDS = "holds under all"
-DEPENDS = "depends on the players"
+TAGS = (HOLDS, DEPENDS, UNDERPOWERED, UNCLEAR)
 
 
 @dataclass(frozen=True)
@@ -50,9 +57,21 @@ class Finding:
         """The same category under every rung (at least two)."""
         return len(self.estimates) >= 2 and len({self.category(r) for r in self.estimates}) == 1
 
+    def wide(self, rung: str) -> bool:
+        """The rung's interval reaches across the band and is wider than it: that rung cannot tell."""
+        e = self.estimates[rung]
+        return self.category(rung).startswith("no evidence") and (
+            not (math.isfinite(e.low) and math.isfinite(e.high)) or e.high - e.low > self.band[1] - self.band[0])
+
     @property
     def tag(self) -> str:
-        return f"{HOLDS} {len(self.estimates)}" if self.holds else DEPENDS
+        if self.holds:
+            return f"{HOLDS} {len(self.estimates)}"
+        decided = {self.category(r) for r in self.estimates} - {c for c in (self.category(r) for r in self.estimates)
+                                                                  if c.startswith("no evidence")}
+        if len(decided) > 1:
+            return DEPENDS
+        return UNDERPOWERED if any(self.wide(r) for r in self.estimates) else UNCLEAR
 
 
 def classify(low: float, high: float, band_lo: float, band_hi: float, above: str, within: str, below: str) -> str:

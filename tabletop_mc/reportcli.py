@@ -28,11 +28,16 @@ def report_command(group: click.Group, prog: str, build: Callable[[], Callable],
     @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
                   help="Output format of the summary printed at the end.")
     @click.option("--threads", type=positive_int(), default=None, help="Worker threads (default: all cores).")
-    def report_cmd(out, scale, seed, fmt, threads):
+    @click.option("--band", "bands", multiple=True, metavar="MEASURE=LO..HI",
+                  help="The healthy band of a first-screen measure, e.g. 'troll share=0.2..0.35' (repeatable).")
+    def report_cmd(out, scale, seed, fmt, threads, bands):
+        from tabletop_mc.firstscreen import parse_band
+        chosen = dict(parse_band(b) for b in bands)
         folder = dir_target(out, "--out", folders=folders)
-        command = f"{prog} report --out {out} --scale {scale:g} --seed {seed}"
+        command = (f"{prog} report --out {out} --scale {scale:g} --seed {seed}"
+                   + "".join(f" --band '{b}'" for b in bands))
         index, findings = build()(folder, seed=seed, scale=scale, threads=threads, progress=None,
-                                  command=command, with_findings=True)
+                                  command=command, with_findings=True, bands=chosen)
         if fmt == "json":
             emit(json.dumps({"meta": {"command": f"{prog} report", "seed": seed, "scale": scale},
                              "index": str(index), "findings": findings}, indent=2))

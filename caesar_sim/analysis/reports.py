@@ -14,15 +14,17 @@ from pathlib import Path
 
 import pandas as pd
 
+from tabletop_mc import firstscreen
 from tabletop_mc.htmlreport import HtmlReport, stamp_text
+from tabletop_mc.verdicts import GLOSSARY
 from tabletop_mc.ladder import sentence, table as ladder_table
 from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD
-from caesar_sim.analysis import plots
+from caesar_sim.analysis import firstpage, plots
 from caesar_sim.analysis.bids import NET_NOTE, bid_table
 from caesar_sim.analysis.compare import changed_summary, verdict_table
 from caesar_sim.analysis.exploit import WEIGHT_STEP
-from caesar_sim.analysis.levers import REFIT, REPORT_LEVERS, effects_table, headline, lever_effects, reading_table
+from caesar_sim.analysis.levers import REPORT_LEVERS, effects_table, headline, lever_effects, reading_table
 from caesar_sim.analysis.report_parts import (field_section, field_sentence, named_seats, seat_name, summary, weights_note)
 from caesar_sim.analysis.robust import MC, MIN_MC_GAMES, findings as ladder_findings, ranked, run_ladder
 from caesar_sim.analysis.run import RunSettings, run_games
@@ -35,15 +37,17 @@ SWEEP = list(REPORT_LEVERS)
 # strength matches, 4 players rotated: one seat of the first policy against three of the second
 MATCHES = (("tuned", "mc:8"), ("value", "mc:8"), ("mc:8", "tuned"), ("mc:8:value", "value"), ("tuned", "value"),
            ("mc:8", "mc:8:value"), ("distilled", "tuned"), ("mc:8", "distilled"))
-FORMER = "tuned x4"   # the reference profile before the field (issue 34)
+FORMER = "tuned x4"
+ADAPT_GAMES = 1_000   # games per profile of each re-solved field (the players who adapt to a lever value)   # the reference profile before the field (issue 34)
 
 
 def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, progress=None,
-                  command: str | None = None, with_findings: bool = False):
+                  command: str | None = None, with_findings: bool = False, bands: dict | None = None):
     """Regenerate every Circus Maximus report under ``out_dir``; returns the index.html path
     (with ``with_findings``: the path and the findings' sentences). The page opens with a summary in
     plain words, then the findings that hold under every player model of the robustness ladder,
     largest first, each linking to its evidence."""
+    firstpage.bands_for(bands)   # every band checked before any work
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     n = lambda k: max(int(k * scale), 20)  # noqa: E731
@@ -130,14 +134,20 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     doc.csv(bt, "bids_by_seat")
     doc.link("bids_by_seat.csv", "By seat order")
 
-    results = [r for p in (3, 4, 5) for r in lever_effects(p, ref, n(20000), SWEEP, settings, rotate=False)]
+    adapt_games = n(ADAPT_GAMES)
+    results = [r for p in (3, 4, 5) for r in lever_effects(p, ref, n(20000), SWEEP, settings, rotate=False,
+                                                            adapt_games=adapt_games)]
+    screens = [firstpage.screen(results, p, n=n(20000), adapt_games=adapt_games, settings=settings, n_mc=n(MIN_MC_GAMES),
+                                gain=firstpage.mc_gain(p, MC, n(MIN_MC_GAMES), settings), bands=bands) for p in (4, 3, 5)]
+    doc.first_screen(firstscreen.page(screens))
+    doc.csv(firstscreen.frame(screens), "first_screen")
     effects = effects_table(results)
     doc.section(
         "What each rule number changes: lever-to-effect tables (reference field, 3, 4 and 5 players)",
         f"Each lever's values against the unchanged rules on the same games (the same deals and the same members "
         f"drawn: paired); n={n(20000)} games per value, seed {seed}; an effect is the paired difference with its 95% "
         f"interval, * = moved (the interval excludes 0); the standard column is the unchanged rules' level. "
-        f"Players refitted per value: {REFIT}. Lead changes = day ends at which no seat leading before still leads; "
+        f"Players refitted per value: {results[0].refit}. Lead changes = day ends at which no seat leading before still leads; "
         f"comeback = the winner was last after day 1.")
     doc.image("levers", lambda p: plots.lever_plot(effects, p, "Effect of each rule value (filled: moved)"))
     doc.table(headline(results), "lever_headline", key=True)
@@ -160,6 +170,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
             doc.finding(sentence(f, rung_names), ladder_anchor, weight=float(len(found) - i))
 
     doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))
+    doc.glossary(GLOSSARY)
     path = doc.write("Circus Maximus: strategy and rule analysis",
                      f"Built by `caesar report` (seed {seed}, scale {scale}) in "
                      f"{time.perf_counter() - t0:.0f} s. Rule set: {rules.name} (in full in the appendix; "

@@ -20,12 +20,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from tabletop_mc import firstscreen
 from tabletop_mc.findings import ci_text
 from tabletop_mc.htmlreport import HtmlReport, stamp_text
 from tabletop_mc.ladder import table as ladder_table
 from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD, MIN_MEAN_N
-from sponsio_sim.analysis import ladder, plots
+from tabletop_mc.verdicts import GLOSSARY
+from sponsio_sim.analysis import firstpage, ladder, plots
 from sponsio_sim.analysis.balance import plots as balance_plots
 from sponsio_sim.analysis.balance.choice import balance_tables
 from sponsio_sim.analysis.balance.criteria import Bands
@@ -33,7 +35,7 @@ from sponsio_sim.analysis.balance.recommend import (Stages, recommend, side_by_s
                                                     verdict as rec_verdict)
 from sponsio_sim.analysis.balance.sweep import change, headline, lever_table, sweep
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.meta import best_responses, focal_gain
+from sponsio_sim.analysis.game.meta import best_responses
 from sponsio_sim.analysis.game.setup import parse_profile, parse_strategy
 from sponsio_sim.analysis.odds.query import Query, odds
 from sponsio_sim.analysis.settings import Run
@@ -51,6 +53,8 @@ GAMES = 50_000            # games of the field and of the best single profile (a
 SWEEP_GAMES = 20_000      # games per lever value
 RECOMMEND_GAMES = 20_000  # recommend's final games per table
 MC_FLOOR = 40   # the fewest games of a run with mc seats (a mean's CI needs 30)
+ADAPT_GAMES = 2_000   # games per profile of each re-solved field (the players who adapt to a lever value)
+ADAPT_FLOOR = 60
 # the sweep measure that moves each ladder finding (the restricted-play values move with their multiplier)
 SWEEP_MEASURE = {"seat 0 (acts first) against the fair share": "seat 0 - fair share",
                  "the largest gap between two seats": "largest seat gap", "rounds per game": "rounds per game",
@@ -58,10 +62,12 @@ SWEEP_MEASURE = {"seat 0 (acts first) against the fair share": "seat 0 - fair sh
 
 
 def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, progress=None,
-                  command: str | None = None, with_findings: bool = False):
+                  command: str | None = None, with_findings: bool = False, bands: dict | None = None):
     """Regenerate the Sponsio report under ``out_dir``; returns the index.html path (with
-    ``with_findings`` also the findings' sentences)."""
+    ``with_findings`` also the findings' sentences); ``bands``: first-screen bands by measure name."""
     t0 = time.perf_counter()
+    for p in (4, 3):   # every band checked before any work
+        firstpage.bands_for(load_rules(None, p), bands)
     out = Path(out_dir)
     doc = HtmlReport(out)
     rules = load_rules()
@@ -69,8 +75,15 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     # have a lower floor, so a smoke build (scale below 0.05) stays quick: 0.05 and up are above both
     n = lambda k, floor=240: max(int(k * scale), floor)  # noqa: E731
     run = Run(seed=seed, threads=threads, progress=progress, cache=True)
-    sweeps = sweep("reference", players=[4, 3], n=n(SWEEP_GAMES), run=run)
-    field_anchor, exploit_line = _field_section(doc, rules, n, seed, progress)
+    adapt_games = n(ADAPT_GAMES, ADAPT_FLOOR)
+    sweeps = sweep("reference", players=[4, 3], n=n(SWEEP_GAMES), run=run, adapt_games=adapt_games)
+    field_anchor, exploit_line, gain4 = _field_section(doc, rules, n, seed, progress)
+    n_mc = n(ladder.MC_GAMES, MC_FLOOR)
+    gains = {4: gain4, 3: firstpage.mc_gain(load_rules(None, 3), n_mc, seed + 2)}
+    screens = [firstpage.screen(sweeps, p, n=n(SWEEP_GAMES), adapt_games=adapt_games, seed=seed, gain=gains[p],
+                                n_mc=n_mc, bands=bands) for p in (4, 3)]
+    doc.first_screen(firstscreen.page(screens))
+    doc.csv(firstscreen.frame(screens), "first_screen")
     summary = []
     for players in (4, 3):
         summary += _ladder_sections(doc, out, load_rules(None, players), n, seed, progress, sweeps)
@@ -79,6 +92,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     _odds_section(doc, seed, scale, threads, progress)
     _grading_section(doc, out, seed, scale, threads)
     doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))
+    doc.glossary(GLOSSARY)
     field = parse_profile("reference", rules)
     text = (f"Sponsio with the printed multipliers, as strong players play it. The players are the reference "
             f"field, the equilibrium of a population of strategies ({field.text()}): {exploit_line} "
@@ -110,7 +124,7 @@ def _field_section(doc: HtmlReport, rules, n, seed: int, progress) -> tuple[str,
                  "troll, temperatures)", "games": int(top["games"]), "gain": top["gain"], "gain_low": top["gain_low"],
                  "gain_high": top["gain_high"]})
     mc = parse_strategy(f"mc:goal:cash{field[int(np.argmax(f.weights))].cash or 5}", rules)
-    g = focal_gain(rules, field, mc, n(ladder.MC_GAMES, MC_FLOOR), seed=seed + 2, model=model)
+    g = firstpage.mc_gain(rules, n(ladder.MC_GAMES, MC_FLOOR), seed + 2)
     rows.append({"exploit": mc.text, "how": "rollout search, opponents drawn from the field in its rollouts",
                  "games": n(ladder.MC_GAMES, MC_FLOOR), "gain": g[0], "gain_low": g[1], "gain_high": g[2]})
     ex = pd.DataFrame(rows)
@@ -128,7 +142,7 @@ def _field_section(doc: HtmlReport, rules, n, seed: int, progress) -> tuple[str,
     doc.table(mix, "field_mixture", key=True)
     doc.table(ex, "field_exploits", key=True)
     doc.finding(f"The reference field is {field.text()}; {line}", anchor, weight=0.0)
-    return anchor, line
+    return anchor, line, g
 
 
 def _lever(finding: str, players: int, sweeps) -> tuple[str, float]:
@@ -233,7 +247,7 @@ def _sweep_sections(doc: HtmlReport, out: Path, sweeps, n, seed: int) -> None:
                 f"Each rule number swept over its range with the reference field (n = {n(SWEEP_GAMES):,} games per "
                 f"value, seed {seed}); the change from the lowest to the highest value with its paired 95 % "
                 "interval, for the measures some value moved (the interval excludes 0). Per lever, every value in "
-                "the folded tables and the CSV; the players' success model is the field's (the deal is unchanged).")
+                "the folded tables and the CSV; the players' success model is the field's (the deal is unchanged), and the field's weights are re-solved for every value's rules (players who adapt: each lever note says how).")
     doc.table(head, "levers_headline", key=True, fold=30)
     for r in sweeps:
         name = f"lever_{r.players}p_{r.lever.key.replace('.', '_')}"

@@ -18,10 +18,13 @@ window.addEventListener('load', function () {
                     .map(function (d) { return d.getAttribute('data-table'); });
   var s = document.getElementById('summary');
   var first = s ? (s.getBoundingClientRect().bottom <= window.innerHeight ? 1 : 0) : -1;
+  var v = document.querySelector('div.first p.verdict'), c = document.querySelector('div.first ol.changes');
+  var screen = (v && c) ? ((v.getBoundingClientRect().bottom <= window.innerHeight
+                            && c.getBoundingClientRect().bottom <= window.innerHeight) ? 1 : 0) : -1;
   var out = document.createElement('div');
   out.id = 'probe-result';
   out.textContent = 'images=' + imgs.length + ';broken=' + broken + ';overflow=' + over + ';keys=' + keys.length
-    + ';keyover=' + keyover.join(',') + ';summary=' + first + ';end';
+    + ';keyover=' + keyover.join(',') + ';summary=' + first + ';first=' + screen + ';end';
   document.body.appendChild(out);
 });
 </script>"""
@@ -43,7 +46,7 @@ def chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def render(index: Path, width: int = 1280) -> dict:
+def render(index: Path, width: int = 1280, height: int = 900) -> dict:
     """Load a copy of the page (with a probe script) in headless Chromium at ``width`` px;
     returns the counts the probe reports: images, broken images, horizontal overflow (px)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -51,14 +54,16 @@ def render(index: Path, width: int = 1280) -> dict:
         page.write_text(index.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
         cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               f"--user-data-dir={tmp}/profile", f"--window-size={width},900", "--virtual-time-budget=10000",
+               f"--user-data-dir={tmp}/profile", f"--window-size={width},{height}", "--virtual-time-budget=10000",
                "--dump-dom", page.as_uri()]
         dom = subprocess.run(cmd, capture_output=True, text=True, timeout=120).stdout
-    m = re.search(r"images=(\d+);broken=(\d+);overflow=(-?\d+);keys=(\d+);keyover=([^;]*);summary=(-?\d+);end", dom)
+    m = re.search(r"images=(\d+);broken=(\d+);overflow=(-?\d+);keys=(\d+);keyover=([^;]*);summary=(-?\d+);"
+                  r"first=(-?\d+);end", dom)
     if not m:
         raise AssertionError("the probe did not report: Chromium did not finish loading the page")
     return {"images": int(m.group(1)), "broken": int(m.group(2)), "overflow": int(m.group(3)),
-            "keys": int(m.group(4)), "keyover": [t for t in m.group(5).split(",") if t], "summary": int(m.group(6))}
+            "keys": int(m.group(4)), "keyover": [t for t in m.group(5).split(",") if t], "summary": int(m.group(6)),
+            "first": int(m.group(7))}
 
 
 def build(main, out, prog: str) -> Path:
@@ -85,7 +90,38 @@ def build(main, out, prog: str) -> Path:
     return out
 
 
-def assert_renders(index: Path, width: int = 1400, summary: bool = False) -> None:
+def first_screen_checks(folder: Path) -> None:
+    """The first screen (``tabletop_mc.firstscreen``): every number it shows is in first_screen.csv beside
+    the page; each measure's word is the one its interval and band give; none is an identity (no spread,
+    or a rule number)."""
+    import html as _html
+
+    import pandas as pd
+
+    from tabletop_mc.verdicts import identity, verdict
+
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    block = re.search(r"<section id='first-screen'>(.*?)</section>", page, re.S)
+    assert block, "no first screen"
+    shown = _html.unescape(re.sub(r"<[^>]+>", " ", block.group(1)))
+    for verdict_line in re.findall(r"<p class='verdict'>(.*?)</p>", block.group(1)):
+        assert "not balanced" in verdict_line or "no measure is out of its band" in verdict_line, verdict_line
+    changes = re.findall(r"<ol class='changes'>(.*?)</ol>", block.group(1), re.S)
+    assert changes and all(("set " in c and " moves from " in c and " (band [" in c) or "no lever value" in c
+                           for c in changes), changes
+    df = pd.read_csv(folder / "first_screen.csv", dtype=str, keep_default_na=False)
+    number = r"[+-]?\d+(?:[.,]\d+)*"
+    cells = {t for v in df.to_numpy().ravel() for t in re.findall(number, str(v))}
+    missing = [x for x in re.findall(number, shown) if x not in cells]
+    assert not missing, f"first-screen numbers not in first_screen.csv: {missing[:10]}"
+    for r in df[df["item"] == "measure"].itertuples():
+        lo, hi, low, high = (float(x) for x in (r.band_low, r.band_high, r.low, r.high))
+        assert r.word == verdict(low, high, lo, hi), r
+        assert not identity(float(r.value), low, high), r
+
+
+def assert_renders(index: Path, width: int = 1400, summary: bool = False, first: bool = False,
+                   height: int = 900) -> None:
     """Headless Chromium loads every image of the page and shows no horizontal overflow at ``width``,
     no key table (``HtmlReport.table(key=True)``) needs to scroll sideways, and with ``summary`` the
     summary ends within the first screen (900 px high); skipped where Chromium is not installed."""
@@ -93,9 +129,11 @@ def assert_renders(index: Path, width: int = 1400, summary: bool = False) -> Non
 
     if chromium() is None:
         pytest.skip("Chromium is not installed (.ci/run installs Debian's chromium package where it can)")
-    seen = render(index, width=width)
+    seen = render(index, width=width, height=height)
     assert seen["images"] == len(structure(index)["images"]) and seen["broken"] == 0, seen
     assert seen["overflow"] <= 0, f"the page is {seen['overflow']} px wider than a {width} px window"
     assert not seen["keyover"], f"key tables that scroll sideways at {width} px: {', '.join(seen['keyover'])}"
     if summary:
         assert seen["summary"] == 1, "the summary is not within the first screen"
+    if first:
+        assert seen["first"] == 1, f"the verdict and the change list are not within the first {width}x{height} screen"

@@ -5,7 +5,7 @@ sections, images, stamp, the rule set once in the appendix, and a page headless 
 import pytest
 
 from caesar_sim.cli import main
-from page_checks import assert_renders, build, render, structure
+from page_checks import assert_renders, build, first_screen_checks, render, structure
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,25 @@ def test_the_page_opens_with_a_summary_and_reads_like_a_designer_page(built):
 
 def test_caesar_page_renders_in_headless_chromium(built):
     assert len(structure(built / "index.html")["images"]) >= 3
-    assert_renders(built / "index.html", width=1400, summary=True)
+    assert_renders(built / "index.html", width=1400)
+    assert_renders(built / "index.html", width=1366, height=768, first=True)
+
+
+def test_first_screen_per_player_count_with_its_numbers_beside_it(built):
+    html = (built / "index.html").read_text(encoding="utf-8")
+    assert html.index("id='first-screen'") < html.index("id='summary'")
+    for p in (4, 3, 5):
+        assert f"Circus Maximus, {p} players: " in html
+    assert "Players&#x27; strength: mc gains" in html and "Bands: " in html and "Appendix: glossary" in html
+    first_screen_checks(built)
     from page_checks import chromium
     if chromium() is not None:
         assert render(built / "index.html", width=1400)["keys"] >= 4
+
+
+def test_a_band_that_cannot_be_met_or_names_no_measure_is_one_line_exit_2(tmp_path):
+    from click.testing import CliRunner
+    for band in ("comeback rate=0.4..0.1", "comebacks=0.1..0.4"):
+        res = CliRunner().invoke(main, ["report", "--out", str(tmp_path / "r"), "--scale", "0.002", "--band", band])
+        assert res.exit_code == 2 and res.output.count("\n") == 1 and "--band" in res.output, res.output
+        assert not (tmp_path / "r" / "index.html").exists()

@@ -1,6 +1,7 @@
 """The robustness ladder's categories and tags (tabletop_mc.ladder)."""
 
 from tabletop_mc.ladder import DEPENDS, Estimate, Finding, classify, sentence, table
+from tabletop_mc.verdicts import UNCLEAR, UNDERPOWERED
 
 WORDS = ("favoured", "even", "disfavoured")
 
@@ -19,7 +20,12 @@ def test_a_finding_holds_only_when_every_rung_agrees():
     f.estimates = {"field": Estimate(0.03, 0.02, 0.04, 20000), "mc x4": Estimate(0.02, 0.01, 0.03, 5000)}
     assert f.holds and f.tag == "holds under all 2"
     f.estimates["best single"] = Estimate(0.01, -0.005, 0.025, 20000)
-    assert not f.holds and f.tag == DEPENDS
+    assert not f.holds and f.tag == UNDERPOWERED        # a rung that cannot tell is no disagreement
     t = table([f], ["field", "mc x4", "best single"])
-    assert t.loc[0, "tag"] == DEPENDS and "favoured" in t.loc[0, "field"] and "no evidence" in t.loc[0, "best single"]
-    assert "field 0.030 [0.020, 0.040]" in sentence(f, ["field", "mc x4", "best single"])
+    assert t.loc[0, "tag"] == UNDERPOWERED and "favoured" in t.loc[0, "field"] and "no evidence" in t.loc[0, "best single"]
+    f.estimates["best single"] = Estimate(-0.02, -0.03, -0.01, 20000)
+    assert f.tag == DEPENDS                             # two decided categories differ
+    g = Finding("troll share", "", (0.15, 0.40), WORDS, {"field": Estimate(0.45, 0.43, 0.47, 20000),
+                                                          "mc": Estimate(0.41, 0.38, 0.44, 5000)})
+    assert g.tag == UNCLEAR                             # an interval across an edge, narrower than the band
+    assert "field 0.030 [0.020, 0.040]" in sentence(f, ["field", "mc x4"])

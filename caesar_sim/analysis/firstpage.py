@@ -1,0 +1,68 @@
+"""Circus Maximus's first screen per player count (``tabletop_mc.firstscreen``): the verdict against
+the bands, the changes from the lever tables (the field re-solved for every value), each replayed on
+fresh seeds with the field re-solved for the changed rules, and mc's gain against the field.
+
+Bands (``BANDS``, shown on the page): the start seat within 1 point of the fair share (the same
+as Sponsio's seat band); close games (a lead of 2 coins or fewer) 0.30..0.70 of games, so a third
+or more stay tense to the end without most being a coin toss; the comeback rate (won by a seat
+last after day 1) 0.10..0.40: a poor first day can be recovered, but not as a rule. Days per game
+is fixed by the rules (no band: an identity), mean final coins has no healthy level.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from tabletop_mc.firstscreen import Screen, check_bands, search, strength_sentence
+from caesar_sim.analysis.adapt import adapted, field_adapter
+from caesar_sim.analysis.levers import CLOSE, levels
+from caesar_sim.analysis.meta import paired_gain
+from caesar_sim.analysis.run import RunSettings, run_games
+from caesar_sim.fieldplay import field_play
+from caesar_sim.rules import load_rules
+
+BANDS = {"start seat - fair share": (-0.01, 0.01), f"close games (lead <= {CLOSE})": (0.30, 0.70),
+         "comeback rate": (0.10, 0.40)}
+CONFIRM_SEED = 7_777     # fresh seeds for the confirmation runs: seed + this
+
+
+def lever_rows(results, players: int) -> pd.DataFrame:
+    return pd.concat([r.rows.assign(lever=r.key) for r in results if r.players == players], ignore_index=True)
+
+
+def mc_gain(players: int, mc: str, n: int, settings: RunSettings) -> tuple[float, float, float]:
+    g = paired_gain(players, field_play("reference", players), mc, n, settings)
+    return g["gain"], g["gain_low"], g["gain_high"]
+
+
+def bands_for(chosen: dict | None = None) -> dict:
+    """``BANDS`` with ``chosen`` replacing some (an unknown measure or a band that cannot be met: one line)."""
+    check_bands(chosen or {}, list(BANDS))
+    return {**BANDS, **(chosen or {})}
+
+
+def screen(results, players: int, *, n: int, adapt_games: int, settings: RunSettings, gain, n_mc: int,
+           bands: dict | None = None) -> Screen:
+    """The first screen for ``players`` (module docstring); ``bands`` replace some of ``BANDS``."""
+    bands = bands_for(bands)
+    base = load_rules(settings.rules, settings.overrides)
+    play = field_play("reference", players)
+    resolver = field_adapter(players, play, settings.but(rules=base, overrides=()), games=adapt_games)
+
+    def confirm(setting: dict) -> dict:
+        rules = load_rules(base, [f"{k}={v}" for k, v in setting.items()])
+        fresh = settings.but(rules=rules, overrides=(), seed=settings.seed + CONFIRM_SEED)
+        b = run_games(players, adapted(resolver, rules, play), n, fresh, day_totals=True)
+        mo = moments_of(game_vectors(b))
+        out = {}
+        for name in bands:
+            c, s = measure_coef(mo, 0, players, rules.first_start_seat, name)
+            v, lo, hi = mo.linear(c, s)
+            out[name] = (v, lo, hi, b.n)
+        return out
+
+    df = lever_rows(results, players).assign(n=n)
+    judged, changes = search(df, bands, confirm)
+    g, lo, hi = gain
+    return Screen(f"Circus Maximus, {players} players", judged, changes,
+                  strength_sentence(g, lo, hi, n_mc, 1 / players), (g, lo, hi, n_mc, 1 / players))
