@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from tabletop_mc.verdicts import DEPENDS, UNCLEAR, UNDERPOWERED
+from tabletop_mc.verdicts import DEPENDS, UNCLEAR, UNDERPOWERED, identity
 
 HOLDS = "holds under all"
 TAGS = (HOLDS, DEPENDS, UNDERPOWERED, UNCLEAR)
@@ -56,6 +56,12 @@ class Finding:
     def holds(self) -> bool:
         """The same category under every rung (at least two)."""
         return len(self.estimates) >= 2 and len({self.category(r) for r in self.estimates}) == 1
+
+    @property
+    def identity(self) -> bool:
+        """Some rung's interval has no width: a result by construction (a type never placed, a fixed
+        number), no finding (``verdicts.identity``)."""
+        return any(identity(e.value, e.low, e.high) for e in self.estimates.values())
 
     def wide(self, rung: str) -> bool:
         """The rung's interval reaches across the band and is wider than it: that rung cannot tell."""

@@ -165,8 +165,8 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
                                 "on the same side of the neutral value; only those open this page, largest first.")
     doc.table(ladder_table(found, rung_names), "ladder", key=True)
     doc.finding(field_sentence(4, ex), ex_anchor, weight=100.0)
-    for i, f in enumerate(found):   # ``ranked``: largest first
-        if f.holds:
+    for i, f in enumerate(found):   # ``ranked``: largest first; a result by construction is no finding
+        if f.holds and not f.identity:
             doc.finding(sentence(f, rung_names), ladder_anchor, weight=float(len(found) - i))
 
     doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))

@@ -182,7 +182,7 @@ def _ladder_sections(doc: HtmlReport, out: Path, rules, n, seed: int, progress, 
     said = []
     for f in found:
         field_est = f.estimates.get(ladder.FIELD)
-        if field_est is None:
+        if field_est is None or f.identity:   # a result by construction is no finding (the table keeps it)
             continue
         lever, size = _lever(f.name, p, sweeps)
         band = f.band

@@ -90,6 +90,13 @@ def build(main, out, prog: str) -> Path:
     return out
 
 
+def no_identities(index: Path) -> None:
+    """No published finding shows an interval without width (a result by construction)."""
+    for text, _ in structure(index)["findings"]:
+        for low, high in re.findall(r"\[([+-]?[0-9.]+)%?, ([+-]?[0-9.]+)%?\]", text):
+            assert float(low) != float(high), f"a finding with a zero-width interval: {text}"
+
+
 def first_screen_checks(folder: Path) -> None:
     """The first screen (``tabletop_mc.firstscreen``): every number it shows is in first_screen.csv beside
     the page; each measure's word is the one its interval and band give; none is an identity (no spread,
@@ -100,6 +107,7 @@ def first_screen_checks(folder: Path) -> None:
 
     from tabletop_mc.verdicts import identity, verdict
 
+    no_identities(folder / "index.html")
     page = (folder / "index.html").read_text(encoding="utf-8")
     block = re.search(r"<section id='first-screen'>(.*?)</section>", page, re.S)
     assert block, "no first screen"

@@ -29,3 +29,11 @@ def test_a_finding_holds_only_when_every_rung_agrees():
                                                           "mc": Estimate(0.41, 0.38, 0.44, 5000)})
     assert g.tag == UNCLEAR                             # an interval across an edge, narrower than the band
     assert "field 0.030 [0.020, 0.040]" in sentence(f, ["field", "mc x4"])
+
+
+def test_a_rung_without_spread_makes_the_finding_an_identity():
+    f = Finding("last: restricted-play value", "", (0.01, 0.05), WORDS,
+                {"field": Estimate(0.0, 0.0, 0.0, 20000), "mc": Estimate(0.02, 0.01, 0.03, 5000)})
+    assert f.identity
+    f.estimates["field"] = Estimate(0.001, -0.002, 0.004, 20000)
+    assert not f.identity
