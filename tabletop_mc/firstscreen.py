@@ -192,21 +192,22 @@ class Screen:
     def counts(self) -> dict:
         out = [j for j in self.judged if j.word in (TOO_HIGH, TOO_LOW)]
         return {"measures": len(self.judged), "healthy": sum(1 for j in self.judged if j.word == HEALTHY),
-                "out_of_band": len(out), "fixed": sum(1 for c in self.changes if c.measure in {j.measure for j in out})}
+                "underpowered": sum(1 for j in self.judged if j.word == UNDERPOWERED), "out_of_band": len(out), "fixed": sum(1 for c in self.changes if c.measure in {j.measure for j in out})}
 
     def verdict(self) -> str:
         out = [j for j in self.judged if j.word in (TOO_HIGH, TOO_LOW)]
         k = self.counts()
         if not out:
-            return (f"{self.title}: no measure is out of its band ({k['healthy']} of {k['measures']} healthy, "
-                    "the rest within noise of an edge).")
+            return (f"{self.title}: no measure is clearly out of its band: {k['healthy']} of {k['measures']} "
+                    f"healthy, {k['underpowered']} underpowered (more games needed), the rest unclear.")
         fixed = k["fixed"]
         return (f"{self.title}: not balanced: " + ", ".join(f"{j.measure} {j.word}" for j in out)
                 + f"; {fixed} of {len(out)} fixed by the changes below.")
 
     def html(self) -> str:
-        items = "".join(f"<li>{_html.escape(c.text())}</li>" for c in self.changes) or \
-            "<li>no lever value tried brings an out-of-band measure into its band</li>"
+        none = ("no lever value tried brings an out-of-band measure into its band" if self.counts()["out_of_band"]
+                else "no change needed: no measure is out of its band")
+        items = "".join(f"<li>{_html.escape(c.text())}</li>" for c in self.changes) or f"<li>{none}</li>"
         bands = "; ".join(f"{j.measure} [{fmt(j.lo, 2)}, {fmt(j.hi, 2)}]" for j in self.judged)
         healthy = ", ".join(j.measure for j in self.judged if j.word == HEALTHY) or "none"
         return (f"<div class='first'><p class='verdict'>{_html.escape(self.verdict())}</p>"
