@@ -41,6 +41,15 @@ def bands_for(chosen: dict | None = None) -> dict:
     return {**BANDS, **(chosen or {})}
 
 
+def confirm_run(players: int, resolver, base, setting: dict, n: int, settings: RunSettings) -> dict:
+    """Every measure's (level, 95 % low, high, n) under ``base`` with ``setting`` (lever -> value), the
+    field re-solved for those rules, on fresh seeds (``CONFIRM_SEED``)."""
+    rules = load_rules(base, [f"{k}={v}" for k, v in setting.items()])
+    fresh = settings.but(rules=rules, overrides=(), seed=settings.seed + CONFIRM_SEED)
+    b = run_games(players, adapted(resolver, rules, field_play("reference", players)), n, fresh, day_totals=True)
+    return {name: (*got, b.n) for name, got in levels(b).items()}
+
+
 def screen(results, players: int, *, n: int, adapt_games: int, settings: RunSettings, gain, n_mc: int,
            bands: dict | None = None) -> Screen:
     """The first screen for ``players`` (module docstring); ``bands`` replace some of ``BANDS``."""
@@ -50,16 +59,7 @@ def screen(results, players: int, *, n: int, adapt_games: int, settings: RunSett
     resolver = field_adapter(players, play, settings.but(rules=base, overrides=()), games=adapt_games)
 
     def confirm(setting: dict) -> dict:
-        rules = load_rules(base, [f"{k}={v}" for k, v in setting.items()])
-        fresh = settings.but(rules=rules, overrides=(), seed=settings.seed + CONFIRM_SEED)
-        b = run_games(players, adapted(resolver, rules, play), n, fresh, day_totals=True)
-        mo = moments_of(game_vectors(b))
-        out = {}
-        for name in bands:
-            c, s = measure_coef(mo, 0, players, rules.first_start_seat, name)
-            v, lo, hi = mo.linear(c, s)
-            out[name] = (v, lo, hi, b.n)
-        return out
+        return confirm_run(players, resolver, base, setting, n, settings)
 
     df = lever_rows(results, players).assign(n=n)
     judged, changes = search(df, bands, confirm)

@@ -110,3 +110,19 @@ def test_adapt_plays_each_value_with_the_field_re_solved_for_its_rules():
     alt = run_games(3, adapted(resolver, alt_rules, play), 120, RunSettings(seed=7, rules=alt_rules), day_totals=True)
     lead = res.rows.set_index(["value", "measure"]).loc[("4", "winner's lead (coins)"), "level"]
     assert lead == pytest.approx(game_vectors(alt)[:, 3 + MEASURES[2:].index("winner's lead (coins)")].mean())
+
+
+def test_a_change_is_confirmed_on_fresh_seeds_with_the_field_re_solved_for_it():
+    from caesar_sim.analysis.adapt import adapted, field_adapter
+    from caesar_sim.analysis.firstpage import CONFIRM_SEED, confirm_run
+    from caesar_sim.analysis.levers import levels
+    from caesar_sim.fieldplay import field_play
+    from caesar_sim.rules import load_rules
+    base = load_rules(None)
+    resolver = field_adapter(3, field_play("reference", 3), RunSettings(seed=7, rules=base), games=30)
+    got = confirm_run(3, resolver, base, {"favour.gold_coins": "4"}, 60, RunSettings(seed=7))
+    alt = load_rules(base, ["favour.gold_coins=4"])
+    b = run_games(3, adapted(resolver, alt, field_play("reference", 3)), 60,
+                  RunSettings(seed=7 + CONFIRM_SEED, rules=alt), day_totals=True)
+    assert set(got) == set(MEASURES) and all(v[3] == 60 for v in got.values())
+    assert got["comeback rate"][:3] == pytest.approx(levels(b)["comeback rate"])
