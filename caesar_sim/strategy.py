@@ -35,8 +35,8 @@ Adding a Circus policy (``tests/test_registries.py`` keeps this list true):
    - ``kernels.items``: ``takes_at_random`` (how it picks among the items it wins);
 
    (a policy that searches, as `mc` does, is called by ``kernels/game.py``'s decide instead);
-3. its name and what it does in the README's list of strategies per seat (section "`caesar`:
-   Circus Maximus").
+3. its name and what it does in the list of strategies per seat of ``docs/caesar.md`` (its first
+   paragraph).
 
 The statistics by policy, profiles, fields, exploit, meta and the reports follow from the code.
 """

@@ -22,8 +22,8 @@ Adding a betting policy (``tests/test_registries.py`` keeps this list true):
      when betting ends).
 
 The strategy syntax, its help, the parameter's slot and the model check
-follow from the row; the strategy module's docstring and the README's
-strategy syntax describe each policy in words.
+follow from the row; the strategy module's docstring and the strategy
+syntax in ``docs/sponsio-games.md`` describe each policy in words.
 """
 
 from __future__ import annotations

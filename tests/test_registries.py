@@ -396,19 +396,19 @@ def _circus_net_file(folder: Path) -> str:
 def test_circus_policy_checklist_steps_hold(tmp_path):
     """The numbered steps of ``caesar_sim.strategy``'s checklist around the per-policy functions: every
     policy has its code (``NPOL`` of them, ``POLICIES`` in code order), parses (`net` from a weights file
-    until one ships), is in ``HELP`` and in the README's list of strategies per seat."""
+    until one ships), is in ``HELP`` and in the list of strategies per seat in docs/caesar.md."""
     from caesar_sim import nets, strategy
     from caesar_sim.kernels import layout
     assert "Adding a Circus policy" in strategy.__doc__
     assert layout.NPOL == len(strategy.POLICIES)
-    readme = (ROOT / "README.md").read_text()
-    listing = readme[readme.index("### `caesar`: Circus Maximus"):].split("\n\n")[1]
+    page = (ROOT / "docs" / "caesar.md").read_text()
+    listing = page[page.index("## `caesar`: Circus Maximus"):].split("\n\n")[1]
     for code, name in enumerate(strategy.POLICIES):
         assert getattr(layout, name.upper()) == code
         text = f"net@{_circus_net_file(tmp_path)}" if name == "net" and not nets.shipped_path(4).is_file() else name
         assert strategy.parse_strategy(text, 4).code == code
         assert name in strategy.HELP, f"{name}: not in strategy.HELP"
-        assert f"`{name}" in listing, f"{name}: not in the README's strategies per seat"
+        assert f"`{name}" in listing, f"{name}: not in docs/caesar.md's strategies per seat"
 
 
 COMPILED = [  # compiled by numba, inlined or not, an unknown code raises too (cheap ones: compiling costs)
@@ -427,12 +427,12 @@ def test_compiled_kernels_raise_for_an_unknown_code(path, args_for):
 
 
 @pytest.mark.parametrize("module", ["sponsio_sim.bet_kinds", "sponsio_sim.betting_policies"])
-def test_the_readme_points_to_each_checklist(module):
+def test_the_architecture_points_to_each_checklist(module):
     """A registry's checklist is its module's docstring (the functions the tests above drive); the
-    README's pointer names the module, and the docstring names every module of the checklist."""
+    recipe in ARCHITECTURE.md names the module, and the docstring names every module of the checklist."""
     import importlib
-    readme = (ROOT / "README.md").read_text()
-    assert f"`{module.replace('.', '/')}.py`" in readme
+    guide = (ROOT / "ARCHITECTURE.md").read_text()
+    assert f"`{module.replace('.', '/')}.py`" in guide
     registry = importlib.import_module(module)
     listed = {path.rpartition(".")[0] for path in checklist_of(registry, "sponsio_sim")}
     assert all(importlib.import_module(m) for m in listed)
