@@ -182,11 +182,3 @@ def encode_table(bets_by_seat: dict[int, list[Bet]], players: int) -> tuple[np.n
         counts[seat] = len(bets)
     return codes, counts
 
-
-def encode_list(bets: list[Bet]) -> np.ndarray:
-    """Kernel form of a bet list: an (n, 3) int array."""
-    arr = np.zeros((len(bets), BET_FIELDS), dtype=np.int64)
-    for i, bet in enumerate(bets):
-        arr[i, :3] = bet.code()
-        arr[i, 3] = i
-    return arr

@@ -25,9 +25,3 @@ def side(low: float, high: float, neutral_low: float, neutral_high: float | None
         return "below"
     return "overlaps"
 
-
-def diff_ci(a: float, a_low: float, a_high: float, b: float, b_low: float, b_high: float) -> tuple[float, float, float]:
-    """Difference a - b with a conservative 95% interval: half-widths add
-    (exact when the two estimates are perfectly negatively correlated, wider
-    than needed otherwise), so it never overstates an effect."""
-    return a - b, (a - b) - ((a - a_low) + (b_high - b)), (a - b) + ((a_high - a) + (b - b_low))

@@ -60,14 +60,6 @@ def k_score(rulebook, game_state, game_log, game_stats):
 
 
 @nb.njit(cache=True)
-def k_advance(rulebook, weight_table, game_state, a, rng, game_log, game_stats):
-    """The acting seat plays ``a``; run on to the next decision."""
-    scratch, actions = np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64)
-    advance(table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats), a)
-    return scratch[0] + actions[0]
-
-
-@nb.njit(cache=True)
 def k_decide(rulebook, weight_table, game_state, rng):
     """The action the acting seat's policy chooses now (state unchanged except the rng)."""
     rollout_state = np.zeros(game_state.shape[0], np.int64)
@@ -77,6 +69,9 @@ def k_decide(rulebook, weight_table, game_state, rng):
     game_stats = np.zeros(1)
     t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
     a = decide(t, rollout_table(t, as_ptr(rollout_state), t.game_log, t.game_stats))
+    # Keep the local arrays alive until ``decide`` has used their pointers: numba releases an array
+    # after its last use in the function, and after ``table``/``as_ptr`` only the pointers use them
+    # (``ptr.py``). The zero terms are that last use; they add nothing to the result.
     return a + 0 * (rollout_state[0] + actions[0] + game_log[0]) + int(0 * (scratch[0] + game_stats[0]))
 
 

@@ -78,6 +78,9 @@ def _record(rulebook, weight_table, seats, g0, count, out, r0):
                 dec += 1
                 a = best
             advance(t, a)
+    # Keep the local arrays alive until the loop has used their pointers: numba releases an array
+    # after its last use in the function, and after ``table``/``as_ptr`` only the pointers use them
+    # (``ptr.py``). The zero terms are that last use; they add nothing to the count.
     return r - r0 + int(0 * (rollout_state[0] + game_log[0] + game_stats[0] + pols[0] + ks[0] + rows[0]))
 
 
