@@ -8,7 +8,7 @@ each at every betting decision where another seat has acted, and for every
 card hidden from the deciding seat compares the predicted chance that it
 sits with each other seat against where it really was: log-loss per hidden
 card (95 % CI; paired difference inference - uniform), Brier score, and a
-reliability table for each method (issue 18 asks for >= 2,000 states).
+reliability table for each method (read it over 2,000 states or more).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Audit the shipped Circus Maximus reference fields against issues 34's and 46's targets.
+"""Audit the shipped Circus Maximus reference fields against their targets.
 
 On seeds the fields were not made with (``--seed``), per player count:
 

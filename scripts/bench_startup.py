@@ -9,13 +9,13 @@ whose load only ever adds time (as ``timeit`` advises). Both are judged
 against the target. Python may write
 bytecode caches (``PYTHONDONTWRITEBYTECODE`` is dropped), as it does for a
 user: pip compiles an installed package's modules, so a user's CLI never
-recompiles them from source at start-up. Targets (issue 16,
-quiet machine, 2 cores):
+recompiles them from source at start-up. Targets (quiet machine, 2
+cores):
 
     sponsio --help / caesar --help                               <= 0.3 s
     sponsio odds --hand ... --bets tricks=2 -n 1000              <= 0.8 s
     sponsio odds --hand ... --talon ... (every row to +/-0.005)  <= 2.0 s
-    sponsio advise --hand ... --history ... (default precision)  <= 5.0 s (issue 18)
+    sponsio advise --hand ... --history ... (default precision)  <= 5.0 s
 
 It also prints the import time of each CLI module (python -X importtime),
 which does not depend on the machine's load as much as wall time does.

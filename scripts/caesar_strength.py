@@ -5,7 +5,7 @@ Usage: python scripts/caesar_strength.py [--players 3,4,5] [-n 20000] [--one tun
 
 Seats are rotated game by game (the lone seat plays every position equally often); ties are
 shared. Prints one line per player count with n, the win share, its CI, the fair share 1/players
-and, for --target-players (4), whether the estimate reaches --target (issue 13: 0.20).
+and, for --target-players (4), whether the estimate reaches --target (default 0.20).
 """
 
 from __future__ import annotations

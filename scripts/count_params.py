@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Count the functions with long signatures in the packages (issue 38's figure).
+"""Count the functions with long signatures in the packages.
 
     python scripts/count_params.py              # counts: >= 10 and >= 15 parameters, overall and outside click
     python scripts/count_params.py --list 10    # every function with 10 or more, longest first

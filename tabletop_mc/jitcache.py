@@ -53,7 +53,7 @@ def lean_cache_loads() -> bool:
 
     Before loading a cached function numba refreshes its target context: it
     imports and registers every implementation it has (arrays, linalg,
-    typed containers, random, ...), about 0.25 s of a CLI's start, though
+    typed containers, random, ...), a visible part of a CLI's start, though
     only compiling reads those registries and numba's compiler refreshes
     them itself. A cached function only needs the runtime (NRT) initialised.
     Loads then initialise the runtime alone; if such a load fails, it is

@@ -1,4 +1,4 @@
-"""CLI hygiene (issue 16): bad input of every kind is one line, exit 2, before any work.
+"""CLI hygiene: bad input of every kind is one line, exit 2, before any work.
 
 The table below holds the bad-input probes of both CLIs; every one must fail
 before a kernel runs, so the whole table takes a second or two.
@@ -290,7 +290,7 @@ def test_version_and_python_m(module, prog):
 
 @pytest.mark.parametrize("module", ["sponsio_sim.cli", "caesar_sim.cli"])
 def test_cli_start_up_imports_no_numerics(module):
-    """`--help` and `--version` must start quickly (issue 16, item 16): the CLI modules
+    """`--help` and `--version` must start quickly: the CLI modules
     import click alone; numpy, pandas, numba and matplotlib come with the command that runs."""
     code = (f"import sys\nimport {module} as m\ntry:\n    m.main(['--help'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(k for k in ('numpy', 'pandas', 'numba', 'matplotlib') if k in sys.modules))")

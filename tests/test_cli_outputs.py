@@ -1,4 +1,4 @@
-"""Outputs scripts can trust (issue 16, items 8, 12, 14): strict JSON with meta,
+"""Outputs scripts can trust: strict JSON with meta,
 floats at the estimate's precision, honest rows and headers."""
 
 from __future__ import annotations

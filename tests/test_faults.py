@@ -1,4 +1,4 @@
-"""Fault injection, part 1 (issue 35): damaged caches, unwritable and full caches, concurrent
+"""Fault injection, part 1: damaged caches, unwritable and full caches, concurrent
 writers and SIGTERM. Each case asserts the exact outcome: the right numbers, or one line and
 the stated exit status, and no stray file. Part 2 (hostile input): ``test_faults_input.py``.
 """

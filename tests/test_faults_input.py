@@ -1,4 +1,4 @@
-"""Fault injection, part 2 (issue 35): hostile rule, weights and state files, repeat counts,
+"""Fault injection, part 2: hostile rule, weights and state files, repeat counts,
 scheduler addresses, rule numbers out of range, and the reference profile's success model.
 Every bad input is one line and exit status 2, before any work.
 """

@@ -1,4 +1,4 @@
-"""`caesar sweep`: lever-to-effect tables, one per rule number a designer can turn (issue 36).
+"""`caesar sweep`: lever-to-effect tables, one per rule number a designer can turn.
 
 For each lever (a rule-set key) and each value, the players play the same games under the
 changed rule set and under the unchanged one (the same seed: in a field the same deals and the

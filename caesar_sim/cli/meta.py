@@ -1,4 +1,4 @@
-"""`caesar distill` and `caesar meta`: the strategy field's commands (issue 34)."""
+"""`caesar distill` and `caesar meta`: the strategy field's commands."""
 
 from __future__ import annotations
 

@@ -33,8 +33,9 @@ A context costs nothing in a ``no_refcount`` kernel; a reference-counted
 one counts a reference per array of the tuple at each call and per field
 read (atomic operations, ``tabletop_mc.jit``). So the game's per-round
 kernels take the round's arrays one by one, read from its ``GameRound``
-once per game (``game.engine.play_game``): the context there cost 4 % of a
-game (``scripts/ab_game_speed.py``).
+once per game (``game.engine.play_game``): reading the context there costs
+a measurable share of a game (``scripts/ab_game_speed.py``; the figure is
+in ``scripts/README.md``).
 
 In a ``parallel=True`` kernel a context argument only reaches the
 parallel loop's body as an argument of a (not inlined) ``njit`` function

@@ -1,4 +1,4 @@
-"""Issue 34: `caesar meta` (payoff table, equilibrium, field files), `reference` in every command, bad input."""
+"""`caesar meta` (payoff table, equilibrium, field files), `reference` in every command, bad input."""
 
 import json
 import subprocess

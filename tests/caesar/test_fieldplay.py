@@ -1,4 +1,4 @@
-"""Issue 34: fields (seats drawn per game), focal deviations, softmax members, mc field rollouts."""
+"""Fields (seats drawn per game), focal deviations, softmax members, mc field rollouts."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 36 (Circus): `caesar sweep`'s lever-to-effect tables: day-end totals, every measure against
+"""`caesar sweep`'s lever-to-effect tables: day-end totals, every measure against
 separately played runs on the same seed, paired effects, `moved` only when the CI excludes 0."""
 
 import json

@@ -1,4 +1,4 @@
-"""Issue 13: weights as data, `tuned`, tune (CMA-ES), exploit, the reference profile."""
+"""Weights as data, `tuned`, tune (CMA-ES), exploit, the reference profile."""
 
 import json
 from dataclasses import replace
@@ -133,7 +133,7 @@ def test_exploit_lists_weight_and_restricted_deviations_and_flags_a_clear_gain()
 
 
 def test_start_card_push_and_never_double_play_the_same_games_when_the_two_favours_tie():
-    """Issue 36: in the 4-player exploit table "start_card +0.5" and "never takes double" had identical
+    """In the 4-player exploit table "start_card +0.5" and "never takes double" had identical
     numbers. Shipped 4-player `tuned` weighs both at -1 (their tuning bound); a tie goes to the double, so
     raising the start card or banning the double changes the same choices, game for game. Untie them
     (double -0.5) and the two deviations part."""

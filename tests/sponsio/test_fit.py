@@ -108,7 +108,7 @@ def test_on_policy_refit_is_calibrated_in_games_within_the_standard_error():
 
 
 def test_the_shipped_model_is_calibrated_at_every_seat_of_a_fixed_seat_tournament():
-    """Issue 12's target as a tournament without --rotate prints it: per seat and
+    """The calibration target, as a tournament without --rotate prints it: per seat and
     bet type placed >= 2,000 times, |predicted - won| <= 2 points (plus two
     standard errors, n = 20,000 games). A model that ignored the seat's place
     in the betting order misses colour bets at the last seat by about 6 points."""

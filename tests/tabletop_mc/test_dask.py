@@ -53,7 +53,7 @@ def test_killed_run_resumes_from_finished_batches(tmp_path):
 
 def test_tournament_json_is_byte_identical_on_dask():
     """Float statistics (the *_predicted sums) too: Dask tasks return per-chunk rows,
-    reduced in chunk order exactly as a local run reduces them (issue 16, item 9)."""
+    reduced in chunk order exactly as a local run reduces them."""
     from click.testing import CliRunner
 
     from sponsio_sim.cli import main

@@ -96,7 +96,7 @@ def test_run_steps_and_their_preview_end_as_the_whole_run(n, chunk, first, previ
 
 
 def test_chunk_states_are_a_proper_mix_of_seed_and_stream():
-    """Issue 16, item 11: the old linear derivation gave (1, 0) and (7878180257186394100, 5)
+    """The old linear derivation gave (1, 0) and (7878180257186394100, 5)
     the same stream. States are now injective in (seed, stream), every word mixing both."""
     a, b = np.empty(4, dtype=np.uint64), np.empty(4, dtype=np.uint64)
     seed_state(np.uint64(1), np.uint64(0), a)

@@ -1,4 +1,4 @@
-"""Progress on stderr: bar, lines or nothing; the compile note (issue 16, item 15)."""
+"""Progress on stderr: bar, lines or nothing; the compile note."""
 
 import io
 

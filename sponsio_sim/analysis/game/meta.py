@@ -9,7 +9,8 @@ game gives one sample, the mean win share of its seats. Playing every
 profile (C(N+K-1, N) of them: 126 for K = 6 at 4 seats) rather than sampling
 profiles from a mixture keeps the table independent of any mixture, so it
 serves every re-solve and each PSRO step only adds the new member's profiles;
-at 25,000 games/s/core for the `ev` members that costs minutes, not hours.
+at the `ev` members' speed (``scripts/bench_sponsio.py --game``) that costs
+minutes, not hours.
 
 ``tabletop_mc.metarun`` solves the table (equilibria, regrets and weights
 with bootstrap CIs, alpha-Rank). ``psro`` adds best responses: against the

@@ -23,8 +23,8 @@ passes a named tuple as one argument, its fields flattened into the call).
 
 The search's hot core (``dd.search.search`` and what it calls per node or
 trick boundary) takes plain arguments: a context of the search (the deal,
-the goal, the workspace) there cost 4 % of a coalition solve's time and
-2.5 % of a best-case bet solve's (``dd.search``'s docstring).
+the goal, the workspace) there made the solves measurably slower
+(``dd.search``'s docstring; the figures are in ``scripts/README.md``).
 """
 
 from collections import namedtuple

@@ -29,8 +29,8 @@ tricks than all (n_g then the longest holding of g among the seats but Y),
 and for capturing nearly every card of a colour, ruled out too little to
 pay for itself: both cost more time per node than they saved in nodes. The
 capture-all case above costs one loop over the hands per trick boundary and
-saved 4 % of the best-case nodes (``bench_dd.py --only best``; 9-15 % on
-the capture-all rows of the --help example's catalogue).
+saves more nodes than it costs (``bench_dd.py --only best``; the figures
+are in ``scripts/README.md``).
 """
 
 import numba as nb

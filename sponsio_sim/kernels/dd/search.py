@@ -24,16 +24,15 @@ from ``dd.moves``; a move found equal to one already tried is skipped
 Helpers run on every node are inlined; those run at most once per trick
 boundary (sure tricks, table stores, settling a bet goal's last trick) are
 compiled out of line without reference counting: inlining them as well
-cost a third more compile time (39 s against 27 s) for no measurable speed.
+cost more compile time for no measurable speed.
 
-The hot core keeps plain arguments (issue 38: a long signature stays where a
-context costs): ``search``, ``_boundary``, ``gen_moves`` and ``tt_probe``
-taking one context of the search (deal, goal, workspace, stamp, scratch)
-made a coalition solve 4.0 % and a best-case bet solve 2.5 % slower (mean
-CPU time, ``python scripts/bench_dd.py``, 12 runs each interleaved with the
-plain version on a shared machine); ``tt_store`` taking it, 9 % and 5 %
-(6 runs each). Their callees on a trick boundary (``goal_verdict``,
-``_last_bets``) were measured with them.
+The hot core keeps plain arguments (a long signature stays where a context
+costs): ``search``, ``_boundary``, ``gen_moves``, ``tt_probe`` and
+``tt_store`` taking one context of the search (deal, goal, workspace, stamp,
+scratch) made the coalition and best-case bet solves slower
+(``python scripts/bench_dd.py``; the figures are in ``scripts/README.md``).
+Their callees on a trick boundary (``goal_verdict``, ``_last_bets``) were
+measured with them.
 """
 
 import numba as nb

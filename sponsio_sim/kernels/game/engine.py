@@ -319,7 +319,7 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats):
     search out of every caller, which halves a cold compile. The round's arrays
     are read from ``rnd`` once per game and passed to the per-round kernels
     one by one: a context's fields read there cost reference counts (atomic
-    operations) on every call, about 4 % of a game (``scripts/ab_game_speed.py``)."""
+    operations) on every call (measured with ``scripts/ab_game_speed.py``)."""
     board, game_state, money, state = rnd.board, rnd.game_state, rnd.money, rnd.rng
     pool, fixed, need, hands = rnd.pool, rnd.fixed, rnd.need, rnd.hands
     codes, counts, result, failed, playpol = rnd.codes, rnd.counts, rnd.result, rnd.failed, rnd.playpol
