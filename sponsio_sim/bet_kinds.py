@@ -77,7 +77,7 @@ KINDS = (
 TRICKS, COLOUR, LAST, NINES, FAIL, FIRST = range(len(KINDS))   # kernel codes, in row order
 
 N_KINDS = len(KINDS)
-MAX_BETS = N_KINDS            # one bet per kind (spec 2.2)
+MAX_BETS = N_KINDS            # one bet per kind (docs/rules-sponsio.md section 2.2)
 BET_TYPES = tuple(k.name for k in KINDS)
 KIND_CODE = {k.name: i for i, k in enumerate(KINDS)}
 BY_NAME = {k.name: k for k in KINDS}

@@ -1,6 +1,6 @@
 """Bets: notation, validation, the catalogue, and the integer encoding kernels use.
 
-Notation (spec section 4): ``tricks=N``, ``colour:C=N``, ``last``, ``nines``,
+Notation (docs/rules-sponsio.md section 4): ``tricks=N``, ``colour:C=N``, ``last``, ``nines``,
 ``fail:S`` (``fail`` under ``fail_target = any``). Kernels see a bet as four
 integers ``(kind, a, b, placed)``: tricks (0, N, 0), colour (1, colour index,
 N), last (2, 0, 0), nines (3, 0, 0), fail (4, S, 0) with S = -1 for ``fail``;
@@ -28,7 +28,7 @@ class Bet:
     b: int = 0
 
     def notation(self, rules: RuleSet) -> str:
-        """The bet as written in the spec (``bet_kinds`` notation, parameters filled in)."""
+        """The bet as written in the rules (``bet_kinds`` notation, parameters filled in)."""
         kind = BY_NAME[self.kind]
         if kind.params == ("seat",) and self.a == ANY_SEAT:
             return self.kind
@@ -104,7 +104,7 @@ def _param(text: str, kind: Kind, param: str, value: str, rules: RuleSet, seat: 
 
 
 def parse_bet_set(text: str | None, rules: RuleSet, seat: int) -> list[Bet]:
-    """Comma-separated bets of one seat; at most one bet per type (spec 2.2)."""
+    """Comma-separated bets of one seat; at most one bet per type (docs/rules-sponsio.md section 2.2)."""
     if text is None or not text.strip():
         return []
     bets = [parse_bet(part, rules, seat) for part in text.split(",") if part.strip()]
@@ -171,7 +171,7 @@ def encode_table(bets_by_seat: dict[int, list[Bet]], players: int) -> tuple[np.n
 
     Where the order bets were placed in is not known (an odds query), they
     count as placed seat by seat from seat 0, each seat's in the order given:
-    it decides only fail bets that wait on each other (spec 4).
+    it decides only fail bets that wait on each other (docs/rules-sponsio.md section 4).
     """
     codes = np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64)
     counts = np.zeros(players, dtype=np.int64)

@@ -44,3 +44,22 @@ def test_every_docs_page_is_listed_and_checked():
         assert page in checked
         if page.name != "index.md":
             assert f"]({page.name})" in index, f"docs/index.md does not list {page.name}"
+
+
+def test_rule_citations_point_to_a_section_of_the_rules_pages():
+    """The code cites the rules as ``docs/rules-GAME.md section N`` (or ``sections N, M``); each
+    page exists and has those sections, and no module cites a spec that is not in the repository."""
+    cite = re.compile(r"docs/rules-(sponsio|circus)\.md,? sections? ([0-9](?:[0-9., -]*[0-9])?)")
+    stale = re.compile(r"\b[Ss]pec(?:ification)? (?:sections? )?[0-9]|shared/rules/")
+    found = 0
+    for path in sorted([*ROOT.glob("*_sim/**/*.py"), *ROOT.glob("tabletop_mc/**/*.py"), *ROOT.glob("*_sim/**/*.toml"),
+                        *ROOT.glob("tests/**/*.py")]):
+        text = path.read_text()
+        assert path.name == "test_docs.py" or not stale.search(text), f"{path.relative_to(ROOT)} cites a spec outside the repository"
+        for game, numbers in cite.findall(text):
+            page = (ROOT / "docs" / f"rules-{game}.md").read_text()
+            for n in re.findall(r"[0-9]+", numbers.replace(".", " ")):
+                if len(n) == 1:   # a section; "2.2" -> its section 2
+                    assert f"\n## {n}. " in page, f"{path.relative_to(ROOT)}: rules-{game}.md has no section {n}"
+            found += 1
+    assert found >= 30

@@ -75,7 +75,7 @@ class Removal:
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A validated Circus Maximus rule set (see ../shared/rules/circus_maximus.md)."""
+    """A validated Circus Maximus rule set (the rules: docs/rules-circus.md)."""
 
     name: str
     days: int

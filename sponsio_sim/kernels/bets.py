@@ -1,4 +1,4 @@
-"""Bet settlement on a finished trick phase (spec section 4).
+"""Bet settlement on a finished trick phase (docs/rules-sponsio.md section 4).
 
 A bet is ``(kind, a, b, placed)`` with the kinds of ``sponsio_sim.bet_kinds``:
 tricks (N, -), colour (C, N), last, nines, fail (S, -) with S = -1 for ``fail_target = any``;
@@ -140,7 +140,7 @@ def settle_fail_bets(codes, counts, result, failed):
     """Settle the fail bets, marked ``PENDING`` in ``result``, once every other
     bet is settled and ``failed[s]`` says whether seat s lost one of them.
 
-    Spec 4, "Settling fail bets": repeatedly settle every fail bet whose target
+    docs/rules-sponsio.md section 4, "Settling fail bets": repeatedly settle every fail bet whose target
     has already failed a bet (won) or whose targets' bets are all settled (won
     if one failed, else lost); when only fail bets waiting on each other
     remain, the earliest placed of them is lost and settling goes on.

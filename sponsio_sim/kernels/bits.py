@@ -24,7 +24,7 @@ def bit(c):
 
 @nb.njit(cache=True, inline="always")
 def beats(c, best):
-    """Does card ``c`` take the trick from its top card ``best`` (spec 5: no
+    """Does card ``c`` take the trick from its top card ``best`` (docs/rules-sponsio.md section 5: no
     trumps, so only a higher card of ``best``'s colour, the led colour, does)?"""
     return c > best and c // RANKS == best // RANKS
 

@@ -32,7 +32,7 @@ INT_RANGES = {"players": (2, 6), "hand_size": (1, len(COLOUR_LETTERS) * RANKS), 
               "betting_turns": (1, 64), "stake": (0, 1_000), "token_cost": (0, 1_000), "troll_pay": (0, 1_000),
               "round_bonus": (0, MAX_COINS), "track_win": (1, 31), "coins_to_end": (0, MAX_COINS),
               "max_rounds": (1, (1 << 16) - 1)}
-# Readings the seed leaves open (spec 4, 6.3, 6.4): field -> choices, default first.
+# Readings the seed leaves open (docs/rules-sponsio.md sections 4, 6.3, 6.4): field -> choices, default first.
 OPTIONS = {
     "nines_scope": ("all", "own"),
     "fail_target": ("seat", "any"),
@@ -47,7 +47,7 @@ _OPTIONAL = {"multiplier_param", *OPTIONS}
 
 @dataclass(frozen=True)
 class RuleSet:
-    """A validated Sponsio rule set (see ../shared/rules/sponsio.md)."""
+    """A validated Sponsio rule set (the rules: docs/rules-sponsio.md)."""
 
     name: str
     players: int

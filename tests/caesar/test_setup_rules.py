@@ -1,4 +1,4 @@
-"""Spec sections 1, 3.2 and 5: cards removed per player count, short decks, Caesar favour tickets."""
+"""docs/rules-circus.md sections 1, 3.2 and 5: cards removed per player count, short decks, Caesar favour tickets."""
 
 import json
 from collections import Counter

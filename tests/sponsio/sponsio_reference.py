@@ -13,7 +13,7 @@ trick.
 - ``minimax``: the value of a position when some seats maximise a score of
   the outcome and the others minimise it (``coalition_tricks``,
   ``bet_question``: the double-dummy questions);
-- ``settle_reference``: spec 4's settlement of fail bets, written out plainly.
+- ``settle_reference``: docs/rules-sponsio.md section 4's settlement of fail bets, written out plainly.
 
 A bet is a tuple: ``("tricks", N)``, ``("colour", C, N)``, ``("last",)``,
 ``("nines",)``, ``("first",)``, ``("fail", S)`` (S None: any other seat).
@@ -193,7 +193,7 @@ def plain_won(bet, seat, outcome):
 
 def failed_seats(bets, outcome, players):
     """{seat: [bet tuples]} -> the seats that failed a bet, fail bets settled
-    by the spec (``settle_reference``), placed seat by seat from seat 0 as
+    by the rules (``settle_reference``), placed seat by seat from seat 0 as
     ``bets.encode_table`` ranks them."""
     placed = [(s, b) for s in sorted(bets) for b in bets[s]]
     res = settle_reference(placed, lambda s, b: plain_won(b, s, outcome), players)
@@ -201,7 +201,7 @@ def failed_seats(bets, outcome, players):
 
 
 def settle_reference(bets, plain, players):
-    """Spec 4, "Settling fail bets", written out plainly.
+    """docs/rules-sponsio.md section 4, "Settling fail bets", written out plainly.
 
     ``bets``: list of (seat, bet tuple) in the order they were placed;
     ``plain(seat, bet)`` judges every bet but fail. Returns the list of

@@ -1,4 +1,4 @@
-"""Hand-made rounds checking the full game's rules (spec sections 2, 3, 6, 7)
+"""Hand-made rounds checking the full game's rules (docs/rules-sponsio.md sections 2, 3, 6, 7)
 on the kernels' own entry points: ``apply_action`` (the one gate every
 betting action passes), the end-of-betting token effects, ``score_round``
 and ``end_check``."""

@@ -1,4 +1,4 @@
-"""Fail bets that wait on each other (spec 4, "Settling fail bets") and the
+"""Fail bets that wait on each other (docs/rules-sponsio.md section 4, "Settling fail bets") and the
 readings the seed leaves open (``nines_scope``, ``fail_target``,
 ``round_bonus_basis``, ``track_top``): each settled by hand, on the kernels'
 own entry points, and the settlement kernel against the plain reference."""

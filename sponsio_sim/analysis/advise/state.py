@@ -368,7 +368,7 @@ def next_player(st: TableState) -> int:
 
 
 def next_actor(st: TableState) -> int:
-    """Who acts at the next betting step (spec 2.1: from left of the dealer)."""
+    """Who acts at the next betting step (docs/rules-sponsio.md section 2.1: from left of the dealer)."""
     steps = sum(1 for h in st.history if h[1] != END_USE)
     return (st.dealer + 1 + steps) % st.rules.players
 

@@ -149,7 +149,7 @@ def build_table(st: TableState, strategies, model) -> Table:
 
 
 def _check_history(st: TableState) -> None:
-    """The betting actions' number, order and end-of-betting uses (spec 2.1, 3)."""
+    """The betting actions' number, order and end-of-betting uses (docs/rules-sponsio.md sections 2.1, 3)."""
     players = st.rules.players
     n_bet = st.rules.betting_turns * players
     bet_rows = [h for h in st.history if h[1] != END_USE]

@@ -29,7 +29,7 @@ rebet) are played out. Cash-in is decided on the game's scale
 The rollouts (``betting.rollout``) draw from streams derived from the game's
 random state without advancing it, so the other seats' random draws and the
 next rounds' deals do not depend on what ``mc`` searches. Policies see only
-public information and their own hand (spec 8): the deals are the only
+public information and their own hand (docs/rules-sponsio.md section 8): the deals are the only
 place hidden cards are used.
 """
 

@@ -15,7 +15,7 @@ fitted by simulation (``game.fit``, ``analysis.game.fit``):
 
 The place (0 = first to bet, ``PLACES - 1`` and later pooled) is public. A
 later bettor has seen more bets and faces fewer bets placed against it, and
-wins a cycle of fail bets (spec 4, "Settling fail bets"): without it the
+wins a cycle of fail bets (docs/rules-sponsio.md section 4, "Settling fail bets"): without it the
 model, fitted over every place, was off by up to 4 points per seat in
 fixed-seat games while calibrated over all seats.
 

@@ -1,4 +1,4 @@
-"""The betting phase's rules (spec 2-3): legal actions and their effects.
+"""The betting phase's rules (docs/rules-sponsio.md sections 2-3): legal actions and their effects.
 
 An action is ``(act, x, y, rv)``: ``rv`` is the hand card revealed to act;
 PASS; BET ``x`` = catalogue row; TOKEN ``x`` = token, ``y`` = the card
@@ -36,7 +36,7 @@ def entry_of(s, game_state):
 
 @nb.njit(cache=True, inline="always")
 def bet_legal(s, row, game_state, money):
-    """Spec 2.2: a catalogue bet of a type not yet held, never on one's own
+    """docs/rules-sponsio.md section 2.2: a catalogue bet of a type not yet held, never on one's own
     failure, and only with coins for the stake (never with 0 coins)."""
     if row < 0 or row >= game_state[GAME.catalogue_rows]:
         return False

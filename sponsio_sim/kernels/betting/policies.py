@@ -17,7 +17,7 @@
 A strategy may ban bet types (restricted play, ``without=KIND``): its
 policy then never places a bet of those types.
 
-Policies see only public information and their own hand (spec 8).
+Policies see only public information and their own hand (docs/rules-sponsio.md section 8).
 """
 
 import numba as nb

@@ -1,4 +1,4 @@
-"""The full game (spec 2, 3, 6, 7): rounds of betting, tricks and scoring
+"""The full game (docs/rules-sponsio.md sections 2, 3, 6, 7): rounds of betting, tricks and scoring
 until one of the three end conditions, many games per chunk.
 
 State lives in the packed arrays of ``game.layout`` (built once per run by
@@ -77,8 +77,8 @@ def start_round(board, game_state, money):
 
 @nb.njit(cache=True)
 def betting_phase(board, game_state, money, state, log, mc_seats):
-    """Spec 2: ``turns`` turns, each seat acting once from left of the dealer;
-    then the swap, rebet and double tokens take effect (spec 3). ``mc_seats``
+    """docs/rules-sponsio.md section 2: ``turns`` turns, each seat acting once from left of the dealer;
+    then the swap, rebet and double tokens take effect (section 3). ``mc_seats``
     is None when no seat bets by ``mc`` (its search is then compiled out, see
     ``play_game``), else the record ``mc`` seats write their decisions to
     (one row: none recorded; ``betting.mc.record_decision``)."""
@@ -124,7 +124,7 @@ def predict_bets(board, game_state, money):
 
 @no_refcount
 def end_check(game_state, money):
-    """Spec 7, in priority order: (reason, bitmask of winners) or (0, 0).
+    """docs/rules-sponsio.md section 7, in priority order: (reason, bitmask of winners) or (0, 0).
     A track end is won by the richest player on the top position, or of
     all players under ``track_top = ends``."""
     players = game_state[GAME.players]

@@ -44,7 +44,7 @@ LEAD_TOKEN, DOUBLE_TOKEN, REBET_TOKEN, SWAP_TOKEN = 0, 1, 2, 3
 CASH_NEVER = 1 << 30
 # actions of the betting phase
 PASS, BET, TOKEN, SWAP = 0, 1, 2, 3
-# the order in which tokens take effect when betting ends (spec 3)
+# the order in which tokens take effect when betting ends (docs/rules-sponsio.md section 3)
 END_TOKENS = (SWAP_TOKEN, REBET_TOKEN, DOUBLE_TOKEN)
 # the distilled policy's features of a candidate action (``betting.candidates``; pass: all 0),
 # per bet kind k or token t where marked
@@ -69,7 +69,7 @@ DECISION_RECORD = layout(np.float64, (
     ("features", CANDIDATE_FEATURES.size),
 ), name="DecisionRecord")
 MAX_CANDS = 24   # candidate actions of one decision: more than any lists (1 + 2 x kinds + swap + tokens)
-# end reasons (spec 7, in priority order)
+# end reasons (docs/rules-sponsio.md section 7, in priority order)
 END_TRACK, END_COINS, END_ROUNDS = 1, 2, 3
 
 

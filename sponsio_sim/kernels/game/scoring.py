@@ -1,4 +1,4 @@
-"""The end of a round (spec 5-6): the bets as the settlement takes them, the
+"""The end of a round (docs/rules-sponsio.md sections 5-6): the bets as the settlement takes them, the
 trick phase and the scoring. Shared by the full game (``engine.play_game``)
 and the ``mc`` policy's rollouts (``betting.mc``), so both finish a round
 by the same code."""
@@ -29,7 +29,7 @@ def load_bets(game_state, codes, counts):
 
 @no_refcount
 def score_round(nine_lost, board, game_state, money, codes, counts, result, failed):
-    """Spec 6: bet payouts (``double`` doubles one), troll pay, the round bonus
+    """docs/rules-sponsio.md section 6: bet payouts (``double`` doubles one), troll pay, the round bonus
     (on gross gains, or net of the round's stakes and token fees), the streak
     track and cash-in (by the strategy's threshold; ``mc`` seats decide later,
     ``game.mc_cash_ins``). Returns the number of failed bets."""
@@ -86,7 +86,7 @@ def cash_in(s, pos, money):
 
 @nb.njit(cache=True, inline="always")
 def round_gain(s, net, money):
-    """What the round bonus compares (spec 6.3): payouts and troll pay, less stakes and fees if ``net``."""
+    """What the round bonus compares (docs/rules-sponsio.md section 6.3): payouts and troll pay, less stakes and fees if ``net``."""
     gain = money[MONEY.payout + s] + money[MONEY.troll_paid + s]
     if net:
         gain -= money[MONEY.stakes + s] + money[MONEY.fees + s]

@@ -1,6 +1,6 @@
 """Play policies: which legal card a seat plays.
 
-Every policy sees only what its seat may know (spec section 8): its own
+Every policy sees only what its seat may know (docs/rules-sponsio.md section 8): its own
 hand, the talon, revealed cards, cards played, and voids shown in play.
 
 - ``random``: a uniformly random legal card.

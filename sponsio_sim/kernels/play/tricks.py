@@ -1,4 +1,4 @@
-"""The trick phase (spec section 5): follow colour, no trumps, winner leads."""
+"""The trick phase (docs/rules-sponsio.md section 5): follow colour, no trumps, winner leads."""
 
 import numba as nb
 import numpy as np
