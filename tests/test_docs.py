@@ -63,3 +63,36 @@ def test_rule_citations_point_to_a_section_of_the_rules_pages():
                     assert f"\n## {n}. " in page, f"{path.relative_to(ROOT)}: rules-{game}.md has no section {n}"
             found += 1
     assert found >= 30
+
+
+NAMED_IN = {  # page -> the folders its backticked paths are relative to
+    "ARCHITECTURE.md": [ROOT],
+    "docs/rules-sponsio.md": [ROOT, ROOT / "sponsio_sim"],
+    "docs/rules-circus.md": [ROOT, ROOT / "caesar_sim"],
+}
+PATH_NAME = re.compile(r"([\w.-]+(?:/[\w.-]+)*/[\w.-]+\.(?:py|toml|md|json)|[\w.-]+(?:/[\w.-]+)+/)(?::(\w+))?")
+
+
+def defines(text: str, name: str) -> bool:
+    """Does a module's text define ``name`` (a function, a class, or a name assigned at any level)?"""
+    return re.search(rf"^\s*(?:async\s+)?(?:def|class)\s+{name}\b|^\s*(?:\w+\s*,\s*)*{name}\s*(?:,\s*\w+\s*)*(?::[^=\n]*)?=",
+                     text, re.M) is not None
+
+
+@pytest.mark.parametrize("page", list(NAMED_IN))
+def test_every_backticked_path_and_name_exists(page):
+    """Each ``path`` and ``path:name`` in backticks names a file (or folder) that exists, and the
+    name is defined in that file: the walks and recipes stay true as the code moves."""
+    text = re.sub(r"^```.*?^```", "", (ROOT / page).read_text(), flags=re.S | re.M)
+    checked = 0
+    for token in re.findall(r"`([^`\n]+)`", text):
+        m = PATH_NAME.fullmatch(token)
+        if not m:
+            continue
+        path, name = m.groups()
+        where = next((base / path for base in NAMED_IN[page] if (base / path).exists()), None)
+        assert where is not None, f"{page}: `{token}`: no such file or folder"
+        if name:
+            assert defines(where.read_text(), name), f"{page}: `{token}`: {path} does not define {name}"
+        checked += 1
+    assert checked >= 10
