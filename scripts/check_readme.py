@@ -184,15 +184,16 @@ def main() -> None:
         if not path.is_file():
             print(f"error: --page {path.relative_to(ROOT)}: no such page", file=sys.stderr)
             sys.exit(2)
-    moved = 0
+    moved = quoted = 0
     for path in chosen:
         print(f"== {path.relative_to(ROOT)}")
         text = path.read_text(encoding="utf-8")
         moved += check_page(path, args.only, args.update)
         if not args.only:
-            moved += check_quotes(path, text)
-    print(f"{moved} example(s) moved" + (" and were updated" if args.update and moved else ""))
-    sys.exit(1 if moved and not args.update else 0)
+            quoted += check_quotes(path, text)
+    print(f"{moved} example(s) moved" + (" and were updated" if args.update and moved else "")
+          + (f"; {quoted} quote(s) no longer match their page (copy them again by hand)" if quoted else ""))
+    sys.exit(1 if quoted or (moved and not args.update) else 0)
 
 
 if __name__ == "__main__":
