@@ -96,3 +96,9 @@ def test_every_backticked_path_and_name_exists(page):
             assert defines(where.read_text(), name), f"{page}: `{token}`: {path} does not define {name}"
         checked += 1
     assert checked >= 10
+
+
+def test_scripts_readme_names_every_script():
+    listed = (ROOT / "scripts" / "README.md").read_text()
+    for script in sorted((ROOT / "scripts").glob("*.py")):
+        assert f"`{script.name}" in listed, f"scripts/README.md does not say what {script.name} does"
