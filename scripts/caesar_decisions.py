@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Held-out decisions: how far `net` and `distilled` are from `mc`'s action values (issue 46's decision table).
+"""Held-out decisions: how far `net` and `distilled` are from `mc`'s action values (the decision table).
 
 Decisions of reference-field games on a seed no network was fitted on are labelled by `mc` as
 `caesar train` labels them (``--rollouts`` per action; the mover rolls out as the field's heaviest

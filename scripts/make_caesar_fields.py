@@ -26,7 +26,7 @@ Every step is seeded from ``--seed``; the field file records this command. The a
 (``scripts/audit_caesar_fields.py``) then measures, on seeds of its own, what gains against it.
 
     python scripts/make_caesar_fields.py                      # 3, 4 and 5 players
-    python scripts/make_caesar_fields.py --train --oracle-rounds 0    # the net fields (issue 46)
+    python scripts/make_caesar_fields.py --train --oracle-rounds 0    # the net fields
     python scripts/make_caesar_fields.py --players 4 --quick  # a smoke run into a temporary folder
 """
 

@@ -1,7 +1,7 @@
 """What a seat knows, as the learned policy's input vector (numba): ``encode``.
 
-Everything on the table is public (spec 8), so a seat knows the whole state but the order of the
-decks. The inputs describe it from one seat's side: seats are numbered relative to it (0 = the
+Everything on the table is public (docs/rules-circus.md section 8), so a seat knows the whole
+state but the order of the decks. The inputs describe it from one seat's side: seats are numbered relative to it (0 = the
 seat itself, 1 = the next clockwise, ...; a table of fewer than ``P`` seats leaves the rest 0).
 Blocks (``INPUTS``, one value per slot; most are 0 in a given state, which the forward pass
 skips):

@@ -113,6 +113,9 @@ def _label(rulebook, weight_table, seats, how, g0, count, out, d0, a0):
             advance(t, decide(t, ro))
         for e in range(first, d):
             out.decisions[e, DEC_SHARE] = win_share(game_state, int(out.decisions[e, DEC_SEAT]))
+    # Keep the local arrays alive until the loop has used their pointers: numba releases an array
+    # after its last use in the function, and after ``table``/``as_ptr`` only the pointers use them
+    # (``ptr.py``). The zero terms are that last use; they add nothing to the count.
     return d - d0, r - a0 + int(0 * (rollout_state[0] + game_log[0] + game_stats[0] + pols[0] + ks[0] + rows[0]))
 
 

@@ -86,7 +86,8 @@ def cash_in(s, pos, money):
 
 @nb.njit(cache=True, inline="always")
 def round_gain(s, net, money):
-    """What the round bonus compares (docs/rules-sponsio.md section 6.3): payouts and troll pay, less stakes and fees if ``net``."""
+    """What the round bonus compares (docs/rules-sponsio.md section 6.3): payouts and troll pay,
+    less stakes and fees if ``net``."""
     gain = money[MONEY.payout + s] + money[MONEY.troll_paid + s]
     if net:
         gain -= money[MONEY.stakes + s] + money[MONEY.fees + s]
