@@ -15,6 +15,7 @@ On seeds the fields were not made with (``--seed``), per player count:
 
     python scripts/audit_caesar_fields.py                      # 3, 4 and 5 players, 20,000 games each (mc 4,000)
     python scripts/audit_caesar_fields.py --players 4 -n 2000 --mc-games 200 --quick   # a quick look
+    python scripts/audit_caesar_fields.py -n 10000 --mc-games 3000 --skip-oracle       # members and mc only
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def main() -> None:
                                                   "deterministic net, else distilled, member>:reference)")
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--skip-mc", action="store_true")
+    ap.add_argument("--skip-oracle", action="store_true", help="leave out the oracle's tune and distill searches")
     ap.add_argument("--quick", action="store_true", help="small oracle searches (smoke run)")
     ap.add_argument("--csv", default=None, help="also write the table to this CSV file")
     args = ap.parse_args()
@@ -82,17 +84,18 @@ def main() -> None:
 
         for m in play.field.members:
             gain("member", m, args.n, f"<= {MARGIN} (CI lower bound)", MARGIN)
-        gens, tune_n, dgames, iters = (2, 200, 40, 1) if args.quick else (30, 8000, 2000, 2)
-        res = tune(players, tune_n, Search(gens, lam=8, start="tuned"),
-                   RunSettings(seed=args.seed, command=f"audit_caesar_fields.py --seed {args.seed}"), against=play)
-        path = tmp / f"tune-{players}p.json"
-        WT.save(path, res.weights, players, res.meta)
-        gain("oracle", f"tuned@{path}", args.n, "<= 0.03 (CI lower bound)", 0.03)
-        dres = distill(players, play, distill_start(play), Schedule(dgames, max(dgames // 4, 20), iters),
-                       RunSettings(seed=args.seed))
-        path = tmp / f"distilled-{players}p.json"
-        WT.save(path, dres.weights, players, dres.meta, policy="distilled")
-        gain("oracle", f"distilled@{path}", args.n, "<= 0.03 (CI lower bound)", 0.03)
+        if not args.skip_oracle:
+            gens, tune_n, dgames, iters = (2, 200, 40, 1) if args.quick else (30, 8000, 2000, 2)
+            res = tune(players, tune_n, Search(gens, lam=8, start="tuned"),
+                       RunSettings(seed=args.seed, command=f"audit_caesar_fields.py --seed {args.seed}"), against=play)
+            path = tmp / f"tune-{players}p.json"
+            WT.save(path, res.weights, players, res.meta)
+            gain("oracle", f"tuned@{path}", args.n, "<= 0.03 (CI lower bound)", 0.03)
+            dres = distill(players, play, distill_start(play), Schedule(dgames, max(dgames // 4, 20), iters),
+                           RunSettings(seed=args.seed))
+            path = tmp / f"distilled-{players}p.json"
+            WT.save(path, dres.weights, players, dres.meta, policy="distilled")
+            gain("oracle", f"distilled@{path}", args.n, "<= 0.03 (CI lower bound)", 0.03)
         if not args.skip_mc:
             mc = args.mc if args.mc != "auto" else f"mc:8:{rollout_member(play).label}:reference"
             limit = MC_TARGETS[players]

@@ -162,7 +162,8 @@ def install_net(players: int, args, caesar: list[str], weights_dir: Path, fields
     (work / "pop.toml").write_text("members = [" + ", ".join(f'"{m}"' for m in dict.fromkeys(members)) + "]\n")
     subprocess.run(caesar + ["meta", "--population", str(work / "pop.toml"), "--players", str(players), "-n",
                              str(args.n), "--oracle-rounds", str(args.oracle_rounds), "--oracle-games",
-                             str(args.oracle_games), "--seed", str(args.seed), "--out", str(out)], check=True)
+                             str(args.oracle_games), "--seed", str(args.seed), "--out", str(out)], check=True,
+                   cwd=out)   # the members' weights files are named relative to the field's folder
     return out
 
 

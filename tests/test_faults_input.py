@@ -105,7 +105,7 @@ def _weights(tmp_path, kind):
     ("1e400", "out of range"), ("5000 digits", "more than 30 digits"), ("nesting", "nested more than 32"),
     ("NaN", "NaN is not a number JSON allows"), ("binary", "not UTF-8 text"),
     ("ban_rows", "'ban_rows' must be a whole number 0..31"), ("ban_items", "'ban_items' must be a whole number 0..15"),
-    ("mc_horizon", "'mc_horizon' must be a whole number 0..1"), ("mc_epsilon", "'mc_epsilon' must be a number 0..1"),
+    ("mc_horizon", "'mc_horizon' must be a whole number 0..2"), ("mc_epsilon", "'mc_epsilon' must be a number 0..1"),
     ("boost", "'boost' must be a number -1000..1000"), ("players", "tuned for 5 players, this game has 3"),
     ("/dev/zero", "not a regular file"),
 ])

@@ -382,22 +382,11 @@ def test_every_code_reaches_its_own_branch(which):
         assert isinstance(error, ValueError) and "unknown" in str(error), f"{path}: {error!r}"
 
 
-def _circus_net_file(folder: Path) -> str:
-    """A weights file of a small zero network for 4 players, for ``net@FILE`` where none ships yet."""
-    from tabletop_mc.net import NetWeights
-    from caesar_sim import nets, weights as WT
-    spec = nets.spec(4)
-    net = NetWeights(spec, [(np.zeros((spec.n_inputs, 2)), np.zeros(2))], (np.zeros((2, spec.n_actions)),
-                     np.zeros(spec.n_actions)), (np.zeros((2, 1)), np.zeros(1)),
-                     {"row": WT.shipped(4, "distilled")["weights"], "reference_rules": "standard"})
-    return str(net.save(folder / "net-4p.npz"))
-
-
-def test_circus_policy_checklist_steps_hold(tmp_path):
+def test_circus_policy_checklist_steps_hold():
     """The numbered steps of ``caesar_sim.strategy``'s checklist around the per-policy functions: every
-    policy has its code (``NPOL`` of them, ``POLICIES`` in code order), parses (`net` from a weights file
-    until one ships), is in ``HELP`` and in the list of strategies per seat in docs/caesar.md."""
-    from caesar_sim import nets, strategy
+    policy has its code (``NPOL`` of them, ``POLICIES`` in code order), parses, is in ``HELP`` and in the
+    list of strategies per seat in docs/caesar.md."""
+    from caesar_sim import strategy
     from caesar_sim.kernels import layout
     assert "Adding a Circus policy" in strategy.__doc__
     assert layout.NPOL == len(strategy.POLICIES)
@@ -405,8 +394,7 @@ def test_circus_policy_checklist_steps_hold(tmp_path):
     listing = page[page.index("## `caesar`: Circus Maximus"):].split("\n\n")[1]
     for code, name in enumerate(strategy.POLICIES):
         assert getattr(layout, name.upper()) == code
-        text = f"net@{_circus_net_file(tmp_path)}" if name == "net" and not nets.shipped_path(4).is_file() else name
-        assert strategy.parse_strategy(text, 4).code == code
+        assert strategy.parse_strategy(name, 4).code == code
         assert name in strategy.HELP, f"{name}: not in strategy.HELP"
         assert f"`{name}" in listing, f"{name}: not in docs/caesar.md's strategies per seat"
 

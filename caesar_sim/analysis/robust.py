@@ -19,6 +19,7 @@ whatever the players do: not a ladder finding.)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -39,12 +40,16 @@ PLAYER_COUNTS = (3, 4, 5)
 
 def best_fast(players: int) -> str:
     """The population's deterministic member outside the field's support with the largest payoff against the
-    field (its regret)."""
+    field (its regret); a member's weights file named relative to the field's folder is named from there."""
     play = field_play("reference", players)
     f = play.field
     det = [(r, m) for m, r, w in zip(f.members, f.regret, f.weights)
            if "temp=" not in m and not m.startswith("mc") and w == 0]
-    return max(det)[1] if det else play.members[0].label
+    if not det:
+        return play.members[0].label
+    best = max(det)[1]
+    head, at, path = best.partition("@")
+    return f"{head}@{play.base / path}" if at and play.base is not None and not Path(path).is_absolute() else best
 
 
 def rungs(players: int) -> dict[str, str]:
