@@ -2,8 +2,8 @@
 
 A bet is ``(kind, a, b, placed)`` with the kinds of ``sponsio_sim.bet_kinds``:
 tricks (N, -), colour (C, N), last, nines, fail (S, -) with S = -1 for ``fail_target = any``;
-``placed`` ranks the bets in the order they were placed (fail cycles are
-broken at the earliest). The outcome of a trick phase is what
+``placed`` ranks the bets in the order they were placed (a cycle of fail
+bets is broken at its earliest placed bet). The outcome of a trick phase is what
 ``play_tricks`` leaves in ``board`` and ``game_state`` (tricks and cards won, each
 trick's winner) and ``nine_lost``, the bitmask of the seats that played a 9
 that lost its trick.
@@ -135,6 +135,45 @@ def target_bets(s, a, counts, base, players):
     return n
 
 
+@no_refcount
+def _pending_seats(counts, result):
+    """Seat mask of the seats holding a bet not settled yet."""
+    mask = 0
+    for s in range(counts.shape[0]):
+        for i in range(counts[s]):
+            if result[s, i] == PENDING:
+                mask |= 1 << s
+    return mask
+
+
+@no_refcount
+def _waited_on(codes, counts, result, seats, pending):
+    """Seat mask of the seats whose bets the pending fail bets of the ``seats`` wait on."""
+    players = counts.shape[0]
+    mask = 0
+    for s in range(players):
+        if (seats >> s) & 1:
+            for i in range(counts[s]):
+                if result[s, i] == PENDING:
+                    mask |= fail_targets(s, codes[s, i, 1], players) & pending
+    return mask
+
+
+@no_refcount
+def _on_cycle(codes, counts, result, s, i, pending):
+    """Does seat s's pending fail bet i wait, directly or through other waiting bets, on itself?
+    It waits on every pending bet of the seats it names, and those on theirs: it is on a
+    cycle when that reaches back to a bet naming seat s."""
+    reach = fail_targets(s, codes[s, i, 1], counts.shape[0]) & pending
+    while True:
+        more = reach | _waited_on(codes, counts, result, reach, pending)
+        if (more >> s) & 1:
+            return True
+        if more == reach:
+            return False
+        reach = more
+
+
 @nb.njit(cache=True, inline="always")
 def settle_fail_bets(codes, counts, result, failed):
     """Settle the fail bets, marked ``PENDING`` in ``result``, once every other
@@ -143,12 +182,14 @@ def settle_fail_bets(codes, counts, result, failed):
     docs/rules-sponsio.md section 4, "Settling fail bets": repeatedly settle every fail bet whose target
     has already failed a bet (won) or whose targets' bets are all settled (won
     if one failed, else lost); when only fail bets waiting on each other
-    remain, the earliest placed of them is lost and settling goes on.
+    remain, the earliest placed bet *on a cycle* is lost and settling goes on.
+    A bet that only waits on a cycle is never the one broken: it waits for its
+    targets' bets like any other.
     """
     players = counts.shape[0]
     while True:
         progress = False
-        first_s, first_i, first_rank = -1, -1, 1 << 62
+        waiting_any = False
         for s in range(players):
             for i in range(counts[s]):
                 if result[s, i] != PENDING:
@@ -170,11 +211,18 @@ def settle_fail_bets(codes, counts, result, failed):
                     result[s, i] = 0
                     failed[s] = True
                     progress = True
-                elif codes[s, i, 3] < first_rank:
-                    first_s, first_i, first_rank = s, i, codes[s, i, 3]
-        if first_s < 0:
+                else:
+                    waiting_any = True
+        if not waiting_any:
             return
-        if not progress:  # a cycle: its earliest placed bet has no failure to find
+        if not progress:  # only waiting bets are left: break the cycle at its earliest placed bet
+            pending = _pending_seats(counts, result)
+            first_s, first_i, first_rank = -1, -1, 1 << 62
+            for s in range(players):
+                for i in range(counts[s]):
+                    if (result[s, i] == PENDING and codes[s, i, 3] < first_rank
+                            and _on_cycle(codes, counts, result, s, i, pending)):
+                        first_s, first_i, first_rank = s, i, codes[s, i, 3]
             result[first_s, first_i] = 0
             failed[first_s] = True
 

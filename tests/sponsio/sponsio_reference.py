@@ -222,6 +222,22 @@ def settle_reference(bets, plain, players):
     def all_settled(t):
         return all(j in result for j, (s, _) in enumerate(bets) if s == t)
 
+    def waits_on(k, pending):
+        """The pending bets bet k waits on: every pending bet of the seats it names."""
+        return [j for j in pending if bets[j][0] in targets(k)]
+
+    def on_cycle(k, pending):
+        """Does bet k wait, through any chain of pending bets, on itself?"""
+        seen, todo = set(), waits_on(k, pending)
+        while todo:
+            j = todo.pop()
+            if j == k:
+                return True
+            if j not in seen:
+                seen.add(j)
+                todo += waits_on(j, pending)
+        return False
+
     while len(result) < len(bets):
         pending = [k for k in range(len(bets)) if k not in result]
         settled = {}
@@ -233,8 +249,8 @@ def settle_reference(bets, plain, players):
                 settled[k] = False
         if settled:
             result.update(settled)
-        else:
-            result[pending[0]] = False      # a cycle: its earliest placed bet loses
+        else:   # only waiting bets: the earliest placed bet on a cycle loses (never one that only waits on it)
+            result[next(k for k in pending if on_cycle(k, pending))] = False
     return [result[k] for k in range(len(bets))]
 
 

@@ -100,3 +100,15 @@ def test_console_script_no_traceback():
                           capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.strip().startswith("error: ") and "Traceback" not in proc.stderr
+
+
+def test_a_fail_bet_waiting_on_a_cycle_wins_when_its_target_fails():
+    """Seat 0's fail:1, placed first, waits on the cycle of seats 1 and 2 without being on it:
+    the cycle breaks at its own earliest bet (seat 1's), so seat 1 fails and the bet always wins
+    (it lost every time when the engine broke seat 0's bet first). The same bet placed after the
+    cycle's bets: tests/sponsio/test_trick_advise.py."""
+    code, out, err = run("odds", "--hand", "R9 R7 R2 B8 B5 G6 G1 Y3", "--others", "1:fail:2; 2:fail:1",
+                         "--bets", "fail:1", "-n", "400", "--format", "json")
+    assert code == 0, err
+    row, = json.loads(out)["rows"]
+    assert (row["bet"], row["n"], row["p"]) == ("fail:1", 400, 1.0)

@@ -78,6 +78,31 @@ def test_three_seat_cycle_breaks_at_its_earliest_bet():
     assert settle_placed(rotated) == [False, False, True]     # now 1's bet is the earliest
 
 
+def test_a_bet_that_waits_on_a_cycle_is_never_the_one_broken():
+    # Seat 0's fail:1, placed before the pair's bets, waits on the 1 <-> 2 cycle without being on it:
+    # the pair breaks at its own earliest bet (1's fail:2 loses), so seat 1 failed and 0's bet wins.
+    before = [(0, "fail:1"), (1, "tricks=2"), (2, "tricks=1"), (1, "fail:2"), (2, "fail:1")]
+    assert settle_placed(before) == [True, True, True, False, True]
+    after = before[1:] + before[:1]      # placed after the cycle's bets: the very same outcome
+    assert settle_placed(after) == [True, True, False, True, True]
+    # ... and a plain bet of seat 1 that fails decides everything without a cycle to break
+    assert settle_placed(before, lost=[(1, "tricks=2")]) == [True, False, True, False, True]
+
+
+def test_the_spec_mutual_pair_with_a_third_seat_placed_before_both():
+    # A = seat 1 (fail:B placed first), B = seat 2 (fail:A later), every other bet of both won;
+    # C = seat 0 placed its bet before both: it settles by the definition.
+    pair = [(1, "tricks=2"), (2, "tricks=1"), (1, "fail:2"), (2, "fail:1")]
+    assert settle_placed([(0, "fail:1")] + pair) == [True, True, True, False, True]    # C's fail:A wins
+    assert settle_placed([(0, "fail:2")] + pair) == [False, True, True, False, True]   # C's fail:B loses
+
+
+def test_a_bet_waiting_on_a_three_seat_cycle():
+    placed = [(3, "fail:0"), (0, "fail:1"), (1, "fail:2"), (2, "fail:0")]
+    # 0's fail:1 is the cycle's earliest bet: 0 failed, so 2's and 3's fail:0 win; 2 is clean: 1's loses
+    assert settle_placed(placed) == [True, False, False, True]
+
+
 def test_fail_bet_on_a_troll_loses_and_is_never_paid_while_the_target_failed_nothing():
     assert settle_placed([(0, "fail:2"), (1, "tricks=0")]) == [False, True]
     assert settle_placed([(0, "fail:1"), (1, "tricks=0")]) == [False, True]

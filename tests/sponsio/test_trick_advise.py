@@ -353,3 +353,30 @@ def test_pimc_play_on_is_the_same_on_any_thread_count():
     assert out[0].equals(out[1])
     assert set(out[0]["card"]) == {card_name(c, rules) for c in tt.legal}
     assert ((out[0]["p_all"] >= 0) & (out[0]["p_all"] <= 1)).all()
+
+
+CYCLE_STATE = """Round 1: dealer seat 3, seat 0 acts first
+  seat 0 (10 coins, track 0): R9 R7 R2 B8 B5 G6 G1 Y3
+  seat 1 (10 coins, track 0): R8 R6 R4 B7 B4 G4 Y6 Y1
+  seat 2 (10 coins, track 0): R5 B6 B3 B2 B1 G9 Y8 Y2
+  seat 3 (10 coins, track 0): R1 G8 G3 G2 Y9 Y7 Y5 Y4
+  talon: R3 B9 G7 G5
+  betting:
+    turn 1, seat 0: passes
+    turn 1, seat 1: reveals R4, bets fail:2 (1 coin stake)
+    turn 1, seat 2: reveals B1, bets fail:1 (1 coin stake)
+    turn 1, seat 3: passes
+    turn 2, seat 0: reveals Y3, bets fail:1 (1 coin stake)
+""" + "".join(f"    turn {t}, seat {s}: passes\n" for t in (2, 3, 4) for s in range(4) if (t, s) != (2, 0)) + \
+    "  trick phase: seat 0 leads\n"
+
+
+def test_a_fail_bet_placed_after_a_cycle_settles_as_one_placed_before_it(tmp_path):
+    """Seat 0's fail:1 placed after the 1 <-> 2 cycle's bets: the cycle breaks at seat 1's bet, so
+    seat 1 fails and seat 0's bet wins, as it does placed before them (tests/sponsio/test_cli.py)."""
+    path = tmp_path / "cycle.txt"
+    path.write_text(CYCLE_STATE)
+    code, out, err = run("odds", "--state", path, "-n", 400, "--format", "json")
+    assert code == 0, err
+    assert [(r["seat"], r["bet"], r["n"], r["p"]) for r in json.loads(out)["rows"]] == [
+        (0, "fail:1", 400, 1.0), (1, "fail:2", 400, 0.0), (2, "fail:1", 400, 1.0)]
