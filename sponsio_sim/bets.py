@@ -16,6 +16,7 @@ import numpy as np
 
 from tabletop_mc.errors import UserError
 from sponsio_sim.bet_kinds import BY_NAME, KIND_CODE, KINDS, MAX_BETS, Kind
+import sponsio_sim.standing as standing
 from sponsio_sim.rules import RANKS, RuleSet
 
 from sponsio_sim.kernels.bets import ANY_SEAT, BET_FIELDS
@@ -126,23 +127,13 @@ def parse_others(text: str | None, rules: RuleSet, asking_seat: int) -> dict[int
         if ":" not in part:
             raise UserError(f"--others {part.strip()!r}: expected SEAT:BETS, e.g. 1:tricks=3")
         seat_text, bets_text = part.split(":", 1)
-        seat = _seat(seat_text, rules, "--others")
+        seat = standing.seat(seat_text, rules, "--others")
         if seat == asking_seat:
             raise UserError(f"--others: seat {seat} is the asking seat (use --bets for its bets)")
         if seat in out:
             raise UserError(f"--others: seat {seat} is listed twice")
         out[seat] = parse_bet_set(bets_text, rules, seat)
     return out
-
-
-def _seat(text: str, rules: RuleSet, what: str) -> int:
-    t = text.strip()
-    if not t.isdigit():
-        raise UserError(f"{what}: seat {t!r} is not a number")
-    s = int(t)
-    if s >= rules.players:
-        raise UserError(f"{what}: seat {s} out of range 0..{rules.players - 1}")
-    return s
 
 
 def catalogue(rules: RuleSet, seat: int) -> list[Bet]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tabletop_mc.errors import UserError
+import sponsio_sim.standing as standing
 from sponsio_sim.bets import Bet, encode_table, parse_bet_set, parse_others
 from sponsio_sim.cards import card_name, format_cards, mask_of, parse_cards
 from sponsio_sim.rules import RuleSet
@@ -77,10 +78,8 @@ class Situation:
 
 def _seat_arg(value, rules: RuleSet, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise UserError(f"{what} {value!r} is not a seat number")
-    if not 0 <= value < rules.players:
-        raise UserError(f"{what} {value} out of range 0..{rules.players - 1}")
-    return int(value)
+        raise UserError(f"{what}: {value!r} is not a seat number")
+    return standing.seat(int(value), rules, what)
 
 
 def _card_list(value, rules, what):
@@ -109,7 +108,7 @@ def parse_revealed(value, rules: RuleSet) -> dict[int, list[int]]:
             items.append((int(s), cards))
     out: dict[int, list[int]] = {}
     for s, cards in items:
-        s = _seat_arg(int(s), rules, "--revealed: seat")
+        s = _seat_arg(int(s), rules, "--revealed")
         if s in out:
             raise UserError(f"--revealed: seat {s} is listed twice")
         out[s] = _card_list(cards, rules, f"--revealed seat {s}")

@@ -267,7 +267,7 @@ def use_backend(scheduler: str | None = None, workers: int | None = None):
             share = local_share(workers)
             # Start-up ignores Ctrl-C (a half-started cluster would be left to atexit hooks);
             # once running, an interrupt closes everything quietly (below).
-            with _workers_ignore_sigint(), _worker_log_level("error"), warnings.catch_warnings():
+            with _workers_ignore_sigint(), _worker_log_level("critical"), warnings.catch_warnings():
                 # another cluster on this machine holds Dask's default HTTP port: Dask takes
                 # another one and says so in three lines, which are not the user's concern
                 warnings.filterwarnings("ignore", message=r"Port \d+ is already in use")
@@ -313,8 +313,10 @@ def _workers_ignore_sigint():
 @contextlib.contextmanager
 def _worker_log_level(level: str):
     """Worker processes started in this block log only ``level`` and above (their
-    warnings about tasks cancelled by an interrupt are noise); a level the user set
-    through ``DASK_LOGGING__DISTRIBUTED`` wins."""
+    warnings about tasks cancelled by an interrupt, and the errors of a heartbeat
+    that a closing or busy scheduler misses, are noise: a task's own failure reaches
+    the client, which says it in one line); a level the user set through
+    ``DASK_LOGGING__DISTRIBUTED`` wins."""
     import os
     key = "DASK_LOGGING__DISTRIBUTED"
     had = key in os.environ

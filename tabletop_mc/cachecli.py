@@ -80,8 +80,11 @@ def _render(rows: list[dict], fmt: str, text: Callable[[dict], str]) -> str:
     return render(pd.DataFrame(rows), fmt)
 
 
-def _kept(r: dict) -> str:
-    return f"; kept {_files(r['others'])} it does not recognise" if r["others"] else ""
+def _others(r: dict, clear: bool) -> str:
+    if not r["others"]:
+        return ""
+    return (f"; kept {_files(r['others'])} it does not recognise" if clear
+            else f"; {_files(r['others'])} there not the tool's (left alone)")
 
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
@@ -105,7 +108,7 @@ def cache_group(main: click.Group, prog: str, parts: Callable[[], list[Part]], w
             rows.append({"cache": part.label, "folder": str(part.folder), "files": len(owned.files),
                          "bytes": sum(_size(p) for p in owned.files), "others": owned.others})
         emit(_render(rows, fmt, lambda r: f"{r['cache']}: {r['folder']} ({_files(r['files'])}, "
-                                          f"{_mb(r['bytes'])}){_kept(r)}"))
+                                          f"{_mb(r['bytes'])}){_others(r, False)}"))
 
     @group.command("clear", help=f"Remove the files this tool keeps in its caches (nothing else: a file it "
                                  f"does not recognise and the folders that hold one stay); the next run compiles "
@@ -119,6 +122,6 @@ def cache_group(main: click.Group, prog: str, parts: Callable[[], list[Part]], w
             rows.append({"cache": part.label, "folder": str(part.folder), "removed": removed, "bytes": size,
                          "others": owned.others})
         emit(_render(rows, fmt, lambda r: f"{r['cache']}: removed {_files(r['removed'])} ({_mb(r['bytes'])}) "
-                                          f"from {r['folder']}{_kept(r)}"))
+                                          f"from {r['folder']}{_others(r, True)}"))
 
     return group

@@ -3,13 +3,19 @@
 Every command takes ``--seed``, ``--format``, ``--rules``, ``--set`` and
 ``--threads``; bad input of any kind (ours or click's) is one line on stderr
 ``error: ...`` and exit status 2, with no traceback and no partial output.
+Standard output that cannot take the results is one line on stderr and exit
+status 1: closed (``>&-``: said before any work), full (``/dev/full``), or a
+pipe whose reader has gone.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 import click
+import click.utils
 
 from tabletop_mc.cliparams import StrictInt, positive_int, seed_type
 from tabletop_mc.errors import OutputError, RunError, UserError
@@ -64,6 +70,19 @@ class Terminated(Exception):
     """SIGTERM while a command ran."""
 
 
+class StdoutError(Exception):
+    """Printing the results failed: standard output is full or its reader has gone (click
+    itself would end a broken pipe with exit status 1 and no word)."""
+
+
+def _stdout_error(exc: OSError) -> Exception:
+    """``exc`` as a ``StdoutError`` if it came from printing (``click.echo``), else itself."""
+    if not _written_to_stdout(exc):
+        return exc
+    why = "its reader closed the pipe" if exc.errno == errno.EPIPE else (exc.strerror or str(exc))
+    return StdoutError(f"cannot write to standard output ({why}): the output is incomplete")
+
+
 class EndOfFile(Exception):
     """A file ended early (``EOFError``), which click would take for Ctrl-D."""
 
@@ -74,9 +93,17 @@ class OneLineErrorGroup(click.Group):
     ``aborted (terminated)``, exit 143. Both leave no partial output file and
     keep the finished batches, so the same command resumes."""
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:   # --help and --version print while the arguments are parsed
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except OSError as exc:
+            raise _stdout_error(exc) from None
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except OSError as exc:
+            raise _stdout_error(exc) from None
         except Terminate:
             raise Terminated() from None
         except KeyboardInterrupt:
@@ -88,9 +115,15 @@ class OneLineErrorGroup(click.Group):
         from tabletop_mc import progress
         progress.set_mode("auto")  # until --progress / --quiet say otherwise
         extra.pop("standalone_mode", None)  # always standalone: errors are one line, exit 2
+        if _stdout_closed():
+            _fail("standard output is closed: there is nowhere to print the results (give it a file or a pipe)",
+                  status=1)
         previous = _on_sigterm(_raise_terminate)
         try:
             rv = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
+        except StdoutError as exc:
+            _discard_stdout()
+            _fail(str(exc), status=1)
         except UserError as exc:
             _fail(str(exc))
         except (OutputError, RunError) as exc:
@@ -155,6 +188,47 @@ class LazyGroup(OneLineErrorGroup):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+
+
+def _stdout_closed() -> bool:
+    """Standard output is not open (``>&-``); a stream without a descriptor (a test's) is open."""
+    if sys.stdout is None:
+        return True
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError):
+        return False
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False
+
+
+def _written_to_stdout(exc: BaseException) -> bool:
+    """Did ``exc`` come from printing (``click.echo``, which every result and help text goes
+    through) rather than from a file?"""
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "echo" and code.co_filename == click.utils.__file__:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _discard_stdout() -> None:
+    """Point standard output at the null device, so what is still buffered is not retried at exit."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _raise_terminate(signum, frame):

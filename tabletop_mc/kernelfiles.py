@@ -10,7 +10,8 @@
   itself would write them beside the sources instead, where an edit to an
   inner kernel does not invalidate them (``tabletop_mc.jitcache``).
 - A save that fails during the run (the disk fills up) is skipped, said in
-  one line; the run goes on.
+  one line; the run goes on. Files are written by ``tabletop_mc.atomic``,
+  as every file the tools write.
 
 These patch numba's ``IndexDataCacheFile`` and ``Cache`` (numba 0.59 and
 later); where numba's internals differ, nothing is patched.
@@ -25,6 +26,7 @@ import pickle
 import re
 import tempfile
 
+from tabletop_mc.atomic import write_bytes_atomic
 from tabletop_mc.notice import notice, reason
 from tabletop_mc.owned import Owned, entries, head, merge, owned_in, real_dirs
 
@@ -71,12 +73,10 @@ def verify_cache_files() -> bool:
 
     def _save_index(self, overloads):
         data = pickle.dumps(self._version, protocol=-1) + self._dump((self._source_stamp, overloads))
-        with self._open_for_write(self._index_path) as f:
-            f.write(seal(data))
+        write_bytes_atomic(self._index_path, seal(data))
 
     def _save_data(self, name, data):
-        with self._open_for_write(self._data_path(name)) as f:
-            f.write(seal(self._dump(data)))
+        write_bytes_atomic(self._data_path(name), seal(self._dump(data)))
 
     def _load_index(self):
         try:
@@ -149,9 +149,11 @@ def require_writable(path) -> bool:
 
 # ---- which files in a kernel cache are ours (``cache show`` / ``cache clear``)
 
-# numba's names: an index FUNC-LINE.pyVER.nbi, data FUNC-LINE.pyVER.K.nbc, and
-# FILE.tmp.<16 hex> while one is written; in a folder named SOURCEDIR_<sha1 of its path>.
-_KERNEL_FILE = re.compile(r"^[^/]+-\d+\.py\d+\.(?:nbi|\d+\.nbc)(?P<tmp>\.tmp\.[0-9a-f]{16})?$")
+# numba's names: an index FUNC-LINE.pyVER.nbi, data FUNC-LINE.pyVER.K.nbc, in a folder named
+# SOURCEDIR_<sha1 of its path>; while one is written, .FILE.*.tmp.nbi|nbc (``tabletop_mc.atomic``), or
+# FILE.tmp.<16 hex> (numba's own writer, before these files were sealed)
+_NAME = r"[^/.][^/]*-\d+\.py\d+\.(?:nbi|\d+\.nbc)"
+_KERNEL_FILE = re.compile(rf"^(?:{_NAME}|(?P<tmp>\.{_NAME}\.\w+\.tmp\.nb[ic]|{_NAME}\.tmp\.[0-9a-f]{{16}}))$")
 _LOCATOR_DIR = re.compile(r"^\w+_[0-9a-f]{40}$")
 _PICKLE = b"\x80"   # every numba cache file starts with a pickle (sealed or not)
 

@@ -26,6 +26,7 @@ from tabletop_mc.verdicts import DEPENDS, UNCLEAR, UNDERPOWERED, identity
 
 HOLDS = "holds under all"
 TAGS = (HOLDS, DEPENDS, UNDERPOWERED, UNCLEAR)
+_NONE = "no evidence"   # how every category without evidence starts (``classify``)
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,9 @@ class Finding:
 
     @property
     def holds(self) -> bool:
-        """The same category under every rung (at least two)."""
-        return len(self.estimates) >= 2 and len({self.category(r) for r in self.estimates}) == 1
+        """The same category, one with evidence, under every rung (at least two)."""
+        found = {self.category(r) for r in self.estimates}
+        return len(self.estimates) >= 2 and len(found) == 1 and not found.pop().startswith(_NONE)
 
     @property
     def identity(self) -> bool:
@@ -84,14 +86,14 @@ def classify(low: float, high: float, band_lo: float, band_hi: float, above: str
     """``above`` when the interval lies above the band, ``below`` under it, ``within`` inside it
     (a point band: never), else "no evidence (...)" naming the edges it straddles."""
     if not (math.isfinite(low) and math.isfinite(high)):
-        return "no evidence (no interval)"
+        return f"{_NONE} (no interval)"
     if low > band_hi:
         return above
     if high < band_lo:
         return below
     if band_lo < band_hi and band_lo <= low and high <= band_hi:
         return within
-    return "no evidence (the interval reaches the neutral band)"
+    return f"{_NONE} (the interval reaches the neutral band)"
 
 
 def table(findings: list[Finding], rungs: list[str], digits: int = 3) -> pd.DataFrame:

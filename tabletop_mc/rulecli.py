@@ -7,10 +7,12 @@ the options its simulations take (``--rules``, ``--set``, and for Sponsio
 
 from __future__ import annotations
 
+import json
 from typing import Callable
 
 import click
 
+from tabletop_mc.cliparams import FORMATS
 from tabletop_mc.clitools import emit
 from tabletop_mc.rulefile import changed_fields, packaged_names, to_toml
 
@@ -29,6 +31,22 @@ def rules_meta(load: Callable, params: dict, **extra) -> dict:
             "changed": changed_fields(base.as_dict(), effective.as_dict())}
 
 
+FORMAT = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+                      help="Output format (table: TOML for `show`).")
+
+
+def flat_fields(data: dict, prefix: str = "") -> list[tuple[str, str]]:
+    """(dotted field, value) of every leaf of a rule set (lists as JSON), for CSV."""
+    out = []
+    for k, v in data.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out += flat_fields(v, key + ".")
+        else:
+            out.append((key, json.dumps(v) if isinstance(v, (list, tuple)) else str(v)))
+    return out
+
+
 def rules_group(main: click.Group, prog: str, package: str, load: Callable, base_of: Callable,
                 set_example: str, extra_options=()) -> click.Group:
     """Register ``rules list`` / ``rules show`` on ``main``.
@@ -43,15 +61,28 @@ def rules_group(main: click.Group, prog: str, package: str, load: Callable, base
 
     @group.command("list", help=f"Name and main numbers of every shipped rule set.\n\n\b\nExample:\n"
                                 f"  {prog} rules list")
-    def list_cmd():
-        lines = []
-        for name in packaged_names(package):
-            lines.append(load(name, ()).summary())
-        emit("\n".join(lines))
+    @FORMAT
+    def list_cmd(fmt):
+        import pandas as pd   # here, not at start-up: `--help` imports no numerics
+        from tabletop_mc.output import render
+        sets = [load(name, ()) for name in packaged_names(package)]
+        if fmt == "table":
+            emit("\n".join(r.summary() for r in sets))
+        else:
+            emit(render(pd.DataFrame([{"name": r.name, "summary": r.summary()} for r in sets]), fmt))
 
-    def show_cmd(rules, overrides, **extra):
+    def show_cmd(rules, overrides, fmt, **extra):
+        import pandas as pd
+        from tabletop_mc.output import dumps, render
         ruleset = load(rules, overrides, **extra)
         changed = changed_fields(base_of(ruleset, rules, **extra).as_dict(), ruleset.as_dict())
+        if fmt == "json":
+            emit(dumps({"name": ruleset.name, "source": ruleset.source, "changed": changed,
+                        "rules": ruleset.as_dict()}))
+            return
+        if fmt == "csv":
+            emit(render(pd.DataFrame(flat_fields(ruleset.as_dict()), columns=["field", "value"]), "csv"))
+            return
         header = (f"effective rule set {ruleset.name} (from {ruleset.source or 'shipped'})"
                   + (f"; changed by --set: {', '.join(changed)}" if changed else "")
                   + "\nsave as a file and pass it with --rules FILE; a partial file may start with "
@@ -64,8 +95,9 @@ def rules_group(main: click.Group, prog: str, package: str, load: Callable, base
     Example:
       {prog} rules show --set {set_example}
     """
+    cmd = FORMAT(show_cmd)
     cmd = click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
-                       help=f"Override a rule-set field, e.g. --set {set_example} (repeatable).")(show_cmd)
+                       help=f"Override a rule-set field, e.g. --set {set_example} (repeatable).")(cmd)
     cmd = click.option("--rules", "rules", default=None, help="Rule set: a shipped name or a TOML file.")(cmd)
     for opt in extra_options:
         cmd = opt(cmd)

@@ -190,8 +190,15 @@ def apply_overrides(data: Mapping, overrides: Iterable[str] | Mapping[str, Any] 
         node = out
         for depth, part in enumerate(parts[:-1]):
             nxt = node.get(part) if isinstance(node, dict) else None
-            if not isinstance(nxt, dict):
-                raise UserError(f"--set {key}: unknown rule key '{'.'.join(parts[:depth + 1])}'")
+            name = ".".join(parts[:depth + 1])
+            if isinstance(nxt, list):
+                raise UserError(f"--set {key}: '{name}' is a list, not a table of keys: set it whole, e.g. "
+                                f"--set {name}=[{', '.join(map(str, nxt))}]")
+            if nxt is not None and not isinstance(nxt, dict):
+                raise UserError(f"--set {key}: '{name}' is a single value ({nxt!r}), not a table of keys: "
+                                f"--set {name}=VALUE")
+            if nxt is None:
+                raise UserError(f"--set {key}: unknown rule key '{name}'")
             node = nxt
         leaf = parts[-1]
         parent = ".".join(parts[:-1])

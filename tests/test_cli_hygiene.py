@@ -114,6 +114,17 @@ BAD = [
      "--coins: give 4 values"),
     # 7. rule files and overrides
     ("sponsio", ["rules", "show", "--set", "multiplier.lst=3"], "unknown rule key 'multiplier.lst'"),
+    ("sponsio", ["rules", "show", "--set", "track_value.4=7"], "--set track_value.4: 'track_value' is a list, not a "
+     "table of keys: set it whole, e.g. --set track_value=[0, 1, 2, 4, 6, 9, 12, 16, 20]"),
+    ("sponsio", ["odds", "--set", "bets=[]", "--hand", HAND, "-n", "200"], "'bets' names no bet type: a round "
+     "without bets has nothing to play for (name at least one of tricks, colour, last, nines, fail, first)"),
+    ("sponsio", ["odds", "--set", "bets=[]", "--hand", HAND, "-n", "200", "--policy", "dd"], "'bets' names no bet "
+     "type"),
+    ("sponsio", ["sweep", "--players", "4", "--lever", "track_value.scale=nan", "-n", "200", "--profile",
+                 "ev:goal:cash4 x4"], "--lever 'track_value.scale=nan': values must be finite numbers"),
+    ("sponsio", ["sweep", "--players", "4", "--lever", "track_value.scale=inf", "-n", "200", "--profile",
+                 "ev:goal:cash4 x4"], "--lever 'track_value.scale=inf': values must be finite numbers"),
+    ("sponsio", ["tournament", "--profile", "field:{caesarfield}", "-n", "10"], "a caesar field, not a sponsio one"),
     ("caesar", ["rules", "show", "--rules", "nosuch"], "unknown rule set 'nosuch'"),
 ]
 
@@ -125,7 +136,9 @@ def test_bad_input_is_one_line_exit_2_before_any_work(cli, args, needle, afile, 
     import tabletop_mc.backend
     for backend in (tabletop_mc.backend.LocalBackend, tabletop_mc.backend.DaskBackend):
         monkeypatch.setattr(backend, "run_batch", lambda *a, **k: pytest.fail("work started"))
-    args = [a.replace("{afile}", str(afile)) for a in args]
+    from importlib import resources
+    caesar_field = resources.files("caesar_sim.fields").joinpath("reference-4p.json")
+    args = [a.replace("{afile}", str(afile)).replace("{caesarfield}", str(caesar_field)) for a in args]
     code, out, err = run(cli, *args)
     assert code == 2, (code, out, err)
     assert out == ""
@@ -261,14 +274,19 @@ def test_plots_follow_the_umask(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT")
-def test_ctrl_c_under_dask_is_one_line():
+def test_ctrl_c_under_dask_is_one_line(tmp_path):
+    """Ctrl-C once the run is under way on the Dask worker (its first finished batch is on disk: a
+    state, not a moment in time), to the whole process group as a terminal sends it."""
     pytest.importorskip("distributed")
-    cmd = [sys.executable, "-m", "sponsio_sim", "tournament", "--profile", PROFILE, "-n", "50000000",
-           "--workers", "1"]
+    cmd = [sys.executable, "-m", "sponsio_sim", "balance", "--profile", PROFILE, "-n", "50000000", "--workers", "1"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path)),
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(6)
-    deadline = time.time() + 60
+    deadline = time.time() + 900
+    while proc.poll() is None and time.time() < deadline and not list(tmp_path.rglob("*.batch")):
+        time.sleep(0.2)
+    assert proc.poll() is None, proc.communicate()[1][-2000:]
+    deadline = time.time() + 300
     while proc.poll() is None and time.time() < deadline:
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
         time.sleep(2)
@@ -318,3 +336,55 @@ def test_caesar_cli_horizons_are_the_profiles():
     from caesar_sim.cli.options import HORIZONS
     from caesar_sim.profile import HORIZONS as PROFILE_HORIZONS
     assert HORIZONS == PROFILE_HORIZONS
+
+
+# ---- standard output that cannot take the output: one line, exit 1, never a traceback -----------------------
+
+def _stdout_to(target: str, *cmd: str) -> tuple[int, str]:
+    """Run ``cmd`` with its standard output on ``target``: full (/dev/full), closed (>&-) or a pipe whose
+    reader has gone; (exit status, stderr)."""
+    if target == "full":
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True)
+        return proc.returncode, proc.stderr
+    if target == "closed":
+        proc = subprocess.run(cmd, stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
+        return proc.returncode, proc.stderr
+    r, w = os.pipe()
+    os.close(r)   # the reader has gone before anything is written
+    proc = subprocess.run(cmd, stdout=w, stderr=subprocess.PIPE, text=True)
+    os.close(w)
+    return proc.returncode, proc.stderr
+
+
+FULL = "error: cannot write to standard output (No space left on device): the output is incomplete"
+GONE = "error: cannot write to standard output (its reader closed the pipe): the output is incomplete"
+CLOSED = "error: standard output is closed: there is nowhere to print the results (give it a file or a pipe)"
+
+
+@pytest.mark.parametrize("target,cmd,expected", [
+    ("full", ["sponsio", "--help"], FULL),
+    ("full", ["caesar", "rules", "show", "--help"], FULL),
+    ("full", ["sponsio", "odds", "--hand", HAND, "-n", "200"], FULL),
+    ("full", ["caesar", "simulate", "-n", "100"], FULL),
+    ("closed", ["sponsio", "odds", "--hand", HAND, "-n", "200"], CLOSED),
+    ("closed", ["caesar", "rules", "list"], CLOSED),
+    ("gone", ["sponsio", "rules", "show"], GONE),
+    ("gone", ["sponsio", "--help"], GONE),
+], ids=lambda v: v if isinstance(v, str) and len(v) < 10 else None)
+def test_stdout_that_cannot_take_the_output_is_one_line_and_exit_1(target, cmd, expected):
+    code, err = _stdout_to(target, *cmd)
+    assert code == 1 and err.strip() == expected, (code, err[-2000:])
+
+
+@pytest.mark.parametrize("cli", ["sponsio", "caesar"])
+def test_rules_commands_take_format(cli):
+    code, out, _ = run(cli, "rules", "show", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["meta"]["command"] == f"{cli} rules show" and data["rules"]["name"] == data["name"]
+    code, out, _ = run(cli, "rules", "show", "--format", "csv")
+    assert code == 0 and out.splitlines()[0] == "field,value" and out.splitlines()[1].startswith("name,")
+    code, out, _ = run(cli, "rules", "list", "--format", "json")
+    assert code == 0 and [r["name"] for r in json.loads(out)["rows"]]
+    code, out, _ = run(cli, "rules", "show")
+    assert code == 0 and out.startswith("# effective rule set")

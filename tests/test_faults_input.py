@@ -357,3 +357,13 @@ def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, 
     assert code == 0, err
     saved = next(tmp_path.glob("*-reference.npz"))
     assert tournament("reference", n=240, overrides=sets).attrs["model"] == f"cache:{saved}"
+
+
+@pytest.mark.parametrize("cmd", [["tournament", "-n", 240], ["exploit", "-n", 240, "--family", "troll"]])
+def test_tournament_and_exploit_play_the_reference_field_by_default(cmd):
+    """The README says so; `sponsio tournament` stopped with "Missing option '--profile'"."""
+    code, out, err = run("sponsio", *cmd)
+    assert code == 0, err
+    default = out.split("\n")[1]
+    code, out, err = run("sponsio", *cmd, "--profile", "reference")
+    assert code == 0 and out.split("\n")[1] == default and "reference field" in default, default

@@ -280,7 +280,7 @@ def test_cache_clear_removes_only_its_own_files(tmp_path):
     env, mine, theirs = _cache_tree(tmp_path)
     res = CliRunner(env=env).invoke(caesar, ["cache", "show"])
     assert res.exit_code == 0, res.stderr
-    assert res.stdout.splitlines()[0].endswith("caesar_sim-* (2 files, 0.0 MB); kept 2 files it does not recognise")
+    assert res.stdout.splitlines()[0].endswith("caesar_sim-* (2 files, 0.0 MB); 2 files there not the tool's (left alone)")
     res = CliRunner(env=env).invoke(caesar, ["cache", "clear"])
     assert res.exit_code == 0, res.stderr
     assert "compiled kernels: removed 2 files" in res.stdout
@@ -296,8 +296,9 @@ def test_cache_clear_removes_only_its_own_files(tmp_path):
     from tabletop_mc.resultcache import config_key
     assert not (tmp_path / "xdg" / "sponsio-sim" / "results" / config_key("cache-test", 1)).exists()
     assert (tmp_path / "models").is_dir() and (tmp_path / "numba" / "sponsio_sim-0123456789abcdef").is_dir()
-    res = CliRunner(env=env).invoke(sponsio, ["cache", "show"])
-    assert "(0 files" in res.stdout.splitlines()[0]
+    res = CliRunner(env=env).invoke(sponsio, ["cache", "show", "--format", "csv"])
+    assert res.exit_code == 0 and res.stdout.splitlines()[0] == "cache,folder,files,bytes,others"
+    assert res.stdout.splitlines()[1].split(",")[2:] == ["0", "0", "2"]   # sponsio_sim: notes.txt, thesis.tex kept
 
 
 def test_cache_clear_of_a_model_folder_the_user_named(tmp_path):

@@ -23,6 +23,7 @@ import pandas as pd
 from tabletop_mc.errors import UserError
 from tabletop_mc.runner import set_threads
 from tabletop_mc.workshare import new_ticket
+import sponsio_sim.standing as standing
 from sponsio_sim.analysis.odds.dd import check_nines_scope
 from sponsio_sim.bets import encode_table, parse_bet_set, parse_others
 from sponsio_sim.cards import card_name, mask_of, parse_cards
@@ -86,11 +87,7 @@ def _check_sizes(hands, lead, trick, rules, where):
 
 
 def _seat(value, rules, what):
-    if value is None:
-        return None
-    if not 0 <= int(value) < rules.players:
-        raise UserError(f"{what} {value} out of range 0..{rules.players - 1}")
-    return int(value)
+    return None if value is None else standing.seat(value, rules, what)
 
 
 def parse_coalition(value, rules: RuleSet) -> int | None:
@@ -100,10 +97,7 @@ def parse_coalition(value, rules: RuleSet) -> int | None:
     items = value.split(",") if isinstance(value, str) else list(value)
     mask = 0
     for item in items:
-        t = str(item).strip()
-        if not t.isdigit():
-            raise UserError(f"--coalition: seat {t!r} is not a number")
-        mask |= 1 << _seat(int(t), rules, "--coalition: seat")
+        mask |= 1 << _seat(item, rules, "--coalition")
     if mask == 0 or mask == (1 << rules.players) - 1:
         raise UserError("--coalition must name some seats but not all, e.g. 0,2")
     return mask

@@ -23,7 +23,7 @@ from sponsio_sim.rules import load_rules
 
 # table form: each estimate with its 95 % CI in one column (JSON and CSV keep *_low/*_high columns)
 COMPACT = {"gain": "{:+.2f}", "vs_best": "{:+.2f}", "vs_listed": "{:+.2f}", "p_bet": "{:.3f}", "win": "{:.3f}",
-           "win_vs_first": "{:+.3f}", "win_vs_keep": "{:+.3f}", "coins": "{:+.2f}"}
+           "win_vs_first": "{:+.3f}", "win_vs_keep": "{:+.3f}", "win_vs_best": "{:+.3f}", "coins": "{:+.2f}"}
 PROBABILITY = "{:.3f}"   # any other estimate with an interval (a card's bets: p_all, each bet, p_worst, p_best)
 
 
@@ -188,7 +188,9 @@ def render_advice(a, fmt: str, seed, meta: dict | None = None) -> str:
               "bet's chance as placed, over the rollouts where your own later rebet did not replace it"
               + ("; rebet: how often it did" if "rebet" in compacted["actions"].columns else "")
               + "; held: your other bets' chances, the same way; win: your share "
-              f"of the game's win; win_vs_pass: paired difference to {first}; n: rollouts; [95 % CI]")
+              f"of the game's win; win_vs_pass: paired difference to {first}"
+              + ("; win_vs_best: paired difference to the best action's win (the ranking's measure)"
+                 if "win_vs_best" in compacted["actions"].columns else "") + "; n: rollouts; [95 % CI]")
     if decision == "cash-in":
         legend = ("coins_now: your coins after the choice; win: your share of the game's win; win_vs_keep: paired "
                   "difference to keeping the position; n: rollouts (each the rest of the game); [95 % CI]")

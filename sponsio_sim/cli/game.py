@@ -61,7 +61,7 @@ def game_cmd(profile, players, verbose, model, seed, fmt, rules, overrides, thre
 
 
 @main.command("tournament")
-@click.option("--profile", required=True, type=ASCII,
+@click.option("--profile", default="reference", show_default=True, type=ASCII,
               help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}; or 'reference' (the reference "
                    "field: every seat draws its strategy per game from the shipped equilibrium mixture), or "
                    "field:FILE (a field file of `sponsio meta`).")

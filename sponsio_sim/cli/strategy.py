@@ -19,7 +19,7 @@ COLUMNS = ["deviation", "strategy", "games", "win_share", "win_share_low", "win_
 
 
 @main.command("exploit")
-@click.option("--profile", required=True, type=ASCII,
+@click.option("--profile", default="reference", show_default=True, type=ASCII,
               help=f"One strategy per seat, comma-separated: {STRATEGY_HELP}; or 'reference' (the reference "
                    "field: every seat draws its strategy per game from the shipped equilibrium mixture), or "
                    "field:FILE.")

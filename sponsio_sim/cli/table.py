@@ -14,8 +14,8 @@ from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.advise.session import HELP, Question, Session
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP
 from sponsio_sim.cli import main
-from sponsio_sim.cli.advise import read_state, render_advice, state_rules
-from sponsio_sim.cli.odds import render_state_odds
+from sponsio_sim.cli.advise import advise_cmd, read_state, render_advice, state_rules
+from sponsio_sim.cli.odds import odds_cmd, render_state_odds
 
 PROMPT = "table> "
 
@@ -23,6 +23,24 @@ PROMPT = "table> "
 def _say(text: str) -> None:
     click.echo(text)
     sys.stdout.flush()
+
+
+def _line(text: str, fmt: str, key: str = "reply") -> str:
+    """A line that is not an answer (``key`` reply or error): as text (an error starting
+    ``error:``), or with --format json a JSON object of its own, so every line a script reads is JSON."""
+    if fmt == "json":
+        return json.dumps({key: text}, separators=(",", ":"))
+    return f"error: {text}" if key == "error" else text
+
+
+def check_option(kind: str, name: str, text: str):
+    """A question's option value as `sponsio odds` / `sponsio advise` read it: the same types,
+    limits and messages."""
+    param = next(p for p in (odds_cmd if kind == "odds" else advise_cmd).params if p.name == name)
+    try:
+        return param.type.convert(text, param, None)
+    except click.UsageError as exc:
+        raise UserError(exc.format_message()) from None
 
 
 def _render(session: Session, answer, line: str, fmt: str, command: str = "sponsio table") -> str:
@@ -80,19 +98,20 @@ def table_cmd(state_file, seat, players, profile, seed, fmt, rules, overrides, t
     ruleset = state_rules(text, rules, players, overrides)
     set_threads(threads)
     given = (["--rules", rules] if rules else []) + [x for o in overrides for x in ("--set", o)]
-    session = Session(ruleset, profile=profile, seat=seat, state_text=text, seed=seed, rule_options=given)
+    session = Session(ruleset, profile=profile, seat=seat, state_text=text, seed=seed, rule_options=given,
+                      check_option=check_option)
     interactive = sys.stdin.isatty()
     if interactive:
         import readline  # noqa: F401  (line editing and history at the prompt)
-        _say("sponsio table: type help for the lines it reads, quit to leave")
-    _say(session.where())
+        _say(_line("sponsio table: type help for the lines it reads, quit to leave", fmt))
+    _say(_line(session.where(), fmt))
     while True:
         try:
             line = input(PROMPT) if interactive else sys.stdin.readline()
         except EOFError:
             break
         except KeyboardInterrupt:
-            _say("\n(Ctrl-C: nothing to stop; type quit to leave)")
+            _say(_line("(Ctrl-C: nothing to stop; type quit to leave)", fmt))
             continue
         if not interactive and line == "":
             break
@@ -101,12 +120,16 @@ def table_cmd(state_file, seat, players, profile, seed, fmt, rules, overrides, t
         try:
             out = session.handle(line)
             if isinstance(out, Question):
+                if interactive:   # on a terminal: say the work has begun (Ctrl-C abandons it)
+                    click.echo(f"answering {line.strip()} (Ctrl-C abandons it)", err=True)
                 out = _render(session, session.ask(out), line, fmt)
-            if out == HELP:
-                out = "lines:\n" + HELP
+            elif out == HELP:
+                out = _line("lines:\n" + HELP, fmt)
+            elif out:
+                out = _line(out, fmt)
             if out:
                 _say(out)
         except UserError as e:
-            _say("error: " + " ".join(str(e).split()))
+            _say(_line(" ".join(str(e).split()), fmt, "error"))
         except KeyboardInterrupt:
-            _say("interrupted: the question was abandoned; the state is as it was")
+            _say(_line("interrupted: the question was abandoned; the state is as it was", fmt, "error"))

@@ -227,6 +227,9 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         values = data[key]
         if not isinstance(values, list) or any(v not in allowed for v in values) or len(set(values)) != len(values):
             bad(f"'{key}' must be a list of distinct names from {', '.join(allowed)}, got {values!r}")
+    if data["bets"] == []:
+        bad("'bets' names no bet type: a round without bets has nothing to play for (name at least one of "
+            f"{', '.join(BET_TYPES)})")
     track = data["track_value"]
     if (not isinstance(track, list)
             or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_COINS for v in track)):

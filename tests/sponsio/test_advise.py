@@ -316,3 +316,34 @@ def test_next_best_never_calls_two_actions_equal_without_an_interval():
     assert "as good within the CI (-0.70 [-0.90, +0.10]" in next_best(row(-0.9, 0.1), "play G9")
     text = next_best(row(float("nan"), float("nan")), "play G9")    # fewer samples than an interval needs
     assert "as good" not in text and "too few samples for a 95 % CI" in text and "-0.70" in text
+
+
+def test_an_excerpt_to_the_end_of_the_round_without_a_seat_asks_for_one(tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text(cash_state(19))
+    code, out, err = run("advise", "--state", path)
+    assert code == 2 and out == ""
+    assert err.strip() == ("error: give --seat (the seat to advise): the excerpt runs to the end of the round, where "
+                           "every seat decides whether to cash its streak in")
+
+
+def test_by_win_judges_the_next_best_on_the_win_chance_and_by_gain_on_coins(tmp_path):
+    """The issue's state (`sponsio game --profile "ev0.5:goal:cash3 x4" --seed 3 --verbose | sed -n 4,14p`):
+    ranked by the win chance, the verdict quotes the paired interval of the win chance (it called a
+    clearly worse action 'as good within the CI', quoting a coin interval that excluded 0)."""
+    path = tmp_path / "s.txt"
+    path.write_text(excerpt(narration(3, "ev0.5:goal:cash3 x4"), 4))   # seat 0's second turn
+    verdicts = {}
+    for by in ("win", "gain"):
+        code, out, err = run("advise", "--state", path, "--by", by, "-n", 400, "--format", "json")
+        assert code == 0, err
+        data = json.loads(out)
+        first, second = data["actions"][:2]
+        verdicts[by] = data["meta"]["advice"]
+        col = "win_vs_best" if by == "win" else "vs_best"
+        gap = (f"{second[col]:+.3f} [{second[col + '_low']:+.3f}, {second[col + '_high']:+.3f}] win chance" if by == "win"
+               else f"{second[col]:+.2f} [{second[col + '_low']:+.2f}, {second[col + '_high']:+.2f}] coins")
+        assert second[col + "_high"] < 0, (by, second)                       # the best is clearly better ...
+        assert verdicts[by].endswith(f"; clearly better than the next best, {second['action']} ({gap})")
+        assert ("win_vs_best" in first) == (by == "win")
+    assert "as good within the CI" not in verdicts["win"] + verdicts["gain"]

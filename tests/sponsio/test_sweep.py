@@ -84,9 +84,11 @@ def test_levers():
     scale = parse_lever("track_value.scale=0.5,2", R4)
     assert scale.overrides(R4, 0.5) == {"track_value": [int(round(v * 0.5)) for v in R4.track_value]}
     assert scale.standard(R4) == 1 and parse_lever("round_bonus=0..4:2", R4).values == (0, 2, 4)
-    for bad, needle in (("nosuch=1..2", "unknown rule key"), ("troll_pay=a..b", "values must be numbers"),
+    for bad, needle in (("nosuch=1..2", "unknown rule key"), ("troll_pay=a..b", "values must be finite numbers"),
                         ("players=3,4", "not a lever"), ("track_value.scale=-1,2", "must not be negative"),
-                        ("troll_pay", "expected KEY")):
+                        ("troll_pay", "expected KEY"), ("track_value.scale=nan", "values must be finite numbers"),
+                        ("track_value.scale=inf", "values must be finite numbers"),
+                        ("round_bonus=0..1e12", "give 1 to"), ("round_bonus=1,nan", "finite")):
         with pytest.raises(UserError, match=needle):
             parse_lever(bad, R4)
 

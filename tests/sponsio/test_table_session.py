@@ -21,7 +21,7 @@ from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.advise.session import Question, Session
 from sponsio_sim.analysis.game.narrate import play_game
 from sponsio_sim.cli import main
-from sponsio_sim.cli.table import _render
+from sponsio_sim.cli.table import PROMPT, _render, check_option
 from sponsio_sim.rules import load_rules
 
 RULES = load_rules(None, 4)
@@ -63,7 +63,7 @@ def ask(s: Session, line: str) -> dict:
 
 def test_session_answers_are_the_one_shot_commands(round1):
     setup, betting, cards = round1
-    s = Session(RULES, seat=0)
+    s = Session(RULES, seat=0, check_option=check_option)
     for line in setup + betting:
         s.handle(line)
     for k, card in enumerate(cards[:18]):
@@ -82,7 +82,7 @@ def test_session_answers_are_the_one_shot_commands(round1):
 
 def test_bad_lines_change_nothing(round1):
     setup, betting, cards = round1
-    s = Session(RULES, seat=0)
+    s = Session(RULES, seat=0, check_option=check_option)
     for line in setup + betting:
         s.handle(line)
     for c in cards[:6]:
@@ -95,8 +95,9 @@ def test_bad_lines_change_nothing(round1):
                         ("trick 3: seat 2 leads R7", "this is trick 2 (its card 3), not trick 3"),
                         ("3: pass", "the history has 17 betting actions"),
                         ("hand R9 R5", "a round is in progress"),
-                        ("odds -n many", "expected a number"),
-                        ("advise", "seat 0 does not play now: seat 2 does"),
+                        ("odds -n many", "-n 'many': not an integer"),
+                        ("advise", "you are seat 0 and seat 2 plays now: type its card (trick: CARD) and ask "
+                                   "again, or ask with --seat 2 for its view"),
                         ("fold", "cannot read 'fold'")]:
         with pytest.raises(UserError, match=re.escape(needle)):
             out = s.handle(bad)
@@ -117,8 +118,22 @@ def _tmux(sock, *args):
 
 
 def _answers(sock):
+    """The answers the pane holds whole, and its text. An answer is one JSON line; it counts once
+    the session's next prompt follows it (the session prompts only after writing the whole answer),
+    so a line still being drawn is never read."""
     pane = _tmux(sock, "capture-pane", "-p", "-J", "-S", "-100000", "-t", "t").stdout
-    return [json.loads(ln) for ln in pane.splitlines() if ln.startswith("{")], pane
+    lines = pane.splitlines()
+    last_prompt = max((i for i, ln in enumerate(lines) if ln.startswith(PROMPT)), default=-1)
+    answers = [json.loads(ln) for ln in lines[:last_prompt] if ln.startswith("{")]
+    return [a for a in answers if "meta" in a], pane
+
+
+def _wait_for(sock, text, timeout=900):
+    """Until ``text`` is in the pane (a whole line the session wrote), or fail with the pane's end."""
+    end = time.time() + timeout
+    while text not in _answers(sock)[1]:
+        assert time.time() < end, _answers(sock)[1][-2000:]
+        time.sleep(0.2)
 
 
 def test_a_terminal_session_through_one_whole_round(round1, tmp_path):
@@ -134,7 +149,7 @@ def test_a_terminal_session_through_one_whole_round(round1, tmp_path):
     _tmux(sock, "-f", str(conf), "new-session", "-d", "-s", "t", "-x", "250", "-y", "50", cmd)
     expected = []
 
-    def send(line, wait_answer=False, timeout=300):
+    def send(line, wait_answer=False, timeout=900):
         have = len(_answers(sock)[0])
         _tmux(sock, "send-keys", "-t", "t", "-l", line)
         _tmux(sock, "send-keys", "-t", "t", "Enter")
@@ -154,18 +169,16 @@ def test_a_terminal_session_through_one_whole_round(round1, tmp_path):
             if k in (4, 16):
                 send("advise -n 200", wait_answer=True)
             if k == 16:   # Ctrl-C abandons a long question, not the session
-                send("advise -n 600000")
-                time.sleep(1.0)
+                send("advise -n 100000")
+                _wait_for(sock, "answering advise -n 100000 (Ctrl-C abandons it)")   # it has begun
                 _tmux(sock, "send-keys", "-t", "t", "C-c")
-                end = time.time() + 120
-                while "interrupted: the question was abandoned" not in _answers(sock)[1]:
-                    assert time.time() < end, _answers(sock)[1][-2000:]
-                    time.sleep(0.2)
+                _wait_for(sock, "interrupted: the question was abandoned; the state is as it was")
                 send("advise -n 200", wait_answer=True)
             send(f"trick: {card}")
         send("odds -n 100", wait_answer=True)
         answers, pane = _answers(sock)
-        assert "error" not in pane, pane[-3000:]
+        errors = [json.loads(ln.lstrip("^C")) for ln in pane.splitlines() if ln.lstrip("^C").startswith('{"error"')]
+        assert errors == [{"error": "interrupted: the question was abandoned; the state is as it was"}], pane[-3000:]
         assert len(answers) == len(expected) == 6
         for a in answers:
             same(a, oneshot(a["meta"]["same_as"]))
@@ -173,3 +186,26 @@ def test_a_terminal_session_through_one_whole_round(round1, tmp_path):
         assert all(r["exact"] for r in answers[-1]["rows"])
     finally:
         _tmux(sock, "kill-server")
+
+
+def test_a_piped_json_session_writes_json_lines_only():
+    lines = "hand R9 R5 R2 B6 G6 Y8 Y3 Y1\nbogus\nshow\nhelp\ncoins 1,2\ntalon R3 B9 G7 G5\n"
+    proc = subprocess.run([sys.executable, "-m", "sponsio_sim", "table", "--format", "json"], input=lines,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    out = [json.loads(ln) for ln in proc.stdout.splitlines()]
+    assert [list(o) for o in out] == [["reply"], ["reply"], ["error"], ["reply"], ["reply"], ["error"], ["reply"]]
+    assert out[0]["reply"] == "you are seat 0; waiting for: hand, talon, dealer"
+    assert out[2]["error"] == "cannot read 'bogus' (type help for the lines a session reads)"
+    assert out[5]["error"] == "'coins 1,2': give 4 values, one per seat (got 2)"
+
+
+def test_a_session_whose_reader_has_gone_says_so_in_one_line():
+    r, w = os.pipe()
+    os.close(r)
+    proc = subprocess.run([sys.executable, "-m", "sponsio_sim", "table"], input="show\n", stdout=w,
+                          stderr=subprocess.PIPE, text=True)
+    os.close(w)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == ("error: cannot write to standard output (its reader closed the pipe): the output "
+                                   "is incomplete")

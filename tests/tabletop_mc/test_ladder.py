@@ -37,3 +37,17 @@ def test_a_rung_without_spread_makes_the_finding_an_identity():
     assert f.identity
     f.estimates["field"] = Estimate(0.001, -0.002, 0.004, 20000)
     assert not f.identity
+
+
+def test_rungs_that_agree_on_no_evidence_do_not_make_a_finding_hold():
+    """`caesar report --scale 0.001`: estimates of opposite signs without intervals were tagged
+    'holds under all 3'."""
+    nan = float("nan")
+    f = Finding("one extra gold favour", "win rate", (0.0, 0.0), WORDS)
+    f.estimates = {"field": Estimate(0.02, nan, nan, 10), "mc x4": Estimate(-0.03, nan, nan, 5),
+                   "best single": Estimate(0.01, nan, nan, 10)}
+    assert not f.holds and f.tag == UNDERPOWERED  # no rung can tell
+    f.estimates = {"field": Estimate(0.02, -0.01, 0.05, 10), "mc x4": Estimate(-0.03, -0.06, 0.01, 5)}
+    assert not f.holds and f.tag == UNDERPOWERED       # both straddle 0: the same 'no evidence' category
+    f.estimates["best single"] = Estimate(0.03, 0.02, 0.04, 20000)
+    assert not f.holds and f.tag == UNDERPOWERED       # one decided rung against two that cannot tell

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tabletop_mc.errors import UserError
+import sponsio_sim.standing as standing
 from sponsio_sim.cards import parse_card
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER
 from sponsio_sim.kernels.play.tricks import play_scripted
@@ -44,27 +45,20 @@ class TrickEntry:
     winner: int | None = None   # "-> seat W wins"
 
 
-def _seat(value: str, rules: RuleSet, where: str) -> int:
-    s = int(value)
-    if not 0 <= s < rules.players:
-        raise UserError(f"{where}: seat {s} out of range 0..{rules.players - 1}")
-    return s
-
-
 def parse_trick_entry(text: str, rules: RuleSet, where: str) -> TrickEntry:
     """One trick entry (module docstring)."""
     t = " ".join(text.strip().split()).rstrip(".;")
     entry = TrickEntry(text.strip(), where)
     m = _WINS.match(t)
     if m:
-        t, entry.winner = m.group(1), _seat(m.group(2), rules, where)
+        t, entry.winner = m.group(1), standing.seat(m.group(2), rules, where)
     m = _HEAD.match(t)
     if m.group(1) is not None:
         entry.number = int(m.group(1))
         if entry.number < 1:
             raise UserError(f"{where}: tricks are numbered from 1")
     if m.group(2) is not None:
-        entry.leader = _seat(m.group(2), rules, where)
+        entry.leader = standing.seat(m.group(2), rules, where)
     rest = m.group(3).strip()
     pos = 0
     while pos < len(rest):
@@ -83,7 +77,7 @@ def parse_trick_entry(text: str, rules: RuleSet, where: str) -> TrickEntry:
             note = _NOTE.match(tok.group(1))
             if not entry.cards or not note:
                 raise UserError(f"{where}: cannot read '({tok.group(1)})' (a card may be followed by '(seat S)')")
-            entry.seats[-1] = _seat(note.group(1), rules, where)
+            entry.seats[-1] = standing.seat(note.group(1), rules, where)
     if not entry.cards:
         raise UserError(f"{where}: no card in {text.strip()!r}")
     if len(entry.cards) > rules.players:

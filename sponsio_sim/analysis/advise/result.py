@@ -54,19 +54,21 @@ def standing_wins(won: np.ndarray, final: np.ndarray, b: int, row: int) -> tuple
 
 
 def next_best(df: pd.DataFrame, head: str, *, label: str = "action", unit: str = "coins", fmt: str = "{:+.2f}",
-              decisive: bool = True, only: str = "the only legal action") -> str:
+              gap: str = "vs_best", only: str = "the only legal action") -> str:
     """The top line: ``head`` (the best row in words), then how the second
-    row compares by its paired ``vs_best`` interval (``decisive``: an
-    interval wholly below 0 makes the best clearly better; no interval, below
-    ``stats.MIN_MEAN_N`` samples, says so rather than calling the two equal)."""
+    row compares by its paired interval ``gap`` (``vs_best``: on the measure
+    the rows are ranked by, in ``unit``): an interval wholly below 0 makes
+    the best clearly better; no interval, below ``stats.MIN_MEAN_N``
+    samples, says so rather than calling the two equal."""
     if len(df) == 1:
         return head + "; " + only
     second = df.iloc[1]
     f = fmt.format
-    if not (np.isfinite(second["vs_best_low"]) and np.isfinite(second["vs_best_high"])):
-        return head + (f"; the next best, {second[label]}, differs by {f(second['vs_best'])} {unit}, "
+    d, lo, hi = second[gap], second[f"{gap}_low"], second[f"{gap}_high"]
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return head + (f"; the next best, {second[label]}, differs by {f(d)} {unit}, "
                        f"too few samples for a 95 % CI to say whether that is real")
-    gap = f"{f(second['vs_best'])} [{f(second['vs_best_low'])}, {f(second['vs_best_high'])}] {unit}"
-    if decisive and np.isfinite(second["vs_best_high"]) and second["vs_best_high"] < 0:
-        return head + f"; clearly better than the next best, {second[label]} ({gap})"
-    return head + f"; the next best, {second[label]}, is as good within the CI ({gap})"
+    words = f"{f(d)} [{f(lo)}, {f(hi)}] {unit}"
+    if hi < 0:
+        return head + f"; clearly better than the next best, {second[label]} ({words})"
+    return head + f"; the next best, {second[label]}, is as good within the CI ({words})"

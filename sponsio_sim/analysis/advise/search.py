@@ -203,6 +203,10 @@ def _frame(table, acts, rollouts, results, rules, by, eff) -> pd.DataFrame:
         d, dl, dh = _paired(gain[i, :k], gain[best, :k], eff)
         w, wl, wh = mean_eff(share[i, :k], eff, lower=0.0, upper=1.0)
         e, el, eh = _paired(share[i, :k], share[0, :k], eff)
+        ranked = {}
+        if by == "win":   # the ranking measure's own paired gap to the best, for the verdict
+            v, vl, vh = _paired(share[i, :k], share[best, :k], eff)
+            ranked = dict(win_vs_best=v, win_vs_best_low=vl, win_vs_best_high=vh)
         bets = list(held)
         new = -1
         if table.step < n_bet and act[0] == BET:
@@ -220,7 +224,7 @@ def _frame(table, acts, rollouts, results, rules, by, eff) -> pd.DataFrame:
                          rebet=p[new][3] if new >= 0 else np.nan,
                          held=", ".join(_held(names[bets[b]], p[b]) for b in range(len(bets)) if b != new),
                          win=w, win_low=wl, win_high=wh, win_vs_first=e, win_vs_first_low=el, win_vs_first_high=eh,
-                         rollouts=k, index=i))
+                         **ranked, rollouts=k, index=i))
     df = pd.DataFrame(rows)
     sort = "gain" if by == "gain" else "win"
     df = df.sort_values(["rollouts", sort], ascending=[False, False], kind="stable").reset_index(drop=True)
@@ -240,7 +244,9 @@ def _verdict(df: pd.DataFrame, by: str) -> str:
     best = df.iloc[0]
     head = (f" ({best['gain']:+.2f} coins this round on average"
             + (f", win chance {best['win']:.3f}" if "win" in df.columns else "") + ")")
-    return next_best(df, head, decisive=by == "gain")
+    if by == "win" and "win_vs_best" in df.columns:   # ranked by the win chance: judged on its paired gap
+        return next_best(df, head, gap="win_vs_best", unit="win chance", fmt="{:+.3f}")
+    return next_best(df, head)
 
 
 def _reveal_note(rev: pd.DataFrame) -> str:

@@ -26,24 +26,27 @@ import shlex
 from dataclasses import dataclass, field, replace
 
 from tabletop_mc.errors import UserError
+import sponsio_sim.standing as standing
 from sponsio_sim.analysis.advise.odds import state_odds
 from sponsio_sim.analysis.advise.plays import parse_trick_entry, who_played
 from sponsio_sim.analysis.advise.search import Rollouts, advise
 from sponsio_sim.analysis.advise.state import (TableState, describe, next_actor, parse_history, parse_narration,
-                                               read_line, _numbers)
-from sponsio_sim.analysis.advise.table import betting_arrays, betting_done
+                                               read_line)
+from sponsio_sim.analysis.advise.table import betting_arrays, betting_done, pending_token
 from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, PLAYS, CardPlay
 from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.advise.infer import Reading, seat_strategies
 from sponsio_sim.cards import card_name, format_cards, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.game.layout import LEAD_TOKEN, TOKEN
+from sponsio_sim.rules import TOKENS
 
 _SET = re.compile(r"^(seat|dealer|round|coins|track|hand|talon)\b\s*:?\s*(.*)$")
 _NARRATED = re.compile(r"^(seat\s+\d+\s*\(|round\s+\d+\s*:)")   # a narration's seat or round line
 _ACTION = re.compile(r"^(end\s+)?\d+\s*:")
 _CARDS = re.compile(r"^(?:trick|play)\s*:\s*(.*)$")
 HELP = __doc__.split("Lines", 1)[1].split("\n", 1)[1].rstrip()
+MAX_LINE = 10_000   # characters: a whole round's excerpt line is well under 200
 
 
 @dataclass
@@ -70,19 +73,21 @@ def _copy(st: TableState) -> TableState:
 class Session:
     """The state of the round so far and what answering questions needs, kept warm."""
 
-    def __init__(self, rules, *, profile: str | None = None, seat: int | None = None, state_text: str | None = None,
-                 seed: int = 1, rule_options: list[str] | None = None):
-        """``rule_options``: the command-line options that gave ``rules`` (``--rules``, ``--set``), for ``command``."""
+    def __init__(self, rules, *, check_option, profile: str | None = None, seat: int | None = None,
+                 state_text: str | None = None, seed: int = 1, rule_options: list[str] | None = None):
+        """``check_option(kind, name, text)``: a question's option value (-n, --seed, --play,
+        --worlds, --seat) as the one-shot command ``kind`` reads it, or a UserError (the CLI passes
+        its own parameter types, so both read a value alike); ``rule_options``: the command-line
+        options that gave ``rules`` (``--rules``, ``--set``), for ``command``."""
         self.rules = rules
+        self.check_option = check_option
         self.rule_options = list(rule_options or [])
         self.profile, lineup = seat_strategies(profile, rules)
         self.strategies, self.model = lineup.strategies, lineup.model
         self.seed = seed
         st = parse_narration(state_text, rules) if state_text is not None else TableState(rules)
         if seat is not None:
-            if not 0 <= seat < rules.players:
-                raise UserError(f"--seat {seat} out of range 0..{rules.players - 1}")
-            st.seat = seat
+            st.seat = standing.seat(seat, rules, "--seat")
         if st.seat is None:
             st.seat = 0 if state_text is None else self._default_seat(st)
         self._check(st)
@@ -163,12 +168,15 @@ class Session:
         (returns a ``Question``), or a command's text; raises UserError and
         changes nothing when the line does not fit."""
         text = line.strip()
+        if len(text) > MAX_LINE:
+            raise UserError(f"a line of {len(text):,} characters: longer than any line a session reads "
+                            f"({MAX_LINE:,} at most); nothing changed")
         low = " ".join(text.lower().split())
         word = low.split(" ", 1)[0] if low else ""
         if not low or low.startswith("#"):
             return None
         if word in ("odds", "advise"):
-            return Question(word, self._options(text.split(None, 1)[1] if " " in text else ""))
+            return Question(word, self._options(word, text.split(None, 1)[1] if " " in text else ""))
         if low in ("help", "?"):
             return HELP
         if low in ("show", "state"):
@@ -184,7 +192,7 @@ class Session:
             return self._new_round()
         if m := _CARDS.match(low):
             new = _copy(self.st)
-            new.plays.append(parse_trick_entry(m.group(1), self.rules, f"'{text}'"))
+            new.plays.append(parse_trick_entry(m.group(1), self.rules, standing.shown(text)))
             new.tricks = True
             cards = " ".join(card_name(c, self.rules) for c in new.plays[-1].cards)
             return self._commit(new, f"played {cards}")
@@ -198,9 +206,9 @@ class Session:
             return self._commit(new, "; ".join(f"seat {r[0]}: {describe(r, self.rules)}" for r in rows))
         new = _copy(self.st)
         coins, track = {}, {}
-        kind = read_line(new, text, f"'{text}'", coins, track)
+        kind = read_line(new, text, standing.shown(text), coins, track)
         if kind is None:
-            raise UserError(f"cannot read {text!r} (type help for the lines a session reads)")
+            raise UserError(f"cannot read {standing.shown(text)} (type help for the lines a session reads)")
         if kind == "round":
             fresh = TableState(self.rules, round=new.round, dealer=new.dealer, seat=self.st.seat)
             return self._commit(fresh, f"round {new.round}, dealer seat {new.dealer}")
@@ -223,21 +231,14 @@ class Session:
     def _set(self, key: str, value: str, text: str) -> str:
         new = _copy(self.st)
         r = self.rules
-        what = f"'{text}'"
+        what = standing.shown(text)
         if key in ("seat", "dealer", "round"):
-            try:
-                v = int(value)
-            except ValueError:
-                raise UserError(f"{what}: {key} takes a number") from None
-            if key != "round" and not 0 <= v < r.players:
-                raise UserError(f"{what}: seat {v} out of range 0..{r.players - 1}")
-            if key == "round" and not 1 <= v <= r.max_rounds:
-                raise UserError(f"{what}: rounds are 1..{r.max_rounds}")
+            v = standing.round_no(value, r, what) if key == "round" else standing.seat(value, r, what)
             if key == "seat" and new.seat in new.hands and v != new.seat:
                 new.hands[v] = new.hands.pop(new.seat)
             setattr(new, key, v)
         elif key in ("coins", "track"):
-            setattr(new, key, _numbers(value, r, key, float if key == "coins" else int))
+            setattr(new, key, standing.per_seat(value, r, what, key))
         elif key == "hand":
             if new.history or new.plays:
                 raise UserError("a round is in progress: type new to start the next one, or undo")
@@ -259,17 +260,16 @@ class Session:
         return self._commit(new, f"round {new.round}" + (f", dealer seat {new.dealer}" if new.dealer is not None else "")
                             + " (give coins and track if they changed)")
 
-    @staticmethod
-    def _options(text: str) -> dict:
-        """A question's options (module docstring)."""
+    def _options(self, kind: str, text: str) -> dict:
+        """A question's options (module docstring), each read by ``check_option`` as the one-shot
+        command reads it."""
         try:
             tokens = shlex.split(text)
         except ValueError as e:
-            raise UserError(f"cannot read the options {text!r}: {e}") from None
+            raise UserError(f"cannot read the options {standing.shown(text)}: {e}") from None
         out: dict = {}
         k = 0
-        takes = {"-n": ("n", int), "--seed": ("seed", int), "--play": ("play", str), "--worlds": ("worlds", int),
-                 "--seat": ("seat", int)}
+        takes = {"-n": "n", "--seed": "seed", "--play": "play", "--worlds": "worlds", "--seat": "seat"}
         flags = {"--no-infer": ("infer", False), "--infer": ("infer", True), "--open": ("open_hands", True)}
         while k < len(tokens):
             tok = tokens[k]
@@ -278,18 +278,10 @@ class Session:
                 k += 1
                 continue
             if tok not in takes or k + 1 >= len(tokens):
-                raise UserError(f"option {tok!r}: expected -n N, --seed S, --play {'|'.join(PLAYS)}, --worlds W, "
-                                "--seat S, --no-infer or --open")
-            name, cast = takes[tok]
-            try:
-                out[name] = cast(tokens[k + 1])
-            except ValueError:
-                raise UserError(f"option {tok} {tokens[k + 1]!r}: expected a number") from None
+                raise UserError(f"option {standing.shown(tok)}: expected -n N, --seed S, --play {'|'.join(PLAYS)}, "
+                                "--worlds W, --seat S, --no-infer or --open")
+            out[takes[tok]] = self.check_option(kind, takes[tok], tokens[k + 1])
             k += 2
-        if "play" in out and out["play"] not in PLAYS:
-            raise UserError(f"--play {out['play']}: choose from {', '.join(PLAYS)}")
-        if out.get("n", 1) < 1 or out.get("worlds", 1) < 1:
-            raise UserError("-n and --worlds must be at least 1")
         return out
 
     # ---- questions ---------------------------------------------------------------------------------------------
@@ -303,12 +295,13 @@ class Session:
         if st is None:
             raise UserError(self.where())
         if seat is not None:
-            if not 0 <= seat < self.rules.players:
-                raise UserError(f"--seat {seat} out of range 0..{self.rules.players - 1}")
+            seat = standing.seat(seat, self.rules, "--seat")
             if seat != st.seat:
                 if not opts.get("open_hands") and seat not in st.hands:
                     raise UserError(f"seat {seat}'s view needs its hand")
                 st.seat = seat
+        if seat is None:
+            self._check_turn(st, q.kind)
         memo = self._memo_for(st, opts.get("infer", True))
         play = opts.get("play", "profile")
         infer = opts.get("infer", True)
@@ -320,6 +313,24 @@ class Session:
             result = advise(st, profile=self.profile, reading=Reading(infer=infer), rollouts=Rollouts(opts.get("n")),
                             card_play=card_play, seed=seed, memo=memo, progress=None)
         return Answer(q.kind, result, seed, self.command(q.kind, dict(q.options, seed=seed)))
+
+    def _check_turn(self, st: TableState, kind: str) -> None:
+        """A question from your seat when another seat decides now (the one-shot commands say it in
+        their own words, naming their --seat option)."""
+        if st.after_round():
+            return
+        if st.in_tricks() or betting_done(st):
+            if kind == "odds":
+                return   # the odds of every bet held, from anyone's turn
+            actor = who_played(self.rules, self._leader(st), st.cards_played())[2]
+            does, then = "plays", "its card (trick: CARD)"
+        elif (token := pending_token(st)) is not None:
+            actor, does, then = token[1], f"decides its {TOKENS[token[0]]} token", "its use (end S: ...)"
+        else:
+            actor, does, then = next_actor(st), "acts", "its action (S: ACTION)"
+        if actor is not None and actor != st.seat:
+            raise UserError(f"you are seat {st.seat} and seat {actor} {does} now: type {then} and ask again, or ask "
+                            f"with --seat {actor} for its view")
 
     def _memo_for(self, st: TableState, infer: bool) -> dict:
         """The inference's per-seat likelihoods, kept while the betting and the view stay the same."""

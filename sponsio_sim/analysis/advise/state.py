@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tabletop_mc.errors import UserError
+import sponsio_sim.standing as standing
 from sponsio_sim.analysis.advise.plays import TrickEntry, parse_trick_entry, parse_tricks, phase_leader, who_played
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import card_name, parse_card, parse_cards
@@ -36,7 +37,7 @@ from sponsio_sim.rules import TOKENS, RuleSet
 
 UNKNOWN_HAND = "?"   # a seat line's cards where the narration does not know them
 _ROUND = re.compile(r"^round\s+(\d+)\s*:\s*dealer\s+seat\s+(\d+)")
-_SEAT = re.compile(r"^seat\s+(\d+)\s*\((?:[^;)]*;\s*)?([-\d.]+)\s+coins?,\s*track\s+(\d+)\)\s*:\s*(.*)$")
+_SEAT = re.compile(r"^seat\s+(\d+)\s*\((?:[^;)]*;\s*)?(\S+?)\s+coins?,\s*track\s+(\S+?)\)\s*:\s*(.*)$")
 _TALON = re.compile(r"^talon\s*:\s*(.*)$")
 _TURN = re.compile(r"^turn\s+\d+\s*,\s*seat\s+(\d+)\s*:\s*(.*)$")
 _END = re.compile(r"^end of betting\s*:\s*seat\s+(\d+)\s*\((swap|rebet|double) token\)\s*(.*)$")
@@ -88,16 +89,13 @@ class TableState:
         return [c for e in self.plays for c in e.cards]
 
     def hand(self) -> list[int]:
+        if self.seat is None:
+            raise UserError("give --seat (the seat to advise)" + (
+                ": the excerpt runs to the end of the round, where every seat decides whether to cash its streak "
+                "in" if self.after_round() else ""))
         if self.seat not in self.hands:
             raise UserError(f"no hand for seat {self.seat}: give --hand (the cards seat {self.seat} was dealt)")
         return self.hands[self.seat]
-
-
-def _seat(value: str, rules: RuleSet, what: str) -> int:
-    s = int(value)
-    if not 0 <= s < rules.players:
-        raise UserError(f"{what}: seat {s} out of range 0..{rules.players - 1}")
-    return s
 
 
 def _card(token: str, rules: RuleSet, what: str) -> int:
@@ -124,7 +122,7 @@ def parse_action(seat: int, text: str, rules: RuleSet, what: str) -> tuple[int, 
         return seat, PASS, -1, -1, -1
     m = _REVEAL.match(t)
     if not m:
-        raise UserError(f"{what}: cannot read {text.strip()!r} (expected pass, or 'reveal CARD, ' and a bet, "
+        raise UserError(f"{what}: cannot read {standing.shown(text)} (expected pass, or 'reveal CARD, ' and a bet, "
                         "a token or a swap)")
     reveal, rest = _card(m.group(1), rules, what), m.group(2).strip()
     if m := _BET.match(rest):
@@ -140,10 +138,10 @@ def parse_action(seat: int, text: str, rules: RuleSet, what: str) -> tuple[int, 
             return seat, TOKEN, tok, _card(p.group(1), rules, what), reveal
         if _PAY_COIN.match(pay):
             return seat, TOKEN, tok, -1, reveal
-        raise UserError(f"{what}: cannot read the payment {pay!r} (reveal CARD, or coin)")
+        raise UserError(f"{what}: cannot read the payment {standing.shown(pay)} (reveal CARD, or coin)")
     if m := _SWAP.match(rest):
         return seat, SWAP, _card(m.group(1), rules, what), _card(m.group(2), rules, what), reveal
-    raise UserError(f"{what}: cannot read {rest!r} (expected 'bet BET', 'take TOKEN (reveal CARD | coin)' "
+    raise UserError(f"{what}: cannot read {standing.shown(rest)} (expected 'bet BET', 'take TOKEN (reveal CARD | coin)' "
                     "or 'swap CARD for CARD')")
 
 
@@ -174,7 +172,7 @@ def parse_end_use(seat: int, text: str, rules: RuleSet, what: str, token: str | 
         bet = parse_bet(m.group(2), rules, seat)
         rows = [b.code() for b in _rows(rules)]
         return seat, END_USE, REBET_TOKEN, int(m.group(1)) - 1, rows.index(bet.code())
-    raise UserError(f"{what}: cannot read {text.strip()!r} (expected 'double #I', 'rebet #I to BET' or "
+    raise UserError(f"{what}: cannot read {standing.shown(text)} (expected 'double #I', 'rebet #I to BET' or "
                     "'swap CARD for CARD')")
 
 
@@ -186,9 +184,9 @@ def parse_history(text: str | None, rules: RuleSet) -> tuple[list, list[str]]:
             continue
         m = _ENTRY.match(part.strip())
         if not m:
-            raise UserError(f"--history entry {part.strip()!r}: expected 'SEAT: action' or 'end SEAT: token use'")
-        what = f"--history entry {part.strip()!r}"
-        seat = _seat(m.group(2), rules, what)
+            raise UserError(f"--history entry {standing.shown(part)}: expected 'SEAT: action' or 'end SEAT: token use'")
+        what = f"--history entry {standing.shown(part)}"
+        seat = standing.seat(m.group(2), rules, what)
         rows.append(parse_end_use(seat, m.group(3), rules, what) if m.group(1)
                     else parse_action(seat, m.group(3), rules, what))
         texts.append(part.strip())
@@ -227,12 +225,13 @@ def read_line(st: TableState, line: str, what: str, coins: dict, track: dict) ->
     line = line.strip()
     low = line.lower()
     if m := _ROUND.match(low):
-        st.round = _round(m.group(1), rules, f"{what}: round {m.group(1)[:12]}")
-        st.dealer = _seat(m.group(2), rules, what)
+        st.round = standing.round_no(m.group(1), rules, what)
+        st.dealer = standing.seat(m.group(2), rules, what)
         return "round"
     if m := _SEAT.match(low):
-        s = _seat(m.group(1), rules, what)
-        coins[s], track[s] = float(m.group(2)), int(m.group(3))
+        s = standing.seat(m.group(1), rules, what)
+        coins[s] = standing.coins(standing.decimal(m.group(2), what), s, rules, what)
+        track[s] = standing.track(standing.integer(m.group(3), what), s, rules, what)
         if m.group(4).strip() != UNKNOWN_HAND:
             st.hands[s] = parse_cards(m.group(4), rules, what)
         return "seat"
@@ -240,15 +239,15 @@ def read_line(st: TableState, line: str, what: str, coins: dict, track: dict) ->
         st.talon = parse_cards(m.group(1), rules, what)
         return "talon"
     if m := _TURN.match(low):
-        st.history.append(parse_action(_seat(m.group(1), rules, what), m.group(2), rules, what))
+        st.history.append(parse_action(standing.seat(m.group(1), rules, what), m.group(2), rules, what))
         st.texts.append(line)
         return "action"
     if m := _END.match(low):
-        st.history.append(parse_end_use(_seat(m.group(1), rules, what), m.group(3), rules, what, m.group(2)))
+        st.history.append(parse_end_use(standing.seat(m.group(1), rules, what), m.group(3), rules, what, m.group(2)))
         st.texts.append(line)
         return "end"
     if (m := _SETTLE.match(low)) and st.tricks:
-        s = _seat(m.group(1), rules, what)
+        s = standing.seat(m.group(1), rules, what)
         st.settled[s] = (float(m.group(3)), int(m.group(4)), float(m.group(5) or 0.0))
         return "settle"
     if _TRICK.match(low):
@@ -259,30 +258,12 @@ def read_line(st: TableState, line: str, what: str, coins: dict, track: dict) ->
         st.tricks = True
         lead = phase_leader(low)
         if lead is not None:
-            st.first_lead = (_seat(str(lead), rules, what), what)
+            st.first_lead = (standing.seat(str(lead), rules, what), what)
         return "phase"
     if _PAST.match(low):
         raise UserError(f"{what}: the excerpt goes past the end of the game; cut it at the decision you want "
                         "advice on")
     return None
-
-
-def _round(text: str, rules: RuleSet, label: str) -> int:
-    """A round number of the game, 1..max_rounds (``label`` names it in the error)."""
-    n = int(text) if len(text) <= 9 else rules.max_rounds + 1
-    if not 1 <= n <= rules.max_rounds:
-        raise UserError(f"{label}: rounds are 1..{rules.max_rounds} (rule set {rules.name})")
-    return n
-
-
-def _numbers(text: str, rules: RuleSet, what: str, cast):
-    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
-    if len(parts) != rules.players:
-        raise UserError(f"{what}: give {rules.players} values, one per seat (got {len(parts)})")
-    try:
-        return [cast(p) for p in parts]
-    except ValueError:
-        raise UserError(f"{what}: {text!r} is not {rules.players} numbers") from None
 
 
 @dataclass(frozen=True)
@@ -308,20 +289,20 @@ def table_state(rules: RuleSet, state_text: str | None = None, facts: RoundFacts
     hand, talon, seat, dealer, round_no = facts.hand, facts.talon, facts.seat, facts.dealer, facts.round_no
     history, tricks, coins, track = facts.history, facts.tricks, facts.coins, facts.track
     if seat is not None:
-        st.seat = _seat(str(seat), rules, "--seat")
+        st.seat = standing.seat(str(seat), rules, "--seat")
     if dealer is not None:
-        st.dealer = _seat(str(dealer), rules, "--dealer")
+        st.dealer = standing.seat(str(dealer), rules, "--dealer")
     if round_no is not None:
-        st.round = _round(str(round_no), rules, f"--round {round_no}")
+        st.round = standing.round_no(round_no, rules, "--round")
     if history is not None:
         st.history, st.texts = parse_history(history, rules)
     if tricks is not None:
         st.plays, st.first_lead = parse_tricks(tricks, rules), None
         st.tricks = st.tricks or bool(st.plays)
     if coins is not None:
-        st.coins = _numbers(coins, rules, "--coins", float)
+        st.coins = standing.per_seat(coins, rules, "--coins", "coins")
     if track is not None:
-        st.track = _numbers(track, rules, "--track", int)
+        st.track = standing.per_seat(track, rules, "--track", "track")
     if talon is not None:
         st.talon = parse_cards(talon, rules, "--talon")
     if st.dealer is None:
@@ -330,12 +311,6 @@ def table_state(rules: RuleSet, state_text: str | None = None, facts: RoundFacts
         raise UserError("no talon: give --talon (the talon as dealt)")
     st.coins = st.coins or [float(rules.start_coins)] * rules.players
     st.track = st.track or [0] * rules.players
-    for s, v in enumerate(st.track):
-        if not 0 <= v < rules.track_win:
-            raise UserError(f"--track: seat {s} at {v} (positions 0..{rules.track_win - 1} while the game goes on)")
-    for s, v in enumerate(st.coins):
-        if not 0 <= v < rules.coins_to_end:
-            raise UserError(f"--coins: seat {s} has {v:g} (0..{rules.coins_to_end:g} while the game goes on)")
     if hand is not None:
         if st.seat is None:
             st.seat = next_player(st) if st.in_tricks() else next_actor(st)

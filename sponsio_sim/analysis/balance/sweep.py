@@ -27,6 +27,7 @@ thresholds are track positions and stay put.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -102,18 +103,26 @@ def parse_lever(text: str, rules: RuleSet) -> Lever:
     key, spec = (p.strip() for p in text.split("=", 1))
     if key == "players":
         raise UserError(f"--lever {text!r}: the player count is not a lever here; use --players 3,4")
+    span = None
     try:
         if ".." in spec:
             rng, _, step = spec.partition(":")
             a, b = (float(x) for x in rng.split(".."))
             step = float(step) if step else 1.0
-            if step <= 0 or b < a:
+            if not all(math.isfinite(x) for x in (a, b, step)) or step <= 0 or b < a:
                 raise ValueError
-            values = list(np.arange(a, b + step / 2, step))
+            span = (a, b, step)
         else:
             values = [float(v) for v in spec.split(",") if v.strip()]
+            if not all(math.isfinite(v) for v in values):
+                raise ValueError
     except ValueError:
-        raise UserError(f"--lever {text!r}: values must be numbers, as A..B, A..B:STEP or v1,v2") from None
+        raise UserError(f"--lever {text!r}: values must be finite numbers, as A..B, A..B:STEP or v1,v2") from None
+    if span is not None:
+        a, b, step = span
+        if (b - a) / step + 1 > MAX_VALUES:   # counted before any is made
+            raise UserError(f"--lever {text!r}: give 1 to {MAX_VALUES} values")
+        values = list(np.arange(a, b + step / 2, step))
     if not values or len(values) > MAX_VALUES:
         raise UserError(f"--lever {text!r}: give 1 to {MAX_VALUES} values")
     values = [int(v) if float(v).is_integer() else float(v) for v in values]

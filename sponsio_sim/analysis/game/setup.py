@@ -90,6 +90,8 @@ def mixture_profile(members: list[Strategy], weights, name: str, rules: RuleSet)
 
 
 def _field_profile(field: Field, rules: RuleSet, name: str, where: str) -> Profile:
+    if field.game != "sponsio":
+        raise UserError(f"{where}: a {field.game} field, not a sponsio one")
     if field.players != rules.players:
         raise UserError(f"{where}: made for {field.players} players, not {rules.players}")
     if len(field.members) > MAX_ENTRIES:

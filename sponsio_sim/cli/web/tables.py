@@ -26,6 +26,7 @@ from sponsio_sim.analysis.advise.table import betting_over, pending_token
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.cards import card_name
 from sponsio_sim.cli.advise import state_rules
+from sponsio_sim.cli.table import check_option
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.game.layout import BET, REBET_TOKEN
 from sponsio_sim.rules import RANKS, TOKENS, load_rules
@@ -95,7 +96,7 @@ class Tables:
         if session is not None:
             return session
         session = Session(self.ruleset(spec), profile=self.profile, seat=spec.seat, state_text=spec.narration,
-                          seed=self.seed, rule_options=self.rule_options)
+                          seed=self.seed, rule_options=self.rule_options, check_option=check_option)
         for k, line in enumerate(spec.lines):
             try:
                 take(session, line)
