@@ -67,8 +67,10 @@ POLICIES = (
                   "mc, mcR such as mc400", float(DEFAULT_ROLLOUTS), slot="mc_rollouts"),
     BettingPolicy("distilled", "distilled or distilledT", "distilled", DEFAULT_THRESHOLD, slot="ev_threshold",
                   tempered=True, reads_model=True),
+    BettingPolicy("net", "net (a network trained on mc's action values; sponsio train)", "net", 0.0, tempered=True,
+                  reads_model=True),
 )
-BET_TROLL, BET_RANDOM, BET_EV, BET_MC, BET_DISTILLED = range(len(POLICIES))   # kernel codes, in row order
+BET_TROLL, BET_RANDOM, BET_EV, BET_MC, BET_DISTILLED, BET_NET = range(len(POLICIES))   # kernel codes, in row order
 
 BETTING = {p.name: code for code, p in enumerate(POLICIES)}
 BY_NAME = {p.name: p for p in POLICIES}

@@ -47,7 +47,7 @@ def mc_gain(rules, n: int, seed: int) -> tuple[float, float, float]:
     member's)."""
     field = parse_profile("reference", rules)
     heaviest = field[int(np.argmax(field.weights))]
-    mc = parse_strategy(f"mc:goal:cash{heaviest.cash or 5}", rules)
+    mc = parse_strategy(f"mc:goal:{heaviest.cash_text if heaviest.cash is not None else 'cash5'}", rules)
     return focal_gain(rules, field, mc, n, seed=seed, model=find_model(rules, variant="reference"))
 
 

@@ -58,8 +58,7 @@ def rungs(rules) -> dict[str, Profile]:
     """The three player models for ``rules`` (module docstring)."""
     field = parse_profile("reference", rules)
     heaviest = field[int(np.argmax(field.weights))]
-    cash = "never" if heaviest.cash is None else f"cash{heaviest.cash}"
-    mc = parse_profile(f"mc:goal:{cash} x{rules.players}", rules)
+    mc = parse_profile(f"mc:goal:{heaviest.cash_text} x{rules.players}", rules)
     single = parse_profile(f"{best_single(rules, field)} x{rules.players}", rules)
     return {FIELD: field, MC: mc, SINGLE: single}
 

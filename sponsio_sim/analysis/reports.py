@@ -123,7 +123,8 @@ def _field_section(doc: HtmlReport, rules, n, seed: int, progress) -> tuple[str,
     rows.append({"exploit": top["strategy"], "how": f"best of {len(br)} PSRO deviations (ev thresholds, cash-in, "
                  "troll, temperatures)", "games": int(top["games"]), "gain": top["gain"], "gain_low": top["gain_low"],
                  "gain_high": top["gain_high"]})
-    mc = parse_strategy(f"mc:goal:cash{field[int(np.argmax(f.weights))].cash or 5}", rules)
+    heaviest = field[int(np.argmax(f.weights))]
+    mc = parse_strategy(f"mc:goal:{heaviest.cash_text if heaviest.cash is not None else 'cash5'}", rules)
     g = firstpage.mc_gain(rules, n(ladder.MC_GAMES, MC_FLOOR), seed + 2)
     rows.append({"exploit": mc.text, "how": "rollout search, opponents drawn from the field in its rollouts",
                  "games": n(ladder.MC_GAMES, MC_FLOOR), "gain": g[0], "gain_low": g[1], "gain_high": g[2]})

@@ -15,7 +15,7 @@ main = game_cli("sponsio", """Sponsio bet-odds calculator and strategy analyser.
     """, {name: f"sponsio_sim.cli.{module}" for name, module in (
     ("odds", "odds"), ("advise", "advise"), ("table", "table"), ("serve", "serve"), ("dd", "dd"), ("game", "game"),
     ("tournament", "game"), ("matrix", "game"), ("fit", "game"), ("balance", "balance"), ("recommend", "balance"),
-    ("sweep", "sweep"), ("meta", "meta"), ("exploit", "strategy"))})
+    ("sweep", "sweep"), ("meta", "meta"), ("train", "train"), ("exploit", "strategy"))})
 
 
 def _rules_meta(params):

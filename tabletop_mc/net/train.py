@@ -123,6 +123,9 @@ def fit(spec: NetSpec, data: TrainSet, schedule: Schedule = Schedule(), *, init:
     if data.x.shape[1] != spec.n_inputs or data.q.shape[1] != spec.n_actions:
         raise ValueError(f"data of {data.x.shape[1]} inputs and {data.q.shape[1]} actions; the spec has "
                          f"{spec.n_inputs} and {spec.n_actions}")
+    for name in ("x", "q", "q_weight", "v", "v_weight"):
+        if not np.isfinite(getattr(data, name)).all():
+            raise ValueError(f"training data: {name} holds NaN or infinity")
     rng = np.random.default_rng(schedule.seed)
     order = rng.permutation(len(data))
     n_hold = int(round(schedule.holdout * len(data))) if len(data) >= 10 else 0

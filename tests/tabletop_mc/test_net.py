@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from tabletop_mc.errors import UserError
 from tabletop_mc.net import NetSpec, NetWeights, load_weights
-from tabletop_mc.net.forward import best_legal, net_forward
+from tabletop_mc.net.forward import as_float64_slots, best_legal, net_forward
 
 SPEC = NetSpec("toy", 4, 1, (("cards", 12), ("coins", 3)), ("pass", "a", "b", "c", "d"))
 
@@ -30,11 +30,13 @@ def inputs(n, spec=SPEC, seed=1):
 
 
 def kernel(w: NetWeights, x):
-    params = np.concatenate([np.full(7, 99.0), w.packed()])   # at an offset, as in a game's state vector
-    q = np.empty(w.spec.n_actions)
-    scratch = np.empty(2 * max(w.hidden))
-    v = net_forward(params, 7, w.dims(), x, scratch, q)
-    return q, v
+    """The kernel's forward pass, its weights packed into a float64 state vector as a game keeps them."""
+    state = np.concatenate([np.full(7, 99.0), as_float64_slots(w.packed(np.float32))])
+    params = state[7:].view(np.float32)
+    q = np.empty(w.spec.n_actions, np.float32)
+    scratch = np.empty(2 * max(w.hidden), np.float32)
+    v = net_forward(params, w.dims(), np.asarray(x, np.float32), scratch, q)
+    return q.astype(np.float64), float(v)
 
 
 @pytest.mark.parametrize("hidden", [(5,), (8, 6), (4, 9, 3)])
@@ -44,8 +46,8 @@ def test_kernel_forward_equals_the_numpy_reference(hidden):
     q_ref, v_ref = w.forward(x)
     for i in range(len(x)):
         q, v = kernel(w, x[i])
-        np.testing.assert_allclose(q, q_ref[i], rtol=0, atol=1e-10)
-        assert abs(v - v_ref[i]) < 1e-10
+        np.testing.assert_allclose(q, q_ref[i], rtol=1e-5, atol=1e-5)   # float32 against float64
+        assert abs(v - v_ref[i]) < 1e-5
 
 
 def test_kernel_forward_equals_jax_on_the_same_weights():
@@ -145,7 +147,7 @@ def test_a_tiny_training_run_recovers_a_known_function():
     assert history[0]["holdout_loss"] > history[-1]["holdout_loss"]
     # the exported (folded) weights are what the kernel evaluates
     q0, v0 = kernel(w, test[0])
-    np.testing.assert_allclose(q0, q_hat[0], atol=1e-9)
+    np.testing.assert_allclose(q0, q_hat[0], rtol=1e-5, atol=1e-5)
 
 
 def test_training_without_the_extra_names_it(monkeypatch):

@@ -36,6 +36,7 @@ from tabletop_mc.runner import derive_seed, run_chunked
 from tabletop_mc.stats import mean_ci
 from sponsio_sim.analysis.game.exploit import deviations, paired_run
 from sponsio_sim.analysis.game.runs import GAME_CHUNK
+from sponsio_sim.betting_policies import TEMPERED
 from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state, mixture_profile, parse_strategy
 from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels import CACHE_DIR
@@ -88,7 +89,7 @@ def best_responses(rules, field: Profile, model, *, n: int, seed: int, bar=None)
     for st in support:
         for _, dev in deviations(st, rules, PSRO_FAMILIES):
             cands.setdefault(dev.text, dev)
-        if st.betting in ("ev", "distilled"):
+        if st.betting in TEMPERED:
             for t in TEMPS:
                 dev = Strategy(st.betting, st.play, st.cash, st.param, st.without, t)
                 cands.setdefault(dev.text, dev)

@@ -21,12 +21,13 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.field import Field, load_field, shipped_field
 from tabletop_mc.metagame.text import describe_mixture
 from sponsio_sim.analysis.game.model import SuccessModel, shipped_distilled
-from sponsio_sim.analysis.game.strategy import (BETTING, DEFAULT_ROLLOUTS, MC_KEEP, PLAY, STRATEGY_HELP, Strategy,
+from sponsio_sim.analysis.game.net import append_net, find_net
+from sponsio_sim.analysis.game.strategy import (BETTING, CASH_BY_NET, DEFAULT_ROLLOUTS, MC_KEEP, PLAY, STRATEGY_HELP, Strategy,
                                                 parse_strategies, parse_strategy)
 from sponsio_sim.bet_kinds import BY_NAME, KIND_CODE
 from sponsio_sim.betting_policies import POLICIES
 from sponsio_sim.bets import catalogue
-from sponsio_sim.kernels.game.layout import (CANDIDATE_FEATURES, CASH_NEVER, GAME, MAX_ENTRIES, MAX_ROUNDS, MAX_ROWS,
+from sponsio_sim.kernels.game.layout import (CANDIDATE_FEATURES, CASH_NET, CASH_NEVER, GAME, MAX_ENTRIES, MAX_ROUNDS, MAX_ROWS,
                                              MAX_TRACK, MODEL_START, MONEY, N_KINDS, N_TOKENS)
 from sponsio_sim.kernels.betting.model import precompute_best
 from sponsio_sim.kernels.table import MAX_PLAYERS, new_state
@@ -169,7 +170,8 @@ def set_entry(game_state, money, e: int, st: Strategy) -> None:
     """Profile entry ``e`` of packed state arrays plays ``st`` (its policies and parameters)."""
     game_state[GAME.betting_policy + e] = BETTING[st.betting]
     game_state[GAME.play_policy + e] = PLAY[st.play]
-    game_state[GAME.cash_in_at + e] = CASH_NEVER if st.cash is None else st.cash
+    game_state[GAME.cash_in_at + e] = (CASH_NEVER if st.cash is None else CASH_NET if st.cash == CASH_BY_NET
+                                       else st.cash)
     game_state[GAME.banned_kinds + e] = st.banned
     slot = POLICIES[BETTING[st.betting]].slot   # where the policy's number goes; the other slots are 0
     money[MONEY.pass_share + e] = st.kernel_param if slot == "pass_share" else 0.0
@@ -184,15 +186,24 @@ def _put(vector, layout, **values) -> None:
         vector[getattr(layout, name)] = value
 
 
+def uses_net(strategies, mc_self: str = "ev") -> bool:
+    """Whether a game of ``strategies`` needs the network: a ``net`` bettor, a cash-in by it, or ``mc``'s
+    own later decisions played by it in its rollouts."""
+    return (mc_self == "net" and any(st.betting == "mc" for st in strategies)) or any(
+        st.betting == "net" or st.cash == CASH_BY_NET for st in strategies)
+
+
 def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel, *, rotate: bool = False,
-                focal: int = -1, distilled=None, mc_self: str = "ev"):
+                focal: int = -1, distilled=None, mc_self: str = "ev", net=None):
     """(board, game_state, money) templates for the game and fit kernels. A field
     ``Profile`` makes every seat draw its entry per game; ``focal`` >= 0 then
     seats that entry at the focal seat (``kernels.game.field``). ``distilled``:
     the ``distilled`` policy's feature weights (default: the shipped ones for the
     player count, ``model.shipped_distilled``, else ``ev_weights``, which score
     as ``ev`` does). ``mc_self``: how an ``mc`` seat's own later
-    decisions are played in its rollouts (``ev`` or ``distilled``)."""
+    decisions are played in its rollouts (``ev``, ``distilled`` or ``net``). ``net``: the network
+    (``tabletop_mc.net.NetWeights``) ``net`` seats play, default the shipped one for the player count
+    (``game.net.find_net``); loaded only when a seat needs it."""
     check_rules(rules)
     board, ints0, w0 = new_state(rules.n_colours, rules.kernel_flags)
     game_state = np.zeros(GAME.size, dtype=np.int64)
@@ -239,4 +250,7 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
     game_state[GAME.mc_any] = 1 if any(st.betting == "mc" for st in strategies) else 0
     money[MODEL_START:] = model.p
     precompute_best(game_state, money)
+    game_state[GAME.net_at] = game_state[GAME.net_scratch] = -1
+    if uses_net(strategies, mc_self):
+        money = append_net(rules, game_state, money, find_net(rules) if net is None else net)
     return board, game_state, money

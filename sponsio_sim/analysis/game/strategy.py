@@ -7,7 +7,9 @@
   candidates ``mc`` searches by weights fitted to ``mc``'s decisions,
   ``analysis.game.distill``; ``distilled0.5`` passes unless a score beats 0.5);
 - PLAY: ``random`` | ``greedy`` | ``goal`` (the engine's play policies);
-- CASH: ``never`` (default) | ``cashK``: cash the streak in at position >= K;
+- CASH: ``never`` (default) | ``cashK``: cash the streak in at position >= K |
+  ``net``: when the learned network's value head says cashing in is worth more
+  (``kernels.betting.net``; ``net:goal:net`` is the learned policy throughout);
 - optionally ``without=KIND[+KIND]``: restricted play, the betting policy
   never places bets of those types (``ev:goal:cash4:without=nines``);
 - optionally ``temp=TAU`` (``ev`` and ``distilled``): sample each betting
@@ -41,9 +43,10 @@ _TEMP_RE = re.compile(r"^temp=(\d+(?:\.\d*)?|\.\d+)$")
 _REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
 _WITHOUT = "without="
 _TEMP = "temp="
+CASH_BY_NET = "net"
 STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND][:temp=TAU] with BETTING "
                  + ", ".join(p.syntax for p in POLICIES) + "; "
-                 "PLAY random, greedy or goal; CASH never or cashK (e.g. cash4); without=nines (or "
+                 "PLAY random, greedy or goal; CASH never, cashK (e.g. cash4) or net; without=nines (or "
                  "without=nines+last) never places those bet types; temp=TAU (ev, distilled) samples actions "
                  "by a softmax of temperature TAU coins")
 
@@ -52,7 +55,7 @@ STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND][:temp=TAU] with BETTING "
 class Strategy:
     betting: str
     play: str
-    cash: int | None = None      # None: never cash in
+    cash: int | str | None = None   # None: never cash in; K: at position >= K; CASH_BY_NET: the network decides
     param: float | None = None   # random: pass share; ev, distilled: threshold; mc: rollouts
     without: tuple[str, ...] = ()   # bet types never placed (restricted play), catalogue order
     temp: float = 0.0            # ev, distilled: softmax temperature in coins (0: the best action)
@@ -60,10 +63,14 @@ class Strategy:
     @property
     def text(self) -> str:
         bet = self.betting if self.param is None else f"{self.betting}{self.param:g}"
-        cash = "never" if self.cash is None else f"cash{self.cash}"
-        out = f"{bet}:{self.play}:{cash}"
+        out = f"{bet}:{self.play}:{self.cash_text}"
         out += f":{_WITHOUT}{'+'.join(self.without)}" if self.without else ""
         return out + (f":{_TEMP}{self.temp:g}" if self.temp else "")
+
+    @property
+    def cash_text(self) -> str:
+        """The CASH part as written: ``never``, ``cashK`` or ``net``."""
+        return "never" if self.cash is None else self.cash if self.cash == CASH_BY_NET else f"cash{self.cash}"
 
     @property
     def banned(self) -> int:
@@ -104,10 +111,12 @@ def parse_strategy(text: str, rules: RuleSet, *, clamp_cash: bool = False) -> St
         raise UserError(f"strategy {text.strip()!r}: unknown play policy '{parts[1]}' "
                         f"(choose from {', '.join(PLAY)})")
     cash = None
-    if len(parts) == 3 and parts[2] != "never":
+    if len(parts) == 3 and parts[2] == CASH_BY_NET:
+        cash = CASH_BY_NET
+    elif len(parts) == 3 and parts[2] != "never":
         c = _CASH_RE.match(parts[2])
         if not c:
-            raise UserError(f"strategy {text.strip()!r}: unknown cash-in policy '{parts[2]}' (never, cashK)")
+            raise UserError(f"strategy {text.strip()!r}: unknown cash-in policy '{parts[2]}' (never, cashK, net)")
         cash = int(c.group(1)[:9])
         if rules.track_win < 2 and not clamp_cash:
             raise UserError(f"strategy {text.strip()!r}: cash{c.group(1)[:9]}: rule set {rules.name}'s track has "

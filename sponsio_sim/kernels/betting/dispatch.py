@@ -3,8 +3,9 @@
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.betting.policies import choose_ev, choose_random
+from sponsio_sim.kernels.betting.net import choose_net
 from sponsio_sim.kernels.betting.scored import choose_distilled, choose_soft
-from sponsio_sim.betting_policies import BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL
+from sponsio_sim.betting_policies import BET_DISTILLED, BET_EV, BET_MC, BET_NET, BET_RANDOM, BET_TROLL
 from sponsio_sim.kernels.game.layout import GAME, MONEY, PASS
 
 
@@ -25,6 +26,8 @@ def choose_action(s, board, game_state, money, state):
         return choose_distilled(s, board, game_state, money, state)
     if pol == BET_TROLL:
         return PASS, -1, -1, -1
+    if pol == BET_NET:
+        return choose_net(s, board, game_state, money, state)
     if pol == BET_MC:
         raise ValueError("choose_action: an mc seat decides by its search (betting.mc), or bets by ev in one")
     raise ValueError("unknown betting policy")

@@ -39,6 +39,7 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.candidates import add_candidate, candidate_features, step_candidates
 from sponsio_sim.kernels.betting.model import kind_best, prepare_features
+from sponsio_sim.kernels.betting.netlabel import label_decision
 from sponsio_sim.kernels.betting.phase import betting_place, betting_steps, end_token, entry_of, leader_of
 from sponsio_sim.kernels.betting.policies import best_swap
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work, pilot_rollouts, rollout, rollout_key, search
@@ -147,11 +148,13 @@ def _decide(step, s, n, cand, board, game_state, money, work, key, pre_gain):
 def choose_mc(step, s, board, game_state, money, state, record):
     """Seat s's betting action ``(act, x, y, rv)`` at betting step ``step``;
     with a ``record`` of more than one row, the decision is recorded there
-    (``record_decision``)."""
+    (``record_decision``; in a labelling run, ``netlabel.label_decision``'s record)."""
     cands = np.empty((MAX_CANDS, 4), dtype=np.int64)
     gains = np.empty(MAX_CANDS, dtype=np.float64)
     if (board[BOARD.hands + s] & ~board[BOARD.revealed]) == U0:
         return PASS, -1, -1, -1   # nothing left to reveal: pass is the only action
+    if game_state[GAME.net_label]:
+        return label_decision(step, s, board, game_state, money, state, record)
     work = new_work(s, board, game_state, money)
     key = rollout_key(state)
     pre_n = min(PILOT, game_state[GAME.mc_rollouts + entry_of(s, game_state)])

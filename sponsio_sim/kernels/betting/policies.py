@@ -30,7 +30,7 @@ from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepa
                                                sure_mask, total_features)
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.betting_policies import BET_DISTILLED, BET_EV, BET_MC, BET_RANDOM, BET_TROLL
+from sponsio_sim.betting_policies import BET_DISTILLED, BET_EV, BET_MC, BET_NET, BET_RANDOM, BET_TROLL
 from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, GAME, LEAD_TOKEN, MAX_BETS, MONEY, N_KINDS, N_TOKENS,
                                              PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN)
 from sponsio_sim.kernels.table import BOARD
@@ -297,7 +297,7 @@ def choose_end_token(s, t, board, game_state, money, state):
     no use. swap: (hand card, talon card); rebet: (bet index, new row);
     double: (bet index, -1)."""
     pol = game_state[GAME.betting_policy + entry_of(s, game_state)]
-    if pol == BET_EV or pol == BET_DISTILLED:   # distilled uses its tokens as ev does
+    if pol == BET_EV or pol == BET_DISTILLED or pol == BET_NET:   # distilled and net use their tokens as ev does
         return ev_end_token(s, t, board, game_state, money)
     if pol == BET_RANDOM:
         return random_end_token(s, t, board, game_state, money, state)

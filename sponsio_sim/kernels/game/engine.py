@@ -22,6 +22,7 @@ from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.betting.phase import (actor, apply_action, apply_end_token, betting_place, betting_steps,
                                                end_token, entry_of, leader_of)
 from sponsio_sim.kernels.betting.mc import choose_mc, choose_mc_end, is_mc
+from sponsio_sim.kernels.betting.netlabel import record_cash, record_outcome, taught_cash_in
 from sponsio_sim.kernels.betting.rollout import RACE_EVERY, load_scratch, race, rollout_key
 from sponsio_sim.kernels.betting.model import prepare_features, row_cell
 from sponsio_sim.kernels.betting.dispatch import choose_action
@@ -236,27 +237,39 @@ def mc_cash_ins(board, game_state, money, state, row, mc_seats):
     """Each ``mc`` seat on a track position with a value decides whether to
     cash in by playing the game out up to R times both ways (the same
     streams for both, raced as ``betting.mc.search`` races) and keeping the
-    higher mean win share; ties keep the position."""
+    higher mean win share; ties keep the position. In a labelling run
+    (``GAME.net_label``) every option gets all R rollouts, the positions are
+    recorded in ``mc_seats`` (``betting.netlabel``) and the seat decides as the
+    taught policy does (its strategy's cash-in: a threshold or ``net``'s value head)."""
+    label = game_state[GAME.net_label] != 0
     for s in range(game_state[GAME.players]):
-        pos = game_state[GAME.track + s]
-        if not is_mc(s, game_state) or not 0 < pos < game_state[GAME.track_win]:
+        if not is_mc(s, game_state):
             continue
-        work = game_rollout(board, game_state, money, row)
-        rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
-        key = rollout_key(state) ^ np.uint64(s)
-        share = np.zeros((2, rollouts), dtype=np.float64)
-        alive = np.ones(2, dtype=np.bool_)
-        r = 0
-        while r < rollouts and alive[0] and alive[1]:
-            for c in range(2):
-                share[c, r] = rollout_game(s, c, key, r, board, game_state, money, work, mc_seats)
-            r += 1
-            if r % RACE_EVERY == 0 and r < rollouts:
-                race(share, r, alive)
-        game_state[GAME.mc_searches_run] += 1
-        if alive[1] and share[1, :r].sum() > share[0, :r].sum():
-            cash_in(s, pos, money)
-            game_state[GAME.track + s] = 0
+        pos = game_state[GAME.track + s]
+        if 0 < pos < game_state[GAME.track_win]:
+            work = game_rollout(board, game_state, money, row)
+            rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
+            key = rollout_key(state) ^ np.uint64(s) ^ np.uint64(game_state[GAME.net_label_salt])
+            share = np.zeros((2, rollouts), dtype=np.float64)
+            alive = np.ones(2, dtype=np.bool_)
+            r = 0
+            while r < rollouts and alive[0] and alive[1]:
+                for c in range(2):
+                    share[c, r] = rollout_game(s, c, key, r, board, game_state, money, work, mc_seats)
+                r += 1
+                if r % RACE_EVERY == 0 and r < rollouts and not label:
+                    race(share, r, alive)
+            game_state[GAME.mc_searches_run] += 1
+            if label:
+                record_cash(s, share, r, board, game_state, money, mc_seats)
+                cash = taught_cash_in(s, pos, board, game_state, money)
+            else:
+                cash = alive[1] and share[1, :r].sum() > share[0, :r].sum()
+            if cash:
+                cash_in(s, pos, money)
+                game_state[GAME.track + s] = 0
+        if label:
+            record_outcome(s, board, game_state, money, mc_seats)
 
 
 @no_refcount

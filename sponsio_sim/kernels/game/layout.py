@@ -40,8 +40,10 @@ MAX_ENTRIES = 16       # profile entries: one per seat, or the members of a fiel
 
 # bet kinds: sponsio_sim.bet_kinds; tokens (rules.TOKENS order)
 LEAD_TOKEN, DOUBLE_TOKEN, REBET_TOKEN, SWAP_TOKEN = 0, 1, 2, 3
-# betting policies: ``sponsio_sim.betting_policies``; cash-in "never" is a threshold no position reaches
+# betting policies: ``sponsio_sim.betting_policies``; cash-in "never" is a threshold no position reaches;
+# "net": the network's value head decides (``betting.net.net_cash_ins``), also past every threshold
 CASH_NEVER = 1 << 30
+CASH_NET = CASH_NEVER + 1
 # actions of the betting phase
 PASS, BET, TOKEN, SWAP = 0, 1, 2, 3
 # the order in which tokens take effect when betting ends (docs/rules-sponsio.md section 3)
@@ -102,6 +104,13 @@ GAME = layout(np.int64, (
     ("mc_regret", ()),            # with the round gain it estimates the pruned choice loses (milli-coins)
     ("mc_searches_run", ()),      # searches run, and the rollouts (round play-outs) they played
     ("mc_rollouts_run", ()),
+    # the learned policy (``betting.net``): where its packed float32 weights sit in ``money`` and how
+    # many float64 slots they fill (-1: no network loaded), where its scratch sits, its layer widths
+    ("net_at", ()), ("net_size", ()), ("net_scratch", ()), ("net_depth", ()), ("net_dims", 8),
+    ("net_label", ()),            # 1: mc entries value every action the network weighs (``betting.netlabel``)
+    ("net_label_salt", ()),       # labelling: mixed into the rollouts' key (independent labels of the same games)
+    ("net_label_race", ()),       # labelling: an action z paired SEs behind the best stops early (z in tenths; 0: never)
+    ("net_top", 4),               # scratch: a bet type's best rows while the network's actions are weighed
     ("catalogue", (MAX_ROWS, 3)),   # (kind, a, b) per catalogue row
     ("kind_first_row", N_KINDS),  # first row of each kind (-1: not in the rule set)
     # game state

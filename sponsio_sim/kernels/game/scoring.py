@@ -9,7 +9,8 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.betting.phase import entry_of, leader_of
 from sponsio_sim.betting_policies import BET_MC
-from sponsio_sim.kernels.game.layout import GAME, MAX_BETS, MONEY
+from sponsio_sim.kernels.betting.net import net_cash_in
+from sponsio_sim.kernels.game.layout import CASH_NET, GAME, MAX_BETS, MONEY
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
 from sponsio_sim.kernels.table import BOARD, set_round
@@ -31,7 +32,8 @@ def load_bets(game_state, codes, counts):
 def score_round(nine_lost, board, game_state, money, codes, counts, result, failed):
     """docs/rules-sponsio.md section 6: bet payouts (``double`` doubles one), troll pay, the round bonus
     (on gross gains, or net of the round's stakes and token fees), the streak
-    track and cash-in (by the strategy's threshold; ``mc`` seats decide later,
+    track and cash-in (by the strategy's threshold, or by the network's value
+    head once every other seat has moved; ``mc`` seats decide later,
     ``game.mc_cash_ins``). Returns the number of failed bets."""
     players = game_state[GAME.players]
     settle(codes, counts, board, game_state, nine_lost, result, failed)
@@ -74,6 +76,13 @@ def score_round(nine_lost, board, game_state, money, codes, counts, result, fail
             cash_in(s, pos, money)
             pos = 0
         game_state[GAME.track + s] = pos
+    for s in range(players):   # the value head decides once every seat's coins and track are known
+        e = entry_of(s, game_state)
+        pos = game_state[GAME.track + s]
+        if (game_state[GAME.cash_in_at + e] == CASH_NET and game_state[GAME.betting_policy + e] != BET_MC
+                and 0 < pos < track_win and net_cash_in(s, board, game_state, money)):
+            cash_in(s, pos, money)
+            game_state[GAME.track + s] = 0
     return n_failed
 
 

@@ -1,0 +1,1 @@
+"""The shipped networks of the ``net`` betting policy (``net-<players>p.npz``, ``sponsio train``)."""
