@@ -15,9 +15,10 @@ For each player count:
    (L1) and no candidate was added -> ``models/standard-<P>p-reference.npz`` and the shipped
    field ``fields/reference-<P>p.json`` with its payoff table.
 
-``--from-shipped`` skips steps 1-3: it starts at step 4 from the shipped field's population,
-success model and ``distilled`` weights (to settle a shipped field again after a change to
-step 5; the field file then records that command).
+``--from-shipped`` skips steps 1-3: it starts at step 4 from the shipped field's population (with
+the default population's members it lacks), success model and ``distilled`` weights (to settle a
+shipped field again after a change to step 5, or with a new member such as ``net``; the field file
+then records that command).
 
 Every step is seeded from ``--seed``; the field file records this command. The audit
 (`scripts/audit_fields.py`) then measures, on seeds of its own, what gains against the field.
@@ -111,6 +112,10 @@ def main() -> None:
             from sponsio_sim.analysis.game.model import DistilledWeights
             started_from = f"the shipped field, model and distilled weights of commit {git_head()}"
             members = list(parse_profile("reference", rules))
+            # members the default population gained since the shipped field was made join it
+            known = {m.text for m in members}
+            members += [m for m in (parse_strategy(t, rules) for t in population("default", rules).members)
+                        if m.text not in known]
             name = f"distilled-{players}p.json"
             weights = DistilledWeights.from_json((package / "models" / name).read_text(encoding="utf-8"), name)
         else:
