@@ -290,16 +290,7 @@ def test_a_network_for_another_spec_or_player_count_is_refused(tmp_path):
     assert not (tmp_path / "x.npz").exists()
 
 
-def test_train_without_the_extra_names_it(monkeypatch, tmp_path):
-    import builtins
-    real = builtins.__import__
-
-    def no_jax(name, *args, **kw):
-        if name.split(".")[0] in ("jax", "optax"):
-            raise ImportError(name)
-        return real(name, *args, **kw)
-
-    monkeypatch.setattr(builtins, "__import__", no_jax)
+def test_train_without_the_extra_names_it(without_training_extra, tmp_path):
     res = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "x.npz")])
     assert res.exit_code == 2, res.output
     assert res.output.count("\n") == 1 and "[train] extra" in res.output and "pip install" in res.output

@@ -150,17 +150,8 @@ def test_a_tiny_training_run_recovers_a_known_function():
     np.testing.assert_allclose(q0, q_hat[0], rtol=1e-5, atol=1e-5)
 
 
-def test_training_without_the_extra_names_it(monkeypatch):
-    import builtins
+def test_training_without_the_extra_names_it(without_training_extra):
     from tabletop_mc.net import train
-    real = builtins.__import__
-
-    def no_jax(name, *args, **kw):
-        if name.split(".")[0] in ("jax", "optax"):
-            raise ImportError(name)
-        return real(name, *args, **kw)
-
-    monkeypatch.setattr(builtins, "__import__", no_jax)
     with pytest.raises(UserError, match=r"\[train\] extra"):
         train.require_training()
 
