@@ -216,13 +216,16 @@ class Screen:
                 f"<p class='note'>Bands: {_html.escape(bands)}.</p></div>")
 
     def rows(self) -> list[dict]:
-        """Every number the screen shows, as shown."""
+        """Every number the screen shows, as shown (and each measure's interval unrounded)."""
         out = [{"screen": self.title, "item": "verdict", **{k: str(v) for k, v in self.counts().items()}}]
         for j in self.judged:
             d = digits_for(j.low, j.high)
             out.append({"screen": self.title, "item": "measure", "measure": j.measure, "word": j.word,
                         "value": fmt(j.value, d), "low": fmt(j.low, d), "high": fmt(j.high, d),
-                        "band_low": fmt(j.lo, 2), "band_high": fmt(j.hi, 2), "n": j.n})
+                        "band_low": fmt(j.lo, 2), "band_high": fmt(j.hi, 2), "n": j.n,
+                        # the interval the word was judged on, unrounded (a bound next to a band's edge
+                        # rounds onto it)
+                        "low_exact": repr(float(j.low)), "high_exact": repr(float(j.high))})
         for c in self.changes:
             b, a = c.before, c.after
             d, e = digits_for(a.low, a.high), digits_for(b.low, b.high)

@@ -123,7 +123,7 @@ def first_screen_checks(folder: Path) -> None:
     missing = [x for x in re.findall(number, shown) if x not in cells]
     assert not missing, f"first-screen numbers not in first_screen.csv: {missing[:10]}"
     for r in df[df["item"] == "measure"].itertuples():
-        lo, hi, low, high = (float(x) for x in (r.band_low, r.band_high, r.low, r.high))
+        lo, hi, low, high = (float(x) for x in (r.band_low, r.band_high, r.low_exact, r.high_exact))
         assert r.word == verdict(low, high, lo, hi), r
         assert not identity(float(r.value), low, high), r
 
