@@ -35,6 +35,8 @@ WRITERS = {
     ("sponsio", "sweep", "--out"): ("/", ["-n", "10"]),
     ("sponsio", "meta", "--out"): ("/", ["-n", "10"]),
     ("sponsio", "report", "--out"): ("/", ["--scale", "0.001"]),
+    ("sponsio", "train", "--out"): (".npz", ["--iterations", "1", "--games", "2", "--holdout", "1", "--rollouts", "2",
+                                            "--meta-games", "0"]),
     ("caesar", "simulate", "--plot"): (".png", ["-n", "10"]),
     ("caesar", "bids", "--plot"): (".png", ["-n", "10"]),
     ("caesar", "sweep", "--plot"): (".png", ["-n", "10", "--set", "favour.gold_coins=1;3"]),

@@ -208,7 +208,8 @@ def test_a_bet_the_seat_rebets_later_is_scored_as_placed():
     # bet as placed (tricks=8 beside colour:B=0, with three blue cards in hand) almost never wins
     history = "0: reveal G2, bet colour:B=0; 1: reveal R3, bet colour:B=3; 2: pass"
     code, out, err = run("advise", "--players", 3, "--hand", "R9 R7 B8 B5 B3 G9 G5 G2", "--talon", "B7 B2 B1",
-                         "--dealer", 2, "--history", history, "-n", 100, "--no-infer", "--seed", 1, "--format", "json")
+                         "--dealer", 2, "--history", history, "-n", 100, "--no-infer", "--seed", 1, "--format", "json",
+                         "--profile", "ev0.75:goal:cash3 x3")     # a policy that rebets at the end of betting
     assert code == 0, err
     acts = {a["action"]: a for a in json.loads(out)["actions"]}
     eight = acts["reveal B3, bet tricks=8"]
@@ -335,7 +336,8 @@ def test_by_win_judges_the_next_best_on_the_win_chance_and_by_gain_on_coins(tmp_
     path.write_text(excerpt(narration(3, "ev0.5:goal:cash3 x4"), 4))   # seat 0's second turn
     verdicts = {}
     for by in ("win", "gain"):
-        code, out, err = run("advise", "--state", path, "--by", by, "-n", 400, "--format", "json")
+        code, out, err = run("advise", "--state", path, "--by", by, "-n", 400, "--format", "json",
+                             "--profile", "ev0.5:goal:cash3 x4")             # the players of the game it is from
         assert code == 0, err
         data = json.loads(out)
         first, second = data["actions"][:2]

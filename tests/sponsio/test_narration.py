@@ -15,7 +15,7 @@ from sponsio_sim.analysis.advise.session import Question, Session
 from sponsio_sim.analysis.advise.state import parse_narration
 from sponsio_sim.analysis.game.narrate import play_game
 from sponsio_sim.cli import main
-from sponsio_sim.cli.table import _render
+from sponsio_sim.cli.table import _render, check_option
 from sponsio_sim.rules import load_rules
 
 
@@ -56,11 +56,11 @@ def test_every_point_of_a_round_reads_back_the_same(game):
 def test_the_commands_answer_an_exported_round_as_the_session(game, tmp_path):
     rules, lines = game
     text = "\n".join(lines[:next(i for i, ln in enumerate(lines) if ln.strip().startswith("trick 3:")) + 1])
-    s = Session(rules, seat=0, state_text=text)
+    s = Session(rules, seat=0, state_text=text, check_option=check_option)
     s.st.hands = {0: s.st.hands[0]}   # only your hand is known at the table
     path = tmp_path / "round.txt"
     path.write_text(narration(s.st))
-    again = Session(rules, seat=0, state_text=path.read_text())
+    again = Session(rules, seat=0, state_text=path.read_text(), check_option=check_option)
     assert again.show() == s.show()
     for question in ("odds -n 40 --seed 2", "advise -n 30 --seed 2"):
         q = s.handle(question)
@@ -75,6 +75,6 @@ def test_the_commands_answer_an_exported_round_as_the_session(game, tmp_path):
 
 
 def test_a_session_reads_a_seat_line_without_cards():
-    s = Session(load_rules(None, 4), seat=0)
+    s = Session(load_rules(None, 4), seat=0, check_option=check_option)
     assert s.handle("seat 2 (12 coins, track 1): ?").startswith("seat 2: 12 coins, track 1, ?")
     assert 2 not in s.st.hands and s.st.coins[2] == 12
