@@ -292,7 +292,7 @@ def test_short_track_reference_adapts(track):
         assert all(c < track for c in numbered)
         if players == 3:         # troll:goal:cash5 in the 3-player field
             assert track - 1 in numbered
-    b = balance(n=240, overrides=sets, run=Run(cache=False))
+    b = balance(players=3, n=240, overrides=sets, run=Run(cache=False))
     assert f"goal:cash{track - 1}" in b.meta["profile"]
 
 

@@ -10,7 +10,7 @@ from sponsio_sim.analysis.game.netlabels import (Labelling, betting_rows, choice
 from sponsio_sim.analysis.game.setup import parse_profile
 from sponsio_sim.kernels.betting.netlayout import (A_PASS, N_ACTIONS, NET_INPUTS, NET_RECORD, ROW_BETTING, ROW_CASH,
                                                    ROW_OUTCOME)
-from sponsio_sim.kernels.betting.netlabel import RACE_FIRST
+from sponsio_sim.kernels.betting.netlabel import RACE_EVERY, RACE_FIRST
 from sponsio_sim.kernels.game.netrecord import OUTCOME_SE
 from sponsio_sim.rules import load_rules
 
@@ -21,11 +21,11 @@ R4 = load_rules("standard-4p")
 def runs():
     field = parse_profile("reference", R4)
     model = find_model(R4, variant="reference")
-    how = Labelling(games=6, rollouts=RACE_FIRST + 4, seed=9,   # the race begins after RACE_FIRST rollouts
+    how = Labelling(games=6, rollouts=RACE_FIRST + 2 * RACE_EVERY, seed=9,   # the race: after RACE_FIRST rollouts
                     mc_self="distilled", cash="cash5", race=0.0, threads=1)
     first = label(R4, field, model, None, how)
     again = label(R4, field, model, None, Labelling(**{**how.__dict__, "salt": 1}))
-    raced = label(R4, field, model, None, Labelling(**{**how.__dict__, "race": 0.1}))
+    raced = label(R4, field, model, None, Labelling(**{**how.__dict__, "race": 3.0}))   # the default race
     return first, again, raced
 
 
