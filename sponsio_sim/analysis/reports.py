@@ -238,13 +238,9 @@ def _recommend_section(doc: HtmlReport, n, run: Run) -> None:
         doc.table(side_by_side(rec), f"recommend_{players}p", key=True, fold=40)
         best = rec.finalists[0]
         value, low, high = {name: est for name, est, _ in table_measures(best)}[best.judged.binding]
-        if identity(value, low, high):   # no spread: the players never use what it measures (no finding)
-            measured = (f"{best.judged.binding} is {value:.3f} in every one of the {rec.meta['n']:,} games, by "
-                        "construction: the players never use what it measures under that table")
-        else:
-            measured = (f"{best.judged.binding} {value:.3f} [{low:.3f}, {high:.3f}] (95 % CI, n = "
-                        f"{rec.meta['n']:,} games)")
-        doc.finding(f"{players} players: {rec_verdict(rec)[0]}; {measured}", anchor, weight=0.5)
+        if not identity(value, low, high):   # no spread (nobody uses what it measures): no finding; the section says it
+            doc.finding(f"{players} players: {rec_verdict(rec)[0]}; {best.judged.binding} {value:.3f} "
+                        f"[{low:.3f}, {high:.3f}] (95 % CI, n = {rec.meta['n']:,} games)", anchor, weight=0.5)
 
 
 def _sweep_sections(doc: HtmlReport, out: Path, sweeps, n, seed: int) -> None:
