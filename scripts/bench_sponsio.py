@@ -2,14 +2,17 @@
 """Benchmark the Sponsio kernels, the default `sponsio odds` query and the full game.
 
 Prints rounds/s/core for each play policy (one thread, JIT compile excluded
-and reported separately, whole bet catalogue evaluated every round), and the
-wall time of the default odds query cold (empty numba cache) and warm.
+and reported separately, whole bet catalogue evaluated every round), the
+random-play kernel against a C version of the same loop (scripts/c_odds.py,
+built by scripts/c/build.sh: same deals, same counts, checked equal; rounds/s
+of each and their ratio from the same run), and the wall time of the default odds query cold (empty numba cache) and warm.
 Full game: games/s/core with `ev:goal` at every seat (one thread, best of 5
 by process CPU time, JIT compile reported separately), and the warm wall time
 of `sponsio tournament -n 100000` for 4 players on 2 threads.
 
     python scripts/bench_sponsio.py            # everything (~2-3 minutes)
     python scripts/bench_sponsio.py --quick    # kernels only, smaller n
+    python scripts/bench_sponsio.py --c        # the random-play kernel against C only
     python scripts/bench_sponsio.py --game     # the full game only
     python scripts/bench_sponsio.py --game --profile reference --profile "distilled:goal:cash3 x4"
 """
@@ -29,6 +32,7 @@ TARGETS = {"random": 1_500_000, "goal": 300_000}
 ODDS_TARGETS = {"warm": 5.0, "cold": 30.0}
 GAME_PROFILE = "ev:goal x4"
 GAME_TARGETS = {"games": 20_000, "tournament": 15.0}
+C_TARGET = 0.8   # numba's random-play rounds/s over C's
 
 
 def kernel_rates(n: int, repeats: int) -> list[tuple[str, float, float]]:
@@ -55,6 +59,48 @@ def kernel_rates(n: int, repeats: int) -> list[tuple[str, float, float]]:
             best = max(best, rounds / (time.process_time() - c0))
         rows.append((policy, best, first))
     return rows
+
+
+def c_section(n: int, repeats: int) -> None:
+    """The numba odds kernel with every seat on ``random`` against the C loop, one thread each, on the
+    same chunks (the default query's, ``-n`` rounds): best rounds/s of each by process CPU time, the
+    runs alternating so that both see the same load, and whether their counts agree."""
+    import numba
+    import numpy as np
+
+    from c_odds import NoCompiler, build, random_args, random_chunks
+    from sponsio_sim.analysis.odds.job import SIMULATED
+    from sponsio_sim.kernels.odds.simulate import odds_chunks
+    from tabletop_mc.runner import chunk_counts
+
+    try:
+        lib = build()
+    except NoCompiler as e:
+        print(f"\nrandom-play kernel against C: not run ({e})")
+        return
+    numba.set_num_threads(1)
+    args = random_args(HAND, TALON, "tricks=2")
+    conditions, query, _, slots, n_stats, _ = args
+    counts = chunk_counts(n, SIMULATED.chunk)
+    odds_chunks(np.uint64(0), np.int64(0), counts[:1], *args)   # compiled outside the timing
+    best = {"numba": 0.0, "C": 0.0}
+    same = True
+    for rep in range(repeats):
+        c0 = time.process_time()
+        want = odds_chunks(np.uint64(rep), np.int64(0), counts, *args)
+        best["numba"] = max(best["numba"], n / (time.process_time() - c0))
+        c0 = time.process_time()
+        got = random_chunks(lib, rep, 0, counts, conditions, query, slots, n_stats)
+        best["C"] = max(best["C"], n / (time.process_time() - c0))
+        same = same and np.array_equal(want, got)
+    ratio = best["numba"] / best["C"]
+    print(f"\nrandom-play odds kernel against C (scripts/c/odds_random.c, {n:,} rounds, 1 thread, best of {repeats}):")
+    print(f"  numba {best['numba']:>12,.0f} rounds/s/core")
+    print(f"  C     {best['C']:>12,.0f} rounds/s/core")
+    print(f"  numba / C = {ratio:.2f}   target >= {C_TARGET}  {'yes' if ratio >= C_TARGET else 'NO'}   "
+          f"counts identical: {'yes' if same else 'NO'}")
+    if not same:
+        raise SystemExit("the C loop's counts differ from the kernel's")
 
 
 def odds_wall(cache_dir: str) -> tuple[float, int]:
@@ -143,6 +189,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="kernels only, fewer rounds")
     ap.add_argument("--game", action="store_true", help="the full-game section only")
+    ap.add_argument("--c", action="store_true", help="the random-play kernel against C only")
     ap.add_argument("--games", type=int, default=48_000, help="games per full-game timing")
     ap.add_argument("-n", type=int, default=None, help="rounds per timing (default 400k random / 100k others)")
     ap.add_argument("--profile", action="append", default=[],
@@ -161,6 +208,9 @@ def main() -> None:
         game_section(args.games, compile_dir)
         print(f"\nbench wall time {time.perf_counter() - t:.0f} s")
         return
+    if args.c:
+        c_section(args.n or 400_000, 5)
+        return
     rows = kernel_rates(n, 5)
     print(f"\n{'policy':<10}{'rounds/s/core':>16}{'target':>12}  ok")
     for policy, rate, _ in rows[:3]:
@@ -168,6 +218,7 @@ def main() -> None:
         ok = "" if target is None else ("yes" if rate >= target else "NO")
         print(f"{policy:<10}{rate:>16,.0f}{(f'{target:,}' if target else '-'):>12}  {ok}")
     print(f"\nJIT compile (first call, empty cache): {rows[0][2]:.1f} s")
+    c_section(args.n or 400_000, 5)
     if args.quick:
         return
     cold_dir = tempfile.mkdtemp(prefix="sponsio-bench-cold-")
