@@ -45,6 +45,7 @@ class BettingPolicy:
     slot: str | None = None       # the entry's slot the number goes to (MONEY, or GAME for mc_rollouts); None: unused
     tempered: bool = False        # temp=TAU applies (a softmax over the policy's own scores)
     reads_model: bool = False     # scores its actions by the success model (played under the model's play policy)
+    bets_on_model: bool = False   # places a bet on the model's chance of it, so its predicted and won rates should agree
 
     def param_error(self, param: float) -> str | None:
         """Why ``param`` (the number after the name) is not valid for this policy, or None."""
@@ -62,11 +63,11 @@ POLICIES = (
     BettingPolicy("random", "random or randomP (pass share P, default 0.5, e.g. random0.2)",
                   "random, randomP such as random0.2", DEFAULT_PASS, slot="pass_share"),
     BettingPolicy("ev", "ev or evT (EV threshold T coins, default 0, e.g. ev0.5)", "ev, evT such as ev0.5",
-                  DEFAULT_THRESHOLD, slot="ev_threshold", tempered=True, reads_model=True),
+                  DEFAULT_THRESHOLD, slot="ev_threshold", tempered=True, reads_model=True, bets_on_model=True),
     BettingPolicy("mc", "mc or mcR (R rollouts per candidate action, default 100, e.g. mc400)",
                   "mc, mcR such as mc400", float(DEFAULT_ROLLOUTS), slot="mc_rollouts"),
     BettingPolicy("distilled", "distilled or distilledT", "distilled", DEFAULT_THRESHOLD, slot="ev_threshold",
-                  tempered=True, reads_model=True),
+                  tempered=True, reads_model=True, bets_on_model=True),
     BettingPolicy("net", "net (a network trained on mc's action values; sponsio train)", "net", 0.0, tempered=True,
                   reads_model=True),
 )
@@ -76,3 +77,7 @@ BETTING = {p.name: code for code, p in enumerate(POLICIES)}
 BY_NAME = {p.name: p for p in POLICIES}
 TEMPERED = tuple(p.name for p in POLICIES if p.tempered)
 MODEL_BETTING = tuple(p.name for p in POLICIES if p.reads_model)   # betting policies that score by the model
+# the policies whose bets a tournament checks against the model's predicted chance: net reads the model's
+# chances as inputs but learned its action values from mc's rollouts, so its bets select on what the model
+# does not see (the table's other bets) and its predicted and won rates need not agree
+CALIBRATED_BETTING = tuple(p.name for p in POLICIES if p.bets_on_model)

@@ -326,6 +326,20 @@ def test_tournament_flags_gaps_between_predicted_and_won():
     assert flags == ["entry 3 (ev:goal:cash4): last predicted 0.594, won 0.103 [0.080, 0.120] on 900 bets"]
 
 
+def test_tournament_does_not_flag_net_seats():
+    """net reads the model's chances as inputs but did not learn to bet on them: a gap is no calibration fault."""
+    import pandas as pd
+    from sponsio_sim.analysis.game.setup import parse_profile
+    from sponsio_sim.analysis.game.tournament import calibration_flags
+    from sponsio_sim.rules import load_rules
+    rules = load_rules(overrides=["bets=[\"last\"]"])
+    strategies = parse_profile("net:goal:net, ev:goal:cash4, net:goal, net:goal", rules)
+    row = {"entry": 0, "strategy": "net:goal:net", "last_placed": 900, "last_won": 0.103, "last_predicted": 0.594,
+           "last_won_low": 0.08, "last_won_high": 0.12}
+    flags = calibration_flags(pd.DataFrame([row, {**row, "entry": 1, "strategy": "ev:goal:cash4"}]), strategies, rules)
+    assert flags == ["entry 1 (ev:goal:cash4): last predicted 0.594, won 0.103 [0.080, 0.120] on 900 bets"]
+
+
 def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, monkeypatch):
     from sponsio_sim.analysis.advise.odds import history_odds
     from sponsio_sim.analysis.advise.infer import Reading

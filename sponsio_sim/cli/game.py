@@ -99,7 +99,7 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
         main_cols.insert(3, "weight")
     flags = df.attrs["flags"]
     if flags:
-        header += (f"\ncalibration flags (an entry that bets by the model; its predicted and won rates differ by "
+        header += (f"\ncalibration flags (an entry that bets on the model's chances; its predicted and won rates differ by "
                    f"more than {FLAG_PP:g} points on >= {FLAG_BETS} bets):" + "".join(f"\n  {f}" for f in flags))
     named = {"results": df[main_cols] if fmt == "table" else df, "bets": bets, "games": games}
     if df.attrs["seats"] is not None:

@@ -26,7 +26,7 @@ from sponsio_sim.analysis.game.runs import (check_n, entry_table, game_table, ro
                                             seat_table)
 from sponsio_sim.analysis.game.setup import parse_strategies
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.betting_policies import MODEL_BETTING
+from sponsio_sim.betting_policies import CALIBRATED_BETTING
 from sponsio_sim.rules import load_rules
 
 FLAG_PP = 5.0      # tournament flag: |predicted - won| above this many percentage points ...
@@ -56,14 +56,14 @@ def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: 
 
 
 def calibration_flags(df: pd.DataFrame, strategies, rules) -> list[str]:
-    """Entries that bet by the model (``betting_policies.MODEL_BETTING``) whose predicted and won rates of
-    a bet type differ by more than ``FLAG_PP`` percentage points on at least ``FLAG_BETS``
-    bets: they bet on chances the games do not bear out (another economy, opponents or play
+    """Entries that bet on the model's chances (``betting_policies.CALIBRATED_BETTING``; not ``net``)
+    whose predicted and won rates of a bet type differ by more than ``FLAG_PP`` percentage points on at
+    least ``FLAG_BETS`` bets: they bet on chances the games do not bear out (another economy, opponents or play
     than the model was fitted in)."""
     out = []
     for row in df.itertuples(index=False):
         r = row._asdict()
-        if strategies[int(r["entry"])].betting not in MODEL_BETTING:
+        if strategies[int(r["entry"])].betting not in CALIBRATED_BETTING:
             continue
         for kind in rules.bets:
             placed, won, pred = r.get(f"{kind}_placed", 0), r.get(f"{kind}_won"), r.get(f"{kind}_predicted")
