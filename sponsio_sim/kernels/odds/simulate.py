@@ -19,14 +19,16 @@ stop.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import seed_state
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, KINDS, LAST, NINES, TRICKS, odds_slots
 from sponsio_sim.kernels.bets import ANY_SEAT, bet_won, settle
-from sponsio_sim.kernels.bits import RANKS, colour_masks, popcount
+from sponsio_sim.kernels.bits import RANKS, popcount
+from sponsio_sim.kernels.contexts import trick_round
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.play.tricks import play_tricks
+from sponsio_sim.kernels.play.tricks import play_borrowed
 from sponsio_sim.kernels.play.policies import RANDOM, build_relevance
-from sponsio_sim.kernels.table import BOARD, TRICK_STATE, new_state, set_round
+from sponsio_sim.kernels.table import BOARD, TRICK_STATE, set_round
 
 
 def stats_layout(hand_size, n_colours, players):
@@ -62,31 +64,39 @@ def odds_chunks(seed, first_chunk, counts, conditions, query, policy, slots, n_s
 @nb.njit(cache=True)
 def odds_chunk(seed, stream, rounds, conditions, query, policy, slots, stop, row):
     """One chunk: ``rounds`` rounds from random stream ``(seed, stream)``, counted into ``row``."""
-    fixed, need = conditions.fixed, conditions.need
-    talon_fixed, talon_need, revealed = conditions.talon_fixed, conditions.talon_need, conditions.revealed
-    ask, leader, codes, bcounts, n_colours = query.ask, query.leader, query.codes, query.bcounts, query.n_colours
-    players = fixed.shape[0]
-    joint_i = row.shape[0] - 1
-    colmask = colour_masks(n_colours)
+    ask, codes, bcounts = query.ask, query.codes, query.bcounts
+    players = bcounts.shape[0]
     state = np.empty(4, dtype=np.uint64)
     seed_state(seed, stream, state)
-    my_pool = conditions.pool.copy()
-    hands = np.empty(players, dtype=np.uint64)
-    board, game_state, money = new_state(n_colours, query.flags)
-    build_relevance(codes, bcounts, game_state)
-    result = np.zeros((players, codes.shape[1]), dtype=np.int64)
-    failed = np.zeros(players, dtype=np.bool_)
+    rnd = trick_round(query.n_colours, query.flags, state, codes, bcounts)
+    build_relevance(codes, bcounts, rnd.game_state)
     halt = np.full(4, -1, dtype=np.int64)
     if stop[0] >= 0:
-        halt[:3] = stop
+        for j in range(3):   # element by element: a slice assignment compiles its shape-mismatch message
+            halt[j] = stop[j]
         halt[3] = ask
         for s in range(players):
             if policy[s] == RANDOM:   # it draws from the stream the next deals use
                 halt[0] = -1
+    odds_rounds(rounds, conditions, query, policy, slots, halt, rnd, conditions.pool.copy(),
+                np.empty(players, dtype=np.uint64), row)
+
+
+@no_refcount
+def odds_rounds(rounds, conditions, query, policy, slots, halt, rnd, pool, hands, row):
+    """``rounds`` rounds on ``rnd`` (a ``contexts.TrickRound``), counted into ``row``: the chunk's
+    loop, without reference counting (it only borrows its arrays; ``pool``, ``hands``: scratch)."""
+    fixed, need = conditions.fixed, conditions.need
+    talon_fixed, talon_need, revealed = conditions.talon_fixed, conditions.talon_need, conditions.revealed
+    ask, leader, codes, bcounts, n_colours = query.ask, query.leader, query.codes, query.bcounts, query.n_colours
+    board, game_state, money, state, result, failed = rnd.board, rnd.game_state, rnd.money, rnd.rng, rnd.result, \
+        rnd.failed
+    players = fixed.shape[0]
+    joint_i = row.shape[0] - 1
     for _ in range(rounds):
-        talon = deal(state, my_pool, fixed, need, talon_fixed, talon_need, hands)
+        talon = deal(state, pool, fixed, need, talon_fixed, talon_need, hands)
         set_round(board, game_state, hands, talon, revealed)
-        last, nine_lost = play_tricks(players, leader, policy, board, game_state, money, state, None, halt)
+        last, nine_lost = play_borrowed(players, leader, policy, board, game_state, money, state, None, halt, None)
         settle(codes, bcounts, board, game_state, nine_lost, result, failed)
         for kind in range(slots.shape[0]):   # the slot of each kind's bet the asking seat would have won
             base = slots[kind]
@@ -94,9 +104,10 @@ def odds_chunk(seed, stream, rounds, conditions, query, policy, slots, stop, row
                 row[base + game_state[TRICK_STATE.tricks_won + ask]] += 1
             elif kind == COLOUR:
                 for col in range(n_colours):
-                    row[base + col * (RANKS + 1) + popcount(board[BOARD.won + ask] & colmask[col])] += 1
+                    row[base + col * (RANKS + 1)
+                        + popcount(board[BOARD.won + ask] & board[BOARD.colour_masks + col])] += 1
             elif kind == FAIL:
-                count_fail_bets(codes, bcounts, ask, result, failed, row[base:base + players + 1])
+                count_fail_bets(codes, bcounts, ask, result, failed, row, base)
             elif kind == LAST or kind == NINES or kind == FIRST:   # one slot: no parameter
                 if bet_won(kind, 0, 0, ask, board, game_state, nine_lost):
                     row[base] += 1
@@ -107,21 +118,22 @@ def odds_chunk(seed, stream, rounds, conditions, query, policy, slots, stop, row
 
 
 @nb.njit(cache=True, inline="always")
-def count_fail_bets(codes, bcounts, ask, result, failed, out):
-    """Successes of a fail bet of ``ask`` on each target (``out[t]``; ``out[players]``:
-    any other seat): the held bet's own result, else whether the target failed."""
+def count_fail_bets(codes, bcounts, ask, result, failed, row, base):
+    """Successes of a fail bet of ``ask`` on each target, counted into ``row[base + t]``
+    (``row[base + players]``: any other seat): the held bet's own result, else whether the
+    target failed."""
     players = bcounts.shape[0]
     held = -2
     for i in range(bcounts[ask]):
         if codes[ask, i, 0] == FAIL:
             held = codes[ask, i, 1]
             if result[ask, i]:
-                out[held if held >= 0 else players] += 1
+                row[base + (held if held >= 0 else players)] += 1
     any_failed = False
     for t in range(players):
         if t != ask and bcounts[t] > 0 and failed[t]:
             any_failed = True
             if t != held:
-                out[t] += 1
+                row[base + t] += 1
     if any_failed and held != ANY_SEAT:
-        out[players] += 1
+        row[base + players] += 1

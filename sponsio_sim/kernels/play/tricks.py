@@ -160,3 +160,10 @@ def play_scripted(players, leader, policy, board, game_state, money, state, ctx,
                 return leader, nine_lost
     game_state[TRICK_STATE.n_played] = n_tricks
     return leader, nine_lost
+
+
+# ``play_scripted`` inlined into its caller and so compiled under the caller's flags: a
+# ``no_refcount`` round loop plays its tricks without counting references to the state arrays
+# (``play_tricks`` counts them at each call: a hook may allocate). Inlined only, never compiled
+# alone, so never cached under ``play_scripted``'s name.
+play_borrowed = nb.njit(inline="always")(play_scripted.py_func)
