@@ -20,8 +20,16 @@ cores):
 It also prints the import time of each CLI module (python -X importtime),
 which does not depend on the machine's load as much as wall time does.
 
+``--cold`` times the first run after an install instead: the default odds
+query (and ``--cold-cmd`` others) in a fresh, empty NUMBA_CACHE_DIR each
+time, so every run compiles its kernels. ``--against DIR`` runs another
+checkout's package the same way (``PYTHONPATH=DIR``), alternating with this
+one run by run, and prints the ratio of the medians: on a shared machine
+only figures from the same run compare.
+
     python scripts/bench_startup.py
     python scripts/bench_startup.py --repeat 9
+    python scripts/bench_startup.py --cold --repeat 3 --against /tmp/before   # a worktree of the commit before
 """
 
 from __future__ import annotations
@@ -30,8 +38,10 @@ import argparse
 import os
 import re
 import statistics
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -71,10 +81,60 @@ def import_ms(module: str, env: dict) -> float:
     return float("nan")
 
 
+COLD = {"odds": ["odds", "--hand", HAND, "--talon", TALON]}
+
+
+def cold_run(cmd: list[str], checkout: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of ``python -m sponsio_sim.cli CMD`` from ``checkout`` with an empty kernel
+    cache. Compiling runs on one core, so on a loaded machine its CPU time (user + system) is the
+    nearer figure to a quiet machine's wall time."""
+    cache = tempfile.mkdtemp(prefix="sponsio-cold-")
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(checkout))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        took = wall([sys.executable, "-m", "sponsio_sim.cli", *cmd], env)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return took, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def cold(repeat: int, against: Path | None, extra: list[str]) -> None:
+    """The first run after an install (module docstring, ``--cold``)."""
+    cmds = dict(COLD)
+    for i, c in enumerate(extra):
+        cmds[f"cmd{i + 1}"] = c.split()
+    trees = [("this", ROOT)] + ([("against", against)] if against else [])
+    for name, cmd in cmds.items():
+        runs = {label: [] for label, _ in trees}
+        for _ in range(repeat):
+            for label, tree in trees:
+                runs[label].append(cold_run(cmd, tree))
+        print(f"first `sponsio {' '.join(cmd)}`, empty kernel cache:")
+        med = {}
+        for label, rs in runs.items():
+            med[label] = [statistics.median(r[k] for r in rs) for k in (0, 1)]
+            print(f"  {label:<8} wall median {med[label][0]:6.1f} s, CPU median {med[label][1]:6.1f} s   "
+                  f"(wall/CPU per run: {', '.join(f'{w:.1f}/{c:.1f}' for w, c in rs)})")
+        if against:
+            print(f"  this / against: wall {med['this'][0] / med['against'][0]:.2f}, "
+                  f"CPU {med['this'][1] / med['against'][1]:.2f}   load average now {os.getloadavg()[0]:.1f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--cold", action="store_true", help="time the first run (empty kernel cache) instead")
+    ap.add_argument("--cold-cmd", action="append", default=[],
+                    help="with --cold: also this sponsio command (its arguments, one string)")
+    ap.add_argument("--against", type=Path, help="with --cold: alternate with this checkout, print the ratio")
     args = ap.parse_args()
+    if args.cold:
+        load = os.getloadavg()[0]
+        print(f"{os.cpu_count()} cores, load average {load:.1f}; {args.repeat} runs each, alternating")
+        cold(args.repeat, args.against, args.cold_cmd)
+        return
     env = dict(os.environ)
     env.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".cache" / "numba"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)   # as installed: modules load from bytecode (the first run writes it)
