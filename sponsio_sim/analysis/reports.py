@@ -27,7 +27,7 @@ from tabletop_mc.ladder import table as ladder_table
 from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD, MIN_MEAN_N
 from tabletop_mc.verdicts import GLOSSARY, identity
-from sponsio_sim.analysis import firstpage, ladder, plots
+from sponsio_sim.analysis import firstpage, ladder, plots, views
 from sponsio_sim.analysis.balance import plots as balance_plots
 from sponsio_sim.analysis.balance.choice import balance_tables
 from sponsio_sim.analysis.balance.criteria import Bands
@@ -84,11 +84,13 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
                                 n_mc=n_mc, bands=bands) for p in (4, 3)]
     doc.first_screen(firstscreen.page(screens))
     doc.csv(firstscreen.frame(screens), "first_screen")
+    views.add_views(doc, lambda p: load_rules(None, p), n(GAMES), n(views.VIEW_GAMES), seed, progress)
     summary = []
     for players in (4, 3):
         summary += _ladder_sections(doc, out, load_rules(None, players), n, seed, progress, sweeps)
     _recommend_section(doc, n, run)
     _sweep_sections(doc, out, sweeps, n, seed)
+    views.add_lever_curves(doc, sweeps, n(SWEEP_GAMES), seed)
     _odds_section(doc, seed, scale, threads, progress)
     _grading_section(doc, out, seed, scale, threads)
     doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))
