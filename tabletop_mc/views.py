@@ -138,20 +138,25 @@ def curves(panels: list[dict], path, title: str, ncols: int = 2) -> None:
 def bars(panels: list[dict], path, title: str) -> None:
     """Side-by-side panels of horizontal bars with 95 % error bars. Each panel: ``data`` (value,
     ci_low, ci_high), ``label`` (the column naming the bars), ``xlabel``, ``title``, optional
-    ``marks`` (a column of reference points drawn as black ticks, e.g. break-even) and ``zero``."""
+    ``marks`` (a column of reference points drawn as black ticks, e.g. break-even), ``zero`` (a line at 0)
+    and ``points`` (dots with error bars instead of bars from 0)."""
     rows = max(len(p["data"]) for p in panels)
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels) + 1.5, 1.2 + 0.24 * rows), squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels) + 1.3, 1.4 + 0.24 * rows), squeeze=False)
     for i, (ax, p) in enumerate(zip(axes.flat, panels)):
         d = p["data"].iloc[::-1].reset_index(drop=True)
         y = np.arange(len(d))
         v = d["value"].to_numpy(dtype=float)
         err = np.vstack([v - d["ci_low"].to_numpy(dtype=float), d["ci_high"].to_numpy(dtype=float) - v])
-        ax.barh(y, v, xerr=np.nan_to_num(np.abs(err)), color=p.get("colour", "tab:blue"), capsize=2, height=0.7)
+        if p.get("points"):   # levels near a reference (e.g. win shares near the fair share): dots, no bars
+            ax.errorbar(v, y, xerr=np.nan_to_num(np.abs(err)), fmt="o", color=p.get("colour", "tab:blue"), capsize=3)
+            ax.set_ylim(-0.6, len(d) - 0.4)
+        else:
+            ax.barh(y, v, xerr=np.nan_to_num(np.abs(err)), color=p.get("colour", "tab:blue"), capsize=2, height=0.7)
         if p.get("marks"):
             ax.scatter(d[p["marks"]].to_numpy(dtype=float), y, marker="|", color="k", s=120, zorder=3,
                        label=p.get("marks_label", p["marks"]))
-            ax.legend(fontsize=7, loc="lower right")
-        if p.get("zero", True):
+            ax.legend(fontsize=7, loc="best")
+        if p.get("zero", not p.get("points")):
             ax.axvline(0, color="k", lw=0.6)
         ax.set_yticks(y, d[p["label"]].astype(str) if i == 0 else [""] * len(d), fontsize=7)
         ax.set_xlabel(p["xlabel"])

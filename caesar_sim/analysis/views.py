@@ -122,7 +122,7 @@ def add_views(doc, rules, n_games: int, settings, seats: pd.DataFrame, favours: 
                 f"{rules.first_start_seat} starts day 1. " + " ".join(said) + ".")
     doc.image("view_seats", lambda path: views.bars(
         [{"data": marked[marked["players"] == p].rename(columns={"win_rate": "value"}).assign(fair=1 / p),
-          "label": "seat", "xlabel": "win rate (95% CI)", "marks": "fair", "marks_label": "fair share",
+          "label": "seat", "xlabel": "win rate (95% CI)", "marks": "fair", "marks_label": "fair share", "points": True,
           "title": f"{p} players"} for p in sorted(marked["players"].unique())],
         path, "Seat advantage, reference field"))
     doc.table(marked[["players", "seat", "rank", "n", "win_rate", "ci_low", "ci_high", "score_mean", "score_mean_low",

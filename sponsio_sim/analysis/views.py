@@ -244,7 +244,7 @@ def add_views(doc, rules_of, n: int, games: int, seed: int, progress=None) -> No
     doc.image("view_seats", lambda path: views.bars(
         [{"data": seats[seats["players"] == p].rename(columns={"win_share": "value", "share_low": "ci_low",
                                                                 "share_high": "ci_high"}).assign(fair=1 / p),
-          "label": "seat", "xlabel": "win share (95% CI)", "marks": "fair", "marks_label": "fair share",
+          "label": "seat", "xlabel": "win share (95% CI)", "marks": "fair", "marks_label": "fair share", "points": True,
           "title": f"{p} players"} for p in (4, 3)],
         path, f"Seat advantage, reference field (n = {n:,} games per player count, seed {seed})"))
     doc.table(seats[["players", "seat", "rank", "games", "win_share", "share_low", "share_high", "coins", "coins_low",
