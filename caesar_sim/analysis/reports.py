@@ -20,7 +20,7 @@ from tabletop_mc.verdicts import GLOSSARY
 from tabletop_mc.ladder import sentence, table as ladder_table
 from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD
-from caesar_sim.analysis import firstpage, plots
+from caesar_sim.analysis import firstpage, plots, views
 from caesar_sim.analysis.bids import NET_NOTE, bid_table
 from caesar_sim.analysis.compare import changed_summary, verdict_table
 from caesar_sim.analysis.exploit import WEIGHT_STEP
@@ -155,6 +155,8 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
         doc.table(reading_table(r), f"lever_{r.players}p_{r.key.replace('.', '_')}", fold=20)
     doc.csv(effects, "levers")
     doc.link("levers.csv", "Every lever, value and measure (tidy)")
+    views.add_lever_curves(doc, results, n(20000), seed, f"the reference field; refitted: {results[0].refit}")
+    views.add_views(doc, rules, n(views.VIEW_GAMES), settings, seats, sim.tables["favours"], ex, ref)
 
     found = ranked(ladder_findings(runs))
     rung_names = list(runs.names[4])
