@@ -205,7 +205,8 @@ def lever_curves(levels: pd.DataFrame, path, title: str, ylabel: str, bands: dic
             ax.axvline(p["vline"], color="0.4", ls=":", lw=0.8)
         if p["data"]["ordinal"].iloc[0]:
             ticks = p["data"].drop_duplicates("x")
-            ax.set_xticks(ticks["x"], [textwrap.shorten(str(t), 14) for t in ticks["label"]], fontsize=6)
+            ax.set_xticks(ticks["x"], [textwrap.shorten(str(t), 24, placeholder="..") for t in ticks["label"]],
+                          fontsize=6, rotation=15)
         ax.set_xlabel(p["xlabel"], fontsize=8)
         ax.set_ylabel(ylabel, fontsize=8)
         ax.set_title(p["title"], fontsize=8)

@@ -27,7 +27,8 @@ LOCATION_ITEMS = {LOCATIONS[0]: "favours (all types)", LOCATIONS[1]: "tickets",
                   **{v: f"visitors at {v}" for v in VENUES}}
 # the lever measures drawn together (days per game is fixed by the rules)
 LEVER_GROUPS = (("seat gap (win share)", ("start seat - fair share", "largest seat gap")),
-                ("final coins", ("mean final coins", "score spread (SD of final coins)", "winner's lead (coins)")),
+                ("mean final coins", ("mean final coins",)),
+                ("spread and lead (coins)", ("score spread (SD of final coins)", "winner's lead (coins)")),
                 ("closeness (share of games)", None),
                 ("lead changes per game", ("lead changes per game",)))
 
