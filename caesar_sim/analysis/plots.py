@@ -6,6 +6,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -83,7 +84,9 @@ LEVER_PANELS = ("start seat - fair share", "largest seat gap", "score spread (SD
 def lever_plot(effects: pd.DataFrame, path, title: str) -> None:
     """One panel per measure (``LEVER_PANELS``): each rule variant's paired effect against the unchanged
     rules with its 95% CI (filled: moved), a row per lever=value, a colour per player count."""
-    d = effects[~effects["standard"]]
+    # a value that is the standard rules at this player count (an effect without width) is no point: drawn
+    # hollow, it would make the hollow marker mean a second thing
+    d = effects[~effects["standard"] & ~(effects["effect_low"] == effects["effect_high"])]
     labels = list(dict.fromkeys(f"{k}={v}" for k, v in zip(d["lever"], d["value"])))
     counts = sorted(d["players"].unique())
     fig, axes = plt.subplots(2, 3, figsize=(11, 1.6 + 0.32 * len(labels) * 2), sharey=True)
@@ -95,14 +98,19 @@ def lever_plot(effects: pd.DataFrame, path, title: str) -> None:
             err = [g["effect"] - g["effect_low"], g["effect_high"] - g["effect"]]
             ax.errorbar(g["effect"], y, xerr=err, fmt="none", ecolor=f"C{k}", capsize=2)
             ax.scatter(g["effect"], y, s=16, color=[f"C{k}" if m else "white" for m in g["moved"]],
-                       edgecolors=f"C{k}", label=f"{p} players", zorder=3)
+                       edgecolors=f"C{k}", zorder=3)
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_title(measure, fontsize=8)
         ax.tick_params(labelsize=7)
     axes[0, 0].set_yticks(np.arange(len(labels)) + 0.4 - h / 2, labels, fontsize=7)
     axes[1, 0].set_yticks(np.arange(len(labels)) + 0.4 - h / 2, labels, fontsize=7)
     axes[0, 0].invert_yaxis()
-    axes[0, 0].legend(fontsize=7, loc="best")
+    # the legend's own markers (a scatter's handle takes its first point's fill, which is data): colour =
+    # player count, filled, and one hollow marker that means only "not moved"
+    handles = [Line2D([], [], marker="o", ls="", color=f"C{k}", label=f"{p} players") for k, p in enumerate(counts)]
+    handles.append(Line2D([], [], marker="o", ls="", markerfacecolor="white", markeredgecolor="0.3",
+                          label="hollow: not moved"))
+    axes[0, 0].legend(handles=handles, fontsize=7, loc="best")
     fig.suptitle(title, fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110, format="png")

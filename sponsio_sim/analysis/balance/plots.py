@@ -84,7 +84,8 @@ SWEEP_PANELS = (("seat gap (win share)", ("seat 0 - fair share", "largest seat g
 
 def sweep_panels(result, path, meta) -> None:
     """One lever: each measure's level (95% CI bars) against the lever's value, the standard value
-    dashed; a filled marker where the value moved the measure (its paired effect's interval excludes 0)."""
+    dashed and marked by a diamond; a filled circle where the value moved the measure (its paired effect's
+    interval excludes 0), a hollow one where it did not (hollow means only that)."""
     rows = result.rows
     fig, axes = plt.subplots(2, 3, figsize=(14, 7.5))
     for ax, (label, names) in zip(axes.flat, SWEEP_PANELS):
@@ -97,9 +98,12 @@ def sweep_panels(result, path, meta) -> None:
             err = np.vstack([y - d["level_low"], d["level_high"] - y])
             line = ax.errorbar(x, y, yerr=err, capsize=3, marker=None, label=name.replace(" share of bets", ""))
             colour = line[0].get_color()
-            moved = d["moved"].to_numpy(dtype=bool) | d["standard"].to_numpy(dtype=bool)
+            standard = d["standard"].to_numpy(dtype=bool)
+            moved = d["moved"].to_numpy(dtype=bool) & ~standard
             ax.scatter(x[moved], y[moved], color=colour, zorder=3, s=28)
-            ax.scatter(x[~moved], y[~moved], facecolors="white", edgecolors=colour, zorder=3, s=28)
+            ax.scatter(x[~moved & ~standard], y[~moved & ~standard], facecolors="white", edgecolors=colour,
+                       zorder=3, s=28)
+            ax.scatter(x[standard], y[standard], color=colour, marker="D", zorder=3, s=24)
         ax.axvline(float(result.standard), color="0.5", ls="--", lw=0.8)
         if label.startswith("seat gap"):
             ax.axhline(0.0, color="k", lw=0.6)
@@ -108,7 +112,7 @@ def sweep_panels(result, path, meta) -> None:
         if len(names) > 1:
             ax.legend(fontsize=7, ncol=min(len(names), 3), loc="best")
     fig.suptitle(title(f"{result.lever.key}, {result.players} players: levels with 95% CIs; dashed: the standard "
-                       f"value; filled: moved against it (paired, CI excludes 0), hollow: not. {meta['profile']}; "
+                       f"value (diamond); filled circle: moved against it (paired, CI excludes 0), hollow: not moved. {meta['profile']}; "
                        f"n={meta['n']:,} games per value, seed {meta['seed']}", 170), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
