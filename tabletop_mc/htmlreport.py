@@ -29,10 +29,12 @@ import pandas as pd
 from tabletop_mc.atomic import write_atomic
 from tabletop_mc.errors import OutputError
 from tabletop_mc.plotfile import out_subdir
+from tabletop_mc.verdicts import digits_for
 
 _CSS = ("body{font-family:sans-serif;max-width:1300px;margin:2em auto;padding:0 1em;color:#222}"
         "table.t{border-collapse:collapse;font-size:12px;margin:.5em 0}"
-        "table.t td,table.t th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right;white-space:nowrap}"
+        "table.t td,table.t th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right;white-space:normal;"
+        "min-width:2.5em}"
         "div.scroll{overflow-x:auto;max-width:100%}"
         ".note{color:#555;font-size:13px}.csv{font-size:11px}img{max-width:100%;height:auto}"
         "ul.findings li{margin:.3em 0}pre{white-space:pre-wrap;font-size:12px;background:#f6f6f6;padding:.5em}"
@@ -59,6 +61,9 @@ class Finding:
     anchor: str
     weight: float = 0.0
     lever: str = ""
+    group: str = ""            # e.g. "4 players": findings are listed under their group
+    word: str = ""             # its verdict word (``tabletop_mc.verdicts``), if it claims one
+    evidence: tuple = ()       # the numbers its word reads: dicts of rung, value, low, high, n, band_low, band_high
 
 
 def human(column: str) -> str:
@@ -75,23 +80,61 @@ def slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "section"
 
 
-def format_column(values: pd.Series, float_format: str = "{:.4f}") -> list[str]:
-    """A column's cells at the column's precision: whole numbers without
-    decimals, other floats with ``float_format``, missing values empty."""
-    if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
-        return ["" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v) for v in values]
-    arr = values.to_numpy(dtype=float)
-    finite = arr[np.isfinite(arr)]
-    whole = finite.size > 0 and np.all(finite == np.round(finite)) and np.all(np.abs(finite) < 1e15)
-    out = []
-    for v in arr:
-        if not np.isfinite(v):
-            out.append("" if np.isnan(v) else ("inf" if v > 0 else "-inf"))
-        elif whole:
-            out.append(f"{int(round(v)):d}")
-        else:
-            out.append(float_format.format(v))
+def sig(v: float, digits: int = 3) -> str:
+    """A number without an interval to ``digits`` significant digits, whole numbers as integers
+    (2048.3 -> 2048, 1.3642 -> 1.36, 0.012345 -> 0.0123)."""
+    if not np.isfinite(v):
+        return "" if np.isnan(v) else ("inf" if v > 0 else "-inf")
+    if v == round(v) and abs(v) < 1e15:
+        return f"{int(round(v)):d}"
+    d = max(0, min(6, digits - 1 - int(np.floor(np.log10(abs(v))))))
+    return f"{v:.{d}f}"
+
+
+def interval_columns(columns) -> dict[str, tuple[str, str]]:
+    """Each column that has a 95 % interval beside it (``x`` with ``x_low``/``x_high``; a pair
+    ``y_low``/``y_high`` or ``ci_low``/``ci_high`` without its own ``y``: the column just before it),
+    and the interval columns themselves -> (low column, high column)."""
+    cols = [str(c) for c in columns]
+    out: dict[str, tuple[str, str]] = {}
+    for i, c in enumerate(cols):
+        if not c.endswith("low"):
+            continue
+        stem = c[:-3]
+        hi = stem + "high"
+        if hi not in cols:
+            continue
+        base = stem.rstrip("_")
+        if base not in cols or base in ("ci", ""):
+            base = cols[i - 1] if i > 0 and not cols[i - 1].endswith(("low", "high")) else None
+        for name in (c, hi) + ((base,) if base else ()):
+            out.setdefault(name, (c, hi))
     return out
+
+
+def format_frame(view: pd.DataFrame) -> pd.DataFrame:
+    """A table's cells for a reader, headers in words: a number with an interval to the interval's
+    precision (``verdicts.digits_for``: 2 significant digits of its half-width), the interval likewise,
+    other numbers to 3 significant digits, whole-number columns as integers, missing values empty
+    (the CSV keeps every digit)."""
+    ivals = interval_columns(view.columns)
+    shown = {}
+    for c in view.columns:
+        values = view[c]
+        if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            shown[human(c)] = ["" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v) for v in values]
+            continue
+        arr = values.to_numpy(dtype=float)
+        finite = arr[np.isfinite(arr)]
+        whole = finite.size > 0 and np.all(finite == np.round(finite)) and np.all(np.abs(finite) < 1e15)
+        pair = ivals.get(str(c))
+        if whole or pair is None:
+            shown[human(c)] = [sig(v) for v in arr]
+            continue
+        lows, highs = view[pair[0]].to_numpy(dtype=float), view[pair[1]].to_numpy(dtype=float)
+        shown[human(c)] = [sig(v) if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo) or not np.isfinite(v)
+                           else f"{v:.{digits_for(lo, hi)}f}" for v, lo, hi in zip(arr, lows, highs)]
+    return pd.DataFrame(shown)
 
 
 def stamp_text(package: str, command: str | None = None, out: str | Path | None = None,
@@ -129,8 +172,9 @@ def stamp_text(package: str, command: str | None = None, out: str | Path | None 
 class HtmlReport:
     """Collects a report's parts, then writes ``index.html`` into ``out``."""
 
-    def __init__(self, out: str | Path):
+    def __init__(self, out: str | Path, page: str = "index.html"):
         self.out = Path(out)
+        self.page = page   # the file ``write`` writes (a second page beside index.html shares its folder)
         if not self.out.is_dir():
             self.out.mkdir(parents=True)
         self.parts: list[str] = []
@@ -138,6 +182,12 @@ class HtmlReport:
         self.findings: list[Finding] = []
         self.appendix_parts: list[str] = []
         self.first = ""
+        self.lists: dict[str, tuple[list[str], list[str]]] = {}   # group -> (healthy, not decided)
+        self.navs: list[tuple[str, str]] = []
+
+    def nav(self, href: str, label: str) -> None:
+        """A link shown under the title's notes (to another page beside this one)."""
+        self.navs.append((href, label))
 
     def first_screen(self, fragment: str) -> None:
         """HTML shown first, right under the title (``tabletop_mc.firstscreen.page``)."""
@@ -159,15 +209,25 @@ class HtmlReport:
                           + (f"<p class='note'>{html.escape(note)}</p>" if note else ""))
         return anchor
 
-    def finding(self, text: str, anchor: str, weight: float = 0.0, lever: str = "") -> None:
+    def finding(self, text: str, anchor: str, weight: float = 0.0, lever: str = "", group: str = "",
+                word: str = "", evidence=()) -> None:
         """A sentence for the Findings list, citing section ``anchor`` (``weight``: how much it
-        matters, for the order; ``lever``: what would change it)."""
-        self.findings.append(Finding(text, anchor, weight, lever))
+        matters, for the order; ``lever``: what would change it; ``group``: the list it goes in, e.g.
+        a player count; ``word``/``evidence``: its verdict word and the numbers it reads, for
+        findings.csv)."""
+        self.findings.append(Finding(text, anchor, weight, lever, group, word, tuple(evidence)))
+
+    def verdict_lists(self, group: str, healthy: list[str], undecided: list[str]) -> None:
+        """Under ``group``'s findings: the one list of measures inside their bands, and the one list
+        of measures not decided (underpowered or unclear)."""
+        h, u = self.lists.setdefault(group, ([], []))
+        h += healthy
+        u += undecided
 
     def note(self, text: str) -> None:
         self.parts.append(f"<p class='note'>{html.escape(text)}</p>")
 
-    def table(self, df: pd.DataFrame, name: str, float_format: str = "{:.4f}", fold: int = FOLD_ROWS,
+    def table(self, df: pd.DataFrame, name: str, fold: int = FOLD_ROWS,
               columns: list[str] | None = None, key: bool = False) -> None:
         """Show ``df`` with headers in words (only ``columns`` if given; the key column stays in
         view when the table scrolls) and write all of it to ``<name>.csv``; beyond ``fold``
@@ -175,7 +235,7 @@ class HtmlReport:
         acts on: it must fit the page without scrolling (the report test checks it)."""
         self.csv(df, name)
         view = df if columns is None else df[columns]
-        shown = pd.DataFrame({human(c): format_column(view[c], float_format) for c in view.columns})
+        shown = format_frame(view)
 
         def block(rows: pd.DataFrame) -> str:
             return (f"<div class='scroll{' key' if key else ''}' data-table='{html.escape(name)}'>"
@@ -218,14 +278,11 @@ class HtmlReport:
                                    f"<pre>{html.escape(text)}</pre>")
 
     def write(self, title: str, intro: str, stamp: str = "", summary: str = "") -> Path:
-        """``index.html``: the title, the plain-words ``summary``, the findings (largest weight
+        """``index.html`` (or ``page``): the title, the plain-words ``summary``, the findings (largest weight
         first, each with its lever and evidence), the contents, the sections, the appendix."""
-        ranked = sorted(self.findings, key=lambda f: -f.weight)
-        findings = "".join(f"<li>{html.escape(f.text)}"
-                           + (f" <span class='lever'>Lever: {html.escape(f.lever)}</span>" if f.lever else "")
-                           + f" <a href='#{f.anchor}'>(evidence)</a></li>" for f in ranked)
+        findings = self._findings_html()
         toc = "".join(f"<li><a href='#{a}'>{html.escape(t)}</a></li>" for a, t in self.sections)
-        path = self.out / "index.html"
+        path = self.out / self.page
         page = (
             f"<!doctype html><html><head><meta charset='utf-8'>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -234,11 +291,40 @@ class HtmlReport:
             + (f"<p class='summary' id='summary'>{html.escape(summary)}</p>" if summary else "")
             + f"<p class='note'>{html.escape(intro)}</p>"
             + (f"<p class='note' id='stamp'>{html.escape(stamp)}</p>" if stamp else "")
-            + (f"<h2 id='findings'>Findings</h2><ul class='findings'>{findings}</ul>" if findings else "")
+            + "".join(f"<p class='nav'><a href='{html.escape(h)}'>{html.escape(t)}</a></p>" for h, t in self.navs)
+            + (f"<h2 id='findings'>Findings</h2>{findings}" if findings else "")
             + f"<nav class='toc'><h2>Contents</h2><ol>{toc}</ol></nav>"
             + "".join(self.parts) + "".join(self.appendix_parts) + "</body></html>")
         _write(path, lambda tmp: Path(tmp).write_text(page, encoding="utf-8"))
         return path
+
+
+    def _findings_html(self) -> str:
+        """The findings by group (in the order groups first appear), largest weight first, each group
+        followed by its healthy and not-decided lists; every finding also goes to findings.csv."""
+        groups: list[str] = []
+        for g in [f.group for f in self.findings] + list(self.lists):
+            if g not in groups:
+                groups.append(g)
+        out, rows = [], []
+        for g in groups:
+            ranked = sorted((f for f in self.findings if f.group == g), key=lambda f: -f.weight)
+            items = "".join(f"<li>{html.escape(f.text)}"
+                            + (f" <span class='lever'>Lever: {html.escape(f.lever)}</span>" if f.lever else "")
+                            + f" <a href='#{f.anchor}'>(evidence)</a></li>" for f in ranked)
+            healthy, undecided = self.lists.get(g, ([], []))
+            out.append((f"<h3>{html.escape(g)}</h3>" if g else "")
+                       + (f"<ul class='findings'>{items}</ul>" if items else "")
+                       + (f"<p class='healthy'>Healthy (inside their bands): {html.escape(', '.join(healthy))}.</p>"
+                          if healthy else "")
+                       + (f"<p class='undecided'>Not decided (underpowered or unclear): "
+                          f"{html.escape('; '.join(undecided))}.</p>" if undecided else ""))
+            for f in ranked:
+                base = {"group": f.group, "finding": f.text, "word": f.word, "anchor": f.anchor}
+                rows += [{**base, **e} for e in f.evidence] or [base]
+        if rows:
+            self.csv(pd.DataFrame(rows), "findings")
+        return "".join(out)
 
 
 def _write(path: Path, write: Callable[[str], None]) -> None:

@@ -2,31 +2,31 @@
 
 A finding is measured under several player models (rungs: the reference
 field, every seat ``mc``, the best fast single profile, ...). Each rung's
-estimate with its 95 % interval falls into a category (``classify``:
-above, below or within a band around the neutral value, or "no evidence"
-when the interval straddles an edge); the finding **holds** when every rung
-gives the same category. Otherwise the tag says why, in the words of
-``tabletop_mc.verdicts``: it **depends on the players** only when two rungs
-give different decided categories (they disagree beyond their intervals);
-it is **underpowered** when a rung's interval reaches across the band and is
-wider than it (a point band: any interval that reaches it), so that rung
-cannot tell; else it is **unclear**. Only holding findings belong in a
-report's summary; the others keep their tag and the numbers of every rung.
-The same for both games.
+estimate with its 95 % interval gets its word from ``tabletop_mc.verdicts``
+against the finding's band (``word``: healthy, too high, too low,
+underpowered or unclear; a point band, the neutral value, is never
+"healthy": an interval that reaches it is too wide to tell). The finding
+**holds** when every rung (at least two) gives the same decided word;
+otherwise its word is ``verdicts.combine``'s: **depends on the players**
+only when two rungs give different decided words (they disagree beyond
+their intervals), **underpowered** when a rung's interval is wider than the
+band, else **unclear**. ``publish`` puts a ladder's findings on a page: the
+ones that hold out of band, and the ones that depend on the players, as
+findings; the healthy ones in one list; the rest in one list of measures not
+decided. The same for both games.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import pandas as pd
 
-from tabletop_mc.verdicts import DEPENDS, UNCLEAR, UNDERPOWERED, identity
+from tabletop_mc.verdicts import (DECIDED, DEPENDS, HEALTHY, UNCLEAR, UNDERPOWERED, combine, fmt, fmt_ci,
+                                  identity, verdict)
 
 HOLDS = "holds under all"
 TAGS = (HOLDS, DEPENDS, UNDERPOWERED, UNCLEAR)
-_NONE = "no evidence"   # how every category without evidence starts (``classify``)
 
 
 @dataclass(frozen=True)
@@ -39,25 +39,31 @@ class Estimate:
 
 @dataclass
 class Finding:
-    """One measure under every rung. ``band`` = (lo, hi): the neutral band (a point when
-    lo == hi); ``words`` = (above, within, below) phrases for the categories."""
+    """One measure under every rung. ``band`` = (lo, hi): the healthy band (the neutral value when
+    lo == hi); ``players``: the player count it is measured at (0: not one)."""
 
     name: str
     unit: str
     band: tuple[float, float]
-    words: tuple[str, str, str]
     estimates: dict[str, Estimate] = field(default_factory=dict)
     lever: str = ""
+    players: int = 0
 
     def category(self, rung: str) -> str:
+        """The rung's word (``verdicts.verdict`` of its interval against the band)."""
         e = self.estimates[rung]
-        return classify(e.low, e.high, *self.band, *self.words)
+        return verdict(e.low, e.high, *self.band)
+
+    @property
+    def word(self) -> str:
+        """The finding's word under every rung together (``verdicts.combine``)."""
+        return combine(self.category(r) for r in self.estimates) if self.estimates else UNDERPOWERED
 
     @property
     def holds(self) -> bool:
-        """The same category, one with evidence, under every rung (at least two)."""
+        """The same decided word under every rung (at least two)."""
         found = {self.category(r) for r in self.estimates}
-        return len(self.estimates) >= 2 and len(found) == 1 and not found.pop().startswith(_NONE)
+        return len(self.estimates) >= 2 and len(found) == 1 and found.pop() in DECIDED
 
     @property
     def identity(self) -> bool:
@@ -66,58 +72,78 @@ class Finding:
         return any(identity(e.value, e.low, e.high) for e in self.estimates.values())
 
     def wide(self, rung: str) -> bool:
-        """The rung's interval reaches across the band and is wider than it: that rung cannot tell."""
-        e = self.estimates[rung]
-        return self.category(rung).startswith("no evidence") and (
-            not (math.isfinite(e.low) and math.isfinite(e.high)) or e.high - e.low > self.band[1] - self.band[0])
+        """The rung's interval is wider than the band and reaches it: that rung cannot tell."""
+        return self.category(rung) == UNDERPOWERED
 
     @property
     def tag(self) -> str:
-        if self.holds:
-            return f"{HOLDS} {len(self.estimates)}"
-        decided = {self.category(r) for r in self.estimates} - {c for c in (self.category(r) for r in self.estimates)
-                                                                  if c.startswith("no evidence")}
-        if len(decided) > 1:
-            return DEPENDS
-        return UNDERPOWERED if any(self.wide(r) for r in self.estimates) else UNCLEAR
+        return f"{HOLDS} {len(self.estimates)}" if self.holds else self.word
 
 
-def classify(low: float, high: float, band_lo: float, band_hi: float, above: str, within: str, below: str) -> str:
-    """``above`` when the interval lies above the band, ``below`` under it, ``within`` inside it
-    (a point band: never), else "no evidence (...)" naming the edges it straddles."""
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return f"{_NONE} (no interval)"
-    if low > band_hi:
-        return above
-    if high < band_lo:
-        return below
-    if band_lo < band_hi and band_lo <= low and high <= band_hi:
-        return within
-    return f"{_NONE} (the interval reaches the neutral band)"
+def _band(f: Finding) -> str:
+    lo, hi = f.band
+    d = max((digits_for_band(lo), digits_for_band(hi)))
+    return f"band {fmt(lo, d)}" if lo == hi else f"band [{fmt(lo, d)}, {fmt(hi, d)}]"
 
 
-def table(findings: list[Finding], rungs: list[str], digits: int = 3) -> pd.DataFrame:
-    """One row per finding: its estimate [CI] and category under each rung, and the tag."""
+def digits_for_band(x: float) -> int:
+    """Decimals that show a band edge as a designer wrote it (0.15 -> 2, 0.25 -> 2, 3 -> 0)."""
+    for d in range(0, 4):
+        if abs(round(x, d) - x) < 1e-9:
+            return d
+    return 3
+
+
+def cell(e: Estimate, sign: bool = False) -> str:
+    """``0.46 [0.44, 0.48] (n = 1,500)``: to the interval's precision."""
+    return f"{fmt_ci(e.value, e.low, e.high, sign=sign)} (n = {e.n:,})"
+
+
+def table(findings: list[Finding], rungs: list[str]) -> pd.DataFrame:
+    """One row per finding: its estimate [CI] and word under each rung, the band and the finding's word."""
     rows = []
     for f in findings:
         row = {"finding": f.name}
         for r in rungs:
             e = f.estimates.get(r)
-            row[r] = "" if e is None else (f"{e.value:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}] "
-                                           f"(n = {e.n:,}): {f.category(r)}")
+            row[r] = "" if e is None else f"{cell(e, sign=f.band[0] <= 0 <= f.band[1])}: {f.category(r)}"
+        row["band"] = _band(f)
         row["tag"] = f.tag
         row["lever"] = f.lever
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def sentence(f: Finding, rungs: list[str], digits: int = 3) -> str:
-    """The finding in words with every rung's number, its tag and (if set) the lever that changes it."""
+def sentence(f: Finding, rungs: list[str]) -> str:
+    """The finding in words: its word, every rung's number (and word, where they differ), the band."""
     parts = []
     for r in rungs:
         e = f.estimates.get(r)
         if e is not None:
-            parts.append(f"{r} {e.value:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}]")
-    what = f.category(rungs[0]) if f.estimates else ""
-    lever = f" Lever: {f.lever}." if f.lever else ""
-    return f"{f.name}: {what} ({'; '.join(parts)}{' ' + f.unit if f.unit else ''}). {f.tag.capitalize()}.{lever}"
+            parts.append(f"{r} {fmt_ci(e.value, e.low, e.high, sign=f.band[0] <= 0 <= f.band[1])} (n = {e.n:,})"
+                         + ("" if f.holds else f" {f.category(r)}"))
+    unit = f" {f.unit}" if f.unit else ""
+    head = f"{f.word} under all {len(f.estimates)} player models" if f.holds else f.word
+    return f"{f.name}: {head} ({'; '.join(parts)}{unit}; {_band(f)})."
+
+
+def publish(doc, found: list[Finding], rungs: list[str], anchor: str, group: str, weight=None, lever=None) -> None:
+    """Put a ladder's findings on a page (``tabletop_mc.htmlreport.HtmlReport``) under ``group``: each one
+    that holds out of its band or depends on the players as a finding (``weight(f)`` orders them,
+    ``lever(f)`` names what would change it), the healthy ones in one list, the others (underpowered or
+    unclear) in one list of measures not decided; a result by construction (``identity``) is none of these."""
+    healthy, undecided = [], []
+    for f in found:
+        if not f.estimates or f.identity:
+            continue
+        if f.word == HEALTHY:
+            healthy.append(f.name)
+        elif f.word in (UNDERPOWERED, UNCLEAR):
+            undecided.append(f"{f.name} ({f.word})")
+        else:
+            evidence = [{"rung": r, "value": e.value, "low": e.low, "high": e.high, "n": e.n,
+                         "band_low": f.band[0], "band_high": f.band[1]} for r, e in f.estimates.items()]
+            doc.finding(sentence(f, rungs), anchor, weight=0.0 if weight is None else weight(f),
+                        lever=(lever(f) if lever is not None else f.lever), group=group, word=f.word,
+                        evidence=evidence)
+    doc.verdict_lists(group, healthy, undecided)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from tabletop_mc.htmlreport import HtmlReport
+from tabletop_mc.verdicts import fmt_ci
 from tabletop_mc.ladder import Finding
 from caesar_sim import weights as WT
 from caesar_sim.fieldplay import field_play
@@ -43,8 +44,8 @@ def field_sentence(players: int, ex: pd.DataFrame) -> str:
     best = best_exploit(ex)
     return (f"The reference field ({players} players) draws every seat's strategy per game from the equilibrium "
             f"mixture {play.mixture()} of the meta-game over {', '.join(play.field.members)} (`caesar meta`); "
-            f"its best known exploit, '{best['deviation']}', gains {best['gain']:+.3f} "
-            f"[{best['gain_low']:+.3f}, {best['gain_high']:+.3f}] win share (n = {int(best['n']):,} paired games).")
+            f"its best known exploit, '{best['deviation']}', gains "
+            f"{fmt_ci(best['gain'], best['gain_low'], best['gain_high'], sign=True)} win share (n = {int(best['n']):,} paired games).")
 
 
 def summary(players: int, wins: pd.DataFrame, found: list[Finding], ex: pd.DataFrame,
@@ -81,11 +82,12 @@ def summary(players: int, wins: pd.DataFrame, found: list[Finding], ex: pd.DataF
         if not gap.empty:
             g = gap.iloc[0]
             parts.append(f"The strongest lever on seat balance tried: {g['lever']} = {g['value']} changes the "
-                         f"{g['measure']} by {g['effect']:+.3f} [{g['effect_low']:+.3f}, {g['effect_high']:+.3f}].")
+                         f"{g['measure']} by {fmt_ci(g['effect'], g['effect_low'], g['effect_high'], sign=True)}.")
     parts.append(f"{len(holding)} of {len(found)} headline findings hold under all three player models (this "
-                 "field, mc:8 in every seat, the best fast single profile) and are listed below, largest first, "
-                 "each with the rule lever that would change it; the others depend on the players and stay in "
-                 f"their sections. The field is beatable by search: its best known exploit, '{best['deviation']}', "
+                 "field, mc:8 in every seat, the best fast single profile). The findings below, per player count, "
+                 "are those out of their band under every model and those that depend on the players, largest "
+                 "first, each with the rule lever that would change it; the healthy ones and those not decided "
+                 f"(underpowered or unclear) are listed by name under them. The field is beatable by search: its best known exploit, '{best['deviation']}', "
                  f"gains {best['gain']:+.2f} win share against it.")
     return " ".join(parts)
 

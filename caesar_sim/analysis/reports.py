@@ -17,7 +17,7 @@ import pandas as pd
 from tabletop_mc import firstscreen
 from tabletop_mc.htmlreport import HtmlReport, stamp_text
 from tabletop_mc.verdicts import GLOSSARY
-from tabletop_mc.ladder import sentence, table as ladder_table
+from tabletop_mc.ladder import publish, table as ladder_table
 from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD
 from caesar_sim.analysis import firstpage, plots, views
@@ -81,13 +81,14 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
         doc.table(sim.tables[key], f"{key}_4p")
     doc.table(named_seats(sim.tables["score_parts"], first), "score_parts_4p")
 
+    engine = HtmlReport(out, page="engine.html")
     former = simulate(4, FORMER, n(20000), settings, favour_value=True)
     cmp = verdict_table(former, FORMER, sim, ref)
-    doc.section(f"Other players: the former reference profile ({FORMER}) against the reference field",
+    engine.section(f"Other players: the former reference profile ({FORMER}) against the reference field",
                 f"Both play n={n(20000)} games (seed {seed}; the profile not rotated, the field's seats drawn) and "
                 f"the favour-gift runs. changed = the two 95% intervals do not overlap. {changed_summary(cmp)}.")
-    doc.table(cmp[cmp["measure"] != "venue-bid value (net coins)"], "former_vs_field", key=True)
-    doc.table(cmp[cmp["measure"] == "venue-bid value (net coins)"], "former_vs_field_bids")
+    engine.table(cmp[cmp["measure"] != "venue-bid value (net coins)"], "former_vs_field", key=True)
+    engine.table(cmp[cmp["measure"] == "venue-bid value (net coins)"], "former_vs_field_bids")
 
     frames = []
     for (players, rung), s in runs.sims.items():
@@ -104,12 +105,12 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     for one, three in MATCHES:
         match = f"{one},{three} x3"
         rows.append(win_table(run_games(4, match, n(1000), settings, rotate=True)).assign(match=match))
-    doc.section("Other players: strength, one seat against three",
+    engine.section("Other players: strength, one seat against three",
                 f"mc = flat Monte Carlo, 8 rollouts to the day's end; `mc:8` rolls out with `tuned` play, "
                 f"`mc:8:value` with `value` play. 4 players, rotated; n={n(1000)} games per match, seed {seed}; "
                 f"{CI_METHOD}. Fair share 0.25.")
     mc = pd.concat(rows)
-    doc.table(mc[["match", *[c for c in mc.columns if c != "match"]]], "mc_matches")
+    engine.table(mc[["match", *[c for c in mc.columns if c != "match"]]], "mc_matches")
 
     ex, line = runs.exploits["reference field"]
     ex_anchor = doc.section("Exploitability of the reference field",
@@ -164,15 +165,24 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
                                 "Each headline finding under three player models: " + "; ".join(
                                     f"{p} players: " + ", ".join(f"{r} = {prof}" for r, prof in runs.names[p].items())
                                     for p in (3, 4, 5)) + ". A finding holds when every model puts its 95% interval "
-                                "on the same side of the neutral value; only those open this page, largest first.")
+                                "on the same side of its band (a point band: the neutral value); the findings list those out of their band "
+                                "and those that depend on the players (two models decided differently), largest first; "
+                                "the healthy ones and those not decided are listed by name under them.")
     doc.table(ladder_table(found, rung_names), "ladder", key=True)
-    doc.finding(field_sentence(4, ex), ex_anchor, weight=100.0)
-    for i, f in enumerate(found):   # ``ranked``: largest first; a result by construction is no finding
-        if f.holds and not f.identity:
-            doc.finding(sentence(f, rung_names), ladder_anchor, weight=float(len(found) - i))
+    doc.finding(field_sentence(4, ex), ex_anchor, weight=100.0, group="The players")
+    order = {f.name: len(found) - i for i, f in enumerate(found)}   # ``ranked``: largest first
+    for p in (4, 3, 5):
+        publish(doc, [f for f in found if f.players == p], list(runs.names[p]), ladder_anchor, f"{p} players",
+                weight=lambda f: float(order[f.name]))
 
     doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))
     doc.glossary(GLOSSARY)
+    stamp = stamp_text("sponsio-sim", command, out)
+    engine.nav("index.html", "The designer report (the verdicts, the findings and their evidence)")
+    engine.write("Circus Maximus: the engine", f"How good the simulated players are, for who builds them (seed "
+                 f"{seed}, scale {scale}): the former reference profile against the field, and strength matches "
+                 f"between policies. CI method: {CI_METHOD}.", stamp=stamp)
+    doc.nav("engine.html", "The engine page: the former reference profile and the strength matches between policies")
     path = doc.write("Circus Maximus: strategy and rule analysis",
                      f"Built by `caesar report` (seed {seed}, scale {scale}) in "
                      f"{time.perf_counter() - t0:.0f} s. Rule set: {rules.name} (in full in the appendix; "
@@ -183,6 +193,6 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
                      "`caesar tune`), distilled (a linear score fitted to mc's choices by `caesar distill`), :temp=T "
                      "(softmax play at temperature T coins), mc (flat Monte Carlo over tuned rollouts; mc:K:value "
                      f"over value rollouts). Games always last {rules.days} days. CI method: " + CI_METHOD + ".",
-                     stamp=stamp_text("sponsio-sim", command, out),
+                     stamp=stamp,
                      summary=summary(4, sim.tables["wins"], found, ex, headline(results)))
     return (path, [f.text for f in doc.findings]) if with_findings else path

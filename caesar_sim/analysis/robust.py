@@ -110,8 +110,7 @@ def findings(runs: LadderRuns) -> list[Finding]:
     for players in PLAYER_COUNTS:
         fair = 1 / players
         f = Finding(f"{players} players: the start seat's win rate", "win share", (fair, fair),
-                    (f"more than the fair share {fair:.2f}", "", f"less than the fair share {fair:.2f}"),
-                    lever=LEVERS["start"])
+                    lever=LEVERS["start"], players=players)
         for rung in runs.names[players]:
             st = seat_table(runs.sims[(players, rung)].batch)
             r = st[st["starts_day1"]].iloc[0]
@@ -119,10 +118,9 @@ def findings(runs: LadderRuns) -> list[Finding]:
         out.append(f)
     four = runs.names[4]
     f = Finding(f"4 players: games the winner takes by {CLOSE} coins or fewer", "share of games", (0.5, 0.5),
-                ("most games are that close", "", "fewer than half of the games are that close"),
-                lever=LEVERS["close"])
+                lever=LEVERS["close"], players=4)
     m = Finding("4 players: the share of a day's coins scored by merchant cards left unplayed", "share of coins",
-                (0.5, 0.5), ("more than half", "", "less than half"), lever=LEVERS["merchants"])
+                (0.5, 0.5), lever=LEVERS["merchants"], players=4)
     for rung in four:
         b = runs.sims[(4, rung)].batch
         k, n = _close_games(b)
@@ -135,7 +133,7 @@ def findings(runs: LadderRuns) -> list[Finding]:
     out += [f, m]
     for t, name in enumerate(FAVOUR_TYPES):
         f = Finding(f"4 players: one extra {name} favour every morning (seat 0)", "win share", (0.0, 0.0),
-                    ("raises the win rate", "", "lowers the win rate"), lever=LEVERS[name])
+                    lever=LEVERS[name], players=4)
         for rung in four:
             r = runs.sims[(4, rung)].tables["favours"].iloc[t]
             f.estimates[rung] = _est(r["win_rate_change"], r["change_low"], r["change_high"], r["n_games"])
@@ -144,8 +142,7 @@ def findings(runs: LadderRuns) -> list[Finding]:
     for label in restricted.get("reference field", pd.DataFrame()).index:
         what = label.replace("never takes ", "").replace("never bids at ", "")
         f = Finding(f"4 players: a seat that {label}", "win share", (0.0, 0.0),
-                    ("gains win share", "", "loses win share"),
-                    lever=LEVERS.get(what, LEVERS["venue"]))
+                    lever=LEVERS.get(what, LEVERS["venue"]), players=4)
         for rung in four:
             if label in restricted.get(rung, pd.DataFrame()).index:
                 r = restricted[rung].loc[label]
@@ -158,8 +155,7 @@ def findings(runs: LadderRuns) -> list[Finding]:
         for label, row in (("best", cells.loc[cells["net_coins"].idxmax()]),
                            ("worst", cells.loc[cells["net_coins"].idxmin()])):
             f = Finding(f"4 players: the {label} venue bid under the reference field, a {int(row['value'])} at "
-                        f"{row['location']}", "net coins", (0.0, 0.0), ("pays", "", "loses coins"),
-                        lever=LEVERS["venue"])
+                        f"{row['location']}", "net coins", (0.0, 0.0), lever=LEVERS["venue"], players=4)
             for rung in four:
                 t = pooled[rung]
                 c = t[(t["location"] == row["location"]) & (t["value"] == row["value"])]

@@ -79,8 +79,8 @@ def findings(rules, choices: dict[str, Choice]) -> list[Finding]:
     bands = Bands().for_rules(rules)
     out = []
 
-    def add(name, unit, band, words, get, lever=""):
-        f = Finding(name, unit, band, words, lever=lever)
+    def add(name, unit, band, get, lever=""):
+        f = Finding(name, unit, band, lever=lever, players=rules.players)
         for rung, ch in choices.items():
             est = get(ch)
             if est is not None:
@@ -93,29 +93,22 @@ def findings(rules, choices: dict[str, Choice]) -> list[Finding]:
             return _est(x["level"], x["level_low"], x["level_high"], x["n"])
         return get
 
-    add("seat 0 (acts first) against the fair share", "win share", SEAT_BAND,
-        ("seat 0 favoured", "seat 0 within 1 point of fair", "seat 0 disfavoured"), lv("seat 0 - fair share"))
-    add("the largest gap between two seats", "win share", GAP_BAND,
-        ("a seat gap over 2 points", "seats within 2 points", "-"), lv("largest seat gap"))
-    add("rounds per game", "rounds", (bands.rounds.lo, bands.rounds.hi),
-        ("games longer than intended", "game length in band", "games shorter than intended"), lv("rounds per game"))
-    add("troll share of seat-rounds", "", (bands.troll.lo, bands.troll.hi),
-        ("trolls crowd the table", "troll share in band", "trolling rare"), lv("troll share"))
+    add("seat 0 (acts first) against the fair share", "win share", SEAT_BAND, lv("seat 0 - fair share"))
+    add("the largest gap between two seats", "win share", GAP_BAND, lv("largest seat gap"))
+    add("rounds per game", "rounds", (bands.rounds.lo, bands.rounds.hi), lv("rounds per game"))
+    add("troll share of seat-rounds", "", (bands.troll.lo, bands.troll.hi), lv("troll share"))
 
     def trolling(ch):
         cp = ch.plays
         if cp.troll is None:
             return None
         return _est(*focal_value(ch.run, cp.troll, cp.base), ch.run.n)
-    add("trolling every round less betting (paired)", "win share", (0.0, 0.0),
-        ("trolling pays more", "-", "betting pays more"), trolling)
+    add("trolling every round less betting (paired)", "win share", (0.0, 0.0), trolling)
     for kind in rules.bets:
         b = bands.of("share", kind)
-        add(f"{kind}: share of the bets placed", "", (b.lo, b.hi), (f"{kind} crowds the others",
-            f"{kind} share in band", f"{kind} rare"), lambda ch, k=kind: _est(*ch.share(k), ch.run.n))
+        add(f"{kind}: share of the bets placed", "", (b.lo, b.hi), lambda ch, k=kind: _est(*ch.share(k), ch.run.n))
         b = bands.of("rp", kind)
         add(f"{kind}: restricted-play value", "win share", (b.lo, b.hi),
-            (f"{kind} dominant", f"{kind} in band", f"{kind} dead"),
             lambda ch, k=kind: _est(*ch.rp_value(k), ch.run.n) if k in ch.plays.without else None)
     return out
 

@@ -7,9 +7,10 @@ ladder (``analysis.ladder``), then every finding ranked by how far it lies
 from its band (each with the lever that moves it most, from the sweeps), then
 the evidence: the reference field and how far its best known exploit gains,
 the ladder, the choice balance under the field, the recommended multiplier
-tables, the lever-to-effect tables, the same ladder for 3 players, the odds
-of typical hands and the grading of the goal policy; the rule set once, in
-the appendix. ``scale`` multiplies every sample size (0.05 for a quick look).
+tables, the lever-to-effect tables, the same ladder for 3 players and the odds
+of typical hands; the rule set once, in the appendix. The grading of the goal
+policy (how good the players are, not the rules) is on ``engine.html`` beside
+it, the two pages linked both ways. ``scale`` multiplies every sample size (0.05 for a quick look).
 """
 
 from __future__ import annotations
@@ -21,18 +22,16 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc import firstscreen
-from tabletop_mc.findings import ci_text
 from tabletop_mc.htmlreport import HtmlReport, stamp_text
-from tabletop_mc.ladder import table as ladder_table
+from tabletop_mc.ladder import publish, table as ladder_table
 from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD, MIN_MEAN_N
-from tabletop_mc.verdicts import GLOSSARY, identity
+from tabletop_mc.verdicts import GLOSSARY, HEALTHY, fmt_ci
 from sponsio_sim.analysis import firstpage, ladder, plots, views
 from sponsio_sim.analysis.balance import plots as balance_plots
 from sponsio_sim.analysis.balance.choice import balance_tables
 from sponsio_sim.analysis.balance.criteria import Bands
-from sponsio_sim.analysis.balance.recommend import (Stages, recommend, side_by_side, table_measures,
-                                                    verdict as rec_verdict)
+from sponsio_sim.analysis.balance.recommend import Stages, recommend, side_by_side, verdict as rec_verdict
 from sponsio_sim.analysis.balance.sweep import change, headline, lever_table, sweep
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.meta import best_responses
@@ -91,7 +90,8 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     _recommend_section(doc, n, run)
     _sweep_sections(doc, out, sweeps, n, seed)
     _odds_section(doc, seed, scale, threads, progress)
-    _grading_section(doc, out, seed, scale, threads)
+    engine = HtmlReport(out, page="engine.html")
+    _grading_section(engine, out, seed, scale, threads)
     doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))
     doc.glossary(GLOSSARY)
     field = parse_profile("reference", rules)
@@ -100,13 +100,19 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
             + (" ".join(summary) if summary else "No finding holds under all three player models; each section "
                "gives the numbers.")
             + f" Built in {time.perf_counter() - t0:.0f} s.")
+    stamp = stamp_text("sponsio-sim", command, out_dir)
+    engine.nav("index.html", "The designer report (the verdicts, the findings and their evidence)")
+    engine.write("Sponsio: the engine", f"How good the simulated players are, for who builds them (seed {seed}, "
+                 f"scale {scale}): the goal policy graded against PIMC and the double-dummy brackets. {CI_METHOD}.",
+                 stamp=stamp)
+    doc.nav("engine.html", "The engine page: the goal policy graded against PIMC and the double-dummy brackets")
     path = doc.write(
         "Sponsio: designer report",
         f"Built by `sponsio report` (seed {seed}, scale {scale}). Every probability carries a 95% Wilson interval "
         f"and its sample size, every mean a 95% Student-t interval (none below n = {MIN_MEAN_N}); tables are "
         f"also CSV files beside this page. Unless a heading says otherwise, the players are the reference field "
         f"and the rules are {rules.name} (appendix).",
-        stamp=stamp_text("sponsio-sim", command, out_dir), summary=text)
+        stamp=stamp, summary=text)
     return (path, [f.text for f in doc.findings]) if with_findings else path
 
 
@@ -131,7 +137,7 @@ def _field_section(doc: HtmlReport, rules, n, seed: int, progress) -> tuple[str,
                  "games": n(ladder.MC_GAMES, MC_FLOOR), "gain": g[0], "gain_low": g[1], "gain_high": g[2]})
     ex = pd.DataFrame(rows)
     best = ex.loc[ex["gain_low"].idxmax()]
-    line = (f"its best known exploit, {best['exploit']}, gains {ci_text(best['gain'], best['gain_low'], best['gain_high'], 3)}"
+    line = (f"its best known exploit, {best['exploit']}, gains {fmt_ci(best['gain'], best['gain_low'], best['gain_high'], sign=True)}"
             f" of win share against it (n = {int(best['games']):,} paired games; fair share {1 / rules.players:.2f}).")
     anchor = doc.section(
         "The players: the reference field",
@@ -143,7 +149,7 @@ def _field_section(doc: HtmlReport, rules, n, seed: int, progress) -> tuple[str,
         f"seed {seed}. {CI_METHOD}.")
     doc.table(mix, "field_mixture", key=True)
     doc.table(ex, "field_exploits", key=True)
-    doc.finding(f"The reference field is {field.text()}; {line}", anchor, weight=0.0)
+    doc.finding(f"The reference field is {field.text()}; {line}", anchor, weight=0.0, group="The players")
     return anchor, line, g
 
 
@@ -161,8 +167,8 @@ def _lever(finding: str, players: int, sweeps) -> tuple[str, float]:
         c = change(r, hi, lo, measure)
         if c["moved"] and abs(c["effect"]) > size:
             size = abs(c["effect"])
-            best = (f"{r.lever.key} {lo:g} -> {hi:g} moves it {c['effect']:+.3f} "
-                    f"[{c['effect_low']:+.3f}, {c['effect_high']:+.3f}]")
+            best = (f"{r.lever.key} {lo:g} -> {hi:g} moves it "
+                    f"{fmt_ci(c['effect'], c['effect_low'], c['effect_high'], sign=True)}")
     return best, size
 
 
@@ -179,26 +185,25 @@ def _ladder_sections(doc: HtmlReport, out: Path, rules, n, seed: int, progress, 
         f"n = {n(GAMES):,} games ({n(ladder.MC_GAMES, MC_FLOOR):,} with every seat mc), seed {seed}, every seat's "
         f"restricted-play and trolling plays paired with its own. A finding holds when all three give the same "
         f"verdict against its band ({Bands().for_rules(rules).text(rules.bets)}; seat 0 within 1 point of the "
-        f"fair share; the largest seat gap within 2 points); otherwise it depends on the players. {CI_METHOD}.")
+        f"fair share; the largest seat gap within 2 points); it depends on the players only when two give "
+        f"different decided verdicts, it is underpowered when an interval is wider than the band (glossary). "
+        f"{CI_METHOD}.")
     doc.table(ladder_table(found, list(profiles)), f"ladder_{p}p", fold=40)
+    levers = {f.name: _lever(f.name, p, sweeps)[0] for f in found}
+
+    def dist(f):
+        e = f.estimates.get(ladder.FIELD)
+        lo, hi = f.band
+        return 0.0 if e is None else max(lo - e.value, e.value - hi, 0.0) / max(hi - lo, 0.01)
+    publish(doc, found, list(profiles), anchor, f"{p} players", weight=lambda f: dist(f) + (1.0 if f.holds else 0.0),
+            lever=lambda f: levers[f.name])
     said = []
     for f in found:
-        field_est = f.estimates.get(ladder.FIELD)
-        if field_est is None or f.identity:   # a result by construction is no finding (the table keeps it)
-            continue
-        lever, size = _lever(f.name, p, sweeps)
-        band = f.band
-        dist = max(band[0] - field_est.value, field_est.value - band[1], 0.0) / max(band[1] - band[0], 0.01)
-        text = (f"{p} players, {f.name}: {f.category(ladder.FIELD)}, "
-                f"{ci_text(field_est.value, field_est.low, field_est.high, 3)} (n = {field_est.n:,})"
-                f" under the reference field; {f.tag}"
-                + ("" if f.holds else " (" + "; ".join(f"{r} {f.category(r)}" for r in f.estimates
-                                                       if r != ladder.FIELD) + ")") + ".")
-        doc.finding(text, anchor, weight=dist + (1.0 if f.holds else 0.0) + (0.5 if p == 4 else 0.0), lever=lever)
-        if f.holds and "no evidence" not in f.category(ladder.FIELD) and dist > 0:
-            said.append(f"With {p} players, {f.name}: {f.category(ladder.FIELD)} under every model "
-                        f"({ci_text(field_est.value, field_est.low, field_est.high, 3)} under the field)"
-                        + (f"; {lever}" if lever else "") + ".")
+        e = f.estimates.get(ladder.FIELD)
+        if e is not None and f.holds and not f.identity and f.word != HEALTHY:
+            said.append(f"With {p} players, {f.name}: {f.word} under every model "
+                        f"({fmt_ci(e.value, e.low, e.high)} under the field)"
+                        + (f"; {levers[f.name]}" if levers[f.name] else "") + ".")
     if p == 4:
         _balance_section(doc, out, rules, choices[ladder.FIELD], seed)
     return said[:4]
@@ -231,17 +236,12 @@ def _recommend_section(doc: HtmlReport, n, run: Run) -> None:
     for players in (4, 3):
         rec = recommend("reference", players=players,
                         stages=Stages(screen_n=n(RECOMMEND_GAMES) // 8 or 240, n=n(RECOMMEND_GAMES)), run=run)
-        anchor = doc.section(
+        doc.section(
             f"Recommended multiplier tables ({players} players)",
             f"Integer multipliers 2..5 per type (the game prints 2x to 5x), the reference field re-deciding under "
             f"each table (its success model and mixture held), ranked by how far the measures lie outside the "
             f"choice-balance bands ({Bands().text(load_rules(None, players).bets)}). " + " ".join(rec_verdict(rec)))
         doc.table(side_by_side(rec), f"recommend_{players}p", key=True, fold=40)
-        best = rec.finalists[0]
-        value, low, high = {name: est for name, est, _ in table_measures(best)}[best.judged.binding]
-        if not identity(value, low, high):   # no spread (nobody uses what it measures): no finding; the section says it
-            doc.finding(f"{players} players: {rec_verdict(rec)[0]}; {best.judged.binding} {value:.3f} "
-                        f"[{low:.3f}, {high:.3f}] (95 % CI, n = {rec.meta['n']:,} games)", anchor, weight=0.5)
 
 
 def _sweep_sections(doc: HtmlReport, out: Path, sweeps, n, seed: int) -> None:
@@ -273,7 +273,8 @@ def _odds_section(doc: HtmlReport, seed: int, scale: float, threads, progress) -
         f"Rules {rules4.name} (3-player hand: standard-3p). Seat 0 leads and plays the goal policy for the row's "
         f"bet; seats without bets play as trolls against it. Each row simulated until its 95% CI is narrower than "
         f"{target:.3f}; n per row in the table. Seed {seed}. {CI_METHOD}. EV = P x multiplier - stake (coins per "
-        "1-coin stake); fair multiplier = 1/P; the black mark on each bar is the break-even chance 1/multiplier.")
+        "1-coin stake); fair multiplier = 1/P. The plot shows each hand's best bets by EV as bars of EV (the "
+        "black line at 0 is break-even), their P with its interval beside each bar.")
     doc.image("odds_typical_hands", lambda p: plots.odds_panels(
         tables, p, title=f"Best bets by EV for typical hands (goal policy, seed {seed})"))
     for label, df in tables.items():

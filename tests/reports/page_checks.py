@@ -13,6 +13,10 @@ window.addEventListener('load', function () {
   var imgs = Array.from(document.images);
   var broken = imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); }).length;
   var over = document.documentElement.scrollWidth - window.innerWidth;
+  document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+  var wide = Array.from(document.querySelectorAll('div.scroll'))
+                  .filter(function (d) { return d.scrollWidth > d.clientWidth + 1; })
+                  .map(function (d) { return d.getAttribute('data-table'); });
   var keys = Array.from(document.querySelectorAll('div.key'));
   var keyover = keys.filter(function (d) { return d.scrollWidth > d.clientWidth + 1; })
                     .map(function (d) { return d.getAttribute('data-table'); });
@@ -24,7 +28,7 @@ window.addEventListener('load', function () {
   var out = document.createElement('div');
   out.id = 'probe-result';
   out.textContent = 'images=' + imgs.length + ';broken=' + broken + ';overflow=' + over + ';keys=' + keys.length
-    + ';keyover=' + keyover.join(',') + ';summary=' + first + ';first=' + screen + ';end';
+    + ';keyover=' + keyover.join(',') + ';summary=' + first + ';first=' + screen + ';wide=' + wide.join(',') + ';end';
   document.body.appendChild(out);
 });
 </script>"""
@@ -33,8 +37,8 @@ window.addEventListener('load', function () {
 def structure(index: Path) -> dict:
     """Findings (text, target anchor), section ids, images and the stamp of a report page."""
     page = index.read_text(encoding="utf-8")
-    findings = re.search(r"<ul class='findings'>(.*?)</ul>", page, re.S)
-    items = re.findall(r"<li>(.*?) <a href='#([^']+)'>", findings.group(1)) if findings else []
+    items = [item for block in re.findall(r"<ul class='findings'>(.*?)</ul>", page, re.S)
+             for item in re.findall(r"<li>(.*?) <a href='#([^']+)'>", block)]
     return {"findings": items, "ids": set(re.findall(r" id='([^']+)'", page)),
             "images": re.findall(r"<img alt='([^']+)' src='data:image/png;base64,([^']+)'>", page),
             "stamp": re.search(r"<p class='note' id='stamp'>(.*?)</p>", page),
@@ -58,12 +62,12 @@ def render(index: Path, width: int = 1280, height: int = 900) -> dict:
                "--dump-dom", page.as_uri()]
         dom = subprocess.run(cmd, capture_output=True, text=True, timeout=120).stdout
     m = re.search(r"images=(\d+);broken=(\d+);overflow=(-?\d+);keys=(\d+);keyover=([^;]*);summary=(-?\d+);"
-                  r"first=(-?\d+);end", dom)
+                  r"first=(-?\d+);wide=([^;]*);end", dom)
     if not m:
         raise AssertionError("the probe did not report: Chromium did not finish loading the page")
     return {"images": int(m.group(1)), "broken": int(m.group(2)), "overflow": int(m.group(3)),
             "keys": int(m.group(4)), "keyover": [t for t in m.group(5).split(",") if t], "summary": int(m.group(6)),
-            "first": int(m.group(7))}
+            "first": int(m.group(7)), "wide": [t for t in m.group(8).split(",") if t]}
 
 
 def build(main, out, prog: str) -> Path:
@@ -129,9 +133,10 @@ def first_screen_checks(folder: Path) -> None:
 
 
 def assert_renders(index: Path, width: int = 1400, summary: bool = False, first: bool = False,
-                   height: int = 900) -> None:
+                   height: int = 900, every_table: bool = False) -> None:
     """Headless Chromium loads every image of the page and shows no horizontal overflow at ``width``,
-    no key table (``HtmlReport.table(key=True)``) needs to scroll sideways, and with ``summary`` the
+    no key table (``HtmlReport.table(key=True)``) needs to scroll sideways (with ``every_table``: no table
+    at all, the folded rows opened), and with ``summary`` the
     summary ends within the first screen (900 px high); skipped where Chromium is not installed."""
     import pytest
 
@@ -141,7 +146,46 @@ def assert_renders(index: Path, width: int = 1400, summary: bool = False, first:
     assert seen["images"] == len(structure(index)["images"]) and seen["broken"] == 0, seen
     assert seen["overflow"] <= 0, f"the page is {seen['overflow']} px wider than a {width} px window"
     assert not seen["keyover"], f"key tables that scroll sideways at {width} px: {', '.join(seen['keyover'])}"
+    if every_table:
+        assert not seen["wide"], f"tables wider than a {width} px window (every folded row shown): {', '.join(seen['wide'])}"
     if summary:
         assert seen["summary"] == 1, "the summary is not within the first screen"
     if first:
         assert seen["first"] == 1, f"the verdict and the change list are not within the first {width}x{height} screen"
+
+
+OLD_WORDS = ("dominant", "dead", "crowds", " rare", "edge", "no evidence", "in band", "favoured")
+
+
+def findings_checks(folder: Path, rule_numbers: set) -> None:
+    """Every published finding that claims a verdict word has it from ``tabletop_mc.verdicts``: the word
+    its rungs' intervals and band give (findings.csv beside the page holds them, unrounded); none has an
+    interval without width or is a rule number by construction; no finding uses a game's own words;
+    findings are listed per player count, with the healthy measures in one list."""
+    import html as _html
+
+    import pandas as pd
+
+    from tabletop_mc.verdicts import DECIDED, DEPENDS, WORDS, combine, identity, verdict
+
+    no_identities(folder / "index.html")
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    texts = [_html.unescape(re.sub(r" <span class='lever'>.*", "", t))
+             for t, _ in structure(folder / "index.html")["findings"]]
+    for t in texts:
+        assert not any(w in t for w in OLD_WORDS), f"a finding in a game's own words: {t}"
+    df = pd.read_csv(folder / "findings.csv", keep_default_na=False)
+    assert set(df["finding"]) == set(texts), "findings.csv does not hold the page's findings"
+    judged = df[df["word"] != ""]
+    if not judged.empty:
+        judged = judged.astype({c: float for c in ("value", "low", "high", "band_low", "band_high")})
+    for text, rows in judged.groupby("finding", sort=False):
+        words = [verdict(r.low, r.high, r.band_low, r.band_high) for r in rows.itertuples()]
+        word = rows["word"].iloc[0]
+        assert word in WORDS and word == combine(words), (text, words)
+        assert word in DECIDED + (DEPENDS,), f"a finding that decides nothing: {text}"
+        assert word in text, text
+        for r in rows.itertuples():
+            assert r.high > r.low, f"a zero-width interval: {text}"
+            assert not identity(r.value, r.low, r.high, rule_numbers), text
+    assert re.search(r"<h3>\d players</h3>", page), "findings are not split by player count"
