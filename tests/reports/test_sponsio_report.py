@@ -41,7 +41,7 @@ def test_report_opens_with_a_summary_and_ranked_findings_with_levers(built):
 def test_the_ladder_names_three_player_models_for_both_player_counts(built):
     for p in (3, 4):
         ladder = (built / f"ladder_{p}p.csv").read_text().splitlines()
-        assert ladder[0].startswith("finding,reference field,every seat mc,best single profile,tag")
+        assert ladder[0].startswith("finding,reference field,every seat mc,best single profile,band,tag")
         assert any("restricted-play value" in row for row in ladder)
     assert (built / "field_exploits.csv").exists() and (built / "recommend_4p.csv").exists()
 
@@ -73,7 +73,7 @@ def test_numbers_to_their_precision_and_the_engine_on_its_own_page(built):
     assert "href='engine.html'" in html and "href='index.html'" in engine
     assert "Grading the goal policy" in engine and "Grading the goal policy" not in html
     cells = re.findall(r"<td>([+-]?\d+\.\d+)</td>", html)
-    assert cells and not any(re.fullmatch(r"[+-]?\d+\.0000", c) for c in cells), "whole numbers with 4 decimals"
+    assert cells and not any(re.fullmatch(r"[+-]?[1-9]\d*\.0000", c) for c in cells), "whole numbers with 4 decimals"
     assert not any(len(c.lstrip("+-").split(".")[0]) >= 3 and len(c.split(".")[1]) >= 3 for c in cells)
 
 
