@@ -131,7 +131,7 @@ def format_frame(view: pd.DataFrame) -> pd.DataFrame:
         if whole or pair is None:
             shown[human(c)] = [sig(v) for v in arr]
             continue
-        lows, highs = view[pair[0]].to_numpy(dtype=float), view[pair[1]].to_numpy(dtype=float)
+        lows, highs = (pd.to_numeric(view[k], errors="coerce").to_numpy(dtype=float) for k in pair)
         shown[human(c)] = [sig(v) if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo) or not np.isfinite(v)
                            else f"{v:.{digits_for(lo, hi)}f}" for v, lo, hi in zip(arr, lows, highs)]
     return pd.DataFrame(shown)
