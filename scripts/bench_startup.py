@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import statistics
 import shutil
 import subprocess
