@@ -15,6 +15,7 @@ both; run alone, this checks that they agree on a small case:
 from __future__ import annotations
 
 import ctypes
+import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -31,10 +32,11 @@ class NoCompiler(RuntimeError):
     """scripts/c/build.sh found no C compiler, or the build failed."""
 
 
-def build(out_dir: str | None = None) -> ctypes.CDLL:
-    """Compile odds_random.c (scripts/c/build.sh) and load it."""
+def build(out_dir: str | None = None, cflags: str | None = None) -> ctypes.CDLL:
+    """Compile odds_random.c (scripts/c/build.sh; ``cflags`` replaces its flags) and load it."""
     out = Path(out_dir or tempfile.mkdtemp(prefix="sponsio-c-odds-")) / "odds_random.so"
-    proc = subprocess.run(["sh", str(BUILD), str(out)], capture_output=True, text=True)
+    env = dict(os.environ, **({"CFLAGS": cflags} if cflags else {}))
+    proc = subprocess.run(["sh", str(BUILD), str(out)], capture_output=True, text=True, env=env)
     if proc.returncode:
         raise NoCompiler(proc.stderr.strip() or f"build.sh exited {proc.returncode}")
     lib = ctypes.CDLL(str(out))

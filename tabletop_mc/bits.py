@@ -1,8 +1,9 @@
 """Bit scans on uint64 masks for the game kernels (numba).
 
 ``popcount``, ``lowest`` and ``highest`` compile to popcnt / tzcnt / lzcnt
-through LLVM intrinsics; ``compress`` to BMI2's pext where the target CPU
-has it (a loop elsewhere). With ``NUMBA_DISABLE_JIT=1`` plain-Python
+through LLVM intrinsics; ``compress`` to BMI2's pext and ``select`` (the
+k-th set bit) to pdep and tzcnt where the target CPU has BMI2 (loops
+elsewhere). With ``NUMBA_DISABLE_JIT=1`` plain-Python
 versions stand in. Sponsio uses them on card sets, Circus Maximus on
 merchant hands.
 """
@@ -43,14 +44,21 @@ def _target_has_bmi2():
     return bool(llb.get_host_cpu_features().get("bmi2", False))
 
 
-@intrinsic
-def _pext(typingctx, x, m):
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
-                                            "llvm.x86.bmi.pext.64")
-        return builder.call(fn, args)
-    return types.uint64(types.uint64, types.uint64), codegen
+def _binary_bmi2(name):
+    """A numba intrinsic (uint64, uint64) -> uint64 calling the BMI2 instruction ``name``."""
+    @intrinsic
+    def op(typingctx, x, m):
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
+                                                f"llvm.x86.bmi.{name}.64")
+            return builder.call(fn, args)
+        return types.uint64(types.uint64, types.uint64), codegen
+    return op
+
+
+_pext = _binary_bmi2("pext")
+_pdep = _binary_bmi2("pdep")
 
 
 if nb.config.DISABLE_JIT:  # pragma: no cover - debugging mode only
@@ -100,10 +108,27 @@ def compress_loop(x, m):
     return out
 
 
+@nb.njit(cache=True, inline="always")
+def select_loop(x, k):
+    """Index of the ``k``-th (0-based) lowest set bit of ``x``, 64 when ``x`` has at most ``k``
+    (one step per lower bit: for CPUs without BMI2, and without JIT)."""
+    x = np.uint64(x)
+    for _ in range(k):
+        x &= x - np.uint64(1)
+    return lowest(x)
+
+
 if _target_has_bmi2() and not nb.config.DISABLE_JIT:
     @nb.njit(cache=True, inline="always")
     def compress(x, m):
         """The bits of ``x`` at the set bits of ``m``, packed from bit 0 up (pext)."""
         return _pext(np.uint64(x), np.uint64(m))
+
+    @nb.njit(cache=True, inline="always")
+    def select(x, k):
+        """Index of the ``k``-th (0-based, ``0 <= k < 64``) lowest set bit of ``x``, 64 when ``x``
+        has at most ``k`` (pdep deposits bit k at that bit, tzcnt reads its place)."""
+        return lowest(_pdep(np.uint64(1) << np.uint64(k), np.uint64(x)))
 else:  # pragma: no cover - CPUs without BMI2, or JIT disabled
     compress = compress_loop
+    select = select_loop

@@ -5,7 +5,9 @@
  * settlement and the same counts as the numba kernel `odds_chunks` with every
  * seat on the `random` policy, drawing the same random numbers (xoshiro256**
  * seeded per chunk by tabletop_mc.rng.seed_state), so its count rows equal
- * the kernel's exactly. Written as a C programmer would write the loop: it
+ * the kernel's exactly. A random card is the k-th of the legal set, picked
+ * with pdep where the CPU has BMI2 (-DSELECT_LOOP: a loop, as the kernel
+ * picked it before it used pdep too). Written as a C programmer would write the loop: it
  * keeps only the state the counts need (no voids, no play sequence: the
  * random policy reads neither).
  *
@@ -14,6 +16,9 @@
  */
 #include <stdint.h>
 #include <string.h>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
 
 #define RANKS 9
 #define MAX_PLAYERS 6
@@ -54,6 +59,16 @@ static inline uint64_t next_u64(uint64_t s[4]) {
     s[2] ^= t;
     s[3] = rotl(s[3], 45);
     return result;
+}
+
+/* The k-th (0-based) lowest set bit of x: BMI2's pdep where the target has it, else a loop. */
+static inline int select_bit(uint64_t x, uint64_t k) {
+#if defined(__BMI2__) && !defined(SELECT_LOOP)
+    return __builtin_ctzll(_pdep_u64(1ULL << k, x));
+#else
+    for (; k; k--) x &= x - 1;
+    return __builtin_ctzll(x);
+#endif
 }
 
 typedef struct {
@@ -226,8 +241,7 @@ static void odds_chunk(uint64_t seed, uint64_t stream, int64_t rounds, const Que
                 uint64_t h = hands[s], legal = h;
                 if (p > 0 && (h & led_mask)) legal = h & led_mask;
                 uint64_t k = ((next_u64(rng) >> 32) * (uint64_t)__builtin_popcountll(legal)) >> 32;
-                for (; k; k--) legal &= legal - 1;
-                int c = __builtin_ctzll(legal);
+                int c = select_bit(legal, k);
                 uint64_t b = 1ULL << c;
                 hands[s] = h & ~b;
                 trick |= b;

@@ -1,13 +1,14 @@
 """Bitboard primitives on uint64 card sets.
 
-The bit scans (``popcount``, ``lowest``, ``highest``) are the shared ones of
-``tabletop_mc.bits`` (CPU popcnt / tzcnt / lzcnt).
+The bit scans (``popcount``, ``lowest``, ``highest``) and ``select`` (the
+card id of a set's k-th lowest card) are the shared ones of
+``tabletop_mc.bits`` (CPU popcnt / tzcnt / lzcnt, pdep).
 """
 
 import numba as nb
 import numpy as np
 
-from tabletop_mc.bits import highest, lowest, popcount  # noqa: F401  (re-exported for the kernels)
+from tabletop_mc.bits import highest, lowest, popcount, select  # noqa: F401  (re-exported for the kernels)
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import RANKS  # noqa: F401  (re-exported for the kernels)
 
@@ -27,14 +28,6 @@ def beats(c, best):
     """Does card ``c`` take the trick from its top card ``best`` (docs/rules-sponsio.md section 5: no
     trumps, so only a higher card of ``best``'s colour, the led colour, does)?"""
     return c > best and c // RANKS == best // RANKS
-
-
-@nb.njit(cache=True, inline="always")
-def select(x, k):
-    """Card id of the ``k``-th (0-based) lowest set bit of ``x``."""
-    for _ in range(k):
-        x &= x - U1
-    return lowest(x)
 
 
 @nb.njit(cache=True, inline="always")
