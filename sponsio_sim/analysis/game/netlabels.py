@@ -56,12 +56,15 @@ class Labelling:
     cash: str = "net"             # the taught policy's cash-in (``net`` or ``cashK``)
     race: float = 3.0             # an action this many paired SEs behind the best stops early (0: never)
     threads: int | None = None
+    horizon: str | None = None    # "net": the lookahead's rollouts stop where the round ends, valued by the
+    #                               value head (win share, ``mc``'s ``horizon=net``), not by the round's coins
 
 
 def label(rules, field: Profile, model, net: NetWeights | None, how: Labelling,
           progress: Progress | None = None) -> np.ndarray:
     """Labelled rows (``NET_RECORD``, float32) of the focal seat of ``how.games`` games of ``field``."""
-    st = parse_strategy(f"mc{how.rollouts}:goal:{how.cash}", rules)
+    st = parse_strategy(f"mc{how.rollouts}:goal:{how.cash}" + (f":horizon={how.horizon}" if how.horizon else ""),
+                        rules)
     lineup = field.with_member(st)
     board, game_state, money = build_state(rules, lineup, model, focal=len(field), mc_self=how.mc_self, net=net)
     if game_state[GAME.net_scratch] < 0:   # no network plays: the encoder's scratch alone

@@ -178,6 +178,7 @@ def set_entry(game_state, money, e: int, st: Strategy) -> None:
     money[MONEY.ev_threshold + e] = st.kernel_param if slot == "ev_threshold" else 0.0
     money[MONEY.temperature + e] = st.temp
     game_state[GAME.mc_rollouts + e] = int(st.kernel_param) if slot == "mc_rollouts" else 0
+    game_state[GAME.mc_leaf + e] = 1 if st.horizon == "net" else 0
 
 
 def _put(vector, layout, **values) -> None:
@@ -187,10 +188,10 @@ def _put(vector, layout, **values) -> None:
 
 
 def uses_net(strategies, mc_self: str = "ev") -> bool:
-    """Whether a game of ``strategies`` needs the network: a ``net`` bettor, a cash-in by it, or ``mc``'s
-    own later decisions played by it in its rollouts."""
+    """Whether a game of ``strategies`` needs the network: a ``net`` bettor, a cash-in by it, ``mc``'s
+    own later decisions played by it in its rollouts, or ``mc`` reading its value head (``horizon=net``)."""
     return (mc_self == "net" and any(st.betting == "mc" for st in strategies)) or any(
-        st.betting == "net" or st.cash == CASH_BY_NET for st in strategies)
+        st.betting == "net" or st.cash == CASH_BY_NET or st.horizon == "net" for st in strategies)
 
 
 def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel, *, rotate: bool = False,

@@ -1,4 +1,4 @@
-"""One seat's strategy: ``BETTING:PLAY[:CASH][:without=KIND][:temp=TAU]``.
+"""One seat's strategy: ``BETTING:PLAY[:CASH][:without=KIND][:temp=TAU][:horizon=net]``.
 
 - BETTING: ``troll`` | ``random`` (passes with share 0.5; ``random0.3``
   passes 30%) | ``ev`` (bets when EV > 0 coins; ``ev0.5`` needs EV > 0.5) |
@@ -15,7 +15,12 @@
 - optionally ``temp=TAU`` (``ev`` and ``distilled``): sample each betting
   action from a softmax over the policy's own scores with temperature TAU
   coins (``kernels.betting.scored``) instead of taking the best; real
-  players differ, and so may a field's members.
+  players differ, and so may a field's members;
+- optionally ``horizon=net`` (``mc`` only): its rollouts stop where the
+  round ends and score the seat by ``net``'s value head there (its expected
+  win share; the real outcome where the game ends with the round), for its
+  betting decisions and its cash-in alike, instead of a round's coin gain
+  and game rollouts (``kernels.game.scoring.leaf_share``).
 
 ``"ev:goal x4"`` repeats one strategy.
 """
@@ -43,12 +48,15 @@ _TEMP_RE = re.compile(r"^temp=(\d+(?:\.\d*)?|\.\d+)$")
 _REPEAT_RE = re.compile(r"^(.*?)\s*[x\*]\s*(\d+)$")
 _WITHOUT = "without="
 _TEMP = "temp="
+_HORIZON = "horizon="
+HORIZONS = ("net",)   # mc's horizon= values: "net", the value head at the round's end
 CASH_BY_NET = "net"
-STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND][:temp=TAU] with BETTING "
+STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND][:temp=TAU][:horizon=net] with BETTING "
                  + ", ".join(p.syntax for p in POLICIES) + "; "
                  "PLAY random, greedy or goal; CASH never, cashK (e.g. cash4) or net; without=nines (or "
                  "without=nines+last) never places those bet types; temp=TAU (ev, distilled) samples actions "
-                 "by a softmax of temperature TAU coins")
+                 "by a softmax of temperature TAU coins; horizon=net (mc) stops its rollouts where the round "
+                 "ends and reads net's value head there")
 
 
 @dataclass(frozen=True)
@@ -59,13 +67,15 @@ class Strategy:
     param: float | None = None   # random: pass share; ev, distilled: threshold; mc: rollouts
     without: tuple[str, ...] = ()   # bet types never placed (restricted play), catalogue order
     temp: float = 0.0            # ev, distilled: softmax temperature in coins (0: the best action)
+    horizon: str | None = None   # mc: None, rollouts as far as the decision needs; "net": the round's end, value head
 
     @property
     def text(self) -> str:
         bet = self.betting if self.param is None else f"{self.betting}{self.param:g}"
         out = f"{bet}:{self.play}:{self.cash_text}"
         out += f":{_WITHOUT}{'+'.join(self.without)}" if self.without else ""
-        return out + (f":{_TEMP}{self.temp:g}" if self.temp else "")
+        out += f":{_TEMP}{self.temp:g}" if self.temp else ""
+        return out + (f":{_HORIZON}{self.horizon}" if self.horizon else "")
 
     @property
     def cash_text(self) -> str:
@@ -89,10 +99,16 @@ def parse_strategy(text: str, rules: RuleSet, *, clamp_cash: bool = False) -> St
     parts = [p.strip().lower() for p in str(text).strip().split(":")]
     without: tuple[str, ...] = ()
     temp = 0.0
-    while len(parts) > 2 and (parts[-1].startswith(_WITHOUT) or parts[-1].startswith(_TEMP)):
+    horizon = None
+    while len(parts) > 2 and parts[-1].startswith((_WITHOUT, _TEMP, _HORIZON)):
         extra = parts.pop()
         if extra.startswith(_WITHOUT):
             without = _parse_without(text, extra[len(_WITHOUT):], rules)
+        elif extra.startswith(_HORIZON):
+            horizon = extra[len(_HORIZON):]
+            if horizon not in HORIZONS:
+                raise UserError(f"strategy {text.strip()!r}: {extra}: use {', '.join(_HORIZON + h for h in HORIZONS)} "
+                                f"(mc's rollouts cut where the round ends, valued by net's value head)")
         else:
             temp = _parse_temp(text, extra)
     if len(parts) not in (2, 3) or not all(parts):
@@ -107,6 +123,8 @@ def parse_strategy(text: str, rules: RuleSet, *, clamp_cash: bool = False) -> St
         raise UserError(f"strategy {text.strip()!r}: {wrong}")
     if temp and betting not in TEMPERED:
         raise UserError(f"strategy {text.strip()!r}: temp= applies to {' and '.join(TEMPERED)} only")
+    if horizon and betting != "mc":
+        raise UserError(f"strategy {text.strip()!r}: {_HORIZON}{horizon} applies to mc only")
     if parts[1] not in PLAY:
         raise UserError(f"strategy {text.strip()!r}: unknown play policy '{parts[1]}' "
                         f"(choose from {', '.join(PLAY)})")
@@ -126,7 +144,7 @@ def parse_strategy(text: str, rules: RuleSet, *, clamp_cash: bool = False) -> St
         if cash is not None and not 1 <= cash < rules.track_win:
             raise UserError(f"strategy {text.strip()!r}: cash{cash} must be 1..{rules.track_win - 1} "
                             f"(track positions with a value)")
-    return Strategy(betting, parts[1], cash, param, without, temp)
+    return Strategy(betting, parts[1], cash, param, without, temp, horizon)
 
 
 def _parse_without(text: str, kinds: str, rules: RuleSet) -> tuple[str, ...]:

@@ -25,7 +25,7 @@ from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.game.field import FIELD_KEY, redraw_others
 from sponsio_sim.betting_policies import BET_MC
 from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, MAX_BETS, MODEL_START, MONEY, PASS
-from sponsio_sim.kernels.game.scoring import play_out_round
+from sponsio_sim.kernels.game.scoring import leaf_share, play_out_round
 from sponsio_sim.kernels.table import BOARD
 
 RACE_EVERY = 10                       # rollouts between two races (``race``)
@@ -120,7 +120,9 @@ def rollout(step, s, action, board, game_state, money, work, rs_start):
     """Seat s takes the candidate ``action`` (``(act, x, y, rv)`` as
     ``phase.apply_action`` takes them) at ``step`` in the dealt world of
     ``work`` and the round is played out; returns seat s's round gain in
-    coins, the last trick's winner and the seats whose 9 lost a trick."""
+    coins (an entry with ``horizon=net``: its win share where the round ends,
+    ``scoring.leaf_share``), the last trick's winner and the seats whose 9
+    lost a trick."""
     act, x, y, rv = action
     rnd, dealt = work.scratch, work.dealt
     tab2, ints2, w2, rs = rnd.board, rnd.game_state, rnd.money, rnd.rng
@@ -139,6 +141,8 @@ def rollout(step, s, action, board, game_state, money, work, rs_start):
         apply_end_token(s, end_token(step - n_bet), x, y, tab2, ints2)
     leader, last, nine_lost, n_failed = _finish(step + 1, rnd)
     game_state[GAME.mc_rollouts_run] += 1
+    if game_state[GAME.mc_leaf + entry_of(s, game_state)]:
+        return leaf_share(s, tab2, ints2, w2), last, nine_lost
     return w2[MONEY.coins + s] - money[MONEY.coins + s], last, nine_lost
 
 

@@ -30,13 +30,12 @@ from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.contexts import GameRollout, GameRound
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game.layout import (DECISION_RECORD, END_COINS, END_ROUNDS, END_TOKENS, END_TRACK, EV_ACTION,
-                                             EV_END, EV_END_TOKEN, EV_LEAD, GAME, MAX_BETS, MODEL_START, MONEY,
+from sponsio_sim.kernels.game.layout import (DECISION_RECORD, END_TOKENS, EV_ACTION, EV_END, EV_END_TOKEN, EV_LEAD, GAME, MAX_BETS, MODEL_START, MONEY,
                                              N_TOKENS, PASS)
 from sponsio_sim.kernels.game.field import FIELD_KEY, draw_entries, redraw_others
 from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring, no_log
 from sponsio_sim.kernels.game.record import record_game, record_round, track_standings
-from sponsio_sim.kernels.game.scoring import cash_in, play_out
+from sponsio_sim.kernels.game.scoring import cash_in, end_check, option_share, play_out
 from sponsio_sim.kernels.table import BOARD
 
 
@@ -123,39 +122,6 @@ def predict_bets(board, game_state, money):
             money[MONEY.bet_p + s * MAX_BETS + i] = money[cell]
 
 
-@no_refcount
-def end_check(game_state, money):
-    """docs/rules-sponsio.md section 7, in priority order: (reason, bitmask of winners) or (0, 0).
-    A track end is won by the richest player on the top position, or of
-    all players under ``track_top = ends``."""
-    players = game_state[GAME.players]
-    cand = 0
-    for s in range(players):
-        if game_state[GAME.track + s] >= game_state[GAME.track_win]:
-            cand |= 1 << s
-    reason = END_TRACK if cand else 0
-    if cand and game_state[GAME.track_ends]:
-        cand = (1 << players) - 1
-    if reason == 0:
-        for s in range(players):
-            if money[MONEY.coins + s] >= money[MONEY.coins_to_end]:
-                reason = END_COINS
-        if reason == 0 and game_state[GAME.round] >= game_state[GAME.max_rounds]:
-            reason = END_ROUNDS
-        if reason == 0:
-            return 0, 0
-        cand = (1 << players) - 1
-    best = -1e300
-    for s in range(players):
-        if (cand >> s) & 1 and money[MONEY.coins + s] > best:
-            best = money[MONEY.coins + s]
-    winners = 0
-    for s in range(players):
-        if (cand >> s) & 1 and money[MONEY.coins + s] == best:
-            winners |= 1 << s
-    return reason, winners
-
-
 @nb.njit(cache=True)
 def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc_seats):
     """Deal and bet one round (``mc`` seats do not cash in yet:
@@ -237,7 +203,10 @@ def mc_cash_ins(board, game_state, money, state, row, mc_seats):
     """Each ``mc`` seat on a track position with a value decides whether to
     cash in by playing the game out up to R times both ways (the same
     streams for both, raced as ``betting.mc.search`` races) and keeping the
-    higher mean win share; ties keep the position. In a labelling run
+    higher mean win share; ties keep the position. An entry with
+    ``horizon=net`` (``GAME.mc_leaf``) reads both win shares where the round
+    ends instead (``scoring.option_share``: the real one if the game ends
+    there, else ``net``'s value head). In a labelling run
     (``GAME.net_label``) every option gets all R rollouts, the positions are
     recorded in ``mc_seats`` (``betting.netlabel``) and the seat decides as the
     taught policy does (its strategy's cash-in: a threshold or ``net``'s value head)."""
@@ -246,7 +215,12 @@ def mc_cash_ins(board, game_state, money, state, row, mc_seats):
         if not is_mc(s, game_state):
             continue
         pos = game_state[GAME.track + s]
-        if 0 < pos < game_state[GAME.track_win]:
+        if 0 < pos < game_state[GAME.track_win] and game_state[GAME.mc_leaf + entry_of(s, game_state)] and not label:
+            # horizon=net: both options valued where the round ends (no rollouts: nothing is left to draw)
+            if option_share(s, True, board, game_state, money) > option_share(s, False, board, game_state, money):
+                cash_in(s, pos, money)
+                game_state[GAME.track + s] = 0
+        elif 0 < pos < game_state[GAME.track_win]:
             work = game_rollout(board, game_state, money, row)
             rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
             key = rollout_key(state) ^ np.uint64(s) ^ np.uint64(game_state[GAME.net_label_salt])

@@ -145,6 +145,7 @@ GAME = layout(np.int64, (
     ("best_tricks_row", prod(BY_NAME["tricks"].cell_sizes)),
     ("best_colour_row", (4, prod(BY_NAME["colour"].cell_sizes))),
     ("candidates", (MAX_CANDS, 4)),   # scratch: a decision's candidate actions (act, x, y, rv) (betting.scored)
+    ("mc_leaf", MAX_ENTRIES),     # per entry: 1: mc rollouts stop where the round ends, valued by net's value head
 ), start=TRICK_STATE.size, name="Game")
 
 # money (float64): the goal policy's scratch (``table.TRICK_MONEY``), then the money configuration,

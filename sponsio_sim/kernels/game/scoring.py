@@ -1,16 +1,19 @@
-"""The end of a round (docs/rules-sponsio.md sections 5-6): the bets as the settlement takes them, the
-trick phase and the scoring. Shared by the full game (``engine.play_game``)
+"""The end of a round (docs/rules-sponsio.md sections 5-7): the bets as the settlement takes them, the
+trick phase, the scoring and the end check. Shared by the full game (``engine.play_game``)
 and the ``mc`` policy's rollouts (``betting.mc``), so both finish a round
-by the same code."""
+by the same code; ``leaf_share`` values a round's end for ``mc``'s
+``horizon=net``."""
 
 import numba as nb
+import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.betting.phase import entry_of, leader_of
 from sponsio_sim.betting_policies import BET_MC
-from sponsio_sim.kernels.betting.net import net_cash_in
-from sponsio_sim.kernels.game.layout import CASH_NET, GAME, MAX_BETS, MONEY
+from sponsio_sim.kernels.betting.net import encode, evaluate, net_cash_in, scratch_of
+from sponsio_sim.kernels.bits import popcount
+from sponsio_sim.kernels.game.layout import CASH_NET, END_COINS, END_ROUNDS, END_TRACK, GAME, MAX_BETS, MONEY
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
 from sponsio_sim.kernels.table import BOARD, set_round
@@ -137,3 +140,66 @@ def play_out_round(rnd):
     """``play_out`` in ``rnd`` (a ``contexts.GameRound``)."""
     return play_out(rnd.board, rnd.game_state, rnd.money, rnd.rng, rnd.hands, rnd.codes, rnd.counts, rnd.result,
                     rnd.failed, rnd.playpol)
+
+
+@no_refcount
+def end_check(game_state, money):
+    """docs/rules-sponsio.md section 7, in priority order: (reason, bitmask of winners) or (0, 0).
+    A track end is won by the richest player on the top position, or of
+    all players under ``track_top = ends``."""
+    players = game_state[GAME.players]
+    cand = 0
+    for s in range(players):
+        if game_state[GAME.track + s] >= game_state[GAME.track_win]:
+            cand |= 1 << s
+    reason = END_TRACK if cand else 0
+    if cand and game_state[GAME.track_ends]:
+        cand = (1 << players) - 1
+    if reason == 0:
+        for s in range(players):
+            if money[MONEY.coins + s] >= money[MONEY.coins_to_end]:
+                reason = END_COINS
+        if reason == 0 and game_state[GAME.round] >= game_state[GAME.max_rounds]:
+            reason = END_ROUNDS
+        if reason == 0:
+            return 0, 0
+        cand = (1 << players) - 1
+    best = -1e300
+    for s in range(players):
+        if (cand >> s) & 1 and money[MONEY.coins + s] > best:
+            best = money[MONEY.coins + s]
+    winners = 0
+    for s in range(players):
+        if (cand >> s) & 1 and money[MONEY.coins + s] == best:
+            winners |= 1 << s
+    return reason, winners
+
+
+@nb.njit(cache=True)
+def leaf_share(s, board, game_state, money):
+    """Seat s's win share at the end of a round's scoring, before the round is counted: the real
+    one (1/k of a k-way shared win) when the game ends with this round, else ``net``'s value head
+    on the position as it stands (``net.encode`` of the round's end: coins, track, rounds)."""
+    game_state[GAME.round] += 1   # what the round's count (engine.close_round) checks the end on
+    reason, winners = end_check(game_state, money)
+    game_state[GAME.round] -= 1
+    if reason:
+        return 1.0 / popcount(np.uint64(winners)) if (winners >> s) & 1 else 0.0
+    x, q, legal, hidden = scratch_of(game_state, money)
+    encode(s, True, board, game_state, money, x)
+    return np.float64(evaluate(game_state, money, x, q, hidden))
+
+
+@nb.njit(cache=True)
+def option_share(s, cash, board, game_state, money):
+    """``leaf_share`` of seat s after it cashes its streak in (``cash``) or keeps it; the state is left
+    as it was."""
+    pos = game_state[GAME.track + s]
+    coins, cashed = money[MONEY.coins + s], money[MONEY.cashed + s]
+    if cash:
+        cash_in(s, pos, money)
+        game_state[GAME.track + s] = 0
+    v = leaf_share(s, board, game_state, money)
+    game_state[GAME.track + s] = pos
+    money[MONEY.coins + s], money[MONEY.cashed + s] = coins, cashed
+    return v
