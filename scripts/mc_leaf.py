@@ -12,10 +12,14 @@ full `mc`: speed, the decisions it makes, and its gain against the reference fie
   CPU second for each.
 - ``gain``: one seat (rotating) playing each variant against the field, paired with the field's own
   games (``meta.focal_gain``), same seed for both.
+- ``rung``: the robustness ladder's every-seat-`mc` rung (``analysis.ladder``: the profile's games and
+  the deviating seat's restricted-play and troll plays, ``balance.choice.measure_choice``) for each
+  variant at ``-n`` games, one thread, CPU time and its cost scaled to ``--target`` games.
 
     python scripts/mc_leaf.py speed --players 4 --games 12 --leaf-games 60
     python scripts/mc_leaf.py match --players 4 --games 24
     python scripts/mc_leaf.py gain --players 4 -n 200
+    python scripts/mc_leaf.py rung --players 4 -n 40
 """
 
 from __future__ import annotations
@@ -107,18 +111,37 @@ def gain(args) -> None:
               f"field (n = {args.n} paired games, seed {args.seed}; {time.perf_counter() - t0:.0f} s)")
 
 
+def rung(args) -> None:
+    from tabletop_mc.runner import set_threads
+    from sponsio_sim.analysis.balance.choice import choice_plays, measure_choice
+    from sponsio_sim.analysis.game.setup import parse_profile
+
+    set_threads(1)
+    rules, field, cash, model = _setup(args.players)
+    for extra in ("", ":horizon=net"):
+        prof = parse_profile(f"mc:goal:{cash}{extra} x{rules.players}", rules)
+        measure_choice(rules, prof, 1, seed=args.seed + 99, model=model, cache=False)   # compile
+        c0 = time.process_time()
+        measure_choice(rules, prof, args.n, seed=args.seed, model=model, cache=False)
+        cpu = time.process_time() - c0
+        plays = len(choice_plays(rules, prof).plays)
+        print(f"{args.players}p rung {prof[0].text} x{rules.players}: {plays} plays x {args.n} games in {cpu:.1f} s "
+              f"CPU; {args.target:,} games: {cpu * args.target / args.n / 60:.0f} CPU-minutes")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("speed", "match", "gain"))
+    ap.add_argument("what", choices=("speed", "match", "gain", "rung"))
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--leaf-games", type=int, default=60)
     ap.add_argument("--rollouts", type=int, default=48)
     ap.add_argument("-n", type=int, default=200)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--target", type=int, default=5_000)
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
-    {"speed": speed, "match": match, "gain": gain}[args.what](args)
+    {"speed": speed, "match": match, "gain": gain, "rung": rung}[args.what](args)
 
 
 if __name__ == "__main__":

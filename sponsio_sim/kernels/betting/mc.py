@@ -25,6 +25,10 @@ is left or after R. A token held when betting ends is used the same way:
 not using it, the model's choice and every other bet it may name (double,
 rebet) are played out. Cash-in is decided on the game's scale
 (``game.mc_cash_ins``): by the mean win share when the game is played out.
+An entry with ``horizon=net`` (``GAME.mc_leaf``) scores every rollout by the
+seat's win share where the round ends instead (``scoring.leaf_share``: the
+real one if the game ends with the round, else ``net``'s value head), and
+its cash-in reads both options' win shares there without rollouts.
 
 The rollouts (``betting.rollout``) draw from streams derived from the game's
 random state without advancing it, so the other seats' random draws and the

@@ -30,8 +30,8 @@ from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.contexts import GameRollout, GameRound
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game.layout import (DECISION_RECORD, END_TOKENS, EV_ACTION, EV_END, EV_END_TOKEN, EV_LEAD, GAME, MAX_BETS, MODEL_START, MONEY,
-                                             N_TOKENS, PASS)
+from sponsio_sim.kernels.game.layout import (DECISION_RECORD, END_TOKENS, EV_ACTION, EV_END, EV_END_TOKEN, EV_LEAD, GAME,
+                                             MAX_BETS, MODEL_START, MONEY, N_TOKENS, PASS)
 from sponsio_sim.kernels.game.field import FIELD_KEY, draw_entries, redraw_others
 from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring, no_log
 from sponsio_sim.kernels.game.record import record_game, record_round, track_standings
