@@ -89,6 +89,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
         summary += _ladder_sections(doc, out, load_rules(None, players), n, seed, progress, sweeps)
     _recommend_section(doc, n, run)
     _sweep_sections(doc, out, sweeps, n, seed)
+    views.add_lever_curves(doc, sweeps, n(SWEEP_GAMES), seed)
     _odds_section(doc, seed, scale, threads, progress)
     engine = HtmlReport(out, page="engine.html")
     _grading_section(engine, out, seed, scale, threads)
