@@ -30,7 +30,7 @@ Adding a kind (``tests/test_registries.py`` keeps this list true):
    - ``kernels.dd.coop``: ``coop_bound``;
    - ``kernels.betting.model``: ``cell_of`` (its success-model cell),
      ``kind_best``;
-   - ``kernels.odds.simulate``: ``odds_chunk`` (its odds slots).
+   - ``kernels.odds.simulate``: ``odds_rounds`` (its odds slots).
 
 Parsing, notation, the catalogue, multipliers, odds, games, balance and the
 model's tables follow from the row.

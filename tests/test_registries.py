@@ -253,15 +253,20 @@ def _bet_kind_args(name: str, code: int):
     """Arguments that bring ``code`` to the function's per-kind branch."""
     from sponsio_sim.kernels.bits import colour_masks, nines_mask
     from sponsio_sim.kernels.table import TRICK_STATE, rel_at
-    if name == "odds_chunk":   # counts every kind's slots each round: all codes in one call, or one unknown more
+    if name == "odds_rounds":   # counts every kind's slots each round: all codes in one call, or one unknown more
         from sponsio_sim.analysis.odds.query import kernel_args
+        from sponsio_sim.kernels.contexts import trick_round
         from sponsio_sim.rules import load_rules
         from sponsio_sim.situation import build_situation
         sit = build_situation(load_rules(), "R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7")
         conditions, query, policy, slots, n_stats, stop = kernel_args(sit, "random", "random")
         if code is not None:
             slots = np.append(slots, slots[-1])
-        return np.uint64(1), 0, 1, conditions, query, policy, slots, stop, np.zeros(n_stats, dtype=np.int64)
+        rnd = trick_round.py_func(query.n_colours, query.flags, np.zeros(4, dtype=np.uint64), query.codes,
+                                  query.bcounts)
+        players = query.bcounts.shape[0]
+        return (1, conditions, query, policy, slots, np.full(4, -1, dtype=np.int64), rnd, conditions.pool.copy(),
+                np.zeros(players, dtype=np.uint64), np.zeros(n_stats, dtype=np.int64))
     u0 = np.uint64(0)
     board, game_state, money = _sponsio_state()
     codes, bcounts = _one_bet(code)
@@ -345,10 +350,10 @@ def _circus_args(name: str, code: int):
     raise AssertionError(f"no argument builder for {name}: add one")
 
 
-LOOPS = {"odds_chunk"}   # functions that run every code's branch in one call (``code`` None)
-# work a dispatch does not need: the round before odds_chunk counts it (an empty trick phase is counted)
-STUBS = {"odds_chunk": {"deal": lambda *a: np.uint64(0), "set_round": lambda *a: None,
-                        "play_tricks": lambda *a: (0, 0), "settle": lambda *a: None}}
+LOOPS = {"odds_rounds"}   # functions that run every code's branch in one call (``code`` None)
+# work a dispatch does not need: the round before odds_rounds counts it (an empty trick phase is counted)
+STUBS = {"odds_rounds": {"deal": lambda *a: np.uint64(0), "set_round": lambda *a: None,
+                         "play_borrowed": lambda *a: (0, 0), "settle": lambda *a: None}}
 
 
 REGISTRIES = {"bet kinds": (_bet_kinds, _bet_kind_args), "betting policies": (_betting, _betting_args),
