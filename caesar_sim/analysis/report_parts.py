@@ -68,7 +68,9 @@ def summary(players: int, wins: pd.DataFrame, found: list[Finding], ex: pd.DataF
              f"{play.mixture()}, the equilibrium of a meta-game over {len(play.field.members)} strategies (no "
              "member of that population gains against it)."]
     if close is not None and gold is not None:
-        parts.append(f"Games are tight: final coins vary by SD {sd:.2f} around {wins['score_mean'].mean():.1f}, "
+        # a seat's spread across games (the lever tables' "score spread" is the seats' spread within a game)
+        parts.append(f"Games are tight: a seat's final coins vary from game to game by SD {sd:.2f} around "
+                     f"{wins['score_mean'].mean():.1f}, "
                      f"the winner leads by 2 coins or fewer in {close:.0%} of games, and one extra gold favour a "
                      f"day (2 coins) raises a seat's win rate by {gold:+.2f}.")
     if merch is not None:
