@@ -152,7 +152,8 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
         f"comeback = the winner was last after day 1.")
     doc.image("levers", lambda p: plots.lever_plot(effects, p, "Effect of each rule value (filled: moved)"))
     doc.table(headline(results), "lever_headline", key=True)
-    for r in results:
+    for r in results:   # each lever table under its title, as Sponsio's are
+        doc.note(f"{r.players} players, {r.key} (standard {r.standard}; refitted: {r.refit})")
         doc.table(reading_table(r), f"lever_{r.players}p_{r.key.replace('.', '_')}", fold=20)
     doc.csv(effects, "levers")
     doc.link("levers.csv", "Every lever, value and measure (tidy)")
