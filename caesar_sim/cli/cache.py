@@ -2,7 +2,7 @@
 
 from tabletop_mc.cachecli import Part, cache_group
 from tabletop_mc.cachedir import kernel_cache_root
-from caesar_sim.cli import main
+from caesar_sim.cli.root import main
 
 
 def _parts():

@@ -7,7 +7,7 @@ import click
 from tabletop_mc.cliparams import ASCII, count_type
 from tabletop_mc.clitools import emit
 from tabletop_mc.plotfile import save_plot
-from caesar_sim.cli import main
+from caesar_sim.cli.root import main
 from caesar_sim.cli.options import (COMMON, MC_HORIZON, PLAYERS, PROFILE, ROTATE, STRATEGIES, load_analysis,
                                     check_early, games_option, plot_option, plots, profile_or_reference, profile_text)
 

@@ -1,7 +1,7 @@
 """`caesar report`: the designer report, built from the installed package."""
 
 from tabletop_mc.reportcli import report_command
-from caesar_sim.cli import main
+from caesar_sim.cli.root import main
 
 
 def _build():

@@ -1,7 +1,7 @@
 """`caesar rules list|show`: the shipped rule sets and the effective one."""
 
 from tabletop_mc.rulecli import rules_group, rules_meta
-from caesar_sim.cli import main
+from caesar_sim.cli.root import main
 from caesar_sim.cli.options import SET_EXAMPLE, load_rules
 
 rules_group(main, "caesar", "caesar_sim.rules", load_rules, lambda ruleset, rules: load_rules(rules, ()),

@@ -6,7 +6,7 @@ import click
 
 from tabletop_mc.cliparams import ASCII, StrictInt
 from tabletop_mc.clitools import emit
-from caesar_sim.cli import main
+from caesar_sim.cli.root import main
 from caesar_sim.cli.options import (COMMON, MC_HORIZON, PLAYERS, PROFILE, games_option, load_analysis,
                                     profile_or_reference, save_weights)
 

@@ -18,7 +18,7 @@ from sponsio_sim.analysis.advise.search import DEFAULT_N, KEEP, SCREEN, Rollouts
 from sponsio_sim.analysis.advise.trickplay import DEFAULT_N as TRICK_N, PIMC_WORLDS, PLAYS, CardPlay
 from sponsio_sim.analysis.advise.state import RoundFacts, TableState, table_state
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 from sponsio_sim.rules import load_rules
 
 # table form: each estimate with its 95 % CI in one column (JSON and CSV keep *_low/*_high columns)

@@ -15,7 +15,7 @@ from sponsio_sim.analysis.balance.recommend import (DEFAULT_RANGE, FINAL_N, SCRE
                                                      Stages, long_table, recommend, side_by_side, verdict)
 from sponsio_sim.analysis.balance.sweep import adapts
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 
 FORMATS = {"multiplier": "{:g}", "placed": "{:.0f}"}
 

@@ -2,7 +2,7 @@
 
 from tabletop_mc.cachecli import Part, cache_group
 from tabletop_mc.cachedir import kernel_cache_root
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 
 
 def _parts():

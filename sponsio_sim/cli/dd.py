@@ -6,7 +6,7 @@ from tabletop_mc.clitools import common_options, emit
 from tabletop_mc.output import render
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.dd import Question, read_deals, solve
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 
 
 @main.command("dd")

@@ -17,7 +17,7 @@ from sponsio_sim.analysis.game.model import cache_path
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP, model_variant
 from sponsio_sim.analysis.game.tournament import FLAG_BETS, FLAG_PP, matrix, tournament
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 from sponsio_sim.rules import load_rules
 
 PLAYERS = click.option("--players", type=StrictInt(), default=None,

@@ -13,7 +13,7 @@ from tabletop_mc.plotfile import dir_target
 from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
 from tabletop_mc.stats import CI_METHOD
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 from sponsio_sim.cli.game import PLAYERS
 
 FORMATS = {"weight": "{:.3f}", "weight_low": "{:.3f}", "weight_high": "{:.3f}", "regret": "{:+.4f}",

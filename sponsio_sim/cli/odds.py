@@ -12,7 +12,7 @@ from sponsio_sim.analysis.advise.state import RoundFacts
 from sponsio_sim.analysis.advise.trickplay import PLAYS, CardPlay
 from sponsio_sim.analysis.odds.query import OddsPlay, Query, odds
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 from sponsio_sim.cli.advise import OPEN_HELP, PLAY_HELP, TRICKS_HELP, read_table_state
 from sponsio_sim.rules import load_rules
 

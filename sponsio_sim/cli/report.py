@@ -1,7 +1,7 @@
 """`sponsio report`: the designer report, built from the installed package."""
 
 from tabletop_mc.reportcli import report_command
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 
 
 def _build():

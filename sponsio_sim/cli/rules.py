@@ -3,8 +3,8 @@
 import click
 
 from tabletop_mc.cliparams import StrictInt
-from tabletop_mc.rulecli import rules_group
-from sponsio_sim.cli import main
+from tabletop_mc.rulecli import rules_group, rules_meta
+from sponsio_sim.cli.root import main
 
 
 def load(rules, overrides, players=None):
@@ -14,6 +14,10 @@ def load(rules, overrides, players=None):
 
 def _base(ruleset, rules, players=None):
     return load(rules, (), players)
+
+
+# rule set name, source and changed fields for JSON ``meta`` (``tabletop_mc.clitools``)
+main.rules_meta = lambda params: rules_meta(load, params, players=params.get("players"))
 
 
 rules_group(main, "sponsio", "sponsio_sim.rules", load, _base, "multiplier.last=3",

@@ -11,7 +11,7 @@ from tabletop_mc.cliparams import ASCII, FiniteFloat, StrictInt
 from tabletop_mc.clitools import common_options
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 
 EXTRA = 'sponsio serve needs the serve extra: pip install -e ".[serve]" (in the project\'s folder)'
 WARM_HAND, WARM_TALON = "R9 R8 R7 B9 B8 G9 G8 Y9", "R6 B7 G7 Y8"

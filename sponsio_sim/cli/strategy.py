@@ -10,7 +10,7 @@ from tabletop_mc.output import render_tables
 from sponsio_sim.analysis.game.exploit import FAMILIES, Deviations, exploit
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 from sponsio_sim.cli.game import MODEL, PLAYERS
 
 COLUMNS = ["deviation", "strategy", "games", "win_share", "win_share_low", "win_share_high", "gain", "gain_low",

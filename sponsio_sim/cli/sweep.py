@@ -11,7 +11,7 @@ from tabletop_mc.output import render_tables
 from tabletop_mc.plotfile import dir_target, write_all
 from sponsio_sim.analysis.balance.sweep import adapts, effects_table, headline, lever_table, sweep
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 from sponsio_sim.cli.balance import PROFILE_HELP
 
 

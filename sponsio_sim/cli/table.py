@@ -13,7 +13,7 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.advise.session import HELP, Question, Session
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 from sponsio_sim.cli.advise import advise_cmd, read_state, render_advice, state_rules
 from sponsio_sim.cli.odds import odds_cmd, render_state_odds
 

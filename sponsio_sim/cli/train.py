@@ -13,7 +13,7 @@ from tabletop_mc.errors import OutputError
 from tabletop_mc.output import render_tables
 from tabletop_mc.plotfile import dir_target, file_target
 from tabletop_mc.runner import set_threads
-from sponsio_sim.cli import main
+from sponsio_sim.cli.root import main
 from sponsio_sim.cli.game import PLAYERS
 
 FORMATS = {f"{who}_{m}": "{:.3f}" for who in ("fitted", "played", "mc")
