@@ -59,9 +59,10 @@ def _betting() -> Registry:
 
 
 def _play() -> Registry:
-    from sponsio_sim.kernels.play import pimc, policies
-    codes = {"RANDOM": policies.RANDOM, "GREEDY": policies.GREEDY, "GOAL": policies.GOAL, "PIMC": pimc.PIMC}
-    return Registry("play policies", codes, ("sponsio_sim.kernels.play.tricks.play_scripted",),
+    from sponsio_sim import play_policies
+    from sponsio_sim.kernels.play import pimc
+    codes = {p.name.upper(): p.code for p in play_policies.POLICIES} | {"PIMC": pimc.PIMC}
+    return Registry("play policies", codes, checklist_of(play_policies, "sponsio_sim"),
                     "sponsio_sim/kernels", {"PIMC": "HOOKED"})
 
 
@@ -385,6 +386,24 @@ def test_every_code_reaches_its_own_branch(which):
         args = args_for(name, unknown)
         _, error = lines_run(fn, args, STUBS.get(name))
         assert isinstance(error, ValueError) and "unknown" in str(error), f"{path}: {error!r}"
+
+
+def test_play_policy_checklist_steps_hold():
+    """The numbered steps of ``sponsio_sim.play_policies``' checklist around the per-policy function: the
+    rows' codes are the kernels' names, each below ``HOOKED`` (PIMC's), every layer reads the one
+    table of names, and docs/sponsio-games.md names each policy."""
+    from sponsio_sim import play_policies
+    from sponsio_sim.analysis.game import strategy
+    from sponsio_sim.analysis.odds import job
+    from sponsio_sim.kernels.play import pimc, policies, tricks
+    assert "Adding a play policy" in play_policies.__doc__
+    assert sorted(p.code for p in play_policies.POLICIES) == list(range(tricks.HOOKED)) and pimc.PIMC == tricks.HOOKED
+    for p in play_policies.POLICIES:
+        assert getattr(policies, p.name.upper()) == p.code
+        assert f"``{p.name}``" in policies.__doc__
+    assert strategy.PLAY is play_policies.PLAY and job.PLAY_POLICIES is play_policies.PLAY
+    page = (ROOT / "docs" / "sponsio-games.md").read_text()
+    assert all(f"`{p.name}`" in page for p in play_policies.POLICIES)
 
 
 def test_circus_policy_checklist_steps_hold():

@@ -35,10 +35,9 @@ from sponsio_sim.bet_kinds import KIND_CODE
 from sponsio_sim.betting_policies import BETTING, BY_NAME, POLICIES, TEMPERED
 from sponsio_sim.betting_policies import DEFAULT_ROLLOUTS  # noqa: F401  (re-exported: analysis.game.setup)
 from sponsio_sim.kernels.game.layout import MAX_ENTRIES
-from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM
+from sponsio_sim.play_policies import PLAY
 from sponsio_sim.rules import RuleSet
 
-PLAY = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
 MAX_TEMP = 100.0         # coins: far past uniform over a decision's candidates
 MAX_REPEAT = MAX_ENTRIES   # "STRATEGY xN": more seats than any game or field has is a typo
 MC_KEEP = 4              # mc: candidates searched (pass and the best 3 by estimated gain; scripts/bench_mc.py --audit)

@@ -28,10 +28,9 @@ from sponsio_sim.analysis.settings import Run
 from sponsio_sim.bets import Bet, catalogue
 from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.kernels.contexts import Query
-from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM
+from sponsio_sim.play_policies import PLAY as PLAY_POLICIES
 from sponsio_sim.situation import Situation
 
-PLAY_POLICIES = {"random": RANDOM, "greedy": GREEDY, "goal": GOAL}
 PREVIEW_CHUNKS = 1   # chunks in a row's first look when odds are shown as they sharpen (``simulate_rows``)
 SHARPEN_EVERY = 0.1  # seconds between two looks at the odds as they sharpen, at least
 COLUMNS = ["bet", "n", "p", "ci_low", "ci_high", "multiplier", "ev", "fair_multiplier"]

@@ -1,0 +1,49 @@
+"""The play policies: one row per policy that chooses a seat's card in the trick phase.
+
+A row says what a policy is: its name (the PLAY part of a strategy such as
+``ev:goal:cash4``, and ``sponsio odds --policy``), its kernel code and how it
+plays. From the rows comes the one table of names every layer accepts
+(``PLAY``: ``analysis.game.strategy`` and ``analysis.odds.job`` read it).
+
+The codes below ``kernels.play.tricks.HOOKED`` are the rows'. Codes from
+``HOOKED`` on choose through ``choose_hooked`` (``kernels.play.pimc.PIMC``,
+the double-dummy player behind ``sponsio odds --policy dd``, is ``HOOKED``).
+
+Adding a play policy (``tests/test_registries.py`` keeps this list true):
+
+1. its code in ``kernels.play.policies`` (the next one; raise ``HOOKED`` in
+   ``kernels.play.tricks`` to stay above every row's code) and a row at the
+   end of ``POLICIES``;
+2. a branch of its own in each per-policy kernel function (each raises for a
+   code it does not know):
+
+   - ``kernels.play.tricks``: ``play_scripted`` (the card it plays).
+
+3. the help texts that list the names (``analysis.game.strategy.STRATEGY_HELP``,
+   ``--policy`` in ``cli/odds.py``), and ``analysis.odds.query.GOAL_DEPENDENT``
+   if each bet's odds row must be its own simulation;
+4. an ``ev`` seat that plays it needs a success model fitted under it
+   (``sponsio fit --policy NAME``); docs/sponsio-odds.md and the strategy
+   syntax in docs/sponsio-games.md describe each policy in words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM
+
+
+@dataclass(frozen=True)
+class PlayPolicy:
+    name: str
+    code: int      # the kernels' code (``kernels.play.policies``)
+    plays: str     # how it chooses its card, in words
+
+
+POLICIES = (
+    PlayPolicy("random", RANDOM, "a uniformly random legal card"),
+    PlayPolicy("greedy", GREEDY, "maximises its chance of winning the trick, cheapest card first"),
+    PlayPolicy("goal", GOAL, "scores each legal card by its holder's bets and the bets it plays against"),
+)
+PLAY = {p.name: p.code for p in POLICIES}   # name -> kernel code, for every layer
