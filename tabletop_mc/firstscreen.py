@@ -12,7 +12,10 @@ their bands), then the largest margin inside the band; a measure no single
 value fixes gets the best pair of two levers' values, its level predicted as
 the standard level plus both effects (their interval half-widths added, so it
 never overstates). ``confirm`` replays a change on fresh seeds (the game
-supplies it) and each change keeps what it found.
+supplies it) and each change keeps what it found; ``under_mc`` plays the changed
+rules with `mc` at every seat (the game supplies it too), so the page says
+whether the change still fixes the measure when every player looks ahead, not
+only for the simulated field.
 
 ``Screen`` is what a page shows: ``html()`` (the verdict in ``p.verdict``, the
 changes in ``ol.changes``, the strength sentence and the bands) and ``rows()``
@@ -47,7 +50,8 @@ def _num(v) -> str:
 @dataclass
 class Change:
     """Set ``levers`` (lever -> (from, to)); ``before``/``after``: the fixed measure's level at the
-    standard and predicted at the change; ``confirmed``: its level replayed on fresh seeds."""
+    standard and predicted at the change; ``confirmed``: its level replayed on fresh seeds;
+    ``under_mc``: its level with the change and `mc` at every seat."""
 
     measure: str
     levers: dict
@@ -56,6 +60,18 @@ class Change:
     side_effects: list[str] = field(default_factory=list)
     confirmed: Judged | None = None
     predicted: bool = False      # a pair: the level is predicted from the two single effects
+    under_mc: Judged | None = None
+
+    def holds_under_mc(self) -> str:
+        """'does not hold' (every-seat `mc`'s whole interval outside the band), 'holds' (its estimate
+        inside the band, as a confirmation reads) or 'unclear' (the estimate outside, the interval
+        reaching into the band); '' when not played."""
+        if self.under_mc is None:
+            return ""
+        m = self.under_mc
+        if m.word in (TOO_HIGH, TOO_LOW):
+            return "does not hold"
+        return "holds" if m.inside else "unclear"
 
     def setting(self) -> str:
         return " and ".join(f"{k} from {_num(a)} to {_num(b)}" for k, (a, b) in self.levers.items())
@@ -72,6 +88,10 @@ class Change:
             c = self.confirmed
             out += (f"; on fresh seeds {fmt_ci(c.value, c.low, c.high, digits=d)}, "
                     + ("confirmed" if c.inside else "not confirmed"))
+        if self.under_mc is not None:
+            m = self.under_mc
+            out += (f"; with mc at every seat {fmt_ci(m.value, m.low, m.high, digits=digits_for(m.low, m.high))}"
+                    f" (n = {m.n:,}): {self.holds_under_mc()}")
         if self.side_effects:
             out += "; side effects: " + ", ".join(self.side_effects)
         return out
@@ -106,7 +126,7 @@ def check_bands(bands: dict, known) -> None:
 
 
 def search(levels: pd.DataFrame, bands: dict, confirm: Callable | None = None,
-           max_changes: int = MAX_CHANGES) -> tuple[list[Judged], list[Change]]:
+           max_changes: int = MAX_CHANGES, under_mc: Callable | None = None) -> tuple[list[Judged], list[Change]]:
     """The standard rules' judged measures and the ranked changes (module docstring)."""
     std = levels[levels["standard"]].drop_duplicates("measure").set_index("measure")
     judged = [_judged(std.loc[m].to_dict() | {"measure": m}, b) for m, b in bands.items() if m in std.index]
@@ -127,6 +147,11 @@ def search(levels: pd.DataFrame, bands: dict, confirm: Callable | None = None,
             got = confirm({k: b for k, (_, b) in c.levers.items()}).get(c.measure)
             if got is not None:
                 c.confirmed = Judged(c.measure, *got, c.before.lo, c.before.hi)
+    if under_mc is not None:
+        for c in changes:
+            got = under_mc({k: b for k, (_, b) in c.levers.items()}).get(c.measure)
+            if got is not None:
+                c.under_mc = Judged(c.measure, *got, c.before.lo, c.before.hi)
     return judged, changes
 
 
@@ -235,13 +260,20 @@ class Screen:
                             "high": fmt(b.high, e), "after": fmt(a.value, d), "after_low": fmt(a.low, d),
                             "after_high": fmt(a.high, d), "band_low": fmt(b.lo, 2), "band_high": fmt(b.hi, 2),
                             **({"confirmed": fmt(c.confirmed.value, d), "confirmed_low": fmt(c.confirmed.low, d),
-                                "confirmed_high": fmt(c.confirmed.high, d)} if c.confirmed else {})})
+                                "confirmed_high": fmt(c.confirmed.high, d)} if c.confirmed else {}),
+                            **(self._mc_cells(c.under_mc) if c.under_mc else {})})
         if self.strength_numbers:
             v, lo, hi, n, fair = self.strength_numbers
             d = digits_for(lo, hi) if np.isfinite(lo) and np.isfinite(hi) else 2
             out.append({"screen": self.title, "item": "mc gain", "value": fmt(v, d, True), "low": fmt(lo, d, True),
                         "high": fmt(hi, d, True), "n": f"{n:,}", "fair_share": f"{fair:.2f}"})
         return out
+
+
+    @staticmethod
+    def _mc_cells(m: Judged) -> dict:
+        d = digits_for(m.low, m.high)
+        return {"mc_level": fmt(m.value, d), "mc_low": fmt(m.low, d), "mc_high": fmt(m.high, d), "mc_n": f"{m.n:,}"}
 
 
 def strength_sentence(gain: float, low: float, high: float, n: int, fair: float) -> str:

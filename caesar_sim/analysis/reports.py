@@ -139,7 +139,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     results = [r for p in (3, 4, 5) for r in lever_effects(p, ref, n(20000), SWEEP, settings, rotate=False,
                                                             adapt_games=adapt_games)]
     screens = [firstpage.screen(results, p, n=n(20000), adapt_games=adapt_games, settings=settings, n_mc=n(MIN_MC_GAMES),
-                                gain=firstpage.mc_gain(p, MC, n(MIN_MC_GAMES), settings), bands=bands) for p in (4, 3, 5)]
+                                gain=firstpage.mc_gain(p, n(MIN_MC_GAMES), settings), bands=bands) for p in (4, 3, 5)]
     doc.first_screen(firstscreen.page(screens))
     doc.csv(firstscreen.frame(screens), "first_screen")
     effects = effects_table(results)

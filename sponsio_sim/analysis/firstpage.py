@@ -1,6 +1,7 @@
 """Sponsio's first screen per player count (``tabletop_mc.firstscreen``): the verdict against the
 bands, the changes from the lever sweeps (the field re-solved for every value), each replayed on
-fresh seeds with the field re-solved for the changed rules, and mc's gain against the field.
+fresh seeds with the field re-solved for the changed rules and with `mc` at every seat (the ladder's
+every-seat-mc rung, ``n_mc`` games), and mc's gain against the field.
 
 Bands (``bands_for``): seat 0 within 1 point of the fair share (``ladder.SEAT_BAND``), rounds per
 game, troll share and every bet type's share of the bets (``balance.criteria.Bands``). The largest
@@ -61,20 +62,27 @@ def screen(sweeps, players: int, *, n: int, adapt_games: int, seed: int, gain, n
     resolver = field_adapter(base, field, games=adapt_games, seed=seed, model=model)
     lever_of = {r.lever.key: r.lever for r in sweeps if r.players == players}
 
-    def confirm(setting: dict) -> dict:
+    def changed(setting: dict):
         over = {}
         for key, value in setting.items():
             value = int(value) if float(value).is_integer() else float(value)
             over.update(lever_of[key].overrides(base, value))
-        rules = load_rules(base, overrides=over)
-        run = run_plays([Play(rules, adapted(resolver, rules, field))], n, seed=seed + CONFIRM_SEED, model=model)
-        out = {}
-        for name in bands:
-            got = level(run, 0, name)
-            out[name] = (got["level"], got["level_low"], got["level_high"], got["n"])
-        return out
+        return load_rules(base, overrides=over)
 
-    judged, changes = search(levels(sweeps, players), bands, confirm)
+    def levels_of(play: Play, games: int) -> dict:
+        run = run_plays([play], games, seed=seed + CONFIRM_SEED, model=model)
+        return {name: (g["level"], g["level_low"], g["level_high"], g["n"])
+                for name, g in ((name, level(run, 0, name)) for name in bands)}
+
+    def confirm(setting: dict) -> dict:
+        rules = changed(setting)
+        return levels_of(Play(rules, adapted(resolver, rules, field)), n)
+
+    def under_mc(setting: dict) -> dict:
+        rules = changed(setting)
+        return levels_of(Play(rules, ladder.rungs(rules)[ladder.MC]), n_mc)
+
+    judged, changes = search(levels(sweeps, players), bands, confirm, under_mc=under_mc)
     g, lo, hi = gain
     return Screen(f"Sponsio, {players} players", judged, changes,
                   strength_sentence(g, lo, hi, n_mc, 1 / players), (g, lo, hi, n_mc, 1 / players))

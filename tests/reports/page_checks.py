@@ -121,6 +121,9 @@ def first_screen_checks(folder: Path) -> None:
     changes = re.findall(r"<ol class='changes'>(.*?)</ol>", block.group(1), re.S)
     assert changes and all(("set " in c and " moves from " in c and " (band [" in c) or "no lever value" in c
                            or "no change needed" in c for c in changes), changes
+    for item in re.findall(r"<li>(.*?)</li>", "".join(changes), re.S):
+        if item.startswith("set "):   # each change says whether it holds with mc at every seat
+            assert re.search(r"; with mc at every seat .*\(n = [\d,]+\): (holds|does not hold|unclear)", item), item
     df = pd.read_csv(folder / "first_screen.csv", dtype=str, keep_default_na=False)
     number = r"[+-]?\d+(?:[.,]\d+)*"
     cells = {t for v in df.to_numpy().ravel() for t in re.findall(number, str(v))}

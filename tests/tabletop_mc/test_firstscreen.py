@@ -81,6 +81,26 @@ def test_search_picks_the_value_that_brings_a_measure_in_with_fewest_side_effect
         assert number in cells, number
 
 
+@pytest.mark.parametrize("mc_level, word", [((0.30, 0.26, 0.34, 200), "holds"),
+                                             ((0.47, 0.43, 0.51, 200), "does not hold"),
+                                             ((0.42, 0.38, 0.46, 200), "unclear")])
+def test_each_change_says_whether_it_holds_with_mc_at_every_seat(mc_level, word):
+    bands = {"troll": (0.15, 0.40), "rounds": (2.5, 5.0), "seat": (-0.01, 0.01)}
+    played = []
+
+    def under_mc(setting):
+        played.append(setting)
+        return {"troll": mc_level}
+    _, changes = search(levels(), bands, lambda s: {"troll": (0.31, 0.29, 0.33, 500)}, under_mc=under_mc)
+    c = changes[0]
+    assert played == [{"pay": 0}] and c.holds_under_mc() == word
+    assert c.text().endswith(f"confirmed; with mc at every seat {fmt_ci(*mc_level[:3])} (n = 200): {word}")
+    s = Screen("Game, 4 players", [], changes, "", ())
+    shown = html.unescape(re.sub(r"<[^>]+>", " ", page([s])))
+    cells = {t for v in frame([s]).to_numpy().ravel() for t in re.findall(r"[+-]?\d+(?:[.,]\d+)*", str(v))}
+    assert all(n in cells for n in re.findall(r"[+-]?\d+(?:[.,]\d+)*", shown))
+
+
 def test_a_pair_is_predicted_when_no_single_value_fixes_a_measure():
     bands = {"troll": (0.15, 0.27)}
     df = levels()
