@@ -29,6 +29,7 @@ import pandas as pd
 from tabletop_mc.atomic import write_atomic
 from tabletop_mc.errors import OutputError
 from tabletop_mc.plotfile import out_subdir
+from tabletop_mc.rulefile import to_toml
 from tabletop_mc.verdicts import digits_for
 
 _CSS = ("body{font-family:sans-serif;max-width:1300px;margin:2em auto;padding:0 1em;color:#222}"
@@ -333,3 +334,17 @@ def _write(path: Path, write: Callable[[str], None]) -> None:
         write_atomic(path, write)
     except OSError as exc:
         raise OutputError(f"--out {path}: cannot write ({exc.strerror or exc}); the report is not complete") from None
+
+
+def write_pages(doc: HtmlReport, engine: HtmlReport, *, game: str, rules, glossary: dict, stamp: str,
+                engine_about: str, engine_note: str, title: str, intro: str, summary: str) -> Path:
+    """Finish a game's designer report, the same way for every game: the rule set in full and the
+    glossary after the sections, the engine page (how good the simulated players are: ``engine_about``)
+    and the designer page linked both ways, one stamp on both; returns the designer page's path."""
+    doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))
+    doc.glossary(glossary)
+    engine.nav(doc.page, "The designer report (the verdicts, the findings and their evidence)")
+    engine.write(f"{game}: the engine", f"How good the simulated players are, for who builds them: {engine_about}. "
+                 f"{engine_note}", stamp=stamp)
+    doc.nav(engine.page, f"The engine page: {engine_about}")
+    return doc.write(title, intro, stamp=stamp, summary=summary)

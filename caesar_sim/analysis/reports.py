@@ -15,10 +15,9 @@ from pathlib import Path
 import pandas as pd
 
 from tabletop_mc import firstscreen
-from tabletop_mc.htmlreport import HtmlReport, stamp_text
+from tabletop_mc.htmlreport import HtmlReport, stamp_text, write_pages
 from tabletop_mc.verdicts import GLOSSARY
 from tabletop_mc.ladder import publish, table as ladder_table
-from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD
 from caesar_sim.analysis import firstpage, plots, views
 from caesar_sim.analysis.bids import NET_NOTE, bid_table
@@ -176,24 +175,20 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
         publish(doc, [f for f in found if f.players == p], list(runs.names[p]), ladder_anchor, f"{p} players",
                 weight=lambda f: float(order[f.name]))
 
-    doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))
-    doc.glossary(GLOSSARY)
-    stamp = stamp_text("sponsio-sim", command, out)
-    engine.nav("index.html", "The designer report (the verdicts, the findings and their evidence)")
-    engine.write("Circus Maximus: the engine", f"How good the simulated players are, for who builds them (seed "
-                 f"{seed}, scale {scale}): the former reference profile against the field, and strength matches "
-                 f"between policies. CI method: {CI_METHOD}.", stamp=stamp)
-    doc.nav("engine.html", "The engine page: the former reference profile and the strength matches between policies")
-    path = doc.write("Circus Maximus: strategy and rule analysis",
-                     f"Built by `caesar report` (seed {seed}, scale {scale}) in "
-                     f"{time.perf_counter() - t0:.0f} s. Rule set: {rules.name} (in full in the appendix; "
-                     "each section names only what differs). Players: the reference field (strategies drawn per game "
-                     "from the meta-game's equilibrium mixture) unless a heading says otherwise. Policies: random "
-                     "(uniform legal action), greedy (cheapest card that wins a wanted item), value (expected coins "
-                     "vs. card coins and later needs, hand-set weights), tuned (value's features, weights tuned by "
-                     "`caesar tune`), distilled (a linear score fitted to mc's choices by `caesar distill`), :temp=T "
-                     "(softmax play at temperature T coins), mc (flat Monte Carlo over tuned rollouts; mc:K:value "
-                     f"over value rollouts). Games always last {rules.days} days. CI method: " + CI_METHOD + ".",
-                     stamp=stamp,
-                     summary=summary(4, sim.tables["wins"], found, ex, headline(results)))
+    path = write_pages(
+        doc, engine, game="Circus Maximus", rules=rules, glossary=GLOSSARY, stamp=stamp_text("sponsio-sim", command, out),
+        engine_about="the former reference profile against the field, and the strength matches between policies",
+        engine_note=f"Seed {seed}, scale {scale}; CI method: {CI_METHOD}.",
+        title="Circus Maximus: strategy and rule analysis",
+        intro=f"Built by `caesar report` (seed {seed}, scale {scale}) in "
+              f"{time.perf_counter() - t0:.0f} s. Rule set: {rules.name} (in full in the appendix; "
+              "each section names only what differs). Players: the reference field (strategies drawn per game "
+              "from the meta-game's equilibrium mixture) unless a heading says otherwise. Policies: random "
+              "(uniform legal action), greedy (cheapest card that wins a wanted item), value (expected coins "
+              "vs. card coins and later needs, hand-set weights), tuned (value's features, weights tuned by "
+              "`caesar tune`), distilled (a linear score fitted to mc's choices by `caesar distill`), net (a small "
+              "network trained on mc's action values by `caesar train`), :temp=T "
+              "(softmax play at temperature T coins), mc (flat Monte Carlo over tuned rollouts; mc:K:value "
+              f"over value rollouts). Games always last {rules.days} days. CI method: " + CI_METHOD + ".",
+        summary=summary(4, sim.tables["wins"], found, ex, headline(results)))
     return (path, [f.text for f in doc.findings]) if with_findings else path

@@ -22,9 +22,8 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc import firstscreen
-from tabletop_mc.htmlreport import HtmlReport, stamp_text
+from tabletop_mc.htmlreport import HtmlReport, stamp_text, write_pages
 from tabletop_mc.ladder import publish, table as ladder_table
-from tabletop_mc.rulefile import to_toml
 from tabletop_mc.stats import CI_METHOD, MIN_MEAN_N
 from tabletop_mc.verdicts import GLOSSARY, HEALTHY, fmt_ci
 from sponsio_sim.analysis import firstpage, ladder, plots, views
@@ -93,27 +92,23 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     _odds_section(doc, seed, scale, threads, progress)
     engine = HtmlReport(out, page="engine.html")
     _grading_section(engine, out, seed, scale, threads)
-    doc.appendix(f"rule set {rules.name}", to_toml(rules.as_dict()))
-    doc.glossary(GLOSSARY)
     field = parse_profile("reference", rules)
-    text = (f"Sponsio with the printed multipliers, as strong players play it. The players are the reference "
-            f"field, the equilibrium of a population of strategies ({field.text()}): {exploit_line} "
+    text = (f"Sponsio with the printed multipliers, played by the reference field, the equilibrium of a "
+            f"population of strategies ({field.text()}; how beatable it is: the first screen's players' strength): "
+            f"{exploit_line} "
             + (" ".join(summary) if summary else "No finding holds under all three player models; each section "
                "gives the numbers.")
             + f" Built in {time.perf_counter() - t0:.0f} s.")
-    stamp = stamp_text("sponsio-sim", command, out_dir)
-    engine.nav("index.html", "The designer report (the verdicts, the findings and their evidence)")
-    engine.write("Sponsio: the engine", f"How good the simulated players are, for who builds them (seed {seed}, "
-                 f"scale {scale}): the goal policy graded against PIMC and the double-dummy brackets. {CI_METHOD}.",
-                 stamp=stamp)
-    doc.nav("engine.html", "The engine page: the goal policy graded against PIMC and the double-dummy brackets")
-    path = doc.write(
-        "Sponsio: designer report",
-        f"Built by `sponsio report` (seed {seed}, scale {scale}). Every probability carries a 95% Wilson interval "
-        f"and its sample size, every mean a 95% Student-t interval (none below n = {MIN_MEAN_N}); tables are "
-        f"also CSV files beside this page. Unless a heading says otherwise, the players are the reference field "
-        f"and the rules are {rules.name} (appendix).",
-        stamp=stamp, summary=text)
+    path = write_pages(
+        doc, engine, game="Sponsio", rules=rules, glossary=GLOSSARY, stamp=stamp_text("sponsio-sim", command, out_dir),
+        engine_about="the goal policy graded against PIMC and the double-dummy brackets",
+        engine_note=f"Seed {seed}, scale {scale}. {CI_METHOD}.",
+        title="Sponsio: designer report",
+        intro=f"Built by `sponsio report` (seed {seed}, scale {scale}). Every probability carries a 95% Wilson "
+              f"interval and its sample size, every mean a 95% Student-t interval (none below n = {MIN_MEAN_N}); "
+              f"tables are also CSV files beside this page. Unless a heading says otherwise, the players are the "
+              f"reference field and the rules are {rules.name} (appendix).",
+        summary=text)
     return (path, [f.text for f in doc.findings]) if with_findings else path
 
 
