@@ -1,4 +1,4 @@
-"""`sponsio odds --history`: odds of a bet placed now, given what the
+"""`sponsio odds state` in the betting: odds of a bet placed now, given what the
 others did this round.
 
 The seat about to act places the bet now and takes no further betting
