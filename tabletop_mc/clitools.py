@@ -248,16 +248,21 @@ class ModeGroup(click.Group):
     """A command split into subcommands, one job each, that still reads the
     form it had before the split: arguments that name no subcommand run
     ``default`` (``sponsio odds --hand ...`` is ``sponsio odds hand --hand
-    ...``). Such arguments holding an option only another subcommand takes
-    are one line naming that subcommand's form, exit 2 (the old form of
-    that mode)."""
+    ...``). Such arguments holding an option only another subcommand takes,
+    or a flag of ``flags`` (a flag that chose a mode -> the subcommand it
+    became), are one line naming that subcommand's form, exit 2 (the old
+    form of that mode)."""
 
-    def __init__(self, *args, default: str, **kwargs):
+    def __init__(self, *args, default: str, flags: dict[str, str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.default = default
+        self.flags = dict(flags or {})
 
     def parse_args(self, ctx, args):
         if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            flag = next((a for a in args if a in self.flags), None)
+            if flag is not None:
+                raise _moved(ctx, flag, self.flags[flag], [a for a in args if a != flag], keep=False)
             ctx.meta[(self, "unnamed")] = list(args)
             args = [self.default, *args]
         return super().parse_args(ctx, args)
@@ -271,10 +276,16 @@ class ModeGroup(click.Group):
                           and any(exc.option_name in p.opts + p.secondary_opts for p in cmd.params)), None)
             if moved is None:
                 raise
-            import shlex
-            raise UserError(f"`{ctx.command_path} {exc.option_name} ...` is now `{ctx.command_path} {moved} "
-                            f"{exc.option_name} ...`, the same options: {ctx.command_path} {moved} "
-                            f"{shlex.join(unnamed)}") from None
+            raise _moved(ctx, exc.option_name, moved, unnamed, keep=True) from None
+
+
+def _moved(ctx, option: str, command: str, args: list[str], *, keep: bool) -> UserError:
+    """The one line for an old form: ``option`` (kept in the new form, or a flag the subcommand
+    replaces) is now subcommand ``command``; ``args``: the rest of the old form."""
+    import shlex
+    path = ctx.command_path
+    return UserError(f"`{path} {option} ...` is now `{path} {command}{' ' + option if keep else ''} ...`, the same "
+                     f"options{'' if keep else ' without ' + option}: {path} {command} {shlex.join(args)}")
 
 
 def gather(name: str, make, *params: str):
