@@ -22,9 +22,8 @@ from sponsio_sim.cards import parse_cards
 from sponsio_sim.cli import main
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions
 from sponsio_sim.kernels.betting.phase import apply_action
-from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, GAME, MAX_BETS, MONEY, N_TOKENS, PASS, REBET_TOKEN,
-                                             SWAP, SWAP_TOKEN, TOKEN)
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import (BET, BOARD, DOUBLE_TOKEN, GAME, MAX_BETS, MONEY, N_TOKENS, PASS, REBET_TOKEN,
+                                        SWAP, SWAP_TOKEN, TOKEN)
 from sponsio_sim.rules import load_rules
 
 PROFILE = "ev:goal x4"

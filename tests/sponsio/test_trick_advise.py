@@ -24,8 +24,7 @@ from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import card_name, parse_cards
 from sponsio_sim.cli import main
-from sponsio_sim.kernels.game.layout import BET
-from sponsio_sim.kernels.table import TRICK_STATE
+from sponsio_sim.kernels.layout import BET, TRICK_STATE
 from sponsio_sim.rules import RANKS, load_rules
 
 # every betting policy but mc (whose games narrate the same way) and every play policy, 3 and 4 players (ev seats

@@ -38,7 +38,7 @@ from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.advise.infer import Reading, seat_strategies
 from sponsio_sim.cards import card_name, format_cards, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
-from sponsio_sim.kernels.game.layout import LEAD_TOKEN, TOKEN
+from sponsio_sim.kernels.layout import LEAD_TOKEN, TOKEN
 from sponsio_sim.rules import TOKENS
 
 _SET = re.compile(r"^(seat|dealer|round|coins|track|hand|talon)\b\s*:?\s*(.*)$")
