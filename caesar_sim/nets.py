@@ -29,7 +29,6 @@ import numpy as np
 from tabletop_mc.errors import UserError
 from tabletop_mc.net import NetSpec, NetWeights, load_weights
 from caesar_sim import weights as WT
-from caesar_sim.kernels import items
 from caesar_sim.kernels import layout
 from caesar_sim.kernels.encode import INPUTS
 from caesar_sim.kernels.netplay import MAX_HIDDEN
@@ -111,8 +110,8 @@ def registered(key: int) -> NetWeights:
 def row(net: NetWeights) -> np.ndarray:
     """The weight row a `net` seat plays with (``row`` of its metadata, its network's key; it rolls out as `net`)."""
     r = WT.vector(net.meta["row"])
-    r[items.WEIGHTS.net_id] = register(net)
-    r[items.WEIGHTS.rollout_policy] = layout.NET
+    r[layout.WEIGHTS.net_id] = register(net)
+    r[layout.WEIGHTS.rollout_policy] = layout.NET
     return r
 
 
@@ -136,11 +135,11 @@ def with_blocks(rows: np.ndarray) -> np.ndarray:
     rows = np.array(rows, dtype=np.float64)
     blocks, at = {}, rows.size
     for r in rows:
-        key = int(r[items.WEIGHTS.net_id])
+        key = int(r[layout.WEIGHTS.net_id])
         if key == 0:
             continue
         if key not in blocks:
             blocks[key] = (at, kernel_block(_REGISTRY[key]))
             at += len(blocks[key][1])
-        r[items.WEIGHTS.net_at] = blocks[key][0]
+        r[layout.WEIGHTS.net_at] = blocks[key][0]
     return np.concatenate([rows.reshape(-1)] + [b for _, b in blocks.values()])

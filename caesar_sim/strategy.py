@@ -55,7 +55,6 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.field import Field, load_field, shipped_field
 from caesar_sim import nets
 from caesar_sim import weights as WT
-from caesar_sim.kernels import items
 from caesar_sim.kernels import layout
 
 POLICIES = ("random", "greedy", "value", "mc", "tuned", "distilled", "net")   # index = kernel policy code
@@ -119,7 +118,7 @@ def weights_row(spec: str, players: int, base: Path | None = None) -> np.ndarray
         return nets.row(nets.load(str(Path(path).resolve()), players) if at else nets.shipped(players))
     if name in ("tuned", "distilled"):
         row = np.array(_file_row(path, name, players) if at else _shipped_row(name, players))
-        row[items.WEIGHTS.rollout_policy] = layout.DISTILLED if name == "distilled" else layout.VALUE
+        row[layout.WEIGHTS.rollout_policy] = layout.DISTILLED if name == "distilled" else layout.VALUE
         return row
     raise UserError(f"--profile: bad weights '{spec}' (use value, tuned, tuned@FILE, distilled, distilled@FILE, net "
                     "or net@FILE)")
@@ -152,7 +151,7 @@ def parse_strategy(part: str, players: int, base: Path | None = None) -> Strateg
         label = head if at else name
         if rest:
             t = _temperature(rest[0], part)
-            row[items.WEIGHTS.temperature] = t
+            row[layout.WEIGHTS.temperature] = t
             label += f":{TEMP}{t:g}"
         return Strategy(label, POLICIES.index(name), DEFAULT_ROLLOUTS, row)
     if name == "mc" and not at:
@@ -164,7 +163,7 @@ def parse_strategy(part: str, players: int, base: Path | None = None) -> Strateg
 
 
 def _with_rpol(row: np.ndarray, code: int) -> np.ndarray:
-    row[items.WEIGHTS.rollout_policy] = code
+    row[layout.WEIGHTS.rollout_policy] = code
     return row
 
 
@@ -240,8 +239,8 @@ def member_rows(strategies, weights) -> np.ndarray:
     for i, (s, w) in enumerate(zip(strategies, weights)):
         row = s.row.copy()
         cum += w
-        row[items.WEIGHTS.field_cum] = 1.0 if i == len(strategies) - 1 else cum
-        row[items.WEIGHTS.field_first] = row[items.WEIGHTS.field_size] = 0.0
+        row[layout.WEIGHTS.field_cum] = 1.0 if i == len(strategies) - 1 else cum
+        row[layout.WEIGHTS.field_first] = row[layout.WEIGHTS.field_size] = 0.0
         rows.append(row)
     return np.array(rows)
 
@@ -255,7 +254,7 @@ def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = 
         raise UserError(f"--mc-horizon {mc_horizon}: use one of {', '.join(HORIZONS)}")
     if mc_horizon == "net":
         for s in strategies:
-            if s.code == layout.MC and s.row[items.WEIGHTS.net_id] == 0:
+            if s.code == layout.MC and s.row[layout.WEIGHTS.net_id] == 0:
                 raise UserError(f"--mc-horizon net: {s.label} rolls out without a network to value the phase's end "
                                 "(use mc:K:net or mc:K:net@FILE)")
     rows = [s.row.copy() for s in strategies] + [WT.vector() for _ in range(pad - len(strategies))]
@@ -276,7 +275,7 @@ def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = 
             blocks[key] = (at, len(blk))
             extra.append(blk)
             at += len(blk)
-        rows[i][items.WEIGHTS.field_first], rows[i][items.WEIGHTS.field_size] = blocks[key]
+        rows[i][layout.WEIGHTS.field_first], rows[i][layout.WEIGHTS.field_size] = blocks[key]
     w = np.vstack(rows + extra)
-    w[:, items.WEIGHTS.mc_horizon] = HORIZONS.index(mc_horizon)
+    w[:, layout.WEIGHTS.mc_horizon] = HORIZONS.index(mc_horizon)
     return nets.with_blocks(w)

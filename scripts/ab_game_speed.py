@@ -29,8 +29,11 @@ from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.analysis.game.runs import GAME_CHUNK
 from sponsio_sim.kernels.game import engine
-from sponsio_sim.kernels.game import layout
-from sponsio_sim.kernels.game.layout import stats_size
+try:
+    from sponsio_sim.kernels import layout           # the vocabulary at the kernels' root
+except ImportError:
+    from sponsio_sim.kernels.game import layout      # an older checkout: under kernels/game
+stats_size = layout.stats_size
 GAMES = layout.STATS_HEAD.games if hasattr(layout, "STATS_HEAD") else layout.S_GAMES   # either checkout's layout
 from sponsio_sim.rules import load_rules
 rules = load_rules("standard-4p")

@@ -31,8 +31,8 @@ def run(r: int, games: int, keep: int, audit: bool, seed: int):
 
     from sponsio_sim.analysis.game.fit import find_model
     from sponsio_sim.analysis.game.setup import build_state, parse_profile
-    from sponsio_sim.kernels.game.layout import stats_size
-    from sponsio_sim.kernels.betting.audit import audit_chunk
+    from sponsio_sim.kernels.layout import stats_size
+    from sponsio_sim.kernels.game.audit import audit_chunk
     from sponsio_sim.rules import load_rules
 
     numba.set_num_threads(1)
@@ -46,7 +46,7 @@ def run(r: int, games: int, keep: int, audit: bool, seed: int):
 
 def main() -> None:
     from sponsio_sim.analysis.game.setup import MC_KEEP
-    from sponsio_sim.kernels.game.layout import AUDIT_COUNTS
+    from sponsio_sim.kernels.layout import AUDIT_COUNTS
     from tabletop_mc.stats import wilson
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

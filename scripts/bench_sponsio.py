@@ -128,7 +128,7 @@ def game_rates(games: int, repeats: int, profile: str = GAME_PROFILE) -> tuple[f
     from sponsio_sim.analysis.game.setup import build_state
     from sponsio_sim.analysis.game.runs import GAME_CHUNK
     from sponsio_sim.kernels.game.engine import game_chunks, mc_switch
-    from sponsio_sim.kernels.game.layout import GAME, STATS_HEAD, stats_size
+    from sponsio_sim.kernels.layout import GAME, STATS_HEAD, stats_size
     from sponsio_sim.rules import load_rules
 
     numba.set_num_threads(1)

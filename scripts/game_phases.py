@@ -27,9 +27,8 @@ from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game import engine
-from sponsio_sim.kernels.game.layout import GAME
-from sponsio_sim.kernels.game.scoring import play_out_round
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import BOARD, GAME
+from sponsio_sim.kernels.betting.scoring import play_out_round
 from sponsio_sim.rules import load_rules
 
 DEAL, BETTING, ROUND = 0, 1, 2

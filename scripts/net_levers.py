@@ -24,7 +24,7 @@ import time
 def measures(totals, rules) -> dict:
     import numpy as np
     from sponsio_sim.bet_kinds import KINDS
-    from sponsio_sim.kernels.game.layout import named_stats
+    from sponsio_sim.kernels.layout import named_stats
     s = named_stats(totals, rules.players)
     entries = s["entry"]
     rounds = float(entries["rounds"].sum())

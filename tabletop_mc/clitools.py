@@ -244,6 +244,66 @@ def _on_sigterm(handler):
     return signal.signal(signal.SIGTERM, handler)
 
 
+class ModeGroup(click.Group):
+    """A command split into subcommands, one job each, that still reads the
+    form it had before the split: arguments that name no subcommand run
+    ``default`` (``sponsio odds --hand ...`` is ``sponsio odds hand --hand
+    ...``). Such arguments holding an option only another subcommand takes,
+    or a flag of ``flags`` (a flag that chose a mode -> the subcommand it
+    became), are one line naming that subcommand's form, exit 2 (the old
+    form of that mode)."""
+
+    def __init__(self, *args, default: str, flags: dict[str, str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.default = default
+        self.flags = dict(flags or {})
+
+    def parse_args(self, ctx, args):
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            flag = next((a for a in args if a in self.flags), None)
+            if flag is not None:
+                raise _moved(ctx, flag, self.flags[flag], [a for a in args if a != flag], keep=False)
+            ctx.meta[(self, "unnamed")] = list(args)
+            args = [self.default, *args]
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.NoSuchOption as exc:
+            unnamed = ctx.meta.get((self, "unnamed"))
+            moved = next((name for name, cmd in self.commands.items() if unnamed is not None and name != self.default
+                          and any(exc.option_name in p.opts + p.secondary_opts for p in cmd.params)), None)
+            if moved is None:
+                raise
+            raise _moved(ctx, exc.option_name, moved, unnamed, keep=True) from None
+
+
+def _moved(ctx, option: str, command: str, args: list[str], *, keep: bool) -> UserError:
+    """The one line for an old form: ``option`` (kept in the new form, or a flag the subcommand
+    replaces) is now subcommand ``command``; ``args``: the rest of the old form."""
+    import shlex
+    path = ctx.command_path
+    return UserError(f"`{path} {option} ...` is now `{path} {command}{' ' + option if keep else ''} ...`, the same "
+                     f"options{'' if keep else ' without ' + option}: {path} {command} {shlex.join(args)}")
+
+
+def gather(name: str, make, *params: str):
+    """A decorator: the command's click parameters ``params`` reach it as
+    one argument ``name``, ``make(**those)``, so a command of many options
+    takes a few objects. Click has parsed them already: ``ctx.params``, and
+    with it the JSON ``meta``'s options, still name each one."""
+    import functools
+
+    def decorate(f):
+        @functools.wraps(f)
+        def command(**kwargs):
+            kwargs[name] = make(**{p: kwargs.pop(p) for p in params})
+            return f(**kwargs)
+        return command
+    return decorate
+
+
 def game_cli(prog: str, help: str, lazy: dict[str, str]) -> LazyGroup:
     """A game's root command ``prog``: ``-h``/``--help``, ``--version``, and the
     commands of ``lazy`` (name -> module, ``LazyGroup``)."""

@@ -247,7 +247,7 @@ def test_rules_list_names_the_shipped_sets():
 def test_set_help_is_per_game():
     _, caesar_help, _ = run("caesar", "simulate", "--help")
     _, sweep_help, _ = run("caesar", "sweep", "--help")
-    _, sponsio_help, _ = run("sponsio", "odds", "--help")
+    _, sponsio_help, _ = run("sponsio", "odds", "hand", "--help")
     assert "multiplier.last" not in caesar_help and "favour.gold_coins=3" in caesar_help
     assert "multiplier.last=3" in sponsio_help
     assert '--set "favour.gold_coins=1;3"' in sweep_help

@@ -46,7 +46,7 @@ def test_default_odds_json_is_strict_with_meta_and_no_fail_rows():
     assert res.exit_code == 0, res.stderr
     data = strict(res.stdout)
     meta = data["meta"]
-    assert meta["command"] == "sponsio odds" and meta["seed"] == -5 and meta["version"]
+    assert meta["command"] == "sponsio odds hand" and meta["seed"] == -5 and meta["version"]
     assert meta["rules"] == {"name": "standard-4p", "source": "shipped:standard-4p", "changed": ["multiplier.last"]}
     assert "threads" not in meta["options"] and meta["options"]["n"] == 600
     bets = [r["bet"] for r in data["rows"]]

@@ -93,3 +93,96 @@ def test_shared_plumbing_imports_no_game():
 def test_the_checker_sees_a_cycle():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+# Each game's vocabulary: the codes and flat-vector layouts its kernels and analysis share, one module at
+# the bottom of its kernels
+VOCABULARY = {"sponsio_sim": "sponsio_sim.kernels.layout", "caesar_sim": "caesar_sim.kernels.layout"}
+
+
+def kernel_folder(module: str, pkg: str):
+    """The kernels subfolder a module of ``pkg`` sits in ("" at the kernels' root), None outside the kernels."""
+    parts = module.split(".")
+    if parts[0] != pkg or len(parts) < 3 or parts[1] != "kernels":
+        return None
+    return parts[2] if len(parts) > 3 else ""
+
+
+def folder_graph(edges: dict[str, set[str]], pkg: str) -> dict[str, set[str]]:
+    """Kernels subfolder -> the other subfolders its modules import (the root, "", excluded)."""
+    out: dict[str, set[str]] = {}
+    for m, ts in edges.items():
+        a = kernel_folder(m, pkg)
+        if not a:
+            continue
+        out.setdefault(a, set()).update(b for t in ts if (b := kernel_folder(t, pkg)) and b != a)
+    return out
+
+
+def test_sponsio_game_kernels_sit_on_the_betting_kernels():
+    """``kernels/game`` (whole games) builds on ``kernels/betting`` (a round's betting, its end, the
+    searches' rollouts), never the reverse."""
+    bad = [f"{m} imports {t}" for m, ts in graph().items() if kernel_folder(m, "sponsio_sim") == "betting"
+           for t in ts if kernel_folder(t, "sponsio_sim") == "game"]
+    assert not bad, "; ".join(bad)
+
+
+@pytest.mark.parametrize("pkg", ["sponsio_sim", "caesar_sim"])
+def test_kernel_folders_do_not_import_each_other(pkg):
+    """No two kernels subfolders import each other, directly or round a longer loop."""
+    cycle = find_cycle(folder_graph(graph(), pkg))
+    assert cycle is None, " -> ".join(cycle)
+
+
+@pytest.mark.parametrize("pkg", ["sponsio_sim", "caesar_sim"])
+def test_the_vocabulary_imports_nothing_above_it(pkg):
+    """The vocabulary, and all it imports, stays at the bottom: the kernels' root modules, the
+    rules and registries beside them, and tabletop_mc; no kernels subfolder, analysis or cli."""
+    edges, vocab = graph(), VOCABULARY[pkg]
+    assert vocab in edges and kernel_folder(vocab, pkg) == "", f"{vocab}: not a module at the kernels' root"
+    seen, todo = set(), [vocab]
+    while todo:
+        for t in edges[todo.pop()] - seen:
+            seen.add(t)
+            todo.append(t)
+    bad = sorted(t for t in seen if kernel_folder(t, pkg) or layer(t) > 1)
+    assert not bad, f"{vocab} reaches " + ", ".join(bad)
+
+
+# a learned policy's input encoding sits with its encoder (its VERSION changes with the encoding)
+NET_ENCODINGS = {"sponsio_sim": "sponsio_sim.kernels.betting.netlayout", "caesar_sim": "caesar_sim.kernels.encode"}
+
+
+def layouts_declared(path: Path) -> list[str]:
+    """The module-level names a file binds to a ``tabletop_mc.records.layout(...)`` call."""
+    out = []
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Name) and node.value.func.id == "layout":
+            out += [t.id for t in node.targets if isinstance(t, ast.Name)]
+    return out
+
+
+@pytest.mark.parametrize("pkg", ["sponsio_sim", "caesar_sim"])
+def test_kernel_layouts_are_declared_in_the_vocabulary(pkg):
+    """Every flat vector's layout in a game's kernels is declared in its vocabulary (the net's input
+    encoding beside its encoder), so the analysis layer reads every layout from one module."""
+    allowed = {VOCABULARY[pkg], NET_ENCODINGS[pkg]}
+    bad = [f"{module_name(p)}: {', '.join(names)}" for p in sorted((ROOT / pkg / "kernels").rglob("*.py"))
+           if module_name(p) not in allowed and (names := layouts_declared(p))]
+    assert not bad, "; ".join(bad)
+    assert layouts_declared(ROOT / (VOCABULARY[pkg].replace(".", "/") + ".py"))
+
+
+def test_the_folder_checks_see_a_mutual_import():
+    edges = {"p.kernels.game.engine": {"p.kernels.betting.phase"}, "p.kernels.betting.rollout": {"p.kernels.game.x"},
+             "p.kernels.layout": set(), "p.kernels.game.x": {"p.kernels.layout"}}
+    assert folder_graph(edges, "p") == {"game": {"betting"}, "betting": {"game"}}
+    assert find_cycle(folder_graph(edges, "p")) == ["betting", "game", "betting"]
+    assert kernel_folder("p.kernels.layout", "p") == "" and kernel_folder("p.analysis.x", "p") is None
+
+
+def test_the_layout_check_sees_a_declaration(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("from tabletop_mc.records import layout\nX = 1\nBOARD = layout(int, ((\"a\", ()),))\n")
+    assert layouts_declared(path) == ["BOARD"]

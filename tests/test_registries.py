@@ -225,7 +225,7 @@ def lines_run(fn, args, stubs=None) -> tuple[set[int], BaseException | None]:
 # ---- argument builders: each calls the function so that its dispatch sees ``code``
 
 def _sponsio_state():
-    from sponsio_sim.kernels.game.layout import GAME, MODEL_START
+    from sponsio_sim.kernels.layout import GAME, MODEL_START
     from sponsio_sim.kernels.table import new_state
     board, ints0, _ = new_state(4)
     game_state = np.zeros(GAME.size, dtype=np.int64)
@@ -253,7 +253,8 @@ def _ct_row(players=4, n_colours=4):
 def _bet_kind_args(name: str, code: int):
     """Arguments that bring ``code`` to the function's per-kind branch."""
     from sponsio_sim.kernels.bits import colour_masks, nines_mask
-    from sponsio_sim.kernels.table import TRICK_STATE, rel_at
+    from sponsio_sim.kernels.table import rel_at
+    from sponsio_sim.kernels.layout import TRICK_STATE
     if name == "odds_rounds":   # counts every kind's slots each round: all codes in one call, or one unknown more
         from sponsio_sim.analysis.odds.query import kernel_args
         from sponsio_sim.kernels.contexts import trick_round
@@ -308,7 +309,7 @@ def _bet_kind_args(name: str, code: int):
 
 
 def _betting_args(name: str, code: int):
-    from sponsio_sim.kernels.game.layout import DOUBLE_TOKEN, GAME
+    from sponsio_sim.kernels.layout import DOUBLE_TOKEN, GAME
     board, game_state, money = _sponsio_state()
     game_state[GAME.players] = 4
     game_state[GAME.betting_policy] = code
@@ -321,7 +322,7 @@ def _betting_args(name: str, code: int):
 
 
 def _play_args(name: str, code: int):
-    from sponsio_sim.kernels.table import BOARD
+    from sponsio_sim.kernels.layout import BOARD
     board, game_state, money = _sponsio_state()
     from sponsio_sim.kernels.play.pimc import PIMC
     for s in range(4):                     # three cards of colour s each: every seat has a choice

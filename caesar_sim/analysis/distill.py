@@ -27,11 +27,10 @@ from tabletop_mc.stats import wilson
 from caesar_sim import weights as WT
 from caesar_sim.analysis.run import RunSettings, chunk_batches, game_keys
 from caesar_sim.fieldplay import FieldPlay
-from caesar_sim.kernels import items
 from caesar_sim.kernels import layout
 from caesar_sim.kernels.context import seats
-from caesar_sim.kernels.record import MAX_ROWS_PER_GAME, REC_ACTION, REC_CHOSEN, REC_COLS, REC_DECISION, REC_Q, \
-    record_batch
+from caesar_sim.kernels.record import record_batch
+from caesar_sim.kernels.layout import MAX_ROWS_PER_GAME, REC_ACTION, REC_CHOSEN, REC_COLS, REC_DECISION, REC_Q
 from caesar_sim.rules import kernel_rules, load_rules
 from caesar_sim.strategy import Strategy
 
@@ -133,17 +132,17 @@ def tuned_equivalent(row: np.ndarray) -> np.ndarray:
     """`distilled`'s weights that score actions as `value` does with the weight ``row``: item worth
     (times the keep chance when threatened) minus the card's coins, strength and shortfall, and the
     favour's keep value in phase 2; pass scores 0."""
-    w = np.zeros(items.NFEAT)
+    w = np.zeros(layout.NFEAT)
     for ph in range(3):
-        x = ph * items.NB
+        x = ph * layout.NB
         w[x + 0] = 1.0
-        w[x + 1] = row[items.WEIGHTS.risk_visitors] if ph == 2 else row[items.WEIGHTS.risk]
+        w[x + 1] = row[layout.WEIGHTS.risk_visitors] if ph == 2 else row[layout.WEIGHTS.risk]
         w[x + 2] = -1.0
         if ph < 2:
-            w[x + 3] = -row[items.WEIGHTS.strength]
-            w[x + 4] = -row[items.WEIGHTS.short]
+            w[x + 3] = -row[layout.WEIGHTS.strength]
+            w[x + 4] = -row[layout.WEIGHTS.short]
         if ph == 1:
-            w[x + 5] = w[x + 6] = -row[items.WEIGHTS.favour_keep]
+            w[x + 5] = w[x + 6] = -row[layout.WEIGHTS.favour_keep]
     return w
 
 
@@ -158,7 +157,7 @@ def distilled_weights(base_row: np.ndarray, w: np.ndarray) -> dict[str, float]:
 def distilled_strategy(base_row: np.ndarray, w: np.ndarray, label: str = "distilled*") -> Strategy:
     """The `distilled` strategy playing the weights ``w`` on ``base_row``'s item worths."""
     row = WT.vector(distilled_weights(base_row, w))
-    row[items.WEIGHTS.rollout_policy] = layout.DISTILLED
+    row[layout.WEIGHTS.rollout_policy] = layout.DISTILLED
     return Strategy(label, layout.DISTILLED, 8, row)
 
 
@@ -194,7 +193,7 @@ def distill(players: int, play: FieldPlay, start: Strategy, schedule: Schedule,
     t0 = time.perf_counter()
     base_row = start.row
     if start.code == layout.DISTILLED:
-        w = base_row[items.WEIGHTS.features:items.WEIGHTS.features + items.NFEAT].copy()
+        w = base_row[layout.WEIGHTS.features:layout.WEIGHTS.features + layout.NFEAT].copy()
     else:
         w = tuned_equivalent(base_row)
     history = []

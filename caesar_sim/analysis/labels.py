@@ -38,8 +38,7 @@ from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import label as LB
 from caesar_sim.kernels.context import seats
 from caesar_sim.kernels.encode import INPUTS
-from caesar_sim.kernels.items import NFEAT
-from caesar_sim.kernels.layout import MC_PAIRED, NET_ACTIONS
+from caesar_sim.kernels.layout import MC_PAIRED, NET_ACTIONS, NFEAT
 from caesar_sim.rules import kernel_rules, load_rules
 from caesar_sim.strategy import Strategy
 

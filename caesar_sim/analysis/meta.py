@@ -28,7 +28,6 @@ from tabletop_mc.stats import mean_ci
 from caesar_sim import weights as WT
 from caesar_sim.analysis.run import RunSettings, run_field
 from caesar_sim.fieldplay import FieldPlay, mixture_play
-from caesar_sim.kernels import items
 from caesar_sim.kernels import layout
 from caesar_sim.strategy import Strategy, parse_strategy
 
@@ -151,7 +150,7 @@ def distill_start(field: FieldPlay) -> Strategy:
     """Where the oracle's distillation starts: the field's heaviest deterministic `distilled` member (expert
     iteration goes on from it), else `tuned`."""
     own = [(w, m) for w, m in zip(field.weights, field.members)
-           if m.code == layout.DISTILLED and m.row[items.WEIGHTS.temperature] <= 0]
+           if m.code == layout.DISTILLED and m.row[layout.WEIGHTS.temperature] <= 0]
     return max(own, key=lambda p: p[0])[1] if own else parse_strategy("tuned", field.players)
 
 

@@ -44,7 +44,6 @@ from caesar_sim.analysis.meta import distill_start, mixture_field, paired_gain, 
 from caesar_sim.analysis.run import RunSettings
 from caesar_sim.analysis.sweep import variants
 from caesar_sim.fieldplay import FieldPlay
-from caesar_sim.kernels import items
 from caesar_sim.kernels import layout
 from caesar_sim.strategy import Strategy, parse_strategy
 
@@ -97,8 +96,8 @@ class TrainResult:
 def valuer(play: FieldPlay, rollout: Strategy, plan: Plan) -> Strategy:
     """`mc` as it labels: ``rollout``'s row (the mover rolls out as it), the field's members for the others."""
     row = rollout.row.copy()
-    row[items.WEIGHTS.mc_prune] = plan.prune
-    row[items.WEIGHTS.temperature] = 0.0
+    row[layout.WEIGHTS.mc_prune] = plan.prune
+    row[layout.WEIGHTS.temperature] = 0.0
     return Strategy(f"mc:{plan.rollouts}:{rollout.label}:field", layout.MC, plan.rollouts, row,
                     replace(play, focal=None))
 
@@ -106,7 +105,7 @@ def valuer(play: FieldPlay, rollout: Strategy, plan: Plan) -> Strategy:
 def rollout_member(play: FieldPlay) -> Strategy:
     """The field's heaviest deterministic `net` member (else `distilled`, else `tuned`): the mover's rollouts."""
     det = [(w, m) for w, m in zip(play.weights, play.members)
-           if m.code in (layout.NET, layout.DISTILLED) and m.row[items.WEIGHTS.temperature] <= 0]
+           if m.code in (layout.NET, layout.DISTILLED) and m.row[layout.WEIGHTS.temperature] <= 0]
     nets_ = [p for p in det if p[1].code == layout.NET]
     return max(nets_ or det, key=lambda p: p[0])[1] if det else parse_strategy("tuned", play.players)
 
@@ -192,7 +191,7 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
     t0 = time.perf_counter()
     spec = nets.spec(players)
     base = distill_start(start)                  # its item weights and linear score start the linear part
-    lin = base.row[items.WEIGHTS.features:items.WEIGHTS.features + items.NFEAT].copy()
+    lin = base.row[layout.WEIGHTS.features:layout.WEIGHTS.features + layout.NFEAT].copy()
     play, rollout, net, rollout_path, rollout_lin = start, base, None, None, lin
     names = list(dict.fromkeys(population + [m.label for m in start.members]))
     table = None
@@ -222,8 +221,8 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
         policies = {label_text: L.net_scores(hold, new, lin)}
         if net is not None:
             policies[f"net@{rollout_path.name}"] = L.net_scores(hold, net, rollout_lin)
-        policies[f"{base.label} (the field's)"] = hold.features() @ base.row[items.WEIGHTS.features:
-                                                                         items.WEIGHTS.features + items.NFEAT]
+        policies[f"{base.label} (the field's)"] = hold.features() @ base.row[layout.WEIGHTS.features:
+                                                                         layout.WEIGHTS.features + layout.NFEAT]
         dec = L.decision_table(hold, again, policies).assign(iteration=it + 1)
         tables.append(dec)
         new_members = [label_text] + [f"{label_text}:temp={t:g}" for t in plan.temps]

@@ -55,14 +55,13 @@ def distill(players, against, games, holdout, iterations, rollouts, start, out, 
     from caesar_sim.analysis.run import RunSettings
     from caesar_sim.fieldplay import against as against_play
     from tabletop_mc.errors import UserError
-    from caesar_sim.kernels import items
     from caesar_sim.kernels import layout
     from caesar_sim.rules import check_players
     from caesar_sim.strategy import parse_strategy
 
     check_players(players)
     first = parse_strategy(start, players)
-    if first.code not in (layout.TUNED, layout.DISTILLED) or first.row[items.WEIGHTS.temperature] > 0:   # as the best
+    if first.code not in (layout.TUNED, layout.DISTILLED) or first.row[layout.WEIGHTS.temperature] > 0:   # as the best
         raise UserError(f"--start {start}: use tuned, tuned@FILE, distilled or distilled@FILE")
     if overrides:
         raise click.UsageError("--set: distill fits against the rule set's own games; pass --rules FILE instead")

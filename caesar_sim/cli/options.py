@@ -80,6 +80,12 @@ def load_analysis():
     return analysis, render, render_tables
 
 
+def run_settings(**options):
+    """``analysis.RunSettings`` of the options (``tabletop_mc.clitools.gather``; the analysis layer is
+    imported when the command runs)."""
+    return load_analysis()[0].RunSettings(**options)
+
+
 def plots():
     """The plotting module, imported only when a plot is drawn (matplotlib is slow to import)."""
     from caesar_sim.analysis import plots

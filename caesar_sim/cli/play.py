@@ -5,11 +5,12 @@ from __future__ import annotations
 import click
 
 from tabletop_mc.cliparams import ASCII, count_type
-from tabletop_mc.clitools import emit
+from tabletop_mc.clitools import ModeGroup, emit, gather
 from tabletop_mc.plotfile import save_plot
 from caesar_sim.cli.root import main
 from caesar_sim.cli.options import (COMMON, MC_HORIZON, PLAYERS, PROFILE, ROTATE, STRATEGIES, load_analysis,
-                                    check_early, games_option, plot_option, plots, profile_or_reference, profile_text)
+                                    check_early, games_option, plot_option, plots, profile_or_reference, profile_text,
+                                    run_settings)
 
 
 @main.command()
@@ -104,21 +105,40 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
                                                         f"{players} players, n={b.n} games, seed {b.seed}"))
 
 
-@main.command()
+@main.group("sweep", cls=ModeGroup, default="levers", flags={"--by-seat": "seats"})
+def sweep():
+    """Lever-to-effect tables: the same games under alternative rule numbers.
+
+    \b
+    Two tables, one subcommand each (`caesar sweep levers --help`,
+    `caesar sweep seats --help`):
+      levers  each lever's effect on the game's measures, per player count
+      seats   each seat's win rate and coins per variant (one count)
+
+    Without a subcommand, `caesar sweep --set ...` is `caesar sweep levers`.
+
+    \b
+    Example:
+      caesar sweep levers --players 3,4,5 -n 20000 --set "favour.gold_coins=1;3"
+      caesar sweep seats --players 4 -n 20000 --set "favour.gold_coins=1;3"
+    """
+
+
+@sweep.command("levers")
 @click.option("--players", "players", default="4", show_default=True, type=ASCII, metavar="P[,P...]",
               help="Player count(s), e.g. 3,4,5: one table per lever and count.")
 @PROFILE
 @games_option(20000, "Games per variant.")
 @click.option("--rotate/--no-rotate", default=True, show_default=True, help="Rotate the profile over seats.")
-@click.option("--by-seat", is_flag=True, help="Instead: each seat's win rate and coins per variant (one count).")
-@plot_option("the effects per lever (with --by-seat: the win rates)")
+@plot_option("the effects per lever")
 @click.option("--adapt", "adapt_games", type=count_type(), default=None, metavar="GAMES",
               help="Re-solve the field's weights for every value's rules (its near members' payoff table, GAMES "
                    "games per profile; a field profile only). Default: the same weights under every value.")
 @MC_HORIZON
 @COMMON
-def sweep(players, profile, n, rotate, by_seat, plot, adapt_games, mc_horizon, seed, fmt, rules, overrides, threads):
-    """Lever-to-effect tables: the same games under alternative rule numbers.
+@gather("settings", run_settings, "seed", "rules", "threads", "mc_horizon")
+def sweep_levers(players, profile, n, rotate, plot, adapt_games, settings, fmt, overrides):
+    """Each lever's effect on the game's measures, with a 95% CI, per player count.
 
     Each --set KEY=V1;V2 is one lever and its values. Every value replays the games of the
     unchanged rules (the same seed: common random numbers); the effect on each measure (the
@@ -128,9 +148,9 @@ def sweep(players, profile, n, rotate, by_seat, plot, adapt_games, mc_horizon, s
 
     \b
     Example:
-      caesar sweep --players 3,4,5 -n 20000 --set "favour.gold_coins=1;3" \\
+      caesar sweep levers --players 3,4,5 -n 20000 --set "favour.gold_coins=1;3" \\
         --set "merchant.coins=[0,0,1,1,2,2,3,3];[0,1,1,2,2,3,3,4]"
-      caesar sweep --players 4 --set "favour.gold_coins=1;3" --adapt 500   # the field re-solved per value
+      caesar sweep levers --players 4 --set "favour.gold_coins=1;3" --adapt 500   # the field re-solved per value
     """
     from tabletop_mc.errors import UserError
     try:
@@ -140,24 +160,9 @@ def sweep(players, profile, n, rotate, by_seat, plot, adapt_games, mc_horizon, s
     plot = check_early(counts[0], plot)
     for p in counts[1:]:
         check_early(p)
-    if by_seat and len(counts) > 1:
-        raise UserError("--by-seat: one player count at a time")
-    if by_seat and adapt_games:
-        raise UserError("--adapt: the lever tables only (not --by-seat)")
-    analysis, render, render_tables = load_analysis()
+    _, render, render_tables = load_analysis()
     from tabletop_mc.stats import CI_METHOD
-    settings = analysis.RunSettings(seed=seed, rules=rules, threads=threads, mc_horizon=mc_horizon)  # --set: the levers
-    if by_seat:
-        profile, note = profile_or_reference(profile, counts[0])
-        table, summary = analysis.sweep(counts[0], profile, n, overrides, settings, rotate=rotate)
-        header = (f"{note}base {summary}\nprofile {profile_text(profile, counts[0])}, n={n} games per variant, "
-                  f"seed {seed} (same games in every variant); {CI_METHOD}; moved = a 95% CI of d_win or d_score "
-                  "excludes 0")
-        emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
-        if plot:
-            save_plot(plot, lambda p: plots().sweep_plot(table, p, f"Win rate by seat and variant, {counts[0]} "
-                                                                   f"players (n={n} per variant)"))
-        return
+    seed, rules = settings.seed, settings.rules
     from caesar_sim.analysis import levers
     from caesar_sim.rules import load_rules
     results, notes = [], []
@@ -185,3 +190,38 @@ def sweep(players, profile, n, rotate, by_seat, plot, adapt_games, mc_horizon, s
     if plot:
         save_plot(plot, lambda p: plots().lever_plot(effects, p, f"Effects of each rule value against the "
                                                                  f"unchanged rules (n={n} paired games each)"))
+
+
+@sweep.command("seats")
+@PLAYERS
+@PROFILE
+@games_option(20000, "Games per variant.")
+@click.option("--rotate/--no-rotate", default=True, show_default=True, help="Rotate the profile over seats.")
+@plot_option("the win rates")
+@MC_HORIZON
+@COMMON
+@gather("settings", run_settings, "seed", "rules", "threads", "mc_horizon")
+def sweep_seats(players, profile, n, rotate, plot, settings, fmt, overrides):
+    """Each seat's win rate and coins per variant, one player count.
+
+    Each --set KEY=V1;V2 is one lever and its values; every variant (one value of one lever)
+    replays the games of the unchanged rules (the same seed: common random numbers), and each
+    seat's win rate and coins are compared with the baseline's (d_win, d_score, moved = a 95%
+    CI excludes 0).
+
+    \b
+    Example:
+      caesar sweep seats --players 4 -n 20000 --set "favour.gold_coins=1;3"
+    """
+    plot = check_early(players, plot)
+    analysis, render, _ = load_analysis()
+    from tabletop_mc.stats import CI_METHOD
+    profile, note = profile_or_reference(profile, players)
+    table, summary = analysis.sweep(players, profile, n, overrides, settings, rotate=rotate)
+    header = (f"{note}base {summary}\nprofile {profile_text(profile, players)}, n={n} games per variant, "
+              f"seed {settings.seed} (same games in every variant); {CI_METHOD}; moved = a 95% CI of d_win or d_score "
+              "excludes 0")
+    emit(render(table, fmt, title=header) if fmt == "table" else render(table, fmt))
+    if plot:
+        save_plot(plot, lambda p: plots().sweep_plot(table, p, f"Win rate by seat and variant, {players} "
+                                                               f"players (n={n} per variant)"))

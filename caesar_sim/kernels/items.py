@@ -1,35 +1,12 @@
-"""What an item is worth to a seat, and which item a seat takes (numba)."""
+"""What an item is worth to a seat, and which item a seat takes (numba); a seat's weights: ``layout.WEIGHTS``."""
 
 import numba as nb
-import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from tabletop_mc.records import layout
 from tabletop_mc.rng import randbelow
 from caesar_sim.kernels.layout import (BOOST, DISP, DISTILLED, DOUBLE, GOLD, GREEDY, HOLD, MC, FAVOUR_TYPES, VENUES,
-                                       NET, RANDOM, RULES, START_CARD, STATE, TUNED, VALUE, SCRATCH)
+                                       NET, RANDOM, RULES, START_CARD, STATE, TUNED, VALUE, SCRATCH, WEIGHTS)
 
-# policy weights (weight_table): one row of WEIGHTS.size floats per weight set; seat p reads row game_state[STATE.weight_row + p],
-# i.e. weight_table[wrow(game_state, p) + WEIGHTS.*]. The named weights (their meanings and `value`'s defaults:
-# caesar_sim.weights), then `distilled`'s feature weights, then the control slots.
-# `distilled`: a linear score per action over features (kernels.scan): NB bid features per phase, then
-# NPASS pass features per phase
-NB = 14
-NPASS = 4
-NFEAT = 3 * (NB + NPASS)
-WEIGHTS = layout(np.float64, tuple((name, ()) for name in (
-    "boost", "double", "start_card", "need_phase1", "strength", "short", "risk", "phase3_card", "favour_keep",
-    "villa_decay", "need_phase2", "risk_visitors", "greedy_tickets", "mc_epsilon", "mc_horizon", "ban_rows",
-    "ban_items", "temperature")) + (
-    ("features", NFEAT),          # `distilled`'s linear score per action over features (kernels.scan)
-    ("rollout_policy", ()),       # policy code a row plays by in `mc` rollouts (0 = value's features)
-    ("field_first", ()),          # `mc` row: first weight_table row of its rollout field (members drawn per rollout)
-    ("field_size", ()),           # ... and the field's member count (0 = every seat rolls out with this row)
-    ("field_cum", ()),            # a field member row: cumulative weight (draw u picks the first row with u < cum)
-    ("mc_prune", ()),             # `mc`: after half the rollouts, drop the candidates this far below the best (0: never)
-    ("net_id", ()),               # `net`: its network (``caesar_sim.net``'s key; 0 = none), which ``kernel_matrix``
-    ("net_at", ()),               # ... appends after the rows: its block's first slot in weight_table (kernels.net)
-), name="Weights")
 BANNED = -1e9   # utility of an item type a restricted player never takes (WEIGHTS.ban_items bit set)
 
 

@@ -27,8 +27,7 @@ from tabletop_mc.rng import seed_state, uniform
 from caesar_sim.kernels.context import rollout_table, table
 from caesar_sim.kernels.encode import INPUTS, encode
 from caesar_sim.kernels.game import decide, seat_members
-from caesar_sim.kernels.items import NFEAT
-from caesar_sim.kernels.layout import ACT_MAX, ACTIONS, NET_ACTIONS, P, RULES, SCRATCH, STATE, STATS
+from caesar_sim.kernels.layout import ACTIONS, ACT_MAX, NET_ACTIONS, NFEAT, P, RULES, SCRATCH, STATE, STATS
 from caesar_sim.kernels.mc import mc_values, win_share
 from caesar_sim.kernels.ptr import as_ptr
 from caesar_sim.kernels.scan import action_features

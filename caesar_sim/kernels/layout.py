@@ -1,12 +1,15 @@
-"""The flat arrays the kernels share, each declared once (``tabletop_mc.records.layout``).
+"""Circus's vocabulary: the codes and the flat arrays' layouts that kernels and analysis
+share, each declared once (``tabletop_mc.records.layout``).
 
 ``rulebook`` (int64, ``RULES``) carries the rule set, ``game_state`` (int64, ``STATE``) the
-whole game state (so a rollout copies it with one slice assignment), ``game_stats``
-(float64, ``STATS``) the summed statistics of a chunk, and the log (int64
-rows of ``LOGW``) a narrated game. Kernels index a vector at its layout's
-offsets (``game_state[STATE.hand + p]``), the analysis layer and the tests by name
+whole game state (so a rollout copies it with one slice assignment), ``weight_table``
+(float64, rows of ``WEIGHTS``) each seat's policy weights, ``game_stats``
+(float64, ``STATS``) the summed statistics of a chunk, the log (int64
+rows of ``LOGW``) a narrated game, and ``REC_*`` the columns of a recorded `mc` decision.
+Kernels index a vector at its layout's offsets (``game_state[STATE.hand + p]``), the analysis layer and the tests by name
 (``STATE.named(game_state)["hand"][p]``). These are array shapes, not rule numbers:
-every rule number arrives in ``rulebook``.
+every rule number arrives in ``rulebook``. This module sits at the bottom of the kernels and
+imports none of them (``tests/test_layers.py``).
 """
 
 import numpy as np
@@ -119,3 +122,31 @@ EV_DAY, EV_FAVOURS_SHOWN, EV_TICKET, EV_VISITOR, EV_BID, EV_PASS, EV_TAKE, EV_NO
     EV_SCORE, EV_FAVOUR_TICKET, EV_CAESAR, EV_PHASE, EV_REMOVE, EV_SHORT = range(15)
 RM_FAVOUR, RM_TICKET, RM_VISITOR = range(3)   # EV_REMOVE kinds (a: kind, b: type or venue, c: coins)
 SHORT_TICKETS, SHORT_VISITORS = range(2)      # EV_SHORT kinds (a: kind, b: wanted, c: laid)
+
+# policy weights (weight_table): one row of WEIGHTS.size floats per weight set; seat p reads row game_state[STATE.weight_row + p],
+# i.e. weight_table[items.wrow(game_state, p) + WEIGHTS.*]. The named weights (their meanings and `value`'s defaults:
+# caesar_sim.weights), then `distilled`'s feature weights, then the control slots.
+# `distilled`: a linear score per action over features (kernels.scan): NB bid features per phase, then
+# NPASS pass features per phase
+NB = 14
+NPASS = 4
+NFEAT = 3 * (NB + NPASS)
+WEIGHTS = layout(np.float64, tuple((name, ()) for name in (
+    "boost", "double", "start_card", "need_phase1", "strength", "short", "risk", "phase3_card", "favour_keep",
+    "villa_decay", "need_phase2", "risk_visitors", "greedy_tickets", "mc_epsilon", "mc_horizon", "ban_rows",
+    "ban_items", "temperature")) + (
+    ("features", NFEAT),          # `distilled`'s linear score per action over features (kernels.scan)
+    ("rollout_policy", ()),       # policy code a row plays by in `mc` rollouts (0 = value's features)
+    ("field_first", ()),          # `mc` row: first weight_table row of its rollout field (members drawn per rollout)
+    ("field_size", ()),           # ... and the field's member count (0 = every seat rolls out with this row)
+    ("field_cum", ()),            # a field member row: cumulative weight (draw u picks the first row with u < cum)
+    ("mc_prune", ()),             # `mc`: after half the rollouts, drop the candidates this far below the best (0: never)
+    ("net_id", ()),               # `net`: its network (``caesar_sim.net``'s key; 0 = none), which ``kernel_matrix``
+    ("net_at", ()),               # ... appends after the rows: its block's first slot in weight_table (kernels.net)
+), name="Weights")
+
+# a recorded `mc` decision (kernels.record): one row per legal action, these columns, then the action's
+# NFEAT features
+REC_DECISION, REC_ACTION, REC_Q, REC_CHOSEN, REC_PHASE, REC_DAY = range(6)
+REC_COLS = 6 + NFEAT
+MAX_ROWS_PER_GAME = 3 * 9 * DAYS_MAX * ACT_MAX   # a bound: decisions per day x days x actions

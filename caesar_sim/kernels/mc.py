@@ -26,8 +26,8 @@ and fewer rollouts per candidate decide as well.
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import next_u64, randbelow, seed_state, uniform
-from caesar_sim.kernels.items import WEIGHTS, wrow
-from caesar_sim.kernels.layout import ACT_MAX, MC_PAIRED, ROWS, MERCHANT_VALUES, STATE, SCRATCH
+from caesar_sim.kernels.items import wrow
+from caesar_sim.kernels.layout import ACT_MAX, MC_PAIRED, MERCHANT_VALUES, ROWS, SCRATCH, STATE, WEIGHTS
 from caesar_sim.kernels.netplay import net_value
 from caesar_sim.kernels.play import fast_action
 from caesar_sim.kernels.policies import legal_actions

@@ -22,8 +22,8 @@ from tabletop_mc.jit import no_refcount
 from tabletop_mc.net.packed import NetIO, net_forward_packed
 from tabletop_mc.pointers import as_float32, offset
 from caesar_sim.kernels.encode import INPUTS, encode
-from caesar_sim.kernels.items import WEIGHTS, wrow
-from caesar_sim.kernels.layout import ACTIONS, NET_ACTIONS, NET_IO, RULES, SCRATCH
+from caesar_sim.kernels.items import wrow
+from caesar_sim.kernels.layout import ACTIONS, NET_ACTIONS, NET_IO, RULES, SCRATCH, WEIGHTS
 from caesar_sim.kernels.scan import linear_scores, pick
 
 NET_X = 0                                   # float32 offsets in SCRATCH.net: the inputs,

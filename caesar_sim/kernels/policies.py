@@ -9,8 +9,9 @@ import numba as nb
 
 from tabletop_mc.bits import lowest
 from tabletop_mc.jit import no_refcount
-from caesar_sim.kernels.items import WEIGHTS, favour_util, ticket_utils, wrow
-from caesar_sim.kernels.layout import BOOST, FAVOUR_TYPES, ROWS, MERCHANT_VALUES, VENUES, ROWCAP, RULES, START_CARD, STATE, SCRATCH
+from caesar_sim.kernels.items import favour_util, ticket_utils, wrow
+from caesar_sim.kernels.layout import (BOOST, FAVOUR_TYPES, MERCHANT_VALUES, ROWCAP, ROWS, RULES, SCRATCH, START_CARD,
+                                       STATE, VENUES, WEIGHTS)
 from caesar_sim.kernels.state import n_items
 
 

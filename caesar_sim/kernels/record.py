@@ -2,7 +2,7 @@
 
 Field games as in ``kernels.game`` (seats drawn from the members, per-game streams), with the
 focal member (an `mc` strategy) in seat ``g % n`` of game g. At each of its decisions the
-recorder writes one row per legal action: ``REC_*`` columns, then the action's features
+recorder writes one row per legal action: ``REC_*`` columns (``kernels.layout``), then the action's features
 (``kernels.scan``, ``NFEAT`` floats, computed with the mc seat's weight row), and plays the
 action with the best mean rollout outcome, as `mc` would.
 """
@@ -13,17 +13,14 @@ import numpy as np
 from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.context import rollout_table, table
 from caesar_sim.kernels.game import decide, seat_members
-from caesar_sim.kernels.items import NFEAT
-from caesar_sim.kernels.layout import ACT_MAX, ACTIONS, DAYS_MAX, ROWS, MERCHANT_VALUES, P, RULES, STATE, STATS, SCRATCH
+from caesar_sim.kernels.layout import (ACT_MAX, ACTIONS, MERCHANT_VALUES, NFEAT, P, REC_ACTION, REC_CHOSEN, REC_DAY,
+                                       REC_DECISION, REC_PHASE, REC_Q, ROWS, RULES, SCRATCH, STATE, STATS)
 from caesar_sim.kernels.mc import mc_values
 from caesar_sim.kernels.ptr import as_ptr
 from caesar_sim.kernels.scan import action_features
 from caesar_sim.kernels.state import advance, new_game
 
-REC_DECISION, REC_ACTION, REC_Q, REC_CHOSEN, REC_PHASE, REC_DAY = range(6)
-REC_COLS = 6 + NFEAT
 CODES = 1 + MERCHANT_VALUES * ROWS * 3     # action code + 1 (pass = 0)
-MAX_ROWS_PER_GAME = 3 * 9 * DAYS_MAX * ACT_MAX   # a bound: decisions per day x days x actions
 
 
 @nb.njit(cache=True)

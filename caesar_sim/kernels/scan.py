@@ -34,9 +34,9 @@ import numba as nb
 from tabletop_mc.bits import highest, lowest, popcount
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import uniform
-from caesar_sim.kernels.items import NB, NFEAT, NPASS, WEIGHTS, visitor_util, wrow
-from caesar_sim.kernels.layout import (BOOST, DISP, DOUBLE, GOLD, FAVOUR_TYPES, ROWS, MERCHANT_VALUES, VENUES, ROWCAP,
-                                       RULES, START_CARD, STATE, SCRATCH)
+from caesar_sim.kernels.items import visitor_util, wrow
+from caesar_sim.kernels.layout import (BOOST, DISP, DOUBLE, FAVOUR_TYPES, GOLD, MERCHANT_VALUES, NB, NFEAT, NPASS,
+                                       ROWCAP, ROWS, RULES, SCRATCH, START_CARD, STATE, VENUES, WEIGHTS)
 from caesar_sim.kernels.policies import phase_rows, row_scan, row_utils, visitor_slots
 from caesar_sim.kernels.state import n_items
 

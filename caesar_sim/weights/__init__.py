@@ -20,7 +20,6 @@ import numpy as np
 from tabletop_mc.atomic import write_bytes_atomic
 from tabletop_mc.errors import UserError
 from tabletop_mc.inputfile import parse_json, read_text
-from caesar_sim.kernels import items
 from caesar_sim.kernels import layout
 
 MAX_BYTES = 64 << 10    # a weights file is ~1 KB
@@ -29,7 +28,7 @@ MAX_TEMP = 100.0        # coins: a softmax temperature far past uniform over a d
 
 FORMAT = "caesar-weights/1"
 
-# name -> `value`'s default (and what it means), in the kernel's order (kernels.items.WEIGHTS)
+# name -> `value`'s default (and what it means), in the kernel's order (kernels.layout.WEIGHTS)
 DEFAULTS: dict[str, float] = {
     "boost": 0.75,         # expected coins a boost favour brings later the same day
     "double": 0.75,        # ... a double favour
@@ -64,12 +63,12 @@ FEATURES = tuple(f"d_{f}_{ph + 1}" for ph in range(3) for f in BID_FEATURES + IT
     f"d_{f}_{ph + 1}" for ph in range(3) for f in PASS_FEATURES)
 DEFAULTS.update({k: 0.0 for k in FEATURES})
 ORDER = tuple(DEFAULTS)
-# the kernel's weight row declares the named weights in this order (kernels.items.WEIGHTS; the features fill
+# the kernel's weight row declares the named weights in this order (kernels.layout.WEIGHTS; the features fill
 # its ``features`` block, the control slots follow)
-assert VALUE_WEIGHTS == items.WEIGHTS._fields[:items.WEIGHTS._fields.index("features")], \
-    "caesar_sim.weights.DEFAULTS must name the kernel's weights (kernels.items.WEIGHTS) in order"
-assert len(BID_FEATURES) + 4 == items.NB and len(PASS_FEATURES) == items.NPASS and len(FEATURES) == items.NFEAT
-assert len(ORDER) == items.WEIGHTS.rollout_policy
+assert VALUE_WEIGHTS == layout.WEIGHTS._fields[:layout.WEIGHTS._fields.index("features")], \
+    "caesar_sim.weights.DEFAULTS must name the kernel's weights (kernels.layout.WEIGHTS) in order"
+assert len(BID_FEATURES) + 4 == layout.NB and len(PASS_FEATURES) == layout.NPASS and len(FEATURES) == layout.NFEAT
+assert len(ORDER) == layout.WEIGHTS.rollout_policy
 
 # the weights `caesar tune` searches (value's features), with the range searched
 TUNABLE: dict[str, tuple[float, float]] = {
@@ -113,9 +112,9 @@ def vector(weights: Mapping[str, float] | None = None, **changes) -> np.ndarray:
         if k not in w:
             raise UserError(f"unknown policy weight '{k}' (known: {', '.join(ORDER)})")
         w[k] = v
-    row = np.zeros(items.WEIGHTS.size, dtype=np.float64)
+    row = np.zeros(layout.WEIGHTS.size, dtype=np.float64)
     row[:len(ORDER)] = [float(w[k]) for k in ORDER]
-    row[items.WEIGHTS.rollout_policy] = layout.VALUE
+    row[layout.WEIGHTS.rollout_policy] = layout.VALUE
     return row
 
 

@@ -26,7 +26,7 @@ from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.runs import run_games, seat_table
 from sponsio_sim.analysis.game.setup import build_state
 from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
-from sponsio_sim.kernels.game.layout import EV_END, EV_SCORE, EV_TRACK, GAME, LOG_FIELDS, stats_size
+from sponsio_sim.kernels.layout import EV_END, EV_SCORE, EV_TRACK, GAME, LOG_FIELDS, stats_size
 
 VIEW_GAMES = 10_000        # logged games per player count for the views by round (the report scales it)
 LOG_ROWS = 20_000          # events of one game, far above any game's

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, fields
 
 import click
 import pandas as pd
 
 from tabletop_mc.cliparams import ASCII, FiniteFloat, StrictInt
-from tabletop_mc.clitools import common_options, current_meta, emit
+from tabletop_mc.clitools import common_options, current_meta, emit, gather
 from tabletop_mc.errors import UserError
 from tabletop_mc.inputfile import read_text
 from tabletop_mc.output import render_tables
@@ -67,24 +68,68 @@ PLAY_HELP = ("Trick phase: how the round is played on in each world: profile (ev
 OPEN_HELP = "Trick phase: every seat's hand as the excerpt deals it is known (the worlds are that deal)."
 
 
+FACTS = tuple(f.name for f in fields(RoundFacts))
+
+
+@dataclass(frozen=True)
+class TableInput:
+    """Where a table state comes from: ``--state FILE`` (None: no excerpt) and the options' ``facts``
+    that override it, under the rule set ``rules``, ``players`` and ``overrides`` name."""
+    state_file: str | None
+    facts: RoundFacts
+    rules: str | None = None
+    players: int | None = None
+    overrides: tuple = ()
+
+    @classmethod
+    def of(cls, *, state_file, rules, players, overrides, **facts) -> "TableInput":
+        return cls(state_file, RoundFacts(**facts), rules, players, overrides)
+
+    def read(self, *, missing: str) -> TableState:
+        """The table state, under the rule set the excerpt and the options name (``state_rules``);
+        ``missing``: the error when neither gives a hand."""
+        text = read_state(self.state_file)
+        ruleset = state_rules(text, self.rules, self.players, self.overrides)
+        if text is None and self.facts.hand is None:
+            raise UserError(missing)
+        return table_state(ruleset, text, self.facts)
+
+
+def table_state_options(state_help: str):
+    """The options that give a table state: ``--state FILE`` (its help ``state_help``), the round's
+    facts that override it and ``--players``; with ``--rules`` and ``--set`` (``common_options``)
+    they reach the command as one ``TableInput``, ``table``."""
+    options = [
+        click.option("--state", "state_file", default=None, metavar="FILE", help=state_help),
+        click.option("--hand", default=None, type=ASCII, help='Your hand as dealt, e.g. "R9 R5 R2 B6 G6 Y8 Y3 Y1".'),
+        click.option("--talon", default=None, type=ASCII, help="The talon as dealt."),
+        click.option("--seat", type=StrictInt(0), default=None,
+                     help="Your seat (default: the seat that acts next, or plays next in the trick phase)."),
+        click.option("--dealer", type=StrictInt(0), default=None, help="The dealer's seat this round."),
+        click.option("--round", "round_no", type=StrictInt(1), default=None, help="The round (1-based; default 1)."),
+        click.option("--history", default=None, type=ASCII,
+                     help='The round so far, e.g. "0: reveal Y1, bet colour:R=4; 1: pass; 2: reveal B1, take double '
+                          '(reveal B2); end 0: double #1".'),
+        click.option("--tricks", default=None, type=ASCII, help=TRICKS_HELP),
+        click.option("--coins", default=None, type=ASCII,
+                     help="Every seat's coins at the start of the round, e.g. 10,12,9,10."),
+        click.option("--track", default=None, type=ASCII, help="Every seat's streak-track position, e.g. 0,1,0,0."),
+        click.option("--players", type=StrictInt(), default=None,
+                     help="Number of players (3 or 4; default from --rules, else 4)."),
+    ]
+
+    def decorate(f):
+        f = gather("table", TableInput.of, "state_file", *FACTS, "players", "rules", "overrides")(f)
+        for opt in reversed(options):
+            f = opt(f)
+        return f
+    return decorate
+
+
 @main.command("advise")
-@click.option("--state", "state_file", default=None, metavar="FILE",
-              help="A `sponsio game --verbose` excerpt from the round's first line up to the decision (in the betting "
-                   "or the trick phase, mid-trick included), or to the end of its settlement to decide on cashing in "
-                   "('-' reads stdin); the options below override what it says.")
-@click.option("--hand", default=None, type=ASCII, help='Your hand as dealt, e.g. "R9 R5 R2 B6 G6 Y8 Y3 Y1".')
-@click.option("--talon", default=None, type=ASCII, help="The talon as dealt.")
-@click.option("--seat", type=StrictInt(0), default=None,
-              help="Your seat (default: the seat that acts next, or plays next in the trick phase).")
-@click.option("--dealer", type=StrictInt(0), default=None, help="The dealer's seat this round.")
-@click.option("--round", "round_no", type=StrictInt(1), default=None, help="The round (1-based; default 1).")
-@click.option("--history", default=None, type=ASCII,
-              help='The round so far, e.g. "0: reveal Y1, bet colour:R=4; 1: pass; 2: reveal B1, take double '
-                   '(reveal B2); end 0: double #1".')
-@click.option("--tricks", default=None, type=ASCII, help=TRICKS_HELP)
-@click.option("--coins", default=None, type=ASCII, help="Every seat's coins at the start of the round, e.g. 10,12,9,10.")
-@click.option("--track", default=None, type=ASCII, help="Every seat's streak-track position, e.g. 0,1,0,0.")
-@click.option("--players", type=StrictInt(), default=None, help="Number of players (3 or 4; default from --rules, else 4).")
+@table_state_options("A `sponsio game --verbose` excerpt from the round's first line up to the decision (in the "
+                     "betting or the trick phase, mid-trick included), or to the end of its settlement to decide on "
+                     "cashing in ('-' reads stdin); the options below override what it says.")
 @click.option("--profile", default=None, type=ASCII,
               help=f"How every seat plays the rest of the game (default: the reference profile): {STRATEGY_HELP}.")
 @click.option("--infer/--no-infer", default=True, show_default=True,
@@ -109,9 +154,10 @@ OPEN_HELP = "Trick phase: every seat's hand as the excerpt deals it is known (th
               help="Rank by the round's mean coin gain or by the chance to win the game.")
 @click.option("--model", default=None, metavar="NPZ", help="Success model of the ev policy (default: shipped).")
 @common_options
-def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, tricks, coins, track, players, profile, infer,
-               assume, tremble, proposals, play, worlds, open_hands, n, by, model, seed, fmt, rules, overrides,
-               threads):
+@gather("reading", Reading, "infer", "assume", "tremble", "proposals")
+@gather("card_play", CardPlay, "play", "worlds", "open_hands")
+@gather("rollouts", Rollouts, "n", "by")
+def advise_cmd(table, profile, reading, card_play, rollouts, model, seed, fmt, threads):
     """Every legal action of a decision, ranked: a betting action, a cash-in
     or a card to play, by the round's expected coins (95 % CI), each bet's
     chance and the chance to win the game.
@@ -136,26 +182,12 @@ def advise_cmd(state_file, hand, talon, seat, dealer, round_no, history, tricks,
       sponsio game --profile reference --seed 3 --verbose | sed -n 4,32p > tricks.txt
       sponsio advise --state tricks.txt --play dd -n 50
     """
-    if not 0 < tremble <= 1:
-        raise UserError(f"--tremble {tremble:g}: must be in (0, 1]")
-    facts = RoundFacts(hand=hand, talon=talon, seat=seat, dealer=dealer, round_no=round_no, history=history,
-                       tricks=tricks, coins=coins, track=track)
-    st = read_table_state(state_file, facts, rules, players, overrides,
-                          missing="give --state FILE or --hand (with --talon, --dealer and --history)")
+    if not 0 < reading.tremble <= 1:
+        raise UserError(f"--tremble {reading.tremble:g}: must be in (0, 1]")
+    st = table.read(missing="give --state FILE or --hand (with --talon, --dealer and --history)")
     set_threads(threads)
-    a = advise(st, profile=profile, model=model, reading=Reading(infer, assume, tremble, proposals),
-               rollouts=Rollouts(n, by=by), card_play=CardPlay(play, worlds, open_hands), seed=seed)
+    a = advise(st, profile=profile, model=model, reading=reading, rollouts=rollouts, card_play=card_play, seed=seed)
     emit(render_advice(a, fmt, seed))
-
-
-def read_table_state(state_file, facts: RoundFacts, rules, players, overrides, *, missing: str) -> TableState:
-    """The table state of ``--state FILE`` (None: none) and the options' ``facts``, under the rule set
-    they name (``state_rules``); ``missing``: the error when neither gives a hand."""
-    text = read_state(state_file)
-    ruleset = state_rules(text, rules, players, overrides)
-    if text is None and facts.hand is None:
-        raise UserError(missing)
-    return table_state(ruleset, text, facts)
 
 
 def state_rules(text: str | None, rules, players, overrides):

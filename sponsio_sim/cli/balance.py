@@ -6,7 +6,7 @@ import click
 
 from tabletop_mc.cliparams import ASCII, StrictInt, count_type, positive_int
 
-from tabletop_mc.clitools import common_options, emit, scale_options
+from tabletop_mc.clitools import common_options, emit, gather, scale_options
 from tabletop_mc.output import render_tables
 from tabletop_mc.plotfile import dir_target, write_all
 from sponsio_sim.analysis.balance.choice import balance
@@ -26,7 +26,8 @@ PROFILE_HELP = ("'reference' (default): the reference field, every seat drawing 
 
 
 def band_options(func):
-    """The choice-balance criterion's bands (``analysis.balance.criteria``)."""
+    """The choice-balance criterion's bands (``analysis.balance.criteria``), as they reach the command:
+    ``band_texts``, the four options' texts by ``bands_from``'s names (``_bands`` reads them)."""
     options = [
         click.option("--rp-band", "rp_band", multiple=True, type=ASCII, metavar="[TYPE=]LO..HI",
                      help=f"Band of every type's restricted-play value (win share), or of one type's "
@@ -40,15 +41,31 @@ def band_options(func):
                      help=f"Band of the mean rounds per game (default {ROUNDS_BAND[0]:g}..{ROUNDS_BAND[1]:g} x the "
                           "rule set's max_rounds: 2.5..5 for the standard rules)."),
     ]
+    func = gather("band_texts", lambda rp_band, share_band, troll_band, rounds_band: dict(
+        rp=rp_band, share=share_band, troll=troll_band, rounds=rounds_band), "rp_band", "share_band", "troll_band",
+        "rounds_band")(func)
     for opt in reversed(options):
         func = opt(func)
     return func
 
 
-def _bands(rules, players, overrides, rp_band, share_band, troll_band, rounds_band):
+def _bands(rules, players, overrides, band_texts: dict):
     from sponsio_sim.rules import load_rules
     ruleset = load_rules(rules, players, overrides)
-    return bands_from(ruleset.bets, rp_band, share_band, troll_band, rounds_band).for_rules(ruleset)
+    return bands_from(ruleset.bets, **band_texts).for_rules(ruleset)
+
+
+def _run(*, no_cache, **options) -> Run:
+    """The ``Run`` of the options (--seed, --threads, --scheduler, --workers, --no-cache)."""
+    return Run(progress=None, cache=not no_cache, **options)
+
+
+def _space(*, only, **options) -> SearchSpace:
+    """The ``SearchSpace`` of the options (--range, --param, --only, --lever)."""
+    return SearchSpace(only=only.split(",") if only else None, **options)
+
+
+RUN = ("seed", "threads", "scheduler", "workers", "no_cache")
 
 
 @main.command("balance")
@@ -62,8 +79,8 @@ def _bands(rules, players, overrides, rp_band, share_band, troll_band, rounds_ba
 @click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk (no resume).")
 @common_options
 @scale_options
-def balance_cmd(profile, players, n, rp_band, share_band, troll_band, rounds_band, out_dir, no_cache, seed, fmt,
-                rules, overrides, threads, scheduler, workers):
+@gather("run", _run, *RUN)
+def balance_cmd(profile, players, n, band_texts, out_dir, run, fmt, rules, overrides):
     """Choice balance of the bets under strong play: per bet type its share of the bets placed,
     restricted-play value, hit rate, EV per coin and RTP; trolling; game length; seats; coin flow.
 
@@ -82,11 +99,10 @@ def balance_cmd(profile, players, n, rp_band, share_band, troll_band, rounds_ban
       sponsio balance --profile "ev:goal:cash4 x4" --share-band nines=0.01..0.4 --out balance/
     """
     out = dir_target(out_dir)
-    bands = _bands(rules, players, overrides, rp_band, share_band, troll_band, rounds_band)
-    run = Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers, cache=not no_cache)
+    bands = _bands(rules, players, overrides, band_texts)
     b = balance(profile, players=players, n=n, rules=rules, overrides=overrides, bands=bands, run=run)
     named = dict(b.tables)
-    header = (f"{b.meta['rules']}\nprofile: {b.meta['profile']}; n={n} games, seed {seed}; success model "
+    header = (f"{b.meta['rules']}\nprofile: {b.meta['profile']}; n={n} games, seed {run.seed}; success model "
               f"{b.meta['model']}\n{b.meta['header']}")
     emit(render_tables(named, fmt, header, formats=FORMATS))
     if out is not None:
@@ -122,8 +138,10 @@ def balance_cmd(profile, players, n, rp_band, share_band, troll_band, rounds_ban
 @click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk (no resume).")
 @common_options
 @scale_options
-def recommend_cmd(profile, players, n, screen_n, mult_range, only, params, levers, rp_band, share_band, troll_band,
-                  rounds_band, shortlist, top, no_cache, seed, fmt, rules, overrides, threads, scheduler, workers):
+@gather("run", _run, *RUN)
+@gather("space", _space, "mult_range", "params", "only", "levers")
+@gather("stages", Stages, "screen_n", "shortlist", "n", "top")
+def recommend_cmd(profile, players, space, stages, band_texts, run, fmt, rules, overrides):
     """Multiplier tables ranked by the choice-balance criterion: every type's restricted-play
     value and share of bets, the troll share and the game length inside their bands.
 
@@ -149,17 +167,14 @@ def recommend_cmd(profile, players, n, screen_n, mult_range, only, params, lever
       sponsio recommend --param "colour N=0" --range 2..4 --top 3
       sponsio recommend --only last,nines --share-band nines=0.01..0.4 -n 5000
     """
-    bands = _bands(rules, players, overrides, rp_band, share_band, troll_band, rounds_band)
-    rec = recommend(profile, players=players, rules=rules, overrides=overrides,
-                    space=SearchSpace(mult_range, params, only.split(",") if only else None, levers),
-                    stages=Stages(screen_n, shortlist, n, top), bands=bands,
-                    run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers,
-                            cache=not no_cache))
+    bands = _bands(rules, players, overrides, band_texts)
+    rec = recommend(profile, players=players, rules=rules, overrides=overrides, space=space, stages=stages,
+                    bands=bands, run=run)
     m = rec.meta
     axes = ", ".join(f"{a['name']} {a['values'][0]:g}..{a['values'][-1]:g}" for a in m["axes"])
     header = "\n".join([
         m["rules"],
-        f"profile: {m['profile']}; seed {seed}; success model {m['model']} (the base rule set's, not refitted)",
+        f"profile: {m['profile']}; seed {run.seed}; success model {m['model']} (the base rule set's, not refitted)",
         "players re-decide under each table (ev and distilled score every bet by its multiplier); "
         + ("the field's weights are held, not re-solved" if m["field"] else "the profile is held")
         + "".join(f"; {a['name']}: {adapts(a['key'])}" for a in m["axes"] if not a["key"].startswith("multiplier")),

@@ -2,7 +2,7 @@
 
 import click
 
-from tabletop_mc.clitools import common_options, emit
+from tabletop_mc.clitools import common_options, emit, gather
 from tabletop_mc.output import render
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.dd import Question, read_deals, solve
@@ -24,8 +24,8 @@ from sponsio_sim.cli.root import main
               help='Other seats\' bets, e.g. "1:tricks=3" (they matter only through fail bets).')
 @click.option("--players", type=int, default=None, help="Number of players (default: the number of hands in the deal).")
 @common_options
-def dd_cmd(deal, deals_file, lead, trick, coalition, seat, bets, others, players, seed, fmt, rules,
-           overrides, threads):
+@gather("question", Question, "lead", "trick", "coalition", "seat", "bets", "others")
+def dd_cmd(deal, deals_file, question, players, seed, fmt, rules, overrides, threads):
     """Exact (double-dummy) results with every hand known.
 
     --coalition S,T: the most tricks those seats take against the others
@@ -47,7 +47,7 @@ def dd_cmd(deal, deals_file, lead, trick, coalition, seat, bets, others, players
         texts, lines = deal, None
     else:
         texts, lines = read_deals(deals_file)
-    df = solve(texts, Question(lead, trick, coalition, seat, bets, others), players=players, rules=rules,
+    df = solve(texts, question, players=players, rules=rules,
                overrides=overrides, threads=threads, lines=lines)
     title = df.attrs["rules"] if fmt == "table" else None
     emit(render(df, fmt, title=title))

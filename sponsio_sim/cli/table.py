@@ -15,7 +15,7 @@ from sponsio_sim.analysis.advise.session import HELP, Question, Session
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP
 from sponsio_sim.cli.root import main
 from sponsio_sim.cli.advise import advise_cmd, read_state, render_advice, state_rules
-from sponsio_sim.cli.odds import odds_cmd, render_state_odds
+from sponsio_sim.cli.odds import odds_state_cmd, render_state_odds
 
 PROMPT = "table> "
 
@@ -34,9 +34,9 @@ def _line(text: str, fmt: str, key: str = "reply") -> str:
 
 
 def check_option(kind: str, name: str, text: str):
-    """A question's option value as `sponsio odds` / `sponsio advise` read it: the same types,
+    """A question's option value as `sponsio odds state` / `sponsio advise` read it: the same types,
     limits and messages."""
-    param = next(p for p in (odds_cmd if kind == "odds" else advise_cmd).params if p.name == name)
+    param = next(p for p in (odds_state_cmd if kind == "odds" else advise_cmd).params if p.name == name)
     try:
         return param.type.convert(text, param, None)
     except click.UsageError as exc:

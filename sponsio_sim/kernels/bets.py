@@ -14,7 +14,7 @@ import numba as nb
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import U0, bit, popcount
-from sponsio_sim.kernels.table import BOARD, NINES_OWN, TRICK_STATE
+from sponsio_sim.kernels.layout import BOARD, NINES_OWN, TRICK_STATE
 
 BET_FIELDS = 4      # kind, a, b, placement rank
 ANY_SEAT = -1       # the target of ``fail`` under ``fail_target = any``

@@ -5,17 +5,17 @@ argument), built once per query, chunk or game and handed down instead of
 long signatures, as vectorbt's simulation contexts are:
 
 - ``GameArrays``: a full game's packed state as ``analysis.game.setup``
-  builds it (``board``, ``game_state``, ``money``: ``game.layout``), which
+  builds it (``board``, ``game_state``, ``money``: ``kernels.layout``), which
   the chunk kernels copy; for several plays, one row of each per play;
 - ``DealConditions``: what every deal of an odds query is conditioned on
   (``deal.deal``'s constraints and the revealed cards);
 - ``Query``: the table an odds query asks about (the asking seat, the
   leader, every seat's bets, the rules' colours and flags);
 - ``TrickRound``: one chunk's arrays for playing and settling trick phases
-  (the packed state of ``table``, the random stream, the bets and their
+  (the packed state of ``kernels.layout``, the random stream, the bets and their
   results);
 - ``GameRound``: the same for whole rounds of the full game
-  (``game.engine.game_round``): the packed state of ``game.layout``, the
+  (``game.engine.game_round``): the packed state of ``kernels.layout``, the
   random stream, what a deal is conditioned on, the hands dealt, the bets
   and their results, the seats' play policies;
 - ``Trick``: the trick so far (scalars) as the play policies and a hooked
@@ -62,7 +62,7 @@ GameArrays = namedtuple("GameArrays", ["board", "game_state", "money"])
 # pool: the hidden card ids; seat s holds fixed[s] plus need[s] of them, the
 # talon talon_fixed plus talon_need; revealed: the cards shown (public)
 DealConditions = namedtuple("DealConditions", ["pool", "fixed", "need", "talon_fixed", "talon_need", "revealed"])
-# ask: the asking seat; codes/bcounts: every seat's bets (bets.encode_table); flags: table.FLAGS
+# ask: the asking seat; codes/bcounts: every seat's bets (bets.encode_table); flags: the rule flags (layout.TRICK_STATE.flags)
 Query = namedtuple("Query", ["ask", "leader", "codes", "bcounts", "n_colours", "flags"])
 # board/game_state/money: table.new_state; rng: a tabletop_mc.rng state; result/failed: bets.settle's outputs
 TrickRound = namedtuple("TrickRound", ["board", "game_state", "money", "rng", "codes", "bcounts", "result",

@@ -1,60 +1,15 @@
-"""The trick phase's state, packed into three flat arrays.
-
-numba reference-counts every array passed to a function, and a call that
-takes ten arrays costs more than a whole trick, so the kernels keep a
-round's state in three arrays, each declared once with
-``tabletop_mc.records.layout`` (``BOARD``, ``TRICK_STATE``, ``TRICK_MONEY``):
-kernels index them at compiled-in offsets (``board[BOARD.hands + s]``), the
-analysis layer and the tests read them by name (``BOARD.named(board)["hands"]``).
-
-- ``board`` (uint64): hands, won cards, colour masks and public masks;
-- ``game_state`` (int64): tricks won, voids, scratch seats, the relevance
-  table (which bets each seat plays for or against, see policies), the
-  cards of the trick phase in play order, the rule flags, and each
-  trick's winner (what bets are settled on, with ``board``'s won cards);
-- ``money`` (float64): the goal policy's scratch.
+"""The trick phase's state arrays: fresh ones (``new_state``), a deal loaded
+into them (``set_round``), and where a seat's relevance entry sits
+(``rel_at``). Their layouts (``BOARD``, ``TRICK_STATE``, ``TRICK_MONEY``) are
+the vocabulary's (``kernels.layout``).
 """
 
 import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from tabletop_mc.records import layout
 from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
-from sponsio_sim.rules import NINES_OWN_FLAG
-
-MAX_PLAYERS = 6
-MAX_COLOURS = 4
-MAX_REL = 16
-REL_FIELDS = 5  # kind, a, b, owner, sign
-MAX_CARDS = MAX_COLOURS * RANKS
-MAX_TRICKS = MAX_CARDS // 2
-NINES_OWN = NINES_OWN_FLAG   # rule flag: a nines bet judges only its bettor's 9s (``nines_scope = own``)
-
-# the cards (uint64 bit masks)
-BOARD = layout(np.uint64, (
-    ("hands", MAX_PLAYERS), ("won", MAX_PLAYERS),
-    ("colour_masks", MAX_COLOURS),   # the deck's cards of each colour
-    ("talon", ()), ("revealed", ()), ("played", ()),
-    ("deck", ()),                    # every card of the rule set
-    ("nine_cards", ()),              # the deck's 9s
-), name="Board")
-
-# the trick phase's integers
-TRICK_STATE = layout(np.int64, (
-    ("tricks_won", MAX_PLAYERS),
-    ("void", MAX_PLAYERS),           # per seat: bit c set, known void in colour c
-    ("can", MAX_PLAYERS),            # scratch seats
-    ("n_rel", MAX_PLAYERS),          # relevance entries per seat
-    ("rel", (MAX_PLAYERS, MAX_REL, REL_FIELDS)),   # per seat, the bets it plays for or against (``rel_at``)
-    ("seq", MAX_CARDS),              # cards in play order (set by play_tricks)
-    ("flags", ()),                   # rule flags (NINES_OWN)
-    ("winners", MAX_TRICKS),         # the winner of each trick, in play order (set by play_tricks)
-    ("n_played", ()),                # tricks play_tricks played
-), name="TrickState")
-
-# the goal policy's scratch: one value per seat (``play.policies``)
-TRICK_MONEY = layout(np.float64, (("goal_scratch", MAX_PLAYERS),), name="TrickMoney")
+from sponsio_sim.kernels.layout import BOARD, MAX_REL, REL_FIELDS, TRICK_MONEY, TRICK_STATE
 
 
 @nb.njit(cache=True, inline="always")

@@ -9,7 +9,6 @@ from tabletop_mc.rng import new_state
 from caesar_sim.analysis.run import RunSettings, run_field
 from caesar_sim.fieldplay import mixture_play
 from caesar_sim.kernels import api
-from caesar_sim.kernels import items
 from caesar_sim.kernels import layout
 from caesar_sim.profile import parse_profile
 from caesar_sim.rules import kernel_rules, load_rules
@@ -104,10 +103,10 @@ def test_mc_field_rollouts_draw_the_others_from_the_field(tmp_path):
     assert mc.label == f"mc:2:field:{fpath}" and parse_strategy(f"mc:2:value:field:{fpath}", 4).field
     strategies = [mc] + [parse_strategy("tuned", 4)] * 3
     weight_table = kernel_matrix(strategies, 4)
-    rows = weight_table.reshape(-1, items.WEIGHTS.size)
-    f0, fn = int(rows[0, items.WEIGHTS.field_first]), int(rows[0, items.WEIGHTS.field_size])
-    assert fn == 3 and f0 == layout.P and rows[f0 + 2, items.WEIGHTS.temperature] == 0.5
-    assert ([int(rows[f0 + i, items.WEIGHTS.rollout_policy]) for i in range(3)]
+    rows = weight_table.reshape(-1, layout.WEIGHTS.size)
+    f0, fn = int(rows[0, layout.WEIGHTS.field_first]), int(rows[0, layout.WEIGHTS.field_size])
+    assert fn == 3 and f0 == layout.P and rows[f0 + 2, layout.WEIGHTS.temperature] == 0.5
+    assert ([int(rows[f0 + i, layout.WEIGHTS.rollout_policy]) for i in range(3)]
             == [layout.VALUE, layout.GREEDY, layout.VALUE])
     rulebook, _, game_state = states(count=1)
     s = game_state[0].copy()
@@ -116,7 +115,7 @@ def test_mc_field_rollouts_draw_the_others_from_the_field(tmp_path):
     drawn = []
     for _ in range(2000):
         r, pol = api.k_rollout_seats(weight_table, s, rng)
-        assert r[0] == 0 and pol[0] == int(rows[0, items.WEIGHTS.rollout_policy])   # the mover keeps its own row
+        assert r[0] == 0 and pol[0] == int(rows[0, layout.WEIGHTS.rollout_policy])   # the mover keeps its own row
         drawn += list(r[1:] - f0)
     freq = np.bincount(drawn, minlength=3) / len(drawn)
     assert np.abs(freq - [0.5, 0.25, 0.25]).max() < 0.02, freq
@@ -179,7 +178,7 @@ def test_distilled_with_values_scoring_plays_like_value():
     distilled picks value's choice at every decision whose best score is unique."""
     from caesar_sim.analysis.distill import distilled_strategy, tuned_equivalent
     rulebook, weight_table, game_state = states(profile="value x4", count=300)
-    row = distilled_strategy(weight_table[:items.WEIGHTS.size], tuned_equivalent(weight_table[:items.WEIGHTS.size])).row
+    row = distilled_strategy(weight_table[:layout.WEIGHTS.size], tuned_equivalent(weight_table[:layout.WEIGHTS.size])).row
     DP = np.tile(row, (layout.P, 1)).reshape(-1)
     same = 0
     for s in game_state:
@@ -219,7 +218,7 @@ def test_shipped_distilled_loads_and_plays_legal_actions(players):
     data = WT.shipped(players, "distilled")
     assert data["policy"] == "distilled" and data["meta"]["command"].startswith(f"caesar distill --players {players}")
     s = parse_strategy("distilled", players)
-    assert s.code == layout.DISTILLED and s.row[items.WEIGHTS.rollout_policy] == layout.DISTILLED
+    assert s.code == layout.DISTILLED and s.row[layout.WEIGHTS.rollout_policy] == layout.DISTILLED
     rulebook, weight_table, game_state = states(players, f"distilled x{players}", count=200)
     for game_stats in game_state:
         assert int(api.k_decide(rulebook, weight_table, game_stats.copy(),

@@ -93,8 +93,10 @@ def test_sweep_cli_tables_json_and_bad_players(tmp_path):
     assert "reference field (" in res.output and png.stat().st_size > 1000
     res = run(main, ["sweep", "--players", "x", "-n", "10", "--set", "favour.gold_coins=3"])
     assert res.exit_code == 2 and "--players 'x'" in res.output
-    res = run(main, ["sweep", "--players", "3,4", "--by-seat", "-n", "10", "--set", "favour.gold_coins=3"])
-    assert res.exit_code == 2 and "one player count" in res.output
+    res = run(main, ["sweep", "seats", "--players", "3,4", "-n", "10", "--set", "favour.gold_coins=3"])
+    assert res.exit_code == 2 and "'3,4': not an integer" in res.output
+    res = run(main, ["sweep", "seats", "--players", "3", "--adapt", "10", "--set", "favour.gold_coins=3"])
+    assert res.exit_code == 2 and "No such option '--adapt'" in res.output
 
 
 def test_adapt_plays_each_value_with_the_field_re_solved_for_its_rules():

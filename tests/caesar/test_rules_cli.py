@@ -90,9 +90,11 @@ def test_bad_input_is_one_line_exit_2(args, tmp_path):
 
 
 def test_every_command_has_help_with_an_example():
-    for cmd in ("game", "simulate", "bids", "sweep", "tune", "exploit"):
-        res = run(cmd, "--help")
-        assert res.exit_code == 0 and "Example" in res.output and "--seed" in res.output
+    for cmd in ("game", "simulate", "bids", "sweep levers", "sweep seats", "tune", "exploit"):
+        res = run(*cmd.split(), "--help")
+        assert res.exit_code == 0 and "Example" in res.output and "--seed" in res.output, cmd
+    res = run("sweep", "--help")   # the group: its two subcommands, each with an example
+    assert res.exit_code == 0 and "caesar sweep levers --players" in res.output and "caesar sweep seats" in res.output
 
 
 def test_simulate_json_and_bids_csv(tmp_path):
@@ -110,12 +112,17 @@ def test_simulate_json_and_bids_csv(tmp_path):
 def test_game_and_sweep_tables():
     res = run("game", "--players", "3", "--profile", "value,greedy,random", "--seed", "4")
     assert res.exit_code == 0 and "=== Day 3" in res.output and "[result]" in res.output
-    res = run("sweep", "--players", "3", "--profile", "value,greedy,random", "-n", "200", "--format", "json",
-              "--set", "favour.gold_coins=0;4", "--by-seat")
+    res = run("sweep", "seats", "--players", "3", "--profile", "value,greedy,random", "-n", "200", "--format", "json",
+              "--set", "favour.gold_coins=0;4")
     rows = json.loads(res.output)["rows"]
     assert {r["variant"] for r in rows} == {"baseline", "favour.gold_coins=0", "favour.gold_coins=4"}
     base = [r for r in rows if r["variant"] == "baseline"]
     assert all(r["d_score"] == 0 and not r["moved"] for r in base)
+    old = ["--players", "3", "--profile", "value,greedy,random", "-n", "200", "--by-seat", "--set", "favour.gold_coins=0;4"]
+    res = run("sweep", *old)   # the former form: one line naming the new one
+    assert res.exit_code == 2 and res.output.strip().count("\n") == 0
+    assert res.output.startswith("error: `caesar sweep --by-seat ...` is now `caesar sweep seats ...`, the same options "
+                                 "without --by-seat: caesar sweep seats --players 3 "), res.output
 
 
 def test_exploit_default_deviations_match_the_analysis_layer():

@@ -14,7 +14,6 @@ from caesar_sim.analysis.bids import bid_table
 from caesar_sim.analysis.tune import CMAES, Search, tune
 from caesar_sim.cli import main
 from caesar_sim.kernels import api
-from caesar_sim.kernels import items
 from caesar_sim.kernels import layout
 from caesar_sim.profile import parse_profile, reference_profile
 from caesar_helpers import Table
@@ -75,7 +74,7 @@ def test_shipped_tuned_weights_record_how_they_were_made():
         assert data["players"] == players
         assert data["meta"]["command"].startswith(f"caesar tune --players {players} ")
         assert isinstance(data["meta"]["seed"], int)
-        assert WT.vector(data["weights"])[items.WEIGHTS.ban_rows] == 0
+        assert WT.vector(data["weights"])[layout.WEIGHTS.ban_rows] == 0
     assert reference_profile(4) == "reference"
 
 
@@ -157,7 +156,7 @@ def test_restricted_distilled_and_mc_players():
     for e in range(4):
         s = prof.strategies()[e]
         row = s.row.copy()
-        row[items.WEIGHTS.ban_rows] = 1 << 4
+        row[layout.WEIGHTS.ban_rows] = 1 << 4
         prof = prof.with_entry(e, replace(s, row=row))
     table = bid_table(run_games(4, prof, 20, RunSettings(seed=3, progress=False)), by_seat=False)
     assert "Colosseum" not in set(table["location"]) and "Circus Maximus" in set(table["location"])

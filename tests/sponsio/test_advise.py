@@ -22,9 +22,8 @@ from sponsio_sim.cards import parse_cards
 from sponsio_sim.cli import main
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions
 from sponsio_sim.kernels.betting.phase import apply_action
-from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, GAME, MAX_BETS, MONEY, N_TOKENS, PASS, REBET_TOKEN,
-                                             SWAP, SWAP_TOKEN, TOKEN)
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import (BET, BOARD, DOUBLE_TOKEN, GAME, MAX_BETS, MONEY, N_TOKENS, PASS, REBET_TOKEN,
+                                        SWAP, SWAP_TOKEN, TOKEN)
 from sponsio_sim.rules import load_rules
 
 PROFILE = "ev:goal x4"
@@ -231,8 +230,8 @@ def test_history_odds_with_nothing_to_read_agree_with_the_odds_kernel():
 
 
 def test_history_odds_leave_out_the_types_the_seat_holds_unless_asked():
-    args = ["odds", "--players", 3, "--hand", "R9 R7 B8 B5 B3 G9 G5 G2", "--talon", "B7 B2 B1", "--dealer", 2,
-            "--history", "0: reveal G2, bet colour:B=0; 1: pass; 2: pass", "-n", 50, "--format", "json"]
+    args = ["odds", "state", "--players", 3, "--hand", "R9 R7 B8 B5 B3 G9 G5 G2", "--talon", "B7 B2 B1",
+            "--dealer", 2, "--history", "0: reveal G2, bet colour:B=0; 1: pass; 2: pass", "-n", 50, "--format", "json"]
     code, out, err = run(*args)
     assert code == 0, err
     doc = json.loads(out)
@@ -243,12 +242,13 @@ def test_history_odds_leave_out_the_types_the_seat_holds_unless_asked():
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["--history", "0: pass"], "--history and --dealer go together"),
-    (["--dealer", "3", "--history", "0: pass", "--revealed", "1:G9"], "--revealed does not go with --history"),
-    (["--dealer", "3", "--history", "0: pass", "--policy", "greedy"], "--policy does not go with --history"),
+    (["--history", "0: pass"], "no dealer: give --dealer"),
+    (["--dealer", "3", "--history", "0: pass", "--revealed", "1:G9"], "No such option '--revealed'"),
+    (["--dealer", "3", "--history", "0: pass", "--policy", "greedy"], "No such option '--policy'"),
+    (["--dealer", "3", "--history", "0: pass", "--target-ci", "0.1"], "No such option '--target-ci'"),
 ])
-def test_odds_history_option_errors(args, needle):
-    code, out, err = run("odds", "--hand", "R9 R7 R2 B8 B5 G6 G1 Y3", "--talon", "R1 B9 G4 Y7", *args)
+def test_odds_state_option_errors(args, needle):
+    code, out, err = run("odds", "state", "--hand", "R9 R7 R2 B8 B5 G6 G1 Y3", "--talon", "R1 B9 G4 Y7", *args)
     assert code == 2 and out == "" and needle in err and len(err.strip().splitlines()) == 1, err
 
 

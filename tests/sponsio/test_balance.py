@@ -18,7 +18,7 @@ from sponsio_sim.analysis.game.runs import entry_table, run_games
 from sponsio_sim.analysis.game.setup import Profile, parse_profile, parse_strategy
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cli import main
-from sponsio_sim.kernels.game.layout import GAME_MEASURES, named_stats
+from sponsio_sim.kernels.layout import GAME_MEASURES, named_stats
 from sponsio_sim.rules import load_rules
 
 R4 = load_rules(None, 4)

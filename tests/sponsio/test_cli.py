@@ -92,7 +92,66 @@ def test_csv_and_table_output():
 
 def test_help_has_example():
     code, out, _ = run("odds", "--help")
-    assert code == 0 and "Example:" in out and "sponsio odds --hand" in out
+    assert code == 0 and "Example:" in out and "sponsio odds hand --hand" in out and "sponsio odds state" in out
+    for job in ("hand", "state"):
+        code, out, _ = run("odds", job, "--help")
+        assert code == 0 and "Example:" in out and f"sponsio odds {job} --" in out and "--seed" in out, job
+
+
+def test_odds_splits_into_one_job_per_subcommand():
+    """`odds hand` takes the hand's options and `odds state` the table state's: neither takes the other's
+    own options, so no combination needs a check of its own."""
+    import inspect
+    from sponsio_sim.cli.advise import advise_cmd
+    from sponsio_sim.cli.odds import odds_cmd
+    hand, state = (odds_cmd.commands[job] for job in ("hand", "state"))
+    opts = {cmd: {o for p in cmd.params for o in p.opts + p.secondary_opts} for cmd in (hand, state)}
+    assert {"--lead", "--revealed", "--others", "--policy", "--opponents", "--target-ci", "--workers"} <= opts[hand]
+    assert {"--state", "--dealer", "--history", "--tricks", "--play", "--open", "--no-infer"} <= opts[state]
+    assert not ({"--lead", "--revealed", "--others", "--policy", "--opponents", "--target-ci", "--workers"}
+                & opts[state])
+    assert not ({"--state", "--dealer", "--history", "--tricks", "--play", "--open", "--no-infer"} & opts[hand])
+    for cmd in (hand, state, advise_cmd):   # the options reach the function as a few objects
+        assert len(inspect.signature(cmd.callback).parameters) < 10, cmd.name
+
+
+def test_odds_without_a_subcommand_is_odds_hand():
+    args = ["--hand", HAND, "--talon", TALON, "--bets", "nines", "-n", "300", "--seed", "3"]
+    code, out, err = run("odds", *args)
+    assert code == 0, err
+    assert (code, out) == run("odds", "hand", *args)[:2]
+    code, out, err = run("odds", *args, "--format", "json")
+    meta = json.loads(out)["meta"]
+    assert meta["command"] == "sponsio odds hand"
+    assert {"hand", "talon", "seat", "lead", "bets", "policy", "opponents", "worlds", "seed"} <= set(meta["options"])
+
+
+@pytest.mark.parametrize("args,option", [
+    (["--state", "tricks.txt", "--seat", "0"], "--state"),
+    (["--hand", HAND, "--talon", TALON, "--dealer", "3", "--history", "0: pass"], "--dealer"),
+    (["--hand", HAND, "--history", "0: pass", "--dealer", "3"], "--history"),
+    (["--hand", HAND, "--tricks", "trick 1: seat 0 leads B6"], "--tricks"),
+    (["--hand", HAND, "--play", "dd"], "--play"),
+    (["--hand", HAND, "--no-infer"], "--no-infer"),
+])
+def test_the_old_state_forms_are_one_line_naming_the_new_form(args, option):
+    import shlex
+    code, out, err = run("odds", *args)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"error: `sponsio odds {option} ...` is now `sponsio odds state {option} ...`"), err
+    assert err.strip().endswith(": sponsio odds state " + shlex.join(args)), err
+
+
+def test_the_new_form_an_old_state_form_names_runs():
+    import shlex
+    args = ["--hand", HAND, "--talon", TALON, "--dealer", "3", "--history", "0: pass", "--bets", "tricks=2",
+            "-n", "50", "--format", "csv"]
+    code, _, err = run("odds", *args)
+    assert code == 2
+    new = shlex.split(err.strip().split("the same options: ", 1)[1])
+    assert new[:3] == ["sponsio", "odds", "state"]
+    code, out, err = run(*new[1:])
+    assert code == 0 and out.startswith("bet,n,n_eff,p,"), err
 
 
 def test_console_script_no_traceback():

@@ -14,9 +14,8 @@ from sponsio_sim.kernels.betting.candidates import ev_candidates, step_candidate
 from sponsio_sim.kernels.betting.policies import choose_ev
 from sponsio_sim.kernels.betting.phase import actor, apply_action, betting_steps
 from sponsio_sim.kernels.betting.scored import distilled_scores, pick
-from sponsio_sim.kernels.game.layout import CANDIDATE_FEATURES, MAX_CANDS, MAX_ROWS, MONEY, PAIRED, PAIR_STATS, PASS
+from sponsio_sim.kernels.layout import BOARD, CANDIDATE_FEATURES, MAX_CANDS, MAX_ROWS, MONEY, PAIRED, PAIR_STATS, PASS
 from sponsio_sim.kernels.game.engine import start_game, start_round
-from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.rules import load_rules
 
 R4 = load_rules(None, 4)

@@ -135,7 +135,7 @@ def test_the_model_tells_the_places_in_the_betting_order_apart():
     from sponsio_sim.bet_kinds import COLOUR, FAIL, PLACES, TRICKS
     from sponsio_sim.kernels.betting.model import cell_of, prepare_features
     from sponsio_sim.kernels.betting.phase import betting_place
-    from sponsio_sim.kernels.game.layout import GAME
+    from sponsio_sim.kernels.layout import GAME
     r = load_rules("standard-4p")
     board, game_state, _ = build_state(r, parse_profile("ev:goal x4", r), shipped(r))
     game_state[GAME.dealer] = 2

@@ -10,9 +10,8 @@ from sponsio_sim.analysis.game.narrate import play_game
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.bets import parse_bet
-from sponsio_sim.kernels.game.layout import (ENTRY_STATS, MAX_ROWS, ROW_STATS, SEAT_STATS, SHAPE_STATS, STATS_HEAD,
-                                             named_stats, rows_head, seat_head, shape_head, stats_size,
-                                             troll_hist_head)
+from sponsio_sim.kernels.layout import (ENTRY_STATS, MAX_ROWS, ROW_STATS, SEAT_STATS, SHAPE_STATS, STATS_HEAD,
+                                        named_stats, rows_head, seat_head, shape_head, stats_size, troll_hist_head)
 from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
 from sponsio_sim.rules import load_rules
 

@@ -10,12 +10,11 @@ from sponsio_sim.analysis.game.model import SuccessModel, fingerprint
 from sponsio_sim.analysis.game.setup import build_state, parse_profile, rows_of
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import mask_of, parse_cards
-from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_COINS, END_ROUNDS, END_TRACK, GAME, LEAD_TOKEN,
-                                             MAX_BETS, MONEY, PASS, REBET_TOKEN, SWAP, TOKEN)
+from sponsio_sim.kernels.layout import (BET, BOARD, DOUBLE_TOKEN, END_COINS, END_ROUNDS, END_TRACK, GAME, LEAD_TOKEN,
+                                        MAX_BETS, MONEY, PASS, REBET_TOKEN, SWAP, TOKEN)
 from sponsio_sim.kernels.betting.phase import apply_action, apply_double, apply_rebet, leader_of
 from sponsio_sim.kernels.game.engine import end_check, start_game, start_round
-from sponsio_sim.kernels.game.scoring import load_bets, score_round
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.betting.scoring import load_bets, score_round
 from sponsio_sim.rules import load_rules
 
 from sponsio_helpers import write_outcome
@@ -27,7 +26,7 @@ TALON4 = "B7 G7 Y7 Y8"
 
 
 def blank_model(rules):
-    from sponsio_sim.kernels.game.layout import model_sizes
+    from sponsio_sim.kernels.layout import model_sizes
     z = np.zeros(sum(model_sizes(rules.hand_size)))
     return SuccessModel(fingerprint(rules), rules.hand_size, z, z)
 

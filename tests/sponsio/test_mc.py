@@ -11,10 +11,9 @@ from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import DEFAULT_ROLLOUTS, build_state, parse_strategy
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.cli import main
-from sponsio_sim.kernels.game.layout import GAME, MAX_BETS, MONEY, stats_size
+from sponsio_sim.kernels.layout import BOARD, GAME, MAX_BETS, MONEY, stats_size
 from sponsio_sim.kernels.betting.rollout import race
 from sponsio_sim.kernels.game.engine import betting_phase, mc_cash_ins, mc_switch, start_game, start_round
-from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.rules import load_rules
 from tabletop_mc.errors import UserError

@@ -1,5 +1,5 @@
 """``mc`` with ``horizon=net``: its rollouts stop where the round ends and read ``net``'s value head
-there (``kernels.game.scoring.leaf_share``): notation, refusals, and the leaf's value against the
+there (``kernels.betting.scoring.leaf_share``): notation, refusals, and the leaf's value against the
 value head's numpy forward pass on the rollout's own round-end state."""
 
 import numpy as np
@@ -15,9 +15,8 @@ from sponsio_sim.kernels.betting.net import encode, scratch_of
 from sponsio_sim.kernels.betting.phase import actor
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work, rollout
 from sponsio_sim.kernels.game.engine import mc_cash_ins, mc_switch, start_game, start_round
-from sponsio_sim.kernels.game.layout import GAME, MONEY, PASS, stats_size
-from sponsio_sim.kernels.game.scoring import end_check, leaf_share, option_share
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import BOARD, GAME, MONEY, PASS, stats_size
+from sponsio_sim.kernels.betting.scoring import end_check, leaf_share, option_share
 from sponsio_sim.rules import load_rules
 
 R4 = load_rules("standard-4p")

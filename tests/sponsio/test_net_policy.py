@@ -20,8 +20,7 @@ from sponsio_sim.kernels.betting.netlayout import A_BET, A_PASS, A_SWAP, A_TOKEN
 from sponsio_sim.kernels.betting.phase import actor, apply_action, betting_steps, leader_of
 from sponsio_sim.kernels.betting.policies import token_gain, troll_income
 from sponsio_sim.kernels.game.engine import start_game, start_round
-from sponsio_sim.kernels.game.layout import BET, GAME, MODEL_START, MONEY, PASS, SWAP, TOKEN
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import BET, BOARD, GAME, MODEL_START, MONEY, PASS, SWAP, TOKEN
 from sponsio_sim.rules import TOKENS, load_rules
 
 R4 = load_rules("standard-4p")
@@ -299,7 +298,7 @@ def test_train_without_the_extra_names_it(without_training_extra, tmp_path):
 @pytest.mark.parametrize("rules", [R4, R3, load_rules("standard-4p", overrides={"fail_target": "any"})])
 def test_the_kernels_bet_actions_match_the_spec_tables(rules):
     from sponsio_sim.kernels.betting.net import row_slot, slot_row
-    from sponsio_sim.kernels.game.layout import MAX_ROWS
+    from sponsio_sim.kernels.layout import MAX_ROWS
     board, game_state, money = table(rules)
     by_slot, by_row = slot_rows(rules)
     names = net_spec(rules).actions[A_BET:A_TOKEN]

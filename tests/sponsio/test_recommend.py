@@ -17,7 +17,7 @@ from sponsio_sim.analysis.game.setup import parse_profile
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.bet_kinds import KIND_CODE
 from sponsio_sim.cli import main
-from sponsio_sim.kernels.game.layout import named_stats
+from sponsio_sim.kernels.layout import named_stats
 from sponsio_sim.rules import load_rules
 
 R4 = load_rules(None, 4)

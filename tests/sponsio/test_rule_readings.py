@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sponsio_sim.bets import ANY_SEAT, Bet, catalogue, parse_bet
-from sponsio_sim.kernels.game.layout import END_TRACK, MAX_BETS
+from sponsio_sim.kernels.layout import END_TRACK, MAX_BETS
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bets import BET_FIELDS, settle
 from sponsio_sim.kernels.game.engine import end_check

@@ -104,7 +104,7 @@ def _advise(narration: str, tmp_path, *args: str) -> dict:
 def _odds(narration: str, tmp_path, *args: str) -> dict:
     path = tmp_path / f"state-{time.monotonic_ns()}.txt"
     path.write_text(narration)
-    return oneshot(["odds", "--state", str(path), "--seat", "0", *args])
+    return oneshot(["odds", "state", "--state", str(path), "--seat", "0", *args])
 
 
 def test_one_whole_round_through_the_page(server, driver, tmp_path):
@@ -118,7 +118,7 @@ def test_one_whole_round_through_the_page(server, driver, tmp_path):
     page.recorded(lambda: page.by_id("deal-btn").click())
     assert page.view()["phase"] == "betting" and page.by_id("where").text == "betting step 1 of 16: seat 0 acts"
 
-    # betting, seat 0 to act: advice and odds, as `sponsio advise/odds --state` give them
+    # betting, seat 0 to act: advice and odds, as `sponsio advise --state` / `sponsio odds state --state` give them
     a = page.ask("advise", n=100, seed=5)
     state = page.narration()
     same(a["answer"], _advise(state, tmp_path, "-n", "100", "--seed", "5"))

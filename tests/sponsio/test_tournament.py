@@ -7,7 +7,7 @@ import pytest
 
 from sponsio_sim.analysis.game.tournament import matrix, tournament
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.kernels.game.layout import MAX_PLAYERS
+from sponsio_sim.kernels.layout import MAX_PLAYERS
 
 PROFILE = "ev:goal:cash4, troll:goal, ev:goal:never, random:random"
 

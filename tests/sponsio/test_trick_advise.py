@@ -24,8 +24,7 @@ from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import card_name, parse_cards
 from sponsio_sim.cli import main
-from sponsio_sim.kernels.game.layout import BET
-from sponsio_sim.kernels.table import TRICK_STATE
+from sponsio_sim.kernels.layout import BET, TRICK_STATE
 from sponsio_sim.rules import RANKS, load_rules
 
 # every betting policy but mc (whose games narrate the same way) and every play policy, 3 and 4 players (ev seats
@@ -251,7 +250,7 @@ def _describe(h, rules):
 
 
 def oneshot(cmd, history, tricks, *extra):
-    return run(cmd, "--hand", SEED3["hand"], "--talon", SEED3["talon"], "--dealer", SEED3["dealer"], "--seat", 0,
+    return run(*cmd.split(), "--hand", SEED3["hand"], "--talon", SEED3["talon"], "--dealer", SEED3["dealer"], "--seat", 0,
                "--history", history, "--tricks", tricks, *extra)
 
 
@@ -272,7 +271,7 @@ def oneshot(cmd, history, tricks, *extra):
 ])
 def test_bad_trick_play_is_one_line_and_exit_2(seed3, tricks, needle):
     rules, g, history = seed3
-    for cmd in ("odds", "advise"):
+    for cmd in ("odds state", "advise"):
         code, out, err = oneshot(cmd, history, tricks)
         assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (cmd, err)
         assert needle in err, err
@@ -283,14 +282,14 @@ def test_a_state_past_the_round_is_one_line_and_exit_2(seed3, tmp_path):
     whole = cut(g, 1, 32)
     lines = whole.splitlines()
     played = ";".join(ln.split("->")[0] for ln in lines if re.match(r"^trick \d+:", ln.strip()))
-    code, out, err = oneshot("odds", history, played + "; R3")
+    code, out, err = oneshot("odds state", history, played + "; R3")
     assert code == 2 and "33 cards played: a round has 8 tricks of 4 cards" in err
     code, out, err = oneshot("advise", history, played)
     assert code == 2 and "every card of the round is played" in err
     full = play_game(REF4, seed=3, rules=rules, model=standard_model(4)).text.split("Round 2:")[0].split("Round 1:", 1)[1]
     path = tmp_path / "s.txt"
     path.write_text("Round 1:" + full)
-    code, out, err = run("odds", "--state", path)
+    code, out, err = run("odds", "state", "--state", path)
     assert code == 2 and "ends after the round's settlement" in err and len(err.strip().splitlines()) == 1
 
 
@@ -376,7 +375,7 @@ def test_a_fail_bet_placed_after_a_cycle_settles_as_one_placed_before_it(tmp_pat
     seat 1 fails and seat 0's bet wins, as it does placed before them (tests/sponsio/test_cli.py)."""
     path = tmp_path / "cycle.txt"
     path.write_text(CYCLE_STATE)
-    code, out, err = run("odds", "--state", path, "-n", 400, "--format", "json")
+    code, out, err = run("odds", "state", "--state", path, "-n", 400, "--format", "json")
     assert code == 0, err
     assert [(r["seat"], r["bet"], r["n"], r["p"]) for r in json.loads(out)["rows"]] == [
         (0, "fail:1", 400, 1.0), (1, "fail:2", 400, 0.0), (2, "fail:1", 400, 1.0)]

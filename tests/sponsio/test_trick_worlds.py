@@ -18,7 +18,8 @@ from sponsio_sim.kernels.advise.infer import world_logliks
 from sponsio_sim.kernels.advise.layouts import propose_layouts
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER
 from sponsio_sim.kernels.play.tricks import play_scripted, play_tricks
-from sponsio_sim.kernels.table import BOARD, TRICK_STATE, new_state, set_round
+from sponsio_sim.kernels.table import new_state, set_round
+from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
 from sponsio_sim.rules import RANKS, load_rules
 from tabletop_mc.rng import new_state as new_rng
 

@@ -23,7 +23,7 @@ from sponsio_sim.analysis.advise.state import next_actor
 from sponsio_sim.analysis.advise.table import build_table
 from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.kernels.advise.actions import END_USE
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import BOARD
 
 FLOOR = 1e-3
 BINS = np.linspace(0.0, 1.0, 11)

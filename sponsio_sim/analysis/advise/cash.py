@@ -23,7 +23,7 @@ from sponsio_sim.analysis.advise.result import BATCH, Advice, mean_eff
 from sponsio_sim.analysis.advise.state import TableState
 from sponsio_sim.analysis.game.setup import build_state
 from sponsio_sim.kernels.advise.evaluate import evaluate_cash
-from sponsio_sim.kernels.game.layout import GAME, MONEY, stats_size
+from sponsio_sim.kernels.layout import GAME, MONEY, stats_size
 
 
 def cash_table(st: TableState, strategies, model):

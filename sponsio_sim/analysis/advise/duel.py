@@ -30,11 +30,10 @@ from sponsio_sim.kernels.betting.phase import actor, apply_action, apply_end_tok
 from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, LOG_FIELDS, MAX_BETS, MONEY, stats_size
+from sponsio_sim.kernels.layout import BOARD, END_TOKENS, GAME, LOG_FIELDS, MAX_BETS, MONEY, stats_size
 from sponsio_sim.kernels.game.engine import (close_round, game_round, round_start, round_stream, start_game,
                                              start_round)
-from sponsio_sim.kernels.game.scoring import play_out_round
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.betting.scoring import play_out_round
 
 
 @dataclass
@@ -59,7 +58,7 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
     strategy. ``tricks(start, hist,
     (rnd, tab, ints, weight, state, hands, codes, counts, result, failed,
     playpol))``, when given, plays each round's tricks and scores them as
-    ``game.scoring.play_out`` does (``analysis.advise.trickduel``: the seat's
+    ``betting.scoring.play_out`` does (``analysis.advise.trickduel``: the seat's
     cards by advice); it returns play_out's tuple and the decisions it took."""
     strategies, success = lineup.strategies, lineup.model
     if any(st.betting == "mc" for st in strategies):   # the other seats decide by their policy alone

@@ -25,7 +25,7 @@ from sponsio_sim.analysis.game.lineup import Lineup, resolve
 from sponsio_sim.analysis.game.setup import Profile, parse_strategy, set_entry
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.infer import propose_worlds, world_logliks
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import BOARD
 
 MIN_ESS = 50           # fewer effective proposals than this: no inference (uniform worlds)
 PROPOSALS_PER_WORLD = 50   # proposals per world played (at least MIN_PROPOSALS): more proposals, a larger effective sample

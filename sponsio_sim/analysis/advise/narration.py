@@ -4,7 +4,7 @@
 set's line, the round's line, one line per seat (its coins and track; its
 cards where the state knows them, else ``?``), the talon, the betting and
 the end-of-betting token uses, the trick phase so far and the settlement
-if the round is over. `sponsio advise --state` and `sponsio odds --state`
+if the round is over. `sponsio advise --state` and `sponsio odds state --state`
 read it back to the same state, so a round recorded anywhere (the page of
 `sponsio serve`, a `sponsio table` session) can be answered by the one-shot
 commands.

@@ -1,4 +1,4 @@
-"""`sponsio odds --history`: odds of a bet placed now, given what the
+"""`sponsio odds state` in the betting: odds of a bet placed now, given what the
 others did this round.
 
 The seat about to act places the bet now and takes no further betting
@@ -29,9 +29,8 @@ from sponsio_sim.analysis.odds.job import odds_table
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.kernels.advise.evaluate import ActionOutcomes, ActionQuestion, evaluate
 from sponsio_sim.kernels.betting.policies import cheap_card
-from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.betting_policies import BET_TROLL
-from sponsio_sim.kernels.game.layout import BET, GAME, MAX_BETS, MONEY, stats_size
+from sponsio_sim.kernels.layout import BET, BOARD, GAME, MAX_BETS, MONEY, stats_size
 from sponsio_sim.rules import TOKENS, load_rules
 
 DEFAULT_N = 2000

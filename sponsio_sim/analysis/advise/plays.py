@@ -23,7 +23,8 @@ import sponsio_sim.standing as standing
 from sponsio_sim.cards import parse_card
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER
 from sponsio_sim.kernels.play.tricks import play_scripted
-from sponsio_sim.kernels.table import BOARD, TRICK_STATE, new_state
+from sponsio_sim.kernels.table import new_state
+from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
 from sponsio_sim.rules import RuleSet
 
 _HEAD = re.compile(r"^(?:trick\s+(\d+)\s*:\s*)?(?:seat\s+(\d+)\s+leads\b\s*)?(.*)$")

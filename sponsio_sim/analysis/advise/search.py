@@ -31,7 +31,7 @@ from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions, reveal_actions
 from sponsio_sim.kernels.advise.evaluate import ActionOutcomes, ActionQuestion, evaluate
-from sponsio_sim.kernels.game.layout import BET, GAME, MAX_BETS, REBET_TOKEN, stats_size
+from sponsio_sim.kernels.layout import BET, GAME, MAX_BETS, REBET_TOKEN, stats_size
 from sponsio_sim.rules import TOKENS
 
 DEFAULT_N = 1000

@@ -5,7 +5,7 @@ keeps the state (a ``TableState``), the compiled kernels, the success model
 and the inference's likelihoods for the betting so far between questions.
 A line either changes the state, checked as the one-shot commands check it
 (a line that does not fit is one error and changes nothing), or asks a
-question, answered as `sponsio odds --state` / `sponsio advise --state`
+question, answered as `sponsio odds state --state` / `sponsio advise --state`
 answer the same state with the same options (``command`` prints them).
 
 Lines (a `sponsio game --verbose` line is read as the excerpt reads it):
@@ -38,7 +38,7 @@ from sponsio_sim.analysis.advise.tricktable import build_trick_table
 from sponsio_sim.analysis.advise.infer import Reading, seat_strategies
 from sponsio_sim.cards import card_name, format_cards, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
-from sponsio_sim.kernels.game.layout import LEAD_TOKEN, TOKEN
+from sponsio_sim.kernels.layout import LEAD_TOKEN, TOKEN
 from sponsio_sim.rules import TOKENS
 
 _SET = re.compile(r"^(seat|dealer|round|coins|track|hand|talon)\b\s*:?\s*(.*)$")
@@ -377,7 +377,7 @@ class Session:
     def command(self, kind: str, options: dict | None = None) -> str:
         """The one-shot command that answers ``kind`` for the state so far."""
         st, r = self.st, self.rules
-        parts = [f"sponsio {kind}", f"--players {r.players}", *map(shlex.quote, self.rule_options),
+        parts = [{"odds": "sponsio odds state"}.get(kind, f"sponsio {kind}"), f"--players {r.players}", *map(shlex.quote, self.rule_options),
                  f"--seat {st.seat}"]
         if st.seat in st.hands:
             parts.append(f"--hand {shlex.quote(format_cards(st.hands[st.seat], r))}")

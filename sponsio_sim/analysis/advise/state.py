@@ -32,7 +32,7 @@ from sponsio_sim.analysis.advise.plays import TrickEntry, parse_trick_entry, par
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import card_name, parse_card, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
-from sponsio_sim.kernels.game.layout import BET, DOUBLE_TOKEN, LEAD_TOKEN, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN
+from sponsio_sim.kernels.layout import BET, DOUBLE_TOKEN, LEAD_TOKEN, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN
 from sponsio_sim.rules import TOKENS, RuleSet
 
 UNKNOWN_HAND = "?"   # a seat line's cards where the narration does not know them

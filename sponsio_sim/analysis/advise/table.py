@@ -13,9 +13,8 @@ from sponsio_sim.analysis.advise.state import TableState, describe, next_actor
 from sponsio_sim.analysis.game.setup import build_state
 from sponsio_sim.cards import card_name, format_cards
 from sponsio_sim.kernels.advise.actions import END_USE, HIST_FIELDS, replay
-from sponsio_sim.kernels.game.layout import BET, END_TOKENS, GAME, MONEY, PASS, SWAP, SWAP_TOKEN, TOKEN
+from sponsio_sim.kernels.layout import BET, BOARD, END_TOKENS, GAME, MONEY, PASS, SWAP, SWAP_TOKEN, TOKEN
 from sponsio_sim.kernels.game.engine import start_round
-from sponsio_sim.kernels.table import BOARD
 from sponsio_sim.rules import TOKENS
 
 

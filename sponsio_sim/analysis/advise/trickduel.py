@@ -27,10 +27,9 @@ from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards
 from sponsio_sim.analysis.advise.tricktable import trick_table
 from sponsio_sim.cards import parse_cards
 from sponsio_sim.kernels.advise.tricks import PLAY_ON
-from sponsio_sim.kernels.game.layout import END_TOKENS, GAME
-from sponsio_sim.kernels.game.scoring import ready_tricks, score_round
+from sponsio_sim.kernels.layout import BOARD, END_TOKENS, GAME, TRICK_STATE
+from sponsio_sim.kernels.betting.scoring import ready_tricks, score_round
 from sponsio_sim.kernels.play.tricks import play_scripted
-from sponsio_sim.kernels.table import BOARD, TRICK_STATE
 
 
 @dataclass

@@ -44,10 +44,9 @@ from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.contexts import Query
 from sponsio_sim.kernels.dd.core import tally_layout
-from sponsio_sim.kernels.game.layout import GAME, MAX_BETS
+from sponsio_sim.kernels.layout import GAME, MAX_BETS, TRICK_STATE
 from sponsio_sim.kernels.odds.dd import solve_deals
 from sponsio_sim.kernels.play.pimc import trick_counters
-from sponsio_sim.kernels.table import TRICK_STATE
 from tabletop_mc.workshare import new_ticket
 
 PLAYS = ("profile", "pimc", "dd")

@@ -28,10 +28,9 @@ from sponsio_sim.cards import card_name, format_cards, ids_of
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.layouts import Layouts, layout_counts
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER, decided_bets, replay_script
-from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, LEAD_TOKEN, MAX_BETS, TOKEN
+from sponsio_sim.kernels.layout import BOARD, END_TOKENS, GAME, LEAD_TOKEN, MAX_BETS, TOKEN, TRICK_STATE
 from sponsio_sim.kernels.game.engine import game_round
 from sponsio_sim.kernels.betting.phase import leader_of
-from sponsio_sim.kernels.table import BOARD, TRICK_STATE
 from sponsio_sim.rules import RANKS
 
 

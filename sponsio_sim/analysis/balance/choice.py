@@ -30,7 +30,7 @@ from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.runs import check_n, entry_table, game_table, rounds_histogram, seat_table
 from sponsio_sim.analysis.game.setup import Profile, parse_profile
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.kernels.game.layout import GAME_MEASURES
+from sponsio_sim.kernels.layout import GAME_MEASURES
 from sponsio_sim.rules import RuleSet, load_rules
 
 SHARE_CI = "shares of bets, troll share and coins per seat-round: ratios over games, delta-method t interval"

@@ -1,7 +1,7 @@
 """The game measures of a multi-play run (``plays``): levels per play and paired effects between plays.
 
 A measure is a smooth function of the means of the per-game measures
-(``kernels.game.layout.GAME_MEASURES``); its level in play j and its effect from
+(``kernels.layout.GAME_MEASURES``); its level in play j and its effect from
 play j0 to play j (the same games: paired) get 95 % intervals from the
 moments (``tabletop_mc.moments``): exact t intervals for means and
 differences of means, the delta method for ratios of sums (troll share,
@@ -20,7 +20,7 @@ import numpy as np
 
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.balance.plays import PlayRun
-from sponsio_sim.kernels.game.layout import GAME_MEASURES, SEAT_SHARE_MEASURES
+from sponsio_sim.kernels.layout import GAME_MEASURES, SEAT_SHARE_MEASURES
 from sponsio_sim.bet_kinds import KIND_CODE, N_KINDS
 
 END_NAMES = ("track", "coins", "rounds")

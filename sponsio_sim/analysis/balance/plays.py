@@ -10,7 +10,7 @@ killed run resumes.
 ``choice_plays`` builds the plays of a balance measurement: the profile itself,
 then the restricted-play and troll deviations of one player. In a field the
 deviating player is the focal seat (seat g % players in game g,
-``kernels.game.field``), which plays the field's heaviest betting member
+``kernels.field``), which plays the field's heaviest betting member
 (``base``), that member never placing type T (``without=T``) or trolling every
 round with its play and cash-in (``troll``), while the other seats draw from the
 field; with fixed seats it is the profile's first betting entry, seats rotated.
@@ -35,7 +35,7 @@ from sponsio_sim.analysis.game.runs import GAME_CHUNK
 from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state
 from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels import CACHE_DIR
-from sponsio_sim.kernels.game.layout import GAME, MAX_ENTRIES, stats_size
+from sponsio_sim.kernels.layout import GAME, MAX_ENTRIES, stats_size
 from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.kernels.game.multiplay import measures_size
 from sponsio_sim.rules import RuleSet

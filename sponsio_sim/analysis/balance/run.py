@@ -23,7 +23,7 @@ import pandas as pd
 from tabletop_mc.stats import CI_METHOD, Z95, mean_ci, wilson
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.analysis.game.runs import entry_table, game_table, run_games
-from sponsio_sim.kernels.game.layout import MAX_FAILED, named_stats
+from sponsio_sim.kernels.layout import MAX_FAILED, named_stats
 from sponsio_sim.bet_kinds import BY_NAME
 from sponsio_sim.rules import RuleSet
 

@@ -45,7 +45,7 @@ from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.analysis.game.model import KINDS, SuccessModel
 from sponsio_sim.analysis.game.setup import build_state, parse_profile, rows_of
 from sponsio_sim.analysis.game.runs import GAME_CHUNK, entry_table, run_games
-from sponsio_sim.kernels.game.layout import GAME, model_sizes, named_stats, stats_size
+from sponsio_sim.kernels.layout import GAME, model_sizes, named_stats, stats_size
 
 CHECK_GAMES = 20_000      # games of the in-game calibration check (``sponsio fit --check-games``)
 OFF_PRIOR = 50.0          # at most this many off-policy pseudo-bets per cell

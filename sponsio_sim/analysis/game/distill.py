@@ -35,7 +35,7 @@ from tabletop_mc.runner import chunk_counts, derive_seed, set_threads
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.game.model import FEATURES, DistilledWeights
 from sponsio_sim.analysis.game.setup import Profile, build_state, ev_weights, parse_strategy
-from sponsio_sim.kernels.game.layout import DECISION_RECORD, GAME, stats_size
+from sponsio_sim.kernels.layout import DECISION_RECORD, GAME, stats_size
 from sponsio_sim.kernels.game.distill import record_chunks
 
 RECORD_CHUNK = 8          # mc games per chunk

@@ -38,7 +38,7 @@ from sponsio_sim.analysis.game.setup import PLAY, build_state, model_variant, pa
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels.game.fit import fit_chunks
-from sponsio_sim.kernels.game.layout import model_sizes
+from sponsio_sim.kernels.layout import model_sizes
 from sponsio_sim.rules import RuleSet, load_rules
 
 FIT_CHUNK = 2048

@@ -40,7 +40,7 @@ from sponsio_sim.betting_policies import TEMPERED
 from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state, mixture_profile, parse_strategy
 from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels import CACHE_DIR
-from sponsio_sim.kernels.game.layout import GAME, MAX_ENTRIES, PAIRED, PAIR_STATS, stats_size
+from sponsio_sim.kernels.layout import GAME, MAX_ENTRIES, PAIRED, PAIR_STATS, stats_size
 from sponsio_sim.kernels.game.engine import mc_switch
 
 TEMPS = (0.25, 1.0)            # PSRO also tries each support member with these softmax temperatures

@@ -1,7 +1,7 @@
 """The `ev` policy's success model as data: counts, smoothed chances, file I/O.
 
 A model is, per bet kind, a table of (bets, wins) counts over feature cells
-(``kernels.game.layout``, ``kernels.betting.model``), fitted by simulation
+(``kernels.layout``, ``kernels.betting.model``), fitted by simulation
 (``analysis.game.fit``). Its chance per cell is the cell's win rate shrunk toward
 the rate of the same bet parameter over all cells (``PRIOR`` pseudo-bets), so
 thin cells borrow strength. The model depends only on the deal's shape
@@ -37,7 +37,7 @@ from tabletop_mc.notice import notice, reason
 from tabletop_mc.owned import Owned, head, owned_in
 from sponsio_sim.bet_kinds import BET_TYPES, KINDS as KIND_ROWS
 from sponsio_sim.betting_policies import MODEL_BETTING
-from sponsio_sim.kernels.game.layout import CANDIDATE_FEATURES, N_TOKENS, model_shapes, model_sizes
+from sponsio_sim.kernels.layout import CANDIDATE_FEATURES, N_TOKENS, model_shapes, model_sizes
 from sponsio_sim.rules import RuleSet
 
 PRIOR = 4.0          # pseudo-bets pulling a cell toward its parameter's overall rate
@@ -255,7 +255,7 @@ def shipped(rules: RuleSet, variant: str | None = None) -> SuccessModel | None:
 
 
 DISTILLED_FORMAT = "sponsio-distilled/1"
-# the distilled policy's features by name (``kernels.game.layout.DIST_*`` order)
+# the distilled policy's features by name (``kernels.layout.DIST_*`` order)
 FEATURES = tuple(
     [f"bet_{k}" for k in BET_TYPES] + [f"pay_{k}" for k in BET_TYPES] + [f"p_{k}" for k in BET_TYPES]
     + ["forgone", "held", "streak", "swap", "swap_gain"] + [f"token_{t}" for t in range(N_TOKENS)]

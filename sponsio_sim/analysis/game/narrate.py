@@ -19,10 +19,9 @@ from tabletop_mc.rng import seed_key
 from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.setup import build_state, rows_of
 from sponsio_sim.cards import format_cards
-from sponsio_sim.kernels.game.layout import (BET, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_BET, EV_END,
-                                             EV_END_TOKEN, EV_HAND, EV_LEAD, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK,
-                                             EV_TRICK, EV_TRICKS, GAME, LOG_FIELDS, PASS, REBET_TOKEN, SWAP_TOKEN,
-                                             TOKEN, stats_size)
+from sponsio_sim.kernels.layout import (BET, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_BET, EV_END, EV_END_TOKEN,
+                                        EV_HAND, EV_LEAD, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK, EV_TRICKS,
+                                        GAME, LOG_FIELDS, PASS, REBET_TOKEN, SWAP_TOKEN, TOKEN, stats_size)
 from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
 from sponsio_sim.rules import TOKENS, changes_from_shipped, load_rules
 
@@ -46,7 +45,7 @@ class NarratedGame:
 
 
 def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
-    """The event log (rows of ``kernels.game.layout.LOG_FIELDS``) of game 0 of chunk 0."""
+    """The event log (rows of ``kernels.layout.LOG_FIELDS``) of game 0 of chunk 0."""
     board, game_state, money = build_state(rules, strategies, model)
     log = np.zeros((LOG_ROWS, LOG_FIELDS), dtype=np.float64)
     row = np.zeros(stats_size(rules.players, game_state[GAME.entries]), dtype=np.float64)

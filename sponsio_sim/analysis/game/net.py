@@ -24,8 +24,7 @@ from tabletop_mc.net import NetSpec, NetWeights, load_weights
 from tabletop_mc.net.forward import as_float64_slots
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.betting.netlayout import MAX_HIDDEN, NET_INPUTS, SCRATCH_SLOTS, VERSION
-from sponsio_sim.kernels.game.layout import GAME, MAX_ROWS
-from sponsio_sim.kernels.table import MAX_PLAYERS
+from sponsio_sim.kernels.layout import GAME, MAX_PLAYERS, MAX_ROWS
 from sponsio_sim.rules import TOKENS, RuleSet
 
 GAME_NAME = "sponsio"

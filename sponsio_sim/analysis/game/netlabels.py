@@ -34,7 +34,7 @@ from tabletop_mc.stats import mean_ci, wilson
 from sponsio_sim.analysis.game.net import append_net
 from sponsio_sim.analysis.game.setup import Profile, build_state, parse_strategy
 from sponsio_sim.kernels.betting.netlayout import N_ACTIONS, NET_INPUTS, NET_RECORD, ROW_BETTING
-from sponsio_sim.kernels.game.layout import GAME, stats_size
+from sponsio_sim.kernels.layout import GAME, stats_size
 from sponsio_sim.kernels.game.netrecord import label_chunks
 
 LABEL_CHUNK = 4           # games per chunk

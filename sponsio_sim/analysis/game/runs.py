@@ -21,7 +21,7 @@ from tabletop_mc.stats import mean_ci, wilson
 from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.analysis.game.model import KINDS
 from sponsio_sim.analysis.game.setup import Strategy, build_state
-from sponsio_sim.kernels.game.layout import GAME, named_stats, stats_size
+from sponsio_sim.kernels.layout import GAME, named_stats, stats_size
 from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.rules import TOKENS
 
@@ -31,7 +31,7 @@ END_REASONS = ("track", "coins", "rounds")
 
 def run_games(rules, strategies: list[Strategy], n: int, *, rotate: bool, seed: int, model,
               progress: Progress | None = None, cache: bool = False) -> np.ndarray:
-    """Summed kernel statistics of ``n`` games (read by name: ``kernels.game.layout.named_stats``).
+    """Summed kernel statistics of ``n`` games (read by name: ``kernels.layout.named_stats``).
 
     Batches run on the current backend (local threads or Dask); with
     ``cache`` finished batches are kept on disk, keyed by the whole
@@ -101,7 +101,7 @@ def entry_table(totals: np.ndarray, strategies: list[Strategy], rotate: bool, ru
 
 
 def focal_share(totals: np.ndarray, players: int) -> float:
-    """A field's mean win share at its focal seat (``kernels.game.field``): the field's own
+    """A field's mean win share at its focal seat (``kernels.field``): the field's own
     value when every seat draws, or the focal strategy's."""
     stats = named_stats(totals, players)
     return float(stats["focal_share"] / max(stats["games"], 1))
@@ -144,7 +144,7 @@ def game_table(totals: np.ndarray, players: int) -> pd.DataFrame:
 
 def rounds_histogram(totals: np.ndarray, players: int) -> pd.DataFrame:
     """Games by number of rounds played (share with Wilson interval); the last
-    bin (``kernels.game.layout.MAX_ROUNDS_HIST``) also holds longer games."""
+    bin (``kernels.layout.MAX_ROUNDS_HIST``) also holds longer games."""
     stats = named_stats(totals, players)
     games = stats["games"]
     counts = stats["rounds_hist"]

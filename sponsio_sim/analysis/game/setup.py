@@ -4,7 +4,7 @@ A profile is what a game's seats play (``Profile``): comma-separated
 strategies (``analysis.game.strategy``), one per seat (``"ev:goal x4"``
 repeats one); or a **field**: a population's members with mixture weights,
 from which every seat draws its strategy per game (``tabletop_mc.field``,
-``kernels.game.field``). ``reference`` is the reference field: the shipped
+``kernels.field``). ``reference`` is the reference field: the shipped
 equilibrium mixture of `sponsio meta` (``sponsio_sim/fields``), with the
 rule set's cash-in range applied to its members; ``field:FILE`` reads
 another field file. Rule numbers and policy parameters reach the kernels as
@@ -27,10 +27,10 @@ from sponsio_sim.analysis.game.strategy import (BETTING, CASH_BY_NET, DEFAULT_RO
 from sponsio_sim.bet_kinds import BY_NAME, KIND_CODE
 from sponsio_sim.betting_policies import POLICIES
 from sponsio_sim.bets import catalogue
-from sponsio_sim.kernels.game.layout import (CANDIDATE_FEATURES, CASH_NET, CASH_NEVER, GAME, MAX_ENTRIES, MAX_ROUNDS, MAX_ROWS,
-                                             MAX_TRACK, MODEL_START, MONEY, N_KINDS, N_TOKENS)
+from sponsio_sim.kernels.layout import (CANDIDATE_FEATURES, CASH_NET, CASH_NEVER, GAME, MAX_ENTRIES, MAX_PLAYERS,
+                                        MAX_ROUNDS, MAX_ROWS, MAX_TRACK, MODEL_START, MONEY, N_KINDS, N_TOKENS)
 from sponsio_sim.kernels.betting.model import precompute_best
-from sponsio_sim.kernels.table import MAX_PLAYERS, new_state
+from sponsio_sim.kernels.table import new_state
 from sponsio_sim.rules import TOKENS, RuleSet, kernel_multipliers
 
 __all__ = ["BETTING", "DEFAULT_ROLLOUTS", "MC_KEEP", "PLAY", "STRATEGY_HELP", "Strategy", "parse_strategies",
@@ -198,7 +198,7 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
                 focal: int = -1, distilled=None, mc_self: str = "ev", net=None):
     """(board, game_state, money) templates for the game and fit kernels. A field
     ``Profile`` makes every seat draw its entry per game; ``focal`` >= 0 then
-    seats that entry at the focal seat (``kernels.game.field``). ``distilled``:
+    seats that entry at the focal seat (``kernels.field``). ``distilled``:
     the ``distilled`` policy's feature weights (default: the shipped ones for the
     player count, ``model.shipped_distilled``, else ``ev_weights``, which score
     as ``ev`` does). ``mc_self``: how an ``mc`` seat's own later

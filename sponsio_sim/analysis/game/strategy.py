@@ -20,7 +20,7 @@
   round ends and score the seat by ``net``'s value head there (its expected
   win share; the real outcome where the game ends with the round), for its
   betting decisions and its cash-in alike, instead of a round's coin gain
-  and game rollouts (``kernels.game.scoring.leaf_share``).
+  and game rollouts (``kernels.betting.scoring.leaf_share``).
 
 ``"ev:goal x4"`` repeats one strategy.
 """
@@ -34,7 +34,7 @@ from tabletop_mc.errors import UserError
 from sponsio_sim.bet_kinds import KIND_CODE
 from sponsio_sim.betting_policies import BETTING, BY_NAME, POLICIES, TEMPERED
 from sponsio_sim.betting_policies import DEFAULT_ROLLOUTS  # noqa: F401  (re-exported: analysis.game.setup)
-from sponsio_sim.kernels.game.layout import MAX_ENTRIES
+from sponsio_sim.kernels.layout import MAX_ENTRIES
 from sponsio_sim.play_policies import PLAY
 from sponsio_sim.rules import RuleSet
 

@@ -1,7 +1,7 @@
 """The questions the page asks, answered as the one-shot commands answer them.
 
 Each answer carries the JSON that the command in its ``meta.same_as``
-prints (`sponsio odds`, or `sponsio odds --state` / `sponsio advise
+prints (`sponsio odds hand`, or `sponsio odds state --state` / `sponsio advise
 --state` through the `sponsio table` session), and the same table as the
 page shows it: each estimate with its 95 % interval in one cell, as the
 command's table form prints it. The work of a question is a function
@@ -91,7 +91,7 @@ def odds_message(df: pd.DataFrame, seed: int, same_as: str, stake: float, target
 
 
 def hand_odds(tables: Tables, data: dict):
-    """`sponsio odds --hand ... --target-ci C`: every catalogue bet for a hand, as it sharpens."""
+    """`sponsio odds hand --hand ... --target-ci C`: every catalogue bet for a hand, as it sharpens."""
     players = _int(data, "players", 4, 2, 8)
     rules = load_rules(tables.rules_option, players, tables.overrides)
     seat = _int(data, "seat", 0, 0, players - 1)
@@ -106,7 +106,7 @@ def hand_odds(tables: Tables, data: dict):
     if len(parse_cards(hand, rules, "hand")) != rules.hand_size:
         raise UserError(f"hand: {len(parse_cards(hand, rules, 'hand'))} cards; rule set {rules.name} deals "
                         f"{rules.hand_size}")
-    same_as = " ".join([f"sponsio odds --players {players}", *map(shlex.quote, tables.rule_options),
+    same_as = " ".join([f"sponsio odds hand --players {players}", *map(shlex.quote, tables.rule_options),
                         f"--hand {shlex.quote(hand)}"] + ([f"--talon {shlex.quote(talon)}"] if talon else [])
                        + [f"--seat {seat} --lead {lead} --target-ci {target:g} --seed {seed}"])
     query = Query(hand, talon, seat=seat, lead=lead)

@@ -28,7 +28,7 @@ from sponsio_sim.cards import card_name
 from sponsio_sim.cli.advise import state_rules
 from sponsio_sim.cli.table import check_option
 from sponsio_sim.kernels.advise.actions import END_USE
-from sponsio_sim.kernels.game.layout import BET, REBET_TOKEN
+from sponsio_sim.kernels.layout import BET, REBET_TOKEN
 from sponsio_sim.rules import RANKS, TOKENS, load_rules
 
 MAX_LINES = 400            # lines recorded in one table (a round takes about 60)

@@ -20,9 +20,8 @@ from sponsio_sim.kernels.betting.phase import (apply_action, apply_end_token, be
 from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import cheap_card
 from sponsio_sim.kernels.bits import U0, U1, bit, lowest
-from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, GAME, MAX_BETS, MONEY, N_TOKENS, PASS, REBET_TOKEN,
-                                             SWAP, SWAP_TOKEN, TOKEN)
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import (BET, BOARD, DOUBLE_TOKEN, GAME, MAX_BETS, MONEY, N_TOKENS, PASS, REBET_TOKEN,
+                                        SWAP, SWAP_TOKEN, TOKEN)
 
 END_USE = 4              # history kind of an end-of-betting token use
 HIST_FIELDS = 5

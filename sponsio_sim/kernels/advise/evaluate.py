@@ -15,7 +15,7 @@ import numpy as np
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.betting.rollout import new_work, rollout
 from sponsio_sim.kernels.game.engine import game_rollout, rollout_game
-from sponsio_sim.kernels.game.layout import GAME, MAX_BETS
+from sponsio_sim.kernels.layout import GAME, MAX_BETS
 
 _GAME = np.uint64(0x6A3E5D1C0B2F4E97)   # the later rounds' streams, from the rollouts' key
 # What ``evaluate`` asks: seat ``seat``'s actions ``acts[pick[i]]`` (act, x, y, rv) at

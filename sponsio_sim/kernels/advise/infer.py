@@ -16,8 +16,7 @@ import numpy as np
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.advise.actions import replay, undo_swaps
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work
-from sponsio_sim.kernels.game.layout import GAME, MODEL_START
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import BOARD, GAME, MODEL_START
 
 BLOCKS = 64    # likelihood work split into this many blocks (threads take whole blocks)
 

@@ -24,11 +24,10 @@ from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.betting.rollout import load_scratch
 from sponsio_sim.kernels.dd.core import TT_BITS, new_workspace
 from sponsio_sim.kernels.game.engine import game_round
-from sponsio_sim.kernels.game.layout import GAME, MAX_BETS, MONEY
-from sponsio_sim.kernels.game.scoring import ready_tricks, score_round
+from sponsio_sim.kernels.layout import BOARD, GAME, MAX_BETS, MONEY
+from sponsio_sim.kernels.betting.scoring import ready_tricks, score_round
 from sponsio_sim.kernels.play.pimc import PIMC, pimc_context
 from sponsio_sim.kernels.play.tricks import play_scripted
-from sponsio_sim.kernels.table import BOARD
 
 BLOCKS = 8          # worlds of a call split into this many blocks per candidate (jobs for the threads)
 HALT_AFTER = -2     # ``play_scripted``: stop right after the scripted cards

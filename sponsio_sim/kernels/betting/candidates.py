@@ -13,7 +13,7 @@ whose gain is the entry's threshold.
   type the model's best bet and the pilot's best, the best exchange and
   every free token, whatever the others are worth.
 - ``candidate_features``: the features ``distilled`` scores a candidate by
-  (``game.layout.DIST_*``), the same for a recorded ``mc`` decision and for play.
+  (``kernels.layout.DIST_*``), the same for a recorded ``mc`` decision and for play.
 """
 
 import numba as nb
@@ -26,9 +26,8 @@ from sponsio_sim.kernels.betting.phase import betting_place, entry_of, leader_of
 from sponsio_sim.kernels.betting.policies import (NO_GAIN, allowed_kind, best_swap, cheap_card, payment, token_gain,
                                                   troll_income)
 from sponsio_sim.kernels.bits import U0, U1, popcount
-from sponsio_sim.kernels.game.layout import (BET, CANDIDATE_FEATURES, GAME, LEAD_TOKEN, MAX_ROWS, MONEY, N_TOKENS,
-                                             PASS, SWAP, TOKEN)
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import (BET, BOARD, CANDIDATE_FEATURES, GAME, LEAD_TOKEN, MAX_ROWS, MONEY, N_TOKENS,
+                                        PASS, SWAP, TOKEN)
 
 @no_refcount
 def add_candidate(cands, gains, n, act, x, y, rv, g):

@@ -6,7 +6,7 @@ from sponsio_sim.kernels.betting.policies import choose_ev, choose_random
 from sponsio_sim.kernels.betting.net import choose_net
 from sponsio_sim.kernels.betting.scored import choose_distilled, choose_soft
 from sponsio_sim.betting_policies import BET_DISTILLED, BET_EV, BET_MC, BET_NET, BET_RANDOM, BET_TROLL
-from sponsio_sim.kernels.game.layout import GAME, MONEY, PASS
+from sponsio_sim.kernels.layout import GAME, MONEY, PASS
 
 
 @no_refcount

@@ -8,7 +8,7 @@ best (the highest estimated P x multiplier; ``fail`` bets by the model only);
 the best exchange with the talon; and each free token (paid by revealing a
 card where it can, else in coins). They are ranked by the gain ``ev`` gives
 them (bets by the pilot's estimate where it has one), and pass and the best
-``GAME.mc_keep - 1`` others are searched (``betting.audit`` measures how often
+``GAME.mc_keep - 1`` others are searched (``game.audit`` measures how often
 searching every candidate would pick otherwise). Each is played out R times from the
 state as seat s sees it: the other seats' unrevealed cards are dealt again at
 random (their revealed cards and hand sizes kept, the talon is public), the
@@ -50,9 +50,8 @@ from sponsio_sim.kernels.betting.rollout import deal_world, new_work, pilot_roll
 from sponsio_sim.kernels.bits import U0
 from sponsio_sim.betting_policies import BET_MC
 from sponsio_sim.kernels.contexts import Candidates
-from sponsio_sim.kernels.game.layout import (CANDIDATE_FEATURES, DECISION_RECORD, DOUBLE_TOKEN, GAME, MAX_BETS,
-                                             MAX_CANDS, PASS, REBET_TOKEN, SWAP_TOKEN)
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import (BOARD, CANDIDATE_FEATURES, DECISION_RECORD, DOUBLE_TOKEN, GAME, MAX_BETS,
+                                        MAX_CANDS, PASS, REBET_TOKEN, SWAP_TOKEN)
 
 PILOT = 32                            # pass rollouts that estimate each bet's chance (at most R)
 _AUDIT = np.uint64(0xA0D17A0D17A0D17)  # the audit's fresh deals
@@ -175,7 +174,7 @@ def choose_mc(step, s, board, game_state, money, state, record):
 @nb.njit(cache=True)
 def record_decision(s, chosen, m, cand, board, game_state, money, record):
     """One row per searched candidate of ``cand`` (a ``contexts.Candidates``,
-    the first ``m`` of its order) into ``record`` (``game.layout.REC_*``;
+    the first ``m`` of its order) into ``record`` (``kernels.layout.REC_*``;
     row 0 counts the rows used and the decisions): the decision's number,
     whether it was chosen, its paired mean round gain over pass and the
     rollouts behind it, its model gain and its features (``CANDIDATE_FEATURES.size``). A full

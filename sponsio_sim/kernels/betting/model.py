@@ -21,7 +21,7 @@ fixed-seat games while calibrated over all seats.
 
 ``prepare_features`` writes a hand's features to the ``game_state`` scratch; then
 ``cell_of`` / ``prob`` read them for any bet, so scanning the catalogue costs
-one feature pass. Layout and table shapes: ``game.layout``.
+one feature pass. Layout and table shapes: ``kernels.layout``.
 """
 
 import numba as nb
@@ -31,9 +31,8 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bits import RANKS, U0, U1, highest, popcount
 from sponsio_sim.kernels.bets import target_bets
 from sponsio_sim.bet_kinds import BY_NAME, COLOUR, FAIL, FIRST, LAST, NINES, PLACES, TRICKS
-from sponsio_sim.kernels.game.layout import (COLOUR_CELLS, COLOUR_PARAMS, FAIL_CELLS, GAME, LAST_CELLS, MODEL_START,
-                                             MONEY, NINES_CELLS, TRICKS_CELLS)
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import (BOARD, COLOUR_CELLS, COLOUR_PARAMS, FAIL_CELLS, GAME, LAST_CELLS, MODEL_START,
+                                        MONEY, NINES_CELLS, TRICKS_CELLS)
 
 TOP_RANKS = 0x1C0  # ranks 7, 8, 9 of a colour: the "high cards"
 FIRST_CELLS = BY_NAME["first"].cell_sizes   # sure winners (0..3+), high cards (0..4+), leads

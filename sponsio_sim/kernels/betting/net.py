@@ -31,9 +31,8 @@ from sponsio_sim.kernels.betting.phase import betting_place, entry_of, leader_of
 from sponsio_sim.kernels.betting.policies import (NO_GAIN, allowed_kind, best_swap, cheap_card, may_bet, payment,
                                                   token_gain, troll_income)
 from sponsio_sim.kernels.bits import U0, U1, lowest, popcount
-from sponsio_sim.kernels.game.layout import (BET, GAME, LEAD_TOKEN, MAX_BETS, MAX_ROWS, MONEY, N_TOKENS, PASS, SWAP,
-                                             TOKEN)
-from sponsio_sim.kernels.table import BOARD, MAX_COLOURS
+from sponsio_sim.kernels.layout import (BET, BOARD, GAME, LEAD_TOKEN, MAX_BETS, MAX_COLOURS, MAX_ROWS, MONEY, N_TOKENS,
+                                        PASS, SWAP, TOKEN)
 
 
 @no_refcount

@@ -33,7 +33,7 @@ from sponsio_sim.kernels.betting.net import action_index, action_of, encode, net
 from sponsio_sim.kernels.betting.netlayout import N_ACTIONS, NET_INPUTS, NET_RECORD, ROW_BETTING, ROW_CASH, ROW_OUTCOME
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work, rollout, rollout_key
-from sponsio_sim.kernels.game.layout import CASH_NET, GAME, MONEY
+from sponsio_sim.kernels.layout import CASH_NET, GAME, MONEY
 
 GAME_SLOT = 2        # record[0]: rows used, decisions, the game being played (set by the chunk)
 RACE_FIRST = 16      # the race: first after this many rollouts, then every RACE_EVERY

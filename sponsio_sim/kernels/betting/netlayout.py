@@ -23,8 +23,7 @@ import numpy as np
 
 from tabletop_mc.records import layout
 from sponsio_sim.bet_kinds import N_KINDS
-from sponsio_sim.kernels.game.layout import MAX_ROWS, N_TOKENS
-from sponsio_sim.kernels.table import MAX_COLOURS, MAX_CARDS, MAX_PLAYERS
+from sponsio_sim.kernels.layout import MAX_CARDS, MAX_COLOURS, MAX_PLAYERS, MAX_ROWS, N_TOKENS
 
 OTHERS = MAX_PLAYERS - 1
 NET_TRACK = 10            # track positions whose values are inputs (0..9; a longer track's tail is not read)

@@ -5,7 +5,7 @@ PASS; BET ``x`` = catalogue row; TOKEN ``x`` = token, ``y`` = the card
 revealed to pay for it or -1 to pay coins; SWAP ``x`` = hand card given,
 ``y`` = talon card taken. ``apply_action`` checks every rule and returns
 False (state untouched) for an illegal action, so policies and hand-made
-tests go through the same gate. State layout: ``game.layout``.
+tests go through the same gate. State layout: ``kernels.layout``.
 """
 
 import numba as nb
@@ -14,9 +14,8 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bits import U0, bit
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, END_TOKENS, GAME, LEAD_TOKEN, MAX_BETS, MONEY,
-                                             N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN)
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import (BET, BOARD, DOUBLE_TOKEN, END_TOKENS, GAME, LEAD_TOKEN, MAX_BETS, MONEY,
+                                        N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN)
 
 
 @nb.njit(cache=True, inline="always")

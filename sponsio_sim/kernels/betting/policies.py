@@ -31,9 +31,8 @@ from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepa
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.betting_policies import BET_DISTILLED, BET_EV, BET_MC, BET_NET, BET_RANDOM, BET_TROLL
-from sponsio_sim.kernels.game.layout import (BET, DOUBLE_TOKEN, GAME, LEAD_TOKEN, MAX_BETS, MONEY, N_KINDS, N_TOKENS,
-                                             PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN)
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import (BET, BOARD, DOUBLE_TOKEN, GAME, LEAD_TOKEN, MAX_BETS, MONEY, N_KINDS, N_TOKENS,
+                                        PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN)
 
 NO_GAIN = -1e300
 

@@ -22,11 +22,10 @@ from sponsio_sim.kernels.bits import U0, U1, lowest, popcount
 from sponsio_sim.kernels.contexts import GameRound, RolloutWork
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.field import FIELD_KEY, redraw_others
+from sponsio_sim.kernels.field import FIELD_KEY, redraw_others
 from sponsio_sim.betting_policies import BET_MC
-from sponsio_sim.kernels.game.layout import END_TOKENS, GAME, MAX_BETS, MODEL_START, MONEY, PASS
-from sponsio_sim.kernels.game.scoring import leaf_share, play_out_round
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.layout import BOARD, END_TOKENS, GAME, MAX_BETS, MODEL_START, MONEY, PASS
+from sponsio_sim.kernels.betting.scoring import leaf_share, play_out_round
 
 RACE_EVERY = 10                       # rollouts between two races (``race``)
 RACE_Z = 2.0                          # a candidate this many paired SEs behind the leader is dropped

@@ -25,7 +25,7 @@ from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import uniform
 from sponsio_sim.kernels.betting.candidates import candidate_features, ev_candidates, step_candidates
 from sponsio_sim.kernels.betting.phase import bet_legal, entry_of
-from sponsio_sim.kernels.game.layout import BET, CANDIDATE_FEATURES, GAME, MAX_CANDS, MAX_ROWS, MONEY
+from sponsio_sim.kernels.layout import BET, CANDIDATE_FEATURES, GAME, MAX_CANDS, MAX_ROWS, MONEY
 
 
 @no_refcount

@@ -26,7 +26,8 @@ import numpy as np
 
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, lowest, popcount
 from sponsio_sim.kernels.dd.context import Workspace
-from sponsio_sim.kernels.dd.tt import MAX_PLAYERS, U_REL0, new_table
+from sponsio_sim.kernels.dd.tt import U_REL0, new_table
+from sponsio_sim.kernels.layout import MAX_PLAYERS
 
 # Search modes.
 MODE_TRICKS, MODE_BET = 0, 1

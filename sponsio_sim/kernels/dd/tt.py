@@ -32,7 +32,6 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.bits import compress
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, lowest, popcount, select
-from sponsio_sim.kernels.table import MAX_PLAYERS  # noqa: F401  (re-exported: dd.core)
 
 NO, YES, UNKNOWN = 0, 1, 2
 WAYS = 64

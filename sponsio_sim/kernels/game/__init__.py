@@ -1,4 +1,6 @@
-"""The whole game: rounds, scoring, cash-in, the narration log, the model-fitting rounds and exploit runs.
+"""The whole game: rounds, the narration log, the model-fitting rounds, exploit runs and mc's audit.
 
-``engine`` plays games; betting decisions come from ``kernels.betting``.
+``engine`` plays games; each round's betting and its end (scoring, cash-in,
+the end check) come from ``kernels.betting``, which never imports this
+folder (``tests/test_layers.py``).
 """

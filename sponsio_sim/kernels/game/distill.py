@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.game.engine import game_chunk
-from sponsio_sim.kernels.game.layout import DECISION_RECORD
+from sponsio_sim.kernels.layout import DECISION_RECORD
 from sponsio_sim.kernels.game.log import no_log
 
 

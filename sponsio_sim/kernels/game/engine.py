@@ -1,12 +1,12 @@
 """The full game (docs/rules-sponsio.md sections 2, 3, 6, 7): rounds of betting, tricks and scoring
 until one of the three end conditions, many games per chunk.
 
-State lives in the packed arrays of ``game.layout`` (built once per run by
+State lives in the packed arrays of ``kernels.layout`` (built once per run by
 ``analysis.game.setup``); each chunk copies them, plays every round
 from its own stream ``(seed, chunk, game, round)`` and adds its games'
-statistics (``game.layout.ENTRY_STATS``) to its row, so totals do not depend on the
+statistics (``kernels.layout.ENTRY_STATS``) to its row, so totals do not depend on the
 thread count, and runs that differ in one seat's strategy share their
-deals. A chunk given a log array with more than one row also writes every event (``game.layout.EV_*``) there:
+deals. A chunk given a log array with more than one row also writes every event (``kernels.layout.EV_*``) there:
 the narrated game is the same code path as the tournament. An ``mc`` seat
 on a track position with a value decides whether to cash in by playing the
 game out both ways (``mc_cash_ins``), between the round's scoring and its
@@ -30,19 +30,18 @@ from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.contexts import GameRollout, GameRound
 from sponsio_sim.kernels.deal import deal
-from sponsio_sim.kernels.game.layout import (DECISION_RECORD, END_TOKENS, EV_ACTION, EV_END, EV_END_TOKEN, EV_LEAD, GAME,
-                                             MAX_BETS, MODEL_START, MONEY, N_TOKENS, PASS)
-from sponsio_sim.kernels.game.field import FIELD_KEY, draw_entries, redraw_others
+from sponsio_sim.kernels.layout import (BOARD, DECISION_RECORD, END_TOKENS, EV_ACTION, EV_END, EV_END_TOKEN, EV_LEAD,
+                                        GAME, MAX_BETS, MODEL_START, MONEY, N_TOKENS, PASS)
+from sponsio_sim.kernels.field import FIELD_KEY, draw_entries, redraw_others
 from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring, no_log
 from sponsio_sim.kernels.game.record import record_game, record_round, track_standings
-from sponsio_sim.kernels.game.scoring import cash_in, end_check, option_share, play_out
-from sponsio_sim.kernels.table import BOARD
+from sponsio_sim.kernels.betting.scoring import cash_in, end_check, option_share, play_out
 
 
 @no_refcount
 def start_game(g, game_state, money):
     """Coins, track and seat order for game ``g`` of a chunk (a field's draws:
-    ``game.field.draw_entries``); dealer = last seat."""
+    ``kernels.field.draw_entries``); dealer = last seat."""
     players = game_state[GAME.players]
     game_state[GAME.focal_seat] = -1
     for s in range(players):

@@ -26,9 +26,9 @@ from sponsio_sim.kernels.betting.phase import add_bet, bet_legal
 from sponsio_sim.kernels.betting.model import cell_of, prepare_features
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.game.layout import GAME, MODEL_START, MONEY, N_KINDS
+from sponsio_sim.kernels.layout import GAME, MODEL_START, MONEY, N_KINDS
 from sponsio_sim.kernels.game.engine import game_round, play_game
-from sponsio_sim.kernels.game.scoring import load_bets
+from sponsio_sim.kernels.betting.scoring import load_bets
 from sponsio_sim.kernels.game.log import no_log
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance

@@ -1,5 +1,5 @@
 """The narration log of the full game: one float64 row of ``LOG_FIELDS``
-per event (``game.layout.EV_*``); row 0 holds the count. ``analysis.game.narrate``
+per event (``kernels.layout.EV_*``); row 0 holds the count. ``analysis.game.narrate``
 turns it into text and JSON."""
 
 import numba as nb
@@ -8,10 +8,9 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import leader_of
 from sponsio_sim.kernels.bits import RANKS, popcount
-from sponsio_sim.kernels.game.layout import (EV_BET, EV_HAND, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK,
-                                             EV_TRICKS, GAME, MAX_BETS, MONEY)
-from sponsio_sim.kernels.game.layout import LOG_FIELDS
-from sponsio_sim.kernels.table import BOARD, TRICK_STATE
+from sponsio_sim.kernels.layout import (BOARD, EV_BET, EV_HAND, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK,
+                                        EV_TRICKS, GAME, MAX_BETS, MONEY, TRICK_STATE)
+from sponsio_sim.kernels.layout import LOG_FIELDS
 
 
 @nb.njit(cache=True)

@@ -15,7 +15,7 @@ import numpy as np
 
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.game.engine import game_round, play_game
-from sponsio_sim.kernels.game.layout import GAME
+from sponsio_sim.kernels.layout import GAME
 from sponsio_sim.kernels.game.log import no_log
 
 

@@ -4,10 +4,10 @@ A *play* is a line-up under a rule set, packed by ``analysis.game.setup.build_st
 (every play of a run has the same deal shape and success model, so the packed arrays
 stack). Each game of a chunk is played once per play from the same random streams
 (``engine.round_stream``): the plays deal the same cards in every round they both
-reach and, in a field, draw the same members (``game.field``), so per-game
+reach and, in a field, draw the same members (``kernels.field``), so per-game
 differences between plays are paired. Per play, the row gets the standard
-statistics (``game.layout``: exactly what a tournament of that play and seed sums);
-per game, every play's vector of game measures (``game.layout.GAME_MEASURES``, then
+statistics (``kernels.layout``: exactly what a tournament of that play and seed sums);
+per game, every play's vector of game measures (``kernels.layout.GAME_MEASURES``, then
 each seat's win share) goes side by side into one vector whose sums and outer
 products (``tabletop_mc.moments``) give the analysis layer the mean and 95 %
 interval of any paired difference or ratio.
@@ -21,7 +21,7 @@ from sponsio_sim.bet_kinds import N_KINDS
 from sponsio_sim.kernels.contexts import on_state
 from sponsio_sim.kernels.game.engine import game_round, play_game
 from sponsio_sim.kernels.game.exploit import entry_result
-from sponsio_sim.kernels.game.layout import ENTRY_STATS, GAME, GAME_MEASURES, MONEY, SEAT_SHARE_MEASURES, STATS_HEAD
+from sponsio_sim.kernels.layout import ENTRY_STATS, GAME, GAME_MEASURES, MONEY, SEAT_SHARE_MEASURES, STATS_HEAD
 from sponsio_sim.kernels.game.record import record_game
 from sponsio_sim.kernels.game.log import no_log
 

@@ -1,11 +1,11 @@
 """Per-game statistics of the full game: what a finished round and a finished
-game add to a chunk's row (``game.layout.STATS_HEAD``, ``ENTRY_STATS``, ``ROW_STATS`` ...)."""
+game add to a chunk's row (``kernels.layout.STATS_HEAD``, ``ENTRY_STATS``, ``ROW_STATS`` ...)."""
 
 
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import entry_of
-from sponsio_sim.kernels.game.layout import (ENTRY_STATS, GAME, MAX_BETS, MAX_FAILED, MAX_ROUNDS_HIST, MAX_ROWS, MONEY,
-                                             N_TOKENS, ROW_STATS, SEAT_STATS, SHAPE_STATS, STATS_HEAD)
+from sponsio_sim.kernels.layout import (ENTRY_STATS, GAME, MAX_BETS, MAX_FAILED, MAX_ROUNDS_HIST, MAX_ROWS, MONEY,
+                                        N_TOKENS, ROW_STATS, SEAT_STATS, SHAPE_STATS, STATS_HEAD)
 
 
 @no_refcount

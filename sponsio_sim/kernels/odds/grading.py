@@ -34,14 +34,15 @@ from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.play.pimc import PIMC, pimc_context, pimc_play
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import GOAL, RANDOM, build_relevance
-from sponsio_sim.kernels.table import NINES_OWN, set_round
+from sponsio_sim.kernels.table import set_round
+from sponsio_sim.kernels.layout import NINES_OWN
 
 OUT_FIELDS = 7
 F_BET, F_RANDOM, F_GOAL, F_PIMC, F_WORST, F_BEST, F_LEADER = range(OUT_FIELDS)
 
 
 # What a grading run asks: the asking seat, the rules' shape (players,
-# colours, hand and talon sizes, table.FLAGS), the candidate bets
+# colours, hand and talon sizes, the rule flags: layout.TRICK_STATE.flags), the candidate bets
 # ``cand[j]`` = (kind, a, b) with multipliers ``mult[j]`` and the stake,
 # goal-policy rounds per candidate and PIMC worlds per decision.
 Grading = namedtuple("Grading", ["ask", "players", "n_colours", "hand_size", "talon_size", "cand", "mult", "stake",

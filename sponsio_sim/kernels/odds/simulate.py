@@ -6,7 +6,7 @@ the counts do not depend on the thread count. Per chunk it returns counts
 in the ``stats_layout`` order: per bet kind, how often the asking seat
 would have won each of its rows (the tricks histogram 0..H, per colour the
 captured-card histogram 0..9, last, nines, fail per seat), then the joint
-success of all the asking seat's bets. ``flags`` are the rule flags of ``table.FLAGS``.
+success of all the asking seat's bets. ``flags`` are the rule flags of ``TRICK_STATE.flags`` (``kernels.layout``).
 
 ``stop`` (kind, a, b; kind < 0 for none) names the one bet a goal row asks
 about: a round then ends as soon as that bet is settled
@@ -28,7 +28,8 @@ from sponsio_sim.kernels.contexts import trick_round
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.play.tricks import play_borrowed
 from sponsio_sim.kernels.play.policies import RANDOM, build_relevance
-from sponsio_sim.kernels.table import BOARD, TRICK_STATE, set_round
+from sponsio_sim.kernels.table import set_round
+from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
 
 
 def stats_layout(hand_size, n_colours, players):

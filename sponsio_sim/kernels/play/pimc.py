@@ -27,7 +27,7 @@ from sponsio_sim.kernels.dd.context import BetQuestion
 from sponsio_sim.kernels.dd.solve import solve_bets
 from sponsio_sim.kernels.dd.core import tally_layout
 from sponsio_sim.kernels.play.tricks import HOOKED, choose_hooked, play_tricks
-from sponsio_sim.kernels.table import BOARD, NINES_OWN, TRICK_STATE
+from sponsio_sim.kernels.layout import BOARD, NINES_OWN, TRICK_STATE
 
 PIMC = HOOKED
 # What the pimc seat's hook needs besides the public state.

@@ -10,7 +10,7 @@ hand, the talon, revealed cards, cards played, and voids shown in play.
   of who wins the trick, and plays the best; ties go to the lowest card.
   What each bet is worth in a trick is ``goals``, one branch per bet kind.
 
-State arrays (``board``, ``game_state``, ``money``) are laid out in ``table``.
+State arrays (``board``, ``game_state``, ``money``) are laid out in ``kernels.layout``.
 """
 
 import numba as nb
@@ -21,7 +21,8 @@ from tabletop_mc.rng import randbelow
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bits import RANKS, U0, U1, above, beats, bit, lowest, popcount, select
 from sponsio_sim.kernels.play.goals import colour_terms, goal_weights
-from sponsio_sim.kernels.table import BOARD, MAX_REL, NINES_OWN as NINES_OWN_FLAG, TRICK_STATE, rel_at
+from sponsio_sim.kernels.table import rel_at
+from sponsio_sim.kernels.layout import BOARD, MAX_REL, NINES_OWN as NINES_OWN_FLAG, TRICK_STATE
 
 RANDOM, GREEDY, GOAL = 0, 1, 2
 # Weights of the goal policy's card-scoring terms (heuristic constants, not rules;

@@ -9,7 +9,7 @@ from sponsio_sim.kernels.bets import bet_decided
 from sponsio_sim.kernels.bits import RANKS, U0, U1, beats, bit, lowest, popcount
 from sponsio_sim.kernels.contexts import Trick
 from sponsio_sim.kernels.play.policies import GOAL, GREEDY, RANDOM, choose_random, choose_scored
-from sponsio_sim.kernels.table import BOARD, TRICK_STATE
+from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
 
 
 HOOKED = 3  # policy codes from here on choose through ``choose_hooked``

@@ -1,27 +1,35 @@
-"""The full game's flat vectors, each declared once (``tabletop_mc.records.layout``).
+"""Sponsio's vocabulary: the flat vectors' layouts and the codes that kernels
+and analysis share, each declared once (``tabletop_mc.records.layout``).
 
-The full-game kernels extend the trick phase's packed state (``table``)
-instead of adding arrays, so every hot call takes the same four arrays
-``(board, game_state, money, rng)`` as ``play_tricks``:
+numba reference-counts every array passed to a function, and a call that
+takes ten arrays costs more than a whole trick, so the kernels keep a round's
+state, and a whole game's, in a few flat arrays; every hot call takes the
+same four ``(board, game_state, money, rng)`` as ``play_tricks``:
 
-- ``game_state`` (int64) = the trick-phase part (``table.TRICK_STATE``), then
-  ``GAME``: the game's integer configuration (rule numbers, catalogue rows,
-  policies, model offsets) and integer state (round, dealer, tokens, bets,
-  track, scratch);
-- ``money`` (float64) = the goal policy's scratch (``table.TRICK_MONEY``), then
-  ``MONEY``: the money configuration (stake, token cost, troll pay, bonus,
-  track values, multipliers, policy parameters), the coins and the round's
-  ledger, and from ``MODEL_START`` the fitted success model (variable length,
-  offsets in ``GAME.model_at``);
-- ``board`` (uint64) is ``table.BOARD`` unchanged: hands, talon, revealed cards.
+- ``board`` (uint64) = ``BOARD``: hands, won cards, colour masks and public
+  masks (talon, revealed and played cards);
+- ``game_state`` (int64) = ``TRICK_STATE``: tricks won, voids, scratch
+  seats, the relevance table (which bets each seat plays for or against,
+  ``play.policies``), the cards of the trick phase in play order, the rule
+  flags, and each trick's winner (what bets are settled on, with ``board``'s
+  won cards); in whole games followed by ``GAME``: the game's integer
+  configuration (rule numbers, catalogue rows, policies, model offsets) and
+  integer state (round, dealer, tokens, bets, track, scratch);
+- ``money`` (float64) = ``TRICK_MONEY``: the goal policy's scratch; in whole
+  games followed by ``MONEY``: the money configuration (stake, token cost,
+  troll pay, bonus, track values, multipliers, policy parameters), the coins
+  and the round's ledger, and from ``MODEL_START`` the fitted success model
+  (variable length, offsets in ``GAME.model_at``).
 
-Each layout's fields are offsets numba compiles in (``game_state[GAME.track + s]``);
-the analysis layer and the tests read the same memory by name
-(``GAME.named(game_state)["track"][s]``, ``named_stats(totals, players)``).
-The statistics (``STATS_HEAD``, ``ENTRY_STATS``, ...), the distilled policy's
-features (``CANDIDATE_FEATURES``), a recorded ``mc`` decision
-(``DECISION_RECORD``) and ``sponsio exploit``'s pair block (``PAIR_STATS``)
-are declared the same way.
+Each layout's fields are offsets numba compiles in (``board[BOARD.hands + s]``,
+``game_state[GAME.track + s]``); the analysis layer and the tests read the
+same memory by name (``GAME.named(game_state)["track"][s]``,
+``named_stats(totals, players)``). The statistics (``STATS_HEAD``,
+``ENTRY_STATS``, ...), the distilled policy's features
+(``CANDIDATE_FEATURES``), a recorded ``mc`` decision (``DECISION_RECORD``)
+and ``sponsio exploit``'s pair block (``PAIR_STATS``) are declared the same
+way. This module sits at the bottom of the kernels: it imports no kernel
+but ``bits`` (``tests/test_layers.py``).
 """
 
 from math import prod
@@ -30,8 +38,44 @@ import numpy as np
 
 from tabletop_mc.records import layout, named, record_dtype
 from sponsio_sim.bet_kinds import BY_NAME, KINDS, MAX_BETS, N_KINDS, model_shape
-from sponsio_sim.kernels.table import MAX_PLAYERS, TRICK_MONEY, TRICK_STATE
+from sponsio_sim.kernels.bits import RANKS
+from sponsio_sim.rules import NINES_OWN_FLAG
 
+# the trick phase
+MAX_PLAYERS = 6
+MAX_COLOURS = 4
+MAX_REL = 16
+REL_FIELDS = 5  # kind, a, b, owner, sign
+MAX_CARDS = MAX_COLOURS * RANKS
+MAX_TRICKS = MAX_CARDS // 2
+NINES_OWN = NINES_OWN_FLAG   # rule flag: a nines bet judges only its bettor's 9s (``nines_scope = own``)
+
+# the cards (uint64 bit masks)
+BOARD = layout(np.uint64, (
+    ("hands", MAX_PLAYERS), ("won", MAX_PLAYERS),
+    ("colour_masks", MAX_COLOURS),   # the deck's cards of each colour
+    ("talon", ()), ("revealed", ()), ("played", ()),
+    ("deck", ()),                    # every card of the rule set
+    ("nine_cards", ()),              # the deck's 9s
+), name="Board")
+
+# the trick phase's integers
+TRICK_STATE = layout(np.int64, (
+    ("tricks_won", MAX_PLAYERS),
+    ("void", MAX_PLAYERS),           # per seat: bit c set, known void in colour c
+    ("can", MAX_PLAYERS),            # scratch seats
+    ("n_rel", MAX_PLAYERS),          # relevance entries per seat
+    ("rel", (MAX_PLAYERS, MAX_REL, REL_FIELDS)),   # per seat, the bets it plays for or against (``rel_at``)
+    ("seq", MAX_CARDS),              # cards in play order (set by play_tricks)
+    ("flags", ()),                   # rule flags (NINES_OWN)
+    ("winners", MAX_TRICKS),         # the winner of each trick, in play order (set by play_tricks)
+    ("n_played", ()),                # tricks play_tricks played
+), name="TrickState")
+
+# the goal policy's scratch: one value per seat (``play.policies``)
+TRICK_MONEY = layout(np.float64, (("goal_scratch", MAX_PLAYERS),), name="TrickMoney")
+
+# the whole game
 MAX_ROWS = 72          # catalogue rows: tricks 0..H, colour C x 0..9, last, nines, fail S
 MAX_TRACK = 32         # streak track positions (track_win <= MAX_TRACK - 1)
 N_TOKENS = 4
@@ -75,7 +119,7 @@ MAX_CANDS = 24   # candidate actions of one decision: more than any lists (1 + 2
 END_TRACK, END_COINS, END_ROUNDS = 1, 2, 3
 
 
-# game_state (int64): the trick phase's part (``table.TRICK_STATE``), then the game's configuration
+# game_state (int64): the trick phase's part (``TRICK_STATE``), then the game's configuration
 GAME = layout(np.int64, (
     ("players", ()), ("colours", ()), ("hand_size", ()),
     ("betting_turns", ()),
@@ -148,7 +192,7 @@ GAME = layout(np.int64, (
     ("mc_leaf", MAX_ENTRIES),     # per entry: 1: mc rollouts stop where the round ends, valued by net's value head
 ), start=TRICK_STATE.size, name="Game")
 
-# money (float64): the goal policy's scratch (``table.TRICK_MONEY``), then the money configuration,
+# money (float64): the goal policy's scratch (``TRICK_MONEY``), then the money configuration,
 # the coins and the round's ledger, and from MODEL_START the fitted success model
 MONEY = layout(np.float64, (
     ("stake", ()), ("token_cost", ()), ("troll_pay", ()), ("bonus", ()),
@@ -220,7 +264,7 @@ MAX_FAILED = (MAX_PLAYERS - 1) * MAX_BETS + 1   # 0..(players-1) x 5 failed bets
 MAX_ROUNDS_HIST = 16
 SHAPE_STATS = layout(np.float64, (
     ("rounds_hist", MAX_ROUNDS_HIST), ("comebacks", ()), ("lead_changes", ()), ("lead_changes_sq", ()),
-    ("focal_share", ()), ("focal_share_sq", ()),   # a field: the focal seat's win share (kernels.game.field)
+    ("focal_share", ()), ("focal_share_sq", ()),   # a field: the focal seat's win share (kernels.field)
 ), name="ShapeStats")
 # one block per seat, whatever entry sat there: wins, win share and its square, final coins
 SEAT_STATS = layout(np.float64, (("win", ()), ("share", ()), ("share_sq", ()), ("coins", ()), ("coins_sq", ())),
@@ -290,7 +334,7 @@ GAME_MEASURES = layout(np.float64, (
 ), name="GameMeasures")
 SEAT_SHARE_MEASURES = GAME_MEASURES.size
 
-# what `scripts/bench_mc.py` reads from ``betting.audit.audit_chunk``: mc decisions with more than one
+# what `scripts/bench_mc.py` reads from ``game.audit.audit_chunk``: mc decisions with more than one
 # candidate, those where searching every candidate picks another action, searches, rollouts, and the round
 # gain (coins) the pruned choices lose
 AUDIT_COUNTS = layout(np.float64, (("decisions", ()), ("pruned", ()), ("searches", ()), ("rollouts", ()),

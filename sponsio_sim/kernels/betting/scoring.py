@@ -1,5 +1,5 @@
 """The end of a round (docs/rules-sponsio.md sections 5-7): the bets as the settlement takes them, the
-trick phase, the scoring and the end check. Shared by the full game (``engine.play_game``)
+trick phase, the scoring and the end check. Shared by the full game (``game.engine.play_game``)
 and the ``mc`` policy's rollouts (``betting.mc``), so both finish a round
 by the same code; ``leaf_share`` values a round's end for ``mc``'s
 ``horizon=net``."""
@@ -13,10 +13,10 @@ from sponsio_sim.kernels.betting.phase import entry_of, leader_of
 from sponsio_sim.betting_policies import BET_MC
 from sponsio_sim.kernels.betting.net import encode, evaluate, net_cash_in, scratch_of
 from sponsio_sim.kernels.bits import popcount
-from sponsio_sim.kernels.game.layout import CASH_NET, END_COINS, END_ROUNDS, END_TRACK, GAME, MAX_BETS, MONEY
+from sponsio_sim.kernels.layout import BOARD, CASH_NET, END_COINS, END_ROUNDS, END_TRACK, GAME, MAX_BETS, MONEY
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import BOARD, set_round
+from sponsio_sim.kernels.table import set_round
 
 
 @no_refcount

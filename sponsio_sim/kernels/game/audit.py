@@ -6,7 +6,7 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.game.engine import game_round, play_game
-from sponsio_sim.kernels.game.layout import AUDIT_COUNTS, GAME
+from sponsio_sim.kernels.layout import AUDIT_COUNTS, GAME
 from sponsio_sim.kernels.game.log import no_log
 
 

@@ -1,7 +1,7 @@
 """Equilibrium fields in the full game: which entry each seat plays.
 
 A profile either seats its entries (entry = seat, or turned one seat per
-game with ``GAME.rotate``: ``engine.start_game``), or is a **field**
+game with ``GAME.rotate``: ``game.engine.start_game``), or is a **field**
 (``GAME.field``): each game, every
 seat draws its entry independently from the cumulative weights ``MONEY.field_mix``,
 from a stream of its own ``(seed ^ FIELD_KEY, round_stream(chunk, g, 0))``,
@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import seed_state, uniform
-from sponsio_sim.kernels.game.layout import GAME, MONEY
+from sponsio_sim.kernels.layout import GAME, MONEY
 
 FIELD_KEY = np.uint64(0xF1E1D5EA75F1E1D5)   # the draws' key, apart from every round's stream
 
