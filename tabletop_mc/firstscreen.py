@@ -215,9 +215,16 @@ class Screen:
     strength_numbers: tuple = ()   # (gain, low, high, n, fair share) of mc against the players
 
     def counts(self) -> dict:
-        out = [j for j in self.judged if j.word in (TOO_HIGH, TOO_LOW)]
+        """How many measures, healthy, underpowered, out of band; of the out-of-band ones, how many have a
+        change below, how many of those changes were confirmed on fresh seeds and how many hold with mc at
+        every seat (a change predicted from the lever tables fixes nothing until a run confirms it)."""
+        out = {j.measure for j in self.judged if j.word in (TOO_HIGH, TOO_LOW)}
+        mine = [c for c in self.changes if c.measure in out]
         return {"measures": len(self.judged), "healthy": sum(1 for j in self.judged if j.word == HEALTHY),
-                "underpowered": sum(1 for j in self.judged if j.word == UNDERPOWERED), "out_of_band": len(out), "fixed": sum(1 for c in self.changes if c.measure in {j.measure for j in out})}
+                "underpowered": sum(1 for j in self.judged if j.word == UNDERPOWERED), "out_of_band": len(out),
+                "with_change": len({c.measure for c in mine}),
+                "confirmed": len({c.measure for c in mine if c.confirmed is not None and c.confirmed.inside}),
+                "holds_under_mc": len({c.measure for c in mine if c.holds_under_mc() == "holds"})}
 
     def verdict(self) -> str:
         out = [j for j in self.judged if j.word in (TOO_HIGH, TOO_LOW)]
@@ -225,9 +232,14 @@ class Screen:
         if not out:
             return (f"{self.title}: no measure is clearly out of its band: {k['healthy']} of {k['measures']} "
                     f"healthy, {k['underpowered']} underpowered (more games needed), the rest unclear.")
-        fixed = k["fixed"]
-        return (f"{self.title}: not balanced: " + ", ".join(f"{j.measure} {j.word}" for j in out)
-                + f"; {fixed} of {len(out)} fixed by the changes below.")
+        text = (f"{self.title}: not balanced: " + ", ".join(f"{j.measure} {j.word}" for j in out)
+                + f"; a change below for {k['with_change']} of {len(out)}")
+        played = [c for c in self.changes if c.confirmed is not None or c.under_mc is not None]
+        if played:
+            text += (f": {k['confirmed']} confirmed on fresh seeds"
+                     + (f", {k['holds_under_mc']} holding with mc at every seat"
+                        if any(c.under_mc is not None for c in played) else ""))
+        return text + "."
 
     def html(self) -> str:
         none = ("no lever value tried brings an out-of-band measure into its band" if self.counts()["out_of_band"]

@@ -25,7 +25,7 @@ from caesar_sim.analysis.compare import changed_summary, verdict_table
 from caesar_sim.analysis.exploit import WEIGHT_STEP
 from caesar_sim.analysis.levers import REPORT_LEVERS, effects_table, headline, lever_effects, reading_table
 from caesar_sim.analysis.report_parts import (field_section, field_sentence, named_seats, seat_name, summary, weights_note)
-from caesar_sim.analysis.robust import MC, MIN_MC_GAMES, findings as ladder_findings, ranked, run_ladder
+from caesar_sim.analysis.robust import MC, MIN_MC_GAMES, findings as ladder_findings, ranked, run_ladder, shown
 from caesar_sim.analysis.run import RunSettings, run_games
 from caesar_sim.analysis.tables import seat_table, simulate, win_table
 from caesar_sim.fieldplay import field_play
@@ -92,7 +92,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     frames = []
     for (players, rung), s in runs.sims.items():
         frames.append(named_seats(seat_table(s.batch), first).assign(players=players, model=rung,
-                                                                    profile=runs.names[players][rung]))
+                                                                    profile=shown(runs.names[players][rung])))
     seats = pd.concat(frames)
     doc.section("Start-player advantage by player count, under three player models",
                 f"Seat {first} starts day 1; the reference field and the best fast profile n={n(20000)} games, "
@@ -163,7 +163,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     rung_names = list(runs.names[4])
     ladder_anchor = doc.section("Robustness ladder: do the findings hold under other strong play?",
                                 "Each headline finding under three player models: " + "; ".join(
-                                    f"{p} players: " + ", ".join(f"{r} = {prof}" for r, prof in runs.names[p].items())
+                                    f"{p} players: " + ", ".join(f"{r} = {shown(prof)}" for r, prof in runs.names[p].items())
                                     for p in (3, 4, 5)) + ". A finding holds when every model puts its 95% interval "
                                 "on the same side of its band (a point band: the neutral value); the findings list those out of their band "
                                 "and those that depend on the players (two models decided differently), largest first; "

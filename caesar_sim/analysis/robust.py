@@ -52,6 +52,15 @@ def best_fast(players: int) -> str:
     return f"{head}@{play.base / path}" if at and play.base is not None and not Path(path).is_absolute() else best
 
 
+_CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def shown(profile: str) -> str:
+    """A rung's profile as a page shows it: a weights file inside the package named from the package's
+    folder (``caesar_sim/fields/...``), not by the absolute path of the machine that built the page."""
+    return profile.replace(f"{_CHECKOUT}/", "")
+
+
 def rungs(players: int) -> dict[str, str]:
     """Rung name -> profile text, for ``players``."""
     return {"reference field": "reference", f"{MC} in every seat": f"{MC} x{players}",

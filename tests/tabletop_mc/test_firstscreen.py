@@ -74,7 +74,8 @@ def test_search_picks_the_value_that_brings_a_measure_in_with_fewest_side_effect
                            "(band [0.15, 0.40]); on fresh seeds 0.310 [0.290, 0.330], confirmed")
     s = Screen("Game, 4 players", judged, changes, strength_sentence(0.01, -0.01, 0.03, 40, 0.25),
                (0.01, -0.01, 0.03, 40, 0.25))
-    assert s.verdict().startswith("Game, 4 players: not balanced: troll too high, seat too high; 1 of 2 fixed")
+    assert s.verdict() == ("Game, 4 players: not balanced: troll too high, seat too high; a change below for 1 "
+                           "of 2: 1 confirmed on fresh seeds.")
     shown = html.unescape(re.sub(r"<[^>]+>", " ", page([s])))
     cells = {t for v in frame([s]).to_numpy().ravel() for t in re.findall(r"[+-]?\d+(?:[.,]\d+)*", str(v))}
     for number in re.findall(r"[+-]?\d+(?:[.,]\d+)*", shown):
@@ -91,9 +92,12 @@ def test_each_change_says_whether_it_holds_with_mc_at_every_seat(mc_level, word)
     def under_mc(setting):
         played.append(setting)
         return {"troll": mc_level}
-    _, changes = search(levels(), bands, lambda s: {"troll": (0.31, 0.29, 0.33, 500)}, under_mc=under_mc)
+    judged, changes = search(levels(), bands, lambda s: {"troll": (0.31, 0.29, 0.33, 500)}, under_mc=under_mc)
     c = changes[0]
     assert played == [{"pay": 0}] and c.holds_under_mc() == word
+    held = Screen("Game, 4 players", judged, changes, "", ()).verdict()
+    assert held.endswith(f"a change below for 1 of 2: 1 confirmed on fresh seeds, {int(word == 'holds')} "
+                         "holding with mc at every seat.")
     assert c.text().endswith(f"confirmed; with mc at every seat {fmt_ci(*mc_level[:3])} (n = 200): {word}")
     s = Screen("Game, 4 players", [], changes, "", ())
     shown = html.unescape(re.sub(r"<[^>]+>", " ", page([s])))
