@@ -21,7 +21,9 @@ It also prints the import time of each CLI module (python -X importtime),
 which does not depend on the machine's load as much as wall time does.
 
 ``--cold`` times the first run after an install instead: the default odds
-query (and ``--cold-cmd`` others) in a fresh, empty NUMBA_CACHE_DIR each
+query, a whole game, a game with an ``mc`` seat and the advise query above
+(targets 8, 20, 40 and 20 s; ``--cold-only NAME`` for one of them, and
+``--cold-cmd`` others) in a fresh, empty NUMBA_CACHE_DIR each
 time, so every run compiles its kernels. ``--against DIR`` runs another
 checkout's package the same way (``PYTHONPATH=DIR``), alternating with this
 one run by run, and prints the ratio of the medians: on a shared machine
@@ -38,6 +40,7 @@ import argparse
 import os
 import re
 import resource
+import shlex
 import statistics
 import shutil
 import subprocess
@@ -82,7 +85,12 @@ def import_ms(module: str, env: dict) -> float:
     return float("nan")
 
 
-COLD = {"odds": ["odds", "--hand", HAND, "--talon", TALON]}
+COLD = {"odds": ["odds", "--hand", HAND, "--talon", TALON],
+        "game": ["game", "--profile", "net:goal:net x4", "--seed", "1"],
+        "game with an mc seat": ["game", "--profile", "mc:goal:cash5, net:goal:net, net:goal:net, net:goal:net",
+                                 "--seed", "1"],
+        "advise": CASES[-1][1][1:]}
+COLD_TARGETS = {"odds": 8.0, "game": 20.0, "game with an mc seat": 40.0, "advise": 20.0}
 
 
 def cold_run(cmd: list[str], checkout: Path) -> tuple[float, float]:
@@ -101,18 +109,20 @@ def cold_run(cmd: list[str], checkout: Path) -> tuple[float, float]:
     return took, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def cold(repeat: int, against: Path | None, extra: list[str]) -> None:
+def cold(repeat: int, against: Path | None, extra: list[str], only: list[str] = ()) -> None:
     """The first run after an install (module docstring, ``--cold``)."""
-    cmds = dict(COLD)
+    cmds = {k: v for k, v in COLD.items() if not only or k in only}
     for i, c in enumerate(extra):
-        cmds[f"cmd{i + 1}"] = c.split()
+        cmds[f"cmd{i + 1}"] = shlex.split(c)
     trees = [("this", ROOT)] + ([("against", against)] if against else [])
     for name, cmd in cmds.items():
         runs = {label: [] for label, _ in trees}
         for _ in range(repeat):
             for label, tree in trees:
                 runs[label].append(cold_run(cmd, tree))
-        print(f"first `sponsio {' '.join(cmd)}`, empty kernel cache:")
+        target = COLD_TARGETS.get(name)
+        print(f"first `sponsio {shlex.join(cmd)}`, empty kernel cache"
+              + (f" (target <= {target:g} s on a quiet machine):" if target else ":"))
         med = {}
         for label, rs in runs.items():
             med[label] = [statistics.median(r[k] for r in rs) for k in (0, 1)]
@@ -128,13 +138,15 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--cold", action="store_true", help="time the first run (empty kernel cache) instead")
     ap.add_argument("--cold-cmd", action="append", default=[],
-                    help="with --cold: also this sponsio command (its arguments, one string)")
+                    help="with --cold: also this sponsio command (its arguments, one string, quoted as a shell would)")
+    ap.add_argument("--cold-only", choices=list(COLD), action="append", default=[],
+                    help="with --cold: only this standard command (repeatable)")
     ap.add_argument("--against", type=Path, help="with --cold: alternate with this checkout, print the ratio")
     args = ap.parse_args()
     if args.cold:
         load = os.getloadavg()[0]
         print(f"{os.cpu_count()} cores, load average {load:.1f}; {args.repeat} runs each, alternating")
-        cold(args.repeat, args.against, args.cold_cmd)
+        cold(args.repeat, args.against, args.cold_cmd, args.cold_only)
         return
     env = dict(os.environ)
     env.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".cache" / "numba"))
