@@ -14,6 +14,12 @@ compile one that allocates or returns an array it created, so breaking the
 contract is a compile error, not a leak; returning an argument array is the
 one thing it cannot catch, and no kernel marked so does it
 (``tests/tabletop_mc/test_no_refcount.py``).
+
+This is the first half of the kernel-call idiom both games use. The second
+half, for kernels that pass several arrays through many small calls, is to
+pass typed data pointers instead of the arrays (``tabletop_mc.pointers``):
+without counting, an array argument still costs seven machine words per
+call, a pointer one.
 """
 
 from __future__ import annotations

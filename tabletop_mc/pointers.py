@@ -1,15 +1,33 @@
-"""Typed data pointers moved along their vector or read as another type (numba intrinsics).
+"""Typed data pointers to the kernels' arrays: taken, moved along their vector, read as float32 (numba intrinsics).
 
-The kernels pass their arrays as typed data pointers (a game's ``ptr.as_ptr``). ``offset`` gives
-the pointer some items further on (so a kernel can hand a callee one block of a flat vector),
-``as_float32`` reads the 8-byte slots of a float64 or int64 vector as float32 values, two per slot
-(the learned policies keep their networks and their work in the float vectors the games already
-pass around, and float32 arithmetic vectorises twice as wide).
+The second half of the kernel-call idiom (the first is ``tabletop_mc.jit.no_refcount``). A numba
+array argument is passed as seven machine words (meminfo, parent, size, item size, data, shape,
+strides); a pointer is one. A kernel that passes several state arrays through many small calls
+per game spends much of its time on those words even without reference counting, so such a
+game's entry points take NumPy arrays and hand its inner ``no_refcount`` kernels pointers
+(``as_ptr``; ``ptr[i]`` reads and writes like the flat array). A pointer does not keep its array
+alive: take pointers inside a function that holds the arrays (its arguments, or locals used
+after the last call that reads through the pointers). ``offset`` gives the pointer some items
+further on (so a kernel can hand a callee one block of a flat vector), ``as_float32`` reads the
+8-byte slots of a float64 or int64 vector as float32 values, two per slot (the learned policies
+keep their networks and their work in the float vectors the games already pass around, and
+float32 arithmetic vectorises twice as wide).
 """
 
 import numba as nb
 from numba import types
 from numba.extending import intrinsic
+
+
+@intrinsic
+def _address_as_ptr(typingctx, addr, dtype):
+    item = dtype.dtype if isinstance(dtype, types.DType) else dtype
+    sig = types.CPointer(item)(addr, dtype)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+
+    return sig, codegen
 
 
 @intrinsic
@@ -30,6 +48,12 @@ def _as_float32(typingctx, ptr):
         return builder.bitcast(args[0], context.get_value_type(signature.return_type))
 
     return sig, codegen
+
+
+@nb.njit(cache=True, inline="always")
+def as_ptr(a):
+    """Typed pointer to the data of contiguous array ``a`` (flat index)."""
+    return _address_as_ptr(a.ctypes.data, a.dtype)
 
 
 @nb.njit(cache=True, inline="always")

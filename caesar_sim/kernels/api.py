@@ -9,7 +9,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from tabletop_mc.pointers import as_float32, offset
+from tabletop_mc.pointers import as_float32, as_ptr, offset
 from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.context import rollout_table, table
 from caesar_sim.kernels.encode import INPUTS, encode
@@ -17,7 +17,6 @@ from caesar_sim.kernels.game import decide
 from caesar_sim.kernels.layout import ACTIONS, NET_ACTIONS, P, STATE, STATS, SCRATCH
 from caesar_sim.kernels.mc import rollout_start
 from caesar_sim.kernels.netplay import NET_Q, NET_X, net_run, net_scores
-from caesar_sim.kernels.ptr import as_ptr
 from caesar_sim.kernels.policies import legal_actions
 from caesar_sim.kernels.scan import linear_scores, value_scores
 from caesar_sim.kernels.setup import setup_day
@@ -71,7 +70,7 @@ def k_decide(rulebook, weight_table, game_state, rng):
     a = decide(t, rollout_table(t, as_ptr(rollout_state), t.game_log, t.game_stats))
     # Keep the local arrays alive until ``decide`` has used their pointers: numba releases an array
     # after its last use in the function, and after ``table``/``as_ptr`` only the pointers use them
-    # (``ptr.py``). The zero terms are that last use; they add nothing to the result.
+    # (``tabletop_mc.pointers``). The zero terms are that last use; they add nothing to the result.
     return a + 0 * (rollout_state[0] + actions[0] + game_log[0]) + int(0 * (scratch[0] + game_stats[0]))
 
 

@@ -1,7 +1,7 @@
 """The arrays that travel together through the kernels, as named tuples (numba passes a tuple's fields
 as separate machine arguments, so a context costs what its arrays did one by one).
 
-- ``Table``: the pointers one game is played on (``kernels.ptr``): the ``rulebook`` (``RULES``), the
+- ``Table``: the pointers one game is played on (``tabletop_mc.pointers``): the ``rulebook`` (``RULES``), the
   ``weight_table`` (a row of ``WEIGHTS`` per weight set), the ``game_state`` (``STATE``), the decision's
   ``scratch`` floats and legal ``actions`` (``SCRATCH``, ``ACTIONS``), the random stream ``rng``, the
   ``game_log`` and the ``game_stats`` (``STATS``). An `mc` seat's rollouts play on a second ``Table``
@@ -19,7 +19,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from caesar_sim.kernels.ptr import as_ptr
+from tabletop_mc.pointers import as_ptr
 
 Table = namedtuple("Table", "rulebook weight_table game_state scratch actions rng game_log game_stats")
 Seats = namedtuple("Seats", "policy rollouts seating rotate cum focal draw_key per_game game_key")

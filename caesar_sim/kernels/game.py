@@ -20,12 +20,12 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
+from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
 from caesar_sim.kernels.context import Results, Seats, rollout_table, table
 from caesar_sim.kernels.layout import ACTIONS, LOGW, MC, P, RULES, STATE, STATS, SCRATCH
 from caesar_sim.kernels.mc import mc_action
 from caesar_sim.kernels.play import fast_action
-from caesar_sim.kernels.ptr import as_ptr
 from caesar_sim.kernels.state import advance, new_game
 
 

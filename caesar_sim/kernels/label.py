@@ -23,13 +23,13 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
 from caesar_sim.kernels.context import rollout_table, table
 from caesar_sim.kernels.encode import INPUTS, encode
 from caesar_sim.kernels.game import decide, seat_members
 from caesar_sim.kernels.layout import ACTIONS, ACT_MAX, NET_ACTIONS, NFEAT, P, RULES, SCRATCH, STATE, STATS
 from caesar_sim.kernels.mc import mc_values, win_share
-from caesar_sim.kernels.ptr import as_ptr
 from caesar_sim.kernels.scan import action_features
 from caesar_sim.kernels.state import advance, new_game
 
@@ -114,7 +114,7 @@ def _label(rulebook, weight_table, seats, how, g0, count, out, d0, a0):
             out.decisions[e, DEC_SHARE] = win_share(game_state, int(out.decisions[e, DEC_SEAT]))
     # Keep the local arrays alive until the loop has used their pointers: numba releases an array
     # after its last use in the function, and after ``table``/``as_ptr`` only the pointers use them
-    # (``ptr.py``). The zero terms are that last use; they add nothing to the count.
+    # (``tabletop_mc.pointers``). The zero terms are that last use; they add nothing to the count.
     return d - d0, r - a0 + int(0 * (rollout_state[0] + game_log[0] + game_stats[0] + pols[0] + ks[0] + rows[0]))
 
 

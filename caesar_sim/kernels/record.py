@@ -10,13 +10,13 @@ action with the best mean rollout outcome, as `mc` would.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.context import rollout_table, table
 from caesar_sim.kernels.game import decide, seat_members
 from caesar_sim.kernels.layout import (ACT_MAX, ACTIONS, MERCHANT_VALUES, NFEAT, P, REC_ACTION, REC_CHOSEN, REC_DAY,
                                        REC_DECISION, REC_PHASE, REC_Q, ROWS, RULES, SCRATCH, STATE, STATS)
 from caesar_sim.kernels.mc import mc_values
-from caesar_sim.kernels.ptr import as_ptr
 from caesar_sim.kernels.scan import action_features
 from caesar_sim.kernels.state import advance, new_game
 
@@ -77,7 +77,7 @@ def _record(rulebook, weight_table, seats, g0, count, out, r0):
             advance(t, a)
     # Keep the local arrays alive until the loop has used their pointers: numba releases an array
     # after its last use in the function, and after ``table``/``as_ptr`` only the pointers use them
-    # (``ptr.py``). The zero terms are that last use; they add nothing to the count.
+    # (``tabletop_mc.pointers``). The zero terms are that last use; they add nothing to the count.
     return r - r0 + int(0 * (rollout_state[0] + game_log[0] + game_stats[0] + pols[0] + ks[0] + rows[0]))
 
 
