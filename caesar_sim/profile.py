@@ -52,9 +52,9 @@ class Profile:
     """One strategy (policy, rollout count for `mc`, weight row, rollout field) per profile entry."""
 
     entries: tuple[str, ...]
-    policies: np.ndarray   # int64 policy codes, padded to layout.P
+    policies: np.ndarray   # int64 policy codes, padded to layout.MAX_PLAYERS
     rollouts: np.ndarray   # int64 K per entry, padded
-    weights: np.ndarray    # (layout.P, WEIGHTS.size) float64: the weight row of each entry
+    weights: np.ndarray    # (layout.MAX_PLAYERS, WEIGHTS.size) float64: the weight row of each entry
     fields: tuple[str, ...] = ()   # per entry: its `mc` rollout field ('' = none)
 
     @property
@@ -95,9 +95,9 @@ class Profile:
 
 def from_strategies(strategies: list[Strategy]) -> Profile:
     """A profile of the given strategies, one per seat."""
-    pols = np.zeros(layout.P, dtype=np.int64)
-    ks = np.full(layout.P, DEFAULT_ROLLOUTS, dtype=np.int64)
-    rows = np.tile(WT.vector(), (layout.P, 1))
+    pols = np.zeros(layout.MAX_PLAYERS, dtype=np.int64)
+    ks = np.full(layout.MAX_PLAYERS, DEFAULT_ROLLOUTS, dtype=np.int64)
+    rows = np.tile(WT.vector(), (layout.MAX_PLAYERS, 1))
     for i, s in enumerate(strategies):
         pols[i], ks[i], rows[i] = s.code, s.rollouts, s.row
     return Profile(tuple(s.label for s in strategies), pols, ks, rows, tuple(s.field for s in strategies))
@@ -116,12 +116,12 @@ def parse_profile(text: str, players: int) -> Profile:
         if not m:
             raise UserError(f"--profile {text!r}: cannot read entry {chunk!r} (use e.g. 'value,greedy' or 'value x4')")
         count = m.group(2) or "1"
-        if len(count) > 3 or int(count) > layout.P:
+        if len(count) > 3 or int(count) > layout.MAX_PLAYERS:
             raise UserError(f"--profile: '{chunk}' repeats an entry more times than a table has seats "
-                            f"(at most {layout.P})")
+                            f"(at most {layout.MAX_PLAYERS})")
         parts.extend([m.group(1)] * int(count))
-        if len(parts) > layout.P:
-            raise UserError(f"--profile {text!r}: more entries than a table has seats (at most {layout.P})")
+        if len(parts) > layout.MAX_PLAYERS:
+            raise UserError(f"--profile {text!r}: more entries than a table has seats (at most {layout.MAX_PLAYERS})")
     if len(parts) != players:
         raise UserError(f"--profile {text!r}: {len(parts)} entries for {players} players")
     return from_strategies([parse_strategy(part, players) for part in parts])

@@ -25,7 +25,7 @@ cumulative weight; the `mc` row points at them (``WEIGHTS.field_first``, ``WEIGH
 
 Adding a Circus policy (``tests/test_registries.py`` keeps this list true):
 
-1. its code in ``kernels/layout.py`` (the next one; ``NPOL`` one more) and its name at that index
+1. its code in ``kernels/layout.py`` (the next one; ``N_POLICIES`` one more) and its name at that index
    of ``POLICIES`` below, with its notation in ``parse_strategy`` and ``HELP``;
 2. its move, a kernel function beside the others (``kernels/policies.py``, ``kernels/scan.py``,
    ``kernels/netplay.py``), and a branch of its own in each per-policy kernel function (each raises
@@ -245,7 +245,7 @@ def member_rows(strategies, weights) -> np.ndarray:
     return np.array(rows)
 
 
-def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = layout.P) -> np.ndarray:
+def kernel_matrix(strategies, players: int, mc_horizon: str = "day", pad: int = layout.MAX_PLAYERS) -> np.ndarray:
     """The flat ``weight_table`` the kernels read: row i = ``strategies[i]`` (padded to ``pad`` rows with `value`),
     then the rollout fields' rows (a strategy's ``field``: a spec or a ``Field``), then the networks the rows
     play (``nets.with_blocks``); `mc` rolls out to the day's or the game's end, or to the phase's and reads

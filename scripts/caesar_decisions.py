@@ -54,11 +54,11 @@ def main() -> None:
         net = nets.load(args.net, players) if args.net else nets.shipped(players)
         lin = parse_strategy(f"net@{args.net}" if args.net else "net", players).row
         policies = {"net" if not args.net else f"net@{args.net}":
-                    L.net_scores(lab, net, lin[layout.WEIGHTS.features:layout.WEIGHTS.features + layout.NFEAT])}
+                    L.net_scores(lab, net, lin[layout.WEIGHTS.features:layout.WEIGHTS.features + layout.N_FEATURES])}
         distilled = [parse_strategy("distilled", players)] + [m for m in play.members if m.code == layout.DISTILLED]
         for d in distilled:
             policies.setdefault(d.label, lab.features() @ d.row[layout.WEIGHTS.features:
-                                                               layout.WEIGHTS.features + layout.NFEAT])
+                                                               layout.WEIGHTS.features + layout.N_FEATURES])
         table = L.decision_table(lab, again, policies)
         table.insert(0, "players", players)
         table["labelled_by"] = how.valuer.label

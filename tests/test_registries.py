@@ -70,7 +70,7 @@ def _circus() -> Registry:
     from caesar_sim import strategy
     from caesar_sim.kernels import layout
     codes = {name.upper(): code for code, name in enumerate(strategy.POLICIES)}
-    assert all(getattr(layout, n) == c for n, c in codes.items()) and layout.NPOL == len(codes)
+    assert all(getattr(layout, n) == c for n, c in codes.items()) and layout.N_POLICIES == len(codes)
     return Registry("Circus policies", codes, checklist_of(strategy, "caesar_sim"), "caesar_sim/kernels", {})
 
 
@@ -336,7 +336,7 @@ def _play_args(name: str, code: int):
 
 def _circus_args(name: str, code: int):
     from caesar_sim.kernels.context import Table
-    from caesar_sim.kernels.layout import ACTIONS, LOGW, SCRATCH, STATE, STATS
+    from caesar_sim.kernels.layout import ACTIONS, LOG_FIELDS, SCRATCH, STATE, STATS
     from caesar_sim.profile import policy_weights
     from caesar_sim.rules import kernel_rules, load_rules
     rulebook = kernel_rules(load_rules(), 4)
@@ -346,7 +346,7 @@ def _circus_args(name: str, code: int):
 
     if name == "fast_action":   # plain Python: arrays stand in for the kernels' pointers
         return (Table(rulebook, policy_weights(), game_state, np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64),
-                      np.array([1, 2, 3, 4], np.uint64), np.zeros(LOGW, np.int64), np.zeros(STATS.size)), 0, code)
+                      np.array([1, 2, 3, 4], np.uint64), np.zeros(LOG_FIELDS, np.int64), np.zeros(STATS.size)), 0, code)
     if name == "takes_at_random":
         return (code,)
     raise AssertionError(f"no argument builder for {name}: add one")
@@ -409,12 +409,12 @@ def test_play_policy_checklist_steps_hold():
 
 def test_circus_policy_checklist_steps_hold():
     """The numbered steps of ``caesar_sim.strategy``'s checklist around the per-policy functions: every
-    policy has its code (``NPOL`` of them, ``POLICIES`` in code order), parses, is in ``HELP`` and in the
+    policy has its code (``N_POLICIES`` of them, ``POLICIES`` in code order), parses, is in ``HELP`` and in the
     list of strategies per seat in docs/caesar.md."""
     from caesar_sim import strategy
     from caesar_sim.kernels import layout
     assert "Adding a Circus policy" in strategy.__doc__
-    assert layout.NPOL == len(strategy.POLICIES)
+    assert layout.N_POLICIES == len(strategy.POLICIES)
     page = (ROOT / "docs" / "caesar.md").read_text()
     listing = page[page.index("## `caesar`: Circus Maximus"):].split("\n\n")[1]
     for code, name in enumerate(strategy.POLICIES):

@@ -66,7 +66,7 @@ def record(players: int, play: FieldPlay, games: int, settings: RunSettings) -> 
     weight_table, pols, ks, cum, focal = play.kernel_tables()
     dkey, gkey = game_keys(settings.seed)
     table = seats(pols, ks, cum=cum, focal=focal, draw_key=dkey, game_key=gkey)
-    per_chunk = RECORD_CHUNK * MAX_ROWS_PER_GAME * rs.days // layout.DAYS_MAX
+    per_chunk = RECORD_CHUNK * MAX_ROWS_PER_GAME * rs.days // layout.MAX_DAYS
     parts = []
     with Progress(games, f"recording {play.focal.label}", enabled=settings.progress) as bar:
         for first, counts in chunk_batches(games, RECORD_CHUNK, settings.threads, bar):
@@ -84,7 +84,7 @@ def record(players: int, play: FieldPlay, games: int, settings: RunSettings) -> 
 
 def fit(d: Decisions, w0: np.ndarray, *, tau: float = 0.1, l2: float = 1e-3, iters: int = 400,
         lr: float = 0.05) -> np.ndarray:
-    """Weights (NFEAT) maximising, over the decisions, the mean Q under ``softmax(scores / tau)``
+    """Weights (N_FEATURES) maximising, over the decisions, the mean Q under ``softmax(scores / tau)``
     (module docstring), starting from ``w0`` and pulled towards it by ``l2``."""
     X = d.X.astype(np.float64)
     g, start = d.group(), d.start
@@ -132,9 +132,9 @@ def tuned_equivalent(row: np.ndarray) -> np.ndarray:
     """`distilled`'s weights that score actions as `value` does with the weight ``row``: item worth
     (times the keep chance when threatened) minus the card's coins, strength and shortfall, and the
     favour's keep value in phase 2; pass scores 0."""
-    w = np.zeros(layout.NFEAT)
+    w = np.zeros(layout.N_FEATURES)
     for ph in range(3):
-        x = ph * layout.NB
+        x = ph * layout.N_BID_FEATURES
         w[x + 0] = 1.0
         w[x + 1] = row[layout.WEIGHTS.risk_visitors] if ph == 2 else row[layout.WEIGHTS.risk]
         w[x + 2] = -1.0
@@ -193,7 +193,7 @@ def distill(players: int, play: FieldPlay, start: Strategy, schedule: Schedule,
     t0 = time.perf_counter()
     base_row = start.row
     if start.code == layout.DISTILLED:
-        w = base_row[layout.WEIGHTS.features:layout.WEIGHTS.features + layout.NFEAT].copy()
+        w = base_row[layout.WEIGHTS.features:layout.WEIGHTS.features + layout.N_FEATURES].copy()
     else:
         w = tuned_equivalent(base_row)
     history = []

@@ -38,7 +38,7 @@ from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import label as LB
 from caesar_sim.kernels.context import seats
 from caesar_sim.kernels.encode import INPUTS
-from caesar_sim.kernels.layout import MC_PAIRED, NET_ACTIONS, NFEAT
+from caesar_sim.kernels.layout import MC_PAIRED, NET_ACTIONS, N_FEATURES
 from caesar_sim.rules import kernel_rules, load_rules
 from caesar_sim.strategy import Strategy
 
@@ -69,7 +69,7 @@ class Labels:
         return self.dec[:, LB.DEC_FIRST].astype(np.int64)
 
     def features(self) -> np.ndarray:
-        return self.act[:, 5:5 + NFEAT]
+        return self.act[:, 5:5 + N_FEATURES]
 
     def gains(self) -> tuple[np.ndarray, np.ndarray]:
         """(gain over passing, its standard error) of every action row (module docstring)."""
@@ -135,7 +135,7 @@ def label(players: int, play: FieldPlay, games: int, how: Labelling, settings: R
 
 
 def fit_linear(lab: Labels, w0: np.ndarray, weight: np.ndarray) -> np.ndarray:
-    """The linear part's weights (NFEAT): weighted least squares of the gains on the features' differences from
+    """The linear part's weights (N_FEATURES): weighted least squares of the gains on the features' differences from
     the pass's, with a ridge pull towards ``w0`` (module docstring)."""
     gain, _ = lab.gains()
     F = lab.features()
@@ -144,7 +144,7 @@ def fit_linear(lab: Labels, w0: np.ndarray, weight: np.ndarray) -> np.ndarray:
     keep[lab.first()] = False
     A, y, w = dF[keep], gain[keep], weight[keep]
     lam = RIDGE * w.sum() / max(len(w), 1)
-    M = (A * w[:, None]).T @ A + lam * np.eye(NFEAT)
+    M = (A * w[:, None]).T @ A + lam * np.eye(N_FEATURES)
     return np.linalg.solve(M, (A * w[:, None]).T @ y + lam * w0)
 
 

@@ -103,13 +103,13 @@ def narrated_game(players: int, profile: str, *, seed: int = 1, rules=None, over
     """
     check_players(players)
     rs = load_rules(rules, overrides)
-    log = np.zeros((layout.LOG_MAX, layout.LOGW), dtype=np.int64)
+    log = np.zeros((layout.MAX_LOG_ROWS, layout.LOG_FIELDS), dtype=np.int64)
     rulebook = kernel_rules(rs, players)
     if is_field(profile):
         play = field_play(profile, players)
         weight_table, pols, ks, cum, _ = play.kernel_tables(mc_horizon)
         dkey, gkey = game_keys(seed)
-        seating = np.zeros(layout.P, dtype=np.int64)
+        seating = np.zeros(layout.MAX_PLAYERS, dtype=np.int64)
         draw_seats(cum, dkey, 0, players, seating)
         totals = play_field_one(rulebook, weight_table, pols, ks, seating, gkey, log)[:players]
         entries = [play.members[m].label for m in seating[:players]]

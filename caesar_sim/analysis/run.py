@@ -94,8 +94,8 @@ def chunk_size_for(profile: Profile) -> int:
 
 
 def _days_out(n: int, rules: RuleSet, keep: bool) -> np.ndarray:
-    """The kernels' day-end totals output: (n, days, P) if ``keep``, else empty (nothing kept)."""
-    return np.zeros((n, rules.days, layout.P) if keep else (0, 1, layout.P), dtype=np.int64)
+    """The kernels' day-end totals output: (n, days, MAX_PLAYERS) if ``keep``, else empty (nothing kept)."""
+    return np.zeros((n, rules.days, layout.MAX_PLAYERS) if keep else (0, 1, layout.MAX_PLAYERS), dtype=np.int64)
 
 
 def _check(players, n) -> int:
@@ -121,11 +121,11 @@ def run_games(players: int, profile: str | Profile | FieldPlay, n: int, settings
     rulebook = kernel_rules(rs, players, *gift)
     weight_table = prof.kernel_weights(settings.mc_horizon)
     set_threads(settings.threads)
-    scores = np.zeros((n, layout.P), dtype=np.int64)
+    scores = np.zeros((n, layout.MAX_PLAYERS), dtype=np.int64)
     rots = np.zeros(n, dtype=np.int64)
     days = _days_out(n, rs, day_totals)
-    out = Results(scores, rots, np.zeros((0, layout.P), dtype=np.int64), days)
-    table = seats(prof.policies, prof.rollouts, seating=np.arange(layout.P), rotate=rotate)
+    out = Results(scores, rots, np.zeros((0, layout.MAX_PLAYERS), dtype=np.int64), days)
+    table = seats(prof.policies, prof.rollouts, seating=np.arange(layout.MAX_PLAYERS), rotate=rotate)
     chunk = chunk_size_for(prof)
     key = seed_key(settings.seed)
 
@@ -176,15 +176,15 @@ def run_field(players: int, play: FieldPlay, n: int, settings: RunSettings = Run
     rs = load_rules(settings.rules, settings.overrides)
     rulebook = kernel_rules(rs, players, *gift)
     weight_table, pols, ks, cum, focal = play.kernel_tables(settings.mc_horizon)
-    seat_arr = np.full(layout.P, -1, dtype=np.int64)
+    seat_arr = np.full(layout.MAX_PLAYERS, -1, dtype=np.int64)
     if seating is not None:
         seating = np.asarray(seating, dtype=np.int64)
         if len(seating) != players or seating.min() < 0 or seating.max() >= len(pols):
             raise UserError(f"seating {list(seating)}: one member index per seat, 0..{len(pols) - 1}")
         seat_arr[:players] = seating
     set_threads(settings.threads)
-    scores = np.zeros((n, layout.P), dtype=np.int64)
-    members = np.zeros((n, layout.P), dtype=np.int64)
+    scores = np.zeros((n, layout.MAX_PLAYERS), dtype=np.int64)
+    members = np.zeros((n, layout.MAX_PLAYERS), dtype=np.int64)
     days = _days_out(n, rs, day_totals)
     out = Results(scores, np.zeros(0, dtype=np.int64), members, days)
     chunk = MC_CHUNK if play.has_mc() else FAST_CHUNK

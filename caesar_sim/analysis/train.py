@@ -191,7 +191,7 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
     t0 = time.perf_counter()
     spec = nets.spec(players)
     base = distill_start(start)                  # its item weights and linear score start the linear part
-    lin = base.row[layout.WEIGHTS.features:layout.WEIGHTS.features + layout.NFEAT].copy()
+    lin = base.row[layout.WEIGHTS.features:layout.WEIGHTS.features + layout.N_FEATURES].copy()
     play, rollout, net, rollout_path, rollout_lin = start, base, None, None, lin
     names = list(dict.fromkeys(population + [m.label for m in start.members]))
     table = None
@@ -222,7 +222,7 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
         if net is not None:
             policies[f"net@{rollout_path.name}"] = L.net_scores(hold, net, rollout_lin)
         policies[f"{base.label} (the field's)"] = hold.features() @ base.row[layout.WEIGHTS.features:
-                                                                         layout.WEIGHTS.features + layout.NFEAT]
+                                                                         layout.WEIGHTS.features + layout.N_FEATURES]
         dec = L.decision_table(hold, again, policies).assign(iteration=it + 1)
         tables.append(dec)
         new_members = [label_text] + [f"{label_text}:temp={t:g}" for t in plan.temps]

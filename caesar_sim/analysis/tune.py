@@ -99,10 +99,10 @@ class TuneResult:
 
 def _table(players: int, cand: np.ndarray, opp_code: int, opp_row: np.ndarray, opp_k: int = 8) -> Profile:
     """Entry 0: the candidate (`tuned` with row ``cand``); the other entries: ``opp_code`` with ``opp_row``."""
-    pols = np.full(layout.P, opp_code, np.int64)
+    pols = np.full(layout.MAX_PLAYERS, opp_code, np.int64)
     pols[0] = layout.TUNED
-    ks = np.full(layout.P, opp_k, np.int64)
-    rows = np.tile(opp_row, (layout.P, 1))
+    ks = np.full(layout.MAX_PLAYERS, opp_k, np.int64)
+    rows = np.tile(opp_row, (layout.MAX_PLAYERS, 1))
     rows[0] = cand
     name = {layout.TUNED: "tuned", layout.VALUE: "value", layout.MC: f"mc:{opp_k}"}[opp_code]
     return Profile(("candidate",) + (name,) * (players - 1), pols, ks, rows)

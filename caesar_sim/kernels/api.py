@@ -14,7 +14,7 @@ from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.context import rollout_table, table
 from caesar_sim.kernels.encode import INPUTS, encode
 from caesar_sim.kernels.game import decide
-from caesar_sim.kernels.layout import ACTIONS, NET_ACTIONS, P, STATE, STATS, SCRATCH
+from caesar_sim.kernels.layout import ACTIONS, MAX_PLAYERS, NET_ACTIONS, SCRATCH, STATE, STATS
 from caesar_sim.kernels.mc import rollout_start
 from caesar_sim.kernels.netplay import NET_Q, NET_X, net_run, net_scores
 from caesar_sim.kernels.policies import legal_actions
@@ -84,7 +84,7 @@ def k_states(rulebook, weight_table, pols, ks, seed, count):
     game_state, rollout_state = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
     actions, scratch = np.zeros(ACTIONS.size, np.int64), np.zeros(SCRATCH.size)
     game_log, game_stats = np.zeros(2, np.int64), np.zeros(STATS.size)
-    rows = np.arange(P)
+    rows = np.arange(MAX_PLAYERS)
     t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
     ro = rollout_table(t, as_ptr(rollout_state), t.game_log, t.game_stats)
     i = 0

@@ -2,7 +2,7 @@
 
 Everything on the table is public (docs/rules-circus.md section 8), so a seat knows the whole
 state but the order of the decks. The inputs describe it from one seat's side: seats are numbered relative to it (0 = the
-seat itself, 1 = the next clockwise, ...; a table of fewer than ``P`` seats leaves the rest 0).
+seat itself, 1 = the next clockwise, ...; a table of fewer than ``MAX_PLAYERS`` seats leaves the rest 0).
 Blocks (``INPUTS``, one value per slot; most are 0 in a given state, which the forward pass
 skips):
 
@@ -37,8 +37,8 @@ import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.records import layout
-from caesar_sim.kernels.layout import (DISP, FAVOUR_TYPES, HOLD, MERCHANT_VALUES, NET_ACTIONS, P, ROWCAP, ROWS, RULES,
-                                       STATE, VENUES)
+from caesar_sim.kernels.layout import (FAVOUR_TYPES, MAX_DISPLAY_ITEMS, MAX_HELD_ITEMS, MAX_PLAYERS, MAX_ROW_CARDS,
+                                       MERCHANT_VALUES, NET_ACTIONS, ROWS, RULES, STATE, VENUES)
 from caesar_sim.kernels.policies import row_scan
 from caesar_sim.kernels.state import n_items
 
@@ -51,14 +51,15 @@ N_RULES = len(RULE_INPUTS)
 DAY_SLOTS = 3
 
 INPUTS = layout(np.float64, (
-    ("hands", (P, MERCHANT_VALUES)), ("bidding", P), ("to_move", P),
+    ("hands", (MAX_PLAYERS, MERCHANT_VALUES)), ("bidding", MAX_PLAYERS), ("to_move", MAX_PLAYERS),
     ("phase", 3), ("day", DAY_SLOTS), ("days_left", ()),
-    ("order", P), ("start", P), ("seat", P),
+    ("order", MAX_PLAYERS), ("start", MAX_PLAYERS), ("seat", MAX_PLAYERS),
     ("villa", FAVOUR_TYPES + 1), ("forum", (VENUES, 2)), ("specials", VENUES), ("visitors_shown", (VENUES, 3)),
     ("caesar", VENUES),
-    ("rows", (ROWS, 4)), ("row_seats", (ROWS, P)),
-    ("tickets", (P, VENUES, 2)), ("visitors", (P, VENUES, 2)), ("favours", (P, FAVOUR_TYPES)), ("coin_cards", P),
-    ("scores", P), ("lead", ()), ("bank", ()), ("decks", 3),
+    ("rows", (ROWS, 4)), ("row_seats", (ROWS, MAX_PLAYERS)),
+    ("tickets", (MAX_PLAYERS, VENUES, 2)), ("visitors", (MAX_PLAYERS, VENUES, 2)),
+    ("favours", (MAX_PLAYERS, FAVOUR_TYPES)), ("coin_cards", MAX_PLAYERS),
+    ("scores", MAX_PLAYERS), ("lead", ()), ("bank", ()), ("decks", 3),
     ("rules", N_RULES),
     ("bid_scores", NET_ACTIONS),
 ), name="Inputs")
@@ -126,10 +127,11 @@ def encode(rulebook, reference, game_state, p, x, idx):
         nv = game_state[STATE.visitors_shown + v]
         tot = 0
         for i in range(nv):
-            tot += game_state[STATE.visitor_coins + v * DISP + i]
+            tot += game_state[STATE.visitor_coins + v * MAX_DISPLAY_ITEMS + i]
         k = _put(x, idx, k, INPUTS.visitors_shown + v * 3, nv)
         k = _put(x, idx, k, INPUTS.visitors_shown + v * 3 + 1, tot)
-        k = _put(x, idx, k, INPUTS.visitors_shown + v * 3 + 2, game_state[STATE.visitor_coins + v * DISP] if nv > 0 else 0)
+        k = _put(x, idx, k, INPUTS.visitors_shown + v * 3 + 2,
+                 game_state[STATE.visitor_coins + v * MAX_DISPLAY_ITEMS] if nv > 0 else 0)
     if game_state[STATE.caesar] >= 0:
         k = _put(x, idx, k, INPUTS.caesar + game_state[STATE.caesar], 1)
     for row in range(ROWS):
@@ -144,14 +146,14 @@ def encode(rulebook, reference, game_state, p, x, idx):
         claimed = 0
         w0, w1, w2, w3, w4 = 0, 0, 0, 0, 0
         for e in range(game_state[STATE.row_cards + row]):
-            j = row * ROWCAP + e
+            j = row * MAX_ROW_CARDS + e
             takes = rulebook[RULES.double_items] if game_state[STATE.row_favour + j] == 2 else 1
             got = max(0, min(takes, nit - claimed))
             claimed += takes
             r = _rel(game_state[STATE.row_owner + j], p, n)
             w0, w1, w2, w3, w4 = (w0 + got * int(r == 0), w1 + got * int(r == 1), w2 + got * int(r == 2),
                                   w3 + got * int(r == 3), w4 + got * int(r == 4))
-        o = INPUTS.row_seats + row * P
+        o = INPUTS.row_seats + row * MAX_PLAYERS
         k = _put(x, idx, k, o, w0)
         k = _put(x, idx, k, o + 1, w1)
         k = _put(x, idx, k, o + 2, w2)
@@ -167,7 +169,7 @@ def encode(rulebook, reference, game_state, p, x, idx):
                 h = q * VENUES + v
                 cnt, tot = game_state[held + h], 0
                 for i in range(cnt):
-                    tot += game_state[coins + h * HOLD + i]
+                    tot += game_state[coins + h * MAX_HELD_ITEMS + i]
                 k = _put(x, idx, k, o + (r * VENUES + v) * 2, cnt)
                 k = _put(x, idx, k, o + (r * VENUES + v) * 2 + 1, tot)
     for r in range(n):

@@ -23,7 +23,7 @@ from tabletop_mc.jit import no_refcount
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
 from caesar_sim.kernels.context import Results, Seats, rollout_table, table
-from caesar_sim.kernels.layout import ACTIONS, LOGW, MC, P, RULES, STATE, STATS, SCRATCH
+from caesar_sim.kernels.layout import ACTIONS, LOG_FIELDS, MAX_PLAYERS, MC, RULES, SCRATCH, STATE, STATS
 from caesar_sim.kernels.mc import mc_action
 from caesar_sim.kernels.play import fast_action
 from caesar_sim.kernels.state import advance, new_game
@@ -43,7 +43,7 @@ def decide(t, ro):
 @no_refcount
 def play_game(t, ro, policies, rollouts, weight_rows, day_totals, keep):
     """Play one game on table ``t`` (totals at ``STATE.score``; `mc` rollouts on ``ro``); with ``keep``,
-    every seat's total at the end of day d into ``day_totals[d * P + s]``."""
+    every seat's total at the end of day d into ``day_totals[d * MAX_PLAYERS + s]``."""
     game_state = t.game_state
     new_game(t, policies, rollouts, weight_rows)
     d = game_state[STATE.day]
@@ -51,7 +51,7 @@ def play_game(t, ro, policies, rollouts, weight_rows, day_totals, keep):
         advance(t, decide(t, ro))
         if keep and game_state[STATE.day] != d:
             for s in range(game_state[STATE.players]):
-                day_totals[d * P + s] = game_state[STATE.score + s]
+                day_totals[d * MAX_PLAYERS + s] = game_state[STATE.score + s]
             d = game_state[STATE.day]
 
 
@@ -97,13 +97,14 @@ def seated_games(rulebook, weight_table, seats, g0, count, rng, game_log, game_s
     n = rulebook[RULES.players]
     game_state, rollout_state = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
     actions, scratch = np.zeros(ACTIONS.size, np.int64), np.zeros(SCRATCH.size)
-    rollout_log, rollout_stats = np.zeros(LOGW, np.int64), np.zeros(STATS.size)
-    seat = np.zeros(P, np.int64)
-    policies, rollouts, weight_rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
+    rollout_log, rollout_stats = np.zeros(LOG_FIELDS, np.int64), np.zeros(STATS.size)
+    seat = np.zeros(MAX_PLAYERS, np.int64)
+    policies, rollouts = np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64)
+    weight_rows = np.zeros(MAX_PLAYERS, np.int64)
     t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
     ro = rollout_table(t, as_ptr(rollout_state), as_ptr(rollout_log), as_ptr(rollout_stats))
     policies_ptr, rollouts_ptr, weight_rows_ptr = as_ptr(policies), as_ptr(rollouts), as_ptr(weight_rows)
-    days = np.zeros(max(rulebook[RULES.days], 1) * P, np.int64)   # every seat's total at each day's end
+    days = np.zeros(max(rulebook[RULES.days], 1) * MAX_PLAYERS, np.int64)   # every seat's total at each day's end
     day_totals = as_ptr(days)
     for j in range(count):
         g = g0 + j
@@ -118,7 +119,7 @@ def seated_games(rulebook, weight_table, seats, g0, count, rng, game_log, game_s
             out.scores[g, s] = game_state[STATE.score + s]
             if keep:
                 for d in range(out.days.shape[1]):
-                    out.days[g, d, s] = days[d * P + s]
+                    out.days[g, d, s] = days[d * MAX_PLAYERS + s]
             if out.members.shape[0] > g:
                 out.members[g, s] = seat[s]
         if out.rots.shape[0] > g:
@@ -132,8 +133,8 @@ def seated_games(rulebook, weight_table, seats, g0, count, rng, game_log, game_s
 def _one_game(rulebook, weight_table, seats, rng, game_log):
     """Game 0 of ``seats`` logged into the 2-d int64 array ``game_log`` (row 0: count, capacity); the final totals."""
     game_log[0, 0], game_log[0, 1] = 0, game_log.shape[0]
-    out = Results(np.zeros((1, P), np.int64), np.zeros(1, np.int64), np.zeros((0, P), np.int64),
-                  np.zeros((0, 1, P), np.int64))
+    out = Results(np.zeros((1, MAX_PLAYERS), np.int64), np.zeros(1, np.int64), np.zeros((0, MAX_PLAYERS), np.int64),
+                  np.zeros((0, 1, MAX_PLAYERS), np.int64))
     seated_games(rulebook, weight_table, seats, 0, 1, rng, game_log, np.zeros(STATS.size), out)
     return out.scores[0]
 
@@ -144,8 +145,8 @@ def play_one(rulebook, weight_table, pols, ks, seed, game_log):
     2-d int64 array ``game_log`` (row 0: count, capacity); returns the final totals by seat."""
     rng = np.empty(4, np.uint64)
     seed_state(seed, 0, rng)
-    return _one_game(rulebook, weight_table, Seats(pols, ks, np.arange(P), False, np.ones(1), -1, np.uint64(0), False,
-                                                   np.uint64(0)),
+    return _one_game(rulebook, weight_table, Seats(pols, ks, np.arange(MAX_PLAYERS), False, np.ones(1), -1,
+                                                   np.uint64(0), False, np.uint64(0)),
                      rng, game_log)
 
 
@@ -169,7 +170,7 @@ def run_batch(rulebook, weight_table, seats, seed, first_chunk, counts, chunk_si
     for ci in nb.prange(counts.shape[0]):
         rng = np.empty(4, np.uint64)
         seed_state(seed, first_chunk + ci, rng)
-        game_log = np.zeros(LOGW, np.int64)
+        game_log = np.zeros(LOG_FIELDS, np.int64)
         game_stats = np.zeros(STATS.size)
         game_stats[STATS.on] = 1.0
         seated_games(rulebook, weight_table, seats, (first_chunk + ci) * chunk_size, counts[ci], rng, game_log,

@@ -4,8 +4,9 @@ import numba as nb
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
-from caesar_sim.kernels.layout import (BOOST, DISP, DISTILLED, DOUBLE, GOLD, GREEDY, HOLD, MC, FAVOUR_TYPES, VENUES,
-                                       NET, RANDOM, RULES, START_CARD, STATE, TUNED, VALUE, SCRATCH, WEIGHTS)
+from caesar_sim.kernels.layout import (BOOST, DISTILLED, DOUBLE, FAVOUR_TYPES, GOLD, GREEDY, MAX_DISPLAY_ITEMS,
+                                       MAX_HELD_ITEMS, MC, NET, RANDOM, RULES, SCRATCH, START_CARD, STATE, TUNED, VALUE,
+                                       VENUES, WEIGHTS)
 
 BANNED = -1e9   # utility of an item type a restricted player never takes (WEIGHTS.ban_items bit set)
 
@@ -45,7 +46,7 @@ def venue_terms(rulebook, game_state, weight_table, p, x, held):
         return float(cc), 0.0
     tot = 0
     for i in range(vis):
-        tot += game_state[STATE.visitor_coins + x * DISP + i]
+        tot += game_state[STATE.visitor_coins + x * MAX_DISPLAY_ITEMS + i]
     if vis >= held:  # share 1 (saves a division)
         return cc + float(tot) / vis - c3, 1.0
     share = min(1.0, vis / max(held, 1))
@@ -89,7 +90,7 @@ def visitor_util(rulebook, game_state, p, x, coin, ahead):
     """Coins a visitor worth ``coin`` at venue ``x`` scores for ``p``, who wins ``ahead`` others there first."""
     k = game_state[STATE.visitors_held + p * VENUES + x] + ahead
     if k < game_state[STATE.tickets_held + p * VENUES + x]:
-        return float(coin + game_state[STATE.held_ticket_coins + (p * VENUES + x) * HOLD + k])
+        return float(coin + game_state[STATE.held_ticket_coins + (p * VENUES + x) * MAX_HELD_ITEMS + k])
     if x == game_state[STATE.caesar]:
         spare = k - game_state[STATE.tickets_held + p * VENUES + x]
         if spare < rulebook[RULES.caesar_favour_tickets]:

@@ -28,7 +28,8 @@ from tabletop_mc.rng import seed_state, uniform
 from caesar_sim.kernels.context import rollout_table, table
 from caesar_sim.kernels.encode import INPUTS, encode
 from caesar_sim.kernels.game import decide, seat_members
-from caesar_sim.kernels.layout import ACTIONS, ACT_MAX, NET_ACTIONS, NFEAT, P, RULES, SCRATCH, STATE, STATS
+from caesar_sim.kernels.layout import (ACTIONS, MAX_ACTIONS, MAX_PLAYERS, NET_ACTIONS, N_FEATURES, RULES, SCRATCH,
+                                       STATE, STATS)
 from caesar_sim.kernels.mc import mc_values, win_share
 from caesar_sim.kernels.scan import action_features
 from caesar_sim.kernels.state import advance, new_game
@@ -38,9 +39,9 @@ from caesar_sim.kernels.state import advance, new_game
 DEC_GAME, DEC_SEAT, DEC_DAY, DEC_PHASE, DEC_ACTIONS, DEC_FIRST, DEC_SHARE = range(7)
 DEC_COLS = 7
 # an action of a labelled decision (``LabelOut.actions``): its decision row, fixed-list index (code + 1), mean
-# rollout outcome, rollouts, paired sum of squares, then its NFEAT features
+# rollout outcome, rollouts, paired sum of squares, then its N_FEATURES features
 ACT_DECISION, ACT_INDEX, ACT_MEAN, ACT_ROLLOUTS, ACT_SQ = range(5)
-ACT_COLS = 5 + NFEAT
+ACT_COLS = 5 + N_FEATURES
 LabelOut = namedtuple("LabelOut", "inputs decisions actions")
 # how a batch labels: the label row (weight_table row of the `mc` strategy that values), its rollouts, the
 # chance to label a decision, the stream keys of those draws and of `mc`'s rollouts, the reference rule vector
@@ -63,13 +64,13 @@ def _label(rulebook, weight_table, seats, how, g0, count, out, d0, a0):
     n = rulebook[RULES.players]
     game_state, rollout_state = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
     actions, scratch = np.zeros(ACTIONS.size, np.int64), np.zeros(SCRATCH.size)
-    F = np.zeros(ACT_MAX * NFEAT)
+    F = np.zeros(MAX_ACTIONS * N_FEATURES)
     slot = np.full(NET_ACTIONS, -1, np.int64)
     idx = np.zeros(INPUTS.size, np.int64)
     game_log, game_stats = np.zeros(2, np.int64), np.zeros(STATS.size)
     rng, lrng = np.empty(4, np.uint64), np.empty(4, np.uint64)
-    seat = np.zeros(P, np.int64)
-    pols, ks, rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
+    seat = np.zeros(MAX_PLAYERS, np.int64)
+    pols, ks, rows = np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64)
     t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
     ro = rollout_table(t, as_ptr(rollout_state), t.game_log, t.game_stats)
     d, r = d0, a0
@@ -93,7 +94,7 @@ def _label(rulebook, weight_table, seats, how, g0, count, out, d0, a0):
                 m = action_features(t.rulebook, t.game_state, t.weight_table, p, t.scratch, t.actions, 0, as_ptr(F))
                 game_state[STATE.weight_row + p] = rows[p]
                 for i in range(cnt):
-                    slot[actions[ACT_MAX + i] + 1] = i
+                    slot[actions[MAX_ACTIONS + i] + 1] = i
                 encode(t.rulebook, as_ptr(how.reference), t.game_state, p, as_ptr(out.inputs[d]), as_ptr(idx))
                 out.decisions[d, DEC_GAME], out.decisions[d, DEC_SEAT] = g, p
                 out.decisions[d, DEC_DAY], out.decisions[d, DEC_PHASE] = game_state[STATE.day], game_state[STATE.phase]
@@ -105,8 +106,8 @@ def _label(rulebook, weight_table, seats, how, g0, count, out, d0, a0):
                     out.actions[r, ACT_MEAN] = scratch[SCRATCH.rollout_mean + c]
                     out.actions[r, ACT_ROLLOUTS] = scratch[SCRATCH.rollout_n + c]
                     out.actions[r, ACT_SQ] = scratch[SCRATCH.rollout_sq + c]
-                    for k in range(NFEAT):
-                        out.actions[r, 5 + k] = F[i * NFEAT + k]
+                    for k in range(N_FEATURES):
+                        out.actions[r, 5 + k] = F[i * N_FEATURES + k]
                     r += 1
                 d += 1
             advance(t, decide(t, ro))

@@ -27,7 +27,7 @@ and fewer rollouts per candidate decide as well.
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import next_u64, randbelow, seed_state, uniform
 from caesar_sim.kernels.items import wrow
-from caesar_sim.kernels.layout import ACT_MAX, MC_PAIRED, MERCHANT_VALUES, ROWS, SCRATCH, STATE, WEIGHTS
+from caesar_sim.kernels.layout import MAX_ACTIONS, MC_PAIRED, MERCHANT_VALUES, ROWS, SCRATCH, STATE, WEIGHTS
 from caesar_sim.kernels.netplay import net_value
 from caesar_sim.kernels.play import fast_action
 from caesar_sim.kernels.policies import legal_actions
@@ -117,13 +117,13 @@ def leaf_outcome(ro, p, o):
 
 @no_refcount
 def _rollouts(ro, game_state, p, o, i, key, k0, k1, how):
-    """Rollouts ``k0 .. k1 - 1`` of candidate ``i`` (``actions[ACT_MAX + i]``) of seat ``p`` (row ``o``): their
+    """Rollouts ``k0 .. k1 - 1`` of candidate ``i`` (``actions[MAX_ACTIONS + i]``) of seat ``p`` (row ``o``): their
     outcomes summed into ``scratch[SCRATCH.rollout_mean + i]``, the squared paired differences from the
     first candidate's into ``scratch[SCRATCH.rollout_sq + i]``. ``how``: (to the game's end, the day, the
     phase it ends with or -1, the chance of a random action)."""
     whole, d0, ph0, eps = how
     rng, rollout_state, scratch = ro.rng, ro.game_state, ro.scratch
-    a = ro.actions[ACT_MAX + i]
+    a = ro.actions[MAX_ACTIONS + i]
     for k in range(k0, k1):
         seed_state(key, k, rng)   # common random numbers: rollout k of every candidate replays stream (key, k)
         rollout_start(game_state, rollout_state, ro.weight_table, p, rng)
@@ -142,21 +142,22 @@ def _rollouts(ro, game_state, p, o, i, key, k0, k1, how):
 @no_refcount
 def mc_values(game_state, ro, K):
     """Every legal action of the acting seat of state ``game_state`` (none at a row its ``WEIGHTS.ban_rows`` bans) into
-    ``actions[ACT_MAX + i]`` and its mean outcome over ``K`` rollouts on the rollout table ``ro`` (``kernels.context``:
-    its state the rollout board) into ``scratch[SCRATCH.rollout_mean + i]``, with the rollouts it took
-    (``SCRATCH.rollout_n``: ``K``, or half as many for a candidate that ``WEIGHTS.mc_prune`` drops, one whose
-    first half falls that far below the best's) and the paired squares (``_rollouts``); returns their number."""
+    ``actions[MAX_ACTIONS + i]`` and its mean outcome over ``K`` rollouts on the rollout table ``ro``
+    (``kernels.context``: its state the rollout board) into ``scratch[SCRATCH.rollout_mean + i]``, with the
+    rollouts it took (``SCRATCH.rollout_n``: ``K``, or half as many for a candidate that ``WEIGHTS.mc_prune`` drops,
+    one whose first half falls that far below the best's) and the paired squares (``_rollouts``); returns their
+    number."""
     weight_table, rng, actions, scratch = ro.weight_table, ro.rng, ro.actions, ro.scratch
     p, d0 = game_state[STATE.turn], game_state[STATE.day]
-    cnt = legal_actions(game_state, p, actions, ACT_MAX)
+    cnt = legal_actions(game_state, p, actions, MAX_ACTIONS)
     o = wrow(game_state, p)
     ban = int(weight_table[o + WEIGHTS.ban_rows])
     if ban:   # a restricted player: never a bid at a banned row (the actions' order kept)
         m = 1
         for i in range(1, cnt):
-            a = actions[ACT_MAX + i]
+            a = actions[MAX_ACTIONS + i]
             if not (ban >> ((a // MERCHANT_VALUES) % ROWS)) & 1:
-                actions[ACT_MAX + m] = a
+                actions[MAX_ACTIONS + m] = a
                 m += 1
         cnt = m
     horizon = weight_table[o + WEIGHTS.mc_horizon]
@@ -187,8 +188,8 @@ def mc_action(game_state, ro, K):
     """The legal action with the best mean rollout outcome for the acting seat (the first if tied)."""
     actions, scratch = ro.actions, ro.scratch
     cnt = mc_values(game_state, ro, K)
-    best, bv = actions[ACT_MAX], scratch[SCRATCH.rollout_mean]
+    best, bv = actions[MAX_ACTIONS], scratch[SCRATCH.rollout_mean]
     for i in range(1, cnt):
         if scratch[SCRATCH.rollout_mean + i] > bv:
-            best, bv = actions[ACT_MAX + i], scratch[SCRATCH.rollout_mean + i]
+            best, bv = actions[MAX_ACTIONS + i], scratch[SCRATCH.rollout_mean + i]
     return best

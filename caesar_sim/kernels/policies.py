@@ -10,8 +10,8 @@ import numba as nb
 from tabletop_mc.bits import lowest
 from tabletop_mc.jit import no_refcount
 from caesar_sim.kernels.items import favour_util, ticket_utils, wrow
-from caesar_sim.kernels.layout import (BOOST, FAVOUR_TYPES, MERCHANT_VALUES, ROWCAP, ROWS, RULES, SCRATCH, START_CARD,
-                                       STATE, VENUES, WEIGHTS)
+from caesar_sim.kernels.layout import (BOOST, FAVOUR_TYPES, MAX_ROW_CARDS, MERCHANT_VALUES, ROWS, RULES, SCRATCH,
+                                       START_CARD, STATE, VENUES, WEIGHTS)
 from caesar_sim.kernels.state import n_items
 
 
@@ -59,7 +59,7 @@ def row_scan(rulebook, game_state, row, p):
     mine = 0
     tau = 1
     for e in range(game_state[STATE.row_cards + row]):
-        j = row * ROWCAP + e
+        j = row * MAX_ROW_CARDS + e
         t = rulebook[RULES.double_items] if game_state[STATE.row_favour + j] == 2 else 1
         mine += max(0, min(t, nit - took)) * (game_state[STATE.row_owner + j] == p)
         took += t

@@ -3,7 +3,7 @@
 Field games as in ``kernels.game`` (seats drawn from the members, per-game streams), with the
 focal member (an `mc` strategy) in seat ``g % n`` of game g. At each of its decisions the
 recorder writes one row per legal action: ``REC_*`` columns (``kernels.layout``), then the action's features
-(``kernels.scan``, ``NFEAT`` floats, computed with the mc seat's weight row), and plays the
+(``kernels.scan``, ``N_FEATURES`` floats, computed with the mc seat's weight row), and plays the
 action with the best mean rollout outcome, as `mc` would.
 """
 
@@ -14,8 +14,9 @@ from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.context import rollout_table, table
 from caesar_sim.kernels.game import decide, seat_members
-from caesar_sim.kernels.layout import (ACT_MAX, ACTIONS, MERCHANT_VALUES, NFEAT, P, REC_ACTION, REC_CHOSEN, REC_DAY,
-                                       REC_DECISION, REC_PHASE, REC_Q, ROWS, RULES, SCRATCH, STATE, STATS)
+from caesar_sim.kernels.layout import (ACTIONS, MAX_ACTIONS, MAX_PLAYERS, MERCHANT_VALUES, N_FEATURES, REC_ACTION,
+                                       REC_CHOSEN, REC_DAY, REC_DECISION, REC_PHASE, REC_Q, ROWS, RULES, SCRATCH, STATE,
+                                       STATS)
 from caesar_sim.kernels.mc import mc_values
 from caesar_sim.kernels.scan import action_features
 from caesar_sim.kernels.state import advance, new_game
@@ -30,12 +31,12 @@ def _record(rulebook, weight_table, seats, g0, count, out, r0):
     n = rulebook[RULES.players]
     game_state, rollout_state = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
     actions, scratch = np.zeros(ACTIONS.size, np.int64), np.zeros(SCRATCH.size)
-    F = np.zeros(ACT_MAX * NFEAT)
+    F = np.zeros(MAX_ACTIONS * N_FEATURES)
     slot = np.full(CODES, -1, np.int64)
     game_log, game_stats = np.zeros(2, np.int64), np.zeros(STATS.size)
     rng = np.empty(4, np.uint64)
-    seat = np.zeros(P, np.int64)
-    pols, ks, rows = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
+    seat = np.zeros(MAX_PLAYERS, np.int64)
+    pols, ks, rows = np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64)
     t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
     ro = rollout_table(t, as_ptr(rollout_state), t.game_log, t.game_stats)
     pF = as_ptr(F)
@@ -55,11 +56,11 @@ def _record(rulebook, weight_table, seats, g0, count, out, r0):
                 a = decide(t, ro)
             else:
                 cnt = mc_values(t.game_state, ro, ks[p])
-                best, bv = actions[ACT_MAX], scratch[SCRATCH.rollout_mean]
+                best, bv = actions[MAX_ACTIONS], scratch[SCRATCH.rollout_mean]
                 for i in range(cnt):
-                    slot[actions[ACT_MAX + i] + 1] = i
+                    slot[actions[MAX_ACTIONS + i] + 1] = i
                     if scratch[SCRATCH.rollout_mean + i] > bv:
-                        best, bv = actions[ACT_MAX + i], scratch[SCRATCH.rollout_mean + i]
+                        best, bv = actions[MAX_ACTIONS + i], scratch[SCRATCH.rollout_mean + i]
                 m = action_features(t.rulebook, t.game_state, t.weight_table, p, t.scratch, t.actions, 0, pF)
                 for i in range(m):
                     a = actions[i]
@@ -69,8 +70,8 @@ def _record(rulebook, weight_table, seats, g0, count, out, r0):
                     out[r, REC_CHOSEN] = a == best
                     out[r, REC_PHASE] = game_state[STATE.phase]
                     out[r, REC_DAY] = game_state[STATE.day]
-                    for k in range(NFEAT):
-                        out[r, 6 + k] = F[i * NFEAT + k]
+                    for k in range(N_FEATURES):
+                        out[r, 6 + k] = F[i * N_FEATURES + k]
                     r += 1
                 dec += 1
                 a = best

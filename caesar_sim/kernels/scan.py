@@ -10,16 +10,16 @@ the cards it leaves short for later phases. What it does with a bid depends on `
 - ``SCORES``: every legal action (pass first) with that score, at ``scratch[SCRATCH.score + i]``;
 - ``LINEAR``: every legal action with `distilled`'s score, a linear function of the action's
   features (weights ``weight_table[o + WEIGHTS.features ...]``, per phase);
-- ``FEATURES``: every legal action's feature vector into row i of ``F`` (``NFEAT`` floats).
+- ``FEATURES``: every legal action's feature vector into row i of ``F`` (``N_FEATURES`` floats).
 
-Features of a bid (``NB`` per phase, the phase's block; the names in ``caesar_sim.weights``):
+Features of a bid (``N_BID_FEATURES`` per phase, the phase's block; the names in ``caesar_sim.weights``):
 the items' worth if no rival can outbid for them (else 0) and if one can, the merchant's coins,
 its value, the cards short for later phases, boost, double, winning nothing, rivals able to
 outbid beyond the spare items, items won; then what the items are: phase 1 the boosts,
 doubles, golds and start card won; phase 2 the tickets' coin cards, ticket coins times the
 venue's visitor share, their expected visitor coins, and how many need a phase-3 merchant;
 phase 3 the visitors' coins and ticket coins scored, the most the visitors are worth to a
-rival, and how many score. A pass (``NPASS`` per phase): 1, cards in hand, items on the
+rival, and how many score. A pass (``N_PASS_FEATURES`` per phase): 1, cards in hand, items on the
 phase's displays, rivals still bidding.
 
 Actions go to ``actions[off + i]`` in the non-``BEST`` modes; banned rows (restricted players) are
@@ -35,13 +35,14 @@ from tabletop_mc.bits import highest, lowest, popcount
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import uniform
 from caesar_sim.kernels.items import visitor_util, wrow
-from caesar_sim.kernels.layout import (BOOST, DISP, DOUBLE, FAVOUR_TYPES, GOLD, MERCHANT_VALUES, NB, NFEAT, NPASS,
-                                       ROWCAP, ROWS, RULES, SCRATCH, START_CARD, STATE, VENUES, WEIGHTS)
+from caesar_sim.kernels.layout import (BOOST, DOUBLE, FAVOUR_TYPES, GOLD, MAX_DISPLAY_ITEMS, MAX_ROW_CARDS,
+                                       MERCHANT_VALUES, N_BID_FEATURES, N_FEATURES, N_PASS_FEATURES, ROWS, RULES,
+                                       SCRATCH, START_CARD, STATE, VENUES, WEIGHTS)
 from caesar_sim.kernels.policies import phase_rows, row_scan, row_utils, visitor_slots
 from caesar_sim.kernels.state import n_items
 
 BEST, SCORES, LINEAR, FEATURES = 0, 1, 2, 3
-F_PASS = 3 * NB   # feature index of phase 1's pass block (then phases 2, 3)
+F_PASS = 3 * N_BID_FEATURES   # feature index of phase 1's pass block (then phases 2, 3)
 # where a listing scan writes: the seat's weight row (weight_table at o), scratch, actions[off:], features F, the mode
 Listing = namedtuple("Listing", "weight_table o scratch actions off F mode")
 # one bid as the scan sees it: action code, the items' worth u and the chance to keep them, the card's cost
@@ -64,24 +65,25 @@ def _emit(out, i, ph, bid):
     scratch[SCRATCH.features + 2], scratch[SCRATCH.features + 3], scratch[SCRATCH.features + 4], scratch[SCRATCH.features + 5] = bid.mcoin, bid.v, bid.shortn, f == 1
     scratch[SCRATCH.features + 6], scratch[SCRATCH.features + 7], scratch[SCRATCH.features + 8], scratch[SCRATCH.features + 9] = f == 2, bid.nothing, bid.threat, bid.items
     scratch[SCRATCH.features + 10], scratch[SCRATCH.features + 11], scratch[SCRATCH.features + 12], scratch[SCRATCH.features + 13] = bid.parts
-    x = ph * NB
+    x = ph * N_BID_FEATURES
     if mode == LINEAR:
         sc = 0.0
-        for k in range(NB):
+        for k in range(N_BID_FEATURES):
             sc += out.weight_table[out.o + WEIGHTS.features + x + k] * scratch[SCRATCH.features + k]
         scratch[SCRATCH.score + i] = sc
         return
     F = out.F
-    r = i * NFEAT
-    for k in range(NFEAT):
+    r = i * N_FEATURES
+    for k in range(N_FEATURES):
         F[r + k] = 0.0
-    for k in range(NB):
+    for k in range(N_BID_FEATURES):
         F[r + x + k] = scratch[SCRATCH.features + k]
 
 
 @nb.njit(cache=True, inline="always")
 def _pass_features(game_state, p, ph, hand, scratch):
-    """The pass block's features into scratch[SCRATCH.features:SCRATCH.features + NPASS]: 1, cards in hand, items on display, rivals bidding."""
+    """The pass block's features into scratch[SCRATCH.features:SCRATCH.features + N_PASS_FEATURES]: 1, cards in
+    hand, items on display, rivals bidding."""
     r0, r1 = phase_rows(ph)
     items = 0
     for row in range(r0, r1):
@@ -105,7 +107,7 @@ def _item_parts(rulebook, game_state, weight_table, p, row, j, scratch, u_j):
         c3 = weight_table[wrow(game_state, p) + WEIGHTS.phase3_card] if share > 0 else 0.0
         return 1.0 * cc, share * c, u_j - cc - share * c + c3, 1.0 * (share > 0)
     x = row - 2
-    coin = game_state[STATE.visitor_coins + x * DISP + j]
+    coin = game_state[STATE.visitor_coins + x * MAX_DISPLAY_ITEMS + j]
     deny = 0.0
     for q in range(game_state[STATE.players]):
         if q != p:
@@ -129,16 +131,16 @@ def _scan(rulebook, game_state, weight_table, p, scratch, actions, off, F, mode)
             scratch[SCRATCH.score] = 0.0
         else:
             _pass_features(game_state, p, ph, hand, scratch)
-            x = F_PASS + ph * NPASS
+            x = F_PASS + ph * N_PASS_FEATURES
             if mode == LINEAR:
                 sc = 0.0
-                for k in range(NPASS):
+                for k in range(N_PASS_FEATURES):
                     sc += weight_table[o + WEIGHTS.features + x + k] * scratch[SCRATCH.features + k]
                 scratch[SCRATCH.score] = sc
             else:
-                for k in range(NFEAT):
+                for k in range(N_FEATURES):
                     F[k] = 0.0
-                for k in range(NPASS):
+                for k in range(N_PASS_FEATURES):
                     F[x + k] = scratch[SCRATCH.features + k]
     if hand == 0:
         return -1 if mode == BEST else cnt
@@ -200,11 +202,11 @@ def _scan(rulebook, game_state, weight_table, p, scratch, actions, off, F, mode)
                         scratch[i] /= 1.0 + weight_table[o + WEIGHTS.villa_decay] * ahead
             top = scratch[0]
         else:
-            top = visitor_util(rulebook, game_state, p, row - 2, game_state[STATE.visitor_coins + (row - 2) * DISP],
-                               ahead)
+            top = visitor_util(rulebook, game_state, p, row - 2,
+                               game_state[STATE.visitor_coins + (row - 2) * MAX_DISPLAY_ITEMS], ahead)
         if mode == BEST and top * min(most, nit) - cheap <= bg:  # even the best items for the cheapest card lose
             continue
-        base, rown = row * ROWCAP, game_state[STATE.row_cards + row]
+        base, rown = row * MAX_ROW_CARDS, game_state[STATE.row_cards + row]
         for f in range(3):
             if f > 0 and (ph == 0 or game_state[STATE.favours + p * FAVOUR_TYPES + f - 1] == 0):
                 continue
@@ -237,7 +239,7 @@ def _scan(rulebook, game_state, weight_table, p, scratch, actions, off, F, mode)
                             uk = scratch[s + k]
                         else:
                             uk = visitor_util(rulebook, game_state, p, row - 2,
-                                              game_state[STATE.visitor_coins + (row - 2) * DISP + s + k],
+                                              game_state[STATE.visitor_coins + (row - 2) * MAX_DISPLAY_ITEMS + s + k],
                                               ahead + k)
                         u += uk
                         if mode >= LINEAR:
@@ -288,7 +290,7 @@ def linear_scores(rulebook, game_state, weight_table, p, scratch, actions, off):
 
 @no_refcount
 def action_features(rulebook, game_state, weight_table, p, scratch, actions, off, F):
-    """Every legal action of ``p`` into ``actions[off:]`` and its features into row i of ``F`` (NFEAT floats)."""
+    """Every legal action of ``p`` into ``actions[off:]`` and its features into row i of ``F`` (N_FEATURES floats)."""
     return _scan(rulebook, game_state, weight_table, p, scratch, actions, off, F, FEATURES)
 
 

@@ -7,9 +7,10 @@ import numba as nb
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
-from caesar_sim.kernels.layout import (DISP, EV_CAESAR, EV_DAY, EV_FAVOURS_SHOWN, EV_PHASE, EV_REMOVE, EV_SHORT,
-                                       EV_TICKET, EV_VISITOR, LOGW, FAVOUR_TYPES, ROWS, MERCHANT_VALUES, VENUES, RM_FAVOUR, RM_TICKET,
-                                       RM_VISITOR, RULES, SHORT_TICKETS, SHORT_VISITORS, STATE, STATS)
+from caesar_sim.kernels.layout import (EV_CAESAR, EV_DAY, EV_FAVOURS_SHOWN, EV_PHASE, EV_REMOVE, EV_SHORT, EV_TICKET,
+                                       EV_VISITOR, FAVOUR_TYPES, LOG_FIELDS, MAX_DISPLAY_ITEMS, MERCHANT_VALUES,
+                                       RM_FAVOUR, RM_TICKET, RM_VISITOR, ROWS, RULES, SHORT_TICKETS, SHORT_VISITORS,
+                                       STATE, STATS, VENUES)
 
 
 @nb.njit(cache=True, inline="always")
@@ -21,7 +22,7 @@ def log(game_log, ev, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
     if i >= game_log[1]:
         return -1
     game_log[0] = i
-    o = i * LOGW
+    o = i * LOG_FIELDS
     game_log[o], game_log[o + 1], game_log[o + 2], game_log[o + 3], game_log[o + 4] = ev, a, b, c, d
     game_log[o + 5], game_log[o + 6], game_log[o + 7], game_log[o + 8] = e, f, g, 0
     return o
@@ -101,7 +102,7 @@ def lay_visitor(rulebook, game_state, x, game_log):
             log(game_log, EV_CAESAR, x)
         else:
             coin = rulebook[RULES.visitor_coins + c]
-            game_state[STATE.visitors_shown + x] = insert_desc(game_state, STATE.visitor_coins + x * DISP,
+            game_state[STATE.visitors_shown + x] = insert_desc(game_state, STATE.visitor_coins + x * MAX_DISPLAY_ITEMS,
                                                                game_state[STATE.visitors_shown + x],
                                                       coin)
             log(game_log, EV_VISITOR, x, coin)
@@ -111,7 +112,8 @@ def lay_visitor(rulebook, game_state, x, game_log):
 @no_refcount
 def draw_ticket(rulebook, game_state, game_log, special):
     """Lay the next ticket on the forum display; its venue, or -1 if the deck is empty."""
-    if game_state[STATE.next_ticket] >= game_state[STATE.tickets_dealt] or game_state[STATE.tickets_shown] >= DISP:
+    if (game_state[STATE.next_ticket] >= game_state[STATE.tickets_dealt]
+            or game_state[STATE.tickets_shown] >= MAX_DISPLAY_ITEMS):
         return -1
     tid = game_state[STATE.ticket_deck + game_state[STATE.next_ticket]]
     game_state[STATE.next_ticket] += 1

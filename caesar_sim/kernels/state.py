@@ -12,9 +12,10 @@ import numba as nb
 
 from tabletop_mc.jit import no_refcount
 from caesar_sim.kernels.items import choose_item
-from caesar_sim.kernels.layout import (BIN_STATS, BOOST, DISP, DOUBLE, EV_BID, EV_FAVOUR_TICKET, EV_NOTHING, EV_PASS,
-                                       EV_SCORE, EV_START_CARD_FALLS, EV_TAKE, GOLD, HOLD, FAVOUR_TYPES, ROWS, MERCHANT_VALUES, VENUES, P,
-                                       ROWCAP, RULES, SCORE_PARTS, START_CARD, STATE, STATS)
+from caesar_sim.kernels.layout import (BIN_STATS, BOOST, DOUBLE, EV_BID, EV_FAVOUR_TICKET, EV_NOTHING, EV_PASS,
+                                       EV_SCORE, EV_START_CARD_FALLS, EV_TAKE, FAVOUR_TYPES, GOLD, MAX_DISPLAY_ITEMS,
+                                       MAX_HELD_ITEMS, MAX_PLAYERS, MAX_ROW_CARDS, MERCHANT_VALUES, ROWS, RULES,
+                                       SCORE_PARTS, START_CARD, STATE, STATS, VENUES)
 from caesar_sim.kernels.setup import begin_phase, deal, insert_desc, log, setup_day
 
 
@@ -54,7 +55,7 @@ def consumed(rulebook, game_state, row, eff):
     """Items taken before a card of effective value ``eff`` played now (equal cards stay left)."""
     took = 0
     for i in range(game_state[STATE.row_cards + row]):
-        j = row * ROWCAP + i
+        j = row * MAX_ROW_CARDS + i
         if game_state[STATE.row_effective + j] < eff:
             break
         took += rulebook[RULES.double_items] if game_state[STATE.row_favour + j] == 2 else 1
@@ -84,7 +85,7 @@ def apply_action(rulebook, game_state, p, a, game_log, game_stats):
     game_state[STATE.card_order + c] = order + game_state[STATE.players] if order < 0 else order
     game_state[STATE.card_owner + c], game_state[STATE.card_items + c], game_state[STATE.card_item + c] = p, 0, -1
     game_state[STATE.card_net_coins + c] = -rulebook[RULES.merchant_coins + v - 1]
-    base = row * ROWCAP
+    base = row * MAX_ROW_CARDS
     i = game_state[STATE.row_cards + row]
     while i > 0 and game_state[STATE.row_effective + base + i - 1] < eff:
         j = base + i
@@ -125,9 +126,9 @@ def take_item(t, p, row, c):
         game_state[STATE.ticket_venue + i] = game_state[STATE.ticket_venue + game_state[STATE.tickets_shown]]
         game_state[STATE.ticket_coins + i] = game_state[STATE.ticket_coins + game_state[STATE.tickets_shown]]
         h = (p * VENUES + x)
-        game_state[STATE.tickets_held + h] = insert_desc(game_state, STATE.held_ticket_coins + h * HOLD,
+        game_state[STATE.tickets_held + h] = insert_desc(game_state, STATE.held_ticket_coins + h * MAX_HELD_ITEMS,
                                                          game_state[STATE.tickets_held + h], coin,
-                                                STATE.held_ticket_card + h * HOLD, c)
+                                                STATE.held_ticket_card + h * MAX_HELD_ITEMS, c)
         k = min(game_state[STATE.specials + x], game_state[STATE.bank_coins])
         game_state[STATE.bank_coins] -= k
         game_state[STATE.coin_cards + p] += k
@@ -135,15 +136,15 @@ def take_item(t, p, row, c):
         log(game_log, EV_TAKE, p, game_state[STATE.card_value + c], row, x, coin, k)
         return
     x = row - 2
-    off = STATE.visitor_coins + x * DISP
+    off = STATE.visitor_coins + x * MAX_DISPLAY_ITEMS
     coin = game_state[off + i]
     game_state[STATE.visitors_shown + x] -= 1
     for j in range(i, game_state[STATE.visitors_shown + x]):
         game_state[off + j] = game_state[off + j + 1]
     h = (p * VENUES + x)
-    game_state[STATE.visitors_held + h] = insert_desc(game_state, STATE.held_visitor_coins + h * HOLD,
+    game_state[STATE.visitors_held + h] = insert_desc(game_state, STATE.held_visitor_coins + h * MAX_HELD_ITEMS,
                                                       game_state[STATE.visitors_held + h], coin,
-                                             STATE.held_visitor_card + h * HOLD, c)
+                                             STATE.held_visitor_card + h * MAX_HELD_ITEMS, c)
     log(game_log, EV_TAKE, p, game_state[STATE.card_value + c], row, x, coin)
 
 
@@ -155,7 +156,7 @@ def resolve_phase(t):
     r0 = 2 if ph == 2 else ph
     r1 = ROWS if ph == 2 else ph + 1
     for row in range(r0, r1):
-        base = row * ROWCAP
+        base = row * MAX_ROW_CARDS
         for e in range(game_state[STATE.row_cards + row]):
             p, c = game_state[STATE.row_owner + base + e], game_state[STATE.row_card + base + e]
             takes = rulebook[RULES.double_items] if game_state[STATE.row_favour + base + e] == 2 else 1
@@ -200,15 +201,15 @@ def score_day(rulebook, game_state, game_log, game_stats):
             nt, nv = game_state[STATE.tickets_held + h], game_state[STATE.visitors_held + h]
             k = min(nt, nv)
             for i in range(k):
-                tix += game_state[STATE.held_ticket_coins + h * HOLD + i]
-                vis += game_state[STATE.held_visitor_coins + h * HOLD + i]
-                j = h * HOLD + i
+                tix += game_state[STATE.held_ticket_coins + h * MAX_HELD_ITEMS + i]
+                vis += game_state[STATE.held_visitor_coins + h * MAX_HELD_ITEMS + i]
+                j = h * MAX_HELD_ITEMS + i
                 game_state[STATE.card_net_coins + game_state[STATE.held_ticket_card + j]] += game_state[STATE.held_ticket_coins + j]
                 game_state[STATE.card_net_coins + game_state[STATE.held_visitor_card + j]] += game_state[STATE.held_visitor_coins + j]
             if x == game_state[STATE.caesar]:
                 allow = rulebook[RULES.caesar_favour_tickets]
                 for i in range(k, nv):
-                    coin = game_state[STATE.held_visitor_coins + h * HOLD + i]
+                    coin = game_state[STATE.held_visitor_coins + h * MAX_HELD_ITEMS + i]
                     t = BOOST if game_state[STATE.favours + p * FAVOUR_TYPES + BOOST] > 0 else DOUBLE
                     if game_state[STATE.favours + p * FAVOUR_TYPES + t] == 0:
                         t = GOLD
@@ -217,7 +218,8 @@ def score_day(rulebook, game_state, game_log, game_stats):
                     allow -= 1
                     game_state[STATE.favours + p * FAVOUR_TYPES + t] -= 1
                     vis += coin
-                    game_state[STATE.card_net_coins + game_state[STATE.held_visitor_card + h * HOLD + i]] += coin
+                    game_state[STATE.card_net_coins
+                               + game_state[STATE.held_visitor_card + h * MAX_HELD_ITEMS + i]] += coin
                     log(game_log, EV_FAVOUR_TICKET, p, x, coin, t)
                     if game_stats[STATS.on] > 0:
                         game_stats[STATS.favours + t * 4 + 2] += 1
@@ -245,8 +247,9 @@ def score_day(rulebook, game_state, game_log, game_stats):
         game_stats[STATS.days] += 1
         for c in range(game_state[STATE.cards_played]):
             own = game_state[STATE.card_owner + c]
-            b = STATS.bids + ((((game_state[STATE.policy + own] * P + game_state[STATE.card_order + c]) * ROWS + game_state[STATE.card_row + c]) * MERCHANT_VALUES
-                            + game_state[STATE.card_value + c] - 1) * BIN_STATS)
+            b = STATS.bids + ((((game_state[STATE.policy + own] * MAX_PLAYERS + game_state[STATE.card_order + c]) * ROWS
+                                + game_state[STATE.card_row + c]) * MERCHANT_VALUES
+                               + game_state[STATE.card_value + c] - 1) * BIN_STATS)
             g = game_state[STATE.card_net_coins + c]
             game_stats[b] += 1
             game_stats[b + 1] += game_state[STATE.card_items + c] > 0

@@ -26,21 +26,23 @@ from caesar_sim.kernels import layout
 
 FAVOUR_TYPES = ("boost", "double", "gold")
 VENUES = ("Circus Maximus", "Pompeius Theater", "Colosseum")
-MIN_PLAYERS, MAX_PLAYERS = 3, layout.P
+MIN_PLAYERS, MAX_PLAYERS = 3, layout.MAX_PLAYERS
 
 MAX_COINS = 1_000   # coins on one card: wide, and every score stays an exact small integer
 _SCHEMA = {  # key -> (kind, minimum, maximum)
-    "days": ("int", 1, layout.DAYS_MAX), "first_start_seat": ("int", 0, MAX_PLAYERS - 1),
-    "tickets_per_day": ("int", 0, layout.DISP), "special_tickets": ("ints", 0, layout.DISP),
+    "days": ("int", 1, layout.MAX_DAYS), "first_start_seat": ("int", 0, MAX_PLAYERS - 1),
+    "tickets_per_day": ("int", 0, layout.MAX_DISPLAY_ITEMS), "special_tickets": ("ints", 0, layout.MAX_DISPLAY_ITEMS),
     "caesar": ("bool", None, None),
     "merchant.coins": ("ints", 0, MAX_COINS),
-    "favour.boost": ("int", 0, layout.FAV_MAX), "favour.double": ("int", 0, layout.FAV_MAX),
-    "favour.gold": ("int", 0, layout.FAV_MAX),
-    "favour.boost_value": ("int", 0, layout.MERCHANT_VALUES + 7), "favour.double_items": ("int", 1, layout.DISP),
+    "favour.boost": ("int", 0, layout.MAX_FAVOUR_CARDS), "favour.double": ("int", 0, layout.MAX_FAVOUR_CARDS),
+    "favour.gold": ("int", 0, layout.MAX_FAVOUR_CARDS),
+    "favour.boost_value": ("int", 0, layout.MERCHANT_VALUES + 7),
+    "favour.double_items": ("int", 1, layout.MAX_DISPLAY_ITEMS),
     "favour.gold_coins": ("int", 0, MAX_COINS),
     "tickets.coins": ("ints", 0, MAX_COINS), "visitors.coins": ("ints", 0, MAX_COINS),
     "coin_cards.count": ("int", 0, 10_000), "coin_cards.value": ("int", 0, MAX_COINS),
-    "caesar_card.extra_visitors": ("int", 0, layout.VIS_MAX), "caesar_card.favour_tickets": ("int", 0, layout.DISP),
+    "caesar_card.extra_visitors": ("int", 0, layout.MAX_VISITOR_CARDS),
+    "caesar_card.favour_tickets": ("int", 0, layout.MAX_DISPLAY_ITEMS),
 }
 _TABLES = {k.split(".")[0] for k in _SCHEMA if "." in k}
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
@@ -206,27 +208,29 @@ def validate(data: Mapping[str, Any], source: str = "") -> RuleSet:
         return all(k in vals for k in keys)
 
     # Relations between fields: checked where the fields themselves are sound.
-    if have("days") and not 1 <= vals["days"] <= layout.DAYS_MAX:
-        bad(f"'days' must be 1..{layout.DAYS_MAX}, got {vals['days']}")
+    if have("days") and not 1 <= vals["days"] <= layout.MAX_DAYS:
+        bad(f"'days' must be 1..{layout.MAX_DAYS}, got {vals['days']}")
     if have("days", "special_tickets") and len(vals["special_tickets"]) != vals["days"]:
         bad(f"'special_tickets' needs one entry per day ({vals['days']}), got {len(vals['special_tickets'])}")
     if have("merchant.coins") and len(vals["merchant.coins"]) != layout.MERCHANT_VALUES:
         bad(f"'merchant.coins' needs {layout.MERCHANT_VALUES} entries (values 1..{layout.MERCHANT_VALUES}), "
             f"got {len(vals['merchant.coins'])}")
-    if have("tickets.coins") and not 1 <= len(vals["tickets.coins"]) <= layout.TPV_MAX:
-        bad(f"'tickets.coins' needs 1..{layout.TPV_MAX} entries (tickets per venue), got {len(vals['tickets.coins'])}")
-    if have("visitors.coins") and not 1 <= len(vals["visitors.coins"]) < layout.VIS_MAX:
-        bad(f"'visitors.coins' needs 1..{layout.VIS_MAX - 1} entries, got {len(vals['visitors.coins'])}")
-    if have(*(f"favour.{t}" for t in FAVOUR_TYPES)) and sum(vals[f"favour.{t}"] for t in FAVOUR_TYPES) > layout.FAV_MAX:
-        bad(f"the favour deck holds at most {layout.FAV_MAX} cards, "
+    if have("tickets.coins") and not 1 <= len(vals["tickets.coins"]) <= layout.MAX_TICKETS_PER_VENUE:
+        bad(f"'tickets.coins' needs 1..{layout.MAX_TICKETS_PER_VENUE} entries (tickets per venue), "
+            f"got {len(vals['tickets.coins'])}")
+    if have("visitors.coins") and not 1 <= len(vals["visitors.coins"]) < layout.MAX_VISITOR_CARDS:
+        bad(f"'visitors.coins' needs 1..{layout.MAX_VISITOR_CARDS - 1} entries, got {len(vals['visitors.coins'])}")
+    if (have(*(f"favour.{t}" for t in FAVOUR_TYPES))
+            and sum(vals[f"favour.{t}"] for t in FAVOUR_TYPES) > layout.MAX_FAVOUR_CARDS):
+        bad(f"the favour deck holds at most {layout.MAX_FAVOUR_CARDS} cards, "
             f"got {sum(vals[f'favour.{t}'] for t in FAVOUR_TYPES)}")
     if have("favour.boost_value") and vals["favour.boost_value"] > layout.MERCHANT_VALUES + 7:
         bad(f"'favour.boost_value' must be at most {layout.MERCHANT_VALUES + 7}, got {vals['favour.boost_value']}")
-    if have("favour.double_items") and vals["favour.double_items"] > layout.DISP:
-        bad(f"'favour.double_items' must be at most {layout.DISP}, got {vals['favour.double_items']}")
+    if have("favour.double_items") and vals["favour.double_items"] > layout.MAX_DISPLAY_ITEMS:
+        bad(f"'favour.double_items' must be at most {layout.MAX_DISPLAY_ITEMS}, got {vals['favour.double_items']}")
     if (have("tickets_per_day", "special_tickets") and vals["special_tickets"]
-            and vals["tickets_per_day"] + max(vals["special_tickets"]) > layout.DISP):
-        bad(f"at most {layout.DISP} tickets can be on display in a day")
+            and vals["tickets_per_day"] + max(vals["special_tickets"]) > layout.MAX_DISPLAY_ITEMS):
+        bad(f"at most {layout.MAX_DISPLAY_ITEMS} tickets can be on display in a day")
     bad.check()
     counts = tuple(vals[f"favour.{t}"] for t in FAVOUR_TYPES)
     remove, unfit = _removals(data, vals, counts, _stop_at_first(bad.where))
@@ -287,8 +291,8 @@ def _removals(data, vals, counts, bad) -> tuple[tuple[Removal, ...], tuple[str, 
         favours, problems = [], []
         for t, have in zip(FAVOUR_TYPES, counts):
             c = fav.get(t, 0)
-            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= layout.FAV_MAX:
-                bad(f"'{where}.favours.{t}' must be an integer 0..{layout.FAV_MAX}, got {_short(c)}")
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= layout.MAX_FAVOUR_CARDS:
+                bad(f"'{where}.favours.{t}' must be an integer 0..{layout.MAX_FAVOUR_CARDS}, got {_short(c)}")
             if c > have:
                 problems.append(f"'{where}.favours.{t}' must be 0..{have} (the deck's {t} favours), got {c}")
             favours.append(c)

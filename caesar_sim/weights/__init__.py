@@ -23,7 +23,7 @@ from tabletop_mc.inputfile import parse_json, read_text
 from caesar_sim.kernels import layout
 
 MAX_BYTES = 64 << 10    # a weights file is ~1 KB
-MAX_PLAYERS = layout.P
+MAX_PLAYERS = layout.MAX_PLAYERS
 MAX_TEMP = 100.0        # coins: a softmax temperature far past uniform over a decision's actions
 
 FORMAT = "caesar-weights/1"
@@ -67,7 +67,8 @@ ORDER = tuple(DEFAULTS)
 # its ``features`` block, the control slots follow)
 assert VALUE_WEIGHTS == layout.WEIGHTS._fields[:layout.WEIGHTS._fields.index("features")], \
     "caesar_sim.weights.DEFAULTS must name the kernel's weights (kernels.layout.WEIGHTS) in order"
-assert len(BID_FEATURES) + 4 == layout.NB and len(PASS_FEATURES) == layout.NPASS and len(FEATURES) == layout.NFEAT
+assert (len(BID_FEATURES) + 4 == layout.N_BID_FEATURES and len(PASS_FEATURES) == layout.N_PASS_FEATURES
+        and len(FEATURES) == layout.N_FEATURES)
 assert len(ORDER) == layout.WEIGHTS.rollout_policy
 
 # the weights `caesar tune` searches (value's features), with the range searched
@@ -83,7 +84,7 @@ TUNABLE: dict[str, tuple[float, float]] = {
 WEIGHT_LIMIT = 1000.0
 RANGES: dict[str, tuple[float, float, bool]] = {
     **{k: (-WEIGHT_LIMIT, WEIGHT_LIMIT, False) for k in DEFAULTS},
-    "greedy_tickets": (0, layout.DISP, True),
+    "greedy_tickets": (0, layout.MAX_DISPLAY_ITEMS, True),
     "mc_epsilon": (0.0, 1.0, False),
     "mc_horizon": (0, 2, True),
     "ban_rows": (0, 31, True),     # 5 rows: villa, forum, 3 venues

@@ -23,8 +23,8 @@ class Table:
         self.game_state = np.zeros(layout.STATE.size, dtype=np.int64)
         self.state = layout.STATE.named(self.game_state)
         self.rules = layout.RULES.named(self.rulebook)
-        self.game_log = np.zeros((layout.LOG_MAX, layout.LOGW), dtype=np.int64)
-        self.game_log[0, 1] = layout.LOG_MAX
+        self.game_log = np.zeros((layout.MAX_LOG_ROWS, layout.LOG_FIELDS), dtype=np.int64)
+        self.game_log[0, 1] = layout.MAX_LOG_ROWS
         self.game_stats = np.zeros(layout.STATS.size)
         self.stats = layout.STATS.named(self.game_stats)
         self.stats["on"] = 1

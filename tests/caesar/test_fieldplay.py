@@ -75,7 +75,7 @@ def test_value_scores_rank_values_choice_first():
 def test_softmax_member_limits(temp):
     """Temperature -> 0: value's own choice wherever it is the unique best; very hot: uniform over legal actions."""
     rulebook, weight_table, game_state = states(count=150)
-    hot = np.tile(parse_strategy(f"tuned:temp={temp:g}", 4).row, (layout.P, 1)).reshape(-1)
+    hot = np.tile(parse_strategy(f"tuned:temp={temp:g}", 4).row, (layout.MAX_PLAYERS, 1)).reshape(-1)
     rng = new_state(9)
     if temp < 1:
         for s in game_state:
@@ -105,7 +105,7 @@ def test_mc_field_rollouts_draw_the_others_from_the_field(tmp_path):
     weight_table = kernel_matrix(strategies, 4)
     rows = weight_table.reshape(-1, layout.WEIGHTS.size)
     f0, fn = int(rows[0, layout.WEIGHTS.field_first]), int(rows[0, layout.WEIGHTS.field_size])
-    assert fn == 3 and f0 == layout.P and rows[f0 + 2, layout.WEIGHTS.temperature] == 0.5
+    assert fn == 3 and f0 == layout.MAX_PLAYERS and rows[f0 + 2, layout.WEIGHTS.temperature] == 0.5
     assert ([int(rows[f0 + i, layout.WEIGHTS.rollout_policy]) for i in range(3)]
             == [layout.VALUE, layout.GREEDY, layout.VALUE])
     rulebook, _, game_state = states(count=1)
@@ -179,7 +179,7 @@ def test_distilled_with_values_scoring_plays_like_value():
     from caesar_sim.analysis.distill import distilled_strategy, tuned_equivalent
     rulebook, weight_table, game_state = states(profile="value x4", count=300)
     row = distilled_strategy(weight_table[:layout.WEIGHTS.size], tuned_equivalent(weight_table[:layout.WEIGHTS.size])).row
-    DP = np.tile(row, (layout.P, 1)).reshape(-1)
+    DP = np.tile(row, (layout.MAX_PLAYERS, 1)).reshape(-1)
     same = 0
     for s in game_state:
         acts, sc = api.k_scores(rulebook, weight_table, s, False)

@@ -42,7 +42,7 @@ def test_game_invariants_from_the_log():
     rules = load_rules()
     for seed in range(1, 30):
         prof = parse_profile("random,greedy,value,random", 4)
-        game_log = np.zeros((layout.LOG_MAX, layout.LOGW), np.int64)
+        game_log = np.zeros((layout.MAX_LOG_ROWS, layout.LOG_FIELDS), np.int64)
         totals = play_one(kernel_rules(rules, 4), prof.kernel_weights(), prof.policies, prof.rollouts, seed, game_log)
         rows = game_log[1:game_log[0, 0] + 1]
         day_starts = np.nonzero(rows[:, 0] == layout.EV_DAY)[0].tolist() + [len(rows)]
@@ -100,6 +100,6 @@ def test_named_statistics_read_the_kernel_slots():
     assert s["favours"][2, 3] == layout.STATS.favours + 2 * 4 + 3
     assert s["score_parts"][1, 4, 1] == layout.STATS.score_parts + (1 * layout.SCORE_PARTS + 4) * 2 + 1
     assert s["unclaimed"][3, 0] == layout.STATS.unclaimed + 6
-    assert s["bids"][1, 2, 3, 4,
-                     1] == (layout.STATS.bids + (((1 * layout.P + 2) * layout.ROWS + 3) * layout.MERCHANT_VALUES + 4)
-                                        * layout.BIN_STATS + 1)
+    assert s["bids"][1, 2, 3, 4, 1] == (
+        layout.STATS.bids + (((1 * layout.MAX_PLAYERS + 2) * layout.ROWS + 3) * layout.MERCHANT_VALUES + 4)
+        * layout.BIN_STATS + 1)

@@ -24,12 +24,12 @@ def new_game(players, overrides=None, seed=1):
     """A freshly dealt game (stopped at the first decision): (R, S, log rows)."""
     rulebook = kernel_rules(load_rules(overrides=overrides), players)
     game_state = np.zeros(layout.STATE.size, np.int64)
-    game_log = np.zeros((layout.LOG_MAX, layout.LOGW), np.int64)
-    game_log[0, 1] = layout.LOG_MAX
+    game_log = np.zeros((layout.MAX_LOG_ROWS, layout.LOG_FIELDS), np.int64)
+    game_log[0, 1] = layout.MAX_LOG_ROWS
     rng = np.array([seed, 2, 3, 4], np.uint64)
-    pols = np.full(layout.P, layout.VALUE, np.int64)
-    api.k_new_game(rulebook, weight_table, game_state, pols, np.ones(layout.P, np.int64), np.zeros(layout.P, np.int64),
-                   rng, game_log,
+    pols = np.full(layout.MAX_PLAYERS, layout.VALUE, np.int64)
+    api.k_new_game(rulebook, weight_table, game_state, pols, np.ones(layout.MAX_PLAYERS, np.int64),
+                   np.zeros(layout.MAX_PLAYERS, np.int64), rng, game_log,
                    np.zeros(layout.STATS.size))
     return rulebook, game_state, game_log[1:game_log[0, 0] + 1]
 
