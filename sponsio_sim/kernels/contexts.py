@@ -55,7 +55,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sponsio_sim.kernels.table import new_state
+from sponsio_sim.kernels.trickstate import new_state
 
 # board/game_state/money: analysis.game.setup.build_state's (one row per play for several plays)
 GameArrays = namedtuple("GameArrays", ["board", "game_state", "money"])

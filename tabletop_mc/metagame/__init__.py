@@ -42,7 +42,7 @@ from tabletop_mc.metagame.game import MissingProfileError, SymmetricGame
 from tabletop_mc.metagame.nash import Equilibrium, equilibrium_at, local_equilibrium, replicator, solve_nash
 from tabletop_mc.metagame.profiles import describe, n_profiles, profile_index, profiles
 from tabletop_mc.metagame.support import support_enumeration
-from tabletop_mc.metagame.table import PayoffTable
+from tabletop_mc.metagame.payoffs import PayoffTable
 from tabletop_mc.metagame.text import describe_mixture
 
 __all__ = ["AlphaRank", "Bootstrap", "Equilibrium", "MissingProfileError", "PayoffTable", "Sample",

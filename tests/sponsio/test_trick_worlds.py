@@ -10,7 +10,7 @@ import pytest
 
 from sponsio_sim.analysis.advise.infer import assumed_arrays, seat_logliks
 from sponsio_sim.analysis.advise.state import table_state
-from sponsio_sim.analysis.advise.tricktable import _layouts, build_trick_table
+from sponsio_sim.analysis.advise.trickphase import _layouts, build_trick_phase
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.narrate import play_game
 from sponsio_sim.analysis.game.setup import parse_profile
@@ -18,7 +18,7 @@ from sponsio_sim.kernels.advise.infer import world_logliks
 from sponsio_sim.kernels.advise.layouts import propose_layouts
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER
 from sponsio_sim.kernels.play.tricks import play_scripted, play_tricks
-from sponsio_sim.kernels.table import new_state, set_round
+from sponsio_sim.kernels.trickstate import new_state, set_round
 from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
 from sponsio_sim.rules import RANKS, load_rules
 from tabletop_mc.rng import new_state as new_rng
@@ -127,7 +127,7 @@ def test_seat_by_seat_likelihoods_equal_the_joint_replay():
     stop = next(i for i, ln in enumerate(lines) if ln.strip().startswith("trick 5:"))
     st = table_state(RULES, "\n".join(lines[start:stop]))
     strategies = parse_profile("ev:goal x4", RULES)
-    tt = build_trick_table(st, strategies, find_model(RULES))
+    tt = build_trick_phase(st, strategies, find_model(RULES))
     lay = tt.layouts
     props = np.zeros((3000, 4), dtype=np.uint64)
     propose_layouts(lay, np.uint64(11), props)

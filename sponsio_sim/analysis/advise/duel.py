@@ -22,7 +22,7 @@ from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from sponsio_sim.analysis.advise.infer import Reading
 from sponsio_sim.analysis.advise.search import Rollouts, rank
-from sponsio_sim.analysis.advise.table import Table
+from sponsio_sim.analysis.advise.arrays import StateArrays
 from sponsio_sim.analysis.game.lineup import Lineup, resolve
 from sponsio_sim.analysis.game.setup import build_state
 from sponsio_sim.kernels.advise.actions import END_USE
@@ -86,8 +86,8 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
         hist: list[tuple] = []
 
         def advice(step, token):
-            table = Table(start, (board.copy(), game_state.copy(), money.copy()),
-                          np.array(hist, dtype=np.int64).reshape(-1, 5), seat, step, token)
+            table = StateArrays(start, (board.copy(), game_state.copy(), money.copy()),
+                                np.array(hist, dtype=np.int64).reshape(-1, 5), seat, step, token)
             a = rank(table, rules, strategies, reading=reading, rollouts=rollouts,
                      seed=derive_seed(seed, game, rnd, step), with_game=False, reveals=False, progress=False)
             return a.choice

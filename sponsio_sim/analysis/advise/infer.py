@@ -107,7 +107,7 @@ def assumed_arrays(start, seat: int, assume: str | None, rules, strategies):
 
 def draw_worlds(table, n: int, seed: int, reading: Reading, *, rules, strategies, propose=None,
                 memo: dict | None = None) -> Worlds:
-    """``n`` worlds for ``table`` (``analysis.advise.table.Table``) read as ``reading`` says: every
+    """``n`` worlds for ``table`` (``analysis.advise.arrays.StateArrays``) read as ``reading`` says: every
     seat's hand as it is now, or with ``propose(key, out)`` (rows: worlds,
     uniform given what the deciding seat sees; stream key ``key``) as
     ``propose`` deals them (the trick phase: as betting ended, the

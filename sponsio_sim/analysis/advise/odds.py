@@ -21,9 +21,9 @@ from tabletop_mc.runner import derive_seed, set_threads
 from sponsio_sim.analysis.advise.infer import Reading, draw_worlds, seat_strategies
 from sponsio_sim.analysis.advise.result import BATCH, standing_wins
 from sponsio_sim.analysis.advise.state import RoundFacts, TableState, table_state
-from sponsio_sim.analysis.advise.table import betting_over, build_table, pending_token
+from sponsio_sim.analysis.advise.arrays import betting_over, build_state_arrays, pending_token
 from sponsio_sim.analysis.advise.trickplay import CardPlay, trick_odds
-from sponsio_sim.analysis.advise.tricktable import build_trick_table
+from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.analysis.odds.job import odds_table
 from sponsio_sim.bets import parse_bet
@@ -72,7 +72,7 @@ def state_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n
         raise UserError("--bets is for the betting; in the trick phase the odds are of the bets every seat holds")
     _, lineup = seat_strategies(profile, ruleset, state=st, seed=seed)
     strategies, success = lineup.strategies, lineup.model
-    tt = build_trick_table(st, strategies, success, open_hands=card_play.open_hands)
+    tt = build_trick_phase(st, strategies, success, open_hands=card_play.open_hands)
     df = trick_odds(tt, ruleset, strategies, card_play=card_play, reading=Reading(infer=infer), n=n, seed=seed,
                     progress=progress, memo=memo)
     df.attrs.update(profile=[x.text for x in strategies])
@@ -87,7 +87,7 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     ruleset = st.rules
     _, lineup = seat_strategies(profile, ruleset, state=st, seed=seed)
     strategies, success = lineup.strategies, lineup.model
-    table = build_table(st, strategies, success)
+    table = build_state_arrays(st, strategies, success)
     s = table.seat
     if table.step >= ruleset.betting_turns * ruleset.players:
         raise UserError("--history: the betting is over, no bet can be placed any more")

@@ -25,9 +25,9 @@ from sponsio_sim.analysis.advise.cash import advise_cash
 from sponsio_sim.analysis.advise.result import BATCH, Advice, bet_chances, mean_eff, next_best
 from sponsio_sim.analysis.advise.infer import Reading, assumed_strategy, draw_worlds, seat_strategies
 from sponsio_sim.analysis.advise.state import TableState, describe
-from sponsio_sim.analysis.advise.table import betting_done, build_table
+from sponsio_sim.analysis.advise.arrays import betting_done, build_state_arrays
 from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards
-from sponsio_sim.analysis.advise.tricktable import build_trick_table
+from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions, reveal_actions
 from sponsio_sim.kernels.advise.evaluate import ActionOutcomes, ActionQuestion, evaluate
@@ -106,7 +106,7 @@ def _advise(st, strategies, success, *, reading, rollouts, card_play, seed, memo
     if st.after_round():
         return advise_cash(st, strategies, success, n=n or DEFAULT_N, seed=seed, progress=progress)
     if st.in_tricks() or betting_done(st):
-        tt = build_trick_table(st, strategies, success, open_hands=card_play.open_hands)
+        tt = build_trick_phase(st, strategies, success, open_hands=card_play.open_hands)
         return rank_cards(tt, rules, strategies, card_play=card_play, reading=reading, n=n, seed=seed,
                           progress=progress, memo=memo)
     if card_play.play != "profile" or card_play.open_hands:
@@ -114,14 +114,14 @@ def _advise(st, strategies, success, *, reading, rollouts, card_play, seed, memo
     n = n or DEFAULT_N
     if n < SCREEN:
         raise UserError(f"-n {n}: a betting decision needs at least {SCREEN} rollouts")
-    table = build_table(st, strategies, success)
+    table = build_state_arrays(st, strategies, success)
     return rank(table, rules, strategies, reading=reading, rollouts=replace(rollouts, n=n), seed=seed,
                 progress=progress)
 
 
 def rank(table, rules, strategies, *, reading: Reading = Reading(), rollouts: Rollouts = Rollouts(), seed: int = 1,
          with_game: bool = True, reveals: bool = True, progress: bool | None = None) -> Advice:
-    """Rank the legal actions of ``table`` (``analysis.advise.table.Table``);
+    """Rank the legal actions of ``table`` (``analysis.advise.arrays.StateArrays``);
     without ``with_game`` the game is not played on (no win shares) and
     without ``reveals`` the reveal table is skipped (the faster form a
     seat playing by `advise` uses, ``analysis.advise.duel``)."""

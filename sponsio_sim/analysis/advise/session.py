@@ -32,9 +32,9 @@ from sponsio_sim.analysis.advise.plays import parse_trick_entry, who_played
 from sponsio_sim.analysis.advise.search import Rollouts, advise
 from sponsio_sim.analysis.advise.state import (TableState, describe, next_actor, parse_history, parse_narration,
                                                read_line)
-from sponsio_sim.analysis.advise.table import betting_arrays, betting_done, pending_token
+from sponsio_sim.analysis.advise.arrays import betting_arrays, betting_done, pending_token
 from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, PLAYS, CardPlay
-from sponsio_sim.analysis.advise.tricktable import build_trick_table
+from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.advise.infer import Reading, seat_strategies
 from sponsio_sim.cards import card_name, format_cards, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
@@ -127,7 +127,7 @@ class Session:
         if full.after_round():
             return
         if full.in_tricks() or full.plays:
-            build_trick_table(full, self.strategies, self.model)
+            build_trick_phase(full, self.strategies, self.model)
         else:
             betting_arrays(full, self.strategies, self.model)
 

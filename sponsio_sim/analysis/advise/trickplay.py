@@ -160,7 +160,7 @@ def trick_odds(tt, rules, strategies, *, card_play: CardPlay = CardPlay(), readi
                n: int | None = None, seed: int = 1, progress: bool | None = False,
                memo: dict | None = None) -> pd.DataFrame:
     """The chance of every bet every seat holds (and of all of a seat's bets), from the view of ``tt``'s seat
-    (``card_play.open_hands``: ``tt`` was built with every hand known, ``build_trick_table``)."""
+    (``card_play.open_hands``: ``tt`` was built with every hand known, ``build_trick_phase``)."""
     seat = tt.table.seat
     play = card_play.play
     reading = replace(reading, infer=reading.infer and not card_play.open_hands)   # every hand known: nothing to read
@@ -251,7 +251,7 @@ def situation(tt, rules) -> str:
 def rank_cards(tt, rules, strategies, *, card_play: CardPlay = CardPlay(), reading: Reading = Reading(),
                n: int | None = None, seed: int = 1, progress: bool | None = False, memo: dict | None = None) -> Advice:
     """Every legal card of the seat to play, played in the same worlds and ranked (module docstring;
-    ``card_play.open_hands``: ``tt`` was built with every hand known, ``build_trick_table``)."""
+    ``card_play.open_hands``: ``tt`` was built with every hand known, ``build_trick_phase``)."""
     seat = tt.table.seat
     play = card_play.play
     reading = replace(reading, infer=reading.infer and not card_play.open_hands)   # every hand known: nothing to read

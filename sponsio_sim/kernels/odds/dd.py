@@ -24,7 +24,7 @@ from sponsio_sim.kernels.bets import counted_nines, settle
 from sponsio_sim.kernels.contexts import trick_round
 from sponsio_sim.kernels.play.pimc import pimc_context, pimc_play
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import set_round
+from sponsio_sim.kernels.trickstate import set_round
 from sponsio_sim.kernels.layout import NINES_OWN
 
 

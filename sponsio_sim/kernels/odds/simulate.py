@@ -28,7 +28,7 @@ from sponsio_sim.kernels.contexts import trick_round
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.play.tricks import play_borrowed
 from sponsio_sim.kernels.play.policies import RANDOM, build_relevance
-from sponsio_sim.kernels.table import set_round
+from sponsio_sim.kernels.trickstate import set_round
 from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.advise.plays import who_played
 from sponsio_sim.analysis.advise.state import TableState, hands_now
-from sponsio_sim.analysis.advise.table import Table, betting_arrays
+from sponsio_sim.analysis.advise.arrays import StateArrays, betting_arrays
 from sponsio_sim.cards import card_name, format_cards, ids_of
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.layouts import Layouts, layout_counts
@@ -35,8 +35,8 @@ from sponsio_sim.rules import RANKS
 
 
 @dataclass
-class TrickTable:
-    table: Table              # the betting as it ended (``table.seat``: whose view)
+class TrickPhase:
+    table: StateArrays              # the betting as it ended (``table.seat``: whose view)
     script: np.ndarray        # the cards played so far, in play order
     seats: list[int]          # who played each
     winners: list[int]        # each finished trick's winner
@@ -205,7 +205,7 @@ def _layouts(r, viewer, fixed, voids, talon) -> Layouts:
                    np.array(fixed, dtype=np.uint64))
 
 
-def build_trick_table(st: TableState, strategies, model, *, open_hands: bool = False) -> TrickTable:
+def build_trick_phase(st: TableState, strategies, model, *, open_hands: bool = False) -> TrickPhase:
     """The trick phase so far from ``st`` (module docstring); whose view:
     ``st.seat``, else the seat to play. ``open_hands``: every seat's hand as
     the state deals it is known (a double-dummy view; the worlds are that deal)."""
@@ -241,11 +241,11 @@ def build_trick_table(st: TableState, strategies, model, *, open_hands: bool = F
         whole = set(range(players))
     known = [end_hands[s] if s in whole else end_hands[s] & revealed for s in range(players)]
     _check_cards(st, seats, whole, end_hands, known, talon)
-    table = Table(start, now, hist, viewer, n_bet + len(END_TOKENS), None)
-    return trick_table(table, r, cards, end_hands if open_hands else None)
+    table = StateArrays(start, now, hist, viewer, n_bet + len(END_TOKENS), None)
+    return trick_phase(table, r, cards, end_hands if open_hands else None)
 
 
-def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable:
+def trick_phase(table: StateArrays, rules, cards: list[int], hands=None) -> TrickPhase:
     """The trick phase so far from arrays: ``table`` the betting as it ended
     (its seat: whose view), ``cards`` played in order (legal play: not
     checked here); ``hands``: every seat's hand as betting ended, when every
@@ -285,6 +285,6 @@ def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable
     if to_play == viewer:
         follow = [c for c in ids_of(hand) if pos and c // RANKS == trick[0] // RANKS]
         legal = follow or ids_of(hand)
-    return TrickTable(table, script, seats, winners, to_play, int(leader), trick, public, int(nine_lost),
+    return TrickPhase(table, script, seats, winners, to_play, int(leader), trick, public, int(nine_lost),
                       codes.copy(), counts.copy(), decided, hand, legal,
                       _layouts(rules, viewer, fixed, voids, int(board[BOARD.talon])))
