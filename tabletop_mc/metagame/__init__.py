@@ -4,7 +4,7 @@ A symmetric N-seat game over K named strategies, numpy only. One job per module:
 
 - ``profiles``: the C(N+K-1, N) count vectors in canonical order (a new
   strategy appends profiles, never renumbers old ones); ``profile_index``;
-- ``table.PayoffTable``: per profile and seated strategy, the mean payoff
+- ``payoffs.PayoffTable``: per profile and seated strategy, the mean payoff
   of its seats, SE and n; tidy CSV (one count column per strategy, then
   strategy, payoff, se, n); partial tables allowed (``missing()``);
 - ``build.play_table``: fills a table through the game's adapter

@@ -42,7 +42,7 @@ from sponsio_sim.kernels.advise.layouts import propose_layouts
 from sponsio_sim.kernels.advise.tricks import CardOutcomes, CardQuestion, play_cards, play_cards_pimc
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bets import BET_FIELDS
-from sponsio_sim.kernels.contexts import Query
+from sponsio_sim.kernels.contexts import QueryArrays
 from sponsio_sim.kernels.dd.core import tally_layout
 from sponsio_sim.kernels.layout import GAME, MAX_BETS, TRICK_STATE
 from sponsio_sim.kernels.odds.dd import solve_deals
@@ -123,8 +123,8 @@ def _solved(tt, ask: int, roots, worlds, n, rows, row_counts, prog):
                    game_state)
     trick = np.array(tt.trick, dtype=np.int64)
     ok = np.zeros((n, len(roots), len(rows), 2), dtype=np.bool_)
-    query = Query(np.int64(ask), np.int64(tt.leader), tt.codes, tt.counts, np.int64(n_col),
-                  np.int64(game_state[TRICK_STATE.flags]))
+    query = QueryArrays(np.int64(ask), np.int64(tt.leader), tt.codes, tt.counts, np.int64(n_col),
+                        np.int64(game_state[TRICK_STATE.flags]))
     for r0 in range(0, n, BATCH):
         r1 = min(r0 + BATCH, n)
         deals = worlds[r0:r1] & ~played
