@@ -16,7 +16,7 @@ from sponsio_sim.analysis.advise.state import RoundFacts, next_actor, parse_hist
 from sponsio_sim.analysis.advise.arrays import build_state_arrays
 from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.cards import parse_cards
 from sponsio_sim.cli import main
@@ -31,7 +31,7 @@ RULES = load_rules(None, 4)
 
 
 def narration(seed=3, profile=PROFILE):
-    return play_game(profile, seed=seed, rules=RULES).text
+    return narrate_game(profile, seed=seed, rules=RULES).text
 
 
 def excerpt(text, upto):
@@ -253,7 +253,7 @@ def test_odds_state_option_errors(args, needle):
 
 
 def test_an_excerpt_with_its_rules_line_picks_that_rule_set_or_says_it_differs(tmp_path):
-    text = play_game("ev:goal x3", seed=5, rules=load_rules(None, 3)).text.splitlines()
+    text = narrate_game("ev:goal x3", seed=5, rules=load_rules(None, 3)).text.splitlines()
     start = next(i for i, ln in enumerate(text) if ln.startswith("Round 1"))
     first = next(i for i, ln in enumerate(text) if ln.strip().startswith("turn 1, seat 1"))
     path = tmp_path / "s.txt"

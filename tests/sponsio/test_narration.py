@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from sponsio_sim.analysis.advise.narration import narration
 from sponsio_sim.analysis.advise.session import Question, Session
 from sponsio_sim.analysis.advise.state import parse_narration
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.cli import main
 from sponsio_sim.cli.table import _render, check_option
 from sponsio_sim.rules import load_rules
@@ -29,7 +29,7 @@ def facts(st):
 def game(request):
     players, seed = request.param
     rules = load_rules(None, players)
-    return rules, play_game("reference", seed=seed, rules=rules).text.splitlines()
+    return rules, narrate_game("reference", seed=seed, rules=rules).text.splitlines()
 
 
 def cuts(lines):

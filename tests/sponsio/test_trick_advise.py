@@ -19,7 +19,7 @@ from sponsio_sim.analysis.advise.state import RoundFacts, hands_now, table_state
 from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards, trick_odds
 from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import card_name, parse_cards
@@ -45,7 +45,7 @@ def standard_model(players):
 
 def game(players, profile, seed):
     rules = load_rules(None, players)
-    return rules, play_game(profile, seed=seed, rules=rules, model=standard_model(players))
+    return rules, narrate_game(profile, seed=seed, rules=rules, model=standard_model(players))
 
 
 def cut(g, rnd: int, k: int) -> str:
@@ -286,7 +286,7 @@ def test_a_state_past_the_round_is_one_line_and_exit_2(seed3, tmp_path):
     assert code == 2 and "33 cards played: a round has 8 tricks of 4 cards" in err
     code, out, err = oneshot("advise", history, played)
     assert code == 2 and "every card of the round is played" in err
-    full = play_game(REF4, seed=3, rules=rules, model=standard_model(4)).text.split("Round 2:")[0].split("Round 1:", 1)[1]
+    full = narrate_game(REF4, seed=3, rules=rules, model=standard_model(4)).text.split("Round 2:")[0].split("Round 1:", 1)[1]
     path = tmp_path / "s.txt"
     path.write_text("Round 1:" + full)
     code, out, err = run("odds", "state", "--state", path)

@@ -12,7 +12,7 @@ from sponsio_sim.analysis.advise.infer import assumed_arrays, seat_logliks
 from sponsio_sim.analysis.advise.state import table_state
 from sponsio_sim.analysis.advise.trickphase import _layouts, build_trick_phase
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.analysis.game.setup import parse_profile
 from sponsio_sim.kernels.advise.infer import world_logliks
 from sponsio_sim.kernels.advise.layouts import propose_layouts
@@ -121,7 +121,7 @@ def test_a_scripted_replay_is_the_policies_own_play():
 
 
 def test_seat_by_seat_likelihoods_equal_the_joint_replay():
-    text = play_game("ev:goal x4", seed=3, rules=RULES).text
+    text = narrate_game("ev:goal x4", seed=3, rules=RULES).text
     lines = text.splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1"))
     stop = next(i for i, ln in enumerate(lines) if ln.strip().startswith("trick 5:"))
