@@ -343,7 +343,7 @@ def test_tournament_does_not_flag_net_seats():
 def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, monkeypatch):
     from sponsio_sim.analysis.advise.odds import history_odds
     from sponsio_sim.analysis.advise.infer import Reading
-    from sponsio_sim.analysis.advise.search import Rollouts, advise
+    from sponsio_sim.analysis.advise.ranking import Rollouts, advise
     from sponsio_sim.analysis.advise.state import RoundFacts, table_state
     from sponsio_sim.analysis.balance.recommend import SearchSpace, Stages, recommend
     from sponsio_sim.analysis.balance.choice import balance

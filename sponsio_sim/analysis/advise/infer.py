@@ -2,7 +2,7 @@
 
 Proposals are uniform given what the deciding seat sees; with inference
 each gets the likelihood of the round's history under the assumed betting
-policy (``kernels.advise.infer``), and the worlds the search plays are
+policy (``kernels.advise.infer``), and the worlds the ranking plays are
 drawn from the weighted proposals (systematic resampling). The effective
 sample size of the weights says how much the history narrowed the deal;
 when it would fall below ``MIN_ESS`` the log-likelihoods are tempered
@@ -47,7 +47,7 @@ class Reading:
 
 @dataclass
 class Worlds:
-    hands: np.ndarray        # (n, players) uint64: the worlds the search plays
+    hands: np.ndarray        # (n, players) uint64: the worlds the ranking plays
     proposals: np.ndarray    # (m, players) uint64: the uniform proposals
     weights: np.ndarray      # (m,) normalised weights of the proposals (uniform without inference)
     ess: float               # effective sample size of the weights

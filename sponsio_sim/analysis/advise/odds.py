@@ -6,7 +6,7 @@ action (its later turns pass, its tokens stay unused); the others bet on by
 ``--profile`` and everyone plays the tricks by it. Hidden cards come from
 the inference's worlds (``analysis.advise.infer``), so the odds condition
 on the others' actions; each bet is played in the same worlds. The
-intervals are Wilson intervals on the effective sample (``search.mean_eff``).
+intervals are Wilson intervals on the effective sample (``result.mean_eff``).
 """
 
 from __future__ import annotations

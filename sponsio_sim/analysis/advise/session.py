@@ -29,7 +29,7 @@ from tabletop_mc.errors import UserError
 import sponsio_sim.standing as standing
 from sponsio_sim.analysis.advise.odds import state_odds
 from sponsio_sim.analysis.advise.plays import parse_trick_entry, who_played
-from sponsio_sim.analysis.advise.search import Rollouts, advise
+from sponsio_sim.analysis.advise.ranking import Rollouts, advise
 from sponsio_sim.analysis.advise.state import (TableState, describe, next_actor, parse_history, parse_narration,
                                                read_line)
 from sponsio_sim.analysis.advise.arrays import betting_arrays, betting_done, pending_token

@@ -16,7 +16,7 @@ A history entry reads as the narration writes it or shorter:
     end 2: swap R5 for B9                  end 1: rebet #2 to tricks=3
 
 Everything is checked here or by replaying it through the kernels' own
-rule gate (``analysis.advise.search``); what is wrong is named in one line.
+rule gate (``analysis.advise.ranking``); what is wrong is named in one line.
 """
 
 from __future__ import annotations
