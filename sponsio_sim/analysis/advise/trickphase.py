@@ -21,7 +21,7 @@ from math import factorial
 import numpy as np
 
 from tabletop_mc.errors import UserError
-from sponsio_sim.analysis.advise.plays import who_played
+from sponsio_sim.analysis.advise.trickentries import who_played
 from sponsio_sim.analysis.advise.state import TableState, hands_now
 from sponsio_sim.analysis.advise.arrays import StateArrays, betting_arrays
 from sponsio_sim.cards import card_name, format_cards, ids_of
@@ -72,7 +72,7 @@ def _check_claims(st: TableState, seats, winners, leader0) -> None:
         raise UserError(f"{st.first_lead[1]}: the first trick is led by seat {leader0} ({_lead_why(st, leader0)}), "
                         f"not seat {st.first_lead[0]}")
     k = 0
-    for e in st.plays:
+    for e in st.trick_entries:
         t, pos = divmod(k, players)
         if e.number is not None and (pos != 0 or e.number != t + 1):
             raise UserError(f"{e.where}: this is trick {t + 1}" + (f" (its card {pos + 1})" if pos else "")
@@ -107,7 +107,7 @@ def _lead_why(st: TableState, seat: int) -> str:
 
 def _where(st: TableState, k: int) -> str:
     """The entry that holds card k, for messages."""
-    for e in st.plays:
+    for e in st.trick_entries:
         if k < len(e.cards):
             return e.where
         k -= len(e.cards)

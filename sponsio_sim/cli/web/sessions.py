@@ -19,7 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from tabletop_mc.errors import UserError
-from sponsio_sim.analysis.advise.plays import who_played
+from sponsio_sim.analysis.advise.trickentries import who_played
 from sponsio_sim.analysis.advise.session import Session
 from sponsio_sim.analysis.advise.state import describe, first_leader, hands_now, next_actor
 from sponsio_sim.analysis.advise.arrays import betting_over, pending_token
