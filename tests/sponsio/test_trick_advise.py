@@ -86,7 +86,7 @@ def test_every_cut_of_the_trick_phase_reads_back_as_it_was_played(players, profi
         for k in range(len(plays)):
             seat = plays[k][1]
             tt = build_trick_phase(table_state(rules, cut(g, rnd, k)), strategies, model)
-            assert tt.table.seat == tt.to_play == seat
+            assert tt.arrays.seat == tt.to_play == seat
             assert tt.seats == [s for _, s in plays[:k]]
             played = [sum(1 << c for c, s in plays[:k] if s == t) for t in range(players)]
             assert tt.hand == hands[seat] & ~played[seat]

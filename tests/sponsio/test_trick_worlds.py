@@ -131,13 +131,13 @@ def test_seat_by_seat_likelihoods_equal_the_joint_replay():
     lay = tt.layouts
     props = np.zeros((3000, 4), dtype=np.uint64)
     propose_layouts(lay, np.uint64(11), props)
-    start_arrays = assumed_arrays(tt.table.start, tt.table.seat, None, RULES, strategies)
+    start_arrays = assumed_arrays(tt.arrays.start, tt.arrays.seat, None, RULES, strategies)
     joint = np.empty(len(props))
-    others = 0b1111 & ~(1 << tt.table.seat)
-    world_logliks(np.int64(others), tt.table.hist, np.int64(len(tt.table.hist)), 0.05, *start_arrays, props, joint)
+    others = 0b1111 & ~(1 << tt.arrays.seat)
+    world_logliks(np.int64(others), tt.arrays.hist, np.int64(len(tt.arrays.hist)), 0.05, *start_arrays, props, joint)
     memo = {}
-    split = seat_logliks(tt.table, start_arrays, props, 0.05, memo)
+    split = seat_logliks(tt.arrays, start_arrays, props, 0.05, memo)
     assert 0 < len(memo) < len(props)   # seat by seat: each distinct hand once
     assert np.isfinite(joint).all() and len(set(joint.round(9))) > 1
     assert np.allclose(split, joint, rtol=0, atol=1e-9)
-    assert np.array_equal(seat_logliks(tt.table, start_arrays, props, 0.05, memo), split)   # from the memo
+    assert np.array_equal(seat_logliks(tt.arrays, start_arrays, props, 0.05, memo), split)   # from the memo

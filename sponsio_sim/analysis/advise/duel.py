@@ -86,9 +86,9 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
         hist: list[tuple] = []
 
         def advice(step, token):
-            table = StateArrays(start, (board.copy(), game_state.copy(), money.copy()),
-                                np.array(hist, dtype=np.int64).reshape(-1, 5), seat, step, token)
-            a = rank(table, rules, strategies, reading=reading, rollouts=rollouts,
+            arrays = StateArrays(start, (board.copy(), game_state.copy(), money.copy()),
+                                 np.array(hist, dtype=np.int64).reshape(-1, 5), seat, step, token)
+            a = rank(arrays, rules, strategies, reading=reading, rollouts=rollouts,
                      seed=derive_seed(seed, game, rnd, step), with_game=False, reveals=False, progress=False)
             return a.choice
 

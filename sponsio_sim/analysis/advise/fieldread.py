@@ -76,6 +76,6 @@ def _betting_view(st, seats: Profile, model):
     if st.after_round():
         start, now, hist = betting_arrays(st, seats, model)
         return start, now, hist, st.seat
-    table = (build_trick_phase(st, seats, model).table if st.in_tricks() or betting_done(st)
-             else build_state_arrays(st, seats, model))
-    return table.start, table.now, table.hist, table.seat
+    arrays = (build_trick_phase(st, seats, model).arrays if st.in_tricks() or betting_done(st)
+              else build_state_arrays(st, seats, model))
+    return arrays.start, arrays.now, arrays.hist, arrays.seat

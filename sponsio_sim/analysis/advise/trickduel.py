@@ -122,8 +122,8 @@ def _judge(audit, decision: Decision, seed, rules, strategies, seat, work) -> No
     start, end, hist, state, cards = decision.start, decision.end, decision.history, decision.stream, decision.cards
     players = rules.players
     truth = [int(end[0][BOARD.hands + s]) for s in range(players)]
-    table = StateArrays(start, end, hist, seat, rules.betting_turns * players + len(END_TOKENS), None)
-    tt = trick_phase(table, rules, cards, hands=truth)
+    arrays = StateArrays(start, end, hist, seat, rules.betting_turns * players + len(END_TOKENS), None)
+    tt = trick_phase(arrays, rules, cards, hands=truth)
     known = Reading(infer=False)
     dd = rank_cards(tt, rules, strategies, card_play=CardPlay("dd"), reading=known, n=1, seed=seed).table
     value = {parse_cards(c, rules)[0]: (w, b) for c, w, b in zip(dd["card"], dd["p_worst"], dd["p_best"])}

@@ -36,7 +36,7 @@ from sponsio_sim.rules import RANKS
 
 @dataclass
 class TrickPhase:
-    table: StateArrays              # the betting as it ended (``table.seat``: whose view)
+    arrays: StateArrays       # the betting as it ended (``arrays.seat``: whose view)
     script: np.ndarray        # the cards played so far, in play order
     seats: list[int]          # who played each
     winners: list[int]        # each finished trick's winner
@@ -58,7 +58,7 @@ class TrickPhase:
 
     def bets(self, seat: int) -> list[int]:
         """Seat's bets as catalogue rows, in placing order."""
-        game_state = self.table.now[1]
+        game_state = self.arrays.now[1]
         held = int(game_state[GAME.bet_count + seat])
         return [int(game_state[GAME.bet_row + seat * MAX_BETS + i]) for i in range(held)]
 
@@ -241,18 +241,18 @@ def build_trick_phase(st: TableState, strategies, model, *, open_hands: bool = F
         whole = set(range(players))
     known = [end_hands[s] if s in whole else end_hands[s] & revealed for s in range(players)]
     _check_cards(st, seats, whole, end_hands, known, talon)
-    table = StateArrays(start, now, hist, viewer, n_bet + len(END_TOKENS), None)
-    return trick_phase(table, r, cards, end_hands if open_hands else None)
+    arrays = StateArrays(start, now, hist, viewer, n_bet + len(END_TOKENS), None)
+    return trick_phase(arrays, r, cards, end_hands if open_hands else None)
 
 
-def trick_phase(table: StateArrays, rules, cards: list[int], hands=None) -> TrickPhase:
-    """The trick phase so far from arrays: ``table`` the betting as it ended
+def trick_phase(arrays: StateArrays, rules, cards: list[int], hands=None) -> TrickPhase:
+    """The trick phase so far from arrays: ``arrays`` the betting as it ended
     (its seat: whose view), ``cards`` played in order (legal play: not
     checked here); ``hands``: every seat's hand as betting ended, when every
     hand is known (else the viewing seat's and the revealed cards are)."""
     players = rules.players
-    board, game_state, money = table.now
-    viewer = table.seat
+    board, game_state, money = arrays.now
+    viewer = arrays.seat
     seats, winners, to_play = who_played(rules, int(leader_of(game_state)), cards)
     revealed = int(board[BOARD.revealed])
     if hands is None:
@@ -285,6 +285,6 @@ def trick_phase(table: StateArrays, rules, cards: list[int], hands=None) -> Tric
     if to_play == viewer:
         follow = [c for c in ids_of(hand) if pos and c // RANKS == trick[0] // RANKS]
         legal = follow or ids_of(hand)
-    return TrickPhase(table, script, seats, winners, to_play, int(leader), trick, public, int(nine_lost),
+    return TrickPhase(arrays, script, seats, winners, to_play, int(leader), trick, public, int(nine_lost),
                       codes.copy(), counts.copy(), decided, hand, legal,
                       _layouts(rules, viewer, fixed, voids, int(board[BOARD.talon])))
