@@ -73,7 +73,9 @@ def test_the_commands_answer_an_exported_round_as_the_session(game, tmp_path):
         q = s.handle(question)
         assert isinstance(q, Question)
         page = json.loads(_render(s, s.ask(q), question, "json"))
-        r = CliRunner().invoke(main, [question.split()[0], "--state", str(path), "--seat", str(seat), *question.split()[1:],
+        command = question.split()[0]
+        mode = ["state"] if command == "odds" else []    # `sponsio odds state`, `sponsio advise`
+        r = CliRunner().invoke(main, [command, *mode, "--state", str(path), "--seat", str(seat), *question.split()[1:],
                                       "--format", "json"])
         assert r.exit_code == 0, r.output
         cli = json.loads(r.stdout)
