@@ -7,7 +7,7 @@ One seat decides every betting action and end-of-betting token by advice
 (``analysis.advise.duel``: -n rollouts for the --keep best actions, --screen
 for every action, ranked by round gain), the others play --profile; the
 advised seat rotates over the seats game by game, and the arms meet the same
-deals. Arms: advice with inference, advice without (the same search on
+deals. Arms: advice with inference, advice without (the same ranking on
 uniformly dealt hidden cards), and the engine's own ``mc`` betting policy
 (mcR with R = --mc, the rest of its strategy as the profile's) in the same
 seat rotation. Prints each arm's win share (95 % Wilson CI) and final coins,
@@ -39,7 +39,7 @@ def main() -> None:
     from tabletop_mc.stats import mean_ci, wilson
     from sponsio_sim.analysis.advise.duel import duel
     from sponsio_sim.analysis.advise.infer import Reading
-    from sponsio_sim.analysis.advise.search import Rollouts
+    from sponsio_sim.analysis.advise.ranking import Rollouts
     from sponsio_sim.analysis.game.setup import parse_profile, reference_profile
     from sponsio_sim.analysis.game.tournament import tournament
     from sponsio_sim.analysis.settings import Run

@@ -67,9 +67,9 @@ def deal(rng: random.Random) -> tuple[str, str]:
 def round_lines(seed: int) -> tuple[list[str], list[str], list[str], list[str]] | None:
     """Round 1 of the reference game of ``seed`` as seat 0 records it: (deal, betting, end, cards);
     None unless seat 0 decides on an end-of-betting token."""
-    from sponsio_sim.analysis.game.narrate import play_game
+    from sponsio_sim.analysis.game.narrate import narrate_game
     from sponsio_sim.rules import load_rules
-    g = play_game("reference", seed=seed, rules=load_rules(None, 4))
+    g = narrate_game("reference", seed=seed, rules=load_rules(None, 4))
     lines = [ln.strip() for ln in g.text.split("Round 2:")[0].splitlines()]
     start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1:"))
     setup = [ln for ln in lines[start:] if ln.startswith(("Round 1", "seat 0 (", "talon:"))]

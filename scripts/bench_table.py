@@ -61,11 +61,11 @@ class Table:
 
 def rounds(profile: str, players: int, seeds, seat: int):
     """Per game: its round 1 as session lines, marking where --seat decides (betting, card)."""
-    from sponsio_sim.analysis.game.narrate import play_game
+    from sponsio_sim.analysis.game.narrate import narrate_game
     from sponsio_sim.rules import load_rules
     rules = load_rules(None, players)
     for seed in seeds:
-        g = play_game(profile, seed=seed, rules=rules)
+        g = narrate_game(profile, seed=seed, rules=rules)
         lines = g.text.split("Round 2:")[0].splitlines()
         start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1:"))
         out = [("line", ln.strip()) for ln in lines[start:] if ln.strip().startswith(("Round 1", f"seat {seat} (",

@@ -343,18 +343,18 @@ def test_tournament_does_not_flag_net_seats():
 def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, monkeypatch):
     from sponsio_sim.analysis.advise.odds import history_odds
     from sponsio_sim.analysis.advise.infer import Reading
-    from sponsio_sim.analysis.advise.search import Rollouts, advise
+    from sponsio_sim.analysis.advise.ranking import Rollouts, advise
     from sponsio_sim.analysis.advise.state import RoundFacts, table_state
     from sponsio_sim.analysis.balance.recommend import SearchSpace, Stages, recommend
     from sponsio_sim.analysis.balance.choice import balance
     from sponsio_sim.analysis.game.exploit import Deviations, exploit
-    from sponsio_sim.analysis.game.narrate import play_game
+    from sponsio_sim.analysis.game.narrate import narrate_game
     from sponsio_sim.analysis.game.tournament import tournament
     from sponsio_sim.analysis.settings import Run
     from sponsio_sim.rules import load_rules
     want = tournament("reference", n=240).attrs["model"]
     assert want.endswith("-reference.npz")
-    assert f"ev model {want}" in play_game("reference").text
+    assert f"ev model {want}" in narrate_game("reference").text
     assert exploit("reference", n=240, deviating=Deviations(family="troll")).attrs["model"] == want
     assert balance("reference", n=240, run=Run(cache=False)).meta["model"] == want
     assert recommend("reference", space=SearchSpace(only=["last"], mult_range="2..2"),

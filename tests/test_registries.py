@@ -226,7 +226,7 @@ def lines_run(fn, args, stubs=None) -> tuple[set[int], BaseException | None]:
 
 def _sponsio_state():
     from sponsio_sim.kernels.layout import GAME, MODEL_START
-    from sponsio_sim.kernels.table import new_state
+    from sponsio_sim.kernels.trickstate import new_state
     board, ints0, _ = new_state(4)
     game_state = np.zeros(GAME.size, dtype=np.int64)
     game_state[:ints0.shape[0]] = ints0
@@ -253,7 +253,7 @@ def _ct_row(players=4, n_colours=4):
 def _bet_kind_args(name: str, code: int):
     """Arguments that bring ``code`` to the function's per-kind branch."""
     from sponsio_sim.kernels.bits import colour_masks, nines_mask
-    from sponsio_sim.kernels.table import rel_at
+    from sponsio_sim.kernels.trickstate import rel_at
     from sponsio_sim.kernels.layout import TRICK_STATE
     if name == "odds_rounds":   # counts every kind's slots each round: all codes in one call, or one unknown more
         from sponsio_sim.analysis.odds.query import kernel_args
@@ -335,7 +335,7 @@ def _play_args(name: str, code: int):
 
 
 def _circus_args(name: str, code: int):
-    from caesar_sim.kernels.context import Table
+    from caesar_sim.kernels.context import GamePtrs
     from caesar_sim.kernels.layout import ACTIONS, LOG_FIELDS, SCRATCH, STATE, STATS
     from caesar_sim.profile import policy_weights
     from caesar_sim.rules import kernel_rules, load_rules
@@ -345,8 +345,8 @@ def _circus_args(name: str, code: int):
     game_state[STATE.policy] = code
 
     if name == "fast_action":   # plain Python: arrays stand in for the kernels' pointers
-        return (Table(rulebook, policy_weights(), game_state, np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64),
-                      np.array([1, 2, 3, 4], np.uint64), np.zeros(LOG_FIELDS, np.int64), np.zeros(STATS.size)), 0, code)
+        return (GamePtrs(rulebook, policy_weights(), game_state, np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64),
+                         np.array([1, 2, 3, 4], np.uint64), np.zeros(LOG_FIELDS, np.int64), np.zeros(STATS.size)), 0, code)
     if name == "takes_at_random":
         return (code,)
     raise AssertionError(f"no argument builder for {name}: add one")

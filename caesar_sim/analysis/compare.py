@@ -10,7 +10,7 @@ import pandas as pd
 
 from caesar_sim.analysis.bids import bid_table
 from caesar_sim.analysis.run import RunSettings
-from caesar_sim.analysis.tables import Simulation, simulate
+from caesar_sim.analysis.simulation import Simulation, simulate
 
 
 def _measure(kind: str, what: str, label_a: str, a: tuple, label_b: str, b: tuple) -> dict:

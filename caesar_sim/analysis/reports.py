@@ -27,7 +27,7 @@ from caesar_sim.analysis.levers import REPORT_LEVERS, effects_table, headline, l
 from caesar_sim.analysis.report_parts import (field_section, field_sentence, named_seats, seat_name, summary, weights_note)
 from caesar_sim.analysis.robust import MC, MIN_MC_GAMES, findings as ladder_findings, ranked, run_ladder, shown
 from caesar_sim.analysis.run import RunSettings, run_games
-from caesar_sim.analysis.tables import seat_table, simulate, win_table
+from caesar_sim.analysis.simulation import seat_table, simulate, win_table
 from caesar_sim.fieldplay import field_play
 from caesar_sim.profile import REFERENCE
 from caesar_sim.rules import load_rules

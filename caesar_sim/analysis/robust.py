@@ -29,7 +29,7 @@ from tabletop_mc.stats import wilson
 from caesar_sim.analysis.bids import bid_table
 from caesar_sim.analysis.exploit import exploit
 from caesar_sim.analysis.run import RunSettings
-from caesar_sim.analysis.tables import Simulation, seat_table, simulate
+from caesar_sim.analysis.simulation import Simulation, seat_table, simulate
 from caesar_sim.fieldplay import field_play
 from caesar_sim.rules import FAVOUR_TYPES
 

@@ -161,7 +161,7 @@ def bring_files(start: FieldPlay, out: Path) -> None:
 
 def restrict(table, keep: list[str]):
     """The payoff table over the strategies ``keep`` (in its order) with every entry it has of them."""
-    from tabletop_mc.metagame.table import PayoffTable
+    from tabletop_mc.metagame.payoffs import PayoffTable
     names = [n for n in table.names if n in keep]
     drop = [n for n in table.names if n not in keep]
     frame = table.to_frame()

@@ -11,7 +11,7 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.pointers import as_float32, as_ptr, offset
 from tabletop_mc.rng import seed_state
-from caesar_sim.kernels.context import rollout_table, table
+from caesar_sim.kernels.context import game_ptrs, rollout_ptrs
 from caesar_sim.kernels.encode import INPUTS, encode
 from caesar_sim.kernels.game import decide
 from caesar_sim.kernels.layout import ACTIONS, MAX_PLAYERS, NET_ACTIONS, SCRATCH, STATE, STATS
@@ -27,7 +27,7 @@ from caesar_sim.kernels.state import advance, apply_action, new_game, resolve_ph
 def k_new_game(rulebook, weight_table, game_state, pols, ks, rows, rng, game_log, game_stats):
     """Deal and set up a game; stop at the first decision."""
     scratch, actions = np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64)
-    new_game(table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats), as_ptr(pols),
+    new_game(game_ptrs(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats), as_ptr(pols),
              as_ptr(ks), as_ptr(rows))
     return scratch[0] + actions[0]
 
@@ -48,7 +48,7 @@ def k_apply(rulebook, game_state, p, a, game_log, game_stats):
 def k_resolve(rulebook, weight_table, game_state, rng, game_log, game_stats):
     """Resolve the rows of phase ``game_state[STATE.phase]``."""
     scratch, actions = np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64)
-    resolve_phase(table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats))
+    resolve_phase(game_ptrs(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats))
     return scratch[0] + actions[0]
 
 
@@ -66,10 +66,10 @@ def k_decide(rulebook, weight_table, game_state, rng):
     scratch = np.zeros(SCRATCH.size)
     game_log = np.zeros(2, np.int64)
     game_stats = np.zeros(1)
-    t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
-    a = decide(t, rollout_table(t, as_ptr(rollout_state), t.game_log, t.game_stats))
+    t = game_ptrs(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
+    a = decide(t, rollout_ptrs(t, as_ptr(rollout_state), t.game_log, t.game_stats))
     # Keep the local arrays alive until ``decide`` has used their pointers: numba releases an array
-    # after its last use in the function, and after ``table``/``as_ptr`` only the pointers use them
+    # after its last use in the function, and after ``game_ptrs``/``as_ptr`` only the pointers use them
     # (``tabletop_mc.pointers``). The zero terms are that last use; they add nothing to the result.
     return a + 0 * (rollout_state[0] + actions[0] + game_log[0]) + int(0 * (scratch[0] + game_stats[0]))
 
@@ -85,8 +85,8 @@ def k_states(rulebook, weight_table, pols, ks, seed, count):
     actions, scratch = np.zeros(ACTIONS.size, np.int64), np.zeros(SCRATCH.size)
     game_log, game_stats = np.zeros(2, np.int64), np.zeros(STATS.size)
     rows = np.arange(MAX_PLAYERS)
-    t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
-    ro = rollout_table(t, as_ptr(rollout_state), t.game_log, t.game_stats)
+    t = game_ptrs(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
+    ro = rollout_ptrs(t, as_ptr(rollout_state), t.game_log, t.game_stats)
     i = 0
     while i < count:
         new_game(t, as_ptr(pols), as_ptr(ks), as_ptr(rows))

@@ -22,7 +22,7 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
-from caesar_sim.kernels.context import Results, Seats, rollout_table, table
+from caesar_sim.kernels.context import Results, Seats, game_ptrs, rollout_ptrs
 from caesar_sim.kernels.layout import ACTIONS, LOG_FIELDS, MAX_PLAYERS, MC, RULES, SCRATCH, STATE, STATS
 from caesar_sim.kernels.mc import mc_action
 from caesar_sim.kernels.play import fast_action
@@ -31,7 +31,7 @@ from caesar_sim.kernels.state import advance, new_game
 
 @no_refcount
 def decide(t, ro):
-    """The acting seat's action under its policy, on table ``t``; an `mc` seat's rollouts play on ``ro``."""
+    """The acting seat's action under its policy, on pointers ``t``; an `mc` seat's rollouts play on ``ro``."""
     game_state = t.game_state
     p = game_state[STATE.turn]
     pol = game_state[STATE.policy + p]
@@ -42,7 +42,7 @@ def decide(t, ro):
 
 @no_refcount
 def play_game(t, ro, policies, rollouts, weight_rows, day_totals, keep):
-    """Play one game on table ``t`` (totals at ``STATE.score``; `mc` rollouts on ``ro``); with ``keep``,
+    """Play one game on pointers ``t`` (totals at ``STATE.score``; `mc` rollouts on ``ro``); with ``keep``,
     every seat's total at the end of day d into ``day_totals[d * MAX_PLAYERS + s]``."""
     game_state = t.game_state
     new_game(t, policies, rollouts, weight_rows)
@@ -101,8 +101,8 @@ def seated_games(rulebook, weight_table, seats, g0, count, rng, game_log, game_s
     seat = np.zeros(MAX_PLAYERS, np.int64)
     policies, rollouts = np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64)
     weight_rows = np.zeros(MAX_PLAYERS, np.int64)
-    t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
-    ro = rollout_table(t, as_ptr(rollout_state), as_ptr(rollout_log), as_ptr(rollout_stats))
+    t = game_ptrs(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
+    ro = rollout_ptrs(t, as_ptr(rollout_state), as_ptr(rollout_log), as_ptr(rollout_stats))
     policies_ptr, rollouts_ptr, weight_rows_ptr = as_ptr(policies), as_ptr(rollouts), as_ptr(weight_rows)
     days = np.zeros(max(rulebook[RULES.days], 1) * MAX_PLAYERS, np.int64)   # every seat's total at each day's end
     day_totals = as_ptr(days)

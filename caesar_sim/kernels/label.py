@@ -25,7 +25,7 @@ import numpy as np
 
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
-from caesar_sim.kernels.context import rollout_table, table
+from caesar_sim.kernels.context import game_ptrs, rollout_ptrs
 from caesar_sim.kernels.encode import INPUTS, encode
 from caesar_sim.kernels.game import decide, seat_members
 from caesar_sim.kernels.layout import (ACTIONS, MAX_ACTIONS, MAX_PLAYERS, NET_ACTIONS, N_FEATURES, RULES, SCRATCH,
@@ -71,8 +71,8 @@ def _label(rulebook, weight_table, seats, how, g0, count, out, d0, a0):
     rng, lrng = np.empty(4, np.uint64), np.empty(4, np.uint64)
     seat = np.zeros(MAX_PLAYERS, np.int64)
     pols, ks, rows = np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64)
-    t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
-    ro = rollout_table(t, as_ptr(rollout_state), t.game_log, t.game_stats)
+    t = game_ptrs(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
+    ro = rollout_ptrs(t, as_ptr(rollout_state), t.game_log, t.game_stats)
     d, r = d0, a0
     for j in range(count):
         g = g0 + j
@@ -114,7 +114,7 @@ def _label(rulebook, weight_table, seats, how, g0, count, out, d0, a0):
         for e in range(first, d):
             out.decisions[e, DEC_SHARE] = win_share(game_state, int(out.decisions[e, DEC_SEAT]))
     # Keep the local arrays alive until the loop has used their pointers: numba releases an array
-    # after its last use in the function, and after ``table``/``as_ptr`` only the pointers use them
+    # after its last use in the function, and after ``game_ptrs``/``as_ptr`` only the pointers use them
     # (``tabletop_mc.pointers``). The zero terms are that last use; they add nothing to the count.
     return d - d0, r - a0 + int(0 * (rollout_state[0] + game_log[0] + game_stats[0] + pols[0] + ks[0] + rows[0]))
 

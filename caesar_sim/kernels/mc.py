@@ -37,7 +37,7 @@ from caesar_sim.kernels.state import advance
 
 @no_refcount
 def rollout_action(ro, eps):
-    """The acting seat's rollout play on the rollout table ``ro`` (its row's ``WEIGHTS.rollout_policy``),
+    """The acting seat's rollout play on the rollout pointers ``ro`` (its row's ``WEIGHTS.rollout_policy``),
     with an ``eps`` chance of a random legal action."""
     game_state, actions, rng = ro.game_state, ro.actions, ro.rng
     p = game_state[STATE.turn]
@@ -142,7 +142,7 @@ def _rollouts(ro, game_state, p, o, i, key, k0, k1, how):
 @no_refcount
 def mc_values(game_state, ro, K):
     """Every legal action of the acting seat of state ``game_state`` (none at a row its ``WEIGHTS.ban_rows`` bans) into
-    ``actions[MAX_ACTIONS + i]`` and its mean outcome over ``K`` rollouts on the rollout table ``ro``
+    ``actions[MAX_ACTIONS + i]`` and its mean outcome over ``K`` rollouts on the rollout pointers ``ro``
     (``kernels.context``: its state the rollout board) into ``scratch[SCRATCH.rollout_mean + i]``, with the
     rollouts it took (``SCRATCH.rollout_n``: ``K``, or half as many for a candidate that ``WEIGHTS.mc_prune`` drops,
     one whose first half falls that far below the best's) and the paired squares (``_rollouts``); returns their

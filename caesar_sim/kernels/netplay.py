@@ -89,7 +89,7 @@ def net_scores(rulebook, game_state, weight_table, p, scratch, actions):
 
 @no_refcount
 def net_action(t, p):
-    """Seat ``p``'s `net` action on table ``t`` (module docstring)."""
+    """Seat ``p``'s `net` action on pointers ``t`` (module docstring)."""
     game_state, weight_table, scratch, actions = t.game_state, t.weight_table, t.scratch, t.actions
     cnt = net_scores(t.rulebook, game_state, weight_table, p, scratch, actions)
     temp = weight_table[wrow(game_state, p) + WEIGHTS.temperature]

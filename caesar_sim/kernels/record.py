@@ -12,7 +12,7 @@ import numpy as np
 
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state
-from caesar_sim.kernels.context import rollout_table, table
+from caesar_sim.kernels.context import game_ptrs, rollout_ptrs
 from caesar_sim.kernels.game import decide, seat_members
 from caesar_sim.kernels.layout import (ACTIONS, MAX_ACTIONS, MAX_PLAYERS, MERCHANT_VALUES, N_FEATURES, REC_ACTION,
                                        REC_CHOSEN, REC_DAY, REC_DECISION, REC_PHASE, REC_Q, ROWS, RULES, SCRATCH, STATE,
@@ -37,8 +37,8 @@ def _record(rulebook, weight_table, seats, g0, count, out, r0):
     rng = np.empty(4, np.uint64)
     seat = np.zeros(MAX_PLAYERS, np.int64)
     pols, ks, rows = np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64), np.zeros(MAX_PLAYERS, np.int64)
-    t = table(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
-    ro = rollout_table(t, as_ptr(rollout_state), t.game_log, t.game_stats)
+    t = game_ptrs(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
+    ro = rollout_ptrs(t, as_ptr(rollout_state), t.game_log, t.game_stats)
     pF = as_ptr(F)
     r = r0
     for j in range(count):
@@ -77,7 +77,7 @@ def _record(rulebook, weight_table, seats, g0, count, out, r0):
                 a = best
             advance(t, a)
     # Keep the local arrays alive until the loop has used their pointers: numba releases an array
-    # after its last use in the function, and after ``table``/``as_ptr`` only the pointers use them
+    # after its last use in the function, and after ``game_ptrs``/``as_ptr`` only the pointers use them
     # (``tabletop_mc.pointers``). The zero terms are that last use; they add nothing to the count.
     return r - r0 + int(0 * (rollout_state[0] + game_log[0] + game_stats[0] + pols[0] + ks[0] + rows[0]))
 

@@ -21,7 +21,7 @@ from caesar_sim.kernels.setup import begin_phase, deal, insert_desc, log, setup_
 
 @no_refcount
 def new_game(t, policies, rollouts, weight_rows):
-    """Deal a fresh game on table ``t`` (``kernels.context``) for the seats' policies (seat p: policy
+    """Deal a fresh game on pointers ``t`` (``kernels.context``) for the seats' policies (seat p: policy
     ``policies[p]``, rollouts ``rollouts[p]``, weight row ``weight_rows[p]``) and stop at the first decision."""
     rulebook, game_state = t.rulebook, t.game_state
     n = rulebook[RULES.players]
@@ -287,7 +287,7 @@ def settle(t):
 
 @no_refcount
 def advance(t, a):
-    """The acting seat plays ``a`` on table ``t``; then run on to the next decision."""
+    """The acting seat plays ``a`` on pointers ``t``; then run on to the next decision."""
     game_state = t.game_state
     p = game_state[STATE.turn]
     apply_action(t.rulebook, game_state, p, a, t.game_log, t.game_stats)

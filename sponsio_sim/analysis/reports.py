@@ -86,7 +86,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     summary = []
     for players in (4, 3):
         summary += _ladder_sections(doc, out, load_rules(None, players), n, seed, progress, sweeps)
-    _recommend_section(doc, n, run)
+    _recommend_section(doc, n, run, adapt_games)
     _sweep_sections(doc, out, sweeps, n, seed)
     views.add_lever_curves(doc, sweeps, n(SWEEP_GAMES), seed)
     _odds_section(doc, seed, scale, threads, progress)
@@ -228,15 +228,18 @@ def _balance_section(doc: HtmlReport, out: Path, rules, ch, seed: int) -> None:
     doc.table(tables["bets"], "balance_bets")
 
 
-def _recommend_section(doc: HtmlReport, n, run: Run) -> None:
+def _recommend_section(doc: HtmlReport, n, run: Run, adapt_games: int) -> None:
     for players in (4, 3):
-        rec = recommend("reference", players=players,
-                        stages=Stages(screen_n=n(RECOMMEND_GAMES) // 8 or 240, n=n(RECOMMEND_GAMES)), run=run)
+        rec = recommend("reference", players=players, run=run,
+                        stages=Stages(screen_n=n(RECOMMEND_GAMES) // 8 or 240, n=n(RECOMMEND_GAMES), adapt=adapt_games))
+        adapted = "; ".join(f"{t}: {w}" for t, w in rec.meta["adapted"].items())
         doc.section(
             f"Recommended multiplier tables ({players} players)",
             f"Integer multipliers 2..5 per type (the game prints 2x to 5x), the reference field re-deciding under "
-            f"each table (its success model and mixture held), ranked by how far the measures lie outside the "
-            f"choice-balance bands ({Bands().text(load_rules(None, players).bets)}). " + " ".join(rec_verdict(rec)))
+            f"each table (its success model held; its mixture held in the screen and re-solved for each "
+            f"finalist's rules and the current table's, {adapt_games:,} games per profile: {adapted}), ranked by "
+            f"how far the measures lie outside the choice-balance bands "
+            f"({Bands().text(load_rules(None, players).bets)}). " + " ".join(rec_verdict(rec)))
         doc.table(side_by_side(rec), f"recommend_{players}p", key=True, fold=40)
 
 

@@ -15,7 +15,7 @@ from tabletop_mc.inputfile import read_text
 from tabletop_mc.output import render_tables
 from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, Reading
-from sponsio_sim.analysis.advise.search import DEFAULT_N, KEEP, SCREEN, Rollouts, advise
+from sponsio_sim.analysis.advise.ranking import DEFAULT_N, KEEP, SCREEN, Rollouts, advise
 from sponsio_sim.analysis.advise.trickplay import DEFAULT_N as TRICK_N, PIMC_WORLDS, PLAYS, CardPlay
 from sponsio_sim.analysis.advise.state import RoundFacts, TableState, table_state
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP

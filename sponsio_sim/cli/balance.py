@@ -135,12 +135,16 @@ def balance_cmd(profile, players, n, band_texts, out_dir, run, fmt, rules, overr
               help=f"Tables measured with restricted play after the screen (default: an eighth of the tables, at "
                    f"least {SHORTLIST}).")
 @click.option("--top", type=positive_int(), default=TOP, show_default=True, help="Finalists shown side by side.")
+@click.option("--adapt", type=count_type(), default=None, metavar="GAMES",
+              help="Play the finalists and the current table by the field re-solved for each table's rules (its "
+                   "near members' payoff table, GAMES games per profile; a field profile only). Default: the "
+                   "field's weights held under every table.")
 @click.option("--no-cache", is_flag=True, help="Do not keep finished batches on disk (no resume).")
 @common_options
 @scale_options
 @gather("run", _run, *RUN)
 @gather("space", _space, "mult_range", "params", "only", "levers")
-@gather("stages", Stages, "screen_n", "shortlist", "n", "top")
+@gather("stages", Stages, "screen_n", "shortlist", "n", "top", "adapt")
 def recommend_cmd(profile, players, space, stages, band_texts, run, fmt, rules, overrides):
     """Multiplier tables ranked by the choice-balance criterion: every type's restricted-play
     value and share of bets, the troll share and the game length inside their bands.
@@ -149,10 +153,11 @@ def recommend_cmd(profile, players, space, stages, band_texts, run, fmt, rules, 
     default) in stages on the same seed: a screen of every table (shares, troll
     share, rounds), a shortlist with restricted play, then the finalists and the
     rule set's own table with every measure, side by side. The players re-decide
-    under each table (ev and distilled score bets by their multipliers); a
-    field's mixture is held, not re-solved, and the last row says whether any
-    member would gain against it. Finished batches are kept on disk, so a
-    killed search resumes. scripts/bench_recommend.py times the default search.
+    under each table (ev, distilled and net score bets by their multipliers); a
+    field's mixture is held, or with --adapt re-solved for each finalist's rules,
+    and the last row says whether any member would gain against it. Finished
+    batches are kept on disk, so a killed search resumes.
+    scripts/bench_recommend.py times the default search.
 
     Default bands and why (analysis/balance/criteria.py): restricted-play value
     0.01..0.05 (below 1 point a type is dead weight, above 5 the game is about
@@ -166,6 +171,7 @@ def recommend_cmd(profile, players, space, stages, band_texts, run, fmt, rules, 
       sponsio recommend --players 4                          # the reference field, 2..5 per type
       sponsio recommend --param "colour N=0" --range 2..4 --top 3
       sponsio recommend --only last,nines --share-band nines=0.01..0.4 -n 5000
+      sponsio recommend --players 3 --only last --lever troll_pay=0..2 --adapt 300 -n 2000
     """
     bands = _bands(rules, players, overrides, band_texts)
     rec = recommend(profile, players=players, rules=rules, overrides=overrides, space=space, stages=stages,
@@ -175,13 +181,16 @@ def recommend_cmd(profile, players, space, stages, band_texts, run, fmt, rules, 
     header = "\n".join([
         m["rules"],
         f"profile: {m['profile']}; seed {run.seed}; success model {m['model']} (the base rule set's, not refitted)",
-        "players re-decide under each table (ev and distilled score every bet by its multiplier); "
-        + ("the field's weights are held, not re-solved" if m["field"] else "the profile is held")
+        "players re-decide under each table (ev, distilled and net score every bet by its multiplier); "
+        + (f"the field's weights are held in the screen and shortlist, re-solved for each finalist's rules "
+           f"({m['adapt_games']:,} games per profile)" if m["adapt_games"] else
+           "the field's weights are held, not re-solved" if m["field"] else "the profile is held")
         + "".join(f"; {a['name']}: {adapts(a['key'])}" for a in m["axes"] if not a["key"].startswith("multiplier")),
         f"search: {axes} = {m['tables']:,} tables; screen {m['screen_n']:,} games each; shortlist {m['shortlist']} "
         f"x {m['shortlist_n']:,} games with restricted play; the best {m['finalists_measured']} and the current "
         f"table x {m['n']:,} games, {m['top']} shown (same seed throughout: common random numbers)",
         f"objective: {m['bands']}; rank by total violation (band widths), then by the smallest margin",
+        *(f"field re-solved for {t}: {w}" for t, w in m["adapted"].items()),
         *verdict(rec)])
     if fmt == "table":
         named = {"tables side by side": side_by_side(rec), "constraints over the search": rec.attainable}

@@ -12,7 +12,7 @@ from tabletop_mc.plotfile import file_target, plot_target, save_plot
 from tabletop_mc.stats import CI_METHOD
 from sponsio_sim.analysis.game.calibrate import DEFAULT_GAMES, DEFAULT_ITERATIONS, MIN_PLACED, TOLERANCE_PP
 from sponsio_sim.analysis.game.fit import CHECK_GAMES, DEFAULT_ROUNDS, Training, fit
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.analysis.game.model import cache_path
 from sponsio_sim.analysis.game.setup import STRATEGY_HELP, model_variant
 from sponsio_sim.analysis.game.tournament import FLAG_BETS, FLAG_PP, matrix, tournament
@@ -47,7 +47,7 @@ def game_cmd(profile, players, verbose, model, seed, fmt, rules, overrides, thre
     Example:
       sponsio game --profile "ev:goal:cash4, troll:goal, ev:goal:never, random:random" --seed 3 --verbose
     """
-    g = play_game(profile, players=players, seed=seed, rules=rules, overrides=overrides, model=model)
+    g = narrate_game(profile, players=players, seed=seed, rules=rules, overrides=overrides, model=model)
     end = {"reason": g.reason, "winners": g.winners, "final_coins": g.final_coins, "final_track": g.final_track}
     if fmt == "json":
         emit(dumps({"rounds": g.rounds, "events": g.events, **end,

@@ -35,7 +35,7 @@ def warm_up(tables, worker, players: int) -> None:
     """Compile (or load) the kernels the page uses, on a small round: odds for a hand, the session's odds
     and advice in the betting and at the first card."""
     from sponsio_sim.cli.web import answers
-    from sponsio_sim.cli.web.tables import TableSpec
+    from sponsio_sim.cli.web.sessions import TableSpec
 
     def run(work):
         worker.run_now(lambda: work(lambda item: None))
@@ -95,7 +95,7 @@ def serve_cmd(host, port, profile, jobs, time_limit, warm, seed, fmt, rules, ove
                                       url_of)
     from sponsio_sim.analysis.advise.infer import seat_strategies
     from sponsio_sim.cli.web.app import build_app
-    from sponsio_sim.cli.web.tables import Tables
+    from sponsio_sim.cli.web.sessions import Tables
     from sponsio_sim.rules import load_rules
 
     progress.set_mode("off")   # the terminal stays quiet; the page shows the progress

@@ -9,7 +9,7 @@ long signatures, as vectorbt's simulation contexts are:
   the chunk kernels copy; for several plays, one row of each per play;
 - ``DealConditions``: what every deal of an odds query is conditioned on
   (``deal.deal``'s constraints and the revealed cards);
-- ``Query``: the table an odds query asks about (the asking seat, the
+- ``QueryArrays``: the round an odds query asks about (the asking seat, the
   leader, every seat's bets, the rules' colours and flags);
 - ``TrickRound``: one chunk's arrays for playing and settling trick phases
   (the packed state of ``kernels.layout``, the random stream, the bets and their
@@ -55,7 +55,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sponsio_sim.kernels.table import new_state
+from sponsio_sim.kernels.trickstate import new_state
 
 # board/game_state/money: analysis.game.setup.build_state's (one row per play for several plays)
 GameArrays = namedtuple("GameArrays", ["board", "game_state", "money"])
@@ -63,8 +63,8 @@ GameArrays = namedtuple("GameArrays", ["board", "game_state", "money"])
 # talon talon_fixed plus talon_need; revealed: the cards shown (public)
 DealConditions = namedtuple("DealConditions", ["pool", "fixed", "need", "talon_fixed", "talon_need", "revealed"])
 # ask: the asking seat; codes/bcounts: every seat's bets (bets.encode_table); flags: the rule flags (layout.TRICK_STATE.flags)
-Query = namedtuple("Query", ["ask", "leader", "codes", "bcounts", "n_colours", "flags"])
-# board/game_state/money: table.new_state; rng: a tabletop_mc.rng state; result/failed: bets.settle's outputs
+QueryArrays = namedtuple("QueryArrays", ["ask", "leader", "codes", "bcounts", "n_colours", "flags"])
+# board/game_state/money: trickstate.new_state; rng: a tabletop_mc.rng state; result/failed: bets.settle's outputs
 TrickRound = namedtuple("TrickRound", ["board", "game_state", "money", "rng", "codes", "bcounts", "result",
                                        "failed"])
 # pool/fixed/need: a deal.deal's constraints (the talon: the rest); playpol: each seat's play policy
@@ -97,7 +97,7 @@ def deal_conditions(arrays: dict) -> DealConditions:
 
 @nb.njit(cache=True)
 def trick_round(n_colours, flags, rng, codes, bcounts):
-    """A ``TrickRound`` with fresh state (``table.new_state``) and result arrays for ``codes``' bet slots."""
+    """A ``TrickRound`` with fresh state (``trickstate.new_state``) and result arrays for ``codes``' bet slots."""
     board, game_state, money = new_state(n_colours, flags)
     players = bcounts.shape[0]
     return TrickRound(board, game_state, money, rng, codes, bcounts,

@@ -4,7 +4,7 @@ A symmetric N-seat game over K named strategies, numpy only. One job per module:
 
 - ``profiles``: the C(N+K-1, N) count vectors in canonical order (a new
   strategy appends profiles, never renumbers old ones); ``profile_index``;
-- ``table.PayoffTable``: per profile and seated strategy, the mean payoff
+- ``payoffs.PayoffTable``: per profile and seated strategy, the mean payoff
   of its seats, SE and n; tidy CSV (one count column per strategy, then
   strategy, payoff, se, n); partial tables allowed (``missing()``);
 - ``build.play_table``: fills a table through the game's adapter
@@ -42,7 +42,7 @@ from tabletop_mc.metagame.game import MissingProfileError, SymmetricGame
 from tabletop_mc.metagame.nash import Equilibrium, equilibrium_at, local_equilibrium, replicator, solve_nash
 from tabletop_mc.metagame.profiles import describe, n_profiles, profile_index, profiles
 from tabletop_mc.metagame.support import support_enumeration
-from tabletop_mc.metagame.table import PayoffTable
+from tabletop_mc.metagame.payoffs import PayoffTable
 from tabletop_mc.metagame.text import describe_mixture
 
 __all__ = ["AlphaRank", "Bootstrap", "Equilibrium", "MissingProfileError", "PayoffTable", "Sample",

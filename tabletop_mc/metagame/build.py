@@ -30,7 +30,7 @@ from typing import Callable, NamedTuple, Sequence
 import numpy as np
 
 from tabletop_mc.errors import UserError
-from tabletop_mc.metagame.table import PayoffTable
+from tabletop_mc.metagame.payoffs import PayoffTable
 
 
 class Sample(NamedTuple):

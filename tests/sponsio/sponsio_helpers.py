@@ -9,7 +9,7 @@ from sponsio_sim.cards import card_name, format_cards, mask_of, parse_cards
 from sponsio_sim.rules import load_rules
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import new_state, set_round
+from sponsio_sim.kernels.trickstate import new_state, set_round
 from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
 from tabletop_mc.rng import new_state as new_rng
 

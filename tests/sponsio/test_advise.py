@@ -13,10 +13,10 @@ from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.advise.calibrate import score_states, summary
 from sponsio_sim.analysis.advise.selfplay import decisions
 from sponsio_sim.analysis.advise.state import RoundFacts, next_actor, parse_history, table_state
-from sponsio_sim.analysis.advise.table import build_table
-from sponsio_sim.analysis.advise.tricktable import build_trick_table
+from sponsio_sim.analysis.advise.arrays import build_state_arrays
+from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.cards import parse_cards
 from sponsio_sim.cli import main
@@ -31,7 +31,7 @@ RULES = load_rules(None, 4)
 
 
 def narration(seed=3, profile=PROFILE):
-    return play_game(profile, seed=seed, rules=RULES).text
+    return narrate_game(profile, seed=seed, rules=RULES).text
 
 
 def excerpt(text, upto):
@@ -55,7 +55,7 @@ def game3():
 def test_every_cut_of_a_narrated_round_reads_back_as_the_game_had_it(model, game3):
     strategies = parse_profile(PROFILE, RULES)
     for d in decisions(PROFILE, RULES, 3, rounds=2):
-        table = build_table(d.state, strategies, model)
+        table = build_state_arrays(d.state, strategies, model)
         board, game_state, money = table.now
         assert table.seat == next_actor(d.state)
         # what is public matches the truth: revealed cards are in their holders' true hands, the talon is the
@@ -77,7 +77,7 @@ def test_every_cut_of_a_narrated_round_reads_back_as_the_game_had_it(model, game
 
 def test_the_decision_lists_every_legal_action_and_only_those(model, game3):
     st = table_state(RULES, excerpt(game3, 5))
-    table = build_table(st, parse_profile(PROFILE, RULES), model)
+    table = build_state_arrays(st, parse_profile(PROFILE, RULES), model)
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     n = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
     listed = {tuple(a[:3]) for a in acts[:n]}
@@ -110,7 +110,7 @@ def test_end_of_betting_decision_is_the_token_holders(model):
             break
     else:
         pytest.skip("no such game in the seeds tried")
-    table = build_table(st, parse_profile(PROFILE, RULES), model)
+    table = build_state_arrays(st, parse_profile(PROFILE, RULES), model)
     assert table.token == DOUBLE_TOKEN and table.seat == owners[DOUBLE_TOKEN]
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
     n = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
@@ -147,14 +147,14 @@ def test_bad_states_are_one_clear_error(game3, cut, needle, model):
     assert text != excerpt(game3, 7), "the cut found nothing to edit in this game"
     with pytest.raises(UserError, match=needle.replace("(", r"\(")):
         st = table_state(RULES, text)
-        (build_trick_table if st.in_tricks() else build_table)(st, parse_profile(PROFILE, RULES), model)
+        (build_trick_phase if st.in_tricks() else build_state_arrays)(st, parse_profile(PROFILE, RULES), model)
 
 
 def test_an_illegal_history_names_the_entry_and_why(model):
     st = table_state(RULES, facts=RoundFacts(hand="R1 G8 G3 G2 Y9 Y7 Y5 Y4", talon="R3 B9 G7 G5", dealer=3,
                                              history="0: reveal Y1, take lead (coin); 1: reveal R8, take lead (coin)"))
     with pytest.raises(UserError, match=r"'1: reveal R8, take lead \(coin\)'.*lead token is already taken"):
-        build_table(st, parse_profile(PROFILE, RULES), model)
+        build_state_arrays(st, parse_profile(PROFILE, RULES), model)
 
 
 def test_inference_places_hidden_cards_better_than_uniform():
@@ -253,7 +253,7 @@ def test_odds_state_option_errors(args, needle):
 
 
 def test_an_excerpt_with_its_rules_line_picks_that_rule_set_or_says_it_differs(tmp_path):
-    text = play_game("ev:goal x3", seed=5, rules=load_rules(None, 3)).text.splitlines()
+    text = narrate_game("ev:goal x3", seed=5, rules=load_rules(None, 3)).text.splitlines()
     start = next(i for i, ln in enumerate(text) if ln.startswith("Round 1"))
     first = next(i for i, ln in enumerate(text) if ln.strip().startswith("turn 1, seat 1"))
     path = tmp_path / "s.txt"

@@ -25,7 +25,7 @@ from sponsio_sim.cards import mask_of
 from sponsio_sim.kernels.bets import settle
 from sponsio_sim.kernels.odds.simulate import stats_layout
 from sponsio_sim.kernels.play.tricks import play_tricks
-from sponsio_sim.kernels.table import new_state, set_round
+from sponsio_sim.kernels.trickstate import new_state, set_round
 from sponsio_sim.kernels.layout import TRICK_STATE
 from sponsio_sim.rules import load_rules
 from tabletop_mc.rng import new_state as new_rng

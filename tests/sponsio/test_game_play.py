@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.bets import parse_bet
@@ -31,7 +31,7 @@ def kernel_game(rules, profile, seed):
 @pytest.mark.parametrize("seed", [3, 4])
 def test_narrated_game_agrees_with_the_kernel(seed):
     r = load_rules("standard-4p")
-    g = play_game(PROFILE, seed=seed)
+    g = narrate_game(PROFILE, seed=seed)
     row = kernel_game(r, PROFILE, seed)
     for s in range(4):
         b = named_stats(row, r.players)["entry"][s]
@@ -54,7 +54,7 @@ def _bet_payout(text, rules, seat):
 def test_coins_in_equal_coins_out_every_round(profile, players):
     r = load_rules(players=players)
     for seed in range(1, 6):
-        df = play_game(profile, players=players, seed=seed).rounds
+        df = narrate_game(profile, players=players, seed=seed).rounds
         for rnd, rows in df.groupby("round"):
             rows = rows.sort_values("seat")
             # every coin moved is a stake, token fee, payout, troll pay, bonus or cash-in
@@ -82,16 +82,16 @@ def test_coins_in_equal_coins_out_every_round(profile, players):
 
 
 def test_game_is_reproducible_and_seed_dependent():
-    a = play_game(PROFILE, seed=7)
-    b = play_game(PROFILE, seed=7)
-    c = play_game(PROFILE, seed=8)
+    a = narrate_game(PROFILE, seed=7)
+    b = narrate_game(PROFILE, seed=7)
+    c = narrate_game(PROFILE, seed=8)
     pd.testing.assert_frame_equal(a.rounds, b.rounds)
     assert a.text == b.text
     assert not a.rounds.equals(c.rounds)
 
 
 def test_narration_names_every_phase():
-    g = play_game(PROFILE, seed=3)
+    g = narrate_game(PROFILE, seed=3)
     for needle in ("Round 1: dealer seat 3, seat 0 acts first", "talon:", "betting:", "trick phase: seat",
                    "settlement:", "Game over after round"):
         assert needle in g.text

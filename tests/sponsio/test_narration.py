@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from sponsio_sim.analysis.advise.narration import narration
 from sponsio_sim.analysis.advise.session import Question, Session
 from sponsio_sim.analysis.advise.state import parse_narration
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.cli import main
 from sponsio_sim.cli.table import _render, check_option
 from sponsio_sim.rules import load_rules
@@ -29,7 +29,7 @@ def facts(st):
 def game(request):
     players, seed = request.param
     rules = load_rules(None, players)
-    return rules, play_game("reference", seed=seed, rules=rules).text.splitlines()
+    return rules, narrate_game("reference", seed=seed, rules=rules).text.splitlines()
 
 
 def cuts(lines):
@@ -73,7 +73,9 @@ def test_the_commands_answer_an_exported_round_as_the_session(game, tmp_path):
         q = s.handle(question)
         assert isinstance(q, Question)
         page = json.loads(_render(s, s.ask(q), question, "json"))
-        r = CliRunner().invoke(main, [question.split()[0], "--state", str(path), "--seat", str(seat), *question.split()[1:],
+        command = question.split()[0]
+        mode = ["state"] if command == "odds" else []    # `sponsio odds state`, `sponsio advise`
+        r = CliRunner().invoke(main, [command, *mode, "--state", str(path), "--seat", str(seat), *question.split()[1:],
                                       "--format", "json"])
         assert r.exit_code == 0, r.output
         cli = json.loads(r.stdout)

@@ -12,7 +12,7 @@ from sponsio_sim.analysis.odds.query import kernel_args, stat_index
 from sponsio_sim.bet_kinds import BET_TYPES
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.odds.simulate import odds_chunks, stats_layout
-from sponsio_sim.kernels.table import new_state, set_round
+from sponsio_sim.kernels.trickstate import new_state, set_round
 from sponsio_sim.kernels.layout import TRICK_STATE
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.cards import mask_of, parse_cards

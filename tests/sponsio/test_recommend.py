@@ -135,3 +135,30 @@ def test_cli_json():
     assert {r["rank"] for r in data["finalists"]} == {0, 1, 2} and data["search"]["tables"] == 4
     assert any("troll_pay=1" in r["table"] for r in data["finalists"])
     assert np.isfinite([r["value"] for r in data["finalists"] if r["value"] is not None]).all()
+
+
+def test_adapt_plays_each_finalist_by_the_field_re_solved_for_its_rules():
+    """With ``Stages.adapt`` the finalists and the current table are played by the field's weights
+    re-solved for each table's rules (the re-solver's own answer for those rules), the screen by the
+    shipped ones; a profile that is not a field is refused."""
+    from sponsio_sim.analysis.balance.adapt import field_adapter
+    from sponsio_sim.analysis.balance.objective import table_text
+    from sponsio_sim.analysis.balance.recommend import table_rules
+
+    r3 = load_rules(None, 3)
+    stages = Stages(screen_n=60, n=120, top=1, adapt=20)
+    space = SearchSpace(mult_range="2..2", only=["last"], levers=("troll_pay=0,2",))
+    rec = recommend("reference", players=3, space=space, stages=stages, bands=wide(Band(0.0, 1.0)),
+                    run=Run(seed=6, cache=False))
+    field = parse_profile("reference", r3)
+    resolver = field_adapter(r3, field, games=20, seed=6, model=find_model(r3, variant="reference"), cache=False)
+    axes = axes_of(r3, space.mult_range, space.params, space.only, space.levers)
+    measured = [rec.current, *rec.finalists]
+    assert all(c.adapted for c in measured)
+    for c in measured:
+        expected = resolver(table_rules(r3, axes, c.table)).weights
+        assert np.allclose(c.choice.profile.weights, expected)
+    assert set(rec.meta["adapted"]) == {table_text(c.table) for c in measured}
+    assert any("against the re-solved field" in name for name in side_by_side(rec)["measure"])
+    with pytest.raises(UserError, match="field"):
+        recommend(FIXED, players=4, space=space, stages=stages, run=Run(seed=6, cache=False))

@@ -243,12 +243,12 @@ def _replay_round(events, rules):
 @pytest.mark.parametrize("overrides", [[], ["nines_scope=own", "fail_target=any"],
                                        ["round_bonus_basis=net", "track_top=ends"]])
 def test_narrated_games_settle_as_the_reference_says(overrides):
-    from sponsio_sim.analysis.game.narrate import play_game
+    from sponsio_sim.analysis.game.narrate import narrate_game
     rules = load_rules("standard-4p", overrides=overrides)
     fail_bets = 0
     for seed in range(1, 9):
-        g = play_game("ev:goal:cash4, random0.3:goal, ev:goal:never, random:greedy", seed=seed,
-                      overrides=overrides)
+        g = narrate_game("ev:goal:cash4, random0.3:goal, ev:goal:never, random:greedy", seed=seed,
+                         overrides=overrides)
         for rnd in sorted({e["round"] for e in g.events}):
             events = [e for e in g.events if e["round"] == rnd]
             ref = _replay_round(events, rules)

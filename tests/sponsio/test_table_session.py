@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.advise.session import Question, Session
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.cli import main
 from sponsio_sim.cli.table import PROMPT, _render, check_option
 from sponsio_sim.rules import load_rules
@@ -32,7 +32,7 @@ def round1():
     """Round 1 of `sponsio game --profile reference --seed 3 --verbose`: its lines, and its trick cards in order."""
     from importlib import resources
     model = str(resources.files("sponsio_sim.models").joinpath("standard-4p.npz"))
-    g = play_game("ev0.5:goal:cash3 x4", seed=3, rules=RULES, model=model)   # the issue's game
+    g = narrate_game("ev0.5:goal:cash3 x4", seed=3, rules=RULES, model=model)   # the issue's game
     lines = g.text.split("Round 2:")[0].splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1:"))
     setup = [ln.strip() for ln in lines[start:] if ln.strip().startswith(("Round 1", "seat 0 (", "talon:"))]

@@ -17,9 +17,9 @@ from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.advise.infer import Reading
 from sponsio_sim.analysis.advise.state import RoundFacts, hands_now, table_state
 from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards, trick_odds
-from sponsio_sim.analysis.advise.tricktable import build_trick_table
+from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import card_name, parse_cards
@@ -45,7 +45,7 @@ def standard_model(players):
 
 def game(players, profile, seed):
     rules = load_rules(None, players)
-    return rules, play_game(profile, seed=seed, rules=rules, model=standard_model(players))
+    return rules, narrate_game(profile, seed=seed, rules=rules, model=standard_model(players))
 
 
 def cut(g, rnd: int, k: int) -> str:
@@ -85,8 +85,8 @@ def test_every_cut_of_the_trick_phase_reads_back_as_it_was_played(players, profi
         hands, plays = truth(g, rules, rnd)
         for k in range(len(plays)):
             seat = plays[k][1]
-            tt = build_trick_table(table_state(rules, cut(g, rnd, k)), strategies, model)
-            assert tt.table.seat == tt.to_play == seat
+            tt = build_trick_phase(table_state(rules, cut(g, rnd, k)), strategies, model)
+            assert tt.arrays.seat == tt.to_play == seat
             assert tt.seats == [s for _, s in plays[:k]]
             played = [sum(1 << c for c, s in plays[:k] if s == t) for t in range(players)]
             assert tt.hand == hands[seat] & ~played[seat]
@@ -129,7 +129,7 @@ def test_odds_after_the_last_trick_are_exact_and_are_the_settlement(players, pro
     rules, g = game(players, profile, seed)
     strategies = parse_profile(profile, rules)
     st = table_state(rules, cut(g, 1, players * rules.hand_size), RoundFacts(seat=0))
-    tt = build_trick_table(st, strategies, find_model(rules))
+    tt = build_trick_phase(st, strategies, find_model(rules))
     assert tt.over
     df = trick_odds(tt, rules, strategies, n=40, seed=2)
     settled = settled_bets(g, 1)
@@ -146,7 +146,7 @@ def test_a_bet_the_tricks_already_settle_is_exact_mid_round():
     rules, g = game(*GAMES[3])
     strategies = parse_profile(REF4 if rules.players == 4 else REF3, rules)
     # seat 0 bet colour:G=0 and took G2 in trick 1: lost from then on (the example)
-    df = trick_odds(build_trick_table(table_state(rules, cut(g, 1, 14), RoundFacts(seat=0)), strategies,
+    df = trick_odds(build_trick_phase(table_state(rules, cut(g, 1, 14), RoundFacts(seat=0)), strategies,
                                       find_model(rules)), rules, strategies, n=200)
     row = df.set_index(["seat", "bet"]).loc[(0, "colour:G=0")]
     assert row["exact"] and row["p"] == row["ci_high"] == 0.0
@@ -214,7 +214,7 @@ def test_with_every_hand_known_dd_advice_is_the_minimax_optimum():
         start = players * (rules.hand_size - 3)   # three cards left per seat: minimax is quick
         for k in range(start, start + 2 * players):
             seat = plays[k][1]
-            tt = build_trick_table(table_state(rules, cut(g, 1, k)), strategies, model, open_hands=True)
+            tt = build_trick_phase(table_state(rules, cut(g, 1, k)), strategies, model, open_hands=True)
             if not tt.counts[seat] or len(tt.legal) < 2:
                 continue
             a = rank_cards(tt, rules, strategies, card_play=CardPlay("dd"), reading=Reading(infer=False), n=3, seed=1)
@@ -286,7 +286,7 @@ def test_a_state_past_the_round_is_one_line_and_exit_2(seed3, tmp_path):
     assert code == 2 and "33 cards played: a round has 8 tricks of 4 cards" in err
     code, out, err = oneshot("advise", history, played)
     assert code == 2 and "every card of the round is played" in err
-    full = play_game(REF4, seed=3, rules=rules, model=standard_model(4)).text.split("Round 2:")[0].split("Round 1:", 1)[1]
+    full = narrate_game(REF4, seed=3, rules=rules, model=standard_model(4)).text.split("Round 2:")[0].split("Round 1:", 1)[1]
     path = tmp_path / "s.txt"
     path.write_text("Round 1:" + full)
     code, out, err = run("odds", "state", "--state", path)
@@ -341,7 +341,7 @@ def test_pimc_play_on_is_the_same_on_any_thread_count():
     from tabletop_mc.runner import set_threads
     rules, g = game(*GAMES[3])
     strategies = parse_profile(REF4 if rules.players == 4 else REF3, rules)
-    tt = build_trick_table(table_state(rules, cut(g, 1, 23)), strategies, find_model(rules))
+    tt = build_trick_phase(table_state(rules, cut(g, 1, 23)), strategies, find_model(rules))
     assert tt.to_play == 2 and tt.counts[2] > 0 and len(tt.legal) >= 2
     out = []
     for threads in (1, 2):

@@ -10,15 +10,15 @@ import pytest
 
 from sponsio_sim.analysis.advise.infer import assumed_arrays, seat_logliks
 from sponsio_sim.analysis.advise.state import table_state
-from sponsio_sim.analysis.advise.tricktable import _layouts, build_trick_table
+from sponsio_sim.analysis.advise.trickphase import _layouts, build_trick_phase
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.analysis.game.setup import parse_profile
 from sponsio_sim.kernels.advise.infer import world_logliks
 from sponsio_sim.kernels.advise.layouts import propose_layouts
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER
 from sponsio_sim.kernels.play.tricks import play_scripted, play_tricks
-from sponsio_sim.kernels.table import new_state, set_round
+from sponsio_sim.kernels.trickstate import new_state, set_round
 from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
 from sponsio_sim.rules import RANKS, load_rules
 from tabletop_mc.rng import new_state as new_rng
@@ -121,23 +121,23 @@ def test_a_scripted_replay_is_the_policies_own_play():
 
 
 def test_seat_by_seat_likelihoods_equal_the_joint_replay():
-    text = play_game("ev:goal x4", seed=3, rules=RULES).text
+    text = narrate_game("ev:goal x4", seed=3, rules=RULES).text
     lines = text.splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith("Round 1"))
     stop = next(i for i, ln in enumerate(lines) if ln.strip().startswith("trick 5:"))
     st = table_state(RULES, "\n".join(lines[start:stop]))
     strategies = parse_profile("ev:goal x4", RULES)
-    tt = build_trick_table(st, strategies, find_model(RULES))
+    tt = build_trick_phase(st, strategies, find_model(RULES))
     lay = tt.layouts
     props = np.zeros((3000, 4), dtype=np.uint64)
     propose_layouts(lay, np.uint64(11), props)
-    start_arrays = assumed_arrays(tt.table.start, tt.table.seat, None, RULES, strategies)
+    start_arrays = assumed_arrays(tt.arrays.start, tt.arrays.seat, None, RULES, strategies)
     joint = np.empty(len(props))
-    others = 0b1111 & ~(1 << tt.table.seat)
-    world_logliks(np.int64(others), tt.table.hist, np.int64(len(tt.table.hist)), 0.05, *start_arrays, props, joint)
+    others = 0b1111 & ~(1 << tt.arrays.seat)
+    world_logliks(np.int64(others), tt.arrays.hist, np.int64(len(tt.arrays.hist)), 0.05, *start_arrays, props, joint)
     memo = {}
-    split = seat_logliks(tt.table, start_arrays, props, 0.05, memo)
+    split = seat_logliks(tt.arrays, start_arrays, props, 0.05, memo)
     assert 0 < len(memo) < len(props)   # seat by seat: each distinct hand once
     assert np.isfinite(joint).all() and len(set(joint.round(9))) > 1
     assert np.allclose(split, joint, rtol=0, atol=1e-9)
-    assert np.array_equal(seat_logliks(tt.table, start_arrays, props, 0.05, memo), split)   # from the memo
+    assert np.array_equal(seat_logliks(tt.arrays, start_arrays, props, 0.05, memo), split)   # from the memo

@@ -1,3 +1,3 @@
 """`sponsio advise`: the best action at the table (``state`` reads the
-table, ``search`` ranks every legal action, ``infer`` weights the hidden
+table, ``ranking`` ranks every legal action, ``infer`` weights the hidden
 cards by what the other seats did)."""

@@ -20,7 +20,7 @@ from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.advise.infer import DEFAULT_TREMBLE, Reading, card_probs, draw_worlds
 from sponsio_sim.analysis.advise.selfplay import decisions
 from sponsio_sim.analysis.advise.state import next_actor
-from sponsio_sim.analysis.advise.table import build_table
+from sponsio_sim.analysis.advise.arrays import build_state_arrays
 from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.layout import BOARD
@@ -45,14 +45,14 @@ def score_states(profile: str, rules, seeds, *, proposals: int = 4000, tremble: 
                 me = next_actor(d.state)
                 if not any(h[1] != END_USE and h[0] != me for h in d.state.history):
                     continue
-                table = build_table(d.state, strategies, model)
-                s = table.seat
-                board = table.now[0]
+                arrays = build_state_arrays(d.state, strategies, model)
+                s = arrays.seat
+                board = arrays.now[0]
                 seen = int(d.hands[s]) | int(board[BOARD.talon]) | int(board[BOARD.revealed])
                 hidden = ~seen & ((1 << (9 * rules.n_colours)) - 1)
                 probs = {}
                 for infer in (True, False):
-                    w = draw_worlds(table, 1, seed * 1000 + states, Reading(infer, assume, tremble, proposals),
+                    w = draw_worlds(arrays, 1, seed * 1000 + states, Reading(infer, assume, tremble, proposals),
                                     rules=rules, strategies=strategies)
                     probs[infer] = (card_probs(w, rules.players, 9 * rules.n_colours), w.ess)
                 states += 1

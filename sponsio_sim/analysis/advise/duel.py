@@ -4,7 +4,7 @@ The game is the engine's (``kernels.game.engine``) driven one step at a
 time from Python: the same deals (round streams ``(seed, 0, game, round)``),
 the other seats' betting and every seat's tricks, scoring and cash-in by
 their strategies, and at each betting decision of the advised seat (and each
-end-of-betting token it holds) the action ``analysis.advise.search.rank``
+end-of-betting token it holds) the action ``analysis.advise.ranking.rank``
 puts first, with or without inference. Runs that differ only in how the
 advised seat decides meet the same deals while they make the same choices
 (common random numbers).
@@ -21,8 +21,8 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from sponsio_sim.analysis.advise.infer import Reading
-from sponsio_sim.analysis.advise.search import Rollouts, rank
-from sponsio_sim.analysis.advise.table import Table
+from sponsio_sim.analysis.advise.ranking import Rollouts, rank
+from sponsio_sim.analysis.advise.arrays import StateArrays
 from sponsio_sim.analysis.game.lineup import Lineup, resolve
 from sponsio_sim.analysis.game.setup import build_state
 from sponsio_sim.kernels.advise.actions import END_USE
@@ -53,7 +53,7 @@ DUEL_ROLLOUTS = Rollouts(n=200, screen=50, keep=4)   # per decision of the advis
 def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Reading = Reading(),
          rollouts: Rollouts = DUEL_ROLLOUTS, bet_advice: bool = True, tricks=None) -> DuelGame:
     """Game ``game`` of ``lineup`` (``analysis.game.lineup.resolve``) with
-    seat ``seat`` deciding by advice (module docstring: ``search.rank``'s
+    seat ``seat`` deciding by advice (module docstring: ``ranking.rank``'s
     ``reading`` and ``rollouts``); without ``bet_advice`` it bets by its
     strategy. ``tricks(start, hist,
     (rnd, tab, ints, weight, state, hands, codes, counts, result, failed,
@@ -86,9 +86,9 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
         hist: list[tuple] = []
 
         def advice(step, token):
-            table = Table(start, (board.copy(), game_state.copy(), money.copy()),
-                          np.array(hist, dtype=np.int64).reshape(-1, 5), seat, step, token)
-            a = rank(table, rules, strategies, reading=reading, rollouts=rollouts,
+            arrays = StateArrays(start, (board.copy(), game_state.copy(), money.copy()),
+                                 np.array(hist, dtype=np.int64).reshape(-1, 5), seat, step, token)
+            a = rank(arrays, rules, strategies, reading=reading, rollouts=rollouts,
                      seed=derive_seed(seed, game, rnd, step), with_game=False, reveals=False, progress=False)
             return a.choice
 

@@ -19,8 +19,8 @@ import numpy as np
 
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
-from sponsio_sim.analysis.advise.table import betting_arrays, betting_done, build_table
-from sponsio_sim.analysis.advise.tricktable import build_trick_table
+from sponsio_sim.analysis.advise.arrays import betting_arrays, betting_done, build_state_arrays
+from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.game.setup import Profile, set_entry
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.infer import propose_worlds, world_logliks
@@ -76,6 +76,6 @@ def _betting_view(st, seats: Profile, model):
     if st.after_round():
         start, now, hist = betting_arrays(st, seats, model)
         return start, now, hist, st.seat
-    table = (build_trick_table(st, seats, model).table if st.in_tricks() or betting_done(st)
-             else build_table(st, seats, model))
-    return table.start, table.now, table.hist, table.seat
+    arrays = (build_trick_phase(st, seats, model).arrays if st.in_tricks() or betting_done(st)
+              else build_state_arrays(st, seats, model))
+    return arrays.start, arrays.now, arrays.hist, arrays.seat

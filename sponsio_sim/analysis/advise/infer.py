@@ -2,7 +2,7 @@
 
 Proposals are uniform given what the deciding seat sees; with inference
 each gets the likelihood of the round's history under the assumed betting
-policy (``kernels.advise.infer``), and the worlds the search plays are
+policy (``kernels.advise.infer``), and the worlds the ranking plays are
 drawn from the weighted proposals (systematic resampling). The effective
 sample size of the weights says how much the history narrowed the deal;
 when it would fall below ``MIN_ESS`` the log-likelihoods are tempered
@@ -47,7 +47,7 @@ class Reading:
 
 @dataclass
 class Worlds:
-    hands: np.ndarray        # (n, players) uint64: the worlds the search plays
+    hands: np.ndarray        # (n, players) uint64: the worlds the ranking plays
     proposals: np.ndarray    # (m, players) uint64: the uniform proposals
     weights: np.ndarray      # (m,) normalised weights of the proposals (uniform without inference)
     ess: float               # effective sample size of the weights
@@ -105,9 +105,9 @@ def assumed_arrays(start, seat: int, assume: str | None, rules, strategies):
     return board, game_state, money
 
 
-def draw_worlds(table, n: int, seed: int, reading: Reading, *, rules, strategies, propose=None,
+def draw_worlds(arrays, n: int, seed: int, reading: Reading, *, rules, strategies, propose=None,
                 memo: dict | None = None) -> Worlds:
-    """``n`` worlds for ``table`` (``analysis.advise.table.Table``) read as ``reading`` says: every
+    """``n`` worlds for ``arrays`` (``analysis.advise.arrays.StateArrays``) read as ``reading`` says: every
     seat's hand as it is now, or with ``propose(key, out)`` (rows: worlds,
     uniform given what the deciding seat sees; stream key ``key``) as
     ``propose`` deals them (the trick phase: as betting ended, the
@@ -117,21 +117,21 @@ def draw_worlds(table, n: int, seed: int, reading: Reading, *, rules, strategies
     props = np.zeros((m, rules.players), dtype=np.uint64)
     key = seed_key(derive_seed(seed, "advise", "worlds"))
     if propose is None:
-        propose_worlds(np.int64(table.seat), *table.now, key, props)
+        propose_worlds(np.int64(arrays.seat), *arrays.now, key, props)
     else:
         propose(key, props)
-    judged = sum(1 for h in table.hist if h[1] != END_USE and h[0] != table.seat)
+    judged = sum(1 for h in arrays.hist if h[1] != END_USE and h[0] != arrays.seat)
     if not infer or judged == 0:
         w = np.full(m, 1.0 / m)
         why = "no inference (--no-infer)" if not infer else "nothing to infer from (no other seat has acted)"
         return Worlds(props[:n].copy(), props, w, float(m), why)
-    start = assumed_arrays(table.start, table.seat, assume, rules, strategies)
+    start = assumed_arrays(arrays.start, arrays.seat, assume, rules, strategies)
     if propose is None:
         ll = np.empty(m, dtype=np.float64)
-        others = ((1 << rules.players) - 1) & ~(1 << table.seat)
-        world_logliks(np.int64(others), table.hist, np.int64(len(table.hist)), float(tremble), *start, props, ll)
+        others = ((1 << rules.players) - 1) & ~(1 << arrays.seat)
+        world_logliks(np.int64(others), arrays.hist, np.int64(len(arrays.hist)), float(tremble), *start, props, ll)
     else:
-        ll = seat_logliks(table, start, props, tremble, {} if memo is None else memo)
+        ll = seat_logliks(arrays, start, props, tremble, {} if memo is None else memo)
     if not np.isfinite(ll).any():
         raise UserError("no deal of the hidden cards can have produced this history (check the revealed cards)")
     w, ess, beta = _tempered(ll)
@@ -149,7 +149,7 @@ def draw_worlds(table, n: int, seed: int, reading: Reading, *, rules, strategies
     return Worlds(props[picks], props, w, ess, note)
 
 
-def seat_logliks(table, start, props, tremble: float, memo: dict) -> np.ndarray:
+def seat_logliks(arrays, start, props, tremble: float, memo: dict) -> np.ndarray:
     """The history's log-likelihood in each proposal, summed seat by seat: a
     betting policy reads only its own hand and what is public, so a world's
     likelihood is the product of each other seat's, given its hand alone
@@ -161,14 +161,14 @@ def seat_logliks(table, start, props, tremble: float, memo: dict) -> np.ndarray:
     likelihoods up to rounding; which way depends on the proposals alone)."""
     players = props.shape[1]
     seats = [t for t in range(players)
-             if t != table.seat and any(h[0] == t and h[1] != END_USE for h in table.hist)]
+             if t != arrays.seat and any(h[0] == t and h[1] != END_USE for h in arrays.hist)]
     distinct = [np.unique(props[:, t], return_inverse=True) for t in seats]
     if sum(len(h) for h, _ in distinct) > len(props):
         ll = np.empty(len(props))
         judged = sum(1 << t for t in seats)
-        world_logliks(np.int64(judged), table.hist, np.int64(len(table.hist)), float(tremble), *start, props, ll)
+        world_logliks(np.int64(judged), arrays.hist, np.int64(len(arrays.hist)), float(tremble), *start, props, ll)
         return ll
-    stand_in = table.now[0][BOARD.hands:BOARD.hands + players].copy()
+    stand_in = arrays.now[0][BOARD.hands:BOARD.hands + players].copy()
     total = np.zeros(len(props))
     for t, (hands, inverse) in zip(seats, distinct):
         new = [h for h in hands.tolist() if (t, h) not in memo]
@@ -176,7 +176,7 @@ def seat_logliks(table, start, props, tremble: float, memo: dict) -> np.ndarray:
             rows = np.tile(stand_in, (len(new), 1))
             rows[:, t] = np.array(new, dtype=np.uint64)
             out = np.empty(len(new))
-            world_logliks(np.int64(1 << t), table.hist, np.int64(len(table.hist)), float(tremble), *start, rows, out)
+            world_logliks(np.int64(1 << t), arrays.hist, np.int64(len(arrays.hist)), float(tremble), *start, rows, out)
             memo.update(zip(((t, h) for h in new), out.tolist()))
         total += np.array([memo[(t, h)] for h in hands.tolist()])[inverse]
     return total

@@ -12,7 +12,7 @@ commands.
 
 from __future__ import annotations
 
-from sponsio_sim.analysis.advise.plays import who_played
+from sponsio_sim.analysis.advise.trickentries import who_played
 from sponsio_sim.analysis.advise.state import UNKNOWN_HAND, TableState, describe, first_leader
 from sponsio_sim.cards import card_name, format_cards
 from sponsio_sim.kernels.advise.actions import END_USE

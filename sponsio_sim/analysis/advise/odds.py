@@ -6,7 +6,7 @@ action (its later turns pass, its tokens stay unused); the others bet on by
 ``--profile`` and everyone plays the tricks by it. Hidden cards come from
 the inference's worlds (``analysis.advise.infer``), so the odds condition
 on the others' actions; each bet is played in the same worlds. The
-intervals are Wilson intervals on the effective sample (``search.mean_eff``).
+intervals are Wilson intervals on the effective sample (``result.mean_eff``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from tabletop_mc.runner import derive_seed, set_threads
 from sponsio_sim.analysis.advise.infer import Reading, draw_worlds, seat_strategies
 from sponsio_sim.analysis.advise.result import BATCH, standing_wins
 from sponsio_sim.analysis.advise.state import RoundFacts, TableState, table_state
-from sponsio_sim.analysis.advise.table import betting_over, build_table, pending_token
+from sponsio_sim.analysis.advise.arrays import betting_over, build_state_arrays, pending_token
 from sponsio_sim.analysis.advise.trickplay import CardPlay, trick_odds
-from sponsio_sim.analysis.advise.tricktable import build_trick_table
+from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.analysis.odds.job import odds_table
 from sponsio_sim.bets import parse_bet
@@ -72,7 +72,7 @@ def state_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n
         raise UserError("--bets is for the betting; in the trick phase the odds are of the bets every seat holds")
     _, lineup = seat_strategies(profile, ruleset, state=st, seed=seed)
     strategies, success = lineup.strategies, lineup.model
-    tt = build_trick_table(st, strategies, success, open_hands=card_play.open_hands)
+    tt = build_trick_phase(st, strategies, success, open_hands=card_play.open_hands)
     df = trick_odds(tt, ruleset, strategies, card_play=card_play, reading=Reading(infer=infer), n=n, seed=seed,
                     progress=progress, memo=memo)
     df.attrs.update(profile=[x.text for x in strategies])
@@ -87,13 +87,13 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     ruleset = st.rules
     _, lineup = seat_strategies(profile, ruleset, state=st, seed=seed)
     strategies, success = lineup.strategies, lineup.model
-    table = build_table(st, strategies, success)
-    s = table.seat
-    if table.step >= ruleset.betting_turns * ruleset.players:
+    arrays = build_state_arrays(st, strategies, success)
+    s = arrays.seat
+    if arrays.step >= ruleset.betting_turns * ruleset.players:
         raise UserError("--history: the betting is over, no bet can be placed any more")
-    for arrays in (table.start, table.now):   # the seat takes no further betting action
-        arrays[1][GAME.betting_policy + s] = BET_TROLL
-    board, game_state, money = table.now
+    for a in (arrays.start, arrays.now):   # the seat takes no further betting action
+        a[1][GAME.betting_policy + s] = BET_TROLL
+    board, game_state, money = arrays.now
     rows = rows_of(ruleset)
     wanted = None if bets is None else {parse_bet(b, ruleset, s).code() for b in bets.split(",") if b.strip()}
     held = {int(game_state[GAME.catalogue + 3 * int(game_state[GAME.bet_row + s * MAX_BETS + i])])
@@ -114,7 +114,7 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     if reveal < 0:
         raise UserError(f"seat {s} has no unrevealed card left: it cannot act")
     n = n or DEFAULT_N
-    worlds = draw_worlds(table, n, seed, Reading(infer=infer), rules=ruleset, strategies=strategies)
+    worlds = draw_worlds(arrays, n, seed, Reading(infer=infer), rules=ruleset, strategies=strategies)
     acts = np.array([(BET, r, -1, reveal) for r in picks], dtype=np.int64).reshape(-1, 4)
     key = seed_key(derive_seed(seed, "advise", "rollouts"))
     gain = np.zeros((len(acts), n))
@@ -126,8 +126,8 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     with Progress(len(acts) * n, "sponsio odds", enabled=progress) as prog:
         for r0 in range(0, n, BATCH):
             r1 = min(r0 + BATCH, n)
-            evaluate(ActionQuestion(np.int64(table.step), np.int64(s), acts, pick, worlds.hands, key), np.int64(r0),
-                     np.int64(r1), False, *table.now, stats, ActionOutcomes(gain, won, final, share))
+            evaluate(ActionQuestion(np.int64(arrays.step), np.int64(s), acts, pick, worlds.hands, key), np.int64(r0),
+                     np.int64(r1), False, *arrays.now, stats, ActionOutcomes(gain, won, final, share))
             prog.advance(len(acts) * (r1 - r0))
     eff = min(1.0, worlds.ess / n)
     bit = int(game_state[GAME.bet_count + s])
@@ -139,7 +139,7 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     df = odds_table(results, joint=False, by_ev=bets is None)
     df["n"] = n
     df.insert(2, "n_eff", int(round(eff * n)))
-    df.attrs.update(situation=f"seat {s} about to act at betting step {table.step + 1} after: "
+    df.attrs.update(situation=f"seat {s} about to act at betting step {arrays.step + 1} after: "
                     + ("; ".join(st.texts) or "nothing yet"), rules=ruleset.summary(), seat=s, seed=seed,
                     policy=f"{strategies[s].play} (placing the bet now, then passing)",
                     opponents=", ".join(x.text for i, x in enumerate(strategies) if i != s),

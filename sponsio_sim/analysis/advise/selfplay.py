@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sponsio_sim.analysis.advise.state import TableState, hands_now, parse_narration
-from sponsio_sim.analysis.game.narrate import play_game
+from sponsio_sim.analysis.game.narrate import narrate_game
 from sponsio_sim.kernels.advise.actions import END_USE
 
 
@@ -28,7 +28,7 @@ class Decision:
 def decisions(profile: str, rules, seed: int, *, rounds: int | None = None) -> list[Decision]:
     """Every betting decision of the game ``sponsio game`` plays with this
     profile and seed (of its first ``rounds`` rounds)."""
-    text = play_game(profile, seed=seed, rules=rules).text
+    text = narrate_game(profile, seed=seed, rules=rules).text
     lines = text.splitlines()
     starts = [i for i, ln in enumerate(lines) if ln.startswith("Round ")]
     out = []

@@ -28,13 +28,13 @@ from dataclasses import dataclass, field, replace
 from tabletop_mc.errors import UserError
 import sponsio_sim.standing as standing
 from sponsio_sim.analysis.advise.odds import state_odds
-from sponsio_sim.analysis.advise.plays import parse_trick_entry, who_played
-from sponsio_sim.analysis.advise.search import Rollouts, advise
+from sponsio_sim.analysis.advise.trickentries import parse_trick_entry, who_played
+from sponsio_sim.analysis.advise.ranking import Rollouts, advise
 from sponsio_sim.analysis.advise.state import (TableState, describe, next_actor, parse_history, parse_narration,
                                                read_line)
-from sponsio_sim.analysis.advise.table import betting_arrays, betting_done, pending_token
+from sponsio_sim.analysis.advise.arrays import betting_arrays, betting_done, pending_token
 from sponsio_sim.analysis.advise.trickplay import PIMC_WORLDS, PLAYS, CardPlay
-from sponsio_sim.analysis.advise.tricktable import build_trick_table
+from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.advise.infer import Reading, seat_strategies
 from sponsio_sim.cards import card_name, format_cards, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
@@ -65,7 +65,7 @@ class Answer:
 
 def _copy(st: TableState) -> TableState:
     return replace(st, hands={k: list(v) for k, v in st.hands.items()}, history=list(st.history),
-                   texts=list(st.texts), plays=list(st.plays), settled=dict(st.settled),
+                   texts=list(st.texts), trick_entries=list(st.trick_entries), settled=dict(st.settled),
                    coins=None if st.coins is None else list(st.coins),
                    track=None if st.track is None else list(st.track))
 
@@ -121,13 +121,13 @@ class Session:
         """The state as the one-shot commands would check it (once the deal is complete)."""
         full = self._full(st)
         if full is None:
-            if st.history or st.plays:
+            if st.history or st.trick_entries:
                 raise UserError("give your hand, the talon and the dealer first (hand ..., talon ..., dealer D)")
             return
         if full.after_round():
             return
-        if full.in_tricks() or full.plays:
-            build_trick_table(full, self.strategies, self.model)
+        if full.in_tricks() or full.trick_entries:
+            build_trick_phase(full, self.strategies, self.model)
         else:
             betting_arrays(full, self.strategies, self.model)
 
@@ -192,9 +192,9 @@ class Session:
             return self._new_round()
         if m := _CARDS.match(low):
             new = _copy(self.st)
-            new.plays.append(parse_trick_entry(m.group(1), self.rules, standing.shown(text)))
+            new.trick_entries.append(parse_trick_entry(m.group(1), self.rules, standing.shown(text)))
             new.tricks = True
-            cards = " ".join(card_name(c, self.rules) for c in new.plays[-1].cards)
+            cards = " ".join(card_name(c, self.rules) for c in new.trick_entries[-1].cards)
             return self._commit(new, f"played {cards}")
         if (m := _SET.match(low)) and not _NARRATED.match(low):
             return self._set(m.group(1), text.strip()[m.start(2):], text)
@@ -222,7 +222,7 @@ class Session:
         if kind in ("action", "end"):
             return self._commit(new, f"seat {new.history[-1][0]}: {describe(new.history[-1], self.rules)}")
         if kind == "trick":
-            cards = " ".join(card_name(c, self.rules) for c in new.plays[-1].cards)
+            cards = " ".join(card_name(c, self.rules) for c in new.trick_entries[-1].cards)
             return self._commit(new, f"played {cards}")
         if kind == "settle":
             return self._commit(new, "settlement line read")
@@ -240,13 +240,13 @@ class Session:
         elif key in ("coins", "track"):
             setattr(new, key, standing.per_seat(value, r, what, key))
         elif key == "hand":
-            if new.history or new.plays:
+            if new.history or new.trick_entries:
                 raise UserError("a round is in progress: type new to start the next one, or undo")
             new.hands[new.seat] = parse_cards(value, r, "hand")
             if len(new.hands[new.seat]) != r.hand_size:
                 raise UserError(f"hand: {len(new.hands[new.seat])} cards; rule set {r.name} deals {r.hand_size}")
         else:
-            if new.history or new.plays:
+            if new.history or new.trick_entries:
                 raise UserError("a round is in progress: type new to start the next one, or undo")
             new.talon = parse_cards(value, r, "talon")
         return self._commit(new, f"{key} {value.strip()}")
@@ -352,7 +352,7 @@ class Session:
                  + "; talon " + (format_cards(st.talon, r) if st.talon is not None else "?")]
         if st.history:
             lines.append("betting: " + "; ".join(self._history_texts()))
-        if st.plays:
+        if st.trick_entries:
             lines.append("tricks: " + self._tricks_text())
         lines.append(self.where())
         lines.append(self.command("advise"))
@@ -392,7 +392,7 @@ class Session:
         if st.track is not None:
             parts.append("--track " + ",".join(str(t) for t in st.track))
         parts.append(f"--history {shlex.quote('; '.join(self._history_texts()))}")
-        if st.plays:
+        if st.trick_entries:
             parts.append(f"--tricks {shlex.quote(self._tricks_text())}")
         if self.profile != "reference":
             parts.append(f"--profile {shlex.quote(self.profile)}")

@@ -7,7 +7,7 @@ cards are ``?`` gives that seat's coins and track only) and/or from options
 ``--history``, ``--coins``, ``--track``); options win over the excerpt.
 Hands and talon are as dealt; the history's exchanges are applied on top.
 An excerpt (or ``--tricks``) may go on into the trick phase, up to any card
-(``analysis.advise.plays``).
+(``analysis.advise.trickentries``).
 A history entry reads as the narration writes it or shorter:
 
     0: reveals G1, bets colour:G=4        1: pass
@@ -16,7 +16,7 @@ A history entry reads as the narration writes it or shorter:
     end 2: swap R5 for B9                  end 1: rebet #2 to tricks=3
 
 Everything is checked here or by replaying it through the kernels' own
-rule gate (``analysis.advise.search``); what is wrong is named in one line.
+rule gate (``analysis.advise.ranking``); what is wrong is named in one line.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import numpy as np
 
 from tabletop_mc.errors import UserError
 import sponsio_sim.standing as standing
-from sponsio_sim.analysis.advise.plays import TrickEntry, parse_trick_entry, parse_tricks, phase_leader, who_played
+from sponsio_sim.analysis.advise.trickentries import TrickEntry, parse_trick_entry, parse_tricks, phase_leader, who_played
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.cards import card_name, parse_card, parse_cards
 from sponsio_sim.kernels.advise.actions import END_USE
@@ -72,7 +72,7 @@ class TableState:
     history: list[tuple[int, int, int, int, int]] = field(default_factory=list)   # kernels.advise.actions rows
     texts: list[str] = field(default_factory=list)  # each history row as given
     tricks: bool = False                            # the excerpt goes on into the trick phase
-    plays: list[TrickEntry] = field(default_factory=list)   # the trick phase so far, in play order
+    trick_entries: list[TrickEntry] = field(default_factory=list)   # the trick phase so far, in play order
     first_lead: tuple[int, str] | None = None       # the first leader the excerpt names, and where
     settled: dict[int, tuple[float, int, float]] = field(default_factory=dict)   # seat: (coins, track, cashed)
 
@@ -82,11 +82,11 @@ class TableState:
 
     def in_tricks(self) -> bool:
         """The state has reached the trick phase (cards played, or the excerpt says it began)."""
-        return self.tricks or bool(self.plays)
+        return self.tricks or bool(self.trick_entries)
 
     def cards_played(self) -> list[int]:
         """Every card played so far, in play order."""
-        return [c for e in self.plays for c in e.cards]
+        return [c for e in self.trick_entries for c in e.cards]
 
     def hand(self) -> list[int]:
         if self.seat is None:
@@ -252,7 +252,7 @@ def read_line(st: TableState, line: str, what: str, coins: dict, track: dict) ->
         return "settle"
     if _TRICK.match(low):
         st.tricks = True
-        st.plays.append(parse_trick_entry(line, rules, what))
+        st.trick_entries.append(parse_trick_entry(line, rules, what))
         return "trick"
     if _TRICKS.match(low):
         st.tricks = True
@@ -297,8 +297,8 @@ def table_state(rules: RuleSet, state_text: str | None = None, facts: RoundFacts
     if history is not None:
         st.history, st.texts = parse_history(history, rules)
     if tricks is not None:
-        st.plays, st.first_lead = parse_tricks(tricks, rules), None
-        st.tricks = st.tricks or bool(st.plays)
+        st.trick_entries, st.first_lead = parse_tricks(tricks, rules), None
+        st.tricks = st.tricks or bool(st.trick_entries)
     if coins is not None:
         st.coins = standing.per_seat(coins, rules, "--coins", "coins")
     if track is not None:
@@ -335,7 +335,7 @@ def first_leader(st: TableState) -> int:
 
 
 def next_player(st: TableState) -> int:
-    """Who plays the next card of the trick phase (``plays.who_played``)."""
+    """Who plays the next card of the trick phase (``trickentries.who_played``)."""
     nxt = who_played(st.rules, first_leader(st), st.cards_played())[2]
     if nxt is None:
         raise UserError("every card of the round is played: give --seat (whose view the odds take)")

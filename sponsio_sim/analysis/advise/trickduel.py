@@ -22,9 +22,9 @@ import numpy as np
 
 from tabletop_mc.runner import derive_seed
 from sponsio_sim.analysis.advise.infer import Reading
-from sponsio_sim.analysis.advise.table import Table
+from sponsio_sim.analysis.advise.arrays import StateArrays
 from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards
-from sponsio_sim.analysis.advise.tricktable import trick_table
+from sponsio_sim.analysis.advise.trickphase import trick_phase
 from sponsio_sim.cards import parse_cards
 from sponsio_sim.kernels.advise.tricks import PLAY_ON
 from sponsio_sim.kernels.layout import BOARD, END_TOKENS, GAME, TRICK_STATE
@@ -93,7 +93,7 @@ def card_tricks(rules, strategies, seat: int, *, seed: int, game: int, n: int, r
             cards += [int(c) for c in i2[TRICK_STATE.seq + len(cards):TRICK_STATE.seq + k]]
             if k == total:
                 break
-            tt = trick_table(Table(start, end, hist, seat, n_bet + len(END_TOKENS), None), rules, cards)
+            tt = trick_phase(StateArrays(start, end, hist, seat, n_bet + len(END_TOKENS), None), rules, cards)
             if len(tt.legal) == 1:
                 cards.append(tt.legal[0])
                 continue
@@ -122,8 +122,8 @@ def _judge(audit, decision: Decision, seed, rules, strategies, seat, work) -> No
     start, end, hist, state, cards = decision.start, decision.end, decision.history, decision.stream, decision.cards
     players = rules.players
     truth = [int(end[0][BOARD.hands + s]) for s in range(players)]
-    table = Table(start, end, hist, seat, rules.betting_turns * players + len(END_TOKENS), None)
-    tt = trick_table(table, rules, cards, hands=truth)
+    arrays = StateArrays(start, end, hist, seat, rules.betting_turns * players + len(END_TOKENS), None)
+    tt = trick_phase(arrays, rules, cards, hands=truth)
     known = Reading(infer=False)
     dd = rank_cards(tt, rules, strategies, card_play=CardPlay("dd"), reading=known, n=1, seed=seed).table
     value = {parse_cards(c, rules)[0]: (w, b) for c, w, b in zip(dd["card"], dd["p_worst"], dd["p_best"])}

@@ -42,7 +42,7 @@ from sponsio_sim.kernels.advise.layouts import propose_layouts
 from sponsio_sim.kernels.advise.tricks import CardOutcomes, CardQuestion, play_cards, play_cards_pimc
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bets import BET_FIELDS
-from sponsio_sim.kernels.contexts import Query
+from sponsio_sim.kernels.contexts import QueryArrays
 from sponsio_sim.kernels.dd.core import tally_layout
 from sponsio_sim.kernels.layout import GAME, MAX_BETS, TRICK_STATE
 from sponsio_sim.kernels.odds.dd import solve_deals
@@ -67,7 +67,7 @@ class CardPlay:
 
 
 def trick_worlds(tt, n: int, seed: int, reading: Reading, *, rules, strategies, memo: dict | None = None):
-    """``n`` worlds (hands as betting ended) for the trick table ``tt``, read as ``reading`` says
+    """``n`` worlds (hands as betting ended) for the trick phase ``tt``, read as ``reading`` says
     (``memo``: the seats' likelihoods kept across calls, ``infer.seat_logliks``)."""
     layouts = tt.layouts
     if len(layouts.pool) == 0:   # every card is known: one deal, nothing to weigh
@@ -78,7 +78,7 @@ def trick_worlds(tt, n: int, seed: int, reading: Reading, *, rules, strategies, 
         propose_layouts(layouts, key, out)
 
     reading = replace(reading, proposals=reading.proposals or max(PROPOSALS_PER_WORLD * n, MIN_PROPOSALS))
-    return draw_worlds(tt.table, n, seed, reading, rules=rules, strategies=strategies, propose=propose, memo=memo)
+    return draw_worlds(tt.arrays, n, seed, reading, rules=rules, strategies=strategies, propose=propose, memo=memo)
 
 
 def _check_play(tt, play: str, seat: int) -> None:
@@ -91,14 +91,14 @@ def _check_play(tt, play: str, seat: int) -> None:
 def _played(tt, cards, worlds, n, seed, card_play, prog):
     """Coins of the viewing seat and every bet's result, per candidate and world (``play_cards``)."""
     play, pimc_worlds = card_play.play, card_play.worlds
-    board, game_state, money = tt.table.now
+    board, game_state, money = tt.arrays.now
     players = int(game_state[GAME.players])
     coins = np.zeros((len(cards), n))
     results = np.zeros((len(cards), n, players, MAX_BETS), dtype=np.int64)
     key = seed_key(derive_seed(seed, "advise", "tricks"))
     cand = np.array(cards, dtype=np.int64)
     step = BATCH if play == "pimc" else CHUNK
-    question = CardQuestion(np.int64(tt.table.seat), cand, tt.script, worlds, key)
+    question = CardQuestion(np.int64(tt.arrays.seat), cand, tt.script, worlds, key)
     out = CardOutcomes(coins, results)
     for r0 in range(0, n, step):
         r1 = min(r0 + step, n)
@@ -123,8 +123,8 @@ def _solved(tt, ask: int, roots, worlds, n, rows, row_counts, prog):
                    game_state)
     trick = np.array(tt.trick, dtype=np.int64)
     ok = np.zeros((n, len(roots), len(rows), 2), dtype=np.bool_)
-    query = Query(np.int64(ask), np.int64(tt.leader), tt.codes, tt.counts, np.int64(n_col),
-                  np.int64(game_state[TRICK_STATE.flags]))
+    query = QueryArrays(np.int64(ask), np.int64(tt.leader), tt.codes, tt.counts, np.int64(n_col),
+                        np.int64(game_state[TRICK_STATE.flags]))
     for r0 in range(0, n, BATCH):
         r1 = min(r0 + BATCH, n)
         deals = worlds[r0:r1] & ~played
@@ -160,8 +160,8 @@ def trick_odds(tt, rules, strategies, *, card_play: CardPlay = CardPlay(), readi
                n: int | None = None, seed: int = 1, progress: bool | None = False,
                memo: dict | None = None) -> pd.DataFrame:
     """The chance of every bet every seat holds (and of all of a seat's bets), from the view of ``tt``'s seat
-    (``card_play.open_hands``: ``tt`` was built with every hand known, ``build_trick_table``)."""
-    seat = tt.table.seat
+    (``card_play.open_hands``: ``tt`` was built with every hand known, ``build_trick_phase``)."""
+    seat = tt.arrays.seat
     play = card_play.play
     reading = replace(reading, infer=reading.infer and not card_play.open_hands)   # every hand known: nothing to read
     _check_play(tt, play, seat)
@@ -245,14 +245,14 @@ def situation(tt, rules) -> str:
         where = (f"trick {done + 1}, seat {tt.to_play} to play"
                  + (f" after {' '.join(card_name(c, rules) for c in tt.trick)}" if tt.trick else " (leads)"))
     won = ", ".join(f"seat {s} {int(tt.public[1][TRICK_STATE.tricks_won + s])}" for s in range(rules.players))
-    return f"seat {tt.table.seat}'s view: {where}; tricks won: {won}"
+    return f"seat {tt.arrays.seat}'s view: {where}; tricks won: {won}"
 
 
 def rank_cards(tt, rules, strategies, *, card_play: CardPlay = CardPlay(), reading: Reading = Reading(),
                n: int | None = None, seed: int = 1, progress: bool | None = False, memo: dict | None = None) -> Advice:
     """Every legal card of the seat to play, played in the same worlds and ranked (module docstring;
-    ``card_play.open_hands``: ``tt`` was built with every hand known, ``build_trick_table``)."""
-    seat = tt.table.seat
+    ``card_play.open_hands``: ``tt`` was built with every hand known, ``build_trick_phase``)."""
+    seat = tt.arrays.seat
     play = card_play.play
     reading = replace(reading, infer=reading.infer and not card_play.open_hands)   # every hand known: nothing to read
     if tt.over:

@@ -3,11 +3,16 @@
 The search space: one integer multiplier per bet type in ``--range`` (default
 2..5, the range the game prints), plus any per-parameter multipliers asked
 for (``colour N=0``: the multiplier of every "none of colour C" bet). Every
-candidate table is played by the same players: the profile's strategies (a
-field: its members and weights, held; the mixture is not re-solved per table)
-re-decide under it, since ``ev`` and ``distilled`` score every bet by its
-multiplier; the success model is the base rule set's (it predicts who wins a
-bet, which multipliers do not change). The objective is ``objective``'s.
+candidate table is played by the same players: the profile's strategies
+re-decide under it, since ``ev``, ``distilled`` and ``net`` score every bet by
+its multiplier; the success model is the base rule set's (it predicts who wins
+a bet, which multipliers do not change). A field's mixture is held in the
+screen and the shortlist; with ``Stages.adapt`` it is re-solved for each
+finalist's rules and for the rule set's own table (``balance.adapt``: the
+field's near members' payoff table under that table, that many games per
+profile), so the finalists are judged by players who adapt to them. Re-solving
+every screened table would cost a payoff table per table (35 profiles at 4
+seats), hundreds of times the screen. The objective is ``objective``'s.
 
 A staged search (every stage on the same seed: common random numbers):
 
@@ -18,9 +23,10 @@ A staged search (every stage on the same seed: common random numbers):
    ``SHORTLIST``: the screen cannot see restricted play, so the net is wide),
    ``n // 8`` games with the restricted-play plays: every measure; rank by the
    whole objective;
-3. finalists: twice the ``top`` best and the rule set's own table, ``n`` games,
-   and in a field each member at the focal seat (does any member gain against
-   the held field under the new table?); the ``top`` best of them, the rule set's own
+3. finalists: twice the ``top`` best and the rule set's own table, ``n`` games
+   (with ``Stages.adapt``: by the field re-solved for each table's rules), and in
+   a field each member at the focal seat (does any member gain against the
+   field under the new table?); the ``top`` best of them, the rule set's own
    table competing (the search never recommends a table that does worse than it), are shown.
 
 Finished batches are cached, so a killed search resumes where it stopped.
@@ -39,6 +45,7 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.balance.choice import Choice, measure_choice, type_table
+from sponsio_sim.analysis.balance.adapt import adapted, field_adapter
 from sponsio_sim.analysis.balance.criteria import Bands
 from sponsio_sim.analysis.balance.measures import level
 from sponsio_sim.analysis.balance.objective import (Judged, attainable, axis_text, constraint_name, is_multiplier,
@@ -165,6 +172,7 @@ class Candidate:
     choice: Choice
     judged: Judged
     measures: dict = field(default_factory=dict)
+    adapted: bool = False        # played by the field re-solved for the table's rules
 
 
 @dataclass
@@ -190,11 +198,13 @@ class SearchSpace:
 class Stages:
     """How hard each stage looks (module docstring): ``screen_n`` games per table in the screen, the
     ``shortlist`` measured next (None: an eighth of the tables, at least ``SHORTLIST``), then ``n``
-    games per finalist and the ``top`` finalists reported."""
+    games per finalist and the ``top`` finalists reported; ``adapt`` > 0 (a field): the finalists and
+    the current table played by the field re-solved for their rules, ``adapt`` games per profile."""
     screen_n: int = SCREEN_N
     shortlist: int | None = None
     n: int = FINAL_N
     top: int = TOP
+    adapt: int | None = None
 
 
 @dataclass(frozen=True)
@@ -209,16 +219,23 @@ class _Search:
     seed: int
     cache: bool
     bar: Progress
+    resolver: object = None     # the field's re-solver for the finalists (``balance.adapt``), or None
 
 
 def _measure(search: _Search, table: dict, n: int, stage: int) -> Candidate:
-    """``table`` measured on ``n`` games at ``stage`` (1: screen; 2: with deviations; 3: with a field's members)."""
+    """``table`` measured on ``n`` games at ``stage`` (1: screen; 2: with deviations; 3: with a field's
+    members, played by the field re-solved for the table's rules where ``search.resolver`` is set)."""
     rules = table_rules(search.base, search.axes, table)
+    profile = search.profile
+    adapt = stage > 2 and search.resolver is not None
+    if adapt:
+        search.bar.set_label(f"recommend: the field re-solved for {table_text(table)}")
+        profile = adapted(search.resolver, rules, profile)
     search.bar.set_label(f"recommend stage {stage}: {table_text(table)}")
-    ch = measure_choice(rules, search.profile, n, seed=search.seed, model=search.model, progress=search.bar,
+    ch = measure_choice(rules, profile, n, seed=search.seed, model=search.model, progress=search.bar,
                         cache=search.cache, bands=search.bands, deviations=stage > 1, members=stage > 2)
     m = measures_of(ch, search.base.bets, rp=stage > 1)
-    return Candidate(table, stage, ch, judge(m, search.bands), m)
+    return Candidate(table, stage, ch, judge(m, search.bands), m, adapt)
 
 
 def recommend(profile="reference", *, players: int | None = None, rules=None, overrides=None,
@@ -226,7 +243,7 @@ def recommend(profile="reference", *, players: int | None = None, rules=None, ov
               model=None, run: Run = Run(cache=True)) -> Recommendation:
     """The staged search of the module docstring over ``space``; ``run``: seed, threads, progress,
     Dask and the batch cache (``analysis.settings.Run``)."""
-    n, screen_n, shortlist, top = stages.n, stages.screen_n, stages.shortlist, stages.top
+    n, screen_n, shortlist, top, adapt_games = stages.n, stages.screen_n, stages.shortlist, stages.top, stages.adapt or 0
     seed, progress = run.seed, run.progress
     base = load_rules(rules, players, overrides)
     prof = parse_profile(profile, base)
@@ -236,7 +253,11 @@ def recommend(profile="reference", *, players: int | None = None, rules=None, ov
     if (shortlist is not None and shortlist < 1) or top < 1:
         raise UserError("--shortlist and --top must be at least 1")
     bands = (bands or Bands()).for_rules(base)
+    if adapt_games > 0 and prof.field is None:
+        raise UserError("--adapt re-solves a field's weights: give a field profile (reference, field:FILE)")
     success = resolve(prof, base, model, progress=progress).model
+    resolver = (field_adapter(base, prof, games=adapt_games, seed=seed, model=success, cache=run.cache)
+                if adapt_games > 0 else None)
     set_threads(run.threads)
     tables = [dict(zip((a.name for a in axes), combo)) for combo in itertools.product(*(a.values for a in axes))]
     mid_n = max(screen_n, n // 8)
@@ -249,7 +270,7 @@ def recommend(profile="reference", *, players: int | None = None, rules=None, ov
     final = len(choice_plays(base, prof, members=True).plays)
     work = screen_n * len(tables) + mid_n * shortlisted * full + n * (finalists_measured + 1) * final
     with Progress(work, "sponsio recommend", enabled=progress) as bar, use_backend(run.scheduler, run.workers):
-        search = _Search(base, axes, prof, success, bands, seed, run.cache, bar)
+        search = _Search(base, axes, prof, success, bands, seed, run.cache, bar, resolver)
         screen = [_measure(search, t, screen_n, 1) for t in tables]
         screen.sort(key=lambda c: c.judged.key())
         mid = [_measure(search, c.table, mid_n, 2) for c in screen[:shortlisted]]
@@ -272,7 +293,10 @@ def recommend(profile="reference", *, players: int | None = None, rules=None, ov
             "top": reported,
             "finalists_measured": finalists_measured, "n": n,
             "seed": seed, "model": success.source, "bands": bands.text(base.bets),
-            "work_games": work}
+            "work_games": work, "adapt_games": adapt_games,
+            "adapted": {table_text(c.table): resolver(table_rules(base, axes, c.table)).text()
+                        for c in [current, *finalists[:reported]]} if resolver is not None else {},
+            "adapt_cost": resolver.cost() if resolver is not None else None}
     return Recommendation(finalists[:reported], current, screened, reach, meta)
 
 
@@ -305,7 +329,8 @@ def table_measures(c: Candidate) -> list[tuple[str, tuple[float, float, float], 
     gains = c.choice.member_gains()
     if len(gains):
         top = gains.loc[gains["gain"].idxmax()]
-        rows.append((f"largest member gain against the held field ({top['member']})",
+        held = "re-solved" if c.adapted else "held"
+        rows.append((f"largest member gain against the {held} field ({top['member']})",
                      (top["gain"], top["gain_low"], top["gain_high"]), ""))
     return rows
 

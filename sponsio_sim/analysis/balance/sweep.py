@@ -74,14 +74,18 @@ class Lever:
 
 
 def adapts(key: str) -> str:
-    """How the players adapt to a lever that keeps the deal (what their betting reads)."""
+    """How the players adapt to a lever that keeps the deal (what their betting reads: ``net`` reads
+    every lever's rule number among its inputs, ``kernels.betting.net``)."""
     if key.startswith("multiplier"):
-        return "ev and distilled re-decide (they score every bet by its multiplier)"
+        return "ev, distilled and net re-decide (they score every bet by its multiplier)"
     if key in ("troll_pay", "stake", "token_cost"):
-        return f"ev and distilled re-decide (they weigh the {key.replace('_', ' ')} in every bet)"
+        return f"ev, distilled and net re-decide (they weigh the {key.replace('_', ' ')} in every bet)"
     if key in (TRACK_SCALE, "track_value"):
-        return ("distilled re-decides (it weighs the track position at risk); ev does not read track values, and "
-                "cash-in thresholds are positions, unchanged")
+        return ("distilled and net re-decide (they weigh the track values, net's cash-in too); ev does not read "
+                "track values, and cashN thresholds are positions, unchanged")
+    if key in ("round_bonus", "coins_to_end", "max_rounds"):
+        return (f"net re-decides (it reads the {key.replace('_', ' ')} among its inputs); ev and distilled "
+                "decide as before")
     return "no betting decision reads it (only mc's rollouts would): the players decide as before"
 
 

@@ -2,7 +2,7 @@
 
 The game is chunk 0's first game of a tournament with the same seed, played
 by the same kernel (``kernels.game.engine.game_chunk``) with its event log on, so
-the narration is exactly what the tournament plays. ``play_game`` returns a
+the narration is exactly what the tournament plays. ``narrate_game`` returns a
 ``NarratedGame``: a per-round, per-seat DataFrame (bets, tricks, the coin
 ledger, track), the narration text, the events (one dict per action, trick
 and settlement) and the end (reason, winners).
@@ -53,8 +53,8 @@ def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
     return log[1:int(log[0, 0]) + 1]
 
 
-def play_game(profile, *, players: int | None = None, seed: int = 1, rules=None, overrides=None,
-              model=None) -> NarratedGame:
+def narrate_game(profile, *, players: int | None = None, seed: int = 1, rules=None, overrides=None,
+                 model=None) -> NarratedGame:
     """Play and narrate one game (see module docstring)."""
     ruleset = load_rules(rules, players, overrides)
     lineup = resolve(profile, ruleset, model)

@@ -30,7 +30,7 @@ from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.layout import (CANDIDATE_FEATURES, CASH_NET, CASH_NEVER, GAME, MAX_ENTRIES, MAX_PLAYERS,
                                         MAX_ROUNDS, MAX_ROWS, MAX_TRACK, MODEL_START, MONEY, N_KINDS, N_TOKENS)
 from sponsio_sim.kernels.betting.model import precompute_best
-from sponsio_sim.kernels.table import new_state
+from sponsio_sim.kernels.trickstate import new_state
 from sponsio_sim.rules import TOKENS, RuleSet, kernel_multipliers
 
 __all__ = ["BETTING", "DEFAULT_ROLLOUTS", "MC_KEEP", "PLAY", "STRATEGY_HELP", "Strategy", "parse_strategies",

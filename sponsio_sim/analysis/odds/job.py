@@ -27,7 +27,7 @@ from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.bets import Bet, catalogue
 from sponsio_sim.kernels import CACHE_DIR
-from sponsio_sim.kernels.contexts import Query
+from sponsio_sim.kernels.contexts import QueryArrays
 from sponsio_sim.play_policies import PLAY as PLAY_POLICIES
 from sponsio_sim.situation import Situation
 
@@ -101,11 +101,11 @@ def policy_code(name: str, what: str = "--policy") -> int:
         raise UserError(f"{what}: unknown play policy '{name}' (choose from {', '.join(PLAY_POLICIES)})") from None
 
 
-def odds_query(sit: Situation, arrays: dict) -> Query:
-    """The odds kernels' ``Query`` of a situation (``arrays``: its ``kernel_arrays()``)."""
+def odds_query(sit: Situation, arrays: dict) -> QueryArrays:
+    """The odds kernels' ``QueryArrays`` of a situation (``arrays``: its ``kernel_arrays()``)."""
     r = sit.rules
-    return Query(np.int64(sit.seat), np.int64(sit.lead), arrays["codes"], arrays["bcounts"], np.int64(r.n_colours),
-                 np.int64(r.kernel_flags))
+    return QueryArrays(np.int64(sit.seat), np.int64(sit.lead), arrays["codes"], arrays["bcounts"],
+                       np.int64(r.n_colours), np.int64(r.kernel_flags))
 
 
 def catalogue_for(sit: Situation) -> tuple[list[Bet], list[Bet]]:

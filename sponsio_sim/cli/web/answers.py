@@ -27,7 +27,7 @@ from sponsio_sim.cards import card_name, parse_cards
 from sponsio_sim.cli.advise import compact
 from sponsio_sim.cli.odds import TABLE_FORMATS, render_odds
 from sponsio_sim.cli.table import _render
-from sponsio_sim.cli.web.tables import Tables, TableSpec
+from sponsio_sim.cli.web.sessions import Tables, TableSpec
 from sponsio_sim.rules import load_rules
 
 COMMAND = "sponsio serve"

@@ -27,7 +27,7 @@ from starlette.routing import Route
 from tabletop_mc.errors import UserError
 from tabletop_mc.webserve import Guard, Limits, Refused, Worker, read_json
 from sponsio_sim.cli.web import answers
-from sponsio_sim.cli.web.tables import Tables, TableSpec, view
+from sponsio_sim.cli.web.sessions import Tables, TableSpec, view
 
 STATIC = {"app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
 SECURITY = {"cache-control": "no-cache", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer",

@@ -16,7 +16,7 @@ from sponsio_sim.kernels.bits import popcount
 from sponsio_sim.kernels.layout import BOARD, CASH_NET, END_COINS, END_ROUNDS, END_TRACK, GAME, MAX_BETS, MONEY
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import set_round
+from sponsio_sim.kernels.trickstate import set_round
 
 
 @no_refcount

@@ -32,7 +32,7 @@ from sponsio_sim.kernels.betting.scoring import load_bets
 from sponsio_sim.kernels.game.log import no_log
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import set_round
+from sponsio_sim.kernels.trickstate import set_round
 
 MAX_FIT_BETS = 3
 

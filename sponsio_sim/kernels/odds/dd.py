@@ -24,7 +24,7 @@ from sponsio_sim.kernels.bets import counted_nines, settle
 from sponsio_sim.kernels.contexts import trick_round
 from sponsio_sim.kernels.play.pimc import pimc_context, pimc_play
 from sponsio_sim.kernels.play.policies import build_relevance
-from sponsio_sim.kernels.table import set_round
+from sponsio_sim.kernels.trickstate import set_round
 from sponsio_sim.kernels.layout import NINES_OWN
 
 
@@ -39,7 +39,7 @@ ODDS_TT_BITS = TT_BITS + 2
 @nb.njit(parallel=True, cache=True)
 def dd_odds_chunks(seed, first_chunk, counts, conditions, query, rows, row_counts):
     """``conditions``, ``query``: ``contexts.DealConditions`` and
-    ``contexts.Query`` (the asking seat's bets are replaced by each row's
+    ``contexts.QueryArrays`` (the asking seat's bets are replaced by each row's
     ``rows[r, :row_counts[r]]``).
 
     The chunks' deals are drawn first (each from its own stream), then

@@ -34,7 +34,7 @@ from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.play.pimc import PIMC, pimc_context, pimc_play
 from sponsio_sim.kernels.play.tricks import play_tricks
 from sponsio_sim.kernels.play.policies import GOAL, RANDOM, build_relevance
-from sponsio_sim.kernels.table import set_round
+from sponsio_sim.kernels.trickstate import set_round
 from sponsio_sim.kernels.layout import NINES_OWN
 
 OUT_FIELDS = 7

@@ -28,7 +28,7 @@ from sponsio_sim.kernels.contexts import trick_round
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.play.tricks import play_borrowed
 from sponsio_sim.kernels.play.policies import RANDOM, build_relevance
-from sponsio_sim.kernels.table import set_round
+from sponsio_sim.kernels.trickstate import set_round
 from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
 
 
@@ -53,7 +53,7 @@ def kind_slots(layout):
 @nb.njit(parallel=True, cache=True)
 def odds_chunks(seed, first_chunk, counts, conditions, query, policy, slots, n_stats, stop):
     """Simulate ``counts[i]`` rounds for each chunk; return per-chunk counts
-    (``conditions``, ``query``: ``contexts.DealConditions`` and ``contexts.Query``;
+    (``conditions``, ``query``: ``contexts.DealConditions`` and ``contexts.QueryArrays``;
     ``policy[s]``: seat s's play policy; ``slots``, ``n_stats``: ``kind_slots``
     and size of the ``stats_layout``)."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.int64)

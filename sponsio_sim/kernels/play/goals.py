@@ -14,7 +14,7 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, popcount
-from sponsio_sim.kernels.table import rel_at
+from sponsio_sim.kernels.trickstate import rel_at
 from sponsio_sim.kernels.layout import BOARD, MAX_COLOURS, NINES_OWN as NINES_OWN_FLAG, TRICK_STATE
 
 _PACE = 0.25       # mild wish to spread the tricks a tricks=N bet still needs

@@ -21,7 +21,7 @@ from tabletop_mc.rng import randbelow
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bits import RANKS, U0, U1, above, beats, bit, lowest, popcount, select
 from sponsio_sim.kernels.play.goals import colour_terms, goal_weights
-from sponsio_sim.kernels.table import rel_at
+from sponsio_sim.kernels.trickstate import rel_at
 from sponsio_sim.kernels.layout import BOARD, MAX_REL, NINES_OWN as NINES_OWN_FLAG, TRICK_STATE
 
 RANDOM, GREEDY, GOAL = 0, 1, 2

@@ -39,7 +39,7 @@ def _choose_hooked_none(   # types the call for ctx None; never runs (play_trick
 
 @nb.njit(cache=True)   # counts references: a hook (``pimc``) allocates
 def play_tricks(players, leader, policy, board, game_state, money, state, ctx, stop):
-    """Play every trick of the deal loaded in ``board`` (see ``table.set_round``).
+    """Play every trick of the deal loaded in ``board`` (see ``trickstate.set_round``).
 
     ``policy[s]`` picks seat s's policy: the shared ones (``policies``), or,
     for codes >= ``HOOKED``, ``choose_hooked(ctx, s, legal, trick, order,

@@ -8,7 +8,7 @@ One entry per trick (or the cards of a trick in progress), in play order:
 
 What an entry claims (its number, its leader, each card's seat, the
 winner) is checked against the cards themselves by
-``analysis.advise.tricktable``; here the text is only read.
+``analysis.advise.trickphase``; here the text is only read.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import sponsio_sim.standing as standing
 from sponsio_sim.cards import parse_card
 from sponsio_sim.kernels.advise.tricks import HALT_AFTER
 from sponsio_sim.kernels.play.tricks import play_scripted
-from sponsio_sim.kernels.table import new_state
+from sponsio_sim.kernels.trickstate import new_state
 from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
 from sponsio_sim.rules import RuleSet
 

@@ -21,9 +21,9 @@ from math import factorial
 import numpy as np
 
 from tabletop_mc.errors import UserError
-from sponsio_sim.analysis.advise.plays import who_played
+from sponsio_sim.analysis.advise.trickentries import who_played
 from sponsio_sim.analysis.advise.state import TableState, hands_now
-from sponsio_sim.analysis.advise.table import Table, betting_arrays
+from sponsio_sim.analysis.advise.arrays import StateArrays, betting_arrays
 from sponsio_sim.cards import card_name, format_cards, ids_of
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.layouts import Layouts, layout_counts
@@ -35,8 +35,8 @@ from sponsio_sim.rules import RANKS
 
 
 @dataclass
-class TrickTable:
-    table: Table              # the betting as it ended (``table.seat``: whose view)
+class TrickPhase:
+    arrays: StateArrays       # the betting as it ended (``arrays.seat``: whose view)
     script: np.ndarray        # the cards played so far, in play order
     seats: list[int]          # who played each
     winners: list[int]        # each finished trick's winner
@@ -58,7 +58,7 @@ class TrickTable:
 
     def bets(self, seat: int) -> list[int]:
         """Seat's bets as catalogue rows, in placing order."""
-        game_state = self.table.now[1]
+        game_state = self.arrays.now[1]
         held = int(game_state[GAME.bet_count + seat])
         return [int(game_state[GAME.bet_row + seat * MAX_BETS + i]) for i in range(held)]
 
@@ -72,7 +72,7 @@ def _check_claims(st: TableState, seats, winners, leader0) -> None:
         raise UserError(f"{st.first_lead[1]}: the first trick is led by seat {leader0} ({_lead_why(st, leader0)}), "
                         f"not seat {st.first_lead[0]}")
     k = 0
-    for e in st.plays:
+    for e in st.trick_entries:
         t, pos = divmod(k, players)
         if e.number is not None and (pos != 0 or e.number != t + 1):
             raise UserError(f"{e.where}: this is trick {t + 1}" + (f" (its card {pos + 1})" if pos else "")
@@ -107,7 +107,7 @@ def _lead_why(st: TableState, seat: int) -> str:
 
 def _where(st: TableState, k: int) -> str:
     """The entry that holds card k, for messages."""
-    for e in st.plays:
+    for e in st.trick_entries:
         if k < len(e.cards):
             return e.where
         k -= len(e.cards)
@@ -205,7 +205,7 @@ def _layouts(r, viewer, fixed, voids, talon) -> Layouts:
                    np.array(fixed, dtype=np.uint64))
 
 
-def build_trick_table(st: TableState, strategies, model, *, open_hands: bool = False) -> TrickTable:
+def build_trick_phase(st: TableState, strategies, model, *, open_hands: bool = False) -> TrickPhase:
     """The trick phase so far from ``st`` (module docstring); whose view:
     ``st.seat``, else the seat to play. ``open_hands``: every seat's hand as
     the state deals it is known (a double-dummy view; the worlds are that deal)."""
@@ -241,18 +241,18 @@ def build_trick_table(st: TableState, strategies, model, *, open_hands: bool = F
         whole = set(range(players))
     known = [end_hands[s] if s in whole else end_hands[s] & revealed for s in range(players)]
     _check_cards(st, seats, whole, end_hands, known, talon)
-    table = Table(start, now, hist, viewer, n_bet + len(END_TOKENS), None)
-    return trick_table(table, r, cards, end_hands if open_hands else None)
+    arrays = StateArrays(start, now, hist, viewer, n_bet + len(END_TOKENS), None)
+    return trick_phase(arrays, r, cards, end_hands if open_hands else None)
 
 
-def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable:
-    """The trick phase so far from arrays: ``table`` the betting as it ended
+def trick_phase(arrays: StateArrays, rules, cards: list[int], hands=None) -> TrickPhase:
+    """The trick phase so far from arrays: ``arrays`` the betting as it ended
     (its seat: whose view), ``cards`` played in order (legal play: not
     checked here); ``hands``: every seat's hand as betting ended, when every
     hand is known (else the viewing seat's and the revealed cards are)."""
     players = rules.players
-    board, game_state, money = table.now
-    viewer = table.seat
+    board, game_state, money = arrays.now
+    viewer = arrays.seat
     seats, winners, to_play = who_played(rules, int(leader_of(game_state)), cards)
     revealed = int(board[BOARD.revealed])
     if hands is None:
@@ -285,6 +285,6 @@ def trick_table(table: Table, rules, cards: list[int], hands=None) -> TrickTable
     if to_play == viewer:
         follow = [c for c in ids_of(hand) if pos and c // RANKS == trick[0] // RANKS]
         legal = follow or ids_of(hand)
-    return TrickTable(table, script, seats, winners, to_play, int(leader), trick, public, int(nine_lost),
+    return TrickPhase(arrays, script, seats, winners, to_play, int(leader), trick, public, int(nine_lost),
                       codes.copy(), counts.copy(), decided, hand, legal,
                       _layouts(rules, viewer, fixed, voids, int(board[BOARD.talon])))

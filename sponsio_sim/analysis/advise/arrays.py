@@ -19,7 +19,7 @@ from sponsio_sim.rules import TOKENS
 
 
 @dataclass
-class Table:
+class StateArrays:
     start: tuple          # (board, game_state, money) as the round was dealt
     now: tuple            # the same after the history
     hist: np.ndarray      # history rows (kernels.advise.actions)
@@ -126,7 +126,7 @@ def _why(row, st: TableState, board, game_state, money) -> str:
     return "not legal there"
 
 
-def build_table(st: TableState, strategies, model) -> Table:
+def build_state_arrays(st: TableState, strategies, model) -> StateArrays:
     """Arrays of the round as dealt and after the history, and the decision."""
     r = st.rules
     n_bet = r.betting_turns * r.players
@@ -144,7 +144,7 @@ def build_table(st: TableState, strategies, model) -> Table:
     step, token = len(bet_rows), None
     if step == n_bet:
         step, token, _ = _end_decision(st, owners, seat, n_bet)
-    return Table(start, now, hist, seat, step, token)
+    return StateArrays(start, now, hist, seat, step, token)
 
 
 def _check_history(st: TableState) -> None:

@@ -25,9 +25,9 @@ from sponsio_sim.analysis.advise.cash import advise_cash
 from sponsio_sim.analysis.advise.result import BATCH, Advice, bet_chances, mean_eff, next_best
 from sponsio_sim.analysis.advise.infer import Reading, assumed_strategy, draw_worlds, seat_strategies
 from sponsio_sim.analysis.advise.state import TableState, describe
-from sponsio_sim.analysis.advise.table import betting_done, build_table
+from sponsio_sim.analysis.advise.arrays import betting_done, build_state_arrays
 from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards
-from sponsio_sim.analysis.advise.tricktable import build_trick_table
+from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.kernels.advise.actions import END_USE, MAX_ACTIONS, decision_actions, reveal_actions
 from sponsio_sim.kernels.advise.evaluate import ActionOutcomes, ActionQuestion, evaluate
@@ -69,12 +69,12 @@ def _label(row, rules, token, held_names) -> str:
     return text
 
 
-def _run(table, acts, pick, worlds, span, key, with_game, stats, out, prog):
+def _run(arrays, acts, pick, worlds, span, key, with_game, stats, out, prog):
     """Fill rollouts ``span[0] .. span[1]-1`` of the picked actions into ``out`` (gain, won, final, share)."""
-    question = ActionQuestion(np.int64(table.step), np.int64(table.seat), acts, pick, worlds, key)
+    question = ActionQuestion(np.int64(arrays.step), np.int64(arrays.seat), acts, pick, worlds, key)
     for r0 in range(span[0], span[1], BATCH):
         r1 = min(r0 + BATCH, span[1])
-        evaluate(question, np.int64(r0), np.int64(r1), with_game, *table.now, stats, ActionOutcomes(*out))
+        evaluate(question, np.int64(r0), np.int64(r1), with_game, *arrays.now, stats, ActionOutcomes(*out))
         prog.advance(len(pick) * (r1 - r0))
 
 
@@ -106,7 +106,7 @@ def _advise(st, strategies, success, *, reading, rollouts, card_play, seed, memo
     if st.after_round():
         return advise_cash(st, strategies, success, n=n or DEFAULT_N, seed=seed, progress=progress)
     if st.in_tricks() or betting_done(st):
-        tt = build_trick_table(st, strategies, success, open_hands=card_play.open_hands)
+        tt = build_trick_phase(st, strategies, success, open_hands=card_play.open_hands)
         return rank_cards(tt, rules, strategies, card_play=card_play, reading=reading, n=n, seed=seed,
                           progress=progress, memo=memo)
     if card_play.play != "profile" or card_play.open_hands:
@@ -114,14 +114,14 @@ def _advise(st, strategies, success, *, reading, rollouts, card_play, seed, memo
     n = n or DEFAULT_N
     if n < SCREEN:
         raise UserError(f"-n {n}: a betting decision needs at least {SCREEN} rollouts")
-    table = build_table(st, strategies, success)
-    return rank(table, rules, strategies, reading=reading, rollouts=replace(rollouts, n=n), seed=seed,
+    arrays = build_state_arrays(st, strategies, success)
+    return rank(arrays, rules, strategies, reading=reading, rollouts=replace(rollouts, n=n), seed=seed,
                 progress=progress)
 
 
-def rank(table, rules, strategies, *, reading: Reading = Reading(), rollouts: Rollouts = Rollouts(), seed: int = 1,
+def rank(arrays, rules, strategies, *, reading: Reading = Reading(), rollouts: Rollouts = Rollouts(), seed: int = 1,
          with_game: bool = True, reveals: bool = True, progress: bool | None = None) -> Advice:
-    """Rank the legal actions of ``table`` (``analysis.advise.table.Table``);
+    """Rank the legal actions of ``arrays`` (``analysis.advise.arrays.StateArrays``);
     without ``with_game`` the game is not played on (no win shares) and
     without ``reveals`` the reveal table is skipped (the faster form a
     seat playing by `advise` uses, ``analysis.advise.duel``)."""
@@ -129,7 +129,7 @@ def rank(table, rules, strategies, *, reading: Reading = Reading(), rollouts: Ro
     n, keep, by = rollouts.n or DEFAULT_N, rollouts.keep, rollouts.by
     screen = min(rollouts.screen, n)
     acts = np.zeros((MAX_ACTIONS, 4), dtype=np.int64)
-    n_acts = decision_actions(np.int64(table.step), np.int64(table.seat), *table.now, acts)
+    n_acts = decision_actions(np.int64(arrays.step), np.int64(arrays.seat), *arrays.now, acts)
     key = seed_key(derive_seed(seed, "advise", "rollouts"))
     stats = np.zeros(stats_size(rules.players), dtype=np.float64)   # the kernel's statistics (unread here)
     gain = np.zeros((n_acts, n))
@@ -142,29 +142,29 @@ def rank(table, rules, strategies, *, reading: Reading = Reading(), rollouts: Ro
     with Progress(n_acts * screen + min(keep + 1, n_acts) * (n - screen), "advise", enabled=progress) as prog:
         if needs_compile(evaluate):
             prog.note(COMPILE_NOTE)
-        worlds = draw_worlds(table, n, seed, reading, rules=rules, strategies=strategies)
-        _run(table, acts, pick, worlds.hands, (0, screen), key, with_game, stats, (gain, won, final, share), prog)
+        worlds = draw_worlds(arrays, n, seed, reading, rules=rules, strategies=strategies)
+        _run(arrays, acts, pick, worlds.hands, (0, screen), key, with_game, stats, (gain, won, final, share), prog)
         score = gain if by == "gain" or not with_game else share
         order = np.argsort(-score[:, :screen].mean(axis=1), kind="stable")
         top = np.unique(np.concatenate([[0], order[:keep]])).astype(np.int64)
         if screen < n:
             sub = [np.zeros((len(top), n)), np.zeros((len(top), n), dtype=np.int64),
                    np.zeros((len(top), n, MAX_BETS), dtype=np.int64), np.zeros((len(top), n))]
-            _run(table, acts, top, worlds.hands, (screen, n), key, with_game, stats, sub, prog)
+            _run(arrays, acts, top, worlds.hands, (screen, n), key, with_game, stats, sub, prog)
             for full, part in zip((gain, won, final, share), sub):
                 full[top, screen:] = part[:, screen:]
     eff = min(1.0, worlds.ess / n)
     played = np.full(n_acts, screen)
     played[top] = n
-    df = _frame(table, acts[:n_acts], played, (gain, won, final, share), rules, by if with_game else "gain", eff)
+    df = _frame(arrays, acts[:n_acts], played, (gain, won, final, share), rules, by if with_game else "gain", eff)
     index = df.pop("index").to_numpy()
     if not with_game:
         df = df.drop(columns=[c for c in df.columns if c.startswith("win")])
-    rev = _reveals(table, acts[index[0]], worlds, key, stats, n, rules, eff) if reveals else pd.DataFrame()
+    rev = _reveals(arrays, acts[index[0]], worlds, key, stats, n, rules, eff) if reveals else pd.DataFrame()
     best = df.iloc[0]
-    text = f"Advice for seat {table.seat}: {best['action']}" + _verdict(df, by) + _reveal_note(rev)
-    meta = dict(seat=table.seat, decision=("betting step" if table.step < n_bet else "end of betting"),
-                step=int(table.step), profile=[s.text for s in strategies], assume=reading.assume,
+    text = f"Advice for seat {arrays.seat}: {best['action']}" + _verdict(df, by) + _reveal_note(rev)
+    meta = dict(seat=arrays.seat, decision=("betting step" if arrays.step < n_bet else "end of betting"),
+                step=int(arrays.step), profile=[s.text for s in strategies], assume=reading.assume,
                 infer=bool(reading.infer), effective_sample=round(worlds.ess, 1), rollouts=int(n),
                 screen=int(screen), keep=int(keep), tremble=float(reading.tremble), ranked_by=by,
                 rules=rules.summary())
@@ -180,7 +180,7 @@ def _paired(x: np.ndarray, base: np.ndarray, eff: float):
     return mean_eff(x - base, eff)
 
 
-def _frame(table, acts, rollouts, results, rules, by, eff) -> pd.DataFrame:
+def _frame(arrays, acts, rollouts, results, rules, by, eff) -> pd.DataFrame:
     """One row per action: gain, its paired gap to the best, the bets' chances (``bet_chances``:
     as placed, where they still stand) and the win share (intervals on the effective sample,
     ``mean_eff``); ``rollouts[i]``: how many of action i's ``results`` (gain, won, final, share)
@@ -188,9 +188,9 @@ def _frame(table, acts, rollouts, results, rules, by, eff) -> pd.DataFrame:
     gain, won, final, share = results
     names = [b.notation(rules) for b in rows_of(rules)]
     n_bet = rules.betting_turns * rules.players
-    game_state = table.now[1]
-    held = [int(game_state[GAME.bet_row + table.seat * MAX_BETS + i])
-            for i in range(int(game_state[GAME.bet_count + table.seat]))]
+    game_state = arrays.now[1]
+    held = [int(game_state[GAME.bet_row + arrays.seat * MAX_BETS + i])
+            for i in range(int(game_state[GAME.bet_count + arrays.seat]))]
     means = np.array([gain[i, :rollouts[i]].mean() for i in range(len(acts))])
     wins = np.array([share[i, :rollouts[i]].mean() for i in range(len(acts))])
     key = means if by == "gain" else wins
@@ -198,7 +198,7 @@ def _frame(table, acts, rollouts, results, rules, by, eff) -> pd.DataFrame:
     rows = []
     for i, act in enumerate(acts):
         k = int(rollouts[i])
-        row = _action_row(table.seat, table.step, n_bet, act, table.token)
+        row = _action_row(arrays.seat, arrays.step, n_bet, act, arrays.token)
         g, gl, gh = mean_eff(gain[i, :k], eff)
         d, dl, dh = _paired(gain[i, :k], gain[best, :k], eff)
         w, wl, wh = mean_eff(share[i, :k], eff, lower=0.0, upper=1.0)
@@ -209,14 +209,14 @@ def _frame(table, acts, rollouts, results, rules, by, eff) -> pd.DataFrame:
             ranked = dict(win_vs_best=v, win_vs_best_low=vl, win_vs_best_high=vh)
         bets = list(held)
         new = -1
-        if table.step < n_bet and act[0] == BET:
+        if arrays.step < n_bet and act[0] == BET:
             bets.append(int(act[1]))
             new = len(bets) - 1
-        elif table.step >= n_bet and table.token == REBET_TOKEN and act[1] >= 0:
+        elif arrays.step >= n_bet and arrays.token == REBET_TOKEN and act[1] >= 0:
             bets[int(act[1])] = int(act[2])
             new = int(act[1])
         p = bet_chances(won[i, :k], final[i, :k], bets, eff)
-        label = _label(row, rules, table.token, [names[h] for h in held])
+        label = _label(row, rules, arrays.token, [names[h] for h in held])
         rows.append(dict(action=label, gain=g, gain_low=gl, gain_high=gh, vs_best=d, vs_best_low=dl, vs_best_high=dh,
                          bet=names[bets[new]] if new >= 0 else "",
                          p_bet=p[new][0] if new >= 0 else np.nan, p_bet_low=p[new][1] if new >= 0 else np.nan,
@@ -262,28 +262,28 @@ def _reveal_note(rev: pd.DataFrame) -> str:
             f"{top['vs_listed_high']:+.2f}] coins)")
 
 
-def _reveals(table, best, worlds, key, stats, n, rules, eff) -> pd.DataFrame:
+def _reveals(arrays, best, worlds, key, stats, n, rules, eff) -> pd.DataFrame:
     """The best action with each card it could reveal, paired against its listed reveal."""
     n_bet = rules.betting_turns * rules.players
-    if table.step >= n_bet or best[3] < 0:
+    if arrays.step >= n_bet or best[3] < 0:
         return pd.DataFrame()
     alts = np.zeros((16, 4), dtype=np.int64)
-    m = reveal_actions(np.int64(table.seat), best[0], best[1], best[2], table.now[0], alts)
+    m = reveal_actions(np.int64(arrays.seat), best[0], best[1], best[2], arrays.now[0], alts)
     if m <= 1:
         return pd.DataFrame()
     gain = np.zeros((m, n))
     won = np.zeros((m, n), dtype=np.int64)
     final = np.zeros((m, n, MAX_BETS), dtype=np.int64)
     share = np.zeros((m, n))
-    evaluate(ActionQuestion(np.int64(table.step), np.int64(table.seat), alts[:m], np.arange(m, dtype=np.int64),
-                            worlds.hands, key), np.int64(0), np.int64(n), False, *table.now, stats,
+    evaluate(ActionQuestion(np.int64(arrays.step), np.int64(arrays.seat), alts[:m], np.arange(m, dtype=np.int64),
+                            worlds.hands, key), np.int64(0), np.int64(n), False, *arrays.now, stats,
              ActionOutcomes(gain, won, final, share))
     ref = int(np.flatnonzero(alts[:m, 3] == best[3])[0])
     rows = []
     for j in range(m):
         g, gl, gh = mean_eff(gain[j], eff)
         d, dl, dh = _paired(gain[j], gain[ref], eff)
-        rows.append(dict(action=describe(_action_row(table.seat, table.step, n_bet, alts[j], None), rules),
+        rows.append(dict(action=describe(_action_row(arrays.seat, arrays.step, n_bet, alts[j], None), rules),
                          gain=g, gain_low=gl, gain_high=gh, vs_listed=d, vs_listed_low=dl, vs_listed_high=dh,
                          listed=j == ref, rollouts=n))
     return pd.DataFrame(rows).sort_values("gain", ascending=False, kind="stable").reset_index(drop=True)

@@ -19,10 +19,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from tabletop_mc.errors import UserError
-from sponsio_sim.analysis.advise.plays import who_played
+from sponsio_sim.analysis.advise.trickentries import who_played
 from sponsio_sim.analysis.advise.session import Session
 from sponsio_sim.analysis.advise.state import describe, first_leader, hands_now, next_actor
-from sponsio_sim.analysis.advise.table import betting_over, pending_token
+from sponsio_sim.analysis.advise.arrays import betting_over, pending_token
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.cards import card_name
 from sponsio_sim.cli.advise import state_rules
