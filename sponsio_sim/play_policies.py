@@ -23,10 +23,14 @@ not checked):
 
    - ``kernels.play.tricks``: ``play_scripted`` (the card it plays).
 
-3. the help texts that list the names, written by hand
-   (``analysis.game.strategy.STRATEGY_HELP``, ``--policy`` in
-   ``cli/odds.py``), and ``analysis.odds.query.GOAL_DEPENDENT`` if each
-   bet's odds row must be its own simulation;
+   A policy that draws random numbers also joins ``RANDOM`` in
+   ``kernels.odds.simulate.odds_chunk``'s test (a seat that draws turns off
+   a goal row's early stop), which the test does not see;
+3. the help texts and docstring that list the names, written by hand
+   (``analysis.game.strategy.STRATEGY_HELP`` and that module's docstring,
+   ``--policy`` in ``cli/odds.py``), and
+   ``analysis.odds.query.GOAL_DEPENDENT`` if each bet's odds row must be
+   its own simulation;
 4. an ``ev`` seat that plays it needs a success model fitted under it
    (``sponsio fit --policy NAME``); docs/sponsio-odds.md and the strategy
    syntax in docs/sponsio-games.md describe each policy in words.
