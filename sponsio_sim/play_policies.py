@@ -9,19 +9,28 @@ The codes below ``kernels.play.tricks.HOOKED`` are the rows'. Codes from
 ``HOOKED`` on choose through ``choose_hooked`` (``kernels.play.pimc.PIMC``,
 the double-dummy player behind ``sponsio odds --policy dd``, is ``HOOKED``).
 
-Adding a play policy (``tests/test_registries.py`` keeps this list true):
+Adding a play policy (``tests/test_registries.py`` keeps steps 1, 2 and the
+games page of step 4 true; the help texts of step 3 and the odds page are
+not checked):
 
 1. its code in ``kernels.play.policies`` (the next one; raise ``HOOKED`` in
-   ``kernels.play.tricks`` to stay above every row's code) and a row at the
-   end of ``POLICIES``;
+   ``kernels.play.tricks`` to stay above every row's code) with a line for
+   it in that module's docstring (its name in double backticks), its card
+   choice beside ``choose_random`` there, and a row at the end of
+   ``POLICIES``;
 2. a branch of its own in each per-policy kernel function (each raises for a
    code it does not know):
 
    - ``kernels.play.tricks``: ``play_scripted`` (the card it plays).
 
-3. the help texts that list the names (``analysis.game.strategy.STRATEGY_HELP``,
-   ``--policy`` in ``cli/odds.py``), and ``analysis.odds.query.GOAL_DEPENDENT``
-   if each bet's odds row must be its own simulation;
+   A policy that draws random numbers also joins ``RANDOM`` in
+   ``kernels.odds.simulate.odds_chunk``'s test (a seat that draws turns off
+   a goal row's early stop), which the test does not see;
+3. the help texts and docstring that list the names, written by hand
+   (``analysis.game.strategy.STRATEGY_HELP`` and that module's docstring,
+   ``--policy`` in ``cli/odds.py``), and
+   ``analysis.odds.query.GOAL_DEPENDENT`` if each bet's odds row must be
+   its own simulation;
 4. an ``ev`` seat that plays it needs a success model fitted under it
    (``sponsio fit --policy NAME``); docs/sponsio-odds.md and the strategy
    syntax in docs/sponsio-games.md describe each policy in words.
