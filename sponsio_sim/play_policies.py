@@ -9,9 +9,10 @@ The codes below ``kernels.play.tricks.HOOKED`` are the rows'. Codes from
 ``HOOKED`` on choose through ``choose_hooked`` (``kernels.play.pimc.PIMC``,
 the double-dummy player behind ``sponsio odds --policy dd``, is ``HOOKED``).
 
-Adding a play policy (``tests/test_registries.py`` keeps steps 1, 2 and the
-games page of step 4 true; the help texts of step 3 and the odds page are
-not checked):
+Adding a play policy (``tests/test_registries.py`` checks steps 1 and 2,
+the help texts and docstring of step 3 and both docs pages of step 4, each
+failure naming its step; it cannot see ``GOAL_DEPENDENT``, the fitted model
+or the ``RANDOM`` test of step 2; ARCHITECTURE.md numbers the docs step 5):
 
 1. its code in ``kernels.play.policies`` (the next one; raise ``HOOKED`` in
    ``kernels.play.tricks`` to stay above every row's code) with a line for

@@ -397,14 +397,27 @@ def test_play_policy_checklist_steps_hold():
     from sponsio_sim.analysis.game import strategy
     from sponsio_sim.analysis.odds import job
     from sponsio_sim.kernels.play import pimc, policies, tricks
+    from sponsio_sim.cli.odds import odds_hand_cmd
     assert "Adding a play policy" in play_policies.__doc__
-    assert sorted(p.code for p in play_policies.POLICIES) == list(range(tricks.HOOKED)) and pimc.PIMC == tricks.HOOKED
+    codes = sorted(p.code for p in play_policies.POLICIES)
+    assert codes == list(range(tricks.HOOKED)) and pimc.PIMC == tricks.HOOKED, (
+        f"step 1: the rows' codes {codes} must be 0..HOOKED-1 and PIMC's code HOOKED (HOOKED = {tricks.HOOKED}): "
+        f"raise HOOKED in kernels/play/tricks.py when a policy is added")
     for p in play_policies.POLICIES:
-        assert getattr(policies, p.name.upper()) == p.code
-        assert f"``{p.name}``" in policies.__doc__
+        assert getattr(policies, p.name.upper(), None) == p.code, (
+            f"step 1: kernels/play/policies.py has no {p.name.upper()} = {p.code}")
+        assert f"``{p.name}``" in policies.__doc__, (
+            f"step 1: the docstring of kernels/play/policies.py does not name ``{p.name}``")
     assert strategy.PLAY is play_policies.PLAY and job.PLAY_POLICIES is play_policies.PLAY
-    page = (ROOT / "docs" / "sponsio-games.md").read_text()
-    assert all(f"`{p.name}`" in page for p in play_policies.POLICIES)
+    policy_help = next(o.help for o in odds_hand_cmd.params if o.name == "policy")
+    texts = {"step 3: analysis/game/strategy.py's STRATEGY_HELP": strategy.STRATEGY_HELP,
+             "step 3: analysis/game/strategy.py's docstring": strategy.__doc__,
+             "step 3: --policy's help in cli/odds.py": policy_help,
+             "the docs step: docs/sponsio-games.md": (ROOT / "docs" / "sponsio-games.md").read_text(),
+             "the docs step: docs/sponsio-odds.md": (ROOT / "docs" / "sponsio-odds.md").read_text()}
+    missing = [f"{where} does not name {p.name}" for where, text in texts.items() for p in play_policies.POLICIES
+               if not re.search(rf"\b{p.name}\b", text)]
+    assert not missing, "; ".join(missing)
 
 
 def test_circus_policy_checklist_steps_hold():
