@@ -12,7 +12,7 @@
   (``kernels.betting.net``; ``net:goal:net`` is the learned policy throughout);
 - optionally ``without=KIND[+KIND]``: restricted play, the betting policy
   never places bets of those types (``ev:goal:cash4:without=nines``);
-- optionally ``temp=TAU`` (``ev`` and ``distilled``): sample each betting
+- optionally ``temp=TAU`` (``ev``, ``distilled`` and ``net``): sample each betting
   action from a softmax over the policy's own scores with temperature TAU
   coins (``kernels.betting.scored``) instead of taking the best; real
   players differ, and so may a field's members;
@@ -52,8 +52,9 @@ HORIZONS = ("net",)   # mc's horizon= values: "net", the value head at the round
 CASH_BY_NET = "net"
 STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND][:temp=TAU][:horizon=net] with BETTING "
                  + ", ".join(p.syntax for p in POLICIES) + "; "
-                 "PLAY random, greedy or goal; CASH never, cashK (e.g. cash4) or net; without=nines (or "
-                 "without=nines+last) never places those bet types; temp=TAU (ev, distilled) samples actions "
+                 f"PLAY {', '.join(list(PLAY)[:-1])} or {list(PLAY)[-1]}; CASH never, cashK (e.g. cash4) or net; "
+                 "without=nines (or without=nines+last) never places those bet types; "
+                 f"temp=TAU ({', '.join(TEMPERED)}) samples actions "
                  "by a softmax of temperature TAU coins; horizon=net (mc) stops its rollouts where the round "
                  "ends and reads net's value head there")
 
