@@ -335,7 +335,7 @@ def _play_args(name: str, code: int):
 
 
 def _circus_args(name: str, code: int):
-    from caesar_sim.kernels.context import GamePtrs
+    from caesar_sim.kernels.contexts import GamePtrs
     from caesar_sim.kernels.layout import ACTIONS, LOG_FIELDS, SCRATCH, STATE, STATS
     from caesar_sim.profile import policy_weights
     from caesar_sim.rules import kernel_rules, load_rules

@@ -28,7 +28,7 @@ from caesar_sim import weights as WT
 from caesar_sim.analysis.run import RunSettings, chunk_batches, game_keys
 from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import layout
-from caesar_sim.kernels.context import seats
+from caesar_sim.kernels.contexts import seats
 from caesar_sim.kernels.record import record_batch
 from caesar_sim.kernels.layout import MAX_ROWS_PER_GAME, REC_ACTION, REC_CHOSEN, REC_COLS, REC_DECISION, REC_Q
 from caesar_sim.rules import kernel_rules, load_rules

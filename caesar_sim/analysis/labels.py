@@ -36,7 +36,7 @@ from tabletop_mc.stats import mean_ci, wilson
 from caesar_sim.analysis.run import RunSettings, chunk_batches, game_keys
 from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import label as LB
-from caesar_sim.kernels.context import seats
+from caesar_sim.kernels.contexts import seats
 from caesar_sim.kernels.encode import INPUTS
 from caesar_sim.kernels.layout import MC_PAIRED, NET_ACTIONS, N_FEATURES
 from caesar_sim.rules import kernel_rules, load_rules

@@ -20,7 +20,7 @@ from tabletop_mc.runner import derive_seed, run_chunked, set_threads
 from tabletop_mc.runsettings import RunSettingsBase
 from caesar_sim.fieldplay import FieldPlay, field_play
 from caesar_sim.kernels import layout
-from caesar_sim.kernels.context import Results, seats
+from caesar_sim.kernels.contexts import Results, seats
 from caesar_sim.kernels.game import run_batch, run_field_batch
 from caesar_sim.profile import MC_CHUNK, Profile, is_field, parse_profile
 from caesar_sim.rules import RuleSet, check_players, kernel_rules, load_rules

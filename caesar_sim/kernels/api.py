@@ -11,7 +11,7 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.pointers import as_float32, as_ptr, offset
 from tabletop_mc.rng import seed_state
-from caesar_sim.kernels.context import game_ptrs, rollout_ptrs
+from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
 from caesar_sim.kernels.encode import INPUTS, encode
 from caesar_sim.kernels.game import decide
 from caesar_sim.kernels.layout import ACTIONS, MAX_PLAYERS, NET_ACTIONS, SCRATCH, STATE, STATS

@@ -1,6 +1,6 @@
 """Whole games (numba): one logged game, and chunked batches run in ``prange``.
 
-A batch's seats come from a member table (``kernels.context.Seats``: policy code, `mc` rollouts,
+A batch's seats come from a member table (``kernels.contexts.Seats``: policy code, `mc` rollouts,
 weight row m of ``weight_table``). A profile batch (``run_batch``) plays chunk c from random stream
 (seed, c). In a field batch (``run_field_batch``) every game ``g`` has streams of its own, so game
 g is the same deal and the same seat draws in every run sharing the keys, whatever else differs
@@ -22,7 +22,7 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
-from caesar_sim.kernels.context import Results, Seats, game_ptrs, rollout_ptrs
+from caesar_sim.kernels.contexts import Results, Seats, game_ptrs, rollout_ptrs
 from caesar_sim.kernels.layout import ACTIONS, LOG_FIELDS, MAX_PLAYERS, MC, RULES, SCRATCH, STATE, STATS
 from caesar_sim.kernels.mc import mc_action
 from caesar_sim.kernels.play import fast_action
@@ -92,7 +92,7 @@ def seated_games(rulebook, weight_table, seats, g0, count, rng, game_log, game_s
     """Games ``g0 .. g0+count-1`` of a chunk (arrays in; pointers inside); seat s of game g plays
     member m (``seat_members``): policy ``seats.policy[m]``, rollouts ``seats.rollouts[m]``, weight
     row m of ``weight_table``. ``seats.per_game``: game g plays from stream (game_key, g) (``rng`` reseeded
-    per game), else on from ``rng``. Outputs into ``out`` (``kernels.context.Results``).
+    per game), else on from ``rng``. Outputs into ``out`` (``kernels.contexts.Results``).
     """
     n = rulebook[RULES.players]
     game_state, rollout_state = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)

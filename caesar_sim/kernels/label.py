@@ -25,7 +25,7 @@ import numpy as np
 
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
-from caesar_sim.kernels.context import game_ptrs, rollout_ptrs
+from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
 from caesar_sim.kernels.encode import INPUTS, encode
 from caesar_sim.kernels.game import decide, seat_members
 from caesar_sim.kernels.layout import (ACTIONS, MAX_ACTIONS, MAX_PLAYERS, NET_ACTIONS, N_FEATURES, RULES, SCRATCH,

@@ -143,7 +143,7 @@ def _rollouts(ro, game_state, p, o, i, key, k0, k1, how):
 def mc_values(game_state, ro, K):
     """Every legal action of the acting seat of state ``game_state`` (none at a row its ``WEIGHTS.ban_rows`` bans) into
     ``actions[MAX_ACTIONS + i]`` and its mean outcome over ``K`` rollouts on the rollout pointers ``ro``
-    (``kernels.context``: its state the rollout board) into ``scratch[SCRATCH.rollout_mean + i]``, with the
+    (``kernels.contexts``: its state the rollout board) into ``scratch[SCRATCH.rollout_mean + i]``, with the
     rollouts it took (``SCRATCH.rollout_n``: ``K``, or half as many for a candidate that ``WEIGHTS.mc_prune`` drops,
     one whose first half falls that far below the best's) and the paired squares (``_rollouts``); returns their
     number."""

@@ -12,7 +12,7 @@ from caesar_sim.kernels.scan import scored_action
 
 @no_refcount
 def fast_action(t, p, pol):
-    """Seat ``p``'s action on pointers ``t`` (``kernels.context``) under policy ``pol``."""
+    """Seat ``p``'s action on pointers ``t`` (``kernels.contexts``) under policy ``pol``."""
     if pol == RANDOM:
         return t.actions[randbelow(t.rng, legal_actions(t.game_state, p, t.actions, 0))]
     if pol == GREEDY:

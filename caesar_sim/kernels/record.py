@@ -12,7 +12,7 @@ import numpy as np
 
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state
-from caesar_sim.kernels.context import game_ptrs, rollout_ptrs
+from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
 from caesar_sim.kernels.game import decide, seat_members
 from caesar_sim.kernels.layout import (ACTIONS, MAX_ACTIONS, MAX_PLAYERS, MERCHANT_VALUES, N_FEATURES, REC_ACTION,
                                        REC_CHOSEN, REC_DAY, REC_DECISION, REC_PHASE, REC_Q, ROWS, RULES, SCRATCH, STATE,
@@ -26,7 +26,7 @@ CODES = 1 + MERCHANT_VALUES * ROWS * 3     # action code + 1 (pass = 0)
 
 @nb.njit(cache=True)
 def _record(rulebook, weight_table, seats, g0, count, out, r0):
-    """Games ``g0 .. g0+count-1`` (``seats``: ``kernels.context.Seats``, members drawn, the focal one
+    """Games ``g0 .. g0+count-1`` (``seats``: ``kernels.contexts.Seats``, members drawn, the focal one
     recorded); rows from ``out[r0]`` on; returns the number of rows written."""
     n = rulebook[RULES.players]
     game_state, rollout_state = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)

@@ -21,7 +21,7 @@ from caesar_sim.kernels.setup import begin_phase, deal, insert_desc, log, setup_
 
 @no_refcount
 def new_game(t, policies, rollouts, weight_rows):
-    """Deal a fresh game on pointers ``t`` (``kernels.context``) for the seats' policies (seat p: policy
+    """Deal a fresh game on pointers ``t`` (``kernels.contexts``) for the seats' policies (seat p: policy
     ``policies[p]``, rollouts ``rollouts[p]``, weight row ``weight_rows[p]``) and stop at the first decision."""
     rulebook, game_state = t.rulebook, t.game_state
     n = rulebook[RULES.players]
