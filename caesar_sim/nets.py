@@ -1,13 +1,13 @@
 """The learned policy's networks for Circus Maximus: their specification, files and place in the weight table.
 
-A `net` network (``tabletop_mc.net``) maps what a seat knows (``kernels.encode.INPUTS``) to a value
+A `net` network (``tabletop_mc.net``) maps what a seat knows (``kernels.play.encode.INPUTS``) to a value
 per action of a fixed list (``ACTIONS``: pass, then every action code (v-1) + 8*row + 40*favour,
 whether legal now or not) and to the seat's expected win share. Its weights file (``.npz``) also
 holds, in its metadata:
 
 - ``row``: the weights of its weight row (``caesar_sim.weights`` names): value's item weights, by
   which it takes items, and the linear score over `distilled`'s features that its network's
-  values are added to (``kernels.netplay``);
+  values are added to (``kernels.play.net``);
 - ``reference_rules``: the rule set its ``rules`` inputs are measured from (``standard``);
 - how it was made: the command, seeds and every training iteration's figures.
 
@@ -30,8 +30,8 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.net import NetSpec, NetWeights, load_weights
 from caesar_sim import weights as WT
 from caesar_sim.kernels import layout
-from caesar_sim.kernels.encode import INPUTS
-from caesar_sim.kernels.netplay import MAX_HIDDEN
+from caesar_sim.kernels.play.encode import INPUTS
+from caesar_sim.kernels.play.net import MAX_HIDDEN
 from caesar_sim.rules import kernel_rules, load_rules
 
 GAME = "caesar"
@@ -122,7 +122,7 @@ def _reference(players: int) -> np.ndarray:
 
 def kernel_block(net: NetWeights) -> np.ndarray:
     """The network's block of the weight table (float64 slots): the reference rule vector, then the network
-    packed with its widths as float32, two values per slot (``kernels.netplay``)."""
+    packed with its widths as float32, two values per slot (``kernels.play.net``)."""
     packed = net.packed(np.float32, header=True)
     if len(packed) % 2:
         packed = np.append(packed, np.float32(0))

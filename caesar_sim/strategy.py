@@ -27,12 +27,12 @@ Adding a Circus policy (``tests/test_registries.py`` keeps this list true):
 
 1. its code in ``kernels/layout.py`` (the next one; ``N_POLICIES`` one more) and its name at that index
    of ``POLICIES`` below, with its notation in ``parse_strategy`` and ``HELP``;
-2. its move, a kernel function beside the others (``kernels/policies.py``, ``kernels/scan.py``,
-   ``kernels/netplay.py``), and a branch of its own in each per-policy kernel function (each raises
+2. its move, a kernel function beside the others (``kernels/play/policies.py``, ``kernels/play/scan.py``,
+   ``kernels/play/net.py``), and a branch of its own in each per-policy kernel function (each raises
    for a code it does not know):
 
-   - ``kernels.play``: ``fast_action`` (its move, in games and in `mc`'s rollouts);
-   - ``kernels.items``: ``takes_at_random`` (how it picks among the items it wins);
+   - ``kernels.play.dispatch``: ``fast_action`` (its move, in games and in `mc`'s rollouts);
+   - ``kernels.play.items``: ``takes_at_random`` (how it picks among the items it wins);
 
    (a policy that searches, as `mc` does, is called by ``kernels/game.py``'s decide instead);
 3. its name and what it does in the list of strategies per seat of ``docs/caesar.md`` (its first

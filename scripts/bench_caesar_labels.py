@@ -14,7 +14,7 @@ sampled decisions and the play do not depend on `mc`'s rollouts) are labelled by
 and once by `mc:64` to the day's end (the reference). Per labeller: labels per second of one core
 (CPU time, compile excluded), the agreement of its best action with the reference's (Wilson 95 %
 CI) and the regret of its choice in the reference's gains (coins). Every run plays the same
-deals (common random numbers, ``kernels.mc``: the rollouts of one decision share a stream).
+deals (common random numbers, ``kernels.play.mc``: the rollouts of one decision share a stream).
 
     python scripts/bench_caesar_labels.py                       # 4 players, 200 games
     python scripts/bench_caesar_labels.py --games 20            # a quick look

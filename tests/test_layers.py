@@ -150,7 +150,7 @@ def test_the_vocabulary_imports_nothing_above_it(pkg):
 
 
 # a learned policy's input encoding sits with its encoder (its VERSION changes with the encoding)
-NET_ENCODINGS = {"sponsio_sim": "sponsio_sim.kernels.betting.netlayout", "caesar_sim": "caesar_sim.kernels.encode"}
+NET_ENCODINGS = {"sponsio_sim": "sponsio_sim.kernels.betting.netlayout", "caesar_sim": "caesar_sim.kernels.play.encode"}
 
 
 def layouts_declared(path: Path) -> list[str]:

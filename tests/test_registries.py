@@ -441,7 +441,7 @@ COMPILED = [  # compiled by numba, inlined or not, an unknown code raises too (c
     ("sponsio_sim.kernels.bets.bet_won", _bet_kind_args),
     ("sponsio_sim.kernels.betting.model.cell_of", _bet_kind_args),
     ("sponsio_sim.kernels.dd.goals._bet_verdict", _bet_kind_args),
-    ("caesar_sim.kernels.items.takes_at_random", _circus_args),
+    ("caesar_sim.kernels.play.items.takes_at_random", _circus_args),
 ]
 
 

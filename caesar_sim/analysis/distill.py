@@ -3,7 +3,7 @@
 1. **Record** (``record``): `mc` plays one seat of field games (the others drawn from the field,
    ``kernels.record``); at each of its decisions every legal action's features and mean rollout
    outcome Q (coins ahead of the best rival at the rollout's end) are kept.
-2. **Fit** (``fit``): `distilled` scores an action linearly in its features (``kernels.scan``);
+2. **Fit** (``fit``): `distilled` scores an action linearly in its features (``kernels.play.scan``);
    its weights maximise the mean Q of the action a softmax over the scores (temperature ``tau``
    coins) would play, i.e. they rank actions as `mc`'s rollouts value them (Adam on standardised
    features, a small L2 pull towards the starting weights). Imitating `mc`'s argmax alone (a

@@ -7,7 +7,7 @@ network's training set:
 
 - an action's **gain** is its mean outcome minus the pass's (the first action), with the standard
   error of the paired differences (both on the same random numbers);
-- the **linear part** (`distilled`'s features, ``kernels.netplay``) is fitted to the gains by
+- the **linear part** (`distilled`'s features, ``kernels.play.net``) is fitted to the gains by
   weighted least squares (ridge towards the weights it starts from);
 - the network's **inputs** get the linear part's score of every action (its ``bid_scores`` block) and its
   **targets** are what the linear part leaves: gain minus linear score, and for the
@@ -37,7 +37,7 @@ from caesar_sim.analysis.run import RunSettings, chunk_batches, game_keys
 from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import label as LB
 from caesar_sim.kernels.contexts import seats
-from caesar_sim.kernels.encode import INPUTS
+from caesar_sim.kernels.play.encode import INPUTS
 from caesar_sim.kernels.layout import MC_PAIRED, NET_ACTIONS, N_FEATURES
 from caesar_sim.rules import kernel_rules, load_rules
 from caesar_sim.strategy import Strategy

@@ -13,7 +13,7 @@ from caesar_sim.cli.options import COMMON, PLAYERS, load_analysis
 
 def _widths(text: str) -> tuple[int, ...]:
     from tabletop_mc.errors import UserError
-    from caesar_sim.kernels.netplay import MAX_HIDDEN
+    from caesar_sim.kernels.play.net import MAX_HIDDEN
     try:
         widths = tuple(int(w) for w in text.split(","))
     except ValueError:

@@ -1,7 +1,7 @@
 """Array-in, array-out entry points to single engine steps (tests, tools).
 
 Each takes NumPy arrays (the ``rulebook``, ``weight_table``, ``game_state``, ``rng`` state, 2-d
-``game_log`` and ``game_stats``; layouts in ``layout``) and runs one step of ``state``/``policies``
+``game_log`` and ``game_stats``; layouts in ``layout``) and runs one step of ``play.state``/``play.policies``
 on pointers to them.
 """
 
@@ -12,15 +12,15 @@ from tabletop_mc.jit import no_refcount
 from tabletop_mc.pointers import as_float32, as_ptr, offset
 from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
-from caesar_sim.kernels.encode import INPUTS, encode
+from caesar_sim.kernels.play.encode import INPUTS, encode
 from caesar_sim.kernels.game import decide
 from caesar_sim.kernels.layout import ACTIONS, MAX_PLAYERS, NET_ACTIONS, SCRATCH, STATE, STATS
-from caesar_sim.kernels.mc import rollout_start
-from caesar_sim.kernels.netplay import NET_Q, NET_X, net_run, net_scores
-from caesar_sim.kernels.policies import legal_actions
-from caesar_sim.kernels.scan import linear_scores, value_scores
-from caesar_sim.kernels.setup import setup_day
-from caesar_sim.kernels.state import advance, apply_action, new_game, resolve_phase, score_day
+from caesar_sim.kernels.play.mc import rollout_start
+from caesar_sim.kernels.play.net import NET_Q, NET_X, net_run, net_scores
+from caesar_sim.kernels.play.policies import legal_actions
+from caesar_sim.kernels.play.scan import linear_scores, value_scores
+from caesar_sim.kernels.play.setup import setup_day
+from caesar_sim.kernels.play.state import advance, apply_action, new_game, resolve_phase, score_day
 
 
 @nb.njit(cache=True)

@@ -24,9 +24,9 @@ from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
 from caesar_sim.kernels.contexts import Results, Seats, game_ptrs, rollout_ptrs
 from caesar_sim.kernels.layout import ACTIONS, LOG_FIELDS, MAX_PLAYERS, MC, RULES, SCRATCH, STATE, STATS
-from caesar_sim.kernels.mc import mc_action
-from caesar_sim.kernels.play import fast_action
-from caesar_sim.kernels.state import advance, new_game
+from caesar_sim.kernels.play.mc import mc_action
+from caesar_sim.kernels.play.dispatch import fast_action
+from caesar_sim.kernels.play.state import advance, new_game
 
 
 @no_refcount

@@ -5,10 +5,10 @@ on streams of its own). At each decision, with chance ``rate`` (drawn from a str
 (``label_key``, g), so which decisions are labelled does not depend on anything else), the
 acting seat's decision is labelled:
 
-- its inputs from its own side (``kernels.encode``, measured from the ``reference`` rules);
-- for every legal action (pass first): its `distilled` features (``kernels.scan``, with the label
+- its inputs from its own side (``kernels.play.encode``, measured from the ``reference`` rules);
+- for every legal action (pass first): its `distilled` features (``kernels.play.scan``, with the label
   row's item weights), its mean rollout outcome, the rollouts behind it and the sum of squares of
-  its rollouts' differences from the pass's on the same random numbers (``kernels.mc.mc_values``
+  its rollouts' differences from the pass's on the same random numbers (``kernels.play.mc.mc_values``
   with the label row as the mover's row: its rollout policy, rollout field, horizon, pruning).
 
 `mc` rolls out on a stream of its own, (``mc_key``, decision), and the game goes on from where it
@@ -26,13 +26,13 @@ import numpy as np
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
 from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
-from caesar_sim.kernels.encode import INPUTS, encode
+from caesar_sim.kernels.play.encode import INPUTS, encode
 from caesar_sim.kernels.game import decide, seat_members
 from caesar_sim.kernels.layout import (ACTIONS, MAX_ACTIONS, MAX_PLAYERS, NET_ACTIONS, N_FEATURES, RULES, SCRATCH,
                                        STATE, STATS)
-from caesar_sim.kernels.mc import mc_values, win_share
-from caesar_sim.kernels.scan import action_features
-from caesar_sim.kernels.state import advance, new_game
+from caesar_sim.kernels.play.mc import mc_values, win_share
+from caesar_sim.kernels.play.scan import action_features
+from caesar_sim.kernels.play.state import advance, new_game
 
 # a labelled decision (``LabelOut.decisions``): its game, seat, day, phase, actions, first action row,
 # the seat's final win share

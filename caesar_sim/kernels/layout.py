@@ -23,8 +23,8 @@ ROWS = 5                       # rows: 0 villa, 1 forum, 2..4 the venues
 FAVOUR_TYPES = 3               # favour types
 BOOST, DOUBLE, GOLD = 0, 1, 2
 START_CARD = 3                 # item code of the start-player card in phase 1
-# TUNED: value's features, its own weights; DISTILLED: a linear score (kernels.scan); NET: a learned network
-RANDOM, GREEDY, VALUE, MC, TUNED, DISTILLED, NET = 0, 1, 2, 3, 4, 5, 6   # over what the seat knows (kernels.netplay)
+# TUNED: value's features, its own weights; DISTILLED: a linear score (kernels.play.scan); NET: a learned network
+RANDOM, GREEDY, VALUE, MC, TUNED, DISTILLED, NET = 0, 1, 2, 3, 4, 5, 6   # over what the seat knows (kernels.play.net)
 N_POLICIES = 7                 # policy codes
 MAX_TICKETS_PER_VENUE = 12     # tickets per venue
 MAX_VISITOR_CARDS = 40         # visitor cards (incl. Caesar)
@@ -115,12 +115,12 @@ SCRATCH = layout(np.float64, (
     ("rollout_sq", MAX_ACTIONS),      # `mc`: every candidate's sum of squared rollout differences from the first's,
     ("rollout_n", MAX_ACTIONS),       # ... its rollouts (fewer when pruned),
     ("rollout_first", MC_PAIRED),  # ... and the first candidate's first rollouts' outcomes
-    ("net", NET_IO // 2),         # `net`: its inputs, hidden work and action values, as float32 (kernels.netplay)
+    ("net", NET_IO // 2),         # `net`: its inputs, hidden work and action values, as float32 (kernels.play.net)
 ))
 ACTIONS = layout(np.int64, (
     ("legal", MAX_ACTIONS),
     ("mc_own", MAX_ACTIONS),
-    ("net_only", MAX_ACTIONS),        # `net`: the fixed-list index of each legal action (kernels.netplay),
+    ("net_only", MAX_ACTIONS),        # `net`: the fixed-list index of each legal action (kernels.play.net),
     ("net_nz", NET_IO),           # ... and the indices of its nonzero inputs
 ))
 EV_DAY, EV_FAVOURS_SHOWN, EV_TICKET, EV_VISITOR, EV_BID, EV_PASS, EV_TAKE, EV_NOTHING, EV_START_CARD_FALLS, \
@@ -131,7 +131,7 @@ SHORT_TICKETS, SHORT_VISITORS = range(2)      # EV_SHORT kinds (a: kind, b: want
 # policy weights (weight_table): one row of WEIGHTS.size floats per weight set; seat p reads row game_state[STATE.weight_row + p],
 # i.e. weight_table[items.wrow(game_state, p) + WEIGHTS.*]. The named weights (their meanings and `value`'s defaults:
 # caesar_sim.weights), then `distilled`'s feature weights, then the control slots.
-# `distilled`: a linear score per action over features (kernels.scan): N_BID_FEATURES bid features per phase, then
+# `distilled`: a linear score per action over features (kernels.play.scan): N_BID_FEATURES bid features per phase, then
 # N_PASS_FEATURES pass features per phase
 N_BID_FEATURES = 14
 N_PASS_FEATURES = 4
@@ -140,7 +140,7 @@ WEIGHTS = layout(np.float64, tuple((name, ()) for name in (
     "boost", "double", "start_card", "need_phase1", "strength", "short", "risk", "phase3_card", "favour_keep",
     "villa_decay", "need_phase2", "risk_visitors", "greedy_tickets", "mc_epsilon", "mc_horizon", "ban_rows",
     "ban_items", "temperature")) + (
-    ("features", N_FEATURES),          # `distilled`'s linear score per action over features (kernels.scan)
+    ("features", N_FEATURES),          # `distilled`'s linear score per action over features (kernels.play.scan)
     ("rollout_policy", ()),       # policy code a row plays by in `mc` rollouts (0 = value's features)
     ("field_first", ()),          # `mc` row: first weight_table row of its rollout field (members drawn per rollout)
     ("field_size", ()),           # ... and the field's member count (0 = every seat rolls out with this row)

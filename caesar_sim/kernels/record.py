@@ -3,7 +3,7 @@
 Field games as in ``kernels.game`` (seats drawn from the members, per-game streams), with the
 focal member (an `mc` strategy) in seat ``g % n`` of game g. At each of its decisions the
 recorder writes one row per legal action: ``REC_*`` columns (``kernels.layout``), then the action's features
-(``kernels.scan``, ``N_FEATURES`` floats, computed with the mc seat's weight row), and plays the
+(``kernels.play.scan``, ``N_FEATURES`` floats, computed with the mc seat's weight row), and plays the
 action with the best mean rollout outcome, as `mc` would.
 """
 
@@ -17,9 +17,9 @@ from caesar_sim.kernels.game import decide, seat_members
 from caesar_sim.kernels.layout import (ACTIONS, MAX_ACTIONS, MAX_PLAYERS, MERCHANT_VALUES, N_FEATURES, REC_ACTION,
                                        REC_CHOSEN, REC_DAY, REC_DECISION, REC_PHASE, REC_Q, ROWS, RULES, SCRATCH, STATE,
                                        STATS)
-from caesar_sim.kernels.mc import mc_values
-from caesar_sim.kernels.scan import action_features
-from caesar_sim.kernels.state import advance, new_game
+from caesar_sim.kernels.play.mc import mc_values
+from caesar_sim.kernels.play.scan import action_features
+from caesar_sim.kernels.play.state import advance, new_game
 
 CODES = 1 + MERCHANT_VALUES * ROWS * 3     # action code + 1 (pass = 0)
 

@@ -51,7 +51,7 @@ DEFAULTS: dict[str, float] = {
     "temperature": 0,      # > 0: sample the action from a softmax over the policy's scores (coins) at this temperature
 }
 VALUE_WEIGHTS = tuple(DEFAULTS)   # the weights value's features read (a `tuned` file holds these)
-# `distilled`'s linear weights (kernels.scan): per phase 1..3 the bid features, the phase's four item features,
+# `distilled`'s linear weights (kernels.play.scan): per phase 1..3 the bid features, the phase's four item features,
 # then per phase the pass features
 BID_FEATURES = ("item_safe", "item_risky", "coins", "value", "short", "boost", "double", "nothing", "threat",
                 "items")

@@ -45,12 +45,12 @@ def ref_venue_score(tickets, visitors, favours_plain=0, favours_gold=0, allow=0,
 
 
 def ref_inputs(state, rules, reference, p):
-    """The `net` policy's inputs for seat ``p`` (``kernels.encode``), written slowly by name: ``state`` and
+    """The `net` policy's inputs for seat ``p`` (``kernels.play.encode``), written slowly by name: ``state`` and
     ``rules`` are the named state and rule vectors (``STATE.named``, ``RULES.named``), ``reference`` the named
     rule vector the ``rules`` block is measured from. Returns a dict of blocks (numpy arrays)."""
     import numpy as np
 
-    from caesar_sim.kernels.encode import INPUTS, RULE_INPUTS
+    from caesar_sim.kernels.play.encode import INPUTS, RULE_INPUTS
     from caesar_sim.kernels.layout import RULES
 
     x = {name: np.zeros(INPUTS.dtype[name].shape) for name in INPUTS._fields[:-1]}

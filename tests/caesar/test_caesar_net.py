@@ -17,7 +17,7 @@ from tabletop_mc.net import NetSpec, NetWeights
 from caesar_sim import nets, weights as WT
 from caesar_sim.cli import main
 from caesar_sim.kernels import api, layout
-from caesar_sim.kernels.encode import INPUTS
+from caesar_sim.kernels.play.encode import INPUTS
 from caesar_sim.profile import parse_profile
 from caesar_sim.rules import kernel_rules, load_rules
 

@@ -1,13 +1,13 @@
 """A seat's action under a policy that decides at once (numba): the one place every move of
-`random`, `greedy`, `value`, `tuned`, `distilled` and `net` goes through, in games (``game.decide``)
+`random`, `greedy`, `value`, `tuned`, `distilled` and `net` goes through, in games (``kernels.game.decide``)
 and in `mc`'s rollouts (``mc.rollout_action``). `mc` itself searches (``mc.mc_action``)."""
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
 from caesar_sim.kernels.layout import DISTILLED, GREEDY, MC, NET, RANDOM, TUNED, VALUE
-from caesar_sim.kernels.netplay import net_action
-from caesar_sim.kernels.policies import greedy_action, legal_actions
-from caesar_sim.kernels.scan import scored_action
+from caesar_sim.kernels.play.net import net_action
+from caesar_sim.kernels.play.policies import greedy_action, legal_actions
+from caesar_sim.kernels.play.scan import scored_action
 
 
 @no_refcount

@@ -25,9 +25,9 @@ skips):
   network was trained around (``reference``): 0 under those rules, so one network plays
   differently when a lever changes the rules, at no cost when none does;
 - ``bid_scores``: what the project's linear scorer makes of each of the seat's bids as the rows stand
-  (`distilled`'s features, the net row's weights: ``kernels.netplay``), at the action's place in the
+  (`distilled`'s features, the net row's weights: ``kernels.play.net``), at the action's place in the
   fixed action list (pass, then action code + 1), 0 for the others. ``encode`` leaves this block 0;
-  ``kernels.netplay.encode_scored`` fills it.
+  ``kernels.play.net.encode_scored`` fills it.
 
 The same vector is written by a slow plain-Python encoder in the tests, on hand-built states.
 """
@@ -39,8 +39,8 @@ from tabletop_mc.jit import no_refcount
 from tabletop_mc.records import layout
 from caesar_sim.kernels.layout import (FAVOUR_TYPES, MAX_DISPLAY_ITEMS, MAX_HELD_ITEMS, MAX_PLAYERS, MAX_ROW_CARDS,
                                        MERCHANT_VALUES, NET_ACTIONS, ROWS, RULES, STATE, VENUES)
-from caesar_sim.kernels.policies import row_scan
-from caesar_sim.kernels.state import n_items
+from caesar_sim.kernels.play.policies import row_scan
+from caesar_sim.kernels.play.state import n_items
 
 # the rule numbers the network reads (the experiment's favour gift and the removed cards' bitmasks are not
 # numbers a player reads: left out)

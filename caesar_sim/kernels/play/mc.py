@@ -10,7 +10,7 @@ rollouts by its ``WEIGHTS.rollout_policy`` policy. Horizon ``WEIGHTS.mc_horizon`
 it is on the table), 1 = to the end of the game (the unseen decks are reshuffled in each
 rollout, so `mc` never sees their order), 2 = to the end of the phase, where the mover's network
 (a `net` row) values the position: its expected win share (the value head as a leaf evaluator,
-``kernels.netplay.net_value``; the decks reshuffled too, as the next day may be laid out). The
+``kernels.play.net.net_value``; the decks reshuffled too, as the next day may be laid out). The
 outcome is the coin margin over the best rival (horizons 0 and 1) or the win share (horizon 2:
 the value head's, or the final one at the game's end).
 
@@ -26,13 +26,13 @@ and fewer rollouts per candidate decide as well.
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import next_u64, randbelow, seed_state, uniform
-from caesar_sim.kernels.items import wrow
+from caesar_sim.kernels.play.items import wrow
 from caesar_sim.kernels.layout import MAX_ACTIONS, MC_PAIRED, MERCHANT_VALUES, ROWS, SCRATCH, STATE, WEIGHTS
-from caesar_sim.kernels.netplay import net_value
-from caesar_sim.kernels.play import fast_action
-from caesar_sim.kernels.policies import legal_actions
-from caesar_sim.kernels.setup import shuffle
-from caesar_sim.kernels.state import advance
+from caesar_sim.kernels.play.net import net_value
+from caesar_sim.kernels.play.dispatch import fast_action
+from caesar_sim.kernels.play.policies import legal_actions
+from caesar_sim.kernels.play.setup import shuffle
+from caesar_sim.kernels.play.state import advance
 
 
 @no_refcount

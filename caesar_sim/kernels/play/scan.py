@@ -34,12 +34,12 @@ import numba as nb
 from tabletop_mc.bits import highest, lowest, popcount
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import uniform
-from caesar_sim.kernels.items import visitor_util, wrow
+from caesar_sim.kernels.play.items import visitor_util, wrow
 from caesar_sim.kernels.layout import (BOOST, DOUBLE, FAVOUR_TYPES, GOLD, MAX_DISPLAY_ITEMS, MAX_ROW_CARDS,
                                        MERCHANT_VALUES, N_BID_FEATURES, N_FEATURES, N_PASS_FEATURES, ROWS, RULES,
                                        SCRATCH, START_CARD, STATE, VENUES, WEIGHTS)
-from caesar_sim.kernels.policies import phase_rows, row_scan, row_utils, visitor_slots
-from caesar_sim.kernels.state import n_items
+from caesar_sim.kernels.play.policies import phase_rows, row_scan, row_utils, visitor_slots
+from caesar_sim.kernels.play.state import n_items
 
 BEST, SCORES, LINEAR, FEATURES = 0, 1, 2, 3
 F_PASS = 3 * N_BID_FEATURES   # feature index of phase 1's pass block (then phases 2, 3)

@@ -11,12 +11,12 @@ decision or the game end (``game_state[STATE.over]``). Actions: -1 pass, else
 import numba as nb
 
 from tabletop_mc.jit import no_refcount
-from caesar_sim.kernels.items import choose_item
+from caesar_sim.kernels.play.items import choose_item
 from caesar_sim.kernels.layout import (BIN_STATS, BOOST, DOUBLE, EV_BID, EV_FAVOUR_TICKET, EV_NOTHING, EV_PASS,
                                        EV_SCORE, EV_START_CARD_FALLS, EV_TAKE, FAVOUR_TYPES, GOLD, MAX_DISPLAY_ITEMS,
                                        MAX_HELD_ITEMS, MAX_PLAYERS, MAX_ROW_CARDS, MERCHANT_VALUES, ROWS, RULES,
                                        SCORE_PARTS, START_CARD, STATE, STATS, VENUES)
-from caesar_sim.kernels.setup import begin_phase, deal, insert_desc, log, setup_day
+from caesar_sim.kernels.play.setup import begin_phase, deal, insert_desc, log, setup_day
 
 
 @no_refcount

@@ -9,10 +9,10 @@ import numba as nb
 
 from tabletop_mc.bits import lowest
 from tabletop_mc.jit import no_refcount
-from caesar_sim.kernels.items import favour_util, ticket_utils, wrow
+from caesar_sim.kernels.play.items import favour_util, ticket_utils, wrow
 from caesar_sim.kernels.layout import (BOOST, FAVOUR_TYPES, MAX_ROW_CARDS, MERCHANT_VALUES, ROWS, RULES, SCRATCH,
                                        START_CARD, STATE, VENUES, WEIGHTS)
-from caesar_sim.kernels.state import n_items
+from caesar_sim.kernels.play.state import n_items
 
 
 @nb.njit(cache=True, inline="always")

@@ -1,6 +1,6 @@
 """`net`: the learned policy (numba): one forward pass of a small network per decision.
 
-A `net` seat's weight row holds value's item weights (the items it takes, ``kernels.items``), a
+A `net` seat's weight row holds value's item weights (the items it takes, ``kernels.play.items``), a
 linear score over `distilled`'s action features (``WEIGHTS.features``) and where its network sits
 in ``weight_table`` (``WEIGHTS.net_at``; ``caesar_sim.nets`` appends it there). The network's
 block: the reference rule vector (``RULES.size`` slots; the ``rules`` inputs are measured from
@@ -9,22 +9,22 @@ values per slot.
 
 An action's value is its linear score plus the network's value for it: the linear part carries
 what the project's scorers know about each bid (the items it wins, their worth, the rivals able
-to outbid, the merchant's coins), the network what the whole position adds (``kernels.encode``:
+to outbid, the merchant's coins), the network what the whole position adds (``kernels.play.encode``:
 hands, displays, rows, holdings, scores, rule numbers). The network's outputs follow a fixed
 action list (``NET_ACTIONS``: pass, then action code + 1) and only the legal actions' are
 computed: an illegal action is never a candidate. The seat plays the first best (ties: the first
 in the scan's order, so the same seed gives the same game anywhere) or, with a temperature, a draw
 from the softmax over the values. The value head (``net_value``) is the seat's expected win share:
-`mc` reads it at the end of a truncated rollout (``kernels.mc``).
+`mc` reads it at the end of a truncated rollout (``kernels.play.mc``).
 """
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.net.packed import NetIO, net_forward_packed
 from tabletop_mc.pointers import as_float32, offset
-from caesar_sim.kernels.encode import INPUTS, encode
-from caesar_sim.kernels.items import wrow
+from caesar_sim.kernels.play.encode import INPUTS, encode
+from caesar_sim.kernels.play.items import wrow
 from caesar_sim.kernels.layout import ACTIONS, NET_ACTIONS, NET_IO, RULES, SCRATCH, WEIGHTS
-from caesar_sim.kernels.scan import linear_scores, pick
+from caesar_sim.kernels.play.scan import linear_scores, pick
 
 NET_X = 0                                   # float32 offsets in SCRATCH.net: the inputs,
 NET_Q = INPUTS.size + INPUTS.size % 2       # the action values,
@@ -34,7 +34,7 @@ MAX_HIDDEN = (NET_IO - NET_WORK) // 2
 
 @no_refcount
 def encode_scored(rulebook, game_state, weight_table, p, scratch, actions, x, idx):
-    """Seat ``p``'s inputs (``kernels.encode``, from the rules of the net row ``p`` plays by) with the
+    """Seat ``p``'s inputs (``kernels.play.encode``, from the rules of the net row ``p`` plays by) with the
     ``bid_scores`` block: the linear score of each bid of ``p`` as the rows stand (its weight row's
     features); ``actions[0:]`` and ``scratch[SCRATCH.score:]`` keep them. Returns (inputs listed in ``idx``,
     actions scored)."""
