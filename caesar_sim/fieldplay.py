@@ -3,7 +3,7 @@
 ``FieldPlay`` is what ``--profile reference`` (the shipped reference field for the player
 count, ``caesar_sim/fields/reference-<players>p.json``) or ``--profile field:FILE`` plays: the
 members of positive weight, their weights and, for a deviation, the **focal** strategy that
-seat ``g % players`` plays in game g instead of its draw (``kernels.game``). Populations
+seat ``g % players`` plays in game g instead of its draw (``kernels.game.engine``). Populations
 (``caesar meta``) are lists of member strategies in ``caesar_sim.strategy`` notation.
 """
 
@@ -73,7 +73,8 @@ class FieldPlay:
         return replace(self, focal=focal)
 
     def kernel_tables(self, mc_horizon: str = "day"):
-        """(weight_table, policy codes, rollouts, cumulative weights, focal member index or -1) for ``kernels.game``."""
+        """(weight_table, policy codes, rollouts, cumulative weights, focal member index or -1) for
+        ``kernels.game.engine``."""
         strategies = self.strategies()
         weight_table = kernel_matrix(strategies, self.players, mc_horizon, pad=0)
         pols = np.array([s.code for s in strategies], dtype=np.int64)

@@ -34,7 +34,7 @@ Adding a Circus policy (``tests/test_registries.py`` keeps this list true):
    - ``kernels.play.dispatch``: ``fast_action`` (its move, in games and in `mc`'s rollouts);
    - ``kernels.play.items``: ``takes_at_random`` (how it picks among the items it wins);
 
-   (a policy that searches, as `mc` does, is called by ``kernels/game.py``'s decide instead);
+   (a policy that searches, as `mc` does, is called by ``kernels/game/engine.py``'s decide instead);
 3. its name and what it does in the list of strategies per seat of ``docs/caesar.md`` (its first
    paragraph).
 

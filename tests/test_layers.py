@@ -119,11 +119,28 @@ def folder_graph(edges: dict[str, set[str]], pkg: str) -> dict[str, set[str]]:
     return out
 
 
-def test_sponsio_game_kernels_sit_on_the_betting_kernels():
-    """``kernels/game`` (whole games) builds on ``kernels/betting`` (a round's betting, its end, the
-    searches' rollouts), never the reverse."""
-    bad = [f"{m} imports {t}" for m, ts in graph().items() if kernel_folder(m, "sponsio_sim") == "betting"
-           for t in ts if kernel_folder(t, "sponsio_sim") == "game"]
+# (upper, lower): kernels subfolders of a game where the upper one builds on the lower, never the reverse
+ONE_WAY = {
+    # whole games on a round's betting, its end and the searches' rollouts
+    "sponsio_sim": [("game", "betting")],
+    # whole games on a day's bidding: its rules and every policy
+    "caesar_sim": [("game", "play")],
+}
+
+
+def one_way_breaks(edges: dict[str, set[str]], pkg: str, upper: str, lower: str) -> list[str]:
+    """The imports of ``kernels/<upper>`` from ``kernels/<lower>`` (the wrong way)."""
+    return [f"{m} imports {t}" for m, ts in edges.items() if kernel_folder(m, pkg) == lower
+            for t in ts if kernel_folder(t, pkg) == upper]
+
+
+@pytest.mark.parametrize("pkg,upper,lower", [(p, u, lo) for p, pairs in ONE_WAY.items() for u, lo in pairs])
+def test_game_kernels_sit_on_the_kernels_below(pkg, upper, lower):
+    """``kernels/game`` (whole games) builds on the folder of a round's or a day's play (its
+    modules import it), never the reverse."""
+    edges = graph()
+    assert lower in folder_graph(edges, pkg).get(upper, set()), f"{pkg}: kernels/{upper} imports no kernels/{lower}"
+    bad = one_way_breaks(edges, pkg, upper, lower)
     assert not bad, "; ".join(bad)
 
 
@@ -180,6 +197,8 @@ def test_the_folder_checks_see_a_mutual_import():
     assert folder_graph(edges, "p") == {"game": {"betting"}, "betting": {"game"}}
     assert find_cycle(folder_graph(edges, "p")) == ["betting", "game", "betting"]
     assert kernel_folder("p.kernels.layout", "p") == "" and kernel_folder("p.analysis.x", "p") is None
+    assert one_way_breaks(edges, "p", "game", "betting") == ["p.kernels.betting.rollout imports p.kernels.game.x"]
+    assert one_way_breaks({"p.kernels.game.engine": {"p.kernels.betting.phase"}}, "p", "game", "betting") == []
 
 
 def test_the_layout_check_sees_a_declaration(tmp_path):

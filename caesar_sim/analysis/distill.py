@@ -1,7 +1,7 @@
 """`distill`: a fast policy fitted to `mc`'s choices against a field (expert iteration).
 
 1. **Record** (``record``): `mc` plays one seat of field games (the others drawn from the field,
-   ``kernels.record``); at each of its decisions every legal action's features and mean rollout
+   ``kernels.game.distill``); at each of its decisions every legal action's features and mean rollout
    outcome Q (coins ahead of the best rival at the rollout's end) are kept.
 2. **Fit** (``fit``): `distilled` scores an action linearly in its features (``kernels.play.scan``);
    its weights maximise the mean Q of the action a softmax over the scores (temperature ``tau``
@@ -29,7 +29,7 @@ from caesar_sim.analysis.run import RunSettings, chunk_batches, game_keys
 from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import layout
 from caesar_sim.kernels.contexts import seats
-from caesar_sim.kernels.record import record_batch
+from caesar_sim.kernels.game.distill import record_batch
 from caesar_sim.kernels.layout import MAX_ROWS_PER_GAME, REC_ACTION, REC_CHOSEN, REC_COLS, REC_DECISION, REC_Q
 from caesar_sim.rules import kernel_rules, load_rules
 from caesar_sim.strategy import Strategy

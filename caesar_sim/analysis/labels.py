@@ -1,4 +1,4 @@
-"""`caesar train`'s data: decisions of field games labelled with `mc`'s action values (``kernels.label``).
+"""`caesar train`'s data: decisions of field games labelled with `mc`'s action values (``kernels.game.netrecord``).
 
 ``label`` plays field games under one rule set and returns, for every sampled decision, what the
 seat knew (the network's inputs), every legal action's `distilled` features, mean rollout
@@ -35,7 +35,7 @@ from tabletop_mc.runner import derive_seed
 from tabletop_mc.stats import mean_ci, wilson
 from caesar_sim.analysis.run import RunSettings, chunk_batches, game_keys
 from caesar_sim.fieldplay import FieldPlay
-from caesar_sim.kernels import label as LB
+from caesar_sim.kernels.game import netrecord as LB
 from caesar_sim.kernels.contexts import seats
 from caesar_sim.kernels.play.encode import INPUTS
 from caesar_sim.kernels.layout import MC_PAIRED, NET_ACTIONS, N_FEATURES
@@ -49,7 +49,7 @@ RIDGE = 1.0              # the linear part's pull towards its starting weights (
 
 @dataclass
 class Labels:
-    """Labelled decisions: inputs ``x`` (one row each), ``dec`` (``kernels.label.DEC_*`` columns) and their
+    """Labelled decisions: inputs ``x`` (one row each), ``dec`` (``kernels.game.netrecord.DEC_*`` columns) and their
     actions ``act`` (``ACT_*`` columns then the features), a decision's actions contiguous, pass first."""
 
     x: np.ndarray

@@ -2,7 +2,7 @@
 
 - ``payoff_adapter`` plays one profile of the symmetric game for the payoff table: the
   population's strategies as a member table, the profile's seating rotated game by game, every
-  game on its own streams (``kernels.game``: game g is the same deal in every profile, common
+  game on its own streams (``kernels.game.engine``: game g is the same deal in every profile, common
   random numbers). A sample is one game: y = the mean win share of the strategy's seats in it.
   Every profile is played (C(N+K-1, N) of them, 126 for 6 strategies and 4 players): the
   members are fast, so estimating every multiset costs seconds and leaves no entry to sampling

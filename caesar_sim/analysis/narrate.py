@@ -10,7 +10,7 @@ from caesar_sim.analysis.bids import LOCATIONS
 from caesar_sim.kernels import layout
 from caesar_sim.analysis.run import game_keys
 from caesar_sim.fieldplay import field_play
-from caesar_sim.kernels.game import draw_seats, play_field_one, play_one
+from caesar_sim.kernels.game.engine import draw_seats, play_field_one, play_one
 from caesar_sim.profile import is_field, parse_profile
 from caesar_sim.rules import FAVOUR_TYPES, VENUES, check_players, kernel_rules, load_rules
 

@@ -3,7 +3,7 @@
 Two kinds of batch: a **profile** (one strategy per seat, rotated over the seats on request;
 chunk c draws from random stream (seed, c)) and a **field** (``FieldPlay``: every seat's
 member drawn per game, optionally one focal seat per game; every game has streams of its own,
-``kernels.game``, so runs on the same seed share deals and draws game by game).
+``kernels.game.engine``, so runs on the same seed share deals and draws game by game).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from tabletop_mc.runsettings import RunSettingsBase
 from caesar_sim.fieldplay import FieldPlay, field_play
 from caesar_sim.kernels import layout
 from caesar_sim.kernels.contexts import Results, seats
-from caesar_sim.kernels.game import run_batch, run_field_batch
+from caesar_sim.kernels.game.engine import run_batch, run_field_batch
 from caesar_sim.profile import MC_CHUNK, Profile, is_field, parse_profile
 from caesar_sim.rules import RuleSet, check_players, kernel_rules, load_rules
 
@@ -166,7 +166,7 @@ def game_keys(seed: int) -> tuple[np.uint64, np.uint64]:
 def run_field(players: int, play: FieldPlay, n: int, settings: RunSettings = RunSettings(), *,
               gift: tuple[int, int] = (-1, 0), label: str = "", seating=None, stats: bool = True,
               day_totals: bool = False) -> Batch:
-    """Play ``n`` field games (``kernels.game``): seats drawn from ``play``'s members, or with
+    """Play ``n`` field games (``kernels.game.engine``): seats drawn from ``play``'s members, or with
     ``seating`` (one member index per seat) that fixed profile rotated game by game. Game g uses
     the same streams in every run on ``seed``, so two runs differ game by game only by what they
     change (common random numbers)."""

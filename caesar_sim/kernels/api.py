@@ -13,7 +13,7 @@ from tabletop_mc.pointers import as_float32, as_ptr, offset
 from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
 from caesar_sim.kernels.play.encode import INPUTS, encode
-from caesar_sim.kernels.game import decide
+from caesar_sim.kernels.game.engine import decide
 from caesar_sim.kernels.layout import ACTIONS, MAX_PLAYERS, NET_ACTIONS, SCRATCH, STATE, STATS
 from caesar_sim.kernels.play.mc import rollout_start
 from caesar_sim.kernels.play.net import NET_Q, NET_X, net_run, net_scores

@@ -6,7 +6,7 @@ as separate machine arguments, so a context costs what its arrays did one by one
   ``scratch`` floats and legal ``actions`` (``SCRATCH``, ``ACTIONS``), the random stream ``rng``, the
   ``game_log`` and the ``game_stats`` (``STATS``). An `mc` seat's rollouts play on a second ``GamePtrs``
   sharing all but the state (the ``rollout_state``) and a dummy log and statistics (``rollout_ptrs``).
-- ``Seats``: who sits where in a batch of games and from which streams (``kernels.game``): each
+- ``Seats``: who sits where in a batch of games and from which streams (``kernels.game.engine``): each
   member's ``policy`` code and ``rollouts``, a fixed ``seating`` (``seating[0] < 0``: drawn per game
   from the cumulative weights ``cum`` on stream (``draw_key``, g)), ``rotate``, the ``focal`` member
   (-1: none), and ``per_game`` streams (``game_key``, g). Built by ``seats``.

@@ -150,7 +150,7 @@ WEIGHTS = layout(np.float64, tuple((name, ()) for name in (
     ("net_at", ()),               # ... appends after the rows: its block's first slot in weight_table (kernels.net)
 ), name="Weights")
 
-# a recorded `mc` decision (kernels.record): one row per legal action, these columns, then the action's
+# a recorded `mc` decision (kernels.game.distill): one row per legal action, these columns, then the action's
 # N_FEATURES features
 REC_DECISION, REC_ACTION, REC_Q, REC_CHOSEN, REC_PHASE, REC_DAY = range(6)
 REC_COLS = 6 + N_FEATURES

@@ -7,7 +7,7 @@ from tabletop_mc.stats import wilson
 from caesar_sim.analysis import RunSettings, narrated_game, run_games
 from caesar_sim.analysis.simulation import simulate
 from caesar_sim.kernels import layout
-from caesar_sim.kernels.game import play_one
+from caesar_sim.kernels.game.engine import play_one
 from caesar_sim.profile import parse_profile
 from caesar_sim.rules import kernel_rules, load_rules
 

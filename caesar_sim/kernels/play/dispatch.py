@@ -1,5 +1,5 @@
 """A seat's action under a policy that decides at once (numba): the one place every move of
-`random`, `greedy`, `value`, `tuned`, `distilled` and `net` goes through, in games (``kernels.game.decide``)
+`random`, `greedy`, `value`, `tuned`, `distilled` and `net` goes through, in games (``kernels.game.engine.decide``)
 and in `mc`'s rollouts (``mc.rollout_action``). `mc` itself searches (``mc.mc_action``)."""
 
 from tabletop_mc.jit import no_refcount

@@ -1,6 +1,6 @@
 """Labelled decisions for `caesar train` (numba): field games in which `mc` values sampled decisions.
 
-The games are field games as in ``kernels.game`` (every seat's member drawn per game, every game
+The games are field games as in ``kernels.game.engine`` (every seat's member drawn per game, every game
 on streams of its own). At each decision, with chance ``rate`` (drawn from a stream of its own,
 (``label_key``, g), so which decisions are labelled does not depend on anything else), the
 acting seat's decision is labelled:
@@ -27,7 +27,7 @@ from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
 from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
 from caesar_sim.kernels.play.encode import INPUTS, encode
-from caesar_sim.kernels.game import decide, seat_members
+from caesar_sim.kernels.game.engine import decide, seat_members
 from caesar_sim.kernels.layout import (ACTIONS, MAX_ACTIONS, MAX_PLAYERS, NET_ACTIONS, N_FEATURES, RULES, SCRATCH,
                                        STATE, STATS)
 from caesar_sim.kernels.play.mc import mc_values, win_share

@@ -1,6 +1,6 @@
 """Recording `mc`'s decisions (numba): the data `distilled` is fitted to.
 
-Field games as in ``kernels.game`` (seats drawn from the members, per-game streams), with the
+Field games as in ``kernels.game.engine`` (seats drawn from the members, per-game streams), with the
 focal member (an `mc` strategy) in seat ``g % n`` of game g. At each of its decisions the
 recorder writes one row per legal action: ``REC_*`` columns (``kernels.layout``), then the action's features
 (``kernels.play.scan``, ``N_FEATURES`` floats, computed with the mc seat's weight row), and plays the
@@ -13,7 +13,7 @@ import numpy as np
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
-from caesar_sim.kernels.game import decide, seat_members
+from caesar_sim.kernels.game.engine import decide, seat_members
 from caesar_sim.kernels.layout import (ACTIONS, MAX_ACTIONS, MAX_PLAYERS, MERCHANT_VALUES, N_FEATURES, REC_ACTION,
                                        REC_CHOSEN, REC_DAY, REC_DECISION, REC_PHASE, REC_Q, ROWS, RULES, SCRATCH, STATE,
                                        STATS)
