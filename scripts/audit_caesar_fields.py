@@ -47,11 +47,11 @@ def main() -> None:
 
     from tabletop_mc.runner import set_threads
     from caesar_sim import weights as WT
-    from caesar_sim.analysis.distill import Schedule, distill
-    from caesar_sim.analysis.meta import MARGIN, distill_start, paired_gain
-    from caesar_sim.analysis.train import rollout_member
-    from caesar_sim.analysis.run import RunSettings, run_field
-    from caesar_sim.analysis.tune import Search, tune
+    from caesar_sim.analysis.game.distill import Schedule, distill
+    from caesar_sim.analysis.game.meta import MARGIN, distill_start, paired_gain
+    from caesar_sim.analysis.game.nettrain import rollout_member
+    from caesar_sim.analysis.game.runs import RunSettings, run_field
+    from caesar_sim.analysis.game.tune import Search, tune
     from caesar_sim.fieldplay import field_play
 
     rows = []

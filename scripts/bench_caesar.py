@@ -52,7 +52,7 @@ def main() -> None:
     args = ap.parse_args()
     set_threads(1)
     t0 = time.perf_counter()
-    from caesar_sim.analysis.run import RunSettings, run_games  # numba modules load (and compile) here
+    from caesar_sim.analysis.game.runs import RunSettings, run_games  # numba modules load (and compile) here
     one = RunSettings(progress=False, threads=1)
     run_games(args.players, "greedy x%d" % args.players, 64, one)
     compile_s = time.perf_counter() - t0
@@ -64,7 +64,7 @@ def main() -> None:
                           args.games, args.repeat)
         show(f"{args.players}p all-{pol}", pol, best, wall, args.repeat, args.games)
     if args.field or args.mc:
-        from caesar_sim.analysis.run import run_field
+        from caesar_sim.analysis.game.runs import run_field
         from caesar_sim.fieldplay import field_play
         play = field_play("reference", args.players)
         if args.field:

@@ -39,10 +39,10 @@ def main() -> None:
     import pandas as pd
 
     from tabletop_mc.runner import set_threads
-    from caesar_sim.analysis import labels as L
-    from caesar_sim.analysis.meta import distill_start
-    from caesar_sim.analysis.run import RunSettings
-    from caesar_sim.analysis.train import Plan, valuer
+    from caesar_sim.analysis.game import netlabels as L
+    from caesar_sim.analysis.game.meta import distill_start
+    from caesar_sim.analysis.game.runs import RunSettings
+    from caesar_sim.analysis.game.nettrain import Plan, valuer
     from caesar_sim.fieldplay import field_play
     from caesar_sim.strategy import parse_strategy
 

@@ -37,9 +37,9 @@ def main() -> None:
     from dataclasses import replace
 
     from caesar_sim import nets
-    from caesar_sim.analysis import labels as L
-    from caesar_sim.analysis.run import RunSettings
-    from caesar_sim.analysis.train import Plan, rollout_member, valuer
+    from caesar_sim.analysis.game import netlabels as L
+    from caesar_sim.analysis.game.runs import RunSettings
+    from caesar_sim.analysis.game.nettrain import Plan, rollout_member, valuer
     from caesar_sim.fieldplay import field_play
     from caesar_sim.kernels import layout
     from caesar_sim.strategy import parse_strategy

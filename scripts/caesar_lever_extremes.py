@@ -37,7 +37,7 @@ def main() -> None:
     import pandas as pd
 
     from caesar_sim.analysis.levers import MEASURES, REPORT_LEVERS, levels
-    from caesar_sim.analysis.run import RunSettings, run_games
+    from caesar_sim.analysis.game.runs import RunSettings, run_games
     from caesar_sim.analysis.sweep import variants
 
     players = args.players

@@ -27,7 +27,7 @@ def main() -> None:
     ap.add_argument("--target", type=float, default=0.20, help="win share the issue asks for (issue 13)")
     ap.add_argument("--target-players", type=int, default=4, help="player count the target is set for")
     args = ap.parse_args()
-    from caesar_sim.analysis.run import RunSettings, run_games
+    from caesar_sim.analysis.game.runs import RunSettings, run_games
 
     for players in (int(x) for x in args.players.split(",")):
         prof = f"{args.one},{args.field} x{players - 1}"

@@ -1,6 +1,6 @@
 """What every Monte Carlo run of either game carries besides what it plays: the seed, the threads and
 the progress display. Each game's settings extend it (``sponsio_sim.analysis.settings.Run``,
-``caesar_sim.analysis.run.RunSettings``); the numbers depend on ``seed`` alone, never on ``threads``."""
+``caesar_sim.analysis.game.runs.RunSettings``); the numbers depend on ``seed`` alone, never on ``threads``."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """pandas layer: batches of games -> tidy tables, plots and reports."""
 
-from caesar_sim.analysis.run import Batch, RunSettings, run_games
-from caesar_sim.analysis.simulation import simulate
-from caesar_sim.analysis.bids import bids
+from caesar_sim.analysis.game.runs import Batch, RunSettings, run_games
+from caesar_sim.analysis.game.simulation import simulate
+from caesar_sim.analysis.game.bids import bids
 from caesar_sim.analysis.sweep import sweep
-from caesar_sim.analysis.narrate import narrated_game
-from caesar_sim.analysis.exploit import exploit
+from caesar_sim.analysis.game.narrate import narrated_game
+from caesar_sim.analysis.game.exploit import exploit
 
 __all__ = ["Batch", "RunSettings", "run_games", "simulate", "bids", "sweep", "narrated_game", "exploit"]

@@ -2,7 +2,7 @@
 
 ``field_adapter(players, play, settings, ...)`` gives the re-solver of a field
 (``FieldPlay``): for a rule set it plays the payoff table of the field's near
-members under those rules (``meta.payoff_adapter``) and solves the weights;
+members under those rules (``game.meta.payoff_adapter``) and solves the weights;
 ``adapted(resolver, rules, play)`` is the field with those weights (members of
 weight 0 left out: a Circus field draws by its weights, so the games of every
 value still share their deals and random streams).
@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 
 from tabletop_mc.adaptive import KEEP, Adapter
-from caesar_sim.analysis.meta import payoff_adapter
-from caesar_sim.analysis.run import RunSettings
+from caesar_sim.analysis.game.meta import payoff_adapter
+from caesar_sim.analysis.game.runs import RunSettings
 from caesar_sim.fieldplay import FieldPlay, mixture_play
 
 ADAPT_GAMES = 1_000    # games per profile of a re-solved table (scaled by the report)

@@ -17,10 +17,10 @@ import pandas as pd
 from tabletop_mc.firstscreen import Screen, check_bands, search, strength_sentence
 from caesar_sim.analysis.adapt import adapted, field_adapter
 from caesar_sim.analysis.levers import CLOSE, levels
-from caesar_sim.analysis.meta import paired_gain
+from caesar_sim.analysis.game.meta import paired_gain
 from caesar_sim.analysis.robust import MC
-from caesar_sim.analysis.run import RunSettings, run_games
-from caesar_sim.analysis.train import Plan, auditor
+from caesar_sim.analysis.game.runs import RunSettings, run_games
+from caesar_sim.analysis.game.nettrain import Plan, auditor
 from caesar_sim.fieldplay import field_play
 from caesar_sim.rules import load_rules
 
@@ -35,7 +35,7 @@ def lever_rows(results, players: int) -> pd.DataFrame:
 
 def mc_gain(players: int, n: int, settings: RunSettings) -> tuple[float, float, float]:
     """mc's paired gain in win share at one seat against the reference field, `mc` rolling out with the
-    field (``train.auditor``: the others drawn from the field, the mover as its heaviest member): the
+    field (``game.nettrain.auditor``: the others drawn from the field, the mover as its heaviest member): the
     lookahead that models these players, as training measures it. A lookahead rolling out with another
     policy (``robust.MC``) measures how far that policy is from the field, not how beatable the field is."""
     play = field_play("reference", players)

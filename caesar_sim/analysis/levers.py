@@ -32,7 +32,7 @@ import pandas as pd
 from tabletop_mc.moments import Moments
 from tabletop_mc.errors import UserError
 from caesar_sim.analysis.adapt import adapted, field_adapter
-from caesar_sim.analysis.run import Batch, RunSettings, run_games
+from caesar_sim.analysis.game.runs import Batch, RunSettings, run_games
 from caesar_sim.fieldplay import FieldPlay, field_play
 from caesar_sim.profile import is_field
 from caesar_sim.analysis.sweep import variants

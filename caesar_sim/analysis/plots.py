@@ -10,7 +10,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from caesar_sim.analysis.bids import LOCATIONS  # noqa: E402
+from caesar_sim.analysis.game.bids import LOCATIONS  # noqa: E402
 from caesar_sim.kernels.layout import MERCHANT_VALUES  # noqa: E402
 
 

@@ -26,10 +26,10 @@ import pandas as pd
 
 from tabletop_mc.ladder import Estimate, Finding
 from tabletop_mc.stats import wilson
-from caesar_sim.analysis.bids import bid_table
-from caesar_sim.analysis.exploit import exploit
-from caesar_sim.analysis.run import RunSettings
-from caesar_sim.analysis.simulation import Simulation, seat_table, simulate
+from caesar_sim.analysis.game.bids import bid_table
+from caesar_sim.analysis.game.exploit import exploit
+from caesar_sim.analysis.game.runs import RunSettings
+from caesar_sim.analysis.game.simulation import Simulation, seat_table, simulate
 from caesar_sim.fieldplay import field_play
 from caesar_sim.rules import FAVOUR_TYPES
 

@@ -8,7 +8,7 @@ import pandas as pd
 from tabletop_mc.errors import UserError
 from tabletop_mc.rulefile import split_override  # the same key=value parsing as --set
 from tabletop_mc.stats import mean_ci, wilson
-from caesar_sim.analysis.run import Batch, RunSettings, run_games
+from caesar_sim.analysis.game.runs import Batch, RunSettings, run_games
 from caesar_sim.rules import load_rules
 
 

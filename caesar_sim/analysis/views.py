@@ -2,7 +2,7 @@
 seat advantage, the exchange rates of the items, and the levers' levels as curves.
 
 The views by day read each seat's total after every day of ``games`` seeded field games per
-player count (``run.run_field`` with ``day_totals``). The seat advantage, the exchange rates and
+player count (``game.runs.run_field`` with ``day_totals``). The seat advantage, the exchange rates and
 the lever curves read what the report has already measured (the robustness ladder's seat table,
 the favour-gift runs, the exploit table's restricted players, the lever sweeps): nothing is played
 twice. Every table is tidy (value, 95 % interval, n) and is the CSV beside the page; every figure
@@ -16,8 +16,8 @@ import pandas as pd
 
 from tabletop_mc import views
 from tabletop_mc.stats import CI_METHOD
-from caesar_sim.analysis.bids import LOCATIONS
-from caesar_sim.analysis.run import run_field
+from caesar_sim.analysis.game.bids import LOCATIONS
+from caesar_sim.analysis.game.runs import run_field
 from caesar_sim.fieldplay import field_play
 from caesar_sim.rules import FAVOUR_TYPES, VENUES
 

@@ -51,8 +51,8 @@ def distill(players, against, games, holdout, iterations, rollouts, start, out, 
     import pandas as pd
 
     from caesar_sim import weights as WT
-    from caesar_sim.analysis.distill import Schedule, distill as run_distill
-    from caesar_sim.analysis.run import RunSettings
+    from caesar_sim.analysis.game.distill import Schedule, distill as run_distill
+    from caesar_sim.analysis.game.runs import RunSettings
     from caesar_sim.fieldplay import against as against_play
     from tabletop_mc.errors import UserError
     from caesar_sim.kernels import layout
@@ -120,8 +120,8 @@ def meta(population, players, n, oracle_rounds, oracle_games, out, seed, fmt, ru
     from tabletop_mc.errors import UserError
     from tabletop_mc.metarun import frames, to_field, write_outputs
     from tabletop_mc.plotfile import dir_target, write_atomic
-    from caesar_sim.analysis.meta import Oracle, run_meta
-    from caesar_sim.analysis.run import RunSettings
+    from caesar_sim.analysis.game.meta import Oracle, run_meta
+    from caesar_sim.analysis.game.runs import RunSettings
     from caesar_sim.fieldplay import population as load_population
     from caesar_sim.rules import check_players, load_rules
 

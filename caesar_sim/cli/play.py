@@ -92,7 +92,7 @@ def bids(players, profile, n, rotate, by_seat, plot, mc_horizon, seed, fmt, rule
     """
     plot = check_early(players, plot)
     analysis, render, _ = load_analysis()
-    from caesar_sim.analysis.bids import NET_NOTE
+    from caesar_sim.analysis.game.bids import NET_NOTE
     from tabletop_mc.stats import CI_METHOD
     profile, note = profile_or_reference(profile, players)
     settings = analysis.RunSettings(seed=seed, rules=rules, overrides=overrides, threads=threads, mc_horizon=mc_horizon)

@@ -45,7 +45,7 @@ def tune(players, n, generations, lam, start, mc_games, against, out, seed, fmt,
     import pandas as pd
 
     from caesar_sim import weights as WT
-    from caesar_sim.analysis.tune import Search, tune as run_tune
+    from caesar_sim.analysis.game.tune import Search, tune as run_tune
     from caesar_sim.rules import check_players
 
     check_players(players)
@@ -70,7 +70,7 @@ def tune(players, n, generations, lam, start, mc_games, against, out, seed, fmt,
         "value's defaults)")
 
 
-POLICY_DEVIATIONS = ("random", "greedy", "value", "tuned", "mc:8")  # caesar_sim.analysis.exploit (a test checks)
+POLICY_DEVIATIONS = ("random", "greedy", "value", "tuned", "mc:8")  # caesar_sim.analysis.game.exploit (a test checks)
 
 
 @main.command()

@@ -92,8 +92,8 @@ def train(players, against, population, iterations, games, holdout, rate, rollou
     from tabletop_mc.metarun import frames, to_field, write_outputs
     from tabletop_mc.net.train import require_training
     from tabletop_mc.plotfile import dir_target, write_all
-    from caesar_sim.analysis.run import RunSettings
-    from caesar_sim.analysis.train import Plan, train as run_train
+    from caesar_sim.analysis.game.runs import RunSettings
+    from caesar_sim.analysis.game.nettrain import Plan, train as run_train
     from caesar_sim.fieldplay import field_play, population as load_population
     from caesar_sim.profile import is_field
     from caesar_sim.rules import check_players, load_rules

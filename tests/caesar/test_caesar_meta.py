@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from caesar_sim.analysis.meta import payoff_adapter
+from caesar_sim.analysis.game.meta import payoff_adapter
 from caesar_sim.cli import main
 
 

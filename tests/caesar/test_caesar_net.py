@@ -171,7 +171,7 @@ def test_the_net_policy_plays_its_best_value(net_path):
 def test_the_value_head_cuts_mc_rollouts_short(net_path):
     """`--mc-horizon net`: rollouts to the phase's end, valued by the network (a win share); refused for an
     `mc` without a network."""
-    from caesar_sim.analysis.run import RunSettings, run_games
+    from caesar_sim.analysis.game.runs import RunSettings, run_games
     path = net_path
     b = run_games(4, f"mc:2:net@{path},net@{path} x3", 8, RunSettings(seed=2, threads=1, mc_horizon="net",
                                                                         progress=False))

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from caesar_sim.analysis import views
-from caesar_sim.analysis.run import RunSettings, run_field
+from caesar_sim.analysis.game.runs import RunSettings, run_field
 from caesar_sim.fieldplay import field_play
 from caesar_sim.profile import REFERENCE
 

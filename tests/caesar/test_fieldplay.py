@@ -6,7 +6,7 @@ import pytest
 from tabletop_mc.errors import UserError
 from tabletop_mc.field import Field
 from tabletop_mc.rng import new_state
-from caesar_sim.analysis.run import RunSettings, run_field
+from caesar_sim.analysis.game.runs import RunSettings, run_field
 from caesar_sim.fieldplay import mixture_play
 from caesar_sim.kernels import api
 from caesar_sim.kernels import layout
@@ -166,7 +166,7 @@ def test_paired_deviation_gain_against_a_field_is_the_difference_of_two_separate
 
 
 def test_tune_against_a_field_is_reproducible():
-    from caesar_sim.analysis.tune import Search, tune
+    from caesar_sim.analysis.game.tune import Search, tune
     f = mixture_play("t", 3, ["value", "greedy"], [0.5, 0.5])
     a = tune(3, 30, Search(2, lam=4), RunSettings(seed=3, threads=1, progress=False), against=f)
     b = tune(3, 30, Search(2, lam=4), RunSettings(seed=3, threads=2, progress=False), against=f)
@@ -176,7 +176,7 @@ def test_tune_against_a_field_is_reproducible():
 def test_distilled_with_values_scoring_plays_like_value():
     """The linear score over the features can express value's own score: with those weights
     distilled picks value's choice at every decision whose best score is unique."""
-    from caesar_sim.analysis.distill import distilled_strategy, tuned_equivalent
+    from caesar_sim.analysis.game.distill import distilled_strategy, tuned_equivalent
     rulebook, weight_table, game_state = states(profile="value x4", count=300)
     row = distilled_strategy(weight_table[:layout.WEIGHTS.size], tuned_equivalent(weight_table[:layout.WEIGHTS.size])).row
     DP = np.tile(row, (layout.MAX_PLAYERS, 1)).reshape(-1)
@@ -194,7 +194,7 @@ def test_distilled_with_values_scoring_plays_like_value():
 
 
 def test_recorded_decisions_list_every_legal_action_with_mcs_choice(tmp_path):
-    from caesar_sim.analysis.distill import agreement, fit, record, regret, tuned_equivalent
+    from caesar_sim.analysis.game.distill import agreement, fit, record, regret, tuned_equivalent
     f = mixture_play("t", 3, ["tuned", "value"], [0.5, 0.5])
     mc = parse_strategy("mc:2", 3)
     d = record(3, f.with_focal(mc), 6, RunSettings(seed=2, threads=1, progress=False))

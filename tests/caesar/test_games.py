@@ -5,7 +5,7 @@ import pytest
 
 from tabletop_mc.stats import wilson
 from caesar_sim.analysis import RunSettings, narrated_game, run_games
-from caesar_sim.analysis.simulation import simulate
+from caesar_sim.analysis.game.simulation import simulate
 from caesar_sim.kernels import layout
 from caesar_sim.kernels.game.engine import play_one
 from caesar_sim.profile import parse_profile

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from caesar_sim.analysis.levers import CLOSE, MEASURES, effects_table, game_vectors, lever_effects
-from caesar_sim.analysis.run import RunSettings, run_games
+from caesar_sim.analysis.game.runs import RunSettings, run_games
 from caesar_sim.cli import main
 
 

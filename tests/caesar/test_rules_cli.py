@@ -129,4 +129,4 @@ def test_exploit_default_deviations_match_the_analysis_layer():
     import importlib
 
     from caesar_sim.cli import strategy
-    assert strategy.POLICY_DEVIATIONS == importlib.import_module("caesar_sim.analysis.exploit").POLICY_DEVIATIONS
+    assert strategy.POLICY_DEVIATIONS == importlib.import_module("caesar_sim.analysis.game.exploit").POLICY_DEVIATIONS

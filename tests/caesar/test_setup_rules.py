@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from tabletop_mc.errors import UserError
 from caesar_sim.analysis import RunSettings, narrated_game, run_games
-from caesar_sim.analysis.simulation import short_table
+from caesar_sim.analysis.game.simulation import short_table
 from caesar_sim.cli import main
 from caesar_sim.kernels import api
 from caesar_sim.kernels import layout

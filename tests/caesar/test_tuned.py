@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from tabletop_mc.errors import UserError
 from caesar_sim import weights as WT
 from caesar_sim.analysis import RunSettings, exploit, run_games
-from caesar_sim.analysis.bids import bid_table
-from caesar_sim.analysis.tune import CMAES, Search, tune
+from caesar_sim.analysis.game.bids import bid_table
+from caesar_sim.analysis.game.tune import CMAES, Search, tune
 from caesar_sim.cli import main
 from caesar_sim.kernels import api
 from caesar_sim.kernels import layout

@@ -168,7 +168,7 @@ def test_both_games_run_settings_share_the_base():
     """Seed, threads and progress are declared once (tabletop_mc.runsettings); ``but`` keeps the type."""
     import dataclasses
 
-    from caesar_sim.analysis.run import RunSettings
+    from caesar_sim.analysis.game.runs import RunSettings
     from sponsio_sim.analysis.settings import Run
     from tabletop_mc.runsettings import RunSettingsBase
     for cls in (Run, RunSettings):

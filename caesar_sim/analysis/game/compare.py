@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from caesar_sim.analysis.bids import bid_table
-from caesar_sim.analysis.run import RunSettings
-from caesar_sim.analysis.simulation import Simulation, simulate
+from caesar_sim.analysis.game.bids import bid_table
+from caesar_sim.analysis.game.runs import RunSettings
+from caesar_sim.analysis.game.simulation import Simulation, simulate
 
 
 def _measure(kind: str, what: str, label_a: str, a: tuple, label_b: str, b: tuple) -> dict:

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.rng import seed_key
-from caesar_sim.analysis.bids import LOCATIONS
+from caesar_sim.analysis.game.bids import LOCATIONS
 from caesar_sim.kernels import layout
-from caesar_sim.analysis.run import game_keys
+from caesar_sim.analysis.game.runs import game_keys
 from caesar_sim.fieldplay import field_play
 from caesar_sim.kernels.game.engine import draw_seats, play_field_one, play_one
 from caesar_sim.profile import is_field, parse_profile

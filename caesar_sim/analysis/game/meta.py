@@ -26,7 +26,7 @@ import pandas as pd
 from tabletop_mc.errors import OutputError
 from tabletop_mc.stats import mean_ci
 from caesar_sim import weights as WT
-from caesar_sim.analysis.run import RunSettings, run_field
+from caesar_sim.analysis.game.runs import RunSettings, run_field
 from caesar_sim.fieldplay import FieldPlay, mixture_play
 from caesar_sim.kernels import layout
 from caesar_sim.strategy import Strategy, parse_strategy
@@ -103,8 +103,8 @@ class Oracle:
 def oracle_candidates(players: int, field: FieldPlay, out: Path, round_: int, settings: RunSettings,
                       oracle: Oracle = Oracle()) -> list[Candidate]:
     """Best responses to ``field`` (module docstring); their weights files are written into ``out``."""
-    from caesar_sim.analysis.distill import Schedule, distill
-    from caesar_sim.analysis.tune import Search, tune
+    from caesar_sim.analysis.game.distill import Schedule, distill
+    from caesar_sim.analysis.game.tune import Search, tune
 
     out.mkdir(parents=True, exist_ok=True)
     tag = f"br{round_}-{players}p"

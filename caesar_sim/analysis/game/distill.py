@@ -25,7 +25,7 @@ import numpy as np
 from tabletop_mc.progress import Progress
 from tabletop_mc.stats import wilson
 from caesar_sim import weights as WT
-from caesar_sim.analysis.run import RunSettings, chunk_batches, game_keys
+from caesar_sim.analysis.game.runs import RunSettings, chunk_batches, game_keys
 from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import layout
 from caesar_sim.kernels.contexts import seats

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from tabletop_mc.stats import CI_METHOD, mean_ci, wilson
-from caesar_sim.analysis.run import Batch, RunSettings, run_games
+from caesar_sim.analysis.game.runs import Batch, RunSettings, run_games
 from caesar_sim.kernels import layout
 from caesar_sim.rules import FAVOUR_TYPES
 

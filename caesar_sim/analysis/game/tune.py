@@ -24,7 +24,7 @@ import numpy as np
 from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from caesar_sim import weights as WT
-from caesar_sim.analysis.run import RunSettings, run_field, run_games
+from caesar_sim.analysis.game.runs import RunSettings, run_field, run_games
 from caesar_sim.fieldplay import FieldPlay, field_play
 from caesar_sim.kernels import layout
 from caesar_sim.profile import Profile, weights_row

@@ -2,7 +2,7 @@
 
 Each iteration:
 
-1. **Play and label** (``analysis.labels``): field games of the current field (with the current
+1. **Play and label** (``analysis.game.netlabels``): field games of the current field (with the current
    `net` in it once there is one); sampled decisions are valued by `mc` (K rollouts per action,
    the mover rolling out as the current `net`, or the field's `distilled` member before the
    first, every other seat as a member drawn from the field). A share of the games runs under a
@@ -37,11 +37,11 @@ from tabletop_mc.errors import OutputError
 from tabletop_mc.metarun import play as play_table, solve
 from tabletop_mc.net.train import Schedule as FitSchedule, fit, require_training
 from caesar_sim import nets
-from caesar_sim.analysis import labels as L
-from caesar_sim.analysis.distill import distilled_weights
+from caesar_sim.analysis.game import netlabels as L
+from caesar_sim.analysis.game.distill import distilled_weights
 from caesar_sim.analysis.levers import REPORT_LEVERS
-from caesar_sim.analysis.meta import distill_start, mixture_field, paired_gain, payoff_adapter
-from caesar_sim.analysis.run import RunSettings
+from caesar_sim.analysis.game.meta import distill_start, mixture_field, paired_gain, payoff_adapter
+from caesar_sim.analysis.game.runs import RunSettings
 from caesar_sim.analysis.sweep import variants
 from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import layout

@@ -33,7 +33,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from tabletop_mc.stats import mean_ci, wilson
-from caesar_sim.analysis.run import RunSettings, chunk_batches, game_keys
+from caesar_sim.analysis.game.runs import RunSettings, chunk_batches, game_keys
 from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels.game import netrecord as LB
 from caesar_sim.kernels.contexts import seats
