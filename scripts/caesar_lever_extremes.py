@@ -2,12 +2,12 @@
 """Players that follow the rules: at each Circus lever's extreme values, does every-seat `net` play the game
 as every-seat `mc` does, more closely than today's field?
 
-For every lever the report turns (``analysis.levers.REPORT_LEVERS``: each value listed, and the
+For every lever the report turns (``analysis.balance.levers.REPORT_LEVERS``: each value listed, and the
 standard rules), three player models play the same seeded games under that rule set: ``net`` in
 every seat, ``mc:8`` in every seat (flat Monte Carlo, `tuned` rollouts, as in the report's
 robustness ladder) and the former field (``--former``, by default the previous reference
 fields' single member, `distilled@br1-<P>p-distilled.json`, in every seat). For each headline
-measure (``analysis.levers.MEASURES``: the start seat's gap to the fair share, the largest seat
+measure (``analysis.balance.levers.MEASURES``: the start seat's gap to the fair share, the largest seat
 gap, the score spread, the winner's lead, close games, lead changes, the comeback rate) it prints
 each model's level with its 95 % CI and whether `net` is closer to `mc` than the former field is;
 the summary line counts the cells and compares the mean absolute distances to `mc`.
@@ -36,9 +36,9 @@ def main() -> None:
     import numpy as np
     import pandas as pd
 
-    from caesar_sim.analysis.levers import MEASURES, REPORT_LEVERS, levels
+    from caesar_sim.analysis.balance.levers import MEASURES, REPORT_LEVERS, levels
     from caesar_sim.analysis.game.runs import RunSettings, run_games
-    from caesar_sim.analysis.sweep import variants
+    from caesar_sim.analysis.balance.sweep import variants
 
     players = args.players
     former = args.former or f"distilled@caesar_sim/fields/br1-{players}p-distilled.json"

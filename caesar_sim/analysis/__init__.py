@@ -3,7 +3,7 @@
 from caesar_sim.analysis.game.runs import Batch, RunSettings, run_games
 from caesar_sim.analysis.game.simulation import simulate
 from caesar_sim.analysis.game.bids import bids
-from caesar_sim.analysis.sweep import sweep
+from caesar_sim.analysis.balance.sweep import sweep
 from caesar_sim.analysis.game.narrate import narrated_game
 from caesar_sim.analysis.game.exploit import exploit
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import pandas as pd
 
 from tabletop_mc.firstscreen import Screen, check_bands, search, strength_sentence
-from caesar_sim.analysis.adapt import adapted, field_adapter
-from caesar_sim.analysis.levers import CLOSE, levels
+from caesar_sim.analysis.balance.adapt import adapted, field_adapter
+from caesar_sim.analysis.balance.levers import CLOSE, levels
 from caesar_sim.analysis.game.meta import paired_gain
 from caesar_sim.analysis.robust import MC
 from caesar_sim.analysis.game.runs import RunSettings, run_games

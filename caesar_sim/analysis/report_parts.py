@@ -51,7 +51,7 @@ def field_sentence(players: int, ex: pd.DataFrame) -> str:
 def summary(players: int, wins: pd.DataFrame, found: list[Finding], ex: pd.DataFrame,
             moved: pd.DataFrame | None = None) -> str:
     """The page's opening paragraph in plain words, from the reference field's numbers (``found``: the
-    ladder's findings, ``ranked``; ``moved``: ``levers.headline``, the lever effects that moved)."""
+    ladder's findings, ``ranked``; ``moved``: ``balance.levers.headline``, the lever effects that moved)."""
     play = field_play(REFERENCE, players)
     by_name = {f.name: f for f in found}
     ref = "reference field"

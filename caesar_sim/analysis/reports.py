@@ -23,7 +23,7 @@ from caesar_sim.analysis import firstpage, plots, views
 from caesar_sim.analysis.game.bids import NET_NOTE, bid_table
 from caesar_sim.analysis.game.compare import changed_summary, verdict_table
 from caesar_sim.analysis.game.exploit import WEIGHT_STEP
-from caesar_sim.analysis.levers import REPORT_LEVERS, effects_table, headline, lever_effects, reading_table
+from caesar_sim.analysis.balance.levers import REPORT_LEVERS, effects_table, headline, lever_effects, reading_table
 from caesar_sim.analysis.report_parts import (field_section, field_sentence, named_seats, seat_name, summary, weights_note)
 from caesar_sim.analysis.robust import MC, MIN_MC_GAMES, findings as ladder_findings, ranked, run_ladder, shown
 from caesar_sim.analysis.game.runs import RunSettings, run_games

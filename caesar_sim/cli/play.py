@@ -163,7 +163,7 @@ def sweep_levers(players, profile, n, rotate, plot, adapt_games, settings, fmt, 
     _, render, render_tables = load_analysis()
     from tabletop_mc.stats import CI_METHOD
     seed, rules = settings.seed, settings.rules
-    from caesar_sim.analysis import levers
+    from caesar_sim.analysis.balance import levers
     from caesar_sim.rules import load_rules
     results, notes = [], []
     for p in counts:

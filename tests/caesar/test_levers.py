@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from caesar_sim.analysis.levers import CLOSE, MEASURES, effects_table, game_vectors, lever_effects
+from caesar_sim.analysis.balance.levers import CLOSE, MEASURES, effects_table, game_vectors, lever_effects
 from caesar_sim.analysis.game.runs import RunSettings, run_games
 from caesar_sim.cli import main
 
@@ -100,7 +100,7 @@ def test_sweep_cli_tables_json_and_bad_players(tmp_path):
 
 
 def test_adapt_plays_each_value_with_the_field_re_solved_for_its_rules():
-    from caesar_sim.analysis.adapt import adapted, field_adapter
+    from caesar_sim.analysis.balance.adapt import adapted, field_adapter
     from caesar_sim.fieldplay import field_play
     from caesar_sim.rules import load_rules
     res = lever_effects(3, "reference", 120, ["favour.gold_coins=4"], RunSettings(seed=7), adapt_games=30)[0]
@@ -115,9 +115,9 @@ def test_adapt_plays_each_value_with_the_field_re_solved_for_its_rules():
 
 
 def test_a_change_is_confirmed_on_fresh_seeds_with_the_field_re_solved_for_it():
-    from caesar_sim.analysis.adapt import adapted, field_adapter
+    from caesar_sim.analysis.balance.adapt import adapted, field_adapter
     from caesar_sim.analysis.firstpage import CONFIRM_SEED, confirm_run
-    from caesar_sim.analysis.levers import levels
+    from caesar_sim.analysis.balance.levers import levels
     from caesar_sim.fieldplay import field_play
     from caesar_sim.rules import load_rules
     base = load_rules(None)

@@ -39,10 +39,10 @@ from tabletop_mc.net.train import Schedule as FitSchedule, fit, require_training
 from caesar_sim import nets
 from caesar_sim.analysis.game import netlabels as L
 from caesar_sim.analysis.game.distill import distilled_weights
-from caesar_sim.analysis.levers import REPORT_LEVERS
+from caesar_sim.analysis.balance.levers import REPORT_LEVERS
 from caesar_sim.analysis.game.meta import distill_start, mixture_field, paired_gain, payoff_adapter
 from caesar_sim.analysis.game.runs import RunSettings
-from caesar_sim.analysis.sweep import variants
+from caesar_sim.analysis.balance.sweep import variants
 from caesar_sim.fieldplay import FieldPlay
 from caesar_sim.kernels import layout
 from caesar_sim.strategy import Strategy, parse_strategy

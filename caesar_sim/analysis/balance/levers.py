@@ -15,7 +15,7 @@ fewer); lead changes per game (day ends at which no seat leading before still le
 comeback rate (games won by a seat that was last, strictly behind the leader, after day 1).
 
 With ``adapt_games`` (a field) the field's weights are re-solved for every value's rule set, the
-unchanged rules' included (``analysis.adapt``: the near members' payoff table under those rules,
+unchanged rules' included (``analysis.balance.adapt``: the near members' payoff table under those rules,
 common random numbers), so an effect compares adapted players with adapted players. The members'
 policies are not refitted per variant: ``tuned`` and ``distilled`` keep their weights (a refit
 is a `caesar tune` or `caesar distill` run of minutes per variant), but every scoring policy
@@ -31,11 +31,11 @@ import pandas as pd
 
 from tabletop_mc.moments import Moments
 from tabletop_mc.errors import UserError
-from caesar_sim.analysis.adapt import adapted, field_adapter
+from caesar_sim.analysis.balance.adapt import adapted, field_adapter
 from caesar_sim.analysis.game.runs import Batch, RunSettings, run_games
 from caesar_sim.fieldplay import FieldPlay, field_play
 from caesar_sim.profile import is_field
-from caesar_sim.analysis.sweep import variants
+from caesar_sim.analysis.balance.sweep import variants
 from caesar_sim.rules import load_rules
 
 CLOSE = 2   # coins: a game is close when the winner leads the runner-up by at most this
