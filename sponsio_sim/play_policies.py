@@ -8,6 +8,11 @@ plays. From the rows comes the one table of names every layer accepts
 The codes below ``kernels.play.tricks.HOOKED`` are the rows'. Codes from
 ``HOOKED`` on choose through ``choose_hooked`` (``kernels.play.pimc.PIMC``,
 the double-dummy player behind ``sponsio odds --policy dd``, is ``HOOKED``).
+A code lives only in memory: every file the tool writes or reads names a
+policy by its name (strategies, fields, success models and their
+``play_policy``, narrations), and the result cache is keyed by the kernels'
+sources, so a new row that raises ``HOOKED`` (and so PIMC's code) moves no
+saved file.
 
 Adding a play policy (``tests/test_registries.py`` checks steps 1 and 2,
 the help texts and docstring of step 3 and both docs pages of step 4, each
@@ -27,9 +32,9 @@ or the ``RANDOM`` test of step 2; ARCHITECTURE.md numbers the docs step 5):
    A policy that draws random numbers also joins ``RANDOM`` in
    ``kernels.odds.simulate.odds_chunk``'s test (a seat that draws turns off
    a goal row's early stop), which the test does not see;
-3. the help texts and docstring that list the names, written by hand
-   (``analysis.game.strategy.STRATEGY_HELP`` and that module's docstring,
-   ``--policy`` in ``cli/odds.py``), and
+3. the docstring that lists the names by hand (``analysis.game.strategy``'s;
+   ``STRATEGY_HELP`` there and ``--policy`` in ``cli/odds.py`` build their
+   lists from ``PLAY`` through ``in_words``), and
    ``analysis.odds.query.GOAL_DEPENDENT`` if each bet's odds row must be
    its own simulation;
 4. an ``ev`` seat that plays it needs a success model fitted under it
@@ -57,3 +62,11 @@ POLICIES = (
     PlayPolicy("goal", GOAL, "scores each legal card by its holder's bets and the bets it plays against"),
 )
 PLAY = {p.name: p.code for p in POLICIES}   # name -> kernel code, for every layer
+
+
+def in_words(*extra: str) -> str:
+    """The policies' names as a help text lists them, ``extra`` names after
+    the rows': "random, greedy or goal" (with ``"pimc"``: "random, greedy,
+    goal or pimc")."""
+    names = [*PLAY, *extra]
+    return ", ".join(names[:-1]) + " or " + names[-1]

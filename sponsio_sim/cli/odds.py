@@ -7,6 +7,7 @@ from tabletop_mc.clitools import ModeGroup, common_options, current_meta, emit, 
 from tabletop_mc.output import render
 from tabletop_mc.stats import CI_METHOD
 from tabletop_mc.runner import set_threads
+from sponsio_sim import play_policies
 from sponsio_sim.analysis.advise.trickplay import PLAYS, CardPlay
 from sponsio_sim.analysis.odds.query import OddsPlay, Query, odds
 from sponsio_sim.analysis.settings import Run
@@ -52,7 +53,7 @@ def _query(*, hand, talon, seat, lead, revealed, bets, others) -> Query:
 @click.option("--bets", default=None, type=ASCII_NONEMPTY, help='Your bets, e.g. "tricks=2,last" (default: every catalogue bet, one row each).')
 @click.option("--others", default=None, type=ASCII_NONEMPTY, help='Other seats\' bets, e.g. "1:tricks=3; 2:colour:R=0" (seats without bets play as trolls).')
 @click.option("--policy", default="goal", show_default=True, type=ASCII,
-              help="Your play policy: random, greedy, goal or pimc; or dd (double-dummy worst/best-case "
+              help=f"Your play policy: {play_policies.in_words('pimc')}; or dd (double-dummy worst/best-case "
                    "brackets); or POLICY,dd for both side by side.")
 @click.option("--worlds", type=positive_int(), default=20, show_default=True,
               help="pimc: sampled layouts of the hidden cards per decision.")

@@ -35,7 +35,7 @@ from sponsio_sim.bet_kinds import KIND_CODE
 from sponsio_sim.betting_policies import BETTING, BY_NAME, POLICIES, TEMPERED
 from sponsio_sim.betting_policies import DEFAULT_ROLLOUTS  # noqa: F401  (re-exported: analysis.game.setup)
 from sponsio_sim.kernels.layout import MAX_ENTRIES
-from sponsio_sim.play_policies import PLAY
+from sponsio_sim.play_policies import PLAY, in_words as play_in_words
 from sponsio_sim.rules import RuleSet
 
 MAX_TEMP = 100.0         # coins: far past uniform over a decision's candidates
@@ -52,7 +52,7 @@ HORIZONS = ("net",)   # mc's horizon= values: "net", the value head at the round
 CASH_BY_NET = "net"
 STRATEGY_HELP = ("BETTING:PLAY[:CASH][:without=KIND][:temp=TAU][:horizon=net] with BETTING "
                  + ", ".join(p.syntax for p in POLICIES) + "; "
-                 f"PLAY {', '.join(list(PLAY)[:-1])} or {list(PLAY)[-1]}; CASH never, cashK (e.g. cash4) or net; "
+                 f"PLAY {play_in_words()}; CASH never, cashK (e.g. cash4) or net; "
                  "without=nines (or without=nines+last) never places those bet types; "
                  f"temp=TAU ({', '.join(TEMPERED)}) samples actions "
                  "by a softmax of temperature TAU coins; horizon=net (mc) stops its rollouts where the round "
