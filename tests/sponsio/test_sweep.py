@@ -121,3 +121,15 @@ def test_adapt_re_solves_the_field_for_every_value_and_plays_it():
     assert np.allclose(again(load_rules(base, overrides={"troll_pay": 0})).weights, res.fields[0].weights)
     with pytest.raises(UserError, match="field profile"):
         sweep(PROFILE, players=4, levers=["troll_pay=0,2"], n=60, adapt_games=20)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_every_seat_mc_cashes_in_as_the_fields_heaviest_member(players):
+    """The lookahead the re-solved field is checked against (``scripts/adaptive_check.py``) parses for
+    every shipped field, whose heaviest member may cash in by the network (``net``)."""
+    from sponsio_sim.analysis.balance.adapt import every_seat_mc
+    rules = load_rules(None, players)
+    field = parse_profile("reference", rules)
+    heaviest = field[int(np.argmax(field.weights))]
+    mc = every_seat_mc(field, rules)
+    assert len(mc) == players and {st.text for st in mc} == {f"mc:goal:{heaviest.cash_text}"}

@@ -51,6 +51,18 @@ def adapted(resolver: Adapter, rules: RuleSet, profile: Profile) -> Profile:
     return mixture_profile(members, a.weights, f"field re-solved for {rules.name}", rules)
 
 
+def every_seat_mc(field, rules: RuleSet):
+    """``mc`` at every seat, cashing in as the field's heaviest member does
+    (``never``, ``cashK`` or the network's ``net``): the lookahead the
+    re-solved field is checked against."""
+    import numpy as np
+
+    from sponsio_sim.analysis.game.setup import parse_profile
+
+    heaviest = field[int(np.argmax(field.weights))]
+    return parse_profile(f"mc:goal:{heaviest.cash_text} x{rules.players}", rules)
+
+
 def mc_check(base: RuleSet, levers, *, n: int, n_mc: int, games: int, seed: int, keep: int = KEEP,
              measure: str = "troll share", cache: bool = True, progress=None):
     """At each lever's lowest and highest value: ``measure`` under the reference field as shipped
@@ -69,8 +81,6 @@ def mc_check(base: RuleSet, levers, *, n: int, n_mc: int, games: int, seed: int,
     field = parse_profile("reference", base)
     model = find_model(base, variant="reference")
     resolver = field_adapter(base, field, games=games, seed=seed, model=model, keep=keep, cache=cache)
-    heaviest = field[int(np.argmax(field.weights))]
-    cash = "never" if heaviest.cash is None else f"cash{heaviest.cash}"
     rows = []
     for lever in levers:
         for value in sorted({min(lever.values), max(lever.values)}):
@@ -78,7 +88,7 @@ def mc_check(base: RuleSet, levers, *, n: int, n_mc: int, games: int, seed: int,
             fixed = parse_profile("reference", rules)
             run = run_plays([Play(rules, fixed), Play(rules, adapted(resolver, rules, field))], n, seed=seed,
                             model=model, progress=progress, cache=cache)
-            mc = parse_profile(f"mc:goal:{cash} x{rules.players}", rules)
+            mc = every_seat_mc(field, rules)
             mrun = run_plays([Play(rules, mc)], n_mc, seed=seed, model=model, progress=progress, cache=cache)
             f, a, m = level(run, 0, measure), level(run, 1, measure), level(mrun, 0, measure)
             gap = a["level"] - m["level"]
