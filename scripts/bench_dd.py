@@ -27,6 +27,11 @@ replays a run's deals.
    kernels (one small run first loads them): wall and CPU time of each of
    ``--repeats`` runs (target: <= 12 s wall on 2 quiet cores). Not part of the
    default run (about a minute).
+5. ``--only example``: where that query's time goes, on fresh deals dealt
+   as it deals them (the example's hand and talon fixed, the other 24 cards
+   at random): per catalogue bet, the best case and (where the best case
+   holds, as ``kernels.odds.dd`` asks it) the worst case, CPU ms per deal
+   on one thread; the rows that cost most. Not part of the default run.
 
 Times are process CPU time per solve (the machine is shared), the minimum
 over ``--repeats`` runs of each position, both solvers timed back to back on
@@ -48,6 +53,7 @@ import time
 import numpy as np
 
 from sponsio_sim.bets import catalogue, encode_table, parse_bet_set
+from sponsio_sim.cards import parse_cards
 from sponsio_sim.kernels.bits import colour_masks, nines_mask
 from sponsio_sim.kernels.dd.context import BetQuestion
 from sponsio_sim.kernels.dd.solve import fresh_counters, solve_bets, solve_coalition, workspace
@@ -94,8 +100,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--seed", type=int, default=None,
                     help="the deals' seed (default: a fresh one from the OS, printed)")
-    ap.add_argument("--only", choices=["coalition", "bets", "best", "query"], default=None,
-                    help="run one part only (query: only when asked)")
+    ap.add_argument("--only", choices=["coalition", "bets", "best", "query", "example"], default=None,
+                    help="run one part only (query and example: only when asked)")
     args = ap.parse_args()
     if args.only == "query":
         query_part(args.repeats)
@@ -107,8 +113,10 @@ def main():
     empty = np.zeros(0, dtype=np.int64)
     if args.seed is None:
         args.seed = int(np.random.SeedSequence().entropy % (1 << 32))
-    print(f"{args.deals} random deals from seed {args.seed} (replay them with --seed {args.seed})")
+    print(f"{args.deals} fresh deals from seed {args.seed} (replay them with --seed {args.seed})")
     deals, leaders = random_deals(args.deals, args.seed)
+    if args.only == "example":
+        deals, leaders = example_deals(rules, args.deals, args.seed)
     stamp = [1]
 
     def ours(i):
@@ -124,6 +132,9 @@ def main():
                work, np.uint64(1))
     print(f"JIT compile / cache load: {time.perf_counter() - t0:.1f} s (excluded below)")
 
+    if args.only == "example":
+        example_part(args, rules, deals, colmask, nines, work, stamp)
+        return
     if args.only in (None, "coalition"):
         coalition_part(args, deals, leaders, ours)
     if args.only in (None, "bets"):
@@ -225,6 +236,52 @@ def coalition_part(args, deals, leaders, ours):
         p99 = np.percentile(ours_t, 99) / np.percentile(dds_t, 99)
         print(f"our p99 = {p99:.2f} x DDS's p99 (target <= {P99_RATIO}): "
               f"{'met' if p99 <= P99_RATIO else 'not met'}")
+
+
+def example_deals(rules, n, seed):
+    """``n`` deals as the query's: seat 0 holds the example's hand, the
+    talon is the example's, the other 24 cards fall at random; seat 0 leads."""
+    hand = parse_cards(QUERY[2], rules, "hand")
+    talon = parse_cards(QUERY[4], rules, "talon")
+    rest = [c for c in range(rules.n_colours * 9) if c not in hand and c not in talon]
+    rng = np.random.default_rng(seed)
+    out = np.zeros((n, 4), dtype=np.uint64)
+    for i in range(n):
+        out[i, 0] = np.uint64(sum(1 << c for c in hand))
+        cards = rng.permutation(rest)
+        for s in range(1, 4):
+            out[i, s] = np.uint64(sum(1 << int(c) for c in cards[(s - 1) * 8:s * 8]))
+    return out, np.zeros(n, dtype=np.int64)
+
+
+def example_part(args, rules, deals, colmask, nines, work, stamp):
+    """Part 5: the catalogue query's two questions per bet, as ``kernels.odds.dd`` asks them."""
+    empty = np.zeros(0, dtype=np.int64)
+    ctr0 = fresh_counters(4, 4)
+    n = len(deals)
+    cost = []
+    for bet in catalogue(rules, 0):
+        codes, counts = encode_table({0: [bet]}, 4)
+        best_ms = worst_ms = 0.0
+        for i in range(n):
+            stamp[0] += 2
+            dt, (ok, _) = cpu(lambda: solve_bets(deals[i].copy(), 0, empty, ctr0, colmask, nines,
+                                                 BetQuestion(codes, counts, 0, 15, np.uint64(0)), work,
+                                                 np.uint64(stamp[0])))
+            best_ms += dt * 1e3
+            if ok:
+                dt, _ = cpu(lambda: solve_bets(deals[i].copy(), 0, empty, ctr0, colmask, nines,
+                                               BetQuestion(codes, counts, 0, 1, np.uint64(0)), work,
+                                               np.uint64(stamp[0] + 1)))
+                worst_ms += dt * 1e3
+        cost += [(best_ms / n, bet.notation(rules), "best"), (worst_ms / n, bet.notation(rules), "worst")]
+    best = sum(c for c, _, w in cost if w == "best")
+    worst = sum(c for c, _, w in cost if w == "worst")
+    print(f"\n5. the --help example's catalogue on {n} of its deals, one thread, CPU time: best case "
+          f"{best:.1f} ms per deal, worst case {worst:.1f} ms per deal ({best + worst:.1f} in all); "
+          f"the costliest rows:")
+    for c, name, which in sorted(cost, reverse=True)[:12]:
+        print(f"  {name:<12} {which:<5} {c:6.2f} ms per deal")
 
 
 def query_part(repeats):
