@@ -31,6 +31,7 @@ from tabletop_mc.metagame.nash import refine
 from tabletop_mc.metagame.text import describe_mixture
 
 KEEP = 4              # members in the re-solved table (the support first)
+WITHIN = 0.05         # the check against mc: the re-solved field within this of every-seat mc
 SUPPORT = 1e-3        # a member with more weight than this is in the current support
 START_FLOOR = 0.02    # the replicator path starts from the current mixture, every near member at least this
 
@@ -126,3 +127,17 @@ class Adapter:
         runs = list(self.memo.values())
         return {"rule_sets": len(runs), "profiles": sum(a.profiles for a in runs),
                 "games": sum(a.profiles * a.games for a in runs), "seconds": sum(a.seconds for a in runs)}
+
+
+def mc_check_row(fixed, adapted, mc) -> dict:
+    """One rule set of the check against `mc` (both games' ``analysis.balance.adapt.mc_check``): a
+    measure's (level, 95 % low, high) under the field as shipped, re-solved, and under every-seat `mc`;
+    ``within``: the re-solved field lies within ``WITHIN`` of mc or their intervals overlap;
+    ``closer``: it is nearer mc than the field as shipped."""
+    gap = adapted[0] - mc[0]
+    row = {}
+    for name, (v, lo, hi) in (("fixed", fixed), ("adapted", adapted), ("mc", mc)):
+        row.update({name: float(v), f"{name}_low": float(lo), f"{name}_high": float(hi)})
+    row["within"] = bool(abs(gap) <= WITHIN or (adapted[1] <= mc[2] and mc[1] <= adapted[2]))
+    row["closer"] = bool(abs(gap) < abs(fixed[0] - mc[0]))
+    return row

@@ -41,11 +41,13 @@ ADAPT_GAMES = 1_000   # games per profile of each re-solved field (the players w
 
 
 def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, progress=None,
-                  command: str | None = None, with_findings: bool = False, bands: dict | None = None):
+                  command: str | None = None, with_findings: bool = False, bands: dict | None = None,
+                  mc_scale: float | None = None):
     """Regenerate every Circus Maximus report under ``out_dir``; returns the index.html path
     (with ``with_findings``: the path and the findings' sentences). The page opens with a summary in
     plain words, then the findings that hold under every player model of the robustness ladder,
-    largest first, each linking to its evidence."""
+    largest first, each linking to its evidence; ``mc_scale``: the every-seat-mc rung's scale when it
+    is not ``scale`` (``MIN_MC_GAMES`` at 1)."""
     firstpage.bands_for(bands)   # every band checked before any work
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -58,7 +60,8 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     ref = REFERENCE
     play4 = field_play(ref, 4)
 
-    runs = run_ladder(n(20000), n(MIN_MC_GAMES), settings)
+    n_rung = max(int(MIN_MC_GAMES * (scale if mc_scale is None else mc_scale)), 20)
+    runs = run_ladder(n(20000), n_rung, settings)
     sim = runs.sims[(4, "reference field")]
     b = sim.batch
     doc.section("The reference field: win rates and scores (4 players)",
@@ -96,7 +99,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     seats = pd.concat(frames)
     doc.section("Start-player advantage by player count, under three player models",
                 f"Seat {first} starts day 1; the reference field and the best fast profile n={n(20000)} games, "
-                f"`{MC}` in every seat n={n(MIN_MC_GAMES)}, seed {seed}; {CI_METHOD}.")
+                f"`{MC}` in every seat n={n_rung}, seed {seed}; {CI_METHOD}.")
     doc.table(seats[["players", "model", "profile", *[c for c in seats.columns if c not in ("players", "model", "profile")]]],
               "seats_by_players")
 

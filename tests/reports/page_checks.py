@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -85,8 +86,14 @@ def build(main, out, prog: str) -> Path:
     if prog == "sponsio":
         (Path(out) / "grading").symlink_to(away)
         names.append("grading")
-    res = CliRunner().invoke(main, ["report", "--out", str(out), "--scale", "0.002", "--format", "json"])
+    # --mc-scale sizes the strong-play rung apart from --scale: 5,000 x 0.009 = 45 games of every seat mc
+    res = CliRunner().invoke(main, ["report", "--out", str(out), "--scale", "0.002", "--mc-scale", "0.009",
+                                    "--format", "json"])
     assert res.exit_code == 0, f"{prog} report: {res.output}"
+    assert json.loads(res.output)["meta"]["mc_scale"] == 0.009
+    page = (Path(out) / "index.html").read_text()
+    assert ("(45 with every seat mc)" if prog == "sponsio" else "in every seat n=45") in page, (
+        "the strong-play rung does not play --mc-scale's games")
     for name in names:
         assert not (Path(out) / name).is_symlink() and (Path(out) / name).exists(), name
     assert sorted(p.name for p in away.iterdir()) == sorted(n for n in names if n != "grading")

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tabletop_mc.adaptive import Adapter, adapt, near_members
+from tabletop_mc.adaptive import WITHIN, Adapter, adapt, mc_check_row, near_members
 
 
 def hawk_dove(v: float, c: float = 1.0, extra: int = 0):
@@ -67,3 +67,17 @@ def test_adapter_solves_each_rule_set_once_and_counts_its_cost():
     assert [m[0] for m in made] == [0.3, 0.8] and made[0][1] == (1, 0)   # the support, heaviest first
     cost = ad.cost()
     assert cost["rule_sets"] == 2 and cost["profiles"] == 6 and cost["games"] == 30
+
+
+@pytest.mark.parametrize("adapted, mc, within, closer", [
+    ((0.30, 0.28, 0.32), (0.33, 0.30, 0.36), True, True),                         # 3 points apart
+    ((0.30, 0.28, 0.32), (0.30 + WITHIN + 0.03, 0.31, 0.40), True, True),        # 8 points, intervals overlap
+    ((0.30, 0.29, 0.31), (0.30 + WITHIN + 0.03, 0.37, 0.39), False, True),       # 8 points, apart
+    ((0.50, 0.49, 0.51), (0.20, 0.18, 0.22), False, False),                       # farther than the shipped field
+])
+def test_the_check_against_mc_says_within_and_closer(adapted, mc, within, closer):
+    """The players-who-adapt check (both games): within 5 points of every-seat mc or overlapping
+    intervals; closer than the field as shipped (0.50 here: a tie is not closer)."""
+    row = mc_check_row((0.50, 0.49, 0.51), adapted, mc)
+    assert (row["within"], row["closer"]) == (within, closer)
+    assert (row["fixed"], row["adapted_low"], row["mc_high"]) == (0.50, adapted[1], mc[2])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from tabletop_mc.adaptive import KEEP, Adapter
+from tabletop_mc.adaptive import KEEP, Adapter, mc_check_row
 from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.meta import adapter
 from sponsio_sim.analysis.game.model import fingerprint
@@ -67,9 +67,8 @@ def mc_check(base: RuleSet, levers, *, n: int, n_mc: int, games: int, seed: int,
              measure: str = "troll share", cache: bool = True, progress=None):
     """At each lever's lowest and highest value: ``measure`` under the reference field as shipped
     (fixed weights), under the field re-solved for that rule set (``n`` games each, paired) and under
-    every-seat ``mc`` (``n_mc`` games), with 95 % intervals; ``within``: the re-solved field lies within
-    5 points of mc or their intervals overlap; ``closer``: nearer mc than the fixed field.
-    Returns (table, the re-solver's cost)."""
+    every-seat ``mc`` (``n_mc`` games), with 95 % intervals, ``within`` and ``closer``
+    (``tabletop_mc.adaptive.mc_check_row``). Returns (table, the re-solver's cost)."""
     import numpy as np
     import pandas as pd
 
@@ -90,16 +89,10 @@ def mc_check(base: RuleSet, levers, *, n: int, n_mc: int, games: int, seed: int,
                             model=model, progress=progress, cache=cache)
             mc = every_seat_mc(field, rules)
             mrun = run_plays([Play(rules, mc)], n_mc, seed=seed, model=model, progress=progress, cache=cache)
-            f, a, m = level(run, 0, measure), level(run, 1, measure), level(mrun, 0, measure)
-            gap = a["level"] - m["level"]
+            f, a, m = (level(r, j, measure) for r, j in ((run, 0), (run, 1), (mrun, 0)))
             rows.append({"players": base.players, "lever": lever.key, "value": value, "measure": measure,
-                         "fixed": f["level"], "fixed_low": f["level_low"], "fixed_high": f["level_high"],
-                         "adapted": a["level"], "adapted_low": a["level_low"], "adapted_high": a["level_high"],
-                         "mc": m["level"], "mc_low": m["level_low"], "mc_high": m["level_high"],
-                         "n": n, "n_mc": n_mc, "mixture": resolver(rules).text(),
-                         "within": bool(abs(gap) <= 0.05 or (a["level_low"] <= m["level_high"]
-                                                             and m["level_low"] <= a["level_high"])),
-                         "closer": bool(abs(gap) < abs(f["level"] - m["level"]))})
+                         **mc_check_row(*((x["level"], x["level_low"], x["level_high"]) for x in (f, a, m))),
+                         "n": n, "n_mc": n_mc, "mixture": resolver(rules).text()})
     return pd.DataFrame(rows), resolver.cost()
 
 
