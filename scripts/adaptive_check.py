@@ -88,7 +88,7 @@ def sponsio_check(players: int, args):
 
 
 def caesar_check(players: int, args):
-    from caesar_sim.analysis.balance.adapt import mc_check
+    from caesar_sim.analysis.balance.check import mc_check
     from caesar_sim.analysis.balance.levers import REPORT_LEVERS
     from caesar_sim.analysis.game.runs import RunSettings
 

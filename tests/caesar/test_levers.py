@@ -134,7 +134,7 @@ def test_the_check_against_mc_refuses_a_bad_measure_or_value_before_any_work():
     """``analysis.balance.adapt.mc_check`` (``scripts/adaptive_check.py --game caesar``): an unknown
     measure or a lever value the rules refuse is one line (``UserError``), before anything is played."""
     from tabletop_mc.errors import UserError
-    from caesar_sim.analysis.balance.adapt import mc_check
+    from caesar_sim.analysis.balance.check import mc_check
     from caesar_sim.analysis.game.runs import RunSettings
     with pytest.raises(UserError, match="--measure"):
         mc_check(4, ["favour.gold_coins=1;3"], RunSettings(), n=10, n_mc=10, games=10, measure="nope")
