@@ -117,8 +117,17 @@ class Question:
     others: str | None = None
 
 
+@dataclass(frozen=True)
+class DDResult:
+    """What ``solve`` answers: ``table``, one row per deal (``solve``'s docstring), and ``rules``, the summary of
+    the rule set the deals were solved under (the text table's title). A typed result, not pandas' experimental
+    ``attrs``: the summary cannot be lost by a pandas operation on the table."""
+    table: pd.DataFrame
+    rules: str
+
+
 def solve(deals, question: Question = Question(), *, players: int | None = None, rules=None, overrides=None,
-          threads: int | None = None, lines=None) -> pd.DataFrame:
+          threads: int | None = None, lines=None) -> DDResult:
     """Answer ``question`` for each deal (a string or a list of strings).
 
     One row per deal in input order: ``deal`` (1-based), ``lead``, then
@@ -205,8 +214,7 @@ def solve(deals, question: Question = Question(), *, players: int | None = None,
     # Wall time of the deal's solves, to 0.001 ms (the clock's useful
     # precision here; a shared machine's noise is larger).
     df["ms"] = np.round(total_ms, 3)
-    df.attrs.update(rules=ruleset.summary())
-    return df
+    return DDResult(df, ruleset.summary())
 
 
 def read_deals(path: str) -> tuple[list[str], list[int]]:

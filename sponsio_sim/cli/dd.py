@@ -47,7 +47,7 @@ def dd_cmd(deal, deals_file, question, players, seed, fmt, rules, overrides, thr
         texts, lines = deal, None
     else:
         texts, lines = read_deals(deals_file)
-    df = solve(texts, question, players=players, rules=rules,
-               overrides=overrides, threads=threads, lines=lines)
-    title = df.attrs["rules"] if fmt == "table" else None
-    emit(render(df, fmt, title=title))
+    solved = solve(texts, question, players=players, rules=rules,
+                   overrides=overrides, threads=threads, lines=lines)
+    title = solved.rules if fmt == "table" else None
+    emit(render(solved.table, fmt, title=title))

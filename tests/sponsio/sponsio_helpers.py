@@ -138,7 +138,7 @@ def assert_bets_match_minimax(rules, hands, leader, trick, seat, mine, others):
     notation = ",".join(b.notation(rules) for b in mine)
     others_text = "; ".join(f"{s}:{','.join(b.notation(rules) for b in bs)}" for s, bs in others.items())
     df = solve(deal_text(hands, rules), Question(lead=leader, trick=trick_text(trick, rules), seat=seat,
-               bets=notation, others=others_text or None), rules=rules)
+               bets=notation, others=others_text or None), rules=rules).table
     table = {s: [bet_tuple(b) for b in bs] for s, bs in others.items()}
     table[seat] = [bet_tuple(b) for b in mine]
     assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), notation

@@ -29,7 +29,7 @@ def test_coalition_matches_minimax(case):
     size = rng.randrange(1, players)
     coalition = sorted(rng.sample(range(players), size))
     df = solve(deal_text(hands, rules), Question(lead=leader, trick=trick_text(trick, rules),
-               coalition=",".join(map(str, coalition))), rules=rules)
+               coalition=",".join(map(str, coalition))), rules=rules).table
     ref = coalition_tricks(hands, leader, coalition, trick)
     assert int(df["tricks"].iloc[0]) == ref
 
@@ -46,7 +46,8 @@ def test_coalition_matches_minimax_on_skewed_deals(case):
     rules = small_rules(players, hand)
     hands, leader, _, _ = skewed_position(rng, players, hand, False, two_upto=18)
     coalition = sorted(rng.sample(range(players), rng.randrange(1, players)))
-    df = solve(deal_text(hands, rules), Question(lead=leader, coalition=",".join(map(str, coalition))), rules=rules)
+    df = solve(deal_text(hands, rules), Question(lead=leader, coalition=",".join(map(str, coalition))),
+               rules=rules).table
     assert int(df["tricks"].iloc[0]) == coalition_tricks(hands, leader, coalition)
 
 
@@ -93,7 +94,7 @@ def test_bets_that_clash_match_minimax(case):
     seat = rng.randrange(players)
     notation = CLASH_BETS[case % len(CLASH_BETS)]
     df = solve(deal_text(hands, rules), Question(lead=leader, trick=trick_text(trick, rules), seat=seat,
-               bets=notation), rules=rules)
+               bets=notation), rules=rules).table
     table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}
     assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), notation
     assert bool(df["best"].iloc[0]) == bet_question(hands, leader, seat, table, False, trick), notation
@@ -104,7 +105,7 @@ def test_trick_bet_exactly_reachable_after_the_other_side_cashes():
     with its two top cards: the sure-trick bound must not cut it off."""
     rules = small_rules(4, 3)
     text = "R9 B9 Y1 | Y9 R1 B1 | G1 G2 G3 | G4 G5 G6"
-    df = solve(text, Question(lead=1, seat=0, bets="tricks=2"), rules=rules)
+    df = solve(text, Question(lead=1, seat=0, bets="tricks=2"), rules=rules).table
     hands = [sorted(parse_cards(part, rules, "deal")) for part in text.split("|")]
     assert bet_question(hands, 1, 0, {0: [("tricks", 2)]}, True) is True
     assert bool(df["worst"].iloc[0]) and bool(df["best"].iloc[0])
@@ -117,7 +118,7 @@ def test_every_catalogue_bet_on_one_deal():
     text = deal_text(hands, rules)
     seen_true = set()
     for bet in catalogue(rules, 1):
-        df = solve(text, Question(lead=leader, seat=1, bets=bet.notation(rules)), rules=rules)
+        df = solve(text, Question(lead=leader, seat=1, bets=bet.notation(rules)), rules=rules).table
         table = {1: [bet_tuple(bet)]}
         for col, worst in (("worst", True), ("best", False)):
             ref = bet_question(hands, leader, 1, table, worst)
@@ -146,7 +147,7 @@ def test_coalition_matches_dds():
         for _ in range(50):
             cards = rng.sample(range(36), 32)
             deals.append([set(cards[s * 8:(s + 1) * 8]) for s in range(4)])
-        df = solve([deal_text(h, rules) for h in deals], Question(lead=leader, coalition="0,2"), rules=rules)
+        df = solve([deal_text(h, rules) for h in deals], Question(lead=leader, coalition="0,2"), rules=rules).table
         for hands, ours in zip(deals, df["tricks"]):
             deal = Deal(_pbn(hands))
             deal.first = Player(leader)
@@ -196,7 +197,7 @@ def test_batch_file_json_in_input_order(tmp_path):
     rows = json.loads(res.output)["rows"]
     assert [r["deal"] for r in rows] == list(range(1, 7))
     for text, row in zip(deals, rows):
-        one = solve(text, Question(coalition="0,2", seat=0, bets="tricks=2"), rules=rules)
+        one = solve(text, Question(coalition="0,2", seat=0, bets="tricks=2"), rules=rules).table
         assert row["tricks"] == int(one["tricks"].iloc[0])
         assert row["worst"] == bool(one["worst"].iloc[0]) and row["best"] == bool(one["best"].iloc[0])
         assert row["nodes"] > 0 and (row["best"] or not row["worst"])

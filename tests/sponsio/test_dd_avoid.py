@@ -37,7 +37,8 @@ def test_avoid_bounds_match_minimax(case):
                 f"tricks=1,colour:{c2}=0", f"tricks=0,colour:{c1}=0", "tricks=1,last", "tricks=0,last"]
     text = deal_text(hands, rules)
     for notation in bet_sets:
-        df = solve(text, Question(lead=leader, trick=trick_text(trick, rules), seat=seat, bets=notation), rules=rules)
+        df = solve(text, Question(lead=leader, trick=trick_text(trick, rules), seat=seat, bets=notation),
+                   rules=rules).table
         table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}
         assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), \
             (notation, text, leader, trick, seat)
@@ -51,7 +52,8 @@ def assert_avoid_bets_match_minimax(hands, leader, trick, seat, colours, rules):
     c1, c2 = "RBGY"[colours[0]], "RBGY"[colours[1]]
     text = deal_text(hands, rules)
     for notation in ["tricks=0", f"colour:{c1}=0", f"colour:{c2}=0", "tricks=1"]:
-        df = solve(text, Question(lead=leader, trick=trick_text(trick, rules), seat=seat, bets=notation), rules=rules)
+        df = solve(text, Question(lead=leader, trick=trick_text(trick, rules), seat=seat, bets=notation),
+                   rules=rules).table
         table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}
         assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), \
             (notation, text, leader, trick, seat)
@@ -119,7 +121,7 @@ def test_guard_that_discards_its_colour():
     |S_R|, so no guard)."""
     rules = load_rules(players=4, overrides={"hand_size": 3})
     text = "R5 B2 B3 | R2 B4 B6 | R8 R9 G1 | G2 G3 G4"
-    df = solve(text, Question(lead=1, seat=0, bets="tricks=0"), rules=rules)
+    df = solve(text, Question(lead=1, seat=0, bets="tricks=0"), rules=rules).table
     hands = [sorted(parse_cards(part, rules, "deal")) for part in text.split("|")]
     assert not bet_question(hands, 1, 0, {0: [("tricks", 0)]}, True)
     assert not bool(df["worst"].iloc[0])

@@ -41,7 +41,8 @@ def test_avoid_bets_match_minimax_on_skewed_deals(case):
                 f"tricks={hand}", f"tricks={hand - 1},colour:{c1}=0"]
     text = deal_text(hands, rules)
     for notation in bet_sets:
-        df = solve(text, Question(lead=leader, trick=trick_text(trick, rules), seat=seat, bets=notation), rules=rules)
+        df = solve(text, Question(lead=leader, trick=trick_text(trick, rules), seat=seat, bets=notation),
+                   rules=rules).table
         table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}
         assert bool(df["worst"].iloc[0]) == bet_question(hands, leader, seat, table, True, trick), \
             (notation, text, leader, trick)
@@ -62,7 +63,7 @@ NINES_SKIP = [
 def test_nines_are_never_skipped_as_small_cards(case):
     players, hand, text, leader, trick_cards, seat, notation = NINES_SKIP[case]
     rules = load_rules(players=players, overrides={"hand_size": hand})
-    df = solve(text, Question(lead=leader, trick=trick_cards or None, seat=seat, bets=notation), rules=rules)
+    df = solve(text, Question(lead=leader, trick=trick_cards or None, seat=seat, bets=notation), rules=rules).table
     hands = [sorted(parse_cards(part, rules, "deal")) for part in text.split("|")]
     trick = parse_cards(trick_cards, rules, "trick") if trick_cards else []
     table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}

@@ -116,7 +116,8 @@ def test_best_case_matches_minimax(case):
     bet_sets.append(f"tricks={left - 1},colour:{NAMES[col]}={need}")
     text = deal_text(hands, rules)
     for notation in bet_sets:
-        df = solve(text, Question(lead=leader, trick=trick_text(trick, rules), seat=seat, bets=notation), rules=rules)
+        df = solve(text, Question(lead=leader, trick=trick_text(trick, rules), seat=seat, bets=notation),
+                   rules=rules).table
         table = {seat: [bet_tuple(b) for b in parse_bet_set(notation, rules, seat)]}
         assert bool(df["best"].iloc[0]) == bet_question(hands, leader, seat, table, False, trick), \
             (notation, text, leader, trick, seat)
@@ -133,5 +134,5 @@ def test_sweep_needs_the_discards():
     for hands, ok in ((can, True), (cannot, False)):
         assert bet_question(hands, 0, 0, {0: [("tricks", 3)]}, False) == ok
         assert (coop_sweep(masks(hands), 4, 0, colmask)[0] == NO) == (not ok)
-        df = solve(deal_text(hands, rules), Question(lead=0, seat=0, bets="tricks=3"), rules=rules)
+        df = solve(deal_text(hands, rules), Question(lead=0, seat=0, bets="tricks=3"), rules=rules).table
         assert bool(df["best"].iloc[0]) == ok

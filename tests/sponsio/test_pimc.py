@@ -30,11 +30,11 @@ def known_deal(seed):
 def test_dd_odds_on_a_known_deal_are_the_solver_answer(seed):
     rules, hand, talon, revealed, deal = known_deal(seed)
     df = odds(Query(hand, talon, revealed=revealed, bets="tricks=1,last"), OddsPlay("dd"), n=40, rules=rules)
-    exact = solve(deal, Question(seat=0, bets="tricks=1"), rules=rules)
+    exact = solve(deal, Question(seat=0, bets="tricks=1"), rules=rules).table
     row = df.set_index("bet").loc["tricks=1"]
     assert row["p_worst"] == float(exact["worst"].iloc[0])
     assert row["p_best"] == float(exact["best"].iloc[0])
-    joint = solve(deal, Question(seat=0, bets="tricks=1,last"), rules=rules)
+    joint = solve(deal, Question(seat=0, bets="tricks=1,last"), rules=rules).table
     assert df.set_index("bet").loc["all:tricks=1,last", "p_worst"] == float(joint["worst"].iloc[0])
 
 
@@ -52,7 +52,7 @@ def test_dd_odds_of_the_whole_catalogue_on_a_known_full_deal(seed):
     deal = " | ".join(fmt(h) for h in hands)
     assert len(df) >= 50
     for bet, row in df.set_index("bet").iterrows():
-        exact = solve(deal, Question(seat=0, bets=bet), rules=rules)
+        exact = solve(deal, Question(seat=0, bets=bet), rules=rules).table
         assert (row["p_worst"], row["p_best"]) == (float(exact["worst"].iloc[0]), float(exact["best"].iloc[0])), bet
 
 
@@ -61,7 +61,7 @@ def test_pimc_wins_every_known_deal_that_is_makeable():
     for seed in range(40):
         rules, hand, talon, revealed, deal = known_deal(seed)
         for bets in ("tricks=1", "tricks=2", "last"):
-            if not solve(deal, Question(seat=0, bets=bets), rules=rules)["worst"].iloc[0]:
+            if not solve(deal, Question(seat=0, bets=bets), rules=rules).table["worst"].iloc[0]:
                 continue
             df = odds(Query(hand, talon, revealed=revealed, bets=bets), OddsPlay("pimc", worlds=1), n=8, rules=rules)
             assert df["p"].iloc[0] == 1.0, (seed, bets)

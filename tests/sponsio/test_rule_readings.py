@@ -266,9 +266,9 @@ def test_double_dummy_nines_bet_under_each_scope():
     deal = "R9 R8 | B9 B1 | R2 R3 | R4 R5"
     for scope, worst in (("all", False), ("own", True)):
         r = solve(deal, Question(lead=0, seat=0, bets="nines"), rules="standard-4p", overrides=["hand_size=2",
-                  f"nines_scope={scope}"])
+                  f"nines_scope={scope}"]).table
         assert bool(r["worst"].iloc[0]) is worst, scope
     # Under own scope the solver refuses two nines bettors at once rather than judge them together.
     with pytest.raises(UserError, match="one nines bettor"):
         solve(deal, Question(lead=0, seat=0, bets="nines", others="1:nines"), rules="standard-4p",
-              overrides=["hand_size=2", "nines_scope=own"])
+              overrides=["hand_size=2", "nines_scope=own"]).table
