@@ -65,7 +65,7 @@ def main() -> None:
         mc = mine.text.replace(mine.text.split(":")[0], f"mc{args.mc}", 1)
         t = time.perf_counter()
         df = tournament(f"{mc}, {mine.text} x{rules.players - 1}", players=rules.players, n=args.games,
-                        rotate=True, run=Run(seed=args.seed))
+                        rotate=True, run=Run(seed=args.seed)).table
         took = time.perf_counter() - t
         e = df.iloc[0]
         rows.append(dict(arm=f"engine {mc}", games=args.games, win_share=e["win"], win_low=e["win_low"],

@@ -284,7 +284,7 @@ def test_short_track_reference_adapts(track):
     from sponsio_sim.analysis.settings import Run
     from sponsio_sim.rules import load_rules
     sets = [f"track_win={track}", f"track_value={list(range(track))}"]
-    assert tournament("ev:goal x4", n=240, overrides=sets).attrs["games"] is not None
+    assert tournament("ev:goal x4", n=240, overrides=sets).games is not None
     assert balance("ev:goal x4", n=240, overrides=sets, run=Run(cache=False)).meta["model"]
     for players in (4, 3):   # a numbered cash-in is clamped to the track; `net`'s value head reads the track
         ref = parse_profile("reference", load_rules(None, players, sets))
@@ -352,10 +352,10 @@ def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, 
     from sponsio_sim.analysis.game.tournament import tournament
     from sponsio_sim.analysis.settings import Run
     from sponsio_sim.rules import load_rules
-    want = tournament("reference", n=240).attrs["model"]
+    want = tournament("reference", n=240).model
     assert want.endswith("-reference.npz")
     assert f"ev model {want}" in narrate_game("reference").text
-    assert exploit("reference", n=240, deviating=Deviations(family="troll")).attrs["model"] == want
+    assert exploit("reference", n=240, deviating=Deviations(family="troll")).model == want
     assert balance("reference", n=240, run=Run(cache=False)).meta["model"] == want
     assert recommend("reference", space=SearchSpace(only=["last"], mult_range="2..2"),
                      stages=Stages(n=240, screen_n=240, shortlist=1, top=1), run=Run(cache=False)).meta["model"] == want
@@ -374,7 +374,7 @@ def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, 
                          "--check-games", 240, "-q", *[x for s in sets for x in ("--set", s)])
     assert code == 0, err
     saved = next(tmp_path.glob("*-reference.npz"))
-    assert tournament("reference", n=240, overrides=sets).attrs["model"] == f"cache:{saved}"
+    assert tournament("reference", n=240, overrides=sets).model == f"cache:{saved}"
 
 
 @pytest.mark.parametrize("cmd", [["tournament", "-n", 240], ["exploit", "-n", 240, "--family", "troll"]])

@@ -51,7 +51,7 @@ def game_cmd(profile, players, verbose, model, seed, fmt, rules, overrides, thre
     end = {"reason": g.reason, "winners": g.winners, "final_coins": g.final_coins, "final_track": g.final_track}
     if fmt == "json":
         emit(dumps({"rounds": g.rounds, "events": g.events, **end,
-                    "changed_rules": g.rounds.attrs["changed_rules"]}))
+                    "changed_rules": g.changed_rules}))
         return
     if fmt == "csv":
         emit(render(g.rounds, "csv"))
@@ -84,26 +84,26 @@ def tournament_cmd(profile, players, n, rotate, plot, model, seed, fmt, rules, o
           -n 100000 --rotate --seed 1 --plot tournament.png
     """
     target = plot_target(plot)
-    df = tournament(profile, players=players, n=n, rotate=rotate, rules=rules, overrides=overrides, model=model,
-                    run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers))
-    games = df.attrs["games"]
+    res = tournament(profile, players=players, n=n, rotate=rotate, rules=rules, overrides=overrides, model=model,
+                     run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers))
+    df, games = res.table, res.games
     main_cols = ["entry", "strategy", "seat", "games", "win", "win_low", "win_high", "win_share", "coins",
                  "coins_low", "coins_high", "troll_share", "troll_pay", "track_wins", "cash_ins"]
     bets = df[["entry", "strategy"]
               + [c for c in df.columns if c.endswith(("_bets_per_round", "_won", "_predicted"))]]
     seating = ("every seat draws its strategy per game (results per member, over the seat-games that drew it)"
-               if df.attrs["field"] else "seats rotate" if rotate else "fixed seats")
-    header = (f"{df.attrs['rules']}\nprofile: {df.attrs['profile']}; {seating}; "
-              f"n {n} games; seed {seed}; ev model {df.attrs['model']}\n{CI_METHOD}; troll pay is per troll round")
-    if df.attrs["field"]:
+               if res.field else "seats rotate" if rotate else "fixed seats")
+    header = (f"{res.rules}\nprofile: {res.profile}; {seating}; "
+              f"n {n} games; seed {seed}; ev model {res.model}\n{CI_METHOD}; troll pay is per troll round")
+    if res.field:
         main_cols.insert(3, "weight")
-    flags = df.attrs["flags"]
+    flags = res.flags
     if flags:
         header += (f"\ncalibration flags (an entry that bets on the model's chances; its predicted and won rates differ by "
                    f"more than {FLAG_PP:g} points on >= {FLAG_BETS} bets):" + "".join(f"\n  {f}" for f in flags))
     named = {"results": df[main_cols] if fmt == "table" else df, "bets": bets, "games": games}
-    if df.attrs["seats"] is not None:
-        named["seats"] = df.attrs["seats"]
+    if res.seats is not None:
+        named["seats"] = res.seats
     if fmt != "table":
         named.pop("bets")
     if fmt == "json":
@@ -131,18 +131,19 @@ def matrix_cmd(strategies, players, n, plot, model, seed, fmt, rules, overrides,
       sponsio matrix --strategies "ev:goal:cash4, troll:goal, random:random" -n 50000 --plot matrix.png
     """
     target = plot_target(plot)
-    df = matrix(strategies, players=players, n=n, rules=rules, overrides=overrides, model=model,
-                run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers))
+    res = matrix(strategies, players=players, n=n, rules=rules, overrides=overrides, model=model,
+                 run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers))
+    df = res.table
     pivot = df.pivot(index="a", columns="b", values="win_share").reindex(index=list(dict.fromkeys(df["a"])),
                                                                     columns=list(dict.fromkeys(df["b"])))
     pivot = pivot.reset_index().rename(columns={"a": "A \\ B"})
-    header = (f"{df.attrs['rules']}\none seat A vs {df.attrs['players'] - 1} seats B, A rotating over the seats; "
-              f"n {n} games per pair; seed {seed}; fair win rate {df.attrs['fair']:.3f}; ev model "
-              f"{df.attrs['model']}\n{CI_METHOD}")
+    header = (f"{res.rules}\none seat A vs {res.players - 1} seats B, A rotating over the seats; "
+              f"n {n} games per pair; seed {seed}; fair win rate {res.fair:.3f}; ev model "
+              f"{res.model}\n{CI_METHOD}")
     named = {"win share of A (a k-way shared win counts 1/k)": pivot, "pairs": df} if fmt == "table" else {"pairs": df}
     emit(render_tables(named, fmt, header, PCT | {c: "{:.3f}" for c in pivot.columns[1:]}))
     save_plot(target, lambda p: _plots().matrix_heatmap(
-        df, p, df.attrs["fair"], f"Sponsio: one seat A vs the others B, {n} games per pair"))
+        df, p, res.fair, f"Sponsio: one seat A vs the others B, {n} games per pair"))
 
 
 @main.command("fit")
@@ -184,9 +185,10 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
     ruleset = load_rules(rules, players, overrides)
     out_path = (file_target(out, "--out", ".npz", "model") if out is not None
                 else cache_path(ruleset, model_variant(profile, ruleset)))
-    model, deciles, summary, ingame, history = fit(
-        ruleset, Training(n, holdout, policy, on_policy, games, profile, check_games),
-        run=Run(seed=seed, threads=threads, progress=None))
+    fitted = fit(ruleset, Training(n, holdout, policy, on_policy, games, profile, check_games),
+                 run=Run(seed=seed, threads=threads, progress=None))
+    model, deciles, summary, ingame, history = (fitted.model, fitted.deciles, fitted.summary, fitted.ingame,
+                                                fitted.history)
     model.meta["command"] = "sponsio fit " + " ".join(_argv())
     try:
         if out is None:
@@ -198,9 +200,9 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
     mae = summary["mae"].iloc[-1]
     worst = model.meta["ingame"]["max_abs_gap_pp"]
     worst_seat = model.meta["ingame"]["max_abs_seat_gap_pp"]
-    header = (f"{ruleset.summary()}\nsuccess model for deal {deciles.attrs['fingerprint']}: {n} training rounds, "
-              f"{on_policy} on-policy iterations of {games} games of {ingame.attrs['profile']}, "
-              f"{deciles.attrs['holdout']} held-out rounds, {check_games} check games, play {policy}, seed {seed}; "
+    header = (f"{ruleset.summary()}\nsuccess model for deal {fitted.fingerprint}: {n} training rounds, "
+              f"{on_policy} on-policy iterations of {games} games of {fitted.profile}, "
+              f"{fitted.holdout} held-out rounds, {check_games} check games, play {policy}, seed {seed}; "
               f"{'NOT saved (see the error below)' if failed else f'saved to {out_path}'}\n"
               f"held-out (random bets, random rounds): mean absolute calibration error {mae * 100:.2f} "
               f"percentage points\nin-game (bets placed in games): largest |predicted - won| "
@@ -221,7 +223,7 @@ def fit_cmd(players, n, holdout, policy, on_policy, games, profile, check_games,
         raise OutputError(f"cannot keep the model in the model cache {out_path.parent} ({failed}); the "
                           "calibration above is complete; rerun with --out FILE to save the model elsewhere")
     save_plot(target, lambda p: _plots().reliability_plot(
-        deciles, p, f"Sponsio success model {deciles.attrs['fingerprint']}: MAE {mae * 100:.2f} pp"))
+        deciles, p, f"Sponsio success model {fitted.fingerprint}: MAE {mae * 100:.2f} pp"))
 
 
 def _plots():

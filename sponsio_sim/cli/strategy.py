@@ -53,24 +53,23 @@ def exploit_cmd(profile, players, n, family, entry, extra, model, seed, fmt, rul
       sponsio exploit --profile "ev:goal:cash4 x4" --family without,cash --deviation "troll:goal" --format json
       sponsio exploit --profile reference --family mc -n 2000      # the rollout policy mc (slow)
     """
-    df = exploit(profile, Deviations(family, entry, list(extra) or None), players=players, n=n, rules=rules,
-                 overrides=overrides, model=model,
-                 run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers))
-    a = df.attrs
-    who = ("one seat (rotating) deviates, the others draw from the field" if a["field"]
-           else f"entry {a['entry']} deviates, seats rotate")
-    header = (f"{a['rules']}\nprofile: {a['profile']}; {who}; n {n} games per "
-              f"deviation (paired: same random numbers); seed {seed}; fair win share {a['fair']:.3f}; ev model "
-              f"{a['model']}\n{a['ci']}; gain = paired difference of win share, coins_gain of coins per round\n"
-              f"verdict: {a['verdict']}")
-    table = df[COLUMNS]
+    res = exploit(profile, Deviations(family, entry, list(extra) or None), players=players, n=n, rules=rules,
+                  overrides=overrides, model=model,
+                  run=Run(seed=seed, threads=threads, progress=None, scheduler=scheduler, workers=workers))
+    who = ("one seat (rotating) deviates, the others draw from the field" if res.field
+           else f"entry {res.entry} deviates, seats rotate")
+    header = (f"{res.rules}\nprofile: {res.profile}; {who}; n {n} games per "
+              f"deviation (paired: same random numbers); seed {seed}; fair win share {res.fair:.3f}; ev model "
+              f"{res.model}\n{res.ci}; gain = paired difference of win share, coins_gain of coins per round\n"
+              f"verdict: {res.verdict}")
+    table = res.table[COLUMNS]
     fmts = {c: "{:+.4f}" for c in COLUMNS if c.startswith("gain")}
     fmts.update({c: "{:.4f}" for c in COLUMNS if c.startswith("win_share")})
     fmts.update({c: "{:.2f}" for c in COLUMNS if c.startswith("coins_per_round")})
     fmts.update({c: "{:+.2f}" for c in COLUMNS if c.startswith("coins_gain")})
     named = {"deviations": table}
     if fmt == "json":
-        named["verdict"] = a["verdict"]
-        named["meta"] = {"rules": a["rules"], "profile": a["profile"], "entry": a["entry"], "family": family, "n": n,
-                         "seed": seed, "model": a["model"], "ci": a["ci"]}
+        named["verdict"] = res.verdict
+        named["meta"] = {"rules": res.rules, "profile": res.profile, "entry": res.entry, "family": family, "n": n,
+                         "seed": seed, "model": res.model, "ci": res.ci}
     emit(render_tables(named, fmt, header, fmts))

@@ -54,7 +54,8 @@ def test_restricted_play_value_is_minus_exploits_paired_gain():
     """With fixed seats, the value of type T is what `sponsio exploit` reports for without=T, negated."""
     model = find_model(R4)
     ch = measure_choice(R4, parse_profile(FIXED, R4), 240, seed=3, model=model, cache=False)
-    ex = exploit(FIXED, n=240, deviating=Deviations(family="without,troll"), run=Run(seed=3)).set_index("deviation")
+    ex = exploit(FIXED, n=240, deviating=Deviations(family="without,troll"), run=Run(seed=3)).table
+    ex = ex.set_index("deviation")
     for kind in R4.bets:
         v, lo, hi = ch.rp_value(kind)
         row = ex.loc[f"without={kind}"]

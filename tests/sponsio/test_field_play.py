@@ -57,9 +57,10 @@ def test_a_deviation_against_the_field_is_paired_and_equals_two_separate_runs():
 
 
 def test_exploit_of_a_field_starts_from_its_own_value():
-    df = exploit(field((0.5, 0.2, 0.3)), n=60, deviating=Deviations(family="troll"), run=Run(seed=2))
+    res = exploit(field((0.5, 0.2, 0.3)), n=60, deviating=Deviations(family="troll"), run=Run(seed=2))
+    df = res.table
     assert list(df["deviation"]) == ["(profile)", "troll"]
-    assert df.attrs["field"] and df.attrs["entry"] == 0          # the heaviest member's deviations
+    assert res.field and res.entry == 0          # the heaviest member's deviations
     assert df.loc[0, "win_share"] == pytest.approx(df.loc[0, "win_share_tournament"])
 
 

@@ -17,7 +17,8 @@ def small_fit():
 
 
 def test_fit_counts_every_bet_and_calibrates(small_fit):
-    model, deciles, summary, ingame, history = small_fit
+    model, deciles, summary, ingame, history = (small_fit.model, small_fit.deciles, small_fit.summary,
+                                                small_fit.ingame, small_fit.history)
     assert model.fingerprint == "4p-4c-8h"
     assert model.wins.sum() <= model.bets.sum()
     # 12 000 rounds, 4 seats, 75% bettors with 1..3 bets: about 72 000 samples
@@ -35,7 +36,7 @@ def test_fit_counts_every_bet_and_calibrates(small_fit):
 
 
 def test_model_file_round_trip(small_fit, tmp_path):
-    model = small_fit[0]
+    model = small_fit.model
     path = model.save(tmp_path / "m.npz")
     back = SuccessModel.load(path)
     assert back.fingerprint == model.fingerprint
@@ -87,7 +88,7 @@ def test_on_policy_refit_is_calibrated_in_games_within_the_standard_error():
     """The refit model's predictions agree, per bet type, with what the profile wins in fresh games."""
     from sponsio_sim.analysis.game.calibrate import TOLERANCE_PP, ingame_calibration, refit_on_policy
     r = load_rules("standard-3p")
-    off = fit("standard-3p", Training(n=100_000, holdout=2_000, on_policy=0, check_games=240), run=Run(seed=3))[0]
+    off = fit("standard-3p", Training(n=100_000, holdout=2_000, on_policy=0, check_games=240), run=Run(seed=3)).model
     before = ingame_calibration(r, off, n=2_400, seed=11)
     model, history = refit_on_policy(r, off, iterations=4, games=30_000, seed=3)
     assert list(history["iteration"]) == [0, 1, 2, 3, 4] and (history["chosen"] == "yes").sum() == 1

@@ -69,7 +69,7 @@ def test_tournament_json_is_byte_identical_on_dask():
     from sponsio_sim.analysis.game.tournament import tournament
     from sponsio_sim.analysis.settings import Run
     kw = dict(profile="ev:goal:cash4, troll:goal, ev:goal:never, random:random", n=20000)
-    a, b = tournament(**kw, run=Run(seed=9)), tournament(**kw, run=Run(seed=9, workers=2))
+    a, b = tournament(**kw, run=Run(seed=9)).table, tournament(**kw, run=Run(seed=9, workers=2)).table
     floats = [c for c in a.columns if a[c].dtype.kind == "f"]
     assert floats
     for col in floats:

@@ -94,9 +94,7 @@ def ingame_calibration(rules, model: SuccessModel, *, profile: str | None = None
     frames = []
     for prof in [p.strip() for p in profile.split(";") if p.strip()] if isinstance(profile, str) else [profile]:
         frames.append(_ingame_one(rules, model, prof, n, seed, progress))
-    out = pd.concat(frames, ignore_index=True)
-    out.attrs.update(profile=" ; ".join(dict.fromkeys(out["profile"])), n=n, seed=seed, rules=rules.summary())
-    return out
+    return pd.concat(frames, ignore_index=True)
 
 
 def ingame_meta(ingame: pd.DataFrame, profile: str, games: int) -> dict:

@@ -132,10 +132,32 @@ class Training:
     check_games: int = CHECK_GAMES
 
 
+@dataclass(frozen=True)
+class FitResult:
+    """What ``fit`` returns: the fitted ``model``; its held-out calibration by decile of the prediction
+    (``deciles``) and by bet type (``summary``), the in-game check (``ingame``) and the on-policy iterations
+    (``history``, empty without them); and what it was fitted under, which the CLI header prints: the ``rules``
+    summary, ``seed``, training ``rounds``, ``holdout`` rounds (a default resolved), play ``policy``, the deal's
+    ``fingerprint``, the on-policy ``profile`` (a default resolved) and ``check_games``. Typed fields rather than
+    pandas' experimental ``attrs`` on each table."""
+    model: SuccessModel
+    deciles: pd.DataFrame
+    summary: pd.DataFrame
+    ingame: pd.DataFrame
+    history: pd.DataFrame
+    rules: str
+    seed: int
+    rounds: int
+    holdout: int
+    policy: str
+    fingerprint: str
+    profile: str
+    check_games: int
+
+
 def fit(rules=None, training: Training = Training(), *, players: int | None = None, overrides=None,
-        run: Run = Run()):
-    """Fit and check a model as ``training`` says: returns (model, deciles, per-type summary, in-game
-    calibration, on-policy history) DataFrames after the model (``run``: seed, threads, progress)."""
+        run: Run = Run()) -> FitResult:
+    """Fit and check a model as ``training`` says (``FitResult``; ``run``: seed, threads, progress)."""
     n, holdout, policy, on_policy = training.n, training.holdout, training.policy, training.on_policy
     games, profile, check_games = training.games, training.profile, training.check_games
     seed, progress = run.seed, run.progress
@@ -170,10 +192,9 @@ def fit(rules=None, training: Training = Training(), *, players: int | None = No
                       calibration_mae=float(summary["mae"].iloc[-1]),
                       mae_by_type={r.bet_type: r.mae for r in summary.itertuples()},
                       ingame=ingame_meta(ingame, profile, check_games))
-    for df in (deciles, summary, ingame, history):
-        df.attrs.update(rules=ruleset.summary(), seed=seed, rounds=n, holdout=holdout, policy=policy,
-                        fingerprint=fingerprint(ruleset), profile=profile, check_games=check_games)
-    return model, deciles, summary, ingame, history
+    return FitResult(model, deciles, summary, ingame, history, rules=ruleset.summary(), seed=seed, rounds=n,
+                     holdout=holdout, policy=policy, fingerprint=fingerprint(ruleset), profile=profile,
+                     check_games=check_games)
 
 
 def find_model(rules: RuleSet, path=None, *, progress: bool | None = False, seed: int = 1,

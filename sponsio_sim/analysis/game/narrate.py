@@ -10,7 +10,7 @@ and settlement) and the end (reason, winners).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -33,8 +33,12 @@ COLUMNS = ["round", "seat", "strategy", "dealer", "bets", "tricks", "coins_befor
            "payout", "troll_pay", "bonus", "cash_in", "coins", "track"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class NarratedGame:
+    """One narrated game, as ``narrate_game`` returns it: the tables and text of the game, and the setting it was
+    played in (typed fields rather than pandas' experimental ``attrs``, which pandas operations may drop): the rule
+    set's ``rules`` summary, the ``seed``, each seat's strategy (``profile``, a field's draw for this game) and the
+    ``changed_rules`` (``rules.changes_from_shipped``)."""
     rounds: pd.DataFrame      # one row per round and seat
     text: str                 # the narration
     reason: str               # track | coins | rounds
@@ -42,6 +46,10 @@ class NarratedGame:
     final_coins: list[float]
     final_track: list[int]
     events: list[dict]        # one per action, end-of-betting token, trick and seat's settlement
+    rules: str = ""
+    seed: int = 1
+    profile: list[str] = field(default_factory=list)
+    changed_rules: dict = field(default_factory=dict)
 
 
 def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
@@ -70,10 +78,8 @@ def narrate_game(profile, *, players: int | None = None, seed: int = 1, rules=No
             + ("changed from the shipped rule set: " + ", ".join(f"{k}={v}" for k, v in changed.items()) + "\n"
                if changed else "")
             + f"profile: {seats}; seed {seed}; ev model {success.source}")
-    game.text = head + "\n\n" + game.text
-    game.rounds.attrs.update(rules=ruleset.summary(), seed=seed,
-                             profile=[strategies[e].text for e in narrator.seat_entry], changed_rules=changed)
-    return game
+    return replace(game, text=head + "\n\n" + game.text, rules=ruleset.summary(), seed=seed,
+                   profile=[strategies[e].text for e in narrator.seat_entry], changed_rules=changed)
 
 
 class _Narrator:

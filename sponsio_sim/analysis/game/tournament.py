@@ -12,6 +12,8 @@ mean +/- 1.96 SE interval (``tabletop_mc.stats``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
 from tabletop_mc.backend import use_backend
@@ -33,9 +35,45 @@ FLAG_PP = 5.0      # tournament flag: |predicted - won| above this many percenta
 FLAG_BETS = 500    # ... on at least this many bets of one type by one entry
 
 
+@dataclass(frozen=True)
+class TournamentResult:
+    """What ``tournament`` returns: ``table``, one row per profile entry; the per-game ``games`` table, the
+    ``rounds`` histogram and, in a field, the per-seat ``seats`` table (None otherwise); and what the games were
+    played under, which the CLI header prints: the ``rules`` summary, ``seed``, ``rotate``, whether the profile is a
+    ``field``, its ``profile`` text, the success ``model``'s source, the ``ci`` method and the calibration ``flags``
+    (``calibration_flags``). Typed fields rather than pandas' experimental ``attrs``: the signature says what the
+    job returns, and no pandas operation on the table drops them."""
+    table: pd.DataFrame
+    games: pd.DataFrame
+    rounds: pd.DataFrame
+    seats: pd.DataFrame | None
+    rules: str
+    seed: int
+    rotate: bool
+    field: bool
+    profile: str
+    model: str
+    ci: str
+    flags: list[str]
+
+
+@dataclass(frozen=True)
+class MatrixResult:
+    """What ``matrix`` returns: ``table``, one row per ordered pair (A, B), and what the games were
+    played under: the ``rules`` summary, ``seed``, number of ``players``, the success ``model``'s
+    source, the ``ci`` method and the ``fair`` win rate 1/players (typed, as ``TournamentResult``)."""
+    table: pd.DataFrame
+    rules: str
+    seed: int
+    players: int
+    model: str
+    ci: str
+    fair: float
+
+
 def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: bool = False, rules=None,
-               overrides=None, model=None, run: Run = Run()) -> pd.DataFrame:
-    """Play ``n`` games of ``profile``; one row per entry (``attrs['games']``: game table).
+               overrides=None, model=None, run: Run = Run()) -> TournamentResult:
+    """Play ``n`` games of ``profile``; one row per entry, with the game table (``TournamentResult``).
 
     ``run``: seed, threads, progress and Dask (the same numbers) (``analysis.settings.Run``)."""
     seed, progress = run.seed, run.progress
@@ -47,12 +85,11 @@ def tournament(profile, *, players: int | None = None, n: int = 10_000, rotate: 
     with Progress(n, "sponsio tournament", enabled=progress) as bar, use_backend(run.scheduler, run.workers):
         totals = run_games(ruleset, strategies, n, rotate=rotate, seed=seed, model=success, progress=bar)
     df = entry_table(totals, strategies, rotate, ruleset)
-    df.attrs.update(games=game_table(totals, ruleset.players), rounds=rounds_histogram(totals, ruleset.players),
-                    rules=ruleset.summary(), seed=seed, rotate=rotate, field=strategies.field is not None,
-                    seats=seat_table(totals, ruleset.players) if strategies.field is not None else None,
-                    profile=strategies.text(), model=success.source, ci=CI_METHOD,
-                    flags=calibration_flags(df, strategies, ruleset))
-    return df
+    return TournamentResult(
+        df, games=game_table(totals, ruleset.players), rounds=rounds_histogram(totals, ruleset.players),
+        seats=seat_table(totals, ruleset.players) if strategies.field is not None else None,
+        rules=ruleset.summary(), seed=seed, rotate=rotate, field=strategies.field is not None,
+        profile=strategies.text(), model=success.source, ci=CI_METHOD, flags=calibration_flags(df, strategies, ruleset))
 
 
 def calibration_flags(df: pd.DataFrame, strategies, rules) -> list[str]:
@@ -74,7 +111,7 @@ def calibration_flags(df: pd.DataFrame, strategies, rules) -> list[str]:
 
 
 def matrix(strategies, *, players: int | None = None, n: int = 10_000, rules=None, overrides=None, model=None,
-           run: Run = Run()) -> pd.DataFrame:
+           run: Run = Run()) -> MatrixResult:
     """Win rate of one seat playing A against all other seats playing B, every (A, B) (``run``: seed,
     threads, progress, Dask and the batch cache, ``analysis.settings.Run``).
 
@@ -106,7 +143,5 @@ def matrix(strategies, *, players: int | None = None, n: int = 10_000, rules=Non
                              "win_low": t["win_low"], "win_high": t["win_high"], "win_share": t["win_share"],
                              "share_low": t["share_low"], "share_high": t["share_high"],
                              "coins": t["coins"], "coins_low": t["coins_low"], "coins_high": t["coins_high"]})
-    df = pd.DataFrame(rows)
-    df.attrs.update(rules=ruleset.summary(), seed=seed, players=ruleset.players, model=success.source,
-                    ci=CI_METHOD, fair=1.0 / ruleset.players)
-    return df
+    return MatrixResult(pd.DataFrame(rows), rules=ruleset.summary(), seed=seed, players=ruleset.players,
+                        model=success.source, ci=CI_METHOD, fair=1.0 / ruleset.players)
