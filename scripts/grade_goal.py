@@ -30,11 +30,11 @@ def main():
     ap.add_argument("--out", default="reports/sponsio/grading")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    hands = grade(args.n, seed=args.seed, worlds=args.worlds, pick_rounds=args.pick_rounds,
-                  players=args.players, threads=args.threads, progress=None)
-    res = write_report(hands, args.out)
+    graded = grade(args.n, seed=args.seed, worlds=args.worlds, pick_rounds=args.pick_rounds,
+                   players=args.players, threads=args.threads, progress=None)
+    res = write_report(graded, args.out)
     pd.set_option("display.width", 160)
-    print(f"{hands.attrs['rules']}; n = {args.n} hands, seed {args.seed}, worlds {args.worlds}, "
+    print(f"{graded.rules}; n = {args.n} hands, seed {args.seed}, worlds {args.worlds}, "
           f"pick rounds {args.pick_rounds}; 95% Wilson CIs")
     print(res["table"].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     print("\nby kind of the picked bet:")
@@ -45,8 +45,8 @@ def main():
     for k, v in res["checks"].items():
         print(f"  {k}: {v}")
     print(f"\nwrote {args.out}/index.html")
-    print(f"runtime: {time.perf_counter() - t0:.1f} s wall ({hands.attrs['seconds']:.1f} s in the "
-          f"kernels, incl. compile on a cold cache; {hands.attrs['threads']} thread(s))")
+    print(f"runtime: {time.perf_counter() - t0:.1f} s wall ({graded.seconds:.1f} s in the "
+          f"kernels, incl. compile on a cold cache; {graded.threads} thread(s))")
 
 
 if __name__ == "__main__":

@@ -265,12 +265,12 @@ def _sweep_sections(doc: HtmlReport, out: Path, sweeps, n, seed: int) -> None:
 def _odds_section(doc: HtmlReport, seed: int, scale: float, threads, progress) -> None:
     """Odds of every bet for a few typical hands."""
     target = min(0.05, 0.01 / max(scale, 1e-3) ** 0.5)
-    tables = {}
+    tables, slugs = {}, {}
     for name, players, hand, talon in TYPICAL_HANDS:
-        df = odds(Query(hand, talon), target_ci=target, players=players,
-                  run=Run(seed=seed, threads=threads, progress=progress, cache=True))
-        tables[f"{name}: {hand} | talon {talon}"] = df
-        df.attrs["slug"] = "odds_" + name.replace(" ", "_")
+        label = f"{name}: {hand} | talon {talon}"
+        tables[label] = odds(Query(hand, talon), target_ci=target, players=players,
+                             run=Run(seed=seed, threads=threads, progress=progress, cache=True)).table
+        slugs[label] = "odds_" + name.replace(" ", "_")
     rules4 = load_rules()
     doc.section(
         "Odds of every bet for typical hands",
@@ -283,17 +283,17 @@ def _odds_section(doc: HtmlReport, seed: int, scale: float, threads, progress) -
         tables, p, title=f"Best bets by EV for typical hands (goal policy, seed {seed})"))
     for label, df in tables.items():
         doc.note(label)
-        doc.table(df, df.attrs["slug"], fold=8)
+        doc.table(df, slugs[label], fold=8)
 
 
 def _grading_section(doc: HtmlReport, out: Path, seed: int, scale: float, threads) -> None:
     """The goal policy graded against PIMC and the DD brackets (its own page under grading/)."""
     from sponsio_sim.analysis.odds.grading import grade, write_report
 
-    hands = grade(max(int(1000 * scale), 20), seed=seed, threads=threads, progress=None)
-    res = write_report(hands, doc.subfolder("grading"))
+    graded = grade(max(int(1000 * scale), 20), seed=seed, threads=threads, progress=None)
+    res = write_report(graded, doc.subfolder("grading"))
     doc.section("Grading the goal policy against PIMC and the double-dummy brackets",
-                f"{hands.attrs.get('rules', '')}. {len(hands)} random hands, seed {seed}: the bet goal would "
+                f"{graded.rules}. {len(graded.hands)} random hands, seed {seed}: the bet goal would "
                 "pick, won by random, goal and pimc play, beside the worst and best double-dummy cases. "
                 f"{CI_METHOD}. Details, per-hand outcomes and plot: grading/index.html.")
     doc.table(res["table"], "grading_summary")

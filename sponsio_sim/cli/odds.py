@@ -10,6 +10,7 @@ from tabletop_mc.runner import set_threads
 from sponsio_sim import play_policies
 from sponsio_sim.analysis.advise.trickplay import PLAYS, CardPlay
 from sponsio_sim.analysis.odds.query import OddsPlay, Query, odds
+from sponsio_sim.analysis.odds.result import OddsResult
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cli.root import main
 from sponsio_sim.cli.advise import OPEN_HELP, PLAY_HELP, table_state_options
@@ -83,8 +84,8 @@ def odds_hand_cmd(query, play, players, n, target_ci, run, fmt, rules, overrides
       sponsio odds hand --hand "R9 R7 R2 B8 B5 G6 G1 Y3" --talon "R1 B9 G4 Y7" --bets tricks=2 \\
           --policy pimc --worlds 20 -n 1000
     """
-    df = odds(query, play, n=n, target_ci=target_ci, rules=rules, players=players, overrides=overrides, run=run)
-    emit(render_odds(df, fmt, play.policy, play.opponents, run.seed))
+    emit(render_odds(odds(query, play, n=n, target_ci=target_ci, rules=rules, players=players, overrides=overrides,
+                          run=run), fmt))
 
 
 @odds_cmd.command("state")
@@ -131,32 +132,32 @@ def odds_state_cmd(table, bets, profile, infer, card_play, n, seed, fmt, threads
     emit(render_state_odds(df, fmt, seed))
 
 
-def render_odds(df, fmt: str, policy, opponents, seed, meta: dict | None = None) -> str:
-    """The odds table as text (its title from ``df.attrs``), JSON or CSV."""
-    a = df.attrs
+def render_odds(res: OddsResult, fmt: str, meta: dict | None = None) -> str:
+    """The odds table as text (its title from the result's fields), JSON or CSV."""
+    df = res.table
     title = None
     if fmt == "table":
-        title = (f"{a['situation']}\n{a['rules']}\n"
-                 f"play: seat {a['seat']} {a.get('policy', policy)}, others {a.get('opponents', opponents)}; "
-                 f"seed {seed}; {CI_METHOD.split(';')[0]}"
+        title = (f"{res.situation}\n{res.rules}\n"
+                 f"play: seat {res.seat} {res.policy}, others {res.opponents}; "
+                 f"seed {res.seed}; {CI_METHOD.split(';')[0]}"
                  + ("; EV in coins per 1-coin stake" if "ev" in df.columns else ""))
-        if a.get("left_out"):
-            title += "\n" + a["left_out"]
-        if a.get("inference"):
-            title += "\n" + a["inference"]
+        if res.left_out:
+            title += "\n" + res.left_out
+        if res.inference:
+            title += "\n" + res.inference
         if "p_worst" in df.columns:
             title += ("\ndd: worst = makeable against all other seats, best = possible with all seats "
                       "cooperating (every card known)")
-        if a.get("outside"):
-            title += "\noutside the dd brackets: " + "; ".join(a["outside"])
+        if res.outside:
+            title += "\noutside the dd brackets: " + "; ".join(res.outside)
     if fmt == "json":
         meta = dict(current_meta() if meta is None else meta)
         if "fair_multiplier" in df.columns:
             meta["nulls"] = "fair_multiplier is null where p = 0 (no finite fair multiplier)"
-        if a.get("left_out"):
-            meta["left_out"] = a["left_out"]
-        if a.get("inference"):
-            meta.update(inference=a["inference"], situation=a["situation"])
+        if res.left_out:
+            meta["left_out"] = res.left_out
+        if res.inference:
+            meta.update(inference=res.inference, situation=res.situation)
     return render(df, fmt, title=title, formats=TABLE_FORMATS, meta=meta)
 
 
@@ -164,7 +165,7 @@ def render_state_odds(df, fmt: str, seed, meta: dict | None = None) -> str:
     """``state_odds``' table as text, JSON or CSV: the trick phase's odds, or the betting's (as --history)."""
     a = df.attrs
     if "exact" not in df.columns:
-        return render_odds(df, fmt, "goal", "goal", seed, meta)
+        return render_odds(OddsResult(df, **a), fmt, meta)
     if fmt == "json":
         meta = {**(current_meta() if meta is None else meta), **{k: a[k] for k in ("situation", "inference", "seat",
                                                                                     "play", "profile", "trolls")}}

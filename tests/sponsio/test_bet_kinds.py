@@ -106,7 +106,7 @@ def test_goal_play_goes_for_the_first_trick():
     p = {}
     for policy in ("goal", "random"):
         df = odds(Query("R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7", lead=1, bets="first"), OddsPlay(policy),
-                  n=20_000, rules=rules, run=Run(seed=3))
+                  n=20_000, rules=rules, run=Run(seed=3)).table
         p[policy] = (float(df["p"].iloc[0]), float(df["ci_low"].iloc[0]), float(df["ci_high"].iloc[0]))
     assert p["goal"][1] > p["random"][2] + 0.05
 

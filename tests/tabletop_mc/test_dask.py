@@ -15,15 +15,17 @@ HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
 def test_local_dask_cluster_matches_local_run():
     from sponsio_sim import OddsPlay, Query, Run, odds
     kw = dict(query=Query(HAND, "R1 B9 G4 Y7", bets="tricks=2,last"), n=12_000)
-    local = odds(**kw, run=Run(seed=5))
-    dask = odds(**kw, run=Run(seed=5, workers=2))
+    local = odds(**kw, run=Run(seed=5)).table
+    dask = odds(**kw, run=Run(seed=5, workers=2)).table
     pd.testing.assert_frame_equal(local, dask)
     adaptive = dict(query=Query(HAND, "R1 B9 G4 Y7", bets="nines"), target_ci=0.03)
-    pd.testing.assert_frame_equal(odds(**adaptive, run=Run(seed=8)), odds(**adaptive, run=Run(seed=8, workers=2)))
+    pd.testing.assert_frame_equal(odds(**adaptive, run=Run(seed=8)).table,
+                                  odds(**adaptive, run=Run(seed=8, workers=2)).table)
     # the double-dummy brackets and PIMC play run through the same odds job, so on Dask too
     for policy, n in (("goal,dd", 96), ("pimc", 24)):
         kw = dict(query=Query(HAND, "R1 B9 G4 Y7", bets="tricks=2,last"), play=OddsPlay(policy, worlds=4), n=n)
-        pd.testing.assert_frame_equal(odds(**kw, run=Run(seed=3)), odds(**kw, run=Run(seed=3, workers=2)))
+        pd.testing.assert_frame_equal(odds(**kw, run=Run(seed=3)).table,
+                                      odds(**kw, run=Run(seed=3, workers=2)).table)
 
 
 def test_killed_run_resumes_from_finished_batches(tmp_path):

@@ -15,6 +15,7 @@ disjoint).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -25,6 +26,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.odds.job import (DD_JOB, PIMC_JOB, catalogue_for, odds_query, odds_table, policy_code,
                                            simulate_rows)
+from sponsio_sim.analysis.odds.result import OddsResult
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.bets import MAX_BETS
 from sponsio_sim.kernels.bets import BET_FIELDS
@@ -47,8 +49,8 @@ def bet_rows(sit: Situation):
 
 
 def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed: int,
-                progress: bool | None = False, cache: bool = False) -> pd.DataFrame:
-    """Worst- and best-case DD rates per bet row, with Wilson intervals."""
+                progress: bool | None = False, cache: bool = False) -> OddsResult:
+    """Worst- and best-case DD rates per bet row, with Wilson intervals (policy ``dd``, opponents ``-``)."""
     r = sit.rules
     cap, target_ci = DD_JOB.budget(n, target_ci)
     rows = bet_rows(sit)
@@ -72,19 +74,21 @@ def dd_brackets(sit: Situation, *, n: int | None, target_ci: float | None, seed:
     df = pd.DataFrame({"bet": [label for label, _ in rows], "n": rounds, "p_worst": pw,
                        "worst_low": wl, "worst_high": wh, "p_best": pb, "best_low": bl,
                        "best_high": bh})[DD_COLUMNS]
-    df.attrs.update(situation=sit.describe(), rules=r.summary(), seat=sit.seat, seed=seed)
-    return df
+    return OddsResult(df, situation=sit.describe(), rules=r.summary(), seat=sit.seat, seed=seed, policy="dd",
+                      opponents="-")
 
 
-def beside(sim: pd.DataFrame, dd: pd.DataFrame, policy: str) -> pd.DataFrame:
+def beside(sim: OddsResult, dd: OddsResult, policy: str) -> OddsResult:
     """A simulated policy's rates beside the DD brackets, in ``dd``'s row
-    order; ``note`` flags a rate whose interval lies wholly outside them."""
-    sim = sim.set_index("bet")
-    out = dd.copy()
-    out.insert(1, f"p_{policy}", sim.loc[dd["bet"], "p"].to_numpy())
-    out.insert(2, f"{policy}_low", sim.loc[dd["bet"], "ci_low"].to_numpy())
-    out.insert(3, f"{policy}_high", sim.loc[dd["bet"], "ci_high"].to_numpy())
-    out.insert(4, f"n_{policy}", sim.loc[dd["bet"], "n"].to_numpy())
+    order; ``note`` flags a rate whose interval lies wholly outside them
+    (``outside`` lists those rows); the rest of ``dd``'s fields kept."""
+    sim = sim.table.set_index("bet")
+    dd_table = dd.table
+    out = dd_table.copy()
+    out.insert(1, f"p_{policy}", sim.loc[dd_table["bet"], "p"].to_numpy())
+    out.insert(2, f"{policy}_low", sim.loc[dd_table["bet"], "ci_low"].to_numpy())
+    out.insert(3, f"{policy}_high", sim.loc[dd_table["bet"], "ci_high"].to_numpy())
+    out.insert(4, f"n_{policy}", sim.loc[dd_table["bet"], "n"].to_numpy())
     out = out.rename(columns={"n": "n_dd"})
     note = np.full(len(out), "", dtype=object)
     below = out[f"{policy}_high"] < out["worst_low"]
@@ -92,9 +96,7 @@ def beside(sim: pd.DataFrame, dd: pd.DataFrame, policy: str) -> pd.DataFrame:
     note[below.to_numpy()] = "below worst case"
     note[above.to_numpy()] = "ABOVE best case"
     out["note"] = note
-    out.attrs.update(dd.attrs)
-    out.attrs["outside"] = [f"{b}: {t}" for b, t in zip(out["bet"], note) if t]
-    return out
+    return replace(dd, table=out, outside=tuple(f"{b}: {t}" for b, t in zip(out["bet"], note) if t))
 
 
 def check_nines_scope(rules, bets_by_seat: dict, rows=()) -> None:
@@ -125,7 +127,7 @@ def split_policy(policy: str, known) -> tuple[str | None, bool]:
 
 def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float | None, seed: int,
               worlds: int, progress: bool | None = False, cache: bool = False,
-              on_table: Callable[[pd.DataFrame], None] | None = None) -> pd.DataFrame:
+              on_table: Callable[[OddsResult], None] | None = None) -> OddsResult:
     """Odds table (as ``analysis.odds.query``) with the asking seat on PIMC play (``on_table``: as there)."""
     from sponsio_sim.kernels.play.pimc import PIMC   # here: the solver's modules load only when PIMC is asked for
 
@@ -151,10 +153,9 @@ def pimc_odds(sit: Situation, opponents: str, *, n: int | None, target_ci: float
         return slots
 
     def table(results):
-        df = odds_table(results, joint=len(sit.bets) > 1, by_ev=not sit.bets)
-        df.attrs.update(situation=sit.describe(), rules=r.summary(), seat=sit.seat, seed=seed,
-                        policy=f"pimc ({worlds} worlds)", opponents=opponents)
-        return df
+        return OddsResult(odds_table(results, joint=len(sit.bets) > 1, by_ev=not sit.bets),
+                          situation=sit.describe(), rules=r.summary(), seat=sit.seat, seed=seed,
+                          policy=f"pimc ({worlds} worlds)", opponents=opponents)
 
     with Progress(cap * len(runs), PIMC_JOB.label, enabled=progress) as bar:
         results = simulate_rows(PIMC_JOB, sit, runs, args_of=args_of, slots_of=slots_of, cap=cap,

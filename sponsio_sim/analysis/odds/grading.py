@@ -19,6 +19,7 @@ outcomes and a PNG under ``reports/sponsio/grading/`` (``index.html`` via
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -42,11 +43,29 @@ POLICIES = [("random", F_RANDOM), ("goal", F_GOAL), ("pimc", F_PIMC), ("dd worst
 RATE_COLUMNS = ["policy", "n", "wins", "p", "ci_low", "ci_high"]
 
 
+@dataclass(frozen=True)
+class GradedHands:
+    """What ``grade`` returns: ``hands``, the per-hand outcomes (one row per hand: the picked bet, its kind and
+    estimated EV, the leader, and 0/1 for each of ``POLICIES``), and the settings the report describes: ``n`` hands,
+    ``seed``, ``seat``, PIMC ``worlds``, ``pick_rounds``, the ``rules`` summary, and the kernels' run time
+    (``seconds``) on ``threads`` threads. Typed fields rather than pandas' experimental ``attrs``: the signature
+    says what the job returns."""
+    hands: pd.DataFrame
+    n: int
+    seed: int
+    seat: int
+    worlds: int
+    pick_rounds: int
+    rules: str
+    seconds: float
+    threads: int
+
+
 def grade(n: int = 1000, *, seed: int = 1, seat: int = 0, worlds: int = 20, pick_rounds: int = 128,
           rules=None, players: int | None = None, overrides=None, threads: int | None = None,
-          progress: bool | None = False) -> pd.DataFrame:
+          progress: bool | None = False) -> GradedHands:
     """Per-hand outcomes (one row per hand: picked bet, its estimated EV, leader,
-    and 0/1 for each of ``POLICIES``); ``attrs`` hold the settings and runtime."""
+    and 0/1 for each of ``POLICIES``), with the settings and runtime (``GradedHands``)."""
     r = load_rules(rules, players, overrides)
     if n < 1:
         raise UserError(f"-n {n}: the number of hands must be at least 1")
@@ -77,9 +96,8 @@ def grade(n: int = 1000, *, seed: int = 1, seat: int = 0, worlds: int = 20, pick
                        "est_ev": np.concatenate(evs), "leader": out[:, F_LEADER]})
     for name, f in POLICIES:
         df[name] = out[:, f]
-    df.attrs.update(n=n, seed=seed, seat=seat, worlds=worlds, pick_rounds=pick_rounds,
-                    rules=r.summary(), seconds=time.perf_counter() - t0, threads=set_threads(threads))
-    return df
+    return GradedHands(df, n=n, seed=seed, seat=seat, worlds=worlds, pick_rounds=pick_rounds, rules=r.summary(),
+                       seconds=time.perf_counter() - t0, threads=set_threads(threads))
 
 
 def rates(hands: pd.DataFrame, by: str | None = None) -> pd.DataFrame:
@@ -147,24 +165,25 @@ def plot(table: pd.DataFrame, by_kind: pd.DataFrame, path, title: str) -> None:
     plt.close(fig)
 
 
-def describe(hands: pd.DataFrame) -> str:
-    a = hands.attrs
-    return (f"{a['rules']}. {a['n']} random hands, seat {a['seat']}, random leader, talon public; seed "
-            f"{a['seed']}. Bet = the non-fail catalogue bet with the best goal-policy EV estimated from "
-            f"{a['pick_rounds']} conditional rounds per bet. Other seats hold no bets and play goal against "
-            f"it. pimc: {a['worlds']} worlds per decision. dd worst: makeable against all other seats, "
+def describe(graded: GradedHands) -> str:
+    """The grading's settings in words (the report's introduction)."""
+    return (f"{graded.rules}. {graded.n} random hands, seat {graded.seat}, random leader, talon public; seed "
+            f"{graded.seed}. Bet = the non-fail catalogue bet with the best goal-policy EV estimated from "
+            f"{graded.pick_rounds} conditional rounds per bet. Other seats hold no bets and play goal against "
+            f"it. pimc: {graded.worlds} worlds per decision. dd worst: makeable against all other seats, "
             f"dd best: possible with all seats cooperating (every card known). {CI_METHOD.split(';')[0]}.")
 
 
-def write_report(hands: pd.DataFrame, out_dir) -> dict:
+def write_report(graded: GradedHands, out_dir) -> dict:
     """Tables (CSV), per-hand outcomes, PNG and ``index.html`` under ``out_dir``."""
     out = Path(out_dir)
+    hands = graded.hands
     table = rates(hands)
     by_kind = rates(hands, by="kind")
     doc = HtmlReport(out)
-    doc.section("Goal policy graded by PIMC and the double-dummy brackets", describe(hands))
+    doc.section("Goal policy graded by PIMC and the double-dummy brackets", describe(graded))
     doc.image("grading", lambda p: plot(table, by_kind, p, "Success of the bet goal would pick "
-                                                           f"(seed {hands.attrs['seed']})"))
+                                                           f"(seed {graded.seed})"))
     doc.table(table, "grading")
     doc.note("By kind of the picked bet:")
     doc.table(by_kind, "grading_by_kind")
@@ -175,6 +194,6 @@ def write_report(hands: pd.DataFrame, out_dir) -> dict:
     doc.note("Checks: " + "; ".join(f"{k}: {v}" for k, v in info.items()))
     doc.csv(hands, "hands")
     doc.write("Sponsio: grading the goal policy",
-              f"Generated by scripts/grade_goal.py in {hands.attrs['seconds']:.0f} s on "
-              f"{hands.attrs['threads']} thread(s).")
+              f"Generated by scripts/grade_goal.py in {graded.seconds:.0f} s on "
+              f"{graded.threads} thread(s).")
     return {"table": table, "by_kind": by_kind, "picked": picked, "checks": info}

@@ -11,17 +11,17 @@ and ``POLICY,dd`` run the engines of ``analysis.odds.dd`` the same way
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
-import pandas as pd
 
 from tabletop_mc.backend import use_backend
 from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
 from tabletop_mc.runner import set_threads
 from sponsio_sim.analysis.odds.dd import dd_brackets, beside, pimc_odds, split_policy
+from sponsio_sim.analysis.odds.result import OddsResult
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.analysis.odds.job import (PLAY_POLICIES, SIMULATED, catalogue_for, odds_query, odds_table,
                                            policy_code, simulate_rows)
@@ -94,15 +94,15 @@ class OddsPlay:
 
 def odds(query: Query, play: OddsPlay = OddsPlay(), *, n: int | None = None, target_ci: float | None = None,
          rules=None, players: int | None = None, overrides=None, run: Run = Run(),
-         on_table: Callable[[pd.DataFrame], None] | None = None) -> pd.DataFrame:
-    """Odds of the asking seat's bets for ``query``, as a DataFrame sorted by EV.
+         on_table: Callable[[OddsResult], None] | None = None) -> OddsResult:
+    """Odds of the asking seat's bets for ``query``: an ``OddsResult``, its table sorted by EV.
 
     ``n`` fixes the rounds per simulation; ``target_ci`` stops when every
     interval is narrower (default 0.01 when neither is given; ``n`` then caps).
     ``run``: seed, threads, progress, Dask (the same numbers as a local run)
     and the batch cache (``analysis.settings.Run``). ``on_table``, if given,
     sees the table as it sharpens, after every batch of a simulated or PIMC
-    policy (the rows so far; the last is the table returned).
+    policy (the rows so far; the last is the result returned).
     """
     hand, talon = query.hand, query.talon
     policy, opponents, worlds = play.policy, play.opponents, play.worlds
@@ -130,13 +130,12 @@ def odds(query: Query, play: OddsPlay = OddsPlay(), *, n: int | None = None, tar
     if dd is None:
         return sim
     out = dd if sim is None else beside(sim, dd, sim_policy)
-    out.attrs.update(policy=sim_policy or "dd", opponents=opponents if sim is not None else "-")
-    return out
+    return replace(out, policy=sim_policy or "dd", opponents=opponents if sim is not None else "-")
 
 
 def simulated_odds(sit: Situation, policy: str, opponents: str, *, n: int | None, target_ci: float | None,
                    seed: int, progress: bool | None = False, cache: bool = False,
-                   on_table: Callable[[pd.DataFrame], None] | None = None) -> pd.DataFrame:
+                   on_table: Callable[[OddsResult], None] | None = None) -> OddsResult:
     """The odds table with the asking seat on a simulated play policy (``on_table``: as ``odds``)."""
     ruleset = sit.rules
     cap, target_ci = SIMULATED.budget(n, target_ci)
@@ -162,12 +161,10 @@ def simulated_odds(sit: Situation, policy: str, opponents: str, *, n: int | None
         return kernel_args(sit, policy, opponents, stop=sit.bets[0] if len(sit.bets) == 1 else None)
 
     def table(results):
-        df = odds_table(results, joint=joint, by_ev=not sit.bets)
-        df.attrs.update(situation=sit.describe(), rules=ruleset.summary(), seat=sit.seat, seed=seed,
-                        policy=policy, opponents=opponents,
-                        left_out=(f"left out {', '.join(b.notation(ruleset) for b in left_out)}: a seat without "
-                                  "bets (--others) cannot fail") if left_out else "")
-        return df
+        return OddsResult(odds_table(results, joint=joint, by_ev=not sit.bets), situation=sit.describe(),
+                          rules=ruleset.summary(), seat=sit.seat, seed=seed, policy=policy, opponents=opponents,
+                          left_out=(f"left out {', '.join(b.notation(ruleset) for b in left_out)}: a seat "
+                                    "without bets (--others) cannot fail") if left_out else "")
 
     with Progress(cap * len(runs), "sponsio odds", enabled=progress, upper_bound=target_ci is not None) as bar:
         results = simulate_rows(SIMULATED, sit, runs, args_of=args_of, slots_of=slots_of, cap=cap,

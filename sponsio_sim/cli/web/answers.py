@@ -22,6 +22,7 @@ from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.advise.narration import narration
 from sponsio_sim.analysis.advise.trickplay import PLAYS
 from sponsio_sim.analysis.odds.query import OddsPlay, Query, odds
+from sponsio_sim.analysis.odds.result import OddsResult
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.cards import card_name, parse_cards
 from sponsio_sim.cli.advise import compact
@@ -78,12 +79,13 @@ def display(df: pd.DataFrame, formats: dict | None = None) -> dict:
                      for row in shown.itertuples(index=False)]}
 
 
-def odds_message(df: pd.DataFrame, seed: int, same_as: str, stake: float, target: float) -> dict:
+def odds_message(res: OddsResult, seed: int, same_as: str, stake: float, target: float) -> dict:
     """An odds table for the page: its JSON, its cells, the rows whose interval is within ``target``
     already, the best bets (EV positive even at the low end of P's interval) and the positive ones."""
     meta = {"command": COMMAND, "same_as": same_as, "seed": seed, "version": package_version()}
+    df = res.table
     low_ev = df["ci_low"] * df["multiplier"] - stake
-    return {"answer": json.loads(render_odds(df, "json", "goal", "goal", seed, meta)),
+    return {"answer": json.loads(render_odds(res, "json", meta)),
             "display": display(df, TABLE_FORMATS), "rounds": int(df["n"].sum()),
             "within": int((df["ci_high"] - df["ci_low"] <= target).sum()),
             "best": [int(i) for i in df.index[(low_ev > 0).to_numpy()]],
@@ -112,10 +114,10 @@ def hand_odds(tables: Tables, data: dict):
     query = Query(hand, talon, seat=seat, lead=lead)
 
     def work(post):
-        df = odds(query, OddsPlay(), target_ci=float(target), rules=tables.rules_option, players=players,
-                  overrides=tables.overrides, run=Run(seed=seed),
-                  on_table=lambda table: post(odds_message(table, seed, same_as, rules.stake, target)))
-        return odds_message(df, seed, same_as, rules.stake, target)
+        res = odds(query, OddsPlay(), target_ci=float(target), rules=tables.rules_option, players=players,
+                   overrides=tables.overrides, run=Run(seed=seed),
+                   on_table=lambda partial: post(odds_message(partial, seed, same_as, rules.stake, target)))
+        return odds_message(res, seed, same_as, rules.stake, target)
     return work
 
 
