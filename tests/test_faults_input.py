@@ -366,7 +366,7 @@ def test_every_command_plays_the_reference_with_the_tournaments_model(tmp_path, 
     assert advice.meta["model"] == want
     hist = history_odds(RoundFacts(hand="R8 R6 R4 B8 B7 B4 G4 Y6", talon="R3 B9 G7 G5", dealer=3,
                                    history="0: reveal Y1, bet colour:G=0"), n=20)
-    assert hist.attrs["model"] == want
+    assert hist.model == want
     # fit --profile reference keeps its model where the reference looks for it (a rule set without a shipped one)
     monkeypatch.setenv("SPONSIO_MODEL_DIR", str(tmp_path))
     sets = ("multiplier.last=3",)

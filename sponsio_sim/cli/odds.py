@@ -8,7 +8,7 @@ from tabletop_mc.output import render
 from tabletop_mc.stats import CI_METHOD
 from tabletop_mc.runner import set_threads
 from sponsio_sim import play_policies
-from sponsio_sim.analysis.advise.trickplay import PLAYS, CardPlay
+from sponsio_sim.analysis.advise.trickplay import PLAYS, CardPlay, TrickOdds
 from sponsio_sim.analysis.odds.query import OddsPlay, Query, odds
 from sponsio_sim.analysis.odds.result import OddsResult
 from sponsio_sim.analysis.settings import Run
@@ -128,8 +128,8 @@ def odds_state_cmd(table, bets, profile, infer, card_play, n, seed, fmt, threads
     from sponsio_sim.analysis.advise.odds import state_odds
     st = table.read(missing="give --state FILE, or --hand with --talon, --dealer and --history")
     set_threads(threads)
-    df = state_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed, card_play=card_play, progress=None)
-    emit(render_state_odds(df, fmt, seed))
+    emit(render_state_odds(state_odds(st, bets=bets, profile=profile, infer=infer, n=n, seed=seed,
+                                      card_play=card_play, progress=None), fmt))
 
 
 def render_odds(res: OddsResult, fmt: str, meta: dict | None = None) -> str:
@@ -161,20 +161,21 @@ def render_odds(res: OddsResult, fmt: str, meta: dict | None = None) -> str:
     return render(df, fmt, title=title, formats=TABLE_FORMATS, meta=meta)
 
 
-def render_state_odds(df, fmt: str, seed, meta: dict | None = None) -> str:
-    """``state_odds``' table as text, JSON or CSV: the trick phase's odds, or the betting's (as --history)."""
-    a = df.attrs
-    if "exact" not in df.columns:
-        return render_odds(OddsResult(df, **a), fmt, meta)
+def render_state_odds(res: OddsResult | TrickOdds, fmt: str, meta: dict | None = None) -> str:
+    """``state_odds``' result as text, JSON or CSV: the trick phase's odds, or the betting's (as --history)."""
+    if isinstance(res, OddsResult):
+        return render_odds(res, fmt, meta)
+    df = res.table
     if fmt == "json":
-        meta = {**(current_meta() if meta is None else meta), **{k: a[k] for k in ("situation", "inference", "seat",
-                                                                                    "play", "profile", "trolls")}}
+        meta = {**(current_meta() if meta is None else meta), "situation": res.situation,
+                "inference": res.inference, "seat": res.seat, "play": res.play, "profile": res.profile,
+                "trolls": res.trolls}
         return render(df, fmt, meta=meta)
-    trolls = ", ".join(str(t) for t in a["trolls"])
-    title = "\n".join([a["situation"], a["rules"],
-                       f"play on by {a['play']} ({', '.join(a['profile'])}); seed {seed}; {CI_METHOD.split(';')[0]}",
-                       a["inference"]]
-                      + ([f"no bets (trolls): seat{'s' if len(a['trolls']) > 1 else ''} {trolls}"] if a["trolls"]
+    trolls = ", ".join(str(t) for t in res.trolls)
+    title = "\n".join([res.situation, res.rules,
+                       f"play on by {res.play} ({', '.join(res.profile)}); seed {res.seed}; "
+                       f"{CI_METHOD.split(';')[0]}", res.inference]
+                      + ([f"no bets (trolls): seat{'s' if len(res.trolls) > 1 else ''} {trolls}"] if res.trolls
                          else [])
                       + ["exact: settled by the tricks finished so far (its interval is the point)"])
     return render(df, fmt, title=title if fmt == "table" else None)

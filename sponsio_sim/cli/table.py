@@ -48,7 +48,7 @@ def _render(session: Session, answer, line: str, fmt: str, command: str = "spons
     meta = {"command": command, "question": line.strip(), "same_as": answer.command, "seed": answer.seed,
             "version": package_version()}
     if answer.kind == "odds":
-        text = render_state_odds(answer.result, fmt, answer.seed, meta)
+        text = render_state_odds(answer.result, fmt, meta)
     else:
         text = render_advice(answer.result, fmt, answer.seed, meta)
     if fmt == "json":

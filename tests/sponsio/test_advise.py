@@ -223,7 +223,7 @@ def test_history_odds_with_nothing_to_read_agree_with_the_odds_kernel():
     from sponsio_sim.analysis.odds.query import Query, odds
     bets = "tricks=2,colour:Y=0,last,colour:R=2"
     h = history_odds(RoundFacts(hand="R9 R7 R2 B8 B5 G6 G1 Y3", talon="R1 B9 G4 Y7", dealer=3, history=""),
-                     profile="troll:goal x4", n=3000, bets=bets).set_index("bet")
+                     profile="troll:goal x4", n=3000, bets=bets).table.set_index("bet")
     o = odds(Query("R9 R7 R2 B8 B5 G6 G1 Y3", "R1 B9 G4 Y7", seat=0, lead=0), n=3000).table.set_index("bet")
     for bet in bets.split(","):
         assert h.loc[bet, "ci_low"] <= o.loc[bet, "ci_high"] and o.loc[bet, "ci_low"] <= h.loc[bet, "ci_high"], bet

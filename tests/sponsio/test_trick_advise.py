@@ -131,7 +131,7 @@ def test_odds_after_the_last_trick_are_exact_and_are_the_settlement(players, pro
     st = table_state(rules, cut(g, 1, players * rules.hand_size), RoundFacts(seat=0))
     tt = build_trick_phase(st, strategies, find_model(rules))
     assert tt.over
-    df = trick_odds(tt, rules, strategies, n=40, seed=2)
+    df = trick_odds(tt, rules, strategies, n=40, seed=2).table
     settled = settled_bets(g, 1)
     rows = {(r.seat, r.bet): r for r in df.itertuples()}
     for seat, bets in settled.items():
@@ -147,7 +147,7 @@ def test_a_bet_the_tricks_already_settle_is_exact_mid_round():
     strategies = parse_profile(REF4 if rules.players == 4 else REF3, rules)
     # seat 0 bet colour:G=0 and took G2 in trick 1: lost from then on (the issue's example)
     df = trick_odds(build_trick_phase(table_state(rules, cut(g, 1, 14), RoundFacts(seat=0)), strategies,
-                                      find_model(rules)), rules, strategies, n=200)
+                                      find_model(rules)), rules, strategies, n=200).table
     row = df.set_index(["seat", "bet"]).loc[(0, "colour:G=0")]
     assert row["exact"] and row["p"] == row["ci_high"] == 0.0
     assert df.set_index(["seat", "bet"]).loc[(2, "fail:0"), "p"] == 1.0   # seat 2's fail:0 has won

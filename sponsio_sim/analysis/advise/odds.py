@@ -11,8 +11,9 @@ intervals are Wilson intervals on the effective sample (``result.mean_eff``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
-import pandas as pd
 
 from tabletop_mc.errors import UserError
 from tabletop_mc.progress import Progress
@@ -22,10 +23,11 @@ from sponsio_sim.analysis.advise.infer import Reading, draw_worlds, seat_strateg
 from sponsio_sim.analysis.advise.result import BATCH, standing_wins
 from sponsio_sim.analysis.advise.state import RoundFacts, TableState, table_state
 from sponsio_sim.analysis.advise.arrays import betting_over, build_state_arrays, pending_token
-from sponsio_sim.analysis.advise.trickplay import CardPlay, trick_odds
+from sponsio_sim.analysis.advise.trickplay import CardPlay, TrickOdds, trick_odds
 from sponsio_sim.analysis.advise.trickphase import build_trick_phase
 from sponsio_sim.analysis.game.setup import rows_of
 from sponsio_sim.analysis.odds.job import odds_table
+from sponsio_sim.analysis.odds.result import OddsResult
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.kernels.advise.evaluate import ActionOutcomes, ActionQuestion, evaluate
 from sponsio_sim.kernels.betting.policies import cheap_card
@@ -37,8 +39,8 @@ DEFAULT_N = 2000
 
 
 def history_odds(facts: RoundFacts, *, rules=None, bets=None, profile=None, infer: bool = True, n: int | None = None,
-                 seed: int = 1, threads: int | None = None, progress: bool | None = False) -> pd.DataFrame:
-    """The odds table (``analysis.odds.job.odds_table``) of each bet the
+                 seed: int = 1, threads: int | None = None, progress: bool | None = False) -> OddsResult:
+    """The odds (``analysis.odds.result.OddsResult``) of each bet the
     seat about to act could place now (``bets``: only those), after the
     betting ``facts.history`` of the round ``facts.dealer`` dealt (``rules``:
     a RuleSet or what ``load_rules`` reads)."""
@@ -52,11 +54,11 @@ def history_odds(facts: RoundFacts, *, rules=None, bets=None, profile=None, infe
 
 def state_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n: int | None = None, seed: int = 1,
                card_play: CardPlay = CardPlay(), memo: dict | None = None,
-               progress: bool | None = False) -> pd.DataFrame:
+               progress: bool | None = False) -> OddsResult | TrickOdds:
     """The odds at a table state: in the betting, of each bet the seat about
-    to act could place now (``betting_odds``); once the betting is done, of
-    every bet every seat holds (``trickplay.trick_odds``, the round played on
-    as ``card_play`` says)."""
+    to act could place now (``betting_odds``, an ``OddsResult``); once the
+    betting is done, of every bet every seat holds (``trickplay.trick_odds``,
+    a ``TrickOdds``, the round played on as ``card_play`` says)."""
     ruleset = st.rules
     if st.after_round():
         raise UserError("the state ends after the round's settlement: every bet is settled (ask during a round)")
@@ -73,16 +75,16 @@ def state_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n
     _, lineup = seat_strategies(profile, ruleset, state=st, seed=seed)
     strategies, success = lineup.strategies, lineup.model
     tt = build_trick_phase(st, strategies, success, open_hands=card_play.open_hands)
-    df = trick_odds(tt, ruleset, strategies, card_play=card_play, reading=Reading(infer=infer), n=n, seed=seed,
-                    progress=progress, memo=memo)
-    df.attrs.update(profile=[x.text for x in strategies])
+    res = trick_odds(tt, ruleset, strategies, card_play=card_play, reading=Reading(infer=infer), n=n, seed=seed,
+                     progress=progress, memo=memo)
+    res = replace(res, profile=tuple(x.text for x in strategies))
     if strategies.name:   # a field: how the other seats were read
-        df.attrs["inference"] = "\n".join(filter(None, [strategies.name, df.attrs.get("inference")]))
-    return df
+        res = replace(res, inference="\n".join(filter(None, [strategies.name, res.inference])))
+    return res
 
 
 def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True, n: int | None = None,
-                 seed: int = 1, progress: bool | None = False) -> pd.DataFrame:
+                 seed: int = 1, progress: bool | None = False) -> OddsResult:
     """``history_odds`` at the betting state ``st``."""
     ruleset = st.rules
     _, lineup = seat_strategies(profile, ruleset, state=st, seed=seed)
@@ -139,13 +141,12 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     df = odds_table(results, joint=False, by_ev=bets is None)
     df["n"] = n
     df.insert(2, "n_eff", int(round(eff * n)))
-    df.attrs.update(situation=f"seat {s} about to act at betting step {arrays.step + 1} after: "
-                    + ("; ".join(st.texts) or "nothing yet"), rules=ruleset.summary(), seat=s, seed=seed,
-                    policy=f"{strategies[s].play} (placing the bet now, then passing)",
-                    opponents=", ".join(x.text for i, x in enumerate(strategies) if i != s),
-                    inference="\n".join(filter(None, [strategies.name, worlds.note])), effective=eff * n,
-                    model=success.source,
-                    left_out=(f"left out the {', '.join(kinds_held)} bets: seat {s} already holds one"
-                              + (" of each" if len(kinds_held) > 1 else "") + " (one bet per type)")
-                    if kinds_held else "")
-    return df
+    return OddsResult(df, situation=f"seat {s} about to act at betting step {arrays.step + 1} after: "
+                      + ("; ".join(st.texts) or "nothing yet"), rules=ruleset.summary(), seat=s, seed=seed,
+                      policy=f"{strategies[s].play} (placing the bet now, then passing)",
+                      opponents=", ".join(x.text for i, x in enumerate(strategies) if i != s),
+                      inference="\n".join(filter(None, [strategies.name, worlds.note])), effective=eff * n,
+                      model=success.source,
+                      left_out=(f"left out the {', '.join(kinds_held)} bets: seat {s} already holds one"
+                                + (" of each" if len(kinds_held) > 1 else "") + " (one bet per type)")
+                      if kinds_held else "")

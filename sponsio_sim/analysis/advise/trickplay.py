@@ -156,9 +156,29 @@ def _ci(wins, k, eff, exact):
     return (p, p, p) if exact else (p, lo, hi)
 
 
+@dataclass(frozen=True)
+class TrickOdds:
+    """What ``trick_odds`` returns: ``table``, one row per bet held (and per seat's bets together), and what the
+    title and JSON meta of `sponsio odds state` print: the ``situation`` in words, how the hidden cards were read
+    (``inference``), the viewing ``seat``, the ``seed``, the card ``play``, the ``rules`` summary, the seats without
+    bets (``trolls``), the ``effective`` sample of weighted worlds, and the ``profile`` playing on (one strategy per
+    seat; ``analysis.advise.odds.state_odds`` fills it in). Typed fields rather than pandas' experimental ``attrs``:
+    the signature says what the job returns, and no pandas operation on the table drops them."""
+    table: pd.DataFrame
+    situation: str
+    inference: str
+    seat: int
+    seed: int
+    play: str
+    rules: str
+    trolls: list[int]
+    effective: float
+    profile: tuple[str, ...] = ()
+
+
 def trick_odds(tt, rules, strategies, *, card_play: CardPlay = CardPlay(), reading: Reading = Reading(),
                n: int | None = None, seed: int = 1, progress: bool | None = False,
-               memo: dict | None = None) -> pd.DataFrame:
+               memo: dict | None = None) -> TrickOdds:
     """The chance of every bet every seat holds (and of all of a seat's bets), from the view of ``tt``'s seat
     (``card_play.open_hands``: ``tt`` was built with every hand known, ``build_trick_phase``)."""
     seat = tt.arrays.seat
@@ -208,11 +228,9 @@ def trick_odds(tt, rules, strategies, *, card_play: CardPlay = CardPlay(), readi
     cols = (["seat", "bet", "n", "n_eff", "p_worst", "worst_low", "worst_high", "p_best", "best_low", "best_high",
              "exact"] if play == "dd" and not tt.over else ["seat", "bet", "n", "n_eff", "p", "ci_low", "ci_high",
                                                            "exact"])
-    df = pd.DataFrame(rows, columns=cols)
     trolls = [s for s in range(rules.players) if tt.counts[s] == 0]
-    df.attrs.update(situation=situation(tt, rules), inference=worlds.note, seat=seat, seed=seed, play=play,
-                    rules=rules.summary(), trolls=trolls, effective=eff * n)
-    return df
+    return TrickOdds(pd.DataFrame(rows, columns=cols), situation=situation(tt, rules), inference=worlds.note,
+                     seat=seat, seed=seed, play=play, rules=rules.summary(), trolls=trolls, effective=eff * n)
 
 
 def settled(tt, results) -> np.ndarray:

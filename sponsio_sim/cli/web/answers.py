@@ -154,9 +154,10 @@ def question(tables: Tables, data: dict):
             tables.give_back(spec, session)
         out = {"answer": json.loads(text), "question": answer.kind}
         if answer.kind == "odds":
-            out["display"] = display(answer.result)
-            out["title"] = answer.result.attrs.get("situation", "")
-            out["notes"] = [x for x in str(answer.result.attrs.get("inference", "")).split("\n") if x]
+            odds_res = answer.result
+            out["display"] = display(odds_res.table)
+            out["title"] = odds_res.situation
+            out["notes"] = [x for x in odds_res.inference.split("\n") if x]
         else:
             advice = answer.result
             out["display"] = display(advice.table)
