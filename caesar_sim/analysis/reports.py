@@ -51,7 +51,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     firstpage.bands_for(bands)   # every band checked before any work
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    n = lambda k: max(int(k * scale), 20)  # noqa: E731
+    n = lambda k, at=scale: max(int(k * at), 20)  # noqa: E731
     rules = load_rules()
     first = rules.first_start_seat
     t0 = time.perf_counter()
@@ -60,7 +60,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     ref = REFERENCE
     play4 = field_play(ref, 4)
 
-    n_rung = max(int(MIN_MC_GAMES * (scale if mc_scale is None else mc_scale)), 20)
+    n_rung = n(MIN_MC_GAMES, scale if mc_scale is None else mc_scale)
     runs = run_ladder(n(20000), n_rung, settings)
     sim = runs.sims[(4, "reference field")]
     b = sim.batch

@@ -75,7 +75,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     rules = load_rules()
     # sample sizes scale with ``scale``, above a floor; the runs with mc seats (a thousand times slower)
     # have a lower floor, so a smoke build (scale below 0.05) stays quick: 0.05 and up are above both
-    n = lambda k, floor=240: max(int(k * scale), floor)  # noqa: E731
+    n = lambda k, floor=240, at=scale: max(int(k * at), floor)  # noqa: E731
     run = Run(seed=seed, threads=threads, progress=progress, cache=True)
     adapt_games = n(ADAPT_GAMES, ADAPT_FLOOR)
     sweeps = sweep("reference", players=[4, 3], n=n(SWEEP_GAMES), run=run, adapt_games=adapt_games)
@@ -88,7 +88,7 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     doc.csv(firstscreen.frame(screens), "first_screen")
     views.add_views(doc, lambda p: load_rules(None, p), n(GAMES), n(views.VIEW_GAMES), seed, progress)
     summary = []
-    n_rung = max(int(ladder.MC_GAMES * (scale if mc_scale is None else mc_scale)), MC_FLOOR)
+    n_rung = n(ladder.MC_GAMES, MC_FLOOR, scale if mc_scale is None else mc_scale)
     for players in (4, 3):
         summary += _ladder_sections(doc, out, load_rules(None, players), n, n_rung, seed, progress, sweeps)
     _recommend_section(doc, n, run, adapt_games)
