@@ -30,7 +30,7 @@ or the ``RANDOM`` test of step 2; ARCHITECTURE.md numbers the docs step 5):
    - ``kernels.play.tricks``: ``play_scripted`` (the card it plays).
 
    A policy that draws random numbers also joins ``RANDOM`` in
-   ``kernels.odds.simulate.odds_chunk``'s test (a seat that draws turns off
+   ``kernels.odds.simulate.odds_span``'s test (a seat that draws turns off
    a goal row's early stop), which the test does not see;
 3. the docstring that lists the names by hand (``analysis.game.strategy``'s;
    ``STRATEGY_HELP`` there and ``--policy`` in ``cli/odds.py`` build their

@@ -58,7 +58,7 @@ def combine(part: np.ndarray, n_chunks: int) -> np.ndarray:
 
 
 class LocalBackend:
-    """Run batches here; the kernel's ``prange`` spreads chunks over threads."""
+    """Run batches here; the kernel spreads chunks over threads (``tabletop_mc.spans``)."""
 
     name = "local"
 

@@ -39,7 +39,10 @@ COMPILE_NOTE = "compiling kernels: about 30-60 s, once (later runs load them fro
 
 def needs_compile(dispatcher) -> bool:
     """Will calling this numba kernel compile it (not compiled in this process, no
-    index in the on-disk cache)? A heuristic for the progress note; False if unsure."""
+    index in the on-disk cache)? A heuristic for the progress note; False if unsure.
+    A batch function that runs a compiled kernel on threads names it as its
+    ``kernel`` attribute (``tabletop_mc.spans``); that kernel is the one asked about."""
+    dispatcher = getattr(dispatcher, "kernel", dispatcher)
     try:
         if dispatcher.overloads:
             return False

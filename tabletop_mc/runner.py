@@ -5,7 +5,7 @@ run with seed ``s`` always draws from random stream ``(s, c)`` (see
 ``tabletop_mc.rng``) and kernels return additive sufficient statistics (counts,
 sums), so the totals are the same whatever the thread count, batch size or
 machine that ran a chunk. Batches of chunks go to a numba kernel that runs
-its chunks with ``prange``; between batches the runner updates the progress
+its chunks on threads (``tabletop_mc.spans``); between batches the runner updates the progress
 bar and asks the caller's ``stop`` rule whether the intervals are narrow
 enough. Batch boundaries depend only on chunk indices, so adaptive stopping
 is reproducible too.

@@ -1,4 +1,4 @@
-"""Dynamic work sharing inside a ``prange`` loop: an atomic ticket counter.
+"""Dynamic work sharing between threads: an atomic ticket counter.
 
 numba's ``prange`` hands each thread a fixed, contiguous share of the
 iterations (its OpenMP and workqueue layers ignore ``parallel_chunksize``
@@ -8,8 +8,9 @@ items cost alike, but double-dummy solves are heavy-tailed: on the
 others, and whichever thread drew them finishes last.
 
 ``take(ticket)`` returns the next item number and advances the counter
-atomically, so workers started by ``prange`` can pull items one at a time
-until they run out:
+atomically, so workers (one per thread: ``tabletop_mc.spans.on_threads``, or
+the iterations of a ``prange``) can pull items one at a time until they run
+out:
 
     @njit(parallel=True)
     def solve_all(n, workers, ticket):        # ticket = new_ticket()

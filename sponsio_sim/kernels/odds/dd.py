@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import seed_state
+from tabletop_mc.spans import each_span, on_threads
 from tabletop_mc.workshare import new_ticket, take
 from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
 from sponsio_sim.kernels.dd.context import BetQuestion
@@ -36,7 +37,6 @@ from sponsio_sim.kernels.layout import NINES_OWN
 ODDS_TT_BITS = TT_BITS + 2
 
 
-@nb.njit(parallel=True, cache=True)
 def dd_odds_chunks(seed, first_chunk, counts, conditions, query, rows, row_counts):
     """``conditions``, ``query``: ``contexts.DealConditions`` and
     ``contexts.QueryArrays`` (the asking seat's bets are replaced by each row's
@@ -45,36 +45,35 @@ def dd_odds_chunks(seed, first_chunk, counts, conditions, query, rows, row_count
     The chunks' deals are drawn first (each from its own stream), then
     solved by workers that each take the next unsolved deal
     (``tabletop_mc.workshare``) until none is left: a deal's solve time is
-    heavy-tailed, and ``prange``'s static split of whole chunks left one
-    thread idle while the other finished its slow deals. A deal's answers
-    do not depend on which worker solved it, so neither do the counts."""
+    heavy-tailed, and a static split of whole chunks left one thread idle
+    while the other finished its slow deals. A deal's answers do not depend
+    on which worker solved it, so neither do the counts."""
     players = conditions.fixed.shape[0]
     n_chunks = counts.shape[0]
-    n_rows = rows.shape[0]
     start = np.zeros(n_chunks + 1, dtype=np.int64)
-    for i in range(n_chunks):
-        start[i + 1] = start[i] + counts[i]
+    np.cumsum(counts, out=start[1:])
     hands = np.empty((start[n_chunks], players), dtype=np.uint64)
-    for i in nb.prange(n_chunks):
-        deal_chunk(seed, first_chunk + i, conditions, hands[start[i]:start[i + 1]])
-    ok = np.zeros((start[n_chunks], 1, n_rows, 2), dtype=np.bool_)
+    each_span(lambda lo, hi: deal_span(seed, first_chunk, start, lo, hi, conditions, hands), n_chunks)
+    ok = np.zeros((start[n_chunks], 1, rows.shape[0], 2), dtype=np.bool_)
     solve_deals(hands, new_ticket(), query, np.zeros(0, dtype=np.int64), fresh_counters(players, query.n_colours),
                 np.zeros(1, dtype=np.uint64), rows, row_counts, ok)
-    out = np.zeros((n_chunks, n_rows, 2), dtype=np.int64)
-    for i in range(n_chunks):
-        for k in range(start[i], start[i + 1]):
-            for r in range(n_rows):
-                out[i, r, 0] += ok[k, 0, r, 0]
-                out[i, r, 1] += ok[k, 0, r, 1]
-    return out
+    made = np.zeros((start[n_chunks] + 1, rows.shape[0], 2), dtype=np.int64)   # running totals over the deals
+    np.cumsum(ok[:, 0], axis=0, out=made[1:])
+    return made[start[1:]] - made[start[:-1]]
 
 
-@nb.njit(parallel=True, cache=True)
 def solve_deals(deals, ticket, query, trick, ctr0, roots, rows, row_counts, ok):
-    """``dd_odds_worker`` on every thread (one worker per deal; the ones a
-    thread starts after its first find nothing left)."""
-    for _ in nb.prange(deals.shape[0]):
-        dd_odds_worker(deals, ticket, query, trick, ctr0, roots, rows, row_counts, ok)
+    """``dd_odds_worker`` on every thread (``tabletop_mc.spans.on_threads``): each takes the
+    next unsolved deal from ``ticket`` until none is left."""
+    on_threads(lambda: dd_odds_worker(deals, ticket, query, trick, ctr0, roots, rows, row_counts, ok))
+
+
+@nb.njit(cache=True, nogil=True)
+def deal_span(seed, first_chunk, start, lo, hi, conditions, out):
+    """Chunks ``lo..hi-1``' deals: chunk i's ``start[i + 1] - start[i]`` deals from stream
+    ``(seed, first_chunk + i)`` into rows ``start[i]..start[i + 1] - 1`` of ``out``."""
+    for i in range(lo, hi):
+        deal_chunk(seed, first_chunk + i, conditions, out[start[i]:start[i + 1]])
 
 
 @nb.njit(cache=True)
@@ -97,7 +96,7 @@ def deal_chunk(seed, stream, conditions, out):
         out[k, :] = hands
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def dd_odds_worker(deals, ticket, query, trick, ctr0, roots, rows, row_counts, ok):
     """Solve the deals of ``deals`` that ``ticket`` hands out until none is
     left: ``ok[k, q, r]`` = (row r made in the worst case, possible in the
@@ -150,16 +149,21 @@ def dd_odds_worker(deals, ticket, query, trick, ctr0, roots, rows, row_counts, o
         k = take(ticket)
 
 
-@nb.njit(parallel=True, cache=True)
 def pimc_odds_chunks(seed, first_chunk, counts, conditions, query, policy, worlds):
     """Rounds played with ``kernels.play.pimc.pimc_play`` (``worlds`` layouts per
     decision); per chunk, successes of each of the asking seat's bets and of
-    all of them (last column)."""
-    nb_ = query.bcounts[query.ask]
-    out = np.zeros((counts.shape[0], nb_ + 1), dtype=np.int64)
-    for i in nb.prange(counts.shape[0]):
-        pimc_odds_chunk(seed, first_chunk + i, counts[i], conditions, query, policy, worlds, out[i])
+    all of them (last column). The chunks run on threads (``tabletop_mc.spans``)."""
+    out = np.zeros((counts.shape[0], query.bcounts[query.ask] + 1), dtype=np.int64)
+    each_span(lambda lo, hi: pimc_odds_span(seed, first_chunk, counts, lo, hi, conditions, query, policy, worlds,
+                                            out), counts.shape[0])
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def pimc_odds_span(seed, first_chunk, counts, lo, hi, conditions, query, policy, worlds, out):
+    """Chunks ``lo..hi-1`` of ``pimc_odds_chunks``."""
+    for i in range(lo, hi):
+        pimc_odds_chunk(seed, first_chunk + i, counts[i], conditions, query, policy, worlds, out[i])
 
 
 @nb.njit(cache=True)
@@ -186,3 +190,8 @@ def pimc_odds_chunk(seed, stream, rounds, conditions, query, policy, worlds, row
             row[j] += result[ask, j]
         if bcounts[ask] > 0 and not failed[ask]:
             row[bcounts[ask]] += 1
+
+
+# the compiled kernels each batch function runs (``tabletop_mc.jitcache.needs_compile``)
+dd_odds_chunks.kernel = dd_odds_worker
+pimc_odds_chunks.kernel = pimc_odds_span

@@ -23,6 +23,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.rng import randbelow
+from tabletop_mc.spans import each_span
 from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines, settle
 from sponsio_sim.kernels.bits import RANKS, U0, bit, colour_masks, nines_mask
 from sponsio_sim.kernels.contexts import trick_round
@@ -49,22 +50,28 @@ Grading = namedtuple("Grading", ["ask", "players", "n_colours", "hand_size", "ta
                                  "pick_rounds", "worlds", "flags"])
 
 
-@nb.njit(parallel=True, cache=True)
 def grade_chunks(seed, first_chunk, counts, grading):
     """``counts[i]`` hands for chunk ``first_chunk + i`` (``grading``: a
-    ``Grading``). Returns (out, ev) for every hand, chunk by chunk."""
-    n = 0
-    for i in range(counts.shape[0]):
-        n += counts[i]
+    ``Grading``). Returns (out, ev) for every hand, chunk by chunk; the chunks
+    run on threads (``tabletop_mc.spans``)."""
     starts = np.zeros(counts.shape[0] + 1, dtype=np.int64)
-    for i in range(counts.shape[0]):
-        starts[i + 1] = starts[i] + counts[i]
-    out = np.zeros((n, OUT_FIELDS), dtype=np.int64)
-    ev = np.zeros(n, dtype=np.float64)
-    for i in nb.prange(counts.shape[0]):
+    np.cumsum(counts, out=starts[1:])
+    out = np.zeros((starts[-1], OUT_FIELDS), dtype=np.int64)
+    ev = np.zeros(starts[-1], dtype=np.float64)
+    each_span(lambda lo, hi: grade_span(seed, first_chunk, counts, starts, lo, hi, grading, out, ev),
+              counts.shape[0])
+    return out, ev
+
+
+@nb.njit(cache=True, nogil=True)
+def grade_span(seed, first_chunk, counts, starts, lo, hi, grading, out, ev):
+    """Chunks ``lo..hi-1`` of ``grade_chunks``: chunk i's hands into rows ``starts[i]..starts[i + 1] - 1``."""
+    for i in range(lo, hi):
         grade_chunk(seed, first_chunk + i, counts[i], grading, out[starts[i]:starts[i + 1]],
                     ev[starts[i]:starts[i + 1]])
-    return out, ev
+
+
+grade_chunks.kernel = grade_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
 
 
 @nb.njit(cache=True)

@@ -1,6 +1,6 @@
 """Odds kernel: conditional deal + trick phase + settlement, many rounds.
 
-One call simulates a batch of chunks in parallel (``prange``); chunk
+One call simulates a batch of chunks on threads (``tabletop_mc.spans``); chunk
 ``first_chunk + i`` draws from random stream ``(seed, first_chunk + i)``, so
 the counts do not depend on the thread count. Per chunk it returns counts
 in the ``stats_layout`` order: per bet kind, how often the asking seat
@@ -21,6 +21,7 @@ import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import seed_state
+from tabletop_mc.spans import each_span
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, KINDS, LAST, NINES, TRICKS, odds_slots
 from sponsio_sim.kernels.bets import ANY_SEAT, bet_won, settle
 from sponsio_sim.kernels.bits import RANKS, popcount
@@ -50,27 +51,23 @@ def kind_slots(layout):
     return np.array([layout[kind.name] for kind in KINDS], dtype=np.int64)
 
 
-@nb.njit(parallel=True, cache=True)
 def odds_chunks(seed, first_chunk, counts, conditions, query, policy, slots, n_stats, stop):
     """Simulate ``counts[i]`` rounds for each chunk; return per-chunk counts
     (``conditions``, ``query``: ``contexts.DealConditions`` and ``contexts.QueryArrays``;
     ``policy[s]``: seat s's play policy; ``slots``, ``n_stats``: ``kind_slots``
-    and size of the ``stats_layout``)."""
+    and size of the ``stats_layout``). The chunks run on threads (``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.int64)
-    for i in nb.prange(counts.shape[0]):
-        odds_chunk(seed, first_chunk + i, counts[i], conditions, query, policy, slots, stop, out[i])
+    each_span(lambda lo, hi: odds_span(seed, first_chunk, counts, lo, hi, conditions, query, policy, slots, stop,
+                                       out), counts.shape[0])
     return out
 
 
-@nb.njit(cache=True)
-def odds_chunk(seed, stream, rounds, conditions, query, policy, slots, stop, row):
-    """One chunk: ``rounds`` rounds from random stream ``(seed, stream)``, counted into ``row``."""
+@nb.njit(cache=True, nogil=True)
+def odds_span(seed, first_chunk, counts, lo, hi, conditions, query, policy, slots, stop, out):
+    """Chunks ``lo..hi-1``: ``counts[i]`` rounds from random stream ``(seed, first_chunk + i)``,
+    counted into ``out[i]``; each chunk starts from fresh state."""
     ask, codes, bcounts = query.ask, query.codes, query.bcounts
     players = bcounts.shape[0]
-    state = np.empty(4, dtype=np.uint64)
-    seed_state(seed, stream, state)
-    rnd = trick_round(query.n_colours, query.flags, state, codes, bcounts)
-    build_relevance(codes, bcounts, rnd.game_state)
     halt = np.full(4, -1, dtype=np.int64)
     if stop[0] >= 0:
         for j in range(3):   # element by element: a slice assignment compiles its shape-mismatch message
@@ -79,8 +76,19 @@ def odds_chunk(seed, stream, rounds, conditions, query, policy, slots, stop, row
         for s in range(players):
             if policy[s] == RANDOM:   # it draws from the stream the next deals use
                 halt[0] = -1
-    odds_rounds(rounds, conditions, query, policy, slots, halt, rnd, conditions.pool.copy(),
-                np.empty(players, dtype=np.uint64), row)
+    state = np.empty(4, dtype=np.uint64)
+    pool = np.empty_like(conditions.pool)
+    hands = np.empty(players, dtype=np.uint64)
+    for i in range(lo, hi):
+        seed_state(seed, first_chunk + i, state)
+        rnd = trick_round(query.n_colours, query.flags, state, codes, bcounts)
+        build_relevance(codes, bcounts, rnd.game_state)
+        for j in range(pool.shape[0]):   # element by element (see above)
+            pool[j] = conditions.pool[j]
+        odds_rounds(counts[i], conditions, query, policy, slots, halt, rnd, pool, hands, out[i])
+
+
+odds_chunks.kernel = odds_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
 
 
 @no_refcount
