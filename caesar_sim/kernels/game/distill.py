@@ -12,6 +12,7 @@ import numpy as np
 
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state
+from tabletop_mc.spans import each_span
 from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
 from caesar_sim.kernels.game.engine import decide, seat_members
 from caesar_sim.kernels.layout import (ACTIONS, MAX_ACTIONS, MAX_PLAYERS, MERCHANT_VALUES, N_FEATURES, REC_ACTION,
@@ -82,10 +83,19 @@ def _record(rulebook, weight_table, seats, g0, count, out, r0):
     return r - r0 + int(0 * (rollout_state[0] + game_log[0] + game_stats[0] + pols[0] + ks[0] + rows[0]))
 
 
-@nb.njit(cache=True, parallel=True)
 def record_batch(rulebook, weight_table, seats, first_chunk, counts, chunk_size, out, rows_per_chunk, used):
     """Chunks ``first_chunk + i`` of ``counts[i]`` games: chunk i writes from row ``i * rows_per_chunk`` of
-    ``out`` and the count into ``used[i]``."""
-    for ci in nb.prange(counts.shape[0]):
+    ``out`` and the count into ``used[i]``. The chunks run on threads (``tabletop_mc.spans``)."""
+    each_span(lambda lo, hi: record_span(rulebook, weight_table, seats, first_chunk, counts, chunk_size, out,
+                                         rows_per_chunk, used, lo, hi), counts.shape[0])
+
+
+@nb.njit(cache=True, nogil=True)
+def record_span(rulebook, weight_table, seats, first_chunk, counts, chunk_size, out, rows_per_chunk, used, lo, hi):
+    """Chunks ``lo..hi-1`` of ``record_batch``."""
+    for ci in range(lo, hi):
         used[ci] = _record(rulebook, weight_table, seats, (first_chunk + ci) * chunk_size, counts[ci], out,
                            ci * rows_per_chunk)
+
+
+record_batch.kernel = record_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

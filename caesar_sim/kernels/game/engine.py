@@ -1,4 +1,4 @@
-"""Whole games (numba): one logged game, and chunked batches run in ``prange``.
+"""Whole games (numba): one logged game, and chunked batches run on threads (``tabletop_mc.spans``).
 
 A batch's seats come from a member table (``kernels.contexts.Seats``: policy code, `mc` rollouts,
 weight row m of ``weight_table``). A profile batch (``run_batch``) plays chunk c from random stream
@@ -22,6 +22,7 @@ import numpy as np
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
+from tabletop_mc.spans import each_span
 from caesar_sim.kernels.contexts import Results, Seats, game_ptrs, rollout_ptrs
 from caesar_sim.kernels.layout import ACTIONS, LOG_FIELDS, MAX_PLAYERS, MC, RULES, SCRATCH, STATE, STATS
 from caesar_sim.kernels.play.mc import mc_action
@@ -158,16 +159,22 @@ def play_field_one(rulebook, weight_table, mem_pol, mem_k, seating, game_key, ga
     return _one_game(rulebook, weight_table, seats, np.empty(4, np.uint64), game_log)
 
 
-@nb.njit(cache=True, parallel=True)
 def run_batch(rulebook, weight_table, seats, seed, first_chunk, counts, chunk_size, out, stats):
-    """Chunks ``first_chunk + i`` of ``counts[i]`` games each of a profile (``seats``: fixed seating,
+    """Chunks ``first_chunk + i`` of ``counts[i]`` games of a profile (``seats``: fixed seating,
     rotated game by game if ``rotate``); per-game outputs into ``out`` (``Results``).
 
     Chunk c draws from random stream (seed, c) alone. Seat ``s`` of game ``g`` plays profile
     entry ``(s + rot) % n`` with ``rot = g % n`` if ``rotate``, else 0. ``stats[i]`` receives
-    chunk i's summed statistics (layout ``STATS``).
+    chunk i's summed statistics (layout ``STATS``). The chunks run on threads (``tabletop_mc.spans``).
     """
-    for ci in nb.prange(counts.shape[0]):
+    each_span(lambda lo, hi: batch_span(rulebook, weight_table, seats, seed, first_chunk, counts, chunk_size, out,
+                                        stats, lo, hi), counts.shape[0])
+
+
+@nb.njit(cache=True, nogil=True)
+def batch_span(rulebook, weight_table, seats, seed, first_chunk, counts, chunk_size, out, stats, lo, hi):
+    """Chunks ``lo..hi-1`` of ``run_batch``."""
+    for ci in range(lo, hi):
         rng = np.empty(4, np.uint64)
         seed_state(seed, first_chunk + ci, rng)
         game_log = np.zeros(LOG_FIELDS, np.int64)
@@ -178,14 +185,20 @@ def run_batch(rulebook, weight_table, seats, seed, first_chunk, counts, chunk_si
         stats[ci, :] = game_stats
 
 
-@nb.njit(cache=True, parallel=True)
 def run_field_batch(rulebook, weight_table, seats, first_chunk, counts, chunk_size, stats_on, out, stats):
     """Chunks ``first_chunk + i`` of ``counts[i]`` games whose seats come from a member table
     (``seats``: drawn from the field ``cum`` per game, or ``seating`` rotated game by game, seat
     g % n playing ``focal`` if >= 0); every game from its own streams (module docstring). Per-game
     outputs into ``out`` (``Results``), chunk i's statistics into ``stats[i]`` (collected if
-    ``stats_on``)."""
-    for ci in nb.prange(counts.shape[0]):
+    ``stats_on``). The chunks run on threads (``tabletop_mc.spans``)."""
+    each_span(lambda lo, hi: field_span(rulebook, weight_table, seats, first_chunk, counts, chunk_size, stats_on,
+                                        out, stats, lo, hi), counts.shape[0])
+
+
+@nb.njit(cache=True, nogil=True)
+def field_span(rulebook, weight_table, seats, first_chunk, counts, chunk_size, stats_on, out, stats, lo, hi):
+    """Chunks ``lo..hi-1`` of ``run_field_batch``."""
+    for ci in range(lo, hi):
         rng = np.empty(4, np.uint64)
         game_log = np.zeros(2, np.int64)  # logging off
         game_stats = np.zeros(STATS.size)
@@ -193,3 +206,8 @@ def run_field_batch(rulebook, weight_table, seats, first_chunk, counts, chunk_si
         seated_games(rulebook, weight_table, seats, (first_chunk + ci) * chunk_size, counts[ci], rng, game_log,
                      game_stats, out)
         stats[ci, :] = game_stats
+
+
+# the compiled kernels the batch functions run (``tabletop_mc.jitcache.needs_compile``)
+run_batch.kernel = batch_span
+run_field_batch.kernel = field_span

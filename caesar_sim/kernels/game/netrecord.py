@@ -25,6 +25,7 @@ import numpy as np
 
 from tabletop_mc.pointers import as_ptr
 from tabletop_mc.rng import seed_state, uniform
+from tabletop_mc.spans import each_span
 from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
 from caesar_sim.kernels.play.encode import INPUTS, encode
 from caesar_sim.kernels.game.engine import decide, seat_members
@@ -119,11 +120,21 @@ def _label(rulebook, weight_table, seats, how, g0, count, out, d0, a0):
     return d - d0, r - a0 + int(0 * (rollout_state[0] + game_log[0] + game_stats[0] + pols[0] + ks[0] + rows[0]))
 
 
-@nb.njit(cache=True, parallel=True)
 def label_batch(rulebook, weight_table, seats, how, first_chunk, counts, chunk_size, out, caps, used):
     """Chunks ``first_chunk + i`` of ``counts[i]`` games: chunk i writes from decision row ``i * caps[0]`` and
-    action row ``i * caps[1]`` of ``out`` (``LabelOut``), its counts into ``used[i]``."""
-    for ci in nb.prange(counts.shape[0]):
+    action row ``i * caps[1]`` of ``out`` (``LabelOut``), its counts into ``used[i]``. The chunks run on
+    threads (``tabletop_mc.spans``)."""
+    each_span(lambda lo, hi: label_span(rulebook, weight_table, seats, how, first_chunk, counts, chunk_size, out,
+                                        caps, used, lo, hi), counts.shape[0])
+
+
+@nb.njit(cache=True, nogil=True)
+def label_span(rulebook, weight_table, seats, how, first_chunk, counts, chunk_size, out, caps, used, lo, hi):
+    """Chunks ``lo..hi-1`` of ``label_batch``."""
+    for ci in range(lo, hi):
         nd, na = _label(rulebook, weight_table, seats, how, (first_chunk + ci) * chunk_size, counts[ci], out,
                         ci * caps[0], ci * caps[1])
         used[ci, 0], used[ci, 1] = nd, na
+
+
+label_batch.kernel = label_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

@@ -116,9 +116,12 @@ def _item_parts(rulebook, game_state, weight_table, p, row, j, scratch, u_j):
     return coin * scores, (u_j - coin) * scores, deny, scores
 
 
-@nb.njit(cache=True, inline="always")
+@no_refcount
 def _scan(rulebook, game_state, weight_table, p, scratch, actions, off, F, mode):
-    """`value`'s scan (module docstring): ``BEST`` returns the action, the other modes the count."""
+    """`value`'s scan (module docstring): ``BEST`` returns the action, the other modes the count.
+
+    One compiled function for the four modes (``mode`` is read at run time): inlined into each
+    caller it was compiled four times over, the largest part of the first Circus game's compile."""
     ph, hand, n = game_state[STATE.phase], game_state[STATE.hand + p], game_state[STATE.players]
     o = wrow(game_state, p)
     out = Listing(weight_table, o, scratch, actions, off, F, mode)
