@@ -37,11 +37,12 @@ once per game (``game.engine.play_game``): reading the context there costs
 a measurable share of a game (``scripts/ab_game_speed.py``; the figure is
 in ``scripts/README.md``).
 
-In a ``parallel=True`` kernel a context argument only reaches the
-parallel loop's body as an argument of a (not inlined) ``njit`` function
+The batch kernels run their chunks on threads (``tabletop_mc.spans``), not
+in numba's ``parallel=True`` loops, where a context argument would only
+reach the loop's body as an argument of a (not inlined) ``njit`` function
 called there: numba 0.68 loses the writes to a context's arrays made in the
 body itself, whether the context is unpacked before the loop or read in it
-(``tests/sponsio/test_contexts.py``).
+(``tests/sponsio/test_contexts.py`` keeps that finding checked).
 
 Other contexts live beside the one kernel family that uses them:
 ``dd.context`` (the solver's ``Workspace``, questions, positions and answers), ``play.pimc.PimcCtx`` (the pimc

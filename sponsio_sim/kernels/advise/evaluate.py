@@ -12,6 +12,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from tabletop_mc.spans import each_span
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.betting.rollout import new_work, rollout
 from sponsio_sim.kernels.game.engine import game_rollout, rollout_game
@@ -26,7 +27,6 @@ ActionQuestion = namedtuple("ActionQuestion", ["step", "seat", "acts", "pick", "
 ActionOutcomes = namedtuple("ActionOutcomes", ["gain", "won", "final", "share"])
 
 
-@nb.njit(cache=True, parallel=True)
 def evaluate(question, r0, r1, with_game, board, game_state, money, row0, out):
     """For each ``i``, the action ``acts[pick[i]]`` of ``question`` (an
     ``ActionQuestion``) in rollouts ``r0 .. r1-1``, into ``out`` (an
@@ -36,10 +36,19 @@ def evaluate(question, r0, r1, with_game, board, game_state, money, row0, out):
     past its last bet) into ``final[i, r]`` and, with ``with_game``, its
     share of the game's win (1/k of a k-way shared win) into ``share[i, r]``.
     ``row0``: an empty statistics row of the game's size (the later rounds
-    count into a copy). The contexts only reach the parallel loop's body as
-    arguments of ``_evaluate_one`` (module ``contexts``)."""
-    for i in nb.prange(question.pick.shape[0]):
+    count into a copy). The picked actions run on threads (``tabletop_mc.spans``)."""
+    each_span(lambda lo, hi: evaluate_span(question, r0, r1, with_game, board, game_state, money, row0, out, lo, hi),
+              question.pick.shape[0])
+
+
+@nb.njit(cache=True, nogil=True)
+def evaluate_span(question, r0, r1, with_game, board, game_state, money, row0, out, lo, hi):
+    """Picked actions ``lo..hi-1`` of ``evaluate``."""
+    for i in range(lo, hi):
         _evaluate_one(question, i, r0, r1, with_game, board, game_state, money, row0, out)
+
+
+evaluate.kernel = evaluate_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
 
 
 @nb.njit(cache=True)
@@ -73,13 +82,22 @@ def _evaluate_one(question, i, r0, r1, with_game, board, game_state, money, row0
                                        gwork, None)
 
 
-@nb.njit(cache=True, parallel=True)
 def evaluate_cash(s, key, r0, r1, board, game_state, money, row0, share):
     """After a round's scoring, seat s keeps its track position (c = 0) or
     cashes it in (c = 1) and the game is played to its end in rollouts
-    ``r0 .. r1-1`` (both on the same streams): its win share into ``share[c, r]``."""
-    for c in nb.prange(2):
+    ``r0 .. r1-1`` (both on the same streams): its win share into ``share[c, r]``
+    (the two choices on threads: ``tabletop_mc.spans``)."""
+    each_span(lambda lo, hi: cash_span(s, key, r0, r1, board, game_state, money, row0, share, lo, hi), 2)
+
+
+@nb.njit(cache=True, nogil=True)
+def cash_span(s, key, r0, r1, board, game_state, money, row0, share, lo, hi):
+    """Choices ``lo..hi-1`` (0: keep, 1: cash in) of ``evaluate_cash``."""
+    for c in range(lo, hi):
         mine = game_state.copy()
         gwork = game_rollout(board, mine, money, row0)
         for r in range(r0, r1):
             share[c, r] = rollout_game(s, c == 1, key, np.int64(r), board, mine, money, gwork, None)
+
+
+evaluate_cash.kernel = cash_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

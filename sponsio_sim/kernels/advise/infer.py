@@ -13,6 +13,7 @@ likelihood by the tremble (``actions.replay``).
 import numba as nb
 import numpy as np
 
+from tabletop_mc.spans import each_span
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.advise.actions import replay, undo_swaps
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work
@@ -30,15 +31,21 @@ def propose_worlds(s, board, game_state, money, key, worlds):
         worlds[r, :] = work.dealt
 
 
-@nb.njit(cache=True, parallel=True)
 def world_logliks(judged, hist, n_hist, tremble, tab0, ints0, weight0, worlds, out):
     """``out[r]``: log-likelihood of ``hist[:n_hist]`` in world r, replayed
     from the round-start state ``(tab0, ints0, weight0)``, the actions of the
     seats in the bitmask ``judged`` judged; -inf where the world cannot have
-    played it."""
+    played it. Threads take blocks of worlds (``tabletop_mc.spans``)."""
+    each_span(lambda lo, hi: logliks_span(judged, hist, n_hist, tremble, tab0, ints0, weight0, worlds, out, lo, hi),
+              BLOCKS)
+
+
+@nb.njit(cache=True, nogil=True)
+def logliks_span(judged, hist, n_hist, tremble, tab0, ints0, weight0, worlds, out, lo, hi):
+    """Blocks ``lo..hi-1`` of ``world_logliks``: block b replays worlds b, b + BLOCKS, ..."""
     n = worlds.shape[0]
     players = ints0[GAME.players]
-    for blk in nb.prange(BLOCKS):
+    for blk in range(lo, hi):
         board = tab0.copy()
         game_state = ints0.copy()
         money = weight0.copy()
@@ -55,3 +62,6 @@ def world_logliks(judged, hist, n_hist, tremble, tab0, ints0, weight0, worlds, o
             seed_state(np.uint64(0), np.uint64(r), state)
             bad, ll = replay(hist, n_hist, judged, tremble, board, game_state, money, state)
             out[r] = ll if bad < 0 else -np.inf
+
+
+world_logliks.kernel = logliks_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

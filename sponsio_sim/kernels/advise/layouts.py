@@ -22,6 +22,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from tabletop_mc.spans import each_span
 from tabletop_mc.rng import seed_state, uniform
 from sponsio_sim.kernels.deal import deal
 
@@ -71,11 +72,16 @@ def layout_counts(splits, first, ways, need, strides):
 BLOCKS = 64   # proposals split into this many blocks (threads take whole blocks; each proposal has its own stream)
 
 
-@nb.njit(cache=True, parallel=True)
 def propose_layouts(lay, key, out):
     """``out[r]``: world r's hands, ``lay.fixed`` plus a uniform layout of the
     hidden cards (``lay``: a ``Layouts``; stream ``(key, r)``: the same on any
-    thread count)."""
+    thread count). Threads take blocks of worlds (``tabletop_mc.spans``)."""
+    each_span(lambda lo, hi: layouts_span(lay, key, out, lo, hi), BLOCKS)
+
+
+@nb.njit(cache=True, nogil=True)
+def layouts_span(lay, key, out, lo, hi):
+    """Blocks ``lo..hi-1`` of ``propose_layouts``: block b draws worlds b, b + BLOCKS, ..."""
     pool, splits, need, strides = lay.pool, lay.splits, lay.need, lay.strides
     seats = need.shape[0]
     shift = np.zeros(splits.shape[0], dtype=np.int64)   # each split's step in the mixed-radix index
@@ -85,7 +91,7 @@ def propose_layouts(lay, key, out):
     top = 0
     for t in range(seats):
         top += need[t] * strides[t]
-    for blk in nb.prange(BLOCKS):
+    for blk in range(lo, hi):
         state = np.empty(4, dtype=np.uint64)
         hands = np.empty(seats, dtype=np.uint64)
         free = np.empty(seats, dtype=np.int64)
@@ -96,6 +102,9 @@ def propose_layouts(lay, key, out):
             cards[:] = pool   # the deal shuffles in place: every world starts from the same order
             _draw(top, lay, shift, state, hands, free, cards)
             out[r, :] = hands
+
+
+propose_layouts.kernel = layouts_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
 
 
 @nb.njit(cache=True)

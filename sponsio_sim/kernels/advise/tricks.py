@@ -17,6 +17,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from tabletop_mc.spans import each_span
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import bet_decided
 from sponsio_sim.kernels.bits import RANKS
@@ -107,32 +108,43 @@ def _scratch(board, game_state, money, n_script):
             np.zeros(n_script + 3, dtype=np.int64))
 
 
-@nb.njit(cache=True, parallel=True)
 def play_cards(question, r0, r1, board, game_state, money, out):
     """Each candidate of ``question`` (a ``CardQuestion``) in worlds ``r0 ..
     r1-1``, every seat playing on by its policy (module docstring), into
     ``out`` (a ``CardOutcomes``). Threads take (candidate, block of worlds)
-    jobs; a world's outcome does not depend on which. The contexts only
-    reach the parallel loop's body as arguments of ``_play_world`` (module
-    ``contexts``: what numba's parallel loops need)."""
-    n_cards, n_script = question.cards.shape[0], question.script.shape[0]
-    for job in nb.prange(n_cards * BLOCKS):
+    jobs (``tabletop_mc.spans``); a world's outcome does not depend on which."""
+    each_span(lambda lo, hi: cards_span(question, r0, r1, board, game_state, money, out, lo, hi),
+              question.cards.shape[0] * BLOCKS)
+
+
+@nb.njit(cache=True, nogil=True)
+def cards_span(question, r0, r1, board, game_state, money, out, lo, hi):
+    """Jobs ``lo..hi-1`` of ``play_cards``: job j plays candidate j // BLOCKS in every BLOCKS-th world
+    from ``r0 + j % BLOCKS``."""
+    n_script = question.script.shape[0]
+    for job in range(lo, hi):
         i = job // BLOCKS
         scratch = _scratch(board, game_state, money, n_script)
         for r in range(r0 + job % BLOCKS, r1, BLOCKS):
             _play_world(question, i, r, board, game_state, money, scratch, None, out)
 
 
-@nb.njit(cache=True, parallel=True)
 def play_cards_pimc(question, r0, r1, board, game_state, money, n_worlds, out):
     """``play_cards`` with the seat playing its later cards by PIMC
     (``play.pimc``, ``n_worlds`` layouts per decision), the others by their
     policies (each job its own solver workspace; the solver's answers are
     exact, so a world's outcome does not depend on which thread played it)."""
+    each_span(lambda lo, hi: pimc_cards_span(question, r0, r1, board, game_state, money, n_worlds, out, lo, hi),
+              question.cards.shape[0] * BLOCKS)
+
+
+@nb.njit(cache=True, nogil=True)
+def pimc_cards_span(question, r0, r1, board, game_state, money, n_worlds, out, lo, hi):
+    """Jobs ``lo..hi-1`` of ``play_cards_pimc`` (as ``cards_span``'s)."""
     players = game_state[GAME.players]
     n_colours = game_state[GAME.colours]
-    n_cards, n_script = question.cards.shape[0], question.script.shape[0]
-    for job in nb.prange(n_cards * BLOCKS):
+    n_script = question.script.shape[0]
+    for job in range(lo, hi):
         i = job // BLOCKS
         rnd, run = _scratch(board, game_state, money, n_script)
         stamps = np.zeros(2, dtype=np.uint64)
@@ -143,3 +155,8 @@ def play_cards_pimc(question, r0, r1, board, game_state, money, n_worlds, out):
             stamps[0] += np.uint64(2)
             stamps[1] = stamps[0] + np.uint64(1)
             _play_world(question, i, r, board, game_state, money, scratch, ctx, out)
+
+
+# the compiled kernels the batch functions run (``tabletop_mc.jitcache.needs_compile``)
+play_cards.kernel = cards_span
+play_cards_pimc.kernel = pimc_cards_span

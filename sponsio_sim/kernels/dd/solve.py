@@ -25,6 +25,7 @@ import time
 import numba as nb
 import numpy as np
 
+from tabletop_mc.spans import on_threads
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.workshare import take
 from sponsio_sim.kernels.bets import BET_FIELDS, counted_nines
@@ -167,18 +168,14 @@ def workspace(players, n_colours, max_cards, tt_bits=TT_BITS):
     return new_workspace(players, n_colours, max_cards, tt_bits)
 
 
-@nb.njit(parallel=True, cache=True, nogil=True)
 def batch_coalition(deals, colmask, nines, coalition, max_cards, ticket, answers):
     """``solve_coalition`` for each deal of ``deals`` (a ``dd.context.Positions``);
     ``ticket`` (``workshare.new_ticket()``) hands out the deals
     (``tabletop_mc.workshare``: a thread that drew slow deals does not hold
     up the others). Fills ``answers`` (a ``dd.context.CoalitionAnswers``);
     each deal's answer and nodes do not depend on the thread that solved it
-    (a fresh table stamp per deal). The contexts reach the loop body only as
-    a worker's arguments (numba loses writes made to a context's arrays in
-    a parallel loop's body: ``tests/sponsio/test_contexts.py``)."""
-    for _ in nb.prange(deals.hands.shape[0]):
-        _coalition_worker(deals, colmask, nines, coalition, max_cards, ticket, answers)
+    (a fresh table stamp per deal). One worker per thread (``tabletop_mc.spans.on_threads``)."""
+    on_threads(lambda: _coalition_worker(deals, colmask, nines, coalition, max_cards, ticket, answers))
 
 
 @nb.njit(cache=True, nogil=True)
@@ -200,16 +197,16 @@ def _coalition_worker(deals, colmask, nines, coalition, max_cards, ticket, answe
         i = take(ticket)
 
 
-@nb.njit(parallel=True, cache=True, nogil=True)
 def batch_bets(deals, colmask, nines, codes, bcounts, ask, max_cards, ticket, answers, nines_own=False):
     """Worst- and best-case ``solve_bets`` for each deal of ``deals`` (a
     ``dd.context.Positions``) into ``answers`` (a ``dd.context.BetAnswers``;
     ``ticket`` as in ``batch_coalition``; ``nines_own``: nines bets judge
     their bettor's 9s, ``bets.counted_nines``).
     A deal whose best case fails cannot succeed in the worst case either,
-    and one that succeeds in the worst case succeeds in the best case."""
-    for _ in nb.prange(deals.hands.shape[0]):
-        _bets_worker(deals, colmask, nines, codes, bcounts, ask, max_cards, ticket, answers, nines_own)
+    and one that succeeds in the worst case succeeds in the best case. One worker per thread
+    (``tabletop_mc.spans.on_threads``)."""
+    on_threads(lambda: _bets_worker(deals, colmask, nines, codes, bcounts, ask, max_cards, ticket, answers,
+                                    bool(nines_own)))
 
 
 @nb.njit(cache=True, nogil=True)
@@ -242,3 +239,8 @@ def _bets_worker(deals, colmask, nines, codes, bcounts, ask, max_cards, ticket, 
         best[i] = ok_b
         nodes[i] = k_b + k_w
         i = take(ticket)
+
+
+# the compiled kernels the batch functions run (``tabletop_mc.jitcache.needs_compile``)
+batch_coalition.kernel = _coalition_worker
+batch_bets.kernel = _bets_worker

@@ -11,18 +11,29 @@ stream; a full record keeps its first decisions.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.spans import each_span
+
 from sponsio_sim.kernels.game.engine import game_chunk
 from sponsio_sim.kernels.layout import DECISION_RECORD
 from sponsio_sim.kernels.game.log import no_log
 
 
-@nb.njit(parallel=True, cache=True)
 def record_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, capacity):
     """Per chunk ``first_chunk + i`` of ``counts[i]`` games: its record (row 0: rows
-    used, decisions; then up to ``capacity`` rows of ``DECISION_RECORD.size``) and its statistics."""
+    used, decisions; then up to ``capacity`` rows of ``DECISION_RECORD.size``) and its statistics
+    (on threads: ``tabletop_mc.spans``)."""
     records = np.zeros((counts.shape[0], capacity + 1, DECISION_RECORD.size), dtype=np.float64)
     stats = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
-    for i in nb.prange(counts.shape[0]):
-        nolog = no_log()
-        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, stats[i], nolog, records[i])
+    each_span(lambda lo, hi: record_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, stats, records),
+              counts.shape[0])
     return records, stats
+
+
+@nb.njit(cache=True, nogil=True)
+def record_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, stats, records):
+    """Chunks ``lo..hi-1`` of ``record_chunks``."""
+    for i in range(lo, hi):
+        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, stats[i], no_log(), records[i])
+
+
+record_chunks.kernel = record_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

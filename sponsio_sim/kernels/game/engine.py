@@ -16,6 +16,7 @@ count (``close_round``).
 import numba as nb
 import numpy as np
 
+from tabletop_mc.spans import each_span
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.bets import BET_FIELDS
@@ -330,14 +331,23 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats):
     return reason, winners
 
 
-@nb.njit(parallel=True, cache=True)
 def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, mc_seats):
-    """Per-chunk statistics of ``counts[i]`` games for chunk ``first_chunk + i``."""
+    """Per-chunk statistics of ``counts[i]`` games for chunk ``first_chunk + i`` (on threads:
+    ``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
-    for i in nb.prange(counts.shape[0]):
-        nolog = no_log()
-        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, out[i], nolog, mc_seats)
+    each_span(lambda lo, hi: game_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, out, mc_seats),
+              counts.shape[0])
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def game_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, out, mc_seats):
+    """Chunks ``lo..hi-1`` of ``game_chunks``."""
+    for i in range(lo, hi):
+        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, out[i], no_log(), mc_seats)
+
+
+game_chunks.kernel = game_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
 
 
 def mc_switch(game_state, record=None):

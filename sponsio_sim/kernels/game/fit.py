@@ -20,6 +20,7 @@ whether it won.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.spans import each_span
 from tabletop_mc.rng import randbelow, seed_state, uniform
 from sponsio_sim.kernels.bets import settle, target_bets
 from sponsio_sim.kernels.betting.phase import add_bet, bet_legal
@@ -103,13 +104,22 @@ def fit_chunk(seed, stream, rounds, start, mode, policy, troll_share, bins, row)
                     row[k + 2] += won
 
 
-@nb.njit(parallel=True, cache=True)
 def fit_chunks(seed, first_chunk, counts, start, mode, policy, troll_share, bins, width):
-    """Per-chunk rows of ``width`` sums for chunks ``first_chunk + i``."""
+    """Per-chunk rows of ``width`` sums for chunks ``first_chunk + i`` (on threads: ``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], width), dtype=np.float64)
-    for i in nb.prange(counts.shape[0]):
-        fit_chunk(seed, first_chunk + i, counts[i], start, mode, policy, troll_share, bins, out[i])
+    each_span(lambda lo, hi: fit_span(seed, first_chunk, counts, lo, hi, start, mode, policy, troll_share, bins, out),
+              counts.shape[0])
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def fit_span(seed, first_chunk, counts, lo, hi, start, mode, policy, troll_share, bins, out):
+    """Chunks ``lo..hi-1`` of ``fit_chunks``."""
+    for i in range(lo, hi):
+        fit_chunk(seed, first_chunk + i, counts[i], start, mode, policy, troll_share, bins, out[i])
+
+
+fit_chunks.kernel = fit_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
 
 
 @nb.njit(cache=True)
@@ -123,10 +133,20 @@ def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row, mc_s
         play_game(seed, stream, g, rnd, stats, nolog, row, mc_seats)
 
 
-@nb.njit(parallel=True, cache=True)
 def onpolicy_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, width, mc_seats):
-    """Per-chunk (bets, wins) per model cell from chunks ``first_chunk + i`` of whole games."""
+    """Per-chunk (bets, wins) per model cell from chunks ``first_chunk + i`` of whole games (on
+    threads: ``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], width), dtype=np.float64)
-    for i in nb.prange(counts.shape[0]):
-        onpolicy_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, n_stats, out[i], mc_seats)
+    each_span(lambda lo, hi: onpolicy_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, n_stats, out,
+                                           mc_seats), counts.shape[0])
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def onpolicy_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, n_stats, out, mc_seats):
+    """Chunks ``lo..hi-1`` of ``onpolicy_chunks``."""
+    for i in range(lo, hi):
+        onpolicy_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, n_stats, out[i], mc_seats)
+
+
+onpolicy_chunks.kernel = onpolicy_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

@@ -13,6 +13,8 @@ round both reach.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.spans import each_span
+
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.game.engine import game_round, play_game
 from sponsio_sim.kernels.layout import GAME
@@ -52,10 +54,20 @@ def profile_chunk(seed, chunk, games, start, groups, n_stats, out, mc_seats):
                 out[2 * k + j] += 1.0
 
 
-@nb.njit(parallel=True, cache=True)
 def profile_chunks(seed, first_chunk, counts, start, groups, n_members, n_stats, mc_seats):
-    """Per-chunk member samples (``profile_chunk``) for chunks ``first_chunk + i``."""
+    """Per-chunk member samples (``profile_chunk``) for chunks ``first_chunk + i`` (on threads:
+    ``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], 3 * n_members), dtype=np.float64)
-    for i in nb.prange(counts.shape[0]):
-        profile_chunk(seed, first_chunk + i, counts[i], start, groups, n_stats, out[i], mc_seats)
+    each_span(lambda lo, hi: profile_span(seed, first_chunk, counts, lo, hi, start, groups, n_stats, out, mc_seats),
+              counts.shape[0])
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def profile_span(seed, first_chunk, counts, lo, hi, start, groups, n_stats, out, mc_seats):
+    """Chunks ``lo..hi-1`` of ``profile_chunks``."""
+    for i in range(lo, hi):
+        profile_chunk(seed, first_chunk + i, counts[i], start, groups, n_stats, out[i], mc_seats)
+
+
+profile_chunks.kernel = profile_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

@@ -16,6 +16,7 @@ interval of any paired difference or ratio.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.spans import each_span
 from tabletop_mc.moments import add_moments
 from sponsio_sim.bet_kinds import N_KINDS
 from sponsio_sim.kernels.contexts import on_state
@@ -121,10 +122,19 @@ def multi_chunk(seed, stream, games, plays, focal, n_stats, n_meas, row, mc_seat
         add_moments(x, row[mom + 1:mom + 1 + m], row[mom + 1 + m:mom + 1 + m + m * m])
 
 
-@nb.njit(parallel=True, cache=True)
 def multi_chunks(seed, first_chunk, counts, plays, focal, n_stats, n_meas, width, mc_seats):
-    """Per-chunk rows (``multi_chunk``) for chunks ``first_chunk + i``."""
+    """Per-chunk rows (``multi_chunk``) for chunks ``first_chunk + i`` (on threads: ``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], width), dtype=np.float64)
-    for i in nb.prange(counts.shape[0]):
-        multi_chunk(seed, first_chunk + i, counts[i], plays, focal, n_stats, n_meas, out[i], mc_seats)
+    each_span(lambda lo, hi: multi_span(seed, first_chunk, counts, lo, hi, plays, focal, n_stats, n_meas, out,
+                                        mc_seats), counts.shape[0])
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def multi_span(seed, first_chunk, counts, lo, hi, plays, focal, n_stats, n_meas, out, mc_seats):
+    """Chunks ``lo..hi-1`` of ``multi_chunks``."""
+    for i in range(lo, hi):
+        multi_chunk(seed, first_chunk + i, counts[i], plays, focal, n_stats, n_meas, out[i], mc_seats)
+
+
+multi_chunks.kernel = multi_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

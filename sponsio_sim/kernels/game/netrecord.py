@@ -11,6 +11,8 @@ only on its stream.
 import numba as nb
 import numpy as np
 
+from tabletop_mc.spans import each_span
+
 from sponsio_sim.kernels.betting.netlabel import GAME_SLOT
 from sponsio_sim.kernels.betting.netlayout import NET_RECORD, ROW_OUTCOME
 from sponsio_sim.kernels.bits import popcount
@@ -40,12 +42,21 @@ def label_chunk(seed, stream, games, tab0, ints0, weight0, row, record):
                 record[r, NET_RECORD.v_se] = OUTCOME_SE
 
 
-@nb.njit(parallel=True, cache=True)
 def label_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, capacity):
     """Per chunk ``first_chunk + i`` of ``counts[i]`` games: its record (row 0: rows used, decisions; then
-    up to ``capacity`` rows of ``NET_RECORD.size``) and its statistics."""
+    up to ``capacity`` rows of ``NET_RECORD.size``) and its statistics (on threads: ``tabletop_mc.spans``)."""
     records = np.zeros((counts.shape[0], capacity + 1, NET_RECORD.size), dtype=np.float64)
     stats = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
-    for i in nb.prange(counts.shape[0]):
-        label_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, stats[i], records[i])
+    each_span(lambda lo, hi: label_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, stats, records),
+              counts.shape[0])
     return records, stats
+
+
+@nb.njit(cache=True, nogil=True)
+def label_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, stats, records):
+    """Chunks ``lo..hi-1`` of ``label_chunks``."""
+    for i in range(lo, hi):
+        label_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, stats[i], records[i])
+
+
+label_chunks.kernel = label_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
