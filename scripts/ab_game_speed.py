@@ -40,13 +40,18 @@ rules = load_rules("standard-4p")
 tab, ints, weight = build_state(rules, parse_profile(sys.argv[2], rules), find_model(rules))
 size = np.int64(stats_size(rules.players))
 extra = (engine.mc_switch(ints),) if hasattr(engine, "mc_switch") else ()
-engine.game_chunks(np.uint64(0), np.int64(0), np.array([10], dtype=np.int64), tab, ints, weight, size, *extra)
+try:
+    from sponsio_sim.analysis.game.setup import game_arrays   # a checkout with the rulebook apart: one GameArrays
+    start = (game_arrays(tab, ints, weight),)
+except ImportError:
+    start = (tab, ints, weight)
+engine.game_chunks(np.uint64(0), np.int64(0), np.array([10], dtype=np.int64), *start, size, *extra)
 counts = np.full(1500 // GAME_CHUNK, GAME_CHUNK, dtype=np.int64)
 rates, rep, end = [], 0, time.time() + float(sys.argv[1])
 while time.time() < end:
     rep += 1
     c0 = time.process_time()
-    out = engine.game_chunks(np.uint64(rep), np.int64(0), counts, tab, ints, weight, size, *extra).sum(axis=0)
+    out = engine.game_chunks(np.uint64(rep), np.int64(0), counts, *start, size, *extra).sum(axis=0)
     rates.append(out[GAMES] / (time.process_time() - c0))
 print(json.dumps(rates))
 """

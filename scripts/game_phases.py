@@ -24,10 +24,10 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import build_state, parse_profile
+from sponsio_sim.analysis.game.setup import build_state, parse_profile, rulebook
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game import engine
-from sponsio_sim.kernels.layout import BOARD, GAME
+from sponsio_sim.kernels.layout import BOARD, RULES
 from sponsio_sim.kernels.betting.scoring import play_out_round
 from sponsio_sim.rules import load_rules
 
@@ -41,7 +41,7 @@ def _rounds(n, upto, board, game_state, money):
     rnd = engine.game_round(board, game_state, money, state)
     pool, fixed, need, hands = rnd.pool, rnd.fixed, rnd.need, rnd.hands
     log = np.zeros((1, 8))
-    players = game_state[GAME.players]
+    players = rulebook(game_state)[0][RULES.players]
     check = 0
     for g in range(n):
         engine.start_game(g, game_state, money)
@@ -50,7 +50,7 @@ def _rounds(n, upto, board, game_state, money):
             engine.deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, None)
             check += play_out_round(rnd)[0]
             continue
-        dealt = players * game_state[GAME.hand_size]
+        dealt = players * rulebook(game_state)[0][RULES.hand_size]
         board[BOARD.talon] = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - dealt, hands)
         engine.start_round(board, game_state, money)
         for s in range(players):

@@ -2,8 +2,8 @@
 
 A row says what a policy is: its name in a strategy (``ev:goal:cash4``),
 what the number after the name means (``ev0.5``), its default, which slot of
-a profile entry the number goes to (``MONEY.pass_share``,
-``MONEY.ev_threshold`` or ``GAME.mc_rollouts``), whether ``temp=`` applies
+a profile entry the number goes to (``MONEY_RULES.pass_share``,
+``MONEY_RULES.ev_threshold`` or ``RULES.mc_rollouts``), whether ``temp=`` applies
 and whether it scores its actions by the success model. From the rows come
 the policy codes kernels compile in (``BET_TROLL`` ...), the strategy
 syntax and its help and error texts (``analysis.game.strategy``), and what

@@ -11,17 +11,19 @@ after the last call that reads through the pointers). ``offset`` gives the point
 further on (so a kernel can hand a callee one block of a flat vector), ``as_float32`` reads the
 8-byte slots of a float64 or int64 vector as float32 values, two per slot (the learned policies
 keep their networks and their work in the float vectors the games already pass around, and
-float32 arithmetic vectorises twice as wide).
+float32 arithmetic vectorises twice as wide), ``at_address`` a pointer from an address one
+vector keeps to another (Sponsio's state to its rulebook, ``sponsio_sim.kernels.rulebook``).
 """
 
 import numba as nb
 from numba import types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 
 @intrinsic
 def _address_as_ptr(typingctx, addr, dtype):
-    item = dtype.dtype if isinstance(dtype, types.DType) else dtype
+    item = (dtype.dtype if isinstance(dtype, types.DType)
+            else dtype.instance_type if isinstance(dtype, types.NumberClass) else dtype)
     sig = types.CPointer(item)(addr, dtype)
 
     def codegen(context, builder, signature, args):
@@ -57,6 +59,13 @@ def as_ptr(a):
 
 
 @nb.njit(cache=True, inline="always")
+def at_address(addr, dtype):
+    """Typed pointer to the ``dtype`` values (e.g. ``np.int64``) at address ``addr`` (an integer, as
+    ``a.ctypes.data`` gives it): a pointer one vector keeps to another that outlives it."""
+    return _address_as_ptr(addr, dtype)
+
+
+@nb.njit(cache=True, inline="always")
 def offset(ptr, k):
     """The pointer ``k`` items past ``ptr`` (``offset(ptr, k)[i]`` is ``ptr[k + i]``)."""
     return _offset(ptr, k)
@@ -66,3 +75,16 @@ def offset(ptr, k):
 def as_float32(ptr):
     """The bytes at ``ptr`` read as float32 values (two per 8-byte slot)."""
     return _as_float32(ptr)
+
+
+def shift(a, k):
+    """``a[k:]`` of an array, ``offset(a, k)`` of a pointer: code that reads a flat vector from
+    position ``k`` on takes either (``tabletop_mc.net.forward.net_forward``)."""
+    return a[k:]
+
+
+@overload(shift, jit_options={"cache": True})
+def _shift(a, k):
+    if isinstance(a, types.CPointer):
+        return lambda a, k: _offset(a, k)
+    return lambda a, k: a[k:]

@@ -174,8 +174,12 @@ def plain_python(stubs=None):
     """Every jitted function of the game packages runs as its plain Python
     version meanwhile (the kernel modules' globals are swapped), so that
     tracing a dispatch compiles nothing; ``stubs`` replaces functions by
-    name (work a dispatch does not need, such as playing a whole round)."""
-    stubs = stubs or {}
+    name (work a dispatch does not need, such as playing a whole round).
+    Sponsio's rulebook is reached through a pointer in compiled code; here its
+    arrays stand in (``analysis.game.setup.rulebook``)."""
+    from sponsio_sim.analysis.game.setup import rulebook
+    stubs = {"rules_of": lambda game_state: rulebook(game_state)[0],
+             "money_rules_of": lambda game_state: rulebook(game_state)[1], **(stubs or {})}
     swapped = []
     for name, module in list(sys.modules.items()):
         if not name.startswith(("sponsio_sim.kernels", "caesar_sim.kernels", "tabletop_mc")):
@@ -225,13 +229,16 @@ def lines_run(fn, args, stubs=None) -> tuple[set[int], BaseException | None]:
 # ---- argument builders: each calls the function so that its dispatch sees ``code``
 
 def _sponsio_state():
-    from sponsio_sim.kernels.layout import GAME, MODEL_START
+    from sponsio_sim.analysis.game.setup import bind
+    from sponsio_sim.kernels.layout import GAME, MODEL_START, MONEY, RULES
     from sponsio_sim.kernels.trickstate import new_state
     board, ints0, _ = new_state(4)
     game_state = np.zeros(GAME.size, dtype=np.int64)
     game_state[:ints0.shape[0]] = ints0
-    money = np.zeros(MODEL_START + 4096, dtype=np.float64)
-    return board, game_state, money
+    rules = np.zeros(RULES.size, dtype=np.int64)
+    rules[RULES.players] = 4
+    money_rules = np.zeros(MODEL_START + 4096, dtype=np.float64)
+    return board, bind(game_state, rules, money_rules), np.zeros(MONEY.size, dtype=np.float64)
 
 
 def _one_bet(kind, players=4, a=0, b=0):
@@ -311,7 +318,6 @@ def _bet_kind_args(name: str, code: int):
 def _betting_args(name: str, code: int):
     from sponsio_sim.kernels.layout import DOUBLE_TOKEN, GAME
     board, game_state, money = _sponsio_state()
-    game_state[GAME.players] = 4
     game_state[GAME.betting_policy] = code
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
     if name == "choose_action":

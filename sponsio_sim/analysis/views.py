@@ -24,9 +24,9 @@ from sponsio_sim.analysis.balance.plots import SWEEP_PANELS
 from sponsio_sim.analysis.balance.run import bet_rows
 from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.runs import run_games, seat_table
-from sponsio_sim.analysis.game.setup import build_state
+from sponsio_sim.analysis.game.setup import build_state, rulebook
 from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
-from sponsio_sim.kernels.layout import EV_END, EV_SCORE, EV_TRACK, GAME, LOG_FIELDS, stats_size
+from sponsio_sim.kernels.layout import EV_END, EV_SCORE, EV_TRACK, LOG_FIELDS, RULES, stats_size
 
 VIEW_GAMES = 10_000        # logged games per player count for the views by round (the report scales it)
 LOG_ROWS = 20_000          # events of one game, far above any game's
@@ -57,7 +57,7 @@ def played(rules, strategies, model, games: int, seed: int) -> Played:
     board, game_state, money = build_state(rules, strategies, model)
     p = rules.players
     log = np.zeros((LOG_ROWS, LOG_FIELDS), dtype=np.float64)
-    row = np.zeros(stats_size(p, game_state[GAME.entries]), dtype=np.float64)
+    row = np.zeros(stats_size(p, rulebook(game_state)[0][RULES.entries]), dtype=np.float64)
     key, switch = seed_key(seed), mc_switch(game_state)
     per_game = []
     for g in range(games):

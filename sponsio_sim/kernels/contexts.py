@@ -5,8 +5,10 @@ argument), built once per query, chunk or game and handed down instead of
 long signatures, as vectorbt's simulation contexts are:
 
 - ``GameArrays``: a full game's packed state as ``analysis.game.setup``
-  builds it (``board``, ``game_state``, ``money``: ``kernels.layout``), which
-  the chunk kernels copy; for several plays, one row of each per play;
+  builds it (``board``, ``game_state``, ``money``: ``kernels.layout``) and its
+  rulebook (``rules``, ``money_rules``: ``kernels.rulebook``), which the chunk
+  kernels copy and bind (``rulebook.copy_game``); for several plays, one row
+  of each per play;
 - ``DealConditions``: what every deal of an odds query is conditioned on
   (``deal.deal``'s constraints and the revealed cards);
 - ``QueryArrays``: the round an odds query asks about (the asking seat, the
@@ -58,8 +60,9 @@ import numpy as np
 
 from sponsio_sim.kernels.trickstate import new_state
 
-# board/game_state/money: analysis.game.setup.build_state's (one row per play for several plays)
-GameArrays = namedtuple("GameArrays", ["board", "game_state", "money"])
+# board/game_state/money: analysis.game.setup.build_state's, rules/money_rules: its rulebook
+# (analysis.game.setup.game_arrays; one row per play for several plays)
+GameArrays = namedtuple("GameArrays", ["board", "game_state", "money", "rules", "money_rules"])
 # pool: the hidden card ids; seat s holds fixed[s] plus need[s] of them, the
 # talon talon_fixed plus talon_need; revealed: the cards shown (public)
 DealConditions = namedtuple("DealConditions", ["pool", "fixed", "need", "talon_fixed", "talon_need", "revealed"])

@@ -12,18 +12,27 @@ same four ``(board, game_state, money, rng)`` as ``play_tricks``:
   seats, the relevance table (which bets each seat plays for or against,
   ``play.policies``), the cards of the trick phase in play order, the rule
   flags, and each trick's winner (what bets are settled on, with ``board``'s
-  won cards); in whole games followed by ``GAME``: the game's integer
-  configuration (rule numbers, catalogue rows, policies, model offsets) and
-  integer state (round, dealer, tokens, bets, track, scratch);
+  won cards); in whole games followed by ``GAME``: where the game's rulebook
+  is, and the game's integer state (each entry's betting policy, round,
+  dealer, tokens, bets, track, audit counters, scratch);
 - ``money`` (float64) = ``TRICK_MONEY``: the goal policy's scratch; in whole
-  games followed by ``MONEY``: the money configuration (stake, token cost,
-  troll pay, bonus, track values, multipliers, policy parameters), the coins
-  and the round's ledger, and from ``MODEL_START`` the fitted success model
-  (variable length, offsets in ``GAME.model_at``).
+  games followed by ``MONEY``: the coins, the round's ledger and scratch (a
+  game with the network: then its decision scratch).
+
+A whole game also reads a rulebook that no kernel writes during a game
+(``kernels.rulebook``, found through the addresses in ``game_state``):
+
+- ``rules`` (int64) = ``RULES``: the rule numbers, the catalogue, each
+  profile entry's play policy, cash-in and search settings, the run's
+  settings, the best catalogue rows per model cell;
+- ``money_rules`` (float64) = ``MONEY_RULES``: the money rules (stake, token
+  cost, troll pay, bonus, track values, multipliers, policy parameters), then
+  from ``MODEL_START`` the fitted success model (variable length, offsets in
+  ``RULES.model_at``) and the network's packed weights (``RULES.net_at``).
 
 Each layout's fields are offsets numba compiles in (``board[BOARD.hands + s]``,
-``game_state[GAME.track + s]``); the analysis layer and the tests read the
-same memory by name (``GAME.named(game_state)["track"][s]``,
+``game_state[GAME.track + s]``, ``rules[RULES.players]``); the analysis layer and the tests read the
+same memory by name (``GAME.named(game_state)["track"][s]``, ``RULES.named(rules)["players"]``,
 ``named_stats(totals, players)``). The statistics (``STATS_HEAD``,
 ``ENTRY_STATS``, ...), the distilled policy's features
 (``CANDIDATE_FEATURES``), a recorded ``mc`` decision (``DECISION_RECORD``)
@@ -119,8 +128,10 @@ MAX_CANDS = 24   # candidate actions of one decision: more than any lists (1 + 2
 END_TRACK, END_COINS, END_ROUNDS = 1, 2, 3
 
 
-# game_state (int64): the trick phase's part (``TRICK_STATE``), then the game's configuration
-GAME = layout(np.int64, (
+# The whole game's rulebook: what a game reads and no kernel writes during it (``kernels.rulebook``).
+# rules (int64): the rule set's integer numbers, the catalogue, each profile entry's policies and the
+# run's settings (mc, the network's shape, labelling)
+RULES = layout(np.int64, (
     ("players", ()), ("colours", ()), ("hand_size", ()),
     ("betting_turns", ()),
     ("track_win", ()), ("max_rounds", ()),
@@ -130,12 +141,10 @@ GAME = layout(np.int64, (
     ("bonus_net", ()),            # 1: round_bonus_basis = net
     ("track_ends", ()),           # 1: track_top = ends
     ("entries", ()),              # profile entries (statistics blocks): the seats, or a field's members
-    ("field", ()),                # 1: every game, each seat draws its entry from the field's weights (MONEY.field_mix)
+    ("field", ()),                # 1: every game, each seat draws its entry by the field's weights (MONEY_RULES.field_mix)
     ("focal_entry", ()),          # field: the entry the focal seat (game g: seat g % players) plays; -1: it draws too
-    ("focal_seat", ()),           # field: this game's focal seat (-1 outside a field)
-    ("model_at", N_KINDS),        # model table offsets (from MODEL_START, into money), per bet kind
-    ("betting_policy", MAX_ENTRIES),   # per profile entry
-    ("play_policy", MAX_ENTRIES),
+    ("model_at", N_KINDS),        # model table offsets (from MODEL_START, into money_rules), per bet kind
+    ("play_policy", MAX_ENTRIES),   # per profile entry
     ("cash_in_at", MAX_ENTRIES),  # per entry: the track position from which it cashes in (CASH_NEVER: never)
     ("banned_kinds", MAX_ENTRIES),     # per entry: bitmask of bet kinds the policy never places (restricted play)
     ("mc_rollouts", MAX_ENTRIES),      # per entry: mc rollouts per candidate
@@ -143,20 +152,51 @@ GAME = layout(np.int64, (
     ("mc_keep", ()),              # mc: candidates kept after the model's ranking (pass included)
     ("mc_self_policy", ()),       # mc: the betting policy an mc seat's own later decisions follow in rollouts
     ("mc_audit", ()),             # 1: every mc decision also searches every candidate (betting.mc.audit)
+    # the learned policy (``betting.net``): where its packed float32 weights sit in ``money_rules`` and how
+    # many float64 slots they fill (-1: no network loaded), where its scratch sits in ``money``, its layer widths
+    ("net_at", ()), ("net_size", ()), ("net_scratch", ()), ("net_depth", ()), ("net_dims", 8),
+    ("net_label", ()),            # 1: mc entries value every action the network weighs (``betting.netlabel``)
+    ("net_label_salt", ()),       # labelling: mixed into the rollouts' key (independent labels of the same games)
+    ("net_label_race", ()),       # labelling: an action z paired SEs behind the best stops early (z in tenths; 0: never)
+    ("catalogue", (MAX_ROWS, 3)),   # (kind, a, b) per catalogue row
+    ("kind_first_row", N_KINDS),  # first row of each kind (-1: not in the rule set)
+    # best catalogue row (max P x multiplier) per tricks cell, and per colour and colour cell
+    # (``betting.model.precompute_best``, as the rulebook is built)
+    ("best_tricks_row", prod(BY_NAME["tricks"].cell_sizes)),
+    ("best_colour_row", (4, prod(BY_NAME["colour"].cell_sizes))),
+    ("mc_leaf", MAX_ENTRIES),     # per entry: 1: mc rollouts stop where the round ends, valued by net's value head
+), name="Rules")
+
+# money_rules (float64): the money rules and policy parameters, then from MODEL_START the fitted success
+# model (variable length, offsets in ``RULES.model_at``), then the network's packed weights (``RULES.net_at``)
+MONEY_RULES = layout(np.float64, (
+    ("stake", ()), ("token_cost", ()), ("troll_pay", ()), ("bonus", ()),
+    ("coins_to_end", ()), ("start_coins", ()),
+    ("track_values", MAX_TRACK),
+    ("multiplier", MAX_ROWS),     # per catalogue row
+    ("base_rate", MAX_ROWS),      # model's unconditional success rate per row
+    ("pass_share", MAX_ENTRIES),  # random: pass share, per entry
+    ("ev_threshold", MAX_ENTRIES),   # ev: EV threshold in coins, per entry
+    ("temperature", MAX_ENTRIES),    # ev: softmax temperature in coins, per entry (0: always the best action)
+    ("field_mix", MAX_ENTRIES),   # field: cumulative weights of the entries (the last is 1)
+    ("distilled_weights",
+     CANDIDATE_FEATURES.size),   # distilled: the weight of each feature (CANDIDATE_FEATURES) in a candidate's score
+), name="MoneyRules")
+MODEL_START = MONEY_RULES.size    # the success model's tables start here
+
+# game_state (int64): the trick phase's part (``TRICK_STATE``), then the game's state
+GAME = layout(np.int64, (
+    # where this game's rulebook is (``kernels.rulebook``): the addresses of ``rules`` and ``money_rules``
+    # and the length of ``money_rules``
+    ("rules_at", ()), ("money_rules_at", ()), ("money_rules_size", ()),
+    ("focal_seat", ()),           # field: this game's focal seat (-1 outside a field)
+    ("betting_policy", MAX_ENTRIES),   # per profile entry (a rollout plays mc entries by RULES.mc_self_policy)
     ("mc_decisions", ()),         # audit counts: decisions with more than one candidate,
     ("mc_pruned", ()),            # and those where searching every candidate picks another action,
     ("mc_regret", ()),            # with the round gain it estimates the pruned choice loses (milli-coins)
     ("mc_searches_run", ()),      # searches run, and the rollouts (round play-outs) they played
     ("mc_rollouts_run", ()),
-    # the learned policy (``betting.net``): where its packed float32 weights sit in ``money`` and how
-    # many float64 slots they fill (-1: no network loaded), where its scratch sits, its layer widths
-    ("net_at", ()), ("net_size", ()), ("net_scratch", ()), ("net_depth", ()), ("net_dims", 8),
-    ("net_label", ()),            # 1: mc entries value every action the network weighs (``betting.netlabel``)
-    ("net_label_salt", ()),       # labelling: mixed into the rollouts' key (independent labels of the same games)
-    ("net_label_race", ()),       # labelling: an action z paired SEs behind the best stops early (z in tenths; 0: never)
     ("net_top", 4),               # scratch: a bet type's best rows while the network's actions are weighed
-    ("catalogue", (MAX_ROWS, 3)),   # (kind, a, b) per catalogue row
-    ("kind_first_row", N_KINDS),  # first row of each kind (-1: not in the rule set)
     # game state
     ("round", ()),                # rounds finished
     ("dealer", ()),
@@ -185,28 +225,12 @@ GAME = layout(np.int64, (
     ("colour_cell", 4),           # per colour: the colour bet's feature cell
     ("colour_sure", 4),           # per colour: sure winners, high cards
     ("colour_high", 4),
-    # best catalogue row (max P x multiplier) per tricks cell, and per colour and colour cell
-    ("best_tricks_row", prod(BY_NAME["tricks"].cell_sizes)),
-    ("best_colour_row", (4, prod(BY_NAME["colour"].cell_sizes))),
     ("candidates", (MAX_CANDS, 4)),   # scratch: a decision's candidate actions (act, x, y, rv) (betting.scored)
-    ("mc_leaf", MAX_ENTRIES),     # per entry: 1: mc rollouts stop where the round ends, valued by net's value head
 ), start=TRICK_STATE.size, name="Game")
 
-# money (float64): the goal policy's scratch (``TRICK_MONEY``), then the money configuration,
-# the coins and the round's ledger, and from MODEL_START the fitted success model
+# money (float64): the goal policy's scratch (``TRICK_MONEY``), then the coins, the round's ledger and
+# scratch; a game with the network continues with its decision scratch (``RULES.net_scratch``)
 MONEY = layout(np.float64, (
-    ("stake", ()), ("token_cost", ()), ("troll_pay", ()), ("bonus", ()),
-    ("coins_to_end", ()), ("start_coins", ()),
-    ("track_values", MAX_TRACK),
-    ("multiplier", MAX_ROWS),     # per catalogue row
-    ("base_rate", MAX_ROWS),      # model's unconditional success rate per row
-    ("pass_share", MAX_ENTRIES),  # random: pass share, per entry
-    ("ev_threshold", MAX_ENTRIES),   # ev: EV threshold in coins, per entry
-    ("temperature", MAX_ENTRIES),    # ev: softmax temperature in coins, per entry (0: always the best action)
-    ("field_mix", MAX_ENTRIES),   # field: cumulative weights of the entries (the last is 1)
-    ("distilled_weights",
-     CANDIDATE_FEATURES.size),   # distilled: the weight of each feature (CANDIDATE_FEATURES) in a candidate's score
-    ("no_pilot", MAX_ROWS),       # -1 per catalogue row: no pilot estimates (betting.candidates)
     ("gains", MAX_CANDS),         # scratch: the candidates' gains or scores (betting.scored)
     ("features", CANDIDATE_FEATURES.size),  # scratch: one candidate's features
     ("coins", MAX_PLAYERS),
@@ -215,7 +239,6 @@ MONEY = layout(np.float64, (
     ("bonus_paid", MAX_PLAYERS), ("cashed", MAX_PLAYERS),
     ("bet_p", (MAX_PLAYERS, MAX_BETS)),   # model P of each bet when betting ends
 ), start=TRICK_MONEY.size, name="Money")
-MODEL_START = MONEY.size          # the success model's tables start here
 
 # success-model table shapes (feature cells x parameter, ``bet_kinds``); see betting.model.cell_of
 TRICKS_CELLS = BY_NAME["tricks"].cell_sizes    # sure winners (0..5+), high cards (0..4+), leads

@@ -2,8 +2,9 @@
 
 ``net_forward`` evaluates a ``NetWeights.packed`` vector on one input vector,
 in float32 (twice the SIMD lanes of float64): a game keeps the packed weights
-in a float64 state vector it already passes around and hands over a float32
-view of them (``float32_view``). Each layer is computed input by input,
+in a float64 vector it already reaches (Sponsio: its rulebook's
+``money_rules``) and hands over a float32 view or pointer of them
+(``tabletop_mc.pointers.as_float32``). Each layer is computed input by input,
 ``h += x[i] * W[i, :]``: a contiguous row that LLVM vectorises, and a zero
 input skips its row. Every buffer is a separate view (LLVM vectorises only
 what it can tell apart from the weights). The accumulation order of each
@@ -15,6 +16,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
+from tabletop_mc.pointers import shift
 from tabletop_mc.rng import uniform
 
 
@@ -39,24 +41,25 @@ def _layer(w, n_in, n_out, x, out, relu):
 
 
 @nb.njit(cache=True)
-def net_forward(params, dims, x, scratch, q):
-    """The packed network ``params`` with layer widths ``dims`` (inputs, hidden..., actions) on
-    inputs ``x``: the action values into ``q[:dims[-1]]``; returns the position's value.
+def net_forward(params, dims, n_dims, x, scratch, q):
+    """The packed network ``params`` with the ``n_dims`` layer widths ``dims`` (inputs, hidden...,
+    actions; each an array or a pointer, ``tabletop_mc.pointers.shift``) on inputs ``x``: the action
+    values into ``q[:dims[n_dims - 1]]``; returns the position's value.
     ``scratch`` holds at least twice the widest hidden layer. Reference counted (not ``no_refcount``):
     it hands ``_layer`` views of its buffers, a few per decision against tens of thousands of
     multiply-adds."""
-    n_layers = dims.shape[0] - 2
+    n_layers = n_dims - 2
     width = 0
     for k in range(1, n_layers + 1):
         width = max(width, dims[k])
     a = scratch[:width]
     b = scratch[width:2 * width]
-    at = _layer(params[0:], dims[0], dims[1], x, a, True)
+    at = _layer(shift(params, 0), dims[0], dims[1], x, a, True)
     for k in range(1, n_layers):
-        at += _layer(params[at:], dims[k], dims[k + 1], a, b, True)
+        at += _layer(shift(params, at), dims[k], dims[k + 1], a, b, True)
         a, b = b, a
     hidden = dims[n_layers]
-    at += _layer(params[at:], hidden, dims[n_layers + 1], a, q, False)
+    at += _layer(shift(params, at), hidden, dims[n_layers + 1], a, q, False)
     v = params[at + hidden]
     for j in range(hidden):
         v += a[j] * params[at + j]

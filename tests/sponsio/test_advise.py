@@ -86,7 +86,7 @@ def test_the_decision_lists_every_legal_action_and_only_those(model, game3):
     unrev = [c for c in range(36) if (hand >> c) & 1 and not (int(board[BOARD.revealed]) >> c) & 1]
     legal = set()
     cards = list(range(36))
-    tries = [(PASS, -1, -1)] + [(BET, row, -1) for row in range(int(game_state[GAME.catalogue_rows]) + 2)]
+    tries = [(PASS, -1, -1)] + [(BET, row, -1) for row in range(len(rows_of(RULES)) + 2)]
     tries += [(TOKEN, t, y) for t in range(-1, N_TOKENS + 1) for y in [-1] + cards]
     tries += [(SWAP, x, y) for x in cards for y in cards]
     for act, x, y in tries:   # brute force: every action with every reveal, through the rule gate

@@ -8,13 +8,14 @@ from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.game.exploit import Deviations, exploit, paired_run
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.runs import entry_table, focal_share, run_games
-from sponsio_sim.analysis.game.setup import Profile, build_state, ev_weights, parse_strategy
+from sponsio_sim.analysis.game.setup import Profile, build_state, ev_weights, parse_strategy, rulebook
 from sponsio_sim.analysis.settings import Run
 from sponsio_sim.kernels.betting.candidates import ev_candidates, step_candidates
 from sponsio_sim.kernels.betting.policies import choose_ev
 from sponsio_sim.kernels.betting.phase import actor, apply_action, betting_steps
 from sponsio_sim.kernels.betting.scored import distilled_scores, pick
-from sponsio_sim.kernels.layout import BOARD, CANDIDATE_FEATURES, MAX_CANDS, MAX_ROWS, MONEY, PAIRED, PAIR_STATS, PASS
+from sponsio_sim.kernels.layout import (BOARD, CANDIDATE_FEATURES, MAX_CANDS, MAX_ROWS, MONEY_RULES, PAIRED,
+                                        PAIR_STATS, PASS)
 from sponsio_sim.kernels.game.engine import start_game, start_round
 from sponsio_sim.rules import load_rules
 
@@ -116,7 +117,8 @@ def test_distilled_with_evs_weights_scores_each_candidate_by_its_model_gain():
     nopilot = np.full(MAX_ROWS, -1.0)
     checked = 0
     for s, board, game_state, money in betting_states("ev:goal:cash3", deals=15, seed=1):
-        money[MONEY.distilled_weights:MONEY.distilled_weights + CANDIDATE_FEATURES.size] = ev_weights(R4)
+        weights = rulebook(game_state)[1][MONEY_RULES.distilled_weights:]
+        weights[:CANDIDATE_FEATURES.size] = ev_weights(R4)
         n = step_candidates(s, board, game_state, money, nopilot, cands, gains)
         model_gains = gains[:n].copy()
         distilled_scores(s, n, board, game_state, money, cands, gains)

@@ -9,13 +9,13 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.net import NetWeights
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.net import net_spec
-from sponsio_sim.analysis.game.setup import build_state, parse_profile, parse_strategy, uses_net
+from sponsio_sim.analysis.game.setup import build_state, parse_profile, parse_strategy, rulebook, uses_net
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.kernels.betting.net import encode, scratch_of
 from sponsio_sim.kernels.betting.phase import actor
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work, rollout
 from sponsio_sim.kernels.game.engine import mc_cash_ins, mc_switch, start_game, start_round
-from sponsio_sim.kernels.layout import BOARD, GAME, MONEY, PASS, stats_size
+from sponsio_sim.kernels.layout import BOARD, GAME, MONEY, PASS, RULES, stats_size
 from sponsio_sim.kernels.betting.scoring import end_check, leaf_share, option_share
 from sponsio_sim.rules import load_rules
 
@@ -91,7 +91,7 @@ def test_a_rollout_to_the_rounds_end_scores_the_value_head_there():
         ints2[GAME.round] -= 1
         assert got == pytest.approx(head(net, s, tab2, ints2, w2), abs=1e-5)
     # the default mc scores the same rollout by the seat's coins
-    game_state[GAME.mc_leaf:GAME.mc_leaf + 4] = 0
+    rulebook(game_state)[0][RULES.mc_leaf:RULES.mc_leaf + 4] = 0
     coins = rollout(0, s, (np.int64(PASS), no, no, no), board, game_state, money, work, start)[0]
     assert coins == work.scratch.money[MONEY.coins + s] - money[MONEY.coins + s]
 

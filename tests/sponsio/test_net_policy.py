@@ -9,7 +9,7 @@ from tabletop_mc.errors import UserError
 from tabletop_mc.net import NetWeights
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.net import find_net, net_spec, slot_rows, using_net
-from sponsio_sim.analysis.game.setup import build_state, parse_profile, parse_strategy, rows_of
+from sponsio_sim.analysis.game.setup import build_state, parse_profile, parse_strategy, rows_of, rulebook
 from sponsio_sim.bet_kinds import KINDS
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.cli import main
@@ -20,7 +20,7 @@ from sponsio_sim.kernels.betting.netlayout import A_BET, A_PASS, A_SWAP, A_TOKEN
 from sponsio_sim.kernels.betting.phase import actor, apply_action, betting_steps, leader_of
 from sponsio_sim.kernels.betting.policies import token_gain, troll_income
 from sponsio_sim.kernels.game.engine import start_game, start_round
-from sponsio_sim.kernels.layout import BET, BOARD, GAME, MODEL_START, MONEY, PASS, SWAP, TOKEN
+from sponsio_sim.kernels.layout import BET, BOARD, GAME, MONEY, MONEY_RULES, PASS, SWAP, TOKEN
 from sponsio_sim.rules import TOKENS, load_rules
 
 R4 = load_rules("standard-4p")
@@ -75,7 +75,7 @@ def slow_encode(s, cash_phase, rules, board, game_state, money):
     x = np.zeros(NET_INPUTS.size)
     named = NET_INPUTS.named(x)
     g = GAME.named(game_state)
-    m = MONEY.named(money[:MODEL_START])
+    m = MONEY.named(money[:MONEY.size])
     b = BOARD.named(board)
     players = rules.players
     others = [(s + k) % players for k in range(1, players)]
@@ -136,7 +136,8 @@ def slow_encode(s, cash_phase, rules, board, game_state, money):
         if r >= 0:
             p = row_prob(r, s, game_state, money)
             named["bet_p"][j] = p
-            named["bet_gain"][j] = p * money[MONEY.multiplier + r] * rules.stake - rules.stake - (troll if nbets == 0 else 0)
+            mult = rulebook(game_state)[1][MONEY_RULES.multiplier + r]
+            named["bet_gain"][j] = p * mult * rules.stake - rules.stake - (troll if nbets == 0 else 0)
     for r in g["bet_row"][s][:nbets]:
         named["bet_held"][by_row[s, r]] = 1
     for t, name in enumerate(TOKENS):

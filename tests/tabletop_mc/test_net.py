@@ -35,7 +35,7 @@ def kernel(w: NetWeights, x):
     params = state[7:].view(np.float32)
     q = np.empty(w.spec.n_actions, np.float32)
     scratch = np.empty(2 * max(w.hidden), np.float32)
-    v = net_forward(params, w.dims(), np.asarray(x, np.float32), scratch, q)
+    v = net_forward(params, w.dims(), len(w.dims()), np.asarray(x, np.float32), scratch, q)
     return q.astype(np.float64), float(v)
 
 

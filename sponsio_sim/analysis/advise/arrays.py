@@ -10,10 +10,10 @@ import numpy as np
 
 from tabletop_mc.errors import UserError
 from sponsio_sim.analysis.advise.state import TableState, describe, next_actor
-from sponsio_sim.analysis.game.setup import build_state
+from sponsio_sim.analysis.game.setup import build_state, rulebook
 from sponsio_sim.cards import card_name, format_cards
 from sponsio_sim.kernels.advise.actions import END_USE, HIST_FIELDS, replay
-from sponsio_sim.kernels.layout import BET, BOARD, END_TOKENS, GAME, MONEY, PASS, SWAP, SWAP_TOKEN, TOKEN
+from sponsio_sim.kernels.layout import BET, BOARD, END_TOKENS, GAME, MONEY, PASS, RULES, SWAP, SWAP_TOKEN, TOKEN
 from sponsio_sim.kernels.game.engine import start_round
 from sponsio_sim.rules import TOKENS
 
@@ -114,7 +114,7 @@ def _why(row, st: TableState, board, game_state, money) -> str:
     if c >= 0 and (int(board[BOARD.revealed]) >> c) & 1:
         return f"{card_name(c, r)} is already revealed"
     if kind == BET:
-        if (int(game_state[GAME.kinds_held + seat]) >> int(game_state[GAME.catalogue + 3 * a])) & 1:
+        if (int(game_state[GAME.kinds_held + seat]) >> int(rulebook(game_state)[0][RULES.catalogue + 3 * a])) & 1:
             return "seat already holds a bet of that type"
         return f"seat {seat} has {money[MONEY.coins + seat]:g} coins"
     if kind == TOKEN:

@@ -21,9 +21,9 @@ from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from sponsio_sim.analysis.advise.result import BATCH, Advice, mean_eff
 from sponsio_sim.analysis.advise.state import TableState
-from sponsio_sim.analysis.game.setup import build_state
+from sponsio_sim.analysis.game.setup import build_state, rulebook
 from sponsio_sim.kernels.advise.evaluate import evaluate_cash
-from sponsio_sim.kernels.layout import GAME, MONEY, stats_size
+from sponsio_sim.kernels.layout import GAME, MONEY, MONEY_RULES, stats_size
 
 
 def cash_table(st: TableState, strategies, model):
@@ -52,7 +52,7 @@ def advise_cash(st: TableState, strategies, model, *, n: int, seed: int, progres
     board, game_state, money = cash_table(st, strategies, model)
     s = st.seat
     pos = int(game_state[GAME.track + s])
-    value = float(money[MONEY.track_values + pos])
+    value = float(rulebook(game_state)[1][MONEY_RULES.track_values + pos])
     share = np.zeros((2, n))
     key = seed_key(derive_seed(seed, "advise", "cash"))
     row0 = np.zeros(stats_size(r.players))

@@ -21,7 +21,7 @@ from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from sponsio_sim.analysis.advise.arrays import betting_arrays, betting_done, build_state_arrays
 from sponsio_sim.analysis.advise.trickphase import build_trick_phase
-from sponsio_sim.analysis.game.setup import Profile, set_entry
+from sponsio_sim.analysis.game.setup import Profile, copy_arrays, set_entry
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.infer import propose_worlds, world_logliks
 
@@ -51,8 +51,8 @@ def read_field(field: Profile, st, model, *, tremble: float, seed: int) -> Field
         for t in others:
             score = np.full(len(field), -np.inf)
             for m in np.flatnonzero(w > 0):
-                board, game_state, money = (a.copy() for a in start)
-                set_entry(game_state, money, t, field[m])
+                board, game_state, money = copy_arrays(start)
+                set_entry(game_state, t, field[m])
                 world_logliks(np.int64(1 << t), hist, np.int64(len(hist)), float(tremble), board, game_state,
                               money, props, ll)
                 top = ll.max()

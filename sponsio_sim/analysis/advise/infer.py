@@ -22,7 +22,7 @@ from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import derive_seed
 from sponsio_sim.analysis.advise.fieldread import read_field
 from sponsio_sim.analysis.game.lineup import Lineup, resolve
-from sponsio_sim.analysis.game.setup import Profile, parse_strategy, set_entry
+from sponsio_sim.analysis.game.setup import Profile, copy_arrays, parse_strategy, set_entry
 from sponsio_sim.kernels.advise.actions import END_USE
 from sponsio_sim.kernels.advise.infer import propose_worlds, world_logliks
 from sponsio_sim.kernels.layout import BOARD
@@ -91,7 +91,7 @@ def assumed_arrays(start, seat: int, assume: str | None, rules, strategies):
     policy (None: its own strategy's; ``mc`` read as ``ev``, the policy its
     rollouts play for it; a ``troll`` reads nothing from its hand, so its
     passes weigh every deal alike)."""
-    board, game_state, money = (a.copy() for a in start)
+    board, game_state, money = copy_arrays(start)
     for s in range(rules.players):
         if s == seat:
             continue
@@ -101,7 +101,7 @@ def assumed_arrays(start, seat: int, assume: str | None, rules, strategies):
                             "random (give --assume ev, or --no-infer)")
         if st.betting == "mc":
             st = parse_strategy(f"ev0:{st.play}", rules)
-        set_entry(game_state, money, s, st)
+        set_entry(game_state, s, st)
     return board, game_state, money
 
 

@@ -25,14 +25,14 @@ from sponsio_sim.analysis.advise.state import RoundFacts, TableState, table_stat
 from sponsio_sim.analysis.advise.arrays import betting_over, build_state_arrays, pending_token
 from sponsio_sim.analysis.advise.trickplay import CardPlay, TrickOdds, trick_odds
 from sponsio_sim.analysis.advise.trickphase import build_trick_phase
-from sponsio_sim.analysis.game.setup import rows_of
+from sponsio_sim.analysis.game.setup import rows_of, rulebook
 from sponsio_sim.analysis.odds.job import odds_table
 from sponsio_sim.analysis.odds.result import OddsResult
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.kernels.advise.evaluate import ActionOutcomes, ActionQuestion, evaluate
 from sponsio_sim.kernels.betting.policies import cheap_card
 from sponsio_sim.betting_policies import BET_TROLL
-from sponsio_sim.kernels.layout import BET, BOARD, GAME, MAX_BETS, MONEY, stats_size
+from sponsio_sim.kernels.layout import BET, BOARD, GAME, MAX_BETS, MONEY, MONEY_RULES, RULES, stats_size
 from sponsio_sim.rules import TOKENS, load_rules
 
 DEFAULT_N = 2000
@@ -98,7 +98,7 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     board, game_state, money = arrays.now
     rows = rows_of(ruleset)
     wanted = None if bets is None else {parse_bet(b, ruleset, s).code() for b in bets.split(",") if b.strip()}
-    held = {int(game_state[GAME.catalogue + 3 * int(game_state[GAME.bet_row + s * MAX_BETS + i])])
+    held = {int(rulebook(game_state)[0][RULES.catalogue + 3 * int(game_state[GAME.bet_row + s * MAX_BETS + i])])
             for i in range(int(game_state[GAME.bet_count + s]))}
     picks = [r for r, b in enumerate(rows)
              if (wanted is None or b.code() in wanted) and not (b.kind == "fail" and b.a == s)]
@@ -110,7 +110,7 @@ def betting_odds(st: TableState, *, bets=None, profile=None, infer: bool = True,
     picks = [r for r in picks if r not in taken]
     if not picks:
         raise UserError(f"seat {s} already holds a bet of every type it could place (one bet per type)")
-    if money[MONEY.coins + s] < max(money[MONEY.stake], 1e-12):
+    if money[MONEY.coins + s] < max(rulebook(game_state)[1][MONEY_RULES.stake], 1e-12):
         raise UserError(f"seat {s} has {money[MONEY.coins + s]:g} coins: it cannot stake a bet")
     reveal = int(cheap_card(board[BOARD.hands + s] & ~board[BOARD.revealed]))
     if reveal < 0:

@@ -27,7 +27,8 @@ from sponsio_sim.analysis.advise.trickplay import CardPlay, rank_cards
 from sponsio_sim.analysis.advise.trickphase import trick_phase
 from sponsio_sim.cards import parse_cards
 from sponsio_sim.kernels.advise.tricks import PLAY_ON
-from sponsio_sim.kernels.layout import BOARD, END_TOKENS, GAME, TRICK_STATE
+from sponsio_sim.analysis.game.setup import rulebook
+from sponsio_sim.kernels.layout import BOARD, END_TOKENS, RULES, TRICK_STATE
 from sponsio_sim.kernels.betting.scoring import ready_tricks, score_round
 from sponsio_sim.kernels.play.tricks import play_scripted
 
@@ -53,8 +54,8 @@ def _play(end, state, cards, halt, hands, codes, counts, playpol):
     board, game_state, money = (a.copy() for a in end)
     leader = ready_tricks(board, game_state, hands, codes, counts, playpol)
     run = np.array([len(cards), halt, *cards], dtype=np.int64)
-    out = play_scripted(game_state[GAME.players], leader, playpol, board, game_state, money, state.copy(), None, None,
-                        run)
+    players = rulebook(game_state)[0][RULES.players]
+    out = play_scripted(players, leader, playpol, board, game_state, money, state.copy(), None, None, run)
     return (board, game_state, money), leader, out
 
 

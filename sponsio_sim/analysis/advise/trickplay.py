@@ -36,7 +36,7 @@ from tabletop_mc.runner import derive_seed
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.advise.infer import MIN_PROPOSALS, Reading, Worlds, draw_worlds
 from sponsio_sim.analysis.advise.result import BATCH, Advice, mean_eff, next_best
-from sponsio_sim.analysis.game.setup import rows_of
+from sponsio_sim.analysis.game.setup import rows_of, rulebook
 from sponsio_sim.cards import card_name
 from sponsio_sim.kernels.advise.layouts import propose_layouts
 from sponsio_sim.kernels.advise.tricks import CardOutcomes, CardQuestion, play_cards, play_cards_pimc
@@ -44,7 +44,7 @@ from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.contexts import QueryArrays
 from sponsio_sim.kernels.dd.core import tally_layout
-from sponsio_sim.kernels.layout import GAME, MAX_BETS, TRICK_STATE
+from sponsio_sim.kernels.layout import MAX_BETS, RULES, TRICK_STATE
 from sponsio_sim.kernels.odds.dd import solve_deals
 from sponsio_sim.kernels.play.pimc import trick_counters
 from tabletop_mc.workshare import new_ticket
@@ -92,7 +92,7 @@ def _played(tt, cards, worlds, n, seed, card_play, prog):
     """Coins of the viewing seat and every bet's result, per candidate and world (``play_cards``)."""
     play, pimc_worlds = card_play.play, card_play.worlds
     board, game_state, money = tt.arrays.now
-    players = int(game_state[GAME.players])
+    players = int(rulebook(game_state)[0][RULES.players])
     coins = np.zeros((len(cards), n))
     results = np.zeros((len(cards), n, players, MAX_BETS), dtype=np.int64)
     key = seed_key(derive_seed(seed, "advise", "tricks"))
@@ -115,8 +115,9 @@ def _solved(tt, ask: int, roots, worlds, n, rows, row_counts, prog):
     """``ok[q, r, world]`` = (row r made in the worst case, possible in the best case) when ``ask``'s
     next card is ``roots[q]`` (0: any), solved double dummy in every world."""
     board, game_state, _ = tt.public
-    players = int(game_state[GAME.players])
-    n_col = int(game_state[GAME.colours])
+    book, _ = rulebook(game_state)
+    players = int(book[RULES.players])
+    n_col = int(book[RULES.colours])
     played = np.uint64(int(sum(1 << int(c) for c in tt.script)))
     ctr = np.zeros(tally_layout(players, n_col)[4], dtype=np.int64)
     trick_counters(ctr, np.int64(players), np.int64(n_col), tt.codes, tt.counts, np.int64(tt.nine_lost), board,

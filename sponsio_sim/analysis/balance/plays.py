@@ -32,10 +32,10 @@ from tabletop_mc.resultcache import ResultCache
 from tabletop_mc.runner import run_chunked
 from sponsio_sim.analysis.game.model import fingerprint
 from sponsio_sim.analysis.game.runs import GAME_CHUNK
-from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state
+from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state, game_arrays
 from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels import CACHE_DIR
-from sponsio_sim.kernels.layout import GAME, MAX_ENTRIES, stats_size
+from sponsio_sim.kernels.layout import MAX_ENTRIES, RULES, stats_size
 from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.kernels.game.multiplay import measures_size
 from sponsio_sim.rules import RuleSet
@@ -71,30 +71,28 @@ class PlayRun:
 
 def _states(plays: list[Play], model):
     built = [build_state(p.rules, p.profile, model, rotate=True, focal=p.focal) for p in plays]
-    shapes = {(fingerprint(p.rules), game_state[GAME.entries], len(money))
-              for p, (_, game_state, money) in zip(plays, built)}
+    starts = [game_arrays(*b) for b in built]
+    shapes = {(fingerprint(p.rules), int(start.rules[RULES.entries]), len(start.money), len(start.money_rules))
+              for p, start in zip(plays, starts)}
     if len(shapes) != 1:
         raise UserError("plays of one run need the same deal, success model and number of profile entries")
-    plays_board = np.stack([b[0] for b in built])
-    plays_game_state = np.stack([b[1] for b in built])
-    plays_money = np.stack([b[2] for b in built])
     mc_seats = next((m for m in (mc_switch(b[1]) for b in built) if m is not None), None)
-    return plays_board, plays_game_state, plays_money, mc_seats
+    return GameArrays(*(np.stack(field) for field in zip(*starts))), mc_seats
 
 
 def run_plays(plays: list[Play], n: int, *, seed: int, model, progress: Progress | None = None,
               cache: bool = True) -> PlayRun:
     """``n`` games, each played by every play from the same random numbers (module docstring);
     ``progress`` advances by the games played (``n`` x plays)."""
-    tabs, game_state, weights, mc_seats = _states(plays, model)
+    arrays, mc_seats = _states(plays, model)
     players = plays[0].rules.players
-    n_stats = stats_size(players, int(game_state[0, GAME.entries]))
+    n_stats = stats_size(players, int(arrays.rules[0, RULES.entries]))
     k = measures_size(players)
     m = len(plays) * k
     width = len(plays) * n_stats + moments_size(m)
     focal = np.array([p.entry for p in plays], dtype=np.int64)
     batch = KernelBatch("sponsio_sim.kernels.game.multiplay", "multi_chunks", seed,
-                        GameArrays(tabs, game_state, weights), focal, np.int64(n_stats), np.int64(k), np.int64(width),
+                        arrays, focal, np.int64(n_stats), np.int64(k), np.int64(width),
                         mc_seats)
     store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK)) if cache else None
     bar = _Weighted(progress, len(plays)) if progress is not None else None

@@ -43,9 +43,9 @@ from tabletop_mc.runner import derive_seed, run_chunked
 from tabletop_mc.stats import wilson
 from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.analysis.game.model import KINDS, SuccessModel
-from sponsio_sim.analysis.game.setup import build_state, parse_profile, rows_of
+from sponsio_sim.analysis.game.setup import build_state, game_arrays, parse_profile, rows_of
 from sponsio_sim.analysis.game.runs import GAME_CHUNK, entry_table, run_games
-from sponsio_sim.kernels.layout import GAME, model_sizes, named_stats, stats_size
+from sponsio_sim.kernels.layout import RULES, model_sizes, named_stats, stats_size
 
 CHECK_GAMES = 20_000      # games of the in-game calibration check (``sponsio fit --check-games``)
 OFF_PRIOR = 50.0          # at most this many off-policy pseudo-bets per cell
@@ -69,9 +69,10 @@ def onpolicy_counts(rules, model: SuccessModel, profile: str, games: int, seed: 
     strategies = parse_profile(profile, rules)
     board, game_state, money = build_state(rules, strategies, model, rotate=True)
     width = 2 * len(model.bets)
-    batch = KernelBatch("sponsio_sim.kernels.game.fit", "onpolicy_chunks", seed, board, game_state, money,
-                        np.int64(stats_size(rules.players,
-                                              game_state[GAME.entries])), np.int64(width), mc_switch(game_state))
+    start = game_arrays(board, game_state, money)
+    batch = KernelBatch("sponsio_sim.kernels.game.fit", "onpolicy_chunks", seed, start,
+                        np.int64(stats_size(rules.players, start.rules[RULES.entries])), np.int64(width),
+                        mc_switch(game_state))
     totals = run_chunked(batch, games, chunk_size=GAME_CHUNK, progress=progress).totals
     return totals[0::2].copy(), totals[1::2].copy()
 

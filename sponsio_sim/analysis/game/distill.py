@@ -34,8 +34,8 @@ from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import chunk_counts, derive_seed, set_threads
 from tabletop_mc.stats import wilson
 from sponsio_sim.analysis.game.model import FEATURES, DistilledWeights
-from sponsio_sim.analysis.game.setup import Profile, build_state, ev_weights, parse_strategy
-from sponsio_sim.kernels.layout import DECISION_RECORD, GAME, stats_size
+from sponsio_sim.analysis.game.setup import Profile, build_state, ev_weights, parse_strategy, rulebook
+from sponsio_sim.kernels.layout import DECISION_RECORD, RULES, stats_size
 from sponsio_sim.kernels.game.distill import record_chunks
 
 RECORD_CHUNK = 8          # mc games per chunk
@@ -55,7 +55,7 @@ def record(rules, profile: Profile, model, weights: np.ndarray, *, games: int, s
         raise UserError(f"--mc {mc}: not an mc strategy")
     lineup = profile.with_member(st)
     board, game_state, money = build_state(rules, lineup, model, focal=len(profile), distilled=weights, mc_self=mc_self)
-    size = np.int64(stats_size(rules.players, game_state[GAME.entries]))
+    size = np.int64(stats_size(rules.players, rulebook(game_state)[0][RULES.entries]))
     counts = chunk_counts(games, RECORD_CHUNK)
     key = seed_key(seed)
     rows = []

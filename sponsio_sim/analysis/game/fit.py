@@ -34,9 +34,8 @@ from sponsio_sim.analysis.game.calibrate import (CHECK_GAMES, DEFAULT_GAMES, DEF
                                             ingame_calibration, ingame_meta, refit_on_policy)
 from sponsio_sim.analysis.game.model import (KINDS, SuccessModel, cache_path, cached_model, economy,
                                              check_play, fingerprint, keep_in_cache, shipped)
-from sponsio_sim.analysis.game.setup import PLAY, build_state, model_variant, parse_profile
+from sponsio_sim.analysis.game.setup import PLAY, build_state, game_arrays, model_variant, parse_profile
 from sponsio_sim.analysis.settings import Run
-from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels.game.fit import fit_chunks
 from sponsio_sim.kernels.layout import model_sizes
 from sponsio_sim.rules import RuleSet, load_rules
@@ -51,7 +50,7 @@ DECILES = 10
 
 
 def _run(rules, model, mode, n, seed, policy, progress, label):
-    start = GameArrays(*build_state(rules, [], model))
+    start = game_arrays(*build_state(rules, [], model))
     width = 2 * len(model.bets) if mode == 0 else len(KINDS) * CAL_BINS * 3
     play_code = PLAY[policy]
 

@@ -37,10 +37,9 @@ from tabletop_mc.stats import mean_ci
 from sponsio_sim.analysis.game.exploit import deviations, paired_run
 from sponsio_sim.analysis.game.runs import GAME_CHUNK
 from sponsio_sim.betting_policies import TEMPERED
-from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state, mixture_profile, parse_strategy
-from sponsio_sim.kernels.contexts import GameArrays
+from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state, game_arrays, mixture_profile, parse_strategy
 from sponsio_sim.kernels import CACHE_DIR
-from sponsio_sim.kernels.layout import GAME, MAX_ENTRIES, PAIRED, PAIR_STATS, stats_size
+from sponsio_sim.kernels.layout import MAX_ENTRIES, PAIRED, PAIR_STATS, RULES, stats_size
 from sponsio_sim.kernels.game.engine import mc_switch
 
 TEMPS = (0.25, 1.0)            # PSRO also tries each support member with these softmax temperatures
@@ -60,9 +59,10 @@ def adapter(rules, members: list[Strategy], model, *, bar=None, cache: bool = Tr
         lineup = Profile([members[j] for j, c in enumerate(counts) for _ in range(c)])
         groups = np.array([j for j, c in enumerate(counts) for _ in range(c)], dtype=np.int64)
         board, game_state, money = build_state(rules, lineup, model, rotate=True)
-        size = np.int64(stats_size(rules.players, game_state[GAME.entries]))
+        start = game_arrays(board, game_state, money)
+        size = np.int64(stats_size(rules.players, start.rules[RULES.entries]))
         batch = KernelBatch("sponsio_sim.kernels.game.meta", "profile_chunks", seed,
-                            GameArrays(board, game_state, money), groups, np.int64(k), size, mc_switch(game_state))
+                            start, groups, np.int64(k), size, mc_switch(game_state))
         store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK)) if cache else None
         totals = run_chunked(batch, games, chunk_size=GAME_CHUNK, progress=bar, cache=store).totals
         return totals[:k], totals[k:2 * k], totals[2 * k:]

@@ -17,11 +17,11 @@ import pandas as pd
 
 from tabletop_mc.rng import seed_key
 from sponsio_sim.analysis.game.lineup import resolve
-from sponsio_sim.analysis.game.setup import build_state, rows_of
+from sponsio_sim.analysis.game.setup import build_state, rows_of, rulebook
 from sponsio_sim.cards import format_cards
 from sponsio_sim.kernels.layout import (BET, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_BET, EV_END, EV_END_TOKEN,
                                         EV_HAND, EV_LEAD, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK, EV_TRICKS,
-                                        GAME, LOG_FIELDS, PASS, REBET_TOKEN, SWAP_TOKEN, TOKEN, stats_size)
+                                        LOG_FIELDS, PASS, REBET_TOKEN, RULES, SWAP_TOKEN, TOKEN, stats_size)
 from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
 from sponsio_sim.rules import TOKENS, changes_from_shipped, load_rules
 
@@ -56,7 +56,7 @@ def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
     """The event log (rows of ``kernels.layout.LOG_FIELDS``) of game 0 of chunk 0."""
     board, game_state, money = build_state(rules, strategies, model)
     log = np.zeros((LOG_ROWS, LOG_FIELDS), dtype=np.float64)
-    row = np.zeros(stats_size(rules.players, game_state[GAME.entries]), dtype=np.float64)
+    row = np.zeros(stats_size(rules.players, rulebook(game_state)[0][RULES.entries]), dtype=np.float64)
     game_chunk(seed_key(seed), np.int64(0), np.int64(1), board, game_state, money, row, log, mc_switch(game_state))
     return log[1:int(log[0, 0]) + 1]
 

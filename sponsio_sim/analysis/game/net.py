@@ -24,11 +24,11 @@ from tabletop_mc.net import NetSpec, NetWeights, load_weights
 from tabletop_mc.net.forward import as_float64_slots
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.betting.netlayout import MAX_HIDDEN, NET_INPUTS, SCRATCH_SLOTS, VERSION
-from sponsio_sim.kernels.layout import GAME, MAX_PLAYERS, MAX_ROWS
+from sponsio_sim.kernels.layout import MAX_PLAYERS, MAX_ROWS, RULES
 from sponsio_sim.rules import TOKENS, RuleSet
 
 GAME_NAME = "sponsio"
-MAX_DEPTH = 8                      # GAME.net_dims: inputs, hidden layers, actions
+MAX_DEPTH = 8                      # RULES.net_dims: inputs, hidden layers, actions
 
 
 def bet_slots(rules: RuleSet) -> list[str]:
@@ -120,21 +120,24 @@ def shipped_players() -> list[str]:
     return sorted(p.name[4:-5] for p in folder.iterdir() if p.name.startswith("net-") and p.name.endswith("p.npz"))
 
 
-def append_net(rules: RuleSet, game_state: np.ndarray, money: np.ndarray, weights: NetWeights | None) -> np.ndarray:
-    """``money`` grown by the network's decision scratch and packed weights, and ``game_state``'s
-    ``net_*`` fields set to find them (``kernels.betting.net``); ``weights`` None: the scratch alone
-    (the encoder without a network, as a labelling run before the first network needs it)."""
-    game_state[GAME.net_scratch] = len(money)
-    game_state[GAME.net_at] = -1
+def append_net(rules: RuleSet, book: np.ndarray, money: np.ndarray, money_rules: np.ndarray,
+               weights: NetWeights | None) -> tuple[np.ndarray, np.ndarray]:
+    """(``money`` grown by the network's decision scratch, ``money_rules`` grown by its packed weights),
+    and the rulebook's ``net_*`` fields (``book``, ``RULES``) set to find them (``kernels.betting.net``);
+    ``weights`` None: the scratch alone (the encoder without a network, as a labelling run before the
+    first network needs it)."""
+    book[RULES.net_scratch] = len(money)
+    book[RULES.net_at] = -1
+    money = np.concatenate([money, np.zeros(SCRATCH_SLOTS)])
     if weights is None:
-        return np.concatenate([money, np.zeros(SCRATCH_SLOTS)])
+        return money, money_rules
     dims = weights.dims()
     if len(dims) > MAX_DEPTH or max(weights.hidden) > MAX_HIDDEN:
         raise UserError(f"net: at most {MAX_DEPTH - 2} hidden layers of at most {MAX_HIDDEN} units "
                         f"(this network: {list(weights.hidden)})")
     packed = as_float64_slots(weights.packed(np.float32))
-    game_state[GAME.net_at] = len(money) + SCRATCH_SLOTS
-    game_state[GAME.net_size] = len(packed)
-    game_state[GAME.net_depth] = len(dims)
-    game_state[GAME.net_dims:GAME.net_dims + len(dims)] = dims
-    return np.concatenate([money, np.zeros(SCRATCH_SLOTS), packed])
+    book[RULES.net_at] = len(money_rules)
+    book[RULES.net_size] = len(packed)
+    book[RULES.net_depth] = len(dims)
+    book[RULES.net_dims:RULES.net_dims + len(dims)] = dims
+    return money, np.concatenate([money_rules, packed])

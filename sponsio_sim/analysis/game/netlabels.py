@@ -32,9 +32,9 @@ from tabletop_mc.rng import seed_key
 from tabletop_mc.runner import chunk_counts, set_threads
 from tabletop_mc.stats import mean_ci, wilson
 from sponsio_sim.analysis.game.net import append_net
-from sponsio_sim.analysis.game.setup import Profile, build_state, parse_strategy
+from sponsio_sim.analysis.game.setup import Profile, build_state, parse_strategy, rulebook
 from sponsio_sim.kernels.betting.netlayout import N_ACTIONS, NET_INPUTS, NET_RECORD, ROW_BETTING
-from sponsio_sim.kernels.layout import GAME, stats_size
+from sponsio_sim.kernels.layout import RULES, stats_size
 from sponsio_sim.kernels.game.netrecord import label_chunks
 
 LABEL_CHUNK = 4           # games per chunk
@@ -67,12 +67,13 @@ def label(rules, field: Profile, model, net: NetWeights | None, how: Labelling,
                         rules)
     lineup = field.with_member(st)
     board, game_state, money = build_state(rules, lineup, model, focal=len(field), mc_self=how.mc_self, net=net)
-    if game_state[GAME.net_scratch] < 0:   # no network plays: the encoder's scratch alone
-        money = append_net(rules, game_state, money, None)
-    game_state[GAME.net_label] = 1
-    game_state[GAME.net_label_salt] = how.salt
-    game_state[GAME.net_label_race] = int(round(10 * how.race))
-    size = np.int64(stats_size(rules.players, game_state[GAME.entries]))
+    book, _ = rulebook(game_state)
+    if book[RULES.net_scratch] < 0:   # no network plays: the encoder's scratch alone
+        money, _ = append_net(rules, book, money, None, None)
+    book[RULES.net_label] = 1
+    book[RULES.net_label_salt] = how.salt
+    book[RULES.net_label_race] = int(round(10 * how.race))
+    size = np.int64(stats_size(rules.players, book[RULES.entries]))
     counts = chunk_counts(how.games, LABEL_CHUNK)
     key = seed_key(how.seed)
     step = max(1, 2 * set_threads(how.threads))

@@ -20,8 +20,8 @@ from tabletop_mc.runner import run_chunked
 from tabletop_mc.stats import mean_ci, wilson
 from sponsio_sim.kernels.game.engine import mc_switch
 from sponsio_sim.analysis.game.model import KINDS
-from sponsio_sim.analysis.game.setup import Strategy, build_state
-from sponsio_sim.kernels.layout import GAME, named_stats, stats_size
+from sponsio_sim.analysis.game.setup import Strategy, build_state, game_arrays
+from sponsio_sim.kernels.layout import RULES, named_stats, stats_size
 from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.rules import TOKENS
 
@@ -38,9 +38,9 @@ def run_games(rules, strategies: list[Strategy], n: int, *, rotate: bool, seed: 
     configuration, so a killed run resumes.
     """
     board, game_state, money = build_state(rules, strategies, model, rotate=rotate)
-    size = np.int64(stats_size(rules.players, game_state[GAME.entries]))
-    batch = KernelBatch("sponsio_sim.kernels.game.engine", "game_chunks", seed, board, game_state, money, size,
-                        mc_switch(game_state))
+    start = game_arrays(board, game_state, money)
+    size = np.int64(stats_size(rules.players, start.rules[RULES.entries]))
+    batch = KernelBatch("sponsio_sim.kernels.game.engine", "game_chunks", seed, start, size, mc_switch(game_state))
     store = None
     if cache:
         store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK), expect=((int(size),), np.float64))

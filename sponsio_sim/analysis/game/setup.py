@@ -13,6 +13,7 @@ the arrays built by ``build_state``; the rule set's numbers are never copied.
 
 from __future__ import annotations
 
+import ctypes
 from dataclasses import replace
 
 import numpy as np
@@ -28,14 +29,16 @@ from sponsio_sim.bet_kinds import BY_NAME, KIND_CODE
 from sponsio_sim.betting_policies import POLICIES
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.layout import (CANDIDATE_FEATURES, CASH_NET, CASH_NEVER, GAME, MAX_ENTRIES, MAX_PLAYERS,
-                                        MAX_ROUNDS, MAX_ROWS, MAX_TRACK, MODEL_START, MONEY, N_KINDS, N_TOKENS)
+                                        MAX_ROUNDS, MAX_TRACK, MODEL_START, MONEY, MONEY_RULES, N_KINDS,
+                                        N_TOKENS, RULES)
 from sponsio_sim.kernels.betting.model import precompute_best
+from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels.trickstate import new_state
 from sponsio_sim.rules import TOKENS, RuleSet, kernel_multipliers
 
 __all__ = ["BETTING", "DEFAULT_ROLLOUTS", "MC_KEEP", "PLAY", "STRATEGY_HELP", "Strategy", "parse_strategies",
            "parse_strategy", "Profile", "parse_profile", "reference_profile", "model_variant", "build_state",
-           "rows_of", "check_rules", "set_entry"]
+           "rows_of", "check_rules", "set_entry", "bind", "rulebook", "copy_arrays", "game_arrays"]
 
 # The reference before the reference field: calibrated ev with the threshold and cash-in `sponsio exploit`
 # found best for 4 players, at every seat (a one-strategy-per-seat stand-in, e.g. in error messages).
@@ -166,19 +169,78 @@ def rows_of(rules: RuleSet):
     return catalogue(rules, seat=-1)
 
 
-def set_entry(game_state, money, e: int, st: Strategy) -> None:
-    """Profile entry ``e`` of packed state arrays plays ``st`` (its policies and parameters)."""
+def set_entry(game_state, e: int, st: Strategy) -> None:
+    """Profile entry ``e`` of a bound game state (``bind``) plays ``st``: its betting policy into the
+    state, its other policies and parameters into its rulebook."""
+    rules, money_rules = rulebook(game_state)
     game_state[GAME.betting_policy + e] = BETTING[st.betting]
-    game_state[GAME.play_policy + e] = PLAY[st.play]
-    game_state[GAME.cash_in_at + e] = (CASH_NEVER if st.cash is None else CASH_NET if st.cash == CASH_BY_NET
-                                       else st.cash)
-    game_state[GAME.banned_kinds + e] = st.banned
+    rules[RULES.play_policy + e] = PLAY[st.play]
+    rules[RULES.cash_in_at + e] = (CASH_NEVER if st.cash is None else CASH_NET if st.cash == CASH_BY_NET
+                                   else st.cash)
+    rules[RULES.banned_kinds + e] = st.banned
     slot = POLICIES[BETTING[st.betting]].slot   # where the policy's number goes; the other slots are 0
-    money[MONEY.pass_share + e] = st.kernel_param if slot == "pass_share" else 0.0
-    money[MONEY.ev_threshold + e] = st.kernel_param if slot == "ev_threshold" else 0.0
-    money[MONEY.temperature + e] = st.temp
-    game_state[GAME.mc_rollouts + e] = int(st.kernel_param) if slot == "mc_rollouts" else 0
-    game_state[GAME.mc_leaf + e] = 1 if st.horizon == "net" else 0
+    money_rules[MONEY_RULES.pass_share + e] = st.kernel_param if slot == "pass_share" else 0.0
+    money_rules[MONEY_RULES.ev_threshold + e] = st.kernel_param if slot == "ev_threshold" else 0.0
+    money_rules[MONEY_RULES.temperature + e] = st.temp
+    rules[RULES.mc_rollouts + e] = int(st.kernel_param) if slot == "mc_rollouts" else 0
+    rules[RULES.mc_leaf + e] = 1 if st.horizon == "net" else 0
+
+
+def bind(game_state, rules, money_rules):
+    """``game_state`` bound to its rulebook (``kernels.rulebook``): a copy of the three vectors in one
+    buffer, the state's ``GAME.rules_at``, ``GAME.money_rules_at`` and ``GAME.money_rules_size`` set to
+    find the other two. The returned state keeps the buffer, so the rulebook lives as long as the
+    state (``rulebook`` reads it back); a plain copy of the state reads the same rulebook and must
+    not outlive it (``copy_arrays`` copies both)."""
+    n_r, n_m = RULES.size, len(money_rules)
+    raw = np.empty(8 * (n_r + n_m + len(game_state)), dtype=np.uint8)
+    r = raw[:8 * n_r].view(np.int64)
+    m = raw[8 * n_r:8 * (n_r + n_m)].view(np.float64)
+    g = raw[8 * (n_r + n_m):].view(np.int64)
+    r[:], m[:], g[:] = rules, money_rules, game_state
+    g[GAME.rules_at], g[GAME.money_rules_at], g[GAME.money_rules_size] = r.ctypes.data, m.ctypes.data, n_m
+    return g
+
+
+def rulebook(game_state):
+    """(rules, money_rules) a game state reads (``kernels.rulebook``), read and written by name
+    (``RULES.named(rules)``, ``MONEY_RULES.named(money_rules[:MODEL_START])``): views of the buffer of
+    a state ``bind`` returned; for a plain copy of one, read-only views of the rulebook it points at
+    (valid while the state it was copied from lives; ``copy_arrays`` gives a copy a rulebook of its own)."""
+    if game_state[GAME.rules_at] == 0:
+        raise ValueError("a game state without its rulebook (bind)")
+    raw = game_state
+    while raw.base is not None:
+        raw = raw.base
+    n_m = int(game_state[GAME.money_rules_size])
+    if (isinstance(raw, np.ndarray) and raw.dtype == np.uint8
+            and raw.nbytes == 8 * (RULES.size + n_m + len(game_state))):
+        rules = raw[:8 * RULES.size].view(np.int64)
+        money_rules = raw[8 * RULES.size:8 * (RULES.size + n_m)].view(np.float64)
+        if (rules.ctypes.data == game_state[GAME.rules_at]
+                and money_rules.ctypes.data == game_state[GAME.money_rules_at]):
+            return rules, money_rules
+    rules = np.ctypeslib.as_array((ctypes.c_int64 * RULES.size).from_address(int(game_state[GAME.rules_at])))
+    money_rules = np.ctypeslib.as_array((ctypes.c_double * n_m).from_address(int(game_state[GAME.money_rules_at])))
+    rules.flags.writeable = money_rules.flags.writeable = False
+    return rules, money_rules
+
+
+def game_arrays(board, game_state, money) -> GameArrays:
+    """What a chunk kernel starts from (``contexts.GameArrays``): the arrays and copies of the
+    rulebook, the state's addresses cleared (the kernel binds its copies, ``rulebook.copy_game``), so
+    the batch can be pickled and its result-cache key names the rulebook's contents."""
+    rules, money_rules = rulebook(game_state)
+    unbound = game_state.copy()
+    unbound[GAME.rules_at] = unbound[GAME.money_rules_at] = 0
+    return GameArrays(board, unbound, money, rules.copy(), money_rules.copy())
+
+
+def copy_arrays(arrays):
+    """Copies of (board, game_state, money) whose game state has a rulebook of its own (``bind``), so
+    the copy's entries can be changed (``set_entry``) and the original's stay."""
+    board, game_state, money = arrays
+    return board.copy(), bind(game_state, *(v.copy() for v in rulebook(game_state))), money.copy()
 
 
 def _put(vector, layout, **values) -> None:
@@ -209,49 +271,51 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
     board, ints0, w0 = new_state(rules.n_colours, rules.kernel_flags)
     game_state = np.zeros(GAME.size, dtype=np.int64)
     game_state[:len(ints0)] = ints0
-    money = np.zeros(MODEL_START + len(model.p), dtype=np.float64)
+    money = np.zeros(MONEY.size, dtype=np.float64)
     money[:len(w0)] = w0
-    _put(game_state, GAME, players=rules.players, colours=rules.n_colours, hand_size=rules.hand_size,
+    book = np.zeros(RULES.size, dtype=np.int64)
+    money_rules = np.zeros(MODEL_START + len(model.p), dtype=np.float64)
+    _put(book, RULES, players=rules.players, colours=rules.n_colours, hand_size=rules.hand_size,
          betting_turns=rules.betting_turns, track_win=rules.track_win, max_rounds=rules.max_rounds,
          tokens=sum(1 << TOKENS.index(t) for t in rules.tokens), rotate=1 if rotate else 0,
          bonus_net=1 if rules.round_bonus_basis == "net" else 0,
          track_ends=1 if rules.track_top == "ends" else 0)
     rows = rows_of(rules)
-    game_state[GAME.catalogue_rows] = len(rows)
-    game_state[GAME.kind_first_row:GAME.kind_first_row + N_KINDS] = -1
+    book[RULES.catalogue_rows] = len(rows)
+    book[RULES.kind_first_row:RULES.kind_first_row + N_KINDS] = -1
     for r, bet in enumerate(rows):
         code = bet.code()
-        game_state[GAME.catalogue + 3 * r:GAME.catalogue + 3 * r + 3] = code
-        if game_state[GAME.kind_first_row + code[0]] < 0:
-            game_state[GAME.kind_first_row + code[0]] = r
-    game_state[GAME.model_at:GAME.model_at + N_KINDS] = model.offsets
-    _put(money, MONEY, stake=rules.stake, token_cost=rules.token_cost, troll_pay=rules.troll_pay,
+        book[RULES.catalogue + 3 * r:RULES.catalogue + 3 * r + 3] = code
+        if book[RULES.kind_first_row + code[0]] < 0:
+            book[RULES.kind_first_row + code[0]] = r
+    book[RULES.model_at:RULES.model_at + N_KINDS] = model.offsets
+    _put(money_rules, MONEY_RULES, stake=rules.stake, token_cost=rules.token_cost, troll_pay=rules.troll_pay,
          bonus=rules.round_bonus, coins_to_end=rules.coins_to_end, start_coins=rules.start_coins)
-    money[MONEY.track_values:MONEY.track_values + len(rules.track_value)] = rules.track_value
-    money[MONEY.multiplier:MONEY.multiplier + len(rows)] = kernel_multipliers(rules, rows)
-    money[MONEY.base_rate:MONEY.base_rate + len(rows)] = [
+    money_rules[MONEY_RULES.track_values:MONEY_RULES.track_values + len(rules.track_value)] = rules.track_value
+    money_rules[MONEY_RULES.multiplier:MONEY_RULES.multiplier + len(rows)] = kernel_multipliers(rules, rows)
+    money_rules[MONEY_RULES.base_rate:MONEY_RULES.base_rate + len(rows)] = [
         model.base_rate(KIND_CODE[b.kind], BY_NAME[b.kind].axis_value(b.a, b.b)) for b in rows]
     field = getattr(strategies, "field", None)
     if len(strategies) > MAX_ENTRIES:
         raise UserError(f"at most {MAX_ENTRIES} profile entries, got {len(strategies)}")
-    game_state[GAME.entries] = len(strategies) if field is not None or focal >= 0 else rules.players
-    game_state[GAME.field] = 1 if field is not None else 0
-    game_state[GAME.focal_entry] = focal
+    book[RULES.entries] = len(strategies) if field is not None or focal >= 0 else rules.players
+    book[RULES.field] = 1 if field is not None else 0
+    book[RULES.focal_entry] = focal
     if field is not None:
-        money[MONEY.field_mix:MONEY.field_mix + len(field.weights)] = field.cumulative()
-    money[MONEY.no_pilot:MONEY.no_pilot + MAX_ROWS] = -1.0
+        money_rules[MONEY_RULES.field_mix:MONEY_RULES.field_mix + len(field.weights)] = field.cumulative()
     if distilled is None:
         found = shipped_distilled(rules)
         distilled = ev_weights(rules) if found is None else found[0]
-    money[MONEY.distilled_weights:MONEY.distilled_weights + CANDIDATE_FEATURES.size] = distilled
-    for e, st in enumerate(strategies):
-        set_entry(game_state, money, e, st)
-    game_state[GAME.mc_keep] = MC_KEEP
-    game_state[GAME.mc_self_policy] = BETTING[mc_self]
-    game_state[GAME.mc_any] = 1 if any(st.betting == "mc" for st in strategies) else 0
-    money[MODEL_START:] = model.p
-    precompute_best(game_state, money)
-    game_state[GAME.net_at] = game_state[GAME.net_scratch] = -1
+    money_rules[MONEY_RULES.distilled_weights:MONEY_RULES.distilled_weights + CANDIDATE_FEATURES.size] = distilled
+    book[RULES.mc_keep] = MC_KEEP
+    book[RULES.mc_self_policy] = BETTING[mc_self]
+    book[RULES.mc_any] = 1 if any(st.betting == "mc" for st in strategies) else 0
+    money_rules[MODEL_START:] = model.p
+    precompute_best(book, money_rules)
+    book[RULES.net_at] = book[RULES.net_scratch] = -1
     if uses_net(strategies, mc_self):
-        money = append_net(rules, game_state, money, find_net(rules) if net is None else net)
+        money, money_rules = append_net(rules, book, money, money_rules, find_net(rules) if net is None else net)
+    game_state = bind(game_state, book, money_rules)
+    for e, st in enumerate(strategies):
+        set_entry(game_state, e, st)
     return board, game_state, money

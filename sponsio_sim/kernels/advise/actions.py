@@ -20,8 +20,9 @@ from sponsio_sim.kernels.betting.phase import (apply_action, apply_end_token, be
 from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import cheap_card
 from sponsio_sim.kernels.bits import U0, U1, bit, lowest
-from sponsio_sim.kernels.layout import (BET, BOARD, DOUBLE_TOKEN, GAME, MAX_BETS, MONEY, N_TOKENS, PASS, REBET_TOKEN,
-                                        SWAP, SWAP_TOKEN, TOKEN)
+from sponsio_sim.kernels.layout import (BET, BOARD, DOUBLE_TOKEN, GAME, MAX_BETS, MONEY, MONEY_RULES, N_TOKENS, PASS,
+                                        REBET_TOKEN, RULES, SWAP, SWAP_TOKEN, TOKEN)
+from sponsio_sim.kernels.rulebook import money_rules_of, rules_of
 
 END_USE = 4              # history kind of an end-of-betting token use
 HIST_FIELDS = 5
@@ -45,20 +46,22 @@ def betting_actions(s, board, game_state, money, out):
     card revealed to act is the cheapest unrevealed one (an exchange shows
     the card it gives when that is unrevealed; ``reveal_actions`` varies it).
     Returns their number."""
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
     n = _add(out, 0, PASS, -1, -1, -1)
     hand = board[BOARD.hands + s]
     unrev = hand & ~board[BOARD.revealed]
     if unrev == U0:
         return n
     rv = cheap_card(unrev)
-    for row in range(game_state[GAME.catalogue_rows]):
+    for row in range(rules[RULES.catalogue_rows]):
         if bet_legal(s, row, game_state, money):
             n = _add(out, n, BET, row, -1, rv)
     rest = unrev & ~bit(rv)
     for t in range(N_TOKENS):
         if not token_free(t, game_state):
             continue
-        if money[MONEY.coins + s] >= money[MONEY.token_cost]:
+        if money[MONEY.coins + s] >= money_rules[MONEY_RULES.token_cost]:
             n = _add(out, n, TOKEN, t, -1, rv)
         if rest != U0:
             n = _add(out, n, TOKEN, t, cheap_card(rest), rv)
@@ -89,6 +92,7 @@ def end_actions(s, t, board, game_state, out):
     """Every use seat s may make of end-of-betting token ``t``: none first,
     then each exchange (swap), each bet to double (double), each other
     parameter of each bet (rebet). Returns their number."""
+    rules = rules_of(game_state)
     n = _add(out, 0, -1, -1, -1, -1)
     if t == SWAP_TOKEN:
         n = _swaps(s, -1, -1, board, out, n)
@@ -98,10 +102,10 @@ def end_actions(s, t, board, game_state, out):
     elif t == REBET_TOKEN:
         for i in range(game_state[GAME.bet_count + s]):
             row = game_state[GAME.bet_row + s * MAX_BETS + i]
-            kind = game_state[GAME.catalogue + 3 * row]
-            for r in range(game_state[GAME.catalogue_rows]):
-                if (r != row and game_state[GAME.catalogue + 3 * r] == kind
-                        and not (kind == FAIL and game_state[GAME.catalogue + 3 * r + 1] == s)):
+            kind = rules[RULES.catalogue + 3 * row]
+            for r in range(rules[RULES.catalogue_rows]):
+                if (r != row and rules[RULES.catalogue + 3 * r] == kind
+                        and not (kind == FAIL and rules[RULES.catalogue + 3 * r + 1] == s)):
                     n = _add(out, n, -1, i, r, -1)
     return n
 

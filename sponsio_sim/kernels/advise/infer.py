@@ -17,7 +17,8 @@ from tabletop_mc.spans import each_span
 from tabletop_mc.rng import seed_state
 from sponsio_sim.kernels.advise.actions import replay, undo_swaps
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work
-from sponsio_sim.kernels.layout import BOARD, GAME, MODEL_START
+from sponsio_sim.kernels.layout import BOARD, MONEY, RULES
+from sponsio_sim.kernels.rulebook import rules_of
 
 BLOCKS = 64    # likelihood work split into this many blocks (threads take whole blocks)
 
@@ -43,8 +44,9 @@ def world_logliks(judged, hist, n_hist, tremble, tab0, ints0, weight0, worlds, o
 @nb.njit(cache=True, nogil=True)
 def logliks_span(judged, hist, n_hist, tremble, tab0, ints0, weight0, worlds, out, lo, hi):
     """Blocks ``lo..hi-1`` of ``world_logliks``: block b replays worlds b, b + BLOCKS, ..."""
+    rules = rules_of(ints0)
     n = worlds.shape[0]
-    players = ints0[GAME.players]
+    players = rules[RULES.players]
     for blk in range(lo, hi):
         board = tab0.copy()
         game_state = ints0.copy()
@@ -56,7 +58,7 @@ def logliks_span(judged, hist, n_hist, tremble, tab0, ints0, weight0, worlds, ou
             undo_swaps(hist, n_hist, hands)
             board[:] = tab0
             game_state[:] = ints0
-            money[:MODEL_START] = weight0[:MODEL_START]   # the success model is never written
+            money[:MONEY.size] = weight0[:MONEY.size]   # the network's decision scratch past it is per decision
             for t in range(players):
                 board[BOARD.hands + t] = hands[t]
             seed_state(np.uint64(0), np.uint64(r), state)

@@ -25,7 +25,8 @@ from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.betting.rollout import load_scratch
 from sponsio_sim.kernels.dd.core import TT_BITS, new_workspace
 from sponsio_sim.kernels.game.engine import game_round
-from sponsio_sim.kernels.layout import BOARD, GAME, MAX_BETS, MONEY
+from sponsio_sim.kernels.layout import BOARD, MAX_BETS, MONEY, RULES
+from sponsio_sim.kernels.rulebook import rules_of
 from sponsio_sim.kernels.betting.scoring import ready_tricks, score_round
 from sponsio_sim.kernels.play.pimc import PIMC, pimc_context
 from sponsio_sim.kernels.play.tricks import play_scripted
@@ -41,13 +42,14 @@ def replay_script(script, halt, board, game_state, money, hands, codes, counts, 
     included): ready the tricks and play ``script`` (cards in play order),
     stopping as ``halt`` says (``play_scripted``). Returns (the current
     trick's leader, nine_lost); ``hands`` keeps the hands the tricks started from."""
+    rules = rules_of(game_state)
     leader = ready_tricks(board, game_state, hands, codes, counts, playpol)
     run = np.empty(script.shape[0] + 2, dtype=np.int64)
     run[0] = script.shape[0]
     run[1] = halt
     run[2:] = script
     state = np.zeros(4, dtype=np.uint64)
-    return play_scripted(game_state[GAME.players], leader, playpol, board, game_state, money, state, None, None, run)
+    return play_scripted(rules[RULES.players], leader, playpol, board, game_state, money, state, None, None, run)
 
 
 @nb.njit(cache=True)
@@ -76,11 +78,12 @@ CardOutcomes = namedtuple("CardOutcomes", ["coins", "results"])
 def _play_world(question, i, r, board, game_state, money, scratch, ctx, out):
     """World r with candidate ``question.cards[i]`` (-1: none): replay, play
     on, score, into ``out`` (a ``CardOutcomes``); ``scratch``: ``_scratch``'s."""
+    rules = rules_of(game_state)
     s, card, script = question.seat, question.cards[i], question.script
     rnd, run = scratch
     tab2, ints2, w2, state, hands, playpol = rnd.board, rnd.game_state, rnd.money, rnd.rng, rnd.hands, rnd.playpol
     codes, counts, result = rnd.codes, rnd.counts, rnd.result
-    players = game_state[GAME.players]
+    players = rules[RULES.players]
     load_scratch(board, game_state, money, tab2, ints2, w2)
     for t in range(players):
         tab2[BOARD.hands + t] = question.worlds[r, t]
@@ -141,8 +144,9 @@ def play_cards_pimc(question, r0, r1, board, game_state, money, n_worlds, out):
 @nb.njit(cache=True, nogil=True)
 def pimc_cards_span(question, r0, r1, board, game_state, money, n_worlds, out, lo, hi):
     """Jobs ``lo..hi-1`` of ``play_cards_pimc`` (as ``cards_span``'s)."""
-    players = game_state[GAME.players]
-    n_colours = game_state[GAME.colours]
+    rules = rules_of(game_state)
+    players = rules[RULES.players]
+    n_colours = rules[RULES.colours]
     n_script = question.script.shape[0]
     for job in range(lo, hi):
         i = job // BLOCKS

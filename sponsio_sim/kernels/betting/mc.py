@@ -8,7 +8,7 @@ best (the highest estimated P x multiplier; ``fail`` bets by the model only);
 the best exchange with the talon; and each free token (paid by revealing a
 card where it can, else in coins). They are ranked by the gain ``ev`` gives
 them (bets by the pilot's estimate where it has one), and pass and the best
-``GAME.mc_keep - 1`` others are searched (``game.audit`` measures how often
+``RULES.mc_keep - 1`` others are searched (``game.audit`` measures how often
 searching every candidate would pick otherwise). Each is played out R times from the
 state as seat s sees it: the other seats' unrevealed cards are dealt again at
 random (their revealed cards and hand sizes kept, the talon is public), the
@@ -25,7 +25,7 @@ is left or after R. A token held when betting ends is used the same way:
 not using it, the model's choice and every other bet it may name (double,
 rebet) are played out. Cash-in is decided on the game's scale
 (``game.mc_cash_ins``): by the mean win share when the game is played out.
-An entry with ``horizon=net`` (``GAME.mc_leaf``) scores every rollout by the
+An entry with ``horizon=net`` (``RULES.mc_leaf``) scores every rollout by the
 seat's win share where the round ends instead (``scoring.leaf_share``: the
 real one if the game ends with the round, else ``net``'s value head), and
 its cash-in reads both options' win shares there without rollouts.
@@ -51,7 +51,8 @@ from sponsio_sim.kernels.bits import U0
 from sponsio_sim.betting_policies import BET_MC
 from sponsio_sim.kernels.contexts import Candidates
 from sponsio_sim.kernels.layout import (BOARD, CANDIDATE_FEATURES, DECISION_RECORD, DOUBLE_TOKEN, GAME, MAX_BETS,
-                                        MAX_CANDS, PASS, REBET_TOKEN, SWAP_TOKEN)
+                                        MAX_CANDS, PASS, REBET_TOKEN, RULES, SWAP_TOKEN)
+from sponsio_sim.kernels.rulebook import rules_of
 
 PILOT = 32                            # pass rollouts that estimate each bet's chance (at most R)
 _AUDIT = np.uint64(0xA0D17A0D17A0D17)  # the audit's fresh deals
@@ -67,6 +68,7 @@ def end_candidates(s, t, board, game_state, money, cands, gains):
     """Seat s's candidate uses of token ``t`` as betting ends: not using it
     (candidate 0), the ``ev`` choice, and for double and rebet every bet it
     may name (rebet: the model's best other parameter). Returns their number."""
+    rules = rules_of(game_state)
     n = add_candidate(cands, gains, 0, -1, -1, -1, -1, 0.0)
     nbets = game_state[GAME.bet_count + s]
     if t == SWAP_TOKEN:
@@ -83,7 +85,7 @@ def end_candidates(s, t, board, game_state, money, cands, gains):
                          betting_place(s, game_state), board, game_state)
         for i in range(nbets):
             row = game_state[GAME.bet_row + s * MAX_BETS + i]
-            v, r = kind_best(game_state[GAME.catalogue + 3 * row], s, game_state, money)
+            v, r = kind_best(rules[RULES.catalogue + 3 * row], s, game_state, money)
             if r >= 0 and r != row:
                 n = add_candidate(cands, gains, n, -1, i, r, -1, 0.0)
     return n
@@ -114,12 +116,13 @@ def _decide(step, s, n, cand, board, game_state, money, work, key, pre_gain):
     round gain over R fresh rollouts (milli-coins). Returns (the chosen index,
     how many candidates were searched: ``cand.order[:m]``, with ``search``'s
     ``cand.summary``)."""
+    rules = rules_of(game_state)
     if n == 1:
         return 0, 0
     cands = cand.acts
-    m = _keep(n, cand.gains, game_state[GAME.mc_keep], cand.order)
+    m = _keep(n, cand.gains, rules[RULES.mc_keep], cand.order)
     best = search(step, s, cand, m, board, game_state, money, work, key, pre_gain)
-    if game_state[GAME.mc_audit]:
+    if rules[RULES.mc_audit]:
         game_state[GAME.mc_decisions] += 1
         if m < n:
             scratch = np.zeros((3, MAX_CANDS), dtype=np.float64)
@@ -134,7 +137,7 @@ def _decide(step, s, n, cand, board, game_state, money, work, key, pre_gain):
                 loss = 0.0
                 rs_start = np.empty(4, dtype=np.uint64)
                 rs = work.scratch.rng
-                for r in range(game_state[GAME.mc_rollouts + entry_of(s, game_state)]):
+                for r in range(rules[RULES.mc_rollouts + entry_of(s, game_state)]):
                     deal_world(r, fresh, work)
                     rs_start[:] = rs
                     for c in range(2):
@@ -142,7 +145,7 @@ def _decide(step, s, n, cand, board, game_state, money, work, key, pre_gain):
                         g = rollout(step, s, (cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]), board,
                                     game_state, money, work, rs_start)[0]
                         loss += g if c == 0 else -g
-                rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
+                rollouts = rules[RULES.mc_rollouts + entry_of(s, game_state)]
                 game_state[GAME.mc_regret] += np.int64(round(1000.0 * loss / rollouts))
     return best, m
 
@@ -152,15 +155,16 @@ def choose_mc(step, s, board, game_state, money, state, record):
     """Seat s's betting action ``(act, x, y, rv)`` at betting step ``step``;
     with a ``record`` of more than one row, the decision is recorded there
     (``record_decision``; in a labelling run, ``netlabel.label_decision``'s record)."""
+    rules = rules_of(game_state)
     cands = np.empty((MAX_CANDS, 4), dtype=np.int64)
     gains = np.empty(MAX_CANDS, dtype=np.float64)
     if (board[BOARD.hands + s] & ~board[BOARD.revealed]) == U0:
         return PASS, -1, -1, -1   # nothing left to reveal: pass is the only action
-    if game_state[GAME.net_label]:
+    if rules[RULES.net_label]:
         return label_decision(step, s, board, game_state, money, state, record)
     work = new_work(s, board, game_state, money)
     key = rollout_key(state)
-    pre_n = min(PILOT, game_state[GAME.mc_rollouts + entry_of(s, game_state)])
+    pre_n = min(PILOT, rules[RULES.mc_rollouts + entry_of(s, game_state)])
     pre_gain = np.empty(pre_n, dtype=np.float64)
     pilot = pilot_rollouts(step, s, pre_n, key, board, game_state, money, work, pre_gain)
     n = step_candidates(s, board, game_state, money, pilot, cands, gains)

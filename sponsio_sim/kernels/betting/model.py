@@ -32,7 +32,8 @@ from sponsio_sim.kernels.bits import RANKS, U0, U1, highest, popcount
 from sponsio_sim.kernels.bets import target_bets
 from sponsio_sim.bet_kinds import BY_NAME, COLOUR, FAIL, FIRST, LAST, NINES, PLACES, TRICKS
 from sponsio_sim.kernels.layout import (BOARD, COLOUR_CELLS, COLOUR_PARAMS, FAIL_CELLS, GAME, LAST_CELLS, MODEL_START,
-                                        MONEY, NINES_CELLS, TRICKS_CELLS)
+                                        MONEY_RULES, NINES_CELLS, RULES, TRICKS_CELLS)
+from sponsio_sim.kernels.rulebook import money_rules_of, rules_of
 
 TOP_RANKS = 0x1C0  # ranks 7, 8, 9 of a colour: the "high cards"
 FIRST_CELLS = BY_NAME["first"].cell_sizes   # sure winners (0..3+), high cards (0..4+), leads
@@ -50,8 +51,9 @@ def _run(known, col):
 @no_refcount
 def sure_mask(hand, talon, board, game_state):
     """Own cards that win whenever led (the top run of own and talon cards)."""
+    rules = rules_of(game_state)
     m = U0
-    for col in range(game_state[GAME.colours]):
+    for col in range(rules[RULES.colours]):
         m |= hand & (_run(hand | talon, col) << np.uint64(col * RANKS))
     return m
 
@@ -60,8 +62,9 @@ def sure_mask(hand, talon, board, game_state):
 def prepare_features(hand, talon, lead, place, board, game_state):
     """Features of ``hand`` with the talon ``talon`` known, of a seat at
     ``place`` in the betting order, into ``game_state`` scratch."""
+    rules = rules_of(game_state)
     game_state[GAME.betting_place] = min(place, PLACES - 1)
-    for col in range(game_state[GAME.colours]):
+    for col in range(rules[RULES.colours]):
         colour_features(col, hand, talon, board, game_state)
     total_features(hand, talon, board, game_state)
     game_state[GAME.leads] = 1 if lead else 0
@@ -86,9 +89,10 @@ def colour_features(col, hand, talon, board, game_state):
 @nb.njit(cache=True, inline="always")
 def total_features(hand, talon, board, game_state):
     """Whole-hand features from the colours' (``colour_features`` first)."""
+    rules = rules_of(game_state)
     sure = 0
     high = 0
-    for col in range(game_state[GAME.colours]):
+    for col in range(rules[RULES.colours]):
         sure += game_state[GAME.colour_sure + col]
         high += game_state[GAME.colour_high + col]
     game_state[GAME.sure_winners] = sure
@@ -106,17 +110,18 @@ def tricks_cell(game_state):
 
 @no_refcount
 def cell_of(kind, a, b, target_bets, game_state):
-    """Index (into ``money``) of the model cell for bet (kind, a, b), using the
+    """Index (into ``money_rules``) of the model cell for bet (kind, a, b), using the
     features last prepared; ``target_bets`` = bets held by a fail bet's target."""
+    rules = rules_of(game_state)
     if kind == TRICKS:
-        return (MODEL_START + game_state[GAME.model_at + TRICKS]
-                + tricks_cell(game_state) * (game_state[GAME.hand_size] + 1) + a)
+        return (MODEL_START + rules[RULES.model_at + TRICKS]
+                + tricks_cell(game_state) * (rules[RULES.hand_size] + 1) + a)
     if kind == COLOUR:
-        return MODEL_START + game_state[GAME.model_at + COLOUR] + game_state[GAME.colour_cell + a] * COLOUR_PARAMS + b
+        return MODEL_START + rules[RULES.model_at + COLOUR] + game_state[GAME.colour_cell + a] * COLOUR_PARAMS + b
     if kind == NINES:
         f = (min(game_state[GAME.nines_in_play], NINES_CELLS[0] - 1) * NINES_CELLS[1]
              + min(game_state[GAME.own_nines], NINES_CELLS[1] - 1))
-        return MODEL_START + game_state[GAME.model_at + NINES] + f
+        return MODEL_START + rules[RULES.model_at + NINES] + f
     if kind == LAST or kind == FIRST:
         # One branch for both (sure winners, a count, leads): a branch of its
         # own for first made whole games 15 % slower (scripts/ab_game_speed.py).
@@ -124,40 +129,41 @@ def cell_of(kind, a, b, target_bets, game_state):
         x = game_state[GAME.own_nines] if kind == LAST else game_state[GAME.high_cards]
         f = ((min(game_state[GAME.sure_winners], cells[0] - 1) * cells[1] + min(x, cells[1] - 1)) * cells[2]
              + game_state[GAME.leads])
-        return MODEL_START + game_state[GAME.model_at + kind] + f
+        return MODEL_START + rules[RULES.model_at + kind] + f
     if kind == FAIL:
-        return (MODEL_START + game_state[GAME.model_at + FAIL] + min(target_bets, FAIL_CELLS[0] - 1) * FAIL_CELLS[1]
+        return (MODEL_START + rules[RULES.model_at + FAIL] + min(target_bets, FAIL_CELLS[0] - 1) * FAIL_CELLS[1]
                 + game_state[GAME.betting_place])
     raise ValueError("unknown bet kind")
 
 
 @no_refcount
-def precompute_best(game_state, money):
+def precompute_best(rules, money_rules):
     """For every tricks cell, and every colour and colour cell, the catalogue row
-    of that kind with the highest P x multiplier (so a scan is one lookup)."""
+    of that kind with the highest P x multiplier (so a scan is one lookup), into
+    ``rules`` as the rulebook is built."""
     n_t = TRICKS_CELLS[0] * TRICKS_CELLS[1] * TRICKS_CELLS[2]
     n_c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2] * COLOUR_CELLS[3]
-    h1 = game_state[GAME.hand_size] + 1
-    first = game_state[GAME.kind_first_row + TRICKS]
+    h1 = rules[RULES.hand_size] + 1
+    first = rules[RULES.kind_first_row + TRICKS]
     if first >= 0:
         for f in range(n_t):
-            cell = MODEL_START + game_state[GAME.model_at + TRICKS] + f * h1
-            game_state[GAME.best_tricks_row + f] = _argmax_rows(first, h1, cell, money)
-    first = game_state[GAME.kind_first_row + COLOUR]
+            cell = MODEL_START + rules[RULES.model_at + TRICKS] + f * h1
+            rules[RULES.best_tricks_row + f] = _argmax_rows(first, h1, cell, money_rules)
+    first = rules[RULES.kind_first_row + COLOUR]
     if first >= 0:
-        for col in range(game_state[GAME.colours]):
+        for col in range(rules[RULES.colours]):
             for f in range(n_c):
-                cell = MODEL_START + game_state[GAME.model_at + COLOUR] + f * COLOUR_PARAMS
-                game_state[GAME.best_colour_row + col * n_c + f] = _argmax_rows(
-                    first + col * COLOUR_PARAMS, COLOUR_PARAMS, cell, money)
+                cell = MODEL_START + rules[RULES.model_at + COLOUR] + f * COLOUR_PARAMS
+                rules[RULES.best_colour_row + col * n_c + f] = _argmax_rows(
+                    first + col * COLOUR_PARAMS, COLOUR_PARAMS, cell, money_rules)
 
 
 @no_refcount
-def _argmax_rows(row0, n, cell0, money):
+def _argmax_rows(row0, n, cell0, money_rules):
     best = row0
     bv = -1.0
     for j in range(n):
-        v = money[cell0 + j] * money[MONEY.multiplier + row0 + j]
+        v = money_rules[cell0 + j] * money_rules[MONEY_RULES.multiplier + row0 + j]
         if v > bv:
             bv = v
             best = row0 + j
@@ -168,25 +174,27 @@ def _argmax_rows(row0, n, cell0, money):
 def kind_best(kind, s, game_state, money):
     """(P x multiplier, row) of the best row of ``kind`` for seat s's prepared
     hand (a fail bet never names s itself)."""
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
     if kind == TRICKS:
-        row = game_state[GAME.best_tricks_row + tricks_cell(game_state)]
-        return row_prob(row, s, game_state, money) * money[MONEY.multiplier + row], row
+        row = rules[RULES.best_tricks_row + tricks_cell(game_state)]
+        return row_prob(row, s, game_state, money) * money_rules[MONEY_RULES.multiplier + row], row
     best = -1.0
     brow = -1
     if kind == COLOUR:
         n_c = COLOUR_CELLS[0] * COLOUR_CELLS[1] * COLOUR_CELLS[2] * COLOUR_CELLS[3]
-        for col in range(game_state[GAME.colours]):
-            row = game_state[GAME.best_colour_row + col * n_c + game_state[GAME.colour_cell + col]]
-            v = row_prob(row, s, game_state, money) * money[MONEY.multiplier + row]
+        for col in range(rules[RULES.colours]):
+            row = rules[RULES.best_colour_row + col * n_c + game_state[GAME.colour_cell + col]]
+            v = row_prob(row, s, game_state, money) * money_rules[MONEY_RULES.multiplier + row]
             if v > best:
                 best = v
                 brow = row
         return best, brow
     if kind == LAST or kind == NINES or kind == FAIL or kind == FIRST:   # no best-row table: scan the kind's rows
-        row = game_state[GAME.kind_first_row + kind]
-        while row < game_state[GAME.catalogue_rows] and game_state[GAME.catalogue + 3 * row] == kind:
-            if not (kind == FAIL and game_state[GAME.catalogue + 3 * row + 1] == s):
-                v = row_prob(row, s, game_state, money) * money[MONEY.multiplier + row]
+        row = rules[RULES.kind_first_row + kind]
+        while row < rules[RULES.catalogue_rows] and rules[RULES.catalogue + 3 * row] == kind:
+            if not (kind == FAIL and rules[RULES.catalogue + 3 * row + 1] == s):
+                v = row_prob(row, s, game_state, money) * money_rules[MONEY_RULES.multiplier + row]
                 if v > best:
                     best = v
                     brow = row
@@ -197,14 +205,15 @@ def kind_best(kind, s, game_state, money):
 
 @nb.njit(cache=True, inline="always")
 def row_cell(row, s, game_state):
-    """Index (into ``money``) of the model cell of catalogue row ``row`` for seat s's prepared hand."""
-    kind = game_state[GAME.catalogue + 3 * row]
-    a = game_state[GAME.catalogue + 3 * row + 1]
-    tb = target_bets(s, a, game_state, GAME.bet_count, game_state[GAME.players]) if kind == FAIL else 0
-    return cell_of(kind, a, game_state[GAME.catalogue + 3 * row + 2], tb, game_state)
+    """Index (into ``money_rules``) of the model cell of catalogue row ``row`` for seat s's prepared hand."""
+    rules = rules_of(game_state)
+    kind = rules[RULES.catalogue + 3 * row]
+    a = rules[RULES.catalogue + 3 * row + 1]
+    tb = target_bets(s, a, game_state, GAME.bet_count, rules[RULES.players]) if kind == FAIL else 0
+    return cell_of(kind, a, rules[RULES.catalogue + 3 * row + 2], tb, game_state)
 
 
 @nb.njit(cache=True, inline="always")
 def row_prob(row, s, game_state, money):
     """Model P(win) of catalogue row ``row`` for seat s's prepared hand."""
-    return money[row_cell(row, s, game_state)]
+    return money_rules_of(game_state)[row_cell(row, s, game_state)]

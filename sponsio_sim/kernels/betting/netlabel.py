@@ -1,7 +1,7 @@
 """Expert iteration's labels: the ``mc`` lookahead values every action ``net`` weighs.
 
-In a labelling run (``GAME.net_label``) an ``mc`` seat plays as the policy it
-is being taught (``GAME.mc_self_policy``: the current ``net``, or ``distilled``
+In a labelling run (``RULES.net_label``) an ``mc`` seat plays as the policy it
+is being taught (``RULES.mc_self_policy``: the current ``net``, or ``distilled``
 before there is one), so the states recorded are the ones that policy
 reaches; at each of its betting decisions it first encodes the state as
 ``net`` sees it (``net.encode``), marks the actions ``net`` weighs
@@ -10,12 +10,12 @@ the same deals and random streams (``rollout.rollout``: the other seats'
 hidden cards dealt again, every seat then playing its own policy, its own
 later decisions by the taught policy). It records the inputs, the actions
 weighed, and each action's mean round gain over passing with its standard
-error (``netlayout.NET_RECORD``). With ``GAME.net_label_race`` (z, in
+error (``netlayout.NET_RECORD``). With ``RULES.net_label_race`` (z, in
 tenths) the actions race as ``mc``'s candidates do: one clearly worse than
 the best (z paired standard errors, checked every few rollouts) stops early
 with the rollouts it got, so the labels cost less where the choice is clear
 and the fit weighs those values by their wider errors. The rollouts' streams are keyed by
-``GAME.net_label_salt`` too: the same games labelled with another salt give
+``RULES.net_label_salt`` too: the same games labelled with another salt give
 independent labels of the same states (the lookahead's own noise).
 
 At the end of a round (``engine.mc_cash_ins``) it records the position as
@@ -33,7 +33,8 @@ from sponsio_sim.kernels.betting.net import action_index, action_of, encode, net
 from sponsio_sim.kernels.betting.netlayout import N_ACTIONS, NET_INPUTS, NET_RECORD, ROW_BETTING, ROW_CASH, ROW_OUTCOME
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work, rollout, rollout_key
-from sponsio_sim.kernels.layout import CASH_NET, GAME, MONEY
+from sponsio_sim.kernels.layout import CASH_NET, GAME, MONEY_RULES, RULES
+from sponsio_sim.kernels.rulebook import money_rules_of, rules_of
 
 GAME_SLOT = 2        # record[0]: rows used, decisions, the game being played (set by the chunk)
 RACE_FIRST = 16      # the race: first after this many rollouts, then every RACE_EVERY
@@ -59,6 +60,7 @@ def _new_row(kind, s, record):
 def label_decision(step, s, board, game_state, money, state, record):
     """Seat s's betting action at ``step`` as the taught policy takes it, every action ``net`` weighs
     valued and recorded first (module docstring): ``(act, x, y, rv)``."""
+    rules = rules_of(game_state)
     x, q, legal, hidden = scratch_of(game_state, money)
     encode(s, False, board, game_state, money, x)
     weighed(s, board, game_state, money, x, legal)
@@ -80,12 +82,12 @@ def label_decision(step, s, board, game_state, money, state, record):
             acts[c, 2] = ay
             acts[c, 3] = rv
             c += 1
-    rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
+    rollouts = rules[RULES.mc_rollouts + entry_of(s, game_state)]
     gains = np.empty((n, rollouts), dtype=np.float64)
     got = np.full(n, rollouts, dtype=np.int64)   # rollouts each action got (a dropped one: fewer)
-    z = game_state[GAME.net_label_race] / 10.0
+    z = rules[RULES.net_label_race] / 10.0
     work = new_work(s, board, game_state, money)
-    key = rollout_key(state) ^ np.uint64(game_state[GAME.net_label_salt])
+    key = rollout_key(state) ^ np.uint64(rules[RULES.net_label_salt])
     rs_start = np.empty(4, dtype=np.uint64)
     for r in range(rollouts):
         deal_world(r, key, work)
@@ -135,10 +137,11 @@ def _race(gains, r, got, z):
 
 @nb.njit(cache=True)
 def taught_action(s, board, game_state, money, state):
-    """Seat s's betting action as the taught policy (``GAME.mc_self_policy``) takes it."""
+    """Seat s's betting action as the taught policy (``RULES.mc_self_policy``) takes it."""
+    rules = rules_of(game_state)
     e = entry_of(s, game_state)
     own = game_state[GAME.betting_policy + e]
-    game_state[GAME.betting_policy + e] = game_state[GAME.mc_self_policy]
+    game_state[GAME.betting_policy + e] = rules[RULES.mc_self_policy]
     act, ax, ay, rv = choose_action(s, board, game_state, money, state)
     game_state[GAME.betting_policy + e] = own
     return act, ax, ay, rv
@@ -147,13 +150,14 @@ def taught_action(s, board, game_state, money, state):
 @nb.njit(cache=True)
 def _position_row(kind, s, board, game_state, money, record, cash):
     """A row with seat s's end-of-round inputs (after cashing in when ``cash``); its row index or -1."""
+    money_rules = money_rules_of(game_state)
     x = scratch_of(game_state, money)[0]
     encode(s, True, board, game_state, money, x)
     if cash:
         pos = game_state[GAME.track + s]
-        x[NET_INPUTS.coins] += money[MONEY.track_values + pos]
+        x[NET_INPUTS.coins] += money_rules[MONEY_RULES.track_values + pos]
         x[NET_INPUTS.track] = 0.0
-        x[NET_INPUTS.track_value_own] = money[MONEY.track_values]
+        x[NET_INPUTS.track_value_own] = money_rules[MONEY_RULES.track_values]
     row = _new_row(kind, s, record)
     if row >= 0:
         for i in range(NET_INPUTS.size):
@@ -187,7 +191,8 @@ def record_rows(capacity: int) -> np.ndarray:
 def taught_cash_in(s, pos, board, game_state, money):
     """Whether seat s, on track position ``pos``, cashes in as its strategy's cash-in says (a threshold,
     or ``net``'s value head)."""
-    at = game_state[GAME.cash_in_at + entry_of(s, game_state)]
+    rules = rules_of(game_state)
+    at = rules[RULES.cash_in_at + entry_of(s, game_state)]
     if at == CASH_NET:
         return net_cash_in(s, board, game_state, money)
     return pos >= at

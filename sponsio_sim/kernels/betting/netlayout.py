@@ -68,7 +68,7 @@ A_TOKEN = A_BET + MAX_ROWS
 A_SWAP = A_TOKEN + N_TOKENS
 N_ACTIONS = A_SWAP + 1
 
-# a decision's scratch in ``money`` (``GAME.net_scratch``), read as float32 (``tabletop_mc.net.forward``):
+# a decision's scratch in ``money`` (``RULES.net_scratch``), read as float32 (``tabletop_mc.net.forward``):
 # the inputs, the action values, the actions weighed (1.0) and the hidden layers, at these float32 offsets
 F_X = 0
 F_Q = F_X + NET_INPUTS.size

@@ -15,17 +15,19 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bits import U0, bit
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.layout import (BET, BOARD, DOUBLE_TOKEN, END_TOKENS, GAME, LEAD_TOKEN, MAX_BETS, MONEY,
-                                        N_TOKENS, PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN)
+                                        MONEY_RULES, N_TOKENS, PASS, REBET_TOKEN, RULES, SWAP, SWAP_TOKEN, TOKEN)
+from sponsio_sim.kernels.rulebook import money_rules_of, rules_of
 
 
 @nb.njit(cache=True, inline="always")
 def leader_of(game_state):
     """Who leads the first trick: the lead token's holder, else left of the dealer."""
+    rules = rules_of(game_state)
     owner = game_state[GAME.token_owner + LEAD_TOKEN]
     if owner >= 0:
         return owner
     s = game_state[GAME.dealer] + 1
-    return 0 if s == game_state[GAME.players] else s
+    return 0 if s == rules[RULES.players] else s
 
 
 @nb.njit(cache=True, inline="always")
@@ -37,21 +39,24 @@ def entry_of(s, game_state):
 def bet_legal(s, row, game_state, money):
     """docs/rules-sponsio.md section 2.2: a catalogue bet of a type not yet held, never on one's own
     failure, and only with coins for the stake (never with 0 coins)."""
-    if row < 0 or row >= game_state[GAME.catalogue_rows]:
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
+    if row < 0 or row >= rules[RULES.catalogue_rows]:
         return False
-    kind = game_state[GAME.catalogue + 3 * row]
+    kind = rules[RULES.catalogue + 3 * row]
     if (game_state[GAME.kinds_held + s] >> kind) & 1:
         return False
-    if kind == FAIL and game_state[GAME.catalogue + 3 * row + 1] == s:
+    if kind == FAIL and rules[RULES.catalogue + 3 * row + 1] == s:
         return False
     coins = money[MONEY.coins + s]
-    return coins > 0 and coins >= money[MONEY.stake]
+    return coins > 0 and coins >= money_rules[MONEY_RULES.stake]
 
 
 @nb.njit(cache=True, inline="always")
 def token_free(t, game_state):
     """Token ``t`` is in the rule set and still in the pool."""
-    return t >= 0 and t < N_TOKENS and (game_state[GAME.tokens] >> t) & 1 == 1 and game_state[GAME.token_owner + t] < 0
+    rules = rules_of(game_state)
+    return t >= 0 and t < N_TOKENS and (rules[RULES.tokens] >> t) & 1 == 1 and game_state[GAME.token_owner + t] < 0
 
 
 @no_refcount
@@ -78,17 +83,19 @@ def swap_legal(s, x, y, board):
 @no_refcount
 def add_bet(s, row, game_state):
     """Seat s takes catalogue bet ``row``, ranked after every bet placed before it this round."""
+    rules = rules_of(game_state)
     n = game_state[GAME.bet_count + s]
     game_state[GAME.bet_row + s * MAX_BETS + n] = row
     game_state[GAME.bet_rank + s * MAX_BETS + n] = game_state[GAME.bets_placed]
     game_state[GAME.bets_placed] += 1
     game_state[GAME.bet_count + s] = n + 1
-    game_state[GAME.kinds_held + s] |= np.int64(1) << game_state[GAME.catalogue + 3 * row]
+    game_state[GAME.kinds_held + s] |= np.int64(1) << rules[RULES.catalogue + 3 * row]
 
 
 @no_refcount
 def apply_action(s, act, x, y, rv, board, game_state, money):
     """Check and apply seat s's betting action; False (nothing changed) if illegal."""
+    money_rules = money_rules_of(game_state)
     if act == PASS:
         game_state[GAME.betting_steps] += 1
         return True
@@ -98,8 +105,8 @@ def apply_action(s, act, x, y, rv, board, game_state, money):
         if not bet_legal(s, x, game_state, money):
             return False
         add_bet(s, x, game_state)
-        money[MONEY.coins + s] -= money[MONEY.stake]
-        money[MONEY.stakes + s] += money[MONEY.stake]
+        money[MONEY.coins + s] -= money_rules[MONEY_RULES.stake]
+        money[MONEY.stakes + s] += money_rules[MONEY_RULES.stake]
     elif act == TOKEN:
         if not token_free(x, game_state):
             return False
@@ -108,10 +115,10 @@ def apply_action(s, act, x, y, rv, board, game_state, money):
                 return False
             board[BOARD.revealed] |= bit(y)
         else:
-            if money[MONEY.coins + s] < money[MONEY.token_cost]:
+            if money[MONEY.coins + s] < money_rules[MONEY_RULES.token_cost]:
                 return False
-            money[MONEY.coins + s] -= money[MONEY.token_cost]
-            money[MONEY.fees + s] += money[MONEY.token_cost]
+            money[MONEY.coins + s] -= money_rules[MONEY_RULES.token_cost]
+            money[MONEY.fees + s] += money_rules[MONEY_RULES.token_cost]
         game_state[GAME.token_owner + x] = s
         game_state[GAME.token_taken + s * N_TOKENS + x] = 1
     elif act == SWAP:
@@ -129,13 +136,14 @@ def apply_action(s, act, x, y, rv, board, game_state, money):
 @no_refcount
 def apply_rebet(s, i, row, game_state):
     """The rebet token: bet i of seat s takes parameter ``row`` (same type)."""
-    if i < 0 or i >= game_state[GAME.bet_count + s] or row < 0 or row >= game_state[GAME.catalogue_rows]:
+    rules = rules_of(game_state)
+    if i < 0 or i >= game_state[GAME.bet_count + s] or row < 0 or row >= rules[RULES.catalogue_rows]:
         return False
     old = game_state[GAME.bet_row + s * MAX_BETS + i]
-    kind = game_state[GAME.catalogue + 3 * row]
-    if row == old or kind != game_state[GAME.catalogue + 3 * old]:
+    kind = rules[RULES.catalogue + 3 * row]
+    if row == old or kind != rules[RULES.catalogue + 3 * old]:
         return False
-    if kind == FAIL and game_state[GAME.catalogue + 3 * row + 1] == s:
+    if kind == FAIL and rules[RULES.catalogue + 3 * row + 1] == s:
         return False
     game_state[GAME.bet_row + s * MAX_BETS + i] = row
     return True
@@ -154,21 +162,24 @@ def apply_double(s, i, game_state):
 def actor(step, game_state):
     """The seat that acts at betting step ``step`` (turn ``step // players``),
     starting left of the dealer."""
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    players = rules[RULES.players]
     return (game_state[GAME.dealer] + 1 + step % players) % players
 
 
 @nb.njit(cache=True, inline="always")
 def betting_place(s, game_state):
     """Seat s's place in the betting order (0: left of the dealer, first to act)."""
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    players = rules[RULES.players]
     return (s - game_state[GAME.dealer] - 1 + players) % players
 
 
 @nb.njit(cache=True, inline="always")
 def betting_steps(game_state):
     """Betting actions in a round: every seat once per turn."""
-    return game_state[GAME.betting_turns] * game_state[GAME.players]
+    rules = rules_of(game_state)
+    return rules[RULES.betting_turns] * rules[RULES.players]
 
 
 @nb.njit(cache=True, inline="always")

@@ -31,8 +31,9 @@ from sponsio_sim.kernels.betting.model import (colour_features, kind_best, prepa
 from sponsio_sim.kernels.bits import RANKS, U0, U1, lowest, popcount, select
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.betting_policies import BET_DISTILLED, BET_EV, BET_MC, BET_NET, BET_RANDOM, BET_TROLL
-from sponsio_sim.kernels.layout import (BET, BOARD, DOUBLE_TOKEN, GAME, LEAD_TOKEN, MAX_BETS, MONEY, N_KINDS, N_TOKENS,
-                                        PASS, REBET_TOKEN, SWAP, SWAP_TOKEN, TOKEN)
+from sponsio_sim.kernels.layout import (BET, BOARD, DOUBLE_TOKEN, GAME, LEAD_TOKEN, MAX_BETS, MONEY, MONEY_RULES,
+                                        N_KINDS, N_TOKENS, PASS, REBET_TOKEN, RULES, SWAP, SWAP_TOKEN, TOKEN)
+from sponsio_sim.kernels.rulebook import money_rules_of, rules_of
 
 NO_GAIN = -1e300
 
@@ -40,13 +41,15 @@ NO_GAIN = -1e300
 @nb.njit(cache=True, inline="always")
 def allowed_kind(s, kind, game_state):
     """Seat s's strategy may place bets of ``kind`` (restricted play bans some)."""
-    return (game_state[GAME.banned_kinds + entry_of(s, game_state)] >> kind) & 1 == 0
+    rules = rules_of(game_state)
+    return (rules[RULES.banned_kinds + entry_of(s, game_state)] >> kind) & 1 == 0
 
 
 @nb.njit(cache=True, inline="always")
 def may_bet(s, row, game_state, money):
     """A legal bet that seat s's strategy allows."""
-    return bet_legal(s, row, game_state, money) and allowed_kind(s, game_state[GAME.catalogue + 3 * row], game_state)
+    rules = rules_of(game_state)
+    return bet_legal(s, row, game_state, money) and allowed_kind(s, rules[RULES.catalogue + 3 * row], game_state)
 
 
 @nb.njit(cache=True, inline="always")
@@ -63,24 +66,26 @@ def cheap_card(mask):
 
 
 @nb.njit(cache=True, inline="always")
-def payment(s, rv, board, money):
+def payment(s, rv, board, game_state, money):
     """How seat s pays for a token after revealing ``rv``: (card to reveal or
     -1 for coins, coin cost), or (-2, 0) when it cannot pay."""
+    money_rules = money_rules_of(game_state)
     rest = board[BOARD.hands + s] & ~board[BOARD.revealed] & ~(U1 << np.uint64(rv))
     if rest != U0:
         return cheap_card(rest), 0.0
-    if money[MONEY.coins + s] >= money[MONEY.token_cost]:
-        return -1, money[MONEY.token_cost]
+    if money[MONEY.coins + s] >= money_rules[MONEY_RULES.token_cost]:
+        return -1, money_rules[MONEY_RULES.token_cost]
     return -2, 0.0
 
 
 @no_refcount
 def held_value(s, game_state, money):
     """Model expected payout of seat s's bets (features prepared for its hand)."""
+    money_rules = money_rules_of(game_state)
     v = 0.0
     for i in range(game_state[GAME.bet_count + s]):
         row = game_state[GAME.bet_row + s * MAX_BETS + i]
-        m = money[MONEY.multiplier + row] * money[MONEY.stake]
+        m = money_rules[MONEY_RULES.multiplier + row] * money_rules[MONEY_RULES.stake]
         if game_state[GAME.doubled_bet + s] == i:
             m *= 2.0
         v += row_prob(row, s, game_state, money) * m
@@ -136,16 +141,19 @@ def best_swap(s, lead, board, game_state, money):
 @no_refcount
 def best_rebet(s, game_state, money):
     """(gain, bet index, new row) of the best change of one bet's parameter."""
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
     best = NO_GAIN
     bi = -1
     brow = -1
     for i in range(game_state[GAME.bet_count + s]):
         row = game_state[GAME.bet_row + s * MAX_BETS + i]
-        v, r = kind_best(game_state[GAME.catalogue + 3 * row], s, game_state, money)
+        v, r = kind_best(rules[RULES.catalogue + 3 * row], s, game_state, money)
         if r == row:
             continue
         dbl = 2.0 if game_state[GAME.doubled_bet + s] == i else 1.0
-        g = (v - row_prob(row, s, game_state, money) * money[MONEY.multiplier + row]) * dbl * money[MONEY.stake]
+        g = ((v - row_prob(row, s, game_state, money) * money_rules[MONEY_RULES.multiplier + row]) * dbl
+             * money_rules[MONEY_RULES.stake])
         if g > best:
             best = g
             bi = i
@@ -156,11 +164,13 @@ def best_rebet(s, game_state, money):
 @no_refcount
 def best_double(s, game_state, money):
     """(expected extra payout, bet index) of doubling seat s's best bet."""
+    money_rules = money_rules_of(game_state)
     best = NO_GAIN
     bi = -1
     for i in range(game_state[GAME.bet_count + s]):
         row = game_state[GAME.bet_row + s * MAX_BETS + i]
-        g = row_prob(row, s, game_state, money) * money[MONEY.multiplier + row] * money[MONEY.stake]
+        g = (row_prob(row, s, game_state, money) * money_rules[MONEY_RULES.multiplier + row]
+             * money_rules[MONEY_RULES.stake])
         if g > best:
             best = g
             bi = i
@@ -170,13 +180,15 @@ def best_double(s, game_state, money):
 @nb.njit(cache=True, inline="always")
 def troll_income(s, game_state, money):
     """Troll pay seat s expects from the bets already on the table."""
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
+    players = rules[RULES.players]
     fails = 0.0
     for t in range(players):
         if t != s:
             for i in range(game_state[GAME.bet_count + t]):
-                fails += 1.0 - money[MONEY.base_rate + game_state[GAME.bet_row + t * MAX_BETS + i]]
-    return fails * money[MONEY.troll_pay]
+                fails += 1.0 - money_rules[MONEY_RULES.base_rate + game_state[GAME.bet_row + t * MAX_BETS + i]]
+    return fails * money_rules[MONEY_RULES.troll_pay]
 
 
 @no_refcount
@@ -200,20 +212,22 @@ def token_gain(s, t, swap_gain, game_state, money):
 @no_refcount
 def choose_ev(s, board, game_state, money):
     """The ``ev`` policy (module docstring)."""
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
     hand = board[BOARD.hands + s]
     unrev = hand & ~board[BOARD.revealed]
     if unrev == U0:
         return PASS, -1, -1, -1
     lead = leader_of(game_state) == s
     prepare_features(hand, board[BOARD.talon], lead, betting_place(s, game_state), board, game_state)
-    best = money[MONEY.ev_threshold + entry_of(s, game_state)]
+    best = money_rules[MONEY_RULES.ev_threshold + entry_of(s, game_state)]
     act, bx, by = PASS, -1, -1
-    stake = money[MONEY.stake]
+    stake = money_rules[MONEY_RULES.stake]
     nbets = game_state[GAME.bet_count + s]
     forgone = troll_income(s, game_state, money) if nbets == 0 else 0.0
     if money[MONEY.coins + s] > 0 and money[MONEY.coins + s] >= stake:
         for kind in range(N_KINDS):
-            if (game_state[GAME.kind_first_row + kind] >= 0 and (game_state[GAME.kinds_held + s] >> kind) & 1 == 0
+            if (rules[RULES.kind_first_row + kind] >= 0 and (game_state[GAME.kinds_held + s] >> kind) & 1 == 0
                     and allowed_kind(s, kind, game_state)):
                 v, row = kind_best(kind, s, game_state, money)
                 g = v * stake - stake - forgone
@@ -226,7 +240,7 @@ def choose_ev(s, board, game_state, money):
         if g > best:
             best, act, bx, by = g, SWAP, x, y
     if nbets > 0:
-        pay, cost = payment(s, rv, board, money)
+        pay, cost = payment(s, rv, board, game_state, money)
         if pay > -2:
             for t in range(N_TOKENS):
                 if not token_free(t, game_state):
@@ -244,17 +258,19 @@ def choose_ev(s, board, game_state, money):
 @no_refcount
 def choose_random(s, board, game_state, money, state):
     """The ``random`` policy (module docstring)."""
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
     hand = board[BOARD.hands + s]
     unrev = hand & ~board[BOARD.revealed]
-    if unrev == U0 or uniform(state) < money[MONEY.pass_share + entry_of(s, game_state)]:
+    if unrev == U0 or uniform(state) < money_rules[MONEY_RULES.pass_share + entry_of(s, game_state)]:
         return PASS, -1, -1, -1
     n_unrev = popcount(unrev)
     rv = select(unrev, randbelow(state, n_unrev))
     n_bets = 0
-    for row in range(game_state[GAME.catalogue_rows]):
+    for row in range(rules[RULES.catalogue_rows]):
         if may_bet(s, row, game_state, money):
             n_bets += 1
-    coin_ok = money[MONEY.coins + s] >= money[MONEY.token_cost]
+    coin_ok = money[MONEY.coins + s] >= money_rules[MONEY_RULES.token_cost]
     per_token = (1 if coin_ok else 0) + (1 if n_unrev > 1 else 0)
     n_free = 0
     for t in range(N_TOKENS):
@@ -267,7 +283,7 @@ def choose_random(s, board, game_state, money, state):
         return PASS, -1, -1, -1
     k = randbelow(state, total)
     if k < n_bets:
-        for row in range(game_state[GAME.catalogue_rows]):
+        for row in range(rules[RULES.catalogue_rows]):
             if may_bet(s, row, game_state, money):
                 if k == 0:
                     return BET, row, -1, rv
@@ -326,10 +342,12 @@ def ev_end_token(s, t, board, game_state, money):
 @no_refcount
 def random_end_token(s, t, board, game_state, money, state):
     """``random``'s use of token ``t`` when betting ends (``choose_end_token``)."""
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
     nbets = game_state[GAME.bet_count + s]
     if t == DOUBLE_TOKEN:
         return (randbelow(state, nbets), -1) if nbets > 0 else (-1, -1)
-    if uniform(state) < money[MONEY.pass_share + entry_of(s, game_state)]:
+    if uniform(state) < money_rules[MONEY_RULES.pass_share + entry_of(s, game_state)]:
         return -1, -1
     if t == SWAP_TOKEN:
         hand = board[BOARD.hands + s]
@@ -340,12 +358,12 @@ def random_end_token(s, t, board, game_state, money, state):
     if t == REBET_TOKEN and nbets > 0:
         i = randbelow(state, nbets)
         row = game_state[GAME.bet_row + s * MAX_BETS + i]
-        kind = game_state[GAME.catalogue + 3 * row]
-        first = game_state[GAME.kind_first_row + kind]
+        kind = rules[RULES.catalogue + 3 * row]
+        first = rules[RULES.kind_first_row + kind]
         r = first
         n_alt = 0
-        while r < game_state[GAME.catalogue_rows] and game_state[GAME.catalogue + 3 * r] == kind:
-            if r != row and not (kind == FAIL and game_state[GAME.catalogue + 3 * r + 1] == s):
+        while r < rules[RULES.catalogue_rows] and rules[RULES.catalogue + 3 * r] == kind:
+            if r != row and not (kind == FAIL and rules[RULES.catalogue + 3 * r + 1] == s):
                 n_alt += 1
             r += 1
         if n_alt == 0:
@@ -353,7 +371,7 @@ def random_end_token(s, t, board, game_state, money, state):
         k = randbelow(state, n_alt)
         r = first
         while True:
-            if r != row and not (kind == FAIL and game_state[GAME.catalogue + 3 * r + 1] == s):
+            if r != row and not (kind == FAIL and rules[RULES.catalogue + 3 * r + 1] == s):
                 if k == 0:
                     return i, r
                 k -= 1

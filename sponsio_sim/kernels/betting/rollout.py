@@ -24,7 +24,8 @@ from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.field import FIELD_KEY, redraw_others
 from sponsio_sim.betting_policies import BET_MC
-from sponsio_sim.kernels.layout import BOARD, END_TOKENS, GAME, MAX_BETS, MODEL_START, MONEY, PASS
+from sponsio_sim.kernels.layout import BOARD, END_TOKENS, GAME, MAX_BETS, MONEY, PASS, RULES
+from sponsio_sim.kernels.rulebook import rules_of
 from sponsio_sim.kernels.betting.scoring import leaf_share, play_out_round
 
 RACE_EVERY = 10                       # rollouts between two races (``race``)
@@ -56,14 +57,15 @@ def _finish(step, rnd):
 @nb.njit(cache=True)
 def load_scratch(board, game_state, money, tab2, ints2, w2):
     """Copy the game state into a rollout's scratch arrays, every ``mc``
-    entry betting by ``GAME.mc_self_policy`` there (``ev``, or ``distilled`` in
+    entry betting by ``RULES.mc_self_policy`` there (``ev``, or ``distilled`` in
     expert iteration: a rollout never searches)."""
+    rules = rules_of(game_state)
     tab2[:] = board
     ints2[:] = game_state
-    w2[:MODEL_START] = money[:MODEL_START]   # the success model (from MODEL_START) is never written
-    for e in range(game_state[GAME.entries]):
+    w2[:MONEY.size] = money[:MONEY.size]   # the network's decision scratch past it is per decision
+    for e in range(rules[RULES.entries]):
         if ints2[GAME.betting_policy + e] == BET_MC:
-            ints2[GAME.betting_policy + e] = game_state[GAME.mc_self_policy]
+            ints2[GAME.betting_policy + e] = rules[RULES.mc_self_policy]
 
 
 @nb.njit(cache=True)
@@ -72,7 +74,8 @@ def new_work(s, board, game_state, money):
     ``GameRound`` over copies of the state whose deal is of the cards seat s
     cannot see (what stays fixed: its hand and the revealed cards), and the
     world dealt."""
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    players = rules[RULES.players]
     known = board[BOARD.revealed]
     fixed = np.zeros(players, dtype=np.uint64)
     need = np.zeros(players, dtype=np.int64)
@@ -122,14 +125,15 @@ def rollout(step, s, action, board, game_state, money, work, rs_start):
     coins (an entry with ``horizon=net``: its win share where the round ends,
     ``scoring.leaf_share``), the last trick's winner and the seats whose 9
     lost a trick."""
+    rules = rules_of(game_state)
     act, x, y, rv = action
     rnd, dealt = work.scratch, work.dealt
     tab2, ints2, w2, rs = rnd.board, rnd.game_state, rnd.money, rnd.rng
     n_bet = betting_steps(game_state)
     load_scratch(board, game_state, money, tab2, ints2, w2)
-    for t in range(game_state[GAME.players]):
+    for t in range(rules[RULES.players]):
         tab2[BOARD.hands + t] = dealt[t]
-    if ints2[GAME.field]:   # the others' members, unknown to seat s: drawn per rollout, the same for every candidate
+    if rules[RULES.field]:   # the others' members, unknown to seat s: drawn per rollout, the same for every candidate
         rs[:] = rs_start
         rs[0] ^= FIELD_KEY
         redraw_others(s, ints2, w2, rs)
@@ -140,7 +144,7 @@ def rollout(step, s, action, board, game_state, money, work, rs_start):
         apply_end_token(s, end_token(step - n_bet), x, y, tab2, ints2)
     leader, last, nine_lost, n_failed = _finish(step + 1, rnd)
     game_state[GAME.mc_rollouts_run] += 1
-    if game_state[GAME.mc_leaf + entry_of(s, game_state)]:
+    if rules[RULES.mc_leaf + entry_of(s, game_state)]:
         return leaf_share(s, tab2, ints2, w2), last, nine_lost
     return w2[MONEY.coins + s] - money[MONEY.coins + s], last, nine_lost
 
@@ -150,8 +154,9 @@ def pilot_rollouts(step, s, n, key, board, game_state, money, work, pass_gain):
     """Seat s passes at ``step`` in ``n`` rollouts (the search's first ``n``
     deals): its gains into ``pass_gain``, and per catalogue row the share of
     them in which seat s would have won that bet (-1 for ``fail`` rows)."""
+    rules = rules_of(game_state)
     tab2, ints2, rs = work.scratch.board, work.scratch.game_state, work.scratch.rng
-    nrows = game_state[GAME.catalogue_rows]
+    nrows = rules[RULES.catalogue_rows]
     wins = np.zeros(nrows, dtype=np.float64)
     rs_start = np.empty(4, dtype=np.uint64)
     for r in range(n):
@@ -161,13 +166,13 @@ def pilot_rollouts(step, s, n, key, board, game_state, money, work, pass_gain):
         pass_gain[r], last, nine_lost = rollout(step, s, (np.int64(PASS), no, no, no), board, game_state, money,
                                                 work, rs_start)
         for row in range(nrows):
-            kind = game_state[GAME.catalogue + 3 * row]
-            if kind != FAIL and bet_won(kind, game_state[GAME.catalogue + 3 * row + 1],
-                                        game_state[GAME.catalogue + 3 * row + 2], s,
+            kind = rules[RULES.catalogue + 3 * row]
+            if kind != FAIL and bet_won(kind, rules[RULES.catalogue + 3 * row + 1],
+                                        rules[RULES.catalogue + 3 * row + 2], s,
                                         tab2, ints2, nine_lost):
                 wins[row] += 1.0
     for row in range(nrows):
-        wins[row] = wins[row] / n if game_state[GAME.catalogue + 3 * row] != FAIL else -1.0
+        wins[row] = wins[row] / n if rules[RULES.catalogue + 3 * row] != FAIL else -1.0
     return wins
 
 
@@ -182,9 +187,10 @@ def search(step, s, cand, m, board, game_state, money, work, key, pre_gain):
     rollouts it got (a dropped candidate: those before it was dropped), its
     paired mean difference to ``order[0]`` over the same rollouts, and their
     number."""
+    rules = rules_of(game_state)
     cands, order, summary = cand.acts, cand.order, cand.summary
     pre_n = pre_gain.shape[0]
-    rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
+    rollouts = rules[RULES.mc_rollouts + entry_of(s, game_state)]
     rs = work.scratch.rng
     gain = np.zeros((m, rollouts), dtype=np.float64)
     alive = np.ones(m, dtype=np.bool_)

@@ -1,12 +1,12 @@
 """Betting policies that pick from a scored list of candidates
 (``betting.candidates``):
 
-- ``ev`` with a temperature ``tau > 0`` coins (``MONEY.temperature``): samples one of
+- ``ev`` with a temperature ``tau > 0`` coins (``MONEY_RULES.temperature``): samples one of
   the actions ``ev`` weighs with probability proportional to
   ``exp(gain / tau)`` (a softmax over its own scores), so players who value
   actions alike still differ; as ``tau`` -> 0 it is ``ev``.
 - ``distilled``: scores actions by a linear function of their features
-  (``candidate_features``; weights ``MONEY.distilled_weights``, fitted to ``mc``'s recorded
+  (``candidate_features``; weights ``MONEY_RULES.distilled_weights``, fitted to ``mc``'s recorded
   decisions, ``analysis.game.distill``) and takes the best (pass scores the
   entry's threshold); with a temperature it samples. Its candidates are
   ``mc``'s without the pilot (``step_candidates``), except that each bet
@@ -23,9 +23,10 @@ import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import uniform
-from sponsio_sim.kernels.betting.candidates import candidate_features, ev_candidates, step_candidates
+from sponsio_sim.kernels.betting.candidates import NO_PILOT, candidate_features, ev_candidates, step_candidates
 from sponsio_sim.kernels.betting.phase import bet_legal, entry_of
-from sponsio_sim.kernels.layout import BET, CANDIDATE_FEATURES, GAME, MAX_CANDS, MAX_ROWS, MONEY
+from sponsio_sim.kernels.layout import BET, CANDIDATE_FEATURES, GAME, MAX_CANDS, MONEY, MONEY_RULES, RULES
+from sponsio_sim.kernels.rulebook import money_rules_of, rules_of
 
 
 @no_refcount
@@ -52,10 +53,11 @@ def pick(gains, n, temp, state):
 @nb.njit(cache=True)
 def choose_soft(s, board, game_state, money, state):
     """``ev`` with its entry's temperature (module docstring)."""
+    money_rules = money_rules_of(game_state)
     cands = game_state[GAME.candidates:GAME.candidates + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
     gains = money[MONEY.gains:MONEY.gains + MAX_CANDS]
     n = ev_candidates(s, board, game_state, money, cands, gains)
-    i = pick(gains, n, money[MONEY.temperature + entry_of(s, game_state)], state)
+    i = pick(gains, n, money_rules[MONEY_RULES.temperature + entry_of(s, game_state)], state)
     return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]
 
 
@@ -63,23 +65,25 @@ def choose_soft(s, board, game_state, money, state):
 def distilled_scores(s, n, board, game_state, money, cands, gains):
     """Replace the model gains of candidates 1..n-1 by their ``distilled`` scores
     (candidate 0, pass, keeps the entry's threshold)."""
+    money_rules = money_rules_of(game_state)
     for i in range(1, n):
         if cands[i, 0] == BET and cands[i, 1] < 0:
             gains[i] = -1e300   # collapsed into another candidate of its type (``best_rows``)
         else:
             gains[i] = score_of(s, cands[i, 0], cands[i, 1], cands[i, 2], gains[i], board, game_state, money)
-    gains[0] = money[MONEY.ev_threshold + entry_of(s, game_state)]
+    gains[0] = money_rules[MONEY_RULES.ev_threshold + entry_of(s, game_state)]
 
 
 @nb.njit(cache=True)
 def score_of(s, act, x, y, gain, board, game_state, money):
     """``distilled``'s score of one candidate: its features (``candidate_features``)
-    times ``MONEY.distilled_weights``."""
+    times ``MONEY_RULES.distilled_weights``."""
+    money_rules = money_rules_of(game_state)
     phi = money[MONEY.features:MONEY.features + CANDIDATE_FEATURES.size]
     candidate_features(s, act, x, y, gain, board, game_state, money, phi)
     v = 0.0
     for f in range(CANDIDATE_FEATURES.size):
-        v += money[MONEY.distilled_weights + f] * phi[f]
+        v += money_rules[MONEY_RULES.distilled_weights + f] * phi[f]
     return v
 
 
@@ -87,13 +91,14 @@ def score_of(s, act, x, y, gain, board, game_state, money):
 def best_rows(s, n, board, game_state, money, cands, gains):
     """Give each bet candidate of 1..n-1 its type's legal row that scores highest (the features
     are seat s's prepared hand's); candidates of one type collapse into the first."""
+    rules = rules_of(game_state)
     for i in range(1, n):
         if cands[i, 0] != BET or cands[i, 1] < 0:
             continue
-        kind = game_state[GAME.catalogue + 3 * cands[i, 1]]
+        kind = rules[RULES.catalogue + 3 * cands[i, 1]]
         best, brow = -1e300, -1
-        row = game_state[GAME.kind_first_row + kind]
-        while row >= 0 and row < game_state[GAME.catalogue_rows] and game_state[GAME.catalogue + 3 * row] == kind:
+        row = rules[RULES.kind_first_row + kind]
+        while row >= 0 and row < rules[RULES.catalogue_rows] and rules[RULES.catalogue + 3 * row] == kind:
             if bet_legal(s, row, game_state, money):
                 v = score_of(s, BET, row, -1, 0.0, board, game_state, money)
                 if v > best:
@@ -101,17 +106,18 @@ def best_rows(s, n, board, game_state, money, cands, gains):
             row += 1
         cands[i, 1] = brow
         for j in range(i + 1, n):   # the pilot's other row of this type (none without a pilot)
-            if cands[j, 0] == BET and cands[j, 1] >= 0 and game_state[GAME.catalogue + 3 * cands[j, 1]] == kind:
+            if cands[j, 0] == BET and cands[j, 1] >= 0 and rules[RULES.catalogue + 3 * cands[j, 1]] == kind:
                 cands[j, 1] = -1
 
 
 @nb.njit(cache=True)
 def choose_distilled(s, board, game_state, money, state):
     """The ``distilled`` policy (module docstring)."""
+    money_rules = money_rules_of(game_state)
     cands = game_state[GAME.candidates:GAME.candidates + 4 * MAX_CANDS].reshape((MAX_CANDS, 4))
     gains = money[MONEY.gains:MONEY.gains + MAX_CANDS]
-    n = step_candidates(s, board, game_state, money, money[MONEY.no_pilot:MONEY.no_pilot + MAX_ROWS], cands, gains)
+    n = step_candidates(s, board, game_state, money, NO_PILOT, cands, gains)
     best_rows(s, n, board, game_state, money, cands, gains)
     distilled_scores(s, n, board, game_state, money, cands, gains)
-    i = pick(gains, n, money[MONEY.temperature + entry_of(s, game_state)], state)
+    i = pick(gains, n, money_rules[MONEY_RULES.temperature + entry_of(s, game_state)], state)
     return cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3]

@@ -32,7 +32,8 @@ from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.contexts import GameRollout, GameRound
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.layout import (BOARD, DECISION_RECORD, END_TOKENS, EV_ACTION, EV_END, EV_END_TOKEN, EV_LEAD,
-                                        GAME, MAX_BETS, MODEL_START, MONEY, N_TOKENS, PASS)
+                                        GAME, MAX_BETS, MODEL_START, MONEY, MONEY_RULES, N_TOKENS, PASS, RULES)
+from sponsio_sim.kernels.rulebook import copy_game, money_rules_of, rules_of
 from sponsio_sim.kernels.field import FIELD_KEY, draw_entries, redraw_others
 from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring, no_log
 from sponsio_sim.kernels.game.record import record_game, record_round, track_standings
@@ -43,11 +44,13 @@ from sponsio_sim.kernels.betting.scoring import cash_in, end_check, option_share
 def start_game(g, game_state, money):
     """Coins, track and seat order for game ``g`` of a chunk (a field's draws:
     ``kernels.field.draw_entries``); dealer = last seat."""
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
+    players = rules[RULES.players]
     game_state[GAME.focal_seat] = -1
     for s in range(players):
-        game_state[GAME.seat_entry + s] = (s + g) % players if game_state[GAME.rotate] else s
-        money[MONEY.coins + s] = money[MONEY.start_coins]
+        game_state[GAME.seat_entry + s] = (s + g) % players if rules[RULES.rotate] else s
+        money[MONEY.coins + s] = money_rules[MONEY_RULES.start_coins]
         game_state[GAME.track + s] = 0
     game_state[GAME.round] = 0
     game_state[GAME.dealer] = players - 1
@@ -59,11 +62,12 @@ def start_game(g, game_state, money):
 @no_refcount
 def start_round(board, game_state, money):
     """Clear the round's tokens, bets, swaps and ledger."""
+    rules = rules_of(game_state)
     for t in range(N_TOKENS):
         game_state[GAME.token_owner + t] = -1
     game_state[GAME.bets_placed] = 0
     game_state[GAME.betting_steps] = 0
-    for s in range(game_state[GAME.players]):
+    for s in range(rules[RULES.players]):
         game_state[GAME.bet_count + s] = 0
         game_state[GAME.kinds_held + s] = 0
         game_state[GAME.doubled_bet + s] = -1
@@ -82,7 +86,8 @@ def betting_phase(board, game_state, money, state, log, mc_seats):
     is None when no seat bets by ``mc`` (its search is then compiled out, see
     ``play_game``), else the record ``mc`` seats write their decisions to
     (one row: none recorded; ``betting.mc.record_decision``)."""
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    players = rules[RULES.players]
     rnd = game_state[GAME.round] + 1
     n_bet = betting_steps(game_state)
     for k in range(n_bet):
@@ -111,7 +116,9 @@ def betting_phase(board, game_state, money, state, log, mc_seats):
 def predict_bets(board, game_state, money):
     """The success model's P of every bet held when betting ends (any policy),
     so tournaments can set the model against what happens in real games."""
-    for s in range(game_state[GAME.players]):
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
+    for s in range(rules[RULES.players]):
         if game_state[GAME.bet_count + s] == 0:
             continue
         prepare_features(board[BOARD.hands + s], board[BOARD.talon], leader_of(game_state) == s,
@@ -119,7 +126,7 @@ def predict_bets(board, game_state, money):
         for i in range(game_state[GAME.bet_count + s]):
             cell = row_cell(game_state[GAME.bet_row + s * MAX_BETS + i], s, game_state)
             game_state[GAME.bet_cell + s * MAX_BETS + i] = cell - MODEL_START
-            money[MONEY.bet_p + s * MAX_BETS + i] = money[cell]
+            money[MONEY.bet_p + s * MAX_BETS + i] = money_rules[cell]
 
 
 @nb.njit(cache=True)
@@ -128,9 +135,10 @@ def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log,
     ``mc_cash_ins``): the arrays of a ``contexts.GameRound``, passed one by
     one, as to ``play_out``, which plays and scores the round after it (see
     ``play_game``)."""
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    players = rules[RULES.players]
     rnd_no = game_state[GAME.round] + 1
-    talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[GAME.hand_size], hands)
+    talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * rules[RULES.hand_size], hands)
     start_round(board, game_state, money)
     for s in range(players):
         board[BOARD.hands + s] = hands[s]
@@ -147,7 +155,8 @@ def close_round(leader, last, nine_lost, n_failed, rnd, row, log):
     """Count the round played in ``rnd`` (statistics into ``row``, narration
     into ``log``), rotate the dealer and check the end: (end reason, winners)."""
     game_state, money = rnd.game_state, rnd.money
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    players = rules[RULES.players]
     rnd_no = game_state[GAME.round] + 1
     game_state[GAME.round] = rnd_no
     record_round(game_state, money, n_failed, row)
@@ -165,16 +174,17 @@ def rollout_game(s, cash, key, r, board, game_state, money, work, mc_seats):
     by every seat's own policy (``mc`` seats by ``ev`` and their cashK), in
     ``work`` (a ``contexts.GameRollout``); returns seat s's win share (1/k of
     a k-way shared win)."""
+    rules = rules_of(game_state)
     rnd, row2, nolog = work.scratch, work.row, work.log
     tab2, ints2, w2, rs = rnd.board, rnd.game_state, rnd.money, rnd.rng
     pool, fixed, need, hands = rnd.pool, rnd.fixed, rnd.need, rnd.hands
     codes, counts, result, failed, playpol = rnd.codes, rnd.counts, rnd.result, rnd.failed, rnd.playpol
     load_scratch(board, game_state, money, tab2, ints2, w2)
-    if ints2[GAME.field]:
+    if rules[RULES.field]:
         seed_state(key ^ FIELD_KEY, np.uint64(r), rs)
         redraw_others(s, ints2, w2, rs)
     if cash:
-        cash_in(s, ints2[GAME.track + s], w2)
+        cash_in(s, ints2[GAME.track + s], ints2, w2)
         ints2[GAME.track + s] = 0
     reason, winners = close_round(0, 0, 0, 0, rnd, row2, nolog)
     k = 0
@@ -204,26 +214,27 @@ def mc_cash_ins(board, game_state, money, state, row, mc_seats):
     cash in by playing the game out up to R times both ways (the same
     streams for both, raced as ``betting.mc.search`` races) and keeping the
     higher mean win share; ties keep the position. An entry with
-    ``horizon=net`` (``GAME.mc_leaf``) reads both win shares where the round
+    ``horizon=net`` (``RULES.mc_leaf``) reads both win shares where the round
     ends instead (``scoring.option_share``: the real one if the game ends
     there, else ``net``'s value head). In a labelling run
-    (``GAME.net_label``) every option gets all R rollouts, the positions are
+    (``RULES.net_label``) every option gets all R rollouts, the positions are
     recorded in ``mc_seats`` (``betting.netlabel``) and the seat decides as the
     taught policy does (its strategy's cash-in: a threshold or ``net``'s value head)."""
-    label = game_state[GAME.net_label] != 0
-    for s in range(game_state[GAME.players]):
+    rules = rules_of(game_state)
+    label = rules[RULES.net_label] != 0
+    for s in range(rules[RULES.players]):
         if not is_mc(s, game_state):
             continue
         pos = game_state[GAME.track + s]
-        if 0 < pos < game_state[GAME.track_win] and game_state[GAME.mc_leaf + entry_of(s, game_state)] and not label:
+        if 0 < pos < rules[RULES.track_win] and rules[RULES.mc_leaf + entry_of(s, game_state)] and not label:
             # horizon=net: both options valued where the round ends (no rollouts: nothing is left to draw)
             if option_share(s, True, board, game_state, money) > option_share(s, False, board, game_state, money):
-                cash_in(s, pos, money)
+                cash_in(s, pos, game_state, money)
                 game_state[GAME.track + s] = 0
-        elif 0 < pos < game_state[GAME.track_win]:
+        elif 0 < pos < rules[RULES.track_win]:
             work = game_rollout(board, game_state, money, row)
-            rollouts = game_state[GAME.mc_rollouts + entry_of(s, game_state)]
-            key = rollout_key(state) ^ np.uint64(s) ^ np.uint64(game_state[GAME.net_label_salt])
+            rollouts = rules[RULES.mc_rollouts + entry_of(s, game_state)]
+            key = rollout_key(state) ^ np.uint64(s) ^ np.uint64(rules[RULES.net_label_salt])
             share = np.zeros((2, rollouts), dtype=np.float64)
             alive = np.ones(2, dtype=np.bool_)
             r = 0
@@ -240,7 +251,7 @@ def mc_cash_ins(board, game_state, money, state, row, mc_seats):
             else:
                 cash = alive[1] and share[1, :r].sum() > share[0, :r].sum()
             if cash:
-                cash_in(s, pos, money)
+                cash_in(s, pos, game_state, money)
                 game_state[GAME.track + s] = 0
         if label:
             record_outcome(s, board, game_state, money, mc_seats)
@@ -260,10 +271,11 @@ def game_round(board, game_state, money, rng):
     """A ``contexts.GameRound`` over the given state and random stream, with a
     chunk's work arrays: deck pool and deal constraints, hands, bets in
     ``settle``'s form, results, and the seats' play policies."""
-    players = game_state[GAME.players]
-    pool = np.arange(game_state[GAME.colours] * RANKS).astype(np.int64)
+    rules = rules_of(game_state)
+    players = rules[RULES.players]
+    pool = np.arange(rules[RULES.colours] * RANKS).astype(np.int64)
     fixed = np.zeros(players, dtype=np.uint64)
-    need = np.full(players, game_state[GAME.hand_size], dtype=np.int64)
+    need = np.full(players, rules[RULES.hand_size], dtype=np.int64)
     hands = np.zeros(players, dtype=np.uint64)
     codes = np.zeros((players, MAX_BETS, BET_FIELDS), dtype=np.int64)
     counts = np.zeros(players, dtype=np.int64)
@@ -308,10 +320,11 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats):
     one by one: a context's fields read there cost reference counts (atomic
     operations) on every call (measured with ``scripts/ab_game_speed.py``)."""
     board, game_state, money, state = rnd.board, rnd.game_state, rnd.money, rnd.rng
+    rules = rules_of(game_state)
     pool, fixed, need, hands = rnd.pool, rnd.fixed, rnd.need, rnd.hands
     codes, counts, result, failed, playpol = rnd.codes, rnd.counts, rnd.result, rnd.failed, rnd.playpol
     start_game(g, game_state, money)
-    if game_state[GAME.field]:
+    if rules[RULES.field]:
         draw_entries(seed, round_stream(chunk, g, 0), g, game_state, money, state)
     reason, winners = 0, 0
     while reason == 0:
@@ -319,11 +332,11 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats):
         deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc_seats)
         leader, last, nine_lost, n_failed = play_out(board, game_state, money, state, hands, codes, counts, result,
                                                      failed, playpol)
-        if mc_seats is not None and game_state[GAME.mc_any]:
+        if mc_seats is not None and rules[RULES.mc_any]:
             mc_cash_ins(board, game_state, money, state, row, mc_seats)
         reason, winners = close_round(leader, last, nine_lost, n_failed, rnd, row, log)
         if cells.shape[0] > 1:
-            for s in range(game_state[GAME.players]):
+            for s in range(rules[RULES.players]):
                 for i in range(game_state[GAME.bet_count + s]):
                     c = game_state[GAME.bet_cell + s * MAX_BETS + i]
                     cells[2 * c] += 1.0
@@ -331,29 +344,42 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats):
     return reason, winners
 
 
-def game_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, mc_seats):
-    """Per-chunk statistics of ``counts[i]`` games for chunk ``first_chunk + i`` (on threads:
-    ``tabletop_mc.spans``)."""
+@nb.njit(cache=True)
+def start_chunk(seed, stream, games, start, row, mc_seats):
+    """``game_chunk`` from ``start`` (a ``contexts.GameArrays``), statistics into ``row``."""
+    board, game_state, money = copy_game(start)
+    game_chunk(seed, stream, games, board, game_state, money, row, no_log(), mc_seats)
+
+
+def game_chunks(seed, first_chunk, counts, start, n_stats, mc_seats):
+    """Per-chunk statistics of ``counts[i]`` games for chunk ``first_chunk + i`` from ``start``
+    (a ``contexts.GameArrays``), on threads (``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
-    each_span(lambda lo, hi: game_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, out, mc_seats),
-              counts.shape[0])
+    each_span(lambda lo, hi: game_span(seed, first_chunk, counts, lo, hi, start, out, mc_seats), counts.shape[0])
     return out
 
 
 @nb.njit(cache=True, nogil=True)
-def game_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, out, mc_seats):
+def game_span(seed, first_chunk, counts, lo, hi, start, out, mc_seats):
     """Chunks ``lo..hi-1`` of ``game_chunks``."""
     for i in range(lo, hi):
-        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, out[i], no_log(), mc_seats)
+        start_chunk(seed, first_chunk + i, counts[i], start, out[i], mc_seats)
 
 
 game_chunks.kernel = game_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
 
 
+@nb.njit(cache=True)
+def _mc_any(game_state):
+    return rules_of(game_state)[RULES.mc_any]
+
+
 def mc_switch(game_state, record=None):
     """The ``mc_seats`` argument of the game kernels for a state built by
-    ``analysis.game.setup``: None when no entry bets by ``mc``, else the
+    ``analysis.game.setup`` (bound to its rulebook): None when no entry bets by ``mc``, else the
     decision record (``record``, or one row: nothing recorded)."""
-    if not game_state[GAME.mc_any]:
+    if game_state[GAME.rules_at] == 0:
+        raise ValueError("a game state without its rulebook (analysis.game.setup.bind)")
+    if not _mc_any(game_state):
         return None
     return record if record is not None else np.zeros((1, DECISION_RECORD.size), dtype=np.float64)

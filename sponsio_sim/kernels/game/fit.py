@@ -27,7 +27,8 @@ from sponsio_sim.kernels.betting.phase import add_bet, bet_legal
 from sponsio_sim.kernels.betting.model import cell_of, prepare_features
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.bet_kinds import FAIL
-from sponsio_sim.kernels.layout import GAME, MODEL_START, MONEY, N_KINDS
+from sponsio_sim.kernels.layout import GAME, MODEL_START, MONEY, N_KINDS, RULES
+from sponsio_sim.kernels.rulebook import copy_game, money_rules_of, rules_of
 from sponsio_sim.kernels.game.engine import game_round, play_game
 from sponsio_sim.kernels.betting.scoring import load_bets
 from sponsio_sim.kernels.game.log import no_log
@@ -42,12 +43,11 @@ MAX_FIT_BETS = 3
 def fit_chunk(seed, stream, rounds, start, mode, policy, troll_share, bins, row):
     """One chunk of ``rounds`` sample rounds from ``start`` (``contexts.GameArrays``;
     module docstring)."""
-    board = start.board.copy()
-    game_state = start.game_state.copy()
-    money = start.money.copy()
+    board, game_state, money = copy_game(start)
+    rules = rules_of(game_state)
     state = np.empty(4, dtype=np.uint64)
     seed_state(seed, stream, state)
-    players = game_state[GAME.players]
+    players = rules[RULES.players]
     rnd = game_round(board, game_state, money, state)
     pool, fixed, need, hands, codes, counts, result, failed, pol = (rnd.pool, rnd.fixed, rnd.need, rnd.hands,
                                                                     rnd.codes, rnd.counts, rnd.result, rnd.failed,
@@ -55,13 +55,13 @@ def fit_chunk(seed, stream, rounds, start, mode, policy, troll_share, bins, row)
     pol[:] = policy
     for s in range(players):
         money[MONEY.coins + s] = 1e9
-    n_rows = game_state[GAME.catalogue_rows]
+    n_rows = rules[RULES.catalogue_rows]
     n_kinds = 0
     for k in range(N_KINDS):
-        if game_state[GAME.kind_first_row + k] >= 0:
+        if rules[RULES.kind_first_row + k] >= 0:
             n_kinds += 1
     for _ in range(rounds):
-        talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * game_state[GAME.hand_size],
+        talon = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - players * rules[RULES.hand_size],
                      hands)
         lead = randbelow(state, players)
         game_state[GAME.bets_placed] = 0
@@ -96,7 +96,7 @@ def fit_chunk(seed, stream, rounds, start, mode, policy, troll_share, bins, row)
                     row[2 * cell] += 1.0
                     row[2 * cell + 1] += won
                 else:
-                    p = money[MODEL_START + cell]
+                    p = money_rules_of(game_state)[MODEL_START + cell]
                     b = min(int(p * bins), bins - 1)
                     k = 3 * (kind * bins + b)
                     row[k] += 1.0
@@ -123,30 +123,31 @@ fit_chunks.kernel = fit_span   # the compiled kernel (``tabletop_mc.jitcache.nee
 
 
 @nb.njit(cache=True)
-def onpolicy_chunk(seed, stream, games, tab0, ints0, weight0, n_stats, row, mc_seats):
-    """``games`` whole games of the configured profile; every bet held when
-    betting ends is one sample of its model cell (``game.play_game``)."""
-    rnd = game_round(tab0.copy(), ints0.copy(), weight0.copy(), np.empty(4, dtype=np.uint64))
+def onpolicy_chunk(seed, stream, games, start, n_stats, row, mc_seats):
+    """``games`` whole games of the configured profile (``start``, a ``contexts.GameArrays``); every
+    bet held when betting ends is one sample of its model cell (``game.play_game``)."""
+    board, game_state, money = copy_game(start)
+    rnd = game_round(board, game_state, money, np.empty(4, dtype=np.uint64))
     stats = np.zeros(n_stats, dtype=np.float64)
     nolog = no_log()
     for g in range(games):
         play_game(seed, stream, g, rnd, stats, nolog, row, mc_seats)
 
 
-def onpolicy_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, width, mc_seats):
+def onpolicy_chunks(seed, first_chunk, counts, start, n_stats, width, mc_seats):
     """Per-chunk (bets, wins) per model cell from chunks ``first_chunk + i`` of whole games (on
     threads: ``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], width), dtype=np.float64)
-    each_span(lambda lo, hi: onpolicy_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, n_stats, out,
-                                           mc_seats), counts.shape[0])
+    each_span(lambda lo, hi: onpolicy_span(seed, first_chunk, counts, lo, hi, start, n_stats, out, mc_seats),
+              counts.shape[0])
     return out
 
 
 @nb.njit(cache=True, nogil=True)
-def onpolicy_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, n_stats, out, mc_seats):
+def onpolicy_span(seed, first_chunk, counts, lo, hi, start, n_stats, out, mc_seats):
     """Chunks ``lo..hi-1`` of ``onpolicy_chunks``."""
     for i in range(lo, hi):
-        onpolicy_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, n_stats, out[i], mc_seats)
+        onpolicy_chunk(seed, first_chunk + i, counts[i], start, n_stats, out[i], mc_seats)
 
 
 onpolicy_chunks.kernel = onpolicy_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

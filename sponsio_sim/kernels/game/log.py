@@ -9,7 +9,8 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import leader_of
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.layout import (BOARD, EV_BET, EV_HAND, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK,
-                                        EV_TRICKS, GAME, MAX_BETS, MONEY, TRICK_STATE)
+                                        EV_TRICKS, GAME, MAX_BETS, MONEY, RULES, TRICK_STATE)
+from sponsio_sim.kernels.rulebook import rules_of
 from sponsio_sim.kernels.layout import LOG_FIELDS
 
 
@@ -40,8 +41,9 @@ def log_event(log, rnd, ev, seat, a, b, c, d, e):
 def log_deal(log, rnd, hands, talon, board, game_state, money):
     """The round's start: dealer and first leader, every hand with its seat's coins, track and
     profile entry (a field's member drawn for the game), the talon."""
+    rules = rules_of(game_state)
     log_event(log, rnd, EV_ROUND, game_state[GAME.dealer], leader_of(game_state), 0, 0, 0, 0)
-    for s in range(game_state[GAME.players]):
+    for s in range(rules[RULES.players]):
         log_event(log, rnd, EV_HAND, s, hands[s], money[MONEY.coins + s], game_state[GAME.track + s],
                   game_state[GAME.seat_entry + s],
                   0)
@@ -53,8 +55,9 @@ def log_scoring(log, rnd, leader, last, nine_lost, played):
     """The round's end (``played``: the ``contexts.GameRound`` it was played
     in): every trick, each seat's tricks, bets, score and track."""
     board, game_state, money = played.board, played.game_state, played.money
+    rules = rules_of(game_state)
     hands, counts, result = played.hands, played.counts, played.result
-    players = game_state[GAME.players]
+    players = rules[RULES.players]
     log_tricks(log, rnd, players, leader, hands, game_state)
     for s in range(players):
         log_event(log, rnd, EV_TRICKS, s, game_state[TRICK_STATE.tricks_won + s], board[BOARD.won + s],

@@ -1,7 +1,7 @@
 """Profiles of the meta-game (`sponsio meta`): per game, each strategy's mean win share.
 
 A profile seats N entries (``analysis.game.meta``), turned one seat per game
-(``GAME.rotate``); ``groups[e]`` names the population member entry e plays.
+(``RULES.rotate``); ``groups[e]`` names the population member entry e plays.
 For every game, each member seated there gets one sample: the mean win share
 of its seats (a k-way shared win counts 1/k), so samples are independent
 games and their spread gives the payoff table's standard errors
@@ -17,7 +17,8 @@ from tabletop_mc.spans import each_span
 
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.game.engine import game_round, play_game
-from sponsio_sim.kernels.layout import GAME
+from sponsio_sim.kernels.layout import RULES
+from sponsio_sim.kernels.rulebook import copy_game, rules_of
 from sponsio_sim.kernels.game.log import no_log
 
 
@@ -26,15 +27,17 @@ def profile_chunk(seed, chunk, games, start, groups, n_stats, out, mc_seats):
     """``games`` games of chunk ``chunk`` from ``start`` (``contexts.GameArrays``); per
     member j: out[j] += y, out[K + j] += y * y, out[2K + j] += 1 for every game where j
     sits (K = len(out) // 3)."""
-    rnd = game_round(start.board.copy(), start.game_state.copy(), start.money.copy(), np.empty(4, dtype=np.uint64))
+    board, game_state, money = copy_game(start)
+    rnd = game_round(board, game_state, money, np.empty(4, dtype=np.uint64))
     game_state = rnd.game_state
+    rules = rules_of(game_state)
     row = np.zeros(n_stats, dtype=np.float64)
     nolog = no_log()
     nocells = np.zeros(1, dtype=np.float64)
     k = out.shape[0] // 3
     acc = np.zeros(k, dtype=np.float64)
     seats = np.zeros(k, dtype=np.int64)
-    players = game_state[GAME.players]
+    players = rules[RULES.players]
     for g in range(games):
         reason, winners = play_game(seed, chunk, g, rnd, row, nolog, nocells, mc_seats)
         n_win = 0

@@ -22,7 +22,9 @@ from sponsio_sim.bet_kinds import N_KINDS
 from sponsio_sim.kernels.contexts import on_state
 from sponsio_sim.kernels.game.engine import game_round, play_game
 from sponsio_sim.kernels.game.exploit import entry_result
-from sponsio_sim.kernels.layout import ENTRY_STATS, GAME, GAME_MEASURES, MONEY, SEAT_SHARE_MEASURES, STATS_HEAD
+from sponsio_sim.kernels.layout import (ENTRY_STATS, GAME, GAME_MEASURES, MONEY, MONEY_RULES, RULES,
+                                        SEAT_SHARE_MEASURES, STATS_HEAD)
+from sponsio_sim.kernels.rulebook import attach, money_rules_of, rules_of
 from sponsio_sim.kernels.game.record import record_game
 from sponsio_sim.kernels.game.log import no_log
 
@@ -41,9 +43,10 @@ def measures_size(players):
 @nb.njit(cache=True)
 def entry_sums(game_state, stats, out):
     """The per-round statistics of every entry summed (``_SUMMED``, then bets per kind)."""
+    rules = rules_of(game_state)
     for f in range(N_SUMMED):
         out[f] = 0.0
-    for e in range(game_state[GAME.entries]):
+    for e in range(rules[RULES.entries]):
         b = STATS_HEAD.size + e * ENTRY_STATS.size
         out[0] += stats[b + ENTRY_STATS.troll_rounds]
         out[1] += stats[b + ENTRY_STATS.payout]
@@ -59,7 +62,9 @@ def entry_sums(game_state, stats, out):
 def game_measures(reason, winners, focal, game_state, money, stats, before, after, x):
     """Fill ``x`` (``GAME_MEASURES``, then each seat's win share) for the game just played and recorded into ``stats``;
     ``before`` holds ``entry_sums`` from before the game (it is updated)."""
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
+    players = rules[RULES.players]
     entry_sums(game_state, stats, after)
     for f in range(N_SUMMED):
         d = after[f] - before[f]
@@ -73,7 +78,7 @@ def game_measures(reason, winners, focal, game_state, money, stats, before, afte
         x[GAME_MEASURES.ended + r] = 1.0 if reason == r + 1 else 0.0
     x[GAME_MEASURES.payout] = after[1]
     x[GAME_MEASURES.troll_pay] = after[2]
-    x[GAME_MEASURES.bonus] = after[3] * money[MONEY.bonus]
+    x[GAME_MEASURES.bonus] = after[3] * money_rules[MONEY_RULES.bonus]
     x[GAME_MEASURES.cash] = after[4]
     x[GAME_MEASURES.stakes] = after[5]
     coins = 0.0
@@ -82,8 +87,8 @@ def game_measures(reason, winners, focal, game_state, money, stats, before, afte
         coins += money[MONEY.coins + s]
         n_win += (winners >> s) & 1
     # token fees: the only other way coins leave a seat (start + gains - stakes - fees = final coins)
-    x[GAME_MEASURES.fees] = (players * money[MONEY.start_coins] + after[1] + after[2] + x[GAME_MEASURES.bonus]
-                             + after[4] - after[5] - coins)
+    x[GAME_MEASURES.fees] = (players * money_rules[MONEY_RULES.start_coins] + after[1] + after[2]
+                             + x[GAME_MEASURES.bonus] + after[4] - after[5] - coins)
     share, gained = entry_result(focal, winners, game_state, money)
     x[GAME_MEASURES.focal_share] = share
     x[GAME_MEASURES.focal_coins] = gained
@@ -102,6 +107,8 @@ def multi_chunk(seed, stream, games, plays, focal, n_stats, n_meas, row, mc_seat
     board = plays.board.copy()
     game_state = plays.game_state.copy()
     money = plays.money.copy()
+    for j in range(n_plays):
+        attach(game_state[j], plays.rules[j], plays.money_rules[j])
     rnd = game_round(board[0], game_state[0], money[0], np.empty(4, dtype=np.uint64))
     nolog = no_log()
     nocells = np.zeros(1, dtype=np.float64)

@@ -5,36 +5,40 @@ game add to a chunk's row (``kernels.layout.STATS_HEAD``, ``ENTRY_STATS``, ``ROW
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.betting.phase import entry_of
 from sponsio_sim.kernels.layout import (ENTRY_STATS, GAME, MAX_BETS, MAX_FAILED, MAX_ROUNDS_HIST, MAX_ROWS, MONEY,
-                                        N_TOKENS, ROW_STATS, SEAT_STATS, SHAPE_STATS, STATS_HEAD)
+                                        MONEY_RULES, N_TOKENS, ROW_STATS, RULES, SEAT_STATS, SHAPE_STATS, STATS_HEAD)
+from sponsio_sim.kernels.rulebook import money_rules_of, rules_of
 
 
 @no_refcount
 def record_round(game_state, money, n_failed, row):
     """Add the round's per-entry statistics, and per-seat bet statistics by
     catalogue row (placed, won, payout with ``double``), to ``row``."""
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    money_rules = money_rules_of(game_state)
+    players = rules[RULES.players]
     for s in range(players):
         e = STATS_HEAD.size + entry_of(s, game_state) * ENTRY_STATS.size
         n = game_state[GAME.bet_count + s]
         if n == 0:
             tp = money[MONEY.troll_paid + s]
-            row[STATS_HEAD.size + game_state[GAME.entries] * ENTRY_STATS.size + players * MAX_ROWS * ROW_STATS.size
+            row[STATS_HEAD.size + rules[RULES.entries] * ENTRY_STATS.size + players * MAX_ROWS * ROW_STATS.size
                 + n_failed] += 1.0
             row[e + ENTRY_STATS.troll_rounds] += 1.0
             row[e + ENTRY_STATS.troll_pay] += tp
             row[e + ENTRY_STATS.troll_pay_sq] += tp * tp
         for i in range(n):
             brow = game_state[GAME.bet_row + s * MAX_BETS + i]
-            kind = game_state[GAME.catalogue + 3 * brow]
+            kind = rules[RULES.catalogue + 3 * brow]
             won = game_state[GAME.bet_won + s * MAX_BETS + i]
             row[e + ENTRY_STATS.bets + kind] += 1.0
             row[e + ENTRY_STATS.won + kind] += won
             row[e + ENTRY_STATS.predicted + kind] += money[MONEY.bet_p + s * MAX_BETS + i]
-            r = STATS_HEAD.size + game_state[GAME.entries] * ENTRY_STATS.size + (s * MAX_ROWS + brow) * ROW_STATS.size
+            r = STATS_HEAD.size + rules[RULES.entries] * ENTRY_STATS.size + (s * MAX_ROWS + brow) * ROW_STATS.size
             pay = 0.0
             if won:
                 doubled = game_state[GAME.doubled_bet + s] == i
-                pay = money[MONEY.multiplier + brow] * money[MONEY.stake] * (2.0 if doubled else 1.0)
+                pay = (money_rules[MONEY_RULES.multiplier + brow] * money_rules[MONEY_RULES.stake]
+                       * (2.0 if doubled else 1.0))
             row[r + ROW_STATS.placed] += 1.0
             row[r + ROW_STATS.won] += won
             row[r + ROW_STATS.pay] += pay
@@ -56,7 +60,8 @@ def record_round(game_state, money, n_failed, row):
 def track_standings(game_state, money):
     """After a round: who is richest (a lead change when none of the last
     round's richest still is) and, after round 1, who is poorest."""
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    players = rules[RULES.players]
     hi = -1e300
     lo = 1e300
     for s in range(players):
@@ -79,9 +84,10 @@ def track_standings(game_state, money):
 @no_refcount
 def record_game(reason, winners, game_state, money, row):
     """Add a finished game's statistics to ``row``, its shape (``G_*``) included."""
-    players = game_state[GAME.players]
+    rules = rules_of(game_state)
+    players = rules[RULES.players]
     rounds = float(game_state[GAME.round])
-    g = (STATS_HEAD.size + game_state[GAME.entries] * ENTRY_STATS.size + players * MAX_ROWS * ROW_STATS.size
+    g = (STATS_HEAD.size + rules[RULES.entries] * ENTRY_STATS.size + players * MAX_ROWS * ROW_STATS.size
          + MAX_FAILED)                    # layout.shape_head
     seats = g + SHAPE_STATS.size          # layout.seat_head
     row[g + SHAPE_STATS.rounds_hist + min(game_state[GAME.round], MAX_ROUNDS_HIST) - 1] += 1.0
@@ -109,7 +115,7 @@ def record_game(reason, winners, game_state, money, row):
         row[e + ENTRY_STATS.coins_sq] += c * c
         row[e + ENTRY_STATS.rounds] += rounds
         row[e + ENTRY_STATS.games] += 1.0
-        if game_state[GAME.track + s] >= game_state[GAME.track_win]:
+        if game_state[GAME.track + s] >= rules[RULES.track_win]:
             row[e + ENTRY_STATS.track_wins] += 1.0
         b = seats + s * SEAT_STATS.size
         row[b + SEAT_STATS.win] += won

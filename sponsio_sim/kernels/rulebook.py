@@ -1,0 +1,63 @@
+"""A whole game's rulebook, kept apart from its state, and how kernels find it.
+
+The rulebook is two vectors that no kernel writes during a game (Circus
+keeps its ``rulebook`` the same way): ``rules`` (int64, ``layout.RULES``:
+the rule set's integer numbers, the catalogue, each profile entry's
+policies, the run's settings) and ``money_rules`` (float64,
+``layout.MONEY_RULES``: the money rules and policy parameters, then the
+fitted success model from ``MODEL_START`` and the network's packed
+weights). The state vectors (``game_state``, ``money``) hold what changes.
+
+The hot kernels pass ``(board, game_state, money, rng)`` through thousands
+of small calls per round, and every array argument costs seven machine words
+a call (``tabletop_mc.jit``), so the rulebook travels inside the state
+rather than beside it: ``game_state`` keeps the two vectors' addresses
+(``GAME.rules_at``, ``GAME.money_rules_at``, and ``GAME.money_rules_size``),
+and a kernel reads the rules as ``rules_of(game_state)[RULES.players]``
+through a pointer (``tabletop_mc.pointers``), no copy. A copy of the state (a chunk's, a
+rollout's) reads the same rulebook, so a rollout copies only what changes.
+The vectors must outlive every state that points at them, and an address
+means nothing in another process: ``analysis.game.setup.bind`` puts all
+three in one buffer that the state keeps alive (for calls in this process),
+and the chunk kernels, whose arguments may be pickled, take the rulebook as
+arrays (``contexts.GameArrays``) and bind their own copies of the state to
+it (``copy_game``, ``attach``) while they hold it.
+"""
+
+import numba as nb
+import numpy as np
+
+from tabletop_mc.pointers import at_address
+from sponsio_sim.kernels.layout import GAME, RULES
+
+
+@nb.njit(cache=True, inline="always")
+def rules_of(game_state):
+    """The ``rules`` vector (``layout.RULES``) ``game_state`` reads: a pointer to it
+    (``rules_of(game_state)[RULES.players]``; ``nb.carray(ptr, n)`` where a kernel needs an array)."""
+    return at_address(game_state[GAME.rules_at], np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def money_rules_of(game_state):
+    """The ``money_rules`` vector (``layout.MONEY_RULES``, the success model, the network's weights)
+    ``game_state`` reads: a pointer to it (``GAME.money_rules_size`` values)."""
+    return at_address(game_state[GAME.money_rules_at], np.float64)
+
+
+@nb.njit(cache=True)
+def copy_game(arrays):
+    """Copies of ``arrays``' (a ``contexts.GameArrays``) board, game_state and money to play in, the
+    state reading ``arrays``' rulebook (the caller holds ``arrays``): how the chunk kernels start, whose
+    arrays may have travelled (pickled, to another process) without the addresses."""
+    game_state = arrays.game_state.copy()
+    attach(game_state, arrays.rules, arrays.money_rules)
+    return arrays.board.copy(), game_state, arrays.money.copy()
+
+
+@nb.njit(cache=True)
+def attach(game_state, rules, money_rules):
+    """``game_state`` reads the rulebook ``rules``, ``money_rules`` (the caller keeps both alive)."""
+    game_state[GAME.rules_at] = rules.ctypes.data
+    game_state[GAME.money_rules_at] = money_rules.ctypes.data
+    game_state[GAME.money_rules_size] = money_rules.shape[0]
