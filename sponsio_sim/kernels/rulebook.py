@@ -34,7 +34,8 @@ from sponsio_sim.kernels.layout import GAME, RULES
 @nb.njit(cache=True, inline="always")
 def rules_of(game_state):
     """The ``rules`` vector (``layout.RULES``) ``game_state`` reads: a pointer to it
-    (``rules_of(game_state)[RULES.players]``; ``nb.carray(ptr, n)`` where a kernel needs an array)."""
+    (``rules_of(game_state)[RULES.players]``; ``tabletop_mc.pointers.offset`` for the rest of it from a
+    field on). No array is made of it: numba cannot make one in a ``no_refcount`` kernel or under one."""
     return at_address(game_state[GAME.rules_at], np.int64)
 
 
