@@ -17,12 +17,14 @@ spans per thread, taken in turn as threads come free, so a slow span does
 not leave a thread idle for long. ``on_threads`` runs one call per thread,
 for kernels that share their items themselves (``tabletop_mc.workshare``).
 
-The threads are kept (one pool per thread count). An error or an
-interrupt cancels the spans not yet started and waits for the running ones.
+The threads are kept (one pool per thread count; a forked child starts its
+own). An error or an interrupt cancels the spans not yet started and waits
+for the running ones.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Callable
@@ -38,6 +40,18 @@ _LOCK = threading.Lock()
 def threads() -> int:
     """The threads a batch runs on: numba's thread count in the calling thread."""
     return max(1, int(numba.get_num_threads()))
+
+
+def _forget_pools() -> None:
+    """In a forked child: the parent's pools' threads do not exist there (a submit would wait
+    for ever), so the child starts pools of its own."""
+    global _LOCK
+    _POOLS.clear()
+    _LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pools)
 
 
 def _pool(n: int) -> ThreadPoolExecutor:

@@ -1,5 +1,7 @@
 """tabletop_mc.spans: chunks on threads give the numbers one thread gives."""
 
+import os
+import sys
 import threading
 
 import numba
@@ -56,3 +58,23 @@ def test_on_threads_calls_once_per_thread_and_errors_surface():
 
     with pytest.raises(ValueError, match="span"):
         each_span(fail, 10)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32", reason="fork")
+def test_a_forked_child_runs_spans_on_pools_of_its_own():
+    each_span(lambda lo, hi: None, 8)   # the parent has a pool now
+    pid = os.fork()
+    if pid == 0:   # the child: its spans must run (the parent's pool threads are not here)
+        code = 1
+        try:
+            import signal
+            signal.alarm(60)
+            got = np.zeros(16, dtype=np.int64)
+            each_span(lambda lo, hi: _squares(lo, hi, got), 16)
+            want = np.zeros(16, dtype=np.int64)
+            _squares(0, 16, want)
+            code = 0 if np.array_equal(got, want) else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
