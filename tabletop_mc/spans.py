@@ -6,8 +6,8 @@ split of the chunks over threads gives the same numbers. numba's
 ``parallel=True`` would do the split inside the kernel, but it compiles the
 whole call tree twice more (the parallel loop's body becomes a separately
 linked and optimised function, inside a host function that is linked and
-optimised again) and runs numba's parallel-loop passes over it: on a new
-user's first odds query that is about a fifth of the compile.
+optimised again) and runs numba's parallel-loop passes over it, all of it
+time a new user waits for on a first run.
 
 Here the kernel is an ordinary ``njit(nogil=True)`` function that runs a span
 ``lo..hi`` of the chunks, and ``each_span`` calls it from as many Python
