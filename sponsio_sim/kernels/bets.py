@@ -14,7 +14,8 @@ import numba as nb
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import U0, bit, popcount
-from sponsio_sim.kernels.layout import BOARD, NINES_OWN, TRICK_STATE
+from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
+from sponsio_sim.kernels.rulebook import nines_own
 
 BET_FIELDS = 4      # kind, a, b, placement rank
 ANY_SEAT = -1       # the target of ``fail`` under ``fail_target = any``
@@ -22,9 +23,10 @@ PENDING = -1        # a fail bet not settled yet
 
 
 @nb.njit(cache=True, inline="always")
-def nines_won(seat, nine_lost, nines_own):
-    """A nines bet of ``seat``: every 9 played won its trick (``nines_own``: every 9 seat played)."""
-    if nines_own:
+def nines_won(seat, nine_lost, own):
+    """A nines bet of ``seat``: every 9 played won its trick (``own``, ``nines_scope = own``: every 9
+    seat played)."""
+    if own:
         return (nine_lost >> seat) & 1 == 0
     return nine_lost == 0
 
@@ -41,12 +43,12 @@ def nine_bettors(codes, bcounts):
 
 
 @nb.njit(cache=True, inline="always")
-def counted_nines(codes, bcounts, hands, trick, leader, nines, nines_own):
+def counted_nines(codes, bcounts, hands, trick, leader, nines, own):
     """The 9s the solver judges nines bets on: every 9, or under
-    ``nines_scope = own`` those of the seats holding a nines bet (in their
-    hands or already in the current ``trick``, led by ``leader``). Exact
-    when at most one seat holds a nines bet."""
-    if not nines_own:
+    ``nines_scope = own`` (``own``) those of the seats holding a nines bet
+    (in their hands or already in the current ``trick``, led by ``leader``).
+    Exact when at most one seat holds a nines bet."""
+    if not own:
         return nines
     bettors = nine_bettors(codes, bcounts)
     players = bcounts.shape[0]
@@ -76,7 +78,7 @@ def bet_won(kind, a, b, seat, board, game_state, nine_lost):
     if kind == FIRST:
         return game_state[TRICK_STATE.winners] == seat
     if kind == NINES:
-        return nines_won(seat, nine_lost, (game_state[TRICK_STATE.flags] & NINES_OWN) != 0)
+        return nines_won(seat, nine_lost, nines_own(game_state))
     if kind == FAIL:
         raise ValueError("bet_won: a fail bet is settled by settle_fail_bets")
     raise ValueError("unknown bet kind")
@@ -106,7 +108,7 @@ def bet_decided(kind, a, b, seat, players, board, game_state, nine_lost):
         rest = popcount(held & cm)
         return got > b or got + rest < b or rest == 0
     if kind == NINES:
-        own = (game_state[TRICK_STATE.flags] & NINES_OWN) != 0
+        own = nines_own(game_state)
         if not nines_won(seat, nine_lost, own):
             return True
         if own:

@@ -66,7 +66,7 @@ GameArrays = namedtuple("GameArrays", ["board", "game_state", "money", "rules", 
 # pool: the hidden card ids; seat s holds fixed[s] plus need[s] of them, the
 # talon talon_fixed plus talon_need; revealed: the cards shown (public)
 DealConditions = namedtuple("DealConditions", ["pool", "fixed", "need", "talon_fixed", "talon_need", "revealed"])
-# ask: the asking seat; codes/bcounts: every seat's bets (bets.encode_table); flags: the rule flags (layout.TRICK_STATE.flags)
+# ask: the asking seat; codes/bcounts: every seat's bets (bets.encode_table); flags: the rule flags (layout.TRICK_RULES.flags)
 QueryArrays = namedtuple("QueryArrays", ["ask", "leader", "codes", "bcounts", "n_colours", "flags"])
 # board/game_state/money: trickstate.new_state; rng: a tabletop_mc.rng state; result/failed: bets.settle's outputs
 TrickRound = namedtuple("TrickRound", ["board", "game_state", "money", "rng", "codes", "bcounts", "result",

@@ -8,27 +8,31 @@ same four ``(board, game_state, money, rng)`` as ``play_tricks``:
 
 - ``board`` (uint64) = ``BOARD``: hands, won cards, colour masks and public
   masks (talon, revealed and played cards);
-- ``game_state`` (int64) = ``TRICK_STATE``: tricks won, voids, scratch
-  seats, the relevance table (which bets each seat plays for or against,
-  ``play.policies``), the cards of the trick phase in play order, the rule
-  flags, and each trick's winner (what bets are settled on, with ``board``'s
-  won cards); in whole games followed by ``GAME``: where the game's rulebook
-  is, and the game's integer state (each entry's betting policy, round,
-  dealer, tokens, bets, track, audit counters, scratch);
+- ``game_state`` (int64) = ``TRICK_STATE``: where the rulebook is, tricks
+  won, voids, scratch seats, the relevance table (which bets each seat plays
+  for or against, ``play.policies``), the cards of the trick phase in play
+  order, and each trick's winner (what bets are settled on, with ``board``'s
+  won cards); in whole games followed by ``GAME``: where the rest of the
+  rulebook is, and the game's integer state (each entry's betting policy,
+  round, dealer, tokens, bets, track, audit counters, scratch);
 - ``money`` (float64) = ``TRICK_MONEY``: the goal policy's scratch; in whole
   games followed by ``MONEY``: the coins, the round's ledger and scratch (a
   game with the network: then its decision scratch).
 
-A whole game also reads a rulebook that no kernel writes during a game
-(``kernels.rulebook``, found through the addresses in ``game_state``):
+The rules live in a rulebook that no kernel writes (``kernels.rulebook``,
+found through the addresses in ``game_state``), never in the state:
 
-- ``rules`` (int64) = ``RULES``: the rule numbers, the catalogue, each
-  profile entry's play policy, cash-in and search settings, the run's
-  settings, the best catalogue rows per model cell;
-- ``money_rules`` (float64) = ``MONEY_RULES``: the money rules (stake, token
-  cost, troll pay, bonus, track values, multipliers, policy parameters), then
-  from ``MODEL_START`` the fitted success model (variable length, offsets in
-  ``RULES.model_at``) and the network's packed weights (``RULES.net_at``).
+- ``rules`` (int64) = ``TRICK_RULES``, the trick phase's rule flags (all an
+  odds query's, a DD solve's or a PIMC seat's state reads:
+  ``trickstate.new_state`` gives such a state a rulebook of its own), then in
+  whole games ``RULES``: the rule numbers, the catalogue, each profile
+  entry's play policy, cash-in and search settings, the run's settings, the
+  best catalogue rows per model cell;
+- ``money_rules`` (float64, whole games) = ``MONEY_RULES``: the money rules
+  (stake, token cost, troll pay, bonus, track values, multipliers, policy
+  parameters), then from ``MODEL_START`` the fitted success model (variable
+  length, offsets in ``RULES.model_at``) and the network's packed weights
+  (``RULES.net_at``).
 
 Each layout's fields are offsets numba compiles in (``board[BOARD.hands + s]``,
 ``game_state[GAME.track + s]``, ``rules[RULES.players]``); the analysis layer and the tests read the
@@ -70,16 +74,22 @@ BOARD = layout(np.uint64, (
 
 # the trick phase's integers
 TRICK_STATE = layout(np.int64, (
+    ("rules_at", ()),                # where the rulebook is (``kernels.rulebook``): the address of ``rules``
     ("tricks_won", MAX_PLAYERS),
     ("void", MAX_PLAYERS),           # per seat: bit c set, known void in colour c
     ("can", MAX_PLAYERS),            # scratch seats
     ("n_rel", MAX_PLAYERS),          # relevance entries per seat
     ("rel", (MAX_PLAYERS, MAX_REL, REL_FIELDS)),   # per seat, the bets it plays for or against (``rel_at``)
     ("seq", MAX_CARDS),              # cards in play order (set by play_tricks)
-    ("flags", ()),                   # rule flags (NINES_OWN)
     ("winners", MAX_TRICKS),         # the winner of each trick, in play order (set by play_tricks)
     ("n_played", ()),                # tricks play_tricks played
 ), name="TrickState")
+
+# the trick phase's rules: the head of every rulebook (``rules``), all a trick-phase state reads
+# (``trickstate.new_state`` gives a state of its own a rulebook of this size; a game's ``RULES`` continues it)
+TRICK_RULES = layout(np.int64, (
+    ("flags", ()),                   # rule flags (NINES_OWN)
+), name="TrickRules")
 
 # the goal policy's scratch: one value per seat (``play.policies``)
 TRICK_MONEY = layout(np.float64, (("goal_scratch", MAX_PLAYERS),), name="TrickMoney")
@@ -129,7 +139,7 @@ END_TRACK, END_COINS, END_ROUNDS = 1, 2, 3
 
 
 # The whole game's rulebook: what a game reads and no kernel writes during it (``kernels.rulebook``).
-# rules (int64): the rule set's integer numbers, the catalogue, each profile entry's policies and the
+# rules (int64), after TRICK_RULES: the rule set's integer numbers, the catalogue, each profile entry's policies and the
 # run's settings (mc, the network's shape, labelling)
 RULES = layout(np.int64, (
     ("players", ()), ("colours", ()), ("hand_size", ()),
@@ -165,7 +175,7 @@ RULES = layout(np.int64, (
     ("best_tricks_row", prod(BY_NAME["tricks"].cell_sizes)),
     ("best_colour_row", (4, prod(BY_NAME["colour"].cell_sizes))),
     ("mc_leaf", MAX_ENTRIES),     # per entry: 1: mc rollouts stop where the round ends, valued by net's value head
-), name="Rules")
+), start=TRICK_RULES.size, name="Rules")
 
 # money_rules (float64): the money rules and policy parameters, then from MODEL_START the fitted success
 # model (variable length, offsets in ``RULES.model_at``), then the network's packed weights (``RULES.net_at``)
@@ -186,9 +196,9 @@ MODEL_START = MONEY_RULES.size    # the success model's tables start here
 
 # game_state (int64): the trick phase's part (``TRICK_STATE``), then the game's state
 GAME = layout(np.int64, (
-    # where this game's rulebook is (``kernels.rulebook``): the addresses of ``rules`` and ``money_rules``
-    # and the length of ``money_rules``
-    ("rules_at", ()), ("money_rules_at", ()), ("money_rules_size", ()),
+    # where the rest of this game's rulebook is (``kernels.rulebook``; ``rules`` is at
+    # ``TRICK_STATE.rules_at``): the address and length of ``money_rules``
+    ("money_rules_at", ()), ("money_rules_size", ()),
     ("focal_seat", ()),           # field: this game's focal seat (-1 outside a field)
     ("betting_policy", MAX_ENTRIES),   # per profile entry (a rollout plays mc entries by RULES.mc_self_policy)
     ("mc_decisions", ()),         # audit counts: decisions with more than one candidate,

@@ -1,9 +1,10 @@
-"""A whole game's rulebook, kept apart from its state, and how kernels find it.
+"""The rulebook, kept apart from the state, and how kernels find it.
 
 The rulebook is two vectors that no kernel writes during a game (Circus
-keeps its ``rulebook`` the same way): ``rules`` (int64, ``layout.RULES``:
-the rule set's integer numbers, the catalogue, each profile entry's
-policies, the run's settings) and ``money_rules`` (float64,
+keeps its ``rulebook`` the same way): ``rules`` (int64: the trick phase's
+rule flags, ``layout.TRICK_RULES``, then ``layout.RULES``: the rule set's
+integer numbers, the catalogue, each profile entry's policies, the run's
+settings) and ``money_rules`` (float64,
 ``layout.MONEY_RULES``: the money rules and policy parameters, then the
 fitted success model from ``MODEL_START`` and the network's packed
 weights). The state vectors (``game_state``, ``money``) hold what changes.
@@ -12,9 +13,12 @@ The hot kernels pass ``(board, game_state, money, rng)`` through thousands
 of small calls per round, and every array argument costs seven machine words
 a call (``tabletop_mc.jit``), so the rulebook travels inside the state
 rather than beside it: ``game_state`` keeps the two vectors' addresses
-(``GAME.rules_at``, ``GAME.money_rules_at``, and ``GAME.money_rules_size``),
+(``TRICK_STATE.rules_at``, ``GAME.money_rules_at``, and ``GAME.money_rules_size``),
 and a kernel reads the rules as ``rules_of(game_state)[RULES.players]``
-through a pointer (``tabletop_mc.pointers``), no copy. A copy of the state (a chunk's, a
+through a pointer (``tabletop_mc.pointers``), no copy. The trick phase reads
+only the head of ``rules`` (``nines_own``), so a trick-phase state outside a
+game (an odds query's, a DD solve's, a PIMC seat's) carries a rulebook of
+just that head in its own buffer (``trickstate.new_state``). A copy of the state (a chunk's, a
 rollout's) reads the same rulebook, so a rollout copies only what changes.
 The vectors must outlive every state that points at them, and an address
 means nothing in another process: ``analysis.game.setup.bind`` puts all
@@ -28,7 +32,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.pointers import at_address
-from sponsio_sim.kernels.layout import GAME, RULES
+from sponsio_sim.kernels.layout import GAME, NINES_OWN, TRICK_RULES, TRICK_STATE
 
 
 @nb.njit(cache=True, inline="always")
@@ -36,7 +40,14 @@ def rules_of(game_state):
     """The ``rules`` vector (``layout.RULES``) ``game_state`` reads: a pointer to it
     (``rules_of(game_state)[RULES.players]``; ``tabletop_mc.pointers.offset`` for the rest of it from a
     field on). No array is made of it: numba cannot make one in a ``no_refcount`` kernel or under one."""
-    return at_address(game_state[GAME.rules_at], np.int64)
+    return at_address(game_state[TRICK_STATE.rules_at], np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def nines_own(game_state):
+    """Whether a nines bet judges only its bettor's 9s (``nines_scope = own``): the trick phase's one
+    rule flag (``TRICK_RULES.flags``)."""
+    return (rules_of(game_state)[TRICK_RULES.flags] & NINES_OWN) != 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -59,6 +70,6 @@ def copy_game(arrays):
 @nb.njit(cache=True)
 def attach(game_state, rules, money_rules):
     """``game_state`` reads the rulebook ``rules``, ``money_rules`` (the caller keeps both alive)."""
-    game_state[GAME.rules_at] = rules.ctypes.data
+    game_state[TRICK_STATE.rules_at] = rules.ctypes.data
     game_state[GAME.money_rules_at] = money_rules.ctypes.data
     game_state[GAME.money_rules_size] = money_rules.shape[0]

@@ -9,7 +9,7 @@ import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.kernels.bits import RANKS, U0, colour_masks, nines_mask
-from sponsio_sim.kernels.layout import BOARD, MAX_REL, REL_FIELDS, TRICK_MONEY, TRICK_STATE
+from sponsio_sim.kernels.layout import BOARD, MAX_REL, REL_FIELDS, TRICK_MONEY, TRICK_RULES, TRICK_STATE
 
 
 @nb.njit(cache=True, inline="always")
@@ -20,15 +20,21 @@ def rel_at(s, j, field):
 
 @nb.njit(cache=True)
 def new_state(n_colours, flags=0):
-    """Fresh (board, game_state, money) arrays with the deck's constant masks and the rule flags set."""
+    """Fresh (board, game_state, money) arrays with the deck's constant masks, the state reading a
+    rulebook of its own with the trick phase's rule flags ``flags`` (``layout.TRICK_RULES``): one
+    buffer holds both, so the rulebook lives as long as the state (``kernels.rulebook``; a whole
+    game's state is bound to its whole rulebook instead, ``analysis.game.setup.bind``)."""
     board = np.zeros(BOARD.size, dtype=np.uint64)
     masks = colour_masks(n_colours)
     for c in range(n_colours):
         board[BOARD.colour_masks + c] = masks[c]
     board[BOARD.deck] = (np.uint64(1) << np.uint64(n_colours * RANKS)) - np.uint64(1)
     board[BOARD.nine_cards] = nines_mask(n_colours)
-    game_state = np.zeros(TRICK_STATE.size, dtype=np.int64)
-    game_state[TRICK_STATE.flags] = flags
+    raw = np.zeros(TRICK_STATE.size + TRICK_RULES.size, dtype=np.int64)
+    game_state = raw[:TRICK_STATE.size]
+    rules = raw[TRICK_STATE.size:]
+    rules[TRICK_RULES.flags] = flags
+    game_state[TRICK_STATE.rules_at] = rules.ctypes.data
     money = np.zeros(TRICK_MONEY.size, dtype=np.float64)
     return board, game_state, money
 

@@ -91,7 +91,7 @@ class RuleSet:
 
     @property
     def kernel_flags(self) -> int:
-        """The rule flags trick-phase kernels read (``kernels.layout``: ``TRICK_STATE.flags``)."""
+        """The rule flags trick-phase kernels read (``kernels.layout``: ``TRICK_RULES.flags``, the head of the rulebook)."""
         return NINES_OWN_FLAG if self.nines_scope == "own" else 0
 
     def options_changed(self) -> dict[str, str]:

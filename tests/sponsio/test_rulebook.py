@@ -1,7 +1,8 @@
 """The rulebook apart from the state (``kernels.rulebook``): the two kinds of vector share no field,
-no kernel writes a rule during a game, and a chunk kernel's copies of the state read the rulebook
-it was given."""
+no kernel writes a rule during a game, a trick-phase state outside a game reads its rule flags from
+a rulebook of its own, and a chunk kernel's copies of the state read the rulebook it was given."""
 
+import ctypes
 import pathlib
 import re
 
@@ -10,8 +11,10 @@ import numpy as np
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, copy_arrays, game_arrays, parse_profile, rulebook
 from sponsio_sim.kernels.game.engine import game_chunk, game_chunks, mc_switch
-from sponsio_sim.kernels.layout import (GAME, MONEY, MONEY_RULES, RULES, STATS_HEAD, TRICK_MONEY, TRICK_STATE,
-                                        stats_size)
+from sponsio_sim.kernels.layout import (MONEY, MONEY_RULES, NINES_OWN, RULES, STATS_HEAD, TRICK_MONEY, TRICK_RULES,
+                                        TRICK_STATE, GAME, stats_size)
+from sponsio_sim.kernels.rulebook import nines_own
+from sponsio_sim.kernels.trickstate import new_state
 from sponsio_sim.rules import load_rules
 
 R4 = load_rules("standard-4p")
@@ -22,24 +25,48 @@ KERNELS = pathlib.Path(__file__).resolve().parents[2] / "sponsio_sim" / "kernels
 
 
 def test_rules_and_state_share_no_field():
-    assert not set(RULES.dtype.names) & set(GAME.dtype.names) - {"size"}
-    assert not set(RULES.dtype.names) & set(TRICK_STATE.dtype.names)
+    assert RULES[0] == TRICK_RULES.size   # rules: TRICK_RULES, then RULES
+    for rules in (RULES, TRICK_RULES):
+        assert not set(rules.dtype.names) & set(GAME.dtype.names) - {"size"}
+        assert not set(rules.dtype.names) & set(TRICK_STATE.dtype.names)
     assert not set(MONEY_RULES.dtype.names) & set(MONEY.dtype.names)
     assert not set(MONEY_RULES.dtype.names) & set(TRICK_MONEY.dtype.names)
 
 
 def test_no_kernel_assigns_a_rule():
-    """Kernels read ``rules[RULES.x]`` and ``money_rules[MONEY_RULES.x]``; the one writer is
-    ``betting.model.precompute_best``, which fills the rulebook as the analysis layer builds it, and
-    the mc audit, which plays on its own copy of the rules."""
+    """Kernels read ``rules[RULES.x]`` and ``money_rules[MONEY_RULES.x]``; the writers are
+    ``betting.model.precompute_best``, which fills the rulebook as the analysis layer builds it,
+    the mc audit, which plays on its own copy of the rules, and ``trickstate.new_state``, which
+    writes a fresh trick-phase state's own rulebook."""
     writes = re.compile(r"\b(rules|money_rules)\[[^\]]*\]\s*([-+*/|&^]?=)(?!=)")
     found = []
     for path in sorted(KERNELS.rglob("*.py")):
         for no, line in enumerate(path.read_text().splitlines(), 1):
             if writes.search(line):
                 found.append(f"{path.relative_to(KERNELS)}:{no}: {line.strip()}")
-    allowed = ("betting/model.py", "game/audit.py")
+    allowed = ("betting/model.py", "game/audit.py", "trickstate.py")
     assert [f for f in found if not f.startswith(allowed)] == []
+
+
+def _rules_at(game_state, size):
+    return np.ctypeslib.as_array((ctypes.c_int64 * size).from_address(int(game_state[TRICK_STATE.rules_at])))
+
+
+def test_the_trick_phase_reads_its_rule_flags_from_the_rulebook():
+    """A trick-phase state of its own (``new_state``) and a whole game's state (``build_state``) both
+    find ``nines_scope`` at the head of the rulebook they point at, never in the state."""
+    for flags in (0, NINES_OWN):
+        _, game_state, _ = new_state(4, flags)
+        assert len(game_state) == TRICK_STATE.size and game_state[TRICK_STATE.rules_at] != 0
+        assert _rules_at(game_state, TRICK_RULES.size)[TRICK_RULES.flags] == flags
+        assert nines_own(game_state) == (flags == NINES_OWN)
+    for scope in ("all", "own"):
+        rules = load_rules("standard-4p", overrides=[f"nines_scope={scope}"])
+        _, game_state, _ = build_state(rules, parse_profile("ev:goal x4", rules), find_model(R4))
+        book, _ = rulebook(game_state)
+        assert book.ctypes.data == game_state[TRICK_STATE.rules_at]
+        assert book[TRICK_RULES.flags] == rules.kernel_flags and nines_own(game_state) == (scope == "own")
+        assert _rules_at(game_state, RULES.size)[RULES.players] == 4
 
 
 def test_a_game_leaves_the_rulebook_as_it_was():
@@ -63,7 +90,7 @@ def test_chunks_read_the_rulebook_they_are_given():
     profile = parse_profile("ev:goal:cash3 x4", R4)
     board, game_state, money = build_state(R4, profile, find_model(R4))
     start = game_arrays(board, game_state, money)
-    assert start.game_state[GAME.rules_at] == 0
+    assert start.game_state[TRICK_STATE.rules_at] == 0
     size = np.int64(stats_size(R4.players))
     counts = np.array([3, 3], dtype=np.int64)
     out = game_chunks(np.uint64(7), np.int64(0), counts, start, size, None)

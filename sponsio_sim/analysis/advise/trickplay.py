@@ -44,7 +44,7 @@ from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bets import BET_FIELDS
 from sponsio_sim.kernels.contexts import QueryArrays
 from sponsio_sim.kernels.dd.core import tally_layout
-from sponsio_sim.kernels.layout import MAX_BETS, RULES, TRICK_STATE
+from sponsio_sim.kernels.layout import MAX_BETS, RULES, TRICK_RULES, TRICK_STATE
 from sponsio_sim.kernels.odds.dd import solve_deals
 from sponsio_sim.kernels.play.pimc import trick_counters
 from tabletop_mc.workshare import new_ticket
@@ -125,7 +125,7 @@ def _solved(tt, ask: int, roots, worlds, n, rows, row_counts, prog):
     trick = np.array(tt.trick, dtype=np.int64)
     ok = np.zeros((n, len(roots), len(rows), 2), dtype=np.bool_)
     query = QueryArrays(np.int64(ask), np.int64(tt.leader), tt.codes, tt.counts, np.int64(n_col),
-                        np.int64(game_state[TRICK_STATE.flags]))
+                        np.int64(book[TRICK_RULES.flags]))
     for r0 in range(0, n, BATCH):
         r1 = min(r0 + BATCH, n)
         deals = worlds[r0:r1] & ~played

@@ -30,7 +30,7 @@ from sponsio_sim.betting_policies import POLICIES
 from sponsio_sim.bets import catalogue
 from sponsio_sim.kernels.layout import (CANDIDATE_FEATURES, CASH_NET, CASH_NEVER, GAME, MAX_ENTRIES, MAX_PLAYERS,
                                         MAX_ROUNDS, MAX_TRACK, MODEL_START, MONEY, MONEY_RULES, N_KINDS,
-                                        N_TOKENS, RULES)
+                                        N_TOKENS, RULES, TRICK_RULES, TRICK_STATE)
 from sponsio_sim.kernels.betting.model import precompute_best
 from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels.trickstate import new_state
@@ -188,7 +188,7 @@ def set_entry(game_state, e: int, st: Strategy) -> None:
 
 def bind(game_state, rules, money_rules):
     """``game_state`` bound to its rulebook (``kernels.rulebook``): a copy of the three vectors in one
-    buffer, the state's ``GAME.rules_at``, ``GAME.money_rules_at`` and ``GAME.money_rules_size`` set to
+    buffer, the state's ``TRICK_STATE.rules_at``, ``GAME.money_rules_at`` and ``GAME.money_rules_size`` set to
     find the other two. The returned state keeps the buffer, so the rulebook lives as long as the
     state (``rulebook`` reads it back); a plain copy of the state reads the same rulebook and must
     not outlive it (``copy_arrays`` copies both)."""
@@ -198,7 +198,7 @@ def bind(game_state, rules, money_rules):
     m = raw[8 * n_r:8 * (n_r + n_m)].view(np.float64)
     g = raw[8 * (n_r + n_m):].view(np.int64)
     r[:], m[:], g[:] = rules, money_rules, game_state
-    g[GAME.rules_at], g[GAME.money_rules_at], g[GAME.money_rules_size] = r.ctypes.data, m.ctypes.data, n_m
+    g[TRICK_STATE.rules_at], g[GAME.money_rules_at], g[GAME.money_rules_size] = r.ctypes.data, m.ctypes.data, n_m
     return g
 
 
@@ -207,7 +207,7 @@ def rulebook(game_state):
     (``RULES.named(rules)``, ``MONEY_RULES.named(money_rules[:MODEL_START])``): views of the buffer of
     a state ``bind`` returned; for a plain copy of one, read-only views of the rulebook it points at
     (valid while the state it was copied from lives; ``copy_arrays`` gives a copy a rulebook of its own)."""
-    if game_state[GAME.rules_at] == 0:
+    if game_state[TRICK_STATE.rules_at] == 0:
         raise ValueError("a game state without its rulebook (bind)")
     raw = game_state
     while raw.base is not None:
@@ -217,10 +217,10 @@ def rulebook(game_state):
             and raw.nbytes == 8 * (RULES.size + n_m + len(game_state))):
         rules = raw[:8 * RULES.size].view(np.int64)
         money_rules = raw[8 * RULES.size:8 * (RULES.size + n_m)].view(np.float64)
-        if (rules.ctypes.data == game_state[GAME.rules_at]
+        if (rules.ctypes.data == game_state[TRICK_STATE.rules_at]
                 and money_rules.ctypes.data == game_state[GAME.money_rules_at]):
             return rules, money_rules
-    rules = np.ctypeslib.as_array((ctypes.c_int64 * RULES.size).from_address(int(game_state[GAME.rules_at])))
+    rules = np.ctypeslib.as_array((ctypes.c_int64 * RULES.size).from_address(int(game_state[TRICK_STATE.rules_at])))
     money_rules = np.ctypeslib.as_array((ctypes.c_double * n_m).from_address(int(game_state[GAME.money_rules_at])))
     rules.flags.writeable = money_rules.flags.writeable = False
     return rules, money_rules
@@ -232,7 +232,7 @@ def game_arrays(board, game_state, money) -> GameArrays:
     the batch can be pickled and its result-cache key names the rulebook's contents."""
     rules, money_rules = rulebook(game_state)
     unbound = game_state.copy()
-    unbound[GAME.rules_at] = unbound[GAME.money_rules_at] = 0
+    unbound[TRICK_STATE.rules_at] = unbound[GAME.money_rules_at] = 0
     return GameArrays(board, unbound, money, rules.copy(), money_rules.copy())
 
 
@@ -280,6 +280,7 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
          tokens=sum(1 << TOKENS.index(t) for t in rules.tokens), rotate=1 if rotate else 0,
          bonus_net=1 if rules.round_bonus_basis == "net" else 0,
          track_ends=1 if rules.track_top == "ends" else 0)
+    book[TRICK_RULES.flags] = rules.kernel_flags
     rows = rows_of(rules)
     book[RULES.catalogue_rows] = len(rows)
     book[RULES.kind_first_row:RULES.kind_first_row + N_KINDS] = -1

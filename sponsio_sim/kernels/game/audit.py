@@ -6,7 +6,7 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.game.engine import game_round, play_game
-from sponsio_sim.kernels.layout import AUDIT_COUNTS, GAME, RULES
+from sponsio_sim.kernels.layout import AUDIT_COUNTS, GAME, RULES, TRICK_STATE
 from sponsio_sim.kernels.rulebook import rules_of
 from sponsio_sim.kernels.game.log import no_log
 
@@ -32,7 +32,7 @@ def _audited(seed, stream, games, rules, tab0, ints0, weight0, n_stats):
     board = tab0.copy()
     game_state = ints0.copy()
     money = weight0.copy()
-    game_state[GAME.rules_at] = rules.ctypes.data
+    game_state[TRICK_STATE.rules_at] = rules.ctypes.data
     rnd = game_round(board, game_state, money, np.empty(4, dtype=np.uint64))
     row = np.zeros(n_stats, dtype=np.float64)
     nolog = no_log()

@@ -32,7 +32,7 @@ from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.contexts import GameRollout, GameRound
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.layout import (BOARD, DECISION_RECORD, END_TOKENS, EV_ACTION, EV_END, EV_END_TOKEN, EV_LEAD,
-                                        GAME, MAX_BETS, MODEL_START, MONEY, MONEY_RULES, N_TOKENS, PASS, RULES)
+                                        GAME, MAX_BETS, MODEL_START, MONEY, MONEY_RULES, N_TOKENS, PASS, RULES, TRICK_STATE)
 from sponsio_sim.kernels.rulebook import copy_game, money_rules_of, rules_of
 from sponsio_sim.kernels.field import FIELD_KEY, draw_entries, redraw_others
 from sponsio_sim.kernels.game.log import log_deal, log_event, log_scoring, no_log
@@ -378,7 +378,7 @@ def mc_switch(game_state, record=None):
     """The ``mc_seats`` argument of the game kernels for a state built by
     ``analysis.game.setup`` (bound to its rulebook): None when no entry bets by ``mc``, else the
     decision record (``record``, or one row: nothing recorded)."""
-    if game_state[GAME.rules_at] == 0:
+    if game_state[TRICK_STATE.rules_at] == 0:
         raise ValueError("a game state without its rulebook (analysis.game.setup.bind)")
     if not _mc_any(game_state):
         return None

@@ -43,7 +43,7 @@ F_BET, F_RANDOM, F_GOAL, F_PIMC, F_WORST, F_BEST, F_LEADER = range(OUT_FIELDS)
 
 
 # What a grading run asks: the asking seat, the rules' shape (players,
-# colours, hand and talon sizes, the rule flags: layout.TRICK_STATE.flags), the candidate bets
+# colours, hand and talon sizes, the rule flags: layout.TRICK_RULES.flags), the candidate bets
 # ``cand[j]`` = (kind, a, b) with multipliers ``mult[j]`` and the stake,
 # goal-policy rounds per candidate and PIMC worlds per decision.
 Grading = namedtuple("Grading", ["ask", "players", "n_colours", "hand_size", "talon_size", "cand", "mult", "stake",

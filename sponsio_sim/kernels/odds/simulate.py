@@ -6,7 +6,7 @@ the counts do not depend on the thread count. Per chunk it returns counts
 in the ``stats_layout`` order: per bet kind, how often the asking seat
 would have won each of its rows (the tricks histogram 0..H, per colour the
 captured-card histogram 0..9, last, nines, fail per seat), then the joint
-success of all the asking seat's bets. ``flags`` are the rule flags of ``TRICK_STATE.flags`` (``kernels.layout``).
+success of all the asking seat's bets. ``flags`` are the rule flags of ``TRICK_RULES.flags`` (``kernels.layout``).
 
 ``stop`` (kind, a, b; kind < 0 for none) names the one bet a goal row asks
 about: a round then ends as soon as that bet is settled

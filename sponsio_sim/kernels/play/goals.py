@@ -15,7 +15,8 @@ from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
 from sponsio_sim.kernels.bits import RANKS, U0, U1, bit, highest, popcount
 from sponsio_sim.kernels.trickstate import rel_at
-from sponsio_sim.kernels.layout import BOARD, MAX_COLOURS, NINES_OWN as NINES_OWN_FLAG, TRICK_STATE
+from sponsio_sim.kernels.layout import BOARD, MAX_COLOURS, TRICK_STATE
+from sponsio_sim.kernels.rulebook import nines_own
 
 _PACE = 0.25       # mild wish to spread the tricks a tricks=N bet still needs
 _AVOID = 0.7       # a tricks=N bettor whose sure winners suffice avoids other tricks
@@ -78,7 +79,7 @@ def goal_weights(s, players, tricks_left, trick_mask, board, game_state, money):
             if board[BOARD.played] == U0:   # no trick done yet: this one decides it
                 money[owner] += 2.0 * sign
         elif kind == NINES:
-            if owner == s or (game_state[TRICK_STATE.flags] & NINES_OWN_FLAG) == 0:
+            if owner == s or not nines_own(game_state):
                 nine_sign += sign  # under nines_scope = own, only the bettor's own 9s count
         elif kind == FAIL:
             raise ValueError("goal_weights: a fail bet enters the relevance table as its targets' bets")

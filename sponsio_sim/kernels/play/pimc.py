@@ -27,7 +27,8 @@ from sponsio_sim.kernels.dd.context import BetQuestion
 from sponsio_sim.kernels.dd.solve import solve_bets
 from sponsio_sim.kernels.dd.core import tally_layout
 from sponsio_sim.kernels.play.tricks import HOOKED, choose_hooked, play_tricks
-from sponsio_sim.kernels.layout import BOARD, NINES_OWN, TRICK_STATE
+from sponsio_sim.kernels.layout import BOARD, TRICK_STATE
+from sponsio_sim.kernels.rulebook import nines_own
 
 PIMC = HOOKED
 # What the pimc seat's hook needs besides the public state.
@@ -135,7 +136,7 @@ def pimc_choose(ctx, s, legal, leader, n_trick, best, board, game_state, state):
     codes, bcounts, worlds, n_colours, score = ctx.codes, ctx.bcounts, ctx.worlds, ctx.n_colours, ctx.score
     players = bcounts.shape[0]
     colmask = board[BOARD.colour_masks:BOARD.colour_masks + n_colours].copy()
-    nines_own = (game_state[TRICK_STATE.flags] & NINES_OWN) != 0
+    own9 = nines_own(game_state)
     in_play = U0
     for t in range(players):
         in_play |= board[BOARD.hands + t]
@@ -168,7 +169,7 @@ def pimc_choose(ctx, s, legal, leader, n_trick, best, board, game_state, state):
         maxside = np.int64(1) << s if q == 0 else everyone
         for i in range(worlds):
             sample_world(s, players, board, game_state, state, ctx.pool, ctx.world)
-            nines = counted_nines(codes, bcounts, ctx.world, tr, leader, board[BOARD.nine_cards], nines_own)
+            nines = counted_nines(codes, bcounts, ctx.world, tr, leader, board[BOARD.nine_cards], own9)
             for k in range(n):
                 if score[k, 1 + q] + worlds - i < top:
                     continue
@@ -210,7 +211,7 @@ def trick_counters(ctr, players, n_colours, codes, bcounts, nine_lost, board, ga
         tricks_done += ctr[q]
         for col in range(n_colours):
             ctr[cc0 + q * n_colours + col] = popcount(board[BOARD.won + q] & board[BOARD.colour_masks + col])
-    if game_state[TRICK_STATE.flags] & NINES_OWN:   # only the nines bettors' own 9s count
+    if nines_own(game_state):   # only the nines bettors' own 9s count
         nine_lost &= nine_bettors(codes, bcounts)
     ctr[nok] = 1 if nine_lost == 0 else 0
     ctr[last_i] = -1

@@ -22,7 +22,8 @@ from sponsio_sim.bet_kinds import FAIL
 from sponsio_sim.kernels.bits import RANKS, U0, U1, above, beats, bit, lowest, popcount, select
 from sponsio_sim.kernels.play.goals import colour_terms, goal_weights
 from sponsio_sim.kernels.trickstate import rel_at
-from sponsio_sim.kernels.layout import BOARD, MAX_REL, NINES_OWN as NINES_OWN_FLAG, TRICK_STATE
+from sponsio_sim.kernels.layout import BOARD, MAX_REL, TRICK_STATE
+from sponsio_sim.kernels.rulebook import nines_own
 
 RANDOM, GREEDY, GOAL = 0, 1, 2
 # Weights of the goal policy's card-scoring terms (heuristic constants, not rules;
@@ -118,7 +119,7 @@ def choose_scored(s, goal, legal, trick, board, game_state, money):
         nine_sign = 0.0
         bank = 0.0
     nine_dead = pos > 0 and (trick_mask & board[BOARD.nine_cards] & ~bit(best)) != U0 \
-        and (game_state[TRICK_STATE.flags] & NINES_OWN_FLAG) == 0
+        and not nines_own(game_state)
     cur_col = -1
     q = 0.0
     n_can = 0
