@@ -59,6 +59,7 @@ def test_the_trick_phase_reads_its_rule_flags_from_the_rulebook():
         _, game_state, _ = new_state(4, flags)
         assert len(game_state) == TRICK_STATE.size and game_state[TRICK_STATE.rules_at] != 0
         assert _rules_at(game_state, TRICK_RULES.size)[TRICK_RULES.flags] == flags
+        assert list(rulebook(game_state)[0]) == [flags] and len(rulebook(game_state)[1]) == 0
         assert nines_own(game_state) == (flags == NINES_OWN)
     for scope in ("all", "own"):
         rules = load_rules("standard-4p", overrides=[f"nines_scope={scope}"])

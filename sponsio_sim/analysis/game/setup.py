@@ -206,11 +206,18 @@ def rulebook(game_state):
     """(rules, money_rules) a game state reads (``kernels.rulebook``), read and written by name
     (``RULES.named(rules)``, ``MONEY_RULES.named(money_rules[:MODEL_START])``): views of the buffer of
     a state ``bind`` returned; for a plain copy of one, read-only views of the rulebook it points at
-    (valid while the state it was copied from lives; ``copy_arrays`` gives a copy a rulebook of its own)."""
+    (valid while the state it was copied from lives; ``copy_arrays`` gives a copy a rulebook of its own).
+    A trick-phase state of its own (``trickstate.new_state``) reads the trick phase's rules only
+    (``TRICK_RULES``; no money rules)."""
     if game_state[TRICK_STATE.rules_at] == 0:
         raise ValueError("a game state without its rulebook (bind)")
+    if len(game_state) < GAME.size:
+        rules = np.ctypeslib.as_array((ctypes.c_int64 * TRICK_RULES.size).from_address(
+            int(game_state[TRICK_STATE.rules_at])))
+        rules.flags.writeable = False
+        return rules, np.zeros(0, dtype=np.float64)
     raw = game_state
-    while raw.base is not None:
+    while isinstance(raw, np.ndarray) and raw.base is not None:   # a kernel's array ends in numba's MemInfo
         raw = raw.base
     n_m = int(game_state[GAME.money_rules_size])
     if (isinstance(raw, np.ndarray) and raw.dtype == np.uint8
