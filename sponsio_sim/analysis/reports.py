@@ -50,9 +50,10 @@ TYPICAL_HANDS = [
 GAMES = 50_000            # games of the field and of the best single profile (and of each exploit)
 SWEEP_GAMES = 20_000      # games per lever value
 RECOMMEND_GAMES = 20_000  # recommend's final games per table
-MC_FLOOR = 40   # the fewest games of a run with mc seats (a mean's CI needs 30)
+GAMES_FLOOR = 100   # the fewest games of any other run (a smoke build: every mean's CI above MIN_MEAN_N)
+MC_FLOOR = MIN_MEAN_N   # the fewest games of a run with mc seats (a mean's CI needs MIN_MEAN_N)
 ADAPT_GAMES = 2_000   # games per profile of each re-solved field (the players who adapt to a lever value)
-ADAPT_FLOOR = 60
+ADAPT_FLOOR = 30   # a smoke build's re-solved fields (each profile's mean over at least MIN_MEAN_N games)
 # the sweep measure that moves each ladder finding (the restricted-play values move with their multiplier)
 SWEEP_MEASURE = {"seat 0 (acts first) against the fair share": "seat 0 - fair share",
                  "the largest gap between two seats": "largest seat gap", "rounds per game": "rounds per game",
@@ -73,9 +74,9 @@ def build_reports(out_dir, seed: int = 1, scale: float = 1.0, threads=None, prog
     out = Path(out_dir)
     doc = HtmlReport(out)
     rules = load_rules()
-    # sample sizes scale with ``scale``, above a floor; the runs with mc seats (a thousand times slower)
-    # have a lower floor, so a smoke build (scale below 0.05) stays quick: 0.05 and up are above both
-    n = lambda k, floor=240, at=scale: max(int(k * at), floor)  # noqa: E731
+    # sample sizes scale with ``scale``, above a floor (GAMES_FLOOR; the runs with mc seats, a thousand
+    # times slower, MC_FLOOR): the floors only shape a smoke build (scale below 0.05; 0.05 and up are above both)
+    n = lambda k, floor=GAMES_FLOOR, at=scale: max(int(k * at), floor)  # noqa: E731
     run = Run(seed=seed, threads=threads, progress=progress, cache=True)
     adapt_games = n(ADAPT_GAMES, ADAPT_FLOOR)
     sweeps = sweep("reference", players=[4, 3], n=n(SWEEP_GAMES), run=run, adapt_games=adapt_games)
@@ -236,7 +237,7 @@ def _balance_section(doc: HtmlReport, out: Path, rules, ch, seed: int) -> None:
 def _recommend_section(doc: HtmlReport, n, run: Run, adapt_games: int) -> None:
     for players in (4, 3):
         rec = recommend("reference", players=players, run=run,
-                        stages=Stages(screen_n=n(RECOMMEND_GAMES) // 8 or 240, n=n(RECOMMEND_GAMES), adapt=adapt_games))
+                        stages=Stages(screen_n=n(RECOMMEND_GAMES) // 8, n=n(RECOMMEND_GAMES), adapt=adapt_games))
         adapted = "; ".join(f"{t}: {w}" for t, w in rec.meta["adapted"].items())
         doc.section(
             f"Recommended multiplier tables ({players} players)",

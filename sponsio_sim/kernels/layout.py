@@ -45,6 +45,7 @@ way. This module sits at the bottom of the kernels: it imports no kernel
 but ``bits`` (``tests/test_layers.py``).
 """
 
+from functools import lru_cache
 from math import prod
 
 import numpy as np
@@ -259,14 +260,17 @@ NINES_CELLS = BY_NAME["nines"].cell_sizes      # 9s not in the talon, own 9s
 FAIL_CELLS = BY_NAME["fail"].cell_sizes        # the target's bets (0..5+), place in the betting order
 
 
+@lru_cache(maxsize=None)
 def model_shapes(hand_size):
-    """Shape of each kind's table (``bet_kinds`` order), parameter last where there is one."""
-    return [model_shape(kind, hand_size) for kind in KINDS]
+    """Shape of each kind's table (``bet_kinds`` order), parameter last where there is one (a tuple,
+    kept per hand size: every game's setup reads it)."""
+    return tuple(model_shape(kind, hand_size) for kind in KINDS)
 
 
+@lru_cache(maxsize=None)
 def model_sizes(hand_size):
     """Flat size of each kind's table."""
-    return [prod(shape) for shape in model_shapes(hand_size)]
+    return tuple(prod(shape) for shape in model_shapes(hand_size))
 
 
 # statistics per chunk (float64): game totals (STATS_HEAD), one block per profile entry (ENTRY_STATS),

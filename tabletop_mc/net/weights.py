@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,9 +120,33 @@ class NetWeights:
 
 
 def load_weights(path: str | Path, expect: NetSpec, what: str = "weights file") -> NetWeights:
-    """The network in file ``path``, made for ``expect`` (else one ``UserError`` line)."""
+    """The network in file ``path``, made for ``expect`` (else one ``UserError`` line). A file this
+    process loaded before, unchanged since (the same file, size and modification time), is not read
+    again: a report or a multiplier search sets up thousands of games with the shipped network. Its
+    arrays are read-only, as every user of a loaded network shares them."""
+    try:
+        st = Path(path).stat()
+        key = (str(Path(path).resolve()), st.st_ino, st.st_size, st.st_mtime_ns, expect.digest())
+    except OSError:
+        key = None    # read_bytes says what is wrong
+    with _LOCK:
+        if key in _LOADED:
+            return _LOADED[key]
     where = f"{what} {path}"
-    return NetWeights.from_bytes(read_bytes(path, where, limit=MAX_FILE), where, expect)
+    weights = NetWeights.from_bytes(read_bytes(path, where, limit=MAX_FILE), where, expect)
+    if key is not None:
+        for a in [a for pair in weights.layers for a in pair] + [*weights.q, *weights.v]:
+            a.flags.writeable = False
+        with _LOCK:
+            while len(_LOADED) >= _KEEP_LOADED:
+                del _LOADED[next(iter(_LOADED))]
+            _LOADED[key] = weights
+    return weights
+
+
+_LOADED: dict = {}    # load_weights' files: (path, inode, size, mtime, spec digest) -> NetWeights
+_KEEP_LOADED = 8      # the most recent files (a training run writes one per iteration)
+_LOCK = threading.Lock()
 
 
 def _meta(arrays: dict, where: str) -> dict:

@@ -86,13 +86,14 @@ def build(main, out, prog: str) -> Path:
     if prog == "sponsio":
         (Path(out) / "grading").symlink_to(away)
         names.append("grading")
-    # --mc-scale sizes the strong-play rung apart from --scale: 5,000 x 0.009 = 45 games of every seat mc
-    res = CliRunner().invoke(main, ["report", "--out", str(out), "--scale", "0.002", "--mc-scale", "0.009",
+    # --mc-scale sizes the strong-play rung apart from --scale (whose rung would be the floor,
+    # MIN_MEAN_N = 30 games): 5,000 x 0.007 = 35 games of every seat mc
+    res = CliRunner().invoke(main, ["report", "--out", str(out), "--scale", "0.002", "--mc-scale", "0.007",
                                     "--format", "json"])
     assert res.exit_code == 0, f"{prog} report: {res.output}"
-    assert json.loads(res.output)["meta"]["mc_scale"] == 0.009
+    assert json.loads(res.output)["meta"]["mc_scale"] == 0.007
     page = (Path(out) / "index.html").read_text()
-    assert ("(45 with every seat mc)" if prog == "sponsio" else "in every seat n=45") in page, (
+    assert ("(35 with every seat mc)" if prog == "sponsio" else "in every seat n=35") in page, (
         "the strong-play rung does not play --mc-scale's games")
     for name in names:
         assert not (Path(out) / name).is_symlink() and (Path(out) / name).exists(), name

@@ -25,6 +25,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -67,16 +68,22 @@ class SuccessModel:
 
     @property
     def offsets(self) -> list[int]:
-        return list(np.cumsum([0] + model_sizes(self.hand_size))[:-1])
+        return list(np.cumsum([0, *model_sizes(self.hand_size)])[:-1])
 
     def tables(self, values) -> list[np.ndarray]:
         """``values`` (flat) split into each kind's shaped table."""
         return [values[o:o + n].reshape(shape) for o, n, shape in
                 zip(self.offsets, model_sizes(self.hand_size), model_shapes(self.hand_size))]
 
+    @cached_property
+    def _counts(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """(bets, wins) split into each kind's table, once: a game's setup asks ``base_rate`` for every
+        catalogue row, and a recommend or sweep run sets up thousands of games."""
+        return self.tables(self.bets), self.tables(self.wins)
+
     def base_rate(self, kind: int, param: int) -> float:
         """Unconditional win rate of a bet kind (and parameter, for tricks/colour)."""
-        b, w = self.tables(self.bets)[kind], self.tables(self.wins)[kind]
+        b, w = self._counts[0][kind], self._counts[1][kind]
         if KIND_ROWS[kind].param_axis:
             b, w = b[..., param], w[..., param]
         total = b.sum()
@@ -152,7 +159,7 @@ def check_play(strategies, play_policy: str, source: str, rules: RuleSet) -> Non
 def smooth(bets: np.ndarray, wins: np.ndarray, hand_size: int) -> np.ndarray:
     """Per-cell chance: (wins + PRIOR x parameter rate) / (bets + PRIOR)."""
     out = []
-    for o, n, shape, kind in zip(np.cumsum([0] + model_sizes(hand_size))[:-1], model_sizes(hand_size),
+    for o, n, shape, kind in zip(np.cumsum([0, *model_sizes(hand_size)])[:-1], model_sizes(hand_size),
                                  model_shapes(hand_size), KIND_ROWS):
         b = bets[o:o + n].reshape(shape)
         w = wins[o:o + n].reshape(shape)
