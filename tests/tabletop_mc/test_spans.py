@@ -1,6 +1,7 @@
 """tabletop_mc.spans: chunks on threads give the numbers one thread gives."""
 
 import os
+import subprocess
 import sys
 import threading
 
@@ -60,21 +61,30 @@ def test_on_threads_calls_once_per_thread_and_errors_surface():
         each_span(fail, 10)
 
 
+# run in a fresh interpreter: a test worker may hold other libraries' threads (JAX warns on fork)
+_FORKED_CHILD = """
+import os, signal, numpy as np
+from tabletop_mc.spans import each_span
+def squares(lo, hi, out):
+    for i in range(lo, hi):
+        out[i] = i * i
+each_span(lambda lo, hi: None, 8)   # the parent has a pool now
+pid = os.fork()
+if pid == 0:   # the child: its spans must run (the parent's pool threads are not here)
+    code = 1
+    try:
+        signal.alarm(60)
+        got = np.zeros(16, dtype=np.int64)
+        each_span(lambda lo, hi: squares(lo, hi, got), 16)
+        code = 0 if list(got) == [i * i for i in range(16)] else 2
+    finally:
+        os._exit(code)
+_, status = os.waitpid(pid, 0)
+raise SystemExit(os.waitstatus_to_exitcode(status))
+"""
+
+
 @pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32", reason="fork")
 def test_a_forked_child_runs_spans_on_pools_of_its_own():
-    each_span(lambda lo, hi: None, 8)   # the parent has a pool now
-    pid = os.fork()
-    if pid == 0:   # the child: its spans must run (the parent's pool threads are not here)
-        code = 1
-        try:
-            import signal
-            signal.alarm(60)
-            got = np.zeros(16, dtype=np.int64)
-            each_span(lambda lo, hi: _squares(lo, hi, got), 16)
-            want = np.zeros(16, dtype=np.int64)
-            _squares(0, 16, want)
-            code = 0 if np.array_equal(got, want) else 2
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
+    res = subprocess.run([sys.executable, "-c", _FORKED_CHILD], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
