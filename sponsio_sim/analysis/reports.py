@@ -237,7 +237,8 @@ def _balance_section(doc: HtmlReport, out: Path, rules, ch, seed: int) -> None:
 def _recommend_section(doc: HtmlReport, n, run: Run, adapt_games: int) -> None:
     for players in (4, 3):
         rec = recommend("reference", players=players, run=run,
-                        stages=Stages(screen_n=n(RECOMMEND_GAMES) // 8, n=n(RECOMMEND_GAMES), adapt=adapt_games))
+                        stages=Stages(screen_n=max(n(RECOMMEND_GAMES) // 8, MIN_MEAN_N), n=n(RECOMMEND_GAMES),
+                                      adapt=adapt_games))
         adapted = "; ".join(f"{t}: {w}" for t, w in rec.meta["adapted"].items())
         doc.section(
             f"Recommended multiplier tables ({players} players)",
