@@ -72,9 +72,9 @@ def check(net: NetWeights, where: str) -> NetWeights:
     return net
 
 
-@lru_cache(maxsize=32)
 def load(path: str, players: int) -> NetWeights:
-    """The network in weights file ``path``, made for ``players`` (else one UserError line)."""
+    """The network in weights file ``path``, made for ``players`` (else one UserError line); read once
+    per process while the file is unchanged (``tabletop_mc.net.load_weights``)."""
     return check(load_weights(path, spec(players), "net weights file"), f"net weights file {path}")
 
 
