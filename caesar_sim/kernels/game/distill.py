@@ -25,7 +25,7 @@ from caesar_sim.kernels.play.state import advance, new_game
 CODES = 1 + MERCHANT_VALUES * ROWS * 3     # action code + 1 (pass = 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _record(rulebook, weight_table, seats, g0, count, out, r0):
     """Games ``g0 .. g0+count-1`` (``seats``: ``kernels.contexts.Seats``, members drawn, the focal one
     recorded); rows from ``out[r0]`` on; returns the number of rows written."""

@@ -88,7 +88,7 @@ def seat_members(seats, g, n, seat):
     return rot
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def seated_games(rulebook, weight_table, seats, g0, count, rng, game_log, game_stats, out):
     """Games ``g0 .. g0+count-1`` of a chunk (arrays in; pointers inside); seat s of game g plays
     member m (``seat_members``): policy ``seats.policy[m]``, rollouts ``seats.rollouts[m]``, weight

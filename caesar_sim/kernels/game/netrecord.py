@@ -58,7 +58,7 @@ def decision_bound(players: int, days: int) -> int:
     return players * days * 3 * 9
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _label(rulebook, weight_table, seats, how, g0, count, out, d0, a0):
     """Games ``g0 .. g0+count-1``: labelled decisions from row ``d0`` of ``out.decisions`` (and ``out.inputs``),
     their actions from row ``a0`` of ``out.actions``; returns (decision rows, action rows) written."""

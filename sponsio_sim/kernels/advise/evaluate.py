@@ -51,7 +51,7 @@ def evaluate_span(question, r0, r1, with_game, board, game_state, money, row0, o
 evaluate.kernel = evaluate_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _evaluate_one(question, i, r0, r1, with_game, board, game_state, money, row0, out):
     """``evaluate``'s work for the picked action ``i``."""
     step, s, acts, pick, worlds, key = question

@@ -107,7 +107,7 @@ def layouts_span(lay, key, out, lo, hi):
 propose_layouts.kernel = layouts_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _draw(i, lay, shift, state, hands, free, cards):
     """One layout of ``lay`` (a ``Layouts``) into ``hands``: per colour a split
     drawn by its count, then the colour's cards dealt over it."""

@@ -33,7 +33,7 @@ RACE_Z = 2.0                          # a candidate this many paired SEs behind 
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # rollout key from the game's random state (not advanced)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _finish(step, rnd):
     """Play the round in ``rnd`` (a ``contexts.GameRound``) on from betting
     step ``step`` (steps past the betting are the end tokens, ``END_TOKENS``
@@ -149,7 +149,7 @@ def rollout(step, s, action, board, game_state, money, work, rs_start):
     return w2[MONEY.coins + s] - money[MONEY.coins + s], last, nine_lost
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def pilot_rollouts(step, s, n, key, board, game_state, money, work, pass_gain):
     """Seat s passes at ``step`` in ``n`` rollouts (the search's first ``n``
     deals): its gains into ``pass_gain``, and per catalogue row the share of

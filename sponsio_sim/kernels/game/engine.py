@@ -79,7 +79,7 @@ def start_round(board, game_state, money):
     board[BOARD.revealed] = 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def betting_phase(board, game_state, money, state, log, mc_seats):
     """docs/rules-sponsio.md section 2: ``turns`` turns, each seat acting once from left of the dealer;
     then the swap, rebet and double tokens take effect (section 3). ``mc_seats``
@@ -129,7 +129,7 @@ def predict_bets(board, game_state, money):
             money[MONEY.bet_p + s * MAX_BETS + i] = money_rules[cell]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc_seats):
     """Deal and bet one round (``mc`` seats do not cash in yet:
     ``mc_cash_ins``): the arrays of a ``contexts.GameRound``, passed one by
@@ -285,7 +285,7 @@ def game_round(board, game_state, money, rng):
     return GameRound(board, game_state, money, rng, pool, fixed, need, hands, codes, counts, result, failed, playpol)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log, mc_seats):
     """Play ``games`` games from random stream ``(seed, stream)``; statistics into ``row``
     (``mc_seats``: see ``play_game``)."""
@@ -344,7 +344,7 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats):
     return reason, winners
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def start_chunk(seed, stream, games, start, row, mc_seats):
     """``game_chunk`` from ``start`` (a ``contexts.GameArrays``), statistics into ``row``."""
     board, game_state, money = copy_game(start)

@@ -39,7 +39,7 @@ from sponsio_sim.kernels.trickstate import set_round
 MAX_FIT_BETS = 3
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def fit_chunk(seed, stream, rounds, start, mode, policy, troll_share, bins, row):
     """One chunk of ``rounds`` sample rounds from ``start`` (``contexts.GameArrays``;
     module docstring)."""
@@ -122,7 +122,7 @@ def fit_span(seed, first_chunk, counts, lo, hi, start, mode, policy, troll_share
 fit_chunks.kernel = fit_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def onpolicy_chunk(seed, stream, games, start, n_stats, row, mc_seats):
     """``games`` whole games of the configured profile (``start``, a ``contexts.GameArrays``); every
     bet held when betting ends is one sample of its model cell (``game.play_game``)."""

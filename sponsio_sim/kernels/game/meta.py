@@ -22,7 +22,7 @@ from sponsio_sim.kernels.rulebook import copy_game, rules_of
 from sponsio_sim.kernels.game.log import no_log
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def profile_chunk(seed, chunk, games, start, groups, n_stats, out, mc_seats):
     """``games`` games of chunk ``chunk`` from ``start`` (``contexts.GameArrays``); per
     member j: out[j] += y, out[K + j] += y * y, out[2K + j] += 1 for every game where j

@@ -98,7 +98,7 @@ def game_measures(reason, winners, focal, game_state, money, stats, before, afte
         x[SEAT_SHARE_MEASURES + s] = ((winners >> s) & 1) / n_win
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def multi_chunk(seed, stream, games, plays, focal, n_stats, n_meas, row, mc_seats):
     """``games`` games of chunk ``stream``, each played by every play (the rows of
     ``plays``, a ``contexts.GameArrays``); ``focal[j]``: the entry whose win share play j

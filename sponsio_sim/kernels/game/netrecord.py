@@ -23,7 +23,7 @@ from sponsio_sim.kernels.game.record import record_game
 OUTCOME_SE = 0.5     # one game's win share as an estimate of a position's value: its spread, about
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def label_chunk(seed, stream, games, tab0, ints0, weight0, row, record):
     """``games`` games of chunk ``stream``, the ``mc`` seats recording into ``record``."""
     rnd = game_round(tab0.copy(), ints0.copy(), weight0.copy(), np.empty(4, dtype=np.uint64))

@@ -84,7 +84,7 @@ def chunk_stream(seed, stream, pool):
     return state, pool.copy()
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def deal_chunk(seed, stream, conditions, out):
     """The chunk's deals under ``conditions`` (``contexts.DealConditions``),
     from stream ``(seed, stream)``, into the rows of ``out``."""
@@ -166,7 +166,7 @@ def pimc_odds_span(seed, first_chunk, counts, lo, hi, conditions, query, policy,
         pimc_odds_chunk(seed, first_chunk + i, counts[i], conditions, query, policy, worlds, out[i])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def pimc_odds_chunk(seed, stream, rounds, conditions, query, policy, worlds, row):
     ask, leader, codes, bcounts, n_colours = query.ask, query.leader, query.codes, query.bcounts, query.n_colours
     fixed = conditions.fixed

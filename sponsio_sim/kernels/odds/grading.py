@@ -126,7 +126,7 @@ def pick_bet(rnd, grading, leader, hand, talon):
     return best_j, best_ev
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def grade_chunk(seed, stream, n_hands, grading, out, ev):
     ask, players, n_colours, hand_size, cand = (grading.ask, grading.players, grading.n_colours, grading.hand_size,
                                                 grading.cand)
