@@ -3,33 +3,15 @@ point"): a plain jitted function whose one jitted caller is a ``*_span`` kernel 
 so it does not cost a whole engine's code generation of its own on a first run. Read from the source;
 ``no_refcount`` bodies are exempt (compiled into a reference-counted span they would count references)."""
 
-import ast
-from pathlib import Path
+from kernel_source import functions
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 KERNEL_DIRS = ("sponsio_sim/kernels", "caesar_sim/kernels")
 
 
 def jitted():
-    """{(module, name): (decorator texts, {(module, name) it calls})} of every jitted function, calls
-    resolved through the module's own imports."""
-    out = {}
-    for d in KERNEL_DIRS:
-        for path in sorted((ROOT / d).rglob("*.py")):
-            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            tree = ast.parse(path.read_text())
-            names = {}
-            for node in tree.body:
-                if isinstance(node, ast.ImportFrom) and node.module:
-                    names |= {a.asname or a.name: (node.module, a.name) for a in node.names}
-            for node in tree.body:
-                if isinstance(node, ast.FunctionDef):
-                    decs = [ast.unparse(x) for x in node.decorator_list]
-                    if any("njit" in x or "no_refcount" in x for x in decs):
-                        calls = {names.get(n.func.id, (module, n.func.id)) for n in ast.walk(node)
-                                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
-                        out[(module, node.name)] = (decs, calls)
-    return out
+    """{(module, name): (decorator texts, {(module, name) it calls})} of every jitted function."""
+    return {(module, node.name): (decs, calls) for module, node, decs, calls, _ in functions(KERNEL_DIRS)
+            if any("njit" in x or "no_refcount" in x for x in decs)}
 
 
 def span_only_bodies(graph):

@@ -12,6 +12,7 @@ import numba
 import numpy as np
 import pytest
 
+from kernel_source import functions
 from tabletop_mc.jit import no_refcount
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -35,29 +36,16 @@ def kernels():
     """{(module, name): (marked, allocates, {(module, name) it calls})} of every
     jitted function, calls resolved through the module's own imports."""
     out = {}
-    for d in KERNEL_DIRS:
-        for path in sorted((ROOT / d).rglob("*.py")):
-            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            tree = ast.parse(path.read_text())
-            names = {}
-            for node in tree.body:
-                if isinstance(node, ast.ImportFrom) and node.module:
-                    names |= {a.asname or a.name: (node.module, a.name) for a in node.names}
-            for node in tree.body:
-                if not isinstance(node, ast.FunctionDef):
-                    continue
-                decs = [ast.unparse(x) for x in node.decorator_list]
-                calls = {names.get(n.func.id, (module, n.func.id)) for n in ast.walk(node)
-                         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
-                allocates = bool(ALLOCATES.search(ast.unparse(node)))
-                hooked = [d.args[0].id for d in node.decorator_list if isinstance(d, ast.Call)
-                          and ast.unparse(d.func) == "overload" and isinstance(d.args[0], ast.Name)]
-                for target in hooked:   # a call to the overloaded name may run this implementation
-                    key = names.get(target, (module, target))
-                    _, was_alloc, was_calls = out.get(key, (False, False, set()))
-                    out[key] = (False, was_alloc or allocates, was_calls | calls)
-                if any("njit" in x or x == "no_refcount" for x in decs):
-                    out[(module, node.name)] = ("no_refcount" in decs, allocates, calls)
+    for module, node, decs, calls, names in functions(KERNEL_DIRS):
+        allocates = bool(ALLOCATES.search(ast.unparse(node)))
+        hooked = [d.args[0].id for d in node.decorator_list if isinstance(d, ast.Call)
+                  and ast.unparse(d.func) == "overload" and isinstance(d.args[0], ast.Name)]
+        for target in hooked:   # a call to the overloaded name may run this implementation
+            key = names.get(target, (module, target))
+            _, was_alloc, was_calls = out.get(key, (False, False, set()))
+            out[key] = (False, was_alloc or allocates, was_calls | calls)
+        if any("njit" in x or x == "no_refcount" for x in decs):
+            out[(module, node.name)] = ("no_refcount" in decs, allocates, calls)
     return out
 
 
