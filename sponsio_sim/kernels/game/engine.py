@@ -190,7 +190,7 @@ def rollout_game(s, cash, key, r, board, game_state, money, work, mc_seats):
     k = 0
     while reason == 0:
         round_start(key, np.uint64((r << 16) | k), rs, pool)
-        # mc entries bet by ev in a rollout (load_scratch); passing mc_seats on only shares the compiled round
+        # mc entries bet by ev in a rollout (load_scratch), so the round's mc branch never runs here
         deal_and_bet(tab2, ints2, w2, rs, pool, fixed, need, hands, nolog, mc_seats)
         leader, last, nine_lost, n_failed = play_out(tab2, ints2, w2, rs, hands, codes, counts, result, failed,
                                                      playpol)
