@@ -80,7 +80,7 @@ def k_states(rulebook, weight_table, pols, ks, seed, count):
     seats' policies; one row of ``game_state`` per decision (tests of the policies on real positions)."""
     out = np.zeros((count, STATE.size), np.int64)
     rng = np.empty(4, np.uint64)
-    seed_state(seed, 0, rng)
+    seed_state(seed, np.int64(0), rng)
     game_state, rollout_state = np.zeros(STATE.size, np.int64), np.zeros(STATE.size, np.int64)
     actions, scratch = np.zeros(ACTIONS.size, np.int64), np.zeros(SCRATCH.size)
     game_log, game_stats = np.zeros(2, np.int64), np.zeros(STATS.size)
@@ -146,7 +146,7 @@ def k_net_outputs(rulebook, weight_table, game_state, p):
     action's value (float32, the fixed action list) and the position's value."""
     actions, scratch = np.zeros(ACTIONS.size, np.int64), np.zeros(SCRATCH.size)
     v, _ = net_run(as_ptr(rulebook), as_ptr(game_state), as_ptr(weight_table), p, as_ptr(scratch), as_ptr(actions),
-                   -1)
+                   np.int64(-1))
     buf = as_float32(offset(as_ptr(scratch), SCRATCH.net))
     x, q = np.zeros(INPUTS.size, np.float32), np.zeros(NET_ACTIONS, np.float32)
     for j in range(INPUTS.size):

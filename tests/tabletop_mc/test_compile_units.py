@@ -3,6 +3,8 @@ point"): a plain jitted function whose one jitted caller is a ``*_span`` kernel 
 so it does not cost a whole engine's code generation of its own on a first run. Read from the source;
 ``no_refcount`` bodies are exempt (compiled into a reference-counted span they would count references)."""
 
+import ast
+
 from kernel_source import functions
 
 KERNEL_DIRS = ("sponsio_sim/kernels", "caesar_sim/kernels")
@@ -34,3 +36,111 @@ def test_span_bodies_compile_into_their_span():
     separate = sorted(f"{m}.{n} (called by {', '.join(sorted(c[1] for c in who))})"
                       for (m, n), who in bodies.items() if not any("inline='always'" in x for x in graph[(m, n)][0]))
     assert not separate, f"compile these into their span with inline=\"always\": {separate}"
+
+
+# numba compiles a jitted function once per distinct tuple of argument types, and a constant argument has
+# a type of its own (``Literal[int](0)``, ``Literal[bool](True)``): a callee that one caller hands ``0``
+# and another a variable compiles twice. So does one handed a variable first bound to a constant
+# (``r = 0`` then ``r += 1``): numba types the call while ``r`` is still the literal, compiles that copy,
+# then compiles again once ``r`` is an integer. Such copies were about a tenth of what the suite's kernel
+# cache held (7.2 of 77 MB on e6c9167), the largest a whole ``rollout_game`` (1.4 MB, 8 s of a first
+# game with an ``mc`` seat). ``np.int64(0)`` / ``np.bool_(True)`` are plain integers and booleans to numba.
+# Kept on purpose (a copy per constant is the point, or too small to matter):
+DELIBERATE = {
+    ("sponsio_sim.kernels.advise.actions", "_add"): "four stores; a copy compiles in a fraction of a second",
+    ("sponsio_sim.kernels.advise.actions", "_swaps"): "one small loop of stores, as _add",
+    ("sponsio_sim.kernels.betting.candidates", "add_candidate"): "five stores, as _add",
+    ("sponsio_sim.kernels.game.log", "log_event"): "eight stores, as _add",
+    ("caesar_sim.kernels.play.policies", "legal_actions"): "the rollouts' inner step specialises on its offset",
+    ("caesar_sim.kernels.play.scan", "_scan"): "compiled once per mode anyway (the mode is a named constant)",
+    ("tabletop_mc.net.forward", "_layer"): "a layer's inner loop specialises on its activation",
+    ("tabletop_mc.net.packed", "_dense"): "as _layer",
+    ("tabletop_mc.net.packed", "_accumulate"): "as _layer",
+}
+LITERAL_DIRS = ("sponsio_sim/kernels", "caesar_sim/kernels", "tabletop_mc")
+
+
+def _constant(node):
+    """The value of an int or bool constant (a negative one too), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _constant(node.operand)
+        return None if inner is None or isinstance(inner, bool) else -inner
+    if isinstance(node, ast.Constant) and type(node.value) in (bool, int):
+        return node.value
+    return None
+
+
+def _bindings(fn):
+    """{name: set of what it is bound to in ``fn``: a constant's value, or None for anything else}."""
+    bound = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                    pairs = zip(target.elts, node.value.elts)
+                elif isinstance(target, ast.Tuple):
+                    pairs = ((t, None) for t in target.elts)
+                else:
+                    pairs = [(target, node.value)]
+                for t, value in pairs:
+                    if isinstance(t, ast.Name):
+                        bound.setdefault(t.id, set()).add(None if value is None else _constant(value))
+        elif isinstance(node, (ast.AugAssign, ast.For)) and isinstance(node.target, ast.Name):
+            bound.setdefault(node.target.id, set()).add(None)
+    return bound
+
+
+def argument_kinds():
+    """{(callee, position): {kind: [call sites]}} over every call of a separately compiled kernel (not
+    ``inline="always"``) from a kernel; a kind is "constant V", "first bound to V" (a variable bound to
+    constant V and to something else) or "value"."""
+    kernels, bodies = {}, []
+    for module, node, decs, _, names in functions(LITERAL_DIRS):
+        if any("njit" in x or "no_refcount" in x for x in decs):
+            kernels[(module, node.name)] = any("inline='always'" in x for x in decs)
+            bodies.append((module, node, names))
+    kinds = {}
+    for module, fn, names in bodies:
+        bound = _bindings(fn)
+        for call in ast.walk(fn):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+                continue
+            callee = names.get(call.func.id, (module, call.func.id))
+            if callee not in kernels or kernels[callee]:
+                continue
+            for i, arg in enumerate(call.args):
+                value = _constant(arg)
+                seen = bound.get(arg.id, {None}) if isinstance(arg, ast.Name) else {None}
+                consts = sorted(repr(v) for v in seen if v is not None)
+                if value is not None:
+                    kind = f"constant {value!r}"
+                elif consts and len(seen) == 1:
+                    kind = f"constant {consts[0]}"
+                elif consts:
+                    kind = f"first bound to {'/'.join(consts)}"
+                else:
+                    kind = "value"
+                kinds.setdefault((callee, i), {}).setdefault(kind, []).append(f"{fn.name}:{call.lineno}")
+    return kinds
+
+
+def test_a_kernel_compiles_once_per_argument_type_not_per_constant():
+    kinds = argument_kinds()
+    assert any(c[1] == "rollout_game" for c, _ in kinds)                       # the check sees the calls
+    twice = []
+    for (callee, i), by_kind in sorted(kinds.items()):
+        if callee in DELIBERATE:
+            continue
+        mixed = any(k.startswith("first") for k in by_kind) or (
+            len(by_kind) > 1 and any(k.startswith("constant") for k in by_kind))
+        if mixed:
+            twice.append(f"{callee[0]}.{callee[1]} argument {i}: "
+                         + "; ".join(f"{k} at {', '.join(sites)}" for k, sites in by_kind.items()))
+    assert not twice, "compiled once per constant (pass np.int64(...) / np.bool_(...)):\n" + "\n".join(twice)
+
+
+def test_the_deliberate_copies_are_still_kernels():
+    """An entry of DELIBERATE names a separately compiled kernel that still gets a constant somewhere."""
+    kinds = argument_kinds()
+    called = {callee for (callee, _), by_kind in kinds.items() if any(k.startswith("constant") for k in by_kind)}
+    assert set(DELIBERATE) <= called, sorted(set(DELIBERATE) - called)

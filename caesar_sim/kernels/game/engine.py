@@ -145,7 +145,7 @@ def play_one(rulebook, weight_table, pols, ks, seed, game_log):
     """Game 0 of chunk 0 for ``seed`` (the first game a batch plays, unrotated), logged into the
     2-d int64 array ``game_log`` (row 0: count, capacity); returns the final totals by seat."""
     rng = np.empty(4, np.uint64)
-    seed_state(seed, 0, rng)
+    seed_state(seed, np.int64(0), rng)
     return _one_game(rulebook, weight_table, Seats(pols, ks, np.arange(MAX_PLAYERS), False, np.ones(1), -1,
                                                    np.uint64(0), False, np.uint64(0)),
                      rng, game_log)

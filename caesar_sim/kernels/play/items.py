@@ -1,6 +1,7 @@
 """What an item is worth to a seat, and which item a seat takes (numba); a seat's weights: ``layout.WEIGHTS``."""
 
 import numba as nb
+import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
@@ -137,7 +138,7 @@ def choose_item(rulebook, game_state, weight_table, p, row, rng, scratch):
         nt = game_state[STATE.tickets_shown]
         if at_random:
             return randbelow(rng, nt)
-        return ticket_utils(rulebook, game_state, weight_table, p, scratch, False)
+        return ticket_utils(rulebook, game_state, weight_table, p, scratch, np.bool_(False))
     nv = game_state[STATE.visitors_shown + row - 2]
     if at_random:
         return randbelow(rng, nv)

@@ -24,6 +24,8 @@ paths agree, the same random actions), so candidates differ by their action, not
 and fewer rollouts per candidate decide as well.
 """
 
+import numpy as np
+
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import next_u64, randbelow, seed_state, uniform
 from caesar_sim.kernels.play.items import wrow
@@ -169,7 +171,7 @@ def mc_values(game_state, ro, K):
     best = -1e300
     for i in range(cnt):
         scratch[SCRATCH.rollout_mean + i], scratch[SCRATCH.rollout_sq + i] = 0.0, 0.0
-        _rollouts(ro, game_state, p, o, i, key, 0, first, (whole, d0, ph0, eps))
+        _rollouts(ro, game_state, p, o, i, key, np.int64(0), first, (whole, d0, ph0, eps))
         best = max(best, scratch[SCRATCH.rollout_mean + i])
         scratch[SCRATCH.rollout_n + i] = first
     if first < K:   # pruning: the rest of the rollouts for the first candidate (the pass: the paired errors'

@@ -18,6 +18,8 @@ from the softmax over the values. The value head (``net_value``) is the seat's e
 `mc` reads it at the end of a truncated rollout (``kernels.play.mc``).
 """
 
+import numpy as np
+
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.net.packed import NetIO, net_forward_packed
 from tabletop_mc.pointers import as_float32, offset
@@ -73,14 +75,14 @@ def net_run(rulebook, game_state, weight_table, p, scratch, actions, n_only):
 @no_refcount
 def net_value(rulebook, game_state, weight_table, p, scratch, actions):
     """Seat ``p``'s expected win share in ``game_state`` by the network of its weight row (its value head)."""
-    return net_run(rulebook, game_state, weight_table, p, scratch, actions, 0)[0]
+    return net_run(rulebook, game_state, weight_table, p, scratch, actions, np.int64(0))[0]
 
 
 @no_refcount
 def net_scores(rulebook, game_state, weight_table, p, scratch, actions):
     """Every legal action of ``p`` into ``actions[0:]`` (none at a banned row) and its value (linear score plus
     the network's) into ``scratch[SCRATCH.score:]``; returns their number."""
-    cnt = net_run(rulebook, game_state, weight_table, p, scratch, actions, 1)[1]
+    cnt = net_run(rulebook, game_state, weight_table, p, scratch, actions, np.int64(1))[1]
     q = as_float32(offset(scratch, SCRATCH.net))
     for i in range(cnt):
         scratch[SCRATCH.score + i] += q[NET_Q + actions[i] + 1]

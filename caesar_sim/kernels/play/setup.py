@@ -4,6 +4,7 @@ Also the small helpers every engine module shares: the event log, shuffling and 
 """
 
 import numba as nb
+import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from tabletop_mc.rng import randbelow
@@ -162,7 +163,7 @@ def setup_day(rulebook, game_state, game_log, game_stats):
         game_state[STATE.favours_shown + 2])
     miss_t, miss_v = 0, 0
     for _ in range(rulebook[RULES.tickets_per_day]):
-        miss_t += draw_ticket(rulebook, game_state, game_log, 0) < 0
+        miss_t += draw_ticket(rulebook, game_state, game_log, np.int64(0)) < 0
     for x in range(VENUES):
         cnt = 0
         for i in range(game_state[STATE.tickets_shown]):
@@ -170,7 +171,7 @@ def setup_day(rulebook, game_state, game_log, game_stats):
         for _ in range(cnt - 1):
             miss_v += lay_visitor(rulebook, game_state, x, game_log)
     for _ in range(rulebook[RULES.special_tickets + d]):
-        x = draw_ticket(rulebook, game_state, game_log, 1)
+        x = draw_ticket(rulebook, game_state, game_log, np.int64(1))
         if x >= 0:
             game_state[STATE.specials + x] += 1
             miss_v += lay_visitor(rulebook, game_state, x, game_log)

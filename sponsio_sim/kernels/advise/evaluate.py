@@ -78,7 +78,7 @@ def _evaluate_one(question, i, r0, r1, with_game, board, game_state, money, row0
             final[i, r, b] = ints2[GAME.bet_row + s * MAX_BETS + b]
         won[i, r] = m
         if with_game:
-            share[i, r] = rollout_game(s, False, key ^ _GAME, np.int64(r), played.board, ints2, played.money,
+            share[i, r] = rollout_game(s, np.bool_(False), key ^ _GAME, np.int64(r), played.board, ints2, played.money,
                                        gwork, None)
 
 

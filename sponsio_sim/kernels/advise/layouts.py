@@ -136,4 +136,4 @@ def _draw(i, lay, shift, state, hands, free, cards):
                 if acc > goal:
                     break
         i -= shift[pick]
-        deal(state, cards[start[c]:start[c + 1]], hands, splits[pick], np.uint64(0), 0, hands)
+        deal(state, cards[start[c]:start[c + 1]], hands, splits[pick], np.uint64(0), np.int64(0), hands)

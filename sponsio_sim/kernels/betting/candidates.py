@@ -49,7 +49,7 @@ def add_candidate(cands, gains, n, act, x, y, rv, g):
 def ev_candidates(s, board, game_state, money, cands, gains):
     """The actions ``ev`` weighs for seat s and their gains (module docstring);
     ties go to the earlier one, as in ``policies.choose_ev``. Returns their number."""
-    return decision_candidates(s, board, game_state, money, NO_PILOT, True, cands, gains)
+    return decision_candidates(s, board, game_state, money, NO_PILOT, np.bool_(True), cands, gains)
 
 
 @no_refcount
@@ -57,7 +57,7 @@ def step_candidates(s, board, game_state, money, pilot, cands, gains):
     """Seat s's candidates for ``mc`` and ``distilled`` (module docstring).
     ``pilot[row]``: the pilot's estimate of P(win) of a catalogue row, or -1
     where it has none; a bet's gain uses it where there is one. Returns their number."""
-    return decision_candidates(s, board, game_state, money, pilot, False, cands, gains)
+    return decision_candidates(s, board, game_state, money, pilot, np.bool_(False), cands, gains)
 
 
 @no_refcount

@@ -276,7 +276,7 @@ def choose_net(s, board, game_state, money, state):
     if (board[BOARD.hands + s] & ~board[BOARD.revealed]) == U0:
         return PASS, -1, -1, -1
     x, q, legal, hidden = scratch_of(game_state, money)
-    encode(s, False, board, game_state, money, x)
+    encode(s, np.bool_(False), board, game_state, money, x)
     weighed(s, board, game_state, money, x, legal)
     evaluate(game_state, money, x, q, hidden)
     a = pick_legal(q, legal, N_ACTIONS, money_rules[MONEY_RULES.temperature + entry_of(s, game_state)], state)
@@ -288,7 +288,7 @@ def cash_values(s, board, game_state, money):
     """The value head's (keep, cash in) for seat s at the end of a round (its streak position unmoved)."""
     money_rules = money_rules_of(game_state)
     x, q, legal, hidden = scratch_of(game_state, money)
-    encode(s, True, board, game_state, money, x)
+    encode(s, np.bool_(True), board, game_state, money, x)
     keep = evaluate(game_state, money, x, q, hidden)
     pos = game_state[GAME.track + s]
     x[NET_INPUTS.coins] += money_rules[MONEY_RULES.track_values + pos]

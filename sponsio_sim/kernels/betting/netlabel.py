@@ -62,7 +62,7 @@ def label_decision(step, s, board, game_state, money, state, record):
     valued and recorded first (module docstring): ``(act, x, y, rv)``."""
     rules = rules_of(game_state)
     x, q, legal, hidden = scratch_of(game_state, money)
-    encode(s, False, board, game_state, money, x)
+    encode(s, np.bool_(False), board, game_state, money, x)
     weighed(s, board, game_state, money, x, legal)
     n = 0
     for a in range(N_ACTIONS):
@@ -152,7 +152,7 @@ def _position_row(kind, s, board, game_state, money, record, cash):
     """A row with seat s's end-of-round inputs (after cashing in when ``cash``); its row index or -1."""
     money_rules = money_rules_of(game_state)
     x = scratch_of(game_state, money)[0]
-    encode(s, True, board, game_state, money, x)
+    encode(s, np.bool_(True), board, game_state, money, x)
     if cash:
         pos = game_state[GAME.track + s]
         x[NET_INPUTS.coins] += money_rules[MONEY_RULES.track_values + pos]
@@ -179,7 +179,7 @@ def record_cash(s, share, r, board, game_state, money, record):
 @nb.njit(cache=True)
 def record_outcome(s, board, game_state, money, record):
     """Seat s's position after its cash-in decision; the chunk writes its value (the final win share)."""
-    _position_row(ROW_OUTCOME, s, board, game_state, money, record, False)
+    _position_row(ROW_OUTCOME, s, board, game_state, money, record, np.bool_(False))
 
 
 def record_rows(capacity: int) -> np.ndarray:

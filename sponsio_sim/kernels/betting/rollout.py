@@ -114,7 +114,7 @@ def deal_world(r, key, work):
     rnd = work.scratch
     rnd.pool.sort()
     seed_state(key, np.uint64(r), rnd.rng)
-    deal(rnd.rng, rnd.pool, rnd.fixed, rnd.need, U0, 0, work.dealt)
+    deal(rnd.rng, rnd.pool, rnd.fixed, rnd.need, U0, np.int64(0), work.dealt)
 
 
 @nb.njit(cache=True)
@@ -197,7 +197,7 @@ def search(step, s, cand, m, board, game_state, money, work, key, pre_gain):
     upto = np.zeros(m, dtype=np.int64)
     n_alive = m
     rs_start = np.empty(4, dtype=np.uint64)
-    r = 0
+    r = np.int64(0)
     while r < rollouts and n_alive > 1:
         deal_world(r, key, work)
         rs_start[:] = rs

@@ -100,7 +100,7 @@ def best_rows(s, n, board, game_state, money, cands, gains):
         row = rules[RULES.kind_first_row + kind]
         while row >= 0 and row < rules[RULES.catalogue_rows] and rules[RULES.catalogue + 3 * row] == kind:
             if bet_legal(s, row, game_state, money):
-                v = score_of(s, BET, row, -1, 0.0, board, game_state, money)
+                v = score_of(s, np.int64(BET), row, np.int64(-1), 0.0, board, game_state, money)
                 if v > best:
                     best, brow = v, row
             row += 1

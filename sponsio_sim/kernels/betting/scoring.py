@@ -197,7 +197,7 @@ def leaf_share(s, board, game_state, money):
     if reason:
         return 1.0 / popcount(np.uint64(winners)) if (winners >> s) & 1 else 0.0
     x, q, legal, hidden = scratch_of(game_state, money)
-    encode(s, True, board, game_state, money, x)
+    encode(s, np.bool_(True), board, game_state, money, x)
     return np.float64(evaluate(game_state, money, x, q, hidden))
 
 

@@ -38,6 +38,7 @@ from here (its counters stay where they are)?
 """
 
 import numba as nb
+import numpy as np
 
 from tabletop_mc.jit import no_refcount
 from sponsio_sim.bet_kinds import COLOUR, FAIL, FIRST, LAST, NINES, TRICKS
@@ -143,7 +144,7 @@ def ducks_trick(d, hands, players, ask, colmask, plies):
     if bseat == ask or (ask - leader) % players >= pos:
         return False, U0
     in_play = U0
-    guards = 0
+    guards = np.int64(0)
     for t in range(players):
         in_play |= hands[t]
         if (t - leader) % players < pos:

@@ -263,7 +263,7 @@ def search(hands, colmask, nines, mode, target, maxside, coalition, codes, bcoun
     tbet = trick_bet(codes, bcounts, ask) if alone else -1
     keep = nines if any_nines else U0
     nodes = 0
-    d = 0
+    d = np.int64(0)
     pending = -1
     pending_w = U0
     entering = True
@@ -346,7 +346,7 @@ def search(hands, colmask, nines, mode, target, maxside, coalition, codes, bcoun
                 if any_nines:
                     pending_w |= h_all & nines
                 top = popcount(hands[plies[d, F_SEAT]]) if mode == MODE_TRICKS else 1
-                move = 0
+                move = np.int64(0)
                 if cut:
                     move = rel_move(plies[d, F_MOV0 + plies[d, F_NEXT_MOVE] - 1], h_all)
                 tt_store(table, plies[d, F_SLOT], ply_cards[d, U_TAG], ply_cards, d, players, stamp, plies[d, F_NEED],

@@ -97,7 +97,7 @@ def betting_phase(board, game_state, money, state, log, mc_seats):
         else:
             act, x, y, rv = choose_action(s, board, game_state, money, state)
         if not apply_action(s, act, x, y, rv, board, game_state, money):
-            act, x, y, rv = PASS, -1, -1, -1  # pragma: no cover - policies only choose legal actions
+            act, x, y, rv = PASS, np.int64(-1), np.int64(-1), np.int64(-1)  # pragma: no cover - policies only choose legal actions
         log_event(log, rnd, EV_ACTION, s, k // players, act, x, y, rv)
     for j in range(len(END_TOKENS)):
         t = end_token(j)
@@ -186,7 +186,8 @@ def rollout_game(s, cash, key, r, board, game_state, money, work, mc_seats):
     if cash:
         cash_in(s, ints2[GAME.track + s], ints2, w2)
         ints2[GAME.track + s] = 0
-    reason, winners = close_round(0, 0, 0, 0, rnd, row2, nolog)
+    none = np.int64(0)
+    reason, winners = close_round(none, none, none, none, rnd, row2, nolog)
     k = 0
     while reason == 0:
         round_start(key, np.uint64((r << 16) | k), rs, pool)
@@ -228,7 +229,8 @@ def mc_cash_ins(board, game_state, money, state, row, mc_seats):
         pos = game_state[GAME.track + s]
         if 0 < pos < rules[RULES.track_win] and rules[RULES.mc_leaf + entry_of(s, game_state)] and not label:
             # horizon=net: both options valued where the round ends (no rollouts: nothing is left to draw)
-            if option_share(s, True, board, game_state, money) > option_share(s, False, board, game_state, money):
+            if option_share(s, np.bool_(True), board, game_state, money) > option_share(s, np.bool_(False), board,
+                                                                                     game_state, money):
                 cash_in(s, pos, game_state, money)
                 game_state[GAME.track + s] = 0
         elif 0 < pos < rules[RULES.track_win]:
@@ -237,7 +239,7 @@ def mc_cash_ins(board, game_state, money, state, row, mc_seats):
             key = rollout_key(state) ^ np.uint64(s) ^ np.uint64(rules[RULES.net_label_salt])
             share = np.zeros((2, rollouts), dtype=np.float64)
             alive = np.ones(2, dtype=np.bool_)
-            r = 0
+            r = np.int64(0)
             while r < rollouts and alive[0] and alive[1]:
                 for c in range(2):
                     share[c, r] = rollout_game(s, c, key, r, board, game_state, money, work, mc_seats)

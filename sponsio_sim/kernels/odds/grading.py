@@ -116,7 +116,7 @@ def pick_bet(rnd, grading, leader, hand, talon):
         build_relevance(codes, bcounts, rnd.game_state)
         wins = 0
         for _ in range(pick_rounds):
-            t = deal(rnd.rng, pool, fixed, need, talon, 0, hands)
+            t = deal(rnd.rng, pool, fixed, need, talon, np.int64(0), hands)
             if _play_one(rnd, leader, policy, hands, t, ask):
                 wins += 1
         e = wins / pick_rounds * grading.mult[j] - grading.stake

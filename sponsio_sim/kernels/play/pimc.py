@@ -47,7 +47,7 @@ def sample_world(s, players, board, game_state, state, pool, out):
     cards of the colours some seat is void in are placed first, each into a
     random free slot of a seat that may hold it (close to uniform)."""
     revealed = board[BOARD.revealed]
-    n = 0
+    n = np.int64(0)
     for t in range(players):
         if t == s:
             continue

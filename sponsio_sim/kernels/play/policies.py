@@ -122,7 +122,7 @@ def choose_scored(s, goal, legal, trick, board, game_state, money):
         and not nines_own(game_state)
     cur_col = -1
     q = 0.0
-    n_can = 0
+    n_can = np.int64(0)
     w_can = 0.0
     best_card = -1
     best_score = -1e300

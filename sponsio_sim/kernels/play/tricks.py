@@ -99,7 +99,7 @@ def play_scripted(players, leader, policy, board, game_state, money, state, ctx,
         for pos in range(players):
             s += 1
             if s == players:
-                s = 0
+                s = np.int64(0)
             h = board[BOARD.hands + s]
             if script is not None and k >= n_script and halt != -1 and (halt == -2 or halt == s):
                 game_state[TRICK_STATE.n_played] = t
