@@ -275,6 +275,8 @@ def build_state(rules: RuleSet, strategies: list[Strategy], model: SuccessModel,
     (``tabletop_mc.net.NetWeights``) ``net`` seats play, default the shipped one for the player count
     (``game.net.find_net``); loaded only when a seat needs it."""
     check_rules(rules)
+    if mc_self not in ("ev", "distilled", "net"):   # a rollout never searches (kernels' load_scratch, rollout_game)
+        raise ValueError(f"an mc seat's rollouts play its later decisions by ev, distilled or net, not {mc_self!r}")
     board, ints0, w0 = new_state(rules.n_colours, rules.kernel_flags)
     game_state = np.zeros(GAME.size, dtype=np.int64)
     game_state[:len(ints0)] = ints0

@@ -79,7 +79,7 @@ def _evaluate_one(question, i, r0, r1, with_game, board, game_state, money, row0
         won[i, r] = m
         if with_game:
             share[i, r] = rollout_game(s, np.bool_(False), key ^ _GAME, np.int64(r), played.board, ints2, played.money,
-                                       gwork, None)
+                                       gwork)
 
 
 def evaluate_cash(s, key, r0, r1, board, game_state, money, row0, share):
@@ -97,7 +97,7 @@ def cash_span(s, key, r0, r1, board, game_state, money, row0, share, lo, hi):
         mine = game_state.copy()
         gwork = game_rollout(board, mine, money, row0)
         for r in range(r0, r1):
-            share[c, r] = rollout_game(s, c == 1, key, np.int64(r), board, mine, money, gwork, None)
+            share[c, r] = rollout_game(s, c == 1, key, np.int64(r), board, mine, money, gwork)
 
 
 evaluate_cash.kernel = cash_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

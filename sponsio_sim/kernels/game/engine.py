@@ -168,12 +168,14 @@ def close_round(leader, last, nine_lost, n_failed, rnd, row, log):
 
 
 @nb.njit(cache=True)
-def rollout_game(s, cash, key, r, board, game_state, money, work, mc_seats):
+def rollout_game(s, cash, key, r, board, game_state, money, work):
     """From the end of a round's scoring, seat s cashes in now (``cash``) or
     not and the game is played to its end in rollout r (streams from ``key``)
-    by every seat's own policy (``mc`` seats by ``ev`` and their cashK), in
-    ``work`` (a ``contexts.GameRollout``); returns seat s's win share (1/k of
-    a k-way shared win)."""
+    by every seat's own policy (``mc`` seats by their rollout policy,
+    ``RULES.mc_self_policy``, and their cashK), in ``work`` (a ``contexts.GameRollout``);
+    returns seat s's win share (1/k of a k-way shared win). No seat searches here, so the
+    round is compiled without the ``mc`` search (``mc_seats`` None, see ``play_game``), one
+    copy for every caller."""
     rules = rules_of(game_state)
     rnd, row2, nolog = work.scratch, work.row, work.log
     tab2, ints2, w2, rs = rnd.board, rnd.game_state, rnd.money, rnd.rng
@@ -191,8 +193,8 @@ def rollout_game(s, cash, key, r, board, game_state, money, work, mc_seats):
     k = 0
     while reason == 0:
         round_start(key, np.uint64((r << 16) | k), rs, pool)
-        # mc entries bet by ev in a rollout (load_scratch), so the round's mc branch never runs here
-        deal_and_bet(tab2, ints2, w2, rs, pool, fixed, need, hands, nolog, mc_seats)
+        # every mc entry bets by its rollout policy here (load_scratch): no mc search is compiled in
+        deal_and_bet(tab2, ints2, w2, rs, pool, fixed, need, hands, nolog, None)
         leader, last, nine_lost, n_failed = play_out(tab2, ints2, w2, rs, hands, codes, counts, result, failed,
                                                      playpol)
         reason, winners = close_round(leader, last, nine_lost, n_failed, rnd, row2, nolog)
@@ -242,7 +244,7 @@ def mc_cash_ins(board, game_state, money, state, row, mc_seats):
             r = np.int64(0)
             while r < rollouts and alive[0] and alive[1]:
                 for c in range(2):
-                    share[c, r] = rollout_game(s, c, key, r, board, game_state, money, work, mc_seats)
+                    share[c, r] = rollout_game(s, c == 1, key, r, board, game_state, money, work)
                 r += 1
                 if r % RACE_EVERY == 0 and r < rollouts and not label:
                     race(share, r, alive)
