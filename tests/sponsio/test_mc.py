@@ -110,6 +110,14 @@ def test_mc_keeps_its_position_when_cashing_in_gives_a_rival_the_win():
     assert pos == 8 and coins == 5.0
 
 
+def test_an_mc_seats_rollouts_never_search():
+    """A rollout plays an ``mc`` seat's later decisions by ev, distilled or net (the rounds it plays are
+    compiled without the search: ``kernels.game.engine.rollout_game``), so ``mc`` is refused there."""
+    r4 = load_rules("standard-4p")
+    with pytest.raises(ValueError, match="by ev, distilled or net, not 'mc'"):
+        build_state(r4, parse_profile("mc:goal:cash4 x4", r4), find_model(r4), mc_self="mc")
+
+
 def test_rollout_r_deals_the_same_world_whatever_came_before():
     from sponsio_sim.kernels.betting.rollout import deal_world, new_work
     board, game_state, money = build_state(R4, parse_profile("mc:goal, troll:goal x3", R4), find_model(R4))
