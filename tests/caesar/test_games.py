@@ -43,7 +43,8 @@ def test_game_invariants_from_the_log():
     for seed in range(1, 30):
         prof = parse_profile("random,greedy,value,random", 4)
         game_log = np.zeros((layout.MAX_LOG_ROWS, layout.LOG_FIELDS), np.int64)
-        totals = play_one(kernel_rules(rules, 4), prof.kernel_weights(), prof.policies, prof.rollouts, seed, game_log)
+        totals = play_one(kernel_rules(rules, 4), prof.kernel_weights(), prof.policies, prof.rollouts, np.uint64(seed),
+                          game_log)
         rows = game_log[1:game_log[0, 0] + 1]
         day_starts = np.nonzero(rows[:, 0] == layout.EV_DAY)[0].tolist() + [len(rows)]
         for a, b in zip(day_starts, day_starts[1:]):

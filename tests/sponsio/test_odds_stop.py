@@ -35,7 +35,7 @@ SITUATIONS = [
 def _counts(sit, bet, policy, opponents, stop, seed=11):
     """Summed counts of the goal row ``bet`` (the seat playing for it), with or without the stop."""
     args = kernel_args(sit.with_bets([bet]), policy, opponents, stop=bet if stop else None)
-    return odds_chunks(np.int64(seed), np.int64(0), COUNTS, *args).sum(axis=0)
+    return odds_chunks(np.uint64(seed), np.int64(0), COUNTS, *args).sum(axis=0)
 
 
 @pytest.mark.parametrize("rules_name,overrides,hand,talon,seat,lead,policy,opponents", SITUATIONS)
