@@ -3,7 +3,7 @@
 
     python scripts/make_reports.py                  # reports/sponsio and reports/caesar
     python scripts/make_reports.py --only sponsio --scale 0.1 --out /tmp/reports
-    python scripts/make_reports.py --only sponsio --scale 0.2 --mc-scale 1   # reports/sponsio as committed next
+    python scripts/make_reports.py --only sponsio --scale 0.2 --mc-scale 1   # reports/sponsio as committed
 
 Finished simulation batches are cached on disk (keyed by configuration), so
 a killed run resumes where it stopped.
