@@ -20,7 +20,8 @@ def states(players=4, profile="tuned x4", count=400, seed=3):
     prof = parse_profile(profile, players)
     rulebook = kernel_rules(load_rules(), players)
     weight_table = prof.kernel_weights()
-    return rulebook, weight_table, api.k_states(rulebook, weight_table, prof.policies, prof.rollouts, np.uint64(seed), count)
+    return rulebook, weight_table, api.k_states(rulebook, weight_table, prof.policies, prof.rollouts, np.uint64(seed),
+                                                count)
 
 
 def test_field_draws_are_reproducible_and_follow_the_weights():

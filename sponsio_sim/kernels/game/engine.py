@@ -97,7 +97,8 @@ def betting_phase(board, game_state, money, state, log, mc_seats):
         else:
             act, x, y, rv = choose_action(s, board, game_state, money, state)
         if not apply_action(s, act, x, y, rv, board, game_state, money):
-            act, x, y, rv = PASS, np.int64(-1), np.int64(-1), np.int64(-1)  # pragma: no cover - policies only choose legal actions
+            # never runs: the policies only choose legal actions
+            act, x, y, rv = PASS, np.int64(-1), np.int64(-1), np.int64(-1)
         log_event(log, rnd, EV_ACTION, s, k // players, act, x, y, rv)
     for j in range(len(END_TOKENS)):
         t = end_token(j)
