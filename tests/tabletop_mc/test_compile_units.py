@@ -4,6 +4,7 @@ so it does not cost a whole engine's code generation of its own on a first run. 
 ``no_refcount`` bodies are exempt (compiled into a reference-counted span they would count references)."""
 
 import ast
+from functools import cache
 
 from kernel_source import functions
 
@@ -90,6 +91,7 @@ def _bindings(fn):
     return bound
 
 
+@cache
 def argument_kinds():
     """{(callee, position): {kind: [call sites]}} over every call of a separately compiled kernel (not
     ``inline="always"``) from a kernel; a kind is "constant V", "first bound to V" (a variable bound to

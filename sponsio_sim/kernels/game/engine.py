@@ -189,8 +189,8 @@ def rollout_game(s, cash, key, r, board, game_state, money, work):
     if cash:
         cash_in(s, ints2[GAME.track + s], ints2, w2)
         ints2[GAME.track + s] = 0
-    none = np.int64(0)
-    reason, winners = close_round(none, none, none, none, rnd, row2, nolog)
+    zero = np.int64(0)   # the round is scored: what it passes only feeds the rollout's scratch statistics
+    reason, winners = close_round(zero, zero, zero, zero, rnd, row2, nolog)
     k = 0
     while reason == 0:
         round_start(key, np.uint64((r << 16) | k), rs, pool)
