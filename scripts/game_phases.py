@@ -47,7 +47,7 @@ def _rounds(n, upto, board, game_state, money):
         engine.start_game(g, game_state, money)
         engine.round_start(np.uint64(1), np.int64(g), state, pool)
         if upto == ROUND:
-            engine.deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, None)
+            engine.deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, None, None)
             check += play_out_round(rnd)[0]
             continue
         dealt = players * rulebook(game_state)[0][RULES.hand_size]
@@ -56,7 +56,7 @@ def _rounds(n, upto, board, game_state, money):
         for s in range(players):
             board[BOARD.hands + s] = hands[s]
         if upto == BETTING:
-            engine.betting_phase(board, game_state, money, state, log, None)
+            engine.betting_phase(board, game_state, money, state, log, None, None)
             engine.predict_bets(board, game_state, money)
         check += np.int64(board[BOARD.talon] & np.uint64(0xFF))
     return check

@@ -166,7 +166,6 @@ RULES = layout(np.int64, (
     # the learned policy (``betting.net``): where its packed float32 weights sit in ``money_rules`` and how
     # many float64 slots they fill (-1: no network loaded), where its scratch sits in ``money``, its layer widths
     ("net_at", ()), ("net_size", ()), ("net_scratch", ()), ("net_depth", ()), ("net_dims", 8),
-    ("net_label", ()),            # 1: mc entries value every action the network weighs (``betting.netlabel``)
     ("net_label_salt", ()),       # labelling: mixed into the rollouts' key (independent labels of the same games)
     ("net_label_race", ()),       # labelling: an action z paired SEs behind the best stops early (z in tenths; 0: never)
     ("catalogue", (MAX_ROWS, 3)),   # (kind, a, b) per catalogue row

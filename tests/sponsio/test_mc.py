@@ -8,11 +8,12 @@ import pytest
 from click.testing import CliRunner
 
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import DEFAULT_ROLLOUTS, build_state, parse_strategy
+from sponsio_sim.analysis.game.setup import DEFAULT_ROLLOUTS, MC_KEEP, build_state, parse_strategy
 from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.cli import main
-from sponsio_sim.kernels.layout import BOARD, GAME, MAX_BETS, MONEY, stats_size
+from sponsio_sim.kernels.layout import AUDIT_COUNTS, BOARD, GAME, MAX_BETS, MONEY, stats_size
 from sponsio_sim.kernels.betting.rollout import race
+from sponsio_sim.kernels.game.audit import audit_chunk
 from sponsio_sim.kernels.game.engine import betting_phase, mc_cash_ins, mc_switch, start_game, start_round
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.rules import load_rules
@@ -44,7 +45,7 @@ def bets_after_betting(hands, talon, profile="mc:goal x1, troll:goal x3", seed=1
         board[BOARD.hands + s] = mask_of(parse_cards(h, R4))
     board[BOARD.talon] = mask_of(parse_cards(talon, R4))
     state = np.array([seed, 2, 3, 4], dtype=np.uint64)
-    betting_phase(board, game_state, money, state, np.zeros((1, 8)), mc_switch(game_state))
+    betting_phase(board, game_state, money, state, np.zeros((1, 8)), mc_switch(game_state), None)
     rows = [b.notation(R4) for b in rows_of(R4)]
     return [[rows[game_state[GAME.bet_row + s * MAX_BETS + i]] for i in range(game_state[GAME.bet_count + s])]
             for s in range(4)]
@@ -87,6 +88,18 @@ def test_same_seed_same_games_on_any_thread_count():
     assert json.loads(one.output)["results"] == json.loads(two.output)["results"]
 
 
+def test_the_search_audit_counts_what_the_games_searched():
+    """``scripts/bench_mc.py``'s counts (``game.audit``): plays the games with the ``mc`` engine the games use."""
+    board, game_state, money = build_state(R4, parse_profile("mc8:goal:cash4, ev:goal:cash4 x3", R4), find_model(R4),
+                                           rotate=True)
+    size = np.int64(stats_size(4))
+    plain, audited = (AUDIT_COUNTS.named(audit_chunk(np.uint64(3), np.int64(0), np.int64(2), np.int64(MC_KEEP),
+                                                     np.int64(a), board, game_state, money, size)) for a in (0, 1))
+    assert plain["decisions"] == plain["pruned"] == plain["regret"] == 0 and plain["searches"] > 0
+    assert 0 < audited["decisions"] and 0 <= audited["pruned"] <= audited["decisions"]
+    assert audited["searches"] >= plain["searches"] and audited["rollouts"] > audited["searches"]
+
+
 def cash_in_state(pos, coins, others):
     """mc seat 0 at track position ``pos`` after a round's scoring, with the given coins."""
     board, game_state, money = build_state(R4, parse_profile("mc:goal:cash8, ev:goal:never x3", R4), find_model(R4))
@@ -94,8 +107,7 @@ def cash_in_state(pos, coins, others):
     game_state[GAME.track] = pos
     money[MONEY.coins] = coins
     money[MONEY.coins + 1:MONEY.coins + 4] = others
-    mc_cash_ins(board, game_state, money, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(stats_size(4)),
-                mc_switch(game_state))
+    mc_cash_ins(board, game_state, money, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(stats_size(4)), None)
     return int(game_state[GAME.track]), float(money[MONEY.coins])
 
 

@@ -14,7 +14,7 @@ from sponsio_sim.cards import mask_of, parse_cards
 from sponsio_sim.kernels.betting.net import encode, scratch_of
 from sponsio_sim.kernels.betting.phase import actor
 from sponsio_sim.kernels.betting.rollout import deal_world, new_work, rollout
-from sponsio_sim.kernels.game.engine import mc_cash_ins, mc_switch, start_game, start_round
+from sponsio_sim.kernels.game.engine import mc_cash_ins, start_game, start_round
 from sponsio_sim.kernels.layout import BOARD, GAME, MONEY, PASS, RULES, stats_size
 from sponsio_sim.kernels.betting.scoring import end_check, leaf_share, option_share
 from sponsio_sim.rules import load_rules
@@ -111,6 +111,5 @@ def test_where_the_game_ends_with_the_round_the_leaf_is_the_real_outcome():
     money[MONEY.coins] = R4.coins_to_end - R4.track_value[5] + 1
     assert option_share(0, True, board, game_state, money) == 1.0
     assert game_state[GAME.track] == 5 and money[MONEY.coins] == R4.coins_to_end - R4.track_value[5] + 1
-    mc_cash_ins(board, game_state, money, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(stats_size(4)),
-                mc_switch(game_state))
+    mc_cash_ins(board, game_state, money, np.array([7, 8, 9, 10], dtype=np.uint64), np.zeros(stats_size(4)), None)
     assert game_state[GAME.track] == 0 and money[MONEY.coins] == R4.coins_to_end + 1

@@ -146,3 +146,64 @@ def test_the_deliberate_copies_are_still_kernels():
     kinds = argument_kinds()
     called = {callee for (callee, _), by_kind in kinds.items() if any(k.startswith("constant") for k in by_kind)}
     assert set(DELIBERATE) <= called, sorted(set(DELIBERATE) - called)
+
+
+# Machinery that only some runs use is compiled out of the others by numba's dead-branch pruning: a
+# test ``ARG is not None`` (alone, or first in an ``and``) on an argument typed None removes its branch
+# before typing, so what the branch calls is never compiled. Each family: its guarding argument.
+GUARDED = {
+    "sponsio_sim.kernels.betting.netlabel": "labels",      # expert iteration's labelling runs only
+}
+GUARDED_KERNELS = {
+    ("sponsio_sim.kernels.betting.mc", "choose_mc"): "mc_seats",      # games with an mc seat only
+    ("sponsio_sim.kernels.betting.mc", "choose_mc_end"): "mc_seats",
+    ("sponsio_sim.kernels.game.engine", "mc_cash_ins"): "mc_seats",
+}
+
+
+def _guards(test):
+    """The argument names ``test`` checks ``is not None`` first (itself, or the first operand of an ``and``)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return _guards(test.values[0])
+    if (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.IsNot) and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None):
+        return {test.left.id}
+    return set()
+
+
+def _guarded_calls(fn, names, module):
+    """(callee, its guard, line, whether inside its guard's branch) of each call of a guarded kernel in ``fn``."""
+    params = {a.arg for a in fn.args.args}
+    found = []
+
+    def visit(node, held):
+        if isinstance(node, ast.If):
+            visit(node.test, held)
+            for child in node.body:
+                visit(child, held | (_guards(node.test) & params))
+            for child in node.orelse:
+                visit(child, held)
+            return
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            callee = names.get(node.func.id, (module, node.func.id))
+            guard = GUARDED.get(callee[0], GUARDED_KERNELS.get(callee))
+            if guard is not None and callee[0] != module:
+                found.append((f"{callee[0]}.{callee[1]}", guard, node.lineno, guard in held))
+        for child in ast.iter_child_nodes(node):
+            visit(child, held)
+
+    for statement in fn.body:
+        visit(statement, frozenset())
+    return found
+
+
+def test_run_specific_machinery_is_compiled_only_into_the_runs_that_use_it():
+    calls = [(f"{module}.{node.name}", *call) for module, node, decs, _, names in functions(KERNEL_DIRS)
+             if any("njit" in x or "no_refcount" in x for x in decs) for call in _guarded_calls(node, names, module)]
+    seen = {callee for _, callee, _, _, _ in calls}
+    assert {"sponsio_sim.kernels.betting.netlabel.label_decision",
+            "sponsio_sim.kernels.betting.mc.choose_mc"} <= seen                # the check sees the calls
+    outside = [f"{caller}:{line} calls {callee} outside `if {guard} is not None`"
+               for caller, callee, guard, line, inside in calls if not inside]
+    assert not outside, "\n".join(outside)

@@ -70,7 +70,6 @@ def label(rules, field: Profile, model, net: NetWeights | None, how: Labelling,
     book, _ = rulebook(game_state)
     if book[RULES.net_scratch] < 0:   # no network plays: the encoder's scratch alone
         money, _ = append_net(rules, book, money, None, None)
-    book[RULES.net_label] = 1
     book[RULES.net_label_salt] = how.salt
     book[RULES.net_label_race] = int(round(10 * how.race))
     size = np.int64(stats_size(rules.players, book[RULES.entries]))

@@ -151,17 +151,19 @@ def _decide(step, s, n, cand, board, game_state, money, work, key, pre_gain):
 
 
 @nb.njit(cache=True)
-def choose_mc(step, s, board, game_state, money, state, record):
+def choose_mc(step, s, board, game_state, money, state, record, labels):
     """Seat s's betting action ``(act, x, y, rv)`` at betting step ``step``;
     with a ``record`` of more than one row, the decision is recorded there
-    (``record_decision``; in a labelling run, ``netlabel.label_decision``'s record)."""
+    (``record_decision``). In a labelling run ``labels`` is the record
+    ``netlabel.label_decision`` writes and the seat plays as the taught policy;
+    elsewhere it is None, and numba compiles the labelling out."""
     rules = rules_of(game_state)
     cands = np.empty((MAX_CANDS, 4), dtype=np.int64)
     gains = np.empty(MAX_CANDS, dtype=np.float64)
     if (board[BOARD.hands + s] & ~board[BOARD.revealed]) == U0:
         return PASS, -1, -1, -1   # nothing left to reveal: pass is the only action
-    if rules[RULES.net_label]:
-        return label_decision(step, s, board, game_state, money, state, record)
+    if labels is not None:
+        return label_decision(step, s, board, game_state, money, state, labels)
     work = new_work(s, board, game_state, money)
     key = rollout_key(state)
     pre_n = min(PILOT, rules[RULES.mc_rollouts + entry_of(s, game_state)])

@@ -1,10 +1,11 @@
 """Expert iteration's labels: the ``mc`` lookahead values every action ``net`` weighs.
 
-In a labelling run (``RULES.net_label``) an ``mc`` seat plays as the policy it
-is being taught (``RULES.mc_self_policy``: the current ``net``, or ``distilled``
-before there is one), so the states recorded are the ones that policy
-reaches; at each of its betting decisions it first encodes the state as
-``net`` sees it (``net.encode``), marks the actions ``net`` weighs
+In a labelling run (``game.netrecord``, which hands ``engine.play_game`` its
+record as ``labels``) an ``mc`` seat plays as the policy it is being taught
+(``RULES.mc_self_policy``: the current ``net``, or ``distilled`` before there
+is one), so the states recorded are the ones that policy reaches; at each
+of its betting decisions it first encodes the state as ``net`` sees it
+(``net.encode``), marks the actions ``net`` weighs
 (``net.weighed``) and plays each one out R times (the entry's rollouts) on
 the same deals and random streams (``rollout.rollout``: the other seats'
 hidden cards dealt again, every seat then playing its own policy, its own

@@ -6,7 +6,7 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.kernels.game.engine import game_round, play_game
-from sponsio_sim.kernels.layout import AUDIT_COUNTS, GAME, RULES, TRICK_STATE
+from sponsio_sim.kernels.layout import AUDIT_COUNTS, DECISION_RECORD, GAME, RULES, TRICK_STATE
 from sponsio_sim.kernels.rulebook import rules_of
 from sponsio_sim.kernels.game.log import no_log
 
@@ -37,9 +37,9 @@ def _audited(seed, stream, games, rules, tab0, ints0, weight0, n_stats):
     row = np.zeros(n_stats, dtype=np.float64)
     nolog = no_log()
     nocells = np.zeros(1, dtype=np.float64)
-    mc_seats = rules[RULES.mc_any] != 0   # a typed flag, not a literal: the games' compiled mc variant serves
+    mc_seats = np.zeros((1, DECISION_RECORD.size), dtype=np.float64)   # as engine.mc_switch: nothing recorded
     for g in range(games):
-        play_game(seed, stream, g, rnd, row, nolog, nocells, mc_seats)
+        play_game(seed, stream, g, rnd, row, nolog, nocells, mc_seats, None)
     out = np.zeros(AUDIT_COUNTS.size, dtype=np.float64)
     out[AUDIT_COUNTS.decisions] = game_state[GAME.mc_decisions]
     out[AUDIT_COUNTS.pruned] = game_state[GAME.mc_pruned]

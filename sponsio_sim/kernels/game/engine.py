@@ -80,12 +80,12 @@ def start_round(board, game_state, money):
 
 
 @nb.njit(cache=True, inline="always")
-def betting_phase(board, game_state, money, state, log, mc_seats):
+def betting_phase(board, game_state, money, state, log, mc_seats, labels):
     """docs/rules-sponsio.md section 2: ``turns`` turns, each seat acting once from left of the dealer;
     then the swap, rebet and double tokens take effect (section 3). ``mc_seats``
     is None when no seat bets by ``mc`` (its search is then compiled out, see
     ``play_game``), else the record ``mc`` seats write their decisions to
-    (one row: none recorded; ``betting.mc.record_decision``)."""
+    (one row: none recorded; ``betting.mc.record_decision``); ``labels``: see ``play_game``."""
     rules = rules_of(game_state)
     players = rules[RULES.players]
     rnd = game_state[GAME.round] + 1
@@ -93,7 +93,7 @@ def betting_phase(board, game_state, money, state, log, mc_seats):
     for k in range(n_bet):
         s = actor(k, game_state)
         if mc_seats is not None and is_mc(s, game_state):
-            act, x, y, rv = choose_mc(k, s, board, game_state, money, state, mc_seats)
+            act, x, y, rv = choose_mc(k, s, board, game_state, money, state, mc_seats, labels)
         else:
             act, x, y, rv = choose_action(s, board, game_state, money, state)
         if not apply_action(s, act, x, y, rv, board, game_state, money):
@@ -131,7 +131,7 @@ def predict_bets(board, game_state, money):
 
 
 @nb.njit(cache=True, inline="always")
-def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc_seats):
+def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc_seats, labels):
     """Deal and bet one round (``mc`` seats do not cash in yet:
     ``mc_cash_ins``): the arrays of a ``contexts.GameRound``, passed one by
     one, as to ``play_out``, which plays and scores the round after it (see
@@ -146,7 +146,7 @@ def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log,
     board[BOARD.talon] = talon
     if log.shape[0] > 1:
         log_deal(log, rnd_no, hands, talon, board, game_state, money)
-    betting_phase(board, game_state, money, state, log, mc_seats)
+    betting_phase(board, game_state, money, state, log, mc_seats, labels)
     predict_bets(board, game_state, money)
     log_event(log, rnd_no, EV_LEAD, leader_of(game_state), board[BOARD.revealed], board[BOARD.talon], 0, 0, 0)
 
@@ -195,7 +195,7 @@ def rollout_game(s, cash, key, r, board, game_state, money, work):
     while reason == 0:
         round_start(key, np.uint64((r << 16) | k), rs, pool)
         # every mc entry bets by its rollout policy here (load_scratch): no mc search is compiled in
-        deal_and_bet(tab2, ints2, w2, rs, pool, fixed, need, hands, nolog, None)
+        deal_and_bet(tab2, ints2, w2, rs, pool, fixed, need, hands, nolog, None, None)
         leader, last, nine_lost, n_failed = play_out(tab2, ints2, w2, rs, hands, codes, counts, result, failed,
                                                      playpol)
         reason, winners = close_round(leader, last, nine_lost, n_failed, rnd, row2, nolog)
@@ -213,19 +213,20 @@ def game_rollout(board, game_state, money, row):
 
 
 @nb.njit(cache=True)
-def mc_cash_ins(board, game_state, money, state, row, mc_seats):
+def mc_cash_ins(board, game_state, money, state, row, labels):
     """Each ``mc`` seat on a track position with a value decides whether to
     cash in by playing the game out up to R times both ways (the same
     streams for both, raced as ``betting.mc.search`` races) and keeping the
     higher mean win share; ties keep the position. An entry with
     ``horizon=net`` (``RULES.mc_leaf``) reads both win shares where the round
     ends instead (``scoring.option_share``: the real one if the game ends
-    there, else ``net``'s value head). In a labelling run
-    (``RULES.net_label``) every option gets all R rollouts, the positions are
-    recorded in ``mc_seats`` (``betting.netlabel``) and the seat decides as the
-    taught policy does (its strategy's cash-in: a threshold or ``net``'s value head)."""
+    there, else ``net``'s value head). In a labelling run (``labels``
+    not None) every option gets all R rollouts, the positions are
+    recorded in ``labels`` (``betting.netlabel``) and the seat decides as the
+    taught policy does (its strategy's cash-in: a threshold or ``net``'s value head);
+    elsewhere it is None and numba compiles the labelling out (see ``play_game``)."""
     rules = rules_of(game_state)
-    label = rules[RULES.net_label] != 0
+    label = labels is not None
     for s in range(rules[RULES.players]):
         if not is_mc(s, game_state):
             continue
@@ -250,16 +251,16 @@ def mc_cash_ins(board, game_state, money, state, row, mc_seats):
                 if r % RACE_EVERY == 0 and r < rollouts and not label:
                     race(share, r, alive)
             game_state[GAME.mc_searches_run] += 1
-            if label:
-                record_cash(s, share, r, board, game_state, money, mc_seats)
+            if labels is not None:
+                record_cash(s, share, r, board, game_state, money, labels)
                 cash = taught_cash_in(s, pos, board, game_state, money)
             else:
                 cash = alive[1] and share[1, :r].sum() > share[0, :r].sum()
             if cash:
                 cash_in(s, pos, game_state, money)
                 game_state[GAME.track + s] = 0
-        if label:
-            record_outcome(s, board, game_state, money, mc_seats)
+        if labels is not None:
+            record_outcome(s, board, game_state, money, labels)
 
 
 @no_refcount
@@ -298,7 +299,7 @@ def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log, mc_seats):
     game_state = rnd.game_state
     nocells = np.zeros(1, dtype=np.float64)
     for g in range(games):
-        reason, winners = play_game(seed, stream, g, rnd, row, log, nocells, mc_seats)
+        reason, winners = play_game(seed, stream, g, rnd, row, log, nocells, mc_seats, None)
         record_game(reason, winners, game_state, rnd.money, row)
         log_event(log, game_state[GAME.round], EV_END, -1, reason, winners, 0, 0, 0)
 
@@ -313,14 +314,17 @@ def round_stream(chunk, g, rnd):
 
 
 @nb.njit(cache=True)
-def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats):
+def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats, labels):
     """Game ``g`` of chunk ``chunk`` in ``rnd`` (a ``contexts.GameRound``), every
     round from its own stream; returns (end reason, winners).
     A ``cells`` array longer than 1 counts every bet held when betting ended by
     its model cell: ``cells[2 * cell]`` += 1, ``cells[2 * cell + 1]`` += won
     (the on-policy fit, ``game.fit.onpolicy_chunks``). ``mc_seats`` is None
     when no seat bets by ``mc`` (``mc_switch``): numba then compiles the
-    search out of every caller, which halves a cold compile. The round's arrays
+    search out of every caller, which halves a cold compile. ``labels`` is
+    the record of a labelling run (``betting.netlabel``: ``mc`` seats value
+    every action the network weighs and play as the taught policy), None
+    elsewhere: the labelling machinery is then compiled out. The round's arrays
     are read from ``rnd`` once per game and passed to the per-round kernels
     one by one: a context's fields read there cost reference counts (atomic
     operations) on every call (measured with ``scripts/ab_game_speed.py``)."""
@@ -334,11 +338,11 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats):
     reason, winners = 0, 0
     while reason == 0:
         round_start(seed, round_stream(chunk, g, game_state[GAME.round]), state, pool)
-        deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc_seats)
+        deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc_seats, labels)
         leader, last, nine_lost, n_failed = play_out(board, game_state, money, state, hands, codes, counts, result,
                                                      failed, playpol)
         if mc_seats is not None and rules[RULES.mc_any]:
-            mc_cash_ins(board, game_state, money, state, row, mc_seats)
+            mc_cash_ins(board, game_state, money, state, row, labels)
         reason, winners = close_round(leader, last, nine_lost, n_failed, rnd, row, log)
         if cells.shape[0] > 1:
             for s in range(rules[RULES.players]):

@@ -131,7 +131,7 @@ def onpolicy_chunk(seed, stream, games, start, n_stats, row, mc_seats):
     stats = np.zeros(n_stats, dtype=np.float64)
     nolog = no_log()
     for g in range(games):
-        play_game(seed, stream, g, rnd, stats, nolog, row, mc_seats)
+        play_game(seed, stream, g, rnd, stats, nolog, row, mc_seats, None)
 
 
 def onpolicy_chunks(seed, first_chunk, counts, start, n_stats, width, mc_seats):

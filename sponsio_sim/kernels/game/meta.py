@@ -39,7 +39,7 @@ def profile_chunk(seed, chunk, games, start, groups, n_stats, out, mc_seats):
     seats = np.zeros(k, dtype=np.int64)
     players = rules[RULES.players]
     for g in range(games):
-        reason, winners = play_game(seed, chunk, g, rnd, row, nolog, nocells, mc_seats)
+        reason, winners = play_game(seed, chunk, g, rnd, row, nolog, nocells, mc_seats, None)
         n_win = 0
         for s in range(players):
             n_win += (winners >> s) & 1

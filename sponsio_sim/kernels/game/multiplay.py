@@ -121,7 +121,7 @@ def multi_chunk(seed, stream, games, plays, focal, n_stats, n_meas, row, mc_seat
         for j in range(n_plays):
             stats = row[j * n_stats:(j + 1) * n_stats]
             reason, winners = play_game(seed, stream, g, on_state(rnd, board[j], game_state[j], money[j]), stats,
-                                        nolog, nocells, mc_seats)
+                                        nolog, nocells, mc_seats, None)
             record_game(reason, winners, game_state[j], money[j], stats)
             game_measures(reason, winners, focal[j], game_state[j], money[j], stats, before[j], after,
                           x[j * n_meas:(j + 1) * n_meas])

@@ -1,7 +1,7 @@
 """Labelling runs for expert iteration: whole games whose ``mc`` seat records ``net``'s training rows.
 
 Games are played as usual (``engine.play_game``) with the record as the
-``mc`` seats' decision record (``betting.netlabel``). When a game ends, the
+labelling record its ``mc`` seats write (``betting.netlabel``). When a game ends, the
 rows it wrote at the ends of its rounds (``ROW_OUTCOME``) get their value:
 the seat's win share of that game (1/k of a k-way shared win). Each chunk
 has its own record, so chunks run in parallel and a chunk's rows depend
@@ -32,7 +32,7 @@ def label_chunk(seed, stream, games, tab0, ints0, weight0, row, record):
     for g in range(games):
         first = np.int64(record[0, 0]) + 1
         record[0, GAME_SLOT] = g
-        reason, winners = play_game(seed, stream, g, rnd, row, nolog, nocells, record)
+        reason, winners = play_game(seed, stream, g, rnd, row, nolog, nocells, record, record)
         record_game(reason, winners, rnd.game_state, rnd.money, row)
         k = popcount(np.uint64(winners))
         for r in range(first, np.int64(record[0, 0]) + 1):
