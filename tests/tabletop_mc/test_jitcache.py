@@ -1,9 +1,10 @@
 """Lean loads from numba's on-disk cache (``tabletop_mc.jitcache.lean_cache_loads``).
 
-Each case runs fresh interpreters on a throwaway cache: the first compiles
-and stores the kernels, the second loads them. The loads must give the same
-answers without importing numba's implementation registries, and compiling
-something new afterwards must still work (the compiler refreshes them).
+Fresh interpreters on a throwaway cache: a first one compiles and stores
+the kernels (once for the module), then each case loads them in another.
+The loads must give the same answers without importing numba's
+implementation registries, and compiling something new afterwards must
+still work (the compiler refreshes them).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import os
 import subprocess
 import sys
 import textwrap
+
+import pytest
 
 KERNELS = textwrap.dedent('''
     import numba as nb
@@ -59,35 +62,40 @@ RUN = textwrap.dedent('''
 ''')
 
 
-def _run(tmp_path, mode: str) -> dict:
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
-    proc = subprocess.run([sys.executable, str(tmp_path / "run.py"), mode], cwd=tmp_path, env=env,
+def _run(where, mode: str) -> dict:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(where / "cache"), "PYTHONPATH": str(where)}
+    proc = subprocess.run([sys.executable, str(where / "run.py"), mode], cwd=where, env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def _setup(tmp_path):
-    (tmp_path / "kernels.py").write_text(KERNELS)
-    (tmp_path / "run.py").write_text(RUN)
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """A folder whose cache a lean first run filled (it compiled and stored the kernels), and that run's
+    output. The cases only load from it (``fresh`` is not cached), so they share it."""
+    where = tmp_path_factory.mktemp("jitcache")
+    (where / "kernels.py").write_text(KERNELS)
+    (where / "run.py").write_text(RUN)
+    return where, _run(where, "lean")
 
 
-def test_lean_loads_skip_the_registries_and_compiling_still_works(tmp_path):
-    _setup(tmp_path)
-    first = _run(tmp_path, "lean")          # compiles and stores
+EXPECTED = {"sorted": 4.0, "keys": 10, "total": 4950.0, "fresh": 10.0}
+
+
+def test_lean_loads_skip_the_registries_and_compiling_still_works(stored):
+    first = stored[1]                                  # compiled and stored
     assert first["hits"] == 0
-    again = _run(tmp_path, "lean")          # loads
+    again = _run(stored[0], "lean")                    # loads
     assert again["hits"] == 3
     assert not again["registries"]
-    expected = {"sorted": 4.0, "keys": 10, "total": 4950.0, "fresh": 10.0}
     for out in (first, again):
-        assert {key: out[key] for key in expected} == expected
+        assert {key: out[key] for key in EXPECTED} == EXPECTED
 
 
-def test_numbas_own_loads_import_the_registries(tmp_path):
+def test_numbas_own_loads_import_the_registries(stored):
     """The check above can fail: numba's own load path refreshes the registries."""
-    _setup(tmp_path)
-    _run(tmp_path, "plain")
-    again = _run(tmp_path, "plain")
+    again = _run(stored[0], "plain")
     assert again["hits"] == 3
     assert again["registries"]
+    assert {key: again[key] for key in EXPECTED} == EXPECTED
