@@ -1,5 +1,6 @@
 """The ``mc`` betting policy (``kernels.betting.mc``): notation, obvious
-decisions in hand-made positions, the race, and reproducibility."""
+decisions in hand-made positions, the race, reproducibility, and the counts
+of its search audit (``game.audit``, ``scripts/bench_mc.py``)."""
 
 import json
 
