@@ -12,6 +12,17 @@
 - A save that fails during the run (the disk fills up) is skipped, said in
   one line; the run goes on. Files are written by ``tabletop_mc.atomic``,
   as every file the tools write.
+- Processes that compile the same kernel at once (two commands, the test
+  suite's workers) cannot hand each other the wrong machine code. numba
+  names a new entry's object file by the first number its index has not
+  used, so two processes saving different signatures of one kernel both
+  wrote ``KERNEL.1.nbc`` and the index could map one signature to the
+  other's code: a crash or a wrong number on the next load. Here an object
+  file is named by a hash of its key (signature, CPU, bytecode) and holds
+  that key, which a load checks (another key's code is a miss: the kernel
+  is compiled again); the index is read, updated and written under a lock
+  on its folder (``fcntl``; where there is none, a lost update only means
+  one kernel compiled again later).
 
 These patch numba's ``IndexDataCacheFile`` and ``Cache`` (numba 0.59 and
 later); where numba's internals differ, nothing is patched.
@@ -19,6 +30,7 @@ later); where numba's internals differ, nothing is patched.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import os
@@ -32,6 +44,7 @@ from tabletop_mc.owned import Owned, entries, head, merge, owned_in, real_dirs
 
 SEAL = b"\ntabletop-mc-kernel-sum:"
 DIGEST = 16
+FORMAT = "tabletop-mc-2"   # object files named by their key and holding it; older indexes are ignored
 
 
 def seal(payload: bytes) -> bytes:
@@ -64,15 +77,34 @@ def verify_cache_files() -> bool:
     try:
         from numba.core import caching
         cls = caching.IndexDataCacheFile
-        cls._data_path, cls._open_for_write, cls._dump, cls._load_index, cls._load_data  # noqa: B018
+        cls._data_path, cls._data_name, cls._dump, cls._load_index, cls._load_data  # noqa: B018
         save_overload = caching.Cache.save_overload
     except (ImportError, AttributeError):  # pragma: no cover - numba internals moved
         return False
     if getattr(cls, "_tabletop_sealed", False):
         return True
 
+    def save(self, key, data):
+        name = self._data_name(data_number(self._dump(key)))
+        self._save_data(name, (key, data))   # the object file first: the index never names a missing one
+        with folder_lock(self._cache_path):
+            overloads = self._load_index()
+            if overloads.get(key) != name:
+                overloads[key] = name
+                self._save_index(overloads)
+
+    def load(self, key):
+        name = self._load_index().get(key)
+        if name is None:
+            return None
+        try:
+            stored, data = self._load_data(name)
+        except (OSError, TypeError, ValueError):   # missing or damaged (discarded), or not a (key, data) pair
+            return None
+        return data if stored == key else None
+
     def _save_index(self, overloads):
-        data = pickle.dumps(self._version, protocol=-1) + self._dump((self._source_stamp, overloads))
+        data = pickle.dumps((FORMAT, self._version), protocol=-1) + self._dump((self._source_stamp, overloads))
         write_bytes_atomic(self._index_path, seal(data))
 
     def _save_data(self, name, data):
@@ -89,8 +121,8 @@ def verify_cache_files() -> bool:
         try:
             stream = io.BytesIO(unseal(blob))
             version = pickle.load(stream)
-            if version != self._version:
-                return {}   # another numba's cache: overwritten as kernels are saved
+            if version != (FORMAT, self._version):
+                return {}   # another numba's (or an older format's) cache: overwritten as kernels are saved
             stamp, overloads = pickle.loads(stream.read())
             if not isinstance(overloads, dict):
                 raise ValueError("not an index")
@@ -115,11 +147,38 @@ def verify_cache_files() -> bool:
         except OSError as exc:
             _cannot_write(getattr(self, "_cache_path", "the kernel cache"), reason(exc))
 
+    cls.save, cls.load = save, load
     cls._save_index, cls._save_data = _save_index, _save_data
     cls._load_index, cls._load_data = _load_index, _load_data
     cls._tabletop_sealed = True
     caching.Cache.save_overload = save_overload_or_skip
     return True
+
+
+def data_number(key_bytes: bytes) -> int:
+    """The number in an object file's name (``KERNEL.<number>.nbc``), from its pickled key:
+    processes saving different kernels never write the same file."""
+    return int.from_bytes(hashlib.blake2b(key_bytes, digest_size=6).digest(), "big")
+
+
+@contextlib.contextmanager
+def folder_lock(path):
+    """Hold an exclusive lock on the folder ``path`` (``flock``) for a read-modify-write of
+    a file in it; where the platform or file system has none, no lock."""
+    try:
+        import fcntl
+        fd = os.open(path, os.O_RDONLY)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
+    finally:
+        os.close(fd)   # closing the descriptor releases the lock
 
 
 def _cannot_write(path, why: str) -> None:

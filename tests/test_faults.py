@@ -255,6 +255,52 @@ def test_unwritable_kernel_cache_runs_uncached(tmp_path):
     assert not list(tmp_path.rglob("*.nbi"))   # nothing cached beside the sources either
 
 
+SAVER = """
+import sys, time
+from tabletop_mc.kernelfiles import verify_cache_files
+verify_cache_files()
+from numba.core.caching import IndexDataCacheFile
+folder, who, start = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+f = IndexDataCacheFile(folder, "total-12.py311", "stamp")
+time.sleep(max(0.0, start - time.time()))   # every process starts saving at the same moment
+for i in range(40):
+    f.save(("signature", who, i), ("machine code", who, i))
+"""
+
+
+def test_processes_saving_signatures_of_one_kernel_at_once_each_keep_their_own_code(tmp_path):
+    """numba named a new object file by the first number its index had not used: two processes
+    saving different signatures of one kernel wrote the same ``total-12.py311.1.nbc``, and the
+    index mapped one's signature to the other's code (the suite's workers crashed on it)."""
+    from numba.core.caching import IndexDataCacheFile
+    from tabletop_mc.kernelfiles import verify_cache_files
+    (tmp_path / "saver.py").write_text(SAVER)
+    (tmp_path / "nc").mkdir()
+    start = time.time() + 3.0
+    procs = [subprocess.Popen([sys.executable, str(tmp_path / "saver.py"), str(tmp_path / "nc"), str(who),
+                               str(start)]) for who in range(4)]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    verify_cache_files()
+    f = IndexDataCacheFile(str(tmp_path / "nc"), "total-12.py311", "stamp")
+    index = f._load_index()
+    assert len(index) == 4 * 40   # no lost index update either
+    assert all(f.load(key) == ("machine code", *key[1:]) for key in index)
+
+
+def test_an_object_file_holding_another_signatures_code_is_a_miss(tmp_path):
+    from numba.core.caching import IndexDataCacheFile
+    from tabletop_mc.kernelfiles import verify_cache_files
+    verify_cache_files()
+    f = IndexDataCacheFile(str(tmp_path), "total-12.py311", "stamp")
+    f.save(("int64",), "code for int64")
+    f.save(("float64",), "code for float64")
+    index = f._load_index()
+    assert index[("int64",)] != index[("float64",)]
+    (tmp_path / index[("float64",)]).write_bytes((tmp_path / index[("int64",)]).read_bytes())
+    assert f.load(("int64",)) == "code for int64"
+    assert f.load(("float64",)) is None   # compiled again, never run on int64's code
+
+
 # -- concurrent writers -------------------------------------------------------------------------
 
 def _model():
