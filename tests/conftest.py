@@ -1,7 +1,10 @@
 """Fixtures shared by the test folders, and the order the test files run in."""
 
 import builtins
+import os
 import re
+import shutil
+import tempfile
 
 import pytest
 
@@ -18,6 +21,39 @@ RUN_ORDER = (
     r"tests/(caesar/|reports/test_caesar)",
     r"tests/tabletop_mc/",
 )
+
+
+# The suite keeps what it computes (result batches, fitted models, the success model) in a folder
+# of its own, made by the first process and shared by the xdist workers it starts (they inherit
+# its environment), and removed at the end: a run never reads, writes or is sped up by the
+# user's caches (``~/.cache/sponsio-sim``). Compiled kernels stay where the tools keep them
+# (``$NUMBA_CACHE_DIR``, else the user's cache): they are keyed by the kernels' source, and
+# compiling them is most of the suite's time.
+ISOLATED = ("XDG_CACHE_HOME", "SPONSIO_MODEL_DIR", "NUMBA_CACHE_DIR", "SPONSIO_TEST_CACHE")
+_SAVED = pytest.StashKey[dict]()
+
+
+def pytest_configure(config):
+    if os.environ.get("SPONSIO_TEST_CACHE"):   # an xdist worker: its controller's folder
+        return
+    from tabletop_mc.cachedir import kernel_cache_root
+    config.stash[_SAVED] = {name: os.environ.get(name) for name in ISOLATED}
+    folder = tempfile.mkdtemp(prefix="sponsio-sim-tests-")
+    os.environ["NUMBA_CACHE_DIR"] = str(kernel_cache_root())   # before XDG_CACHE_HOME moves it
+    os.environ["XDG_CACHE_HOME"] = os.environ["SPONSIO_TEST_CACHE"] = folder
+    os.environ.pop("SPONSIO_MODEL_DIR", None)
+
+
+def pytest_unconfigure(config):
+    saved = config.stash.get(_SAVED, None)
+    if saved is None:
+        return
+    shutil.rmtree(os.environ["SPONSIO_TEST_CACHE"], ignore_errors=True)
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def run_rank(nodeid: str) -> int:

@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from tabletop_mc.atomic import write_atomic
+from tabletop_mc.cachedir import user_cache_root
 from tabletop_mc.errors import UserError
 from tabletop_mc.inputfile import regular_file
 from tabletop_mc.notice import notice, reason
@@ -207,10 +208,8 @@ def keep_in_cache(model: SuccessModel, path: Path) -> bool:
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("SPONSIO_MODEL_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-        "sponsio-sim", "models")
-    return Path(base)
+    """Where fitted success models are kept: ``$SPONSIO_MODEL_DIR``, else the user cache's ``models``."""
+    return Path(os.environ.get("SPONSIO_MODEL_DIR") or user_cache_root() / "models")
 
 
 # cache_path's names: FINGERPRINT-ECONOMY[-VARIANT].npz, or .NAME.*.tmp.npz while one is written
