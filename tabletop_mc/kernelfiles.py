@@ -85,13 +85,19 @@ def verify_cache_files() -> bool:
         return True
 
     def save(self, key, data):
-        name = self._data_name(data_number(self._dump(key)))
+        name = self._data_name(data_number(key))
         self._save_data(name, (key, data))   # the object file first: the index never names a missing one
         with folder_lock(self._cache_path):
             overloads = self._load_index()
-            if overloads.get(key) != name:
+            former = overloads.get(key)
+            if former != name:
                 overloads[key] = name
                 self._save_index(overloads)
+                if former is not None:   # named otherwise (a key whose text names an address)
+                    try:
+                        os.remove(self._data_path(former))
+                    except OSError:
+                        pass
 
     def load(self, key):
         name = self._load_index().get(key)
@@ -155,10 +161,13 @@ def verify_cache_files() -> bool:
     return True
 
 
-def data_number(key_bytes: bytes) -> int:
-    """The number in an object file's name (``KERNEL.<number>.nbc``), from its pickled key:
-    processes saving different kernels never write the same file."""
-    return int.from_bytes(hashlib.blake2b(key_bytes, digest_size=6).digest(), "big")
+def data_number(key) -> int:
+    """The number in an object file's name (``KERNEL.<number>.nbc``): a hash of the key's text
+    (its types' names, the CPU, the bytecode's hashes), the same in every process (a key's
+    pickle is not: it can hold classes pickled by value), so processes saving one signature
+    write one file and processes saving different ones write different files (two keys of
+    one text would share a file, and each load checks the key it holds)."""
+    return int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=6).digest(), "big")
 
 
 @contextlib.contextmanager

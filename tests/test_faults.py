@@ -265,6 +265,7 @@ f = IndexDataCacheFile(folder, "total-12.py311", "stamp")
 time.sleep(max(0.0, start - time.time()))   # every process starts saving at the same moment
 for i in range(40):
     f.save(("signature", who, i), ("machine code", who, i))
+    f.save(("signature", "shared", i % 10), ("machine code", "shared", i % 10))   # every process saves these
 """
 
 
@@ -283,8 +284,9 @@ def test_processes_saving_signatures_of_one_kernel_at_once_each_keep_their_own_c
     verify_cache_files()
     f = IndexDataCacheFile(str(tmp_path / "nc"), "total-12.py311", "stamp")
     index = f._load_index()
-    assert len(index) == 4 * 40   # no lost index update either
+    assert len(index) == 4 * 40 + 10   # no lost index update either
     assert all(f.load(key) == ("machine code", *key[1:]) for key in index)
+    assert len(list((tmp_path / "nc").glob("*.nbc"))) == len(index)   # one file per signature
 
 
 def test_an_object_file_holding_another_signatures_code_is_a_miss(tmp_path):
