@@ -8,22 +8,23 @@ items cost alike, but double-dummy solves are heavy-tailed: on the
 others, and whichever thread drew them finishes last.
 
 ``take(ticket)`` returns the next item number and advances the counter
-atomically, so workers (one per thread: ``tabletop_mc.spans.on_threads``, or
-the iterations of a ``prange``) can pull items one at a time until they run
-out:
+atomically, so workers, one per thread, pull items one at a time until
+they run out (as ``sponsio_sim.kernels.odds.dd`` solves its deals):
 
-    @njit(parallel=True)
-    def solve_all(n, workers, ticket):        # ticket = new_ticket()
-        for w in prange(workers):
-            while True:
-                k = take(ticket)
-                if k >= n:
-                    break
-                ...item k...
+    @njit(nogil=True)
+    def worker(deals, ticket, out):
+        k = take(ticket)
+        while k < deals.shape[0]:
+            ...solve deal k into out[k]...
+            k = take(ticket)
 
-The ticket must come from outside the function whose ``prange`` takes
-from it: numba does not see the intrinsic write to it, and an array
-created in that function reads back its initial value after the loop.
+    on_threads(lambda: worker(deals, new_ticket(), out))   # tabletop_mc.spans
+
+The iterations of a ``prange`` can take from a ticket too, but it must come
+from outside the function whose ``prange`` takes from it: numba does not
+see the intrinsic write to it, and an array created in that function reads
+back its initial value after the loop.
+
 Which worker takes which item then depends on timing; a kernel using it
 must make each item's result independent of the worker (its own output
 slot, no state carried between items that changes answers).
