@@ -16,7 +16,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from tabletop_mc.jitcache import configure_shared
 from tabletop_mc.stats import MIN_MEAN_N, t975
+
+configure_shared()   # the kernels below are cached keyed by their sources
 
 
 @nb.njit(cache=True)

@@ -19,6 +19,10 @@ import numba as nb
 from numba import types
 from numba.extending import intrinsic, overload
 
+from tabletop_mc.jitcache import configure_shared
+
+configure_shared()   # the kernels below are cached keyed by their sources
+
 
 @intrinsic
 def _address_as_ptr(typingctx, addr, dtype):

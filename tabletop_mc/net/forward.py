@@ -16,8 +16,11 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
+from tabletop_mc.jitcache import configure_shared
 from tabletop_mc.pointers import shift
 from tabletop_mc.rng import uniform
+
+configure_shared()   # the kernels below are cached keyed by their sources
 
 
 @no_refcount

@@ -21,6 +21,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from tabletop_mc.jit import no_refcount
+from tabletop_mc.jitcache import configure_shared
+
+configure_shared()   # the kernels below are cached keyed by their sources
 
 MAX_INPUTS = 8192    # the widest layer input the kernels take (a stack list of its nonzero inputs)
 MAX_UNITS = 4096     # the widest layer (``weights.MAX_WIDTH``; a stack accumulator)

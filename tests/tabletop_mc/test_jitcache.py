@@ -99,3 +99,48 @@ def test_numbas_own_loads_import_the_registries(stored):
     assert again["hits"] == 3
     assert again["registries"]
     assert {key: again[key] for key in EXPECTED} == EXPECTED
+
+
+# -- where the shared plumbing's kernels are cached ----------------------------------------------
+
+def _cached_kernel(decorator) -> bool:
+    text = __import__("ast").unparse(decorator)
+    return "no_refcount" in text or ("njit" in text and "cache=True" in text)
+
+
+def test_every_shared_kernel_module_keys_the_cache_before_its_kernels():
+    """A tabletop_mc module that defines cached kernels calls ``configure_shared()`` above its first
+    one. Imported before a game package had configured the cache, ``tabletop_mc.moments`` and
+    ``pointers`` were cached wherever numba's configuration then pointed: beside the sources, or an
+    unkeyed folder of ``$NUMBA_CACHE_DIR``, where an edit to a kernel they call is never seen."""
+    import ast
+    from pathlib import Path
+
+    import tabletop_mc
+    root = Path(tabletop_mc.__file__).parent
+    late, seen = [], []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        kernels = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+                   and any(_cached_kernel(d) for d in node.decorator_list)]
+        if not kernels:
+            continue
+        seen.append(str(path.relative_to(root.parent)))
+        calls = [node.lineno for node in tree.body if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                 and getattr(node.value.func, "id", None) == "configure_shared"]
+        if not calls or calls[0] > min(kernels):
+            late.append(str(path.relative_to(root.parent)))
+    assert {"tabletop_mc/rng.py", "tabletop_mc/moments.py"} <= set(seen)   # the check sees the kernel modules
+    assert not late, f"call configure_shared() above the kernels of: {late}"
+
+
+@pytest.mark.parametrize("module", ["tabletop_mc.moments", "tabletop_mc.pointers"])
+def test_a_shared_module_imported_first_caches_in_the_keyed_folder(tmp_path, module):
+    probe = ("import importlib, sys\n"
+             f"m = importlib.import_module({module!r})\n"
+             "print(next(v for v in vars(m).values() if hasattr(v, '_cache'))._cache._cache_path)\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    folder = os.path.relpath(out.stdout.strip(), tmp_path).split(os.sep)[0]
+    assert folder.startswith("tabletop_mc-"), out.stdout
