@@ -13,7 +13,7 @@ compiles such a kernel without it (numba's ``_nrt=False``). numba refuses to
 compile one that allocates or returns an array it created, so breaking the
 contract is a compile error, not a leak; returning an argument array is the
 one thing it cannot catch, and no kernel marked so does it
-(``tests/tabletop_mc/test_no_refcount.py``).
+(``tests/plumbing/test_no_refcount.py``).
 
 This is the first half of the kernel-call idiom both games use. The second
 half, for kernels that pass several arrays through many small calls, is to

@@ -19,7 +19,7 @@ RUN_ORDER = (
     r"tests/reports/test_sponsio_report\.py",
     r"tests/sponsio/test_(dd|pimc|trick_|grading|odds|exhaustive|play_conformance|c_reference)",
     r"tests/(caesar/|reports/test_caesar)",
-    r"tests/tabletop_mc/",
+    r"tests/plumbing/",
 )
 
 

@@ -116,8 +116,7 @@ def test_every_shared_kernel_module_keys_the_cache_before_its_kernels():
     import ast
     from pathlib import Path
 
-    import tabletop_mc
-    root = Path(tabletop_mc.__file__).parent
+    root = Path(__file__).resolve().parents[2] / "tabletop_mc"
     late, seen = [], []
     for path in sorted(root.rglob("*.py")):
         tree = ast.parse(path.read_text())
