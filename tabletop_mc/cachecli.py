@@ -22,7 +22,7 @@ from typing import Callable
 import click
 
 from tabletop_mc.clitools import emit
-from tabletop_mc.owned import Owned
+from tabletop_mc.owned import Owned, remove_owned, size_of
 from tabletop_mc.cliparams import FORMATS
 
 
@@ -35,40 +35,12 @@ class Part:
     find: Callable[[], Owned]
 
 
-def _size(path: Path) -> int:
-    try:
-        return path.lstat().st_size
-    except OSError:
-        return 0
-
-
 def _mb(n: int) -> str:
     return f"{n / 1e6:.1f} MB"
 
 
 def _files(n: int) -> str:
     return f"{n} file{'' if n == 1 else 's'}"
-
-
-def _remove(owned: Owned) -> tuple[int, int]:
-    """Delete ``owned``'s files, then its folders that are left empty; (files removed, bytes)."""
-    removed = size = 0
-    for path in owned.files:
-        n = _size(path)
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            continue
-        except OSError:
-            continue
-        removed += 1
-        size += n
-    for folder in owned.folders:
-        try:
-            folder.rmdir()   # only an empty folder: anything else in it stays
-        except OSError:
-            pass
-    return removed, size
 
 
 def _render(rows: list[dict], fmt: str, text: Callable[[dict], str]) -> str:
@@ -106,7 +78,7 @@ def cache_group(main: click.Group, prog: str, parts: Callable[[], list[Part]], w
         for part in parts():
             owned = part.find()
             rows.append({"cache": part.label, "folder": str(part.folder), "files": len(owned.files),
-                         "bytes": sum(_size(p) for p in owned.files), "others": owned.others})
+                         "bytes": sum(size_of(p) for p in owned.files), "others": owned.others})
         emit(_render(rows, fmt, lambda r: f"{r['cache']}: {r['folder']} ({_files(r['files'])}, "
                                           f"{_mb(r['bytes'])}){_others(r, False)}"))
 
@@ -118,7 +90,7 @@ def cache_group(main: click.Group, prog: str, parts: Callable[[], list[Part]], w
         rows = []
         for part in parts():
             owned = part.find()
-            removed, size = _remove(owned)
+            removed, size = remove_owned(owned)
             rows.append({"cache": part.label, "folder": str(part.folder), "removed": removed, "bytes": size,
                          "others": owned.others})
         emit(_render(rows, fmt, lambda r: f"{r['cache']}: removed {_files(r['removed'])} ({_mb(r['bytes'])}) "

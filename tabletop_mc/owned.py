@@ -66,3 +66,31 @@ def head(path: Path, size: int) -> bytes:
             return f.read(size)
     except OSError:
         return b""
+
+
+def size_of(path: Path) -> int:
+    """The size of the file at ``path`` (not following a link); 0 if it is gone."""
+    try:
+        return path.lstat().st_size
+    except OSError:
+        return 0
+
+
+def remove_owned(owned: Owned) -> tuple[int, int]:
+    """Delete ``owned``'s files, then its folders that are left empty (anything else in a folder
+    keeps it); returns (files removed, their bytes)."""
+    removed = size = 0
+    for path in owned.files:
+        n = size_of(path)
+        try:
+            path.unlink()
+        except OSError:   # gone already, or not ours to remove after all
+            continue
+        removed += 1
+        size += n
+    for folder in owned.folders:
+        try:
+            folder.rmdir()   # only an empty folder: anything else in it stays
+        except OSError:
+            pass
+    return removed, size

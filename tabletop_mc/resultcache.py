@@ -15,6 +15,15 @@ must be whole and, for floats, finite. A batch that fails is deleted and
 recomputed, with one warning line. Files are written atomically
 (``tabletop_mc.atomic``). A cache that cannot be written (read-only, full,
 not a folder) only costs the resume: one line says so and the run goes on.
+
+The cache is kept under a size limit, ``$SPONSIO_RESULT_CACHE_MB`` (default
+2,000 MB; 0: no limit): when a run first writes a batch, the runs least
+recently used (a run's folder is touched when it is read from or written
+to) lose their batches until the rest fit, as ccache keeps its cache. A run
+used within the last hour (it may still be writing, in another process) is
+never removed, nor is the running one, so the cache can stand above the
+limit by what the last hour's runs wrote. Without a limit the cache grew by
+every query: one pass over the documentation's examples left 360 MB.
 """
 
 from __future__ import annotations
@@ -22,18 +31,23 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import re
+import time
 from pathlib import Path
 
 import numpy as np
 
-from tabletop_mc.atomic import sweep_stale, write_bytes_atomic
+from tabletop_mc.atomic import STALE_SECONDS, sweep_stale, write_bytes_atomic
 from tabletop_mc.notice import notice, reason
-from tabletop_mc.owned import Owned, head, owned_in, real_dirs
+from tabletop_mc.owned import Owned, entries, head, owned_in, real_dirs, remove_owned
 
 MAGIC = "tabletop-mc-batch/2"
 SUFFIX = ".batch"
 MAX_HEADER = 4096
+LIMIT_ENV = "SPONSIO_RESULT_CACHE_MB"
+DEFAULT_LIMIT_MB = 2000
+RECENT_SECONDS = STALE_SECONDS   # a run used this recently is never removed (it may still be writing)
 
 
 def default_root() -> Path:
@@ -119,6 +133,7 @@ class ResultCache:
         self.discarded = 0
         self.writable = True
         self._swept = False
+        self._touched = False
 
     def _path(self, lo: int, hi: int, rounds: int) -> Path:
         return self.dir / f"{lo:08d}-{hi:08d}-{rounds}{SUFFIX}"
@@ -136,6 +151,12 @@ class ResultCache:
             self.reject(path, str(exc))
             return None
         self.hits += 1
+        if not self._touched:   # used: the last run the size limit removes
+            self._touched = True
+            try:
+                os.utime(self.dir)
+            except OSError:
+                pass
         return value
 
     def reject(self, path: Path, why: str) -> None:
@@ -157,6 +178,7 @@ class ResultCache:
             if not self._swept:
                 self._swept = True
                 sweep_stale(self.dir)
+                trim(self.dir.parent, keep=self.dir)
             write_bytes_atomic(self._path(lo, hi, rounds), encode(self.key, lo, hi, rounds, np.asarray(value)))
         except OSError as exc:
             self.writable = False
@@ -169,6 +191,59 @@ class ResultCache:
 
 _RUN_DIR = re.compile(r"^[0-9a-f]{24}$")                    # config_key
 _BATCH = re.compile(r"^(\.)?(\d{8}-\d{8}-\d+\.batch)(?(1)\.\w+\.tmp\.batch)$")   # a batch, or its temporary file
+
+
+def cache_limit() -> int | None:
+    """The result cache's size limit in bytes (``$SPONSIO_RESULT_CACHE_MB``, default
+    ``DEFAULT_LIMIT_MB``; 0: None, no limit). A value that is not a number is said in one
+    line, and the default holds."""
+    raw = os.environ.get(LIMIT_ENV, "").strip()
+    mb = float(DEFAULT_LIMIT_MB)
+    if raw:
+        try:
+            mb = float(raw)
+            if not math.isfinite(mb) or mb < 0:
+                raise ValueError
+        except ValueError:
+            mb = float(DEFAULT_LIMIT_MB)
+            notice("cache-limit", f"warning: {LIMIT_ENV}={raw!r} is not a size in MB (0 for no limit); the "
+                                  f"result cache is kept under {DEFAULT_LIMIT_MB:,} MB")
+    return None if mb == 0 else int(mb * 1e6)
+
+
+def trim(root: Path, keep: Path | None = None, limit: int | None = -1, now: float | None = None) -> int:
+    """Remove the batches of the least recently used runs under ``root`` until the rest hold at
+    most ``limit`` bytes (default ``cache_limit()``), never ``keep`` nor a run used within
+    ``RECENT_SECONDS``; only files ``cache clear`` would remove. Returns the runs removed."""
+    limit = cache_limit() if limit == -1 else limit
+    if limit is None:
+        return 0
+    runs, total = [], 0
+    for folder in real_dirs(Path(root), _RUN_DIR.match):
+        size = 0
+        for e in entries(folder):
+            if _BATCH.match(e.name):
+                try:
+                    size += e.stat(follow_symlinks=False).st_size
+                except OSError:
+                    pass
+        try:
+            used = folder.stat().st_mtime
+        except OSError:
+            continue
+        runs.append((used, folder, size))
+        total += size
+    now = time.time() if now is None else now
+    removed = 0
+    for used, folder, size in sorted(runs):
+        if total <= limit:
+            break
+        if folder == keep or now - used < RECENT_SECONDS:
+            continue
+        remove_owned(owned_in([folder], is_batch_file))
+        total -= size
+        removed += 1
+    return removed
 
 
 def is_batch_file(path: Path) -> bool:
