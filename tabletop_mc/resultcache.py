@@ -17,8 +17,8 @@ recomputed, with one warning line. Files are written atomically
 not a folder) only costs the resume: one line says so and the run goes on.
 
 The cache is kept under a size limit, ``$SPONSIO_RESULT_CACHE_MB`` (default
-2,000 MB; 0: no limit): when a run first writes a batch, the runs least
-recently used (a run's folder is touched when it is read from or written
+2,000 MB; 0: no limit): when a run first writes a batch (at most once an
+hour per process), the runs least recently used (a run's folder is touched when it is read from or written
 to) lose their batches until the rest fit, as ccache keeps its cache. A run
 used within the last hour (it may still be writing, in another process) is
 never removed, nor is the running one, so the cache can stand above the
@@ -178,7 +178,7 @@ class ResultCache:
             if not self._swept:
                 self._swept = True
                 sweep_stale(self.dir)
-                trim(self.dir.parent, keep=self.dir)
+                trim_now_and_then(self.dir.parent, keep=self.dir)
             write_bytes_atomic(self._path(lo, hi, rounds), encode(self.key, lo, hi, rounds, np.asarray(value)))
         except OSError as exc:
             self.writable = False
@@ -209,6 +209,19 @@ def cache_limit() -> int | None:
             notice("cache-limit", f"warning: {LIMIT_ENV}={raw!r} is not a size in MB (0 for no limit); the "
                                   f"result cache is kept under {DEFAULT_LIMIT_MB:,} MB")
     return None if mb == 0 else int(mb * 1e6)
+
+
+_trimmed_at: dict[Path, float] = {}
+
+
+def trim_now_and_then(root: Path, keep: Path) -> None:
+    """``trim`` once per process and hour: a walk of a large cache takes 0.1-0.3 s (6,582 runs),
+    too much to repeat for each of a report build's thousands of runs; what a process writes
+    within the hour is never removed anyway."""
+    now = time.time()
+    if now - _trimmed_at.get(root, -math.inf) >= RECENT_SECONDS:
+        _trimmed_at[root] = now
+        trim(root, keep=keep, now=now)
 
 
 def trim(root: Path, keep: Path | None = None, limit: int | None = -1, now: float | None = None) -> int:

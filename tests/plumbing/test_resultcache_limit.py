@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from tabletop_mc import notice
+from tabletop_mc import notice, resultcache
 from tabletop_mc.resultcache import LIMIT_ENV, ResultCache, cache_limit, config_key, owned_batches, trim
 
 HOUR = 3600.0
@@ -71,8 +71,21 @@ def test_a_new_run_keeps_the_cache_under_the_limit(tmp_path, monkeypatch):
     monkeypatch.setenv(LIMIT_ENV, "0")
     old = [a_run(tmp_path, f"r{i}", age_hours=10 - i) for i in range(3)]
     monkeypatch.setenv(LIMIT_ENV, str((size(old[1]) + size(old[2]) + 1) / 1e6))
+    monkeypatch.setattr(resultcache, "_trimmed_at", {})   # a new process
     a_run(tmp_path, "new")   # its first batch trims the cache: the oldest run goes
     assert [r.dir.exists() for r in old] == [False, True, True]
+
+
+def test_a_process_walks_the_cache_once_an_hour(tmp_path, monkeypatch, no_limit):
+    walks = []
+    monkeypatch.setattr(resultcache, "trim", lambda root, keep, now: walks.append(now))
+    monkeypatch.setattr(resultcache, "_trimmed_at", {})
+    for name in ("a", "b", "c"):
+        a_run(tmp_path, name)
+    assert len(walks) == 1
+    monkeypatch.setattr(resultcache.time, "time", lambda: walks[0] + 3601.0)
+    a_run(tmp_path, "an hour later")
+    assert len(walks) == 2
 
 
 @pytest.mark.parametrize("value, limit", [("", 2000 * 10**6), ("0", None), ("12.5", 12_500_000)])
