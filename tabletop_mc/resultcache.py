@@ -18,12 +18,13 @@ not a folder) only costs the resume: one line says so and the run goes on.
 
 The cache is kept under a size limit, ``$SPONSIO_RESULT_CACHE_MB`` (default
 2,000 MB; 0: no limit): when a run first writes a batch (at most once an
-hour per process), the runs least recently used (a run's folder is touched when it is read from or written
-to) lose their batches until the rest fit, as ccache keeps its cache. A run
-used within the last hour (it may still be writing, in another process) is
-never removed, nor is the running one, so the cache can stand above the
-limit by what the last hour's runs wrote. Without a limit the cache grew by
-every query: one pass over the documentation's examples left 360 MB.
+hour per process), the runs least recently used (a run's folder is touched
+when it is read from or written to) lose their batches until the rest fit,
+as ccache keeps its cache. A run used within the last hour (it may still be
+writing, in another process) is never removed, nor is the running one, so
+the cache can stand above the limit by what the last hour's runs wrote.
+Without a limit the cache grew by every query: one pass over the
+documentation's examples left 360 MB.
 """
 
 from __future__ import annotations
