@@ -101,12 +101,14 @@ def configure(package: str, kernel_dir: str | Path) -> Path:
     """Point numba's cache for ``package`` at a directory keyed by its kernel sources,
     make cache loads lean (``lean_cache_loads``) and cache files verified
     (``tabletop_mc.kernelfiles``). A directory that cannot be written means
-    kernels compiled for this run only, said in one line."""
+    kernels compiled for this run only, said in one line. The kernels of the package's other
+    versions that no process has used for 30 days are removed (``kernelfiles.drop_unused_versions``)."""
     from tabletop_mc import kernelfiles
     lean_cache_loads()
     kernelfiles.verify_cache_files()
     path = kernel_cache_root() / f"{package}-{source_hash(Path(kernel_dir))}"
     numba.config.CACHE_DIR = str(path)
-    kernelfiles.require_writable(path)
+    if kernelfiles.require_writable(path):
+        kernelfiles.drop_unused_versions(path.parent, package, path)
     _configured.append(path)
     return path

@@ -24,6 +24,11 @@
   on its folder (``fcntl``; where there is none, a lost update only means
   one kernel compiled again later).
 
+- Each version of a package's kernel sources compiles into a folder of its
+  own (``tabletop_mc.jitcache``), about 50 MB; a version that no process has
+  used for 30 days (an upgrade, an edit) loses its kernels when the package
+  is next configured (``drop_unused_versions``).
+
 These patch numba's ``IndexDataCacheFile`` and ``Cache`` (numba 0.59 and
 later); where numba's internals differ, nothing is patched.
 """
@@ -37,10 +42,12 @@ import os
 import pickle
 import re
 import tempfile
+import time
+from pathlib import Path
 
 from tabletop_mc.atomic import write_bytes_atomic
 from tabletop_mc.notice import notice, reason
-from tabletop_mc.owned import Owned, entries, head, merge, owned_in, real_dirs
+from tabletop_mc.owned import Owned, entries, head, merge, owned_in, real_dirs, remove_owned
 
 SEAL = b"\ntabletop-mc-kernel-sum:"
 DIGEST = 16
@@ -235,12 +242,47 @@ def is_kernel_file(path) -> bool:
     return start == _PICKLE or (m.group("tmp") is not None and start == b"")
 
 
-def owned_kernels(root, package: str) -> Owned:
-    """The compiled kernels of ``package`` under the kernel cache ``root``: the files of its
-    ``PACKAGE-<source hash>`` folders (``tabletop_mc.jitcache.configure``) and those folders."""
-    top = real_dirs(root, re.compile(rf"^{re.escape(package)}-[0-9a-f]{{16}}$").match)
+def kernel_folders(root, package: str) -> list:
+    """``package``'s ``PACKAGE-<source hash>`` folders under the kernel cache ``root``
+    (``tabletop_mc.jitcache.configure``), one per version of its kernel sources."""
+    return real_dirs(root, re.compile(rf"^{re.escape(package)}-[0-9a-f]{{16}}$").match)
+
+
+def kernels_in(top: list) -> Owned:
+    """The compiled kernels in the folders ``top`` (``kernel_folders``), and those folders."""
     found = [owned_in(real_dirs(t, _LOCATOR_DIR.match), is_kernel_file) for t in top]
     strays = sum(1 for t in top for e in entries(t) if not (_LOCATOR_DIR.match(e.name)
                                                            and e.is_dir(follow_symlinks=False)))
     own = merge(*found)
-    return Owned(own.files, own.folders + top, own.others + strays)
+    return Owned(own.files, own.folders + list(top), own.others + strays)
+
+
+def owned_kernels(root, package: str) -> Owned:
+    """The compiled kernels of ``package`` under the kernel cache ``root``: the files of all its
+    ``PACKAGE-<source hash>`` folders and those folders."""
+    return kernels_in(kernel_folders(root, package))
+
+
+UNUSED_DAYS = 30
+
+
+def drop_unused_versions(root, package: str, current, days: float = UNUSED_DAYS, now: float | None = None) -> int:
+    """Mark ``current`` (this version's folder) used, and remove the compiled kernels of
+    ``package``'s other versions (other kernel sources: an upgrade, an edit) that no process
+    has used for ``days``; only files ``cache clear`` would remove. Each version's folder holds
+    about 50 MB, and nothing else ever removed an old one. Returns the folders emptied."""
+    try:
+        os.utime(current)
+    except OSError:
+        pass
+    now = time.time() if now is None else now
+    stale = []
+    for top in kernel_folders(root, package):
+        try:
+            if top != Path(current) and now - top.stat().st_mtime > days * 86400.0:
+                stale.append(top)
+        except OSError:
+            continue
+    for top in stale:
+        remove_owned(kernels_in([top]))
+    return len(stale)
