@@ -28,11 +28,13 @@ from tabletop_mc.cliparams import FORMATS
 
 @dataclass(frozen=True)
 class Part:
-    """One cache: ``label``, the ``folder`` shown, and ``find()`` its ``Owned`` files."""
+    """One cache: ``label``, the ``folder`` shown, ``find()`` its ``Owned`` files, and ``kept``:
+    what bounds its size, if anything does."""
 
     label: str
     folder: Path
     find: Callable[[], Owned]
+    kept: str = ""   # how the tools keep it in bounds (``cache show`` says so under the table)
 
 
 def _mb(n: int) -> str:
@@ -74,13 +76,16 @@ def cache_group(main: click.Group, prog: str, parts: Callable[[], list[Part]], w
                                 f"Example:\n  {prog} cache show")
     @FORMAT
     def show(fmt):
-        rows = []
+        rows, kept = [], []
         for part in parts():
             owned = part.find()
             rows.append({"cache": part.label, "folder": str(part.folder), "files": len(owned.files),
                          "bytes": sum(size_of(p) for p in owned.files), "others": owned.others})
-        emit(_render(rows, fmt, lambda r: f"{r['cache']}: {r['folder']} ({_files(r['files'])}, "
-                                          f"{_mb(r['bytes'])}){_others(r, False)}"))
+            if part.kept:
+                kept.append(f"{part.label}: {part.kept}")
+        out = _render(rows, fmt, lambda r: f"{r['cache']}: {r['folder']} ({_files(r['files'])}, "
+                                           f"{_mb(r['bytes'])}){_others(r, False)}")
+        emit(out + "".join(f"\n  {line}" for line in kept) if fmt == "table" and kept else out)
 
     @group.command("clear", help=f"Remove the files this tool keeps in its caches (nothing else: a file it "
                                  f"does not recognise and the folders that hold one stay); the next run compiles "

@@ -264,6 +264,7 @@ def owned_kernels(root, package: str) -> Owned:
 
 
 UNUSED_DAYS = 30
+KEPT = f"a folder per version of the kernel sources; one that no run has used for {UNUSED_DAYS} days is removed"
 
 
 def drop_unused_versions(root, package: str, current, days: float = UNUSED_DAYS, now: float | None = None) -> int:

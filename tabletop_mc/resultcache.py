@@ -212,6 +212,14 @@ def cache_limit() -> int | None:
     return None if mb == 0 else int(mb * 1e6)
 
 
+def kept_note() -> str:
+    """How the cache is kept in bounds, for ``cache show``."""
+    limit = cache_limit()
+    if limit is None:
+        return f"no size limit (${LIMIT_ENV}=0)"
+    return f"kept under {limit / 1e6:,.0f} MB (${LIMIT_ENV}), the runs least recently used removed first"
+
+
 _trimmed_at: dict[Path, float] = {}
 
 

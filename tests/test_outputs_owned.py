@@ -315,3 +315,18 @@ def test_cache_clear_of_a_model_folder_the_user_named(tmp_path):
     assert res.stdout.splitlines()[-1] == (f"fitted success models: removed 0 files (0.0 MB) from {folder}; "
                                            "kept 1 file it does not recognise")
     assert (folder / "thesis.tex").read_text() == "x"
+
+
+def test_cache_show_says_how_each_cache_is_kept_in_bounds(tmp_path):
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "n"), "XDG_CACHE_HOME": str(tmp_path / "x")}
+    res = CliRunner(env=env).invoke(sponsio, ["cache", "show"])
+    assert res.exit_code == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[-2] == ("  compiled kernels: a folder per version of the kernel sources; one that no run has used "
+                         "for 30 days is removed")
+    assert lines[-1] == ("  finished batches (resume): kept under 2,000 MB ($SPONSIO_RESULT_CACHE_MB), the runs "
+                         "least recently used removed first")
+    res = CliRunner(env={**env, "SPONSIO_RESULT_CACHE_MB": "0"}).invoke(sponsio, ["cache", "show"])
+    assert res.stdout.splitlines()[-1] == "  finished batches (resume): no size limit ($SPONSIO_RESULT_CACHE_MB=0)"
+    res = CliRunner(env=env).invoke(sponsio, ["cache", "show", "--format", "json"])
+    assert "least recently" not in res.stdout and "30 days" not in res.stdout   # the rows alone, as before

@@ -6,9 +6,9 @@ from caesar_sim.cli.root import main
 
 
 def _parts():
-    from tabletop_mc.kernelfiles import owned_kernels
+    from tabletop_mc.kernelfiles import KEPT, owned_kernels
     kernels = kernel_cache_root()
-    return [Part("compiled kernels", kernels / "caesar_sim-*", lambda: owned_kernels(kernels, "caesar_sim")),
+    return [Part("compiled kernels", kernels / "caesar_sim-*", lambda: owned_kernels(kernels, "caesar_sim"), KEPT),
             Part("compiled shared kernels", kernels / "tabletop_mc-*", lambda: owned_kernels(kernels, "tabletop_mc"))]
 
 

@@ -6,13 +6,14 @@ from sponsio_sim.cli.root import main
 
 
 def _parts():
-    from tabletop_mc.kernelfiles import owned_kernels
-    from tabletop_mc.resultcache import default_root, owned_batches
+    from tabletop_mc.kernelfiles import KEPT, owned_kernels
+    from tabletop_mc.resultcache import default_root, kept_note, owned_batches
     from sponsio_sim.analysis.game.model import cache_dir, owned_models
     kernels = kernel_cache_root()
-    return [Part("compiled kernels", kernels / "sponsio_sim-*", lambda: owned_kernels(kernels, "sponsio_sim")),
+    return [Part("compiled kernels", kernels / "sponsio_sim-*", lambda: owned_kernels(kernels, "sponsio_sim"),
+                 KEPT),
             Part("compiled shared kernels", kernels / "tabletop_mc-*", lambda: owned_kernels(kernels, "tabletop_mc")),
-            Part("finished batches (resume)", default_root(), owned_batches),
+            Part("finished batches (resume)", default_root(), owned_batches, kept_note()),
             Part("fitted success models", cache_dir(), owned_models)]
 
 
