@@ -230,16 +230,15 @@ def trim_now_and_then(root: Path, keep: Path) -> None:
     now = time.time()
     if now - _trimmed_at.get(root, -math.inf) >= RECENT_SECONDS:
         _trimmed_at[root] = now
-        trim(root, keep=keep, now=now)
+        limit = cache_limit()
+        if limit is not None:
+            trim(root, limit, keep=keep, now=now)
 
 
-def trim(root: Path, keep: Path | None = None, limit: int | None = -1, now: float | None = None) -> int:
+def trim(root: Path, limit: int, keep: Path | None = None, now: float | None = None) -> int:
     """Remove the batches of the least recently used runs under ``root`` until the rest hold at
-    most ``limit`` bytes (default ``cache_limit()``), never ``keep`` nor a run used within
-    ``RECENT_SECONDS``; only files ``cache clear`` would remove. Returns the runs removed."""
-    limit = cache_limit() if limit == -1 else limit
-    if limit is None:
-        return 0
+    most ``limit`` bytes, never ``keep`` nor a run used within ``RECENT_SECONDS``; only files
+    ``cache clear`` would remove. Returns the runs removed."""
     runs, total = [], 0
     for folder in real_dirs(Path(root), _RUN_DIR.match):
         size = 0

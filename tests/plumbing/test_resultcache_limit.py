@@ -36,7 +36,7 @@ def no_limit(monkeypatch):
 def test_the_least_recently_used_runs_go_first_until_the_rest_fit(tmp_path, no_limit):
     runs = [a_run(tmp_path, f"r{i}", age_hours=10 - i) for i in range(4)]   # r0 oldest
     limit = size(runs[2]) + size(runs[3]) + 1
-    assert trim(tmp_path, limit=limit) == 2
+    assert trim(tmp_path, limit) == 2
     assert [r.dir.exists() for r in runs] == [False, False, True, True]
     assert len(owned_batches(tmp_path).files) == 8
 
@@ -46,7 +46,7 @@ def test_reading_a_run_makes_it_recent(tmp_path, no_limit):
     assert ResultCache(old.key, tmp_path).get(0, 10, 100) is not None   # a later run reads it
     past = time.time() - 2 * HOUR   # ... two hours ago: still more recent than "new"
     os.utime(old.dir, (past, past))
-    trim(tmp_path, limit=size(old) + 1)
+    trim(tmp_path, size(old) + 1)
     assert old.dir.exists() and not new.dir.exists()
 
 
@@ -54,7 +54,7 @@ def test_a_run_used_within_the_hour_and_the_running_one_stay(tmp_path, no_limit)
     busy = a_run(tmp_path, "busy", age_hours=0.5)
     running = a_run(tmp_path, "running", age_hours=7)
     old = a_run(tmp_path, "old", age_hours=6)
-    assert trim(tmp_path, keep=running.dir, limit=1) == 1
+    assert trim(tmp_path, 1, keep=running.dir) == 1
     assert busy.dir.exists() and running.dir.exists() and not old.dir.exists()
 
 
@@ -63,7 +63,7 @@ def test_a_run_folder_with_a_file_of_someone_else_keeps_that_file(tmp_path, no_l
     (old.dir / "notes.txt").write_text("mine")
     past = time.time() - 5 * HOUR
     os.utime(old.dir, (past, past))
-    trim(tmp_path, limit=0)
+    trim(tmp_path, 0)
     assert (old.dir / "notes.txt").read_text() == "mine" and not list(old.dir.glob("*.batch"))
 
 
@@ -76,9 +76,10 @@ def test_a_new_run_keeps_the_cache_under_the_limit(tmp_path, monkeypatch):
     assert [r.dir.exists() for r in old] == [False, True, True]
 
 
-def test_a_process_walks_the_cache_once_an_hour(tmp_path, monkeypatch, no_limit):
+def test_a_process_walks_the_cache_once_an_hour(tmp_path, monkeypatch):
+    monkeypatch.setenv(LIMIT_ENV, "100000")
     walks = []
-    monkeypatch.setattr(resultcache, "trim", lambda root, keep, now: walks.append(now))
+    monkeypatch.setattr(resultcache, "trim", lambda root, limit, keep, now: walks.append(now))
     monkeypatch.setattr(resultcache, "_trimmed_at", {})
     for name in ("a", "b", "c"):
         a_run(tmp_path, name)
