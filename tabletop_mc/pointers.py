@@ -6,13 +6,15 @@ strides); a pointer is one. A kernel that passes several state arrays through ma
 per game spends much of its time on those words even without reference counting, so such a
 game's entry points take NumPy arrays and hand its inner ``no_refcount`` kernels pointers
 (``as_ptr``; ``ptr[i]`` reads and writes like the flat array). A pointer does not keep its array
-alive: take pointers inside a function that holds the arrays (its arguments, or locals used
-after the last call that reads through the pointers). ``offset`` gives the pointer some items
-further on (so a kernel can hand a callee one block of a flat vector), ``as_float32`` reads the
-8-byte slots of a float64 or int64 vector as float32 values, two per slot (the learned policies
-keep their networks and their work in the float vectors the games already pass around, and
-float32 arithmetic vectorises twice as wide), ``at_address`` a pointer from an address one
-vector keeps to another (Sponsio's state to its rulebook, ``sponsio_sim.kernels.rulebook``).
+alive: take pointers inside a function that holds the arrays (its arguments, or locals that
+``hold`` keeps alive past the last call that reads through the pointers; in an inlined
+function, the arguments too: ``tests/plumbing/test_pointers_held.py`` checks the source).
+``offset`` gives the pointer some items further on (so a kernel can hand a callee one block
+of a flat vector), ``as_float32`` reads the 8-byte slots of a float64 or int64 vector as
+float32 values, two per slot (the learned policies keep their networks and their work in the
+float vectors the games already pass around, and float32 arithmetic vectorises twice as
+wide), ``at_address`` a pointer from an address one vector keeps to another (Sponsio's state
+to its rulebook, ``sponsio_sim.kernels.rulebook``).
 """
 
 import numba as nb
@@ -52,6 +54,22 @@ def _as_float32(typingctx, ptr):
 
     def codegen(context, builder, signature, args):
         return builder.bitcast(args[0], context.get_value_type(signature.return_type))
+
+    return sig, codegen
+
+
+@intrinsic
+def hold(typingctx, arrays):
+    """``hold((a, b, ...))``: the arrays stay alive up to this point. numba releases an array
+    after its last use in a function, and a pointer taken from it (``as_ptr``) is no use: an
+    array read only through pointers after that is freed memory (a crash, or a wrong number, in
+    another thread's game). Call it after the last use of the pointers; it compiles to nothing.
+    In a function that is inlined (``inline="always"``), the arguments are the caller's
+    variables: hold those the pointers read too."""
+    sig = types.none(arrays)
+
+    def codegen(context, builder, signature, args):
+        return context.get_dummy_value()
 
     return sig, codegen
 

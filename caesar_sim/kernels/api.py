@@ -9,7 +9,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from tabletop_mc.pointers import as_float32, as_ptr, offset
+from tabletop_mc.pointers import as_float32, as_ptr, hold, offset
 from tabletop_mc.rng import seed_state
 from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
 from caesar_sim.kernels.play.encode import INPUTS, encode
@@ -29,7 +29,7 @@ def k_new_game(rulebook, weight_table, game_state, pols, ks, rows, rng, game_log
     scratch, actions = np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64)
     new_game(game_ptrs(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats), as_ptr(pols),
              as_ptr(ks), as_ptr(rows))
-    return scratch[0] + actions[0]
+    hold((scratch, actions))
 
 
 @no_refcount
@@ -49,7 +49,7 @@ def k_resolve(rulebook, weight_table, game_state, rng, game_log, game_stats):
     """Resolve the rows of phase ``game_state[STATE.phase]``."""
     scratch, actions = np.zeros(SCRATCH.size), np.zeros(ACTIONS.size, np.int64)
     resolve_phase(game_ptrs(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats))
-    return scratch[0] + actions[0]
+    hold((scratch, actions))
 
 
 @no_refcount
@@ -68,10 +68,8 @@ def k_decide(rulebook, weight_table, game_state, rng):
     game_stats = np.zeros(1)
     t = game_ptrs(rulebook, weight_table, game_state, scratch, actions, rng, game_log, game_stats)
     a = decide(t, rollout_ptrs(t, as_ptr(rollout_state), t.game_log, t.game_stats))
-    # Keep the local arrays alive until ``decide`` has used their pointers: numba releases an array
-    # after its last use in the function, and after ``game_ptrs``/``as_ptr`` only the pointers use them
-    # (``tabletop_mc.pointers``). The zero terms are that last use; they add nothing to the result.
-    return a + 0 * (rollout_state[0] + actions[0] + game_log[0]) + int(0 * (scratch[0] + game_stats[0]))
+    hold((rollout_state, actions, scratch, game_log, game_stats))   # read through pointers until here
+    return a
 
 
 @nb.njit(cache=True)
@@ -94,6 +92,7 @@ def k_states(rulebook, weight_table, pols, ks, seed, count):
             out[i, :] = game_state
             i += 1
             advance(t, decide(t, ro))
+    hold((game_state, rng, rollout_state, actions, scratch, game_log, game_stats, rows))   # read through pointers until here
     return out
 
 
@@ -153,6 +152,7 @@ def k_net_outputs(rulebook, weight_table, game_state, p):
         x[j] = buf[NET_X + j]
     for j in range(NET_ACTIONS):
         q[j] = buf[NET_Q + j]
+    hold((scratch, actions))   # read through pointers (``buf``) until here
     return x, q, v
 
 

@@ -10,7 +10,7 @@ action with the best mean rollout outcome, as `mc` would.
 import numba as nb
 import numpy as np
 
-from tabletop_mc.pointers import as_ptr
+from tabletop_mc.pointers import as_ptr, hold
 from tabletop_mc.rng import seed_state
 from tabletop_mc.spans import each_span
 from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
@@ -77,10 +77,9 @@ def _record(rulebook, weight_table, seats, g0, count, out, r0):
                 dec += 1
                 a = best
             advance(t, a)
-    # Keep the local arrays alive until the loop has used their pointers: numba releases an array
-    # after its last use in the function, and after ``game_ptrs``/``as_ptr`` only the pointers use them
-    # (``tabletop_mc.pointers``). The zero terms are that last use; they add nothing to the count.
-    return r - r0 + int(0 * (rollout_state[0] + game_log[0] + game_stats[0] + pols[0] + ks[0] + rows[0]))
+    hold((rulebook, weight_table, game_state, rollout_state, actions, scratch, F, rng, game_log, game_stats, pols, ks,
+          rows))   # read through pointers until here (inlined: the arguments are the caller's variables)
+    return r - r0
 
 
 def record_batch(rulebook, weight_table, seats, first_chunk, counts, chunk_size, out, rows_per_chunk, used):

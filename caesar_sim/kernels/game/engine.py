@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from tabletop_mc.jit import no_refcount
-from tabletop_mc.pointers import as_ptr
+from tabletop_mc.pointers import as_ptr, hold
 from tabletop_mc.rng import seed_state, uniform
 from tabletop_mc.spans import each_span
 from caesar_sim.kernels.contexts import Results, Seats, game_ptrs, rollout_ptrs
@@ -125,9 +125,10 @@ def seated_games(rulebook, weight_table, seats, g0, count, rng, game_log, game_s
                 out.members[g, s] = seat[s]
         if out.rots.shape[0] > g:
             out.rots[g] = rot
-    # keep every array alive until the pointers are no longer used
-    return (game_state[0] + rollout_state[0] + actions[0] + scratch[0] + rollout_log[0] + rollout_stats[0] + policies[0] + rollouts[0]
-            + weight_rows[0] + seat[0] + days[0])
+    # every array the pointers read, the arguments too: inlined, they are the caller's variables
+    # (``field_span`` makes ``game_log`` and uses it nowhere else; the games read it after its release)
+    hold((rulebook, weight_table, rng, game_log, game_stats, game_state, rollout_state, actions, scratch, rollout_log,
+          rollout_stats, policies, rollouts, weight_rows, days))
 
 
 @nb.njit(cache=True, inline="always")

@@ -23,7 +23,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from tabletop_mc.pointers import as_ptr
+from tabletop_mc.pointers import as_ptr, hold
 from tabletop_mc.rng import seed_state, uniform
 from tabletop_mc.spans import each_span
 from caesar_sim.kernels.contexts import game_ptrs, rollout_ptrs
@@ -114,10 +114,9 @@ def _label(rulebook, weight_table, seats, how, g0, count, out, d0, a0):
             advance(t, decide(t, ro))
         for e in range(first, d):
             out.decisions[e, DEC_SHARE] = win_share(game_state, int(out.decisions[e, DEC_SEAT]))
-    # Keep the local arrays alive until the loop has used their pointers: numba releases an array
-    # after its last use in the function, and after ``game_ptrs``/``as_ptr`` only the pointers use them
-    # (``tabletop_mc.pointers``). The zero terms are that last use; they add nothing to the count.
-    return d - d0, r - a0 + int(0 * (rollout_state[0] + game_log[0] + game_stats[0] + pols[0] + ks[0] + rows[0]))
+    hold((rulebook, weight_table, game_state, rollout_state, actions, scratch, F, idx, rng, game_log, game_stats, pols,
+          ks, rows))   # read through pointers until here (inlined: the arguments are the caller's variables)
+    return d - d0, r - a0
 
 
 def label_batch(rulebook, weight_table, seats, how, first_chunk, counts, chunk_size, out, caps, used):
