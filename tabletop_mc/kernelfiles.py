@@ -177,24 +177,47 @@ def data_number(key) -> int:
     return int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=6).digest(), "big")
 
 
+LOCK_WAIT = 30.0   # seconds a save waits for another process's lock before it goes on without
+
+
 @contextlib.contextmanager
-def folder_lock(path):
+def folder_lock(path, wait: float | None = None):
     """Hold an exclusive lock on the folder ``path`` (``flock``) for a read-modify-write of
-    a file in it; where the platform or file system has none, no lock."""
+    a file in it; where the platform or file system has none, no lock.
+
+    The lock only spares a concurrent save a lost update (a kernel compiled again later; each
+    load checks its file's key), so it is never waited for long: after ``wait`` seconds
+    (``LOCK_WAIT`` by default) the save goes on without it. A process forked while another
+    thread held the lock shares its descriptor, and closing only this process's copy would
+    leave the folder locked for the child's lifetime: the lock is released explicitly."""
     try:
         import fcntl
         fd = os.open(path, os.O_RDONLY)
     except (ImportError, OSError):
         yield
         return
+    held = False
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        except OSError:
-            pass
+        deadline = time.monotonic() + (LOCK_WAIT if wait is None else wait)
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held = True
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(0.005)
+            except OSError:   # no locks on this file system
+                break
         yield
     finally:
-        os.close(fd)   # closing the descriptor releases the lock
+        if held:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            except OSError:
+                pass
+        os.close(fd)
 
 
 def _cannot_write(path, why: str) -> None:

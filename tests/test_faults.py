@@ -303,6 +303,37 @@ def test_an_object_file_holding_another_signatures_code_is_a_miss(tmp_path):
     assert f.load(("float64",)) is None   # compiled again, never run on int64's code
 
 
+def test_a_kernel_save_never_waits_long_for_a_held_folder_lock(tmp_path):
+    """A lock another holder never gives up (a forked child keeps the descriptor) delays a save
+    by at most the lock's wait, and the save still lands (each load checks its key)."""
+    import fcntl
+    from numba.core.caching import IndexDataCacheFile
+    from tabletop_mc.kernelfiles import folder_lock, verify_cache_files
+    verify_cache_files()
+    holder = os.open(tmp_path, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        t0 = time.monotonic()
+        with folder_lock(str(tmp_path), wait=0.3):
+            pass
+        assert 0.25 <= time.monotonic() - t0 < 5
+        f = IndexDataCacheFile(str(tmp_path), "total-12.py311", "stamp")
+        import tabletop_mc.kernelfiles as kf
+        saved, kf.LOCK_WAIT = kf.LOCK_WAIT, 0.1
+        try:
+            f.save(("int64",), "code for int64")
+        finally:
+            kf.LOCK_WAIT = saved
+        assert f.load(("int64",)) == "code for int64"
+    finally:
+        os.close(holder)
+    with folder_lock(str(tmp_path), wait=0.0):   # released: taken at once
+        probe = os.open(tmp_path, os.O_RDONLY)
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.close(probe)
+
+
 # -- concurrent writers -------------------------------------------------------------------------
 
 def _model():
