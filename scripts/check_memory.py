@@ -18,7 +18,9 @@ cause. memcheck sees every such access. This script
     python scripts/check_memory.py                      # the Circus game and field tests, ~10 min
     python scripts/check_memory.py tests/caesar -x      # any pytest arguments
 
-Exit 1 if a kernel made a bad access (the log's path is printed), 2 if valgrind is missing.
+Exit 1 if a kernel made a bad access (the log's path is printed) or a test failed, 2 if valgrind
+is missing. valgrind runs one thread at a time, so a test of how threads share work fails
+under it (``tests/plumbing/test_workshare.py``'s slow-item test) without any bad access.
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ they run out (as ``sponsio_sim.kernels.odds.dd`` solves its deals):
             ...solve deal k into out[k]...
             k = take(ticket)
 
-    on_threads(lambda: worker(deals, new_ticket(), out))   # tabletop_mc.spans
+    ticket = new_ticket()   # one ticket, shared by every worker
+    on_threads(lambda: worker(deals, ticket, out))   # tabletop_mc.spans
 
 The iterations of a ``prange`` can take from a ticket too, but it must come
 from outside the function whose ``prange`` takes from it: numba does not
