@@ -11,7 +11,8 @@ cause. memcheck sees every such access. This script
    compile itself would run under valgrind, many times slower), then
 2. runs the same tests under memcheck (``PYTHONMALLOC=malloc``, so Python's own small-object
    allocator does not hide blocks), and
-3. counts memcheck's errors whose innermost frame is compiled kernel code (no symbol: ``???``);
+3. counts memcheck's errors whose innermost frame is compiled kernel code (no symbol and no
+   library: ``???``; a library without symbols shows as ``??? (in lib.so)``);
    the interpreter's and libraries' own reports (``dlopen``, ``wmemcmp`` reading ahead) are
    listed apart and do not fail the check.
 
@@ -50,7 +51,7 @@ def kernel_errors(log: Path) -> tuple[Counter, Counter]:
         if not m:
             continue
         frame = next((FRAME.match(x).group(1) for x in lines[i + 1:i + 4] if FRAME.match(x)), "")
-        (kernel if frame.startswith("???") else other)[f"{m.group(1)} at {frame[:80]}"] += 1
+        (kernel if frame.strip() == "???" else other)[f"{m.group(1)} at {frame[:80]}"] += 1
     return kernel, other
 
 
