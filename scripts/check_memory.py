@@ -50,7 +50,7 @@ def kernel_errors(log: Path) -> tuple[Counter, Counter]:
         m = ERROR.match(line)
         if not m:
             continue
-        frame = next((FRAME.match(x).group(1) for x in lines[i + 1:i + 4] if FRAME.match(x)), "")
+        frame = next((f.group(1) for f in map(FRAME.match, lines[i + 1:i + 4]) if f), "")
         (kernel if frame.strip() == "???" else other)[f"{m.group(1)} at {frame[:80]}"] += 1
     return kernel, other
 
@@ -71,6 +71,7 @@ def main(argv: list[str]) -> int:
     print("under memcheck (about 5x the tests' own time, plus a minute per interpreter)", flush=True)
     run = subprocess.run(["valgrind", "--tool=memcheck", "--error-limit=no", "--num-callers=30",
                           f"--log-file={log}", *pytest], cwd=ROOT, env=dict(env, PYTHONMALLOC="malloc"))
+    shutil.rmtree(work / "kernels", ignore_errors=True)   # tens of MB; the log stays
     kernel, other = kernel_errors(log)
     for what, n in other.most_common():
         print(f"  (not a kernel's) {n:6d}  {what}")

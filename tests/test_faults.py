@@ -303,7 +303,7 @@ def test_an_object_file_holding_another_signatures_code_is_a_miss(tmp_path):
     assert f.load(("float64",)) is None   # compiled again, never run on int64's code
 
 
-def test_a_kernel_save_never_waits_long_for_a_held_folder_lock(tmp_path):
+def test_a_kernel_save_never_waits_long_for_a_held_folder_lock(tmp_path, monkeypatch):
     """A lock another holder never gives up (a forked child keeps the descriptor) delays a save
     by at most the lock's wait, and the save still lands (each load checks its key)."""
     import fcntl
@@ -317,13 +317,9 @@ def test_a_kernel_save_never_waits_long_for_a_held_folder_lock(tmp_path):
         with folder_lock(str(tmp_path), wait=0.3):
             pass
         assert 0.25 <= time.monotonic() - t0 < 5
+        monkeypatch.setattr("tabletop_mc.kernelfiles.LOCK_WAIT", 0.1)
         f = IndexDataCacheFile(str(tmp_path), "total-12.py311", "stamp")
-        import tabletop_mc.kernelfiles as kf
-        saved, kf.LOCK_WAIT = kf.LOCK_WAIT, 0.1
-        try:
-            f.save(("int64",), "code for int64")
-        finally:
-            kf.LOCK_WAIT = saved
+        f.save(("int64",), "code for int64")
         assert f.load(("int64",)) == "code for int64"
     finally:
         os.close(holder)

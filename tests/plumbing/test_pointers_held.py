@@ -4,9 +4,10 @@ numba releases an array after its last use in a function, and a pointer taken fr
 (``tabletop_mc.pointers.as_ptr``, or Circus's ``game_ptrs``) is not a use. So a function that
 takes pointers from an array it made, or, when it is inlined (``inline="always"``), from an
 argument (inlined, its arguments are the caller's variables), names that array in a
-``hold((...))`` placed after the pointers' last use (or reads it in its closing ``return``). Without it, Circus's field batches read
-their event log from freed memory in every game (valgrind: 742 reads of freed blocks in one
-small run of ``tests/caesar/test_fieldplay.py``'s paired deviations).
+``hold((...))`` placed after the pointers' last use, or reads it in its closing ``return``.
+Without it, Circus's field batches read their event log from freed memory in every game
+(valgrind: 742 reads of freed blocks in one small run of ``tests/caesar/test_fieldplay.py``'s
+paired deviations).
 """
 
 import ast
