@@ -66,9 +66,9 @@ CASES = [
 ]
 
 
-def wall(cmd: list[str], env: dict) -> float:
+def wall(cmd: list[str], env: dict, cwd: str | None = None) -> float:
     start = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     took = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.strip()}")
@@ -95,14 +95,16 @@ COLD_TARGETS = {"odds": 8.0, "game": 20.0, "game with an mc seat": 40.0, "advise
 
 def cold_run(cmd: list[str], checkout: Path) -> tuple[float, float]:
     """(wall, CPU) seconds of ``python -m sponsio_sim.cli CMD`` from ``checkout`` with an empty kernel
-    cache. Compiling runs on one core, so on a loaded machine its CPU time (user + system) is the
-    nearer figure to a quiet machine's wall time."""
+    cache. The CPU time (user + system, the command's compile helper included: ``tabletop_mc.warmup``)
+    says how much work the first run is; the wall time, what the user waits."""
     cache = tempfile.mkdtemp(prefix="sponsio-cold-")
     env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(checkout))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        took = wall([sys.executable, "-m", "sponsio_sim.cli", *cmd], env)
+        # run from the empty cache folder: `python -m` puts the working directory first on the path,
+        # so run from a checkout it would import that checkout's package whatever PYTHONPATH says
+        took = wall([sys.executable, "-m", "sponsio_sim.cli", *cmd], env, cwd=cache)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
