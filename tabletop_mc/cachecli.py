@@ -89,7 +89,7 @@ def cache_group(main: click.Group, prog: str, parts: Callable[[], list[Part]], w
 
     @group.command("clear", help=f"Remove the files this tool keeps in its caches (nothing else: a file it "
                                  f"does not recognise and the folders that hold one stay); the next run compiles "
-                                 f"its kernels again (30-60 s).\n\n\b\nExample:\n  {prog} cache clear")
+                                 f"its kernels again (10-60 s).\n\n\b\nExample:\n  {prog} cache clear")
     @FORMAT
     def clear(fmt):
         rows = []

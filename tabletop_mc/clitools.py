@@ -165,9 +165,17 @@ class LazyGroup(OneLineErrorGroup):
     docstring in the module's source, without importing it: the short help
     is written once, where the command is."""
 
-    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs):
+    def __init__(self, *args, lazy: dict[str, str] | None = None, warm=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.lazy = dict(lazy or {})
+        self.warm = warm
+
+    def resolve_command(self, ctx, args):
+        """``warm(name, args)``, if given, runs first: it may start the command's compile helper
+        (``tabletop_mc.warmup``) before the command's module is imported."""
+        if self.warm is not None and args and not ctx.resilient_parsing:
+            self.warm(args[0], args[1:])
+        return super().resolve_command(ctx, args)
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))
@@ -304,10 +312,11 @@ def gather(name: str, make, *params: str):
     return decorate
 
 
-def game_cli(prog: str, help: str, lazy: dict[str, str]) -> LazyGroup:
+def game_cli(prog: str, help: str, lazy: dict[str, str], warm=None) -> LazyGroup:
     """A game's root command ``prog``: ``-h``/``--help``, ``--version``, and the
-    commands of ``lazy`` (name -> module, ``LazyGroup``)."""
-    group = LazyGroup(prog, lazy=lazy, help=help, context_settings={"help_option_names": ["-h", "--help"]})
+    commands of ``lazy`` (name -> module, ``LazyGroup``; ``warm``: its compile helper hook)."""
+    group = LazyGroup(prog, lazy=lazy, warm=warm, help=help,
+                      context_settings={"help_option_names": ["-h", "--help"]})
     return click.version_option(package_name=DIST_NAME, prog_name=prog, message="%(prog)s %(version)s")(group)
 
 

@@ -34,7 +34,7 @@ def source_hash(*dirs: Path) -> str:
     return h.hexdigest()
 
 
-COMPILE_NOTE = "compiling kernels: about 30-60 s, once (later runs load them from the cache)"
+COMPILE_NOTE = "compiling kernels: about 10-60 s, once (later runs load them from the cache)"
 
 
 def needs_compile(dispatcher) -> bool:

@@ -76,7 +76,7 @@ def _discard(path: str, why: str) -> None:
     except OSError:
         pass
     notice("damaged-kernel-file", f"warning: damaged kernel cache file {path} ({why}) discarded; the kernel is "
-                                  "compiled again (about 30-60 s, once)")
+                                  "compiled again (about 10-60 s, once)")
 
 
 def verify_cache_files() -> bool:
@@ -222,7 +222,7 @@ def folder_lock(path, wait: float | None = None):
 
 def _cannot_write(path, why: str) -> None:
     notice("kernel-cache-unwritable", f"note: cannot write the kernel cache in {path} ({why}): kernels are "
-                                      "compiled for this run only (about 30-60 s each run until it can be written)")
+                                      "compiled for this run only (about 10-60 s each run until it can be written)")
 
 
 def require_writable(path) -> bool:

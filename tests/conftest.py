@@ -29,7 +29,8 @@ RUN_ORDER = (
 # user's caches (``~/.cache/sponsio-sim``). Compiled kernels stay where the tools keep them
 # (``$NUMBA_CACHE_DIR``, else the user's cache): they are keyed by the kernels' source, and
 # compiling them is most of the suite's time.
-ISOLATED = ("XDG_CACHE_HOME", "SPONSIO_MODEL_DIR", "NUMBA_CACHE_DIR", "SPONSIO_TEST_CACHE")
+# A command's compile helper (``tabletop_mc.warmup``) is off: the workers already fill the cores.
+ISOLATED = ("XDG_CACHE_HOME", "SPONSIO_MODEL_DIR", "NUMBA_CACHE_DIR", "SPONSIO_TEST_CACHE", "TABLETOP_COMPILE_HELPER")
 _SAVED = pytest.StashKey[dict]()
 
 
@@ -42,6 +43,7 @@ def pytest_configure(config):
     os.environ["NUMBA_CACHE_DIR"] = str(kernel_cache_root())   # before XDG_CACHE_HOME moves it
     os.environ["XDG_CACHE_HOME"] = os.environ["SPONSIO_TEST_CACHE"] = folder
     os.environ.pop("SPONSIO_MODEL_DIR", None)
+    os.environ["TABLETOP_COMPILE_HELPER"] = "0"
 
 
 def pytest_unconfigure(config):

@@ -4,6 +4,22 @@ package that imports them: no module-level import cycle."""
 
 from tabletop_mc.clitools import game_cli
 
+
+def warm(command: str, args: list[str]) -> None:
+    """Start the compile helper of a command with a plan (``tabletop_mc.warmup``: ``sponsio_sim/plans``,
+    ``scripts/make_compile_plans.py``), unless only its help is asked for."""
+    if "--help" in args or "-h" in args:
+        return
+    plan = {"odds": "odds", "advise": "advise", "game": "game"}.get(command)
+    if plan is None:
+        return
+    from tabletop_mc import warmup
+    if command == "game" and any(seat.strip().startswith("mc")
+                                 for seat in (warmup.option_value(args, "--profile") or "").split(",")):
+        plan = "game-mc"
+    warmup.begin("sponsio_sim", plan)
+
+
 main = game_cli("sponsio", """Sponsio bet-odds calculator and strategy analyser.
 
     \b
@@ -12,5 +28,5 @@ main = game_cli("sponsio", """Sponsio bet-odds calculator and strategy analyser.
     """, {name: f"sponsio_sim.cli.{module}" for name, module in (
     ("odds", "odds"), ("advise", "advise"), ("table", "table"), ("serve", "serve"), ("dd", "dd"), ("game", "game"),
     ("tournament", "game"), ("matrix", "game"), ("fit", "game"), ("balance", "balance"), ("recommend", "balance"),
-    ("sweep", "sweep"), ("meta", "meta"), ("train", "train"), ("exploit", "strategy"))})
+    ("sweep", "sweep"), ("meta", "meta"), ("train", "train"), ("exploit", "strategy"))}, warm=warm)
 
