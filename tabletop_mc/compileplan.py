@@ -30,8 +30,9 @@ from pathlib import Path
 from tabletop_mc.atomic import write_bytes_atomic
 from tabletop_mc.warmup import FORMAT
 
-HELPER_START_S = 0.5   # a helper's start (Python, numba, the kernel modules: 0.3-0.4 s measured), from the
-                       # command's first compile (``warmup.begin`` runs just before it)
+HELPER_START_S = 0.5   # a helper's start (Python, numba, the kernel modules: 0.3-0.4 s measured), counted
+                       # from the command's first compile (``warmup.begin`` runs before the command's
+                       # module is imported, so part of the start overlaps that import)
 HELPER_SLOWER = 1.15   # its compiles' cost against the recording's (numba's first compile in a process
                        # sets up its target; leaves the command had compiled before)
 

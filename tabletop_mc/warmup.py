@@ -6,18 +6,26 @@ core). A compile plan (``tabletop_mc.compileplan``, recorded from a cold run
 by ``scripts/make_compile_plans.py`` and shipped in the package) names the
 kernels a second process can compile meanwhile: whole subtrees of the
 command's call graph that the command reaches last, in the order it will
-need them. ``begin(package, name)``, called by a command before its first
-kernel, starts ``python -m tabletop_mc.warmup PLAN`` when some of those
-kernels are not in the on-disk cache yet. The helper compiles them and saves
-each to the cache; numba looks in the cache before it compiles a signature,
-so the command then loads what the helper has finished (the cache is safe for
-several processes at once: ``tabletop_mc.kernelfiles``).
+need them. ``begin(package, name)``, called as a command begins (by a CLI's
+root group, ``clitools.LazyGroup``'s ``warm``, before the command's module is
+imported), starts ``python -m tabletop_mc.warmup PLAN STATUS`` when some of
+those kernels are not in the on-disk cache yet and the cache can be written.
+The helper compiles them and saves each to the cache; numba looks in the
+cache before it compiles a signature, so the command then loads what the
+helper has finished (the cache is safe for several processes at once:
+``tabletop_mc.kernelfiles``). Where the command misses a kernel inside the
+entry the helper is compiling at that moment (``STATUS``), it waits for it
+rather than compile it twice; the helper in turn waits for the kernels an
+entry calls that the command compiles first.
 
 Nothing depends on the helper: a plan that is missing, stale (a kernel
 renamed, a signature changed) or unreadable, or a helper slower than the
 command, only means the command compiles that kernel itself, as it always
 did; the same machine code either way, so no number changes. The helper
-runs at a lower priority, prints nothing, and ends when the command does.
+runs at a lower priority, prints nothing, and stops when the command ends
+(at once, its compile abandoned: every cache file is written whole or not at
+all, ``tabletop_mc.atomic``), or before its next entry if the command was
+killed.
 
 Off with ``TABLETOP_COMPILE_HELPER=0``, on a machine with one core, and under
 the test suite (``tests/conftest.py``: its workers already fill the cores).
@@ -190,7 +198,7 @@ def _wait_on_misses() -> None:
 
 def end_helpers() -> None:
     """Stop the helpers this process started (at exit: what they have not compiled yet, this
-    command did not need). A helper stops between two kernels, so no file is left half written."""
+    command did not need). It abandons the compile under way (``_stop``)."""
     while _helpers:
         helper = _helpers.pop()
         if helper.proc.poll() is None:
@@ -198,7 +206,7 @@ def end_helpers() -> None:
             try:
                 helper.proc.wait(timeout=0.2)
             except subprocess.TimeoutExpired:
-                pass   # it is inside one kernel's compile, and stops when that is saved
+                pass   # it is leaving; nothing waits for it
         try:
             helper.status.unlink()
         except OSError:
@@ -212,7 +220,8 @@ def run_plan(path: str | Path, status: str | Path | None = None) -> int:
     """The helper: compile the plan's kernels in order, each saved to the on-disk cache as numba
     compiles it (a kernel already there is loaded instead), writing the entry under way to
     ``status`` (nothing between entries, while it waits for the command's kernels too, so the
-    command never waits on it then). Stops before the next kernel once told to (SIGTERM).
+    command never waits on it then). Stops before the next entry once told to, or once the
+    command is gone.
     Returns how many it compiled or loaded."""
     plan = load_plan(path)
     if plan is None:
@@ -261,7 +270,11 @@ def await_kernels(keys, limit: float = WAIT_S) -> None:
 
 
 def _stop(signum, frame):
-    _stopping.append(True)   # finish the kernel under way (its cache files whole), then stop
+    """SIGTERM (the command has ended): leave now, the compile under way abandoned. Cache files are
+    written to a temporary name and moved into place, so one being written is left out whole, and
+    the index names an object file only once it is saved (``tabletop_mc.kernelfiles``)."""
+    _stopping.append(True)
+    raise SystemExit(0)
 
 
 def option_value(args: list[str], option: str) -> str | None:

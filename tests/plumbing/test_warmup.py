@@ -161,6 +161,31 @@ def test_the_helper_compiles_into_the_cache_and_the_command_loads_it(package):
     assert not again["started"] and again["value"] == 7.0  # warm: no helper
 
 
+ENDED = textwrap.dedent('''
+    import json
+    import numpy as np
+    from tabletop_mc import warmup
+    import warmkern.kernels as k
+    helper = warmup.begin("warmkern", "x")
+    warmup.end_helpers()                      # the command ends at once: the helper is stopped mid-way
+    helper.proc.wait(30)
+    print(json.dumps({"code": helper.proc.returncode, "value": float(k.outer(np.array([3.0, 1.0, 2.0])))}))
+''')
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the helper runs only with two cores or more")
+def test_a_helper_stopped_mid_way_leaves_a_sound_cache(package):
+    env = dict(os.environ, PYTHONPATH=f"{package}{os.pathsep}{ROOT}", NUMBA_CACHE_DIR=str(package / "cache"),
+               TABLETOP_COMPILE_HELPER="1")
+    out = json.loads(subprocess.run([sys.executable, "-c", ENDED], capture_output=True, text=True, check=True,
+                                    env=env).stdout)
+    assert out["value"] == 7.0 and out["code"] in (0, -15)   # -15: stopped before it set its handler
+    leftovers = [p.name for p in (package / "cache").rglob("*") if p.is_file() and p.name.endswith(".tmp")]
+    assert leftovers == []
+    again = run(package, TABLETOP_COMPILE_HELPER="0")   # the command's own save, read back by a new process
+    assert again["value"] == 7.0 and again["hits"] >= 1 and again["misses"] == 0
+
+
 def test_no_helper_when_switched_off(package):
     out = run(package, TABLETOP_COMPILE_HELPER="0")
     assert not out["started"] and out["value"] == 7.0 and out["hits"] == 0
