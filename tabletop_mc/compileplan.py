@@ -120,6 +120,14 @@ def parents(compiles: list[Compile]) -> list[int]:
     return out
 
 
+def first_compiles(compiles: list[Compile]) -> dict:
+    """{(module, qualname): the index of its first compile in the recording}."""
+    first: dict = {}
+    for i, c in enumerate(compiles):
+        first.setdefault(c.key, i)
+    return first
+
+
 def closure(compiles: list[Compile], first: dict, root: int) -> set:
     """The kernels (module, qualname) compile ``root`` needs: what it calls, what those call, and
     so on (through each kernel's first compile in the recording)."""
@@ -138,11 +146,10 @@ def closure(compiles: list[Compile], first: dict, root: int) -> set:
 def plan_start(compiles: list[Compile], first: dict, root: int, mine: set, gains: list, helper: float,
                slower: float) -> tuple[float, list[int], list[int]]:
     """(when the helper can begin ``root``; the compiles it waits for first; those it compiles
-    itself first). The kernels ``root``
-    needs that the command compiles before it, and that the helper has not compiled (``mine``),
-    are each ready when the command has compiled them (its recorded end, moved up by the
-    ``gains`` (start, seconds) of what the helper took before); the helper waits for those ready
-    by some time and compiles the rest itself, at the best such time."""
+    itself first). The kernels ``root`` needs that the command compiles before it, and that the
+    helper has not compiled (``mine``), are each ready when the command has compiled them (its
+    recorded end, moved up by the ``gains`` (start, seconds) of what the helper took before); the
+    helper waits for those ready by some time and compiles the rest itself, at the best such time."""
     deps = [first[k] for k in closure(compiles, first, root)
             if compiles[first[k]].start < compiles[root].start and first[k] not in mine]
     ready = {j: compiles[j].end - sum(g for s0, g in gains if s0 < compiles[j].end) for j in deps}
@@ -193,9 +200,7 @@ def choose(compiles: list[Compile], start_s: float = HELPER_START_S, slower: flo
     total = max(c.end for c in compiles)
     start_s += min(c.start for c in compiles)
     up = parents(compiles)
-    first = {}
-    for i, c in enumerate(compiles):
-        first.setdefault(c.key, i)
+    first = first_compiles(compiles)
     best = Choice([], total, total)
     for cut in sorted({c.start for c in compiles}):
         roots = sorted((i for i, c in enumerate(compiles)
@@ -241,9 +246,7 @@ def write_plan(path: str | Path, compiles: list[Compile], choice: Choice, meta: 
     compiled inside it (those the command waits for while the helper compiles that root) and
     those it calls that the command compiles before it (those the helper waits for)."""
     up = parents(compiles)
-    first = {}
-    for i, c in enumerate(compiles):
-        first.setdefault(c.key, i)
+    first = first_compiles(compiles)
     entries = []
     for i, waits in zip(choice.taken, choice.waits or [[] for _ in choice.taken]):
         entries.append((compiles[i].module, compiles[i].qualname, compiles[i].args, subtree(compiles, up, i),
