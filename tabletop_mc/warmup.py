@@ -164,10 +164,14 @@ def begin(package: str, name: str) -> Helper | None:
             return None
         fd, status = tempfile.mkstemp(prefix="tabletop-warmup-", suffix=".status")
         os.close(fd)
+    except Exception:
+        return None
+    try:
         proc = subprocess.Popen([sys.executable, "-m", "tabletop_mc.warmup", str(path), status],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 env=dict(os.environ, **{ENV: "0"}))
     except Exception:
+        Path(status).unlink(missing_ok=True)   # no helper: its status file goes too
         return None
     if not _installed:
         atexit.register(end_helpers)
@@ -220,9 +224,8 @@ def run_plan(path: str | Path, status: str | Path | None = None) -> int:
     """The helper: compile the plan's kernels in order, each saved to the on-disk cache as numba
     compiles it (a kernel already there is loaded instead), writing the entry under way to
     ``status`` (nothing between entries, while it waits for the command's kernels too, so the
-    command never waits on it then). Stops before the next entry once told to, or once the
-    command is gone.
-    Returns how many it compiled or loaded."""
+    command never waits on it then). Told to stop (``_stop``), it stops at once; once the command
+    is gone (killed), before its next entry. Returns how many it compiled or loaded."""
     plan = load_plan(path)
     if plan is None:
         return 0
