@@ -39,7 +39,10 @@ from sponsio_sim.rules import load_rules
 rules = load_rules("standard-4p")
 tab, ints, weight = build_state(rules, parse_profile(sys.argv[2], rules), find_model(rules))
 size = np.int64(stats_size(rules.players))
-extra = (engine.mc_switch(ints),) if hasattr(engine, "mc_switch") else ()
+if hasattr(engine, "scored_switch"):          # either checkout's compile switches
+    extra = (engine.scored_switch(ints), engine.mc_switch(ints))
+else:
+    extra = (engine.mc_switch(ints),) if hasattr(engine, "mc_switch") else ()
 try:
     from sponsio_sim.analysis.game.setup import game_arrays   # a checkout with the rulebook apart: one GameArrays
     start = (game_arrays(tab, ints, weight),)

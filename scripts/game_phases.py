@@ -35,8 +35,9 @@ DEAL, BETTING, ROUND = 0, 1, 2
 
 
 @nb.njit
-def _rounds(n, upto, board, game_state, money):
-    """Play ``n`` first rounds up to ``upto`` (DEAL, BETTING or ROUND); returns a checksum."""
+def _rounds(n, upto, board, game_state, money, scored):
+    """Play ``n`` first rounds up to ``upto`` (DEAL, BETTING or ROUND); returns a checksum
+    (``scored``: ``engine.scored_switch``)."""
     state = np.empty(4, dtype=np.uint64)
     rnd = engine.game_round(board, game_state, money, state)
     pool, fixed, need, hands = rnd.pool, rnd.fixed, rnd.need, rnd.hands
@@ -47,7 +48,7 @@ def _rounds(n, upto, board, game_state, money):
         engine.start_game(g, game_state, money)
         engine.round_start(np.uint64(1), np.int64(g), state, pool)
         if upto == ROUND:
-            engine.deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, None, None)
+            engine.deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, scored, None, None)
             check += play_out_round(rnd)[0]
             continue
         dealt = players * rulebook(game_state)[0][RULES.hand_size]
@@ -56,7 +57,7 @@ def _rounds(n, upto, board, game_state, money):
         for s in range(players):
             board[BOARD.hands + s] = hands[s]
         if upto == BETTING:
-            engine.betting_phase(board, game_state, money, state, log, None, None)
+            engine.betting_phase(board, game_state, money, state, log, scored, None, None)
             engine.predict_bets(board, game_state, money)
         check += np.int64(board[BOARD.talon] & np.uint64(0xFF))
     return check
@@ -67,14 +68,15 @@ def measure(profile: str, rules_name: str, rounds: int, repeats: int) -> dict[st
     board, game_state, money = build_state(rules, parse_profile(profile, rules), find_model(rules))
     if engine.mc_switch(game_state) is not None:
         raise SystemExit(f"error: profile {profile!r} has an mc seat; time it with scripts/bench_mc.py")
+    scored = engine.scored_switch(game_state)
     out = {}
     for upto, name in ((DEAL, "deal"), (BETTING, "deal+betting"), (ROUND, "whole round")):
-        _rounds(10, upto, board.copy(), game_state.copy(), money.copy())   # compile
+        _rounds(10, upto, board.copy(), game_state.copy(), money.copy(), scored)   # compile
         best = float("inf")
         for _ in range(repeats):
             t, i, w = board.copy(), game_state.copy(), money.copy()
             c0 = time.process_time()
-            _rounds(rounds, upto, t, i, w)
+            _rounds(rounds, upto, t, i, w, scored)
             best = min(best, time.process_time() - c0)
         out[name] = best / rounds * 1e6
     return out

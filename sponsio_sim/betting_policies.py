@@ -21,6 +21,10 @@ Adding a betting policy (``tests/test_registries.py`` keeps this list true):
    - ``kernels.betting.policies``: ``choose_end_token`` (how it uses a token
      when betting ends).
 
+   A policy that only some runs seat, as the scored ones, has its branch
+   inside ``if scored is not None`` and its code in ``dispatch.is_scored``, so
+   it is compiled only into those runs.
+
 The strategy syntax, its help, the parameter's slot and the model check
 follow from the row; the strategy module's docstring and the strategy
 syntax in ``docs/sponsio-games.md`` describe each policy in words.

@@ -98,8 +98,9 @@ def code_test(test: ast.expr, codes) -> tuple[str, set[str]] | None:
     subject, names = None, set()
     for p in parts:
         if isinstance(p, ast.BoolOp) and isinstance(p.op, ast.And) and len(p.values) == 2 \
-                and ast.unparse(p.values[0]) == "ctx is not None":   # a hooked play policy: its context first
-            p = p.values[1]
+                and re.fullmatch(r"\w+ is not None", ast.unparse(p.values[0])):
+            p = p.values[1]   # a branch compiled only where a switch is given (a hooked play policy's context,
+                              # the scored betting policies': ``betting.dispatch``)
         if not (isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], (ast.Eq, ast.GtE))
                 and isinstance(p.comparators[0], ast.Name) and p.comparators[0].id in codes):
             return None
@@ -320,10 +321,10 @@ def _betting_args(name: str, code: int):
     board, game_state, money = _sponsio_state()
     game_state[GAME.betting_policy] = code
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
-    if name == "choose_action":
-        return 0, board, game_state, money, rng
+    if name == "choose_action":     # scored policies compiled in (``betting.dispatch``)
+        return 0, board, game_state, money, rng, True
     if name == "choose_end_token":
-        return 0, DOUBLE_TOKEN, board, game_state, money, rng
+        return 0, DOUBLE_TOKEN, board, game_state, money, rng, True
     raise AssertionError(f"no argument builder for {name}: add one")
 
 

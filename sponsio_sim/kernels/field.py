@@ -37,6 +37,21 @@ def field_entry(u, game_state, money):
 
 
 @nb.njit(cache=True)
+def seatable(e, game_state):
+    """Whether some game can seat entry ``e``: every entry of a seated profile; in a field
+    the focal entry, and an entry ``field_entry`` returns for some ``u`` in [0, 1) (one of
+    zero weight never, unless it is the last and the cumulative weights stop short of 1)."""
+    rules = rules_of(game_state)
+    if not rules[RULES.field] or e == rules[RULES.focal_entry]:
+        return True
+    money_rules = money_rules_of(game_state)
+    below = money_rules[MONEY_RULES.field_mix + e - 1] if e > 0 else 0.0
+    if e == rules[RULES.entries] - 1:
+        return below < 1.0
+    return money_rules[MONEY_RULES.field_mix + e] > below
+
+
+@nb.njit(cache=True)
 def draw_entries(seed, stream, g, game_state, money, state):
     """Every seat's entry for game ``g`` of a field (module docstring); ``stream`` is the
     game's ``round_stream(chunk, g, 0)``. ``state`` is scratch (each round reseeds it)."""

@@ -158,6 +158,10 @@ GUARDED_KERNELS = {
     ("sponsio_sim.kernels.betting.mc", "choose_mc"): "mc_seats",      # games with an mc seat only
     ("sponsio_sim.kernels.betting.mc", "choose_mc_end"): "mc_seats",
     ("sponsio_sim.kernels.game.engine", "mc_cash_ins"): "mc_seats",
+    ("sponsio_sim.kernels.betting.policies", "choose_ev"): "scored",     # runs that seat a scored policy only
+    ("sponsio_sim.kernels.betting.policies", "choose_random"): "scored",
+    ("sponsio_sim.kernels.betting.scored", "choose_soft"): "scored",
+    ("sponsio_sim.kernels.betting.scored", "choose_distilled"): "scored",
 }
 
 
@@ -202,8 +206,8 @@ def test_run_specific_machinery_is_compiled_only_into_the_runs_that_use_it():
     calls = [(f"{module}.{node.name}", *call) for module, node, decs, _, names in functions(KERNEL_DIRS)
              if any("njit" in x or "no_refcount" in x for x in decs) for call in _guarded_calls(node, names, module)]
     seen = {callee for _, callee, _, _, _ in calls}
-    assert {"sponsio_sim.kernels.betting.netlabel.label_decision",
-            "sponsio_sim.kernels.betting.mc.choose_mc"} <= seen                # the check sees the calls
+    assert {"sponsio_sim.kernels.betting.netlabel.label_decision", "sponsio_sim.kernels.betting.mc.choose_mc",
+            "sponsio_sim.kernels.betting.scored.choose_soft"} <= seen          # the check sees the calls
     outside = [f"{caller}:{line} calls {callee} outside `if {guard} is not None`"
                for caller, callee, guard, line, inside in calls if not inside]
     assert not outside, "\n".join(outside)

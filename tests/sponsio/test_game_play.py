@@ -12,7 +12,7 @@ from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.bets import parse_bet
 from sponsio_sim.kernels.layout import (ENTRY_STATS, MAX_ROWS, ROW_STATS, SEAT_STATS, SHAPE_STATS, STATS_HEAD,
                                         named_stats, rows_head, seat_head, shape_head, stats_size, troll_hist_head)
-from sponsio_sim.kernels.game.engine import game_chunk, mc_switch
+from sponsio_sim.kernels.game.engine import game_chunk, mc_switch, scored_switch
 from sponsio_sim.rules import load_rules
 
 PROFILE = "ev:goal:cash4, troll:goal, ev:goal:never, random:random"
@@ -24,7 +24,7 @@ def kernel_game(rules, profile, seed):
     board, game_state, money = build_state(rules, strategies, find_model(rules))
     row = np.zeros(stats_size(rules.players))
     game_chunk(np.uint64(seed), np.int64(0), np.int64(1), board, game_state, money, row, np.zeros((1, 8)),
-               mc_switch(game_state))
+               scored_switch(game_state), mc_switch(game_state))
     return row
 
 

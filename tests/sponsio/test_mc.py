@@ -15,7 +15,8 @@ from sponsio_sim.cli import main
 from sponsio_sim.kernels.layout import AUDIT_COUNTS, BOARD, GAME, MAX_BETS, MONEY, stats_size
 from sponsio_sim.kernels.betting.rollout import race
 from sponsio_sim.kernels.game.audit import audit_chunk
-from sponsio_sim.kernels.game.engine import betting_phase, mc_cash_ins, mc_switch, start_game, start_round
+from sponsio_sim.kernels.game.engine import (betting_phase, mc_cash_ins, mc_switch, scored_switch, start_game,
+                                            start_round)
 from sponsio_sim.analysis.game.setup import parse_profile, rows_of
 from sponsio_sim.rules import load_rules
 from tabletop_mc.errors import UserError
@@ -46,7 +47,8 @@ def bets_after_betting(hands, talon, profile="mc:goal x1, troll:goal x3", seed=1
         board[BOARD.hands + s] = mask_of(parse_cards(h, R4))
     board[BOARD.talon] = mask_of(parse_cards(talon, R4))
     state = np.array([seed, 2, 3, 4], dtype=np.uint64)
-    betting_phase(board, game_state, money, state, np.zeros((1, 8)), mc_switch(game_state), None)
+    betting_phase(board, game_state, money, state, np.zeros((1, 8)), scored_switch(game_state),
+                  mc_switch(game_state), None)
     rows = [b.notation(R4) for b in rows_of(R4)]
     return [[rows[game_state[GAME.bet_row + s * MAX_BETS + i]] for i in range(game_state[GAME.bet_count + s])]
             for s in range(4)]

@@ -10,7 +10,7 @@ import numpy as np
 
 from sponsio_sim.analysis.game.fit import find_model
 from sponsio_sim.analysis.game.setup import build_state, copy_arrays, game_arrays, parse_profile, rulebook
-from sponsio_sim.kernels.game.engine import game_chunk, game_chunks, mc_switch
+from sponsio_sim.kernels.game.engine import game_chunk, game_chunks, mc_switch, scored_switch
 from sponsio_sim.kernels.layout import (MONEY, MONEY_RULES, NINES_OWN, RULES, STATS_HEAD, TRICK_MONEY, TRICK_RULES,
                                         TRICK_STATE, GAME, stats_size)
 from sponsio_sim.kernels.rulebook import nines_own
@@ -79,7 +79,7 @@ def test_a_game_leaves_the_rulebook_as_it_was():
     row = np.zeros(stats_size(R4.players))
     for g in range(2):
         game_chunk(np.uint64(3), np.int64(g), np.int64(1), board, game_state, money, row, np.zeros((1, 8)),
-                   mc_switch(game_state))
+                   scored_switch(game_state), mc_switch(game_state))
     assert row[STATS_HEAD.games] == 2 and row[STATS_HEAD.rounds] > 2
     assert (rules.tobytes(), money_rules.tobytes()) == before
 
@@ -94,13 +94,15 @@ def test_chunks_read_the_rulebook_they_are_given():
     assert start.game_state[TRICK_STATE.rules_at] == 0
     size = np.int64(stats_size(R4.players))
     counts = np.array([3, 3], dtype=np.int64)
-    out = game_chunks(np.uint64(7), np.int64(0), counts, start, size, None)
+    scored = scored_switch(game_state)
+    out = game_chunks(np.uint64(7), np.int64(0), counts, start, size, scored, None)
     rows = np.zeros((2, size))
     for c in range(2):
-        game_chunk(np.uint64(7), np.int64(c), np.int64(3), board, game_state, money, rows[c], np.zeros((1, 8)), None)
+        game_chunk(np.uint64(7), np.int64(c), np.int64(3), board, game_state, money, rows[c], np.zeros((1, 8)), scored,
+                   None)
     assert np.array_equal(out, rows)
     other = copy_arrays((board, game_state, money))
     rulebook(other[1])[1][MONEY_RULES.start_coins] += 5.0
-    changed = game_chunks(np.uint64(7), np.int64(0), counts, game_arrays(*other), size, None)
+    changed = game_chunks(np.uint64(7), np.int64(0), counts, game_arrays(*other), size, scored, None)
     assert not np.array_equal(changed, out)
     assert rulebook(game_state)[1][MONEY_RULES.start_coins] == R4.start_coins

@@ -99,7 +99,7 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
                 act, x, y, rv = advice(k, None)
                 decisions += 1
             else:
-                act, x, y, rv = choose_action(np.int64(s), board, game_state, money, state)
+                act, x, y, rv = choose_action(np.int64(s), board, game_state, money, state, True)
             if not apply_action(np.int64(s), np.int64(act), np.int64(x), np.int64(y), np.int64(rv), board, game_state,
                                 money):
                 raise RuntimeError(f"illegal action {(act, x, y, rv)} of seat {s}")  # pragma: no cover
@@ -113,7 +113,7 @@ def play(lineup: Lineup, rules, *, game: int, seat: int, seed: int, reading: Rea
                 _, x, y, _ = advice(n_bet + j, t)
                 decisions += 1
             else:
-                x, y = choose_end_token(np.int64(s), np.int64(t), board, game_state, money, state)
+                x, y = choose_end_token(np.int64(s), np.int64(t), board, game_state, money, state, True)
             if apply_end_token(np.int64(s), np.int64(t), np.int64(x), np.int64(y), board, game_state):
                 hist.append((s, END_USE, t, int(x), int(y)))
         work = (rnd, board, game_state, money, state, hands, codes, counts, result, failed, playpol)

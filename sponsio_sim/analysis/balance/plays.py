@@ -36,7 +36,7 @@ from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state, game
 from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.kernels.layout import MAX_ENTRIES, RULES, stats_size
-from sponsio_sim.kernels.game.engine import mc_switch
+from sponsio_sim.kernels.game.engine import mc_switch, scored_switch
 from sponsio_sim.kernels.game.multiplay import measures_size
 from sponsio_sim.rules import RuleSet
 
@@ -77,14 +77,14 @@ def _states(plays: list[Play], model):
     if len(shapes) != 1:
         raise UserError("plays of one run need the same deal, success model and number of profile entries")
     mc_seats = next((m for m in (mc_switch(b[1]) for b in built) if m is not None), None)
-    return GameArrays(*(np.stack(field) for field in zip(*starts))), mc_seats
+    return GameArrays(*(np.stack(field) for field in zip(*starts))), scored_switch(*(b[1] for b in built)), mc_seats
 
 
 def run_plays(plays: list[Play], n: int, *, seed: int, model, progress: Progress | None = None,
               cache: bool = True) -> PlayRun:
     """``n`` games, each played by every play from the same random numbers (module docstring);
     ``progress`` advances by the games played (``n`` x plays)."""
-    arrays, mc_seats = _states(plays, model)
+    arrays, scored, mc_seats = _states(plays, model)
     players = plays[0].rules.players
     n_stats = stats_size(players, int(arrays.rules[0, RULES.entries]))
     k = measures_size(players)
@@ -93,7 +93,7 @@ def run_plays(plays: list[Play], n: int, *, seed: int, model, progress: Progress
     focal = np.array([p.entry for p in plays], dtype=np.int64)
     batch = KernelBatch("sponsio_sim.kernels.game.multiplay", "multi_chunks", seed,
                         arrays, focal, np.int64(n_stats), np.int64(k), np.int64(width),
-                        mc_seats)
+                        scored, mc_seats)
     store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK)) if cache else None
     bar = _Weighted(progress, len(plays)) if progress is not None else None
     totals = run_chunked(batch, n, chunk_size=GAME_CHUNK, progress=bar, cache=store).totals

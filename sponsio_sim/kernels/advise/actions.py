@@ -174,7 +174,7 @@ def replay(hist, n, judged, tremble, board, game_state, money, state):
                 return k, loglik
             continue
         if (judged >> s) & 1:
-            act, x, y, rv = choose_action(s, board, game_state, money, state)
+            act, x, y, rv = choose_action(s, board, game_state, money, state, np.bool_(True))
             if not same_choice(act, x, y, kind, a, b):
                 loglik += log_tremble
         if not apply_action(s, kind, a, b, c, board, game_state, money):

@@ -143,7 +143,7 @@ def taught_action(s, board, game_state, money, state):
     e = entry_of(s, game_state)
     own = game_state[GAME.betting_policy + e]
     game_state[GAME.betting_policy + e] = rules[RULES.mc_self_policy]
-    act, ax, ay, rv = choose_action(s, board, game_state, money, state)
+    act, ax, ay, rv = choose_action(s, board, game_state, money, state, np.bool_(True))
     game_state[GAME.betting_policy + e] = own
     return act, ax, ay, rv
 

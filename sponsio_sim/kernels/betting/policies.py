@@ -307,14 +307,15 @@ def choose_random(s, board, game_state, money, state):
 
 
 @no_refcount
-def choose_end_token(s, t, board, game_state, money, state):
+def choose_end_token(s, t, board, game_state, money, state, scored):
     """How seat s uses token ``t`` when betting ends: (x, y), or (-1, -1) for
     no use. swap: (hand card, talon card); rebet: (bet index, new row);
-    double: (bet index, -1)."""
+    double: (bet index, -1). ``scored``: ``betting.dispatch.choose_action``'s
+    (None: ``random``'s use is compiled out)."""
     pol = game_state[GAME.betting_policy + entry_of(s, game_state)]
     if pol == BET_EV or pol == BET_DISTILLED or pol == BET_NET:   # distilled and net use their tokens as ev does
         return ev_end_token(s, t, board, game_state, money)
-    if pol == BET_RANDOM:
+    if scored is not None and pol == BET_RANDOM:
         return random_end_token(s, t, board, game_state, money, state)
     if pol == BET_TROLL:   # holds no token: it never pays for one
         return -1, -1

@@ -38,18 +38,20 @@ def _finish(step, rnd):
     """Play the round in ``rnd`` (a ``contexts.GameRound``) on from betting
     step ``step`` (steps past the betting are the end tokens, ``END_TOKENS``
     order) by the seats' own policies, then the tricks and the scoring;
-    returns ``play_out``'s (leader, last, nine_lost, failed bets)."""
+    returns ``play_out``'s (leader, last, nine_lost, failed bets). The scored
+    policies are compiled in: an ``mc`` seat rolls out by ``ev`` or ``distilled``,
+    and ``advise`` may judge any field (``betting.dispatch``)."""
     board, game_state, money, state = rnd.board, rnd.game_state, rnd.money, rnd.rng
     n_bet = betting_steps(game_state)
     for k in range(step, n_bet):
         s = actor(k, game_state)
-        act, x, y, rv = choose_action(s, board, game_state, money, state)
+        act, x, y, rv = choose_action(s, board, game_state, money, state, np.bool_(True))
         apply_action(s, act, x, y, rv, board, game_state, money)
     for j in range(max(step - n_bet, 0), len(END_TOKENS)):
         t = end_token(j)
         s = game_state[GAME.token_owner + t]
         if s >= 0:
-            x, y = choose_end_token(s, t, board, game_state, money, state)
+            x, y = choose_end_token(s, t, board, game_state, money, state, np.bool_(True))
             apply_end_token(s, t, x, y, board, game_state)
     return play_out_round(rnd)
 

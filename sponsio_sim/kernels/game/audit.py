@@ -39,7 +39,7 @@ def _audited(seed, stream, games, rules, tab0, ints0, weight0, n_stats):
     nocells = np.zeros(1, dtype=np.float64)
     mc_seats = np.zeros((1, DECISION_RECORD.size), dtype=np.float64)   # as engine.mc_switch: nothing recorded
     for g in range(games):
-        play_game(seed, stream, g, rnd, row, nolog, nocells, mc_seats, None)
+        play_game(seed, stream, g, rnd, row, nolog, nocells, np.bool_(True), mc_seats, None)
     out = np.zeros(AUDIT_COUNTS.size, dtype=np.float64)
     out[AUDIT_COUNTS.decisions] = game_state[GAME.mc_decisions]
     out[AUDIT_COUNTS.pruned] = game_state[GAME.mc_pruned]

@@ -33,7 +33,8 @@ def record_chunks(seed, first_chunk, counts, tab0, ints0, weight0, n_stats, capa
 def record_span(seed, first_chunk, counts, lo, hi, tab0, ints0, weight0, stats, records):
     """Chunks ``lo..hi-1`` of ``record_chunks``."""
     for i in range(lo, hi):
-        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, stats[i], no_log(), records[i])
+        game_chunk(seed, first_chunk + i, counts[i], tab0, ints0, weight0, stats[i], no_log(), np.bool_(True),
+                   records[i])
 
 
 record_chunks.kernel = record_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

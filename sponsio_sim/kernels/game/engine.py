@@ -26,7 +26,7 @@ from sponsio_sim.kernels.betting.mc import choose_mc, choose_mc_end, is_mc
 from sponsio_sim.kernels.betting.netlabel import record_cash, record_outcome, taught_cash_in
 from sponsio_sim.kernels.betting.rollout import RACE_EVERY, load_scratch, race, rollout_key
 from sponsio_sim.kernels.betting.model import prepare_features, row_cell
-from sponsio_sim.kernels.betting.dispatch import choose_action
+from sponsio_sim.kernels.betting.dispatch import choose_action, scored_in_play
 from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.bits import RANKS, popcount
 from sponsio_sim.kernels.contexts import GameRollout, GameRound
@@ -80,9 +80,10 @@ def start_round(board, game_state, money):
 
 
 @nb.njit(cache=True, inline="always")
-def betting_phase(board, game_state, money, state, log, mc_seats, labels):
+def betting_phase(board, game_state, money, state, log, scored, mc_seats, labels):
     """docs/rules-sponsio.md section 2: ``turns`` turns, each seat acting once from left of the dealer;
-    then the swap, rebet and double tokens take effect (section 3). ``mc_seats``
+    then the swap, rebet and double tokens take effect (section 3). ``scored``:
+    see ``play_game``; ``mc_seats``
     is None when no seat bets by ``mc`` (its search is then compiled out, see
     ``play_game``), else the record ``mc`` seats write their decisions to
     (one row: none recorded; ``betting.mc.record_decision``); ``labels``: see ``play_game``."""
@@ -95,7 +96,7 @@ def betting_phase(board, game_state, money, state, log, mc_seats, labels):
         if mc_seats is not None and is_mc(s, game_state):
             act, x, y, rv = choose_mc(k, s, board, game_state, money, state, mc_seats, labels)
         else:
-            act, x, y, rv = choose_action(s, board, game_state, money, state)
+            act, x, y, rv = choose_action(s, board, game_state, money, state, scored)
         if not apply_action(s, act, x, y, rv, board, game_state, money):
             # never runs: the policies only choose legal actions
             act, x, y, rv = PASS, np.int64(-1), np.int64(-1), np.int64(-1)
@@ -108,7 +109,7 @@ def betting_phase(board, game_state, money, state, log, mc_seats, labels):
         if mc_seats is not None and is_mc(s, game_state):
             x, y = choose_mc_end(j, s, board, game_state, money, state)
         else:
-            x, y = choose_end_token(s, t, board, game_state, money, state)
+            x, y = choose_end_token(s, t, board, game_state, money, state, scored)
         if apply_end_token(s, t, x, y, board, game_state):
             log_event(log, rnd, EV_END_TOKEN, s, t, x, y, 0, 0)
 
@@ -131,7 +132,7 @@ def predict_bets(board, game_state, money):
 
 
 @nb.njit(cache=True, inline="always")
-def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc_seats, labels):
+def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, scored, mc_seats, labels):
     """Deal and bet one round (``mc`` seats do not cash in yet:
     ``mc_cash_ins``): the arrays of a ``contexts.GameRound``, passed one by
     one, as to ``play_out``, which plays and scores the round after it (see
@@ -146,7 +147,7 @@ def deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log,
     board[BOARD.talon] = talon
     if log.shape[0] > 1:
         log_deal(log, rnd_no, hands, talon, board, game_state, money)
-    betting_phase(board, game_state, money, state, log, mc_seats, labels)
+    betting_phase(board, game_state, money, state, log, scored, mc_seats, labels)
     predict_bets(board, game_state, money)
     log_event(log, rnd_no, EV_LEAD, leader_of(game_state), board[BOARD.revealed], board[BOARD.talon], 0, 0, 0)
 
@@ -175,8 +176,9 @@ def rollout_game(s, cash, key, r, board, game_state, money, work):
     by every seat's own policy (``mc`` seats by their rollout policy,
     ``RULES.mc_self_policy``, and their cashK), in ``work`` (a ``contexts.GameRollout``);
     returns seat s's win share (1/k of a k-way shared win). No seat searches here, so the
-    round is compiled without the ``mc`` search (``mc_seats`` None, see ``play_game``), one
-    copy for every caller."""
+    round is compiled without the ``mc`` search (``mc_seats`` None, see ``play_game``) and
+    with the scored policies (an ``mc`` seat's rollout policy may be one), one copy for every
+    caller."""
     rules = rules_of(game_state)
     rnd, row2, nolog = work.scratch, work.row, work.log
     tab2, ints2, w2, rs = rnd.board, rnd.game_state, rnd.money, rnd.rng
@@ -195,7 +197,7 @@ def rollout_game(s, cash, key, r, board, game_state, money, work):
     while reason == 0:
         round_start(key, np.uint64((r << 16) | k), rs, pool)
         # every mc entry bets by its rollout policy here (load_scratch): no mc search is compiled in
-        deal_and_bet(tab2, ints2, w2, rs, pool, fixed, need, hands, nolog, None, None)
+        deal_and_bet(tab2, ints2, w2, rs, pool, fixed, need, hands, nolog, np.bool_(True), None, None)
         leader, last, nine_lost, n_failed = play_out(tab2, ints2, w2, rs, hands, codes, counts, result, failed,
                                                      playpol)
         reason, winners = close_round(leader, last, nine_lost, n_failed, rnd, row2, nolog)
@@ -292,14 +294,14 @@ def game_round(board, game_state, money, rng):
 
 
 @nb.njit(cache=True, inline="always")
-def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log, mc_seats):
+def game_chunk(seed, stream, games, tab0, ints0, weight0, row, log, scored, mc_seats):
     """Play ``games`` games from random stream ``(seed, stream)``; statistics into ``row``
-    (``mc_seats``: see ``play_game``)."""
+    (``scored``, ``mc_seats``: see ``play_game``)."""
     rnd = game_round(tab0.copy(), ints0.copy(), weight0.copy(), np.empty(4, dtype=np.uint64))
     game_state = rnd.game_state
     nocells = np.zeros(1, dtype=np.float64)
     for g in range(games):
-        reason, winners = play_game(seed, stream, g, rnd, row, log, nocells, mc_seats, None)
+        reason, winners = play_game(seed, stream, g, rnd, row, log, nocells, scored, mc_seats, None)
         record_game(reason, winners, game_state, rnd.money, row)
         log_event(log, game_state[GAME.round], EV_END, -1, reason, winners, 0, 0, 0)
 
@@ -314,12 +316,15 @@ def round_stream(chunk, g, rnd):
 
 
 @nb.njit(cache=True)
-def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats, labels):
+def play_game(seed, chunk, g, rnd, row, log, cells, scored, mc_seats, labels):
     """Game ``g`` of chunk ``chunk`` in ``rnd`` (a ``contexts.GameRound``), every
     round from its own stream; returns (end reason, winners).
     A ``cells`` array longer than 1 counts every bet held when betting ended by
     its model cell: ``cells[2 * cell]`` += 1, ``cells[2 * cell + 1]`` += won
-    (the on-policy fit, ``game.fit.onpolicy_chunks``). ``mc_seats`` is None
+    (the on-policy fit, ``game.fit.onpolicy_chunks``). ``scored`` is None
+    when no entry that can be seated bets by a scored policy (``scored_switch``):
+    numba then compiles ``ev``, ``random`` and ``distilled`` out of every caller
+    (``betting.dispatch``). ``mc_seats`` is None
     when no seat bets by ``mc`` (``mc_switch``): numba then compiles the
     search out of every caller, which halves a cold compile. ``labels`` is
     the record of a labelling run (``betting.netlabel``: ``mc`` seats value
@@ -338,7 +343,7 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats, labels):
     reason, winners = 0, 0
     while reason == 0:
         round_start(seed, round_stream(chunk, g, game_state[GAME.round]), state, pool)
-        deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, mc_seats, labels)
+        deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, scored, mc_seats, labels)
         leader, last, nine_lost, n_failed = play_out(board, game_state, money, state, hands, codes, counts, result,
                                                      failed, playpol)
         if mc_seats is not None and rules[RULES.mc_any]:
@@ -354,25 +359,26 @@ def play_game(seed, chunk, g, rnd, row, log, cells, mc_seats, labels):
 
 
 @nb.njit(cache=True, inline="always")
-def start_chunk(seed, stream, games, start, row, mc_seats):
+def start_chunk(seed, stream, games, start, row, scored, mc_seats):
     """``game_chunk`` from ``start`` (a ``contexts.GameArrays``), statistics into ``row``."""
     board, game_state, money = copy_game(start)
-    game_chunk(seed, stream, games, board, game_state, money, row, no_log(), mc_seats)
+    game_chunk(seed, stream, games, board, game_state, money, row, no_log(), scored, mc_seats)
 
 
-def game_chunks(seed, first_chunk, counts, start, n_stats, mc_seats):
+def game_chunks(seed, first_chunk, counts, start, n_stats, scored, mc_seats):
     """Per-chunk statistics of ``counts[i]`` games for chunk ``first_chunk + i`` from ``start``
     (a ``contexts.GameArrays``), on threads (``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], n_stats), dtype=np.float64)
-    each_span(lambda lo, hi: game_span(seed, first_chunk, counts, lo, hi, start, out, mc_seats), counts.shape[0])
+    each_span(lambda lo, hi: game_span(seed, first_chunk, counts, lo, hi, start, out, scored, mc_seats),
+              counts.shape[0])
     return out
 
 
 @nb.njit(cache=True, nogil=True)
-def game_span(seed, first_chunk, counts, lo, hi, start, out, mc_seats):
+def game_span(seed, first_chunk, counts, lo, hi, start, out, scored, mc_seats):
     """Chunks ``lo..hi-1`` of ``game_chunks``."""
     for i in range(lo, hi):
-        start_chunk(seed, first_chunk + i, counts[i], start, out[i], mc_seats)
+        start_chunk(seed, first_chunk + i, counts[i], start, out[i], scored, mc_seats)
 
 
 game_chunks.kernel = game_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)
@@ -392,3 +398,14 @@ def mc_switch(game_state, record=None):
     if not _mc_any(game_state):
         return None
     return record if record is not None else np.zeros((1, DECISION_RECORD.size), dtype=np.float64)
+
+
+def scored_switch(*game_states):
+    """The ``scored`` argument of the game kernels for a run from ``game_states``
+    (each built by ``analysis.game.setup``, bound to its rulebook): None when
+    none of them can seat an entry that bets by a scored policy or by ``mc``
+    (``betting.dispatch.scored_in_play``), else True."""
+    for game_state in game_states:
+        if game_state[TRICK_STATE.rules_at] == 0:
+            raise ValueError("a game state without its rulebook (analysis.game.setup.bind)")
+    return True if any(scored_in_play(game_state) for game_state in game_states) else None

@@ -123,7 +123,7 @@ fit_chunks.kernel = fit_span   # the compiled kernel (``tabletop_mc.jitcache.nee
 
 
 @nb.njit(cache=True, inline="always")
-def onpolicy_chunk(seed, stream, games, start, n_stats, row, mc_seats):
+def onpolicy_chunk(seed, stream, games, start, n_stats, row, scored, mc_seats):
     """``games`` whole games of the configured profile (``start``, a ``contexts.GameArrays``); every
     bet held when betting ends is one sample of its model cell (``game.play_game``)."""
     board, game_state, money = copy_game(start)
@@ -131,23 +131,23 @@ def onpolicy_chunk(seed, stream, games, start, n_stats, row, mc_seats):
     stats = np.zeros(n_stats, dtype=np.float64)
     nolog = no_log()
     for g in range(games):
-        play_game(seed, stream, g, rnd, stats, nolog, row, mc_seats, None)
+        play_game(seed, stream, g, rnd, stats, nolog, row, scored, mc_seats, None)
 
 
-def onpolicy_chunks(seed, first_chunk, counts, start, n_stats, width, mc_seats):
+def onpolicy_chunks(seed, first_chunk, counts, start, n_stats, width, scored, mc_seats):
     """Per-chunk (bets, wins) per model cell from chunks ``first_chunk + i`` of whole games (on
     threads: ``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], width), dtype=np.float64)
-    each_span(lambda lo, hi: onpolicy_span(seed, first_chunk, counts, lo, hi, start, n_stats, out, mc_seats),
+    each_span(lambda lo, hi: onpolicy_span(seed, first_chunk, counts, lo, hi, start, n_stats, out, scored, mc_seats),
               counts.shape[0])
     return out
 
 
 @nb.njit(cache=True, nogil=True)
-def onpolicy_span(seed, first_chunk, counts, lo, hi, start, n_stats, out, mc_seats):
+def onpolicy_span(seed, first_chunk, counts, lo, hi, start, n_stats, out, scored, mc_seats):
     """Chunks ``lo..hi-1`` of ``onpolicy_chunks``."""
     for i in range(lo, hi):
-        onpolicy_chunk(seed, first_chunk + i, counts[i], start, n_stats, out[i], mc_seats)
+        onpolicy_chunk(seed, first_chunk + i, counts[i], start, n_stats, out[i], scored, mc_seats)
 
 
 onpolicy_chunks.kernel = onpolicy_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

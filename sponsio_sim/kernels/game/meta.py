@@ -23,7 +23,7 @@ from sponsio_sim.kernels.game.log import no_log
 
 
 @nb.njit(cache=True, inline="always")
-def profile_chunk(seed, chunk, games, start, groups, n_stats, out, mc_seats):
+def profile_chunk(seed, chunk, games, start, groups, n_stats, out, scored, mc_seats):
     """``games`` games of chunk ``chunk`` from ``start`` (``contexts.GameArrays``); per
     member j: out[j] += y, out[K + j] += y * y, out[2K + j] += 1 for every game where j
     sits (K = len(out) // 3)."""
@@ -39,7 +39,7 @@ def profile_chunk(seed, chunk, games, start, groups, n_stats, out, mc_seats):
     seats = np.zeros(k, dtype=np.int64)
     players = rules[RULES.players]
     for g in range(games):
-        reason, winners = play_game(seed, chunk, g, rnd, row, nolog, nocells, mc_seats, None)
+        reason, winners = play_game(seed, chunk, g, rnd, row, nolog, nocells, scored, mc_seats, None)
         n_win = 0
         for s in range(players):
             n_win += (winners >> s) & 1
@@ -57,20 +57,20 @@ def profile_chunk(seed, chunk, games, start, groups, n_stats, out, mc_seats):
                 out[2 * k + j] += 1.0
 
 
-def profile_chunks(seed, first_chunk, counts, start, groups, n_members, n_stats, mc_seats):
+def profile_chunks(seed, first_chunk, counts, start, groups, n_members, n_stats, scored, mc_seats):
     """Per-chunk member samples (``profile_chunk``) for chunks ``first_chunk + i`` (on threads:
     ``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], 3 * n_members), dtype=np.float64)
-    each_span(lambda lo, hi: profile_span(seed, first_chunk, counts, lo, hi, start, groups, n_stats, out, mc_seats),
-              counts.shape[0])
+    each_span(lambda lo, hi: profile_span(seed, first_chunk, counts, lo, hi, start, groups, n_stats, out, scored,
+                                          mc_seats), counts.shape[0])
     return out
 
 
 @nb.njit(cache=True, nogil=True)
-def profile_span(seed, first_chunk, counts, lo, hi, start, groups, n_stats, out, mc_seats):
+def profile_span(seed, first_chunk, counts, lo, hi, start, groups, n_stats, out, scored, mc_seats):
     """Chunks ``lo..hi-1`` of ``profile_chunks``."""
     for i in range(lo, hi):
-        profile_chunk(seed, first_chunk + i, counts[i], start, groups, n_stats, out[i], mc_seats)
+        profile_chunk(seed, first_chunk + i, counts[i], start, groups, n_stats, out[i], scored, mc_seats)
 
 
 profile_chunks.kernel = profile_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

@@ -99,7 +99,7 @@ def game_measures(reason, winners, focal, game_state, money, stats, before, afte
 
 
 @nb.njit(cache=True, inline="always")
-def multi_chunk(seed, stream, games, plays, focal, n_stats, n_meas, row, mc_seats):
+def multi_chunk(seed, stream, games, plays, focal, n_stats, n_meas, row, scored, mc_seats):
     """``games`` games of chunk ``stream``, each played by every play (the rows of
     ``plays``, a ``contexts.GameArrays``); ``focal[j]``: the entry whose win share play j
     measures. ``row``: each play's statistics, then the games' moments block."""
@@ -121,7 +121,7 @@ def multi_chunk(seed, stream, games, plays, focal, n_stats, n_meas, row, mc_seat
         for j in range(n_plays):
             stats = row[j * n_stats:(j + 1) * n_stats]
             reason, winners = play_game(seed, stream, g, on_state(rnd, board[j], game_state[j], money[j]), stats,
-                                        nolog, nocells, mc_seats, None)
+                                        nolog, nocells, scored, mc_seats, None)
             record_game(reason, winners, game_state[j], money[j], stats)
             game_measures(reason, winners, focal[j], game_state[j], money[j], stats, before[j], after,
                           x[j * n_meas:(j + 1) * n_meas])
@@ -129,19 +129,19 @@ def multi_chunk(seed, stream, games, plays, focal, n_stats, n_meas, row, mc_seat
         add_moments(x, row[mom + 1:mom + 1 + m], row[mom + 1 + m:mom + 1 + m + m * m])
 
 
-def multi_chunks(seed, first_chunk, counts, plays, focal, n_stats, n_meas, width, mc_seats):
+def multi_chunks(seed, first_chunk, counts, plays, focal, n_stats, n_meas, width, scored, mc_seats):
     """Per-chunk rows (``multi_chunk``) for chunks ``first_chunk + i`` (on threads: ``tabletop_mc.spans``)."""
     out = np.zeros((counts.shape[0], width), dtype=np.float64)
     each_span(lambda lo, hi: multi_span(seed, first_chunk, counts, lo, hi, plays, focal, n_stats, n_meas, out,
-                                        mc_seats), counts.shape[0])
+                                        scored, mc_seats), counts.shape[0])
     return out
 
 
 @nb.njit(cache=True, nogil=True)
-def multi_span(seed, first_chunk, counts, lo, hi, plays, focal, n_stats, n_meas, out, mc_seats):
+def multi_span(seed, first_chunk, counts, lo, hi, plays, focal, n_stats, n_meas, out, scored, mc_seats):
     """Chunks ``lo..hi-1`` of ``multi_chunks``."""
     for i in range(lo, hi):
-        multi_chunk(seed, first_chunk + i, counts[i], plays, focal, n_stats, n_meas, out[i], mc_seats)
+        multi_chunk(seed, first_chunk + i, counts[i], plays, focal, n_stats, n_meas, out[i], scored, mc_seats)
 
 
 multi_chunks.kernel = multi_span   # the compiled kernel (``tabletop_mc.jitcache.needs_compile``)

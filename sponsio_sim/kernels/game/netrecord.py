@@ -32,7 +32,7 @@ def label_chunk(seed, stream, games, tab0, ints0, weight0, row, record):
     for g in range(games):
         first = np.int64(record[0, 0]) + 1
         record[0, GAME_SLOT] = g
-        reason, winners = play_game(seed, stream, g, rnd, row, nolog, nocells, record, record)
+        reason, winners = play_game(seed, stream, g, rnd, row, nolog, nocells, np.bool_(True), record, record)
         record_game(reason, winners, rnd.game_state, rnd.money, row)
         k = popcount(np.uint64(winners))
         for r in range(first, np.int64(record[0, 0]) + 1):
