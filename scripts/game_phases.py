@@ -24,10 +24,11 @@ import numba as nb
 import numpy as np
 
 from sponsio_sim.analysis.game.fit import find_model
-from sponsio_sim.analysis.game.setup import build_state, parse_profile, rulebook
+from sponsio_sim.analysis.game.setup import build_state, parse_profile
 from sponsio_sim.kernels.deal import deal
 from sponsio_sim.kernels.game import engine
 from sponsio_sim.kernels.layout import BOARD, RULES
+from sponsio_sim.kernels.rulebook import rules_of
 from sponsio_sim.kernels.betting.scoring import play_out_round
 from sponsio_sim.rules import load_rules
 
@@ -42,7 +43,7 @@ def _rounds(n, upto, board, game_state, money, scored):
     rnd = engine.game_round(board, game_state, money, state)
     pool, fixed, need, hands = rnd.pool, rnd.fixed, rnd.need, rnd.hands
     log = np.zeros((1, 8))
-    players = rulebook(game_state)[0][RULES.players]
+    players = rules_of(game_state)[RULES.players]
     check = 0
     for g in range(n):
         engine.start_game(g, game_state, money)
@@ -51,7 +52,7 @@ def _rounds(n, upto, board, game_state, money, scored):
             engine.deal_and_bet(board, game_state, money, state, pool, fixed, need, hands, log, scored, None, None)
             check += play_out_round(rnd)[0]
             continue
-        dealt = players * rulebook(game_state)[0][RULES.hand_size]
+        dealt = players * rules_of(game_state)[RULES.hand_size]
         board[BOARD.talon] = deal(state, pool, fixed, need, np.uint64(0), pool.shape[0] - dealt, hands)
         engine.start_round(board, game_state, money)
         for s in range(players):
