@@ -9,9 +9,10 @@ from tabletop_mc.field import Field
 from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.setup import Profile, build_state, parse_strategy, rulebook
 from sponsio_sim.kernels.betting.dispatch import choose_action
+from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.field import field_entry, seatable
 from sponsio_sim.kernels.game.engine import game_chunk, mc_switch, scored_switch, start_game
-from sponsio_sim.kernels.layout import MONEY_RULES, STATS_HEAD, stats_size
+from sponsio_sim.kernels.layout import DOUBLE_TOKEN, MONEY_RULES, STATS_HEAD, stats_size
 from sponsio_sim.rules import load_rules
 
 R4 = load_rules(None, 4)
@@ -90,8 +91,12 @@ def test_compiled_out_or_in_a_field_plays_the_same_games():
 
 
 def test_a_scored_seat_in_a_run_compiled_without_them_is_refused():
-    board, game_state, money = state("ev:goal:cash3 x4")
-    start_game(np.int64(0), game_state, money)
-    rng = np.array([1, 2, 3, 4], dtype=np.uint64)
-    with pytest.raises(ValueError, match="compiled without them"):
-        choose_action(np.int64(0), board, game_state, money, rng, None)
+    for profile in ("ev:goal:cash3 x4", "random:goal x4"):
+        board, game_state, money = state(profile)
+        start_game(np.int64(0), game_state, money)
+        rng = np.array([1, 2, 3, 4], dtype=np.uint64)
+        with pytest.raises(ValueError, match="compiled without them"):
+            choose_action(np.int64(0), board, game_state, money, rng, None)
+        if profile.startswith("random"):   # ev, distilled and net use their tokens alike (ev_end_token)
+            with pytest.raises(ValueError, match="compiled without them"):
+                choose_end_token(np.int64(0), DOUBLE_TOKEN, board, game_state, money, rng, None)

@@ -19,7 +19,6 @@ from sponsio_sim.kernels.field import seatable
 from sponsio_sim.kernels.rulebook import money_rules_of, rules_of
 
 
-
 @nb.njit(cache=True, inline="always")
 def is_scored(pol):
     """Whether betting policy code ``pol`` is one compiled only where ``scored`` is not None."""

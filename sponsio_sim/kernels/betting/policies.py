@@ -315,8 +315,10 @@ def choose_end_token(s, t, board, game_state, money, state, scored):
     pol = game_state[GAME.betting_policy + entry_of(s, game_state)]
     if pol == BET_EV or pol == BET_DISTILLED or pol == BET_NET:   # distilled and net use their tokens as ev does
         return ev_end_token(s, t, board, game_state, money)
-    if scored is not None and pol == BET_RANDOM:
-        return random_end_token(s, t, board, game_state, money, state)
+    if pol == BET_RANDOM:
+        if scored is not None:
+            return random_end_token(s, t, board, game_state, money, state)
+        raise ValueError("choose_end_token: a scored betting policy in a run compiled without them (scored_in_play)")
     if pol == BET_TROLL:   # holds no token: it never pays for one
         return -1, -1
     if pol == BET_MC:
