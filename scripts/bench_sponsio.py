@@ -127,7 +127,7 @@ def game_rates(games: int, repeats: int, profile: str = GAME_PROFILE) -> tuple[f
     from sponsio_sim.analysis.game.lineup import resolve
     from sponsio_sim.analysis.game.setup import build_state, game_arrays
     from sponsio_sim.analysis.game.runs import GAME_CHUNK
-    from sponsio_sim.kernels.game.engine import game_chunks, mc_switch, scored_switch
+    from sponsio_sim.kernels.game.engine import game_chunks, switches
     from sponsio_sim.kernels.layout import RULES, STATS_HEAD, stats_size
     from sponsio_sim.rules import load_rules
 
@@ -137,15 +137,15 @@ def game_rates(games: int, repeats: int, profile: str = GAME_PROFILE) -> tuple[f
     board, game_state, money = build_state(rules, lineup.strategies, lineup.model)
     start = game_arrays(board, game_state, money)
     size = np.int64(stats_size(rules.players, start.rules[RULES.entries]))   # a field keeps statistics per member
-    switches = scored_switch(game_state), mc_switch(game_state)
+    compile_switches = switches(game_state)
     t = time.perf_counter()
-    game_chunks(np.uint64(0), np.int64(0), np.array([10], dtype=np.int64), start, size, *switches)
+    game_chunks(np.uint64(0), np.int64(0), np.array([10], dtype=np.int64), start, size, *compile_switches)
     first = time.perf_counter() - t
     counts = np.full(games // GAME_CHUNK, GAME_CHUNK, dtype=np.int64)
     best, per_game = 0.0, 0.0
     for rep in range(repeats):
         c0 = time.process_time()
-        out = game_chunks(np.uint64(rep + 1), np.int64(0), counts, start, size, *switches).sum(axis=0)
+        out = game_chunks(np.uint64(rep + 1), np.int64(0), counts, start, size, *compile_switches).sum(axis=0)
         best = max(best, out[STATS_HEAD.games] / (time.process_time() - c0))
         per_game = out[STATS_HEAD.rounds] / out[STATS_HEAD.games]
     return best, per_game, first

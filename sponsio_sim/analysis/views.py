@@ -25,7 +25,7 @@ from sponsio_sim.analysis.balance.run import bet_rows
 from sponsio_sim.analysis.game.lineup import resolve
 from sponsio_sim.analysis.game.runs import run_games, seat_table
 from sponsio_sim.analysis.game.setup import build_state, rulebook
-from sponsio_sim.kernels.game.engine import game_chunk, mc_switch, scored_switch
+from sponsio_sim.kernels.game.engine import game_chunk, switches
 from sponsio_sim.kernels.layout import EV_END, EV_SCORE, EV_TRACK, LOG_FIELDS, RULES, stats_size
 
 VIEW_GAMES = 10_000        # logged games per player count for the views by round (the report scales it)
@@ -58,7 +58,7 @@ def played(rules, strategies, model, games: int, seed: int) -> Played:
     p = rules.players
     log = np.zeros((LOG_ROWS, LOG_FIELDS), dtype=np.float64)
     row = np.zeros(stats_size(p, rulebook(game_state)[0][RULES.entries]), dtype=np.float64)
-    key, scored, switch = seed_key(seed), scored_switch(game_state), mc_switch(game_state)
+    key, (scored, switch) = seed_key(seed), switches(game_state)
     per_game = []
     for g in range(games):
         log[0, 0] = 0.0

@@ -11,7 +11,7 @@ from sponsio_sim.analysis.game.setup import Profile, build_state, parse_strategy
 from sponsio_sim.kernels.betting.dispatch import choose_action
 from sponsio_sim.kernels.betting.policies import choose_end_token
 from sponsio_sim.kernels.field import field_entry, seatable
-from sponsio_sim.kernels.game.engine import game_chunk, mc_switch, scored_switch, start_game
+from sponsio_sim.kernels.game.engine import game_chunk, mc_switch, scored_switch, start_game, switches
 from sponsio_sim.kernels.layout import DOUBLE_TOKEN, MONEY_RULES, STATS_HEAD, stats_size
 from sponsio_sim.rules import load_rules
 
@@ -70,6 +70,10 @@ def test_a_run_of_several_states_switches_on_if_any_needs_it():
     _, ev_state, _ = state("ev:goal:cash3 x4")
     assert scored_switch(net_state, net_state) is None
     assert scored_switch(net_state, ev_state) is True
+    _, mc_state, _ = state(f"mc:goal:cash5, {NET} x3")
+    assert switches(net_state) == (None, None)
+    scored, mc_seats = switches(net_state, mc_state)           # the first state with an mc entry gives its record
+    assert scored is True and mc_seats is not None and mc_seats.shape[0] == 1
     with pytest.raises(ValueError, match="rulebook"):
         scored_switch(np.zeros_like(net_state))
 

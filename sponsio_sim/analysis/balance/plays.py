@@ -36,7 +36,7 @@ from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state, game
 from sponsio_sim.kernels.contexts import GameArrays
 from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.kernels.layout import MAX_ENTRIES, RULES, stats_size
-from sponsio_sim.kernels.game.engine import mc_switch, scored_switch
+from sponsio_sim.kernels.game.engine import switches
 from sponsio_sim.kernels.game.multiplay import measures_size
 from sponsio_sim.rules import RuleSet
 
@@ -76,8 +76,7 @@ def _states(plays: list[Play], model):
               for p, start in zip(plays, starts)}
     if len(shapes) != 1:
         raise UserError("plays of one run need the same deal, success model and number of profile entries")
-    mc_seats = next((m for m in (mc_switch(b[1]) for b in built) if m is not None), None)
-    return GameArrays(*(np.stack(field) for field in zip(*starts))), scored_switch(*(b[1] for b in built)), mc_seats
+    return GameArrays(*(np.stack(field) for field in zip(*starts))), *switches(*(b[1] for b in built))
 
 
 def run_plays(plays: list[Play], n: int, *, seed: int, model, progress: Progress | None = None,

@@ -41,7 +41,7 @@ from tabletop_mc.backend import KernelBatch
 from tabletop_mc.progress import Progress
 from tabletop_mc.runner import derive_seed, run_chunked
 from tabletop_mc.stats import wilson
-from sponsio_sim.kernels.game.engine import mc_switch, scored_switch
+from sponsio_sim.kernels.game.engine import switches
 from sponsio_sim.analysis.game.model import KINDS, SuccessModel
 from sponsio_sim.analysis.game.setup import build_state, game_arrays, parse_profile, rows_of
 from sponsio_sim.analysis.game.runs import GAME_CHUNK, entry_table, run_games
@@ -72,7 +72,7 @@ def onpolicy_counts(rules, model: SuccessModel, profile: str, games: int, seed: 
     start = game_arrays(board, game_state, money)
     batch = KernelBatch("sponsio_sim.kernels.game.fit", "onpolicy_chunks", seed, start,
                         np.int64(stats_size(rules.players, start.rules[RULES.entries])), np.int64(width),
-                        scored_switch(game_state), mc_switch(game_state))
+                        *switches(game_state))
     totals = run_chunked(batch, games, chunk_size=GAME_CHUNK, progress=progress).totals
     return totals[0::2].copy(), totals[1::2].copy()
 

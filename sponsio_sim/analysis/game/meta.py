@@ -40,7 +40,7 @@ from sponsio_sim.betting_policies import TEMPERED
 from sponsio_sim.analysis.game.setup import Profile, Strategy, build_state, game_arrays, mixture_profile, parse_strategy
 from sponsio_sim.kernels import CACHE_DIR
 from sponsio_sim.kernels.layout import MAX_ENTRIES, PAIRED, PAIR_STATS, RULES, stats_size
-from sponsio_sim.kernels.game.engine import mc_switch, scored_switch
+from sponsio_sim.kernels.game.engine import switches
 
 TEMPS = (0.25, 1.0)            # PSRO also tries each support member with these softmax temperatures
 PSRO_FAMILIES = "ev,cash,troll"
@@ -62,7 +62,7 @@ def adapter(rules, members: list[Strategy], model, *, bar=None, cache: bool = Tr
         start = game_arrays(board, game_state, money)
         size = np.int64(stats_size(rules.players, start.rules[RULES.entries]))
         batch = KernelBatch("sponsio_sim.kernels.game.meta", "profile_chunks", seed,
-                            start, groups, np.int64(k), size, scored_switch(game_state), mc_switch(game_state))
+                            start, groups, np.int64(k), size, *switches(game_state))
         store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK)) if cache else None
         totals = run_chunked(batch, games, chunk_size=GAME_CHUNK, progress=bar, cache=store).totals
         return totals[:k], totals[k:2 * k], totals[2 * k:]

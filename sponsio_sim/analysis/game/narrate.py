@@ -22,7 +22,7 @@ from sponsio_sim.cards import format_cards
 from sponsio_sim.kernels.layout import (BET, END_COINS, END_ROUNDS, END_TRACK, EV_ACTION, EV_BET, EV_END, EV_END_TOKEN,
                                         EV_HAND, EV_LEAD, EV_ROUND, EV_SCORE, EV_TALON, EV_TRACK, EV_TRICK, EV_TRICKS,
                                         LOG_FIELDS, PASS, REBET_TOKEN, RULES, SWAP_TOKEN, TOKEN, stats_size)
-from sponsio_sim.kernels.game.engine import game_chunk, mc_switch, scored_switch
+from sponsio_sim.kernels.game.engine import game_chunk, switches
 from sponsio_sim.rules import TOKENS, changes_from_shipped, load_rules
 
 LOG_ROWS = 20_000
@@ -57,8 +57,7 @@ def run_logged(rules, strategies, model, seed: int) -> np.ndarray:
     board, game_state, money = build_state(rules, strategies, model)
     log = np.zeros((LOG_ROWS, LOG_FIELDS), dtype=np.float64)
     row = np.zeros(stats_size(rules.players, rulebook(game_state)[0][RULES.entries]), dtype=np.float64)
-    game_chunk(seed_key(seed), np.int64(0), np.int64(1), board, game_state, money, row, log,
-               scored_switch(game_state), mc_switch(game_state))
+    game_chunk(seed_key(seed), np.int64(0), np.int64(1), board, game_state, money, row, log, *switches(game_state))
     return log[1:int(log[0, 0]) + 1]
 
 

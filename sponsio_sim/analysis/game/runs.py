@@ -18,7 +18,7 @@ from tabletop_mc.progress import Progress
 from tabletop_mc.resultcache import ResultCache
 from tabletop_mc.runner import run_chunked
 from tabletop_mc.stats import mean_ci, wilson
-from sponsio_sim.kernels.game.engine import mc_switch, scored_switch
+from sponsio_sim.kernels.game.engine import switches
 from sponsio_sim.analysis.game.model import KINDS
 from sponsio_sim.analysis.game.setup import Strategy, build_state, game_arrays
 from sponsio_sim.kernels.layout import RULES, named_stats, stats_size
@@ -40,8 +40,7 @@ def run_games(rules, strategies: list[Strategy], n: int, *, rotate: bool, seed: 
     board, game_state, money = build_state(rules, strategies, model, rotate=rotate)
     start = game_arrays(board, game_state, money)
     size = np.int64(stats_size(rules.players, start.rules[RULES.entries]))
-    batch = KernelBatch("sponsio_sim.kernels.game.engine", "game_chunks", seed, start, size,
-                        scored_switch(game_state), mc_switch(game_state))
+    batch = KernelBatch("sponsio_sim.kernels.game.engine", "game_chunks", seed, start, size, *switches(game_state))
     store = None
     if cache:
         store = ResultCache(batch.cache_key(CACHE_DIR.name, GAME_CHUNK), expect=((int(size),), np.float64))

@@ -409,3 +409,11 @@ def scored_switch(*game_states):
         if game_state[TRICK_STATE.rules_at] == 0:
             raise ValueError("a game state without its rulebook (analysis.game.setup.bind)")
     return True if any(scored_in_play(game_state) for game_state in game_states) else None
+
+
+def switches(*game_states):
+    """The compile switches ``(scored, mc_seats)`` the game kernels take last for a run from
+    ``game_states`` (one, or the several a run plays side by side): ``scored_switch`` over all of
+    them, and the first that has an ``mc`` entry's ``mc_switch`` (None where none has)."""
+    mc_seats = next((m for m in map(mc_switch, game_states) if m is not None), None)
+    return scored_switch(*game_states), mc_seats
