@@ -2,12 +2,14 @@
 """Record the compile plans the packages ship (``tabletop_mc.warmup``, ``tabletop_mc.compileplan``).
 
 Each command below runs once in a fresh process on an empty kernel cache
-(with no helper), its compiles recorded. Two plans are made from the
+(with no helper), its compiles recorded. Plans are made from the
 recording (``compileplan.choose``): one where the helper waits for (or
 compiles) what a subtree calls that the command compiles earlier, one that
-takes those as already in the cache. Each is then timed: the command run
+takes those as already in the cache; and each again choosing among smaller
+subtrees too (``compileplan.subtree_sizes``), where that changes the plan.
+Each is then timed: the command run
 cold with that plan's helper (``--repeat`` times, the median), and the
-faster is written to ``<package>/plans/<name>.plan``. Rerun it after a
+fastest is written to ``<package>/plans/<name>.plan``. Rerun it after a
 change to the kernels a command compiles (a stale plan costs only speed:
 the command compiles what the helper did not). It prints, per plan, the
 recorded compile time, each plan's predicted and timed first run;
@@ -34,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tabletop_mc.compileplan import choose, write_plan  # noqa: E402
+from tabletop_mc.compileplan import choose, subtree_sizes, write_plan  # noqa: E402
 from tabletop_mc.warmup import ENV, plan_path  # noqa: E402
 
 HAND = "R9 R7 R2 B8 B5 G6 G1 Y3"
@@ -50,6 +52,9 @@ PLANS = [
      ["advise", "--hand", "R1 G8 G3 G2 Y9 Y7 Y5 Y4", "--talon", "R3 B9 G7 G5", "--dealer", "3", "--history",
       "0: reveal Y1, bet colour:R=4; 1: pass; 2: reveal B1, bet colour:B=0"]),
 ]
+
+
+CUT = (float("inf"),)   # a cut in time alone (``compileplan.choose``'s default)
 
 
 def timed(target: str, argv: list[str]) -> float:
@@ -94,8 +99,14 @@ def main() -> None:
         path.parent.mkdir(exist_ok=True)
         meta = {"command": [target, *argv], "numba": numba.__version__}
         best = None
-        for label, deps in (("waits", True), ("takes", False)):
-            choice = choose(compiles, deps=deps)
+        tried = []
+        for label, deps, sizes in (("waits", True, CUT), ("takes", False, CUT),
+                                   ("waits, sized", True, subtree_sizes(compiles)),
+                                   ("takes, sized", False, subtree_sizes(compiles))):
+            choice = choose(compiles, deps=deps, sizes=sizes)
+            if (choice.taken, choice.waits) in tried:   # the sizes changed nothing: timed already
+                continue
+            tried.append((choice.taken, choice.waits))
             write_plan(path, compiles, choice, meta)
             took = statistics.median(timed(target, argv) for _ in range(args.repeat))
             print(f"{name:<8} {label}: {len(compiles)} compiles, {choice.alone:5.1f} s alone, predicted "

@@ -9,8 +9,10 @@ picks the subtrees a helper should take (``tabletop_mc.warmup``): the ones
 the command reaches last, each only if the helper, compiling them in the
 order the command needs them, is predicted to finish it before the command
 gets there, or far enough that waiting for it costs the command less than
-compiling it. It tries every cut in time and keeps the one that leaves the
-command the least to do.
+compiling it. It tries every cut in time (and, given sizes, the largest
+subtrees past the cut no longer than each size, so the helper may take the
+parts of a long subtree the command reaches early) and keeps the plan that
+leaves the command the least to do.
 
 ``python -m tabletop_mc.compileplan OUT MODULE:FUNC ARG...`` records the
 command ``FUNC(ARGS)`` (a click entry point) into ``OUT`` (a pickle);
@@ -60,8 +62,10 @@ class Compile:
 
     @property
     def addressable(self) -> bool:
-        """Can a helper name it (a module-level kernel, not one of numba's own overloads)?"""
-        return self.args is not None and "<locals>" not in self.qualname
+        """Can a helper name it (a module-level kernel, not one of numba's own overloads or
+        helpers)?"""
+        return (self.args is not None and "<locals>" not in self.qualname
+                and self.module.split(".")[0] != "numba")
 
 
 def record(command, argv: list[str]) -> list[Compile]:
@@ -183,18 +187,85 @@ class Choice:
     waits: list = ()   # per taken root, the compiles the helper waits for before it begins it
 
 
+def frontier(compiles: list[Compile], up: list[int], cut: float, size: float) -> list[int]:
+    """The subtrees a helper may take for a cut in time and a size: the largest ones below the
+    kernels the command calls itself (depth 0) that start at or after ``cut`` and took at most
+    ``size`` seconds (with ``size`` infinite: those whose caller started before the cut or is
+    one of those kernels), in the order the command reaches them."""
+    def fits(i):
+        return compiles[i].start >= cut and compiles[i].took <= size and compiles[i].depth > 0
+    roots = []
+    for i in range(len(compiles)):
+        if not fits(i):
+            continue
+        j = up[i]
+        while j >= 0 and not fits(j):
+            j = up[j]
+        if j < 0:
+            roots.append(i)
+    return sorted(roots, key=lambda i: compiles[i].start)
+
+
+def subtree_sizes(compiles: list[Compile], step: float = 0.5) -> tuple[float, ...]:
+    """The sizes ``choose`` may try for ``compiles``: infinite (a cut in time alone), then every
+    ``step`` seconds from the longest subtree's compile time down. A smaller size lets the helper
+    take the parts of a long subtree the command reaches early (``scripts/make_compile_plans.py``
+    times the plans with and without them and keeps the faster)."""
+    longest = max((c.took for c in compiles if c.depth > 0), default=0.0)
+    return (float("inf"), *(k * step for k in range(int(longest / step), 0, -1)))
+
+
+def take(compiles: list[Compile], roots: list[int], first: dict, start_s: float, slower: float,
+         deps: bool) -> Choice:
+    """The helper's plan from candidate subtrees ``roots`` (``frontier``), each taken in turn if
+    the helper, free by then, can begin it before the command reaches it and the command's wait
+    for it is shorter than compiling it (``choose``)."""
+    total = max(c.end for c in compiles)
+    taken: list[int] = []
+    waited: list[list[int]] = []
+    mine: set[int] = set()
+    gains: list[tuple[float, float]] = []   # (start, how much sooner the command gets past it)
+    helper = start_s          # when the helper is free
+    shift = 0.0               # how much sooner the command gets anywhere (skipped minus waited)
+    for i in roots:
+        c = compiles[i]
+        need = c.start - shift
+        if not c.addressable or helper > need:
+            continue
+        # what it calls outside its subtree and the command compiles before it: the helper waits
+        # until the command has (and saved it in the cache), or compiles it itself, whichever
+        # lets it begin sooner (``plan_start``); what the helper has already is its own
+        begin, waits, own = (plan_start(compiles, first, i, mine, gains, helper, slower) if deps
+                             else (helper, [], []))
+        if begin > need:
+            continue
+        finish = begin + slower * c.took
+        wait = max(0.0, finish - need)
+        if wait >= c.took:
+            continue
+        taken.append(i)
+        waited.append(waits)
+        for r in [*own, i]:   # its subtree and what it compiled for it: the helper's now
+            mine |= {j for j in range(r + 1) if compiles[j].start >= compiles[r].start}
+        gains.append((c.start, c.took - wait))
+        helper = finish
+        shift += c.took - wait
+    return Choice(taken, total, total - shift, waited)
+
+
 def choose(compiles: list[Compile], start_s: float = HELPER_START_S, slower: float = HELPER_SLOWER,
-           deps: bool = True) -> Choice:
+           deps: bool = True, sizes=(float("inf"),)) -> Choice:
     """The subtrees a helper should compile (module docstring). A subtree is taken whole (its root:
-    a compile that starts after the cut while its caller started before it). The helper starts
-    ``start_s`` after the command's first compile and compiles ``slower`` times slower than the
-    recording, in the order the command reaches the roots; the command skips what the helper
-    has taken, and where it reaches a root the helper is still compiling it waits for it
+    a compile that starts after the cut, the largest such that took at most a size; ``frontier``).
+    The helper starts ``start_s`` after the command's first compile and compiles ``slower`` times
+    slower than the recording, in the order the command reaches the roots; the command skips what
+    the helper has taken, and where it reaches a root the helper is still compiling it waits for it
     (``warmup``), which is taken only if that wait is shorter than compiling it; a root the helper
-    has not begun when the command reaches it is the command's. With ``deps`` False the kernels a
-    root calls outside its subtree are taken to be in the cache when the helper begins it (where
-    they are not, the helper compiles them beside the command; ``scripts/make_compile_plans.py``
-    times both plans and keeps the faster)."""
+    has not begun when the command reaches it is the command's (``take``). Every cut in time and
+    every size in ``sizes`` is tried, and the plan that leaves the command the least is kept. With
+    ``deps`` False the kernels a root calls outside its subtree are taken to be in the cache when
+    the helper begins it (where they are not, the helper compiles them beside the command;
+    ``scripts/make_compile_plans.py`` times both plans and keeps the faster)."""
     if not compiles:
         return Choice([], 0.0, 0.0)
     total = max(c.end for c in compiles)
@@ -202,41 +273,11 @@ def choose(compiles: list[Compile], start_s: float = HELPER_START_S, slower: flo
     up = parents(compiles)
     first = first_compiles(compiles)
     best = Choice([], total, total)
-    for cut in sorted({c.start for c in compiles}):
-        roots = sorted((i for i, c in enumerate(compiles)
-                        if c.start >= cut and c.depth > 0 and compiles[up[i]].start < cut),
-                       key=lambda i: compiles[i].start)
-        taken: list[int] = []
-        waited: list[list[int]] = []
-        mine: set[int] = set()
-        gains: list[tuple[float, float]] = []   # (start, how much sooner the command gets past it)
-        helper = start_s          # when the helper is free
-        shift = 0.0               # how much sooner the command gets anywhere (skipped minus waited)
-        for i in roots:
-            c = compiles[i]
-            need = c.start - shift
-            if not c.addressable or helper > need:
-                continue
-            # what it calls outside its subtree and the command compiles before it: the helper waits
-            # until the command has (and saved it in the cache), or compiles it itself, whichever
-            # lets it begin sooner (``plan_start``); what the helper has already is its own
-            begin, waits, own = (plan_start(compiles, first, i, mine, gains, helper, slower) if deps
-                                 else (helper, [], []))
-            if begin > need:
-                continue
-            finish = begin + slower * c.took
-            wait = max(0.0, finish - need)
-            if wait >= c.took:
-                continue
-            taken.append(i)
-            waited.append(waits)
-            for r in [*own, i]:   # its subtree and what it compiled for it: the helper's now
-                mine |= {j for j in range(r + 1) if compiles[j].start >= compiles[r].start}
-            gains.append((c.start, c.took - wait))
-            helper = finish
-            shift += c.took - wait
-        if total - shift < best.with_helper:
-            best = Choice(taken, total, total - shift, waited)
+    for size in sizes:
+        for cut in sorted({c.start for c in compiles}):
+            choice = take(compiles, frontier(compiles, up, cut, size), first, start_s, slower, deps)
+            if choice.with_helper < best.with_helper:
+                best = choice
     return best
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tabletop_mc import warmup
-from tabletop_mc.compileplan import Choice, Compile, choose, parents, subtree, write_plan
+from tabletop_mc.compileplan import Choice, Compile, choose, frontier, parents, subtree, subtree_sizes, write_plan
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -77,6 +77,35 @@ def test_the_helper_begins_a_subtree_once_the_command_has_compiled_what_it_calls
     assert choose(late, start_s=0.5, slower=1.2).taken == []
 
 
+def sized_recording():
+    # P (3-4) and Q (4-14) under top, then T (14-24) holding T1 (14-19) and T2 (19-23.5)
+    return [c("P", 1, 3, 4), c("Q", 1, 4, 14), c("T1", 2, 14, 19), c("T2", 2, 19, 23.5), c("T", 1, 14, 24),
+            c("top", 0, 0.2, 30)]
+
+
+def test_frontier_takes_the_largest_subtrees_past_the_cut_up_to_a_size():
+    rec = sized_recording()
+    up = parents(rec)
+    assert [rec[i].qualname for i in frontier(rec, up, 0, float("inf"))] == ["P", "Q", "T"]
+    assert [rec[i].qualname for i in frontier(rec, up, 3.5, float("inf"))] == ["Q", "T"]
+    assert [rec[i].qualname for i in frontier(rec, up, 0, 10)] == ["P", "Q", "T"]
+    assert [rec[i].qualname for i in frontier(rec, up, 0, 5)] == ["P", "T1", "T2"]   # Q (10 s) has no parts
+    assert [rec[i].qualname for i in frontier(rec, up, 15, 5)] == ["T2"]
+    assert subtree_sizes(rec)[:3] == (float("inf"), 10.0, 9.5) and subtree_sizes(rec)[-1] == 0.5
+
+
+def test_smaller_subtrees_let_the_helper_skip_one_it_would_be_late_for():
+    # By a cut alone the helper takes T whole (begun at 0.7 s, ready at 10.7 s, needed at 14 s): 10 s
+    # saved; any cut before Q makes it take Q too and arrive late for T. With size 5 it takes P (ready
+    # at 1.7 s), T1 (ready at 6.7 s, needed at 13 s) and T2 (ready at 11.2 s, needed at 19 - 6 = 13 s):
+    # 1 + 5 + 4.5 s saved, Q left to the command
+    rec = sized_recording()
+    alone = choose(rec, start_s=0.5, slower=1.0)
+    assert names(rec, alone) == ["T"] and alone.with_helper == 20
+    sized = choose(rec, start_s=0.5, slower=1.0, sizes=subtree_sizes(rec))
+    assert names(rec, sized) == ["P", "T1", "T2"] and sized.with_helper == pytest.approx(19.5)
+
+
 def test_subtree_lists_what_the_command_waits_for():
     rec = [c("b1", 2, 6, 7), c("b2", 2, 7, 10), c("b", 1, 6, 11), c("e", 1, 11, 15), c("top", 0, 0.2, 16)]
     up = parents(rec)
@@ -87,6 +116,9 @@ def test_subtree_lists_what_the_command_waits_for():
 def test_numba_own_overloads_are_never_named():
     rec = [c("ol_np_empty.<locals>.impl", 1, 5, 9, module="numba.np.arrayobj"), c("top", 0, 0.2, 10)]
     assert choose(rec, start_s=0.5, slower=1.0).taken == []
+    # nor its module-level helpers (``register_jitable``: no dispatcher a helper could compile)
+    rec = [c("_pick_kind", 1, 5, 9, module="numba.cpython.unicode"), c("top", 0, 0.2, 10)]
+    assert choose(rec, start_s=0.5, slower=1.0, sizes=subtree_sizes(rec)).taken == []
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "sponsio_sim" / "plans").glob("*.plan")), ids=lambda p: p.stem)
