@@ -25,7 +25,8 @@ means nothing in another process: ``analysis.game.setup.bind`` puts all
 three in one buffer that the state keeps alive (for calls in this process),
 and the chunk kernels, whose arguments may be pickled, take the rulebook as
 arrays (``contexts.GameArrays``) and bind their own copies of the state to
-it (``copy_game``, ``attach``) while they hold it.
+it (``copy_game``, ``attach``) while they hold it
+(``tests/plumbing/test_pointers_held.py`` reads every kernel that binds one).
 """
 
 import numba as nb
