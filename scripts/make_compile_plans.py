@@ -37,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tabletop_mc.atomic import write_bytes_atomic  # noqa: E402
 from tabletop_mc.compileplan import choose, subtree_sizes, write_plan  # noqa: E402
 from tabletop_mc.warmup import ENV, load_plan, plan_path  # noqa: E402
 
@@ -115,7 +116,7 @@ def main() -> None:
         times = {label: [] for label, _, _ in candidates}
         for _ in range(args.repeat):   # round by round, so a machine that speeds up or slows down favours none
             for label, _, blob in candidates:
-                path.write_bytes(blob)
+                write_bytes_atomic(path, blob)
                 times[label].append(timed(target, argv))
         best = None
         for label, choice, blob in candidates:
@@ -129,7 +130,7 @@ def main() -> None:
                 best = (took, choice, label, blob)
         if best[1] is None:
             plan = pickle.loads(best[3])
-            path.write_bytes(pickle.dumps({**plan, "timed_s": round(best[0], 1)}, protocol=4))
+            write_bytes_atomic(path, pickle.dumps({**plan, "timed_s": round(best[0], 1)}, protocol=4))
         else:
             write_plan(path, compiles, best[1], {**meta, "chosen": best[2], "timed_s": round(best[0], 1)})
         print(f"{name:<8} kept: {best[2]}", flush=True)

@@ -50,10 +50,14 @@ def held(fn):
     return out
 
 
+def kernels(dirs=KERNEL_DIRS):
+    """(module, function node, whether it is inlined) of every jitted function under ``dirs``."""
+    return [(module, fn, any("inline='always'" in d.replace('"', "'") for d in decs))
+            for module, fn, decs, _, _ in functions(dirs) if any("njit" in d or d == "no_refcount" for d in decs)]
+
+
 def pointer_takers():
-    for module, fn, decs, _, _ in functions(KERNEL_DIRS):
-        if any("njit" in d or d == "no_refcount" for d in decs) and pointer_sources(fn):
-            yield module, fn, any("inline='always'" in d.replace('"', "'") for d in decs)
+    return [(module, fn, inline) for module, fn, inline in kernels() if pointer_sources(fn)]
 
 
 def test_the_pointer_taking_kernels_are_found():
@@ -102,14 +106,11 @@ def params(fn):
     return {a.arg for a in fn.args.args}
 
 
-def _kernels():
-    return [(module, fn, any("inline='always'" in d.replace('"', "'") for d in decs))
-            for module, fn, decs, _, _ in functions(("sponsio_sim/kernels",))
-            if any("njit" in d or d == "no_refcount" for d in decs)]
+SPONSIO_KERNELS = ("sponsio_sim/kernels",)
 
 
 def binders():
-    return [(m, fn, inline) for m, fn, inline in _kernels() if rulebook_sources(fn)]
+    return [(m, fn, inline) for m, fn, inline in kernels(SPONSIO_KERNELS) if rulebook_sources(fn)]
 
 
 def test_the_binding_kernels_are_found():
@@ -139,18 +140,18 @@ def test_every_rulebook_a_state_reads_outlives_the_state(module, fn, inline):
         return
     # every call of an inlined binder passes, where the binder's rulebook argument goes, a variable
     # its caller keeps alive (the check again, one level up, for an inlined caller)
-    kernels = _kernels()
+    everything = kernels(SPONSIO_KERNELS)
     todo, seen = [(fn, _positions(fn, rulebook_sources(fn)))], set()
     while todo:
         callee, positions = todo.pop()
         if callee.name in seen:
             continue
         seen.add(callee.name)
-        for m, caller, caller_inline in kernels:
+        for m, caller, caller_inline in everything:
             calls = [n for n in ast.walk(caller) if _called(n, {callee.name})]
-            passed = {_base(n.args[k]) for n in calls for k in positions if k < len(n.args)}
             if not calls:
                 continue
+            passed = {_base(n.args[k]) for n in calls for k in positions if k < len(n.args)}
             loose = (passed - {None}) - params(caller) - (set() if caller_inline else held(caller))
             assert not loose and None not in passed, (
                 f"{m}.{caller.name} calls {callee.name} with a rulebook ({sorted(loose)}) it does not keep alive")
