@@ -9,6 +9,14 @@ loss is the weighted mean squared error of both heads; AdamW with gradient
 clipping minimises it on minibatches, and the epoch with the lowest loss on
 a held-out share of the decisions is kept (early stopping).
 
+A squared error spends the network on every action's value alike, the
+hopeless ones included, while a policy plays only the best: with
+``Schedule.policy_weight`` above 0 the loss adds a listwise term, the cross
+entropy between the softmax of the target values and of the network's over
+each decision's valued actions, at temperature ``policy_temperature``
+(``TrainSet.base``: the score the network's outputs are added to in play,
+so that both softmaxes see whole values, not residuals).
+
 Inputs are standardised for training (mean and spread of the training
 inputs) and the standardisation is folded into the first layer when the
 weights are exported, so the kernels read raw inputs and a zero input still
@@ -29,6 +37,8 @@ import numpy as np
 from tabletop_mc.errors import UserError
 from tabletop_mc.net.spec import NetSpec
 from tabletop_mc.net.weights import NetWeights
+
+UNVALUED = -1e9   # an action that is not valued, in the listwise term's softmaxes
 
 EXTRA_HINT = ("training needs the optional [train] extra (JAX and optax): "
               "pip install -e \".[train]\" in a checkout, or pip install \"sponsio-sim[train]\"")
@@ -54,17 +64,24 @@ class TrainSet:
     q_weight: np.ndarray   # (n, actions) >= 0
     v: np.ndarray          # (n,) target position values
     v_weight: np.ndarray   # (n,) >= 0
+    base: np.ndarray | None = None   # (n, actions): the score each output is added to in play (None: 0)
 
     def __len__(self) -> int:
         return int(self.x.shape[0])
 
+    def offsets(self) -> np.ndarray:
+        """``base``, zeros where there is none."""
+        return self.base if self.base is not None else np.zeros(self.q.shape)
+
     def take(self, rows: np.ndarray) -> "TrainSet":
-        return TrainSet(self.x[rows], self.q[rows], self.q_weight[rows], self.v[rows], self.v_weight[rows])
+        return TrainSet(self.x[rows], self.q[rows], self.q_weight[rows], self.v[rows], self.v_weight[rows],
+                        None if self.base is None else self.base[rows])
 
     @staticmethod
     def concat(parts: list["TrainSet"]) -> "TrainSet":
+        base = None if all(p.base is None for p in parts) else np.concatenate([p.offsets() for p in parts])
         return TrainSet(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("x", "q", "q_weight", "v",
-                                                                                  "v_weight")))
+                                                                                  "v_weight")), base)
 
 
 @dataclass(frozen=True)
@@ -77,6 +94,8 @@ class Schedule:
     lr: float = 2e-3
     weight_decay: float = 1e-4
     value_weight: float = 1.0      # the value head's share of the loss
+    policy_weight: float = 0.0     # the listwise term's share (module docstring; 0: none)
+    policy_temperature: float = 0.5   # its softmax temperature, in the targets' units
     holdout: float = 0.1           # share of decisions held out for early stopping
     patience: int = 8              # epochs without a better held-out loss before stopping
     seed: int = 0
@@ -113,6 +132,20 @@ def _init(spec: NetSpec, hidden, rng: np.random.Generator) -> dict:
             "v": (rng.normal(0.0, scale, (hidden[-1], 1)), np.zeros(1))}
 
 
+def listwise_loss(qh, q, qw, base, tau: float):
+    """The listwise term (module docstring): over the rows with a valued action (``qw > 0``), the mean
+    cross entropy between the softmax of ``(q + base) / tau`` and of ``(qh + base) / tau``, both over
+    the valued actions only. JAX arrays in, a scalar out (differentiable in ``qh``)."""
+    jax, jnp, _ = require_training()
+    valued = qw > 0
+    # a large finite floor, not -inf: a row with nothing valued must give finite gradients
+    target = jax.nn.softmax(jnp.where(valued, (q + base) / tau, UNVALUED), axis=1)
+    logp = jax.nn.log_softmax(jnp.where(valued, (qh + base) / tau, UNVALUED), axis=1)
+    rows = jnp.any(valued, axis=1)
+    ce = -jnp.sum(jnp.where(valued, target * logp, 0.0), axis=1)
+    return jnp.sum(jnp.where(rows, ce, 0.0)) / jnp.maximum(jnp.sum(rows), 1)
+
+
 def fit(spec: NetSpec, data: TrainSet, schedule: Schedule = Schedule(), *, init: NetWeights | None = None,
         meta: dict | None = None, log=None) -> tuple[NetWeights, list[dict]]:
     """A network for ``spec`` fitted to ``data`` (module docstring); returns it with one row of
@@ -123,8 +156,12 @@ def fit(spec: NetSpec, data: TrainSet, schedule: Schedule = Schedule(), *, init:
     if data.x.shape[1] != spec.n_inputs or data.q.shape[1] != spec.n_actions:
         raise ValueError(f"data of {data.x.shape[1]} inputs and {data.q.shape[1]} actions; the spec has "
                          f"{spec.n_inputs} and {spec.n_actions}")
-    for name in ("x", "q", "q_weight", "v", "v_weight"):
-        if not np.isfinite(getattr(data, name)).all():
+    if data.base is not None and data.base.shape != data.q.shape:
+        raise ValueError(f"training data: base of shape {data.base.shape}, q of {data.q.shape}")
+    if schedule.policy_weight > 0 and not schedule.policy_temperature > 0:
+        raise ValueError("a listwise term needs a temperature above 0")
+    for name in ("x", "q", "q_weight", "v", "v_weight", "base"):
+        if getattr(data, name) is not None and not np.isfinite(getattr(data, name)).all():
             raise ValueError(f"training data: {name} holds NaN or infinity")
     rng = np.random.default_rng(schedule.seed)
     order = rng.permutation(len(data))
@@ -139,7 +176,7 @@ def fit(spec: NetSpec, data: TrainSet, schedule: Schedule = Schedule(), *, init:
 
     def arrays(ts: TrainSet):
         return tuple(jnp.asarray(a, jnp.float32) for a in (((ts.x - mean) / std), ts.q, ts.q_weight, ts.v,
-                                                           ts.v_weight))
+                                                           ts.v_weight, ts.offsets()))
 
     def model(p, x):
         h = x
@@ -147,11 +184,14 @@ def fit(spec: NetSpec, data: TrainSet, schedule: Schedule = Schedule(), *, init:
             h = jax.nn.relu(h @ w + b)
         return h @ p["q"][0] + p["q"][1], (h @ p["v"][0] + p["v"][1])[:, 0]
 
-    def loss_fn(p, x, q, qw, v, vw):
+    def loss_fn(p, x, q, qw, v, vw, base):
         qh, vh = model(p, x)
         lq = jnp.sum(qw * (qh - q) ** 2) / jnp.maximum(jnp.sum(qw), 1e-12)
         lv = jnp.sum(vw * (vh - v) ** 2) / jnp.maximum(jnp.sum(vw), 1e-12)
-        return lq + schedule.value_weight * lv, (lq, lv)
+        total = lq + schedule.value_weight * lv
+        if schedule.policy_weight > 0:
+            total = total + schedule.policy_weight * listwise_loss(qh, q, qw, base, schedule.policy_temperature)
+        return total, (lq, lv)
 
     steps = max(1, -(-len(train) // schedule.batch)) * schedule.epochs
     opt = optax.chain(optax.clip_by_global_norm(1.0),
@@ -193,5 +233,7 @@ def fit(spec: NetSpec, data: TrainSet, schedule: Schedule = Schedule(), *, init:
     info.setdefault("training", {"decisions": len(data), "holdout": n_hold, "epochs_run": len(history),
                                  "best_holdout_loss": best_loss, "hidden": list(schedule.hidden),
                                  "lr": schedule.lr, "weight_decay": schedule.weight_decay,
-                                 "batch": schedule.batch, "seed": schedule.seed})
+                                 "batch": schedule.batch, "seed": schedule.seed,
+                                 "policy_weight": schedule.policy_weight,
+                                 "policy_temperature": schedule.policy_temperature})
     return NetWeights(spec, layers, tuple(host["q"]), tuple(host["v"]), info), history

@@ -185,3 +185,82 @@ def test_the_packed_forward_pass_equals_the_reference(dtype, atol, hidden):
         io = NetIO(buf, 0, n_in + n_act, n_in, ints, 0, -1, len(nz), -1, True)
         assert net_forward_packed(params, 3, io) == v and np.array_equal(buf[n_in + only], listed)
         np.testing.assert_allclose(buf[n_in:n_in + n_act], q_ref[i], rtol=0, atol=atol)
+
+
+def test_the_listwise_term_is_the_cross_entropy_over_the_valued_actions():
+    """``listwise_loss`` against numpy: softmaxes over each row's valued actions of the whole values
+    (targets and outputs plus ``base``); a row with nothing valued adds nothing and no NaN gradient."""
+    pytest.importorskip("jax", reason="the [train] extra (JAX and optax) is not installed: pip install -e \".[train]\"")
+    import jax
+    import jax.numpy as jnp
+    from tabletop_mc.net.train import listwise_loss
+    rng = np.random.default_rng(3)
+    n, a, tau = 7, 5, 0.7
+    qh, q, base = rng.normal(0, 2, (n, a)), rng.normal(0, 2, (n, a)), rng.normal(0, 3, (n, a))
+    qw = (rng.random((n, a)) < 0.6) * rng.random((n, a))
+    qw[0] = 0.0                       # nothing valued
+    qw[1] = 0.0
+    qw[1, 2] = 1.0                    # one action valued: a certain choice, no loss
+    expected = []
+    for i in range(1, n):
+        m = qw[i] > 0
+        t = np.exp((q[i, m] + base[i, m]) / tau)
+        t /= t.sum()
+        z = (qh[i, m] + base[i, m]) / tau
+        logp = z - np.log(np.exp(z - z.max()).sum()) - z.max()
+        expected.append(-(t * logp).sum())
+    args = [jnp.asarray(v, jnp.float64 if jax.config.jax_enable_x64 else jnp.float32) for v in (qh, q, qw, base)]
+    got = float(listwise_loss(*args, tau))
+    np.testing.assert_allclose(got, np.mean(expected), rtol=1e-5)
+    assert expected[0] == pytest.approx(0.0, abs=1e-12)
+    grad = np.asarray(jax.grad(lambda h: listwise_loss(h, *args[1:], tau))(args[0]))
+    assert np.isfinite(grad).all() and not grad[0].any() and not grad[1].any()
+    assert not grad[qw == 0].any()
+
+
+def test_a_fit_with_the_listwise_term_learns_the_best_action_of_the_whole_values():
+    """With ``policy_weight`` the fit ranks actions by base + output (``TrainSet.base``): on fresh
+    inputs its choice is the best whole value, though the base alone often picks another action."""
+    pytest.importorskip("jax", reason="the [train] extra (JAX and optax) is not installed: pip install -e \".[train]\"")
+    from tabletop_mc.net.train import Schedule, TrainSet, fit
+
+    def problem(n, seed):
+        rng = np.random.default_rng(seed)
+        x = inputs(n, seed=seed)
+        resid = np.stack([np.zeros(n), 2 * x[:, 12], -2 * x[:, 12], np.abs(x[:, 13]), x[:, 0] * 3 - 1.5], 1)
+        base = rng.normal(0, 1.0, (n, 5))
+        x[:, 14] = 0.0                # the base is not an input: the network learns the residual only
+        return x, resid, base
+
+    x, resid, base = problem(3000, 2)
+    qw = np.ones_like(resid)
+    qw[:50] = 0.0                     # decisions with nothing valued train nothing
+    data = TrainSet(x.astype(np.float32), resid + np.random.default_rng(4).normal(0, 0.2, resid.shape), qw,
+                    np.zeros(len(x)), np.zeros(len(x)), base)
+    w, history = fit(SPEC, data, Schedule(hidden=(32,), epochs=60, batch=128, lr=5e-3, seed=0, policy_weight=1.0,
+                                          policy_temperature=0.3))
+    assert all(np.isfinite(h["train_loss"]) for h in history)
+    assert w.meta["training"]["policy_weight"] == 1.0
+    tx, tresid, tbase = problem(800, 9)
+    q_hat, _ = w.forward(tx)
+    best = np.argmax(tresid + tbase, axis=1)
+    assert np.mean(np.argmax(q_hat + tbase, axis=1) == best) > 0.9
+    assert np.mean(np.argmax(tbase, axis=1) == best) < 0.6
+
+
+def test_listwise_settings_are_checked():
+    pytest.importorskip("jax", reason="the [train] extra (JAX and optax) is not installed: pip install -e \".[train]\"")
+    from tabletop_mc.net.train import Schedule, TrainSet, fit
+    x = inputs(20).astype(np.float32)
+    q = np.zeros((20, 5))
+    data = TrainSet(x, q, np.ones_like(q), np.zeros(20), np.ones(20), np.zeros((20, 4)))
+    with pytest.raises(ValueError, match="base of shape"):
+        fit(SPEC, data, Schedule(hidden=(4,), epochs=1))
+    with pytest.raises(ValueError, match="temperature"):
+        fit(SPEC, TrainSet(x, q, np.ones_like(q), np.zeros(20), np.ones(20)),
+            Schedule(hidden=(4,), epochs=1, policy_weight=1.0, policy_temperature=0.0))
+    plain = TrainSet(x, q, np.ones_like(q), np.zeros(20), np.ones(20))
+    based = TrainSet(x, q, np.ones_like(q), np.zeros(20), np.ones(20), np.full((20, 5), 2.0))
+    joined = TrainSet.concat([plain, based.take(np.arange(3))])
+    np.testing.assert_array_equal(joined.base, np.r_[np.zeros((20, 5)), np.full((3, 5), 2.0)])
+    assert TrainSet.concat([plain, plain]).base is None
