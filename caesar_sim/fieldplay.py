@@ -75,11 +75,17 @@ class FieldPlay:
     def kernel_tables(self, mc_horizon: str = "day"):
         """(weight_table, policy codes, rollouts, cumulative weights, focal member index or -1) for
         ``kernels.game.engine``."""
-        strategies = self.strategies()
+        table, pols, ks, cum, at = self.with_rows([self.focal] if self.focal else [], mc_horizon)
+        return table, pols, ks, cum, (at if self.focal else -1)
+
+    def with_rows(self, extra: list[Strategy], mc_horizon: str = "day"):
+        """The kernels' tables of the members and then ``extra`` (the focal strategy is not added): (weight_table,
+        policy codes, rollouts, cumulative weights of the members, the row of ``extra[0]``)."""
+        strategies = list(self.members) + list(extra)
         weight_table = kernel_matrix(strategies, self.players, mc_horizon, pad=0)
         pols = np.array([s.code for s in strategies], dtype=np.int64)
         ks = np.array([s.rollouts for s in strategies], dtype=np.int64)
-        return weight_table, pols, ks, self.cumulative(), (len(self.members) if self.focal else -1)
+        return weight_table, pols, ks, self.cumulative(), len(self.members)
 
     def has_mc(self) -> bool:
         return any(s.code == layout.MC for s in self.strategies())

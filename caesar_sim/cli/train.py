@@ -56,6 +56,14 @@ def _temps(text: str) -> tuple[float, ...]:
               help="After half its rollouts, mc drops the actions this far below the best (outcome units; 0 = never).")
 @click.option("--hidden", default="24", show_default=True, type=ASCII, help="Hidden layer widths (e.g. 24 or 32,16).")
 @click.option("--epochs", type=StrictInt(1, 1000), default=60, show_default=True, help="Training epochs per fit.")
+@click.option("--policy-loss", "policy_loss", type=click.FloatRange(0.0, 100.0), default=0.0, show_default=True,
+              help="Share of a listwise term in the fit's loss: the cross entropy between the softmax of mc's "
+                   "values and of the network's over each decision's actions (0 = the values' squared error alone).")
+@click.option("--policy-temp", "policy_temp", type=click.FloatRange(0.01, 100.0), default=0.5, show_default=True,
+              help="The listwise term's softmax temperature, in coins.")
+@click.option("--exploit-share", "exploit_share", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
+              help="Share of the labelled games in which one seat plays the lookahead mc's gain is measured with, "
+                   "so that the labels cover the states it steers the field into.")
 @click.option("--keep", type=StrictInt(1, 10), default=2, show_default=True,
               help="Iterations of labels each fit uses (this one and the last ones).")
 @click.option("--patience", type=StrictInt(1, 10), default=2, show_default=True,
@@ -70,8 +78,9 @@ def _temps(text: str) -> tuple[float, ...]:
               help="Folder for the networks (net-itK-<P>p.npz), the field (field.json, payoffs.csv, ...), "
                    "history.csv and decisions.csv.")
 @COMMON
-def train(players, against, population, iterations, games, holdout, rate, rollouts, prune, hidden, epochs, keep,
-          patience, meta_games, gain_games, temps, out, seed, fmt, rules, overrides, threads):
+def train(players, against, population, iterations, games, holdout, rate, rollouts, prune, hidden, epochs,
+          policy_loss, policy_temp, exploit_share, keep, patience, meta_games, gain_games, temps, out, seed, fmt,
+          rules, overrides, threads):
     """Train the `net` policy by expert iteration with self-play, and re-solve the field with it.
 
     Each iteration plays field games, labels sampled decisions with mc's value of every legal action
@@ -106,7 +115,8 @@ def train(players, against, population, iterations, games, holdout, rate, rollou
         raise UserError(f"--against {against}: use reference or field:FILE")
     plan = Plan(iterations=iterations, games=games, holdout=holdout, rate=rate, rollouts=rollouts, prune=prune,
                 hidden=_widths(hidden), epochs=epochs, meta_games=meta_games, gain_games=gain_games,
-                temps=_temps(temps), keep=keep, patience=patience)
+                temps=_temps(temps), keep=keep, patience=patience, policy_share=policy_loss,
+                policy_temperature=policy_temp, exploit_share=exploit_share)
     start = field_play(against, players)
     pop = load_population(population, players)
     rs = load_rules(rules)
@@ -114,7 +124,12 @@ def train(players, against, population, iterations, games, holdout, rate, rollou
     _, render, render_tables = load_analysis()
     args = ["--players", players, "--against", against, "--population", population, "--iterations", iterations,
             "--games", games, "--holdout", holdout, "--rate", rate, "--rollouts", rollouts, "--prune", prune,
-            "--hidden", hidden, "--epochs", epochs, "--keep", keep, "--patience", patience, "--meta-games", meta_games,
+            "--hidden", hidden, "--epochs", epochs]
+    if policy_loss:
+        args += ["--policy-loss", policy_loss, "--policy-temp", policy_temp]
+    if exploit_share:
+        args += ["--exploit-share", exploit_share]
+    args += ["--keep", keep, "--patience", patience, "--meta-games", meta_games,
             "--gain-games", gain_games,
             "--temps", temps, "--seed", seed] + (["--rules", rules] if rules else [])
     args += (["--threads", threads] if threads else []) + ["--out", out]

@@ -221,3 +221,49 @@ def test_train_without_the_extra_names_it_in_one_line(tmp_path):
     assert proc.returncode == 2 and proc.stdout == "" and len(lines) == 1, proc.stderr
     assert "[train]" in lines[0] and "pip install" in lines[0]
     assert not (tmp_path / "out").exists()
+
+
+def test_labelled_games_can_seat_the_lookahead_the_gain_is_measured_with(monkeypatch):
+    """`caesar train --exploit-share`: in those blocks seat g % players plays the auditor (its row after the
+    valuer's), so the labels cover the states it steers the field into; the blocks are spread evenly."""
+    from caesar_sim.analysis.game import netlabels as L
+    from caesar_sim.analysis.game.nettrain import Plan, auditor, exploited, rollout_member, valuer
+    from caesar_sim.analysis.game.runs import RunSettings
+    from caesar_sim.fieldplay import mixture_play
+    from caesar_sim.kernels.game import netrecord as LB
+
+    assert [exploited(b, 0.5) for b in range(6)] == [False, True, False, True, False, True]
+    assert sum(exploited(b, 0.3) for b in range(10)) == 3
+    assert not any(exploited(b, 0.0) for b in range(10)) and all(exploited(b, 1.0) for b in range(10))
+    play = mixture_play("test", 3, ["tuned", "value"], [0.5, 0.5])
+    plan = Plan(rollouts=2, gain_rollouts=2)
+    how = L.Labelling(valuer(play, rollout_member(play), plan), 0.5)
+    spy = []
+    real = L.seats
+    monkeypatch.setattr(L, "seats", lambda pols, ks, **kw: spy.append((pols, kw)) or real(pols, ks, **kw))
+    settings = RunSettings(seed=3, threads=1, progress=False)
+    plain = L.label(3, play, 3, how, settings)
+    seated = L.label(3, play, 3, how, settings, auditor(play, plan))
+    again = L.label(3, play, 3, how, settings, auditor(play, plan))
+    assert spy[0][1]["focal"] == -1
+    pols, kw = spy[1]
+    assert kw["focal"] == len(play.members) + 1 and pols[kw["focal"]] == layout.MC and len(kw["cum"]) == 2
+    assert np.array_equal(seated.x, again.x) and np.array_equal(seated.act, again.act)
+    assert seated.n > 0 and not (seated.n == plain.n and np.array_equal(seated.x, plain.x))
+    # the exploiter's seat is labelled as the others' are
+    assert set(seated.dec[:, LB.DEC_SEAT].astype(int)) == {0, 1, 2}
+
+
+def test_training_goes_on_from_the_start_fields_network(net_path):
+    """`caesar train` from a field with a `net` member starts from it (its rollouts, its network as the
+    first fit's warm start, its linear part); from a field without one, from its `distilled` member."""
+    from caesar_sim.analysis.game.nettrain import start_point
+    from caesar_sim.fieldplay import mixture_play
+    play = mixture_play("t", 4, ["tuned", f"net@{net_path}", f"net@{net_path}:temp=0.5"], [0.2, 0.5, 0.3])
+    base, net = start_point(play)
+    assert base.code == layout.NET and base.row[layout.WEIGHTS.temperature] <= 0
+    assert net is not None and np.array_equal(net.packed(np.float32), random_net(seed=7).packed(np.float32))
+    base, net = start_point(mixture_play("t", 4, ["tuned", "distilled"], [0.5, 0.5]))
+    assert base.code == layout.DISTILLED and net is None
+    base, net = start_point(mixture_play("t", 4, ["tuned"], [1.0]))
+    assert base.label == "tuned" and net is None

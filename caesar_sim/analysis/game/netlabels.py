@@ -14,7 +14,8 @@ network's training set:
   pass minus the pass's linear score, so that a decision's values are gains over passing; each
   weighted by the inverse of its squared error plus a floor (a tenth of the gains' spread: a
   value known to the coin is not worth a thousand noisier ones); the value head's target is the
-  seat's final win share.
+  seat's final win share; the linear scores go with them (``TrainSet.base``), for the listwise
+  term that ``caesar train --policy-loss`` adds.
 
 ``decision_table`` compares policies with `mc` on held-out decisions: the regret (`mc`'s best
 gain minus the gain of the policy's choice, in `mc`'s own values) and the agreement rate, and
@@ -104,15 +105,22 @@ class Labelling:
     mc_stream: int = 0
 
 
-def label(players: int, play: FieldPlay, games: int, how: Labelling, settings: RunSettings) -> Labels:
-    """Label ``games`` field games of ``play`` under ``settings``' rules (module docstring)."""
+def label(players: int, play: FieldPlay, games: int, how: Labelling, settings: RunSettings,
+          exploiter: Strategy | None = None) -> Labels:
+    """Label ``games`` field games of ``play`` under ``settings``' rules (module docstring); with an
+    ``exploiter``, seat g % players of game g plays it (the states a lookahead steers the field into:
+    its decisions are labelled as the others', and `mc`'s rollouts play it as a field member)."""
     rs = load_rules(settings.rules, settings.overrides)
     rulebook = kernel_rules(rs, players)
     reference = kernel_rules(load_rules("standard"), players)
     valued = play.with_focal(how.valuer)      # the valuer's rows follow the members' (its row: the focal index)
     weight_table, pols, ks, cum, row = valued.kernel_tables(settings.mc_horizon)
+    seated = -1
+    if exploiter is not None:                 # its row after the valuer's
+        weight_table, pols, ks, cum, row = play.with_rows([how.valuer, exploiter], settings.mc_horizon)
+        seated = row + 1
     dkey, gkey = game_keys(settings.seed)
-    table = seats(pols, ks, cum=cum, draw_key=dkey, game_key=gkey)
+    table = seats(pols, ks, cum=cum, focal=seated, draw_key=dkey, game_key=gkey)
     lab = LB.Labelling(row, how.valuer.rollouts, float(how.rate), seed_key(derive_seed(settings.seed, "caesar labels")),
                        seed_key(derive_seed(settings.seed, "caesar label rollouts", how.mc_stream)), reference)
     cap_dec = LABEL_CHUNK * LB.decision_bound(players, rs.days)
@@ -175,10 +183,12 @@ def targets(lab: Labels, lin: np.ndarray) -> TrainSet:
     g, idx = lab.group(), lab.act[:, LB.ACT_INDEX].astype(np.int64)
     q = np.zeros((lab.n, NET_ACTIONS))
     qw = np.zeros((lab.n, NET_ACTIONS))
+    base = np.zeros((lab.n, NET_ACTIONS))
     q[g, idx] = gain - score
     qw[g, idx] = weight
+    base[g, idx] = score
     v = lab.dec[:, LB.DEC_SHARE]
-    return TrainSet(scored_inputs(lab, lin), q, qw, v, np.ones(lab.n))
+    return TrainSet(scored_inputs(lab, lin), q, qw, v, np.ones(lab.n), base)
 
 
 def spread(data: TrainSet) -> float:

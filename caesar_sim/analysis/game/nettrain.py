@@ -4,10 +4,12 @@ Each iteration:
 
 1. **Play and label** (``analysis.game.netlabels``): field games of the current field (with the current
    `net` in it once there is one); sampled decisions are valued by `mc` (K rollouts per action,
-   the mover rolling out as the current `net`, or the field's `distilled` member before the
-   first, every other seat as a member drawn from the field). A share of the games runs under a
-   lever's value instead of the standard rules (``LEVERS``: the report's lever-to-effect
-   values), so one network learns how the rule numbers change the game.
+   the mover rolling out as the current `net`: at first the start field's heaviest `net` member,
+   which the training goes on from, or where it has none its `distilled` member; every other seat
+   as a member drawn from the field). A share of the games seats the auditor (step 4) in one seat
+   (``Plan.exploit_share``), so the labels cover the states a lookahead steers the field into; a
+   share of the games runs under a lever's value instead of the standard rules (``LEVERS``: the
+   report's lever-to-effect values), so one network learns how the rule numbers change the game.
 2. **Fit** (to this iteration's and the last ones' labels, ``Plan.keep``): the linear part by
    weighted least squares, then the network on what it leaves
    (soft targets: every legal action's gain over passing, weighted by its error), warm-started
@@ -60,7 +62,10 @@ class Plan:
     decision with chance ``rate``, dropping after half its rollouts the actions ``prune`` below the best (0:
     never); the network's hidden widths and epochs, fitted to the last ``keep`` iterations' labels; the payoff table's ``meta_games`` per profile; `mc`'s gain
     on ``gain_games`` games with ``gain_rollouts`` rollouts; the value head's share of the loss (``value_share``,
-    relative to the action values' spread); the softmax members' temperatures ``temps``."""
+    relative to the action values' spread); the listwise term's share and softmax temperature in coins
+    (``policy_share``, ``policy_temperature``: ``tabletop_mc.net.train``); the share of the labelled games in
+    which one seat plays the auditor (``exploit_share``, ``label_games``); the softmax members' temperatures
+    ``temps``."""
 
     iterations: int = 5
     games: int = 3000
@@ -74,6 +79,9 @@ class Plan:
     gain_games: int = 3000
     gain_rollouts: int = 8
     value_share: float = 0.25
+    policy_share: float = 0.0
+    exploit_share: float = 0.0
+    policy_temperature: float = 0.5
     lever_share: float = 0.5
     block: int = 100
     temps: tuple[float, ...] = (0.25,)
@@ -118,6 +126,16 @@ def auditor(play: FieldPlay, plan: Plan) -> Strategy:
                    label=f"mc:{plan.gain_rollouts}:{rollout.label}:field")
 
 
+def start_point(start: FieldPlay) -> tuple[Strategy, object]:
+    """Where the training starts: the start field's heaviest deterministic `net` member and its network
+    (expert iteration goes on from it: the first labels roll out as it, the first fit is warm-started
+    from it), else its `distilled` member (``distill_start``) and no network."""
+    first = rollout_member(start)
+    if first.code == layout.NET:
+        return first, nets.registered(int(first.row[layout.WEIGHTS.net_id]))
+    return distill_start(start), None
+
+
 def lever_blocks(games: int, plan: Plan, seed: int) -> list[tuple[int, list[str]]]:
     """The training games in blocks: (games, overrides), a ``lever_share`` of them under one lever's value each."""
     choices = variants(LEVERS)
@@ -135,12 +153,22 @@ def lever_blocks(games: int, plan: Plan, seed: int) -> list[tuple[int, list[str]
     return out
 
 
+def exploited(block: int, share: float) -> bool:
+    """Whether block ``block`` seats the auditor: a ``share`` of the blocks, spread evenly (no random draw,
+    so the levers' draws are those of a run without it)."""
+    return int((block + 1) * share + 1e-9) > int(block * share + 1e-9)
+
+
 def label_games(players: int, play: FieldPlay, how: L.Labelling, games: int, plan: Plan,
                 settings: RunSettings) -> L.Labels:
-    """``games`` labelled games in lever blocks (each block on a seed of its own)."""
+    """``games`` labelled games in lever blocks (each block on a seed of its own); in an ``exploit_share`` of the
+    blocks one seat plays the auditor, the lookahead `mc`'s gain is measured with, so that the labels cover
+    the states it steers the field into (a policy trained on the field's own states alone is judged there)."""
     parts = []
+    exploiter = auditor(play, plan) if plan.exploit_share > 0 else None
     for b, (n, overrides) in enumerate(lever_blocks(games, plan, settings.seed + LEVER_SEED)):
-        parts.append(L.label(players, play, n, how, settings.but(seed=settings.seed * 1009 + b, overrides=overrides)))
+        parts.append(L.label(players, play, n, how, settings.but(seed=settings.seed * 1009 + b, overrides=overrides),
+                             exploiter if exploited(b, plan.exploit_share) else None))
     return L.Labels.concat(parts)
 
 
@@ -190,9 +218,9 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
     bring_files(start, out)
     t0 = time.perf_counter()
     spec = nets.spec(players)
-    base = distill_start(start)                  # its item weights and linear score start the linear part
+    base, net = start_point(start)               # its item weights and linear score start the linear part
     lin = base.row[layout.WEIGHTS.features:layout.WEIGHTS.features + layout.N_FEATURES].copy()
-    play, rollout, net, rollout_path, rollout_lin = start, base, None, None, lin
+    play, rollout, rollout_lin = start, base, lin
     names = list(dict.fromkeys(population + [m.label for m in start.members]))
     table = None
     history, tables, buffer = [], [], []
@@ -212,7 +240,8 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
         lin = L.fit_linear(recent, lin, L.target_weights(recent))
         trainset = L.targets(recent, lin)
         schedule = FitSchedule(hidden=tuple(plan.hidden), epochs=plan.epochs, seed=seed,
-                               value_weight=plan.value_share * L.spread(trainset) / max(float(trainset.v.var()), 1e-9))
+                               value_weight=plan.value_share * L.spread(trainset) / max(float(trainset.v.var()), 1e-9),
+                               policy_weight=plan.policy_share, policy_temperature=plan.policy_temperature)
         info = {"command": settings.command, "seed": settings.seed, "iteration": it + 1, "players": players,
                 "labelled_by": how.valuer.label, "field": play.text()}
         new, fit_rows = fit(spec, trainset, schedule, init=net, meta=net_meta(base.row, lin, info))
@@ -220,7 +249,7 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
         label_text = f"net@{path.name}"
         policies = {label_text: L.net_scores(hold, new, lin)}
         if net is not None:
-            policies[f"net@{rollout_path.name}"] = L.net_scores(hold, net, rollout_lin)
+            policies[rollout.label] = L.net_scores(hold, net, rollout_lin)
         policies[f"{base.label} (the field's)"] = hold.features() @ base.row[layout.WEIGHTS.features:
                                                                          layout.WEIGHTS.features + layout.N_FEATURES]
         dec = L.decision_table(hold, again, policies).assign(iteration=it + 1)
@@ -252,7 +281,7 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
             log(f"iteration {it + 1}: {data.n} decisions ({row['labels_per_s']}/s), net agrees with mc on "
                 f"{row['net_agreement']:.3f}, regret {row['net_regret']:.3f}; field {row['field']}; {mc.label} gains "
                 f"{gain['gain']:+.3f} [{gain['gain_low']:+.3f}, {gain['gain_high']:+.3f}]")
-        net, rollout_path, rollout_lin = new, path, lin
+        net, rollout_lin = new, lin
         rollout = parse_strategy(label_text, players, out)
         if gain["gain"] < best_gain - 1e-9:
             best_gain, since = gain["gain"], 0
@@ -260,4 +289,4 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
             since += 1
             if since >= plan.patience:
                 break
-    return TrainResult(net, rollout_path, play, result, history, pd.concat(tables, ignore_index=True))
+    return TrainResult(net, path, play, result, history, pd.concat(tables, ignore_index=True))
