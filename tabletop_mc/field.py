@@ -123,9 +123,11 @@ class Field:
 
 
 def field_to_json(f: Field) -> str:
+    from tabletop_mc.output import jsonable   # pandas: only where a field file is written
     data = {"format": FIELD_FORMAT, **asdict(f)}
     for k in ("weights", "weights_low", "weights_high", "regret", "regret_high", "members"):
         data[k] = list(data[k])
+    data["notes"] = jsonable(data["notes"])   # e.g. a training's figures: one without a value is null
     return json.dumps(data, indent=1, allow_nan=False, default=float) + "\n"
 
 

@@ -27,7 +27,9 @@ def _meta_provider() -> dict:
     return current_meta()
 
 
-def _jsonable(value):
+def jsonable(value):
+    """``value`` as strict JSON takes it: numpy scalars and arrays as Python numbers and lists, a float that
+    is not finite (an interval with too few values, say) as None, a table as its records."""
     if isinstance(value, (np.integer,)):
         return int(value)
     if isinstance(value, (np.floating, float)):
@@ -36,11 +38,11 @@ def _jsonable(value):
     if isinstance(value, np.bool_):
         return bool(value)
     if isinstance(value, np.ndarray):
-        return [_jsonable(v) for v in value.tolist()]
+        return [jsonable(v) for v in value.tolist()]
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, pd.DataFrame):
         return records(value)
     return value
@@ -101,13 +103,13 @@ def round_estimates(df: pd.DataFrame) -> pd.DataFrame:
 def records(df: pd.DataFrame) -> list[dict]:
     """Rows as plain dicts with JSON-friendly values (floats rounded, NaN/inf -> None)."""
     df = round_estimates(df)
-    return [{str(k): _jsonable(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
+    return [{str(k): jsonable(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
 
 
 def dumps(named: dict, meta: dict | None = None) -> str:
     """Strict JSON text of ``{"meta": ..., **named}`` (DataFrames become row lists)."""
-    body = {"meta": _jsonable(_meta_provider() if meta is None else meta)}
-    body.update({str(k): _jsonable(v) for k, v in named.items()})
+    body = {"meta": jsonable(_meta_provider() if meta is None else meta)}
+    body.update({str(k): jsonable(v) for k, v in named.items()})
     return json.dumps(body, indent=2, allow_nan=False, default=str)
 
 

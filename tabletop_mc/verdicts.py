@@ -111,8 +111,11 @@ def fmt(value: float, digits: int, sign: bool = False) -> str:
 
 
 def fmt_ci(value: float, low: float, high: float, sign: bool = False, digits: int | None = None) -> str:
-    """``0.46 [0.44, 0.48]``: the estimate and interval to the interval's precision."""
+    """``0.46 [0.44, 0.48]``: the estimate and interval to the interval's precision; ``0.725 (no
+    interval)`` where there is none (too few values: ``stats.mean_ci``)."""
     d = digits_for(low, high) if digits is None else digits
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{fmt(value, d, sign)} (no interval)"
     return f"{fmt(value, d, sign)} [{fmt(low, d, sign)}, {fmt(high, d, sign)}]"
 
 

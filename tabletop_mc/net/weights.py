@@ -77,13 +77,14 @@ class NetWeights:
         return q, v[:, 0]
 
     def to_bytes(self) -> bytes:
+        from tabletop_mc.output import jsonable   # pandas: only where a file is written, not where one is played
         arrays = {}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"W{i}"], arrays[f"b{i}"] = w, b
         arrays["Wq"], arrays["bq"] = self.q
         arrays["Wv"], arrays["bv"] = self.v
         meta = {"format": NET_FORMAT, "spec": self.spec.to_dict(), "digest": self.spec.digest(),
-                "hidden": list(self.hidden), "meta": self.meta}
+                "hidden": list(self.hidden), "meta": jsonable(self.meta)}   # a figure without a value: null
         arrays["meta"] = np.array(json.dumps(meta, sort_keys=True, allow_nan=False))
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)

@@ -267,3 +267,28 @@ def test_training_goes_on_from_the_start_fields_network(net_path):
     assert base.code == layout.DISTILLED and net is None
     base, net = start_point(mixture_play("t", 4, ["tuned"], [1.0]))
     assert base.label == "tuned" and net is None
+
+
+def test_a_tiny_training_run_writes_strict_files_where_an_interval_has_too_few_games(tmp_path):
+    """`caesar train` with fewer gain games than an interval needs: the log says "(no interval)", and the
+    weights file and the field file hold null there, not NaN (strict JSON); the command records the
+    options that change the training."""
+    pytest.importorskip("jax", reason="the [train] extra (JAX and optax) is not installed")
+    import json
+    from tabletop_mc.net import load_weights
+    (tmp_path / "pop.toml").write_text('name = "tiny"\nmembers = ["tuned", "net"]\n')
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["train", "--players", "3", "--population", str(tmp_path / "pop.toml"),
+                                    "--temps", "", "--iterations", "1", "--games", "4", "--holdout", "2",
+                                    "--meta-games", "4", "--gain-games", "4", "--rollouts", "2", "--epochs", "3",
+                                    "--exploit-share", "0.5", "--policy-loss", "0.5", "--seed", "2", "--threads", "1",
+                                    "-q", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "(no interval)" in res.output and "nan" not in res.output.lower()
+    field = json.loads((out / "field.json").read_text(), parse_constant=lambda c: pytest.fail(f"{c} in field.json"))
+    row = field["notes"]["training"][0]
+    assert row["mc_gain_low"] is None and row["mc_gain_high"] is None and row["mc_gain"] is not None
+    net = load_weights(str(out / "net-it1-3p.npz"), nets.spec(3), "test")
+    assert net.meta["history"][0]["mc_gain_low"] is None
+    assert "--exploit-share 0.5" in net.meta["command"] and "--policy-loss 0.5" in net.meta["command"]
+    assert net.meta["training"]["policy_weight"] == 0.5

@@ -38,6 +38,7 @@ def test_identities_and_precision():
     assert rule_numbers({"a": [1, 2], "b": {"c": 3.5, "d": True}}) == {1.0, 2.0, 3.5}
     assert fmt_ci(0.4561, 0.4412, 0.4703) == "0.456 [0.441, 0.470]"
     assert digits_for(2.0, 4.0) == 1 and fmt_ci(3.0, 2.5, 3.5) == "3.00 [2.50, 3.50]"
+    assert fmt_ci(0.725, float("nan"), float("nan"), sign=True, digits=3) == "+0.725 (no interval)"
 
 
 def levels():

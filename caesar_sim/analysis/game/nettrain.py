@@ -19,7 +19,7 @@ Each iteration:
    profiles, and the equilibrium mixture is the next field.
 4. **Measure**: `mc` with field rollouts (the auditor) against the new field, paired, on seeds of
    its own; and on held-out decisions (labelled on other seeds) the new `net`'s, the last `net`'s
-   and the field's `distilled`'s regret and agreement against `mc`'s values.
+   and the start field's `net` (or `distilled`)'s regret and agreement against `mc`'s values.
 
 It stops after ``iterations``, or when `mc`'s gain has not fallen for ``patience`` iterations. Every
 iteration's figures are recorded (``TrainResult.history``, and in each weights file).
@@ -37,6 +37,7 @@ import pandas as pd
 from tabletop_mc.atomic import write_bytes_atomic
 from tabletop_mc.errors import OutputError
 from tabletop_mc.metarun import play as play_table, solve
+from tabletop_mc.verdicts import fmt_ci
 from tabletop_mc.net.train import Schedule as FitSchedule, fit, require_training
 from caesar_sim import nets
 from caesar_sim.analysis.game import netlabels as L
@@ -219,6 +220,7 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
     t0 = time.perf_counter()
     spec = nets.spec(players)
     base, net = start_point(start)               # its item weights and linear score start the linear part
+    start_net = net
     lin = base.row[layout.WEIGHTS.features:layout.WEIGHTS.features + layout.N_FEATURES].copy()
     play, rollout, rollout_lin = start, base, lin
     names = list(dict.fromkeys(population + [m.label for m in start.members]))
@@ -248,10 +250,11 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
         path = save_net(new, out / f"net-it{it + 1}-{players}p.npz")
         label_text = f"net@{path.name}"
         policies = {label_text: L.net_scores(hold, new, lin)}
-        if net is not None:
+        if net is not None and rollout is not base:
             policies[rollout.label] = L.net_scores(hold, net, rollout_lin)
-        policies[f"{base.label} (the field's)"] = hold.features() @ base.row[layout.WEIGHTS.features:
-                                                                         layout.WEIGHTS.features + layout.N_FEATURES]
+        start_lin = base.row[layout.WEIGHTS.features:layout.WEIGHTS.features + layout.N_FEATURES]
+        policies[f"{base.label} (the start field's)"] = (
+            L.net_scores(hold, start_net, start_lin) if start_net is not None else hold.features() @ start_lin)
         dec = L.decision_table(hold, again, policies).assign(iteration=it + 1)
         tables.append(dec)
         new_members = [label_text] + [f"{label_text}:temp={t:g}" for t in plan.temps]
@@ -280,7 +283,7 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
         if log is not None:
             log(f"iteration {it + 1}: {data.n} decisions ({row['labels_per_s']}/s), net agrees with mc on "
                 f"{row['net_agreement']:.3f}, regret {row['net_regret']:.3f}; field {row['field']}; {mc.label} gains "
-                f"{gain['gain']:+.3f} [{gain['gain_low']:+.3f}, {gain['gain_high']:+.3f}]")
+                f"{fmt_ci(gain['gain'], gain['gain_low'], gain['gain_high'], sign=True, digits=3)}")
         net, rollout_lin = new, lin
         rollout = parse_strategy(label_text, players, out)
         if gain["gain"] < best_gain - 1e-9:

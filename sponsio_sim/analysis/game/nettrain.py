@@ -36,6 +36,7 @@ from tabletop_mc.atomic import write_atomic
 from tabletop_mc.errors import UserError
 from tabletop_mc.net import NetWeights
 from tabletop_mc.net.train import Schedule as FitSchedule, fit, require_training
+from tabletop_mc.verdicts import fmt_ci
 from tabletop_mc.progress import Progress
 from tabletop_mc.runner import derive_seed
 from sponsio_sim.analysis.balance.sweep import default_levers
@@ -168,7 +169,7 @@ def expert_iteration(rules: RuleSet, population: list[str], field: Profile, mode
                     gain = focal_gain(rules, field, parse_strategy("mc:goal:net", rules), schedule.mc_games,
                                       seed=derive_seed(schedule.seed, "mc", it), model=model)
                 row.update(mc_gain=gain[0], mc_gain_low=gain[1], mc_gain_high=gain[2])
-                log(f"iteration {it + 1}: mc gains {gain[0]:+.3f} [{gain[1]:+.3f}, {gain[2]:+.3f}] against the field")
+                log(f"iteration {it + 1}: mc gains {fmt_ci(*gain[:3], sign=True, digits=3)} against the field")
                 falling = [h["mc_gain"] for h in history if "mc_gain" in h]
                 if len(falling) >= 2 and falling[-1] >= falling[-2]:
                     log(f"iteration {it + 1}: mc's gain stopped falling; stopping")
