@@ -113,12 +113,10 @@ def label(players: int, play: FieldPlay, games: int, how: Labelling, settings: R
     rs = load_rules(settings.rules, settings.overrides)
     rulebook = kernel_rules(rs, players)
     reference = kernel_rules(load_rules("standard"), players)
-    valued = play.with_focal(how.valuer)      # the valuer's rows follow the members' (its row: the focal index)
-    weight_table, pols, ks, cum, row = valued.kernel_tables(settings.mc_horizon)
-    seated = -1
-    if exploiter is not None:                 # its row after the valuer's
-        weight_table, pols, ks, cum, row = play.with_rows([how.valuer, exploiter], settings.mc_horizon)
-        seated = row + 1
+    # the valuer's rows follow the members' (``row``: its index), the exploiter's after them
+    weight_table, pols, ks, cum, row = play.with_rows([how.valuer] + ([exploiter] if exploiter else []),
+                                                      settings.mc_horizon)
+    seated = row + 1 if exploiter else -1
     dkey, gkey = game_keys(settings.seed)
     table = seats(pols, ks, cum=cum, focal=seated, draw_key=dkey, game_key=gkey)
     lab = LB.Labelling(row, how.valuer.rollouts, float(how.rate), seed_key(derive_seed(settings.seed, "caesar labels")),

@@ -37,8 +37,8 @@ import pandas as pd
 from tabletop_mc.atomic import write_bytes_atomic
 from tabletop_mc.errors import OutputError
 from tabletop_mc.metarun import play as play_table, solve
-from tabletop_mc.verdicts import fmt_ci
 from tabletop_mc.net.train import Schedule as FitSchedule, fit, require_training
+from tabletop_mc.verdicts import fmt_ci
 from caesar_sim import nets
 from caesar_sim.analysis.game import netlabels as L
 from caesar_sim.analysis.game.distill import distilled_weights

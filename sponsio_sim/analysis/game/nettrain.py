@@ -36,9 +36,9 @@ from tabletop_mc.atomic import write_atomic
 from tabletop_mc.errors import UserError
 from tabletop_mc.net import NetWeights
 from tabletop_mc.net.train import Schedule as FitSchedule, fit, require_training
-from tabletop_mc.verdicts import fmt_ci
 from tabletop_mc.progress import Progress
 from tabletop_mc.runner import derive_seed
+from tabletop_mc.verdicts import fmt_ci
 from sponsio_sim.analysis.balance.sweep import default_levers
 from sponsio_sim.analysis.game.meta import focal_gain, meta_game
 from sponsio_sim.analysis.game.net import net_spec, using_net
