@@ -148,4 +148,8 @@ def train(players, against, population, iterations, games, holdout, rate, rollou
               f"{res.meta.verdict}")
     tables = {"iterations": history, "held-out decisions": res.decisions,
               "mixture": frames(res.meta)["mixture"]}
-    emit(render_tables(tables, fmt, header) if fmt != "csv" else render(history, "csv"))
+    # the iterations' figures to their precision: rates and seconds whole, losses and rates of agreement to 3
+    # decimals (the gain and its interval: table_formats)
+    formats = {"labels_per_s": "{:.0f}", "seconds": "{:.0f}", "holdout_loss": "{:.3f}", "net_agreement": "{:.3f}",
+               "net_regret": "{:.3f}"}
+    emit(render_tables(tables, fmt, header, formats=formats) if fmt != "csv" else render(history, "csv"))
