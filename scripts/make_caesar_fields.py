@@ -143,7 +143,7 @@ def install_net(players: int, args, caesar: list[str], weights_dir: Path, fields
                                  "--games", str(args.train_games), "--seed", str(args.seed), "--threads", "1",
                                  "--out", str(train)], check=True)
     history = json.loads((train / "field.json").read_text())["notes"]["training"]
-    last = train / f"net-it{len(history)}-{players}p.npz"
+    last = train / history[-1].get("network", f"net-it{len(history)}-{players}p.npz")   # older runs: by count
     shutil.copyfile(last, weights_dir / f"net-{players}p.npz")
     parse_strategy("net", players)       # the installed file loads
     former = field_from_json((fields_dir / f"reference-{players}p.json").read_text(), "former")

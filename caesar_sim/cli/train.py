@@ -75,8 +75,8 @@ def _temps(text: str) -> tuple[float, ...]:
 @click.option("--temps", default="0.25", show_default=True, type=ASCII,
               help="Softmax temperatures of the net@FILE:temp=T members added beside each new net ('' = none).")
 @click.option("--out", "out", required=True, metavar="DIR",
-              help="Folder for the networks (net-itK-<P>p.npz), the field (field.json, payoffs.csv, ...), "
-                   "history.csv and decisions.csv.")
+              help="Folder for the networks (net-itK-<P>p.npz, numbered on from the start field's own), the field "
+                   "(field.json, payoffs.csv, ...), history.csv and decisions.csv.")
 @COMMON
 def train(players, against, population, iterations, games, holdout, rate, rollouts, prune, hidden, epochs,
           policy_loss, policy_temp, exploit_share, keep, patience, meta_games, gain_games, temps, out, seed, fmt,

@@ -269,10 +269,11 @@ def test_training_goes_on_from_the_start_fields_network(net_path):
     assert base.label == "tuned" and net is None
 
 
-def test_a_tiny_training_run_writes_strict_files_where_an_interval_has_too_few_games(tmp_path):
+def test_tiny_training_runs_write_strict_files_and_number_their_networks_on(tmp_path):
     """`caesar train` with fewer gain games than an interval needs: the log says "(no interval)", and the
     weights file and the field file hold null there, not NaN (strict JSON); the command records the
-    options that change the training."""
+    options that change the training. A second run from a field that plays the first run's network goes
+    on from it and numbers its own network on, leaving that file as it was."""
     pytest.importorskip("jax", reason="the [train] extra (JAX and optax) is not installed")
     import json
     from tabletop_mc.net import load_weights
@@ -292,3 +293,36 @@ def test_a_tiny_training_run_writes_strict_files_where_an_interval_has_too_few_g
     assert net.meta["history"][0]["mc_gain_low"] is None
     assert "--exploit-share 0.5" in net.meta["command"] and "--policy-loss 0.5" in net.meta["command"]
     assert net.meta["training"]["policy_weight"] == 0.5
+    assert row["network"] == "net-it1-3p.npz"
+    # going on from a field that plays that run's network: it is played, not overwritten, and numbered on
+    from tabletop_mc.field import Field, field_to_json
+    (out / "trained.json").write_text(field_to_json(Field("caesar", 3, "standard", ("net@net-it1-3p.npz",), (1.0,),
+                                                                    value=1 / 3)))
+    first = (out / "net-it1-3p.npz").read_bytes()
+    again = tmp_path / "again"
+    res = CliRunner().invoke(main, ["train", "--players", "3", "--against", f"field:{out / 'trained.json'}",
+                                    "--population", str(tmp_path / "pop.toml"), "--temps", "", "--iterations", "1",
+                                    "--games", "4", "--holdout", "2", "--meta-games", "4", "--gain-games", "4",
+                                    "--rollouts", "2", "--epochs", "3", "--seed", "3", "--threads", "1", "-q",
+                                    "--out", str(again)])
+    assert res.exit_code == 0, res.output
+    assert (again / "net-it1-3p.npz").read_bytes() == first       # the start field's network, brought along
+    later = json.loads((again / "field.json").read_text())["notes"]["training"][0]
+    assert later["network"] == "net-it2-3p.npz" and (again / "net-it2-3p.npz").is_file()
+    assert "mc:2:net@net-it1-3p.npz:field" == load_weights(str(again / "net-it2-3p.npz"), nets.spec(3),
+                                                            "test").meta["labelled_by"]
+
+
+def test_a_run_from_a_trained_field_numbers_its_networks_on(net_path, tmp_path):
+    """A field made by an earlier `caesar train` plays ``net-it3-4p.npz``; a run from it must not save its
+    own third network over that file (the field and its payoff table name it): it numbers on from 4."""
+    import shutil
+    from caesar_sim.analysis.game.nettrain import first_number
+    from caesar_sim.fieldplay import mixture_play
+    shutil.copyfile(net_path, tmp_path / "net-it3-4p.npz")
+    shutil.copyfile(net_path, tmp_path / "net-it1-4p.npz")
+    trained = mixture_play("t", 4, ["net@net-it3-4p.npz", "net@net-it1-4p.npz:temp=0.25", "tuned"], [0.5, 0.3, 0.2],
+                           base=tmp_path)
+    assert first_number(trained, 4) == 4
+    assert first_number(mixture_play("t", 4, [f"net@{net_path}", "tuned"], [0.5, 0.5]), 4) == 1
+    assert first_number(trained, 3) == 1          # another player count's numbering is not this one's

@@ -27,6 +27,7 @@ iteration's figures are recorded (``TrainResult.history``, and in each weights f
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field as dfield, replace
 from pathlib import Path
@@ -188,6 +189,19 @@ def bring_files(start: FieldPlay, out: Path) -> None:
                 raise OutputError(f"--out {out}: cannot write {path} ({exc.strerror or exc})") from None
 
 
+def first_number(start: FieldPlay, players: int) -> int:
+    """The number of the run's first network file: one past the highest ``net-itK-<P>p.npz`` that the start
+    field's members play (a field an earlier `caesar train` made; ``bring_files`` copies its files into the
+    output folder), so that a new network never overwrites a file the field and its payoff table name."""
+    ks = []
+    for m in start.members:
+        name = Path(m.label.split(":")[0].partition("@")[2]).name
+        found = re.fullmatch(rf"net-it(\d+)-{players}p\.npz", name)
+        if found:
+            ks.append(int(found.group(1)))
+    return max(ks, default=0) + 1
+
+
 def restrict(table, keep: list[str]):
     """The payoff table over the strategies ``keep`` (in its order) with every entry it has of them."""
     from tabletop_mc.metagame.payoffs import PayoffTable
@@ -217,6 +231,7 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
     """Expert iteration from the field ``start`` (module docstring); weights files and the field go to ``out``."""
     require_training()
     bring_files(start, out)
+    k0 = first_number(start, players)
     t0 = time.perf_counter()
     spec = nets.spec(players)
     base, net = start_point(start)               # its item weights and linear score start the linear part
@@ -247,7 +262,7 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
         info = {"command": settings.command, "seed": settings.seed, "iteration": it + 1, "players": players,
                 "labelled_by": how.valuer.label, "field": play.text()}
         new, fit_rows = fit(spec, trainset, schedule, init=net, meta=net_meta(base.row, lin, info))
-        path = save_net(new, out / f"net-it{it + 1}-{players}p.npz")
+        path = save_net(new, out / f"net-it{k0 + it}-{players}p.npz")
         label_text = f"net@{path.name}"
         policies = {label_text: L.net_scores(hold, new, lin)}
         if net is not None and rollout is not base:
@@ -270,7 +285,7 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
         mc = auditor(play, plan)
         gain = paired_gain(players, play, mc, plan.gain_games, settings.but(seed=settings.seed + GAIN_SEED + it,
                                                                             progress=False))
-        row = {"iteration": it + 1, "labelled_decisions": data.n, "labels_per_s": round(data.n / label_s, 1),
+        row = {"iteration": it + 1, "network": path.name, "labelled_decisions": data.n, "labels_per_s": round(data.n / label_s, 1),
                "holdout_decisions": hold.n, "epochs": len(fit_rows),
                "holdout_loss": round(min(r["holdout_loss"] for r in fit_rows), 5),
                "net_agreement": round(float(dec["agreement"].iloc[0]), 4), "net_regret": round(float(dec["regret"].iloc[0]), 4),
