@@ -285,8 +285,8 @@ def train(players: int, start: FieldPlay, population: list[str], plan: Plan, out
         mc = auditor(play, plan)
         gain = paired_gain(players, play, mc, plan.gain_games, settings.but(seed=settings.seed + GAIN_SEED + it,
                                                                             progress=False))
-        row = {"iteration": it + 1, "network": path.name, "labelled_decisions": data.n, "labels_per_s": round(data.n / label_s, 1),
-               "holdout_decisions": hold.n, "epochs": len(fit_rows),
+        row = {"iteration": it + 1, "network": path.name, "labelled_decisions": data.n,
+               "labels_per_s": round(data.n / label_s, 1), "holdout_decisions": hold.n, "epochs": len(fit_rows),
                "holdout_loss": round(min(r["holdout_loss"] for r in fit_rows), 5),
                "net_agreement": round(float(dec["agreement"].iloc[0]), 4), "net_regret": round(float(dec["regret"].iloc[0]), 4),
                "field": play.mixture(), "mc": mc.label, "mc_gain": round(gain["gain"], 4),
